@@ -1,0 +1,209 @@
+//! User diagnostics (D5: every violation is collected before failing) and internal errors.
+//!
+//! Diagnostics carry byte ranges into one of the compile's sources; line and column are computed
+//! once, by [`render`], where the error is shown.
+
+use crate::source::LineIndex;
+
+/// What went wrong, one variant per rule the user can break.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiagnosticKind {
+    /// The source does not parse.
+    Syntax,
+    /// Input too deeply nested or too large to compile safely.
+    TooComplex,
+    /// `if x:` on a value not provably boolean (D4).
+    AmbiguousTruth,
+    /// `while` loops have a data-dependent trip count (D6).
+    WhileLoop,
+    /// `range()` whose bounds are not known at generation time (D6).
+    DynamicRange,
+    /// A loop other than `for name in range(...)`, or with `else`/`break`/`continue`.
+    UnsupportedLoop,
+    /// A statement with no vectorized meaning (`try`, `with`, `raise`, `del`, `import`, ...).
+    UnsupportedStatement,
+    /// An expression with no vectorized meaning (strings, comprehensions, containers, ...).
+    UnsupportedExpression,
+    /// An operator with no exact Array API lowering (`@`, `<<`, `is`, `in`, ...).
+    UnsupportedOperator,
+    /// A call of a function the compiler does not know and cannot vectorize (D7).
+    UnknownCall,
+    /// A call with the wrong number or kind of arguments.
+    BadArguments,
+    /// A name bound to nothing the compiler can use.
+    UndefinedName,
+    /// A helper that calls itself, directly or not (D7).
+    Recursion,
+    /// `global` / `nonlocal` writes.
+    NonlocalWrite,
+    /// An expression statement or call whose effect would be lost (`print`, ...).
+    SideEffect,
+    /// A variable read where some lanes never assigned it.
+    MaybeUndefined,
+    /// A path that falls off the end of the function (it would return `None`).
+    MissingReturn,
+    /// `*args`, `**kwargs` and other signatures the wrapper cannot reproduce.
+    UnsupportedSignature,
+    /// An integer literal outside the range the compiler represents exactly.
+    ValueOutOfRange,
+}
+
+impl DiagnosticKind {
+    /// Stable identifier, exposed to Python as `Diagnostic.code`.
+    pub fn code(self) -> &'static str {
+        match self {
+            DiagnosticKind::Syntax => "syntax",
+            DiagnosticKind::TooComplex => "too-complex",
+            DiagnosticKind::AmbiguousTruth => "ambiguous-truth",
+            DiagnosticKind::WhileLoop => "while-loop",
+            DiagnosticKind::DynamicRange => "dynamic-range",
+            DiagnosticKind::UnsupportedLoop => "unsupported-loop",
+            DiagnosticKind::UnsupportedStatement => "unsupported-statement",
+            DiagnosticKind::UnsupportedExpression => "unsupported-expression",
+            DiagnosticKind::UnsupportedOperator => "unsupported-operator",
+            DiagnosticKind::UnknownCall => "unknown-call",
+            DiagnosticKind::BadArguments => "bad-arguments",
+            DiagnosticKind::UndefinedName => "undefined-name",
+            DiagnosticKind::Recursion => "recursion",
+            DiagnosticKind::NonlocalWrite => "nonlocal-write",
+            DiagnosticKind::SideEffect => "side-effect",
+            DiagnosticKind::MaybeUndefined => "maybe-undefined",
+            DiagnosticKind::MissingReturn => "missing-return",
+            DiagnosticKind::UnsupportedSignature => "unsupported-signature",
+            DiagnosticKind::ValueOutOfRange => "value-out-of-range",
+        }
+    }
+}
+
+/// Index of a source text registered with the compile session (0 is the function itself).
+pub type SourceId = usize;
+
+/// One violation, positioned by byte range in one of the session's sources.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    pub kind: DiagnosticKind,
+    pub message: String,
+    pub source: SourceId,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// A source text the session compiles from, with where it sits in its file.
+#[derive(Debug, Clone)]
+pub struct SourceText {
+    pub path: String,
+    pub text: String,
+    /// 1-based line in `path` of the text's first line.
+    pub first_line: usize,
+    index: LineIndex,
+}
+
+impl SourceText {
+    pub fn new(path: &str, text: &str, first_line: usize) -> Self {
+        SourceText {
+            path: path.to_string(),
+            text: text.to_string(),
+            first_line: first_line.max(1),
+            index: LineIndex::new(text),
+        }
+    }
+
+    /// 1-based (line in file, column) of a byte offset.
+    pub fn position(&self, offset: usize) -> (usize, usize) {
+        let (line, col) = self.index.line_col(&self.text, offset);
+        (line + self.first_line - 1, col)
+    }
+
+    fn line_text(&self, file_line: usize) -> &str {
+        self.index.line_text(&self.text, file_line + 1 - self.first_line)
+    }
+}
+
+/// A diagnostic with its position resolved, ready to show.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rendered {
+    pub code: &'static str,
+    pub message: String,
+    pub path: String,
+    pub line: usize,
+    pub col: usize,
+    pub end_line: usize,
+    pub end_col: usize,
+    /// `path:line:col: message`, the source line and a caret under the range.
+    pub text: String,
+}
+
+pub fn render(diag: &Diagnostic, sources: &[SourceText]) -> Rendered {
+    let Some(src) = sources.get(diag.source) else {
+        return Rendered {
+            code: diag.kind.code(),
+            message: diag.message.clone(),
+            path: "<unknown>".into(),
+            line: 0,
+            col: 0,
+            end_line: 0,
+            end_col: 0,
+            text: diag.message.clone(),
+        };
+    };
+    let (line, col) = src.position(diag.start);
+    let (end_line, end_col) = src.position(diag.end.max(diag.start));
+    let line_text = src.line_text(line);
+    let width = if end_line == line { end_col.saturating_sub(col).max(1) } else { 1 };
+    let text = format!(
+        "{}:{}:{}: {}\n    {}\n    {}{}",
+        src.path,
+        line,
+        col,
+        diag.message,
+        line_text,
+        " ".repeat(col - 1),
+        "^".repeat(width)
+    );
+    Rendered {
+        code: diag.kind.code(),
+        message: diag.message.clone(),
+        path: src.path.clone(),
+        line,
+        col,
+        end_line,
+        end_col,
+        text,
+    }
+}
+
+/// Why a compile did not produce code.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CompileError {
+    /// The user's code breaks the rules: every violation, in source order.
+    Diagnostics(Vec<Rendered>),
+    /// Static compilation only: names the module text cannot resolve; compile from the live
+    /// function instead (DESIGN.md section 4). Not an error of the user's code.
+    Deferred(Vec<String>),
+    /// A bug in the compiler: never the user's fault.
+    Internal(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn render_points_at_the_range() {
+        let src = SourceText::new("m.py", "def f(x):\n    while x > 0:\n        x = x - 1\n", 10);
+        let start = src.text.find("while").unwrap();
+        let diag = Diagnostic {
+            kind: DiagnosticKind::WhileLoop,
+            message: "`while` loops are not supported".into(),
+            source: 0,
+            start,
+            end: start + 5,
+        };
+        let r = render(&diag, &[src]);
+        assert_eq!((r.line, r.col), (11, 5));
+        assert_eq!(
+            r.text,
+            "m.py:11:5: `while` loops are not supported\n        while x > 0:\n        ^^^^^"
+        );
+    }
+}
