@@ -115,7 +115,8 @@ impl SourceText {
     }
 
     fn line_text(&self, file_line: usize) -> &str {
-        self.index.line_text(&self.text, file_line + 1 - self.first_line)
+        self.index
+            .line_text(&self.text, file_line + 1 - self.first_line)
     }
 }
 
@@ -149,7 +150,11 @@ pub fn render(diag: &Diagnostic, sources: &[SourceText]) -> Rendered {
     let (line, col) = src.position(diag.start);
     let (end_line, end_col) = src.position(diag.end.max(diag.start));
     let line_text = src.line_text(line);
-    let width = if end_line == line { end_col.saturating_sub(col).max(1) } else { 1 };
+    let width = if end_line == line {
+        end_col.saturating_sub(col).max(1)
+    } else {
+        1
+    };
     let text = format!(
         "{}:{}:{}: {}\n    {}\n    {}{}",
         src.path,
@@ -190,7 +195,11 @@ mod tests {
 
     #[test]
     fn render_points_at_the_range() {
-        let src = SourceText::new("m.py", "def f(x):\n    while x > 0:\n        x = x - 1\n", 10);
+        let src = SourceText::new(
+            "m.py",
+            "def f(x):\n    while x > 0:\n        x = x - 1\n",
+            10,
+        );
         let start = src.text.find("while").unwrap();
         let diag = Diagnostic {
             kind: DiagnosticKind::WhileLoop,

@@ -59,7 +59,11 @@ pub fn float_repr(f: f64) -> String {
         return if f > 0.0 { "inf".into() } else { "-inf".into() };
     }
     if f == 0.0 {
-        return if f.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
+        return if f.is_sign_negative() {
+            "-0.0".into()
+        } else {
+            "0.0".into()
+        };
     }
     // Rust's `{:e}` gives the shortest round-trip digits: "1.2345e-7".
     let sci = format!("{:e}", f.abs());
@@ -74,13 +78,21 @@ pub fn float_repr(f: f64) -> String {
             if n <= int_len {
                 format!("{}{}.0", digits, "0".repeat((int_len - n) as usize))
             } else {
-                format!("{}.{}", &digits[..int_len as usize], &digits[int_len as usize..])
+                format!(
+                    "{}.{}",
+                    &digits[..int_len as usize],
+                    &digits[int_len as usize..]
+                )
             }
         } else {
             format!("0.{}{}", "0".repeat((-exp - 1) as usize), digits)
         }
     } else {
-        let frac = if n > 1 { format!(".{}", &digits[1..]) } else { String::new() };
+        let frac = if n > 1 {
+            format!(".{}", &digits[1..])
+        } else {
+            String::new()
+        };
         let esign = if exp < 0 { '-' } else { '+' };
         format!("{}{}e{}{:02}", &digits[..1], frac, esign, exp.abs())
     };
@@ -98,7 +110,9 @@ pub struct FunctionSource {
     pub first_line: usize,
     /// Name the helper is defined under (`<lambda>` for lambdas).
     pub name: String,
-    pub env: Env,
+    /// Where its free names resolve; `None` when that is the caller's environment (a helper of
+    /// the same module, and the way the decorator breaks cycles between helpers).
+    pub env: Option<Env>,
 }
 
 /// What one free name is bound to.
@@ -141,7 +155,10 @@ pub enum AssumedBinding {
     MathMember(String),
     Builtin(String),
     /// A function defined in the same module, named `name`, whose `def` is at `line`.
-    Function { name: String, line: usize },
+    Function {
+        name: String,
+        line: usize,
+    },
 }
 
 #[cfg(test)]

@@ -142,37 +142,187 @@ pub struct MathFn {
 
 /// Every supported `math` function, by its name in `math`.
 pub const MATH_FUNCTIONS: &[MathFn] = &[
-    MathFn { name: "sqrt", xp_name: "sqrt", arity: 1, result: Kind::Float },
-    MathFn { name: "exp", xp_name: "exp", arity: 1, result: Kind::Float },
-    MathFn { name: "expm1", xp_name: "expm1", arity: 1, result: Kind::Float },
-    MathFn { name: "log", xp_name: "log", arity: 1, result: Kind::Float },
-    MathFn { name: "log1p", xp_name: "log1p", arity: 1, result: Kind::Float },
-    MathFn { name: "log2", xp_name: "log2", arity: 1, result: Kind::Float },
-    MathFn { name: "log10", xp_name: "log10", arity: 1, result: Kind::Float },
-    MathFn { name: "sin", xp_name: "sin", arity: 1, result: Kind::Float },
-    MathFn { name: "cos", xp_name: "cos", arity: 1, result: Kind::Float },
-    MathFn { name: "tan", xp_name: "tan", arity: 1, result: Kind::Float },
-    MathFn { name: "asin", xp_name: "asin", arity: 1, result: Kind::Float },
-    MathFn { name: "acos", xp_name: "acos", arity: 1, result: Kind::Float },
-    MathFn { name: "atan", xp_name: "atan", arity: 1, result: Kind::Float },
-    MathFn { name: "sinh", xp_name: "sinh", arity: 1, result: Kind::Float },
-    MathFn { name: "cosh", xp_name: "cosh", arity: 1, result: Kind::Float },
-    MathFn { name: "tanh", xp_name: "tanh", arity: 1, result: Kind::Float },
-    MathFn { name: "asinh", xp_name: "asinh", arity: 1, result: Kind::Float },
-    MathFn { name: "acosh", xp_name: "acosh", arity: 1, result: Kind::Float },
-    MathFn { name: "atanh", xp_name: "atanh", arity: 1, result: Kind::Float },
-    MathFn { name: "atan2", xp_name: "atan2", arity: 2, result: Kind::Float },
-    MathFn { name: "hypot", xp_name: "hypot", arity: 2, result: Kind::Float },
-    MathFn { name: "copysign", xp_name: "copysign", arity: 2, result: Kind::Float },
-    MathFn { name: "pow", xp_name: "pow", arity: 2, result: Kind::Float },
-    MathFn { name: "fabs", xp_name: "abs", arity: 1, result: Kind::Float },
+    MathFn {
+        name: "sqrt",
+        xp_name: "sqrt",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "exp",
+        xp_name: "exp",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "expm1",
+        xp_name: "expm1",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "log",
+        xp_name: "log",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "log1p",
+        xp_name: "log1p",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "log2",
+        xp_name: "log2",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "log10",
+        xp_name: "log10",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "sin",
+        xp_name: "sin",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "cos",
+        xp_name: "cos",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "tan",
+        xp_name: "tan",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "asin",
+        xp_name: "asin",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "acos",
+        xp_name: "acos",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "atan",
+        xp_name: "atan",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "sinh",
+        xp_name: "sinh",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "cosh",
+        xp_name: "cosh",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "tanh",
+        xp_name: "tanh",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "asinh",
+        xp_name: "asinh",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "acosh",
+        xp_name: "acosh",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "atanh",
+        xp_name: "atanh",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "atan2",
+        xp_name: "atan2",
+        arity: 2,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "hypot",
+        xp_name: "hypot",
+        arity: 2,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "copysign",
+        xp_name: "copysign",
+        arity: 2,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "pow",
+        xp_name: "pow",
+        arity: 2,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "fabs",
+        xp_name: "abs",
+        arity: 1,
+        result: Kind::Float,
+    },
     // floor/ceil/trunc return ints in Python; lowering adds the int conversion.
-    MathFn { name: "floor", xp_name: "floor", arity: 1, result: Kind::Float },
-    MathFn { name: "ceil", xp_name: "ceil", arity: 1, result: Kind::Float },
-    MathFn { name: "trunc", xp_name: "trunc", arity: 1, result: Kind::Float },
-    MathFn { name: "isnan", xp_name: "isnan", arity: 1, result: Kind::Bool },
-    MathFn { name: "isinf", xp_name: "isinf", arity: 1, result: Kind::Bool },
-    MathFn { name: "isfinite", xp_name: "isfinite", arity: 1, result: Kind::Bool },
+    MathFn {
+        name: "floor",
+        xp_name: "floor",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "ceil",
+        xp_name: "ceil",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "trunc",
+        xp_name: "trunc",
+        arity: 1,
+        result: Kind::Float,
+    },
+    MathFn {
+        name: "isnan",
+        xp_name: "isnan",
+        arity: 1,
+        result: Kind::Bool,
+    },
+    MathFn {
+        name: "isinf",
+        xp_name: "isinf",
+        arity: 1,
+        result: Kind::Bool,
+    },
+    MathFn {
+        name: "isfinite",
+        xp_name: "isfinite",
+        arity: 1,
+        result: Kind::Bool,
+    },
 ];
 
 /// `math` constants.
@@ -206,17 +356,25 @@ pub enum Op {
     /// A scalar tuple constant indexed by a scalar int (`COEFFS[i]`).
     Index(Value, Value),
     /// An element loop over a callable passed as hidden parameter `callee` (fallback=True, D7).
-    ElementCall { callee: usize, args: Vec<Value> },
+    ElementCall {
+        callee: usize,
+        args: Vec<Value>,
+    },
     /// The value spread to the broadcast shape of all parameters, as an array.
     Broadcast(Value),
+    /// A scalar as a 0-d array (where a merge needs an array on both sides).
+    AsArray(Value),
+    /// A value never observed on a live lane (the initial value of a variable first assigned
+    /// inside a loop, or of the return value): a 0-d array of the merge's kind.
+    Placeholder(Const),
 }
 
 impl Op {
     /// Operand values, in order.
     pub fn operands(&self) -> Vec<Value> {
         match self {
-            Op::Param(_) | Op::Const(_) => vec![],
-            Op::Unary(_, a) | Op::Cast(_, a) | Op::Broadcast(a) => vec![*a],
+            Op::Param(_) | Op::Const(_) | Op::Placeholder(_) => vec![],
+            Op::Unary(_, a) | Op::Cast(_, a) | Op::Broadcast(a) | Op::AsArray(a) => vec![*a],
             Op::Binary(_, a, b) | Op::Compare(_, a, b) | Op::Logic(_, a, b) | Op::Index(a, b) => {
                 vec![*a, *b]
             }
@@ -228,7 +386,8 @@ impl Op {
     /// The same operation over renamed operands.
     pub fn map_operands(&self, mut f: impl FnMut(Value) -> Value) -> Op {
         match self {
-            Op::Param(_) | Op::Const(_) => self.clone(),
+            Op::Param(_) | Op::Const(_) | Op::Placeholder(_) => self.clone(),
+            Op::AsArray(a) => Op::AsArray(f(*a)),
             Op::Unary(o, a) => Op::Unary(*o, f(*a)),
             Op::Cast(o, a) => Op::Cast(*o, f(*a)),
             Op::Broadcast(a) => Op::Broadcast(f(*a)),
@@ -247,7 +406,12 @@ impl Op {
 
     /// A key identifying the operation for common-subexpression elimination.
     pub fn cse_key(&self) -> Option<String> {
-        let ops = |vs: &[Value]| vs.iter().map(|v| v.0.to_string()).collect::<Vec<_>>().join(",");
+        let ops = |vs: &[Value]| {
+            vs.iter()
+                .map(|v| v.0.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
         Some(match self {
             Op::Param(i) => format!("param {i}"),
             Op::Const(c) => format!("const {}", c.key()),
@@ -260,8 +424,9 @@ impl Op {
             Op::Cast(o, a) => format!("{o:?} {a}"),
             Op::Index(a, b) => format!("index {a} {b}"),
             Op::Broadcast(a) => format!("broadcast {a}"),
-            // An element loop calls user code: never merged.
-            Op::ElementCall { .. } => return None,
+            Op::AsArray(a) => format!("asarray {a}"),
+            // Placeholders stand for distinct variables; element loops call user code.
+            Op::Placeholder(_) | Op::ElementCall { .. } => return None,
         })
     }
 }
@@ -284,11 +449,28 @@ pub struct IfOut {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Inst {
-    Let { dst: Value, op: Op },
-    /// `for index in range(start, stop, step)`, a real loop over whole arrays (D6).
-    Loop { index: Value, start: i128, stop: i128, step: i128, phis: Vec<Phi>, body: Block },
+    Let {
+        dst: Value,
+        op: Op,
+    },
+    /// `for index in range(start, stop, step)`, a real loop over whole arrays (D6); with `items`,
+    /// `for index in items` over a constant tuple (`start..stop` then indexes it).
+    Loop {
+        index: Value,
+        start: i128,
+        stop: i128,
+        step: i128,
+        items: Option<Const>,
+        phis: Vec<Phi>,
+        body: Block,
+    },
     /// A branch on a scalar condition (loop indices and constants only): a Python `if`.
-    If { cond: Value, then: Block, other: Block, outs: Vec<IfOut> },
+    If {
+        cond: Value,
+        then: Block,
+        other: Block,
+        outs: Vec<IfOut>,
+    },
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -302,6 +484,8 @@ pub struct ValueInfo {
     pub shape: Shape,
     /// The source variable this value was assigned to, if any: codegen names it after it.
     pub hint: Option<String>,
+    /// Defined by [`Op::Placeholder`]: its kind follows the merge it feeds.
+    pub placeholder: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -322,7 +506,12 @@ impl Function {
     }
 
     pub fn new_value(&mut self, kind: Kind, shape: Shape, hint: Option<String>) -> Value {
-        self.values.push(ValueInfo { kind, shape, hint });
+        self.values.push(ValueInfo {
+            kind,
+            shape,
+            hint,
+            placeholder: false,
+        });
         Value((self.values.len() - 1) as u32)
     }
 }
@@ -342,7 +531,11 @@ impl fmt::Display for Function {
 
 fn ty(func: &Function, v: Value) -> String {
     let info = func.info(v);
-    let shape = if info.shape == Shape::Scalar { "scalar " } else { "" };
+    let shape = if info.shape == Shape::Scalar {
+        "scalar "
+    } else {
+        ""
+    };
     format!("{shape}{}", info.kind.name())
 }
 
@@ -353,8 +546,24 @@ fn print_block(func: &Function, block: &Block, depth: usize, out: &mut String) {
             Inst::Let { dst, op } => {
                 let _ = writeln!(out, "{pad}{dst}: {} = {}", ty(func, *dst), print_op(op));
             }
-            Inst::Loop { index, start, stop, step, phis, body } => {
-                let _ = writeln!(out, "{pad}for {index} in range({start}, {stop}, {step}) {{");
+            Inst::Loop {
+                index,
+                start,
+                stop,
+                step,
+                items,
+                phis,
+                body,
+            } => {
+                match items {
+                    Some(t) => {
+                        let _ = writeln!(out, "{pad}for {index} in {} {{", t.python_repr());
+                    }
+                    None => {
+                        let _ =
+                            writeln!(out, "{pad}for {index} in range({start}, {stop}, {step}) {{");
+                    }
+                }
                 for phi in phis {
                     let _ = writeln!(
                         out,
@@ -368,7 +577,12 @@ fn print_block(func: &Function, block: &Block, depth: usize, out: &mut String) {
                 print_block(func, body, depth + 1, out);
                 let _ = writeln!(out, "{pad}}}");
             }
-            Inst::If { cond, then, other, outs } => {
+            Inst::If {
+                cond,
+                then,
+                other,
+                outs,
+            } => {
                 let _ = writeln!(out, "{pad}if {cond} {{");
                 print_block(func, then, depth + 1, out);
                 let _ = writeln!(out, "{pad}}} else {{");
@@ -390,7 +604,12 @@ fn print_block(func: &Function, block: &Block, depth: usize, out: &mut String) {
 }
 
 fn print_op(op: &Op) -> String {
-    let list = |vs: &[Value]| vs.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+    let list = |vs: &[Value]| {
+        vs.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     match op {
         Op::Param(i) => format!("param {i}"),
         Op::Const(c) => format!("const {}", c.python_repr()),
@@ -404,6 +623,8 @@ fn print_op(op: &Op) -> String {
         Op::Index(a, b) => format!("index {a}[{b}]"),
         Op::ElementCall { callee, args } => format!("element_call #{callee}({})", list(args)),
         Op::Broadcast(a) => format!("broadcast {a}"),
+        Op::AsArray(a) => format!("asarray {a}"),
+        Op::Placeholder(c) => format!("placeholder {}", c.python_repr()),
     }
 }
 

@@ -1,1 +1,32 @@
-pub fn placeholder() {}
+//! array-vectorize's compiler core: scalar Python source in, Array API source out.
+//!
+//! `pipeline` runs the stages in order; `module` compiles every marked function of a module
+//! statically; `cache` and `scan` serve the import hook and the build backend. Nothing here
+//! depends on Python: the PyO3 binding is `python.rs`, behind the `python` feature.
+
+pub mod cache;
+pub mod codegen;
+pub mod diagnostics;
+pub mod env;
+pub mod extract;
+pub mod ir;
+pub mod kinds;
+pub mod lower;
+pub mod module;
+pub mod optimize;
+pub mod pipeline;
+pub mod pyast;
+pub mod scan;
+pub mod source;
+pub mod validate;
+
+#[cfg(feature = "python")]
+mod python;
+
+/// Identifies the compiler's output format: changes whenever the compiler's source changes
+/// (computed by build.rs), so caches keyed by it never serve code from another compiler.
+pub const BUILD_ID: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "+",
+    env!("ARRAY_VECTORIZE_SOURCE_HASH")
+);

@@ -40,7 +40,9 @@ impl LineIndex {
             return "";
         };
         let end = self.line_starts.get(line).map_or(text.len(), |&e| e);
-        text.get(start..end).unwrap_or("").trim_end_matches(['\n', '\r'])
+        text.get(start..end)
+            .unwrap_or("")
+            .trim_end_matches(['\n', '\r'])
     }
 }
 
@@ -84,7 +86,12 @@ pub fn check_nesting(text: &str) -> Result<(), (usize, String)> {
                 if indents.last().is_some_and(|&w| w < width) {
                     indents.push(width);
                     if indents.len() > MAX_INDENT_DEPTH {
-                        return Err((i, format!("statements are nested more than {MAX_INDENT_DEPTH} levels deep")));
+                        return Err((
+                            i,
+                            format!(
+                                "statements are nested more than {MAX_INDENT_DEPTH} levels deep"
+                            ),
+                        ));
                     }
                 }
             }
@@ -94,7 +101,10 @@ pub fn check_nesting(text: &str) -> Result<(), (usize, String)> {
             b'(' | b'[' | b'{' => {
                 depth += 1;
                 if depth > MAX_BRACKET_DEPTH {
-                    return Err((i, format!("brackets are nested more than {MAX_BRACKET_DEPTH} levels deep")));
+                    return Err((
+                        i,
+                        format!("brackets are nested more than {MAX_BRACKET_DEPTH} levels deep"),
+                    ));
                 }
             }
             b')' | b']' | b'}' => depth = depth.saturating_sub(1),

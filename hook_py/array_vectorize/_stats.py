@@ -1,0 +1,22 @@
+"""Process-wide counters (``array_vectorize.stats()``): tests use them to prove that a cached or
+installed import compiled nothing."""
+
+from __future__ import annotations
+
+_COUNTERS: dict[str, int] = {
+    # Functions compiled by the Rust core in this process (decorator or hook).
+    "compiled": 0,
+    # Decorations served from the import hook's on-disk cache.
+    "disk_cache_hits": 0,
+    # Decorations served from code precompiled into a wheel by the build backend.
+    "precompiled_hits": 0,
+}
+
+
+def bump(name: str, by: int = 1) -> None:
+    _COUNTERS[name] = _COUNTERS.get(name, 0) + by
+
+
+def stats() -> dict[str, int]:
+    """Counters since process start: ``compiled``, ``disk_cache_hits``, ``precompiled_hits``, ..."""
+    return dict(_COUNTERS)

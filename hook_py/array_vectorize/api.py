@@ -1,0 +1,128 @@
+"""The ``vectorize`` decorator: option handling, precompiled lookup, live compilation, the
+fallback decision and the canonical cache (reference architecture, api.py)."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import os
+import textwrap
+import types
+import weakref
+from typing import Any, Callable
+
+from . import _core, _stats, emit, precompiled
+from .environment import EnvBuilder, function_source
+from .verify import verify_against_original
+
+VectorizationError = _core.VectorizationError
+
+# Canonical compilations (all options default), per original function.
+_CANONICAL_CACHE: "weakref.WeakKeyDictionary[types.FunctionType, types.FunctionType]" = weakref.WeakKeyDictionary()
+
+
+class CompileDisabledError(RuntimeError):
+    """Raised instead of compiling when ARRAY_VECTORIZE_NO_COMPILE=1."""
+
+
+def compile_disabled() -> bool:
+    return os.environ.get("ARRAY_VECTORIZE_NO_COMPILE", "") not in ("", "0")
+
+
+def vectorize(
+    fn: Callable | None = None,
+    *,
+    protect_domains: bool = False,
+    namespace: Any = None,
+    fallback: bool = False,
+    verify: Any = None,
+) -> Any:
+    """Compile a scalar function into whole-array Array API code.
+
+    Usable as ``@vectorize`` and ``@vectorize(...)``. Raises ``VectorizationError`` at decoration
+    time, listing every construct that cannot be translated exactly (D10).
+
+    protect_domains: give partial functions safe operands on lanes whose result is discarded (D1).
+    namespace: pin the Array API namespace instead of taking it from the arguments.
+    fallback: call what cannot be vectorized element by element instead of rejecting it.
+    verify: example arguments; the result is checked against the scalar original at decoration.
+    """
+    options = {"protect_domains": bool(protect_domains), "fallback": bool(fallback)}
+    if fn is None:
+        return functools.partial(vectorize, protect_domains=protect_domains, namespace=namespace, fallback=fallback, verify=verify)
+    original = getattr(fn, "_vectorized_original", fn)
+    if not isinstance(original, types.FunctionType):
+        raise TypeError(f"vectorize expects a Python function, got {type(fn).__name__}")
+    canonical = not protect_domains and namespace is None and not fallback
+    if canonical:
+        cached = _CANONICAL_CACHE.get(original)
+        if cached is not None:
+            if verify is not None:
+                verify_against_original(cached, original, verify)
+            return cached
+
+    vec = _build(original, options, namespace)
+    if verify is not None:
+        verify_against_original(vec, original, verify)
+    if canonical:
+        _CANONICAL_CACHE[original] = vec
+        try:
+            original.__array_vectorized__ = vec
+        except AttributeError:
+            pass
+    return vec
+
+
+def _build(original: types.FunctionType, options: dict, namespace: Any) -> types.FunctionType:
+    entry = precompiled.lookup(original, options)
+    if entry is not None:
+        _stats.bump("precompiled_hits" if entry["origin"] == "wheel" else "disk_cache_hits")
+        return emit.materialize(original, entry["source"], entry["entry"], namespace=namespace, code=entry.get("code"))
+    if compile_disabled():
+        raise CompileDisabledError(
+            f"{original.__module__}.{original.__qualname__} would be compiled, but ARRAY_VECTORIZE_NO_COMPILE=1 "
+            "forbids compiling: precompile it (array_vectorize.build) or unset ARRAY_VECTORIZE_NO_COMPILE"
+        )
+    try:
+        compiled, hidden = compile_live(original, options)
+    except VectorizationError:
+        if not options["fallback"]:
+            raise
+        return _element_loop(original, namespace)
+    return emit.materialize(original, compiled["source"], compiled["entry"], hidden=hidden, namespace=namespace)
+
+
+def compile_live(original: types.FunctionType, options: dict) -> tuple[dict, dict]:
+    """Compiles the live function with the Rust core; returns (result, hidden values)."""
+    try:
+        source, path, first_line = function_source(original)
+    except (OSError, TypeError) as exc:
+        raise VectorizationError(
+            f"cannot vectorize {original.__qualname__}: its source is not available ({exc}); "
+            "define it in a file rather than interactively or with exec()"
+        ) from None
+    builder = EnvBuilder()
+    env = builder.env_of(original)
+    name = original.__name__ if original.__name__ != "<lambda>" else "<lambda>"
+    try:
+        compiled = _core.compile_function(source, path, first_line, name, env, options)
+    except _core.DeferredError as exc:  # only static compiles defer; a live env never should
+        raise _core.InternalError(str(exc)) from None
+    _stats.bump("compiled")
+    hidden = {n: builder.hidden_values[n] for _, n in compiled["hidden"] if n in builder.hidden_values}
+    return compiled, hidden
+
+
+def _element_loop(original: types.FunctionType, namespace: Any) -> types.FunctionType:
+    """fallback=True for a function that cannot be compiled at all: one element loop (D7)."""
+    params = [p.name for p in inspect.signature(original).parameters.values()]
+    args = ", ".join(params)
+    source = textwrap.dedent(
+        f"""\
+        def {original.__name__ if original.__name__.isidentifier() else '_lambda'}({args}, *, _vec_original):
+            xp, {args}, = _vec_exact_args({args})
+            return _vec_elementwise(xp, _vec_original, {args})
+        """
+    )
+    entry = original.__name__ if original.__name__.isidentifier() else "_lambda"
+    return emit.materialize(original, source, entry, hidden={"_vec_original": original}, namespace=namespace)

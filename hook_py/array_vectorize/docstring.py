@@ -1,0 +1,37 @@
+"""The vectorized function's docstring: the original's, with ``(array-vectorized)`` before the
+summary and the scalar source in a Notes section (NumPy style when the original uses NumPy
+section headers, Google style otherwise)."""
+
+from __future__ import annotations
+
+import inspect
+import re
+import textwrap
+import types
+
+PREFIX = "(array-vectorized)"
+_NUMPY_HEADER = re.compile(r"^\s*[A-Z][A-Za-z ]+\n\s*-{3,}\s*$", re.MULTILINE)
+
+
+def _scalar_source(fn: types.FunctionType) -> str | None:
+    try:
+        return textwrap.dedent(inspect.getsource(fn)).rstrip()
+    except (OSError, TypeError):
+        return None
+
+
+def vectorized_docstring(fn: types.FunctionType) -> str:
+    doc = inspect.cleandoc(fn.__doc__) if fn.__doc__ else ""
+    summary, _, rest = doc.partition("\n")
+    head = f"{PREFIX} {summary}".rstrip() if summary else f"{PREFIX} Vectorized `{fn.__name__}`."
+    parts = [head]
+    if rest.strip():
+        parts.append(rest.strip("\n"))
+    source = _scalar_source(fn)
+    if source is not None:
+        if _NUMPY_HEADER.search(doc):
+            notes = "Notes\n-----\nVectorized from this scalar source::\n\n" + textwrap.indent(source, "    ")
+        else:
+            notes = "Notes:\n    Vectorized from this scalar source::\n\n" + textwrap.indent(source, "        ")
+        parts.append(notes)
+    return "\n\n".join(parts)

@@ -1,0 +1,71 @@
+"""Emit: turn generated source into a callable that stands in for the scalar function.
+
+The generated module is self-contained (frozen values are literals; its only globals are the
+runtime helpers), so it is executed in a fresh globals dict built by the runtime registry. It
+is registered in ``linecache`` under a name derived from its content, so ``inspect.getsource``
+and tracebacks show the generated lines, and a cached code object compiled under the same name
+stays valid across processes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import linecache
+import types
+from typing import Any
+
+from .docstring import vectorized_docstring
+from .runtime.registry import helper_globals
+
+
+def code_filename(qualname: str, source: str) -> str:
+    digest = hashlib.sha256(source.encode()).hexdigest()[:12]
+    return f"<array-vectorize {qualname} {digest}>"
+
+
+def compile_generated(qualname: str, source: str) -> types.CodeType:
+    return compile(source, code_filename(qualname, source), "exec", dont_inherit=True)
+
+
+def register_source(filename: str, source: str) -> None:
+    lines = source.splitlines(keepends=True)
+    # mtime None: linecache.checkcache never evicts it (there is no file to compare with).
+    linecache.cache[filename] = (len(source), None, lines, filename)
+
+
+def materialize(
+    original: types.FunctionType,
+    source: str,
+    entry: str,
+    *,
+    hidden: dict[str, Any] | None = None,
+    namespace: Any = None,
+    code: types.CodeType | None = None,
+) -> types.FunctionType:
+    """Executes the generated module and dresses its entry function as `original`."""
+    filename = code_filename(original.__qualname__, source)
+    if code is None or code.co_filename != filename:
+        code = compile(source, filename, "exec", dont_inherit=True)
+    register_source(filename, source)
+    glob = helper_globals(namespace)
+    glob["__name__"] = original.__module__
+    exec(code, glob)  # noqa: S102 - the generated module only defines functions
+    vec = glob[entry]
+    # Defaults: the original's, then hidden parameters (global arrays, fallback callees, D8).
+    vec.__defaults__ = original.__defaults__
+    kwdefaults = dict(original.__kwdefaults__ or {})
+    kwdefaults.update(hidden or {})
+    vec.__kwdefaults__ = kwdefaults or None
+    vec.__name__ = original.__name__
+    vec.__qualname__ = original.__qualname__
+    vec.__module__ = original.__module__
+    vec.__doc__ = vectorized_docstring(original)
+    try:
+        vec.__signature__ = inspect.signature(original)
+    except (TypeError, ValueError):
+        pass
+    # Not __wrapped__: inspect.getsource would unwrap to the scalar original.
+    vec._vectorized_original = original
+    vec.source = source
+    return vec

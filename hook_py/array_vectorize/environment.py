@@ -1,0 +1,128 @@
+"""The frozen environment of a live function (D8): its free names as plain binding tuples.
+
+The Rust core never sees Python objects: this module reads closure cells, globals and builtins
+and describes each free name as data (ARCHITECTURE.md, ``compile_function``'s ``env``). Values
+that become hidden parameters (global arrays, fallback callees) are returned separately.
+"""
+
+from __future__ import annotations
+
+import builtins
+import inspect
+import math
+import numbers
+import types
+from typing import Any
+
+# Builtins the compiler gives meaning to (src/module.rs KNOWN_BUILTINS).
+KNOWN_BUILTINS = frozenset({"abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print"})
+_MATH_MEMBERS = {id(v): k for k, v in vars(math).items() if callable(v)}
+
+
+def free_names(code: types.CodeType) -> set[str]:
+    """Every name `code` (or code nested in it) may read from outside: a superset is fine."""
+    names = set(code.co_names) | set(code.co_freevars)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= free_names(const) - set(const.co_varnames)
+    return names
+
+
+def closure_values(fn: types.FunctionType) -> dict[str, Any]:
+    out = {}
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            out[name] = cell.cell_contents
+        except ValueError:  # empty cell: the name is not bound yet
+            pass
+    return out
+
+
+def unwrap(fn: Any) -> Any:
+    """The scalar original behind a vectorized wrapper."""
+    return getattr(fn, "_vectorized_original", fn)
+
+
+def function_source(fn: types.FunctionType) -> tuple[str, str, int]:
+    """(source text, file, first line) of a Python function; OSError when unavailable."""
+    lines, first = inspect.getsourcelines(fn)
+    return "".join(lines), fn.__code__.co_filename, max(first, 1)
+
+
+def is_array(value: Any) -> bool:
+    return hasattr(value, "__array_namespace__") or (
+        hasattr(value, "shape") and hasattr(value, "dtype") and not isinstance(value, numbers.Number)
+    )
+
+
+def const_value(value: Any) -> Any:
+    """`value` as a frozen constant (bool, int, float, tuple of those), or None."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, numbers.Integral) and not is_array(value):
+        return int(value)
+    if isinstance(value, numbers.Real) and not is_array(value):
+        return float(value)
+    if isinstance(value, tuple):
+        items = [const_value(v) for v in value]
+        return None if any(i is None for i in items) else tuple(items)
+    return None
+
+
+class EnvBuilder:
+    """Describes the free names of a function and of every helper it reaches."""
+
+    def __init__(self) -> None:
+        self.hidden_values: dict[str, Any] = {}
+        self._visiting: set[int] = set()
+
+    def env_of(self, fn: types.FunctionType) -> dict[str, tuple]:
+        self._visiting.add(id(fn))
+        closure = closure_values(fn)
+        glob = fn.__globals__
+        env: dict[str, tuple] = {}
+        for name in sorted(free_names(fn.__code__)):
+            if name in closure:
+                value = closure[name]
+            elif name in glob:
+                value = glob[name]
+            elif hasattr(builtins, name):
+                value = getattr(builtins, name)
+            else:
+                continue
+            env[name] = self.describe(name, value)
+        self._visiting.discard(id(fn))
+        return env
+
+    def describe(self, name: str, value: Any) -> tuple:
+        if value is math:
+            return ("math",)
+        if callable(value) and _MATH_MEMBERS.get(id(value)) is not None and getattr(math, _MATH_MEMBERS[id(value)], None) is value:
+            return ("math_member", _MATH_MEMBERS[id(value)])
+        for b in KNOWN_BUILTINS:
+            if value is getattr(builtins, b):
+                return ("builtin", b)
+        const = const_value(value)
+        if const is not None:
+            return ("const", const)
+        original = unwrap(value)
+        if isinstance(original, types.FunctionType):
+            try:
+                source, path, line = function_source(original)
+            except (OSError, TypeError):
+                self.hidden_values[name] = value
+                return ("callable", f"function `{original.__qualname__}` whose source is unavailable")
+            if id(original) in self._visiting:
+                env = None  # a cycle: recursion, which the compiler reports
+            else:
+                env = self.env_of(original)
+            return ("function", source, path, line, original.__name__, env)
+        if is_array(value):
+            self.hidden_values[name] = value
+            return ("array",)
+        if callable(value):
+            self.hidden_values[name] = value
+            return ("callable", f"a {type(value).__name__}")
+        if isinstance(value, types.ModuleType):
+            return ("unsupported", f"the module `{value.__name__}`")
+        return ("unsupported", f"a {type(value).__name__}")

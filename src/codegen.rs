@@ -1,0 +1,682 @@
+//! Codegen: the optimized IR as a Python AST, then as text.
+//!
+//! The generated module has two functions (ARCHITECTURE.md, "Generated code"): the entry, whose
+//! body is the IR compiled with float parameters, and `_vec_exact_<name>`, the same IR compiled
+//! with parameters of unknown kind. Per operation, the operands' kinds decide between a plain
+//! Array API expression and a runtime helper (issue 3: exactness without slowing the float path).
+//!
+//! Values used once, in the block that defines them, are inlined into their use; every other
+//! value gets a variable named after the source variable it was assigned to.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::env::Const;
+use crate::ir::{
+    use_counts, BinOp, Block, CastOp, CmpOp, Function, Inst, Kind, LogicOp, Op, Shape, UnOp, Value,
+};
+use crate::lower::Hidden;
+use crate::pyast::{self, attr, bin, call, cmp, name, Expr, Stmt};
+
+pub const FLOAT_ARGS: &str = "_vec_float_args";
+pub const EXACT_ARGS: &str = "_vec_exact_args";
+pub const BINARY: &str = "_vec_binary";
+pub const UNARY: &str = "_vec_unary";
+pub const SELECT: &str = "_vec_select";
+pub const BROADCAST: &str = "_vec_broadcast";
+pub const ELEMENTWISE: &str = "_vec_elementwise";
+
+/// Names the generated code reads as globals or builtins: never used for variables.
+const RESERVED: &[&str] = &[
+    FLOAT_ARGS,
+    EXACT_ARGS,
+    BINARY,
+    UNARY,
+    SELECT,
+    BROADCAST,
+    ELEMENTWISE,
+    "float",
+    "int",
+    "bool",
+    "round",
+    "abs",
+    "range",
+    "None",
+    "True",
+    "False",
+];
+
+/// The generated module: its text and the name of the function to call.
+pub struct Generated {
+    pub source: String,
+    pub entry: String,
+}
+
+pub fn generate(
+    float_ir: &Function,
+    exact_ir: &Function,
+    hidden: &[Hidden],
+    kwonly: usize,
+) -> Generated {
+    let entry = python_name(&exact_ir.name);
+    let exact_name = format!("_vec_exact_{entry}");
+    let declared = &exact_ir.params[..exact_ir.declared_params];
+    let positional: Vec<String> = declared[..declared.len() - kwonly].to_vec();
+    let mut kw: Vec<String> = declared[declared.len() - kwonly..].to_vec();
+    kw.extend(exact_ir.params[exact_ir.declared_params..].iter().cloned());
+    // Array parameters go through the argument prologues; callees do not.
+    let array_params: Vec<String> = exact_ir
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| {
+            *i < exact_ir.declared_params
+                || matches!(
+                    hidden.get(i - exact_ir.declared_params),
+                    Some(Hidden::Array(_))
+                )
+        })
+        .map(|(_, p)| p.clone())
+        .collect();
+
+    let reserved: BTreeSet<String> = exact_ir
+        .params
+        .iter()
+        .cloned()
+        .chain(RESERVED.iter().map(|s| s.to_string()))
+        .collect();
+    let xp = unique("xp", &reserved);
+    let arrays_var = unique("arrays", &reserved);
+
+    // Float entry.
+    let mut float_body = vec![];
+    let args: Vec<Expr> = array_params.iter().map(|p| name(p)).collect();
+    float_body.push(Stmt::Assign(
+        vec![arrays_var.clone()],
+        vec![call(name(FLOAT_ARGS), args.clone())],
+    ));
+    let pass_through = Expr::Call(
+        Box::new(name(&exact_name)),
+        positional.iter().map(|p| name(p)).collect(),
+        kw.iter().map(|p| (p.clone(), name(p))).collect(),
+    );
+    float_body.push(Stmt::If(
+        cmp("is", name(&arrays_var), Expr::None),
+        vec![Stmt::Return(pass_through)],
+        vec![],
+    ));
+    let mut unpack = vec![xp.clone()];
+    unpack.extend(array_params.iter().cloned());
+    float_body.push(Stmt::Assign(unpack.clone(), vec![name(&arrays_var)]));
+    float_body.extend(Gen::new(float_ir, &xp, &reserved, &array_params).function_body());
+
+    let mut exact_body = vec![Stmt::Assign(unpack, vec![call(name(EXACT_ARGS), args)])];
+    exact_body.extend(Gen::new(exact_ir, &xp, &reserved, &array_params).function_body());
+
+    let module = vec![
+        Stmt::Def {
+            name: entry.clone(),
+            params: positional.clone(),
+            kwonly: kw.clone(),
+            body: float_body,
+        },
+        Stmt::Def {
+            name: exact_name,
+            params: positional,
+            kwonly: kw,
+            body: exact_body,
+        },
+    ];
+    Generated {
+        source: pyast::module(&module),
+        entry,
+    }
+}
+
+fn python_name(n: &str) -> String {
+    if n == "<lambda>" {
+        "_lambda".into()
+    } else {
+        n.to_string()
+    }
+}
+
+fn unique(base: &str, taken: &BTreeSet<String>) -> String {
+    if !taken.contains(base) {
+        return base.to_string();
+    }
+    (1..)
+        .map(|i| format!("{base}_{i}"))
+        .find(|c| !taken.contains(c))
+        .unwrap_or_else(|| base.to_string())
+}
+
+struct Gen<'a> {
+    f: &'a Function,
+    xp: String,
+    array_params: &'a [String],
+    names: HashMap<Value, String>,
+    /// Values printed at their single use.
+    inline: BTreeSet<Value>,
+    defs: HashMap<Value, Op>,
+    taken: BTreeSet<String>,
+}
+
+impl<'a> Gen<'a> {
+    fn new(
+        f: &'a Function,
+        xp: &str,
+        reserved: &BTreeSet<String>,
+        array_params: &'a [String],
+    ) -> Self {
+        let mut taken = reserved.clone();
+        taken.insert(xp.to_string());
+        let mut g = Gen {
+            f,
+            xp: xp.to_string(),
+            array_params,
+            names: HashMap::new(),
+            inline: BTreeSet::new(),
+            defs: HashMap::new(),
+            taken,
+        };
+        g.plan();
+        g
+    }
+
+    /// Decides which values are inlined and names the rest.
+    fn plan(&mut self) {
+        let counts = use_counts(self.f);
+        // Which block defines each value and which blocks read it.
+        let mut def_block: HashMap<Value, usize> = HashMap::new();
+        let mut use_blocks: HashMap<Value, Vec<usize>> = HashMap::new();
+        let mut next_block = 0usize;
+        fn scan(
+            b: &Block,
+            id: usize,
+            next: &mut usize,
+            defs: &mut HashMap<Value, Op>,
+            def_block: &mut HashMap<Value, usize>,
+            use_blocks: &mut HashMap<Value, Vec<usize>>,
+        ) {
+            for inst in &b.insts {
+                match inst {
+                    Inst::Let { dst, op } => {
+                        defs.insert(*dst, op.clone());
+                        def_block.insert(*dst, id);
+                        for v in op.operands() {
+                            use_blocks.entry(v).or_default().push(id);
+                        }
+                    }
+                    Inst::Loop { phis, body, .. } => {
+                        *next += 1;
+                        let inner = *next;
+                        for p in phis {
+                            use_blocks.entry(p.init).or_default().push(id);
+                            use_blocks.entry(p.next).or_default().push(inner);
+                        }
+                        scan(body, inner, next, defs, def_block, use_blocks);
+                    }
+                    Inst::If {
+                        cond,
+                        then,
+                        other,
+                        outs,
+                    } => {
+                        use_blocks.entry(*cond).or_default().push(id);
+                        *next += 1;
+                        let t = *next;
+                        scan(then, t, next, defs, def_block, use_blocks);
+                        *next += 1;
+                        let o = *next;
+                        scan(other, o, next, defs, def_block, use_blocks);
+                        for out in outs {
+                            use_blocks.entry(out.then).or_default().push(t);
+                            use_blocks.entry(out.other).or_default().push(o);
+                        }
+                    }
+                }
+            }
+        }
+        let mut defs = HashMap::new();
+        scan(
+            &self.f.body,
+            0,
+            &mut next_block,
+            &mut defs,
+            &mut def_block,
+            &mut use_blocks,
+        );
+        use_blocks.entry(self.f.ret).or_default().push(0);
+        for (&v, op) in &defs {
+            let inline = match op {
+                Op::Const(_) => true,
+                Op::Param(_) | Op::ElementCall { .. } => false,
+                _ => {
+                    counts[v.index()] == 1
+                        && use_blocks
+                            .get(&v)
+                            .is_some_and(|u| u.len() == 1 && Some(&u[0]) == def_block.get(&v))
+                }
+            };
+            if inline {
+                self.inline.insert(v);
+            }
+        }
+        self.defs = defs;
+        // Parameters keep their names.
+        for (v, op) in &self.defs {
+            if let Op::Param(i) = op {
+                self.names.insert(*v, self.f.params[*i].clone());
+            }
+        }
+    }
+
+    fn name_of(&mut self, v: Value) -> String {
+        if let Some(n) = self.names.get(&v) {
+            return n.clone();
+        }
+        let info = self.f.info(v);
+        let base = match &info.hint {
+            Some(h) => h.clone(),
+            None => match self.defs.get(&v) {
+                Some(Op::Compare(..) | Op::Logic(..) | Op::Unary(UnOp::Not, _)) => "cond".into(),
+                Some(Op::Select(..)) => "merged".into(),
+                _ => "tmp".into(),
+            },
+        };
+        let n = unique(&base, &self.taken);
+        self.taken.insert(n.clone());
+        self.names.insert(v, n.clone());
+        n
+    }
+
+    fn function_body(mut self) -> Vec<Stmt> {
+        let mut out = self.block(&self.f.body.clone());
+        let ret = self.value(self.f.ret);
+        out.push(Stmt::Return(ret));
+        out
+    }
+
+    fn block(&mut self, b: &Block) -> Vec<Stmt> {
+        let mut out = vec![];
+        for inst in &b.insts {
+            match inst {
+                Inst::Let { dst, op } => {
+                    if self.inline.contains(dst) || matches!(op, Op::Param(_)) {
+                        continue;
+                    }
+                    let e = self.op(*dst, op);
+                    let n = self.name_of(*dst);
+                    out.push(Stmt::Assign(vec![n], vec![e]));
+                }
+                Inst::Loop {
+                    index,
+                    start,
+                    stop,
+                    step,
+                    items,
+                    phis,
+                    body,
+                } => {
+                    for p in phis {
+                        let init = self.value(p.init);
+                        let n = self.name_of(p.dst);
+                        out.push(Stmt::Assign(vec![n], vec![init]));
+                    }
+                    let idx = self.name_of(*index);
+                    let mut inner = self.block(body);
+                    let (targets, values): (Vec<String>, Vec<Expr>) = phis
+                        .iter()
+                        .filter(|p| p.next != p.dst)
+                        .map(|p| (self.name_of(p.dst), self.value(p.next)))
+                        .unzip();
+                    if !targets.is_empty() {
+                        inner.push(Stmt::Assign(targets, values));
+                    }
+                    let iter = match items {
+                        Some(t) => self.konst(t),
+                        None => {
+                            let range_args = match (*start, *step) {
+                                (0, 1) => vec![Expr::Int(*stop)],
+                                (s, 1) => vec![Expr::Int(s), Expr::Int(*stop)],
+                                (s, st) => vec![Expr::Int(s), Expr::Int(*stop), Expr::Int(st)],
+                            };
+                            call(name("range"), range_args)
+                        }
+                    };
+                    out.push(Stmt::For(idx, iter, inner));
+                }
+                Inst::If {
+                    cond,
+                    then,
+                    other,
+                    outs,
+                } => {
+                    let c = self.value(*cond);
+                    let mut t = self.block(then);
+                    let mut o = self.block(other);
+                    let targets: Vec<String> = outs.iter().map(|x| self.name_of(x.dst)).collect();
+                    if !targets.is_empty() {
+                        let tv = outs.iter().map(|x| self.value(x.then)).collect();
+                        let ov = outs.iter().map(|x| self.value(x.other)).collect();
+                        t.push(Stmt::Assign(targets.clone(), tv));
+                        o.push(Stmt::Assign(targets, ov));
+                    }
+                    if o.is_empty() {
+                        o = vec![];
+                    }
+                    out.push(Stmt::If(c, t, o));
+                }
+            }
+        }
+        out
+    }
+
+    /// The expression reading `v`: its inlined definition or its variable.
+    fn value(&mut self, v: Value) -> Expr {
+        if self.inline.contains(&v) {
+            if let Some(op) = self.defs.get(&v).cloned() {
+                return self.op(v, &op);
+            }
+        }
+        name(&self.name_of(v))
+    }
+
+    fn kind(&self, v: Value) -> Kind {
+        self.f.info(v).kind
+    }
+
+    fn scalar(&self, v: Value) -> bool {
+        self.f.info(v).shape == Shape::Scalar
+    }
+
+    fn x(&self, member: &str) -> Expr {
+        attr(name(&self.xp), member)
+    }
+
+    fn xcall(&self, member: &str, args: Vec<Expr>) -> Expr {
+        call(self.x(member), args)
+    }
+
+    fn dtype(&self, k: Kind) -> Expr {
+        self.x(match k {
+            Kind::Float => "float64",
+            Kind::Int => "int64",
+            Kind::Bool | Kind::Unknown => "bool",
+        })
+    }
+
+    fn helper(&self, helper: &str, op: &str, args: Vec<Expr>) -> Expr {
+        let mut all = vec![name(&self.xp), Expr::Str(op.into())];
+        all.extend(args);
+        call(name(helper), all)
+    }
+
+    /// A scalar operand of an xp function, as a 0-d array of its kind.
+    fn as_array(&mut self, v: Value) -> Expr {
+        let e = self.value(v);
+        if self.scalar(v) {
+            let k = self.kind(v);
+            Expr::Call(
+                Box::new(self.x("asarray")),
+                vec![e],
+                vec![("dtype".into(), self.dtype(k))],
+            )
+        } else {
+            e
+        }
+    }
+
+    fn konst(&self, c: &Const) -> Expr {
+        match c {
+            Const::Bool(b) => Expr::Bool(*b),
+            Const::Int(i) => Expr::Int(*i),
+            Const::Float(f) if f.is_nan() => self.x("nan"),
+            Const::Float(f) if f.is_infinite() => {
+                if *f > 0.0 {
+                    self.x("inf")
+                } else {
+                    Expr::Neg(Box::new(self.x("inf")))
+                }
+            }
+            Const::Float(f) => Expr::Float(*f),
+            Const::Tuple(items) => Expr::Tuple(items.iter().map(|c| self.konst(c)).collect()),
+        }
+    }
+
+    fn op(&mut self, dst: Value, op: &Op) -> Expr {
+        match op {
+            Op::Param(i) => name(&self.f.params[*i]),
+            Op::Const(c) => self.konst(c),
+            Op::Placeholder(_) => {
+                let zero = match self.kind(dst) {
+                    Kind::Float => Expr::Float(0.0),
+                    Kind::Int => Expr::Int(0),
+                    Kind::Bool | Kind::Unknown => Expr::Bool(false),
+                };
+                self.xcall("asarray", vec![zero])
+            }
+            Op::AsArray(v) => {
+                let k = self.kind(*v);
+                let e = self.value(*v);
+                Expr::Call(
+                    Box::new(self.x("asarray")),
+                    vec![e],
+                    vec![("dtype".into(), self.dtype(k))],
+                )
+            }
+            Op::Unary(u, a) => self.unary(*u, *a),
+            Op::Binary(b, x, y) => self.binary(*b, *x, *y),
+            Op::Compare(c, x, y) => self.compare(*c, *x, *y),
+            Op::Logic(l, x, y) => {
+                let fname = match l {
+                    LogicOp::And => "logical_and",
+                    LogicOp::Or => "logical_or",
+                };
+                if self.scalar(*x) && self.scalar(*y) {
+                    let (a, b) = (self.value(*x), self.value(*y));
+                    return Expr::BoolOp(
+                        if *l == LogicOp::And { "and" } else { "or" },
+                        Box::new(a),
+                        Box::new(b),
+                    );
+                }
+                let (a, b) = (self.as_array(*x), self.as_array(*y));
+                self.xcall(fname, vec![a, b])
+            }
+            Op::Select(c, a, b) => self.select(*c, *a, *b),
+            Op::Math(m, args) => {
+                let args = args.iter().map(|a| self.as_array(*a)).collect();
+                self.xcall(m.xp_name, args)
+            }
+            Op::Cast(c, a) => self.cast(*c, *a),
+            Op::Index(t, i) => {
+                let (t, i) = (self.value(*t), self.value(*i));
+                Expr::Subscript(Box::new(t), Box::new(i))
+            }
+            Op::ElementCall { callee, args } => {
+                let mut all = vec![name(&self.xp), name(&self.f.params[*callee])];
+                all.extend(args.iter().map(|a| self.value(*a)));
+                call(name(ELEMENTWISE), all)
+            }
+            Op::Broadcast(v) => {
+                let mut all = vec![name(&self.xp), self.value(*v)];
+                all.extend(self.array_params.iter().map(|p| name(p)));
+                call(name(BROADCAST), all)
+            }
+        }
+    }
+
+    fn unary(&mut self, u: UnOp, a: Value) -> Expr {
+        let k = self.kind(a);
+        let e = self.value(a);
+        if self.scalar(a) {
+            return match u {
+                UnOp::Neg => Expr::Neg(Box::new(e)),
+                UnOp::Pos => e,
+                UnOp::Not => Expr::Not(Box::new(e)),
+                UnOp::Abs => call(name("abs"), vec![e]),
+            };
+        }
+        match (u, k) {
+            (UnOp::Not, Kind::Bool) => self.xcall("logical_not", vec![e]),
+            (UnOp::Neg, Kind::Float | Kind::Int) => Expr::Neg(Box::new(e)),
+            (UnOp::Pos, Kind::Float | Kind::Int) => e,
+            (UnOp::Abs, Kind::Float | Kind::Int) => self.xcall("abs", vec![e]),
+            (UnOp::Neg, _) => self.helper(UNARY, "neg", vec![e]),
+            (UnOp::Pos, _) => self.helper(UNARY, "pos", vec![e]),
+            (UnOp::Abs, _) => self.helper(UNARY, "abs", vec![e]),
+            (UnOp::Not, _) => self.helper(UNARY, "not", vec![e]),
+        }
+    }
+
+    /// Whether `a op b` on these kinds is exact as a plain operator on every backend.
+    fn plain_binary(&self, op: BinOp, a: Value, b: Value) -> bool {
+        let (ka, kb) = (self.kind(a), self.kind(b));
+        let (sa, sb) = (self.scalar(a), self.scalar(b));
+        match (ka, kb) {
+            (Kind::Float, Kind::Float) => true,
+            // A Python int mixes with a float array on every backend; an int array with a
+            // float does not (strict backends refuse mixed kinds).
+            (Kind::Float, Kind::Int) => sb,
+            (Kind::Int, Kind::Float) => sa,
+            (Kind::Int, Kind::Int) => match op {
+                BinOp::Add | BinOp::Sub | BinOp::Mul => true,
+                BinOp::Pow => {
+                    sb && matches!(self.defs.get(&b), Some(Op::Const(Const::Int(n))) if *n >= 0)
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Expr {
+        let sym = match op {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::FloorDiv => "//",
+            BinOp::Mod => "%",
+            BinOp::Pow => "**",
+        };
+        let both_scalar = self.scalar(a) && self.scalar(b);
+        if both_scalar || self.plain_binary(op, a, b) {
+            let (x, y) = (self.value(a), self.value(b));
+            return bin(sym, x, y);
+        }
+        let key = match op {
+            BinOp::Add => "add",
+            BinOp::Sub => "sub",
+            BinOp::Mul => "mul",
+            BinOp::Div => "truediv",
+            BinOp::FloorDiv => "floordiv",
+            BinOp::Mod => "mod",
+            BinOp::Pow => "pow",
+        };
+        let (x, y) = (self.value(a), self.value(b));
+        self.helper(BINARY, key, vec![x, y])
+    }
+
+    fn compare(&mut self, op: CmpOp, a: Value, b: Value) -> Expr {
+        let (sym, key) = match op {
+            CmpOp::Lt => ("<", "lt"),
+            CmpOp::Le => ("<=", "le"),
+            CmpOp::Gt => (">", "gt"),
+            CmpOp::Ge => (">=", "ge"),
+            CmpOp::Eq => ("==", "eq"),
+            CmpOp::Ne => ("!=", "ne"),
+        };
+        let (ka, kb) = (self.kind(a), self.kind(b));
+        let (sa, sb) = (self.scalar(a), self.scalar(b));
+        let plain = (sa && sb)
+            || match (ka, kb) {
+                (Kind::Float, Kind::Float) | (Kind::Int, Kind::Int) => true,
+                (Kind::Float, Kind::Int) => sb,
+                (Kind::Int, Kind::Float) => sa,
+                (Kind::Bool, Kind::Bool) => matches!(op, CmpOp::Eq | CmpOp::Ne),
+                _ => false,
+            };
+        let (x, y) = (self.value(a), self.value(b));
+        if plain {
+            cmp(sym, x, y)
+        } else {
+            self.helper(BINARY, key, vec![x, y])
+        }
+    }
+
+    fn select(&mut self, c: Value, a: Value, b: Value) -> Expr {
+        if self.scalar(c) {
+            let (ce, ae, be) = (self.value(c), self.value(a), self.value(b));
+            return Expr::IfExp(Box::new(ce), Box::new(ae), Box::new(be));
+        }
+        let (ka, kb) = (self.kind(a), self.kind(b));
+        let (sa, sb) = (self.scalar(a), self.scalar(b));
+        let plain = !(sa && sb)
+            && match (ka, kb) {
+                (Kind::Float, Kind::Float) | (Kind::Int, Kind::Int) | (Kind::Bool, Kind::Bool) => {
+                    true
+                }
+                (Kind::Float, Kind::Int) => sb,
+                (Kind::Int, Kind::Float) => sa,
+                _ => false,
+            };
+        let (ce, ae, be) = (self.value(c), self.value(a), self.value(b));
+        if plain {
+            self.xcall("where", vec![ce, ae, be])
+        } else {
+            call(name(SELECT), vec![name(&self.xp), ce, ae, be])
+        }
+    }
+
+    fn cast(&mut self, c: CastOp, a: Value) -> Expr {
+        let k = self.kind(a);
+        let e = self.value(a);
+        if self.scalar(a) {
+            let f = match c {
+                CastOp::Float => "float",
+                CastOp::Int => "int",
+                CastOp::Bool => "bool",
+                CastOp::Round => "round",
+            };
+            return call(name(f), vec![e]);
+        }
+        let astype = |g: &Self, e: Expr, to: Kind| g.xcall("astype", vec![e, g.dtype(to)]);
+        // A value already integral (floor, ceil, trunc, round) needs no truncation.
+        let integral = matches!(self.defs.get(&a), Some(Op::Math(m, _)) if matches!(m.name, "floor" | "ceil" | "trunc"));
+        match (c, k) {
+            (CastOp::Float, Kind::Float)
+            | (CastOp::Int | CastOp::Round, Kind::Int)
+            | (CastOp::Bool, Kind::Bool) => e,
+            (CastOp::Float, Kind::Int | Kind::Bool) => astype(self, e, Kind::Float),
+            (CastOp::Int | CastOp::Round, Kind::Bool) => astype(self, e, Kind::Int),
+            (CastOp::Int, Kind::Float) if integral => astype(self, e, Kind::Int),
+            (CastOp::Int, Kind::Float) => {
+                let t = self.xcall("trunc", vec![e]);
+                astype(self, t, Kind::Int)
+            }
+            (CastOp::Round, Kind::Float) => {
+                let r = self.xcall("round", vec![e]);
+                astype(self, r, Kind::Int)
+            }
+            (CastOp::Bool, Kind::Float | Kind::Int) => {
+                let zero = if k == Kind::Float {
+                    Expr::Float(0.0)
+                } else {
+                    Expr::Int(0)
+                };
+                cmp("!=", e, zero)
+            }
+            (c, _) => {
+                let key = match c {
+                    CastOp::Float => "float",
+                    CastOp::Int => "int",
+                    CastOp::Bool => "bool",
+                    CastOp::Round => "round",
+                };
+                self.helper(UNARY, key, vec![e])
+            }
+        }
+    }
+}

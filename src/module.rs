@@ -1,0 +1,415 @@
+//! Static compilation of a whole module (DESIGN.md section 4), for the import hook and the build
+//! backend: find the marked functions, resolve free names from module text alone, and compile
+//! each function, recording the bindings it relied on as assumptions.
+//!
+//! Nothing is executed. A name the text does not pin down (a value computed at import time, a
+//! name bound twice, an import of anything but `math`) is `Unresolved`; a function that reads one
+//! is reported `deferred`, and the decorator compiles it from the live function instead.
+
+use std::collections::{BTreeMap, HashMap};
+
+use rustpython_parser::ast::{self, Ranged};
+use rustpython_parser::{parse, Mode};
+
+use crate::diagnostics::{CompileError, Rendered, SourceText};
+use crate::env::{Binding, Const, Env, FunctionSource};
+use crate::pipeline::{compile_function, Compiled, Options, Request};
+use crate::source::{check_nesting, LineIndex};
+
+/// Builtins the compiler gives meaning to.
+pub const KNOWN_BUILTINS: &[&str] = &[
+    "abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print",
+];
+
+/// How a marked function's decorator was spelled: the options it passes, if literal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MarkedOptions {
+    pub options: Options,
+    /// `namespace=` was given (the generated code is the same; the decorator pins it).
+    pub pinned_namespace: bool,
+    /// An option the static compiler cannot read (not a literal): compile at run time.
+    pub dynamic: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    Ok(Compiled),
+    Deferred(Vec<String>),
+    Error(Vec<Rendered>),
+}
+
+#[derive(Debug, Clone)]
+pub struct MarkedFunction {
+    pub qualname: String,
+    pub name: String,
+    /// Line of the first decorator: CPython's `co_firstlineno`.
+    pub line: usize,
+    pub options: MarkedOptions,
+    pub outcome: Outcome,
+}
+
+/// Compiles every marked function of `source`. `Err` only when the module does not parse.
+pub fn compile_module(source: &str, path: &str) -> Result<Vec<MarkedFunction>, Rendered> {
+    let text_err = |offset: usize, message: String| {
+        let src = SourceText::new(path, source, 1);
+        let d = crate::diagnostics::Diagnostic {
+            kind: crate::diagnostics::DiagnosticKind::Syntax,
+            message,
+            source: 0,
+            start: offset,
+            end: offset + 1,
+        };
+        crate::diagnostics::render(&d, &[src])
+    };
+    if let Err((offset, message)) = check_nesting(source) {
+        return Err(text_err(offset, message));
+    }
+    let module = match parse(source, Mode::Module, path) {
+        Ok(ast::Mod::Module(m)) => m,
+        Ok(_) => return Ok(vec![]),
+        Err(e) => {
+            return Err(text_err(
+                usize::from(e.offset),
+                format!("cannot parse this module: {}", e.error),
+            ))
+        }
+    };
+    let index = LineIndex::new(source);
+    let markers = decorator_spellings(&module.body);
+    if markers.names.is_empty() && markers.modules.is_empty() {
+        return Ok(vec![]);
+    }
+    let env = module_env(source, path, &index, &module.body);
+
+    let mut out = vec![];
+    let mut visit = |def: &ast::StmtFunctionDef, qualname: String| {
+        let Some(opts) = marked(def, &markers) else {
+            return;
+        };
+        let (start, _) = def_start(def);
+        let (line, _) = index.line_col(source, start);
+        let text = function_text(source, &index, def);
+        let outcome = if let Some(why) = &opts.dynamic {
+            Outcome::Deferred(vec![why.clone()])
+        } else {
+            let req = Request {
+                source: &text,
+                path,
+                first_line: line,
+                name: def.name.as_str(),
+                env: &env,
+                options: opts.options,
+            };
+            match compile_function(&req) {
+                Ok(c) => Outcome::Ok(c),
+                Err(CompileError::Deferred(names)) => Outcome::Deferred(names),
+                Err(CompileError::Diagnostics(d)) => Outcome::Error(d),
+                Err(CompileError::Internal(m)) => Outcome::Deferred(vec![format!("internal: {m}")]),
+            }
+        };
+        out.push(MarkedFunction {
+            qualname,
+            name: def.name.to_string(),
+            line,
+            options: opts,
+            outcome,
+        });
+    };
+    for stmt in &module.body {
+        match stmt {
+            ast::Stmt::FunctionDef(def) => visit(def, def.name.to_string()),
+            ast::Stmt::ClassDef(class) => {
+                for s in &class.body {
+                    if let ast::Stmt::FunctionDef(def) = s {
+                        visit(def, format!("{}.{}", class.name, def.name));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// Names under which `vectorize` (or the `array_vectorize` module) is reachable.
+struct Markers {
+    /// `from array_vectorize import vectorize [as v]`: `v`.
+    names: Vec<String>,
+    /// `import array_vectorize [as av]`: `av`.
+    modules: Vec<String>,
+}
+
+fn decorator_spellings(body: &[ast::Stmt]) -> Markers {
+    let mut m = Markers {
+        names: vec![],
+        modules: vec![],
+    };
+    for stmt in body {
+        match stmt {
+            ast::Stmt::ImportFrom(i) => {
+                let module = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
+                if module == "array_vectorize" || module == "array_vectorize.api" {
+                    for a in &i.names {
+                        if a.name.as_str() == "vectorize" {
+                            let bound = a.asname.as_ref().unwrap_or(&a.name).to_string();
+                            m.names.push(bound);
+                        }
+                    }
+                }
+            }
+            ast::Stmt::Import(i) => {
+                for a in &i.names {
+                    if a.name.as_str() == "array_vectorize" {
+                        m.modules
+                            .push(a.asname.as_ref().unwrap_or(&a.name).to_string());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    m
+}
+
+/// The decorator's options when `def` is marked.
+fn marked(def: &ast::StmtFunctionDef, markers: &Markers) -> Option<MarkedOptions> {
+    let is_marker = |e: &ast::Expr| match e {
+        ast::Expr::Name(n) => markers.names.iter().any(|m| m == n.id.as_str()),
+        ast::Expr::Attribute(a) => {
+            a.attr.as_str() == "vectorize"
+                && matches!(a.value.as_ref(), ast::Expr::Name(n) if markers.modules.iter().any(|m| m == n.id.as_str()))
+        }
+        _ => false,
+    };
+    // Only a function whose sole decorator is ours: another decorator could change the function.
+    if def.decorator_list.len() != 1 {
+        return None;
+    }
+    let deco = &def.decorator_list[0];
+    let mut opts = MarkedOptions {
+        options: Options::default(),
+        pinned_namespace: false,
+        dynamic: None,
+    };
+    match deco {
+        e if is_marker(e) => Some(opts),
+        ast::Expr::Call(c) if is_marker(&c.func) => {
+            if !c.args.is_empty() {
+                opts.dynamic = Some("positional decorator arguments".into());
+            }
+            for k in &c.keywords {
+                let Some(arg) = &k.arg else {
+                    opts.dynamic = Some("**options".into());
+                    continue;
+                };
+                let literal_bool = match &k.value {
+                    ast::Expr::Constant(c) => match c.value {
+                        ast::Constant::Bool(b) => Some(b),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match (arg.as_str(), literal_bool) {
+                    ("protect_domains", Some(b)) => opts.options.protect_domains = b,
+                    ("fallback", Some(b)) => opts.options.fallback = b,
+                    ("namespace", _) => opts.pinned_namespace = true,
+                    // verify runs at decoration time on the live function; it shapes no code.
+                    ("verify", _) => {}
+                    (other, _) => opts.dynamic = Some(format!("option `{other}` is not a literal")),
+                }
+            }
+            Some(opts)
+        }
+        _ => None,
+    }
+}
+
+fn def_start(def: &ast::StmtFunctionDef) -> (usize, usize) {
+    let start = def
+        .decorator_list
+        .iter()
+        .map(|d| usize::from(d.range().start()))
+        .min()
+        .unwrap_or(usize::from(def.range.start()));
+    // A decorator's range starts after the `@`.
+    (start.saturating_sub(1), usize::from(def.range.end()))
+}
+
+/// The text of a function from the start of its first decorator's line to its end: what
+/// `inspect.getsource` returns for it.
+fn function_text(source: &str, index: &LineIndex, def: &ast::StmtFunctionDef) -> String {
+    let (start, end) = def_start(def);
+    let (line, _) = index.line_col(source, start);
+    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
+    let _ = line;
+    let end = source[end..]
+        .find('\n')
+        .map_or(source.len(), |i| end + i + 1);
+    source[line_start..end].to_string()
+}
+
+/// Free names resolvable from module text: `math` imports, literal constants bound once,
+/// functions defined once; builtins when not shadowed.
+fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -> Env {
+    let mut bind_count: HashMap<String, usize> = HashMap::new();
+    let mut bindings: BTreeMap<String, Binding> = BTreeMap::new();
+    let count = |n: &str, c: &mut HashMap<String, usize>| *c.entry(n.to_string()).or_default() += 1;
+    for stmt in body {
+        match stmt {
+            ast::Stmt::Import(i) => {
+                for a in &i.names {
+                    let bound = a.asname.as_ref().map_or_else(
+                        || a.name.split('.').next().unwrap_or("").to_string(),
+                        |n| n.to_string(),
+                    );
+                    count(&bound, &mut bind_count);
+                    let b = if a.name.as_str() == "math" {
+                        Binding::MathModule
+                    } else {
+                        Binding::Unresolved(format!("module {}", a.name))
+                    };
+                    bindings.insert(bound, b);
+                }
+            }
+            ast::Stmt::ImportFrom(i) => {
+                let module = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
+                for a in &i.names {
+                    let bound = a.asname.as_ref().unwrap_or(&a.name).to_string();
+                    count(&bound, &mut bind_count);
+                    let b = if module == "math" && i.level.map_or(true, |l| l.to_u32() == 0) {
+                        Binding::MathMember(a.name.to_string())
+                    } else {
+                        Binding::Unresolved(format!("imported from {module}"))
+                    };
+                    bindings.insert(bound, b);
+                }
+            }
+            ast::Stmt::Assign(a) => {
+                for t in &a.targets {
+                    let mut names = vec![];
+                    target_names(t, &mut names);
+                    for n in names {
+                        count(&n, &mut bind_count);
+                        let b = match (t, literal(&a.value)) {
+                            (ast::Expr::Name(_), Some(c)) => Binding::Const(c),
+                            _ => Binding::Unresolved("computed at import time".into()),
+                        };
+                        bindings.insert(n, b);
+                    }
+                }
+            }
+            ast::Stmt::AnnAssign(a) => {
+                let mut names = vec![];
+                target_names(&a.target, &mut names);
+                for n in names {
+                    count(&n, &mut bind_count);
+                    let b = match a.value.as_deref().and_then(literal) {
+                        Some(c) => Binding::Const(c),
+                        None => Binding::Unresolved("computed at import time".into()),
+                    };
+                    bindings.insert(n, b);
+                }
+            }
+            ast::Stmt::FunctionDef(def) => {
+                count(def.name.as_str(), &mut bind_count);
+                let (start, _) = def_start(def);
+                let (line, _) = index.line_col(source, start);
+                bindings.insert(
+                    def.name.to_string(),
+                    Binding::Function(Box::new(FunctionSource {
+                        source: function_text(source, index, def),
+                        path: path.to_string(),
+                        first_line: line,
+                        name: def.name.to_string(),
+                        env: None,
+                    })),
+                );
+            }
+            other => {
+                // Anything else that binds (class, for, with, augmented assignment, ...) makes
+                // the name unresolvable.
+                let mut names = vec![];
+                crate::extract::assigned_names(std::slice::from_ref(other), &mut names);
+                if let ast::Stmt::ClassDef(c) = other {
+                    names.push(c.name.to_string());
+                }
+                for n in names {
+                    count(&n, &mut bind_count);
+                    bindings.insert(n, Binding::Unresolved("bound at import time".into()));
+                }
+            }
+        }
+    }
+    // A name bound twice (or written by `global` in a function) is not pinned by the text.
+    let mut globals_written = vec![];
+    collect_global_writes(body, &mut globals_written);
+    for (name, n) in &bind_count {
+        if *n > 1 || globals_written.contains(name) {
+            bindings.insert(
+                name.clone(),
+                Binding::Unresolved("bound more than once".into()),
+            );
+        }
+    }
+    for b in KNOWN_BUILTINS {
+        bindings
+            .entry((*b).to_string())
+            .or_insert_with(|| Binding::Builtin((*b).to_string()));
+    }
+    bindings
+}
+
+fn collect_global_writes(body: &[ast::Stmt], out: &mut Vec<String>) {
+    for stmt in body {
+        match stmt {
+            ast::Stmt::Global(g) => out.extend(g.names.iter().map(|n| n.to_string())),
+            ast::Stmt::FunctionDef(d) => collect_global_writes(&d.body, out),
+            ast::Stmt::ClassDef(c) => collect_global_writes(&c.body, out),
+            ast::Stmt::If(i) => {
+                collect_global_writes(&i.body, out);
+                collect_global_writes(&i.orelse, out);
+            }
+            ast::Stmt::For(f) => collect_global_writes(&f.body, out),
+            ast::Stmt::While(w) => collect_global_writes(&w.body, out),
+            _ => {}
+        }
+    }
+}
+
+fn target_names(t: &ast::Expr, out: &mut Vec<String>) {
+    match t {
+        ast::Expr::Name(n) => out.push(n.id.to_string()),
+        ast::Expr::Tuple(tt) => tt.elts.iter().for_each(|e| target_names(e, out)),
+        ast::Expr::List(tt) => tt.elts.iter().for_each(|e| target_names(e, out)),
+        _ => {}
+    }
+}
+
+/// A literal number, bool, negated number, or tuple of those.
+pub fn literal(e: &ast::Expr) -> Option<Const> {
+    match e {
+        ast::Expr::Constant(c) => match &c.value {
+            ast::Constant::Bool(b) => Some(Const::Bool(*b)),
+            ast::Constant::Int(i) => i
+                .to_string()
+                .parse::<i128>()
+                .ok()
+                .filter(|n| n.unsigned_abs() < (1u128 << 64))
+                .map(Const::Int),
+            ast::Constant::Float(f) => Some(Const::Float(*f)),
+            _ => None,
+        },
+        ast::Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub) => match literal(&u.operand)? {
+            Const::Int(i) => Some(Const::Int(-i)),
+            Const::Float(f) => Some(Const::Float(-f)),
+            _ => None,
+        },
+        ast::Expr::Tuple(t) => t
+            .elts
+            .iter()
+            .map(literal)
+            .collect::<Option<Vec<_>>>()
+            .map(Const::Tuple),
+        _ => None,
+    }
+}

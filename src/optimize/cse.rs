@@ -1,0 +1,48 @@
+//! Common-subexpression elimination: an operation computed again over the same operands reuses
+//! the first result. Scoped by block: a value defined inside a loop or branch is not visible after
+//! it, while values from enclosing blocks are visible inside.
+
+use std::collections::HashMap;
+
+use crate::ir::{Block, Function, Inst, Value};
+
+pub fn run(func: &mut Function) {
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut body = std::mem::take(&mut func.body);
+    block(&mut body, &HashMap::new(), &mut map);
+    func.body = body;
+    super::rename_all(func, &map);
+}
+
+fn block(b: &mut Block, outer: &HashMap<String, Value>, map: &mut HashMap<Value, Value>) {
+    let mut seen = outer.clone();
+    for inst in &mut b.insts {
+        match inst {
+            Inst::Let { dst, op } => {
+                *op = op.map_operands(|v| super::resolve(map, v));
+                let Some(key) = op.cse_key() else { continue };
+                match seen.get(&key) {
+                    Some(&first) => {
+                        map.insert(*dst, first);
+                    }
+                    None => {
+                        seen.insert(key, *dst);
+                    }
+                }
+            }
+            Inst::Loop { phis, body, .. } => {
+                for phi in phis.iter_mut() {
+                    phi.init = super::resolve(map, phi.init);
+                }
+                block(body, &seen, map);
+            }
+            Inst::If {
+                cond, then, other, ..
+            } => {
+                *cond = super::resolve(map, *cond);
+                block(then, &seen, map);
+                block(other, &seen, map);
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! Dead-code elimination: drops every instruction whose result cannot reach the return value,
+//! including loop phis that only feed themselves and loops or branches left empty.
+
+use crate::ir::{Block, Function, Inst, Op};
+
+pub fn run(func: &mut Function) {
+    let mut live = vec![false; func.values.len()];
+    live[func.ret.index()] = true;
+    // Liveness flows backwards and around loops: iterate to a fixpoint.
+    loop {
+        let before = live.iter().filter(|l| **l).count();
+        mark(&func.body, &mut live);
+        if live.iter().filter(|l| **l).count() == before {
+            break;
+        }
+    }
+    sweep(&mut func.body, &live);
+}
+
+fn mark(b: &Block, live: &mut [bool]) {
+    for inst in b.insts.iter().rev() {
+        match inst {
+            Inst::Let { dst, op } => {
+                // An element loop calls user code; it is pure by D7's contract, so it may go too.
+                if live[dst.index()] {
+                    for v in op.operands() {
+                        live[v.index()] = true;
+                    }
+                }
+            }
+            Inst::Loop { phis, body, .. } => {
+                for phi in phis {
+                    if live[phi.dst.index()] {
+                        live[phi.init.index()] = true;
+                        live[phi.next.index()] = true;
+                    }
+                }
+                mark(body, live);
+            }
+            Inst::If {
+                cond,
+                then,
+                other,
+                outs,
+            } => {
+                let mut any = false;
+                for o in outs {
+                    if live[o.dst.index()] {
+                        live[o.then.index()] = true;
+                        live[o.other.index()] = true;
+                        any = true;
+                    }
+                }
+                if any {
+                    live[cond.index()] = true;
+                }
+                mark(then, live);
+                mark(other, live);
+            }
+        }
+    }
+}
+
+fn sweep(b: &mut Block, live: &[bool]) {
+    b.insts.retain_mut(|inst| match inst {
+        Inst::Let { dst, op } => live[dst.index()] || matches!(op, Op::Param(_)),
+        Inst::Loop { phis, body, .. } => {
+            phis.retain(|p| live[p.dst.index()]);
+            sweep(body, live);
+            !phis.is_empty()
+        }
+        Inst::If {
+            outs, then, other, ..
+        } => {
+            outs.retain(|o| live[o.dst.index()]);
+            sweep(then, live);
+            sweep(other, live);
+            !outs.is_empty()
+        }
+    });
+}

@@ -1,0 +1,69 @@
+//! Optimize: IR-to-IR passes, one per file, run in a fixed order by [`run`].
+
+pub mod cse;
+pub mod dce;
+pub mod fold;
+
+use std::collections::HashMap;
+
+use crate::ir::{Block, Function, Inst, Value};
+
+/// Constant folding, then common-subexpression elimination, then dead-code elimination.
+pub fn run(func: &mut Function, mut dump: impl FnMut(&str, &Function)) {
+    fold::run(func);
+    dump("fold", func);
+    cse::run(func);
+    dump("cse", func);
+    dce::run(func);
+    dump("dce", func);
+}
+
+/// Follows a chain of replacements to its end.
+pub(crate) fn resolve(map: &HashMap<Value, Value>, mut v: Value) -> Value {
+    while let Some(&next) = map.get(&v) {
+        if next == v {
+            break;
+        }
+        v = next;
+    }
+    v
+}
+
+/// Rewrites every read of a replaced value (operands, phis, if-merges, the return).
+pub(crate) fn rename_all(func: &mut Function, map: &HashMap<Value, Value>) {
+    if map.is_empty() {
+        return;
+    }
+    fn block(b: &mut Block, map: &HashMap<Value, Value>) {
+        for inst in &mut b.insts {
+            match inst {
+                Inst::Let { op, .. } => *op = op.map_operands(|v| resolve(map, v)),
+                Inst::Loop { phis, body, .. } => {
+                    for phi in phis.iter_mut() {
+                        phi.init = resolve(map, phi.init);
+                    }
+                    block(body, map);
+                    for phi in phis.iter_mut() {
+                        phi.next = resolve(map, phi.next);
+                    }
+                }
+                Inst::If {
+                    cond,
+                    then,
+                    other,
+                    outs,
+                } => {
+                    *cond = resolve(map, *cond);
+                    block(then, map);
+                    block(other, map);
+                    for o in outs.iter_mut() {
+                        o.then = resolve(map, o.then);
+                        o.other = resolve(map, o.other);
+                    }
+                }
+            }
+        }
+    }
+    block(&mut func.body, map);
+    func.ret = resolve(map, func.ret);
+}

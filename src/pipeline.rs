@@ -1,0 +1,193 @@
+//! The whole compiler, stage by stage: extract -> validate -> lower -> optimize -> codegen.
+
+use crate::codegen::{self, Generated};
+use crate::diagnostics::{render, CompileError, Diagnostic, Rendered, SourceText};
+use crate::env::{Assumption, Env};
+use crate::extract;
+use crate::ir::{Function, Inst, Kind, Op, Value};
+use crate::kinds::infer_kinds;
+use crate::lower::{Hidden, LowerOptions, Lowerer};
+use crate::optimize;
+use crate::validate;
+
+/// Options that shape the generated code (part of every cache key).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    pub protect_domains: bool,
+    pub fallback: bool,
+}
+
+pub struct Request<'a> {
+    /// Text whose first line starts the `def` (or holds the `lambda`).
+    pub source: &'a str,
+    pub path: &'a str,
+    /// 1-based line of `source`'s first line in `path`.
+    pub first_line: usize,
+    pub name: &'a str,
+    pub env: &'a Env,
+    pub options: Options,
+}
+
+#[derive(Debug, Clone)]
+pub struct Compiled {
+    pub source: String,
+    pub entry: String,
+    pub hidden: Vec<Hidden>,
+    /// Every binding the compile read (the static compiler's assumptions).
+    pub assumptions: Vec<Assumption>,
+    /// The optimized IR, printed.
+    pub ir: String,
+}
+
+/// `ARRAY_VECTORIZE_DEBUG=ir` prints the IR after every pass to stderr.
+fn debug_ir() -> bool {
+    std::env::var("ARRAY_VECTORIZE_DEBUG").is_ok_and(|v| v.split(',').any(|p| p.trim() == "ir"))
+}
+
+pub fn compile_function(req: &Request) -> Result<Compiled, CompileError> {
+    let debug = debug_ir();
+    let dump = |pass: &str, f: &Function| {
+        if debug {
+            eprintln!("--- {} after {pass} ---\n{f}", f.name);
+        }
+    };
+    let mut sources: Vec<SourceText> = vec![];
+    let fail = |d: Diagnostic, sources: &[SourceText]| {
+        CompileError::Diagnostics(vec![render(&d, sources)])
+    };
+
+    // extract
+    let (id, body) = match extract::parse_text(&mut sources, req.path, req.source, req.first_line) {
+        Ok(x) => x,
+        Err(d) => return Err(fail(d, &sources)),
+    };
+    let func = match extract::find_function(id, &sources, &body, req.name) {
+        Ok(f) => f,
+        Err(d) => return Err(fail(d, &sources)),
+    };
+
+    // validate
+    let mut diags = vec![];
+    validate::validate(&func, &mut diags);
+
+    // lower
+    let opts = LowerOptions {
+        protect_domains: req.options.protect_domains,
+        fallback: req.options.fallback,
+    };
+    let (lowered, lower_diags) = Lowerer::new(&mut sources, opts).lower(&func, req.env);
+    diags.extend(lower_diags);
+    if let Some(l) = &lowered {
+        if !l.deferred.is_empty() {
+            return Err(CompileError::Deferred(l.deferred.iter().cloned().collect()));
+        }
+    }
+    if !diags.is_empty() || lowered.is_none() {
+        return Err(CompileError::Diagnostics(render_all(diags, &sources)));
+    }
+    let Some(lowered) = lowered else {
+        return Err(CompileError::Internal(
+            "lowering produced nothing and no diagnostic".into(),
+        ));
+    };
+    let mut exact = lowered.func;
+    dump("lower", &exact);
+
+    // optimize
+    let unknown = vec![Kind::Unknown; exact.params.len()];
+    infer_kinds(&mut exact, &unknown);
+    optimize::run(&mut exact, dump);
+    broadcast_result(&mut exact);
+
+    // The float fast path: the same IR with float parameters, simplified again.
+    let mut float = exact.clone();
+    let float_params = vec![Kind::Float; float.params.len()];
+    infer_kinds(&mut float, &float_params);
+    optimize::run(&mut float, |_, _| {});
+    dump("float kinds", &float);
+
+    // codegen
+    let Generated { source, entry } =
+        codegen::generate(&float, &exact, &lowered.hidden, func.kwonly);
+    let assumptions = lowered
+        .used
+        .into_iter()
+        .map(|(name, binding)| Assumption { name, binding })
+        .collect();
+    Ok(Compiled {
+        source,
+        entry,
+        hidden: lowered.hidden,
+        assumptions,
+        ir: exact.to_string(),
+    })
+}
+
+/// Diagnostics in source order, each once.
+fn render_all(mut diags: Vec<Diagnostic>, sources: &[SourceText]) -> Vec<Rendered> {
+    diags.sort_by_key(|d| (d.source, d.start, d.end));
+    diags.dedup_by(|a, b| a.source == b.source && a.start == b.start && a.kind == b.kind);
+    diags.iter().map(|d| render(d, sources)).collect()
+}
+
+/// A result that does not depend on every array parameter would not have the broadcast shape
+/// of the inputs (think `return 1.0`): spread it explicitly.
+fn broadcast_result(f: &mut Function) {
+    let deps = param_deps(f, f.ret);
+    let wanted = f.declared_params;
+    let covered =
+        (0..wanted).all(|i| deps.contains(&i)) && f.info(f.ret).shape != crate::ir::Shape::Scalar;
+    if covered {
+        return;
+    }
+    let kind = f.info(f.ret).kind;
+    let dst = f.new_value(kind, crate::ir::Shape::Array, None);
+    f.body.insts.push(Inst::Let {
+        dst,
+        op: Op::Broadcast(f.ret),
+    });
+    f.ret = dst;
+}
+
+/// Which parameters `v` depends on, through operands, phis and merges.
+fn param_deps(f: &Function, v: Value) -> std::collections::BTreeSet<usize> {
+    use std::collections::{BTreeSet, HashMap};
+    let mut deps_of: HashMap<Value, Vec<Value>> = HashMap::new();
+    let mut params: HashMap<Value, usize> = HashMap::new();
+    crate::ir::walk_insts(&f.body, &mut |inst| match inst {
+        Inst::Let { dst, op } => {
+            if let Op::Param(i) = op {
+                params.insert(*dst, *i);
+            }
+            deps_of.entry(*dst).or_default().extend(op.operands());
+        }
+        Inst::Loop { phis, .. } => {
+            for p in phis {
+                deps_of.entry(p.dst).or_default().extend([p.init, p.next]);
+            }
+        }
+        Inst::If { cond, outs, .. } => {
+            for o in outs {
+                deps_of
+                    .entry(o.dst)
+                    .or_default()
+                    .extend([o.then, o.other, *cond]);
+            }
+        }
+    });
+    let mut seen = BTreeSet::new();
+    let mut out = BTreeSet::new();
+    let mut stack = vec![v];
+    while let Some(x) = stack.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        if let Some(i) = params.get(&x) {
+            out.insert(*i);
+        }
+        if let Some(ds) = deps_of.get(&x) {
+            stack.extend(ds.iter().copied());
+        }
+    }
+    out
+}

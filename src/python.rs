@@ -1,0 +1,341 @@
+//! The PyO3 binding: the only file that knows Python. It converts plain data in and out and maps
+//! every core error to one Python exception class; panics become `InternalError`, never an abort.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+
+use crate::diagnostics::{CompileError, Rendered};
+use crate::env::{AssumedBinding, Assumption, Binding, Const, Env, FunctionSource};
+use crate::lower::Hidden;
+use crate::module::{self, Outcome};
+use crate::pipeline::{self, Compiled, Options, Request};
+
+create_exception!(
+    _core,
+    VectorizationError,
+    PyValueError,
+    "The function cannot be vectorized exactly (D10)."
+);
+create_exception!(
+    _core,
+    InternalError,
+    PyRuntimeError,
+    "A bug in array-vectorize's compiler; please report it."
+);
+create_exception!(
+    _core,
+    DeferredError,
+    PyValueError,
+    "Static compilation needs the live function."
+);
+
+/// Runs `f`, turning a panic into `InternalError`.
+fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(InternalError::new_err(format!(
+                "array-vectorize compiler panicked: {msg}"
+            )))
+        }
+    }
+}
+
+fn const_from_py(obj: &Bound<'_, PyAny>) -> Option<Const> {
+    if obj.is_instance_of::<PyBool>() {
+        return obj.extract::<bool>().ok().map(Const::Bool);
+    }
+    if obj.is_instance_of::<PyInt>() {
+        let i: i128 = obj.extract().ok()?;
+        return (i.unsigned_abs() < (1u128 << 64)).then_some(Const::Int(i));
+    }
+    if obj.is_instance_of::<PyFloat>() {
+        return obj.extract::<f64>().ok().map(Const::Float);
+    }
+    if let Ok(t) = obj.cast::<PyTuple>() {
+        return t
+            .iter()
+            .map(|x| const_from_py(&x))
+            .collect::<Option<Vec<_>>>()
+            .map(Const::Tuple);
+    }
+    None
+}
+
+fn const_to_py<'py>(py: Python<'py>, c: &Const) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match c {
+        Const::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Const::Int(i) => i.into_pyobject(py)?.into_any(),
+        Const::Float(f) => PyFloat::new(py, *f).into_any(),
+        Const::Tuple(items) => {
+            let v: Vec<Bound<'py, PyAny>> = items
+                .iter()
+                .map(|x| const_to_py(py, x))
+                .collect::<PyResult<_>>()?;
+            PyTuple::new(py, v)?.into_any()
+        }
+    })
+}
+
+fn env_from_py(d: &Bound<'_, PyDict>) -> PyResult<Env> {
+    let mut env = Env::new();
+    for (k, v) in d.iter() {
+        let name: String = k.extract()?;
+        let t = v
+            .cast::<PyTuple>()
+            .map_err(|_| PyValueError::new_err(format!("env[{name:?}] must be a tuple")))?;
+        let tag: String = t.get_item(0)?.extract()?;
+        let binding = match tag.as_str() {
+            "const" => match const_from_py(&t.get_item(1)?) {
+                Some(c) => Binding::Const(c),
+                None => Binding::Unsupported("a value out of the representable range".into()),
+            },
+            "math" => Binding::MathModule,
+            "math_member" => Binding::MathMember(t.get_item(1)?.extract()?),
+            "builtin" => Binding::Builtin(t.get_item(1)?.extract()?),
+            "function" => {
+                let env_obj = t.get_item(5)?;
+                let env = if env_obj.is_none() {
+                    None
+                } else {
+                    Some(env_from_py(env_obj.cast::<PyDict>()?)?)
+                };
+                Binding::Function(Box::new(FunctionSource {
+                    source: t.get_item(1)?.extract()?,
+                    path: t.get_item(2)?.extract()?,
+                    first_line: t.get_item(3)?.extract()?,
+                    name: t.get_item(4)?.extract()?,
+                    env,
+                }))
+            }
+            "array" => Binding::Array,
+            "callable" => Binding::OpaqueCallable(t.get_item(1)?.extract()?),
+            "unsupported" => Binding::Unsupported(t.get_item(1)?.extract()?),
+            "unresolved" => Binding::Unresolved(t.get_item(1)?.extract()?),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown binding tag {other:?} for {name:?}"
+                )))
+            }
+        };
+        env.insert(name, binding);
+    }
+    Ok(env)
+}
+
+fn options_from_py(d: Option<&Bound<'_, PyDict>>) -> PyResult<Options> {
+    let mut o = Options::default();
+    if let Some(d) = d {
+        if let Some(v) = d.get_item("protect_domains")? {
+            o.protect_domains = v.is_truthy()?;
+        }
+        if let Some(v) = d.get_item("fallback")? {
+            o.fallback = v.is_truthy()?;
+        }
+    }
+    Ok(o)
+}
+
+fn diagnostics_to_py<'py>(py: Python<'py>, diags: &[Rendered]) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for d in diags {
+        let item = PyDict::new(py);
+        item.set_item("code", d.code)?;
+        item.set_item("message", &d.message)?;
+        item.set_item("path", &d.path)?;
+        item.set_item("line", d.line)?;
+        item.set_item("col", d.col)?;
+        item.set_item("end_line", d.end_line)?;
+        item.set_item("end_col", d.end_col)?;
+        item.set_item("text", &d.text)?;
+        list.append(item)?;
+    }
+    Ok(list)
+}
+
+fn vectorization_error(py: Python<'_>, diags: &[Rendered]) -> PyErr {
+    let n = diags.len();
+    let mut text = format!(
+        "cannot vectorize: {n} problem{}\n",
+        if n == 1 { "" } else { "s" }
+    );
+    for d in diags {
+        text.push_str(&d.text);
+        text.push('\n');
+    }
+    let err = VectorizationError::new_err(text.trim_end().to_string());
+    if let Ok(list) = diagnostics_to_py(py, diags) {
+        let _ = err.value(py).setattr("diagnostics", list);
+    }
+    err
+}
+
+fn hidden_to_py(hidden: &[Hidden]) -> Vec<(String, String)> {
+    hidden
+        .iter()
+        .map(|h| match h {
+            Hidden::Array(n) => ("array".to_string(), n.clone()),
+            Hidden::Callee(n) => ("callee".to_string(), n.clone()),
+        })
+        .collect()
+}
+
+fn assumption_to_py<'py>(py: Python<'py>, a: &Assumption) -> PyResult<Bound<'py, PyTuple>> {
+    let binding: Bound<'py, PyTuple> = match &a.binding {
+        AssumedBinding::Const(c) => PyTuple::new(
+            py,
+            [PyString::new(py, "const").into_any(), const_to_py(py, c)?],
+        )?,
+        AssumedBinding::MathModule => PyTuple::new(py, [PyString::new(py, "math")])?,
+        AssumedBinding::MathMember(m) => PyTuple::new(py, ["math_member", m.as_str()])?,
+        AssumedBinding::Builtin(b) => PyTuple::new(py, ["builtin", b.as_str()])?,
+        AssumedBinding::Function { name, line } => PyTuple::new(
+            py,
+            [
+                PyString::new(py, "function").into_any(),
+                PyString::new(py, name).into_any(),
+                line.into_pyobject(py)?.into_any(),
+            ],
+        )?,
+    };
+    PyTuple::new(
+        py,
+        [PyString::new(py, &a.name).into_any(), binding.into_any()],
+    )
+}
+
+fn compiled_to_py<'py>(py: Python<'py>, c: &Compiled, d: &Bound<'py, PyDict>) -> PyResult<()> {
+    d.set_item("source", &c.source)?;
+    d.set_item("entry", &c.entry)?;
+    d.set_item("hidden", hidden_to_py(&c.hidden))?;
+    let assumptions = PyList::empty(py);
+    for a in &c.assumptions {
+        assumptions.append(assumption_to_py(py, a)?)?;
+    }
+    d.set_item("assumptions", assumptions)?;
+    d.set_item("ir", &c.ir)?;
+    Ok(())
+}
+
+/// Compiles one function; see ARCHITECTURE.md for the arguments.
+#[pyfunction]
+#[pyo3(signature = (source, path, first_line, name, env, options=None))]
+fn compile_function<'py>(
+    py: Python<'py>,
+    source: &str,
+    path: &str,
+    first_line: usize,
+    name: &str,
+    env: &Bound<'py, PyDict>,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let env = env_from_py(env)?;
+    let options = options_from_py(options)?;
+    let result = guarded(|| {
+        let req = Request {
+            source,
+            path,
+            first_line,
+            name,
+            env: &env,
+            options,
+        };
+        Ok(pipeline::compile_function(&req))
+    })?;
+    match result {
+        Ok(c) => {
+            let d = PyDict::new(py);
+            compiled_to_py(py, &c, &d)?;
+            Ok(d)
+        }
+        Err(CompileError::Diagnostics(diags)) => Err(vectorization_error(py, &diags)),
+        Err(CompileError::Deferred(names)) => Err(DeferredError::new_err(format!(
+            "needs the live function for: {}",
+            names.join(", ")
+        ))),
+        Err(CompileError::Internal(m)) => Err(InternalError::new_err(m)),
+    }
+}
+
+/// Statically compiles every marked function of a module's source.
+#[pyfunction]
+fn compile_module<'py>(py: Python<'py>, source: &str, path: &str) -> PyResult<Bound<'py, PyList>> {
+    let result = guarded(|| Ok(module::compile_module(source, path)))?;
+    let functions = match result {
+        Ok(f) => f,
+        Err(rendered) => return Err(vectorization_error(py, &[rendered])),
+    };
+    let list = PyList::empty(py);
+    for f in &functions {
+        let d = PyDict::new(py);
+        d.set_item("qualname", &f.qualname)?;
+        d.set_item("name", &f.name)?;
+        d.set_item("line", f.line)?;
+        let opts = PyDict::new(py);
+        opts.set_item("protect_domains", f.options.options.protect_domains)?;
+        opts.set_item("fallback", f.options.options.fallback)?;
+        opts.set_item("pinned_namespace", f.options.pinned_namespace)?;
+        d.set_item("options", opts)?;
+        match &f.outcome {
+            Outcome::Ok(c) => {
+                d.set_item("status", "ok")?;
+                compiled_to_py(py, c, &d)?;
+            }
+            Outcome::Deferred(names) => {
+                d.set_item("status", "deferred")?;
+                d.set_item("deferred", names.clone())?;
+            }
+            Outcome::Error(diags) => {
+                d.set_item("status", "error")?;
+                d.set_item("diagnostics", diagnostics_to_py(py, diags)?)?;
+                let text: Vec<&str> = diags.iter().map(|r| r.text.as_str()).collect();
+                d.set_item("error", text.join("\n"))?;
+            }
+        }
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+#[pyfunction]
+fn sha256_hex(data: &[u8]) -> String {
+    crate::cache::sha256_hex(data)
+}
+
+/// Writes `data` to `path` atomically (temporary file, then rename). Raises OSError.
+#[pyfunction]
+fn write_atomic(path: &str, data: &[u8]) -> PyResult<()> {
+    crate::cache::write_atomic(Path::new(path), data)
+        .map_err(|e| PyOSError::new_err(format!("{path}: {e}")))
+}
+
+/// The `.py` files under `root` that mention `vectorize`, relative, sorted.
+#[pyfunction]
+fn scan_tree(root: &str) -> PyResult<Vec<String>> {
+    crate::scan::scan_tree(Path::new(root)).map_err(|e| PyOSError::new_err(format!("{root}: {e}")))
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("BUILD_ID", crate::BUILD_ID)?;
+    m.add("VectorizationError", py.get_type::<VectorizationError>())?;
+    m.add("InternalError", py.get_type::<InternalError>())?;
+    m.add("DeferredError", py.get_type::<DeferredError>())?;
+    m.add_function(wrap_pyfunction!(compile_function, m)?)?;
+    m.add_function(wrap_pyfunction!(compile_module, m)?)?;
+    m.add_function(wrap_pyfunction!(sha256_hex, m)?)?;
+    m.add_function(wrap_pyfunction!(write_atomic, m)?)?;
+    m.add_function(wrap_pyfunction!(scan_tree, m)?)?;
+    Ok(())
+}
