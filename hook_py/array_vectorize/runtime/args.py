@@ -1,0 +1,243 @@
+"""Argument prologues of generated functions: ``_vec_float_args`` and ``_vec_exact_args``.
+
+Every generated function starts with ``args = _vec_float_args(...)``; when that returns ``None`` it
+runs its exact body, which starts with ``_vec_exact_args(...)``.
+
+``_vec_float_args(*args)`` returns ``(xp, *arrays)`` when every argument is a float64 array or a
+Python float (floats become 0-d float64 arrays of ``xp``), else ``None``. With no array argument at
+all, ``xp`` is ``array_api_compat.numpy`` (a ``TypeError`` says so when NumPy is not installed).
+
+``_vec_exact_args(*args)`` returns ``(xp, *arrays)`` with every argument an array of bool, int64,
+uint64 or float64:
+
+* Python ``bool`` -> bool, ``float`` -> float64, ``int`` -> int64, or uint64 when it fits only
+  uint64 (``OverflowError`` beyond 64 bits);
+* int8/16/32 and uint8/16/32 arrays -> int64; float16/float32 arrays -> float64;
+* complex arrays and anything else -> ``TypeError``.
+
+Speed: the plan for a call (the namespace, and what to do with each position) is cached by the
+tuple of argument types, so a call costs one ``tuple(map(type, args))``, one dict lookup and one
+dtype identity test per array. The namespace itself comes from
+``array_api_compat.array_namespace`` on the first call with those types. A pinned namespace
+(``vectorize(namespace=xp)``) gets its own prologues from ``make_float_args`` / ``make_exact_args``:
+they skip namespace detection and use ``xp`` for Python scalars.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable, Optional, Tuple
+
+from array_api_compat import array_namespace
+
+from .dtype import (
+    COMPLEX,
+    WIDEN_FLOAT,
+    WIDEN_INT,
+    Namespace,
+    int_overflow,
+    namespace_info,
+    python_int_kind,
+)
+
+Plan = Callable[[Tuple[Any, ...]], Optional[Tuple[Any, ...]]]
+
+#: Plans are cached per type tuple; a pathological caller cycling through argument types cannot
+#: grow the cache without bound.
+_MAX_PLANS = 4096
+
+
+def default_namespace() -> Any:
+    """``array_api_compat.numpy``: the namespace used when no argument is an array."""
+    try:
+        return importlib.import_module("array_api_compat.numpy")
+    except ImportError as exc:
+        raise TypeError(
+            "array-vectorize: every argument is a Python scalar and NumPy is not installed; "
+            "pass at least one array, or pin a namespace with vectorize(namespace=...)"
+        ) from exc
+
+
+def _resolve_namespace(arrays: list[Any], pinned: Any) -> Any:
+    if pinned is not None:
+        return pinned
+    if not arrays:
+        return default_namespace()
+    try:
+        return array_namespace(*arrays)
+    except TypeError as exc:
+        raise TypeError(f"array-vectorize: cannot determine the array namespace of the arguments: {exc}") from exc
+
+
+def _is_python_float(a: Any) -> bool:
+    return isinstance(a, float) and not hasattr(a, "dtype")
+
+
+def _no_plan(args: tuple[Any, ...]) -> None:
+    return None
+
+
+# --------------------------------------------------------------------------- float prologue
+
+
+def _float_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
+    """The float prologue's plan for arguments of these types."""
+    scalar_at = []
+    arrays = []
+    for a in args:
+        t = type(a)
+        if t is float or (t is not bool and t is not int and _is_python_float(a)):
+            scalar_at.append(True)
+        elif t is bool or t is int or not hasattr(a, "dtype"):
+            return _no_plan
+        else:
+            scalar_at.append(False)
+            arrays.append(a)
+    xp = _resolve_namespace(arrays, pinned)
+    info = namespace_info(xp)
+    f64 = info.f64
+    is_float64 = info.is_float64
+
+    if not any(scalar_at):
+
+        def arrays_only(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+            for a in args:
+                dt = a.dtype
+                if dt is not f64 and not is_float64(dt):
+                    return None
+            return (xp,) + args
+
+        return arrays_only
+
+    make = info.makers["f"]
+    flags = tuple(scalar_at)
+
+    def with_scalars(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        out = [xp]
+        for a, is_scalar in zip(args, flags):
+            if is_scalar:
+                out.append(make(float(a)))
+            else:
+                dt = a.dtype
+                if dt is not f64 and not is_float64(dt):
+                    return None
+                out.append(a)
+        return tuple(out)
+
+    return with_scalars
+
+
+def make_float_args(namespace: Any = None) -> Callable[..., tuple[Any, ...] | None]:
+    """A ``_vec_float_args`` with its own plan cache; ``namespace`` pins ``xp`` when given."""
+    plans: dict[tuple[type, ...], Plan] = {}
+
+    def _vec_float_args(*args: Any) -> tuple[Any, ...] | None:
+        key = tuple(map(type, args))
+        try:
+            plan = plans[key]
+        except KeyError:
+            plan = _float_plan(args, namespace)
+            if len(plans) >= _MAX_PLANS:
+                plans.clear()
+            plans[key] = plan
+        return plan(args)
+
+    return _vec_float_args
+
+
+# --------------------------------------------------------------------------- exact prologue
+
+
+def _exact_convert(info: Namespace, a: Any, position: int) -> Any:
+    """One array argument as bool / int64 / uint64 / float64."""
+    kind = info.kind_of_dtype(a.dtype)
+    if kind in "biuf":
+        return a
+    xp = info.xp
+    if kind == WIDEN_INT:
+        return xp.astype(a, info.int64)
+    if kind == WIDEN_FLOAT:
+        return xp.astype(a, info.float64)
+    if kind == COMPLEX:
+        raise TypeError(
+            f"array-vectorize: argument {position + 1} is a complex array ({a.dtype}); "
+            "vectorized functions compute on real numbers (bool, int, float)"
+        )
+    raise TypeError(f"array-vectorize: argument {position + 1} has unsupported dtype {a.dtype}")
+
+
+def _python_int_array(info: Namespace, v: int) -> Any:
+    kind = python_int_kind(v)
+    if kind == "L":
+        raise int_overflow(v)
+    return info.scalar(kind, v)
+
+
+def _exact_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
+    """The exact prologue's plan: a converter per position."""
+    tags = []
+    arrays = []
+    for position, a in enumerate(args):
+        t = type(a)
+        if t is bool or (t is not int and t is not float and isinstance(a, bool)):
+            tags.append("B")
+        elif hasattr(a, "dtype"):
+            tags.append("A")
+            arrays.append(a)
+        elif t is int or isinstance(a, int):
+            tags.append("I")
+        elif t is float or isinstance(a, float):
+            tags.append("F")
+        elif isinstance(a, complex):
+            raise TypeError(
+                f"array-vectorize: argument {position + 1} is complex ({a!r}); "
+                "vectorized functions compute on real numbers (bool, int, float)"
+            )
+        else:
+            raise TypeError(
+                f"array-vectorize: argument {position + 1} has unsupported type {t.__name__} "
+                "(expected an array, bool, int or float)"
+            )
+    xp = _resolve_namespace(arrays, pinned)
+    info = namespace_info(xp)
+    makers = info.makers
+    tags_t = tuple(tags)
+
+    def plan(args: tuple[Any, ...]) -> tuple[Any, ...]:
+        out = [xp]
+        for position, (a, tag) in enumerate(zip(args, tags_t)):
+            if tag == "A":
+                out.append(_exact_convert(info, a, position))
+            elif tag == "F":
+                out.append(makers["f"](float(a)))
+            elif tag == "I":
+                out.append(_python_int_array(info, int(a)))
+            else:
+                out.append(makers["b"](bool(a)))
+        return tuple(out)
+
+    return plan
+
+
+def make_exact_args(namespace: Any = None) -> Callable[..., tuple[Any, ...]]:
+    """A ``_vec_exact_args`` with its own plan cache; ``namespace`` pins ``xp`` when given."""
+    plans: dict[tuple[type, ...], Plan] = {}
+
+    def _vec_exact_args(*args: Any) -> tuple[Any, ...]:
+        key = tuple(map(type, args))
+        try:
+            plan = plans[key]
+        except KeyError:
+            plan = _exact_plan(args, namespace)
+            if len(plans) >= _MAX_PLANS:
+                plans.clear()
+            plans[key] = plan
+        return plan(args)  # type: ignore[return-value]
+
+    return _vec_exact_args
+
+
+_vec_float_args = make_float_args()
+_vec_exact_args = make_exact_args()
+
+__all__ = ["_vec_exact_args", "_vec_float_args", "default_namespace", "make_exact_args", "make_float_args"]

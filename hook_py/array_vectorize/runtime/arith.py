@@ -1,0 +1,314 @@
+"""``_vec_binary`` and ``_vec_unary``: CPython's arithmetic and comparisons, lane by lane.
+
+Operands are arrays of bool, int64, uint64 or float64, or Python bool/int/float scalars (at least
+one an array). The helpers cast explicitly, so they run unchanged on strict backends
+(array-api-strict rejects bool arithmetic, mixed-kind promotion and cross-kind comparison).
+
+Result dtypes:
+
+* bools act as the ints 0 and 1 (``True + True == 2``, int64);
+* any float operand: float64 (ints are converted to the nearest float first, as CPython does);
+  comparisons stay exact (see ``compare.py``);
+* ints: int64, or uint64 under the uint64 lattice (see ``intops.py``);
+* ``int / int``: float64, correctly rounded (see ``division.py``);
+* ``int ** int``: int64/uint64 when every exponent is non-negative, float64 when some exponent
+  is negative (CPython: ``2 ** -1 == 0.5``);
+* comparisons: bool.
+
+Divergences from CPython (each pinned by a test in ``tests/unit/test_runtime*.py``):
+
+* **D3, float division by zero**: ``x / 0.0`` and ``x // 0.0`` give the IEEE quotient
+  (``+-inf``, or ``nan`` for ``0.0 / 0.0`` and NaN operands); ``x % 0.0`` is ``nan``.
+  CPython raises ``ZeroDivisionError``.
+* **D3, integer division by zero**: ``x / 0`` gives ``+-inf`` (``nan`` for ``0 / 0``);
+  ``x // 0 == 0`` and ``x % 0 == 0`` (integers have no IEEE value; NumPy's convention).
+* **D3, powers**: ``0.0 ** -1`` and ``0 ** -1`` give ``inf`` (``-0.0 ** -1`` gives ``-inf``);
+  a negative float to a non-integer power gives ``nan`` (CPython returns a complex); a float
+  power that overflows gives ``inf`` (CPython raises ``OverflowError``).
+* **Integer overflow wraps** modulo 2**64 (int64 world: ``INT64_MAX + 1 == INT64_MIN``,
+  ``INT64_MIN // -1 == INT64_MIN``, ``-INT64_MIN == INT64_MIN``, ``abs(INT64_MIN) == INT64_MIN``;
+  uint64 lattice: see ``intops.py``).
+* **Mixed-sign integer exponents**: an int exponent array with both negative and non-negative
+  lanes gives a float64 result for every lane (the non-negative lanes are the int64 power,
+  wrapped, converted to float). On lazy backends an int exponent *array* always gives float64,
+  since its signs cannot be inspected.
+* ``int(x)`` and ``round(x)`` of a float: NaN gives 0, and values beyond int64 (including
+  ``+-inf``) saturate to ``INT64_MAX`` / ``INT64_MIN`` (CPython raises ``ValueError`` /
+  ``OverflowError``). ``int`` and ``round`` of a uint64 array stay uint64.
+* ``-u`` for a uint64 array follows the lattice: int64 when some lane is non-zero (lanes above
+  2**63 wrap), uint64 when every lane is 0.
+* A Python int literal beyond 64 bits raises ``OverflowError`` in integer arithmetic (it is
+  converted to float next to a float operand, and compared exactly in comparisons).
+
+Floating-point warnings: ``truediv``, ``floordiv``, ``mod`` and ``pow`` with a float result run
+under ``Namespace.quiet()`` (their IEEE special values are the intended result, D3), as do
+``int / int`` and negative integer powers; integer paths mask their operands so that no warning
+can arise. ``add``, ``sub`` and ``mul`` of floats are the plain operators, so a float overflow to
+``inf`` (silent in CPython) warns exactly as the same operator in the float body does.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any
+
+from .compare import OPS as COMPARE_OPS
+from .compare import compare
+from .division import u64_ratio
+from .dtype import INT64_MAX, INT64_MIN, TWO_63, Namespace, _NAMESPACES, int_overflow, known_any, namespace_info, python_int_kind
+from .intops import (
+    Int,
+    _differ,
+    as_int64,
+    finish,
+    i_floordiv,
+    i_mod,
+    magnitude,
+    to_int,
+    u_add,
+    u_floordiv,
+    u_mod,
+    u_mul,
+    u_pow,
+    u_sub,
+)
+
+#: Operations whose float result needs no special value handling: the plain operator.
+_PLAIN = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, **COMPARE_OPS}
+#: Float operations that may produce IEEE special values CPython would raise on (D3).
+_QUIET = {"truediv": operator.truediv, "floordiv": operator.floordiv, "mod": operator.mod, "pow": operator.pow}
+
+BINARY_OPS = frozenset(_PLAIN) | frozenset(_QUIET)
+UNARY_OPS = frozenset(("neg", "pos", "abs", "not", "float", "int", "bool", "round"))
+
+
+def _vec_binary(xp: Any, op: str, a: Any, b: Any) -> Any:
+    """CPython's ``a op b`` lane by lane (``op`` in ``BINARY_OPS``)."""
+    info = _NAMESPACES.get(xp) or namespace_info(xp)
+    f64 = info.f64
+    if (type(a) is float or getattr(a, "dtype", None) is f64) and (
+        type(b) is float or getattr(b, "dtype", None) is f64
+    ):
+        plain = _PLAIN.get(op)
+        if plain is not None:
+            return plain(a, b)
+        quiet = _QUIET.get(op)
+        if quiet is not None and not (type(a) is float and type(b) is float):
+            with info.quiet():
+                return quiet(a, b)
+    return _binary(xp, info, op, a, b)
+
+
+def _scalar_kind(v: Any, kind: str) -> str:
+    """The array kind a Python scalar of kind ``B``/``I``/``F`` would take."""
+    if kind == "B":
+        return "b"
+    if kind == "F":
+        return "f"
+    k = python_int_kind(int(v))
+    if k == "L":
+        raise int_overflow(int(v))
+    return k
+
+
+def _binary(xp: Any, info: Namespace, op: str, a: Any, b: Any) -> Any:
+    if op not in BINARY_OPS:
+        raise ValueError(f"array-vectorize runtime: unknown binary operation {op!r}")
+    ka, kb = info.kind(a), info.kind(b)
+    if ka in "BIF" and kb in "BIF":  # no array operand: give the left one its natural dtype
+        ka_ = _scalar_kind(a, ka)
+        a, ka = info.scalar(ka_, a), ka_
+    if op in COMPARE_OPS:
+        return compare(xp, info, op, ka, a, kb, b)
+    if ka in "fF" or kb in "fF":
+        return _float_binary(xp, info, op, _to_float(xp, info, ka, a), _to_float(xp, info, kb, b))
+    # Integer arithmetic. NumPy turns 0-d results into scalars, whose arithmetic warns on the
+    # wrap-around the helpers rely on; compute on shape (1,) and restore the shape at the end.
+    lifted = _ndim(a) == 0 and _ndim(b) == 0
+    if lifted:
+        a, b = _lift(xp, a), _lift(xp, b)
+    result = _int_binary(xp, info, op, ka, a, kb, b)
+    return xp.reshape(result, ()) if lifted else result
+
+
+def _ndim(x: Any) -> int:
+    return getattr(x, "ndim", 0)
+
+
+def _lift(xp: Any, x: Any) -> Any:
+    return xp.reshape(x, (1,)) if hasattr(x, "dtype") else x
+
+
+def _to_float(xp: Any, info: Namespace, kind: str, x: Any) -> Any:
+    if kind in "fF":
+        return x
+    if kind in "biu":
+        return xp.astype(x, info.float64)
+    try:
+        return float(x)
+    except OverflowError:
+        raise OverflowError(
+            f"array-vectorize runtime: integer {int(x)} is too large to convert to float"
+        ) from None
+
+
+def _float_binary(xp: Any, info: Namespace, op: str, x: Any, y: Any) -> Any:
+    plain = _PLAIN.get(op)
+    if plain is not None:
+        return plain(x, y)
+    with info.quiet():
+        return _QUIET[op](x, y)
+
+
+def _uint_lattice(v: Any, kind: str) -> bool:
+    return kind == "u" or (kind == "I" and python_int_kind(int(v)) != "i")
+
+
+def _int_binary(xp: Any, info: Namespace, op: str, ka: str, a: Any, kb: str, b: Any) -> Any:
+    if op == "truediv":
+        return _int_truediv(xp, info, to_int(xp, info, ka, a), to_int(xp, info, kb, b))
+    if op == "pow":
+        return _int_pow(xp, info, ka, a, kb, b)
+    if _uint_lattice(a, ka) or _uint_lattice(b, kb):
+        ia, ib = to_int(xp, info, ka, a), to_int(xp, info, kb, b)
+        if op == "add":
+            return u_add(xp, info, ia, ib)
+        if op == "sub":
+            return u_sub(xp, info, ia, ib)
+        if op == "mul":
+            return u_mul(xp, info, ia, ib)
+        if op == "floordiv":
+            return u_floordiv(xp, info, ia, ib)
+        return u_mod(xp, info, ia, ib)
+    x, y = as_int64(xp, info, ka, a), as_int64(xp, info, kb, b)
+    if op == "add":
+        return xp.add(x, y)
+    if op == "sub":
+        return xp.subtract(x, y)
+    if op == "mul":
+        return xp.multiply(x, y)
+    if op == "floordiv":
+        return i_floordiv(xp, info, x, y)
+    return i_mod(xp, info, x, y)
+
+
+def _int_truediv(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
+    """``a / b`` for integers: correctly rounded; ``x / 0`` is ``+-inf``, ``0 / 0`` is ``nan`` (D3)."""
+    ma, mb = magnitude(xp, info, a), magnitude(xp, info, b)
+    zero_a, zero_b = ma == 0, mb == 0
+    one = info.scalar("u", 1)
+    ratio = u64_ratio(xp, info, xp.where(zero_a, one, ma), xp.where(zero_b, one, mb))
+    ratio = xp.where(zero_a, 0.0, ratio)
+    ratio = xp.where(zero_b, math.inf, ratio)
+    ratio = xp.where(xp.logical_and(zero_a, zero_b), math.nan, ratio)
+    # CPython's sign rule holds for zero numerators too: 0 / -5 == -0.0.
+    sign = _differ(xp, a.neg, b.neg)
+    if sign is None:
+        return ratio
+    if sign is True:
+        return xp.negative(ratio)
+    return xp.where(sign, xp.negative(ratio), ratio)
+
+
+def _int_pow(xp: Any, info: Namespace, ka: str, a: Any, kb: str, b: Any) -> Any:
+    """``a ** b`` for integer operands (CPython: float result for negative exponents)."""
+    if kb in "bBu":
+        negative_exp: Any = None
+    elif kb == "I":
+        negative_exp = True if b < 0 else None
+    else:
+        negative_exp = b < 0
+    if negative_exp is True:
+        return _float_pow(xp, info, ka, a, kb, b)
+    some_negative = known_any(xp, negative_exp)
+    if some_negative is False:
+        return _nonneg_int_pow(xp, info, ka, a, kb, b)
+    # Some (or, lazily, possibly some) exponent is negative: float64 for every lane.
+    safe_b = xp.where(negative_exp, info.scalar("i", 0), b)
+    as_float = xp.astype(_nonneg_int_pow(xp, info, ka, a, "i", safe_b), info.float64)
+    return xp.where(negative_exp, _float_pow(xp, info, ka, a, kb, b), as_float)
+
+
+def _nonneg_int_pow(xp: Any, info: Namespace, ka: str, a: Any, kb: str, b: Any) -> Any:
+    if _uint_lattice(a, ka) or _uint_lattice(b, kb):
+        return u_pow(xp, info, to_int(xp, info, ka, a), to_int(xp, info, kb, b))
+    return xp.pow(as_int64(xp, info, ka, a), as_int64(xp, info, kb, b))
+
+
+def _float_pow(xp: Any, info: Namespace, ka: str, a: Any, kb: str, b: Any) -> Any:
+    """``float(a) ** float(b)``: CPython's value for an int to a negative int power."""
+    x, y = _to_float(xp, info, ka, a), _to_float(xp, info, kb, b)
+    with info.quiet():
+        return x**y
+
+
+# --------------------------------------------------------------------------- unary
+
+
+def _vec_unary(xp: Any, op: str, a: Any) -> Any:
+    """CPython's ``op(a)`` lane by lane (``op`` in ``UNARY_OPS``; ``not`` is ``a == 0``)."""
+    info = _NAMESPACES.get(xp) or namespace_info(xp)
+    kind = info.kind(a)
+    if kind in "BIF":
+        kind = _scalar_kind(a, kind)
+        a = info.scalar(kind, a)
+    if kind == "f":
+        return _float_unary(xp, info, op, a)
+    if op == "not":
+        return xp.logical_not(a) if kind == "b" else a == 0
+    if op == "bool":
+        return a if kind == "b" else a != 0
+    if op == "float":
+        return xp.astype(a, info.float64)
+    if kind == "b":
+        a = xp.astype(a, info.int64)
+        if op == "neg":
+            return xp.negative(a)
+        _check_unary(op)
+        return a
+    if kind == "u":
+        if op == "neg":
+            bits = xp.subtract(info.scalar("u", 0), a)
+            return finish(xp, info, bits, a != 0)
+        _check_unary(op)
+        return a
+    if op == "neg":
+        return xp.negative(a)
+    if op == "abs":
+        return xp.abs(a)
+    _check_unary(op)
+    return a
+
+
+def _check_unary(op: str) -> None:
+    if op not in UNARY_OPS:
+        raise ValueError(f"array-vectorize runtime: unknown unary operation {op!r}")
+
+
+def _float_unary(xp: Any, info: Namespace, op: str, a: Any) -> Any:
+    if op == "neg":
+        return xp.negative(a)
+    if op == "pos":
+        return a
+    if op == "abs":
+        return xp.abs(a)
+    if op == "not":
+        return a == 0.0
+    if op == "bool":
+        return a != 0.0
+    if op == "float":
+        return a
+    if op == "int":
+        return float_to_int64(xp, info, xp.trunc(a))
+    if op == "round":
+        return float_to_int64(xp, info, xp.round(a))
+    raise ValueError(f"array-vectorize runtime: unknown unary operation {op!r}")
+
+
+def float_to_int64(xp: Any, info: Namespace, t: Any) -> Any:
+    """Integral floats ``t`` as int64: NaN -> 0, beyond int64 (and +-inf) saturate."""
+    in_range = xp.logical_and(t >= -TWO_63, t < TWO_63)  # False for NaN
+    v = xp.astype(xp.where(in_range, t, 0.0), info.int64)
+    v = xp.where(t >= TWO_63, info.scalar("i", INT64_MAX), v)
+    return xp.where(t < -TWO_63, info.scalar("i", INT64_MIN), v)

@@ -1,0 +1,222 @@
+"""Dtype kinds, per-namespace dtype tables and the small utilities every helper shares.
+
+The exact body of a generated function works on four dtypes only: ``bool``, ``int64``, ``uint64``
+and ``float64`` (``_vec_exact_args`` widens everything else). Each operand a helper receives is
+classified into a one-letter *kind*:
+
+==========  ===================================================================
+kind        operand
+==========  ===================================================================
+``b``       bool array
+``i``       int64 array
+``u``       uint64 array
+``f``       float64 array
+``B``       Python ``bool``
+``I``       Python ``int`` (any size; helpers decide what its value fits)
+``F``       Python ``float``
+==========  ===================================================================
+
+``Namespace`` caches, per array namespace, the four dtype objects and a map from every dtype object
+seen so far to its kind, so that classifying an array costs one attribute read and one dict lookup.
+
+This module is part of the stdlib-only runtime leaf: it imports the standard library and
+``array_api_compat`` only.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from array_api_compat import is_lazy_array, is_numpy_namespace
+
+INT64_MIN = -(1 << 63)
+INT64_MAX = (1 << 63) - 1
+UINT64_MAX = (1 << 64) - 1
+#: ``float(INT64_MAX)`` and ``float(UINT64_MAX)`` round up to these powers of two.
+TWO_63 = 2.0**63
+TWO_64 = 2.0**64
+#: The largest finite float64.
+DBL_MAX = 1.7976931348623157e308
+
+ARRAY_KINDS = frozenset("biuf")
+#: Dtype-table kinds that ``_vec_exact_args`` widens: narrow ints to int64, narrow floats to float64.
+WIDEN_INT = "w"
+WIDEN_FLOAT = "h"
+COMPLEX = "c"
+UNSUPPORTED = "x"
+
+_NARROW_INTS = ("int8", "int16", "int32", "uint8", "uint16", "uint32")
+_NARROW_FLOATS = ("float16", "float32")
+_COMPLEX = ("complex64", "complex128")
+
+
+class Namespace:
+    """Dtype table of one array namespace ``xp`` (built once, see ``namespace_info``)."""
+
+    __slots__ = ("xp", "bool", "int64", "uint64", "float64", "f64", "kinds", "makers", "_errstate")
+
+    def __init__(self, xp: Any) -> None:
+        self.xp = xp
+        self.bool = xp.bool
+        self.int64 = xp.int64
+        self.uint64 = xp.uint64
+        self.float64 = xp.float64
+        self.kinds: dict[Any, str] = {}
+        # The dtype object arrays actually carry (numpy's ``xp.float64`` is the scalar *type*;
+        # arrays carry ``dtype('float64')``). Identity with it is the fastest float64 test.
+        self.f64 = xp.asarray(0.0, dtype=xp.float64).dtype
+        for probe, dt in ((False, xp.bool), (0, xp.int64), (0, xp.uint64), (0.0, xp.float64)):
+            self.kind_of_dtype(dt)
+            self.kind_of_dtype(xp.asarray(probe, dtype=dt).dtype)
+        self.makers = {kind: self._maker(kind) for kind in "biuf"}
+        # D3 needs IEEE results without floating-point warnings; numpy (through the
+        # array_api_compat wrapper) and cupy expose ``errstate``.
+        self._errstate = getattr(xp, "errstate", None)
+
+    def kind_of_dtype(self, dt: Any) -> str:
+        """The kind letter of dtype object ``dt`` (``x`` when unsupported)."""
+        try:
+            return self.kinds[dt]
+        except KeyError:
+            kind = self._classify(dt)
+            self.kinds[dt] = kind
+            return kind
+        except TypeError:  # unhashable dtype object: classify without caching
+            return self._classify(dt)
+
+    def _classify(self, dt: Any) -> str:
+        xp = self.xp
+        for kind, attr in (("b", "bool"), ("i", "int64"), ("u", "uint64"), ("f", "float64")):
+            if dt == getattr(xp, attr):
+                return kind
+        for kind, names in ((WIDEN_INT, _NARROW_INTS), (WIDEN_FLOAT, _NARROW_FLOATS), (COMPLEX, _COMPLEX)):
+            for name in names:
+                other = getattr(xp, name, None)
+                if other is not None and dt == other:
+                    return kind
+        return UNSUPPORTED
+
+    def _maker(self, kind: str) -> Any:
+        dt = self.dtype_of_kind(kind)
+        if is_numpy_namespace(self.xp):
+            # ``numpy.float64(v)[...]`` is a 0-d ndarray made in ~0.15 us; the array_api_compat
+            # ``asarray`` wrapper takes ~1 us, which would dominate a 10-element call.
+            def make_numpy(v: Any) -> Any:
+                return dt(v)[...]
+
+            return make_numpy
+        asarray = self.xp.asarray
+
+        def make(v: Any) -> Any:
+            return asarray(v, dtype=dt)
+
+        return make
+
+    def scalar(self, kind: str, v: Any) -> Any:
+        """Python scalar ``v`` (already in range) as a 0-d array of kind ``kind``."""
+        return self.makers[kind](v)
+
+    def is_float64(self, dt: Any) -> bool:
+        """Whether ``dt`` is float64 (the slow path behind the identity test with ``f64``)."""
+        return dt is self.f64 or self.kind_of_dtype(dt) == "f"
+
+    def kind(self, x: Any) -> str:
+        """The kind letter of operand ``x`` (see the module docstring)."""
+        t = type(x)
+        if t is float:
+            return "F"
+        if t is int:
+            return "I"
+        if t is bool:
+            return "B"
+        dt = getattr(x, "dtype", None)
+        if dt is not None:
+            kind = self.kind_of_dtype(dt)
+            if kind in ARRAY_KINDS:
+                return kind
+            raise TypeError(
+                f"array-vectorize runtime: unsupported operand dtype {dt!r} "
+                "(expected bool, int64, uint64 or float64)"
+            )
+        if isinstance(x, bool):
+            return "B"
+        if isinstance(x, int):
+            return "I"
+        if isinstance(x, float):
+            return "F"
+        raise TypeError(f"array-vectorize runtime: unsupported operand of type {t.__name__}")
+
+    def dtype_of_kind(self, kind: str) -> Any:
+        return {"b": self.bool, "i": self.int64, "u": self.uint64, "f": self.float64}[kind]
+
+    def quiet(self) -> Any:
+        """Context manager that silences floating-point warnings (D3: the IEEE value is the result).
+
+        Uses the namespace's ``errstate`` when it has one (numpy, cupy); otherwise filters the
+        RuntimeWarnings numpy-backed libraries (array-api-strict) emit. Lazy backends evaluate later,
+        outside this context: their warnings, if any, are not silenced.
+        """
+        if self._errstate is not None:
+            return self._errstate(all="ignore")
+        return _IgnoreFloatWarnings()
+
+
+class _IgnoreFloatWarnings:
+    """``warnings.catch_warnings`` ignoring numpy's floating-point RuntimeWarnings only."""
+
+    __slots__ = ("_ctx",)
+
+    def __enter__(self) -> None:
+        self._ctx = warnings.catch_warnings()
+        self._ctx.__enter__()
+        warnings.filterwarnings(
+            "ignore",
+            message=r"(overflow|underflow|invalid value|divide by zero) encountered",
+            category=RuntimeWarning,
+        )
+
+    def __exit__(self, *exc: object) -> None:
+        self._ctx.__exit__(*exc)
+
+
+_NAMESPACES: dict[Any, Namespace] = {}
+
+
+def namespace_info(xp: Any) -> Namespace:
+    """The (memoized) ``Namespace`` table of ``xp``."""
+    try:
+        return _NAMESPACES[xp]
+    except KeyError:
+        info = _NAMESPACES[xp] = Namespace(xp)
+        return info
+
+
+def known_any(xp: Any, mask: Any) -> bool | None:
+    """``any(mask)`` as a Python bool; ``None`` when ``mask`` is lazy (the values are unknown).
+
+    ``mask`` may also be the static markers ``None`` (no lane) or ``True`` (every lane).
+    """
+    if mask is None or mask is False:
+        return False
+    if mask is True:
+        return True
+    if is_lazy_array(mask):
+        return None
+    return bool(xp.any(mask))
+
+
+def python_int_kind(v: int) -> str:
+    """``i`` when ``v`` fits int64, ``u`` when it fits uint64 only, ``L`` beyond both."""
+    if INT64_MIN <= v <= INT64_MAX:
+        return "i"
+    if 0 <= v <= UINT64_MAX:
+        return "u"
+    return "L"
+
+
+def int_overflow(v: int) -> OverflowError:
+    return OverflowError(
+        f"array-vectorize runtime: integer {v} does not fit a 64-bit integer array "
+        "(int64 or uint64); vectorized integers are 64-bit"
+    )

@@ -1,0 +1,245 @@
+"""Exact integer arithmetic on 64-bit arrays: the int64 world and the uint64 lattice.
+
+Python integers are unbounded; arrays hold 64 bits. Two regimes:
+
+* **int64 world** (no operand is uint64): results are int64 and wrap modulo 2**64 on overflow
+  (``INT64_MAX + 1 == INT64_MIN``, ``abs(INT64_MIN) == INT64_MIN``,
+  ``INT64_MIN // -1 == INT64_MIN``), as NumPy does.
+* **uint64 lattice** (some operand is a uint64 array, or a Python int in [2**63, 2**64)): every
+  operand is held as its value modulo 2**64 (``bits``, uint64) plus where it is negative (``neg``).
+  The operation computes the exact result's ``bits`` and sign lane by lane, then
+  ``finish`` picks the result dtype:
+
+  - **uint64** when no lane of the exact result is negative;
+  - **int64** when some lane is negative ("result-aware": ``u - v`` is uint64 when every
+    ``u >= v`` and int64 otherwise).
+
+  Lanes whose exact value the chosen dtype cannot hold (above 2**64 - 1, below -2**63, or
+  above 2**63 - 1 in an int64 result) wrap: the result always equals the exact value
+  modulo 2**64. On lazy backends (Dask, JAX) the values cannot be inspected, so the choice is
+  made from the dtypes and literal signs alone: uint64 only when the operation cannot produce a
+  negative value (``u + v``, ``u * v``, ``u // v``, ``u % v``, ``u ** v``, ``u + 1``), else int64.
+
+Integer division by zero (D3 gives no IEEE value for integers): ``x // 0 == 0`` and
+``x % 0 == 0``, NumPy's convention.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .dtype import INT64_MIN, Namespace, int_overflow, known_any, python_int_kind
+
+
+class Int:
+    """An integer operand: ``bits`` (uint64 array, the value modulo 2**64) and ``neg``.
+
+    ``neg`` is ``None`` when no lane is negative, ``True`` when every lane is (a negative
+    literal), else a bool array.
+    """
+
+    __slots__ = ("bits", "neg")
+
+    def __init__(self, bits: Any, neg: Any) -> None:
+        self.bits = bits
+        self.neg = neg
+
+
+def to_int(xp: Any, info: Namespace, kind: str, x: Any) -> Int:
+    """Operand ``x`` of kind ``b``/``i``/``u``/``B``/``I`` as an ``Int``."""
+    if kind == "u":
+        return Int(x, None)
+    if kind == "i":
+        return Int(xp.astype(x, info.uint64), x < 0)
+    if kind == "b":
+        return Int(xp.astype(x, info.uint64), None)
+    if kind == "B":
+        return Int(info.scalar("u", int(x)), None)
+    v = int(x)
+    if python_int_kind(v) == "L":
+        raise int_overflow(v)
+    return Int(info.scalar("u", v % (1 << 64)), True if v < 0 else None)
+
+
+def as_int64(xp: Any, info: Namespace, kind: str, x: Any) -> Any:
+    """Operand of kind ``b``/``i``/``B``/``I`` (value in int64 range) as an int64 array."""
+    if kind == "i":
+        return x
+    if kind == "b":
+        return xp.astype(x, info.int64)
+    return info.scalar("i", int(x))
+
+
+def mask(info: Namespace, neg: Any) -> Any:
+    """A tri-state ``neg`` as a bool array (0-d for the static states)."""
+    if neg is None:
+        return info.scalar("b", False)
+    if neg is True:
+        return info.scalar("b", True)
+    return neg
+
+
+def magnitude(xp: Any, info: Namespace, v: Int) -> Any:
+    """``abs(v)`` as uint64 (exact, including 2**63 for INT64_MIN)."""
+    if v.neg is None:
+        return v.bits
+    negated = xp.subtract(info.scalar("u", 0), v.bits)
+    if v.neg is True:
+        return negated
+    return xp.where(v.neg, negated, v.bits)
+
+
+def finish(xp: Any, info: Namespace, bits: Any, neg: Any) -> Any:
+    """The lattice's result dtype: uint64 when no lane is negative, else int64 (see module doc)."""
+    if neg is None:
+        return bits
+    if neg is not True and known_any(xp, neg) is False:
+        return bits
+    return xp.astype(bits, info.int64)
+
+
+def _either(xp: Any, a: Any, b: Any) -> Any:
+    """Tri-state or."""
+    if a is None or b is True:
+        return b
+    if b is None or a is True:
+        return a
+    return xp.logical_or(a, b)
+
+
+def _both(xp: Any, a: Any, b: Any) -> Any:
+    """Tri-state and."""
+    if a is None or b is None:
+        return None
+    if a is True:
+        return b
+    if b is True:
+        return a
+    return xp.logical_and(a, b)
+
+
+def _differ(xp: Any, a: Any, b: Any) -> Any:
+    """Tri-state xor."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if a is True and b is True:
+        return None
+    if a is True:
+        return xp.logical_not(b)
+    if b is True:
+        return xp.logical_not(a)
+    return xp.not_equal(a, b)
+
+
+# --------------------------------------------------------------------------- uint64 lattice
+
+
+def u_add(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
+    bits = xp.add(a.bits, b.bits)
+    # At most one operand can be negative (the other is uint64): the sum is negative where the
+    # negative one has the larger magnitude.
+    neg_a = None if a.neg is None else _both(xp, a.neg, magnitude(xp, info, a) > b.bits)
+    neg_b = None if b.neg is None else _both(xp, b.neg, magnitude(xp, info, b) > a.bits)
+    return finish(xp, info, bits, _either(xp, neg_a, neg_b))
+
+
+def less(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
+    """Exact ``a < b`` (bool array)."""
+    if a.neg is None and b.neg is None:
+        return a.bits < b.bits
+    # Two's complement bits order correctly among negatives and among non-negatives.
+    na, nb = mask(info, a.neg), mask(info, b.neg)
+    return xp.where(xp.not_equal(na, nb), na, a.bits < b.bits)
+
+
+def equal(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
+    """Exact ``a == b`` (bool array)."""
+    same_bits = a.bits == b.bits
+    if a.neg is None and b.neg is None:
+        return same_bits
+    return xp.logical_and(same_bits, xp.equal(mask(info, a.neg), mask(info, b.neg)))
+
+
+def u_sub(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
+    bits = xp.subtract(a.bits, b.bits)
+    if b.neg is True and a.neg is None:
+        return finish(xp, info, bits, None)
+    return finish(xp, info, bits, less(xp, info, a, b))
+
+
+def u_mul(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
+    bits = xp.multiply(a.bits, b.bits)
+    sign = _differ(xp, a.neg, b.neg)
+    if sign is None:
+        return finish(xp, info, bits, None)
+    nonzero = xp.logical_and(a.bits != 0, b.bits != 0)
+    return finish(xp, info, bits, _both(xp, sign, nonzero))
+
+
+def u_floordiv(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
+    """Floor division with Python's signs; ``x // 0 == 0``."""
+    ma, mb = magnitude(xp, info, a), magnitude(xp, info, b)
+    by_zero = mb == 0
+    mb1 = xp.where(by_zero, info.scalar("u", 1), mb)
+    same = xp.floor_divide(ma, mb1)
+    sign = _differ(xp, a.neg, b.neg)
+    if sign is None:
+        return xp.where(by_zero, info.scalar("u", 0), same)
+    # Operands of opposite sign: floor(a / b) == -ceil(|a| / |b|).
+    ma1 = xp.where(ma == 0, info.scalar("u", 1), ma)
+    ceil = xp.add(xp.floor_divide(xp.subtract(ma1, 1), mb1), 1)
+    ceil = xp.where(ma == 0, info.scalar("u", 0), ceil)
+    sign = mask(info, sign)
+    bits = xp.where(sign, xp.subtract(info.scalar("u", 0), ceil), same)
+    bits = xp.where(by_zero, info.scalar("u", 0), bits)
+    neg = xp.logical_and(sign, xp.logical_and(ma != 0, xp.logical_not(by_zero)))
+    return finish(xp, info, bits, neg)
+
+
+def u_mod(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
+    """Remainder with the divisor's sign (Python); ``x % 0 == 0``."""
+    ma, mb = magnitude(xp, info, a), magnitude(xp, info, b)
+    by_zero = mb == 0
+    mb1 = xp.where(by_zero, info.scalar("u", 1), mb)
+    rem = xp.remainder(ma, mb1)
+    sign = _differ(xp, a.neg, b.neg)
+    if sign is not None:
+        # Opposite signs: |a % b| == |b| - (|a| mod |b|) unless that remainder is 0.
+        flipped = xp.where(rem == 0, rem, xp.subtract(mb1, rem))
+        rem = flipped if sign is True else xp.where(sign, flipped, rem)
+    rem = xp.where(by_zero, info.scalar("u", 0), rem)
+    if b.neg is None:
+        return finish(xp, info, rem, None)
+    negated = xp.subtract(info.scalar("u", 0), rem)
+    bits = negated if b.neg is True else xp.where(b.neg, negated, rem)
+    return finish(xp, info, bits, _both(xp, b.neg, rem != 0))
+
+
+def u_pow(xp: Any, info: Namespace, a: Int, e: Int) -> Any:
+    """``a ** e`` for exponents known to be non-negative (wraps modulo 2**64)."""
+    bits = xp.pow(a.bits, e.bits)
+    if a.neg is None:
+        return finish(xp, info, bits, None)
+    odd = (e.bits & 1) == 1
+    return finish(xp, info, bits, _both(xp, a.neg, odd))
+
+
+# --------------------------------------------------------------------------- int64 world
+
+
+def i_floordiv(xp: Any, info: Namespace, a: Any, b: Any) -> Any:
+    """int64 floor division (Python signs); ``x // 0 == 0``; ``INT64_MIN // -1`` wraps."""
+    by_zero = b == 0
+    unsafe = xp.logical_or(by_zero, xp.logical_and(a == INT64_MIN, b == -1))
+    b1 = xp.where(unsafe, info.scalar("i", 1), b)
+    return xp.where(by_zero, info.scalar("i", 0), xp.floor_divide(a, b1))
+
+
+def i_mod(xp: Any, info: Namespace, a: Any, b: Any) -> Any:
+    """int64 remainder (Python signs); ``x % 0 == 0``."""
+    by_zero = b == 0
+    unsafe = xp.logical_or(by_zero, xp.logical_and(a == INT64_MIN, b == -1))
+    b1 = xp.where(unsafe, info.scalar("i", 1), b)
+    return xp.where(by_zero, info.scalar("i", 0), xp.remainder(a, b1))
