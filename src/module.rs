@@ -48,8 +48,13 @@ pub struct MarkedFunction {
     pub outcome: Outcome,
 }
 
-/// Compiles every marked function of `source`. `Err` only when the module does not parse.
-pub fn compile_module(source: &str, path: &str) -> Result<Vec<MarkedFunction>, Rendered> {
+/// Compiles every marked function of `source` (and the function `only`, marked or not).
+/// `Err` only when the module does not parse.
+pub fn compile_module(
+    source: &str,
+    path: &str,
+    only: Option<&str>,
+) -> Result<Vec<MarkedFunction>, Rendered> {
     let text_err = |offset: usize, message: String| {
         let src = SourceText::new(path, source, 1);
         let d = crate::diagnostics::Diagnostic {
@@ -76,15 +81,21 @@ pub fn compile_module(source: &str, path: &str) -> Result<Vec<MarkedFunction>, R
     };
     let index = LineIndex::new(source);
     let markers = decorator_spellings(&module.body);
-    if markers.names.is_empty() && markers.modules.is_empty() {
+    if markers.names.is_empty() && markers.modules.is_empty() && only.is_none() {
         return Ok(vec![]);
     }
     let env = module_env(source, path, &index, &module.body);
 
     let mut out = vec![];
     let mut visit = |def: &ast::StmtFunctionDef, qualname: String| {
-        let Some(opts) = marked(def, &markers) else {
-            return;
+        let opts = match marked(def, &markers) {
+            Some(o) => o,
+            None if only == Some(qualname.as_str()) => MarkedOptions {
+                options: Options::default(),
+                pinned_namespace: false,
+                dynamic: None,
+            },
+            None => return,
         };
         let (start, _) = def_start(def);
         let (line, _) = index.line_col(source, start);

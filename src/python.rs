@@ -267,10 +267,16 @@ fn compile_function<'py>(
     }
 }
 
-/// Statically compiles every marked function of a module's source.
+/// Statically compiles every marked function of a module's source (and `only`, if named).
 #[pyfunction]
-fn compile_module<'py>(py: Python<'py>, source: &str, path: &str) -> PyResult<Bound<'py, PyList>> {
-    let result = guarded(|| Ok(module::compile_module(source, path)))?;
+#[pyo3(signature = (source, path, only=None))]
+fn compile_module<'py>(
+    py: Python<'py>,
+    source: &str,
+    path: &str,
+    only: Option<&str>,
+) -> PyResult<Bound<'py, PyList>> {
+    let result = guarded(|| Ok(module::compile_module(source, path, only)))?;
     let functions = match result {
         Ok(f) => f,
         Err(rendered) => return Err(vectorization_error(py, &[rendered])),

@@ -1,0 +1,51 @@
+# array-vectorize: one entry point for set-up, demo, tests and benchmarks. `make help` lists targets.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip --disable-pip-version-check
+
+.DEFAULT_GOAL := help
+.PHONY: help venv wheel demo test test-rust test-python bench fmt lint clean
+
+help: ## Show this list
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+$(VENV)/.ready: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip "maturin>=1.5,<2"
+	touch $@
+
+venv: $(VENV)/.ready ## Create .venv with maturin
+
+wheel: $(VENV)/.ready ## Build the extension once (dev profile, opt-level 1) into dist/ and install it with test deps
+	rm -rf dist && mkdir -p dist
+	$(PY) -m maturin build --profile dev --out dist --quiet
+	$(PIP) install -q --force-reinstall --no-deps dist/*.whl
+	$(PIP) install -q "$$(ls dist/*.whl)[test]"
+
+demo: wheel ## Set up, then vectorize a function and print its generated source and result
+	$(PY) examples/demo.py
+
+test-rust: ## cargo tests of every compiler stage (no Python needed)
+	cargo test --quiet
+
+test-python: ## pytest against the installed wheel (run `make wheel` first)
+	cd tests && ../$(PY) -m pytest -q -p no:cacheprovider
+
+test: wheel test-rust test-python ## Set up, then run the whole suite
+
+bench: $(VENV)/.ready ## Release build, then every benchmark (figures for the README)
+	$(PY) -m maturin build --release --out dist-release --quiet
+	$(PIP) install -q --force-reinstall --no-deps dist-release/*.whl
+	$(PIP) install -q "$$(ls dist-release/*.whl)[test]"
+	$(PY) benchmarks/run.py
+
+fmt: ## Format Rust
+	cargo fmt
+
+lint: ## cargo fmt --check and clippy
+	cargo fmt --check
+	cargo clippy --quiet -- -D warnings
+
+clean: ## Remove build outputs and the venv
+	rm -rf target dist dist-release $(VENV)

@@ -1,0 +1,70 @@
+"""Command line: ``python -m array_vectorize show FILE.py:FUNCTION`` prints generated source;
+``python -m array_vectorize cache info|clear PATH`` inspects the import hook's cache."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+
+
+def show(target: str) -> int:
+    path, sep, qualname = target.rpartition(":")
+    if not sep or not path or not qualname:
+        print("usage: python -m array_vectorize show FILE.py:FUNCTION", file=sys.stderr)
+        return 2
+    from . import _core
+
+    source = Path(path).read_text(encoding="utf-8")
+    # Static first: nothing of the user's module runs.
+    try:
+        for entry in _core.compile_module(source, path, qualname):
+            if entry["qualname"] == qualname and entry["status"] == "ok":
+                print(entry["source"], end="")
+                return 0
+            if entry["qualname"] == qualname and entry["status"] == "error":
+                print(entry["error"], file=sys.stderr)
+                return 1
+    except _core.VectorizationError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    # The function reads names only the running module defines: import it and decorate.
+    from .api import vectorize
+
+    spec = importlib.util.spec_from_file_location("__array_vectorize_show__", path)
+    if spec is None or spec.loader is None:
+        print(f"cannot import {path}", file=sys.stderr)
+        return 1
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    obj = module
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    fn = getattr(obj, "_vectorized_original", obj)
+    try:
+        print(vectorize(fn).source, end="")
+    except _core.VectorizationError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m array_vectorize")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_show = sub.add_parser("show", help="print the generated source of FILE.py:FUNCTION")
+    p_show.add_argument("target")
+    p_cache = sub.add_parser("cache", help="inspect or clear the import hook's cache")
+    p_cache.add_argument("action", choices=["info", "clear"])
+    p_cache.add_argument("path", nargs="?", default=".")
+    args = parser.parse_args(argv)
+    if args.command == "show":
+        return show(args.target)
+    from .hook import cli
+
+    return cli.cache_info(args.path) if args.action == "info" else cli.cache_clear(args.path)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
