@@ -1,0 +1,131 @@
+"""The oracle: CPython's scalar result, element by element, is what the vectorized function must
+give (or a documented divergence, D3).
+
+`check(vec, *args)` broadcasts the arguments, calls the scalar original on every element's
+Python scalars and compares with the vectorized result on the chosen backend: same value (NaN
+equals NaN, the sign of zero matters), and the Python result kind (float -> float64, int -> an
+integer dtype, bool -> bool).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any, Callable
+
+import numpy as np
+
+try:
+    import array_api_strict
+except ImportError:  # pragma: no cover - the test extras install it
+    array_api_strict = None
+
+BACKENDS = {"numpy": np}
+if array_api_strict is not None:
+    BACKENDS["strict"] = array_api_strict
+
+FLOAT_EDGES = [
+    0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -3.0, 1.5, 2.5, -2.5, 10.0, 1e-300, 5e-324, -5e-324,
+    2.2250738585072014e-308, 1e300, -1e300, 1.7976931348623157e308, math.inf, -math.inf, math.nan,
+]
+INT_EDGES = [0, 1, -1, 2, -2, 3, 7, -7, 100, -100, 2**31 - 1, -(2**31), 2**53 + 1, 2**62, -(2**62)]
+BOOL_EDGES = [False, True]
+
+
+def floats(n_random: int = 40, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return np.concatenate([np.array(FLOAT_EDGES), rng.normal(0, 3, n_random), rng.uniform(-1e3, 1e3, n_random // 2)])
+
+
+def ints(n_random: int = 20, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return np.concatenate([np.array(INT_EDGES, dtype=np.int64), rng.integers(-1000, 1000, n_random)])
+
+
+def grid(*columns: np.ndarray) -> list[np.ndarray]:
+    """Every combination of the columns' values, as 1-d arrays of equal length."""
+    combos = list(itertools.product(*[c.tolist() for c in columns]))
+    return [np.array([c[i] for c in combos], dtype=col.dtype) for i, col in enumerate(columns)]
+
+
+def to_backend(value: Any, backend: str) -> Any:
+    if isinstance(value, np.ndarray) and backend != "numpy":
+        return BACKENDS[backend].asarray(value)
+    return value
+
+
+def to_numpy(value: Any) -> np.ndarray:
+    if isinstance(value, np.ndarray):
+        return value
+    try:
+        return np.from_dlpack(value)
+    except (TypeError, AttributeError, RuntimeError, BufferError):
+        return np.asarray(value)
+
+
+def ulp_distance(a: float, b: float) -> int:
+    """How many doubles lie between a and b (0 when equal)."""
+    if math.copysign(1, a) != math.copysign(1, b):
+        return abs(np.float64(a).view(np.int64) & 0x7FFFFFFFFFFFFFFF) + abs(np.float64(b).view(np.int64) & 0x7FFFFFFFFFFFFFFF)
+    return abs(int(np.float64(a).view(np.int64)) - int(np.float64(b).view(np.int64)))
+
+
+def same(got: Any, expected: Any, ulps: int = 0) -> bool:
+    """Equal as CPython sees it (NaN equals NaN, the sign of zero matters); `ulps` allows
+    transcendental functions their documented last-bit differences from the C library."""
+    if isinstance(expected, float):
+        if math.isnan(expected):
+            return isinstance(got, float) and math.isnan(got)
+        if ulps and isinstance(got, float) and math.isfinite(expected) and math.isfinite(got):
+            return ulp_distance(got, expected) <= ulps
+        return got == expected and (expected != 0.0 or math.copysign(1, got) == math.copysign(1, expected))
+    return got == expected
+
+
+def expected_kind(results: list[Any]) -> str:
+    kinds = {type(r) for r in results}
+    if float in kinds:
+        return "f"
+    if int in kinds:
+        return "i"
+    return "b"
+
+
+def check(vec: Callable, *args: Any, backend: str = "numpy", scalar: Callable | None = None, ulps: int = 0) -> np.ndarray:
+    """Asserts `vec(*args)` equals the scalar original per element; returns the result.
+
+    Elements where the scalar original raises an arithmetic error (D3) are skipped here; the
+    divergence tests pin their values.
+    """
+    original = scalar or vec._vectorized_original
+    np_args = [np.asarray(a) for a in args]
+    shape = np.broadcast_shapes(*[a.shape for a in np_args])
+    result = to_numpy(vec(*[to_backend(a, backend) for a in args]))
+    assert result.shape == shape, f"shape {result.shape} != {shape}"
+    broadcast = [np.broadcast_to(a, shape) for a in np_args]
+    expected_values = []
+    mismatches = []
+    for index in np.ndindex(shape):
+        scalars = [b[index].item() for b in broadcast]
+        try:
+            expected = original(*scalars)
+        except (ArithmeticError, ValueError):
+            continue
+        high = 2**64 if result.dtype == np.uint64 else 2**63
+        if isinstance(expected, int) and not isinstance(expected, bool) and not -(2**63) <= expected < high:
+            continue  # integer overflow wraps (documented divergence, pinned in test_divergences)
+        expected_values.append(expected)
+        got = result[index].item()
+        if not same(got, expected, ulps):
+            mismatches.append((scalars, expected, got))
+    assert not mismatches, f"{len(mismatches)} mismatches, first: args={mismatches[0][0]} CPython={mismatches[0][1]!r} vectorized={mismatches[0][2]!r}"
+    if expected_values:
+        kind = expected_kind(expected_values)
+        dtype_kind = result.dtype.kind
+        if kind == "f":
+            assert result.dtype == np.float64, f"CPython returns floats, got dtype {result.dtype}"
+        elif kind == "i":
+            assert dtype_kind in "iu", f"CPython returns ints, got dtype {result.dtype}"
+        else:
+            assert dtype_kind == "b", f"CPython returns bools, got dtype {result.dtype}"
+    return result
