@@ -25,6 +25,9 @@ pub const SELECT: &str = "_vec_select";
 pub const BROADCAST: &str = "_vec_broadcast";
 pub const ELEMENTWISE: &str = "_vec_elementwise";
 
+/// Deepest chain of operations inlined into one expression.
+const MAX_INLINE_DEPTH: usize = 24;
+
 /// Names the generated code reads as globals or builtins: never used for variables.
 const RESERVED: &[&str] = &[
     FLOAT_ARGS,
@@ -247,10 +250,24 @@ impl<'a> Gen<'a> {
             &mut use_blocks,
         );
         use_blocks.entry(self.f.ret).or_default().push(0);
-        for (&v, op) in &defs {
+        // In program order (values are numbered as they are created), so an operand's nesting
+        // depth is known before its user's.
+        let mut order: Vec<Value> = defs.keys().copied().collect();
+        order.sort();
+        let mut depth: HashMap<Value, usize> = HashMap::new();
+        for v in order {
+            let op = &defs[&v];
+            let nested = 1 + op
+                .operands()
+                .iter()
+                .filter_map(|o| depth.get(o).copied())
+                .max()
+                .unwrap_or(0);
             let inline = match op {
                 Op::Const(_) => true,
                 Op::Param(_) | Op::ElementCall { .. } => false,
+                // CPython refuses expressions nested 200 deep: long chains get names.
+                _ if nested > MAX_INLINE_DEPTH => false,
                 _ => {
                     counts[v.index()] == 1
                         && use_blocks
@@ -260,6 +277,7 @@ impl<'a> Gen<'a> {
             };
             if inline {
                 self.inline.insert(v);
+                depth.insert(v, nested);
             }
         }
         self.defs = defs;

@@ -54,7 +54,7 @@ pub struct Lowered {
 /// Most helper calls nested inside one another; deeper is almost surely runaway inlining.
 const MAX_CALL_DEPTH: usize = 32;
 /// Deepest expression nesting lowered.
-const MAX_EXPR_DEPTH: usize = 200;
+const MAX_EXPR_DEPTH: usize = 1200;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Done {

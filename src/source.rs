@@ -53,6 +53,9 @@ pub const MAX_BRACKET_DEPTH: usize = 100;
 pub const MAX_INDENT_DEPTH: usize = 60;
 /// Largest source accepted, in bytes.
 pub const MAX_SOURCE_BYTES: usize = 8 * 1024 * 1024;
+/// Most operator characters in one statement: bounds the depth of its expression tree, which
+/// the parser's tree, our passes and CPython's own compiler all walk recursively.
+pub const MAX_STATEMENT_OPERATORS: usize = 1000;
 
 /// Why a source was refused before parsing: (byte offset, message).
 pub fn check_nesting(text: &str) -> Result<(), (usize, String)> {
@@ -69,6 +72,7 @@ pub fn check_nesting(text: &str) -> Result<(), (usize, String)> {
     let mut depth = 0usize;
     let mut indents: Vec<usize> = vec![0];
     let mut at_line_start = true;
+    let mut operators = 0usize;
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -108,7 +112,19 @@ pub fn check_nesting(text: &str) -> Result<(), (usize, String)> {
                 }
             }
             b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            b'\n' => at_line_start = true,
+            b'\n' => {
+                at_line_start = true;
+                if depth == 0 {
+                    operators = 0;
+                }
+            }
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'<' | b'>' | b'=' | b'&' | b'|' | b'^' | b'~'
+            | b',' => {
+                operators += 1;
+                if operators > MAX_STATEMENT_OPERATORS {
+                    return Err((i, format!("a statement with more than {MAX_STATEMENT_OPERATORS} operators is too large to compile; split it into several assignments")));
+                }
+            }
             b'#' => {
                 while i < bytes.len() && bytes[i] != b'\n' {
                     i += 1;

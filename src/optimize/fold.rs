@@ -110,6 +110,15 @@ fn exact_float(i: i128) -> Option<f64> {
     (i.abs() <= EXACT_INT_LIMIT).then_some(i as f64)
 }
 
+/// Keeps folded ints within what an integer array can hold; beyond, CPython's exact value is
+/// left to run time.
+fn in_int64_range(c: Option<Const>) -> Option<Const> {
+    match c {
+        Some(Const::Int(i)) if !(-(1i128 << 63)..(1i128 << 64)).contains(&i) => None,
+        other => other,
+    }
+}
+
 /// Python's floor division and modulo on ints (divisor non-zero).
 fn int_floordiv(a: i128, b: i128) -> Option<i128> {
     let q = a.checked_div(b)?;
@@ -150,7 +159,7 @@ pub fn fold_op(op: &Op, konst: &impl Fn(Value) -> Option<Const>) -> Option<Const
         Op::Binary(b, x, y) => {
             let (x, y) = (num(&konst(*x)?)?, num(&konst(*y)?)?);
             match (x, y) {
-                (Num::Int(a), Num::Int(c)) => match b {
+                (Num::Int(a), Num::Int(c)) => in_int64_range(match b {
                     BinOp::Add => a.checked_add(c).map(Const::Int),
                     BinOp::Sub => a.checked_sub(c).map(Const::Int),
                     BinOp::Mul => a.checked_mul(c).map(Const::Int),
@@ -161,7 +170,7 @@ pub fn fold_op(op: &Op, konst: &impl Fn(Value) -> Option<Const>) -> Option<Const
                         a.checked_pow(u32::try_from(c).ok()?).map(Const::Int)
                     }
                     _ => None,
-                },
+                }),
                 (x, y) => {
                     let to_f = |n: Num| match n {
                         Num::Int(i) => exact_float(i),

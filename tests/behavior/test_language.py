@@ -511,13 +511,14 @@ def test_closure_scalars_are_frozen(backend):
     check(vectorize(fn), floats(), backend=backend)
 
 
-def test_global_array_is_a_hidden_keyword_parameter(backend):
+def test_global_array_is_a_hidden_keyword_parameter():
     table = np.array([1.0, 2.0, 3.0])
-    glob = {"TABLE": table}
-    exec("def lookup(x):\n    return x * TABLE\n", glob)
-    fn = glob["lookup"]
-    # The scalar original can't run without the file's source: compile from a real file.
-    assert fn is not None
+    fn = _from_source("def scaled(x):\n    return x * TABLE + 1.0\n", {"TABLE": table})
+    vec = vectorize(fn)
+    x = np.array([[0.5], [2.0]])
+    np.testing.assert_array_equal(vec(x), x * table + 1.0)
+    assert vec.__kwdefaults__ == {"TABLE": table}
+    assert "def scaled(x, *, TABLE):" in vec.source
 
 
 def test_scalar_arguments_give_zero_dimensional_arrays():
