@@ -24,7 +24,12 @@ Divergences from CPython (each pinned by a test in ``tests/unit/test_runtime*.py
   ``x // 0 == 0`` and ``x % 0 == 0`` (integers have no IEEE value; NumPy's convention).
 * **D3, powers**: ``0.0 ** -1`` and ``0 ** -1`` give ``inf`` (``-0.0 ** -1`` gives ``-inf``);
   a negative float to a non-integer power gives ``nan`` (CPython returns a complex); a float
-  power that overflows gives ``inf`` (CPython raises ``OverflowError``).
+  power that overflows gives ``+-inf`` (CPython raises ``OverflowError``).
+* **Float powers are the backend's ``pow``**: special values (zeros, infinities, NaN, signs)
+  follow C99 as CPython's do, but finite results may differ from CPython's C-library ``pow`` in
+  the last place (NumPy's SIMD loops on AVX-512 machines are not correctly rounded; neither is
+  ``pow`` on every platform CPython runs on). This also applies to ``int ** negative int``,
+  which CPython computes as ``float(a) ** float(b)``.
 * **Integer overflow wraps** modulo 2**64 (int64 world: ``INT64_MAX + 1 == INT64_MIN``,
   ``INT64_MIN // -1 == INT64_MIN``, ``-INT64_MIN == INT64_MIN``, ``abs(INT64_MIN) == INT64_MIN``;
   uint64 lattice: see ``intops.py``).
@@ -77,7 +82,7 @@ from .intops import (
 #: Operations whose float result needs no special value handling: the plain operator.
 _PLAIN = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, **COMPARE_OPS}
 #: Float operations that may produce IEEE special values CPython would raise on (D3).
-_QUIET = {"truediv": operator.truediv, "floordiv": operator.floordiv, "mod": operator.mod, "pow": operator.pow}
+_QUIET = {"truediv": operator.truediv, "floordiv": operator.floordiv, "mod": operator.mod, "pow": None}
 
 BINARY_OPS = frozenset(_PLAIN) | frozenset(_QUIET)
 UNARY_OPS = frozenset(("neg", "pos", "abs", "not", "float", "int", "bool", "round"))
@@ -93,10 +98,8 @@ def _vec_binary(xp: Any, op: str, a: Any, b: Any) -> Any:
         plain = _PLAIN.get(op)
         if plain is not None:
             return plain(a, b)
-        quiet = _QUIET.get(op)
-        if quiet is not None and not (type(a) is float and type(b) is float):
-            with info.quiet():
-                return quiet(a, b)
+        if not (type(a) is float and type(b) is float):
+            return _float_binary(xp, info, op, a, b)
     return _binary(xp, info, op, a, b)
 
 
@@ -157,8 +160,32 @@ def _float_binary(xp: Any, info: Namespace, op: str, x: Any, y: Any) -> Any:
     plain = _PLAIN.get(op)
     if plain is not None:
         return plain(x, y)
+    if op == "pow":
+        return _pow(xp, info, x, y)
     with info.quiet():
         return _QUIET[op](x, y)
+
+
+def _pow(xp: Any, info: Namespace, x: Any, y: Any) -> Any:
+    """IEEE ``x ** y`` (C99 special values, as CPython's ``float.__pow__``; D3 for the rest).
+
+    NumPy computes a power with a broadcast exponent of 0.5 as ``sqrt``, which gives
+    ``-0.0 ** 0.5 == -0.0`` and ``-inf ** 0.5 == nan`` (C99 and CPython: ``0.0`` and ``inf``);
+    those two lanes are patched.
+    """
+    if type(x) is float:
+        x = info.scalar("f", x)
+    if type(y) is float:
+        half: Any = y == 0.5
+        y = info.scalar("f", y)
+    else:
+        half = y == 0.5
+    with info.quiet():
+        result = xp.pow(x, y)
+    if half is False:
+        return result
+    result = xp.where(xp.logical_and(half, x == 0.0), 0.0, result)
+    return xp.where(xp.logical_and(half, x == -math.inf), math.inf, result)
 
 
 def _uint_lattice(v: Any, kind: str) -> bool:
@@ -238,9 +265,7 @@ def _nonneg_int_pow(xp: Any, info: Namespace, ka: str, a: Any, kb: str, b: Any) 
 
 def _float_pow(xp: Any, info: Namespace, ka: str, a: Any, kb: str, b: Any) -> Any:
     """``float(a) ** float(b)``: CPython's value for an int to a negative int power."""
-    x, y = _to_float(xp, info, ka, a), _to_float(xp, info, kb, b)
-    with info.quiet():
-        return x**y
+    return _pow(xp, info, _to_float(xp, info, ka, a), _to_float(xp, info, kb, b))
 
 
 # --------------------------------------------------------------------------- unary

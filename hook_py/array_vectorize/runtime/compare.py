@@ -97,7 +97,7 @@ def float_array_vs_int(xp: Any, info: Namespace, op: str, x: Any, v: int) -> Any
     try:
         fv = float(v)
     except OverflowError:
-        fv = math.copysign(DBL_MAX, v)
+        fv = DBL_MAX if v > 0 else -DBL_MAX
     excess = v - int(fv)
     plain = OPS[op](x, fv)
     if excess == 0:

@@ -1,0 +1,775 @@
+"""The runtime helpers against CPython, lane by lane, on NumPy and on array-api-strict.
+
+CPython is the oracle: every lane of a helper's result is compared with the scalar expression
+on the same Python values, with the documented divergences (D3 IEEE values, integer wrap-around,
+the uint64 lattice's dtype rule) applied to the oracle's answer, never to the helper's. NaN
+equals NaN, and the sign of zero must match.
+
+Warnings are errors (pytest ``filterwarnings = error``): every call below runs without
+``errstate`` except ``add``/``sub``/``mul`` of floats, which are the plain operators and warn on
+overflow exactly as the float body does (pinned by ``test_plain_float_ops_warn_like_the_operator``).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+import pathlib
+import sys
+from typing import Any, NamedTuple
+
+import array_api_compat
+import array_api_strict
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from array_vectorize.runtime import RUNTIME_HELPERS, helper_globals
+from array_vectorize.runtime import args as args_module
+from array_vectorize.runtime import intops
+from array_vectorize.runtime.args import _vec_exact_args, _vec_float_args, make_exact_args, make_float_args
+from array_vectorize.runtime.arith import _vec_binary, _vec_unary
+from array_vectorize.runtime.elementwise import _vec_elementwise
+from array_vectorize.runtime.select import _vec_broadcast, _vec_minmax, _vec_select
+
+M64 = 1 << 64
+INT64_MIN, INT64_MAX, UINT64_MAX = -(1 << 63), (1 << 63) - 1, M64 - 1
+DBL_MAX = sys.float_info.max
+INF, NAN = math.inf, math.nan
+
+F_EDGE = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, 2.5, -2.5, 3.0, -7.0, 0.1, 5e-324, -5e-324,
+          2.2250738585072014e-308, 1e-300, 1e300, DBL_MAX, -DBL_MAX, INF, -INF, NAN,
+          2.0**53, 2.0**53 + 2, -(2.0**53), 2.0**63, -(2.0**63), 2.0**64, 9.2e18, 1e19]
+I_EDGE = [0, 1, -1, 2, -2, 3, -3, 7, -7, 2**53, 2**53 + 1, -(2**53) - 1, 2**62, INT64_MAX,
+          INT64_MIN, INT64_MIN + 1, 10**18, -(10**18)]
+U_EDGE = [0, 1, 2, 3, 7, 2**53 + 1, 2**63 - 1, 2**63, 2**63 + 1, UINT64_MAX, UINT64_MAX - 1, 10**19]
+B_EDGE = [False, True]
+VALUES = {"b": B_EDGE, "i": I_EDGE, "u": U_EDGE, "f": F_EDGE,
+          "B": B_EDGE, "I": I_EDGE + [2**63, UINT64_MAX], "F": F_EDGE}
+
+ARITH = ["add", "sub", "mul", "truediv", "floordiv", "mod", "pow"]
+COMPARE = ["lt", "le", "gt", "ge", "eq", "ne"]
+PYOPS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
+         "floordiv": operator.floordiv, "mod": operator.mod, "pow": operator.pow, "lt": operator.lt,
+         "le": operator.le, "gt": operator.gt, "ge": operator.ge, "eq": operator.eq, "ne": operator.ne}
+
+
+# --------------------------------------------------------------------------- backends
+
+
+class Backend:
+    def __init__(self, name: str, lib: Any) -> None:
+        self.name = name
+        self.lib = lib
+        self.xp = array_api_compat.array_namespace(lib.asarray([0.0]))
+        self.dtypes = {"b": lib.bool, "i": lib.int64, "u": lib.uint64, "f": lib.float64}
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def array(self, values: Any, kind: str) -> Any:
+        return self.lib.asarray(values, dtype=self.dtypes[kind])
+
+    def kind(self, arr: Any) -> str:
+        for kind, dt in self.dtypes.items():
+            if arr.dtype == dt:
+                return kind
+        raise AssertionError(f"unexpected dtype {arr.dtype}")
+
+    def values(self, arr: Any) -> list[Any]:
+        return np.asarray(arr).reshape(-1).tolist()  # type: ignore[no-any-return]
+
+
+BACKENDS = [Backend("numpy", np), Backend("strict", array_api_strict)]
+
+
+@pytest.fixture(autouse=True)
+def _numpy_warns() -> Any:
+    """The suite's conftest silences NumPy (``errstate(all="ignore")``); these tests restore
+    NumPy's defaults, so that ``filterwarnings = error`` proves the helpers raise no warnings.
+    """
+    with np.errstate(over="warn", divide="warn", invalid="warn", under="ignore"):
+        yield
+backends = pytest.mark.parametrize("be", BACKENDS, ids=repr)
+
+
+def same(got: Any, expected: Any) -> bool:
+    """Equality for the oracle: NaN equals NaN, and zeros must agree in sign."""
+    if isinstance(expected, float) or isinstance(got, float):
+        got, expected = float(got), float(expected)
+        if math.isnan(expected):
+            return math.isnan(got)
+        return got == expected and math.copysign(1.0, got) == math.copysign(1.0, expected)
+    return type(got) is type(expected) and got == expected
+
+
+# --------------------------------------------------------------------------- the CPython oracle
+
+
+class IntR(NamedTuple):
+    """An exact integer result: its value modulo 2**64 and whether it is negative."""
+
+    residue: int
+    negative: bool
+
+
+def intr(v: int) -> IntR:
+    return IntR(v % M64, v < 0)
+
+
+def odd_integer(y: float) -> bool:
+    return math.isfinite(y) and y == math.floor(y) and int(y) % 2 == 1
+
+
+def d3_zero(op: str, a: Any, b: Any) -> Any:
+    """D3: the value a ZeroDivisionError becomes."""
+    ints = isinstance(a, int) and isinstance(b, int)
+    if op in ("floordiv", "mod") and ints:
+        return IntR(0, False)  # x // 0 == x % 0 == 0
+    if op == "mod":
+        return NAN
+    if op == "pow":  # 0 ** negative: IEEE pow
+        x, y = float(a), float(b)
+        return -INF if math.copysign(1.0, x) < 0 and odd_integer(y) else INF
+    x = float(a)  # truediv, float floordiv: the IEEE quotient
+    zero_sign = math.copysign(1.0, b) if isinstance(b, float) else 1.0
+    if x == 0 or math.isnan(x):
+        return NAN
+    return math.copysign(INF, x) * zero_sign
+
+
+def py_binary(op: str, a: Any, b: Any) -> Any:
+    """CPython's ``a op b`` with the documented divergences (bool, float, or IntR)."""
+    if op in COMPARE:
+        return PYOPS[op](a, b)
+    if op == "pow" and isinstance(a, int) and isinstance(b, int) and b >= 0:
+        return IntR(pow(a, b, M64), a < 0 and b % 2 == 1)  # the exact power, modulo 2**64
+    if op == "pow" and float(a) < 0 and math.isfinite(float(a)) and math.isfinite(float(b)) and not float(b).is_integer():
+        return NAN  # CPython returns a complex (or overflows computing it)
+    try:
+        r = PYOPS[op](a, b)
+    except ZeroDivisionError:
+        return d3_zero(op, a, b)
+    except OverflowError:  # a float power out of range
+        x, y = float(a), float(b)
+        return -INF if x < 0 and odd_integer(y) else INF
+    if isinstance(r, complex):  # negative ** fractional
+        return NAN
+    if isinstance(r, int):
+        return intr(r)
+    return r
+
+
+def in_lattice(kind: str, v: Any) -> bool:
+    return kind == "u" or (kind == "I" and v >= 2**63)
+
+
+def as_dtype(r: IntR, unsigned: bool) -> int:
+    if unsigned or r.residue <= INT64_MAX:
+        return r.residue
+    return r.residue - M64
+
+
+def expected_binary(op: str, ka: str, avals: list[Any], kb: str, bvals: list[Any]) -> tuple[str, list[Any]]:
+    """The dtype kind and lane values the helper must return."""
+    lanes = [py_binary(op, x, y) for x, y in zip(avals, bvals)]
+    if op in COMPARE:
+        return "b", lanes
+    lattice = any(in_lattice(ka, v) for v in avals) or any(in_lattice(kb, v) for v in bvals)
+    ints = [r for r in lanes if isinstance(r, IntR)]
+    # uint64 when no lane is negative (lanes with a negative exponent were computed as x ** 0).
+    unsigned = lattice and not any(r.negative for r in ints)
+    if len(ints) < len(lanes):  # float result; mixed-sign int exponents convert the int lanes
+        return "f", [float(as_dtype(r, unsigned)) if isinstance(r, IntR) else r for r in lanes]
+    return ("u" if unsigned else "i"), [as_dtype(r, unsigned) for r in lanes]
+
+
+def same_pow(got: Any, expected: Any) -> bool:
+    """``same``, except that finite non-zero float powers may differ by 2 units in the last place.
+
+    Float ``**`` is the backend's ``pow`` (documented): NumPy's SIMD loops on AVX-512 machines are
+    not correctly rounded, CPython's C library ``pow`` nearly always is. Special values, signs and
+    integer results are still compared exactly.
+    """
+    if same(got, expected):
+        return True
+    if not isinstance(expected, float) or not math.isfinite(expected) or expected == 0:
+        return False
+    got = float(got)
+    if not math.isfinite(got) or math.copysign(1, got) != math.copysign(1, expected):
+        return False
+    return abs(got - expected) <= 2 * math.ulp(expected)
+
+
+def operand(be: Backend, kind: str, values: list[Any]) -> Any:
+    return be.array(values, kind) if kind in "biuf" else values[0]
+
+
+def check_binary(be: Backend, op: str, ka: str, avals: list[Any], kb: str, bvals: list[Any]) -> list[str]:
+    """Run the helper on one operand pair; return mismatch descriptions."""
+    a, b = operand(be, ka, avals), operand(be, kb, bvals)
+    n = max(len(avals), len(bvals))
+    avals, bvals = avals * (n // len(avals)), bvals * (n // len(bvals))
+    want_kind, want = expected_binary(op, ka, avals, kb, bvals)
+    if op in ("add", "sub", "mul") and (ka in "fF" or kb in "fF"):
+        with np.errstate(all="ignore"):  # plain float operators: overflow warns as in the float body
+            got = _vec_binary(be.xp, op, a, b)
+    else:
+        got = _vec_binary(be.xp, op, a, b)
+    if be.kind(got) != want_kind:
+        return [f"{ka}{avals[:3]}.. {op} {kb}{bvals[:3]}..: dtype {be.kind(got)}, expected {want_kind}"]
+    equal = same_pow if op == "pow" and want_kind == "f" else same
+    return [
+        f"{x!r} {op} {y!r} ({ka},{kb}): got {g!r}, expected {w!r}"
+        for x, y, g, w in zip(avals, bvals, be.values(got), want)
+        if not equal(g, w)
+    ]
+
+
+def grid_cases(ka: str, kb: str) -> list[tuple[list[Any], list[Any]]]:
+    """Operand value lists: array-array pairs as one cartesian call, scalars one call per value."""
+    va, vb = VALUES[ka], VALUES[kb]
+    if ka in "biuf" and kb in "biuf":
+        return [([x for x in va for _ in vb], [y for _ in va for y in vb])]
+    if ka in "BIF":
+        return [([x], vb) for x in va]
+    return [(va, [y]) for y in vb]
+
+
+KIND_PAIRS = [(ka, kb) for ka in "biufBIF" for kb in "biufBIF" if not (ka in "BIF" and kb in "BIF")]
+
+
+# --------------------------------------------------------------------------- binary: grids
+
+
+@backends
+@pytest.mark.parametrize("op", ARITH + COMPARE)
+def test_binary_matches_cpython_on_edge_grid(be: Backend, op: str) -> None:
+    mismatches: list[str] = []
+    for ka, kb in KIND_PAIRS:
+        for avals, bvals in grid_cases(ka, kb):
+            mismatches += check_binary(be, op, ka, avals, kb, bvals)
+    assert not mismatches, f"{len(mismatches)} mismatches:\n" + "\n".join(mismatches[:15])
+
+
+def _values(kind: str, size: int) -> st.SearchStrategy[list[Any]]:
+    if kind in "bB":
+        elem: st.SearchStrategy[Any] = st.booleans()
+    elif kind == "i":
+        elem = st.integers(INT64_MIN, INT64_MAX) | st.sampled_from(I_EDGE)
+    elif kind == "I":
+        elem = st.integers(INT64_MIN, UINT64_MAX) | st.sampled_from(VALUES["I"])
+    elif kind == "u":
+        elem = st.integers(0, UINT64_MAX) | st.sampled_from(U_EDGE)
+    else:
+        elem = st.floats() | st.sampled_from(F_EDGE) | st.integers(-(2**65), 2**65).map(float)
+    return st.lists(elem, min_size=size, max_size=size)
+
+
+@backends
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_binary_matches_cpython_on_random_values(be: Backend, data: st.DataObject) -> None:
+    op = data.draw(st.sampled_from(ARITH + COMPARE), label="op")
+    ka, kb = data.draw(st.sampled_from(KIND_PAIRS), label="kinds")
+    n = data.draw(st.integers(1, 6), label="lanes")
+    avals = data.draw(_values(ka, 1 if ka in "BIF" else n), label="a")
+    bvals = data.draw(_values(kb, 1 if kb in "BIF" else n), label="b")
+    mismatches = check_binary(be, op, ka, avals, kb, bvals)
+    assert not mismatches, "\n".join(mismatches)
+
+
+@backends
+@settings(max_examples=60, deadline=None)
+@given(
+    p=st.lists(st.integers(INT64_MIN, INT64_MAX) | st.integers(-(2**60), 2**60), min_size=1, max_size=20),
+    q=st.lists(st.integers(INT64_MIN, INT64_MAX) | st.integers(-(2**60), 2**60), min_size=1, max_size=20),
+)
+def test_int64_true_division_is_correctly_rounded(be: Backend, p: list[int], q: list[int]) -> None:
+    n = min(len(p), len(q))
+    mismatches = check_binary(be, "truediv", "i", p[:n], "i", q[:n])
+    assert not mismatches, "\n".join(mismatches)
+
+
+@backends
+def test_true_division_of_large_integers(be: Backend) -> None:
+    # float(a) / float(b) is wrong on all of these; CPython rounds the exact quotient once.
+    pairs = [(2**53 + 1, 3), (2**63 - 1, 2**63 - 2), (10**18 + 1, 10**18), (2**62 + 1, 2**53 + 1),
+             (-(2**63), 2**63 - 1), (3, 2**53 + 1), (2**63 - 25, 7), (6004799503160661, 2**53 + 3)]
+    for a, b in pairs:
+        assert float(a) / float(b) != a / b or a / b == float(a) / float(b)  # documents the trap
+    got = _vec_binary(be.xp, "truediv", be.array([a for a, _ in pairs], "i"), be.array([b for _, b in pairs], "i"))
+    assert be.values(got) == [a / b for a, b in pairs]
+    assert any(float(a) / float(b) != a / b for a, b in pairs)
+    u = [(2**64 - 1, 3), (2**64 - 1, 2**64 - 2), (2**63 + 1, 2**63), (1, 2**64 - 1), (2**64 - 1, 1)]
+    got = _vec_binary(be.xp, "truediv", be.array([a for a, _ in u], "u"), be.array([b for _, b in u], "u"))
+    assert be.values(got) == [a / b for a, b in u]
+
+
+# --------------------------------------------------------------------------- binary: named cases
+
+
+@backends
+def test_bools_are_ints_in_arithmetic(be: Backend) -> None:
+    t = be.array([True, True, False], "b")
+    got = _vec_binary(be.xp, "add", t, t)
+    assert be.kind(got) == "i" and be.values(got) == [2, 2, 0]
+    got = _vec_binary(be.xp, "sub", False, t)
+    assert be.kind(got) == "i" and be.values(got) == [-1, -1, 0]
+    assert be.values(_vec_binary(be.xp, "lt", t, 2)) == [True, True, True]
+
+
+@backends
+def test_int_float_comparison_is_exact(be: Backend) -> None:
+    i = be.array([2**53 + 1, 2**53, INT64_MAX, INT64_MAX], "i")
+    f = be.array([2.0**53, 2.0**53, 2.0**63, 9.223372036854775e18], "f")
+    assert be.values(_vec_binary(be.xp, "gt", i, f)) == [True, False, False, True]
+    assert be.values(_vec_binary(be.xp, "eq", i, f)) == [False, True, False, False]
+    assert be.values(_vec_binary(be.xp, "gt", i, 2.0**53)) == [True, False, True, True]
+    assert be.values(_vec_binary(be.xp, "lt", f, 2**53 + 1)) == [True, True, False, False]
+    assert be.values(_vec_binary(be.xp, "lt", f, 10**400)) == [True] * 4  # beyond any float
+    u = be.array([UINT64_MAX, 2**63], "u")
+    assert be.values(_vec_binary(be.xp, "lt", u, be.array([2.0**64, 2.0**63], "f"))) == [True, False]
+    assert be.values(_vec_binary(be.xp, "gt", u, be.array([-1, -1], "i"))) == [True, True]
+
+
+@backends
+def test_division_by_zero_gives_documented_values(be: Backend) -> None:
+    xp = be.xp
+    f = be.array([1.0, -1.0, 0.0, -0.0, NAN, INF], "f")
+    assert all(map(same, be.values(_vec_binary(xp, "truediv", f, 0.0)), [INF, -INF, NAN, NAN, NAN, INF]))
+    assert all(map(same, be.values(_vec_binary(xp, "truediv", f, -0.0)), [-INF, INF, NAN, NAN, NAN, -INF]))
+    assert all(map(same, be.values(_vec_binary(xp, "mod", f, 0.0)), [NAN] * 6))
+    i = be.array([5, -5, 0], "i")
+    assert be.values(_vec_binary(xp, "floordiv", i, 0)) == [0, 0, 0]
+    assert be.values(_vec_binary(xp, "mod", i, 0)) == [0, 0, 0]
+    assert all(map(same, be.values(_vec_binary(xp, "truediv", i, 0)), [INF, -INF, NAN]))
+    assert be.values(_vec_binary(xp, "floordiv", be.array([7, 7], "u"), be.array([0, 2], "u"))) == [0, 3]
+
+
+@backends
+def test_integer_powers(be: Backend) -> None:
+    xp = be.xp
+    i = be.array([2, -2, 0, 3], "i")
+    got = _vec_binary(xp, "pow", i, -1)
+    assert be.kind(got) == "f" and be.values(got) == [0.5, -0.5, INF, 1 / 3]
+    got = _vec_binary(xp, "pow", i, 3)
+    assert be.kind(got) == "i" and be.values(got) == [8, -8, 0, 27]
+    got = _vec_binary(xp, "pow", 3, be.array([40, 41], "i"))  # wraps modulo 2**64
+    assert be.values(got) == [as_dtype(intr(3**40), False), as_dtype(intr(3**41), False)]
+    # Mixed-sign exponent array: float64 for every lane (documented).
+    got = _vec_binary(xp, "pow", 2, be.array([-1, 2], "i"))
+    assert be.kind(got) == "f" and be.values(got) == [0.5, 4.0]
+
+
+@backends
+def test_uint64_result_aware_subtraction(be: Backend) -> None:
+    xp = be.xp
+    u = be.array([5, 2**64 - 1], "u")
+    v = be.array([3, 2**63], "u")
+    got = _vec_binary(xp, "sub", u, v)  # every difference non-negative: uint64
+    assert be.kind(got) == "u" and be.values(got) == [2, 2**63 - 1]
+    got = _vec_binary(xp, "sub", v, u)  # some negative: int64
+    assert be.kind(got) == "i" and be.values(got) == [-2, -(2**63) + 1]
+    got = _vec_binary(xp, "sub", u, 1)
+    assert be.kind(got) == "u" and be.values(got) == [4, 2**64 - 2]
+    got = _vec_binary(xp, "add", be.array([2**63], "u"), be.array([-1], "i"))
+    assert be.kind(got) == "u" and be.values(got) == [2**63 - 1]
+    got = _vec_binary(xp, "mod", be.array([2**64 - 1], "u"), -7)  # Python sign rules
+    assert be.kind(got) == "i" and be.values(got) == [(2**64 - 1) % -7]
+    got = _vec_binary(xp, "floordiv", be.array([2**64 - 1, 6], "u"), be.array([-2, 3], "i"))
+    assert be.values(got) == [as_dtype(intr((2**64 - 1) // -2), False), 2]
+
+
+def test_uint64_lattice_is_static_on_lazy_backends(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lazy arrays cannot be inspected: a possibly negative result is int64 (documented)."""
+    monkeypatch.setattr(intops, "known_any", lambda xp, mask: None if mask is not None and mask is not True else bool(mask))
+    be = BACKENDS[0]
+    got = _vec_binary(be.xp, "sub", be.array([5], "u"), be.array([3], "u"))
+    assert be.kind(got) == "i" and be.values(got) == [2]
+    got = _vec_binary(be.xp, "add", be.array([5], "u"), be.array([3], "u"))
+    assert be.kind(got) == "u"
+
+
+@backends
+def test_zero_dimensional_integer_operands_wrap_without_warnings(be: Backend) -> None:
+    xp = be.xp
+    big = be.array(2**62, "i")
+    got = _vec_binary(xp, "mul", big, be.array(4, "i"))
+    assert got.shape == () and be.values(got) == [0]
+    assert be.values(_vec_binary(xp, "floordiv", be.array(INT64_MIN, "i"), be.array(-1, "i"))) == [INT64_MIN]
+    assert be.values(_vec_binary(xp, "add", be.array(UINT64_MAX, "u"), be.array(1, "u"))) == [0]
+    assert be.values(_vec_binary(xp, "truediv", be.array(2**63 - 1, "i"), be.array(3, "i"))) == [(2**63 - 1) / 3]
+
+
+def test_plain_float_ops_warn_like_the_operator() -> None:
+    """add/sub/mul of floats are the plain operator: NumPy warns on overflow, as the float body does."""
+    be = BACKENDS[0]
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        _vec_binary(be.xp, "mul", be.array([DBL_MAX], "f"), 2.0)
+
+
+@backends
+def test_out_of_range_int_literals(be: Backend) -> None:
+    with pytest.raises(OverflowError, match="64-bit"):
+        _vec_binary(be.xp, "add", be.array([1], "i"), 2**64)
+    assert be.values(_vec_binary(be.xp, "add", be.array([1.0], "f"), 2**64)) == [2.0**64 + 1.0]
+    assert be.values(_vec_binary(be.xp, "lt", be.array([INT64_MAX], "i"), 2**70)) == [True]
+    assert be.values(_vec_binary(be.xp, "ge", be.array([0], "u"), -(2**70))) == [True]
+
+
+def test_binary_float_fast_path_returns_the_plain_operator_result() -> None:
+    be = BACKENDS[0]
+    x, y = be.array([1.0, 2.0], "f"), be.array([3.0, 0.5], "f")
+    assert be.values(_vec_binary(be.xp, "add", x, y)) == [4.0, 2.5]
+    assert be.values(_vec_binary(be.xp, "truediv", x, 0.5)) == [2.0, 4.0]
+    with pytest.raises(ValueError, match="unknown binary operation"):
+        _vec_binary(be.xp, "matmul", be.array([1], "i"), 2)
+
+
+# --------------------------------------------------------------------------- unary
+
+UNARY = ["neg", "pos", "abs", "not", "float", "int", "bool", "round"]
+
+
+def py_unary(op: str, v: Any) -> Any:
+    if op == "not":
+        return not v
+    if op == "bool":
+        return bool(v)
+    if op == "float":
+        return float(v)
+    if op in ("int", "round") and isinstance(v, float):
+        if math.isnan(v):
+            return intr(0)  # documented: NaN -> 0
+        if v >= 2.0**63 or v < -(2.0**63):
+            return intr(INT64_MAX if v > 0 else INT64_MIN)  # documented: saturate
+        return intr(int(v) if op == "int" else round(v))
+    if op in ("int", "round"):
+        return intr(int(v))
+    r = {"neg": operator.neg, "pos": operator.pos, "abs": abs}[op](v)
+    return intr(r) if isinstance(r, int) else r
+
+
+@backends
+@pytest.mark.parametrize("op", UNARY)
+@pytest.mark.parametrize("kind", "biuf")
+def test_unary_matches_cpython(be: Backend, op: str, kind: str) -> None:
+    values = VALUES[kind] + ([0.49999999999999994, 4.5, -3.5, 1e16 + 1, -0.4] if kind == "f" else [])
+    got = _vec_unary(be.xp, op, be.array(values, kind))
+    lanes = [py_unary(op, v) for v in values]
+    if op in ("not", "bool"):
+        want_kind, want = "b", lanes
+    elif any(isinstance(r, float) for r in lanes):
+        want_kind, want = "f", lanes
+    else:
+        # uint64 stays uint64 unless a lane is negative (-u: the lattice)
+        unsigned = kind == "u" and not any(r.negative for r in lanes)
+        want_kind, want = ("u" if unsigned else "i"), [as_dtype(r, unsigned) for r in lanes]
+    assert be.kind(got) == want_kind
+    bad = [(v, g, w) for v, g, w in zip(values, be.values(got), want) if not same(g, w)]
+    assert not bad
+
+
+@backends
+def test_unary_on_python_scalars_and_zero_dim(be: Backend) -> None:
+    assert be.values(_vec_unary(be.xp, "neg", True)) == [-1]
+    assert be.values(_vec_unary(be.xp, "round", 2.5)) == [2]
+    assert be.values(_vec_unary(be.xp, "abs", be.array(INT64_MIN, "i"))) == [INT64_MIN]  # wraps
+    assert be.kind(_vec_unary(be.xp, "neg", be.array([0, 0], "u"))) == "u"  # -0 stays unsigned
+    with pytest.raises(ValueError, match="unknown unary"):
+        _vec_unary(be.xp, "invert", be.array([1], "i"))
+
+
+# --------------------------------------------------------------------------- select and min/max
+
+
+def promoted(operands: list[tuple[str, list[Any]]], chosen: list[Any]) -> str:
+    """The select/minmax result kind for ``(kind, values)`` operands selecting ``chosen``."""
+    kinds = [k for k, _ in operands]
+    if any(k in "fF" for k in kinds):
+        return "f"
+    if any(in_lattice(k, v) for k, vals in operands for v in vals):
+        return "u" if all(v >= 0 for v in chosen) else "i"
+    if any(k in "iI" for k in kinds):
+        return "i"
+    return "b"
+
+
+def lane_value(kind: str, v: Any) -> Any:
+    if kind == "f":
+        return float(v)
+    if kind == "b":
+        return bool(v)
+    return as_dtype(intr(int(v)), kind == "u")
+
+
+@backends
+def test_select_promotes_like_documented(be: Backend) -> None:
+    samples = {"b": [True, False, True], "i": [-5, 2**53 + 1, INT64_MIN], "u": [3, 2**63, UINT64_MAX],
+               "f": [-0.0, NAN, 2.5], "B": [True], "I": [-3], "F": [-0.0]}
+    cond = be.array([True, False, True], "b")
+    for ka in samples:
+        for kb in samples:
+            if ka in "BIF" and kb in "BIF":
+                continue
+            a, b = operand(be, ka, samples[ka]), operand(be, kb, samples[kb])
+            av = samples[ka] * (3 // len(samples[ka]))
+            bv = samples[kb] * (3 // len(samples[kb]))
+            chosen = [x if c else y for c, x, y in zip([True, False, True], av, bv)]
+            want_kind = promoted([(ka, samples[ka]), (kb, samples[kb])], chosen)
+            got = _vec_select(be.xp, cond, a, b)
+            assert be.kind(got) == want_kind, (ka, kb)
+            want = [lane_value(want_kind, v) for v in chosen]
+            assert all(map(same, be.values(got), want)), (ka, kb, be.values(got), want)
+
+
+@backends
+def test_select_condition_forms(be: Backend) -> None:
+    x = be.array([1.0, 2.0], "f")
+    assert be.values(_vec_select(be.xp, True, x, 0.0)) == [1.0, 2.0]
+    assert be.values(_vec_select(be.xp, be.array([NAN, 0.0], "f"), x, -1.0)) == [1.0, -1.0]  # truthiness
+    assert be.values(_vec_select(be.xp, be.array([0, 3], "i"), x, -1.0)) == [-1.0, 2.0]
+
+
+@backends
+@pytest.mark.parametrize("op", ["min", "max"])
+def test_minmax_matches_cpython(be: Backend, op: str) -> None:
+    fn = min if op == "min" else max
+    cases = [("f", "f"), ("i", "f"), ("f", "i"), ("i", "u"), ("b", "i"), ("u", "u"), ("f", "F"), ("i", "I")]
+    for ka, kb in cases:
+        for avals, bvals in grid_cases(ka, kb):
+            n = max(len(avals), len(bvals))
+            av, bv = avals * (n // len(avals)), bvals * (n // len(bvals))
+            chosen = [fn(x, y) for x, y in zip(av, bv)]
+            got = _vec_minmax(be.xp, op, operand(be, ka, avals), operand(be, kb, bvals))
+            want_kind = promoted([(ka, avals), (kb, bvals)], chosen)
+            assert be.kind(got) == want_kind, (ka, kb)
+            want = [lane_value(want_kind, v) for v in chosen]
+            bad = [(x, y, g, w) for x, y, g, w in zip(av, bv, be.values(got), want) if not same(g, w)]
+            assert not bad, (ka, kb, bad[:5])
+
+
+@backends
+def test_minmax_order_nan_and_literals(be: Backend) -> None:
+    xp = be.xp
+    nan1 = be.array([NAN, 1.0], "f")
+    one_nan = be.array([1.0, NAN], "f")
+    assert all(map(same, be.values(_vec_minmax(xp, "min", nan1, one_nan)), [NAN, 1.0]))
+    assert all(map(same, be.values(_vec_minmax(xp, "max", 0.0, be.array([-0.0], "f"))), [0.0]))
+    got = _vec_minmax(xp, "min", be.array([3, -2], "i"), 10**30, 1)
+    assert be.kind(got) == "i" and be.values(got) == [1, -2]
+    got = _vec_minmax(xp, "max", be.array([True, False], "b"), 0)
+    assert be.kind(got) == "i" and be.values(got) == [1, 0]
+    with pytest.raises(TypeError):
+        _vec_minmax(xp, "min", be.array([1], "i"))
+
+
+# --------------------------------------------------------------------------- broadcast
+
+
+@backends
+def test_broadcast(be: Backend) -> None:
+    xp, lib = be.xp, be.lib
+    x = lib.reshape(be.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "f"), (2, 3))
+    row = be.array([1, 2, 3], "i")
+    for value, kind in ((True, "b"), (7, "i"), (2**63, "u"), (1.5, "f")):
+        got = _vec_broadcast(xp, value, x, row)
+        assert got.shape == (2, 3) and be.kind(got) == kind and be.values(got) == [value] * 6
+    got = _vec_broadcast(xp, row, x)
+    assert got.shape == (2, 3) and be.values(got) == [1, 2, 3, 1, 2, 3]
+    assert _vec_broadcast(xp, row, row) is row
+    assert _vec_broadcast(xp, 0.5).shape == ()
+    assert _vec_broadcast(xp, 1.0, row, 3.0).shape == (3,)  # scalar params are shape ()
+    with pytest.raises(OverflowError):
+        _vec_broadcast(xp, 2**64, row)
+    with pytest.raises(ValueError, match="broadcast"):
+        _vec_broadcast(xp, 1.0, row, be.array([1.0, 2.0], "f"))
+
+
+# --------------------------------------------------------------------------- elementwise
+
+
+@backends
+def test_elementwise_calls_fn_per_lane(be: Backend) -> None:
+    xp, lib = be.xp, be.lib
+    x = lib.reshape(be.array([1.5, -2.0, NAN, 4.0], "f"), (2, 2))
+    n = be.array([1, 2], "i")
+    seen = []
+
+    def fn(a: Any, k: Any, c: Any) -> Any:
+        seen.append((type(a), type(k), c))
+        return a * k + c
+
+    got = _vec_elementwise(xp, fn, x, n, 1)
+    assert got.shape == (2, 2) and be.kind(got) == "f"
+    assert all(map(same, be.values(got), [2.5, -3.0, NAN, 9.0]))
+    assert set(seen) == {(float, int, 1)}
+    assert be.kind(_vec_elementwise(xp, lambda a: a > 0, x)) == "b"
+    got = _vec_elementwise(xp, lambda k: k * 2**62, n)
+    assert be.kind(got) == "u" and be.values(got) == [2**62, 2**63]
+    got = _vec_elementwise(xp, lambda b: b, be.array([True, False], "b"))
+    assert be.kind(got) == "b" and be.values(got) == [True, False]
+    got = _vec_elementwise(xp, lambda k: k if k > 1 else True, n)
+    assert be.kind(got) == "i" and be.values(got) == [1, 2]
+    assert _vec_elementwise(xp, lambda a: a, be.array([], "f")).shape == (0,)
+    with pytest.raises(TypeError, match="NoneType"):
+        _vec_elementwise(xp, lambda a: None, n)
+    with pytest.raises(OverflowError):
+        _vec_elementwise(xp, lambda k: -(k * 2**63), n)
+    with pytest.raises(ZeroDivisionError):
+        _vec_elementwise(xp, lambda k: 1 // (k - 1), n)
+
+
+# --------------------------------------------------------------------------- argument prologues
+
+
+@backends
+def test_float_args_accepts_float64_arrays_and_python_floats(be: Backend) -> None:
+    x = be.array([1.0, 2.0], "f")
+    out = _vec_float_args(x, 1.5, -0.0)
+    assert out is not None
+    xp, a, b, c = out
+    assert xp is be.xp and a is x
+    assert be.kind(b) == "f" and b.shape == () and be.values(b) == [1.5]
+    assert same(be.values(c)[0], -0.0)
+    assert _vec_float_args(x, x)[1:] == (x, x)  # type: ignore[index]
+
+
+@backends
+@pytest.mark.parametrize("other", [1, True, "int64", "bool", "float32", "uint64"])
+def test_float_args_declines_everything_else(be: Backend, other: Any) -> None:
+    x = be.array([1.0], "f")
+    if isinstance(other, str):
+        other = be.lib.asarray([1], dtype=getattr(be.lib, other))
+    assert _vec_float_args(x, other) is None
+    assert _vec_float_args(other, x) is None
+
+
+def test_float_args_rechecks_dtype_for_cached_types() -> None:
+    """The plan is cached by type; the dtype is still checked on every call."""
+    f = make_float_args()
+    x = np.asarray([1.0])
+    assert f(x) is not None
+    assert f(np.asarray([1], dtype=np.int64)) is None
+    assert f(np.asarray([1], dtype=np.float32)) is None
+    assert f(x) is not None
+
+
+def test_float_args_namespace_is_computed_once_per_type_tuple(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    real = args_module.array_namespace
+
+    def counting(*arrays: Any) -> Any:
+        calls.append(len(arrays))
+        return real(*arrays)
+
+    monkeypatch.setattr(args_module, "array_namespace", counting)
+    f = make_float_args()
+    x = np.ones(3)
+    for _ in range(5):
+        f(x, x)
+        f(x, 2.0)
+    assert calls == [2, 1]
+
+
+def test_float_args_special_inputs() -> None:
+    numpy_xp = array_api_compat.array_namespace(np.ones(1))
+    out = _vec_float_args(1.0, 2.0)
+    assert out is not None and out[0] is numpy_xp and out[1].shape == ()
+    assert _vec_float_args() == (numpy_xp,)
+    out = _vec_float_args(np.float64(2.5), np.ones(2))
+    assert out is not None and float(out[1]) == 2.5
+
+    class MyFloat(float):
+        pass
+
+    out = _vec_float_args(MyFloat(0.25), np.ones(2))
+    assert out is not None and float(out[1]) == 0.25
+    assert _vec_float_args(np.ones(2), "x") is None
+    with pytest.raises(TypeError, match="namespace"):
+        _vec_float_args(np.ones(2), array_api_strict.ones(2))
+
+
+def test_pinned_prologues_use_the_namespace() -> None:
+    f = make_float_args(array_api_strict)
+    xp, a = f(1.5)  # type: ignore[misc]
+    assert xp is array_api_strict and isinstance(a, array_api_strict._array_object.Array)
+    e = make_exact_args(array_api_strict)
+    xp, a, b = e(3, True)
+    assert xp is array_api_strict and a.dtype == array_api_strict.int64 and b.dtype == array_api_strict.bool
+
+
+@backends
+def test_exact_args_conversions(be: Backend) -> None:
+    lib = be.lib
+    arrays = {name: lib.asarray([1, 2], dtype=getattr(lib, name))
+              for name in ("int8", "int16", "int32", "uint8", "uint16", "uint32")}
+    out = _vec_exact_args(*arrays.values())
+    assert out[0] is be.xp
+    assert all(be.kind(a) == "i" and be.values(a) == [1, 2] for a in out[1:])
+    f32 = lib.asarray([0.1, -0.0], dtype=lib.float32)
+    (_, g) = _vec_exact_args(f32)
+    assert be.kind(g) == "f" and be.values(g)[0] == float(np.float32(0.1)) and same(be.values(g)[1], -0.0)
+    kept = [be.array([1], k) for k in "biuf"]
+    assert _vec_exact_args(*kept)[1:] == tuple(kept)
+    xp, b, i, u, f = _vec_exact_args(be.array([True], "b"), -(2**63), 2**64 - 1, -0.0)
+    assert [be.kind(v) for v in (b, i, u, f)] == ["b", "i", "u", "f"]
+    assert be.values(i) == [-(2**63)] and be.values(u) == [2**64 - 1] and same(be.values(f)[0], -0.0)
+    xp, b = _vec_exact_args(True)  # no array: NumPy
+    assert xp is BACKENDS[0].xp and b.dtype == np.bool_
+    with pytest.raises(OverflowError, match="64-bit"):
+        _vec_exact_args(be.array([1], "i"), 2**64)
+    with pytest.raises(OverflowError):
+        _vec_exact_args(be.array([1], "i"), -(2**63) - 1)
+    with pytest.raises(TypeError, match="complex"):
+        _vec_exact_args(lib.asarray([1j]))
+    with pytest.raises(TypeError, match="complex"):
+        _vec_exact_args(be.array([1], "i"), 1j)
+    with pytest.raises(TypeError, match="str"):
+        _vec_exact_args("x")
+
+
+# --------------------------------------------------------------------------- registry and layering
+
+
+def test_registry_names_are_the_contract() -> None:
+    names = {key: name for key, (name, _) in RUNTIME_HELPERS.items()}
+    assert names == {
+        "float_args": "_vec_float_args", "exact_args": "_vec_exact_args", "binary": "_vec_binary",
+        "unary": "_vec_unary", "select": "_vec_select", "broadcast": "_vec_broadcast",
+        "elementwise": "_vec_elementwise", "minmax": "_vec_minmax",
+    }
+    assert all(callable(fn) and fn.__name__ == name for name, fn in RUNTIME_HELPERS.values())
+
+
+def test_helper_globals() -> None:
+    g1, g2 = helper_globals(), helper_globals()
+    assert g1 == g2 and g1 is not g2  # fresh copies: exec may add to them
+    assert set(g1) == {name for name, _ in RUNTIME_HELPERS.values()}
+    p1, p2 = helper_globals(array_api_strict), helper_globals(array_api_strict)
+    assert p1 == p2 and p1["_vec_float_args"] is not g1["_vec_float_args"]
+    assert p1["_vec_binary"] is g1["_vec_binary"]
+    xp, x = p1["_vec_float_args"](2.0)
+    assert xp is array_api_strict and x.dtype == array_api_strict.float64
+
+
+def test_runtime_is_a_stdlib_only_leaf() -> None:
+    import array_vectorize.runtime as runtime
+
+    root = pathlib.Path(runtime.__file__).parent
+    allowed = set(sys.stdlib_module_names) | {"array_api_compat", "__future__"}
+    for path in sorted(root.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                tops = [alias.name.split(".")[0] for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    assert node.level == 1, f"{path.name}: reaches outside runtime/"
+                    continue
+                tops = [(node.module or "").split(".")[0]]
+            else:
+                continue
+            assert set(tops) <= allowed, f"{path.name} imports {tops}"
