@@ -1836,8 +1836,9 @@ impl<'s> Lowerer<'s> {
                     "bool" => CastOp::Bool,
                     _ => CastOp::Round,
                 };
+                // Float to int is partial (NaN, inf); ints and bools need no guard.
                 let v = if matches!(op, CastOp::Int | CastOp::Round)
-                    && self.kind(a[0]) == Kind::Float
+                    && !matches!(self.kind(a[0]), Kind::Int | Kind::Bool)
                 {
                     self.protect(frame, a[0], SafeValue::Zero)
                 } else {

@@ -1,0 +1,146 @@
+"""The public options of `vectorize` (reference: tests/features): protect_domains, namespace,
+fallback, verify, the canonical cache."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from array_vectorize import VectorizationError, vectorize
+from oracle import check, floats
+from sourcefile import from_source
+
+
+def safe_sqrt(x):
+    if x < 0.0:
+        return 0.0
+    return math.sqrt(x)
+
+
+def safe_log_ratio(x, y):
+    if y != 0.0 and x > 0.0:
+        return math.log(x) / y
+    return -1.0
+
+
+def safe_power(x):
+    return x ** 1.5 if x >= 0.0 else -1.0
+
+
+def safe_int(x):
+    if math.isfinite(x) and abs(x) < 1e15:
+        return int(x)
+    return 0
+
+
+PARTIAL = [safe_sqrt, safe_log_ratio, safe_power, safe_int]
+
+
+@pytest.mark.parametrize("fn", PARTIAL, ids=lambda f: f.__name__)
+def test_protect_domains_never_raises_for_a_correct_program(fn):
+    vec = vectorize(fn, protect_domains=True)
+    # Finite inputs: on live lanes CPython computes inf - inf = nan silently where NumPy would
+    # warn; that is not a domain error of a dead lane.
+    finite = floats(30)[np.isfinite(floats(30))]
+    args = [finite] * fn.__code__.co_argcount
+    # Overflow is not a domain error: CPython gives inf silently too.
+    with np.errstate(divide="raise", invalid="raise"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = vec(*[a[:, None] if i == 0 and len(args) > 1 else a for i, a in enumerate(args)])
+    assert result is not None
+
+
+@pytest.mark.parametrize("fn", PARTIAL, ids=lambda f: f.__name__)
+def test_protect_domains_never_changes_results(fn, backend):
+    args = [floats(30)] * fn.__code__.co_argcount
+    if len(args) == 2:
+        args = [args[0][:, None], args[1][None, :]]
+    check(vectorize(fn, protect_domains=True), *args, backend=backend)
+
+
+def test_without_protection_dead_lanes_may_warn():
+    vec = vectorize(safe_sqrt)
+    with np.errstate(invalid="raise"), pytest.raises(FloatingPointError):
+        vec(np.array([-1.0, 4.0]))
+
+
+def test_protect_domains_only_guards_partial_operations():
+    def plain(x, y):
+        if x > y:
+            return x * y + 1.0
+        return x - y
+
+    assert "where(" in vectorize(plain, protect_domains=True).source
+    src = vectorize(plain, protect_domains=True).source
+    # No operand of + - * is guarded: only the two branch merges use where.
+    float_body = src.split("def _vec_exact_")[0]
+    assert float_body.count("xp.where(") == 1
+
+
+def test_namespace_pins_the_array_namespace():
+    import array_api_strict as xps
+
+    vec = vectorize(safe_sqrt, namespace=xps)
+    result = vec(xps.asarray([4.0, -1.0]))
+    assert isinstance(result, type(xps.asarray(1.0)))
+    assert vec.source == vectorize(safe_sqrt).source
+
+
+def test_fallback_calls_unknown_functions_per_element():
+    import statistics
+
+    fn = from_source(
+        "def f(x):\n    if x > 0.0:\n        return erf_like(x) + 1.0\n    return 0.0\n",
+        {"erf_like": math.erf},
+    )
+    with pytest.raises(VectorizationError):
+        vectorize(fn)
+    vec = vectorize(fn, fallback=True)
+    check(vec, floats(20))
+    assert "_vec_elementwise(" in vec.source
+    assert statistics is not None
+
+
+def test_fallback_loops_over_a_function_that_cannot_compile():
+    fn = from_source("def f(x):\n    total = 0.0\n    while total < x:\n        total += 1.0\n    return total\n")
+    vec = vectorize(fn, fallback=True)
+    check(vec, np.array([0.5, 2.0, 3.5, -1.0]))
+
+
+def test_verify_accepts_a_correct_compilation():
+    vec = vectorize(safe_sqrt, verify=(np.array([-1.0, 0.0, 4.0]),))
+    assert float(vec(9.0)) == 3.0
+
+
+def test_verify_reports_a_mismatch(monkeypatch):
+    from array_vectorize import verify as verify_module
+
+    def wrong(x):
+        return x + 1.0
+
+    vec = vectorize(safe_sqrt, protect_domains=True)
+    with pytest.raises(VectorizationError, match="verify"):
+        verify_module.verify_against_original(vec, wrong, (np.array([4.0]),))
+
+
+def test_canonical_compilation_is_cached_and_linked():
+    def f(x):
+        return x * 3.0
+
+    first = vectorize(f)
+    assert vectorize(f) is first
+    assert f.__array_vectorized__ is first
+    assert first._vectorized_original is f
+    assert vectorize(first) is first  # vectorizing the vectorized function is idempotent
+    assert vectorize(f, protect_domains=True) is not first
+
+
+def test_decorator_with_options_syntax():
+    @vectorize(protect_domains=True)
+    def g(x):
+        return math.sqrt(x) if x >= 0.0 else 0.0
+
+    check(g, floats(20))
