@@ -69,20 +69,24 @@ pub fn result_shape(op: &Op, shape: &impl Fn(Value) -> Shape) -> Shape {
 }
 
 /// Recomputes every value's kind for the given parameter kinds (phis and if-merges to a fixpoint).
+///
+/// The first round gives each phi the kind of its initial value only (a placeholder starts at
+/// `Bool`, the bottom of the numeric chain); later rounds join in the value from the loop body.
+/// Kinds only rise from there, so the rounds settle.
 pub fn infer_kinds(func: &mut Function, param_kinds: &[Kind]) {
-    // Kinds only move up the lattice, so a few rounds settle any nesting we accept.
+    let body = std::mem::take(&mut func.body);
+    visit(func, &body.insts, param_kinds, true);
     for _ in 0..8 {
         let before: Vec<Kind> = func.values.iter().map(|v| v.kind).collect();
-        let body = std::mem::take(&mut func.body);
-        visit(func, &body.insts, param_kinds);
-        func.body = body;
+        visit(func, &body.insts, param_kinds, false);
         if func.values.iter().map(|v| v.kind).eq(before) {
-            return;
+            break;
         }
     }
+    func.body = body;
 }
 
-fn visit(func: &mut Function, insts: &[Inst], param_kinds: &[Kind]) {
+fn visit(func: &mut Function, insts: &[Inst], param_kinds: &[Kind], first: bool) {
     for inst in insts {
         match inst {
             Inst::Let { dst, op } => {
@@ -97,24 +101,36 @@ fn visit(func: &mut Function, insts: &[Inst], param_kinds: &[Kind]) {
             }
             Inst::Loop { phis, body, .. } => {
                 for phi in phis {
-                    let k = merge_kind(func, phi.init, phi.next, phi.dst);
+                    let k = if first {
+                        if is_placeholder(func, phi.init) {
+                            Kind::Bool
+                        } else {
+                            func.values[phi.init.index()].kind
+                        }
+                    } else {
+                        merge_kind(func, phi.init, phi.next)
+                    };
                     func.values[phi.dst.index()].kind = k;
                     func.values[phi.init.index()].kind = placeholder_kind(func, phi.init, k);
                 }
-                visit(func, &body.insts, param_kinds);
+                visit(func, &body.insts, param_kinds, first);
                 for phi in phis {
-                    let k = merge_kind(func, phi.init, phi.next, phi.dst);
+                    let k = merge_kind(func, phi.init, phi.next);
+                    let k = Kind::join(k, func.values[phi.dst.index()].kind);
                     func.values[phi.dst.index()].kind = k;
                 }
             }
             Inst::If {
                 then, other, outs, ..
             } => {
-                visit(func, &then.insts, param_kinds);
-                visit(func, &other.insts, param_kinds);
+                visit(func, &then.insts, param_kinds, first);
+                visit(func, &other.insts, param_kinds, first);
                 for o in outs {
-                    let k = merge_kind(func, o.then, o.other, o.dst);
+                    let k = merge_kind(func, o.then, o.other);
                     func.values[o.dst.index()].kind = k;
+                    for side in [o.then, o.other] {
+                        func.values[side.index()].kind = placeholder_kind(func, side, k);
+                    }
                 }
             }
         }
@@ -125,7 +141,7 @@ fn is_placeholder(func: &Function, v: Value) -> bool {
     func.values[v.index()].placeholder
 }
 
-fn merge_kind(func: &Function, a: Value, b: Value, _dst: Value) -> Kind {
+fn merge_kind(func: &Function, a: Value, b: Value) -> Kind {
     let ka = func.values[a.index()].kind;
     let kb = func.values[b.index()].kind;
     match (is_placeholder(func, a), is_placeholder(func, b)) {
