@@ -549,9 +549,13 @@ impl<'a> Gen<'a> {
     }
 
     /// Whether `a op b` on these kinds is exact as a plain operator on every backend.
-    fn plain_binary(&self, op: BinOp, a: Value, b: Value) -> bool {
-        let (ka, kb) = (self.kind(a), self.kind(b));
-        let (sa, sb) = (self.scalar(a), self.scalar(b));
+    fn plain_binary(
+        &self,
+        op: BinOp,
+        (ka, sa): (Kind, bool),
+        (kb, sb): (Kind, bool),
+        b: Value,
+    ) -> bool {
         match (ka, kb) {
             (Kind::Float, Kind::Float) => true,
             // A Python int mixes with a float array on every backend; an int array with a
@@ -569,6 +573,20 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// A boolean operand of arithmetic as the int (or float) it acts as: strict backends refuse
+    /// arithmetic on bools.
+    fn promote_bool(&self, e: Expr, scalar: bool, to: Kind) -> Expr {
+        match (scalar, e) {
+            (true, Expr::Bool(v)) if to == Kind::Float => Expr::Float(f64::from(u8::from(v))),
+            (true, Expr::Bool(v)) => Expr::Int(i128::from(v)),
+            (true, e) => call(
+                name(if to == Kind::Float { "float" } else { "int" }),
+                vec![e],
+            ),
+            (false, e) => self.xcall("astype", vec![e, self.dtype(to)]),
+        }
+    }
+
     fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Expr {
         let sym = match op {
             BinOp::Add => "+",
@@ -579,9 +597,28 @@ impl<'a> Gen<'a> {
             BinOp::Mod => "%",
             BinOp::Pow => "**",
         };
-        let both_scalar = self.scalar(a) && self.scalar(b);
-        if both_scalar || self.plain_binary(op, a, b) {
-            let (x, y) = (self.value(a), self.value(b));
+        let (sa, sb) = (self.scalar(a), self.scalar(b));
+        let (mut x, mut y) = (self.value(a), self.value(b));
+        if sa && sb {
+            return bin(sym, x, y);
+        }
+        let (mut ka, mut kb) = (self.kind(a), self.kind(b));
+        if ka != Kind::Unknown && kb != Kind::Unknown && (ka == Kind::Bool || kb == Kind::Bool) {
+            let to = if ka == Kind::Float || kb == Kind::Float {
+                Kind::Float
+            } else {
+                Kind::Int
+            };
+            if ka == Kind::Bool {
+                x = self.promote_bool(x, sa, to);
+                ka = to;
+            }
+            if kb == Kind::Bool {
+                y = self.promote_bool(y, sb, to);
+                kb = to;
+            }
+        }
+        if self.plain_binary(op, (ka, sa), (kb, sb), b) {
             return bin(sym, x, y);
         }
         let key = match op {
@@ -593,7 +630,6 @@ impl<'a> Gen<'a> {
             BinOp::Mod => "mod",
             BinOp::Pow => "pow",
         };
-        let (x, y) = (self.value(a), self.value(b));
         self.helper(BINARY, key, vec![x, y])
     }
 

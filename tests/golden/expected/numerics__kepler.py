@@ -1,0 +1,17 @@
+def kepler(mean_anomaly, ecc):
+    arrays = _vec_float_args(mean_anomaly, ecc)
+    if arrays is None:
+        return _vec_exact_kepler(mean_anomaly, ecc)
+    xp, mean_anomaly, ecc = arrays
+    e = mean_anomaly
+    for _ in range(6):
+        e = e - (e - ecc * e - mean_anomaly) / (1.0 - ecc)
+    return e
+
+
+def _vec_exact_kepler(mean_anomaly, ecc):
+    xp, mean_anomaly, ecc = _vec_exact_args(mean_anomaly, ecc)
+    e = mean_anomaly
+    for _ in range(6):
+        e = _vec_binary(xp, "sub", e, _vec_binary(xp, "truediv", _vec_binary(xp, "sub", _vec_binary(xp, "sub", e, _vec_binary(xp, "mul", ecc, e)), mean_anomaly), _vec_binary(xp, "sub", 1.0, ecc)))
+    return e
