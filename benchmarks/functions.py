@@ -225,6 +225,31 @@ def kepler(m, e):
     return ecc
 
 
+# ----------------------------------------------------------------------------- Babylonian sqrt
+
+
+def babylonian_sqrt_hand(a):
+    x = xp.where(a > 1.0, a, 1.0)
+    for _ in range(6):
+        x = 0.5 * (x + a / x)
+    return xp.where(a <= 0.0, 0.0, x)
+
+
+@benchmark(
+    "square root by 6 fixed Babylonian (Newton) steps, a ternary start, a guard",
+    babylonian_sqrt_hand,
+    lambda rng, n: (rng.uniform(0.0, 100.0, n),),
+    (0.0, -0.0, 1.0, -1.0, 0.25, 2.0, 100.0, 1e-300, NAN),
+)
+def babylonian_sqrt(a):
+    if a <= 0.0:
+        return 0.0
+    x = a if a > 1.0 else 1.0
+    for _ in range(6):
+        x = 0.5 * (x + a / x)
+    return x
+
+
 # ----------------------------------------------------------------------------- Black-Scholes
 
 
@@ -306,12 +331,6 @@ def knock_out_value_hand(s, k, barrier, rebate, t, r, sigma):
     return xp.where(t <= 0.0, expired, xp.where(s >= barrier, rebate * disc, alive))
 
 
-@benchmark(
-    "knock-out option value: 20 lines, nested branches, exp/log/sqrt",
-    knock_out_value_hand,
-    lambda rng, n: (rng.uniform(50.0, 150.0, n), 100.0, 130.0, 5.0, rng.uniform(0.01, 2.0, n), 0.03, 0.2),
-    (1.0, 50.0, 100.0, 129.0, 130.0, 150.0, 1e-3, 2.0),
-)
 def knock_out_value(s, k, barrier, rebate, t, r, sigma):
     """Rough value of an up-and-out call: discounted forward intrinsic with a barrier haircut."""
     disc = math.exp(-r * t)
@@ -332,3 +351,12 @@ def knock_out_value(s, k, barrier, rebate, t, r, sigma):
     else:
         value = intrinsic * haircut
     return disc * value + rebate * (1.0 - haircut) * disc
+
+
+# Registered by a call, not a decorator, so that its source is exactly its 20 lines.
+benchmark(
+    "knock-out option value: 20 lines, nested branches, exp/log/sqrt",
+    knock_out_value_hand,
+    lambda rng, n: (rng.uniform(50.0, 150.0, n), 100.0, 130.0, 5.0, rng.uniform(0.01, 2.0, n), 0.03, 0.2),
+    (1.0, 50.0, 100.0, 129.0, 130.0, 150.0, 1e-3, 2.0),
+)(knock_out_value)

@@ -1,0 +1,173 @@
+"""Decoration latency: what ``vectorize(f)`` costs at decoration time (DESIGN.md section 6).
+
+Target: ``functions.knock_out_value``, a 20-line function (def line, docstring, nested branches,
+exp/log/sqrt). ``vectorize`` memoizes canonical compilations per function object, so every
+iteration decorates a *fresh* function object with the same code, globals and source
+(``types.FunctionType(f.__code__, ...)``): each one is really read, compiled, executed and wrapped
+(the ``compiled`` counter of ``array_vectorize.stats()`` is checked to prove it).
+
+Figures (medians, microseconds):
+
+* ``total``: ``vectorize(fresh)`` with the module's file already in ``linecache`` (as for every
+  function after the first in a module);
+* ``total_cold``: the same after ``linecache.clearcache()`` (includes reading the file);
+* the stages of ``api._build`` timed one by one: ``precompiled.lookup`` (a miss), source read
+  (``inspect.getsourcelines``), environment (``EnvBuilder.env_of``), the Rust compile alone
+  (``_core.compile_function``) and emit (``exec`` + wrap, ``emit.materialize``), and within emit
+  the docstring (``docstring.vectorized_docstring``, which reads the scalar source again).
+
+``run(quick=False) -> dict`` returns them; ``python benchmarks/bench_compile.py [--quick]`` prints them.
+"""
+
+from __future__ import annotations
+
+import gc
+import inspect
+import linecache
+import statistics
+import sys
+import time
+import types
+from pathlib import Path
+from typing import Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import functions  # noqa: E402
+
+import array_vectorize  # noqa: E402
+from array_vectorize import _core, api, emit, precompiled, vectorize  # noqa: E402
+from array_vectorize.docstring import vectorized_docstring  # noqa: E402
+from array_vectorize.environment import EnvBuilder, function_source  # noqa: E402
+
+TARGET = functions.knock_out_value
+OPTIONS = {"protect_domains": False, "fallback": False}
+
+
+def fresh(fn: types.FunctionType) -> types.FunctionType:
+    """A new function object with `fn`'s code, globals, defaults and closure (and so its source)."""
+    new = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    new.__qualname__ = fn.__qualname__
+    new.__kwdefaults__ = fn.__kwdefaults__
+    new.__module__ = fn.__module__
+    new.__doc__ = fn.__doc__
+    return new
+
+
+def source_lines(fn: types.FunctionType) -> int:
+    lines, _ = inspect.getsourcelines(fn)
+    return len(lines)
+
+
+def time_us(step: Callable[[], object], iterations: int, warmup: int, setup: Callable[[], object] | None = None) -> float:
+    """Median wall time of `step()` in microseconds; `setup()` runs untimed before each call."""
+    samples = []
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for i in range(warmup + iterations):
+            arg = setup() if setup is not None else None
+            t0 = time.perf_counter_ns()
+            step(arg) if setup is not None else step()
+            t1 = time.perf_counter_ns()
+            if i >= warmup:
+                samples.append((t1 - t0) / 1e3)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+            gc.collect()
+    return statistics.median(samples)
+
+
+def measure(fn: types.FunctionType, iterations: int, warmup: int) -> dict:
+    before = array_vectorize.stats()["compiled"]
+    vectorize(fresh(fn))
+    assert array_vectorize.stats()["compiled"] == before + 1, "vectorize(fresh function) did not compile"
+
+    source, path, first_line = function_source(fn)
+    env = EnvBuilder().env_of(fn)
+    builder = EnvBuilder()
+    builder.env_of(fn)
+    compiled = _core.compile_function(source, path, first_line, fn.__name__, env, OPTIONS)
+    hidden = {n: builder.hidden_values[n] for _, n in compiled["hidden"] if n in builder.hidden_values}
+
+    out = {
+        "function": fn.__name__,
+        "lines": source_lines(fn),
+        "total": time_us(lambda f: vectorize(f), iterations, warmup, setup=lambda: fresh(fn)),
+        "total_cold": time_us(
+            lambda f: vectorize(f), max(iterations // 3, 5), 2, setup=lambda: (linecache.clearcache(), fresh(fn))[1]
+        ),
+        "lookup": time_us(lambda f: precompiled.lookup(f, OPTIONS), iterations, warmup, setup=lambda: fresh(fn)),
+        "source": time_us(lambda f: function_source(f), iterations, warmup, setup=lambda: fresh(fn)),
+        "env": time_us(lambda f: EnvBuilder().env_of(f), iterations, warmup, setup=lambda: fresh(fn)),
+        "rust_compile": time_us(
+            lambda: _core.compile_function(source, path, first_line, fn.__name__, env, OPTIONS), iterations * 3, warmup
+        ),
+        "emit": time_us(
+            lambda f: emit.materialize(f, compiled["source"], compiled["entry"], hidden=hidden),
+            iterations,
+            warmup,
+            setup=lambda: fresh(fn),
+        ),
+    }
+    out["docstring"] = time_us(lambda f: vectorized_docstring(f), iterations, warmup, setup=lambda: fresh(fn))
+    out["rest"] = out["total"] - sum(out[k] for k in ("lookup", "source", "env", "rust_compile", "emit"))
+    return out
+
+
+def run(quick: bool = False) -> dict:
+    iterations, warmup = (60, 10) if quick else (400, 40)
+    rows = [measure(TARGET, iterations, warmup)]
+    for extra in (functions.soft_threshold, functions.bs_call):
+        rows.append(measure(extra, iterations // 2, warmup))
+    target = rows[0]
+    return {
+        "target": TARGET.__name__,
+        "iterations": iterations,
+        "rows": rows,
+        "bars": [
+            {
+                "what": f"decoration latency, {target['lines']}-line function (vectorize(f), median)",
+                "figure": f"{target['total']:.0f} us",
+                "bar": "<= 1000 us",
+                "met": target["total"] <= 1000.0,
+            },
+            {
+                "what": "Rust compile alone (_core.compile_function, median)",
+                "figure": f"{target['rust_compile']:.0f} us",
+                "bar": "<= 100 us",
+                "met": target["rust_compile"] <= 100.0,
+            },
+        ],
+    }
+
+
+COLUMNS = [
+    ("function", "function", "{}"),
+    ("lines", "lines", "{}"),
+    ("total", "vectorize(f) us", "{:.0f}"),
+    ("total_cold", "cold linecache us", "{:.0f}"),
+    ("lookup", "precompiled lookup us", "{:.1f}"),
+    ("source", "source read us", "{:.1f}"),
+    ("env", "env us", "{:.1f}"),
+    ("rust_compile", "Rust compile us", "{:.1f}"),
+    ("emit", "exec + wrap us", "{:.1f}"),
+    ("docstring", "(of which docstring) us", "{:.1f}"),
+    ("rest", "rest us", "{:.1f}"),
+]
+
+
+def table(result: dict) -> list[str]:
+    head = [c[1] for c in COLUMNS]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    for row in result["rows"]:
+        lines.append("| " + " | ".join(fmt.format(row[key]) for key, _, fmt in COLUMNS) + " |")
+    return lines
+
+
+if __name__ == "__main__":
+    res = run(quick="--quick" in sys.argv)
+    print("\n".join(table(res)))
+    for bar in res["bars"]:
+        print(f"{bar['what']}: {bar['figure']} (bar {bar['bar']}): {'met' if bar['met'] else 'NOT met'}")

@@ -1,0 +1,436 @@
+"""Every benchmark of DESIGN.md section 6 in one run, figures side by side (``make bench``).
+
+    python benchmarks/run.py [--quick] [--json PATH] [--only NAME[,NAME...]]
+
+1. Runtime at 1e6 float64 elements, per function of ``functions.py``: the hand-written Array API
+   expression vs the ``@vectorize``'d function vs ``np.vectorize`` of the scalar original.
+2. Call overhead on 10-element inputs: generated minus hand-written, per function.
+3. Decoration latency (``bench_compile.py``).
+4. The import hook (``bench_hook.py``) and the build backend (``bench_build.py``), when present:
+   each exposes ``run() -> dict`` (``run(quick=...)`` if it accepts ``quick``). A returned dict is
+   printed as it comes: a list of dicts under ``"rows"`` as a table, other keys as ``key: value``;
+   an optional ``"bars"`` list of ``{"what", "figure", "bar", "met"}`` joins the summary.
+
+Benchmarks report; they never fail on slowness (the exit status is 0 whatever the figures).
+Timings are medians over repeats, after warm-up, with the garbage collector off while timing; the
+hand-written and generated versions are timed alternately so that load on the machine hits both,
+and the ratio (and the 10-element difference) is the median over those back-to-back pairs.
+``--quick`` runs a reduced version (fewer repeats, np.vectorize on fewer elements) in seconds.
+
+OpenBLAS tuning variables (OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE) can slow NumPy down on this
+machine; this script re-executes itself without them (only its own process and children).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+_UNSET = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+if any(v in os.environ for v in _UNSET):
+    _env = {k: v for k, v in os.environ.items() if k not in _UNSET}
+    os.execve(sys.executable, [sys.executable, *sys.argv], _env)
+
+import argparse  # noqa: E402
+import gc  # noqa: E402
+import importlib  # noqa: E402
+import inspect  # noqa: E402
+import json  # noqa: E402
+import platform  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+import timeit  # noqa: E402
+import traceback  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import numpy as np  # noqa: E402
+
+import array_vectorize  # noqa: E402
+from array_vectorize import _core  # noqa: E402
+
+import functions  # noqa: E402
+
+N_BIG = 1_000_000
+N_SMALL = 10
+
+
+class Config:
+    def __init__(self, quick: bool) -> None:
+        self.quick = quick
+        # 1e6 runtime: repeats of one call each, alternating hand / generated.
+        self.big_repeats = 7 if quick else 31
+        # np.vectorize: elements timed (then scaled linearly to N_BIG) and repeats.
+        self.npvec_n = 20_000 if quick else 100_000
+        self.npvec_repeats = 1 if quick else 3
+        # 10-element overhead: calls per sample and samples.
+        self.small_number = 1_000 if quick else 5_000
+        self.small_repeats = 7 if quick else 25
+
+
+# ----------------------------------------------------------------------------- timing helpers
+
+
+def _once(fn, args) -> float:
+    t0 = time.perf_counter()
+    fn(*args)
+    return time.perf_counter() - t0
+
+
+def time_pair(a, b, args, repeats: int, warmup: int = 2) -> tuple[list[float], list[float]]:
+    """Seconds per call of `a(*args)` and `b(*args)`, `repeats` samples each, timed alternately
+    (order swapped each repeat) so that sample i of both saw the same load."""
+    for _ in range(warmup):
+        a(*args)
+        b(*args)
+    ta, tb = [], []
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for i in range(repeats):
+            if i % 2:
+                tb.append(_once(b, args))
+                ta.append(_once(a, args))
+            else:
+                ta.append(_once(a, args))
+                tb.append(_once(b, args))
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    return ta, tb
+
+
+def time_pair_small(a, b, args, number: int, repeats: int) -> tuple[list[float], list[float]]:
+    """Seconds per call, `repeats` samples of `number` calls each, alternating as in time_pair."""
+    ta_timer = timeit.Timer("f(*args)", globals={"f": a, "args": args})
+    tb_timer = timeit.Timer("f(*args)", globals={"f": b, "args": args})
+    ta_timer.timeit(number)
+    tb_timer.timeit(number)
+    ta, tb = [], []
+    for i in range(repeats):
+        if i % 2:
+            tb.append(tb_timer.timeit(number) / number)
+            ta.append(ta_timer.timeit(number) / number)
+        else:
+            ta.append(ta_timer.timeit(number) / number)
+            tb.append(tb_timer.timeit(number) / number)
+    return ta, tb
+
+
+def time_np_vectorize(scalar, args, repeats: int) -> float:
+    vec = np.vectorize(scalar, otypes=[np.float64])
+    vec(*[a[:10] if isinstance(a, np.ndarray) else a for a in args])
+    samples = []
+    for _ in range(repeats):
+        samples.append(_once(vec, args))
+    return statistics.median(samples)
+
+
+# ----------------------------------------------------------------------------- runtime figures
+
+
+def runtime_rows(cfg: Config, only: set[str] | None) -> list[dict]:
+    rows = []
+    for bench in functions.BENCHMARKS:
+        if only and bench.name not in only:
+            continue
+        row = {"function": bench.name, "description": bench.description}
+        rows.append(row)
+        try:
+            gen = bench.generated()
+        except Exception as exc:  # a compiler problem is a finding, not a crash
+            row["error"] = f"{type(exc).__name__}: {exc}"
+            print(f"  {bench.name}: vectorize failed: {row['error']}", file=sys.stderr)
+            continue
+        rng = np.random.default_rng(20240601)
+        big = bench.make_args(rng, N_BIG)
+        hand_samples, gen_samples = time_pair(bench.hand, gen, big, cfg.big_repeats)
+        hand_s, gen_s = statistics.median(hand_samples), statistics.median(gen_samples)
+        row["hand_ms"] = hand_s * 1e3
+        row["gen_ms"] = gen_s * 1e3
+        # Median of the ratios of samples taken back to back: robust to load that comes and goes.
+        row["ratio"] = statistics.median(g / h for g, h in zip(gen_samples, hand_samples))
+
+        small_args = bench.make_args(rng, cfg.npvec_n)
+        npv_s = time_np_vectorize(bench.scalar, small_args, cfg.npvec_repeats) * (N_BIG / cfg.npvec_n)
+        row["npvec_ms"] = npv_s * 1e3
+        row["speedup"] = npv_s / gen_s
+        row["hand_speedup"] = npv_s / hand_s
+
+        tiny = bench.make_args(rng, N_SMALL)
+        hand_t, gen_t = time_pair_small(bench.hand, gen, tiny, cfg.small_number, cfg.small_repeats)
+        row["hand10_us"] = statistics.median(hand_t) * 1e6
+        row["gen10_us"] = statistics.median(gen_t) * 1e6
+        row["overhead_us"] = statistics.median(g - h for g, h in zip(gen_t, hand_t)) * 1e6
+        print(
+            f"  {bench.name:<16} hand {row['hand_ms']:7.2f} ms  gen {row['gen_ms']:7.2f} ms  "
+            f"ratio {row['ratio']:.3f}  np.vectorize {row['npvec_ms']:8.0f} ms  "
+            f"10-elt +{row['overhead_us']:.2f} us",
+            file=sys.stderr,
+        )
+    return rows
+
+
+def npvec_linearity(cfg: Config) -> dict | None:
+    """One np.vectorize call at the full 1e6 elements, to check the linear scaling used above."""
+    if cfg.quick:
+        return None
+    bench = functions.by_name("soft_threshold")
+    rng = np.random.default_rng(7)
+    full = time_np_vectorize(bench.scalar, bench.make_args(rng, N_BIG), 1)
+    scaled = time_np_vectorize(bench.scalar, bench.make_args(rng, cfg.npvec_n), 3) * (N_BIG / cfg.npvec_n)
+    return {"function": bench.name, "full_ms": full * 1e3, "scaled_ms": scaled * 1e3}
+
+
+def runtime_bars(rows: list[dict]) -> list[dict]:
+    ok = [r for r in rows if "error" not in r]
+    failed = [r["function"] for r in rows if "error" in r]
+    bars = []
+    if ok:
+        ratios = [r["ratio"] for r in ok]
+        worst = max(ok, key=lambda r: r["ratio"])
+        slowest_speedup = min(ok, key=lambda r: r["speedup"])
+        worst_overhead = max(ok, key=lambda r: r["overhead_us"])
+        bars += [
+            {
+                "what": "generated / hand-written at 1e6, median over the set",
+                "figure": f"{statistics.median(ratios):.3f}",
+                "bar": "<= 1.10",
+                "met": statistics.median(ratios) <= 1.10 and not failed,
+            },
+            {
+                "what": "generated / hand-written at 1e6, worst",
+                "figure": f"{worst['ratio']:.3f} ({worst['function']})",
+                "bar": "<= 1.5",
+                "met": worst["ratio"] <= 1.5 and not failed,
+            },
+            {
+                "what": "speed-up over np.vectorize, lowest",
+                "figure": f"{slowest_speedup['speedup']:.0f}x ({slowest_speedup['function']})",
+                "bar": ">= 10x",
+                "met": slowest_speedup["speedup"] >= 10 and not failed,
+            },
+            {
+                "what": "10-element call overhead over hand-written, worst",
+                "figure": f"{worst_overhead['overhead_us']:+.2f} us ({worst_overhead['function']})",
+                "bar": "<= 2 us",
+                "met": worst_overhead["overhead_us"] <= 2.0 and not failed,
+            },
+        ]
+    if failed:
+        bars.append({"what": "functions the compiler failed on", "figure": ", ".join(failed), "bar": "none", "met": False})
+    return bars
+
+
+# ----------------------------------------------------------------------------- printing
+
+
+def md_table(headers: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+    right = [i > 0 for i in range(len(headers))]
+
+    def line(cells):
+        out = []
+        for i, c in enumerate(cells):
+            out.append(c.rjust(widths[i]) if right[i] else c.ljust(widths[i]))
+        return "| " + " | ".join(out) + " |"
+
+    sep = "|" + "|".join(("-" * (w + 1) + ":") if right[i] else ("-" * (w + 2)) for i, w in enumerate(widths)) + "|"
+    return "\n".join([line(headers), sep] + [line(r) for r in rows])
+
+
+def print_runtime(rows: list[dict], cfg: Config, linearity: dict | None) -> None:
+    print(f"\n## Runtime: {N_BIG:.0e} float64 elements (median of {cfg.big_repeats} calls each)\n")
+    table = []
+    for r in rows:
+        if "error" in r:
+            table.append([r["function"], "-", "-", "FAILED", "-", "-", "-"])
+            continue
+        table.append(
+            [
+                r["function"],
+                f"{r['hand_ms']:.2f}",
+                f"{r['gen_ms']:.2f}",
+                f"{r['ratio']:.3f}",
+                f"{r['npvec_ms']:.0f}",
+                f"{r['speedup']:.0f}x",
+                f"{r['hand_speedup']:.0f}x",
+            ]
+        )
+    print(
+        md_table(
+            ["function", "hand-written ms", "generated ms", "gen / hand", "np.vectorize ms", "generated vs np.vectorize", "hand-written vs np.vectorize"],
+            table,
+        )
+    )
+    print(
+        f"\nhand-written: xp = array_api_compat.numpy (xp.where, xp.exp, ... are NumPy's own functions).\n"
+        f"np.vectorize(scalar, otypes=[float64]) timed on {cfg.npvec_n:,} elements "
+        f"(median of {cfg.npvec_repeats}) and scaled linearly to {N_BIG:,}."
+    )
+    if linearity:
+        print(
+            f"Scaling check ({linearity['function']}): one np.vectorize call at {N_BIG:,} elements took "
+            f"{linearity['full_ms']:.0f} ms; the scaled figure is {linearity['scaled_ms']:.0f} ms."
+        )
+
+    print(f"\n## Call overhead: {N_SMALL}-element inputs (median of {cfg.small_repeats} x {cfg.small_number} calls)\n")
+    table = [
+        [r["function"], f"{r['hand10_us']:.2f}", f"{r['gen10_us']:.2f}", f"{r['overhead_us']:+.2f}"]
+        for r in rows
+        if "error" not in r
+    ]
+    print(md_table(["function", "hand-written us", "generated us", "generated - hand us"], table))
+
+
+def print_compile(res: dict) -> None:
+    import bench_compile
+
+    print(f"\n## Decoration latency (median of {res['iterations']} fresh function objects)\n")
+    rows = [[fmt.format(row[key]) for key, _, fmt in bench_compile.COLUMNS] for row in res["rows"]]
+    print(md_table([c[1] for c in bench_compile.COLUMNS], rows))
+    print(
+        "\nvectorize(f): the whole decoration with the module's file in linecache; cold: after\n"
+        "linecache.clearcache(). The other columns time each stage of vectorize alone; rest = total - stages."
+    )
+
+
+def _fmt_value(v) -> str:
+    if isinstance(v, float):
+        return f"{v:.3g}" if abs(v) < 1e4 else f"{v:.0f}"
+    return str(v)
+
+
+def print_generic(title: str, res) -> None:
+    print(f"\n## {title}\n")
+    if not isinstance(res, dict):
+        print(_fmt_value(res))
+        return
+    rows = res.get("rows")
+    if isinstance(rows, list) and rows and all(isinstance(r, dict) for r in rows):
+        headers = list(dict.fromkeys(k for r in rows for k in r))
+        print(md_table(headers, [[_fmt_value(r.get(h, "")) for h in headers] for r in rows]))
+        print()
+    for key, value in res.items():
+        if key in ("rows", "bars"):
+            continue
+        if isinstance(value, dict):
+            print(f"{key}:")
+            for k2, v2 in value.items():
+                print(f"  {k2}: {_fmt_value(v2)}")
+        else:
+            print(f"{key}: {_fmt_value(value)}")
+
+
+def print_bars(bars: list[dict]) -> None:
+    print("\n## DESIGN.md section 6 bars\n")
+    rows = [[b["what"], str(b["figure"]), str(b["bar"]), "met" if b["met"] else "NOT MET"] for b in bars]
+    print(md_table(["figure", "measured", "bar", ""], rows))
+
+
+# ----------------------------------------------------------------------------- other suites
+
+
+def run_optional(module_name: str, quick: bool):
+    """(result, error text); (None, None) when the module is not there."""
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == module_name:
+            return None, None
+        return None, f"import failed: {exc}"
+    except Exception as exc:  # noqa: BLE001 - a broken suite must not stop the others
+        return None, f"import failed: {type(exc).__name__}: {exc}"
+    try:
+        run = module.run
+        try:
+            accepts_quick = "quick" in inspect.signature(run).parameters
+        except (TypeError, ValueError):
+            accepts_quick = False
+        return (run(quick=quick) if accepts_quick else run()), None
+    except Exception:  # noqa: BLE001
+        return None, traceback.format_exc()
+
+
+def machine_header(cfg: Config) -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return (
+        f"# array-vectorize benchmarks{' (--quick)' if cfg.quick else ''}\n\n"
+        f"Python {platform.python_version()}, NumPy {np.__version__}, array-api-compat "
+        f"{importlib.import_module('array_api_compat').__version__}, {cpu}, {os.cpu_count()} cores\n"
+        f"array_vectorize from {Path(array_vectorize.__file__).parent}, compiler build {_core.BUILD_ID}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a reduced run (fewer repeats), well under a minute")
+    parser.add_argument("--json", metavar="PATH", help="also write every figure as JSON")
+    parser.add_argument("--only", metavar="NAMES", help="comma-separated benchmark functions (runtime section only)")
+    parser.add_argument("--no-hook", action="store_true", help="skip bench_hook")
+    parser.add_argument("--no-build", action="store_true", help="skip bench_build")
+    args = parser.parse_args(argv)
+    sys.stdout.reconfigure(line_buffering=True)
+    cfg = Config(args.quick)
+    only = set(args.only.split(",")) if args.only else None
+    started = time.perf_counter()
+
+    print(machine_header(cfg))
+    results: dict = {"quick": cfg.quick}
+    bars: list[dict] = []
+
+    print("\nruntime and call overhead ...", file=sys.stderr)
+    rows = runtime_rows(cfg, only)
+    linearity = npvec_linearity(cfg) if not only else None
+    results["runtime"] = {"rows": rows, "npvec_linearity": linearity}
+    bars += runtime_bars(rows)
+    print_runtime(rows, cfg, linearity)
+
+    print("decoration latency ...", file=sys.stderr)
+    res, err = run_optional("bench_compile", cfg.quick)
+    results["compile"] = res if res is not None else {"error": err}
+    if res is not None:
+        print_compile(res)
+        bars += res.get("bars", [])
+    else:
+        print(f"\n## Decoration latency\n\nFAILED:\n{err}")
+
+    for module_name, title, skip in (
+        ("bench_hook", "Import hook", args.no_hook),
+        ("bench_build", "Build backend", args.no_build),
+    ):
+        if skip:
+            continue
+        print(f"{module_name} ...", file=sys.stderr)
+        res, err = run_optional(module_name, cfg.quick)
+        if res is None and err is None:
+            print(f"\n## {title}\n\n(benchmarks/{module_name}.py is not present)")
+            continue
+        results[module_name] = res if res is not None else {"error": err}
+        if res is None:
+            print(f"\n## {title}\n\nFAILED:\n{err}")
+            continue
+        print_generic(title, res)
+        if isinstance(res, dict):
+            bars += [b for b in res.get("bars", []) if isinstance(b, dict)]
+
+    print_bars(bars)
+    results["bars"] = bars
+    print(f"\n(total {time.perf_counter() - started:.0f} s)")
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
