@@ -236,14 +236,12 @@ fn marked(def: &ast::StmtFunctionDef, markers: &Markers) -> Option<MarkedOptions
 }
 
 fn def_start(def: &ast::StmtFunctionDef) -> (usize, usize) {
-    let start = def
-        .decorator_list
-        .iter()
-        .map(|d| usize::from(d.range().start()))
-        .min()
-        .unwrap_or(usize::from(def.range.start()));
-    // A decorator's range starts after the `@`.
-    (start.saturating_sub(1), usize::from(def.range.end()))
+    let start = match def.decorator_list.iter().map(|d| usize::from(d.range().start())).min() {
+        // A decorator's range starts after the `@`.
+        Some(decorator) => decorator.saturating_sub(1),
+        None => usize::from(def.range.start()),
+    };
+    (start, usize::from(def.range.end()))
 }
 
 /// The text of a function from the start of its first decorator's line to its end: what
@@ -422,5 +420,42 @@ pub fn literal(e: &ast::Expr) -> Option<Const> {
             .collect::<Option<Vec<_>>>()
             .map(Const::Tuple),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_body(source: &str) -> Vec<ast::Stmt> {
+        match parse(source, Mode::Module, "m.py") {
+            Ok(ast::Mod::Module(m)) => m.body,
+            _ => panic!("does not parse"),
+        }
+    }
+
+    #[test]
+    fn undecorated_helper_starts_on_its_def_line() {
+        // co_firstlineno of an undecorated function is its `def` line; the assumption that the
+        // decorator checks against the live helper must say the same.
+        let source = "from array_vectorize import vectorize\nK = 2.0\n\ndef helper(x):\n    return x * K\n\n@vectorize\ndef f(x):\n    return helper(x)\n";
+        let functions = compile_module(source, "m.py", None).expect("parses");
+        let Outcome::Ok(compiled) = &functions[0].outcome else {
+            panic!("f did not compile: {:?}", functions[0].outcome);
+        };
+        let helper = compiled.assumptions.iter().find(|a| a.name == "helper").expect("assumed");
+        assert_eq!(
+            helper.binding,
+            crate::env::AssumedBinding::Function {
+                name: "helper".into(),
+                line: 4
+            }
+        );
+        assert_eq!(functions[0].line, 7);
+        let env = module_env(source, "m.py", &LineIndex::new(source), &parse_body(source));
+        let Some(Binding::Function(f)) = env.get("helper") else {
+            panic!("helper is not a function binding");
+        };
+        assert!(f.source.starts_with("def helper"), "{:?}", f.source);
     }
 }
