@@ -1,0 +1,237 @@
+"""Compiles the marked functions of a wheel's modules into artifacts (``wheel_artifacts.py``
+describes their layout and how the decorator finds them).
+
+What is compiled is what the wheel ships: each ``.py`` entry that mentions ``vectorize`` goes
+through ``_core.compile_module``, statically (nothing of the package runs, DESIGN.md section 4).
+Diagnostics name the file in the source tree that the entry came from, found with
+``_core.scan_tree``, so that a message points where the user edits.
+
+Every marked function must come out "ok", or be listed in ``[tool.array-vectorize] runtime``:
+an "error" (the compiler rejects it) and a "deferred" (it reads a name whose value only the
+running module knows) both fail the build, listing every such function at once, because a wheel
+that silently leaves functions to run time breaks ``ARRAY_VECTORIZE_NO_COMPILE=1`` deployments.
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import importlib.util
+import json
+import posixpath
+from dataclasses import dataclass, field
+
+from .. import _core
+from ..wheel_artifacts import ARTIFACT_DIR, FORMAT
+from .config import Config
+from .errors import BuildError
+from .wheelfile import Entry
+
+MARKER = b"vectorize"
+
+
+@dataclass
+class Report:
+    """What the build did, for the summary line and for tests."""
+
+    modules: int = 0
+    precompiled: list[str] = field(default_factory=list)  # "module:qualname"
+    runtime: list[str] = field(default_factory=list)  # left to run time by the config
+
+
+@dataclass
+class _Problem:
+    target: str  # module:qualname
+    text: str  # the positioned message
+
+
+def module_name(install_path: str) -> str | None:
+    """``pkg/sub/mod.py`` -> ``pkg.sub.mod`` (``__init__.py`` names its package); None when the
+    path is not importable as a module (a directory name that is no identifier)."""
+    parts = install_path[:-3].split("/")
+    if parts[-1] == "__init__":
+        parts.pop()
+    if not parts or not all(p.isidentifier() for p in parts):
+        return None
+    return ".".join(parts)
+
+
+def install_path(arcname: str, dist_info: str) -> str | None:
+    """Where a wheel entry is installed relative to site-packages, or None (metadata, scripts,
+    headers, data)."""
+    if arcname.startswith(dist_info + "/"):
+        return None
+    top, _, rest = arcname.partition("/")
+    if top.endswith(".data"):
+        kind, _, rest = rest.partition("/")
+        return rest if kind in ("purelib", "platlib") and rest else None
+    return arcname
+
+
+def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source_root: str) -> tuple[dict[str, Entry], Report]:
+    """The artifacts to add to a wheel whose files are `entries`; raises BuildError listing every
+    marked function that can neither be precompiled nor is left to run time by `config`."""
+    report = Report()
+    artifacts: dict[str, Entry] = {}
+    problems: list[_Problem] = []
+    targets: list[str] = []  # every marked function seen, for the config check
+    source_paths = _source_index(source_root)
+    for arcname in sorted(entries):
+        path = install_path(arcname, dist_info)
+        if path is None or not path.endswith(".py") or f"/{ARTIFACT_DIR}/" in f"/{path}":
+            continue
+        data = entries[arcname].data
+        if MARKER not in data:
+            continue
+        module = module_name(path)
+        if module is None:
+            continue
+        shown = _shown_path(path, data, source_paths)
+        try:
+            text = importlib.util.decode_source(data)
+            functions = _core.compile_module(text, shown)
+        except (SyntaxError, UnicodeDecodeError) as exc:
+            functions = None
+            why = f"{shown}: cannot decode this module: {exc}"
+        except _core.VectorizationError as exc:
+            functions = None
+            why = str(exc)
+        if functions is None:
+            # Only a module that can reach array_vectorize can hold marked functions.
+            if b"array_vectorize" in data:
+                target = f"{module}:*"
+                targets.append(target)
+                if _runtime(config, target):
+                    report.runtime.append(target)
+                else:
+                    problems.append(_Problem(target, f"{why}\n  so the build cannot look for marked functions in {module}"))
+            continue
+        files: dict[str, bytes] = {}
+        manifest_functions = []
+        for fn in functions:
+            target = f"{module}:{fn['qualname']}"
+            targets.append(target)
+            if _runtime(config, target):
+                report.runtime.append(target)
+                continue
+            marked_at = f"{shown}:{fn['line']}"
+            if fn["status"] == "error":
+                problems.append(_Problem(target, f"{fn['error']}\n  in {target} (marked at {marked_at})"))
+                continue
+            if fn["status"] == "deferred" or fn["hidden"]:
+                names = ", ".join(fn.get("deferred") or [h[-1] for h in fn["hidden"]])
+                problems.append(
+                    _Problem(
+                        target,
+                        f"{marked_at}: {target} reads names whose values only the running module knows: {names}\n"
+                        "  (bind them to literals, `math` or functions of this module so the build can see them)",
+                    )
+                )
+                continue
+            filename = _artifact_name(fn, files)
+            source = fn["source"].encode("utf-8")
+            files[filename] = source
+            manifest_functions.append(
+                {
+                    "qualname": fn["qualname"],
+                    "name": fn["name"],
+                    "line": fn["line"],
+                    "options": fn["options"],
+                    "entry": fn["entry"],
+                    "hidden": [],
+                    "assumptions": fn["assumptions"],
+                    "file": filename,
+                    "source_sha256": _core.sha256_hex(source),
+                }
+            )
+            report.precompiled.append(target)
+        if not manifest_functions:
+            continue
+        report.modules += 1
+        prefix = arcname[: -len(posixpath.basename(arcname))]  # keeps a .data/purelib/ prefix
+        stem = posixpath.basename(arcname)[:-3]
+        manifest = {
+            "format": FORMAT,
+            "build_id": _core.BUILD_ID,
+            "module": module,
+            "source_sha256": _core.sha256_hex(data),
+            "functions": manifest_functions,
+        }
+        artifacts[f"{prefix}{ARTIFACT_DIR}/{stem}.json"] = Entry(
+            (json.dumps(manifest, indent=1, sort_keys=True, allow_nan=True) + "\n").encode("utf-8")
+        )
+        for filename, source in files.items():
+            artifacts[f"{prefix}{ARTIFACT_DIR}/{stem}/{filename}"] = Entry(source)
+    _check_runtime_patterns(config, targets)
+    if problems:
+        raise BuildError(_failure_message(problems))
+    return artifacts, report
+
+
+def _runtime(config: Config, target: str) -> bool:
+    return any(fnmatch.fnmatchcase(target, p) for p in config.runtime)
+
+
+def _artifact_name(fn: dict, taken: dict[str, bytes]) -> str:
+    name = f"{fn['qualname']}.py"
+    if name in taken:  # the same qualname defined twice in one module
+        name = f"{fn['qualname']}-{fn['line']}.py"
+    return name
+
+
+def _source_index(source_root: str) -> list[str]:
+    try:
+        return _core.scan_tree(source_root)
+    except OSError:
+        return []
+
+
+def _shown_path(install_path: str, data: bytes, source_paths: list[str]) -> str:
+    """The source-tree path the wheel entry came from (src/ layout, flat layout, or another
+    mapping the wrapped backend applied), else the wheel path."""
+    candidates = [p for p in source_paths if p == install_path or p.endswith("/" + install_path)]
+    if len(candidates) > 1:
+        candidates = sorted(candidates, key=len)
+    return candidates[0] if candidates else install_path
+
+
+def _check_runtime_patterns(config: Config, targets: list[str]) -> None:
+    bad = []
+    for pattern in config.runtime:
+        if any(fnmatch.fnmatchcase(t, pattern) for t in targets):
+            continue
+        close = _close(pattern, targets)
+        hint = f"; did you mean {close!r}?" if close else ""
+        bad.append(f"[tool.array-vectorize] runtime entry {pattern!r} matches no marked function{hint}")
+    if bad:
+        raise BuildError("\n".join(bad) + _known_targets(targets))
+
+
+def _close(pattern: str, targets: list[str]) -> str | None:
+    match = difflib.get_close_matches(pattern, targets, n=1, cutoff=0.6)
+    return match[0] if match else None
+
+
+def _known_targets(targets: list[str]) -> str:
+    if not targets:
+        return "\n(the wheel has no marked functions)"
+    shown = ", ".join(targets[:10]) + (", ..." if len(targets) > 10 else "")
+    return f"\n(marked functions: {shown})"
+
+
+def _failure_message(problems: list[_Problem]) -> str:
+    n = len(problems)
+    head = f"{n} marked function{'s' if n != 1 else ''} cannot be precompiled:\n\n"
+    body = "\n\n".join(p.text for p in problems)
+    listed = ", ".join(f'"{p.target}"' for p in problems)
+    return (
+        head
+        + body
+        + "\n\nTo fix: change the code as the message says, or leave "
+        + ("these functions" if n != 1 else "the function")
+        + " to be compiled at run time\n(by the decorator, when the module is imported) by listing "
+        + ("them" if n != 1 else "it")
+        + " in pyproject.toml:\n\n    [tool.array-vectorize]\n    runtime = ["
+        + listed
+        + "]\n"
+    )

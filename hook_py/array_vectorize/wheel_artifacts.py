@@ -1,0 +1,117 @@
+"""Code precompiled into a wheel by ``array_vectorize.build``, found at decoration time.
+
+Layout, beside each module ``pkg/mod.py`` of the installed wheel that has marked functions::
+
+    pkg/__vectorized__/mod.json              manifest: BUILD_ID, sha256 of mod.py, one entry
+                                             per precompiled function (compile_module's, less
+                                             the source), each naming its file
+    pkg/__vectorized__/mod/<qualname>.py     the generated source, byte for byte; the
+                                             installer byte-compiles it like any module
+
+`lookup(fn)` derives the manifest's path from ``fn.__code__.co_filename`` (no scan of the file
+system), reads it once per module, and uses it only if the installed ``mod.py`` hashes to what
+was compiled and the manifest was written by this very compiler (``BUILD_ID``); otherwise it
+returns None and the decorator compiles. The code object comes from the ``.pyc`` the installer
+wrote (``SourceFileLoader.get_code`` validates it and falls back to compiling the ``.py``), with
+its file name changed to the one emit gives generated code, so nothing is compiled at import.
+The decorator then checks options and assumptions (``precompiled.lookup``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import types
+from importlib.machinery import SourceFileLoader
+from typing import Any
+
+from . import _core, emit
+
+# Shared with the writer, array_vectorize/build/precompile.py.
+ARTIFACT_DIR = "__vectorized__"
+FORMAT = 1
+
+# co_filename of a module -> {(qualname, line): manifest entry}, or None (no usable artifacts).
+_MODULES: dict[str, dict[tuple[str, int], dict] | None] = {}
+
+
+def manifest_path(module_file: str) -> str:
+    """Where the manifest of the module at `module_file` (a ``.py`` path) lives."""
+    head, tail = os.path.split(module_file)
+    return os.path.join(head, ARTIFACT_DIR, tail[:-3] + ".json")
+
+
+def lookup(fn: types.FunctionType) -> dict | None:
+    """The wheel's entry for `fn` (with "origin": "wheel", "source" and "code"), or None."""
+    filename = fn.__code__.co_filename
+    try:
+        entries = _MODULES[filename]
+    except KeyError:
+        entries = _MODULES[filename] = _load_manifest(filename, fn.__module__)
+    if entries is None:
+        return None
+    entry = entries.get((fn.__qualname__, fn.__code__.co_firstlineno))
+    if entry is None:
+        return None
+    loaded = _load_function(filename, entry)
+    if loaded is None:
+        return None
+    source, code = loaded
+    return dict(entry, origin="wheel", source=source, code=code)
+
+
+def forget() -> None:
+    """Drops what was read (tests; a reinstall in the same process)."""
+    _MODULES.clear()
+
+
+def _load_manifest(filename: str, module: str) -> dict[tuple[str, int], dict] | None:
+    if not filename.endswith(".py"):
+        return None
+    try:
+        with open(manifest_path(filename), "rb") as f:
+            manifest = json.loads(f.read())
+        if (
+            not isinstance(manifest, dict)
+            or manifest.get("format") != FORMAT
+            or manifest.get("build_id") != _core.BUILD_ID
+            or manifest.get("module") != module
+        ):
+            return None
+        with open(filename, "rb") as f:
+            if _core.sha256_hex(f.read()) != manifest.get("source_sha256"):
+                return None  # the installed module is not the one that was compiled
+        entries = {}
+        for e in manifest["functions"]:
+            e["assumptions"] = [(name, _tupled(binding)) for name, binding in e["assumptions"]]
+            entries[(e["qualname"], e["line"])] = e
+        return entries
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _tupled(value: Any) -> Any:
+    # JSON has no tuples; frozen constants (D8) and binding tuples are tuples.
+    return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
+
+
+def _load_function(module_file: str, entry: dict) -> tuple[str, types.CodeType] | None:
+    head, tail = os.path.split(module_file)
+    path = os.path.join(head, ARTIFACT_DIR, tail[:-3], entry["file"])
+    loader = SourceFileLoader(f"{ARTIFACT_DIR}.{entry['qualname']}", path)
+    try:
+        source = loader.get_data(path).decode("utf-8")
+        if _core.sha256_hex(source.encode("utf-8")) != entry["source_sha256"]:
+            return None
+        code = loader.get_code(loader.name)
+    except (OSError, ImportError, SyntaxError, UnicodeDecodeError, ValueError):
+        return None
+    if code is None:
+        return None
+    return source, _renamed(code, emit.code_filename(entry["qualname"], source))
+
+
+def _renamed(code: types.CodeType, filename: str) -> types.CodeType:
+    """`code` as if compiled under `filename` (the generated module and every function in it)."""
+    consts = tuple(_renamed(c, filename) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
