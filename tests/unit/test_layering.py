@@ -1,0 +1,71 @@
+"""Import boundaries (reference: tests/unit/test_layering.py): the runtime helpers are a
+stdlib-only leaf, the rest of the package reaches them only through the registry seam, and every
+helper name codegen emits is provided by that seam."""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from pathlib import Path
+
+import array_vectorize
+from array_vectorize.runtime.registry import RUNTIME_HELPERS
+
+REPO = Path(__file__).resolve().parents[2]
+PACKAGE = REPO / "hook_py" / "array_vectorize"
+
+
+def imports(path: Path) -> list[tuple[int, str]]:
+    """(level, module) of every import in a file."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out.extend((0, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            out.append((node.level, node.module or ""))
+    return out
+
+
+def test_runtime_is_a_stdlib_only_leaf():
+    allowed_third_party = {"array_api_compat"}
+    for path in sorted((PACKAGE / "runtime").glob("*.py")):
+        for level, module in imports(path):
+            if level > 0:
+                assert level == 1, f"{path.name} imports outside runtime/ ({'.' * level}{module})"
+                continue
+            top = module.split(".")[0]
+            assert top in sys.stdlib_module_names or top in allowed_third_party, f"{path.name} imports {module}"
+
+
+def test_package_reaches_runtime_only_through_the_registry():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE)
+        if rel.parts[0] in ("runtime", "fuzz"):
+            continue
+        for level, module in imports(path):
+            name = module if level == 0 else "." * level + module
+            if "runtime" in name.split("."):
+                assert name.endswith("runtime.registry"), f"{rel} imports {name}; use runtime.registry"
+
+
+def test_every_emitted_helper_is_registered():
+    codegen = (REPO / "src" / "codegen.rs").read_text()
+    emitted = set(re.findall(r'pub const \w+: &str = "(_vec_\w+)";', codegen))
+    assert emitted, "no helper names found in codegen.rs"
+    registered = {name for name, _ in RUNTIME_HELPERS.values()}
+    assert emitted <= registered, f"codegen emits unregistered helpers: {emitted - registered}"
+
+
+def test_compiler_core_has_no_python_dependency():
+    # Only the binding module may use PyO3 (the stages run under `cargo test` without Python).
+    for path in sorted((REPO / "src").rglob("*.rs")):
+        if path.name == "python.rs":
+            continue
+        assert "pyo3" not in path.read_text(), f"{path.relative_to(REPO)} uses pyo3"
+
+
+def test_public_interface():
+    for name in ("vectorize", "VectorizationError", "stats", "BUILD_ID", "CompileDisabledError"):
+        assert hasattr(array_vectorize, name)
+    assert set(array_vectorize.stats()) >= {"compiled", "disk_cache_hits", "precompiled_hits"}
