@@ -236,7 +236,12 @@ fn marked(def: &ast::StmtFunctionDef, markers: &Markers) -> Option<MarkedOptions
 }
 
 fn def_start(def: &ast::StmtFunctionDef) -> (usize, usize) {
-    let start = match def.decorator_list.iter().map(|d| usize::from(d.range().start())).min() {
+    let start = match def
+        .decorator_list
+        .iter()
+        .map(|d| usize::from(d.range().start()))
+        .min()
+    {
         // A decorator's range starts after the `@`.
         Some(decorator) => decorator.saturating_sub(1),
         None => usize::from(def.range.start()),
@@ -443,7 +448,11 @@ mod tests {
         let Outcome::Ok(compiled) = &functions[0].outcome else {
             panic!("f did not compile: {:?}", functions[0].outcome);
         };
-        let helper = compiled.assumptions.iter().find(|a| a.name == "helper").expect("assumed");
+        let helper = compiled
+            .assumptions
+            .iter()
+            .find(|a| a.name == "helper")
+            .expect("assumed");
         assert_eq!(
             helper.binding,
             crate::env::AssumedBinding::Function {
