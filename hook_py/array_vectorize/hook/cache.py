@@ -1,0 +1,164 @@
+"""The import hook's on-disk cache: one file per module, next to CPython's ``.pyc``.
+
+A cache file holds the static compile of one module (``_core.compile_module``'s entries, with the
+marshalled code object of each generated module), keyed by the content of everything that
+determines it: the source bytes, the compiler's build id, the Python side that shapes cached data
+(``emit.py``, ``docstring.py``, this file), the interpreter's cache tag and bytecode magic, and the optimisation level.
+Never by timestamps: a same-size edit within a second or a ``git checkout`` cannot serve stale code,
+and a moved tree still hits (the key holds no path).
+
+Layout (all integers little-endian)::
+
+    magic            8 bytes   b"AVCACHE\\0"
+    format version   4 bytes   FORMAT_VERSION
+    key             64 bytes   hex sha256 (cache_key)
+    payload length   8 bytes
+    payload sha256  64 bytes   hex
+    payload          marshal.dumps({"entries": [...]})
+
+``read`` checks every field before it unmarshals anything; any mismatch or I/O error is a miss.
+``write`` goes through ``_core.write_atomic`` (temporary file, then rename): concurrent writers of
+the same module leave one whole file. Neither ever raises: a cache problem is never an import error.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import struct
+import sys
+from importlib.util import MAGIC_NUMBER, cache_from_source
+
+from .. import __version__, _core
+
+MAGIC = b"AVCACHE\0"
+#: Bump whenever the payload's layout or meaning changes.
+FORMAT_VERSION = 1
+SUFFIX = ".avc"
+#: What cache files are called after CPython's ``<module>.<cache tag>[.opt-N]``.
+TAG = f"array-vectorize-{__version__}"
+
+_HEADER = struct.Struct("<8sI64sQ64s")
+HEADER_SIZE = _HEADER.size
+# Fields of a compile_module entry that nothing reads back from the cache (debug text).
+_NOT_CACHED = ("ir",)
+
+_fingerprint: bytes | None = None
+
+
+class CacheError(Exception):
+    """Why a cache file was not usable (the message is logged, never raised to the importer)."""
+
+
+def enabled() -> bool:
+    """False under ARRAY_VECTORIZE_CACHE=0: no cache file is read or written."""
+    return os.environ.get("ARRAY_VECTORIZE_CACHE", "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+def _python_fingerprint() -> bytes:
+    """What of the Python side shapes cached data: the version and the files that make it."""
+    global _fingerprint
+    if _fingerprint is None:
+        from .. import docstring, emit
+
+        parts = [__version__.encode(), _core.BUILD_ID.encode()]
+        for mod in (emit, docstring, sys.modules[__name__]):
+            try:
+                with open(mod.__file__, "rb") as f:
+                    parts.append(f.read())
+            except (OSError, TypeError):
+                parts.append(b"?")
+        _fingerprint = _core.sha256_hex(b"\0".join(parts)).encode()
+    return _fingerprint
+
+
+def cache_key(source: bytes) -> str:
+    """Hex sha256 over the source bytes and everything else that determines the entries."""
+    impl = sys.implementation
+    prefix = b"\0".join(
+        [
+            MAGIC,
+            str(FORMAT_VERSION).encode(),
+            _python_fingerprint(),
+            f"{impl.cache_tag}|optimize={sys.flags.optimize}".encode(),
+            MAGIC_NUMBER,
+            b"",
+        ]
+    )
+    return _core.sha256_hex(prefix + source)
+
+
+def cache_path(source_path: str) -> str | None:
+    """Where the cache file of `source_path` lives: CPython's ``.pyc`` location (``__pycache__`` or
+    ``sys.pycache_prefix``, interpreter tag, ``.opt-N``) with this tool's suffix; None when the
+    interpreter has no cache tag."""
+    try:
+        pyc = cache_from_source(source_path)
+    except (NotImplementedError, ValueError):
+        return None
+    base = pyc[: -len(".pyc")] if pyc.endswith(".pyc") else pyc
+    return f"{base}.{TAG}{SUFFIX}"
+
+
+def encode(key: str, entries: list[dict]) -> bytes:
+    """The whole cache file for `entries` (code objects included) under `key`."""
+    kept = [{k: v for k, v in e.items() if k not in _NOT_CACHED} for e in entries]
+    payload = marshal.dumps({"entries": kept})
+    digest = _core.sha256_hex(payload).encode()
+    return _HEADER.pack(MAGIC, FORMAT_VERSION, key.encode(), len(payload), digest) + payload
+
+
+def decode(data: bytes, key: str | None) -> list[dict]:
+    """The entries of a cache file; CacheError unless header, key (when given), length and
+    checksum all match and the payload has the expected shape."""
+    if len(data) < HEADER_SIZE:
+        raise CacheError(f"truncated header ({len(data)} bytes)")
+    magic, version, file_key, length, digest = _HEADER.unpack_from(data)
+    if magic != MAGIC:
+        raise CacheError("not an array-vectorize cache file (bad magic)")
+    if version != FORMAT_VERSION:
+        raise CacheError(f"format version {version}, expected {FORMAT_VERSION}")
+    if key is not None and file_key != key.encode():
+        raise CacheError("key mismatch (source, compiler or interpreter changed)")
+    payload = data[HEADER_SIZE:]
+    if len(payload) != length:
+        raise CacheError(f"payload is {len(payload)} bytes, header says {length}")
+    if _core.sha256_hex(payload).encode() != digest:
+        raise CacheError("payload checksum mismatch")
+    try:
+        record = marshal.loads(payload)
+    except (EOFError, ValueError, TypeError) as exc:
+        raise CacheError(f"payload does not unmarshal: {exc}") from None
+    entries = record.get("entries") if isinstance(record, dict) else None
+    if not isinstance(entries, list) or not all(
+        isinstance(e, dict) and isinstance(e.get("qualname"), str) and isinstance(e.get("line"), int) for e in entries
+    ):
+        raise CacheError("payload has an unexpected shape")
+    return entries
+
+
+def header_key(data: bytes) -> str | None:
+    """The key recorded in a cache file's header, if the header is readable."""
+    if len(data) < HEADER_SIZE or data[:8] != MAGIC:
+        return None
+    return _HEADER.unpack_from(data)[2].decode("ascii", "replace")
+
+
+def read(path: str, key: str) -> list[dict]:
+    """The cached entries at `path` for `key`. FileNotFoundError on a plain miss; CacheError
+    (or another OSError) when the file is there but unusable."""
+    with open(path, "rb") as f:
+        data = f.read()
+    return decode(data, key)
+
+
+def write(path: str, key: str, entries: list[dict], source_path: str) -> None:
+    """Writes the cache file atomically, creating its directory as CPython does for ``.pyc``
+    files. Raises OSError (or ValueError for unmarshallable entries); callers log and go on."""
+    data = encode(key, entries)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    _core.write_atomic(path, data)
+    try:  # like CPython's .pyc: the source file's permissions, without execute bits
+        os.chmod(path, os.stat(source_path).st_mode & 0o666 | 0o200)
+    except OSError:
+        pass
