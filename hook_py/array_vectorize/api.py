@@ -77,7 +77,9 @@ def _build(original: types.FunctionType, options: dict, namespace: Any) -> types
     entry = precompiled.lookup(original, options)
     if entry is not None:
         _stats.bump("precompiled_hits" if entry["origin"] == "wheel" else "disk_cache_hits")
-        return emit.materialize(original, entry["source"], entry["entry"], namespace=namespace, code=entry.get("code"))
+        return emit.materialize(
+            original, entry["source"], entry["entry"], namespace=namespace, code=entry.get("code"), doc=entry.get("doc")
+        )
     if compile_disabled():
         raise CompileDisabledError(
             f"{original.__module__}.{original.__qualname__} would be compiled, but ARRAY_VECTORIZE_NO_COMPILE=1 "

@@ -42,8 +42,13 @@ def materialize(
     hidden: dict[str, Any] | None = None,
     namespace: Any = None,
     code: types.CodeType | None = None,
+    doc: str | None = None,
 ) -> types.FunctionType:
-    """Executes the generated module and dresses its entry function as `original`."""
+    """Executes the generated module and dresses its entry function as `original`.
+
+    `code` and `doc` (the generated module's code object and the vectorized docstring) come from
+    the import hook's cache when known, so a warm import neither compiles nor tokenizes.
+    """
     filename = code_filename(original.__qualname__, source)
     if code is None or code.co_filename != filename:
         code = compile(source, filename, "exec", dont_inherit=True)
@@ -60,7 +65,7 @@ def materialize(
     vec.__name__ = original.__name__
     vec.__qualname__ = original.__qualname__
     vec.__module__ = original.__module__
-    vec.__doc__ = vectorized_docstring(original)
+    vec.__doc__ = doc if doc is not None else vectorized_docstring(original)
     try:
         vec.__signature__ = inspect.signature(original)
     except (TypeError, ValueError):
