@@ -1911,7 +1911,8 @@ impl<'s> Lowerer<'s> {
         if let Some(p) = self.helpers.get(&key) {
             return Ok(p.clone());
         }
-        let parsed = extract::parse_text(self.sources, &fs.path, &fs.source, fs.first_line)
+        let text = &fs.source[..crate::source::block_len(&fs.source, fs.name == "<lambda>")];
+        let parsed = extract::parse_text(self.sources, &fs.path, text, fs.first_line)
             .and_then(|(id, body)| extract::find_function(id, self.sources, &body, &fs.name));
         match parsed {
             Ok(p) => {

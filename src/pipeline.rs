@@ -37,6 +37,8 @@ pub struct Compiled {
     pub assumptions: Vec<Assumption>,
     /// The optimized IR, printed.
     pub ir: String,
+    /// The scalar function's own text (decorators, header, body), for its docstring.
+    pub scalar_source: String,
 }
 
 /// `ARRAY_VECTORIZE_DEBUG=ir` prints the IR after every pass to stderr.
@@ -56,8 +58,9 @@ pub fn compile_function(req: &Request) -> Result<Compiled, CompileError> {
         CompileError::Diagnostics(vec![render(&d, sources)])
     };
 
-    // extract
-    let (id, body) = match extract::parse_text(&mut sources, req.path, req.source, req.first_line) {
+    // extract: the text may run on past the function (the rest of its file); cut it.
+    let text = &req.source[..crate::source::block_len(req.source, req.name == "<lambda>")];
+    let (id, body) = match extract::parse_text(&mut sources, req.path, text, req.first_line) {
         Ok(x) => x,
         Err(d) => return Err(fail(d, &sources)),
     };
@@ -120,6 +123,7 @@ pub fn compile_function(req: &Request) -> Result<Compiled, CompileError> {
         hidden: lowered.hidden,
         assumptions,
         ir: exact.to_string(),
+        scalar_source: text.to_string(),
     })
 }
 

@@ -224,6 +224,7 @@ fn compiled_to_py<'py>(py: Python<'py>, c: &Compiled, d: &Bound<'py, PyDict>) ->
     }
     d.set_item("assumptions", assumptions)?;
     d.set_item("ir", &c.ir)?;
+    d.set_item("scalar_source", &c.scalar_source)?;
     Ok(())
 }
 

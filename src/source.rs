@@ -201,3 +201,108 @@ mod tests {
         assert!(check_nesting(&text).is_err());
     }
 }
+
+/// Length in bytes of the definition that starts `text`: its decorators, `def` header and
+/// indented body (what `inspect.getsource` returns for a function), or, for a lambda, the one
+/// logical line that holds it. Lets callers pass "the file from this line on" without finding
+/// the block's end themselves (CPython's `inspect` tokenizes for that, which costs more than
+/// compiling).
+pub fn block_len(text: &str, lambda: bool) -> usize {
+    let bytes = text.as_bytes();
+    let indent = |at: usize| {
+        bytes[at..]
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count()
+    };
+    let base = indent(0);
+    let mut depth = 0usize;
+    let mut header_done = false;
+    let mut logical_start = 0usize;
+    let mut i = 0usize;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\'' | b'"' => {
+                i = skip_string(bytes, i);
+                continue;
+            }
+            b'\\' if bytes.get(i + 1) == Some(&b'\n') => {
+                i += 2;
+                continue;
+            }
+            b'\n' if depth == 0 => {
+                // End of a logical line.
+                let line = text[logical_start..i].trim_start();
+                if lambda {
+                    return i + 1;
+                }
+                if line.starts_with("def ") || line.starts_with("async def ") {
+                    header_done = true;
+                }
+                // Find the next line that is not blank or a comment.
+                let mut j = i + 1;
+                loop {
+                    if j >= bytes.len() {
+                        return bytes.len();
+                    }
+                    let w = indent(j);
+                    match bytes.get(j + w) {
+                        Some(b'\n') => j += w + 1,
+                        Some(b'\r') if bytes.get(j + w + 1) == Some(&b'\n') => j += w + 2,
+                        Some(b'#') => {
+                            while j < bytes.len() && bytes[j] != b'\n' {
+                                j += 1;
+                            }
+                            j += 1;
+                        }
+                        None => return bytes.len(),
+                        Some(_) => {
+                            if header_done && w <= base {
+                                return j;
+                            }
+                            break;
+                        }
+                    }
+                }
+                logical_start = j;
+                i = j;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
+#[cfg(test)]
+mod block_tests {
+    use super::block_len;
+
+    #[test]
+    fn block_ends_at_dedent() {
+        let text =
+            "@deco(\n  1)\ndef f(x):\n    s = '''\nnot code\n'''\n\n    # c\n    return x\nY = 2\n";
+        assert_eq!(
+            &text[..block_len(text, false)],
+            "@deco(\n  1)\ndef f(x):\n    s = '''\nnot code\n'''\n\n    # c\n    return x\n"
+        );
+        let method = "    def m(self):\n        return 1\n\n    def n(self):\n        pass\n";
+        assert_eq!(
+            &method[..block_len(method, false)],
+            "    def m(self):\n        return 1\n\n"
+        );
+        let one = "def f(x): return x\ndef g(): pass\n";
+        assert_eq!(&one[..block_len(one, false)], "def f(x): return x\n");
+        let lam = "sq = lambda t: (t *\n  t)\nz = 1\n";
+        assert_eq!(&lam[..block_len(lam, true)], "sq = lambda t: (t *\n  t)\n");
+    }
+}

@@ -78,7 +78,13 @@ def _build(original: types.FunctionType, options: dict, namespace: Any) -> types
     if entry is not None:
         _stats.bump("precompiled_hits" if entry["origin"] == "wheel" else "disk_cache_hits")
         return emit.materialize(
-            original, entry["source"], entry["entry"], namespace=namespace, code=entry.get("code"), doc=entry.get("doc")
+            original,
+            entry["source"],
+            entry["entry"],
+            namespace=namespace,
+            code=entry.get("code"),
+            doc=entry.get("doc"),
+            scalar_source=entry.get("scalar_source"),
         )
     if compile_disabled():
         raise CompileDisabledError(
@@ -91,7 +97,14 @@ def _build(original: types.FunctionType, options: dict, namespace: Any) -> types
         if not options["fallback"]:
             raise
         return _element_loop(original, namespace)
-    return emit.materialize(original, compiled["source"], compiled["entry"], hidden=hidden, namespace=namespace)
+    return emit.materialize(
+        original,
+        compiled["source"],
+        compiled["entry"],
+        hidden=hidden,
+        namespace=namespace,
+        scalar_source=compiled["scalar_source"],
+    )
 
 
 def compile_live(original: types.FunctionType, options: dict) -> tuple[dict, dict]:
@@ -127,4 +140,10 @@ def _element_loop(original: types.FunctionType, namespace: Any) -> types.Functio
         """
     )
     entry = original.__name__ if original.__name__.isidentifier() else "_lambda"
-    return emit.materialize(original, source, entry, hidden={"_vec_original": original}, namespace=namespace)
+    try:
+        scalar_source = function_source(original)[0]
+    except OSError:
+        scalar_source = None
+    return emit.materialize(
+        original, source, entry, hidden={"_vec_original": original}, namespace=namespace, scalar_source=scalar_source
+    )

@@ -13,22 +13,26 @@ PREFIX = "(array-vectorized)"
 _NUMPY_HEADER = re.compile(r"^\s*[A-Z][A-Za-z ]+\n\s*-{3,}\s*$", re.MULTILINE)
 
 
-def _scalar_source(fn: types.FunctionType) -> str | None:
+def _inspect_source(fn: types.FunctionType) -> str | None:
     try:
-        return textwrap.dedent(inspect.getsource(fn)).rstrip()
+        return inspect.getsource(fn)
     except (OSError, TypeError):
         return None
 
 
-def vectorized_docstring(fn: types.FunctionType) -> str:
+def vectorized_docstring(fn: types.FunctionType, scalar_source: str | None = None) -> str:
+    """`fn`'s docstring, prefixed, with its scalar source in a Notes section. Pass the source
+    when it is at hand (the compiler returns it): `inspect.getsource` tokenizes the file."""
+    if scalar_source is None:
+        scalar_source = _inspect_source(fn)
     doc = inspect.cleandoc(fn.__doc__) if fn.__doc__ else ""
     summary, _, rest = doc.partition("\n")
     head = f"{PREFIX} {summary}".rstrip() if summary else f"{PREFIX} Vectorized `{fn.__name__}`."
     parts = [head]
     if rest.strip():
         parts.append(rest.strip("\n"))
-    source = _scalar_source(fn)
-    if source is not None:
+    if scalar_source:
+        source = textwrap.dedent(scalar_source).rstrip()
         if _NUMPY_HEADER.search(doc):
             notes = "Notes\n-----\nVectorized from this scalar source::\n\n" + textwrap.indent(source, "    ")
         else:

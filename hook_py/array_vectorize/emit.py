@@ -43,6 +43,7 @@ def materialize(
     namespace: Any = None,
     code: types.CodeType | None = None,
     doc: str | None = None,
+    scalar_source: str | None = None,
 ) -> types.FunctionType:
     """Executes the generated module and dresses its entry function as `original`.
 
@@ -65,7 +66,7 @@ def materialize(
     vec.__name__ = original.__name__
     vec.__qualname__ = original.__qualname__
     vec.__module__ = original.__module__
-    vec.__doc__ = doc if doc is not None else vectorized_docstring(original)
+    vec.__doc__ = doc if doc is not None else vectorized_docstring(original, scalar_source)
     try:
         vec.__signature__ = inspect.signature(original)
     except (TypeError, ValueError):

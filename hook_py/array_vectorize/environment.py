@@ -8,7 +8,7 @@ that become hidden parameters (global arrays, fallback callees) are returned sep
 from __future__ import annotations
 
 import builtins
-import inspect
+import linecache
 import math
 import numbers
 import types
@@ -44,9 +44,18 @@ def unwrap(fn: Any) -> Any:
 
 
 def function_source(fn: types.FunctionType) -> tuple[str, str, int]:
-    """(source text, file, first line) of a Python function; OSError when unavailable."""
-    lines, first = inspect.getsourcelines(fn)
-    return "".join(lines), fn.__code__.co_filename, max(first, 1)
+    """(text from the function's first line to the end of its file, file, first line).
+
+    The compiler cuts the function's block out of the text itself (src/source.rs block_len):
+    cheaper than `inspect.getsource`, which tokenizes to find the block's end. OSError when the
+    source is unavailable.
+    """
+    code = fn.__code__
+    lines = linecache.getlines(code.co_filename, fn.__globals__)
+    first = code.co_firstlineno
+    if not lines or first > len(lines):
+        raise OSError(f"no source for {fn.__qualname__} in {code.co_filename!r}")
+    return "".join(lines[first - 1 :]), code.co_filename, first
 
 
 def is_array(value: Any) -> bool:
