@@ -4,7 +4,8 @@ Layout, beside each module ``pkg/mod.py`` of the installed wheel that has marked
 
     pkg/__vectorized__/mod.json              manifest: BUILD_ID, sha256 of mod.py, one entry
                                              per precompiled function (compile_module's, less
-                                             the source), each naming its file
+                                             the source, plus the vectorized docstring), each
+                                             naming its file
     pkg/__vectorized__/mod/<qualname>.py     the generated source, byte for byte; the
                                              installer byte-compiles it like any module
 
@@ -14,18 +15,22 @@ was compiled and the manifest was written by this very compiler (``BUILD_ID``); 
 returns None and the decorator compiles. The code object comes from the ``.pyc`` the installer
 wrote (``SourceFileLoader.get_code`` validates it and falls back to compiling the ``.py``), with
 its file name changed to the one emit gives generated code, so nothing is compiled at import.
-The decorator then checks options and assumptions (``precompiled.lookup``).
+The vectorized docstring is precomputed too (it costs more than the compile: ``inspect``
+tokenizes the function) and used when the interpreter and ``docstring.py`` are those of the build
+and the function's ``__doc__`` is the compiled one. The decorator then checks options and
+assumptions (``precompiled.lookup``).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 import types
 from importlib.machinery import SourceFileLoader
 from typing import Any
 
-from . import _core, emit
+from . import _core, docstring, emit
 
 # Shared with the writer, array_vectorize/build/precompile.py.
 ARTIFACT_DIR = "__vectorized__"
@@ -57,7 +62,10 @@ def lookup(fn: types.FunctionType) -> dict | None:
     if loaded is None:
         return None
     source, code = loaded
-    return dict(entry, origin="wheel", source=source, code=code)
+    found = dict(entry, origin="wheel", source=source, code=code)
+    if "doc" in found and not _doc_is_compiled(fn):
+        del found["doc"]  # something assigned __doc__: the decorator builds it from the live one
+    return found
 
 
 def forget() -> None:
@@ -81,13 +89,39 @@ def _load_manifest(filename: str, module: str) -> dict[tuple[str, int], dict] | 
         with open(filename, "rb") as f:
             if _core.sha256_hex(f.read()) != manifest.get("source_sha256"):
                 return None  # the installed module is not the one that was compiled
+        docs_valid = manifest.get("doc_key") == doc_key()
         entries = {}
         for e in manifest["functions"]:
             e["assumptions"] = [(name, _tupled(binding)) for name, binding in e["assumptions"]]
+            if not docs_valid:
+                e.pop("doc", None)
             entries[(e["qualname"], e["line"])] = e
         return entries
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+_DOC_KEY: list[dict] = []
+
+
+def doc_key() -> dict:
+    """What the precomputed vectorized docstrings depend on besides the module's source: the
+    interpreter (``inspect.getsource``, docstring compilation) and ``docstring.py``."""
+    if not _DOC_KEY:
+        try:
+            with open(docstring.__file__, "rb") as f:
+                digest = _core.sha256_hex(f.read())
+        except (OSError, TypeError):
+            digest = None
+        _DOC_KEY.append({"cache_tag": sys.implementation.cache_tag, "docstring_sha256": digest})
+    return _DOC_KEY[0]
+
+
+def _doc_is_compiled(fn: types.FunctionType) -> bool:
+    # The docstring the compiler put in the function, not one assigned later (as the hook checks).
+    consts = fn.__code__.co_consts
+    first = consts[0] if consts else None
+    return fn.__doc__ is (first if isinstance(first, str) else None)
 
 
 def _tupled(value: Any) -> Any:

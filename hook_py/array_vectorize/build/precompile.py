@@ -17,12 +17,17 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import importlib.util
+import io
 import json
+import linecache
 import posixpath
+import tokenize
+import types
 from dataclasses import dataclass, field
 
 from .. import _core
-from ..wheel_artifacts import ARTIFACT_DIR, FORMAT
+from ..docstring import vectorized_docstring
+from ..wheel_artifacts import ARTIFACT_DIR, FORMAT, doc_key
 from .config import Config
 from .errors import BuildError
 from .wheelfile import Entry
@@ -108,6 +113,7 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
             continue
         files: dict[str, bytes] = {}
         manifest_functions = []
+        docs = _docstrings(data, text, functions)
         for fn in functions:
             target = f"{module}:{fn['qualname']}"
             targets.append(target)
@@ -144,6 +150,9 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
                     "source_sha256": _core.sha256_hex(source),
                 }
             )
+            doc = docs.get((fn["qualname"], fn["line"]))
+            if doc is not None:
+                manifest_functions[-1]["doc"] = doc
             report.precompiled.append(target)
         if not manifest_functions:
             continue
@@ -155,6 +164,7 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
             "build_id": _core.BUILD_ID,
             "module": module,
             "source_sha256": _core.sha256_hex(data),
+            "doc_key": doc_key(),
             "functions": manifest_functions,
         }
         artifacts[f"{prefix}{ARTIFACT_DIR}/{stem}.json"] = Entry(
@@ -166,6 +176,58 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
     if problems:
         raise BuildError(_failure_message(problems))
     return artifacts, report
+
+
+def _docstrings(data: bytes, text: str, functions: list[dict]) -> dict[tuple[str, int], str]:
+    """The vectorized docstring of each compiled function, as the decorator would build it from
+    the live function, without running the module: Python compiles the module's text (compile
+    executes nothing), each function object is made from its code object, and ``inspect`` reads
+    its source from ``linecache``, where the text is registered as ``linecache`` would read the
+    installed file. Any failure leaves the decorator to build the docstring at run time."""
+    wanted = [(f["qualname"], f["line"], f.get("scalar_source")) for f in functions if f["status"] == "ok"]
+    if not wanted:
+        return {}
+    filename = "<array-vectorize build>"
+    try:
+        code = compile(data, filename, "exec", dont_inherit=True)
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        lines = io.TextIOWrapper(io.BytesIO(data), encoding, line_buffering=True).readlines()
+    except (SyntaxError, ValueError, LookupError, UnicodeDecodeError):
+        return {}
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    functions_by_key = {}
+    _collect_functions(code, "", functions_by_key)
+    docs = {}
+    linecache.cache[filename] = (len(text), None, lines, filename)
+    try:
+        for qualname, line, scalar_source in wanted:
+            fn_code = functions_by_key.get((qualname, line))
+            if fn_code is None:
+                continue
+            fn = types.FunctionType(fn_code, {"__name__": filename})
+            try:
+                # As the decorator does: from the compiler's text of the function if it gave one.
+                args = (fn,) if scalar_source is None else (fn, scalar_source)
+                docs[(qualname, line)] = vectorized_docstring(*args)
+            except Exception:  # noqa: BLE001 - the decorator builds it at run time instead
+                pass
+    finally:
+        linecache.cache.pop(filename, None)
+    return docs
+
+
+def _collect_functions(code: types.CodeType, prefix: str, out: dict) -> None:
+    """(qualname, co_firstlineno) -> code object, for functions at module level and in class
+    bodies (the places compile_module looks)."""
+    for const in code.co_consts:
+        if not isinstance(const, types.CodeType):
+            continue
+        qualname = prefix + const.co_name
+        if const.co_flags & 0x2:  # CO_NEWLOCALS: a function
+            out.setdefault((qualname, const.co_firstlineno), const)
+        elif not prefix:  # a class body
+            _collect_functions(const, qualname + ".", out)
 
 
 def _runtime(config: Config, target: str) -> bool:
