@@ -1,0 +1,25 @@
+"""Type stub for the compiled core (src/python.rs). Checked against the module by
+tests/unit/test_core_stub.py."""
+
+from typing import Any
+
+BUILD_ID: str
+
+class VectorizationError(ValueError):
+    diagnostics: list[dict[str, Any]]
+
+class InternalError(RuntimeError): ...
+class DeferredError(ValueError): ...
+
+def compile_function(
+    source: str,
+    path: str,
+    first_line: int,
+    name: str,
+    env: dict[str, tuple[Any, ...]],
+    options: dict[str, bool] | None = None,
+) -> dict[str, Any]: ...
+def compile_module(source: str, path: str, only: str | None = None) -> list[dict[str, Any]]: ...
+def sha256_hex(data: bytes) -> str: ...
+def write_atomic(path: str, data: bytes) -> None: ...
+def scan_tree(root: str) -> list[str]: ...
