@@ -133,6 +133,7 @@ def _consider(spec, target=None):
         or not origin.endswith(_SUFFIXES)
         or isinstance(loader, (HookSourceFileLoader, HookLoader))
         or not hasattr(loader, "exec_module")
+        or spec.name.partition(".")[0] == "array_vectorize"  # ours: names itself, marks nothing
     ):
         return spec
     if target is not None:
@@ -432,8 +433,8 @@ def _caller_stacklevel() -> int:
     """warnings.warn's stacklevel, from our caller, of the first frame outside importlib and this
     package: the line that imported array_vectorize.auto. (warnings skips importlib's frames
     itself, so they are not counted.)"""
-    frame = sys._getframe(2)
-    level = 1
+    frame = sys._getframe(2)  # our caller's caller: stacklevel 2
+    level = 2
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
     while frame is not None:
         filename = frame.f_code.co_filename

@@ -1,0 +1,293 @@
+"""The import hook as importers see it: the same functions as the plain decorator, untouched
+modules without marks, packages, tracebacks, installation and logging. Each import runs in a fresh
+interpreter (``hookproj.Project``)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from hookproj import CALLS, MARKED, Project, cache_name
+
+DESCRIBE = (
+    CALLS
+    + """
+import inspect
+import mod
+out = {
+    name: {
+        "source": fn.source,
+        "getsource": inspect.getsource(fn),
+        "doc": fn.__doc__,
+        "signature": str(inspect.signature(fn)),
+        "name": [fn.__name__, fn.__qualname__, fn.__module__],
+        "canonical": getattr(fn._vectorized_original, "__array_vectorized__", None) is fn,
+    }
+    for name, fn in [("f", mod.f), ("g", mod.g)]
+}
+out["f(x, y)"] = mod.f(_x, _y).tolist()
+out["g(x)"] = mod.g(_x - 1.0).tolist()
+out["f(2.0, 1.0)"] = float(mod.f(2.0, 1.0))
+"""
+)
+
+
+def test_same_functions_as_the_plain_decorator(project: Project):
+    project.write("mod.py", MARKED)
+    plain = project.run(DESCRIBE, hook=False)
+    cold = project.run(DESCRIBE)
+    warm = project.run(DESCRIBE)
+    assert plain.stats["compiled"] == 2 and plain.stats["disk_cache_hits"] == 0
+    assert cold.hook_stat("hook_modules_compiled") == 1 and warm.stats["compiled"] == 0
+    assert cold.stats["disk_cache_hits"] == warm.stats["disk_cache_hits"] == 2
+    assert cold.out == plain.out
+    assert warm.out == plain.out
+    assert plain.out["f"]["doc"].startswith("(array-vectorized) Combine two values.")
+    # Same under -OO, where docstrings are stripped from the scalar functions.
+    oo_plain = project.run(DESCRIBE, hook=False, flags=("-OO",))
+    project.run(DESCRIBE, flags=("-OO",))
+    oo_warm = project.run(DESCRIBE, flags=("-OO",))
+    assert oo_warm.stats["compiled"] == 0 and oo_warm.out == oo_plain.out
+
+
+TRACEBACK = (
+    CALLS
+    + """
+import traceback
+import mod
+try:
+    mod.f(_x, _y[:3])
+except ValueError:
+    out = traceback.format_exc()
+"""
+)
+
+
+def test_tracebacks_through_generated_code_show_the_generated_lines(project: Project):
+    project.write("mod.py", MARKED)
+    plain = project.run(TRACEBACK, hook=False)
+    project.run(TRACEBACK)
+    warm = project.run(TRACEBACK)  # cached bytecode, source registered by the decorator
+    assert warm.stats["compiled"] == 0
+    assert warm.out == plain.out
+    lines = warm.out.splitlines()
+    (i,) = [k for k, line in enumerate(lines) if line.strip().startswith('File "<array-vectorize f ')]
+    assert lines[i].endswith(", in f")
+    assert "xp.where(" in lines[i + 1]  # the generated line's text, from linecache
+    number = int(lines[i].split(", line ")[1].split(",")[0])
+    generated = project.run("import mod\nout = mod.f.source").out.splitlines()
+    assert lines[i + 1].strip() == generated[number - 1].strip()
+
+
+def test_errors_raised_while_a_marked_module_executes_have_plain_tracebacks(project: Project):
+    project.write("mod.py", MARKED + "\nraise RuntimeError('boom')\n")
+    plain = project.run("import mod", hook=False, ok=False)
+    hooked = project.run("import mod", ok=False)
+    assert "RuntimeError: boom" in plain.stderr
+    assert hooked.stderr == plain.stderr  # no frame of the hook, no importlib frame
+
+
+def test_a_module_without_marks_is_untouched(project: Project):
+    project.write("plain.py", "import math\n\ndef f(x):\n    return math.sqrt(x)  # np.vectorize-able\n")
+    project.write("mentions.py", "# uses array_vectorize elsewhere, marks nothing here\nX = 1\n")
+    body = """
+import importlib.machinery as m
+import plain, mentions
+out = {
+    "plain": [type(plain.__loader__) is m.SourceFileLoader, plain.__spec__.loader is plain.__loader__],
+    "mentions": isinstance(mentions.__loader__, m.SourceFileLoader),
+}
+"""
+    res = project.run(body, env={"ARRAY_VECTORIZE_DEBUG": "hook"})
+    assert res.out == {"plain": [True, True], "mentions": True}
+    assert "plain: skipped (no marker)" in res.stderr
+    # Only the module that names array_vectorize was looked at (and found to mark nothing).
+    assert res.hook_stat("hook_modules_compiled") == 1 and res.stats["compiled"] == 0
+    assert [p.name for p in project.cache_files()] == [cache_name("mentions")]
+    assert not (project.root / "__pycache__" / cache_name("plain")).exists()
+
+
+def test_packages_relative_imports_init_and_namespace_packages(project: Project):
+    project.write(
+        "pkg/__init__.py",
+        """
+        from array_vectorize import vectorize
+        from .consts import OFFSET
+        from .sub import scaled, shifted
+
+        @vectorize
+        def top(x):
+            return x * 0.5 if x > 1.0 else x
+        """,
+    )
+    project.write("pkg/consts.py", "OFFSET = 10.0\n")
+    project.write(
+        "pkg/sub.py",
+        """
+        from array_vectorize import vectorize
+        from .consts import OFFSET
+
+        @vectorize
+        def scaled(x):
+            return x * 3.0
+
+        @vectorize
+        def shifted(x):
+            return x + OFFSET   # a relative import: resolved only at run time (deferred)
+        """,
+    )
+    project.write(
+        "nspkg/inner/mod.py",
+        """
+        import array_vectorize as av
+        from ..other import helper_value
+
+        @av.vectorize
+        def ns_fn(x):
+            return -x if x < 0.0 else x
+        """,
+    )
+    project.write("nspkg/other.py", "helper_value = 1\n")
+    body = (
+        CALLS
+        + """
+import pkg, nspkg, nspkg.inner.mod as nm
+out = [pkg.top(_x).tolist(), pkg.scaled(_x).tolist(), pkg.shifted(_x).tolist(), nm.ns_fn(_x - 3.0).tolist(),
+       pkg.__path__ is not None, nspkg.__file__ is None]
+"""
+    )
+    plain = project.run(body, hook=False)
+    cold = project.run(body)
+    warm = project.run(body)
+    assert cold.out == warm.out == plain.out
+    assert cold.hook_stat("hook_modules_compiled") == 3  # pkg, pkg.sub, nspkg.inner.mod
+    assert warm.hook_stat("hook_cache_hits") == 3
+    assert warm.stats["disk_cache_hits"] == 3  # top, scaled, ns_fn
+    assert warm.stats["compiled"] == 1  # shifted, by its decorator
+    names = {p.relative_to(project.root).as_posix() for p in project.cache_files()}
+    assert names == {
+        f"pkg/__pycache__/{cache_name('__init__')}",
+        f"pkg/__pycache__/{cache_name('sub')}",
+        f"nspkg/inner/__pycache__/{cache_name('mod')}",
+    }
+
+
+def test_rejected_functions_fail_the_same_way(project: Project):
+    project.write(
+        "mod.py",
+        """
+        from array_vectorize import vectorize
+
+        @vectorize
+        def bad(x):
+            while x > 0.0:
+                x = x - 1.0
+            return x
+        """,
+    )
+    body = "import mod"
+    plain = project.run(body, hook=False, ok=False)
+    cold = project.run(body, ok=False)
+    warm = project.run(body, ok=False)
+    assert "VectorizationError" in plain.stderr and "while" in plain.stderr
+    assert cold.stderr == warm.stderr == plain.stderr
+    assert len(project.cache_files()) == 1  # the module compiled; its verdicts are cached
+
+
+def test_reload_sees_the_new_text(project: Project):
+    project.write("mod.py", MARKED)
+    body = (
+        CALLS
+        + """
+import importlib, pathlib
+import mod
+before = mod.f(_x, _y).tolist()
+p = pathlib.Path(mod.__file__)
+p.write_text(p.read_text().replace("SCALE = 2.0", "SCALE = 7.125"))
+importlib.reload(mod)
+out = [before, mod.f(_x, _y).tolist(), [mod.f._vectorized_original(a, b) for a, b in zip(_x.tolist(), _y.tolist())]]
+"""
+    )
+    res = project.run(body)
+    before, after, scalar = res.out
+    assert after == scalar and after != before
+    assert res.hook_stat("hook_modules_compiled") == 2
+
+
+def test_install_is_idempotent_uninstall_removes_and_late_install_warns(project: Project):
+    project.write("early.py", MARKED)
+    project.write("late.py", MARKED)
+    project.write("later.py", MARKED)
+    body = """
+import warnings
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    import early
+    import array_vectorize.auto as auto
+    import array_vectorize.auto
+    auto.install()
+hooks = [f for f in sys.meta_path if getattr(f, "_array_vectorize_hook", False)]
+first = sys.meta_path[0] is hooks[0]
+import late
+compiled_by_hook = _av.stats().get("hook_modules_compiled", 0)
+auto.uninstall()
+removed = not auto.is_installed()
+import later
+out = {
+    "warnings": [(w.category.__name__, str(w.message), w.filename) for w in caught],
+    "hooks": len(hooks), "first": first, "removed": removed,
+    "hooked": [compiled_by_hook, _av.stats().get("hook_modules_compiled", 0)],
+}
+"""
+    res = project.run(body, hook=False)
+    (warning,) = res.out["warnings"]
+    assert warning[0] == "UserWarning" and "early" in warning[1] and "Import array_vectorize.auto before" in warning[1]
+    assert warning[2] == "<string>"  # attributed to the importing line
+    assert res.out["hooks"] == 1 and res.out["first"] and res.out["removed"]
+    assert res.out["hooked"] == [1, 1]  # late was hooked, later (after uninstall) was not
+
+
+def test_debug_log_says_what_happened_to_each_module(project: Project):
+    project.write("mod.py", MARKED)
+    project.write("other.py", "X = 1\n")
+    env = {"ARRAY_VECTORIZE_DEBUG": "ir,hook"}
+    cold = project.run("import mod, other", env=env)
+    warm = project.run("import mod, other", env=env)
+    assert "array-vectorize hook: other: skipped (no marker)" in cold.stderr
+    assert "array-vectorize hook: mod: compiled (2 compiled, 0 deferred, 0 rejected)" in cold.stderr
+    assert "cache written" in cold.stderr
+    assert "array-vectorize hook: mod: cache hit (2 compiled, 0 deferred, 0 rejected)" in warm.stderr
+    quiet = project.run("import mod, other")
+    assert quiet.stderr == ""
+
+
+def test_loader_wrapping_keeps_other_finders_working(project: Project):
+    """A meta-path finder of another tool, installed after the hook, still sees and loads its
+    modules; the hook wraps that finder's loader for marked modules and delegates the rest."""
+    project.write("mod.py", MARKED)
+    body = textwrap.dedent(
+        """
+        import importlib.abc, importlib.machinery
+        seen = []
+        class Tool(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+            def find_spec(self, name, path, target=None):
+                if name != "mod":
+                    return None
+                spec = importlib.machinery.PathFinder.find_spec(name, path)
+                self.inner = spec.loader
+                spec.loader = self
+                return spec
+            def create_module(self, spec):
+                return None
+            def exec_module(self, module):
+                seen.append(module.__name__)
+                self.inner.exec_module(module)
+            def get_data(self, path):
+                return self.inner.get_data(path)
+        sys.meta_path.insert(1, Tool())
+        import mod
+        out = [seen, type(mod.__loader__).__name__, mod.f.source == mod.f.source]
+        """
+    )
+    res = project.run(body)
+    assert res.out == [["mod"], "HookLoader", True]
+    assert res.stats["disk_cache_hits"] == 2 and res.hook_stat("hook_modules_compiled") == 1
