@@ -12,9 +12,9 @@ Figures (medians, microseconds):
   function after the first in a module);
 * ``total_cold``: the same after ``linecache.clearcache()`` (includes reading the file);
 * the stages of ``api._build`` timed one by one: ``precompiled.lookup`` (a miss), source read
-  (``inspect.getsourcelines``), environment (``EnvBuilder.env_of``), the Rust compile alone
+  (``environment.function_source``), environment (``EnvBuilder.env_of``), the Rust compile alone
   (``_core.compile_function``) and emit (``exec`` + wrap, ``emit.materialize``), and within emit
-  the docstring (``docstring.vectorized_docstring``, which reads the scalar source again).
+  the docstring (``docstring.vectorized_docstring``).
 
 ``run(quick=False) -> dict`` returns them; ``python benchmarks/bench_compile.py [--quick]`` prints them.
 """
@@ -90,6 +90,11 @@ def measure(fn: types.FunctionType, iterations: int, warmup: int) -> dict:
     builder.env_of(fn)
     compiled = _core.compile_function(source, path, first_line, fn.__name__, env, OPTIONS)
     hidden = {n: builder.hidden_values[n] for _, n in compiled["hidden"] if n in builder.hidden_values}
+    # As api._build calls them: the core hands back the scalar source for the docstring.
+    emit_kw, doc_args = {}, ()
+    if "scalar_source" in compiled and "scalar_source" in inspect.signature(emit.materialize).parameters:
+        emit_kw = {"scalar_source": compiled["scalar_source"]}
+        doc_args = (compiled["scalar_source"],)
 
     out = {
         "function": fn.__name__,
@@ -105,13 +110,13 @@ def measure(fn: types.FunctionType, iterations: int, warmup: int) -> dict:
             lambda: _core.compile_function(source, path, first_line, fn.__name__, env, OPTIONS), iterations * 3, warmup
         ),
         "emit": time_us(
-            lambda f: emit.materialize(f, compiled["source"], compiled["entry"], hidden=hidden),
+            lambda f: emit.materialize(f, compiled["source"], compiled["entry"], hidden=hidden, **emit_kw),
             iterations,
             warmup,
             setup=lambda: fresh(fn),
         ),
     }
-    out["docstring"] = time_us(lambda f: vectorized_docstring(f), iterations, warmup, setup=lambda: fresh(fn))
+    out["docstring"] = time_us(lambda f: vectorized_docstring(f, *doc_args), iterations, warmup, setup=lambda: fresh(fn))
     out["rest"] = out["total"] - sum(out[k] for k in ("lookup", "source", "env", "rust_compile", "emit"))
     return out
 
