@@ -59,19 +59,34 @@ def source_lines(fn: types.FunctionType) -> int:
     return len(lines)
 
 
-def time_us(step: Callable[[], object], iterations: int, warmup: int, setup: Callable[[], object] | None = None) -> float:
-    """Median wall time of `step()` in microseconds; `setup()` runs untimed before each call."""
+#: The clock (run.py sets it from --clock): thread CPU time by default, see run.py.
+CLOCK: Callable[[], float] = time.thread_time
+
+
+def _clock_cost() -> float:
+    """Median cost of reading CLOCK twice, subtracted from every sample."""
     samples = []
+    for _ in range(201):
+        t0 = CLOCK()
+        t1 = CLOCK()
+        samples.append(t1 - t0)
+    return statistics.median(samples)
+
+
+def time_us(step: Callable[[], object], iterations: int, warmup: int, setup: Callable[[], object] | None = None) -> float:
+    """Median time of `step()` in microseconds; `setup()` runs untimed before each call."""
+    samples = []
+    cost = _clock_cost()
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
         for i in range(warmup + iterations):
             arg = setup() if setup is not None else None
-            t0 = time.perf_counter_ns()
+            t0 = CLOCK()
             step(arg) if setup is not None else step()
-            t1 = time.perf_counter_ns()
+            t1 = CLOCK()
             if i >= warmup:
-                samples.append((t1 - t0) / 1e3)
+                samples.append((t1 - t0 - cost) * 1e6)
     finally:
         if gc_was_enabled:
             gc.enable()
