@@ -65,8 +65,9 @@ _CONTROLLED = (
     "VIRTUAL_ENV",
 )
 
-#: Third-party wheels the frontends and the fresh environments need, beside array-vectorize's.
-THIRD_PARTY = ("hatchling", "array-api-compat", "numpy")
+#: Third-party wheels the frontends and the fresh environments need, beside array-vectorize's
+#: (editables: hatchling's editable wheels).
+THIRD_PARTY = ("hatchling", "editables", "array-api-compat", "numpy")
 
 
 def clean_env(**extra: str) -> dict[str, str]:

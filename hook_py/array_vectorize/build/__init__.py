@@ -48,15 +48,15 @@ __all__ = [
 
 
 def get_requires_for_build_wheel(config_settings=None):
-    return _requires("get_requires_for_build_wheel", config_settings)
+    return _requires("wheel", config_settings)
 
 
 def get_requires_for_build_sdist(config_settings=None):
-    return _requires("get_requires_for_build_sdist", config_settings)
+    return _requires("sdist", config_settings)
 
 
 def get_requires_for_build_editable(config_settings=None):
-    return _requires("get_requires_for_build_editable", config_settings)
+    return _requires("editable", config_settings)
 
 
 def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
@@ -70,6 +70,7 @@ def prepare_metadata_for_build_editable(metadata_directory, config_settings=None
 
 def build_sdist(sdist_directory, config_settings=None):
     backend = _config.load().load_backend()
+    _check_requirements(backend, "sdist", config_settings)
     return backend.build_sdist(sdist_directory, config_settings)
 
 
@@ -77,6 +78,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     start = time.perf_counter()
     config = _config.load()
     backend = config.load_backend()
+    _check_requirements(backend, "wheel", config_settings)
     with tempfile.TemporaryDirectory(prefix="array-vectorize-build-") as tmp:
         name = backend.build_wheel(tmp, config_settings=config_settings, metadata_directory=metadata_directory)
         entries = _wheelfile.read(os.path.join(tmp, name))
@@ -104,25 +106,41 @@ def build_editable(wheel_directory, config_settings=None, metadata_directory=Non
     hook = getattr(backend, "build_editable", None)
     if hook is None:
         raise BuildError(f"the wrapped backend {backend.__name__} does not support editable installs (PEP 660)")
+    _check_requirements(backend, "editable", config_settings)
     return hook(wheel_directory, config_settings=config_settings, metadata_directory=metadata_directory)
 
 
 # ---------------------------------------------------------------------------- helpers
 
 
-def _requires(hook_name: str, config_settings) -> list[str]:
+def _requires(kind: str, config_settings) -> list[str]:
     config = _config.load()
-    requires = list(config.backend_requires)
+    requires = config.requires(kind)
     try:
         backend = config.load_backend()
     except BuildError:
         # Not installed yet (the usual case): the frontend installs `requires` first and then
-        # calls the build hook, which imports it.
+        # calls the build hook, which imports it and checks what it would have asked for.
         return requires
-    hook = getattr(backend, hook_name, None)
+    hook = getattr(backend, f"get_requires_for_build_{kind}", None)
     if hook is not None:
         requires += [r for r in hook(config_settings) if r not in requires]
     return requires
+
+
+def _check_requirements(backend, kind: str, config_settings) -> None:
+    """Fails clearly if the wrapped backend needs something the frontend did not install."""
+    hook = getattr(backend, f"get_requires_for_build_{kind}", None)
+    if hook is None:
+        return
+    missing = _config.missing_requirements(hook(config_settings))
+    if missing:
+        raise BuildError(
+            f"the wrapped backend needs {', '.join(missing)} to build this project, which the frontend could not know\n"
+            "when it asked array_vectorize.build; add "
+            + ("it" if len(missing) == 1 else "them")
+            + " to [build-system] requires in pyproject.toml"
+        )
 
 
 def _prepare_metadata(kind: str, metadata_directory: str, config_settings) -> str:

@@ -3,7 +3,7 @@ needs installed, and which marked functions are left to run time.
 
     [tool.array-vectorize]
     backend = "hatchling.build"               # default; any PEP 517 backend module ("mod:obj" too)
-    backend-requires = ["hatchling>=1.21"]    # default: looked up in KNOWN_BACKENDS
+    backend-requires = ["hatchling>=1.21"]    # default: KNOWN_BACKENDS, else the module's name
     runtime = ["pkg.mod:fn", "pkg.legacy:*"]  # module:qualname patterns compiled at run time
 
 Unknown keys are errors with a did-you-mean, so a typo never silently changes a build.
@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,15 +31,22 @@ from .errors import BuildError
 
 DEFAULT_BACKEND = "hatchling.build"
 
-# Backends whose distribution name differs from (or cannot be read off) the module name. The
-# requirement is what get_requires_for_build_* adds; the frontend installs it before building.
+# What get_requires_for_build_* returns for well-known backends; the frontend installs it before
+# calling the build hook. A frontend asks once, before the wrapped backend is installed, so its
+# own get_requires_* cannot be consulted then: what it would add by default is listed here
+# (hatchling's editable wheels need `editables`), and anything else it asks for (hatch build-hook
+# dependencies, say) is checked when the build hook runs (`missing_requirements`).
 KNOWN_BACKENDS: dict[str, list[str]] = {
     "hatchling.build": ["hatchling>=1.21"],
     "flit_core.buildapi": ["flit_core>=3.4"],
-    "setuptools.build_meta": ["setuptools>=64"],
+    "setuptools.build_meta": ["setuptools>=70.1"],
     "pdm.backend": ["pdm-backend"],
     "poetry.core.masonry.api": ["poetry-core>=1.0"],
     "scikit_build_core.build": ["scikit-build-core"],
+}
+KNOWN_EDITABLE_EXTRAS: dict[str, list[str]] = {
+    "hatchling.build": ["editables~=0.3"],
+    "pdm.backend": ["editables"],
 }
 
 KEYS = ("backend", "backend-requires", "runtime")
@@ -50,6 +58,11 @@ class Config:
     backend_requires: list[str] = field(default_factory=lambda: list(KNOWN_BACKENDS[DEFAULT_BACKEND]))
     # module:qualname patterns (fnmatch) of marked functions the build leaves to run time.
     runtime: list[str] = field(default_factory=list)
+
+    def requires(self, kind: str) -> list[str]:
+        """What the frontend must install for a "wheel", "sdist" or "editable" build."""
+        extra = KNOWN_EDITABLE_EXTRAS.get(self.backend, []) if kind == "editable" else []
+        return self.backend_requires + [r for r in extra if r not in self.backend_requires]
 
     def load_backend(self) -> Any:
         """Imports the wrapped backend (PEP 517 "module" or "module:object")."""
@@ -135,3 +148,32 @@ def did_you_mean(word: str, choices) -> str:
 
 def _string_list(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def missing_requirements(requirements: list[str]) -> list[str]:
+    """The requirements not satisfied by what is installed (by distribution name and version;
+    markers honoured). Without `packaging` (every backend that asks for extras brings it), only
+    the names are checked."""
+    from importlib import metadata
+
+    try:
+        from packaging.requirements import Requirement
+    except ImportError:  # pragma: no cover
+        Requirement = None
+    missing = []
+    for text in requirements:
+        if Requirement is None:
+            name, spec = re.split(r"[\s<>=!~;\[]", text, maxsplit=1)[0], None
+        else:
+            req = Requirement(text)
+            if req.marker is not None and not req.marker.evaluate():
+                continue
+            name, spec = req.name, req.specifier
+        try:
+            version = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            missing.append(text)
+            continue
+        if spec is not None and not spec.contains(version, prereleases=True):
+            missing.append(text)
+    return missing
