@@ -147,5 +147,8 @@ def _load_function(module_file: str, entry: dict) -> tuple[str, types.CodeType] 
 
 def _renamed(code: types.CodeType, filename: str) -> types.CodeType:
     """`code` as if compiled under `filename` (the generated module and every function in it)."""
-    consts = tuple(_renamed(c, filename) if isinstance(c, types.CodeType) else c for c in code.co_consts)
-    return code.replace(co_filename=filename, co_consts=consts)
+    consts = code.co_consts
+    if any(isinstance(c, types.CodeType) for c in consts):
+        consts = tuple([_renamed(c, filename) if isinstance(c, types.CodeType) else c for c in consts])
+        return code.replace(co_filename=filename, co_consts=consts)
+    return code.replace(co_filename=filename)

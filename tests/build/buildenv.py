@@ -66,8 +66,8 @@ _CONTROLLED = (
 )
 
 #: Third-party wheels the frontends and the fresh environments need, beside array-vectorize's
-#: (editables: hatchling's editable wheels).
-THIRD_PARTY = ("hatchling", "editables", "array-api-compat", "numpy")
+#: (editables: hatchling's editable wheels; flit-core: the test of another wrapped backend).
+THIRD_PARTY = ("hatchling", "editables", "flit-core", "array-api-compat", "numpy")
 
 
 def clean_env(**extra: str) -> dict[str, str]:

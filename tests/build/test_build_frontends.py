@@ -6,6 +6,7 @@ precompiled."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import stat
 import subprocess
@@ -297,3 +298,49 @@ def test_editable_install_compiles_at_run_time_and_sees_edits(tmp_path, wheelhou
     risk.write_text(risk.read_text().replace("        return x - lam\n", "        return 2.0 * (x - lam)\n"))
     stats, values, _ = json.loads(run([python_of(venv), "-c", probe], env=clean_env(), cwd=tmp_path).stdout)
     assert values == [0.0, 4.0]
+
+
+def test_another_wrapped_backend_and_flat_layout(tmp_path, wheelhouse, base_env):
+    # flit_core instead of hatchling, a flat layout, a method in a class: still zero other config.
+    src = write_project(
+        tmp_path / "flat",
+        {
+            "pyproject.toml": pyproject("flat-pkg", '\n[tool.array-vectorize]\nbackend = "flit_core.buildapi"\n'),
+            "flat_pkg/__init__.py": '"""A flat-layout package."""\nfrom .shapes import Circle, ramp\n',
+            "flat_pkg/shapes.py": """\
+                import math
+
+                import array_vectorize
+
+                TAU = 6.283185307179586
+
+
+                @array_vectorize.vectorize
+                def ramp(x, width=1.0):
+                    if x <= 0.0:
+                        return 0.0
+                    return min(x / width, 1.0)
+
+
+                class Circle:
+                    @array_vectorize.vectorize
+                    def area(r):
+                        return TAU / 2.0 * r * r
+            """,
+        },
+    )
+    out = tmp_path / "out"
+    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", out, src], env=wheelhouse.pip_env())
+    (wheel,) = out.glob("flat_pkg-*.whl")
+    names = check_record(wheel)
+    assert "flat_pkg/__vectorized__/shapes/Circle.area.py" in names
+    venv = _install_fresh(tmp_path, base_env, wheel)
+    probe = (
+        "import json, array_vectorize, numpy as np, flat_pkg\n"
+        "print(json.dumps([array_vectorize.stats(), flat_pkg.ramp(np.array([-1.0, 0.5, 3.0])).tolist(),"
+        " flat_pkg.Circle.area(np.array([2.0])).tolist()]))"
+    )
+    stats, ramp, area = json.loads(run([python_of(venv), "-c", probe], env=clean_env(ARRAY_VECTORIZE_NO_COMPILE="1")).stdout)
+    assert (stats["precompiled_hits"], stats["compiled"]) == (2, 0)
+    assert ramp == [0.0, 0.5, 1.0]
+    assert area == [math.pi * 4.0]
