@@ -16,6 +16,7 @@ import ast
 import math
 import operator
 import pathlib
+import struct
 import sys
 from typing import Any, NamedTuple
 
@@ -38,9 +39,10 @@ M64 = 1 << 64
 INT64_MIN, INT64_MAX, UINT64_MAX = -(1 << 63), (1 << 63) - 1, M64 - 1
 DBL_MAX = sys.float_info.max
 INF, NAN = math.inf, math.nan
+SNAN = struct.unpack("<d", struct.pack("<Q", 0x7FF0000000000001))[0]  # signaling NaN
 
 F_EDGE = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, 2.5, -2.5, 3.0, -7.0, 0.1, 5e-324, -5e-324,
-          2.2250738585072014e-308, 1e-300, 1e300, DBL_MAX, -DBL_MAX, INF, -INF, NAN,
+          2.2250738585072014e-308, 1e-300, 1e300, DBL_MAX, -DBL_MAX, INF, -INF, NAN, SNAN,
           2.0**53, 2.0**53 + 2, -(2.0**53), 2.0**63, -(2.0**63), 2.0**64, 9.2e18, 1e19]
 I_EDGE = [0, 1, -1, 2, -2, 3, -3, 7, -7, 2**53, 2**53 + 1, -(2**53) - 1, 2**62, INT64_MAX,
           INT64_MIN, INT64_MIN + 1, 10**18, -(10**18)]

@@ -110,18 +110,17 @@ def _float_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
         return arrays_only
 
     make = info.makers["f"]
-    flags = tuple(scalar_at)
+    scalars = tuple(i for i, is_scalar in enumerate(scalar_at) if is_scalar)
+    arrays_at = tuple(i for i, is_scalar in enumerate(scalar_at) if not is_scalar)
 
     def with_scalars(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
-        out = [xp]
-        for a, is_scalar in zip(args, flags):
-            if is_scalar:
-                out.append(make(float(a)))
-            else:
-                dt = a.dtype
-                if dt is not f64 and not is_float64(dt):
-                    return None
-                out.append(a)
+        for i in arrays_at:
+            dt = args[i].dtype
+            if dt is not f64 and not is_float64(dt):
+                return None
+        out = [xp, *args]
+        for i in scalars:
+            out[i + 1] = make(float(args[i]))
         return tuple(out)
 
     return with_scalars

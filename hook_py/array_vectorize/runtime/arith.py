@@ -194,6 +194,9 @@ def _uint_lattice(v: Any, kind: str) -> bool:
 
 def _int_binary(xp: Any, info: Namespace, op: str, ka: str, a: Any, kb: str, b: Any) -> Any:
     if op == "truediv":
+        quotient = _small_int_truediv(xp, info, ka, a, kb, b)
+        if quotient is not None:
+            return quotient
         return _int_truediv(xp, info, to_int(xp, info, ka, a), to_int(xp, info, kb, b))
     if op == "pow":
         return _int_pow(xp, info, ka, a, kb, b)
@@ -218,6 +221,31 @@ def _int_binary(xp: Any, info: Namespace, op: str, ka: str, a: Any, kb: str, b: 
     if op == "floordiv":
         return i_floordiv(xp, info, x, y)
     return i_mod(xp, info, x, y)
+
+
+_TWO_53 = 2.0**53
+
+
+def _small_int_truediv(xp: Any, info: Namespace, ka: str, a: Any, kb: str, b: Any) -> Any:
+    """``float(a) / float(b)`` when every magnitude is below 2**53, else ``None``.
+
+    Below 2**53 both conversions are exact, so the IEEE division rounds the exact quotient once,
+    as CPython does; IEEE signs agree with CPython's (``0 / -5 == -0.0``), and a zero divisor
+    gives the D3 values (``+-inf``, ``nan``).
+    """
+    fa, fb = _to_float(xp, info, ka, a), _to_float(xp, info, kb, b)
+    large = None
+    for kind, f in ((ka, fa), (kb, fb)):
+        if kind in "BI":
+            if abs(f) >= _TWO_53:
+                return None
+        elif kind != "b":
+            too_big = xp.abs(f) >= _TWO_53  # |int| >= 2**53 exactly when |float(int)| >= 2**53
+            large = too_big if large is None else xp.logical_or(large, too_big)
+    if large is not None and known_any(xp, large) is not False:
+        return None
+    with info.quiet():
+        return fa / fb
 
 
 def _int_truediv(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
@@ -324,10 +352,11 @@ def _float_unary(xp: Any, info: Namespace, op: str, a: Any) -> Any:
         return a != 0.0
     if op == "float":
         return a
-    if op == "int":
-        return float_to_int64(xp, info, xp.trunc(a))
-    if op == "round":
-        return float_to_int64(xp, info, xp.round(a))
+    if op in ("int", "round"):
+        # NaN lanes become 0 (documented); masking them first also keeps signaling NaNs from
+        # raising the invalid flag in trunc/round.
+        a = xp.where(xp.isnan(a), 0.0, a)
+        return float_to_int64(xp, info, xp.trunc(a) if op == "int" else xp.round(a))
     raise ValueError(f"array-vectorize runtime: unknown unary operation {op!r}")
 
 

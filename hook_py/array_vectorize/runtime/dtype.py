@@ -54,11 +54,11 @@ _COMPLEX = ("complex64", "complex128")
 class Namespace:
     """Dtype table of one array namespace ``xp`` (built once, see ``namespace_info``)."""
 
-    __slots__ = ("xp", "bool", "int64", "uint64", "float64", "f64", "kinds", "makers", "_errstate")
+    __slots__ = ("xp", "bool", "int64", "uint64", "float64", "f64", "b1", "kinds", "makers", "_errstate")
 
     def __init__(self, xp: Any) -> None:
         self.xp = xp
-        self.bool = xp.bool
+        self.bool = getattr(xp, "bool", None) or xp.bool_  # NumPy 1.x modules have only bool_
         self.int64 = xp.int64
         self.uint64 = xp.uint64
         self.float64 = xp.float64
@@ -66,6 +66,7 @@ class Namespace:
         # The dtype object arrays actually carry (numpy's ``xp.float64`` is the scalar *type*;
         # arrays carry ``dtype('float64')``). Identity with it is the fastest float64 test.
         self.f64 = xp.asarray(0.0, dtype=xp.float64).dtype
+        self.b1 = xp.asarray(False, dtype=xp.bool).dtype
         for probe, dt in ((False, xp.bool), (0, xp.int64), (0, xp.uint64), (0.0, xp.float64)):
             self.kind_of_dtype(dt)
             self.kind_of_dtype(xp.asarray(probe, dtype=dt).dtype)
@@ -87,8 +88,8 @@ class Namespace:
 
     def _classify(self, dt: Any) -> str:
         xp = self.xp
-        for kind, attr in (("b", "bool"), ("i", "int64"), ("u", "uint64"), ("f", "float64")):
-            if dt == getattr(xp, attr):
+        for kind, known in (("b", self.bool), ("i", self.int64), ("u", self.uint64), ("f", self.float64)):
+            if dt == known:
                 return kind
         for kind, names in ((WIDEN_INT, _NARROW_INTS), (WIDEN_FLOAT, _NARROW_FLOATS), (COMPLEX, _COMPLEX)):
             for name in names:

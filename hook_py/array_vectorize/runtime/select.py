@@ -49,11 +49,31 @@ def _condition(xp: Any, info: Namespace, cond: Any) -> Any:
 def _vec_select(xp: Any, cond: Any, a: Any, b: Any) -> Any:
     """``xp.where(cond, a, b)`` with ``a`` and ``b`` promoted to one dtype (module docstring)."""
     info = _NAMESPACES.get(xp) or namespace_info(xp)
-    cond = _condition(xp, info, cond)
+    if getattr(cond, "dtype", None) is not info.b1:
+        cond = _condition(xp, info, cond)
+    da, db = getattr(a, "dtype", None), getattr(b, "dtype", None)
+    if da is not None and da is db:
+        return xp.where(cond, a, b)  # one dtype already (the common case)
+    f64 = info.f64
+    if (da is f64 and type(b) is float) or (db is f64 and type(a) is float):
+        return xp.where(cond, a, b)
     ka, kb = info.kind(a), info.kind(b)
     if ka == kb and ka in "biuf":
         return xp.where(cond, a, b)
+    if _scalar_fits(ka, kb, b) or _scalar_fits(kb, ka, a):
+        return xp.where(cond, a, b)  # an array and a Python scalar of its kind (Array API 2024.12)
     return _select(xp, info, cond, ka, a, kb, b)
+
+
+def _scalar_fits(array_kind: str, scalar_kind: str, scalar: Any) -> bool:
+    """Whether the Python scalar needs no conversion to share the array's dtype."""
+    if array_kind == "f":
+        return scalar_kind == "F"
+    if array_kind == "b":
+        return scalar_kind == "B"
+    if array_kind == "i":
+        return scalar_kind == "I" and python_int_kind(scalar) == "i"
+    return False
 
 
 def _select(xp: Any, info: Namespace, cond: Any, ka: str, a: Any, kb: str, b: Any) -> Any:
