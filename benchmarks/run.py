@@ -307,9 +307,13 @@ def print_compile(res: dict) -> None:
 
 
 def _fmt_value(v) -> str:
-    if isinstance(v, float):
-        return f"{v:.3g}" if abs(v) < 1e4 else f"{v:.0f}"
-    return str(v)
+    if isinstance(v, bool) or not isinstance(v, float):
+        return str(v)
+    if abs(v) >= 100:
+        return f"{v:.0f}"
+    if abs(v) >= 1:
+        return f"{v:.2f}"
+    return f"{v:.3g}"
 
 
 def print_generic(title: str, res) -> None:
