@@ -68,6 +68,16 @@ def lookup(fn: types.FunctionType) -> dict | None:
     return found
 
 
+def serves(module_file: str, module: str) -> bool:
+    """Whether the module at `module_file`, imported as `module`, has valid precompiled
+    artifacts: the import hook need not compile it (the decorator will find them)."""
+    try:
+        entries = _MODULES[module_file]
+    except KeyError:
+        entries = _MODULES[module_file] = _load_manifest(module_file, module)
+    return bool(entries)
+
+
 def forget() -> None:
     """Drops what was read (tests; a reinstall in the same process)."""
     _MODULES.clear()

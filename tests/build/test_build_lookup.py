@@ -196,3 +196,14 @@ def test_functions_of_modules_without_artifacts_are_unaffected(tmp_path, importe
     before = array_vectorize.stats()
     importer(name, tmp_path / "site")
     assert _delta(before) == {"compiled": 2, "precompiled_hits": 0}
+
+
+def test_serves_tells_the_import_hook_what_the_wheel_covers(tmp_path):
+    name, site = _install(tmp_path)
+    module_file = str(site / name / "m.py")
+    assert wheel_artifacts.serves(module_file, f"{name}.m")
+    wheel_artifacts.forget()
+    assert not wheel_artifacts.serves(module_file, "another.name")
+    wheel_artifacts.forget()
+    assert not wheel_artifacts.serves(str(site / name / "__init__.py"), name)
+    wheel_artifacts.forget()
