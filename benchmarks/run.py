@@ -246,7 +246,7 @@ def md_table(headers: list[str], rows: list[list[str]]) -> str:
 
 
 def print_runtime(rows: list[dict], cfg: Config) -> None:
-    print(f"\n## Runtime: {N_BIG:.0e} float64 elements (median of {cfg.big_repeats} calls each)\n")
+    print(f"\n## Runtime: {N_BIG:,} float64 elements (median of {cfg.big_repeats} calls each)\n")
     table = []
     for r in rows:
         if "error" in r:
