@@ -99,6 +99,24 @@ def _float_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
     is_float64 = info.is_float64
 
     if not any(scalar_at):
+        if len(args) == 1:
+
+            def one_array(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+                dt = args[0].dtype
+                if dt is f64 or is_float64(dt):
+                    return (xp,) + args
+                return None
+
+            return one_array
+        if len(args) == 2:
+
+            def two_arrays(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+                a, b = args
+                if (a.dtype is f64 or is_float64(a.dtype)) and (b.dtype is f64 or is_float64(b.dtype)):
+                    return (xp, a, b)
+                return None
+
+            return two_arrays
 
         def arrays_only(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
             for a in args:

@@ -74,6 +74,8 @@ def int_array_vs_int(xp: Any, info: Namespace, op: str, kind: str, x: Any, v: in
         return _const(xp, info, x, outcome(op, -1))
     if v < lo:
         return _const(xp, info, x, outcome(op, 1))
+    if v > INT64_MAX:  # jax.jit refuses Python ints beyond int64: compare with a uint64 0-d array
+        return OPS[op](x, info.scalar("u", v))
     return OPS[op](x, v)
 
 

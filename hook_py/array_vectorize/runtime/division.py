@@ -30,11 +30,12 @@ _LOW32 = _B - 1
 _TWO_53 = 1 << 53
 
 
-def _normalize(xp: Any, x: Any) -> tuple[Any, Any]:
+def _normalize(xp: Any, info: Namespace, x: Any) -> tuple[Any, Any]:
     """``(x << s, s)`` with the top bit of the result set; ``x`` is a uint64 array, ``x >= 1``."""
     s = xp.zeros_like(x)
     for k in (32, 16, 8, 4, 2, 1):
-        small = x < (1 << (64 - k))
+        # A uint64 0-d array, not a Python int: jax.jit refuses Python ints above INT64_MAX.
+        small = x < info.scalar("u", 1 << (64 - k))
         x = xp.where(small, x << k, x)
         s = xp.where(small, s + k, s)
     return x, s
@@ -87,8 +88,8 @@ def u64_ratio(xp: Any, info: Namespace, p: Any, q: Any) -> Any:
     """
     if known_any(xp, xp.logical_or(p >= _TWO_53, q >= _TWO_53)) is False:
         return xp.divide(xp.astype(p, info.float64), xp.astype(q, info.float64))
-    P, sp = _normalize(xp, p)
-    D, sq = _normalize(xp, q)
+    P, sp = _normalize(xp, info, p)
+    D, sq = _normalize(xp, info, q)
     N, remainder = _div_normalized(xp, P, D)
     N = xp.where(remainder != 0, N | 1, N)
     ratio = xp.astype(N, info.float64) * 2.0**-62
