@@ -317,9 +317,32 @@ def test_deferred_functions_fail_naming_what_only_run_time_knows(tmp_path):
     )
     with pytest.raises(BuildError) as info:
         _precompile(entries, root)
-    assert "src/pkg/w.py:7: pkg.w:f reads names whose values only the running module knows: SCALE" in str(info.value)
+    assert (
+        "src/pkg/w.py:7: pkg.w:f can only be compiled once its module runs: "
+        "`SCALE` is bound to something the build cannot evaluate"
+    ) in str(info.value)
     artifacts, report = _precompile(entries, root, runtime=["pkg.w:*"])
     assert artifacts == {} and report.runtime == ["pkg.w:f"]
+
+
+def test_options_the_build_cannot_read(tmp_path):
+    entries, root = _project(
+        tmp_path,
+        {
+            "pkg/o.py": """\
+                from array_vectorize import vectorize
+
+                FLAG = True
+
+
+                @vectorize(protect_domains=FLAG)
+                def f(x):
+                    return x
+            """,
+        },
+    )
+    with pytest.raises(BuildError, match=r"src/pkg/o\.py:6: pkg\.o:f can only be compiled once its module runs: option `protect_domains` is not a literal"):
+        _precompile(entries, root)
 
 
 def test_module_the_compiler_cannot_parse(tmp_path):

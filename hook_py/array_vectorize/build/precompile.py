@@ -23,6 +23,7 @@ import linecache
 import posixpath
 import tokenize
 import types
+import warnings
 from dataclasses import dataclass, field
 
 from .. import _core
@@ -91,7 +92,7 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
         module = module_name(path)
         if module is None:
             continue
-        shown = _shown_path(path, data, source_paths)
+        shown = _shown_path(path, source_paths)
         try:
             text = importlib.util.decode_source(data)
             functions = _core.compile_module(text, shown)
@@ -125,12 +126,16 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
                 problems.append(_Problem(target, f"{fn['error']}\n  in {target} (marked at {marked_at})"))
                 continue
             if fn["status"] == "deferred" or fn["hidden"]:
-                names = ", ".join(fn.get("deferred") or [h[-1] for h in fn["hidden"]])
+                why = [
+                    f"`{d}` is bound to something the build cannot evaluate" if d.isidentifier() else d
+                    for d in fn.get("deferred") or [h[-1] for h in fn["hidden"]]
+                ]
                 problems.append(
                     _Problem(
                         target,
-                        f"{marked_at}: {target} reads names whose values only the running module knows: {names}\n"
-                        "  (bind them to literals, `math` or functions of this module so the build can see them)",
+                        f"{marked_at}: {target} can only be compiled once its module runs: {'; '.join(why)}\n"
+                        "  (the build reads literals, `math`, and functions defined in the module; give decorator\n"
+                        "  options as literals)",
                     )
                 )
                 continue
@@ -189,7 +194,9 @@ def _docstrings(data: bytes, text: str, functions: list[dict]) -> dict[tuple[str
         return {}
     filename = "<array-vectorize build>"
     try:
-        code = compile(data, filename, "exec", dont_inherit=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarnings are the decorator's to show, at import
+            code = compile(data, filename, "exec", dont_inherit=True)
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         lines = io.TextIOWrapper(io.BytesIO(data), encoding, line_buffering=True).readlines()
     except (SyntaxError, ValueError, LookupError, UnicodeDecodeError):
@@ -248,7 +255,7 @@ def _source_index(source_root: str) -> list[str]:
         return []
 
 
-def _shown_path(install_path: str, data: bytes, source_paths: list[str]) -> str:
+def _shown_path(install_path: str, source_paths: list[str]) -> str:
     """The source-tree path the wheel entry came from (src/ layout, flat layout, or another
     mapping the wrapped backend applied), else the wheel path."""
     candidates = [p for p in source_paths if p == install_path or p.endswith("/" + install_path)]
