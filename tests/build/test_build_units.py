@@ -80,6 +80,28 @@ def test_get_requires_names_the_wrapped_backend(tmp_path, monkeypatch):
         backend.build_wheel(str(tmp_path / "out"))
 
 
+def test_requirements_the_wrapped_backend_adds_are_checked_at_build_time():
+    # A frontend asks get_requires_* before the wrapped backend is installed; what it would have
+    # added is checked when the build hook runs.
+    assert config.from_table({}).requires("editable") == ["hatchling>=1.21", "editables~=0.3"]
+    assert config.from_table({}).requires("wheel") == ["hatchling>=1.21"]
+    assert config.missing_requirements(["pytest>=1", "pytest>=9999", "surely-not-installed-xyz"]) == [
+        "pytest>=9999",
+        "surely-not-installed-xyz",
+    ]
+    assert config.missing_requirements(['surely-not-installed-xyz; python_version < "3"']) == []
+
+    import array_vectorize.build as backend
+
+    class Wrapped:
+        @staticmethod
+        def get_requires_for_build_wheel(config_settings=None):
+            return ["surely-not-installed-xyz>=1"]
+
+    with pytest.raises(BuildError, match=r"(?s)needs surely-not-installed-xyz>=1 to build this project.*\[build-system\] requires"):
+        backend._check_requirements(Wrapped, "wheel", None)
+
+
 def test_build_error_is_a_clean_exit():
     err = BuildError("something a user can fix")
     assert isinstance(err, SystemExit)
