@@ -66,7 +66,9 @@ def _resolve_namespace(arrays: list[Any], pinned: Any) -> Any:
     try:
         return array_namespace(*arrays)
     except TypeError as exc:
-        raise TypeError(f"array-vectorize: cannot determine the array namespace of the arguments: {exc}") from exc
+        raise TypeError(
+            f"array-vectorize: cannot determine the array namespace of the arguments: {exc}"
+        ) from exc
 
 
 def _is_python_float(a: Any) -> bool:

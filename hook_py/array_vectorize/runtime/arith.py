@@ -61,7 +61,17 @@ from typing import Any
 from .compare import OPS as COMPARE_OPS
 from .compare import compare
 from .division import u64_ratio
-from .dtype import INT64_MAX, INT64_MIN, TWO_63, Namespace, _NAMESPACES, int_overflow, known_any, namespace_info, python_int_kind
+from .dtype import (
+    _NAMESPACES,
+    INT64_MAX,
+    INT64_MIN,
+    TWO_63,
+    Namespace,
+    int_overflow,
+    known_any,
+    namespace_info,
+    python_int_kind,
+)
 from .intops import (
     Int,
     _differ,

@@ -18,7 +18,9 @@ promoted first:
 less (greater), so ties keep the first argument and NaN behaves as in CPython for each argument
 order (``min(nan, 1)`` is nan, ``min(1, nan)`` is 1); ``min(0.0, -0.0)`` is ``0.0``. Comparisons
 are exact (``compare.py``) and the result dtype follows ``_vec_select``. A Python int literal
-beyond 64 bits that can never win against integer operands is dropped.
+beyond 64 bits that can never win against integer operands is dropped. Known limit: with three
+or more arguments the running winner is already promoted, so when uint64 values above
+``INT64_MAX`` meet negative values, a later comparison sees the wrapped int64 value.
 
 ``_vec_broadcast(xp, value, *params)`` is ``value`` as an array with the broadcast shape of
 ``value`` and the array ``params``: Python scalars become bool / int64 (uint64 in
