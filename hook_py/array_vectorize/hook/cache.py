@@ -23,11 +23,14 @@ the same module leave one whole file. Neither ever raises: a cache problem is ne
 
 from __future__ import annotations
 
+import gc
 import marshal
 import os
-import struct
 import sys
-from importlib.util import MAGIC_NUMBER, cache_from_source
+try:  # importlib.util re-exports these; its own import is a measurable part of the hook's
+    from importlib._bootstrap_external import MAGIC_NUMBER, cache_from_source
+except ImportError:  # pragma: no cover - another implementation's importlib
+    from importlib.util import MAGIC_NUMBER, cache_from_source
 
 from .. import __version__, _core
 
@@ -38,10 +41,12 @@ SUFFIX = ".avc"
 #: What cache files are called after CPython's ``<module>.<cache tag>[.opt-N]``.
 TAG = f"array-vectorize-{__version__}"
 
-_HEADER = struct.Struct("<8sI64sQ64s")
-HEADER_SIZE = _HEADER.size
-# Fields of a compile_module entry that nothing reads back from the cache (debug text).
+# magic, version (u32), key (64 hex), payload length (u64), payload sha256 (64 hex): 148 bytes.
+HEADER_SIZE = 8 + 4 + 64 + 8 + 64
+# Fields of a compile_module entry that nothing reads back from the cache: debug text, and the
+# scalar source, which only serves to build the docstring when it is not cached itself.
 _NOT_CACHED = ("ir",)
+_NOT_CACHED_WITH_DOC = ("ir", "scalar_source")
 
 _fingerprint: bytes | None = None
 
@@ -102,10 +107,18 @@ def cache_path(source_path: str) -> str | None:
 
 def encode(key: str, entries: list[dict]) -> bytes:
     """The whole cache file for `entries` (code objects included) under `key`."""
-    kept = [{k: v for k, v in e.items() if k not in _NOT_CACHED} for e in entries]
+    kept = [
+        {k: v for k, v in e.items() if k not in (_NOT_CACHED_WITH_DOC if "doc" in e else _NOT_CACHED)}
+        for e in entries
+    ]
     payload = marshal.dumps({"entries": kept})
     digest = _core.sha256_hex(payload).encode()
-    return _HEADER.pack(MAGIC, FORMAT_VERSION, key.encode(), len(payload), digest) + payload
+    header = b"".join(
+        [MAGIC, FORMAT_VERSION.to_bytes(4, "little"), key.encode(), len(payload).to_bytes(8, "little"), digest]
+    )
+    if len(header) != HEADER_SIZE:
+        raise ValueError(f"cache key {key!r} is not a hex sha256")
+    return header + payload
 
 
 def decode(data: bytes, key: str | None) -> list[dict]:
@@ -113,7 +126,7 @@ def decode(data: bytes, key: str | None) -> list[dict]:
     checksum all match and the payload has the expected shape."""
     if len(data) < HEADER_SIZE:
         raise CacheError(f"truncated header ({len(data)} bytes)")
-    magic, version, file_key, length, digest = _HEADER.unpack_from(data)
+    magic, version, file_key, length, digest = _unpack_header(data)
     if magic != MAGIC:
         raise CacheError("not an array-vectorize cache file (bad magic)")
     if version != FORMAT_VERSION:
@@ -125,10 +138,17 @@ def decode(data: bytes, key: str | None) -> list[dict]:
         raise CacheError(f"payload is {len(payload)} bytes, header says {length}")
     if _core.sha256_hex(payload).encode() != digest:
         raise CacheError("payload checksum mismatch")
+    # Unmarshalling allocates thousands of containers (code objects, dicts) but no cycles; left
+    # on, the collector would run full collections over the whole heap in the middle of it.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         record = marshal.loads(payload)
     except (EOFError, ValueError, TypeError) as exc:
         raise CacheError(f"payload does not unmarshal: {exc}") from None
+    finally:
+        if collecting:
+            gc.enable()
     entries = record.get("entries") if isinstance(record, dict) else None
     if not isinstance(entries, list) or not all(
         isinstance(e, dict) and isinstance(e.get("qualname"), str) and isinstance(e.get("line"), int) for e in entries
@@ -137,11 +157,21 @@ def decode(data: bytes, key: str | None) -> list[dict]:
     return entries
 
 
+def _unpack_header(data: bytes) -> tuple[bytes, int, bytes, int, bytes]:
+    return (
+        data[:8],
+        int.from_bytes(data[8:12], "little"),
+        data[12:76],
+        int.from_bytes(data[76:84], "little"),
+        data[84:148],
+    )
+
+
 def header_key(data: bytes) -> str | None:
     """The key recorded in a cache file's header, if the header is readable."""
     if len(data) < HEADER_SIZE or data[:8] != MAGIC:
         return None
-    return _HEADER.unpack_from(data)[2].decode("ascii", "replace")
+    return _unpack_header(data)[2].decode("ascii", "replace")
 
 
 def read(path: str, key: str) -> list[dict]:

@@ -21,7 +21,11 @@ import sys
 import time
 import types
 from importlib.machinery import SOURCE_SUFFIXES, SourceFileLoader
-from importlib.util import decode_source
+
+try:  # what importlib.util re-exports, without importing importlib.util
+    from importlib._bootstrap_external import decode_source
+except ImportError:  # pragma: no cover - another implementation's importlib
+    from importlib.util import decode_source
 
 from .. import _core, _stats, precompiled
 from . import cache
@@ -32,6 +36,16 @@ from . import cache
 # "vectorize" would also catch every module that mentions `np.vectorize`.)
 MARKER = b"array_vectorize"
 _SUFFIXES = tuple(SOURCE_SUFFIXES)
+# The standard library never marks functions: its modules are skipped by location, without reading
+# them. (Third-party packages installed under it, in site-packages, are not skipped.)
+_STDLIB = os.path.dirname(os.path.abspath(os.__file__)) + os.sep if getattr(os, "__file__", None) else "\0"
+_SITE_IN_STDLIB = tuple(_STDLIB + d + os.sep for d in ("site-packages", "dist-packages"))
+# wheel_artifacts.ARTIFACT_DIR, not imported from there: that module is only loaded when needed.
+WHEEL_ARTIFACT_DIR = "__vectorized__"
+
+
+def _in_stdlib(origin: str) -> bool:
+    return origin.startswith(_STDLIB) and not origin.startswith(_SITE_IN_STDLIB)
 
 
 # ---- observability -------------------------------------------------------------------------------
@@ -41,9 +55,13 @@ def debug_enabled() -> bool:
     return "hook" in (p.strip() for p in os.environ.get("ARRAY_VECTORIZE_DEBUG", "").split(","))
 
 
+# Read once: the finder runs on every import of the process, and the switch is set before it starts.
+_DEBUG = debug_enabled()
+
+
 def log(fullname: str, what: str) -> None:
     """One line per module on stderr under ARRAY_VECTORIZE_DEBUG=hook."""
-    if debug_enabled():
+    if _DEBUG:
         try:
             sys.stderr.write(f"array-vectorize hook: {fullname}: {what}\n")
         except (AttributeError, OSError, ValueError):  # no usable stderr
@@ -90,14 +108,18 @@ class VectorizeFinder:
         return _consider(spec, target)
 
     def _delegate(self, fullname: str, path, target):
+        # The finders behind this one, in order. (Index loops: this runs on every import, and
+        # allocating here would move the garbage collector's schedule.)
         meta_path = sys.meta_path
-        start = 0
-        for i, finder in enumerate(meta_path):
+        i = 0
+        n = len(meta_path)
+        while i < n and meta_path[i] is not self:
+            i += 1
+        i = i + 1 if i < n else 0
+        while i < len(meta_path):
+            finder = meta_path[i]
+            i += 1
             if finder is self:
-                start = i + 1
-                break
-        for finder in meta_path[start:]:
-            if finder is self or getattr(finder, "_array_vectorize_hook", False):
                 continue
             find_spec = getattr(finder, "find_spec", None)
             if find_spec is None:
@@ -122,6 +144,38 @@ def _read_source(loader, origin: str) -> bytes:
         return f.read()
 
 
+# One buffer per thread for the bail-out: most modules fit, and reading into it allocates nothing.
+_BUFFER_SIZE = 1 << 18
+_buffers = None
+
+
+def _mentions_marker(loader, origin: str) -> bool:
+    """Whether the module's source mentions `MARKER`: the hook's whole cost on unmarked modules."""
+    if type(loader) is not SourceFileLoader or not hasattr(os, "readv"):
+        return MARKER in _read_source(loader, origin)
+    local = _local_buffers()
+    buf = getattr(local, "buf", None)
+    if buf is None:
+        buf = local.buf = bytearray(_BUFFER_SIZE)
+    fd = os.open(origin, os.O_RDONLY)
+    try:
+        n = os.readv(fd, [buf])
+    finally:
+        os.close(fd)
+    if n < _BUFFER_SIZE:
+        return buf.find(MARKER, 0, n) >= 0
+    return MARKER in _read_source(loader, origin)  # a large file: read it whole
+
+
+def _local_buffers():
+    global _buffers
+    if _buffers is None:
+        import _thread
+
+        _buffers = _thread._local()
+    return _buffers
+
+
 def _consider(spec, target=None):
     """`spec` itself, or `spec` with a hooking loader when its module may hold marked functions."""
     origin = spec.origin
@@ -136,16 +190,19 @@ def _consider(spec, target=None):
         or spec.name.partition(".")[0] == "array_vectorize"  # ours: names itself, marks nothing
     ):
         return spec
+    if _in_stdlib(origin):
+        _skip(spec.name, "standard library")
+        return spec
     if target is not None:
         # importlib.reload(): entries registered by the previous import describe the old text.
         for name in _registered_names(origin):
             precompiled.forget(name)
     try:
-        data = _read_source(loader, origin)
+        marked = _mentions_marker(loader, origin)
     except Exception as exc:  # noqa: BLE001 - an unreadable file is the original loader's business
         _skip(spec.name, f"source not readable: {exc}")
         return spec
-    if MARKER not in data:
+    if not marked:
         _skip(spec.name, "no marker")
         return spec
     if type(loader) is SourceFileLoader:
@@ -233,7 +290,21 @@ def prepare(spec, loader) -> None:
         log(fullname, f"skipped (hook error: {type(exc).__name__}: {exc})")
 
 
+def _served_by_a_wheel(fullname: str, origin: str) -> bool:
+    """Whether the build backend precompiled this module into its wheel: then the decorator finds
+    those artifacts, and the hook leaves the module alone. (A stat for any other module.)"""
+    head, tail = os.path.split(origin)
+    if not os.path.isfile(os.path.join(head, WHEEL_ARTIFACT_DIR, tail[: -len(".py")] + ".json")):
+        return False
+    from .. import wheel_artifacts
+
+    return wheel_artifacts.serves(origin, fullname)
+
+
 def _prepare(fullname: str, origin: str, data: bytes) -> None:
+    if origin.endswith(".py") and _served_by_a_wheel(fullname, origin):
+        _skip(fullname, "precompiled in its wheel")
+        return
     key = cache.cache_key(data)
     path = cache.cache_path(origin) if cache.enabled() else None
     entries = None
@@ -353,7 +424,7 @@ def _add_python_side(entries: list[dict], source: str, origin: str, fullname: st
             closure = tuple(types.CellType() for _ in code.co_freevars)
             stand_in = types.FunctionType(code, glob, e["name"], None, closure)
             stand_in.__qualname__ = e["qualname"]
-            e["doc"] = vectorized_docstring(stand_in)
+            e["doc"] = vectorized_docstring(stand_in, e.get("scalar_source"))
         except Exception:  # noqa: BLE001 - the decorator computes it at import instead
             pass
 
