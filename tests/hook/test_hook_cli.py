@@ -28,6 +28,7 @@ def test_cache_info_and_clear(project: Project, tmp_path):
     assert info.returncode == 0, info.stderr
     assert info.stdout.count("fresh ") == 2 and "2 cache file(s)" in info.stdout
     assert "2 ok" in info.stdout
+    assert "1 record(s) of unmarked sources" in info.stdout  # pkg/__init__.py
     # States: an edited source makes its file stale, a damaged file is reported corrupt.
     project.write("a.py", MARKED.replace("SCALE = 2.0", "SCALE = 4.5"))
     (b_file,) = project.cache_files(project.root / "pkg")
@@ -35,7 +36,7 @@ def test_cache_info_and_clear(project: Project, tmp_path):
     info = cli(project, "info", str(project.root))
     assert "stale " in info.stdout and "corrupt " in info.stdout, info.stdout
     cleared = cli(project, "clear", ".")
-    assert cleared.returncode == 0 and "removed 2 file(s)" in cleared.stdout
+    assert cleared.returncode == 0 and "removed 2 cache file(s), 1 record(s) of unmarked sources" in cleared.stdout
     assert project.cache_files() == []
     assert list(project.root.rglob("*.pyc"))  # CPython's own files are left alone
     assert "0 cache file(s)" in cli(project, "info", ".").stdout
@@ -49,5 +50,5 @@ def test_cache_info_finds_files_under_the_pycache_prefix(project: Project, tmp_p
     project.run("import a", env=env)
     info = cli(project, "info", ".", env=env)
     assert "fresh " in info.stdout and str(tmp_path / "prefix") in info.stdout, info.stdout
-    assert "removed 1 file(s)" in cli(project, "clear", ".", env=env).stdout
+    assert "removed 1 cache file(s)" in cli(project, "clear", ".", env=env).stdout
     assert project.cache_files(tmp_path / "prefix") == []

@@ -106,6 +106,32 @@ out = {
     assert not (project.root / "__pycache__" / cache_name("plain")).exists()
 
 
+def test_unmarked_sources_are_recorded_and_not_read_again(project: Project):
+    import array_vectorize
+
+    plain = project.write("plain.py", "X = 1\n")
+    debug = {"ARRAY_VECTORIZE_DEBUG": "hook"}
+    first = project.run("import plain", env=debug)
+    assert "plain: skipped (no marker)" in first.stderr
+    record = project.root / "__pycache__" / f"array-vectorize-{array_vectorize.__version__}.unmarked"
+    assert record.read_text().splitlines()[1].endswith(" plain.py")
+    second = project.run("import plain", env=debug)
+    assert "plain: skipped (no marker, known from its record)" in second.stderr
+    # An edit changes size and mtime: the file is read again, and now it is hooked.
+    plain.write_text(MARKED)
+    third = project.run("import plain\nout = plain.f.source", env=debug)
+    assert third.hook_stat("hook_modules_compiled") == 1 and third.stats["disk_cache_hits"] == 2
+    # No record is written under -B, none is read or written with the cache off.
+    record.unlink()
+    project.write("other.py", "Y = 2\n")
+    project.run("import other", flags=("-B",))
+    project.run("import other", env={"ARRAY_VECTORIZE_CACHE": "0"})
+    assert not record.exists()
+    project.run("import other")
+    off = project.run("import other", env={"ARRAY_VECTORIZE_CACHE": "0", **debug})
+    assert "other: skipped (no marker)" in off.stderr
+
+
 def test_packages_relative_imports_init_and_namespace_packages(project: Project):
     project.write(
         "pkg/__init__.py",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 
-from . import cache
+from . import cache, unmarked
 
 _TMP_PREFIX = ".tmp-array-vectorize-"
 
@@ -28,9 +28,9 @@ def _roots(path: str) -> list[str]:
     return roots
 
 
-def _walk(path: str) -> tuple[list[str], list[str]]:
-    """(cache files, leftover temporary files) under `path`, sorted."""
-    files, temps = [], []
+def _walk(path: str) -> tuple[list[str], list[str], list[str]]:
+    """(cache files, records of unmarked sources, leftover temporary files) under `path`."""
+    files, records, temps = [], [], []
     for i, root in enumerate(_roots(path)):
         for dirpath, dirnames, filenames in os.walk(root):
             in_cache_dir = i > 0 or os.path.basename(dirpath) == "__pycache__"
@@ -38,9 +38,11 @@ def _walk(path: str) -> tuple[list[str], list[str]]:
             for name in filenames:
                 if _is_cache_file(name):
                     files.append(os.path.join(dirpath, name))
+                elif name.startswith("array-vectorize-") and name.endswith(".unmarked"):
+                    records.append(os.path.join(dirpath, name))
                 elif in_cache_dir and name.startswith(_TMP_PREFIX):
                     temps.append(os.path.join(dirpath, name))
-    return sorted(set(files)), sorted(set(temps))
+    return sorted(set(files)), sorted(set(records)), sorted(set(temps))
 
 
 def _source_of(cache_file: str) -> str | None:
@@ -94,7 +96,7 @@ def cache_info(path: str) -> int:
     if not os.path.exists(path):
         print(f"{path}: no such file or directory", file=sys.stderr)
         return 2
-    files, temps = _walk(path)
+    files, records, temps = _walk(path)
     total = 0
     by_status: dict[str, int] = {}
     for f in files:
@@ -108,6 +110,8 @@ def cache_info(path: str) -> int:
         print(f"{status:10} {size:>9} B  {f}: {detail}")
     summary = ", ".join(f"{n} {s}" for s, n in sorted(by_status.items()))
     print(f"{len(files)} cache file(s), {total} bytes" + (f" ({summary})" if summary else ""))
+    if records:
+        print(f"{len(records)} record(s) of unmarked sources ({unmarked.NAME}), which spare the hook reading them")
     if temps:
         print(f"{len(temps)} leftover temporary file(s) (removed by `cache clear`)")
     print(f"cache {'on' if cache.enabled() else 'off (ARRAY_VECTORIZE_CACHE=0)'}; files are named *.{cache.TAG}{cache.SUFFIX}")
@@ -119,16 +123,19 @@ def cache_clear(path: str) -> int:
     if not os.path.exists(path):
         print(f"{path}: no such file or directory", file=sys.stderr)
         return 2
-    files, temps = _walk(path)
-    removed, failed = 0, 0
-    for f in files + temps:
-        try:
-            os.remove(f)
-            removed += 1
-        except FileNotFoundError:
-            pass
-        except OSError as exc:
-            failed += 1
-            print(f"cannot remove {f}: {exc}", file=sys.stderr)
-    print(f"removed {removed} file(s) under {path}")
+    files, records, temps = _walk(path)
+    failed = 0
+    counts = {}
+    for kind, group in (("cache file(s)", files), ("record(s) of unmarked sources", records), ("temporary file(s)", temps)):
+        counts[kind] = 0
+        for f in group:
+            try:
+                os.remove(f)
+                counts[kind] += 1
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                failed += 1
+                print(f"cannot remove {f}: {exc}", file=sys.stderr)
+    print("removed " + ", ".join(f"{n} {kind}" for kind, n in counts.items()) + f" under {path}")
     return 1 if failed else 0

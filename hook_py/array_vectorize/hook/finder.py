@@ -28,7 +28,7 @@ except ImportError:  # pragma: no cover - another implementation's importlib
     from importlib.util import decode_source
 
 from .. import _core, _stats, precompiled
-from . import cache
+from . import cache, unmarked
 
 # The static compiler recognises a marked function only through an import of `array_vectorize`
 # (`from array_vectorize import vectorize [as v]`, `import array_vectorize [as av]`; see
@@ -149,10 +149,15 @@ _BUFFER_SIZE = 1 << 18
 _buffers = None
 
 
-def _mentions_marker(loader, origin: str) -> bool:
-    """Whether the module's source mentions `MARKER`: the hook's whole cost on unmarked modules."""
+def _mentions_marker(loader, origin: str) -> tuple[bool, str]:
+    """Whether the module's source mentions `MARKER`, and how that is known: the hook's whole
+    cost on unmarked modules (a ``stat`` when ``unmarked`` knows the file, else a read and a
+    substring search)."""
     if type(loader) is not SourceFileLoader or not hasattr(os, "readv"):
-        return MARKER in _read_source(loader, origin)
+        return (MARKER in _read_source(loader, origin), "read")
+    remember = cache.enabled()
+    if remember and unmarked.known(origin):
+        return (False, "recorded")
     local = _local_buffers()
     buf = getattr(local, "buf", None)
     if buf is None:
@@ -160,11 +165,16 @@ def _mentions_marker(loader, origin: str) -> bool:
     fd = os.open(origin, os.O_RDONLY)
     try:
         n = os.readv(fd, [buf])
+        if n < _BUFFER_SIZE:
+            found = buf.find(MARKER, 0, n) >= 0
+        else:  # a large file: read it whole
+            found = MARKER in _read_source(loader, origin)
+        if not found and remember:
+            st = os.fstat(fd)
+            unmarked.learn(origin, st.st_size, st.st_mtime_ns)
     finally:
         os.close(fd)
-    if n < _BUFFER_SIZE:
-        return buf.find(MARKER, 0, n) >= 0
-    return MARKER in _read_source(loader, origin)  # a large file: read it whole
+    return (found, "read")
 
 
 def _local_buffers():
@@ -198,12 +208,12 @@ def _consider(spec, target=None):
         for name in _registered_names(origin):
             precompiled.forget(name)
     try:
-        marked = _mentions_marker(loader, origin)
+        marked, how = _mentions_marker(loader, origin)
     except Exception as exc:  # noqa: BLE001 - an unreadable file is the original loader's business
         _skip(spec.name, f"source not readable: {exc}")
         return spec
     if not marked:
-        _skip(spec.name, "no marker")
+        _skip(spec.name, "no marker" if how == "read" else "no marker, known from its record")
         return spec
     if type(loader) is SourceFileLoader:
         spec.loader = HookSourceFileLoader(loader.name, loader.path)
