@@ -8,11 +8,11 @@
 //! Values used once, in the block that defines them, are inlined into their use; every other
 //! value gets a variable named after the source variable it was assigned to.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use crate::env::Const;
 use crate::ir::{
-    use_counts, BinOp, Block, CastOp, CmpOp, Function, Inst, Kind, LogicOp, Op, Shape, UnOp, Value,
+    BinOp, Block, CastOp, CmpOp, Function, Inst, Kind, LogicOp, Op, Shape, UnOp, Value,
 };
 use crate::lower::Hidden;
 use crate::pyast::{self, attr, bin, call, cmp, name, Expr, Stmt};
@@ -157,11 +157,21 @@ struct Gen<'a> {
     f: &'a Function,
     xp: String,
     array_params: &'a [String],
-    names: HashMap<Value, String>,
+    /// Variable name of each value, once it has one.
+    names: Vec<Option<String>>,
     /// Values printed at their single use.
-    inline: BTreeSet<Value>,
-    defs: HashMap<Value, Op>,
+    inline: Vec<bool>,
+    /// The defining operation of each value defined by a `Let`.
+    defs: Vec<Option<&'a Op>>,
     taken: BTreeSet<String>,
+}
+
+/// Where a value is read: never, once in the block with this id, or more than that.
+#[derive(Clone, Copy, PartialEq)]
+enum Uses {
+    None,
+    Once(usize),
+    Many,
 }
 
 impl<'a> Gen<'a> {
@@ -173,13 +183,14 @@ impl<'a> Gen<'a> {
     ) -> Self {
         let mut taken = reserved.clone();
         taken.insert(xp.to_string());
+        let n = f.values.len();
         let mut g = Gen {
             f,
             xp: xp.to_string(),
             array_params,
-            names: HashMap::new(),
-            inline: BTreeSet::new(),
-            defs: HashMap::new(),
+            names: vec![None; n],
+            inline: vec![false; n],
+            defs: vec![None; n],
             taken,
         };
         g.plan();
@@ -188,36 +199,43 @@ impl<'a> Gen<'a> {
 
     /// Decides which values are inlined and names the rest.
     fn plan(&mut self) {
-        let counts = use_counts(self.f);
-        // Which block defines each value and which blocks read it.
-        let mut def_block: HashMap<Value, usize> = HashMap::new();
-        let mut use_blocks: HashMap<Value, Vec<usize>> = HashMap::new();
-        let mut next_block = 0usize;
-        fn scan(
-            b: &Block,
+        let n = self.f.values.len();
+        // Which block defines each value and where it is read.
+        let mut def_block = vec![usize::MAX; n];
+        let mut uses = vec![Uses::None; n];
+        fn read(uses: &mut [Uses], v: Value, block: usize) {
+            let u = &mut uses[v.index()];
+            *u = if *u == Uses::None {
+                Uses::Once(block)
+            } else {
+                Uses::Many
+            };
+        }
+        fn scan<'a>(
+            b: &'a Block,
             id: usize,
             next: &mut usize,
-            defs: &mut HashMap<Value, Op>,
-            def_block: &mut HashMap<Value, usize>,
-            use_blocks: &mut HashMap<Value, Vec<usize>>,
+            defs: &mut [Option<&'a Op>],
+            def_block: &mut [usize],
+            uses: &mut [Uses],
         ) {
             for inst in &b.insts {
                 match inst {
                     Inst::Let { dst, op } => {
-                        defs.insert(*dst, op.clone());
-                        def_block.insert(*dst, id);
+                        defs[dst.index()] = Some(op);
+                        def_block[dst.index()] = id;
                         for v in op.operands() {
-                            use_blocks.entry(v).or_default().push(id);
+                            read(uses, v, id);
                         }
                     }
                     Inst::Loop { phis, body, .. } => {
                         *next += 1;
                         let inner = *next;
                         for p in phis {
-                            use_blocks.entry(p.init).or_default().push(id);
-                            use_blocks.entry(p.next).or_default().push(inner);
+                            read(uses, p.init, id);
+                            read(uses, p.next, inner);
                         }
-                        scan(body, inner, next, defs, def_block, use_blocks);
+                        scan(body, inner, next, defs, def_block, uses);
                     }
                     Inst::If {
                         cond,
@@ -225,78 +243,74 @@ impl<'a> Gen<'a> {
                         other,
                         outs,
                     } => {
-                        use_blocks.entry(*cond).or_default().push(id);
+                        read(uses, *cond, id);
                         *next += 1;
                         let t = *next;
-                        scan(then, t, next, defs, def_block, use_blocks);
+                        scan(then, t, next, defs, def_block, uses);
                         *next += 1;
                         let o = *next;
-                        scan(other, o, next, defs, def_block, use_blocks);
+                        scan(other, o, next, defs, def_block, uses);
                         for out in outs {
-                            use_blocks.entry(out.then).or_default().push(t);
-                            use_blocks.entry(out.other).or_default().push(o);
+                            read(uses, out.then, t);
+                            read(uses, out.other, o);
                         }
                     }
                 }
             }
         }
-        let mut defs = HashMap::new();
+        let mut next_block = 0usize;
+        let f = self.f;
         scan(
-            &self.f.body,
+            &f.body,
             0,
             &mut next_block,
-            &mut defs,
+            &mut self.defs,
             &mut def_block,
-            &mut use_blocks,
+            &mut uses,
         );
-        use_blocks.entry(self.f.ret).or_default().push(0);
+        read(&mut uses, f.ret, 0);
         // In program order (values are numbered as they are created), so an operand's nesting
         // depth is known before its user's.
-        let mut order: Vec<Value> = defs.keys().copied().collect();
-        order.sort();
-        let mut depth: HashMap<Value, usize> = HashMap::new();
-        for v in order {
-            let op = &defs[&v];
+        let mut depth = vec![0usize; n];
+        for i in 0..n {
+            let Some(op) = self.defs[i] else { continue };
             let nested = 1 + op
                 .operands()
                 .iter()
-                .filter_map(|o| depth.get(o).copied())
+                .filter(|o| self.inline[o.index()])
+                .map(|o| depth[o.index()])
                 .max()
                 .unwrap_or(0);
             let inline = match op {
                 Op::Const(_) => true,
-                Op::Param(_) | Op::ElementCall { .. } => false,
+                Op::Param(p) => {
+                    self.names[i] = Some(f.params[*p].clone());
+                    false
+                }
+                Op::ElementCall { .. } => false,
                 // CPython refuses expressions nested 200 deep: long chains get names.
                 _ if nested > MAX_INLINE_DEPTH => false,
-                _ => {
-                    counts[v.index()] == 1
-                        && use_blocks
-                            .get(&v)
-                            .is_some_and(|u| u.len() == 1 && Some(&u[0]) == def_block.get(&v))
-                }
+                _ => uses[i] == Uses::Once(def_block[i]),
             };
             if inline {
-                self.inline.insert(v);
-                depth.insert(v, nested);
-            }
-        }
-        self.defs = defs;
-        // Parameters keep their names.
-        for (v, op) in &self.defs {
-            if let Op::Param(i) = op {
-                self.names.insert(*v, self.f.params[*i].clone());
+                self.inline[i] = true;
+                depth[i] = nested;
             }
         }
     }
 
+    fn def(&self, v: Value) -> Option<&'a Op> {
+        self.defs[v.index()]
+    }
+
     fn name_of(&mut self, v: Value) -> String {
-        if let Some(n) = self.names.get(&v) {
+        if let Some(n) = &self.names[v.index()] {
             return n.clone();
         }
         let info = self.f.info(v);
         let base = match &info.hint {
             Some(h) => h.clone(),
-            None => match self.defs.get(&v) {
+            None => match self.def(v) {
                 Some(Op::Compare(..) | Op::Logic(..) | Op::Unary(UnOp::Not, _)) => "cond".into(),
                 Some(Op::Select(..)) => "merged".into(),
                 _ => "tmp".into(),
@@ -304,7 +318,7 @@ impl<'a> Gen<'a> {
         };
         let n = unique(&base, &self.taken);
         self.taken.insert(n.clone());
-        self.names.insert(v, n.clone());
+        self.names[v.index()] = Some(n.clone());
         n
     }
 
@@ -320,7 +334,7 @@ impl<'a> Gen<'a> {
         for inst in &b.insts {
             match inst {
                 Inst::Let { dst, op } => {
-                    if self.inline.contains(dst) || matches!(op, Op::Param(_)) {
+                    if self.inline[dst.index()] || matches!(op, Op::Param(_)) {
                         continue;
                     }
                     let e = self.op(*dst, op);
@@ -392,9 +406,9 @@ impl<'a> Gen<'a> {
 
     /// The expression reading `v`: its inlined definition or its variable.
     fn value(&mut self, v: Value) -> Expr {
-        if self.inline.contains(&v) {
-            if let Some(op) = self.defs.get(&v).cloned() {
-                return self.op(v, &op);
+        if self.inline[v.index()] {
+            if let Some(op) = self.def(v) {
+                return self.op(v, op);
             }
         }
         name(&self.name_of(v))
@@ -408,11 +422,11 @@ impl<'a> Gen<'a> {
         self.f.info(v).shape == Shape::Scalar
     }
 
-    fn x(&self, member: &str) -> Expr {
+    fn x(&self, member: &'static str) -> Expr {
         attr(name(&self.xp), member)
     }
 
-    fn xcall(&self, member: &str, args: Vec<Expr>) -> Expr {
+    fn xcall(&self, member: &'static str, args: Vec<Expr>) -> Expr {
         call(self.x(member), args)
     }
 
@@ -424,8 +438,8 @@ impl<'a> Gen<'a> {
         })
     }
 
-    fn helper(&self, helper: &str, op: &str, args: Vec<Expr>) -> Expr {
-        let mut all = vec![name(&self.xp), Expr::Str(op.into())];
+    fn helper(&self, helper: &str, op: &'static str, args: Vec<Expr>) -> Expr {
+        let mut all = vec![name(&self.xp), Expr::Str(op)];
         all.extend(args);
         call(name(helper), all)
     }
@@ -565,7 +579,7 @@ impl<'a> Gen<'a> {
             (Kind::Int, Kind::Int) => match op {
                 BinOp::Add | BinOp::Sub | BinOp::Mul => true,
                 BinOp::Pow => {
-                    sb && matches!(self.defs.get(&b), Some(Op::Const(Const::Int(n))) if *n >= 0)
+                    sb && matches!(self.def(b), Some(Op::Const(Const::Int(n))) if *n >= 0)
                 }
                 _ => false,
             },
@@ -660,10 +674,36 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// `K if K > v else v` (what `max(v, K)` lowers to) is `xp.maximum(K, v)` when K is a
+    /// float constant other than NaN: a NaN `v` propagates in both, and on a tie both give `v`
+    /// (NumPy returns the second operand; the Array API leaves the sign of zero to the
+    /// implementation, docs/semantics.md). One pass instead of a comparison and a `where`.
+    fn min_max(&mut self, c: Value, a: Value, b: Value) -> Option<Expr> {
+        let Some(Op::Compare(op @ (CmpOp::Gt | CmpOp::Lt), x, y)) = self.def(c) else {
+            return None;
+        };
+        let Some(Op::Const(Const::Float(k))) = self.def(a) else {
+            return None;
+        };
+        if *x != a || *y != b || k.is_nan() || self.kind(b) != Kind::Float || self.scalar(b) {
+            return None;
+        }
+        let (ae, be) = (self.value(a), self.value(b));
+        let f = if *op == CmpOp::Gt {
+            "maximum"
+        } else {
+            "minimum"
+        };
+        Some(self.xcall(f, vec![ae, be]))
+    }
+
     fn select(&mut self, c: Value, a: Value, b: Value) -> Expr {
         if self.scalar(c) {
             let (ce, ae, be) = (self.value(c), self.value(a), self.value(b));
             return Expr::IfExp(Box::new(ce), Box::new(ae), Box::new(be));
+        }
+        if let Some(e) = self.min_max(c, a, b) {
+            return e;
         }
         let (ka, kb) = (self.kind(a), self.kind(b));
         let (sa, sb) = (self.scalar(a), self.scalar(b));
@@ -698,7 +738,7 @@ impl<'a> Gen<'a> {
         }
         let astype = |g: &Self, e: Expr, to: Kind| g.xcall("astype", vec![e, g.dtype(to)]);
         // A value already integral (floor, ceil, trunc, round) needs no truncation.
-        let integral = matches!(self.defs.get(&a), Some(Op::Math(m, _)) if matches!(m.name, "floor" | "ceil" | "trunc"));
+        let integral = matches!(self.def(a), Some(Op::Math(m, _)) if matches!(m.name, "floor" | "ceil" | "trunc"));
         match (c, k) {
             (CastOp::Float, Kind::Float)
             | (CastOp::Int | CastOp::Round, Kind::Int)

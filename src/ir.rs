@@ -404,31 +404,49 @@ impl Op {
         }
     }
 
-    /// A key identifying the operation for common-subexpression elimination.
-    pub fn cse_key(&self) -> Option<String> {
-        let ops = |vs: &[Value]| {
-            vs.iter()
-                .map(|v| v.0.to_string())
-                .collect::<Vec<_>>()
-                .join(",")
+    /// A key identifying the operation for common-subexpression elimination: equal keys
+    /// compute equal values. `None` for operations never merged.
+    pub fn cse_key(&self) -> Option<OpKey> {
+        let key = |tag: u8, sub: u128, vs: &[Value]| {
+            let mut operands = [u32::MAX; 3];
+            for (slot, v) in operands.iter_mut().zip(vs) {
+                *slot = v.0;
+            }
+            Some(OpKey { tag, sub, operands })
         };
-        Some(match self {
-            Op::Param(i) => format!("param {i}"),
-            Op::Const(c) => format!("const {}", c.key()),
-            Op::Unary(o, a) => format!("{o:?} {a}"),
-            Op::Binary(o, a, b) => format!("{o:?} {a} {b}"),
-            Op::Compare(o, a, b) => format!("{o:?} {a} {b}"),
-            Op::Logic(o, a, b) => format!("{o:?} {a} {b}"),
-            Op::Select(c, a, b) => format!("select {c} {a} {b}"),
-            Op::Math(m, args) => format!("math {} {}", m.name, ops(args)),
-            Op::Cast(o, a) => format!("{o:?} {a}"),
-            Op::Index(a, b) => format!("index {a} {b}"),
-            Op::Broadcast(a) => format!("broadcast {a}"),
-            Op::AsArray(a) => format!("asarray {a}"),
-            // Placeholders stand for distinct variables; element loops call user code.
-            Op::Placeholder(_) | Op::ElementCall { .. } => return None,
-        })
+        match self {
+            Op::Param(i) => key(0, *i as u128, &[]),
+            Op::Const(Const::Bool(b)) => key(1, u128::from(*b), &[]),
+            Op::Const(Const::Int(i)) => key(2, *i as u128, &[]),
+            Op::Const(Const::Float(f)) => key(3, u128::from(f.to_bits()), &[]),
+            Op::Unary(o, a) => key(4, *o as u128, &[*a]),
+            Op::Binary(o, a, b) => key(5, *o as u128, &[*a, *b]),
+            Op::Compare(o, a, b) => key(6, *o as u128, &[*a, *b]),
+            Op::Logic(o, a, b) => key(7, *o as u128, &[*a, *b]),
+            Op::Select(c, a, b) => key(8, 0, &[*c, *a, *b]),
+            Op::Math(m, args) if args.len() <= 3 => {
+                key(9, std::ptr::from_ref::<MathFn>(m) as usize as u128, args)
+            }
+            Op::Cast(o, a) => key(10, *o as u128, &[*a]),
+            Op::Index(a, b) => key(11, 0, &[*a, *b]),
+            Op::Broadcast(a) => key(12, 0, &[*a]),
+            Op::AsArray(a) => key(13, 0, &[*a]),
+            // Tuples are rare and cheap; placeholders stand for distinct variables; element
+            // loops call user code.
+            Op::Const(Const::Tuple(_))
+            | Op::Math(..)
+            | Op::Placeholder(_)
+            | Op::ElementCall { .. } => None,
+        }
     }
+}
+
+/// See [`Op::cse_key`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct OpKey {
+    tag: u8,
+    sub: u128,
+    operands: [u32; 3],
 }
 
 /// A loop-carried variable: `dst` is `init` on entry, and `next` at the end of each iteration.

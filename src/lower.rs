@@ -11,7 +11,9 @@
 //! - D8: free names come from the [`Env`]; arrays become hidden parameters.
 //! Semantic violations are reported into the same diagnostic list as validation's (D5).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::Map as HashMap;
 use std::rc::Rc;
 
 use rustpython_parser::ast::{self, Ranged};
@@ -141,10 +143,10 @@ impl<'s> Lowerer<'s> {
             hidden: vec![],
             used: BTreeMap::new(),
             deferred: BTreeSet::new(),
-            helpers: HashMap::new(),
+            helpers: HashMap::default(),
             call_stack: vec![],
             poisoned: BTreeSet::new(),
-            consts: HashMap::new(),
+            consts: HashMap::default(),
             undefined_phis: BTreeSet::new(),
             depth: 0,
         }
@@ -167,10 +169,10 @@ impl<'s> Lowerer<'s> {
         let mut frame = Frame {
             env,
             source: func.source,
-            vars: HashMap::new(),
-            outer: HashMap::new(),
+            vars: HashMap::default(),
+            outer: HashMap::default(),
             locals: locals_of(func),
-            local_fns: HashMap::new(),
+            local_fns: HashMap::default(),
             flow: Flow {
                 done: Done::Never,
                 returns: vec![],
@@ -545,7 +547,7 @@ impl<'s> Lowerer<'s> {
             return then_vars.clone();
         }
         let names: BTreeSet<&String> = then_vars.keys().chain(else_vars.keys()).collect();
-        let mut out = HashMap::new();
+        let mut out = HashMap::default();
         for name in names {
             let t = then_vars.get(name).copied();
             let e = else_vars.get(name).copied();
@@ -635,7 +637,7 @@ impl<'s> Lowerer<'s> {
         let mut outs = vec![];
         // Variables. Only one side runs; a side that returned on every lane leaves nothing
         // observable after the `if`, so a placeholder stands in for what it did not define.
-        let mut vars = HashMap::new();
+        let mut vars = HashMap::default();
         let names: BTreeSet<String> = then_vars.keys().chain(else_vars.keys()).cloned().collect();
         for name in names {
             let t = then_vars.get(&name).copied();
@@ -912,7 +914,7 @@ impl<'s> Lowerer<'s> {
         let has_return = contains_return(&f.body);
 
         // Kinds and shapes of carried variables, refined until lowering the body agrees with them.
-        let mut assumed: HashMap<String, (Kind, Shape)> = HashMap::new();
+        let mut assumed: HashMap<String, (Kind, Shape)> = HashMap::default();
         for name in &carried {
             if let Some(Var::Def(v)) = frame.vars.get(name) {
                 assumed.insert(name.clone(), (self.kind(*v), self.shape(*v)));
@@ -1939,7 +1941,15 @@ impl<'s> Lowerer<'s> {
         let parsed = self.parse_helper(frame, fs, c)?;
         let args = self.call_args(frame, c, &parsed)?;
         let env = fs.env.as_ref().unwrap_or(frame.env);
-        self.inline(frame, &parsed, env, parsed.source, args, HashMap::new(), c)
+        self.inline(
+            frame,
+            &parsed,
+            env,
+            parsed.source,
+            args,
+            HashMap::default(),
+            c,
+        )
     }
 
     /// Binds call arguments to the callee's parameters (positional, then keywords).
@@ -2048,10 +2058,10 @@ impl<'s> Lowerer<'s> {
         let mut inner = Frame {
             env,
             source,
-            vars: HashMap::new(),
+            vars: HashMap::default(),
             outer,
             locals: locals_of(callee),
-            local_fns: HashMap::new(),
+            local_fns: HashMap::default(),
             flow: Flow {
                 done: Done::Never,
                 returns: vec![],

@@ -6,7 +6,9 @@
 //! name bound twice, an import of anything but `math`) is `Unresolved`; a function that reads one
 //! is reported `deferred`, and the decorator compiles it from the live function instead.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use crate::Map as HashMap;
 
 use rustpython_parser::ast::{self, Ranged};
 use rustpython_parser::{parse, Mode};
@@ -265,7 +267,7 @@ fn function_text(source: &str, index: &LineIndex, def: &ast::StmtFunctionDef) ->
 /// Free names resolvable from module text: `math` imports, literal constants bound once,
 /// functions defined once; builtins when not shadowed.
 fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -> Env {
-    let mut bind_count: HashMap<String, usize> = HashMap::new();
+    let mut bind_count: HashMap<String, usize> = HashMap::default();
     let mut bindings: BTreeMap<String, Binding> = BTreeMap::new();
     let count = |n: &str, c: &mut HashMap<String, usize>| *c.entry(n.to_string()).or_default() += 1;
     for stmt in body {

@@ -35,8 +35,8 @@ pub struct Compiled {
     pub hidden: Vec<Hidden>,
     /// Every binding the compile read (the static compiler's assumptions).
     pub assumptions: Vec<Assumption>,
-    /// The optimized IR, printed.
-    pub ir: String,
+    /// The optimized IR (with unknown parameter kinds); printed only when asked for.
+    pub ir: Function,
     /// The scalar function's own text (decorators, header, body), for its docstring.
     pub scalar_source: String,
 }
@@ -122,7 +122,7 @@ pub fn compile_function(req: &Request) -> Result<Compiled, CompileError> {
         entry,
         hidden: lowered.hidden,
         assumptions,
-        ir: exact.to_string(),
+        ir: exact,
         scalar_source: text.to_string(),
     })
 }
@@ -155,9 +155,11 @@ fn broadcast_result(f: &mut Function) {
 
 /// Which parameters `v` depends on, through operands, phis and merges.
 fn param_deps(f: &Function, v: Value) -> std::collections::BTreeSet<usize> {
-    use std::collections::{BTreeSet, HashMap};
-    let mut deps_of: HashMap<Value, Vec<Value>> = HashMap::new();
-    let mut params: HashMap<Value, usize> = HashMap::new();
+    use std::collections::BTreeSet;
+
+    use crate::Map as HashMap;
+    let mut deps_of: HashMap<Value, Vec<Value>> = HashMap::default();
+    let mut params: HashMap<Value, usize> = HashMap::default();
     crate::ir::walk_insts(&f.body, &mut |inst| match inst {
         Inst::Let { dst, op } => {
             if let Op::Param(i) = op {

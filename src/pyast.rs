@@ -11,10 +11,10 @@ pub enum Expr {
     Int(i128),
     Float(f64),
     Bool(bool),
-    Str(String),
+    Str(&'static str),
     None,
     Tuple(Vec<Expr>),
-    Attr(Box<Expr>, String),
+    Attr(Box<Expr>, &'static str),
     Call(Box<Expr>, Vec<Expr>, Vec<(String, Expr)>),
     Bin(&'static str, Box<Expr>, Box<Expr>),
     Neg(Box<Expr>),
@@ -45,8 +45,8 @@ pub fn name(n: &str) -> Expr {
     Expr::Name(n.to_string())
 }
 
-pub fn attr(base: Expr, a: &str) -> Expr {
-    Expr::Attr(Box::new(base), a.to_string())
+pub fn attr(base: Expr, a: &'static str) -> Expr {
+    Expr::Attr(Box::new(base), a)
 }
 
 pub fn call(f: Expr, args: Vec<Expr>) -> Expr {
@@ -98,75 +98,129 @@ fn bin_prec(op: &str) -> u8 {
     }
 }
 
-fn wrap(e: &Expr, min: u8) -> String {
-    let s = expr(e);
+/// Writes `e`, parenthesised when its precedence is below `min`.
+fn wrap(e: &Expr, min: u8, out: &mut String) {
     if prec(e) < min {
-        format!("({s})")
+        out.push('(');
+        write_expr(e, out);
+        out.push(')');
     } else {
-        s
+        write_expr(e, out);
     }
 }
 
+/// The source text of an expression.
 pub fn expr(e: &Expr) -> String {
+    let mut out = String::new();
+    write_expr(e, &mut out);
+    out
+}
+
+fn write_list(items: &[Expr], out: &mut String) {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        wrap(item, P_TEST, out);
+    }
+}
+
+fn write_expr(e: &Expr, out: &mut String) {
+    use std::fmt::Write as _;
     match e {
-        Expr::Name(n) => n.clone(),
-        Expr::Int(i) => i.to_string(),
-        Expr::Float(f) => float_repr(*f),
-        Expr::Bool(b) => {
-            if *b {
-                "True".into()
-            } else {
-                "False".into()
-            }
+        Expr::Name(n) => out.push_str(n),
+        Expr::Int(i) => {
+            let _ = write!(out, "{i}");
         }
-        Expr::Str(s) => format!("{s:?}"),
-        Expr::None => "None".into(),
+        Expr::Float(f) => out.push_str(&float_repr(*f)),
+        Expr::Bool(b) => out.push_str(if *b { "True" } else { "False" }),
+        Expr::Str(s) => {
+            let _ = write!(out, "{s:?}");
+        }
+        Expr::None => out.push_str("None"),
         Expr::Tuple(items) => {
-            let inner: Vec<String> = items.iter().map(|i| wrap(i, P_TEST)).collect();
-            if inner.len() == 1 {
-                format!("({},)", inner[0])
-            } else {
-                format!("({})", inner.join(", "))
+            out.push('(');
+            write_list(items, out);
+            if items.len() == 1 {
+                out.push(',');
             }
+            out.push(')');
         }
-        Expr::Attr(b, a) => format!("{}.{a}", wrap(b, P_ATOM)),
+        Expr::Attr(b, a) => {
+            wrap(b, P_ATOM, out);
+            out.push('.');
+            out.push_str(a);
+        }
         Expr::Call(f, args, kwargs) => {
-            let mut parts: Vec<String> = args.iter().map(|a| wrap(a, P_TEST)).collect();
-            parts.extend(
-                kwargs
-                    .iter()
-                    .map(|(k, v)| format!("{k}={}", wrap(v, P_TEST))),
-            );
-            format!("{}({})", wrap(f, P_ATOM), parts.join(", "))
+            wrap(f, P_ATOM, out);
+            out.push('(');
+            write_list(args, out);
+            for (i, (k, v)) in kwargs.iter().enumerate() {
+                if i > 0 || !args.is_empty() {
+                    out.push_str(", ");
+                }
+                out.push_str(k);
+                out.push('=');
+                wrap(v, P_TEST, out);
+            }
+            out.push(')');
         }
         Expr::Bin(op, a, b) => {
-            let p = bin_prec(op);
             if *op == "**" {
                 // Right-associative; the left operand must be a primary.
-                format!("{} ** {}", wrap(a, P_POW + 1), wrap(b, P_UNARY))
+                wrap(a, P_POW + 1, out);
+                out.push_str(" ** ");
+                wrap(b, P_UNARY, out);
             } else {
-                format!("{} {op} {}", wrap(a, p), wrap(b, p + 1))
+                let p = bin_prec(op);
+                wrap(a, p, out);
+                out.push(' ');
+                out.push_str(op);
+                out.push(' ');
+                wrap(b, p + 1, out);
             }
         }
-        Expr::Neg(a) => format!("-{}", wrap(a, P_UNARY)),
-        Expr::Not(a) => format!("not {}", wrap(a, P_NOT)),
-        Expr::Cmp(op, a, b) => format!("{} {op} {}", wrap(a, P_CMP + 1), wrap(b, P_CMP + 1)),
+        Expr::Neg(a) => {
+            out.push('-');
+            wrap(a, P_UNARY, out);
+        }
+        Expr::Not(a) => {
+            out.push_str("not ");
+            wrap(a, P_NOT, out);
+        }
+        Expr::Cmp(op, a, b) => {
+            wrap(a, P_CMP + 1, out);
+            out.push(' ');
+            out.push_str(op);
+            out.push(' ');
+            wrap(b, P_CMP + 1, out);
+        }
         Expr::BoolOp(op, a, b) => {
             let p = if *op == "or" { P_OR } else { P_AND };
-            format!("{} {op} {}", wrap(a, p), wrap(b, p + 1))
+            wrap(a, p, out);
+            out.push(' ');
+            out.push_str(op);
+            out.push(' ');
+            wrap(b, p + 1, out);
         }
-        Expr::IfExp(c, a, b) => format!(
-            "{} if {} else {}",
-            wrap(a, P_OR),
-            wrap(c, P_OR),
-            wrap(b, P_TEST)
-        ),
-        Expr::Subscript(v, i) => format!("{}[{}]", wrap(v, P_ATOM), expr(i)),
+        Expr::IfExp(c, a, b) => {
+            wrap(a, P_OR, out);
+            out.push_str(" if ");
+            wrap(c, P_OR, out);
+            out.push_str(" else ");
+            wrap(b, P_TEST, out);
+        }
+        Expr::Subscript(v, i) => {
+            wrap(v, P_ATOM, out);
+            out.push('[');
+            write_expr(i, out);
+            out.push(']');
+        }
     }
 }
 
 pub fn module(stmts: &[Stmt]) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(2048);
     for (i, s) in stmts.iter().enumerate() {
         if i > 0 {
             out.push_str("\n\n");
@@ -176,28 +230,43 @@ pub fn module(stmts: &[Stmt]) -> String {
     out
 }
 
+fn pad(depth: usize, out: &mut String) {
+    for _ in 0..depth {
+        out.push_str("    ");
+    }
+}
+
 fn stmt(s: &Stmt, depth: usize, out: &mut String) {
-    let pad = "    ".repeat(depth);
+    pad(depth, out);
     match s {
         Stmt::Assign(targets, values) => {
-            let rhs: Vec<String> = values.iter().map(|v| wrap(v, P_TEST)).collect();
-            out.push_str(&format!(
-                "{pad}{} = {}\n",
-                targets.join(", "),
-                rhs.join(", ")
-            ));
+            out.push_str(&targets.join(", "));
+            out.push_str(" = ");
+            write_list(values, out);
+            out.push('\n');
         }
-        Stmt::Return(e) => out.push_str(&format!("{pad}return {}\n", expr(e))),
+        Stmt::Return(e) => {
+            out.push_str("return ");
+            write_expr(e, out);
+            out.push('\n');
+        }
         Stmt::If(c, then, other) => {
-            out.push_str(&format!("{pad}if {}:\n", expr(c)));
+            out.push_str("if ");
+            write_expr(c, out);
+            out.push_str(":\n");
             block(then, depth + 1, out);
             if !other.is_empty() {
-                out.push_str(&format!("{pad}else:\n"));
+                pad(depth, out);
+                out.push_str("else:\n");
                 block(other, depth + 1, out);
             }
         }
         Stmt::For(t, iter, body) => {
-            out.push_str(&format!("{pad}for {t} in {}:\n", expr(iter)));
+            out.push_str("for ");
+            out.push_str(t);
+            out.push_str(" in ");
+            write_expr(iter, out);
+            out.push_str(":\n");
             block(body, depth + 1, out);
         }
         Stmt::Def {
@@ -206,12 +275,18 @@ fn stmt(s: &Stmt, depth: usize, out: &mut String) {
             kwonly,
             body,
         } => {
-            let mut ps = params.clone();
+            out.push_str("def ");
+            out.push_str(name);
+            out.push('(');
+            out.push_str(&params.join(", "));
             if !kwonly.is_empty() {
-                ps.push("*".into());
-                ps.extend(kwonly.iter().cloned());
+                if !params.is_empty() {
+                    out.push_str(", ");
+                }
+                out.push_str("*, ");
+                out.push_str(&kwonly.join(", "));
             }
-            out.push_str(&format!("{pad}def {name}({}):\n", ps.join(", ")));
+            out.push_str("):\n");
             block(body, depth + 1, out);
         }
     }
@@ -219,7 +294,8 @@ fn stmt(s: &Stmt, depth: usize, out: &mut String) {
 
 fn block(stmts: &[Stmt], depth: usize, out: &mut String) {
     if stmts.is_empty() {
-        out.push_str(&format!("{}pass\n", "    ".repeat(depth)));
+        pad(depth, out);
+        out.push_str("pass\n");
     }
     for s in stmts {
         stmt(s, depth, out);

@@ -223,7 +223,6 @@ fn compiled_to_py<'py>(py: Python<'py>, c: &Compiled, d: &Bound<'py, PyDict>) ->
         assumptions.append(assumption_to_py(py, a)?)?;
     }
     d.set_item("assumptions", assumptions)?;
-    d.set_item("ir", &c.ir)?;
     d.set_item("scalar_source", &c.scalar_source)?;
     Ok(())
 }
@@ -241,6 +240,14 @@ fn compile_function<'py>(
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let env = env_from_py(env)?;
+    let want_ir = match options {
+        Some(o) => o
+            .get_item("ir")?
+            .map(|v| v.is_truthy())
+            .transpose()?
+            .unwrap_or(false),
+        None => false,
+    };
     let options = options_from_py(options)?;
     let result = guarded(|| {
         let req = Request {
@@ -257,6 +264,9 @@ fn compile_function<'py>(
         Ok(c) => {
             let d = PyDict::new(py);
             compiled_to_py(py, &c, &d)?;
+            if want_ir {
+                d.set_item("ir", c.ir.to_string())?;
+            }
             Ok(d)
         }
         Err(CompileError::Diagnostics(diags)) => Err(vectorization_error(py, &diags)),

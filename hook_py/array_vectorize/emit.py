@@ -34,6 +34,30 @@ def register_source(filename: str, source: str) -> None:
     linecache.cache[filename] = (len(source), None, lines, filename)
 
 
+_EXACT_MARKER = "\n\n\ndef _vec_exact_"
+
+
+def _exec_lazily(source: str, filename: str, glob: dict[str, Any]) -> None:
+    """Compiles the float entry now and the exact body (ARCHITECTURE.md, "Generated code") on
+    its first call: most programs only ever take the float path, and compiling the exact body
+    is more than half of the cost of `compile()`."""
+    split = source.find(_EXACT_MARKER)
+    if split < 0:
+        exec(compile(source, filename, "exec", dont_inherit=True), glob)  # noqa: S102
+        return
+    head, tail = source[: split + 1], source[split + 3 :]
+    exec(compile(head, filename, "exec", dont_inherit=True), glob)  # noqa: S102
+    name = tail[len("def ") : tail.index("(")]
+    # Blank lines in front keep the exact body's line numbers those of the registered source.
+    padded = "\n" * head.count("\n") + "\n\n" + tail
+
+    def compile_exact(*args: Any, **kwargs: Any) -> Any:
+        exec(compile(padded, filename, "exec", dont_inherit=True), glob)  # noqa: S102
+        return glob[name](*args, **kwargs)
+
+    glob[name] = compile_exact
+
+
 def materialize(
     original: types.FunctionType,
     source: str,
@@ -51,12 +75,13 @@ def materialize(
     the import hook's cache when known, so a warm import neither compiles nor tokenizes.
     """
     filename = code_filename(original.__qualname__, source)
-    if code is None or code.co_filename != filename:
-        code = compile(source, filename, "exec", dont_inherit=True)
     register_source(filename, source)
     glob = helper_globals(namespace)
     glob["__name__"] = original.__module__
-    exec(code, glob)  # noqa: S102 - the generated module only defines functions
+    if code is not None and code.co_filename == filename:
+        exec(code, glob)  # noqa: S102 - the generated module only defines functions
+    else:
+        _exec_lazily(source, filename, glob)
     vec = glob[entry]
     # Defaults: the original's, then hidden parameters (global arrays, fallback callees, D8).
     vec.__defaults__ = original.__defaults__

@@ -2,19 +2,19 @@
 //! the first result. Scoped by block: a value defined inside a loop or branch is not visible after
 //! it, while values from enclosing blocks are visible inside.
 
-use std::collections::HashMap;
+use crate::Map as HashMap;
 
-use crate::ir::{Block, Function, Inst, Value};
+use crate::ir::{Block, Function, Inst, OpKey, Value};
 
 pub fn run(func: &mut Function) {
-    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut map: HashMap<Value, Value> = HashMap::default();
     let mut body = std::mem::take(&mut func.body);
-    block(&mut body, &HashMap::new(), &mut map);
+    block(&mut body, &HashMap::default(), &mut map);
     func.body = body;
     super::rename_all(func, &map);
 }
 
-fn block(b: &mut Block, outer: &HashMap<String, Value>, map: &mut HashMap<Value, Value>) {
+fn block(b: &mut Block, outer: &HashMap<OpKey, Value>, map: &mut HashMap<Value, Value>) {
     let mut seen = outer.clone();
     for inst in &mut b.insts {
         match inst {

@@ -5,7 +5,7 @@
 //! exact int/float comparisons, correctly rounded `sqrt`. Transcendentals are left to run time,
 //! since libm results may differ by an ulp.
 
-use std::collections::HashMap;
+use crate::Map as HashMap;
 
 use crate::env::Const;
 use crate::ir::{BinOp, Block, CastOp, CmpOp, Function, Inst, Kind, LogicOp, Op, UnOp, Value};
@@ -14,8 +14,8 @@ use crate::ir::{BinOp, Block, CastOp, CmpOp, Function, Inst, Kind, LogicOp, Op, 
 const EXACT_INT_LIMIT: i128 = 1 << 53;
 
 pub fn run(func: &mut Function) {
-    let mut consts: HashMap<Value, Const> = HashMap::new();
-    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut consts: HashMap<Value, Const> = HashMap::default();
+    let mut map: HashMap<Value, Value> = HashMap::default();
     let mut body = std::mem::take(&mut func.body);
     fold_block(func, &mut body, &mut consts, &mut map);
     func.body = body;

@@ -4,7 +4,7 @@ pub mod cse;
 pub mod dce;
 pub mod fold;
 
-use std::collections::HashMap;
+use crate::Map as HashMap;
 
 use crate::ir::{Block, Function, Inst, Value};
 

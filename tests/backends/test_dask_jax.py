@@ -68,14 +68,7 @@ def ordinary_args(kinds):
     return grid(*[columns[k] for k in kinds])
 
 
-# The uint64-exact integer division helper passes 2**63 as a Python int, which jax.jit refuses.
-JAX_KNOWN_FAILURES = {"int_true_division", "mixed_kinds"}
-
-
-@pytest.mark.parametrize(
-    "name",
-    [pytest.param(n, marks=pytest.mark.xfail(reason="runtime passes 2**63 to jax.jit", raises=OverflowError)) if n in JAX_KNOWN_FAILURES else n for n in sorted(CASES)],
-)
+@pytest.mark.parametrize("name", sorted(CASES))
 def test_jax_jit_matches_cpython(name):
     fn, kinds, ulps = CASES[name]
     check(

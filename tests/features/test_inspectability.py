@@ -94,6 +94,16 @@ def test_traceback_shows_generated_lines():
     assert "return x + y" in text
 
 
+def test_traceback_through_the_exact_body_shows_its_lines():
+    fn = from_source("def g(x, y):\n    return x + y\n")
+    vec = vectorize(fn)
+    with pytest.raises(Exception) as info:
+        vec(np.zeros(3, dtype=np.int64), np.zeros(4, dtype=np.int64))  # int arguments: exact body
+    frames = [f for f in traceback.extract_tb(info.value.__traceback__) if f.filename.startswith("<array-vectorize")]
+    assert frames[-1].name == "_vec_exact_g"
+    assert frames[-1].line == 'return _vec_binary(xp, "add", x, y)'
+
+
 def test_generating_twice_gives_the_same_text():
     a = vectorize(documented, protect_domains=True).source
     b = vectorize(documented, protect_domains=True).source
