@@ -1404,6 +1404,17 @@ impl<'s> Lowerer<'s> {
         self.emit(Op::Select(live, v, s))
     }
 
+    /// A name missing from the environment may still be bound by a star import, which only the
+    /// live function can tell: the static compile defers instead of reporting it.
+    fn star_imported(&mut self, frame: &Frame, name: &str) -> bool {
+        if frame.env.contains_key("*") {
+            self.deferred.insert(name.to_string());
+            true
+        } else {
+            false
+        }
+    }
+
     fn is_builtin(&self, frame: &Frame, name: &str, which: &str) -> bool {
         name == which
             && !frame.vars.contains_key(name)
@@ -1427,6 +1438,9 @@ impl<'s> Lowerer<'s> {
                 Err(())
             }
             None => {
+                if self.star_imported(frame, name) {
+                    return Err(());
+                }
                 self.error_at(
                     frame,
                     DiagnosticKind::UndefinedName,
@@ -1520,6 +1534,9 @@ impl<'s> Lowerer<'s> {
                 self.poison()
             }
             None => {
+                if self.star_imported(frame, name) {
+                    return self.poison();
+                }
                 self.error_at(
                     frame,
                     DiagnosticKind::UndefinedName,
@@ -1616,6 +1633,9 @@ impl<'s> Lowerer<'s> {
                             return Err(());
                         }
                         None => {
+                            if self.star_imported(frame, name) {
+                                return Err(());
+                            }
                             self.error_at(
                                 frame,
                                 DiagnosticKind::UnknownCall,

@@ -23,6 +23,75 @@ pub const KNOWN_BUILTINS: &[&str] = &[
     "abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print",
 ];
 
+/// Builtins without a vectorized meaning (`dir(builtins)`, lowercase, Python 3.9-3.13).
+const OTHER_BUILTINS: &[&str] = &[
+    "aiter",
+    "all",
+    "anext",
+    "any",
+    "ascii",
+    "bin",
+    "breakpoint",
+    "bytearray",
+    "bytes",
+    "callable",
+    "chr",
+    "classmethod",
+    "compile",
+    "complex",
+    "copyright",
+    "credits",
+    "delattr",
+    "dict",
+    "dir",
+    "divmod",
+    "enumerate",
+    "eval",
+    "exec",
+    "exit",
+    "filter",
+    "format",
+    "frozenset",
+    "getattr",
+    "globals",
+    "hasattr",
+    "hash",
+    "help",
+    "hex",
+    "id",
+    "input",
+    "isinstance",
+    "issubclass",
+    "iter",
+    "len",
+    "license",
+    "list",
+    "locals",
+    "map",
+    "memoryview",
+    "next",
+    "object",
+    "oct",
+    "open",
+    "ord",
+    "property",
+    "quit",
+    "repr",
+    "reversed",
+    "set",
+    "setattr",
+    "slice",
+    "sorted",
+    "staticmethod",
+    "str",
+    "sum",
+    "super",
+    "tuple",
+    "type",
+    "vars",
+    "zip",
+];
+
 /// How a marked function's decorator was spelled: the options it passes, if literal.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MarkedOptions {
@@ -372,6 +441,13 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
             .entry((*b).to_string())
             .or_insert_with(|| Binding::Builtin((*b).to_string()));
     }
+    // Other builtins: the live decorator reports them (or calls them per element under
+    // fallback=True, which needs the live object), so the static compile defers.
+    for b in OTHER_BUILTINS {
+        bindings
+            .entry((*b).to_string())
+            .or_insert_with(|| Binding::Unresolved(format!("the builtin `{b}`")));
+    }
     bindings
 }
 
@@ -439,6 +515,24 @@ mod tests {
             Ok(ast::Mod::Module(m)) => m.body,
             _ => panic!("does not parse"),
         }
+    }
+
+    fn outcome(source: &str) -> Outcome {
+        let mut functions = compile_module(source, "m.py", None).expect("parses");
+        functions.remove(0).outcome
+    }
+
+    #[test]
+    fn names_only_the_live_function_knows_are_deferred() {
+        let star = "from array_vectorize import vectorize\nfrom consts import *\n\n@vectorize\ndef f(x):\n    return x * SCALE\n";
+        assert!(matches!(outcome(star), Outcome::Deferred(n) if n == ["SCALE"]));
+        let builtin =
+            "from array_vectorize import vectorize\n\n@vectorize\ndef f(x):\n    return len(x)\n";
+        assert!(matches!(outcome(builtin), Outcome::Deferred(n) if n == ["len"]));
+        let computed = "from array_vectorize import vectorize\nK = compute()\n\n@vectorize\ndef f(x):\n    return x * K\n";
+        assert!(matches!(outcome(computed), Outcome::Deferred(n) if n == ["K"]));
+        let twice = "from array_vectorize import vectorize\nK = 1.0\nK = 2.0\n\n@vectorize\ndef f(x):\n    return x * K\n";
+        assert!(matches!(outcome(twice), Outcome::Deferred(n) if n == ["K"]));
     }
 
     #[test]
