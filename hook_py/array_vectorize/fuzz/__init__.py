@@ -1,0 +1,30 @@
+"""Grammar fuzzer: random scalar programs in the supported language, vectorized and checked
+against CPython element by element (issue 3, item 6).
+
+``python -m array_vectorize.fuzz --seed N --count M`` is the entry point (``__main__.py``).
+
+* ``generator.py`` writes well-formed random programs (module text: constants, helpers, lambdas
+  and the entry function ``f``), plus, at a low rate, programs with one unsupported construct
+  that must be rejected with a positioned ``VectorizationError``;
+* ``wellformed.py`` is the static checker of well-formedness (every path returns, no reads of
+  possibly undefined names, conditions of ``if`` statements are booleans), used on every
+  generated program and on every candidate of the minimizer;
+* ``inputs.py`` makes the input columns (random and edge values of float64, int64, uint64, bool);
+* ``oracle.py`` runs CPython on every element (instrumented, to see integer overflow and
+  complex results) and compares with the vectorized result under the documented divergences;
+* ``minimize.py`` shrinks a failing program while the failure persists;
+* ``runner.py`` ties them together and prints the report.
+
+The fuzzer needs NumPy (and array-api-strict for the ``strict`` backend); the rest of the
+package does not.
+"""
+
+from __future__ import annotations
+
+__all__ = ["main"]
+
+
+def main(argv=None) -> int:
+    from .runner import main as _main
+
+    return _main(argv)

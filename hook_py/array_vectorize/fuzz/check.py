@@ -1,0 +1,297 @@
+"""One program, checked: write it to a file, import it, vectorize it, run it on every backend and
+compare with CPython element by element (``oracle.py``).
+
+``check_program(...)`` returns a ``Result``: lane counts and ``Failure`` records. The minimizer
+calls it again on candidate programs and smaller inputs (``failure_key`` says whether a candidate
+fails the same way).
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import linecache
+import os
+import traceback
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from . import oracle
+from .inputs import Column, KIND_DTYPES, lane_args, lane_count, select_lanes, to_numpy
+from .wellformed import returns_bool
+
+_counter = itertools.count()
+
+
+@dataclass
+class Failure:
+    kind: str  # mismatch | crash | rejected | accepted | diagnostic | invalid
+    backend: str = ""
+    lane: Optional[int] = None
+    args: Optional[List[Any]] = None
+    expected: Any = None
+    got: Any = None
+    dtype: str = ""
+    detail: str = ""
+    exc_type: str = ""
+    known: str = ""  # the known-bug class this failure belongs to (KNOWN), if any
+
+    def key(self) -> Tuple[str, str, str, str]:
+        return (self.kind, self.backend, self.exc_type, known_class(self))
+
+
+@dataclass
+class Result:
+    lanes: int = 0  # elements compared (summed over backends)
+    skipped: Dict[str, int] = field(default_factory=dict)
+    failures: List[Failure] = field(default_factory=list)
+    rejected_ok: bool = False  # a rejection program was rejected as it should be
+    cpython_ok: int = 0  # elements where CPython returns a value (no D3 exception, no overflow)
+
+
+def backends(names: List[str]) -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    for name in names:
+        if name == "numpy":
+            out[name] = np
+        elif name == "strict":
+            import array_api_strict
+
+            out[name] = array_api_strict
+        else:
+            raise ValueError(f"unknown backend {name!r} (numpy, strict)")
+    return out
+
+
+def write_program(directory: str, source: str, stem: str = "prog") -> str:
+    path = os.path.join(directory, f"{stem}_{os.getpid()}_{next(_counter)}.py")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(source)
+    linecache.checkcache(path)
+    return path
+
+
+def load(source: str, path: str, entry: str) -> Any:
+    namespace: Dict[str, Any] = {"__name__": os.path.splitext(os.path.basename(path))[0], "__file__": path}
+    exec(compile(source, path, "exec"), namespace)  # noqa: S102 - the fuzzer's own program
+    return namespace[entry]
+
+
+def _to_numpy(value: Any) -> np.ndarray:
+    if isinstance(value, np.ndarray):
+        return value
+    try:
+        return np.from_dlpack(value)
+    except (TypeError, AttributeError, RuntimeError, BufferError):
+        return np.asarray(value)
+
+
+def _exc_text(exc: BaseException) -> str:
+    lines = traceback.format_exception(type(exc), exc, exc.__traceback__)
+    return "".join(lines[-6:]).rstrip()
+
+
+def check_program(
+    source: str,
+    columns: List[Column],
+    names: Dict[str, Any],
+    directory: str,
+    entry: str = "f",
+    reject: Optional[Tuple[int, int, str]] = None,
+    expected: Optional[List[Any]] = None,
+) -> Result:
+    """Vectorizes ``entry`` of ``source`` and compares it with CPython on ``columns``."""
+    from array_vectorize import VectorizationError, vectorize
+
+    result = Result()
+    path = write_program(directory, source)
+    try:
+        fn = load(source, path, entry)
+    except Exception as exc:  # noqa: BLE001
+        result.failures.append(Failure("invalid", detail=f"the program does not run: {_exc_text(exc)}"))
+        return result
+    try:
+        vec = vectorize(fn)
+    except VectorizationError as exc:
+        if reject is None:
+            result.failures.append(Failure("rejected", detail=str(exc), exc_type="VectorizationError"))
+        else:
+            problem = _diagnostic_problem(exc, path, reject)
+            if problem:
+                result.failures.append(Failure("diagnostic", detail=f"{problem}\n{exc}"))
+            else:
+                result.rejected_ok = True
+        return result
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # noqa: BLE001 - PanicException is a BaseException
+        result.failures.append(Failure("crash", detail=f"at decoration: {_exc_text(exc)}", exc_type=type(exc).__name__))
+        return result
+    if reject is not None:
+        result.failures.append(
+            Failure("accepted", detail=f"`{reject[2]}` at line {reject[0]} was not rejected\n--- generated ---\n{vec.source}")
+        )
+        return result
+
+    evaluator = oracle.Evaluator(source, path, entry)
+    n = lane_count(columns)
+    if expected is None:
+        expected = [evaluator.run(lane_args(columns, lane)) for lane in range(n)]
+    result.cpython_ok = sum(1 for e in expected if isinstance(e, oracle.Ok))
+    for e in expected:
+        if isinstance(e, oracle.Invalid):
+            result.failures.append(Failure("invalid", detail=f"CPython raised {type(e.error).__name__}: {e.error}"))
+            return result
+    bool_only = returns_bool(ast.parse(source), entry)
+    for bname, xp in names.items():
+        args = [to_numpy(c, np) for c in columns]
+        if bname != "numpy":
+            args = [xp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
+        try:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                out = vec(*args)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as exc:  # noqa: BLE001
+            result.failures.append(
+                Failure("crash", bname, detail=f"at call: {_exc_text(exc)}", exc_type=type(exc).__name__, known=_known_crash(exc))
+            )
+            continue
+        problem = _shape_problem(out, xp, bname, n)
+        if problem:
+            result.failures.append(Failure("mismatch", bname, detail=problem, exc_type="shape"))
+            continue
+        got = _to_numpy(out)
+        kind = got.dtype.kind
+        dtype = str(got.dtype)
+        values = got.tolist()
+        if bool_only and kind != "b" and any(isinstance(e, oracle.Ok) for e in expected):
+            result.failures.append(
+                Failure("mismatch", bname, dtype=dtype, detail=f"every return is a bool, but the result dtype is {dtype}", exc_type="dtype")
+            )
+        for lane in range(n):
+            e = expected[lane]
+            if isinstance(e, oracle.Skip):
+                result.skipped[e.reason] = result.skipped.get(e.reason, 0) + 1
+                continue
+            result.lanes += 1
+            if oracle.agree(values[lane], kind, e.value):
+                continue
+            verdict = _second_look(evaluator, vec, columns, lane, xp, bname, values[lane], kind, e)
+            if verdict:
+                result.skipped[verdict] = result.skipped.get(verdict, 0) + 1
+                continue
+            result.failures.append(
+                Failure("mismatch", bname, lane, lane_args(columns, lane), e.value, values[lane], dtype, exc_type="value")
+            )
+    return result
+
+
+def _second_look(evaluator, vec, columns, lane, xp, bname, got, kind, e) -> Optional[str]:
+    """Documented reasons for a difference, or None (a mismatch)."""
+    args = lane_args(columns, lane)
+    if evaluator.uses_shim:
+        alt = evaluator.run(args, shim=True)
+        if isinstance(alt, oracle.Skip):
+            return "ulp-" + alt.reason
+        if isinstance(alt, oracle.Ok) and oracle.agree(got, kind, alt.value):
+            return "ulp"
+    if e.big53:
+        # Ints beyond 2**53 merged with floats become the nearest float (select.py).
+        for r53 in ("merge", "all"):
+            for shim in ((False, True) if evaluator.uses_shim else (False,)):
+                alt = evaluator.run(args, shim=shim, r53=r53)
+                if isinstance(alt, oracle.Ok) and oracle.agree(got, kind, alt.value):
+                    return "int-to-float"
+    if e.wide:
+        # Integers outside int64 on the way: whether they wrap depends on the dtype the uint64
+        # lattice picks for the whole array (runtime/intops.py). One element alone decides for
+        # itself; if it still differs, an int64 operation wrapped (int64 world).
+        single = select_lanes(columns, [lane])
+        sargs = [to_numpy(c, np) for c in single]
+        if bname != "numpy":
+            sargs = [xp.asarray(a) if isinstance(a, np.ndarray) else a for a in sargs]
+        try:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                one = _to_numpy(vec(*sargs))
+            if oracle.agree(one.tolist()[0] if one.ndim else one.item(), one.dtype.kind, e.value):
+                return "wrap-lattice"
+        except Exception:  # noqa: BLE001
+            pass
+        return "wrap-int64"
+    return None
+
+
+#: Known bug classes a run can set aside (``--known``), so that it goes on finding others.
+KNOWN = {
+    "scalar-raise": "the generated code evaluates Python-scalar arithmetic (constants, loop indices) "
+    "eagerly, also on paths CPython does not take, and raises ZeroDivisionError/OverflowError/ValueError "
+    "at call time (D3 says IEEE values)",
+    "bigint-raise": "an integer beyond int64 in a Python scalar or literal (e.g. 2**63 * 3 on a dead path, "
+    "or int64 array * 2**63) raises OverflowError at call time",
+    "strict-promotion": "on array-api-strict, a plain operator or xp.where mixes an array with a Python "
+    "scalar or array of another kind (bool/int/float), which the strict backend rejects with TypeError",
+    "bool-negate": "unary minus applied to a bool array (kind inference took a bool value for an int)",
+    "unbroadcast": "the result is a Python scalar or a 0-d array instead of an array of the arguments' shape",
+}
+
+
+def known_class(f: "Failure") -> str:
+    if f.kind == "mismatch" and f.exc_type == "shape":
+        return "unbroadcast"
+    return f.known
+
+
+def _known_crash(exc: BaseException) -> str:
+    text = str(exc)
+    if isinstance(exc, OverflowError) and (
+        "does not fit a 64-bit integer array" in text or "too large to convert" in text or "within the bounds" in text
+    ):
+        return "bigint-raise"
+    if isinstance(exc, TypeError) and ("can only be promoted" in text or "Only numeric dtypes are allowed in __neg__" in text
+                                       or "boolean negative" in text):
+        return "bool-negate" if "neg" in text or "negative" in text else "strict-promotion"
+    tb = exc.__traceback__
+    last = None
+    while tb is not None:
+        last = tb
+        tb = tb.tb_next
+    if last is not None and last.tb_frame.f_code.co_filename.startswith("<array-vectorize") and isinstance(
+        exc, (ArithmeticError, ValueError)
+    ):
+        return "scalar-raise"
+    return ""
+
+
+def _shape_problem(out: Any, xp: Any, bname: str, n: int) -> Optional[str]:
+    shape = getattr(out, "shape", None)
+    if shape is None:
+        return f"the result is a {type(out).__name__}, not an array"
+    if tuple(shape) != (n,):
+        return f"the result has shape {tuple(shape)}, expected ({n},)"
+    if bname == "strict":
+        if type(out) is not type(xp.asarray(0.0)):
+            return f"the result is a {type(out).__module__}.{type(out).__name__}, not an array_api_strict array"
+    elif not isinstance(out, np.ndarray):
+        return f"the result is a {type(out).__module__}.{type(out).__name__}, not a numpy array"
+    dtype = _to_numpy(out).dtype
+    if str(dtype) not in KIND_DTYPES.values():
+        return f"the result dtype is {dtype}"
+    return None
+
+
+def _diagnostic_problem(exc: BaseException, path: str, reject: Tuple[int, int, str]) -> Optional[str]:
+    first, last, construct = reject
+    diags = getattr(exc, "diagnostics", None)
+    if not diags:
+        return "VectorizationError without diagnostics"
+    for d in diags:
+        if d.get("path") == path and first <= int(d.get("line") or 0) <= last and d.get("col") is not None:
+            return None
+    where = ", ".join(f"{d.get('path')}:{d.get('line')}:{d.get('col')}" for d in diags)
+    return f"no diagnostic for `{construct}` at lines {first}-{last} (got {where})"

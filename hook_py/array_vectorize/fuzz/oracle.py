@@ -1,0 +1,364 @@
+"""CPython as the oracle, element by element, under the documented divergences only.
+
+``Evaluator(source, path, entry)`` runs an instrumented copy of the program: every arithmetic
+operation, unary operation and call passes its result through ``_chk``, which notes integer
+values a 64-bit array cannot hold and complex results. Per element the outcome is
+
+* ``Skip("d3")``: CPython raises ``ArithmeticError``/``ValueError`` (division by zero, domain
+  errors, float overflow of ``**``/``exp``, ``int(nan)``...) or produces a complex number:
+  the vectorized code gives an IEEE value instead (D3);
+* ``Skip("overflow")``: some integer on the way lies outside [-2**63, 2**64): integer overflow
+  wraps (documented divergence);
+* ``Ok(value, wide)``: ``wide`` when some integer on the way lies in [2**63, 2**64) or below
+  -2**63 + 1... i.e. outside int64: whether it wraps depends on the dtype the uint64 lattice picks
+  for the whole array (runtime/intops.py), so a difference there is a wrap, not a mismatch;
+* ``Invalid(exc)``: any other exception — the program is not well-formed (a fuzzer bug).
+
+Transcendental functions and float powers are the backend's (NumPy's) implementations, which may
+differ from the C library's in the last bits (documented divergence). ``Evaluator.run(args,
+shim=True)`` runs the same program with those operations replaced by NumPy's scalar versions
+(after calling CPython's, so exceptions are CPython's): a vectorized result that equals this
+evaluation is correct even where a last-bit difference flipped a later comparison or ``floor``.
+
+``agree(got, dtype_kind, expected)`` is the per-element comparison: same value (NaN equals NaN,
+the sign of zero matters), and a result dtype that can hold CPython's result kind: a bool result
+needs a bool array unless other paths return numbers (then int64/float64 hold it as 0/1); an int
+result needs an integer array, or float64 when other paths return floats (mixed int/float results
+are one float64 array, compared by value).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import types
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional
+
+import numpy as np
+
+INT64_MIN = -(1 << 63)
+INT64_END = 1 << 63
+UINT64_END = 1 << 64
+
+#: math functions whose NumPy implementation may differ from the C library's in the last bits.
+SHIM_MATH = {
+    "exp": np.exp, "expm1": np.expm1, "log1p": np.log1p, "log2": np.log2, "log10": np.log10,
+    "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
+    "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "asinh": np.arcsinh, "acosh": np.arccosh,
+    "atanh": np.arctanh, "atan2": np.arctan2, "hypot": np.hypot, "pow": np.power,
+}
+
+
+@dataclass
+class Ok:
+    value: Any
+    wide: bool
+    big53: bool = False  # some int beyond 2**53 in magnitude on the way (see ``_r53``)
+
+
+@dataclass
+class Skip:
+    reason: str
+    detail: str = ""
+
+
+@dataclass
+class Invalid:
+    error: BaseException
+
+
+class _Complex(Exception):
+    pass
+
+
+class _Huge(Exception):
+    """An integer beyond 64 bits: the element is skipped, so evaluation stops right there (an
+    unbounded ``int ** int`` could otherwise run for ever)."""
+
+
+class _Flags:
+    __slots__ = ("wide", "huge", "big53")
+
+    def __init__(self) -> None:
+        self.wide = False
+        self.huge = False
+        self.big53 = False
+
+
+def _make_chk(flags: _Flags, round_all: bool = False) -> Callable[[Any], Any]:
+    def _chk(v: Any) -> Any:
+        t = type(v)
+        if t is int:
+            if not -TWO_53 <= v <= TWO_53:
+                flags.big53 = True
+                if round_all and INT64_MIN <= v < UINT64_END:
+                    return float(v)
+            if not INT64_MIN <= v < INT64_END:
+                if INT64_MIN <= v < UINT64_END:
+                    flags.wide = True
+                else:
+                    flags.huge = True
+                    raise _Huge()
+        elif t is complex:
+            raise _Complex()
+        return v
+
+    return _chk
+
+
+def _np_call(npf: Any, *args: Any) -> float:
+    with np.errstate(all="ignore"):
+        return float(npf(*[np.float64(float(a)) for a in args]))
+
+
+def _shim_fn(name: str) -> Callable[..., float]:
+    real = getattr(math, name)
+    npf = SHIM_MATH[name]
+
+    def fn(*args: Any) -> float:
+        real(*args)  # CPython's exceptions
+        return _np_call(npf, *args)
+
+    fn.__name__ = name
+    return fn
+
+
+def _shim_log(*args: Any) -> float:
+    math.log(*args)
+    with np.errstate(all="ignore"):
+        x = np.log(np.float64(float(args[0])))
+        if len(args) == 1:
+            return float(x)
+        return float(x / np.log(np.float64(float(args[1]))))
+
+
+def _ipow(a: Any, b: Any) -> Any:
+    """``a ** b``, except that an integer power beyond 64 bits is not computed."""
+    if type(a) in (int, bool) and type(b) in (int, bool) and b >= 64 and abs(a) >= 2:
+        raise _Huge()
+    return a ** b
+
+
+def _fpow(a: Any, b: Any) -> Any:
+    r = _ipow(a, b)
+    if type(r) is complex:
+        raise _Complex()
+    if type(r) is float:
+        return _np_call(np.power, a, b)
+    return r
+
+
+def _shim_math() -> types.SimpleNamespace:
+    ns = types.SimpleNamespace(**{k: v for k, v in vars(math).items() if not k.startswith("_")})
+    for name in SHIM_MATH:
+        setattr(ns, name, _shim_fn(name))
+    ns.log = _shim_log
+    return ns
+
+
+SHIM = _shim_math()
+
+
+TWO_53 = 1 << 53
+
+
+def _r53(v: Any) -> Any:
+    """An int beyond 2**53 in magnitude as the nearest float (a mixed-kind merge, select.py)."""
+    if type(v) is int and not -TWO_53 <= v <= TWO_53:
+        return float(v)
+    return v
+
+
+class _Instrument(ast.NodeTransformer):
+    """``_chk`` around every operation; ``shim``: NumPy's transcendental functions and float
+    powers; ``r53``: ``"merge"`` rounds ints beyond 2**53 to floats where values merge (ternaries,
+    ``and``/``or``, ``min``/``max``, assignments under ``if``, returns), ``"all"`` everywhere."""
+
+    def __init__(self, shim: bool, r53: str = "") -> None:
+        self.shim = shim
+        self.r53 = r53
+        self.in_if = 0
+
+    @staticmethod
+    def _call(name: str, node: ast.expr) -> ast.expr:
+        return ast.Call(func=ast.Name(name, ast.Load()), args=[node], keywords=[])
+
+    def _wrap(self, node: ast.expr) -> ast.expr:
+        return self._call("_chk", node)
+
+    def _merge(self, node: ast.expr) -> ast.expr:
+        return self._call("_r53", node) if self.r53 == "merge" else node
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Pow):
+            fn = "_fpow" if self.shim else "_ipow"
+            return self._wrap(ast.Call(func=ast.Name(fn, ast.Load()), args=[node.left, node.right], keywords=[]))
+        return self._wrap(node)
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
+        self.generic_visit(node)
+        return self._wrap(node)
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "range":
+            return node
+        if isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
+            return self._merge(self._wrap(node))
+        return self._wrap(node)
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
+        self.generic_visit(node)
+        return self._merge(node)
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
+        self.generic_visit(node)
+        return self._merge(node)
+
+    def visit_If(self, node: ast.If) -> ast.stmt:
+        node.test = self.visit(node.test)
+        self.in_if += 1
+        node.body = [self.visit(s) for s in node.body]
+        node.orelse = [self.visit(s) for s in node.orelse]
+        self.in_if -= 1
+        return node
+
+    def visit_Assign(self, node: ast.Assign) -> ast.stmt:
+        self.generic_visit(node)
+        if self.in_if and not isinstance(node.value, (ast.Lambda, ast.Tuple)):
+            node.value = self._merge(node.value)
+        return node
+
+    def visit_Return(self, node: ast.Return) -> ast.stmt:
+        self.generic_visit(node)
+        node.value = self._merge(node.value)
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.stmt:
+        saved, self.in_if = self.in_if, 0
+        self.generic_visit(node)
+        self.in_if = saved
+        return node
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
+        value = self.visit(node.value)
+        binop = ast.BinOp(ast.Name(node.target.id, ast.Load()), node.op, value)
+        if isinstance(node.op, ast.Pow):
+            fn = "_fpow" if self.shim else "_ipow"
+            new_value = self._wrap(ast.Call(func=ast.Name(fn, ast.Load()), args=[binop.left, binop.right], keywords=[]))
+        else:
+            new_value = self._wrap(binop)
+        if self.in_if:
+            new_value = self._merge(new_value)
+        return ast.copy_location(ast.Assign(targets=[ast.Name(node.target.id, ast.Store())], value=new_value), node)
+
+    def visit_Import(self, node: ast.Import) -> Optional[ast.stmt]:
+        return None if self.shim else node
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> Optional[ast.stmt]:
+        return None if self.shim else node
+
+
+def math_imports(tree: ast.Module) -> List[str]:
+    return [a.name for s in tree.body if isinstance(s, ast.ImportFrom) and s.module == "math" for a in s.names]
+
+
+def uses_shim(tree: ast.Module) -> bool:
+    """Whether the program calls anything ``SHIM`` replaces (transcendental math, float ``**``)."""
+    imported = set(math_imports(tree))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.BinOp, ast.AugAssign)) and isinstance(node.op, ast.Pow):
+            return True
+        if isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Attribute) and (f.attr in SHIM_MATH or f.attr == "log"):
+                return True
+            if isinstance(f, ast.Name) and (f.id == "pow" or (f.id in imported and (f.id in SHIM_MATH or f.id == "log"))):
+                return True
+    return False
+
+
+class Evaluator:
+    def __init__(self, source: str, path: str, entry: str = "f") -> None:
+        self.tree = ast.parse(source)
+        self.path = path
+        self.entry = entry
+        self.flags = _Flags()
+        self._fns: Dict[tuple, Callable[..., Any]] = {}
+        self.uses_shim = uses_shim(self.tree)
+
+    def _function(self, shim: bool, r53: str) -> Callable[..., Any]:
+        fn = self._fns.get((shim, r53))
+        if fn is None:
+            import copy
+
+            tree = _Instrument(shim, r53).visit(copy.deepcopy(self.tree))
+            ast.fix_missing_locations(tree)
+            code = compile(tree, self.path, "exec")
+            ns: Dict[str, Any] = {
+                "__name__": "array_vectorize_fuzz_oracle", "_chk": _make_chk(self.flags, r53 == "all"),
+                "_ipow": _ipow, "pow": _ipow, "_r53": _r53,
+            }
+            if shim:
+                ns["_fpow"] = _fpow
+                ns["math"] = SHIM
+                ns["pow"] = _fpow
+                for name in math_imports(self.tree):
+                    ns[name] = getattr(SHIM, name)
+            exec(code, ns)  # noqa: S102 - the fuzzer's own generated program
+            fn = self._fns[(shim, r53)] = ns[self.entry]
+        return fn
+
+    def run(self, args: List[Any], shim: bool = False, r53: str = "") -> Any:
+        """CPython's outcome for one element. ``shim``/``r53``: the alternative semantics of the
+        documented divergences (module docstring)."""
+        fn = self._function(shim, r53)
+        flags = self.flags
+        flags.wide = flags.huge = False
+        flags.big53 = any(type(a) is int and not -TWO_53 <= a <= TWO_53 for a in args)
+        if r53 == "all":
+            args = [_r53(a) for a in args]
+        try:
+            r = fn(*args)
+        except (ArithmeticError, ValueError) as exc:
+            return Skip("d3", f"{type(exc).__name__}: {exc}")
+        except _Complex:
+            return Skip("d3", "complex result")
+        except _Huge:
+            return Skip("overflow")
+        except Exception as exc:  # noqa: BLE001 - an ill-formed program
+            return Invalid(exc)
+        if flags.huge:
+            return Skip("overflow")
+        t = type(r)
+        if t is complex:
+            return Skip("d3", "complex result")
+        if t not in (bool, int, float):
+            return Invalid(TypeError(f"the function returned {t.__name__}"))
+        if t is int and not INT64_MIN <= r < UINT64_END:
+            return Skip("overflow")
+        return Ok(r, flags.wide or (t is int and r >= INT64_END), flags.big53)
+
+
+def agree(got: Any, dtype_kind: str, expected: Any) -> bool:
+    """The vectorized element ``got`` (a Python scalar from an array of dtype kind ``dtype_kind``,
+    NumPy's ``b``/``i``/``u``/``f``) stands for CPython's ``expected``."""
+    te = type(expected)
+    if dtype_kind == "b":
+        return te is bool and got == expected
+    if dtype_kind in "iu":
+        return te is not float and got == expected
+    if dtype_kind == "f":
+        e = expected if te is float else float(expected)
+        if e != e:
+            return got != got
+        return got == e and (e != 0.0 or math.copysign(1.0, got) == math.copysign(1.0, e))
+    return False
+
+
+def describe(value: Any) -> str:
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"float('{value}')"
+    return repr(value)

@@ -1,0 +1,267 @@
+"""The fuzzing loop and its report.
+
+Program ``index`` of a run with ``--seed N`` is generated from ``random.Random(f"{N}:{index}")``,
+so ``--seed N --only INDEX`` replays one program of a run exactly, whatever ``--count``/``--jobs``.
+The last line of the output is always ``programs: P, lanes: L, mismatches: M, crashes: C``;
+the exit status is 1 when M or C is not zero. ``crashes`` counts exceptions other than
+``VectorizationError`` at decoration, exceptions at call time, rejections of programs of the
+supported language, and rejection programs that were accepted or badly diagnosed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence
+
+from .check import KNOWN
+from .generator import FEATURES, Generator, Program
+from .inputs import Column, describe_args, describe_value, lane_args, make_columns
+
+#: Failure kinds counted as mismatches; every other kind counts as a crash.
+MISMATCH_KINDS = ("mismatch",)
+
+
+@dataclass
+class Options:
+    seed: int = 0
+    count: int = 100
+    backends: Sequence[str] = ("numpy", "strict")
+    exclude: frozenset = frozenset()
+    reject_rate: float = 0.03
+    lanes: Sequence[int] = (48, 64, 96, 128, 160)
+    minimize: bool = True
+    minimize_budget: float = 30.0
+    verbose: bool = False
+    max_reports: int = 20
+    known: frozenset = frozenset()  # known bug classes (check.KNOWN) not counted as failures
+
+
+@dataclass
+class ProgramReport:
+    index: int
+    lanes: int = 0
+    mismatches: int = 0
+    crashes: int = 0
+    skipped: Dict[str, int] = field(default_factory=dict)
+    text: str = ""  # the failure report (empty when the program passed)
+    summary: str = ""  # one line for --verbose
+    features: frozenset = frozenset()
+    rejection: bool = False
+
+
+def make_program(seed: int, index: int, options: Options) -> tuple:
+    rng = random.Random(f"{seed}:{index}")
+    reject = rng.random() < options.reject_rate
+    program = Generator(rng, exclude=options.exclude, reject=reject).program()
+    columns = make_columns(
+        program.kinds, rng.choice(list(options.lanes)), rng, scalar_rate=0.0 if "scalar_args" in options.exclude else 0.08
+    )
+    return program, columns
+
+
+def run_one(seed: int, index: int, options: Options, directory: str) -> ProgramReport:
+    import ast
+
+    from . import check
+    from .minimize import minimize
+    from .wellformed import problems
+
+    program, columns = make_program(seed, index, options)
+    report = ProgramReport(index, features=frozenset(program.features), rejection=program.reject is not None)
+    names = check.backends(list(options.backends))
+    if program.reject is None:
+        problem = problems(ast.parse(program.source), program.entry)
+        if problem:
+            report.crashes += 1
+            report.text = _header(seed, index, "invalid program (fuzzer bug)", problem) + _indent(program.source)
+            return report
+    result = check.check_program(program.source, columns, names, directory, program.entry, program.reject)
+    report.lanes = result.lanes
+    report.skipped = dict(result.skipped)
+    report.summary = (
+        f"#{index}: {len(program.source.splitlines())} lines, params {''.join(program.kinds)}, "
+        f"{result.lanes} lanes" + (f", rejection `{program.reject[2]}`" if program.reject else "")
+        + (f", skipped {result.skipped}" if result.skipped else "")
+    )
+    known = [f for f in result.failures if check.known_class(f) in options.known]
+    for f in known:
+        tag = "known-" + check.known_class(f)
+        report.skipped[tag] = report.skipped.get(tag, 0) + 1
+    result.failures = [f for f in result.failures if f not in known]
+    if not result.failures:
+        return report
+    first = result.failures[0]
+    n_mis = sum(1 for f in result.failures if f.kind in MISMATCH_KINDS)
+    if n_mis:
+        report.mismatches = 1
+    else:
+        report.crashes = 1
+    source, cols = program.source, columns
+    if options.minimize and program.reject is None and first.kind in ("mismatch", "crash", "rejected"):
+        key = first.key()
+        cpython_ok = result.cpython_ok
+        lanes = sorted({f.lane for f in result.failures if f.key() == key and f.lane is not None})[:3]
+
+        def still_fails(src: str, cs: List[Column]) -> bool:
+            r = check.check_program(src, cs, {first.backend: names[first.backend]} if first.backend else names, directory, program.entry)
+            # A crash reproducer keeps an element CPython computes without error: the vectorized
+            # code raises where CPython returns a value.
+            return any(f.key() == key for f in r.failures) and (first.kind != "crash" or r.cpython_ok > 0 or not cpython_ok)
+
+        source, cols = minimize(program.source, columns, still_fails, lanes, program.entry, options.minimize_budget)
+        result = check.check_program(source, cols, names, directory, program.entry)
+        if not result.failures:  # should not happen: fall back to the original
+            source, cols = program.source, columns
+            result = check.check_program(source, cols, names, directory, program.entry, program.reject)
+    report.text = _failure_text(seed, index, program, source, cols, result.failures)
+    return report
+
+
+def _header(seed: int, index: int, title: str, detail: str = "") -> str:
+    head = f"=== {title}: program {index} of seed {seed} (replay: --seed {seed} --only {index})\n"
+    return head + (detail.rstrip() + "\n" if detail else "")
+
+
+def _indent(text: str, prefix: str = "    ") -> str:
+    return "".join(prefix + line + "\n" for line in text.rstrip("\n").splitlines())
+
+
+def _failure_text(seed: int, index: int, program: Program, source: str, columns: List[Column], failures: list) -> str:
+    import ast
+
+    fn = next(s for s in ast.parse(source).body if isinstance(s, ast.FunctionDef) and s.name == program.entry)
+    params = [a.arg for a in fn.args.args]
+    first = failures[0]
+    title = {
+        "mismatch": "MISMATCH",
+        "crash": "CRASH",
+        "rejected": "REJECTED a program of the supported language",
+        "accepted": "ACCEPTED an unsupported construct",
+        "diagnostic": "BAD DIAGNOSTIC",
+        "invalid": "INVALID PROGRAM (fuzzer bug)",
+    }[first.kind]
+    out = [_header(seed, index, title)]
+    out.append("program" + (" (minimized)" if source != program.source else "") + ":\n")
+    out.append(_indent(source))
+    shown = 0
+    for f in failures:
+        if shown >= 3:
+            out.append(f"... and {len(failures) - shown} more\n")
+            break
+        shown += 1
+        where = f" on {f.backend}" if f.backend else ""
+        if f.kind == "mismatch" and f.lane is not None:
+            out.append(f"element {f.lane}{where}: {describe_args(params, columns, f.lane)}\n")
+            out.append(f"    CPython:    {describe_value(f.expected)} ({type(f.expected).__name__})\n")
+            out.append(f"    vectorized: {describe_value(f.got)} (dtype {f.dtype})\n")
+        else:
+            out.append(f"{f.kind}{where}:\n{_indent(f.detail)}")
+    if first.kind in ("crash", "rejected") and columns:
+        out.append(f"inputs (element 0): {describe_args(params, columns, 0)}\n")
+    return "".join(out)
+
+
+def _worker(job: tuple) -> ProgramReport:
+    seed, index, options, directory = job
+    try:
+        return run_one(seed, index, options, directory)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # noqa: BLE001 - a fuzzer bug must not end the run silently
+        import traceback
+
+        report = ProgramReport(index, crashes=1)
+        report.text = _header(seed, index, "FUZZER ERROR") + _indent("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+        return report
+
+
+def run(options: Options, indices: Optional[Sequence[int]] = None, jobs: int = 1, out=None) -> Dict[str, Any]:
+    """Runs the programs; prints failures (and, verbose, one line per program); returns totals."""
+    out = out or sys.stdout
+    indices = list(range(options.count)) if indices is None else list(indices)
+    directory = tempfile.mkdtemp(prefix="array-vectorize-fuzz-")
+    totals: Dict[str, Any] = {"programs": 0, "lanes": 0, "mismatches": 0, "crashes": 0, "skipped": {}, "rejections": 0, "reports": []}
+    started = time.monotonic()
+    jobs_list = [(options.seed, i, options, directory) for i in indices]
+    try:
+        if jobs > 1 and len(jobs_list) > 1:
+            import multiprocessing
+
+            ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+            with ctx.Pool(jobs) as pool:
+                reports = pool.imap(_worker, jobs_list, chunksize=4)
+                for report in reports:
+                    _account(report, totals, options, out)
+        else:
+            for job in jobs_list:
+                _account(_worker(job), totals, options, out)
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+    totals["seconds"] = time.monotonic() - started
+    return totals
+
+
+def _account(report: ProgramReport, totals: Dict[str, Any], options: Options, out) -> None:
+    totals["programs"] += 1
+    totals["lanes"] += report.lanes
+    totals["mismatches"] += report.mismatches
+    totals["crashes"] += report.crashes
+    totals["rejections"] += int(report.rejection)
+    for k, v in report.skipped.items():
+        totals["skipped"][k] = totals["skipped"].get(k, 0) + v
+    if options.verbose and report.summary:
+        print(report.summary, file=out, flush=True)
+    if report.text:
+        totals["reports"].append(report.text)
+        if len(totals["reports"]) <= options.max_reports:
+            print(report.text, file=out, flush=True)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m array_vectorize.fuzz",
+        description="Generate random scalar programs, vectorize them and compare with CPython element by element.",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="run seed (default: random, printed)")
+    parser.add_argument("--count", type=int, default=100, help="number of programs")
+    parser.add_argument("--only", type=int, action="append", default=None, metavar="INDEX", help="run only program INDEX of the seed (repeatable)")
+    parser.add_argument("--backend", default="numpy,strict", help="comma-separated: numpy, strict")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (0: one per CPU)")
+    parser.add_argument("--exclude", default="", help=f"comma-separated generator features to leave out: {', '.join(FEATURES)}")
+    parser.add_argument("--reject-rate", type=float, default=0.03, help="share of programs with one unsupported construct")
+    parser.add_argument("--no-minimize", action="store_true", help="report failing programs as generated")
+    parser.add_argument("--minimize-budget", type=float, default=30.0, help="seconds spent shrinking one failure")
+    parser.add_argument("--max-reports", type=int, default=20, help="failure reports printed in full")
+    parser.add_argument("--known", default="", help="comma-separated known bug classes not to count as failures: " + ", ".join(sorted(KNOWN)))
+    parser.add_argument("--verbose", action="store_true", help="one line per program")
+    args = parser.parse_args(argv)
+    exclude = frozenset(x for x in args.exclude.split(",") if x)
+    unknown = exclude - set(FEATURES)
+    if unknown:
+        parser.error(f"unknown features: {', '.join(sorted(unknown))}")
+    known = frozenset(x for x in args.known.split(",") if x)
+    if known - set(KNOWN):
+        parser.error(f"unknown known-bug classes: {', '.join(sorted(known - set(KNOWN)))}")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    options = Options(
+        seed=seed, count=args.count, backends=tuple(b for b in args.backend.split(",") if b), exclude=exclude,
+        reject_rate=args.reject_rate, minimize=not args.no_minimize, minimize_budget=args.minimize_budget,
+        verbose=args.verbose, max_reports=args.max_reports, known=known,
+    )
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    print(f"fuzz: seed {seed}, {len(args.only) if args.only else args.count} programs, backends {','.join(options.backends)}, jobs {jobs}", flush=True)
+    totals = run(options, args.only, jobs)
+    skipped = ", ".join(f"{k} {v}" for k, v in sorted(totals["skipped"].items()))
+    print(
+        f"time {totals['seconds']:.1f} s; rejection programs {totals['rejections']}; "
+        f"elements not compared or allowed to differ (documented divergences): {skipped or 'none'}"
+    )
+    print(f"programs: {totals['programs']}, lanes: {totals['lanes']}, mismatches: {totals['mismatches']}, crashes: {totals['crashes']}")
+    return 1 if totals["mismatches"] or totals["crashes"] else 0

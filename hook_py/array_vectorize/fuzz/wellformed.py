@@ -1,0 +1,582 @@
+"""Static well-formedness of a fuzzed program (module AST), independent of the generator.
+
+The minimizer edits programs freely and keeps a candidate only when ``problems(module)`` is
+empty, so a reproducer is always a program of the supported language that CPython runs without
+``NameError``/``UnboundLocalError``:
+
+* module level: ``import math``, ``from math import ...``, ``NAME = constant | tuple | lambda``,
+  ``def``;
+* every path of every function returns;
+* every name read is defined on every path reaching the read (parameters, earlier assignments,
+  loop variables inside their loop, and after a loop over a non-empty range what its body
+  assigns on every path that completes the iteration);
+* the test of each ``if``/``elif`` is boolean to the compiler's kind inference (comparisons,
+  ``not``, ``and``/``or``/ternaries of booleans, ``bool()``, ``math.isnan``..., variables only
+  ever assigned booleans) or a Python scalar (loop index, constant, tuple item): D4;
+* calls go to ``math`` functions, the supported builtins, or helpers/lambdas with exactly their
+  parameters;
+* a walrus appears only as the left operand of a comparison that is an ``if`` test;
+* names read by a local lambda or nested ``def`` from the enclosing function are never assigned
+  in it (the compiler freezes them, CPython reads them late).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from typing import Dict, List, Optional, Set
+
+BUILTIN_ARITY = {"abs": (1, 1), "min": (2, 5), "max": (2, 5), "int": (1, 1), "float": (1, 1), "bool": (1, 1), "round": (1, 1), "pow": (2, 2)}
+MATH_ARITY = {
+    **{name: (1, 1) for name in (
+        "sqrt", "exp", "expm1", "log1p", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
+        "cosh", "tanh", "asinh", "acosh", "atanh", "fabs", "floor", "ceil", "trunc", "isnan", "isinf",
+        "isfinite", "degrees", "radians")},
+    "log": (1, 2), "atan2": (2, 2), "hypot": (2, 2), "copysign": (2, 2), "pow": (2, 2),
+}
+MATH_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
+BOOL_MATH = ("isnan", "isinf", "isfinite")
+ALLOWED_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+ALLOWED_CMPOPS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+
+BOOL, NUM, SCALAR = "bool", "num", "scalar"
+
+
+class Invalid(Exception):
+    pass
+
+
+class ModuleInfo:
+    def __init__(self) -> None:
+        self.consts: Dict[str, object] = {}
+        self.tuples: Dict[str, tuple] = {}
+        self.callables: Dict[str, List[str]] = {}
+        self.math_names: Set[str] = set()
+        self.has_math = False
+
+
+def problems(module: ast.Module, entry: str = "f") -> Optional[str]:
+    """``None`` when the program is well-formed, else the first problem found."""
+    try:
+        check_module(module, entry)
+    except Invalid as exc:
+        return str(exc)
+    return None
+
+
+def check_module(module: ast.Module, entry: str) -> None:
+    info = ModuleInfo()
+    functions = []
+    for stmt in module.body:
+        if isinstance(stmt, ast.Import):
+            if [a.name for a in stmt.names] != ["math"] or stmt.names[0].asname:
+                raise Invalid("only `import math`")
+            info.has_math = True
+        elif isinstance(stmt, ast.ImportFrom):
+            if stmt.module != "math" or stmt.level:
+                raise Invalid("only `from math import`")
+            for a in stmt.names:
+                if a.asname or a.name not in MATH_ARITY:
+                    raise Invalid(f"unexpected math import {a.name}")
+                info.math_names.add(a.name)
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            name = stmt.targets[0].id
+            value = stmt.value
+            if isinstance(value, ast.Lambda):
+                scope = Scope(info, set(), {})
+                params = lambda_params(value)
+                scope.defined = set(params)
+                scope.kinds = {p: NUM for p in params}
+                scope.expr(value.body)
+                info.callables[name] = params
+            else:
+                try:
+                    const = ast.literal_eval(value)
+                except ValueError:
+                    raise Invalid(f"global {name} is not a constant") from None
+                if isinstance(const, tuple):
+                    if not const or not all(type(c) in (bool, int, float) for c in const):
+                        raise Invalid(f"tuple {name}")
+                    info.tuples[name] = const
+                elif type(const) in (bool, int, float):
+                    info.consts[name] = const
+                else:
+                    raise Invalid(f"global {name} is not a number")
+        elif isinstance(stmt, ast.FunctionDef):
+            check_function(stmt, info, {}, set())
+            info.callables[stmt.name] = [a.arg for a in stmt.args.args]
+            functions.append(stmt.name)
+        else:
+            raise Invalid(f"unexpected module statement {type(stmt).__name__}")
+    if entry not in functions:
+        raise Invalid(f"no function {entry}")
+
+
+def lambda_params(node: ast.Lambda) -> List[str]:
+    a = node.args
+    if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs:
+        raise Invalid("lambda signature")
+    return [x.arg for x in a.args]
+
+
+def function_params(node: ast.FunctionDef) -> List[str]:
+    a = node.args
+    if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs or node.decorator_list or node.returns:
+        raise Invalid("function signature")
+    return [x.arg for x in a.args]
+
+
+def assigned_names(body: List[ast.stmt]) -> Set[str]:
+    out: Set[str] = set()
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                out.add(node.id)
+            elif isinstance(node, ast.NamedExpr):
+                out.add(node.target.id)
+    return out
+
+
+def check_function(fn: ast.FunctionDef, info: ModuleInfo, outer: Dict[str, str], outer_defined: Set[str]) -> None:
+    params = function_params(fn)
+    if not fn.body:
+        raise Invalid("empty function")
+    scope = Scope(info, set(params) | outer_defined, dict(outer))
+    for p in params:
+        scope.kinds[p] = NUM
+    scope.infer_var_kinds(fn.body)
+    frozen = scope.closure_reads(fn.body)
+    bad = frozen & assigned_names(fn.body)
+    if bad:
+        raise Invalid(f"closure reads reassigned names {sorted(bad)}")
+    falls = scope.block(fn.body)
+    if falls:
+        raise Invalid(f"{fn.name}: a path falls off the end")
+
+
+class Scope:
+    def __init__(self, info: ModuleInfo, defined: Set[str], kinds: Dict[str, str]) -> None:
+        self.info = info
+        self.defined = set(defined)
+        self.kinds: Dict[str, str] = dict(kinds)  # name -> BOOL / NUM / SCALAR (flow-insensitive)
+        self.indices: Dict[str, List[int]] = {}  # loop index -> possible values (while in scope)
+        self.locals_callables: Dict[str, List[str]] = {}
+
+    # -------------------------------------------------------------- kinds
+    def infer_var_kinds(self, body: List[ast.stmt]) -> None:
+        """A variable is BOOL when every assignment to it is boolean (fixpoint over the body)."""
+        assigns: List[tuple] = []
+        loop_vars: Set[str] = set()
+        for stmt in body:
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Assign):
+                    t = node.targets[0] if len(node.targets) == 1 else None
+                    if isinstance(t, ast.Name):
+                        assigns.append((t.id, node.value))
+                    elif isinstance(t, ast.Tuple) and isinstance(node.value, ast.Tuple) and len(t.elts) == len(node.value.elts):
+                        for a, b in zip(t.elts, node.value.elts):
+                            if isinstance(a, ast.Name):
+                                assigns.append((a.id, b))
+                    else:
+                        raise Invalid("assignment target")
+                elif isinstance(node, ast.AugAssign):
+                    assigns.append((getattr(node.target, "id", None), None))
+                elif isinstance(node, ast.NamedExpr):
+                    assigns.append((node.target.id, node.value))
+                elif isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+                    loop_vars.add(node.target.id)
+                elif isinstance(node, (ast.FunctionDef, ast.Lambda)):
+                    pass
+        names = {n for n, _ in assigns if n}
+        for n in names:
+            if self.kinds.get(n) is None:
+                self.kinds[n] = BOOL
+        for n in loop_vars:
+            self.kinds[n] = SCALAR
+        for _ in range(len(names) + 2):
+            changed = False
+            for n, value in assigns:
+                if n is None or n in loop_vars:
+                    continue
+                k = NUM if value is None else self.kind_of(value)
+                if k != BOOL and self.kinds.get(n) == BOOL:
+                    self.kinds[n] = NUM
+                    changed = True
+            if not changed:
+                break
+        for n in names:
+            if self.kinds.get(n) == SCALAR and n not in loop_vars:
+                self.kinds[n] = NUM
+
+    def kind_of(self, node: ast.expr) -> str:
+        """BOOL / SCALAR / NUM of an expression, without checking it."""
+        if isinstance(node, ast.Compare):
+            return BOOL
+        if isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.Not):
+                return BOOL
+            return SCALAR if self.kind_of(node.operand) == SCALAR else NUM
+        if isinstance(node, ast.BoolOp):
+            kinds = {self.kind_of(v) for v in node.values}
+            return kinds.pop() if len(kinds) == 1 else NUM
+        if isinstance(node, ast.IfExp):
+            a, b = self.kind_of(node.body), self.kind_of(node.orelse)
+            if a == b == BOOL:
+                return BOOL
+            if a == b == SCALAR and self.kind_of(node.test) in (SCALAR,):
+                return SCALAR
+            return NUM
+        if isinstance(node, ast.Constant):
+            return BOOL if isinstance(node.value, bool) else SCALAR
+        if isinstance(node, ast.Name):
+            if node.id in self.info.consts and node.id not in self.kinds:
+                return BOOL if isinstance(self.info.consts[node.id], bool) else SCALAR
+            return self.kinds.get(node.id, NUM)
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
+            if isinstance(f, ast.Name) and name == "bool":
+                return BOOL
+            if name in BOOL_MATH and (isinstance(f, ast.Attribute) or name in self.info.math_names):
+                return BOOL
+            return NUM
+        if isinstance(node, ast.Subscript):
+            return SCALAR if self.kind_of(node.slice) == SCALAR else NUM
+        if isinstance(node, ast.BinOp):
+            return SCALAR if self.kind_of(node.left) == SCALAR and self.kind_of(node.right) == SCALAR else NUM
+        if isinstance(node, ast.Attribute):
+            return SCALAR
+        if isinstance(node, ast.NamedExpr):
+            return self.kind_of(node.value)
+        return NUM
+
+    def closure_reads(self, body: List[ast.stmt]) -> Set[str]:
+        """Names of the enclosing function read by its lambdas and nested defs."""
+        reads: Set[str] = set()
+        for stmt in body:
+            for node in ast.walk(stmt):
+                if isinstance(node, (ast.Lambda, ast.FunctionDef)):
+                    own = set(lambda_params(node) if isinstance(node, ast.Lambda) else function_params(node))
+                    inner_body = [node.body] if isinstance(node, ast.Lambda) else node.body
+                    if isinstance(node, ast.FunctionDef):
+                        own |= assigned_names(node.body)
+                    for sub in inner_body:
+                        for n in ast.walk(sub):
+                            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in own:
+                                reads.add(n.id)
+        return reads
+
+    # -------------------------------------------------------------- statements
+    def block(self, body: List[ast.stmt]) -> bool:
+        """Checks statements; updates ``defined``; whether control can fall through."""
+        if not body:
+            raise Invalid("empty block")
+        for i, stmt in enumerate(body):
+            if not self.stmt(stmt):
+                if i != len(body) - 1:
+                    raise Invalid("unreachable statements after return")
+                return False
+        return True
+
+    def stmt(self, stmt: ast.stmt) -> bool:
+        if isinstance(stmt, ast.Return):
+            if stmt.value is None:
+                raise Invalid("bare return")
+            self.expr(stmt.value)
+            return False
+        if isinstance(stmt, ast.Assign):
+            if len(stmt.targets) != 1:
+                raise Invalid("chained assignment")
+            target = stmt.targets[0]
+            if isinstance(stmt.value, ast.Lambda):
+                if not isinstance(target, ast.Name):
+                    raise Invalid("lambda target")
+                params = lambda_params(stmt.value)
+                inner = self.nested(params)
+                inner.expr(stmt.value.body)
+                self.locals_callables[target.id] = params
+                self.defined.add(target.id)
+                self.kinds[target.id] = "callable"
+                return True
+            if isinstance(stmt.value, ast.Tuple) and isinstance(target, ast.Tuple):
+                for e in stmt.value.elts:
+                    self.expr(e)
+            else:
+                self.expr(stmt.value)
+            if isinstance(target, ast.Name):
+                self.store(target.id)
+            elif isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
+                if not isinstance(stmt.value, ast.Tuple) or len(stmt.value.elts) != len(target.elts):
+                    raise Invalid("tuple assignment needs a tuple of the same length")
+                for e in target.elts:
+                    self.store(e.id)
+            else:
+                raise Invalid("assignment target")
+            return True
+        if isinstance(stmt, ast.AugAssign):
+            if not isinstance(stmt.target, ast.Name) or stmt.target.id not in self.defined:
+                raise Invalid("augmented assignment of an undefined name")
+            if not isinstance(stmt.op, ALLOWED_BINOPS):
+                raise Invalid("operator")
+            self.read(stmt.target.id)
+            self.expr(stmt.value)
+            return True
+        if isinstance(stmt, ast.If):
+            self.condition(stmt.test)
+            saved = set(self.defined)
+            falls_then = self.block(stmt.body)
+            after_then = self.defined
+            self.defined = set(saved)
+            falls_else = self.block(stmt.orelse) if stmt.orelse else True
+            after_else = self.defined
+            if falls_then and falls_else:
+                self.defined = after_then & after_else
+            elif falls_then:
+                self.defined = after_then
+            elif falls_else:
+                self.defined = after_else
+            else:
+                return False
+            return True
+        if isinstance(stmt, ast.For):
+            return self.for_stmt(stmt)
+        if isinstance(stmt, ast.FunctionDef):
+            params = function_params(stmt)
+            check_function(stmt, self.info, {**self.kinds, **{p: NUM for p in params}}, self.defined - set(params))
+            self.locals_callables[stmt.name] = params
+            self.defined.add(stmt.name)
+            self.kinds[stmt.name] = "callable"
+            return True
+        if isinstance(stmt, ast.Pass):
+            return True
+        raise Invalid(f"unsupported statement {type(stmt).__name__}")
+
+    def store(self, name: str) -> None:
+        if name in self.info.callables or name in self.locals_callables or name == "math":
+            raise Invalid(f"assignment shadows {name}")
+        if self.kinds.get(name) == SCALAR:
+            raise Invalid(f"assignment to loop variable {name}")
+        self.defined.add(name)
+
+    def for_stmt(self, stmt: ast.For) -> bool:
+        if stmt.orelse or not isinstance(stmt.target, ast.Name):
+            raise Invalid("for form")
+        it = stmt.iter
+        name = stmt.target.id
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and not it.keywords:
+            try:
+                args = [ast.literal_eval(a) for a in it.args]
+            except ValueError:
+                raise Invalid("range bounds must be constants") from None
+            if not 1 <= len(args) <= 3 or not all(type(a) is int for a in args) or (len(args) == 3 and args[2] == 0):
+                raise Invalid("range arguments")
+            values = list(range(*args))
+            if len(values) > 64:
+                raise Invalid("range too long")
+        elif isinstance(it, ast.Name) and it.id in self.info.tuples:
+            values = list(self.info.tuples[it.id])
+        else:
+            raise Invalid("loop iterable")
+        if name in self.indices or name in self.defined and self.kinds.get(name) != SCALAR:
+            raise Invalid("loop variable reuses a name")
+        before = set(self.defined)
+        self.defined.add(name)
+        self.indices[name] = [v for v in values if type(v) is int] if values else [0]
+        falls = self.block(stmt.body)
+        end = self.defined
+        del self.indices[name]
+        if values:
+            if not falls:
+                return False
+            self.defined = end
+            self.indices[name] = [values[-1]] if type(values[-1]) is int else []
+        else:
+            self.defined = before
+        return True
+
+    def nested(self, params: List[str]) -> "Scope":
+        inner = Scope(self.info, (self.defined - set(params)) | set(params), dict(self.kinds))
+        for p in params:
+            inner.kinds[p] = NUM
+        inner.indices = {}
+        inner.locals_callables = dict(self.locals_callables)
+        return inner
+
+    # -------------------------------------------------------------- expressions
+    def condition(self, test: ast.expr) -> None:
+        if isinstance(test, ast.Compare) and isinstance(test.left, ast.NamedExpr):
+            walrus = test.left
+            self.expr(walrus.value)
+            if not isinstance(walrus.target, ast.Name):
+                raise Invalid("walrus target")
+            for c in test.comparators:
+                self.expr(c)
+            for op in test.ops:
+                if not isinstance(op, ALLOWED_CMPOPS):
+                    raise Invalid("comparison operator")
+            self.store(walrus.target.id)
+            return
+        self.expr(test)
+        if self.kind_of(test) not in (BOOL, SCALAR):
+            raise Invalid("condition is not boolean (D4)")
+
+    def read(self, name: str) -> None:
+        if name not in self.defined:
+            raise Invalid(f"{name} may be undefined")
+
+    def expr(self, node: ast.expr) -> None:
+        if isinstance(node, ast.Constant):
+            if type(node.value) not in (bool, int, float):
+                raise Invalid("constant")
+            if type(node.value) is int and not -(2**63) <= node.value < 2**64:
+                raise Invalid("literal beyond 64 bits")
+        elif isinstance(node, ast.Name):
+            if not isinstance(node.ctx, ast.Load):
+                raise Invalid("store in expression")
+            n = node.id
+            if n in self.defined:
+                if self.kinds.get(n) == "callable":
+                    raise Invalid("function used as a value")
+                return
+            if n in self.info.consts:
+                return
+            raise Invalid(f"{n} may be undefined")
+        elif isinstance(node, ast.BinOp):
+            if not isinstance(node.op, ALLOWED_BINOPS):
+                raise Invalid("operator")
+            self.expr(node.left)
+            self.expr(node.right)
+        elif isinstance(node, ast.UnaryOp):
+            if not isinstance(node.op, (ast.USub, ast.UAdd, ast.Not)):
+                raise Invalid("unary operator")
+            self.expr(node.operand)
+        elif isinstance(node, ast.Compare):
+            if not all(isinstance(op, ALLOWED_CMPOPS) for op in node.ops):
+                raise Invalid("comparison operator")
+            self.expr(node.left)
+            for c in node.comparators:
+                self.expr(c)
+        elif isinstance(node, ast.BoolOp):
+            for v in node.values:
+                self.expr(v)
+        elif isinstance(node, ast.IfExp):
+            self.expr(node.test)
+            self.expr(node.body)
+            self.expr(node.orelse)
+        elif isinstance(node, ast.Call):
+            self.call(node)
+        elif isinstance(node, ast.Attribute):
+            if not (isinstance(node.value, ast.Name) and node.value.id == "math" and self.info.has_math and node.attr in MATH_CONSTANTS):
+                raise Invalid("attribute")
+        elif isinstance(node, ast.Subscript):
+            if not isinstance(node.value, ast.Name) or node.value.id not in self.info.tuples:
+                raise Invalid("subscript")
+            size = len(self.info.tuples[node.value.id])
+            idx = node.slice
+            if isinstance(idx, ast.Name) and idx.id in self.indices:
+                values = self.indices[idx.id]
+                if not values or not all(-size <= v < size for v in values):
+                    raise Invalid("index out of range")
+            else:
+                try:
+                    v = ast.literal_eval(idx)
+                except ValueError:
+                    raise Invalid("index must be constant or a loop index") from None
+                if type(v) is not int or not -size <= v < size:
+                    raise Invalid("index out of range")
+        elif isinstance(node, ast.NamedExpr):
+            raise Invalid("walrus outside an if test")
+        else:
+            raise Invalid(f"unsupported expression {type(node).__name__}")
+
+    def call(self, node: ast.Call) -> None:
+        f = node.func
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                raise Invalid("starred")
+            self.expr(a)
+        for k in node.keywords:
+            if k.arg is None:
+                raise Invalid("**kwargs")
+            self.expr(k.value)
+        n = len(node.args)
+        if isinstance(f, ast.Attribute):
+            if not (isinstance(f.value, ast.Name) and f.value.id == "math" and self.info.has_math and f.attr in MATH_ARITY):
+                raise Invalid("call of an attribute")
+            lo, hi = MATH_ARITY[f.attr]
+            if node.keywords or not lo <= n <= hi:
+                raise Invalid("math arity")
+            return
+        if not isinstance(f, ast.Name):
+            raise Invalid("call target")
+        name = f.id
+        params = self.locals_callables.get(name) or self.info.callables.get(name)
+        if params is not None:
+            if name not in self.locals_callables and name in self.defined:
+                raise Invalid("call of a shadowed name")
+            given = set(params[:n])
+            for k in node.keywords:
+                if k.arg not in params or k.arg in given:
+                    raise Invalid("keyword argument")
+                given.add(k.arg)
+            if n > len(params) or given != set(params):
+                raise Invalid("call arity")
+            return
+        if name in self.info.math_names and name not in self.defined:
+            lo, hi = MATH_ARITY[name]
+            if node.keywords or not lo <= n <= hi:
+                raise Invalid("math arity")
+            return
+        if name in BUILTIN_ARITY and name not in self.defined:
+            lo, hi = BUILTIN_ARITY[name]
+            if node.keywords or not lo <= n <= hi:
+                raise Invalid("builtin arity")
+            return
+        raise Invalid(f"call of {name}")
+
+
+def is_finite_const(v: object) -> bool:
+    return not isinstance(v, float) or math.isfinite(v)
+
+
+def module_info(module: ast.Module) -> ModuleInfo:
+    """Globals of a (well-formed) module, without checking it."""
+    info = ModuleInfo()
+    for stmt in module.body:
+        if isinstance(stmt, ast.Import):
+            info.has_math = True
+        elif isinstance(stmt, ast.ImportFrom):
+            info.math_names.update(a.name for a in stmt.names)
+        elif isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
+            name = stmt.targets[0].id
+            if isinstance(stmt.value, ast.Lambda):
+                info.callables[name] = [a.arg for a in stmt.value.args.args]
+            else:
+                value = ast.literal_eval(stmt.value)
+                if isinstance(value, tuple):
+                    info.tuples[name] = value
+                else:
+                    info.consts[name] = value
+        elif isinstance(stmt, ast.FunctionDef):
+            info.callables[stmt.name] = [a.arg for a in stmt.args.args]
+    return info
+
+
+def returns_bool(module: ast.Module, entry: str = "f") -> bool:
+    """Whether every ``return`` of ``entry`` is boolean to the compiler (the result must then be a
+    bool array)."""
+    fn = next(s for s in module.body if isinstance(s, ast.FunctionDef) and s.name == entry)
+    scope = Scope(module_info(module), {a.arg for a in fn.args.args}, {a.arg: NUM for a in fn.args.args})
+    scope.infer_var_kinds(fn.body)
+    returns: List[ast.Return] = []
+
+    def collect(body: List[ast.stmt]) -> None:
+        for stmt in body:
+            if isinstance(stmt, ast.Return):
+                returns.append(stmt)
+            elif isinstance(stmt, (ast.If, ast.For)):
+                collect(stmt.body)
+                collect(stmt.orelse)
+
+    collect(fn.body)
+    return bool(returns) and all(scope.kind_of(r.value) == BOOL for r in returns)
