@@ -737,23 +737,19 @@ impl<'a> Gen<'a> {
             return call(name(f), vec![e]);
         }
         let astype = |g: &Self, e: Expr, to: Kind| g.xcall("astype", vec![e, g.dtype(to)]);
-        // A value already integral (floor, ceil, trunc, round) needs no truncation.
-        let integral = matches!(self.def(a), Some(Op::Math(m, _)) if matches!(m.name, "floor" | "ceil" | "trunc"));
         match (c, k) {
             (CastOp::Float, Kind::Float)
             | (CastOp::Int | CastOp::Round, Kind::Int)
             | (CastOp::Bool, Kind::Bool) => e,
             (CastOp::Float, Kind::Int | Kind::Bool) => astype(self, e, Kind::Float),
             (CastOp::Int | CastOp::Round, Kind::Bool) => astype(self, e, Kind::Int),
-            (CastOp::Int, Kind::Float) if integral => astype(self, e, Kind::Int),
-            (CastOp::Int, Kind::Float) => {
-                let t = self.xcall("trunc", vec![e]);
-                astype(self, t, Kind::Int)
-            }
-            (CastOp::Round, Kind::Float) => {
-                let r = self.xcall("round", vec![e]);
-                astype(self, r, Kind::Int)
-            }
+            // Float to int: NaN and infinities have no int; the helper's documented values
+            // (0, saturation) rather than whatever the backend's cast gives, and no warning.
+            (CastOp::Int | CastOp::Round, Kind::Float) => self.helper(
+                UNARY,
+                if c == CastOp::Int { "int" } else { "round" },
+                vec![e],
+            ),
             (CastOp::Bool, Kind::Float | Kind::Int) => {
                 let zero = if k == Kind::Float {
                     Expr::Float(0.0)

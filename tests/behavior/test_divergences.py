@@ -1,0 +1,141 @@
+"""Every documented divergence from CPython (docs/semantics.md), pinned: if one of these starts
+failing, the behaviour changed and the document must change with it."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from array_vectorize import vectorize
+
+INT64_MAX = np.iinfo(np.int64).max
+INT64_MIN = np.iinfo(np.int64).min
+
+
+def values(vec, *args):
+    return np.asarray(vec(*[np.asarray(a) for a in args])).tolist()
+
+
+def reciprocal(x):
+    return 1.0 / x
+
+
+def int_division(a, b):
+    return a // b + a % b
+
+
+def int_true_division(a, b):
+    return a / b
+
+
+def root(x):
+    return math.sqrt(x)
+
+
+def logarithm(x):
+    return math.log(x)
+
+
+def power(x, y):
+    return x ** y
+
+
+def exponential(x):
+    return math.exp(x)
+
+
+def increment(n):
+    return n + 1
+
+
+def truncate(x):
+    return int(x)
+
+
+def mixed(x):
+    return 1 if x > 0.0 else 0.5
+
+
+def half_power(x):
+    return x ** 0.5
+
+
+def clamp_low(x):
+    return max(x, 0.0)
+
+
+def test_d3_float_division_by_zero_gives_ieee_values():
+    with pytest.raises(ZeroDivisionError):
+        reciprocal(0.0)
+    assert values(vectorize(reciprocal), [0.0, -0.0]) == [math.inf, -math.inf]
+
+
+def test_d3_integer_division_by_zero_gives_zero_and_inf():
+    with pytest.raises(ZeroDivisionError):
+        int_division(7, 0)
+    assert values(vectorize(int_division), [7, -7], [0, 0]) == [0, 0]
+    assert values(vectorize(int_true_division), [7, 0], [0, 0])[0] == math.inf
+    assert math.isnan(values(vectorize(int_true_division), [7, 0], [0, 0])[1])
+
+
+def test_d3_domain_errors_give_nan_and_infinities():
+    with pytest.raises(ValueError):
+        root(-1.0)
+    with pytest.raises(ValueError):
+        logarithm(0.0)
+    assert math.isnan(values(vectorize(root), [-1.0])[0])
+    assert values(vectorize(logarithm), [0.0]) == [-math.inf]
+
+
+def test_d3_complex_and_zero_powers():
+    assert isinstance(power(-8.0, 1.0 / 3.0), complex)
+    with pytest.raises(ZeroDivisionError):
+        power(0.0, -1.0)
+    out = values(vectorize(power), [-8.0, 0.0], [1.0 / 3.0, -1.0])
+    assert math.isnan(out[0]) and out[1] == math.inf
+
+
+def test_d3_float_overflow_gives_inf():
+    with pytest.raises(OverflowError):
+        exponential(1000.0)
+    assert values(vectorize(exponential), [1000.0]) == [math.inf]
+
+
+def test_integer_overflow_wraps():
+    assert increment(INT64_MAX) == 2**63
+    assert values(vectorize(increment), np.array([INT64_MAX])) == [INT64_MIN]
+
+
+def test_int_of_nan_and_infinity_saturates():
+    with pytest.raises(ValueError):
+        truncate(math.nan)
+    assert values(vectorize(truncate), [math.nan, math.inf, -math.inf]) == [0, INT64_MAX, INT64_MIN]
+
+
+def test_mixed_result_kinds_are_one_float_array():
+    assert type(mixed(1.0)) is int and type(mixed(-1.0)) is float
+    result = np.asarray(vectorize(mixed)(np.array([1.0, -1.0])))
+    assert result.dtype == np.float64 and result.tolist() == [1.0, 0.5]
+
+
+def test_numpy_half_power_is_sqrt():
+    assert half_power(-0.0) == 0.0 and math.copysign(1, half_power(-0.0)) == 1.0
+    assert half_power(-math.inf) == math.inf
+    out = values(vectorize(half_power), [-0.0, -math.inf])
+    assert math.copysign(1, out[0]) == -1.0  # NumPy: sqrt(-0.0) is -0.0
+    assert math.isnan(out[1])
+
+
+def test_max_against_a_constant_follows_numpy_for_signed_zeros():
+    # CPython keeps the first of equal arguments: max(-0.0, 0.0) is -0.0. xp.maximum leaves the
+    # sign of zero to the library; NumPy returns the second operand, which matches CPython.
+    assert math.copysign(1, clamp_low(-0.0)) == -1.0
+    assert "xp.maximum(0.0, x)" in vectorize(clamp_low).source
+    assert math.copysign(1, values(vectorize(clamp_low), [-0.0])[0]) == -1.0
+
+
+def test_narrow_inputs_are_widened():
+    out = np.asarray(vectorize(reciprocal)(np.array([3.0], dtype=np.float32)))
+    assert out.dtype == np.float64 and out[0] == 1.0 / 3.0
