@@ -28,7 +28,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, Callable, Optional, Tuple
 
-from array_api_compat import array_namespace
+from array_api_compat import array_namespace, is_numpy_namespace
 
 from .dtype import (
     COMPLEX,
@@ -129,7 +129,11 @@ def _float_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
 
         return arrays_only
 
-    make = info.makers["f"]
+    # NumPy: a Python float becomes a float64 *scalar*. It behaves as a 0-d array in every
+    # operation the generated code does (IEEE results, warnings, broadcasting), and arithmetic
+    # on it costs ~0.04 us against ~0.3 us for a 0-d array: parameters like `rate` in
+    # `x * exp(-rate * t)` stay cheap on small inputs. Other namespaces get 0-d arrays.
+    make = info.f64.type if is_numpy_namespace(xp) else info.makers["f"]
     scalars = tuple(i for i, is_scalar in enumerate(scalar_at) if is_scalar)
     arrays_at = tuple(i for i, is_scalar in enumerate(scalar_at) if not is_scalar)
 
