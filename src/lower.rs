@@ -9,6 +9,7 @@
 //!   loop indices and constants only is a Python `if` in the generated code.
 //! - D7: helper functions are inlined at each call (parsed once per compile).
 //! - D8: free names come from the [`Env`]; arrays become hidden parameters.
+//!
 //! Semantic violations are reported into the same diagnostic list as validation's (D5).
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -415,7 +416,7 @@ impl<'s> Lowerer<'s> {
             }
             S::AugAssign(a) => {
                 if let ast::Expr::Name(n) = a.target.as_ref() {
-                    let cur = self.read_name(frame, n.id.as_str(), &*a.target);
+                    let cur = self.read_name(frame, n.id.as_str(), &a.target);
                     let rhs = self.expr(frame, &a.value);
                     let v = match binop(&a.op) {
                         Some(op) => self.binary(frame, op, cur, rhs),
@@ -1288,7 +1289,7 @@ impl<'s> Lowerer<'s> {
                 let E::Name(base) = a.value.as_ref() else {
                     return Err(());
                 };
-                if self.resolve_module(frame, base.id.as_str(), &*a.value)? {
+                if self.resolve_module(frame, base.id.as_str(), &a.value)? {
                     let attr = a.attr.as_str();
                     if let Some((_, value)) = MATH_CONSTANTS.iter().find(|(n, _)| *n == attr) {
                         return Ok(self.konst(Const::Float(*value)));

@@ -103,6 +103,7 @@ pub struct MarkedOptions {
 }
 
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // one per marked function; boxing buys nothing
 pub enum Outcome {
     Ok(Compiled),
     Deferred(Vec<String>),
@@ -361,7 +362,7 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
                 for a in &i.names {
                     let bound = a.asname.as_ref().unwrap_or(&a.name).to_string();
                     count(&bound, &mut bind_count);
-                    let b = if module == "math" && i.level.map_or(true, |l| l.to_u32() == 0) {
+                    let b = if module == "math" && i.level.is_none_or(|l| l.to_u32() == 0) {
                         Binding::MathMember(a.name.to_string())
                     } else {
                         Binding::Unresolved(format!("imported from {module}"))

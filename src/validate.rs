@@ -85,9 +85,8 @@ impl Validator<'_> {
             }
             S::AnnAssign(a) => {
                 self.target(&a.target);
-                match &a.value {
-                    Some(v) => self.expr(v),
-                    None => {}
+                if let Some(v) = &a.value {
+                    self.expr(v);
                 }
             }
             S::Return(r) => match &r.value {
