@@ -23,6 +23,12 @@ except ImportError:  # pragma: no cover - the test extras install it
 BACKENDS = {"numpy": np}
 if array_api_strict is not None:
     BACKENDS["strict"] = array_api_strict
+# PyTorch and CuPy run the same suite when installed (not part of the test extras).
+for _name, _module in (("torch", "torch"), ("cupy", "cupy")):
+    try:
+        BACKENDS[_name] = __import__(_module)
+    except ImportError:
+        pass
 
 FLOAT_EDGES = [
     0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -3.0, 1.5, 2.5, -2.5, 10.0, 1e-300, 5e-324, -5e-324,
@@ -50,6 +56,8 @@ def grid(*columns: np.ndarray) -> list[np.ndarray]:
 
 def to_backend(value: Any, backend: str) -> Any:
     if isinstance(value, np.ndarray) and backend != "numpy":
+        if backend == "torch":
+            return BACKENDS["torch"].from_numpy(value.copy())
         return BACKENDS[backend].asarray(value)
     return value
 
@@ -57,6 +65,10 @@ def to_backend(value: Any, backend: str) -> Any:
 def to_numpy(value: Any) -> np.ndarray:
     if isinstance(value, np.ndarray):
         return value
+    if hasattr(value, "get") and type(value).__module__.startswith("cupy"):
+        return value.get()
+    if hasattr(value, "detach"):
+        return value.detach().cpu().numpy()
     try:
         return np.from_dlpack(value)
     except (TypeError, AttributeError, RuntimeError, BufferError):

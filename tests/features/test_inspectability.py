@@ -121,3 +121,13 @@ def test_show_command(tmp_path):
     res = subprocess.run([sys.executable, "-m", "array_vectorize", "show", f"{bad}:g"], capture_output=True, text=True)
     assert res.returncode == 1
     assert f"{bad}:2:5:" in res.stderr
+
+
+def test_debug_switch_dumps_the_ir_after_each_pass(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("from array_vectorize import vectorize\n\n@vectorize\ndef f(x):\n    return x * 2.0 + 1.0\n")
+    env = dict(__import__("os").environ, ARRAY_VECTORIZE_DEBUG="ir")
+    out = subprocess.run([sys.executable, str(module)], capture_output=True, text=True, env=env, check=True)
+    for stage in ("lower", "fold", "cse", "dce", "float kinds"):
+        assert f"--- f after {stage} ---" in out.stderr
+    assert "fn f(x) {" in out.stderr and "mul %0" in out.stderr
