@@ -114,7 +114,7 @@ def test_unmarked_sources_are_recorded_and_not_read_again(project: Project):
     first = project.run("import plain", env=debug)
     assert "plain: skipped (no marker)" in first.stderr
     record = project.root / "__pycache__" / f"array-vectorize-{array_vectorize.__version__}.unmarked"
-    assert record.read_text().splitlines()[1].endswith(" plain.py")
+    assert b"plain.py" in record.read_bytes()
     second = project.run("import plain", env=debug)
     assert "plain: skipped (no marker, known from its record)" in second.stderr
     # An edit changes size and mtime: the file is read again, and now it is hooked.

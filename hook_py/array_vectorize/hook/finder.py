@@ -33,6 +33,11 @@ _STDLIB = os.path.dirname(os.path.abspath(os.__file__)) + os.sep if getattr(os, 
 _SITE_IN_STDLIB = tuple(_STDLIB + d + os.sep for d in ("site-packages", "dist-packages"))
 
 
+# Whether unmarked sources are recorded and looked up (ARRAY_VECTORIZE_CACHE, read at install: this
+# is on the path of every import).
+_REMEMBER = cache.enabled()
+
+
 def _in_stdlib(origin: str) -> bool:
     return origin.startswith(_STDLIB) and not origin.startswith(_SITE_IN_STDLIB)
 
@@ -109,7 +114,7 @@ def _mentions_marker(loader, origin: str) -> tuple[bool, str]:
     substring search)."""
     if type(loader) is not SourceFileLoader or not hasattr(os, "readv"):
         return (MARKER in read_source(loader, origin), "read")
-    remember = cache.enabled()
+    remember = _REMEMBER
     if remember and unmarked.known(origin):
         return (False, "recorded")
     local = _local_buffers()

@@ -2,9 +2,9 @@
 
 The hook's only cost on a module it does not change is the bail-out: reading the source and
 searching it for the marker. This record turns that into one ``stat`` on later imports: each
-``__pycache__`` directory may hold ``array-vectorize-<version>.unmarked``, a list of
-``size mtime_ns name`` lines for the directory's unmarked sources, read once per directory per
-process. A file whose size or modification time differs from its line is read again.
+``__pycache__`` directory may hold ``array-vectorize-<version>.unmarked``, mapping the names of the
+directory's unmarked sources to their size and ``mtime_ns`` (a marshalled dict after a magic line),
+read once per directory per process. A file whose size or modification time differs is read again.
 
 The record only ever says "skip": if it were wrong (an edit that kept both the size and the
 nanosecond modification time), the module's decorators would compile at run time, as without the
@@ -18,6 +18,7 @@ concurrent processes only mean a file is read again next time.
 
 from __future__ import annotations
 
+import marshal
 import os
 import sys
 
@@ -25,7 +26,7 @@ from .. import __version__, _core
 from . import cache
 
 NAME = f"array-vectorize-{__version__}.unmarked"
-_HEADER = f"# array-vectorize {__version__} unmarked sources (marker array_vectorize)\n"
+_MAGIC = f"array-vectorize {__version__} unmarked sources (marker array_vectorize)\n".encode()
 
 # source directory -> {file name: (size, mtime_ns)}; {} when the directory has no usable record.
 _known: dict[str, dict[str, tuple[int, int]]] = {}
@@ -43,15 +44,17 @@ def record_path(directory: str) -> str | None:
     return os.path.join(os.path.dirname(pyc), NAME)
 
 
-def _parse(text: str) -> dict[str, tuple[int, int]]:
-    if not text.startswith(_HEADER):
+def _parse(data: bytes) -> dict[str, tuple[int, int]]:
+    if not data.startswith(_MAGIC):
         return {}
-    out = {}
-    for line in text[len(_HEADER) :].split("\n"):
-        parts = line.split(" ", 2)
-        if len(parts) == 3 and parts[0].isdigit() and parts[1].isdigit():
-            out[parts[2]] = (int(parts[0]), int(parts[1]))
-    return out
+    try:
+        record = marshal.loads(data[len(_MAGIC) :])
+    except (EOFError, ValueError, TypeError):
+        return {}
+    if not isinstance(record, dict):
+        return {}
+    # Entries of any other shape never match a stat result, so they need no check here.
+    return record
 
 
 def _load(directory: str) -> dict[str, tuple[int, int]]:
@@ -59,9 +62,9 @@ def _load(directory: str) -> dict[str, tuple[int, int]]:
     if path is None:
         return {}
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, "rb") as f:
             return _parse(f.read())
-    except (OSError, UnicodeDecodeError, ValueError):
+    except OSError:
         return {}
 
 
@@ -78,7 +81,7 @@ def known(origin: str) -> bool:
         st = os.stat(origin)
     except OSError:
         return False
-    return seen[0] == st.st_size and seen[1] == st.st_mtime_ns
+    return seen == (st.st_size, st.st_mtime_ns)
 
 
 def learn(origin: str, size: int, mtime_ns: int) -> None:
@@ -87,8 +90,6 @@ def learn(origin: str, size: int, mtime_ns: int) -> None:
     if sys.dont_write_bytecode:
         return
     directory, name = os.path.split(origin)
-    if "\n" in name:
-        return
     _learnt.setdefault(directory, {})[name] = (size, mtime_ns)
     if not _flush_registered:
         import atexit
@@ -109,8 +110,8 @@ def flush() -> None:
             merged = _load(directory)
             merged.update(records)
             present = set(os.listdir(directory))  # forget files that are gone
-            lines = [f"{s} {m} {n}\n" for n, (s, m) in sorted(merged.items()) if n in present]
+            kept = {n: v for n, v in sorted(merged.items()) if n in present}
             os.makedirs(os.path.dirname(path), exist_ok=True)
-            _core.write_atomic(path, (_HEADER + "".join(lines)).encode("utf-8"))
+            _core.write_atomic(path, _MAGIC + marshal.dumps(kept))
         except Exception:  # noqa: BLE001 - a lost record only costs a read next time
             continue
