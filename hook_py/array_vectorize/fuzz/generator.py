@@ -29,7 +29,8 @@ FEATURES = (
     "if", "elif", "else", "early_return", "loop", "nested_loop", "tuple_loop", "loop_return", "index_branch",
     "ternary", "boolop", "not", "chain", "compare_value", "truediv", "floordiv", "mod", "pow", "pow_var",
     "unary", "abs", "minmax", "float_cast", "int_cast", "round", "bool_cast", "math_exact", "math_floor",
-    "math_floor_int", "loop_return_in_if", "scalar_if_in_array_if",
+    "math_floor_int", "loop_return_in_if", "scalar_if_in_array_if", "pow_half", "walrus_in_loop",
+    "uint64_int_cast",
     "transcendental", "math_binary", "math_const", "helpers", "keywords", "lambdas", "local_lambda",
     "nested_def", "constants", "tuples", "walrus", "swap", "augassign", "bool_vars", "int64", "uint64", "bool",
     "scalar_args", "from_import", "float_only", "big_literals", "scalar_condition", "after_loop",
@@ -119,6 +120,7 @@ class Generator:
         self.if_depth = 0  # enclosing `if` statements
         self.loops_in_if = 0  # enclosing loops that are themselves inside an `if`
         self.array_ifs = 0  # enclosing `if` chains with an array condition
+        self.int_casts = True  # int()/round()/math.floor() may be generated
 
     # ------------------------------------------------------------------ helpers
     def on(self, feature: str, p: float = 1.0) -> bool:
@@ -154,6 +156,7 @@ class Generator:
         n_params = rng.choice([1, 2, 2, 3, 3, 4])
         params = [f"p{i}" for i in range(n_params)]
         kinds = self.param_kinds(n_params)
+        self.int_casts = "u" not in kinds or "uint64_int_cast" not in self.exclude
         self.emit(0, "import math")
         if self.on("from_import", 0.15):
             names = rng.sample(list(EXACT_MATH + FLOOR_MATH + PRED_MATH + TRANSCENDENTAL[:6]), 3)
@@ -330,7 +333,9 @@ class Generator:
     def if_stmt(self, env: Env, indent: int, depth: int, in_loop: bool) -> bool:
         rng = self.rng
         walrus = None
-        if self.on("walrus", 0.08):
+        if (self.loop_depth == 0 or "walrus_in_loop" not in self.exclude) and self.on("walrus", 0.08):
+            if self.loop_depth:
+                self.used.add("walrus_in_loop")
             walrus = self.fresh("v")
             test = f"({walrus} := {self.num(env, 2)}) {rng.choice(COMPARE_OPS)} {self.leaf(env)}"
             scalar = False
@@ -539,13 +544,13 @@ class Generator:
             (0.5, "boolop"),
             (0.2, "not"),
             (0.6, "math_exact"),
-            (0.35, "math_floor"),
+            (0.35 if self.int_casts else 0, "math_floor"),
             (0.8, "transcendental"),
             (0.3, "math_binary"),
             (0.7, "minmax"),
             (0.4, "float_cast"),
-            (0.3, "int_cast"),
-            (0.3, "round"),
+            (0.3 if self.int_casts else 0, "int_cast"),
+            (0.3 if self.int_casts else 0, "round"),
             (0.15, "bool_cast"),
             (1.0 if env.callees else 0, "call"),
         ])
@@ -562,9 +567,9 @@ class Generator:
         if kind == "pow":
             form = rng.random()
             if form < 0.5:
-                return f"({e()} ** {rng.choice([0, 1, 2, 2, 3, -1, -2, 0.5, 2.0, 1.5, -0.5])})"
+                return f"({e()} ** {self.exponent([0, 1, 2, 2, 3, -1, -2, 0.5, 2.0, 1.5, -0.5])})"
             if form < 0.65:
-                return f"pow({e()}, {rng.choice([2, 3, -1, 0.5])})"
+                return f"pow({e()}, {self.exponent([2, 3, -1, 0.5])})"
             if form < 0.8:
                 return f"({rng.choice(['2.0', '0.5', '1.5', '2'])} ** ({e()} % 8))"
             if self.on("pow_var", 1.0):
@@ -616,6 +621,14 @@ class Generator:
         if kind == "call":
             return self.call(env, e)
         raise AssertionError(kind)
+
+    def exponent(self, choices: list) -> str:
+        if "pow_half" in self.exclude:
+            choices = [c for c in choices if c != 0.5]
+        value = self.rng.choice(choices)
+        if value == 0.5:
+            self.used.add("pow_half")
+        return repr(value)
 
     def math_call(self, name: str, e) -> str:
         arg = e()

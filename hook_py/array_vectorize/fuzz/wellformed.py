@@ -580,3 +580,60 @@ def returns_bool(module: ast.Module, entry: str = "f") -> bool:
 
     collect(fn.body)
     return bool(returns) and all(scope.kind_of(r.value) == BOOL for r in returns)
+
+
+def _scalar_expr(node: ast.expr, scalars: Set[str]) -> bool:
+    """Whether ``node`` is a Python scalar to the compiler: only literals, module constants and
+    tuples, ``math`` constants and loop variables."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in scalars:
+            if n.id in ("math", "abs", "min", "max", "int", "float", "bool", "round", "pow"):
+                continue
+            return False
+        if isinstance(n, ast.NamedExpr):
+            return False
+    return True
+
+
+def patterns(module: ast.Module, entry: str = "f") -> Set[str]:
+    """Shapes of control flow a program contains, for classifying failures by known bug:
+
+    * ``scalar-if-in-array-if``: an ``if`` on a Python scalar (loop index, constant expression)
+      inside a branch of an ``if`` on an array condition;
+    * ``loop-return-in-if``: a ``return`` inside a loop that is inside a branch of an ``if`` on an
+      array condition.
+
+    Helpers are inlined where they are called: their ifs and loops count as nested in an array
+    ``if`` when ``entry`` has any.
+    """
+    info = module_info(module)
+    base = set(info.consts) | set(info.tuples)
+    found: Set[str] = set()
+
+    def walk(body: List[ast.stmt], scalars: Set[str], in_array_if: bool, in_loop_in_if: bool) -> None:
+        for stmt in body:
+            if isinstance(stmt, ast.If):
+                scalar = _scalar_expr(stmt.test, scalars)
+                if scalar and in_array_if:
+                    found.add("scalar-if-in-array-if")
+                inner = in_array_if or not scalar
+                walk(stmt.body, scalars, inner, in_loop_in_if)
+                walk(stmt.orelse, scalars, inner, in_loop_in_if)
+            elif isinstance(stmt, ast.For):
+                target = {stmt.target.id} if isinstance(stmt.target, ast.Name) else set()
+                walk(stmt.body, scalars | target, in_array_if, in_loop_in_if or in_array_if)
+            elif isinstance(stmt, ast.Return) and in_loop_in_if:
+                found.add("loop-return-in-if")
+            elif isinstance(stmt, ast.FunctionDef):
+                walk(stmt.body, base, in_array_if, False)
+
+    functions = [s for s in module.body if isinstance(s, ast.FunctionDef)]
+    entry_fn = next(s for s in functions if s.name == entry)
+    walk(entry_fn.body, base, False, False)
+    has_array_if = any(isinstance(n, ast.If) and not _scalar_expr(n.test, base | {
+        t.target.id for t in ast.walk(entry_fn) if isinstance(t, ast.For) and isinstance(t.target, ast.Name)
+    }) for n in ast.walk(entry_fn))
+    for fn in functions:
+        if fn.name != entry:
+            walk(fn.body, base, has_array_if, False)
+    return found
