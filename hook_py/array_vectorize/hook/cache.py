@@ -3,8 +3,8 @@
 A cache file holds the static compile of one module (``_core.compile_module``'s entries, with the
 marshalled code object of each generated module), keyed by the content of everything that
 determines it: the source bytes, the compiler's build id, the Python side that shapes cached data
-(``emit.py``, ``docstring.py``, this file), the interpreter's cache tag and bytecode magic, and the optimisation level.
-Never by timestamps: a same-size edit within a second or a ``git checkout`` cannot serve stale code,
+(``emit.py``, ``docstring.py``, ``prepare.py``, this file), the interpreter's cache tag and
+bytecode magic number, and the optimisation level. Never by timestamps: a same-size edit within a second or a ``git checkout`` cannot serve stale code,
 and a moved tree still hits (the key holds no path).
 
 Layout (all integers little-endian)::
@@ -18,7 +18,8 @@ Layout (all integers little-endian)::
 
 ``read`` checks every field before it unmarshals anything; any mismatch or I/O error is a miss.
 ``write`` goes through ``_core.write_atomic`` (temporary file, then rename): concurrent writers of
-the same module leave one whole file. Neither ever raises: a cache problem is never an import error.
+the same module leave one whole file. Both raise on problems; their caller (``prepare``) turns
+every one into a miss or an unwritten file, never an import error.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import gc
 import marshal
 import os
 import sys
+
 try:  # importlib.util re-exports these; its own import is a measurable part of the hook's
     from importlib._bootstrap_external import MAGIC_NUMBER, cache_from_source
 except ImportError:  # pragma: no cover - another implementation's importlib
@@ -65,9 +67,10 @@ def _python_fingerprint() -> bytes:
     global _fingerprint
     if _fingerprint is None:
         from .. import docstring, emit
+        from . import prepare
 
         parts = [__version__.encode(), _core.BUILD_ID.encode()]
-        for mod in (emit, docstring, sys.modules[__name__]):
+        for mod in (emit, docstring, prepare, sys.modules[__name__]):
             try:
                 with open(mod.__file__, "rb") as f:
                     parts.append(f.read())
