@@ -166,7 +166,8 @@ def check_program(
             continue
         problem = _shape_problem(out, xp, bname, n)
         if problem:
-            result.failures.append(Failure("mismatch", bname, detail=problem, exc_type="shape"))
+            sub = "odd-dtype" if problem.startswith("the result dtype") else "shape"
+            result.failures.append(Failure("mismatch", bname, detail=problem, exc_type=sub))
             continue
         got = _to_numpy(out)
         kind = got.dtype.kind
@@ -222,10 +223,11 @@ def _second_look(evaluator, vec, columns, lane, xp, bname, got, kind, e) -> Opti
             raised = raised or (isinstance(alt, oracle.Skip) and r53 == "mergef")
     if raised:
         return "int-to-float-d3"  # with ints held as floats, CPython would raise (D3) here
-    if e.wide:
-        # Integers outside int64 on the way: whether they wrap depends on the dtype the uint64
-        # lattice picks for the whole array (runtime/intops.py). One element alone decides for
-        # itself; if it still differs, an int64 operation wrapped (int64 world).
+    if e.wide or any(type(a) is int and a >= oracle.INT64_END for a in args):
+        # Integers outside int64 on the way (or in the arguments): whether they wrap depends on
+        # the dtype the uint64 lattice picks for the whole array (runtime/intops.py), and eager
+        # branches (D1) compute values CPython never sees. One element alone decides for itself;
+        # if it still differs and an operation gave an int outside int64, that operation wrapped.
         single = select_lanes(columns, [lane])
         sargs = [to_numpy(c, np) for c in single]
         if bname != "numpy":
@@ -238,7 +240,8 @@ def _second_look(evaluator, vec, columns, lane, xp, bname, got, kind, e) -> Opti
                 return "wrap-lattice"
         except Exception:  # noqa: BLE001
             pass
-        return "wrap-int64"
+        if e.wide:
+            return "wrap-int64"
     return None
 
 
@@ -253,7 +256,10 @@ KNOWN = {
     "scalar or array of another kind (bool/int/float), which the strict backend rejects with TypeError",
     "bool-arith": "an arithmetic operator or comparison applied to a bool array as if it were a number "
     "(kind inference: a phi or merge that starts as a bool), rejected by array-api-strict (and `-` by NumPy)",
-    "unbroadcast": "a Python scalar (loop-carried variable or merge that is constant) stands where an array is "
+    "merge-kind": "a value of a narrower kind (bool/int) reaches a float-only operation (math function) "
+    "through a merge, phi or min/max whose inferred kind is float, without conversion: array-api-strict "
+    "rejects it, NumPy computes in float16 for bools",
+    "scalar-as-array": "a Python scalar (loop-carried variable or merge that is constant) stands where an array is "
     "expected: the result is a scalar or 0-d array, or array-api-strict rejects it",
     "scalar-if-in-array-if": "an `if` on a Python scalar (loop index, unfolded constant) inside a branch of an "
     "`if` on an array condition, with returns: the path condition or the returned value is lost",
@@ -264,7 +270,9 @@ KNOWN = {
 
 def known_class(f: "Failure") -> str:
     if f.kind == "mismatch" and f.exc_type == "shape":
-        return "unbroadcast"
+        return "scalar-as-array"
+    if f.kind == "mismatch" and f.exc_type == "odd-dtype":
+        return "merge-kind"
     return f.known
 
 
@@ -291,10 +299,14 @@ def _known_crash(exc: BaseException) -> str:
             return "bool-arith"
         if "can only be promoted" in text or "cannot be type promoted" in text:
             return "strict-promotion"
-        if "Only Array objects are allowed" in text or "must be an Array" in text:
-            return "unbroadcast"
+        if "Only Array objects are allowed" in text or "must be an Array" in text or "Two scalars not allowed" in text:
+            return "scalar-as-array"
         if "unsupported operand of type complex" in text:
             return "scalar-raise"
+        if "floating-point dtypes are allowed" in text:
+            return "merge-kind"
+    if isinstance(exc, AttributeError) and ("has no attribute 'astype'" in text or "has no attribute 'device'" in text):
+        return "scalar-as-array"
     tb = exc.__traceback__
     last = None
     while tb is not None:

@@ -584,15 +584,41 @@ def returns_bool(module: ast.Module, entry: str = "f") -> bool:
 
 def _scalar_expr(node: ast.expr, scalars: Set[str]) -> bool:
     """Whether ``node`` is a Python scalar to the compiler: only literals, module constants and
-    tuples, ``math`` constants and loop variables."""
+    tuples, ``math`` constants, loop variables and locals only ever assigned such values."""
     for n in ast.walk(node):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in scalars:
             if n.id in ("math", "abs", "min", "max", "int", "float", "bool", "round", "pow"):
                 continue
             return False
-        if isinstance(n, ast.NamedExpr):
-            return False
     return True
+
+
+def _scalar_locals(fn: ast.FunctionDef, scalars: Set[str]) -> Set[str]:
+    """Locals of ``fn`` every assignment of which is a Python scalar (a fixpoint)."""
+    assigns: Dict[str, List[Optional[ast.expr]]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign):
+            t = node.targets[0]
+            if isinstance(t, ast.Name):
+                assigns.setdefault(t.id, []).append(node.value)
+            elif isinstance(t, ast.Tuple) and isinstance(node.value, ast.Tuple):
+                for a, b in zip(t.elts, node.value.elts):
+                    if isinstance(a, ast.Name):
+                        assigns.setdefault(a.id, []).append(b)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            assigns.setdefault(node.target.id, []).append(ast.BinOp(ast.Name(node.target.id, ast.Load()), node.op, node.value))
+        elif isinstance(node, ast.NamedExpr):
+            assigns.setdefault(node.target.id, []).append(node.value)
+    params = {a.arg for a in fn.args.args}
+    out = {n for n in assigns if n not in params}
+    changed = True
+    while changed:
+        changed = False
+        for n in list(out):
+            if not all(v is not None and _scalar_expr(v, scalars | out) for v in assigns[n]):
+                out.discard(n)
+                changed = True
+    return out
 
 
 def patterns(module: ast.Module, entry: str = "f") -> Set[str]:
@@ -629,6 +655,8 @@ def patterns(module: ast.Module, entry: str = "f") -> Set[str]:
 
     functions = [s for s in module.body if isinstance(s, ast.FunctionDef)]
     entry_fn = next(s for s in functions if s.name == entry)
+    loop_vars = {t.target.id for t in ast.walk(module) if isinstance(t, ast.For) and isinstance(t.target, ast.Name)}
+    base = base | _scalar_locals(entry_fn, base | loop_vars)
     walk(entry_fn.body, base, False, False)
     has_array_if = any(isinstance(n, ast.If) and not _scalar_expr(n.test, base | {
         t.target.id for t in ast.walk(entry_fn) if isinstance(t, ast.For) and isinstance(t.target, ast.Name)
