@@ -97,16 +97,23 @@ def _exc_text(exc: BaseException) -> str:
     return "".join(lines[-6:]).rstrip()
 
 
-def check_program(
-    source: str,
-    columns: List[Column],
-    names: Dict[str, Any],
-    directory: str,
-    entry: str = "f",
-    reject: Optional[Tuple[int, int, str]] = None,
-    expected: Optional[List[Any]] = None,
-) -> Result:
-    """Vectorizes ``entry`` of ``source`` and compares it with CPython on ``columns``."""
+@dataclass
+class Prepared:
+    """A program vectorized, with its CPython oracle."""
+
+    source: str
+    entry: str
+    vec: Any
+    evaluator: "oracle.Evaluator"
+    bool_only: bool
+
+
+def prepare(
+    source: str, directory: str, entry: str = "f", reject: Optional[Tuple[int, int, str]] = None
+) -> Tuple[Result, Optional[Prepared]]:
+    """Writes ``source`` to a file, imports it and vectorizes ``entry``. Failures at this stage
+    (rejections, crashes, a rejection program accepted) are in the result; ``Prepared`` is
+    ``None`` then."""
     from array_vectorize import VectorizationError, vectorize
 
     result = Result()
@@ -115,7 +122,7 @@ def check_program(
         fn = load(source, path, entry)
     except Exception as exc:  # noqa: BLE001
         result.failures.append(Failure("invalid", detail=f"the program does not run: {_exc_text(exc)}"))
-        return result
+        return result, None
     try:
         vec = vectorize(fn)
     except VectorizationError as exc:
@@ -127,28 +134,48 @@ def check_program(
                 result.failures.append(Failure("diagnostic", detail=f"{problem}\n{exc}"))
             else:
                 result.rejected_ok = True
-        return result
+        return result, None
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as exc:  # noqa: BLE001 - PanicException is a BaseException
         result.failures.append(Failure("crash", detail=f"at decoration: {_exc_text(exc)}", exc_type=type(exc).__name__))
-        return result
+        return result, None
     if reject is not None:
         result.failures.append(
             Failure("accepted", detail=f"`{reject[2]}` at line {reject[0]} was not rejected\n--- generated ---\n{vec.source}")
         )
-        return result
-
+        return result, None
     evaluator = oracle.Evaluator(source, path, entry)
+    return result, Prepared(source, entry, vec, evaluator, returns_bool(ast.parse(source), entry))
+
+
+def check_program(
+    source: str,
+    columns: List[Column],
+    names: Dict[str, Any],
+    directory: str,
+    entry: str = "f",
+    reject: Optional[Tuple[int, int, str]] = None,
+) -> Result:
+    """Vectorizes ``entry`` of ``source`` and compares it with CPython on ``columns``."""
+    result, prepared = prepare(source, directory, entry, reject)
+    if prepared is None:
+        return result
+    return compare(prepared, columns, names, result)
+
+
+def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], result: Optional[Result] = None) -> Result:
+    """Runs the vectorized function on ``columns`` on every backend of ``names`` and compares
+    each element with CPython (module docstring of ``oracle.py``)."""
+    result = result or Result()
+    vec, evaluator, bool_only = prepared.vec, prepared.evaluator, prepared.bool_only
     n = lane_count(columns)
-    if expected is None:
-        expected = [evaluator.run(lane_args(columns, lane)) for lane in range(n)]
+    expected = [evaluator.run(lane_args(columns, lane)) for lane in range(n)]
     result.cpython_ok = sum(1 for e in expected if isinstance(e, oracle.Ok))
     for e in expected:
         if isinstance(e, oracle.Invalid):
             result.failures.append(Failure("invalid", detail=f"CPython raised {type(e.error).__name__}: {e.error}"))
             return result
-    bool_only = returns_bool(ast.parse(source), entry)
     for bname, xp in names.items():
         args = [to_numpy(c, np) for c in columns]
         if bname != "numpy":
@@ -193,7 +220,7 @@ def check_program(
                 Failure("mismatch", bname, lane, lane_args(columns, lane), e.value, values[lane], dtype, exc_type="value")
             )
     if any(f.exc_type == "value" for f in result.failures):
-        classify_mismatches(result.failures, patterns(ast.parse(source), entry))
+        classify_mismatches(result.failures, patterns(ast.parse(prepared.source), prepared.entry))
     return result
 
 
