@@ -1,0 +1,193 @@
+"""Bugs found by the grammar fuzzer (``python -m array_vectorize.fuzz``), as minimized reproducers.
+
+Each case is a program, its inputs and the bug class of ``array_vectorize.fuzz.check.KNOWN`` (or a
+generator feature of ``tests/unit/test_fuzz.py::EXCLUDED_FEATURES``) that keeps the fuzzer's CI
+seeds clear of it. Every case is a strict xfail: CPython's result and the vectorized result
+differ, or the vectorized code raises where CPython returns a value. When a fix makes one pass,
+xfail_strict turns it into a failure: drop its mark, and drop the class from
+``tests/unit/test_fuzz.py`` once none of its cases is left.
+
+``check_program`` is the fuzzer's own comparison (documented divergences only), on NumPy and
+array-api-strict.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from array_vectorize.fuzz import check
+from array_vectorize.fuzz.inputs import Column
+
+COMPILER = "compiler (src/)"
+
+
+def case(id, source, columns, cls, owner=COMPILER, backends=("numpy", "strict")):
+    return pytest.param(source, columns, backends, id=id, marks=pytest.mark.xfail(strict=True, reason=f"{owner}: {cls}"))
+
+
+F, I, U, B = "f", "i", "u", "b"
+
+CASES = [
+    # ---- control flow: path conditions lost (value mismatches) ----
+    case(
+        "loop-return-in-if",
+        "def f(p0):\n    if 0 < p0:\n        for i in range(1):\n            if 1 != p0:\n                return 1\n    return 0\n",
+        [Column(F, [0.0, 1.0, 2.0])],  # CPython 0, 0, 1; vectorized 1, 0, 1
+        "loop-return-in-if: a return in a loop inside an array `if` ignores the enclosing condition",
+    ),
+    case(
+        "scalar-if-in-array-if-loop",
+        "def f(p3):\n    for i in range(1):\n        if 0 == p3:\n            pass\n        elif i:\n            pass\n"
+        "        else:\n            return 1\n    return 0\n",
+        [Column(F, [0.0, 1.0])],  # CPython 0, 1; vectorized 0, 0 (the returned value is dropped)
+        "scalar-if-in-array-if: return under a loop-index `if` nested in an array `if`",
+    ),
+    case(
+        "scalar-if-in-array-if-constant",
+        "def f(p2):\n    if bool(p2):\n        pass\n    elif not 1 ** 1.0:\n        pass\n    else:\n        return 1\n    return 0\n",
+        [Column(F, [0.0, 1.0])],  # CPython 1, 0; vectorized 1, 1
+        "scalar-if-in-array-if: an unfolded constant `elif` after an array `if`",
+    ),
+    case(
+        "scalar-if-in-array-if-walrus",
+        "def f(p1):\n    if 0 < p1:\n        for i in range(1):\n            v7 = 0\n        if (v9 := (v7 + 1)) > 0:\n"
+        "            return 1\n    return 0\n",
+        [Column(F, [0.0, 1.0])],  # CPython 0, 1; vectorized 1, 1
+        "scalar-if-in-array-if: a scalar walrus condition inside an array `if`",
+    ),
+    # ---- exactness ----
+    case(
+        "math-floor-of-int",
+        "import math\n\ndef f(p0):\n    return math.floor(p0 * p0)\n",
+        [Column(I, [2147483647, 3])],  # CPython 4611686014132420609; vectorized ...608
+        "math_floor_int: math.floor/ceil/trunc of an int go through float64 (CPython returns the int itself)",
+    ),
+    case(
+        "pow-half-is-sqrt",
+        "def f(p3):\n    return p3 ** 0.5\n",
+        [Column(F, [-math.inf, -0.0, 4.0])],  # CPython inf, 0.0, 2.0; vectorized nan, -0.0, 2.0
+        "pow_half: the float body emits `x ** 0.5`, which NumPy computes as sqrt (C99 pow(-inf, 0.5) is inf, "
+        "pow(-0.0, 0.5) is 0.0)",
+    ),
+    case(
+        "float-compare-big-int-literal",
+        "def f(p1):\n    if p1 != 9223372036854775807:\n        return 1\n    return 0\n",
+        [Column(F, [9.223372036854776e18, 1.0])],  # CPython 1, 1; vectorized 0, 1
+        "big_literals: the float body compares with an int literal beyond 2**53 after rounding it to float",
+    ),
+    case(
+        "uint64-merge-with-negative",
+        "def f(p0, p1):\n    if bool(p1):\n        return round(p0)\n    return 0 - 1\n",
+        [Column(U, [0, 5]), Column(F, [0.0, 1.0])],  # CPython -1, 5; NumPy 2**64 - 1, strict OverflowError
+        "uint64_int_cast: int()/round() of a uint64 array is merged with a negative int by a plain xp.where",
+    ),
+    case(
+        "int64-vs-uint64-compare",
+        "def f(p2):\n    v2 = 9223372036854775808\n    if round(p2) >= (v2 if p2 else 0):\n        return 1\n    return 0\n",
+        [Column(F, [0.0, 1.0])],
+        "strict-promotion: int64 array compared with a uint64 array by a plain operator",
+    ),
+    # ---- the vectorized code raises where CPython returns a value ----
+    case(
+        "dead-branch-scalar-overflow",
+        "def f(p0):\n    if not p0:\n        v3 = 1e-300 ** (-2)\n        return v3\n    return 0\n",
+        [Column(U, [1, 2])],  # CPython 0, 0; vectorized OverflowError
+        "scalar-raise: Python-scalar arithmetic of a branch CPython does not take is evaluated eagerly and raises",
+    ),
+    case(
+        "dead-branch-scalar-zero-division",
+        "def f(p0, p2):\n    if 0 == p2:\n        p0 = 0 // 0\n    return p0\n",
+        [Column(F, [0.0, 1.0]), Column(F, [1.0, 2.0])],  # CPython 0.0, 1.0; vectorized ZeroDivisionError
+        "scalar-raise: `0 // 0` on a path CPython does not take",
+    ),
+    case(
+        "dead-branch-scalar-complex",
+        "T1 = (0, -1)\n\ndef f(p1):\n    if 0 >= p1:\n        pass\n    else:\n        return 0\n    return pow(T1[-1], 0.5)\n",
+        [Column(B, [True])],  # CPython 0; vectorized TypeError (complex operand)
+        "scalar-raise: a Python-scalar power gives a complex number (D3 says nan)",
+    ),
+    case(
+        "dead-branch-big-int",
+        "import math\n\ndef f(p1):\n    if 0 < math.acosh(1):\n        v1 = 9223372036854775808 * 3\n        p1 = v1\n    return p1\n",
+        [Column(B, [False, True])],  # CPython False, True; vectorized OverflowError
+        "bigint-raise: a Python int beyond 64 bits on a path CPython does not take",
+    ),
+    case(
+        "int64-times-2-63",
+        "import math\n\ndef h0(a, b):\n    return math.floor(b) * 9223372036854775808\n\n"
+        "def f(p0):\n    v2 = h0(0, p0)\n    if v2 != 0:\n        pass\n    else:\n        return 1\n    return 0\n",
+        [Column(F, [0.0, 1.0])],  # CPython 1, 0; vectorized OverflowError
+        "bigint-raise: the float body multiplies an int64 array by the literal 2**63",
+    ),
+    # ---- kinds: a value of one kind where another is expected ----
+    case(
+        "scalar-phi-result",
+        "def f(p0, p1):\n    for i1 in range(4):\n        p1, p0 = (0, p1)\n    return p0\n",
+        [Column(F, [1.0, 2.0]), Column(F, [3.0, 4.0])],  # CPython 0 for every element; vectorized the int 0
+        "scalar-as-array: a loop-carried variable that ends as a constant is returned as a Python scalar",
+    ),
+    case(
+        "scalar-if-result-shape",
+        "def f(p0, p1, p2):\n    if 0 % 1.0:\n        if 0 != p0:\n            return p1 if p2 else 0\n    return 0\n",
+        [Column(F, [1.0, 2.0]), Column(F, [1.0, 2.0]), Column(F, [1.0, 2.0])],  # vectorized: shape ()
+        "scalar-as-array: a Python-level `if` on a constant merges 0-d values (result not broadcast)",
+    ),
+    case(
+        "astype-of-python-bool",
+        "def f(p1, p2):\n    for i1 in range(4):\n        p2 = (0 >= p1) / 1\n        p1 = 0\n    v6 = p2\n    return v6\n",
+        [Column(F, [0.0, 1.0]), Column(F, [0.0, 1.0])],  # CPython 1.0; vectorized AttributeError
+        "scalar-as-array: xp.astype applied to a Python bool",
+    ),
+    case(
+        "bool-phi-in-arithmetic",
+        "def f(p1):\n    p1 = not p1\n    for i6 in range(0, 1):\n        v8 = -p1\n        p1 %= 1\n    if not v8:\n"
+        "        return 1\n    return 0\n",
+        [Column(F, [0.0, 1.0])],  # CPython 0, 1; vectorized TypeError (`-` of a bool array)
+        "bool-arith: a phi starting as a bool is used as an int without conversion",
+    ),
+    case(
+        "python-bool-in-float-body",
+        "def f(p2, p3):\n    for i1 in range(0, 1):\n        p2 = True\n    return p3 - p2\n",
+        [Column(F, [0.0, 1.0]), Column(F, [2.0, 3.5])],  # CPython 1.0, 2.5; strict TypeError
+        "strict-promotion: a Python bool reaches a plain float-array operator",
+        backends=("strict",),
+    ),
+    case(
+        "tuple-of-int-and-bool-in-where",
+        "T0 = (0, 0, False, 0)\n\ndef f(p2):\n    for c1 in T0:\n        if p2 == 0:\n            return c1\n    return 0\n",
+        [Column(F, [0.0, 1.0])],
+        "strict-promotion: a tuple item of another kind than the tuple's joined kind in xp.where",
+        backends=("strict",),
+    ),
+    case(
+        "math-of-int-through-max",
+        "import math\nT1 = (1, 1, 7)\n\ndef f(p0):\n    return math.atan2(max(1.0, T1[-1]), 0)\n",
+        [Column(I, [0, 1])],  # CPython atan2(7, 0); strict TypeError (int64 array to atan2)
+        "merge-kind: max() of Python scalars infers float but gives an int, passed to a float-only function",
+        backends=("strict",),
+    ),
+    case(
+        "math-of-bool-through-ternary",
+        "import math\n\ndef f(p2):\n    b4 = p2 > 0\n    return math.tanh(b4 if 9007199254740993 != 1.0 else 1.0)\n",
+        [Column(F, [-1.0, 1.0])],  # CPython tanh(False), tanh(True); NumPy float16, strict TypeError
+        "merge-kind: a bool reaches tanh through a ternary whose kind is float",
+    ),
+    # ---- a program of the supported language rejected ----
+    case(
+        "walrus-in-loop-after-loop",
+        "def f(p1):\n    for i1 in range(0, 1):\n        if (v4 := 0) >= 0:\n            pass\n    v2 = v4\n    return v2 + p1\n",
+        [Column(F, [1.0])],  # CPython 1.0; VectorizationError "name `v4` is not defined"
+        "walrus_in_loop: a name bound by `:=` in a loop body is not defined after the loop",
+    ),
+]
+
+
+@pytest.mark.parametrize("source, columns, backends", CASES)
+def test_fuzz_finding(source, columns, backends, tmp_path):
+    names = check.backends(list(backends))
+    result = check.check_program(source, columns, names, str(tmp_path))
+    assert not result.failures, "\n".join(f"{f.kind} {f.backend} {f.detail} {f.expected!r} {f.got!r}" for f in result.failures)
+    assert result.cpython_ok > 0
