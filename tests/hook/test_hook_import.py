@@ -317,3 +317,25 @@ def test_loader_wrapping_keeps_other_finders_working(project: Project):
     res = project.run(body)
     assert res.out == [["mod"], "HookLoader", True]
     assert res.stats["disk_cache_hits"] == 2 and res.hook_stat("hook_modules_compiled") == 1
+
+
+def test_modules_precompiled_into_their_wheel_are_left_to_it(project: Project, tmp_path):
+    """A module installed from a wheel built by array_vectorize.build: the decorator takes the
+    wheel's code (precompiled_hits); the hook neither compiles it nor writes a cache file."""
+    import compileall
+
+    from array_vectorize.build import config, precompile
+    from array_vectorize.build.wheelfile import Entry
+
+    entries = {"wheelpkg/__init__.py": Entry(b""), "wheelpkg/m.py": Entry(MARKED.encode())}
+    artifacts, report = precompile.precompile(entries, "wheelpkg-0.1.0.dist-info", config.from_table({}), str(tmp_path))
+    assert len(report.precompiled) == 2
+    for arcname, entry in {**entries, **artifacts}.items():
+        project.write(arcname, entry.data.decode())
+    assert compileall.compile_dir(str(project.root / "wheelpkg" / "__vectorized__"), quiet=2)
+    body = "import wheelpkg.m as m\nout = m.f.source"
+    res = project.run(body, env={"ARRAY_VECTORIZE_NO_COMPILE": "1", "ARRAY_VECTORIZE_DEBUG": "hook"})
+    assert "wheelpkg.m: skipped (precompiled in its wheel)" in res.stderr
+    assert res.stats["precompiled_hits"] == 2 and res.stats["compiled"] == 0
+    assert res.stats["disk_cache_hits"] == 0 and project.cache_files() == []
+    assert res.out == project.run(body, hook=False).out
