@@ -163,6 +163,20 @@ CASES = [
         backends=("strict",),
     ),
     case(
+        "int-phi-meets-float",
+        "def f(n):\n    acc = 1\n    for i in range(1, 5):\n        acc = acc * 3 + n % (i + 1)\n    return acc\n",
+        [Column(F, [0.0, 2.5])],  # strict: int64 array + float64 array (the int phi is not converted)
+        "strict-promotion: a loop-carried int that becomes a float stays an int64 array in the float body",
+        backends=("strict",),
+    ),
+    case(
+        "mixed-tuple-loop",
+        "COEFFS = (1.0, -2, 0.5, True)\n\ndef f(x):\n    acc = 0.0\n    for c in COEFFS:\n        acc = acc * x + c\n    return acc\n",
+        [Column(F, [0.0, 2.0])],  # strict: float64 array + the Python bool True (the item is not converted)
+        "strict-promotion: a tuple item of another kind than the tuple's joined kind reaches a plain operator",
+        backends=("strict",),
+    ),
+    case(
         "math-of-int-through-max",
         "import math\nT1 = (1, 1, 7)\n\ndef f(p0):\n    return math.atan2(max(1.0, T1[-1]), 0)\n",
         [Column(I, [0, 1])],  # CPython atan2(7, 0); strict TypeError (int64 array to atan2)
