@@ -242,12 +242,12 @@ def _second_look(evaluator, vec, columns, lane, xp, bname, got, kind, e) -> Opti
     # Mixed-kind merges hold ints as float64 (select.py): beyond 2**53 rounded, and later
     # operations on them are float operations (-0 is -0.0, p + 1 rounds).
     raised = False
-    for r53 in (("merge", "all", "mergef") if e.big53 else ("mergef",)):
+    for r53 in (("merge", "all", "mergek", "mergekf", "mergef") if e.big53 else ("mergek", "mergekf", "mergef")):
         for shim in ((False, True) if evaluator.uses_shim else (False,)):
             alt = evaluator.run(args, shim=shim, r53=r53)
             if isinstance(alt, oracle.Ok) and oracle.close(got, kind, alt.value, ULPS if shim else 0):
                 return "int-to-float"
-            raised = raised or (isinstance(alt, oracle.Skip) and r53 == "mergef")
+            raised = raised or (isinstance(alt, oracle.Skip) and r53 in ("mergek", "mergekf"))
     if raised:
         return "int-to-float-d3"  # with ints held as floats, CPython would raise (D3) here
     if e.wide or any(type(a) is int and a >= oracle.INT64_END for a in args):

@@ -179,6 +179,56 @@ def _rf(v: Any) -> Any:
     return v
 
 
+def _widest(values: List[Any], chosen: Any) -> Any:
+    """``chosen`` in the kind an array holding every value of ``values`` would have."""
+    kinds = {type(v) for v in values}
+    if float in kinds and type(chosen) in (int, bool):
+        return float(chosen)
+    if int in kinds and type(chosen) is bool:
+        return int(chosen)
+    return chosen
+
+
+def _eager(thunk: Callable[[], Any]) -> List[Any]:
+    """The value of an alternative CPython does not take, if it has one (D1 evaluates it too)."""
+    try:
+        return [thunk()]
+    except Exception:  # noqa: BLE001 - D3 errors, overflow: no value, no kind
+        return []
+
+
+def _make_kind_merges(flags: "_Flags") -> Dict[str, Callable[..., Any]]:
+    def untaken(thunk: Callable[[], Any]) -> List[Any]:
+        saved = (flags.wide, flags.huge, flags.big53)
+        out = _eager(thunk)
+        flags.wide, flags.huge, flags.big53 = saved
+        return out
+
+    def _kifexp(test: Callable[[], Any], body: Callable[[], Any], orelse: Callable[[], Any]) -> Any:
+        if test():
+            chosen = body()
+            return _widest([chosen] + untaken(orelse), chosen)
+        chosen = orelse()
+        return _widest([chosen] + untaken(body), chosen)
+
+    def _kboolop(is_and: bool, *thunks: Callable[[], Any]) -> Any:
+        values = []
+        chosen = None
+        for i, thunk in enumerate(thunks):
+            chosen = thunk()
+            values.append(chosen)
+            if (not chosen) if is_and else chosen:
+                for rest in thunks[i + 1:]:
+                    values.extend(untaken(rest))
+                break
+        return _widest(values, chosen)
+
+    def _kminmax(fn: Callable[..., Any], *args: Any) -> Any:
+        return _widest(list(args), fn(*args))
+
+    return {"_kifexp": _kifexp, "_kboolop": _kboolop, "_kminmax": _kminmax}
+
+
 class _Instrument(ast.NodeTransformer):
     """``_chk`` around every operation; ``shim``: NumPy's transcendental functions and float
     powers; ``r53``: ``"merge"`` rounds ints beyond 2**53 to floats where values merge (ternaries,
@@ -196,12 +246,21 @@ class _Instrument(ast.NodeTransformer):
     def _wrap(self, node: ast.expr) -> ast.expr:
         return self._call("_chk", node)
 
-    def _merge(self, node: ast.expr) -> ast.expr:
-        if self.r53 == "merge":
+    def _merge(self, node: ast.expr, statement: bool = False) -> ast.expr:
+        """A merge point: an expression merge (ternary, and/or, min/max) or, with ``statement``,
+        an assignment under ``if`` or a return."""
+        mode = self.r53
+        if mode == "merge":
             return self._call("_r53", node)
-        if self.r53 == "mergef":
+        if mode == "mergef" or (mode == "mergekf" and statement):
             return self._call("_rf", node)
         return node
+
+    def _kind_merge(self, name: str, thunks: List[ast.expr], extra: List[ast.expr]) -> ast.expr:
+        """``_kmerge``-style call: every alternative as a thunk, evaluated eagerly like the
+        vectorized code does, so the result takes the widest kind among them."""
+        lambdas = [ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]), body=t) for t in thunks]
+        return ast.Call(func=ast.Name(name, ast.Load()), args=extra + lambdas, keywords=[])
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
         self.generic_visit(node)
@@ -219,15 +278,21 @@ class _Instrument(ast.NodeTransformer):
         if isinstance(node.func, ast.Name) and node.func.id == "range":
             return node
         if isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
+            if self.r53 in ("mergek", "mergekf"):
+                return self._wrap(ast.Call(func=ast.Name("_kminmax", ast.Load()), args=[node.func] + node.args, keywords=[]))
             return self._merge(self._wrap(node))
         return self._wrap(node)
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
         self.generic_visit(node)
+        if self.r53 in ("mergek", "mergekf"):
+            return self._kind_merge("_kifexp", [node.test, node.body, node.orelse], [])
         return self._merge(node)
 
     def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
         self.generic_visit(node)
+        if self.r53 in ("mergek", "mergekf"):
+            return self._kind_merge("_kboolop", list(node.values), [ast.Constant(isinstance(node.op, ast.And))])
         return self._merge(node)
 
     def visit_If(self, node: ast.If) -> ast.stmt:
@@ -241,12 +306,12 @@ class _Instrument(ast.NodeTransformer):
     def visit_Assign(self, node: ast.Assign) -> ast.stmt:
         self.generic_visit(node)
         if self.in_if and not isinstance(node.value, (ast.Lambda, ast.Tuple)):
-            node.value = self._merge(node.value)
+            node.value = self._merge(node.value, statement=True)
         return node
 
     def visit_Return(self, node: ast.Return) -> ast.stmt:
         self.generic_visit(node)
-        node.value = self._merge(node.value)
+        node.value = self._merge(node.value, statement=True)
         return node
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.stmt:
@@ -264,7 +329,7 @@ class _Instrument(ast.NodeTransformer):
         else:
             new_value = self._wrap(binop)
         if self.in_if:
-            new_value = self._merge(new_value)
+            new_value = self._merge(new_value, statement=True)
         return ast.copy_location(ast.Assign(targets=[ast.Name(node.target.id, ast.Store())], value=new_value), node)
 
     def visit_Import(self, node: ast.Import) -> Optional[ast.stmt]:
@@ -314,6 +379,7 @@ class Evaluator:
                 "__name__": "array_vectorize_fuzz_oracle", "_chk": _make_chk(self.flags, r53 == "all"),
                 "_ipow": _ipow, "pow": _ipow, "_r53": _r53, "_rf": _rf,
             }
+            ns.update(_make_kind_merges(self.flags))
             if shim:
                 ns["_fpow"] = _fpow
                 ns["math"] = SHIM
