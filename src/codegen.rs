@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 
 use crate::env::Const;
 use crate::ir::{
-    BinOp, Block, CastOp, CmpOp, Function, Inst, Kind, LogicOp, Op, Shape, UnOp, Value,
+    use_counts, BinOp, Block, CastOp, CmpOp, Function, Inst, Kind, LogicOp, Op, Shape, UnOp, Value,
 };
 use crate::lower::Hidden;
 use crate::pyast::{self, attr, bin, call, cmp, name, Expr, Stmt};
@@ -297,6 +297,35 @@ impl<'a> Gen<'a> {
                 depth[i] = nested;
             }
         }
+        // `clip`: the inner min/max of min(max(v, lo), hi) is read twice, both times by the
+        // outer one (its comparison and its select); printing the pair as one call needs it
+        // inlined.
+        let counts = use_counts(f);
+        for i in 0..n {
+            if let Some(inner) = self.clip_inner(Value(i as u32)) {
+                if counts[inner.index()] == 2 && def_block[inner.index()] == def_block[i] {
+                    self.inline[inner.index()] = true;
+                }
+            }
+        }
+    }
+
+    /// For `v` = min(max(x, lo), hi) or max(min(x, hi), lo) with lo <= hi (as selects): the
+    /// inner min/max value.
+    fn clip_inner(&self, v: Value) -> Option<Value> {
+        let Some(Op::Select(c, a, b)) = self.def(v) else {
+            return None;
+        };
+        if !self.inline[c.index()] {
+            return None;
+        }
+        let (op, k) = self.min_max_pattern(*c, *a, *b)?;
+        let Some(Op::Select(c2, a2, b2)) = self.def(*b) else {
+            return None;
+        };
+        let (inner_op, k2) = self.min_max_pattern(*c2, *a2, *b2)?;
+        let (lo, hi) = if op == CmpOp::Lt { (k2, k) } else { (k, k2) };
+        (inner_op != op && lo <= hi).then_some(*b)
     }
 
     fn def(&self, v: Value) -> Option<&'a Op> {
@@ -679,6 +708,30 @@ impl<'a> Gen<'a> {
     /// (NumPy returns the second operand; the Array API leaves the sign of zero to the
     /// implementation, docs/semantics.md). One pass instead of a comparison and a `where`.
     fn min_max(&mut self, c: Value, a: Value, b: Value) -> Option<Expr> {
+        let (op, k) = self.min_max_pattern(c, a, b)?;
+        // min(max(v, lo), hi) and max(min(v, hi), lo) with lo <= hi: one `clip`, one pass and
+        // one temporary (a NaN propagates through both forms).
+        if let Some(Op::Select(c2, a2, b2)) = self.def(b).filter(|_| self.inline[b.index()]) {
+            if let Some((inner_op, k2)) = self.min_max_pattern(*c2, *a2, *b2) {
+                let (lo, hi) = if op == CmpOp::Lt { (k2, k) } else { (k, k2) };
+                if inner_op != op && lo <= hi {
+                    let v = self.value(*b2);
+                    return Some(self.xcall("clip", vec![v, Expr::Float(lo), Expr::Float(hi)]));
+                }
+            }
+        }
+        let (ae, be) = (self.value(a), self.value(b));
+        let f = if op == CmpOp::Gt {
+            "maximum"
+        } else {
+            "minimum"
+        };
+        Some(self.xcall(f, vec![ae, be]))
+    }
+
+    /// `(Gt, K)` for `K if K > v else v` (max) and `(Lt, K)` for `K if K < v else v` (min), K a
+    /// float constant other than NaN and v a float array.
+    fn min_max_pattern(&self, c: Value, a: Value, b: Value) -> Option<(CmpOp, f64)> {
         let Some(Op::Compare(op @ (CmpOp::Gt | CmpOp::Lt), x, y)) = self.def(c) else {
             return None;
         };
@@ -688,13 +741,7 @@ impl<'a> Gen<'a> {
         if *x != a || *y != b || k.is_nan() || self.kind(b) != Kind::Float || self.scalar(b) {
             return None;
         }
-        let (ae, be) = (self.value(a), self.value(b));
-        let f = if *op == CmpOp::Gt {
-            "maximum"
-        } else {
-            "minimum"
-        };
-        Some(self.xcall(f, vec![ae, be]))
+        Some((*op, *k))
     }
 
     fn select(&mut self, c: Value, a: Value, b: Value) -> Expr {

@@ -196,6 +196,12 @@ def min_max_nan_order(x, y):
     return min(x, y) * 3.0 + max(y, x)
 
 
+@case("f")
+def clamps(x):
+    # Printed as xp.clip / xp.maximum / xp.minimum where that is exact (codegen min_max).
+    return min(max(x, 0.0), 1.0) + max(min(x, 1.0), 0.0) * 2 + min(max(x, 1.0), 0.0) * 4 + max(x, -0.0) * 8
+
+
 @case("i", "i")
 def int_min_max(a, b):
     return min(a, b) * 2 + max(a, b, 0)
