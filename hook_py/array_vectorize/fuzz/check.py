@@ -328,7 +328,7 @@ def _known_crash(exc: BaseException) -> str:
             return "strict-promotion"
         if "Only Array objects are allowed" in text or "must be an Array" in text or "Two scalars not allowed" in text:
             return "scalar-as-array"
-        if "unsupported operand of type complex" in text:
+        if "unsupported operand of type complex" in text or "'complex'" in text:
             return "scalar-raise"
         if "floating-point dtypes are allowed" in text:
             return "merge-kind"

@@ -584,13 +584,17 @@ def returns_bool(module: ast.Module, entry: str = "f") -> bool:
 
 def _scalar_expr(node: ast.expr, scalars: Set[str]) -> bool:
     """Whether ``node`` is a Python scalar to the compiler: only literals, module constants and
-    tuples, ``math`` constants, loop variables and locals only ever assigned such values."""
-    for n in ast.walk(node):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in scalars:
-            if n.id in ("math", "abs", "min", "max", "int", "float", "bool", "round", "pow"):
-                continue
+    tuples, ``math`` constants, loop variables and locals only ever assigned such values (a
+    ternary on a literal condition counts as the branch it takes)."""
+    if isinstance(node, ast.IfExp) and not any(isinstance(n, (ast.Name, ast.Call)) for n in ast.walk(node.test)):
+        try:  # a condition of literals only: the compiler folds it
+            taken = bool(eval(compile(ast.Expression(node.test), "<test>", "eval"), {"__builtins__": {}}))  # noqa: S307
+        except Exception:  # noqa: BLE001
             return False
-    return True
+        return _scalar_expr(node.body if taken else node.orelse, scalars)
+    if isinstance(node, ast.Name):
+        return node.id in scalars or node.id in ("math", "abs", "min", "max", "int", "float", "bool", "round", "pow")
+    return all(_scalar_expr(child, scalars) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr))
 
 
 def _scalar_locals(fn: ast.FunctionDef, scalars: Set[str]) -> Set[str]:
