@@ -48,6 +48,14 @@ const RESERVED: &[&str] = &[
     "False",
 ];
 
+/// How the declared parameters split: the first `posonly` are positional-only, the last
+/// `kwonly` keyword-only.
+#[derive(Debug, Clone, Copy)]
+pub struct Signature {
+    pub posonly: usize,
+    pub kwonly: usize,
+}
+
 /// The generated module: its text and the name of the function to call.
 pub struct Generated {
     pub source: String,
@@ -58,15 +66,16 @@ pub fn generate(
     float_ir: &Function,
     exact_ir: &Function,
     hidden: &[Hidden],
-    kwonly: usize,
+    signature: Signature,
 ) -> Generated {
     let entry = python_name(&exact_ir.name);
     let exact_name = format!("_vec_exact_{entry}");
     let declared = &exact_ir.params[..exact_ir.declared_params];
-    let positional: Vec<String> = declared[..declared.len() - kwonly].to_vec();
-    let mut kw: Vec<String> = declared[declared.len() - kwonly..].to_vec();
-    kw.extend(exact_ir.params[exact_ir.declared_params..].iter().cloned());
-    // Array parameters go through the argument prologues; callees do not.
+    let positional: Vec<String> = declared[..declared.len() - signature.kwonly].to_vec();
+    let kw: Vec<String> = declared[declared.len() - signature.kwonly..].to_vec();
+    // Array parameters go through the argument prologues; callees do not. Hidden values (D8)
+    // are globals of the generated module, bound by emit: the entry's signature is exactly the
+    // original's.
     let array_params: Vec<String> = exact_ir
         .params
         .iter()
@@ -97,35 +106,61 @@ pub fn generate(
         vec![arrays_var.clone()],
         vec![call(name(FLOAT_ARGS), args.clone())],
     ));
-    let pass_through = Expr::Call(
-        Box::new(name(&exact_name)),
-        positional.iter().map(|p| name(p)).collect(),
-        kw.iter().map(|p| (p.clone(), name(p))).collect(),
+    let pass_through = call(
+        name(&exact_name),
+        declared.iter().map(|p| name(p)).collect(),
     );
     float_body.push(Stmt::If(
         cmp("is", name(&arrays_var), Expr::None),
         vec![Stmt::Return(pass_through)],
         vec![],
     ));
+    // A hidden array is read from the module's globals and converted into a local of its own
+    // (a local of the same name would make the global unreadable in the function).
+    let mut taken = reserved.clone();
+    taken.insert(xp.clone());
+    taken.insert(arrays_var.clone());
+    let locals: Vec<String> = exact_ir
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            if i < exact_ir.declared_params {
+                return p.clone();
+            }
+            let local = unique(&format!("{}_array", p.to_lowercase()), &taken);
+            taken.insert(local.clone());
+            local
+        })
+        .collect();
+    let local_arrays: Vec<String> = exact_ir
+        .params
+        .iter()
+        .zip(&locals)
+        .filter(|(p, _)| array_params.contains(p))
+        .map(|(_, l)| l.clone())
+        .collect();
     let mut unpack = vec![xp.clone()];
-    unpack.extend(array_params.iter().cloned());
+    unpack.extend(local_arrays.iter().cloned());
     float_body.push(Stmt::Assign(unpack.clone(), vec![name(&arrays_var)]));
-    float_body.extend(Gen::new(float_ir, &xp, &reserved, &array_params).function_body());
+    float_body.extend(Gen::new(float_ir, &xp, &taken, &local_arrays, &locals).function_body());
 
     let mut exact_body = vec![Stmt::Assign(unpack, vec![call(name(EXACT_ARGS), args)])];
-    exact_body.extend(Gen::new(exact_ir, &xp, &reserved, &array_params).function_body());
+    exact_body.extend(Gen::new(exact_ir, &xp, &taken, &local_arrays, &locals).function_body());
 
     let module = vec![
         Stmt::Def {
             name: entry.clone(),
-            params: positional.clone(),
-            kwonly: kw.clone(),
+            params: positional,
+            posonly: signature.posonly,
+            kwonly: kw,
             body: float_body,
         },
         Stmt::Def {
             name: exact_name,
-            params: positional,
-            kwonly: kw,
+            params: declared.to_vec(),
+            posonly: 0,
+            kwonly: vec![],
             body: exact_body,
         },
     ];
@@ -157,6 +192,8 @@ struct Gen<'a> {
     f: &'a Function,
     xp: String,
     array_params: &'a [String],
+    /// The local name of each parameter (hidden arrays get their own).
+    locals: &'a [String],
     /// Variable name of each value, once it has one.
     names: Vec<Option<String>>,
     /// Values printed at their single use.
@@ -180,6 +217,7 @@ impl<'a> Gen<'a> {
         xp: &str,
         reserved: &BTreeSet<String>,
         array_params: &'a [String],
+        locals: &'a [String],
     ) -> Self {
         let mut taken = reserved.clone();
         taken.insert(xp.to_string());
@@ -188,6 +226,7 @@ impl<'a> Gen<'a> {
             f,
             xp: xp.to_string(),
             array_params,
+            locals,
             names: vec![None; n],
             inline: vec![false; n],
             defs: vec![None; n],
@@ -284,7 +323,7 @@ impl<'a> Gen<'a> {
             let inline = match op {
                 Op::Const(_) => true,
                 Op::Param(p) => {
-                    self.names[i] = Some(f.params[*p].clone());
+                    self.names[i] = Some(self.locals[*p].clone());
                     false
                 }
                 Op::ElementCall { .. } => false,
@@ -507,7 +546,7 @@ impl<'a> Gen<'a> {
 
     fn op(&mut self, dst: Value, op: &Op) -> Expr {
         match op {
-            Op::Param(i) => name(&self.f.params[*i]),
+            Op::Param(i) => name(&self.locals[*i]),
             Op::Const(c) => self.konst(c),
             Op::Placeholder(_) => {
                 let zero = match self.kind(dst) {

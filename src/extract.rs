@@ -19,6 +19,8 @@ pub struct ParsedFunction {
     pub params: Vec<String>,
     /// How many of `params` are keyword-only.
     pub kwonly: usize,
+    /// How many of `params` are positional-only.
+    pub posonly: usize,
     pub body: Vec<ast::Stmt>,
     /// Byte range of the `def` (or `lambda`) for diagnostics about the whole function.
     pub start: usize,
@@ -133,6 +135,7 @@ pub fn from_def(source: SourceId, def: &ast::StmtFunctionDef) -> ParsedFunction 
         name: def.name.to_string(),
         params,
         kwonly: args.kwonlyargs.len(),
+        posonly: args.posonlyargs.len(),
         body: def.body.clone(),
         start: usize::from(def.range.start()),
         end: usize::from(def.range.end()),
@@ -164,6 +167,7 @@ pub fn from_lambda(source: SourceId, lambda: &ast::ExprLambda) -> ParsedFunction
         name: "<lambda>".into(),
         params,
         kwonly: args.kwonlyargs.len(),
+        posonly: args.posonlyargs.len(),
         body: vec![ret],
         start: usize::from(lambda.range.start()),
         end: usize::from(lambda.range.end()),

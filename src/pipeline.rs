@@ -110,8 +110,15 @@ pub fn compile_function(req: &Request) -> Result<Compiled, CompileError> {
     dump("float kinds", &float);
 
     // codegen
-    let Generated { source, entry } =
-        codegen::generate(&float, &exact, &lowered.hidden, func.kwonly);
+    let Generated { source, entry } = codegen::generate(
+        &float,
+        &exact,
+        &lowered.hidden,
+        codegen::Signature {
+            posonly: func.posonly,
+            kwonly: func.kwonly,
+        },
+    );
     let assumptions = lowered
         .used
         .into_iter()

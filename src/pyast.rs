@@ -33,9 +33,11 @@ pub enum Stmt {
     Return(Expr),
     If(Expr, Vec<Stmt>, Vec<Stmt>),
     For(String, Expr, Vec<Stmt>),
+    /// `def name(params[..posonly], /, params[posonly..], *, kwonly):`
     Def {
         name: String,
         params: Vec<String>,
+        posonly: usize,
         kwonly: Vec<String>,
         body: Vec<Stmt>,
     },
@@ -272,13 +274,22 @@ fn stmt(s: &Stmt, depth: usize, out: &mut String) {
         Stmt::Def {
             name,
             params,
+            posonly,
             kwonly,
             body,
         } => {
             out.push_str("def ");
             out.push_str(name);
             out.push('(');
-            out.push_str(&params.join(", "));
+            for (i, p) in params.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(p);
+                if i + 1 == *posonly {
+                    out.push_str(", /");
+                }
+            }
             if !kwonly.is_empty() {
                 if !params.is_empty() {
                     out.push_str(", ");

@@ -4,9 +4,7 @@ fallback decision and the canonical cache (reference architecture, api.py)."""
 from __future__ import annotations
 
 import functools
-import inspect
 import os
-import textwrap
 import types
 import weakref
 from typing import Any, Callable
@@ -130,20 +128,30 @@ def compile_live(original: types.FunctionType, options: dict) -> tuple[dict, dic
 
 def _element_loop(original: types.FunctionType, namespace: Any) -> types.FunctionType:
     """fallback=True for a function that cannot be compiled at all: one element loop (D7)."""
-    params = [p.name for p in inspect.signature(original).parameters.values()]
-    args = ", ".join(params)
-    source = textwrap.dedent(
-        f"""\
-        def {original.__name__ if original.__name__.isidentifier() else '_lambda'}({args}, *, _vec_original):
-            xp, {args}, = _vec_exact_args({args})
-            return _vec_elementwise(xp, _vec_original, {args})
-        """
-    )
+    code = original.__code__
+    n_pos, n_posonly = code.co_argcount, code.co_posonlyargcount
+    names = list(code.co_varnames[: n_pos + code.co_kwonlyargcount])
+    kwnames = names[n_pos:]
+    params = list(names[:n_pos])
+    if n_posonly:
+        params.insert(n_posonly, "/")
+    if kwnames:
+        params += ["*", *kwnames]
     entry = original.__name__ if original.__name__.isidentifier() else "_lambda"
+    args = ", ".join(names)
+    source = (
+        f"def {entry}({', '.join(params)}):\n"
+        f"    xp, {args}, = _vec_exact_args({args})\n"
+        f"    return _vec_elementwise(xp, _vec_original, {args})\n"
+    )
+
+    def call_original(*values: Any) -> Any:
+        return original(*values[:n_pos], **dict(zip(kwnames, values[n_pos:])))
+
     try:
         scalar_source = function_source(original)[0]
     except OSError:
         scalar_source = None
     return emit.materialize(
-        original, source, entry, hidden={"_vec_original": original}, namespace=namespace, scalar_source=scalar_source
+        original, source, entry, hidden={"_vec_original": call_original}, namespace=namespace, scalar_source=scalar_source
     )

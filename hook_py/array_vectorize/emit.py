@@ -9,18 +9,17 @@ stays valid across processes.
 
 from __future__ import annotations
 
-import hashlib
-import inspect
 import linecache
 import types
 from typing import Any
 
+from ._core import sha256_hex
 from .docstring import vectorized_docstring
 from .runtime.registry import helper_globals
 
 
 def code_filename(qualname: str, source: str) -> str:
-    digest = hashlib.sha256(source.encode()).hexdigest()[:12]
+    digest = sha256_hex(source.encode())[:12]
     return f"<array-vectorize {qualname} {digest}>"
 
 
@@ -78,24 +77,23 @@ def materialize(
     register_source(filename, source)
     glob = helper_globals(namespace)
     glob["__name__"] = original.__module__
+    # Hidden values (global arrays, fallback callees, D8) are globals of the generated module.
+    if hidden:
+        glob.update(hidden)
     if code is not None and code.co_filename == filename:
         exec(code, glob)  # noqa: S102 - the generated module only defines functions
     else:
         _exec_lazily(source, filename, glob)
     vec = glob[entry]
-    # Defaults: the original's, then hidden parameters (global arrays, fallback callees, D8).
+    # The generated entry declares the original's parameters, so with its defaults and
+    # annotations its signature is the original's (no inspect.signature needed).
     vec.__defaults__ = original.__defaults__
-    kwdefaults = dict(original.__kwdefaults__ or {})
-    kwdefaults.update(hidden or {})
-    vec.__kwdefaults__ = kwdefaults or None
+    vec.__kwdefaults__ = original.__kwdefaults__
+    vec.__annotations__ = dict(original.__annotations__)
     vec.__name__ = original.__name__
     vec.__qualname__ = original.__qualname__
     vec.__module__ = original.__module__
     vec.__doc__ = doc if doc is not None else vectorized_docstring(original, scalar_source)
-    try:
-        vec.__signature__ = inspect.signature(original)
-    except (TypeError, ValueError):
-        pass
     # Not __wrapped__: inspect.getsource would unwrap to the scalar original.
     vec._vectorized_original = original
     vec.source = source

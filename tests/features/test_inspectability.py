@@ -46,6 +46,19 @@ def test_source_and_getsource():
     assert "np." not in vec.source and "numpy" not in vec.source
 
 
+def positional_only(a, /, b, *, c=1.0) -> float:
+    return a + b * c
+
+
+def test_positional_only_and_annotations_are_kept():
+    vec = vectorize(positional_only)
+    assert inspect.signature(vec) == inspect.signature(positional_only)
+    assert vec.source.startswith("def positional_only(a, /, b, *, c):")
+    with pytest.raises(TypeError):
+        vec(a=1.0, b=2.0)
+    assert float(vec(1.0, 2.0)) == 3.0
+
+
 def test_metadata_and_signature():
     vec = vectorize(documented)
     assert vec.__name__ == "documented"
