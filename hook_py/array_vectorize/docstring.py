@@ -4,7 +4,6 @@ section headers, Google style otherwise)."""
 
 from __future__ import annotations
 
-import inspect
 import re
 import textwrap
 import types
@@ -13,7 +12,22 @@ PREFIX = "(array-vectorized)"
 _NUMPY_HEADER = re.compile(r"^\s*[A-Z][A-Za-z ]+\n\s*-{3,}\s*$", re.MULTILINE)
 
 
+def _cleandoc(doc: str) -> str:
+    """`inspect.cleandoc` (importing inspect costs milliseconds at import)."""
+    lines = doc.expandtabs().split("\n")
+    indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
+    margin = min(indents) if indents else 0
+    lines = [lines[0].lstrip()] + [line[margin:] for line in lines[1:]]
+    while lines and not lines[-1]:
+        lines.pop()
+    while lines and not lines[0]:
+        lines.pop(0)
+    return "\n".join(lines)
+
+
 def _inspect_source(fn: types.FunctionType) -> str | None:
+    import inspect
+
     try:
         return inspect.getsource(fn)
     except (OSError, TypeError):
@@ -25,7 +39,7 @@ def vectorized_docstring(fn: types.FunctionType, scalar_source: str | None = Non
     when it is at hand (the compiler returns it): `inspect.getsource` tokenizes the file."""
     if scalar_source is None:
         scalar_source = _inspect_source(fn)
-    doc = inspect.cleandoc(fn.__doc__) if fn.__doc__ else ""
+    doc = _cleandoc(fn.__doc__) if fn.__doc__ else ""
     summary, _, rest = doc.partition("\n")
     head = f"{PREFIX} {summary}".rstrip() if summary else f"{PREFIX} Vectorized `{fn.__name__}`."
     parts = [head]
