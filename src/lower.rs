@@ -462,6 +462,22 @@ impl<'s> Lowerer<'s> {
         Some(acc)
     }
 
+    /// The returns after a construct that collapsed its own into one `(done, value)` pair (a
+    /// scalar `if`, a loop): the returns from before it, which keep their priority, then the
+    /// pair. `done` is relative to the current branch; entries are absolute (conjoined with the
+    /// enclosing array conditions), as `merge_flow` concatenates the two sides of an array `if`.
+    fn returns_after(
+        &mut self,
+        before: &[(Option<Value>, Value)],
+        cond: Option<Value>,
+        done: Option<Value>,
+        value: Value,
+    ) -> Vec<(Option<Value>, Value)> {
+        let mut out = before.to_vec();
+        out.push((self.and_opt(cond, done), value));
+        out
+    }
+
     /// The done mask and returned value of `flow` as values (for phis and scalar merges).
     fn collapse(&mut self, flow: &Flow) -> (Value, Option<Value>) {
         let done = match flow.done {
@@ -601,6 +617,7 @@ impl<'s> Lowerer<'s> {
     fn scalar_if(&mut self, frame: &mut Frame, cond: Value, i: &ast::StmtIf) {
         let saved_vars = frame.vars.clone();
         let saved_flow = frame.flow.clone();
+        let saved_returns = saved_flow.returns.clone();
 
         self.blocks.push(Block::default());
         self.body(frame, &i.body);
@@ -630,7 +647,7 @@ impl<'s> Lowerer<'s> {
             self.push_if(cond, then_block, else_block, outs);
             frame.flow = Flow {
                 done: Done::Always,
-                returns: vec![(None, ret)],
+                returns: self.returns_after(&saved_returns, frame.cond, None, ret),
             };
             return;
         }
@@ -692,7 +709,10 @@ impl<'s> Lowerer<'s> {
             };
             frame.flow = Flow {
                 done: Done::Mask(done),
-                returns: ret.map(|r| vec![(Some(done), r)]).unwrap_or_default(),
+                returns: match ret {
+                    Some(r) => self.returns_after(&saved_returns, frame.cond, Some(done), r),
+                    None => saved_returns.clone(),
+                },
             };
         }
         self.push_if(cond, then_block, else_block, outs);
@@ -1139,7 +1159,10 @@ impl<'s> Lowerer<'s> {
             };
             frame.vars.insert(target, Var::Def(last_value));
             if let Some(d) = done_phi {
-                let returns = ret_phi.map(|r| vec![(Some(d), r)]).unwrap_or_default();
+                let returns = match ret_phi {
+                    Some(r) => self.returns_after(&outer_flow.returns, frame.cond, Some(d), r),
+                    None => outer_flow.returns.clone(),
+                };
                 frame.flow = Flow {
                     done: Done::Mask(d),
                     returns,

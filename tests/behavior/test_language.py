@@ -429,6 +429,40 @@ def newton_sqrt(x):
 
 
 @case("f")
+def loop_return_inside_array_if(x):
+    # Found by the fuzzer: the loop's done mask must keep the enclosing condition.
+    if x > 0.0:
+        for i in range(3):
+            if x < i:
+                return float(i)
+    return -1.0
+
+
+@case("f")
+def scalar_if_return_inside_array_if(x):
+    # Found by the fuzzer: a return under a loop-index `if` inside an array `if` branch.
+    if x > 0.0:
+        for i in range(3):
+            if i == 1:
+                return x + i
+    return -x
+
+
+@case("f")
+def earlier_returns_survive_a_loop_in_a_branch(x):
+    if x < -1.0:
+        return 1.0
+    if x > 0.0:
+        for i in range(2):
+            if i == 1:
+                return 2.0
+    else:
+        if x < -0.5:
+            return 4.0
+    return 3.0
+
+
+@case("f")
 def nested_loops(x):
     acc = 0.0
     for i in range(3):
