@@ -419,7 +419,7 @@ impl<'a> Gen<'a> {
                     body,
                 } => {
                     for p in phis {
-                        let init = self.value(p.init);
+                        let init = self.coerced(p.init, p.dst);
                         let n = self.name_of(p.dst);
                         out.push(Stmt::Assign(vec![n], vec![init]));
                     }
@@ -428,7 +428,7 @@ impl<'a> Gen<'a> {
                     let (targets, values): (Vec<String>, Vec<Expr>) = phis
                         .iter()
                         .filter(|p| p.next != p.dst)
-                        .map(|p| (self.name_of(p.dst), self.value(p.next)))
+                        .map(|p| (self.name_of(p.dst), self.coerced(p.next, p.dst)))
                         .unzip();
                     if !targets.is_empty() {
                         inner.push(Stmt::Assign(targets, values));
@@ -457,8 +457,8 @@ impl<'a> Gen<'a> {
                     let mut o = self.block(other);
                     let targets: Vec<String> = outs.iter().map(|x| self.name_of(x.dst)).collect();
                     if !targets.is_empty() {
-                        let tv = outs.iter().map(|x| self.value(x.then)).collect();
-                        let ov = outs.iter().map(|x| self.value(x.other)).collect();
+                        let tv = outs.iter().map(|x| self.coerced(x.then, x.dst)).collect();
+                        let ov = outs.iter().map(|x| self.coerced(x.other, x.dst)).collect();
                         t.push(Stmt::Assign(targets.clone(), tv));
                         o.push(Stmt::Assign(targets, ov));
                     }
@@ -470,6 +470,31 @@ impl<'a> Gen<'a> {
             }
         }
         out
+    }
+
+    /// `v` as the value of the merge or phi `dst`, converted when `dst` holds a wider kind (a bool
+    /// flowing into a float phi would otherwise stay a bool array: `xp.sqrt` of it is float16
+    /// on NumPy, and strict backends refuse mixing).
+    fn coerced(&mut self, v: Value, dst: Value) -> Expr {
+        let (from, to) = (self.kind(v), self.kind(dst));
+        let e = self.value(v);
+        if from == to || from == Kind::Unknown || to == Kind::Unknown || self.f.info(v).placeholder
+        {
+            return e;
+        }
+        match (from, to) {
+            (Kind::Bool, Kind::Int | Kind::Float) | (Kind::Int, Kind::Float) => {
+                if self.scalar(v) {
+                    call(
+                        name(if to == Kind::Float { "float" } else { "int" }),
+                        vec![e],
+                    )
+                } else {
+                    self.xcall("astype", vec![e, self.dtype(to)])
+                }
+            }
+            _ => e,
+        }
     }
 
     /// The expression reading `v`: its inlined definition or its variable.

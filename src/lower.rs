@@ -1402,6 +1402,23 @@ impl<'s> Lowerer<'s> {
         } else {
             a
         };
+        // D3 for Python scalars too: a division or power of loop indices and constants that can
+        // fail (a divisor or base that is not a known safe constant) is computed on a 0-d array,
+        // so it gives the IEEE value where CPython would raise (or go complex) instead of
+        // raising for every element, including those whose path never reaches it.
+        let partial = match op {
+            BinOp::Div | BinOp::FloorDiv | BinOp::Mod => {
+                !matches!(self.const_of(b), Some(Const::Int(n)) if n != 0)
+                    && !matches!(self.const_of(b), Some(Const::Float(f)) if f != 0.0 && f.is_finite())
+            }
+            BinOp::Pow => self.const_of(a).is_none() || self.const_of(b).is_none(),
+            _ => false,
+        };
+        let a = if partial && self.shape(a) == Shape::Scalar && self.shape(b) == Shape::Scalar {
+            self.emit(Op::AsArray(a))
+        } else {
+            a
+        };
         self.emit(Op::Binary(op, a, b))
     }
 

@@ -463,6 +463,24 @@ def earlier_returns_survive_a_loop_in_a_branch(x):
 
 
 @case("f")
+def scalar_division_on_a_dead_path(x):
+    # D3 for loop-index arithmetic: CPython raises only on elements whose path divides by zero.
+    acc = x
+    for i in range(3):
+        if x > 100.0:
+            acc = acc + 1.0 / (i - 1) + (i - 1) // (i - 1)
+    return acc
+
+
+@case("f")
+def bool_flowing_into_a_float_loop_variable(x):
+    acc = x > 0.0
+    for _ in range(3):
+        acc = math.sqrt(acc + 1.5)
+    return acc
+
+
+@case("f")
 def nested_loops(x):
     acc = 0.0
     for i in range(3):
