@@ -552,6 +552,23 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// An argument of a math function: a float64 array.
+    fn float_arg(&mut self, v: Value) -> Expr {
+        let e = self.value(v);
+        match (self.scalar(v), self.kind(v)) {
+            (true, _) => Expr::Call(
+                Box::new(self.x("asarray")),
+                vec![e],
+                vec![("dtype".into(), self.dtype(Kind::Float))],
+            ),
+            (false, Kind::Float) => e,
+            (false, Kind::Int | Kind::Bool) => {
+                self.xcall("astype", vec![e, self.dtype(Kind::Float)])
+            }
+            (false, Kind::Unknown) => self.helper(UNARY, "float", vec![e]),
+        }
+    }
+
     fn konst(&self, c: &Const) -> Expr {
         match c {
             Const::Bool(b) => Expr::Bool(*b),
@@ -611,7 +628,9 @@ impl<'a> Gen<'a> {
             }
             Op::Select(c, a, b) => self.select(*c, *a, *b),
             Op::Math(m, args) => {
-                let args = args.iter().map(|a| self.as_array(*a)).collect();
+                // Math functions take floats; folding can leave an int constant where lowering
+                // saw a float-kinded merge.
+                let args = args.iter().map(|a| self.float_arg(*a)).collect();
                 self.xcall(m.xp_name, args)
             }
             Op::Cast(c, a) => self.cast(*c, *a),

@@ -199,8 +199,73 @@ fn first_lambda(expr: &ast::Expr) -> Option<&ast::ExprLambda> {
     }
 }
 
+/// Targets of `:=` anywhere in an expression (they bind in the enclosing function).
+fn walrus_targets(e: &ast::Expr, out: &mut Vec<String>) {
+    use ast::Expr as E;
+    match e {
+        E::NamedExpr(n) => {
+            if let E::Name(t) = n.target.as_ref() {
+                out.push(t.id.to_string());
+            }
+            walrus_targets(&n.value, out);
+        }
+        E::BoolOp(b) => b.values.iter().for_each(|v| walrus_targets(v, out)),
+        E::BinOp(b) => {
+            walrus_targets(&b.left, out);
+            walrus_targets(&b.right, out);
+        }
+        E::UnaryOp(u) => walrus_targets(&u.operand, out),
+        E::IfExp(i) => {
+            walrus_targets(&i.test, out);
+            walrus_targets(&i.body, out);
+            walrus_targets(&i.orelse, out);
+        }
+        E::Compare(c) => {
+            walrus_targets(&c.left, out);
+            c.comparators.iter().for_each(|v| walrus_targets(v, out));
+        }
+        E::Call(c) => {
+            c.args.iter().for_each(|v| walrus_targets(v, out));
+            c.keywords
+                .iter()
+                .for_each(|k| walrus_targets(&k.value, out));
+        }
+        E::Subscript(s) => {
+            walrus_targets(&s.value, out);
+            walrus_targets(&s.slice, out);
+        }
+        E::Tuple(t) => t.elts.iter().for_each(|v| walrus_targets(v, out)),
+        _ => {}
+    }
+}
+
 /// Python's rule: a name assigned anywhere in a function body is local to it.
 pub fn assigned_names(body: &[ast::Stmt], out: &mut Vec<String>) {
+    for stmt in body {
+        match stmt {
+            ast::Stmt::Assign(a) => walrus_targets(&a.value, out),
+            ast::Stmt::AugAssign(a) => walrus_targets(&a.value, out),
+            ast::Stmt::AnnAssign(a) => {
+                if let Some(v) = &a.value {
+                    walrus_targets(v, out);
+                }
+            }
+            ast::Stmt::Return(r) => {
+                if let Some(v) = &r.value {
+                    walrus_targets(v, out);
+                }
+            }
+            ast::Stmt::If(i) => walrus_targets(&i.test, out),
+            ast::Stmt::While(w) => walrus_targets(&w.test, out),
+            ast::Stmt::For(f) => walrus_targets(&f.iter, out),
+            ast::Stmt::Expr(e) => walrus_targets(&e.value, out),
+            _ => {}
+        }
+    }
+    assigned_statement_targets(body, out);
+}
+
+fn assigned_statement_targets(body: &[ast::Stmt], out: &mut Vec<String>) {
     fn target(e: &ast::Expr, out: &mut Vec<String>) {
         match e {
             ast::Expr::Name(n) => out.push(n.id.to_string()),

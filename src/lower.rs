@@ -1388,6 +1388,22 @@ impl<'s> Lowerer<'s> {
         }
     }
 
+    /// A conversion. `int()`/`round()` of nan or inf raises in CPython; on a Python scalar it
+    /// would raise for every element (D3 gives a value), so a float scalar that is not a known
+    /// finite constant is converted as a 0-d array.
+    fn cast(&mut self, op: CastOp, v: Value) -> Value {
+        let partial = matches!(op, CastOp::Int | CastOp::Round)
+            && self.shape(v) == Shape::Scalar
+            && !matches!(self.kind(v), Kind::Int | Kind::Bool)
+            && !matches!(self.const_of(v), Some(Const::Float(f)) if f.is_finite());
+        let v = if partial {
+            self.emit(Op::AsArray(v))
+        } else {
+            v
+        };
+        self.emit(Op::Cast(op, v))
+    }
+
     fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
         self.emit(Op::Select(c, a, b))
     }
@@ -1853,7 +1869,7 @@ impl<'s> Lowerer<'s> {
         Ok(match name {
             "floor" | "ceil" | "trunc" => {
                 let v = self.protect(frame, v, SafeValue::Zero);
-                self.emit(Op::Cast(CastOp::Int, v))
+                self.cast(CastOp::Int, v)
             }
             _ => v,
         })
@@ -1907,7 +1923,7 @@ impl<'s> Lowerer<'s> {
                 } else {
                     a[0]
                 };
-                Ok(self.emit(Op::Cast(op, v)))
+                Ok(self.cast(op, v))
             }
             "pow" => {
                 let a = self.positional(frame, c, &what, 2, 2)?;

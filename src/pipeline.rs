@@ -107,6 +107,8 @@ pub fn compile_function(req: &Request) -> Result<Compiled, CompileError> {
     let float_params = vec![Kind::Float; float.params.len()];
     infer_kinds(&mut float, &float_params);
     optimize::run(&mut float, |_, _| {});
+    // Simplification with float kinds can drop a dependency (`1.0 if x else 1.0`).
+    broadcast_result(&mut float);
     dump("float kinds", &float);
 
     // codegen
