@@ -601,10 +601,15 @@ impl<'a> Gen<'a> {
             Op::AsArray(v) => {
                 let k = self.kind(*v);
                 let e = self.value(*v);
+                // An int literal in [2**63, 2**64) only fits uint64.
+                let dtype = match self.def(*v) {
+                    Some(Op::Const(Const::Int(n))) if *n >= 1 << 63 => self.x("uint64"),
+                    _ => self.dtype(k),
+                };
                 Expr::Call(
                     Box::new(self.x("asarray")),
                     vec![e],
-                    vec![("dtype".into(), self.dtype(k))],
+                    vec![("dtype".into(), dtype)],
                 )
             }
             Op::Unary(u, a) => self.unary(*u, *a),
@@ -626,7 +631,7 @@ impl<'a> Gen<'a> {
                 let (a, b) = (self.as_array(*x), self.as_array(*y));
                 self.xcall(fname, vec![a, b])
             }
-            Op::Select(c, a, b) => self.select(*c, *a, *b),
+            Op::Select(c, a, b) => self.select(dst, *c, *a, *b),
             Op::Math(m, args) => {
                 // Math functions take floats; folding can leave an int constant where lowering
                 // saw a float-kinded merge.
@@ -773,8 +778,10 @@ impl<'a> Gen<'a> {
         let plain = (sa && sb)
             || match (ka, kb) {
                 (Kind::Float, Kind::Float) | (Kind::Int, Kind::Int) => true,
-                (Kind::Float, Kind::Int) => sb,
-                (Kind::Int, Kind::Float) => sa,
+                // A Python int meets a float array through float conversion: exact only up to
+                // 2**53 (CPython compares int and float exactly).
+                (Kind::Float, Kind::Int) => sb && self.small_int(b),
+                (Kind::Int, Kind::Float) => sa && self.small_int(a),
                 (Kind::Bool, Kind::Bool) => matches!(op, CmpOp::Eq | CmpOp::Ne),
                 _ => false,
             };
@@ -827,9 +834,20 @@ impl<'a> Gen<'a> {
         Some((*op, *k))
     }
 
-    fn select(&mut self, c: Value, a: Value, b: Value) -> Expr {
+    /// An int scalar that converts to float exactly: a constant within 2**53, or a loop index.
+    fn small_int(&self, v: Value) -> bool {
+        match self.def(v) {
+            Some(Op::Const(Const::Int(n))) => n.unsigned_abs() <= 1 << 53,
+            Some(Op::Const(_)) => false,
+            _ => true,
+        }
+    }
+
+    fn select(&mut self, dst: Value, c: Value, a: Value, b: Value) -> Expr {
         if self.scalar(c) {
-            let (ce, ae, be) = (self.value(c), self.value(a), self.value(b));
+            // A Python ternary: each side converted to the merged kind.
+            let ce = self.value(c);
+            let (ae, be) = (self.coerced(a, dst), self.coerced(b, dst));
             return Expr::IfExp(Box::new(ce), Box::new(ae), Box::new(be));
         }
         if let Some(e) = self.min_max(c, a, b) {

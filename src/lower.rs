@@ -1388,14 +1388,14 @@ impl<'s> Lowerer<'s> {
         }
     }
 
-    /// A conversion. `int()`/`round()` of nan or inf raises in CPython; on a Python scalar it
-    /// would raise for every element (D3 gives a value), so a float scalar that is not a known
-    /// finite constant is converted as a 0-d array.
+    /// A conversion. `int()`/`round()` of nan or inf raises in CPython, and a float beyond 64
+    /// bits has no int array form; on a Python scalar that would raise for every element (D3
+    /// gives a value), so a float scalar not known to be in range is converted as a 0-d array.
     fn cast(&mut self, op: CastOp, v: Value) -> Value {
         let partial = matches!(op, CastOp::Int | CastOp::Round)
             && self.shape(v) == Shape::Scalar
             && !matches!(self.kind(v), Kind::Int | Kind::Bool)
-            && !matches!(self.const_of(v), Some(Const::Float(f)) if f.is_finite());
+            && !matches!(self.const_of(v), Some(Const::Float(f)) if f.abs() < 9.2e18);
         let v = if partial {
             self.emit(Op::AsArray(v))
         } else {
@@ -1427,7 +1427,9 @@ impl<'s> Lowerer<'s> {
                 !matches!(self.const_of(b), Some(Const::Int(n)) if n != 0)
                     && !matches!(self.const_of(b), Some(Const::Float(f)) if f != 0.0 && f.is_finite())
             }
-            BinOp::Pow => self.const_of(a).is_none() || self.const_of(b).is_none(),
+            // Constants that fold (int ** non-negative int) never reach here as a failure;
+            // anything else may raise or go complex (`(-1) ** 0.5`).
+            BinOp::Pow => fold_op(&Op::Binary(op, a, b), &|v| self.const_of(v)).is_none(),
             _ => false,
         };
         let a = if partial && self.shape(a) == Shape::Scalar && self.shape(b) == Shape::Scalar {
