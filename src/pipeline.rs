@@ -146,6 +146,15 @@ fn render_all(mut diags: Vec<Diagnostic>, sources: &[SourceText]) -> Vec<Rendere
 /// A result that does not depend on every array parameter would not have the broadcast shape
 /// of the inputs (think `return 1.0`): spread it explicitly.
 fn broadcast_result(f: &mut Function) {
+    let ret = f.ret;
+    let already = f
+        .body
+        .insts
+        .iter()
+        .any(|inst| matches!(inst, Inst::Let { dst, op: Op::Broadcast(_) } if *dst == ret));
+    if already {
+        return;
+    }
     let deps = param_deps(f, f.ret);
     let wanted = f.declared_params;
     let covered =
