@@ -116,61 +116,63 @@ pub fn find_function(
 }
 
 pub fn from_def(source: SourceId, def: &ast::StmtFunctionDef) -> ParsedFunction {
-    let args = &def.args;
-    let mut params: Vec<String> = args
-        .posonlyargs
-        .iter()
-        .chain(&args.args)
-        .map(|a| a.def.arg.to_string())
-        .collect();
-    params.extend(args.kwonlyargs.iter().map(|a| a.def.arg.to_string()));
-    let star_params = args
-        .vararg
-        .iter()
-        .chain(args.kwarg.iter())
-        .map(|a| (usize::from(a.range.start()), usize::from(a.range.end())))
-        .collect();
-    ParsedFunction {
+    let (start, end) = span(def);
+    parsed(
         source,
-        name: def.name.to_string(),
-        params,
-        kwonly: args.kwonlyargs.len(),
-        posonly: args.posonlyargs.len(),
-        body: def.body.clone(),
-        start: usize::from(def.range.start()),
-        end: usize::from(def.range.end()),
-        star_params,
-    }
+        def.name.to_string(),
+        &def.args,
+        def.body.clone(),
+        start,
+        end,
+    )
 }
 
 pub fn from_lambda(source: SourceId, lambda: &ast::ExprLambda) -> ParsedFunction {
-    let args = &lambda.args;
-    let mut params: Vec<String> = args
-        .posonlyargs
-        .iter()
-        .chain(&args.args)
-        .map(|a| a.def.arg.to_string())
-        .collect();
-    params.extend(args.kwonlyargs.iter().map(|a| a.def.arg.to_string()));
-    let star_params = args
-        .vararg
-        .iter()
-        .chain(args.kwarg.iter())
-        .map(|a| (usize::from(a.range.start()), usize::from(a.range.end())))
-        .collect();
     let ret = ast::Stmt::Return(ast::StmtReturn {
         range: lambda.body.range(),
         value: Some(lambda.body.clone()),
     });
+    let (start, end) = span(lambda);
+    parsed(
+        source,
+        "<lambda>".into(),
+        &lambda.args,
+        vec![ret],
+        start,
+        end,
+    )
+}
+
+fn parsed(
+    source: SourceId,
+    name: String,
+    args: &ast::Arguments,
+    body: Vec<ast::Stmt>,
+    start: usize,
+    end: usize,
+) -> ParsedFunction {
+    let mut params: Vec<String> = args
+        .posonlyargs
+        .iter()
+        .chain(&args.args)
+        .map(|a| a.def.arg.to_string())
+        .collect();
+    params.extend(args.kwonlyargs.iter().map(|a| a.def.arg.to_string()));
+    let star_params = args
+        .vararg
+        .iter()
+        .chain(args.kwarg.iter())
+        .map(|a| (usize::from(a.range.start()), usize::from(a.range.end())))
+        .collect();
     ParsedFunction {
         source,
-        name: "<lambda>".into(),
+        name,
         params,
         kwonly: args.kwonlyargs.len(),
         posonly: args.posonlyargs.len(),
-        body: vec![ret],
-        start: usize::from(lambda.range.start()),
-        end: usize::from(lambda.range.end()),
+        body,
+        start,
+        end,
         star_params,
     }
 }
