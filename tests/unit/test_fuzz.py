@@ -177,3 +177,27 @@ def test_command_line():
     last = done.stdout.strip().splitlines()[-1]
     assert re.fullmatch(r"programs: 6, lanes: \d+, mismatches: 0, crashes: 0", last), done.stdout + done.stderr
     assert done.returncode == 0
+
+
+def test_isolated_run_survives_dying_and_hanging_programs(monkeypatch):
+    import os
+    import time as _time
+
+    from array_vectorize.fuzz import runner
+
+    real = runner._worker
+
+    def flaky(job):
+        if job[1] == 1:
+            os._exit(3)  # e.g. an abort in the compiler
+        if job[1] == 2:
+            _time.sleep(60)  # e.g. an endless loop in native code
+        return real(job)
+
+    monkeypatch.setattr(runner, "_worker", flaky)  # inherited by the forked workers
+    out = io.StringIO()
+    totals = run(_options(seed=5, count=5, timeout=3.0), jobs=2, out=out, isolate=True)
+    text = out.getvalue()
+    assert totals["programs"] == 5 and totals["crashes"] == 2, text
+    assert "worker process died, exit code 3" in text and "no result after 3 s" in text
+    assert text.index("program 1 of seed 5") < text.index("program 2 of seed 5")  # reports in program order

@@ -717,8 +717,15 @@ class Generator:
             "try": ["try:", f"    z9 = 1.0 / {p}", "except ZeroDivisionError:", "    z9 = 0.0"],
             "global": ["global K9", "K9 = 1"],
         }[construct]
-        # Insert before one of f's top-level statements (never after the final return).
-        starts = [s for s in self.top_starts if s >= first_body_line] or [first_body_line]
-        at = rng.choice(starts)
+        # Constructs the validator rejects from the syntax alone go before any top-level
+        # statement of f; those rejected while lowering (they need kinds or bindings) go first:
+        # code after an always-returning constant `if` is never lowered (CPython never runs it
+        # either), and a reassigned parameter may have become a Python scalar, whose truth is
+        # exact.
+        if construct in ("truthiness", "range_of_array", "unknown_math", "unknown_name", "print"):
+            at = first_body_line
+        else:
+            starts = [s for s in self.top_starts if s >= first_body_line] or [first_body_line]
+            at = rng.choice(starts)
         self.lines[at:at] = ["    " + line for line in body]
         return at + 1, at + len(body), construct

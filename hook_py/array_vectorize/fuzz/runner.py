@@ -54,6 +54,7 @@ class Options:
     minimize_budget: float = 30.0
     verbose: bool = False
     max_reports: int = 20
+    timeout: float = 180.0  # seconds for one program (generation, checks, minimization) in a worker
     known: frozenset = frozenset()  # known bug classes (check.KNOWN) not counted as failures
 
 
@@ -198,26 +199,131 @@ def _worker(job: tuple) -> ProgramReport:
         return report
 
 
-def run(options: Options, indices: Optional[Sequence[int]] = None, jobs: int = 1, out=None) -> Dict[str, Any]:
-    """Runs the programs; prints failures (and, verbose, one line per program); returns totals."""
+def _lost_report(seed: int, index: int, options: Options, why: str) -> ProgramReport:
+    """The report of a program whose worker process died or hung (a crash of the system under
+    test that took the process with it: abort, segfault, memory, endless loop)."""
+    report = ProgramReport(index, crashes=1)
+    try:
+        program, columns = make_program(seed, index, options)
+        body = "program:\n" + _indent(program.source)
+    except Exception as exc:  # noqa: BLE001
+        body = f"(the program could not be regenerated: {exc})\n"
+    report.text = _header(seed, index, f"CRASH ({why})") + body
+    return report
+
+
+def _serve(tasks: Any, results: Any, current: Any, slot: int) -> None:
+    """Worker process: runs jobs until the ``None`` sentinel. ``current[slot]`` holds the program
+    it is running (written synchronously, so the parent knows it even if the process dies)."""
+    while True:
+        job = tasks.get()
+        if job is None:
+            return
+        current[slot] = job[1]
+        report = _worker(job)
+        current[slot] = -1
+        results.put(report)
+
+
+def _run_isolated(jobs_list: list, jobs: int, options: Options, deliver) -> None:
+    """Runs the jobs in ``jobs`` worker processes. A worker that dies (or runs one program longer
+    than ``options.timeout`` seconds) is replaced and its program reported as a crash."""
+    import multiprocessing
+    import queue
+
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    tasks, results = ctx.Queue(), ctx.Queue()
+    for job in jobs_list:
+        tasks.put(job)
+    jobs = min(jobs, len(jobs_list))
+    for _ in range(jobs):
+        tasks.put(None)
+    current = ctx.Array("q", [-1] * jobs, lock=False)
+    workers: Dict[int, dict] = {}  # slot -> process, program seen running, since when
+
+    def spawn(slot: int) -> None:
+        current[slot] = -1
+        proc = ctx.Process(target=_serve, args=(tasks, results, current, slot), daemon=True)
+        proc.start()
+        workers[slot] = {"proc": proc, "index": -1, "since": time.monotonic()}
+
+    for slot in range(jobs):
+        spawn(slot)
+    seed = jobs_list[0][0]
+    pending = {job[1] for job in jobs_list}
+
+    def handle(report: ProgramReport) -> None:
+        if report.index in pending:
+            pending.discard(report.index)
+            deliver(report)
+
+    try:
+        while pending:
+            try:
+                handle(results.get(timeout=0.5))
+                continue
+            except queue.Empty:
+                pass
+            now = time.monotonic()
+            for slot, state in list(workers.items()):
+                proc, index = state["proc"], current[slot]
+                if index != state["index"]:
+                    state["index"], state["since"] = index, now
+                hung = index >= 0 and now - state["since"] > options.timeout
+                if proc.is_alive() and not hung:
+                    continue
+                if hung:
+                    proc.kill()
+                proc.join()
+                while True:  # reports the worker sent before it went
+                    try:
+                        handle(results.get(timeout=0.1))
+                    except queue.Empty:
+                        break
+                del workers[slot]
+                if index >= 0 and index in pending:
+                    why = f"no result after {options.timeout:.0f} s" if hung else f"worker process died, exit code {proc.exitcode}"
+                    pending.discard(index)
+                    deliver(_lost_report(seed, index, options, why))
+                    spawn(slot)
+            if not workers and pending:
+                for index in sorted(pending):
+                    deliver(_lost_report(seed, index, options, "lost with its worker process"))
+                pending.clear()
+    finally:
+        for state in workers.values():
+            if state["proc"].is_alive():
+                state["proc"].kill()
+
+
+def run(
+    options: Options, indices: Optional[Sequence[int]] = None, jobs: int = 1, out=None, isolate: bool = False
+) -> Dict[str, Any]:
+    """Runs the programs; prints failures (and, verbose, one line per program) in program order;
+    returns totals. ``isolate`` (or ``jobs > 1``) runs them in worker processes, so that a crash
+    or hang of the system under test is reported instead of ending the run."""
     out = out or sys.stdout
     indices = list(range(options.count)) if indices is None else list(indices)
     directory = tempfile.mkdtemp(prefix="array-vectorize-fuzz-")
     totals: Dict[str, Any] = {"programs": 0, "lanes": 0, "mismatches": 0, "crashes": 0, "skipped": {}, "rejections": 0, "reports": []}
     started = time.monotonic()
     jobs_list = [(options.seed, i, options, directory) for i in indices]
-    try:
-        if jobs > 1 and len(jobs_list) > 1:
-            import multiprocessing
+    order = {index: n for n, index in enumerate(indices)}
+    waiting: Dict[int, ProgramReport] = {}
+    next_up = [0]
 
-            ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-            with ctx.Pool(jobs) as pool:
-                reports = pool.imap(_worker, jobs_list, chunksize=4)
-                for report in reports:
-                    _account(report, totals, options, out)
+    def deliver(report: ProgramReport) -> None:
+        waiting[order[report.index]] = report
+        while next_up[0] in waiting:
+            _account(waiting.pop(next_up[0]), totals, options, out)
+            next_up[0] += 1
+
+    try:
+        if (isolate or jobs > 1) and jobs_list:
+            _run_isolated(jobs_list, max(jobs, 1), options, deliver)
         else:
             for job in jobs_list:
-                _account(_worker(job), totals, options, out)
+                deliver(_worker(job))
     finally:
         shutil.rmtree(directory, ignore_errors=True)
     totals["seconds"] = time.monotonic() - started
@@ -255,6 +361,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--no-minimize", action="store_true", help="report failing programs as generated")
     parser.add_argument("--minimize-budget", type=float, default=30.0, help="seconds spent shrinking one failure")
     parser.add_argument("--max-reports", type=int, default=20, help="failure reports printed in full")
+    parser.add_argument("--timeout", type=float, default=180.0, help="seconds one program may take before it counts as a crash")
     parser.add_argument("--known", default="", help="comma-separated known bug classes not to count as failures: " + ", ".join(sorted(KNOWN)))
     parser.add_argument(
         "--skip-open-bugs", action="store_true",
@@ -276,7 +383,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     options = Options(
         seed=seed, count=args.count, backends=tuple(b for b in args.backend.split(",") if b), exclude=exclude,
         reject_rate=args.reject_rate, minimize=not args.no_minimize, minimize_budget=args.minimize_budget,
-        verbose=args.verbose, max_reports=args.max_reports, known=known,
+        verbose=args.verbose, max_reports=args.max_reports, known=known, timeout=args.timeout,
     )
     jobs = args.jobs if args.jobs > 0 else min(os.cpu_count() or 1, 8)
     print(
@@ -285,7 +392,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         + (f"; not generated: {', '.join(sorted(exclude))}" if exclude else ""),
         flush=True,
     )
-    totals = run(options, args.only, jobs)
+    totals = run(options, args.only, jobs, isolate=True)
     skipped = ", ".join(f"{k} {v}" for k, v in sorted(totals["skipped"].items()))
     print(
         f"time {totals['seconds']:.1f} s; rejection programs {totals['rejections']}; "
