@@ -210,6 +210,28 @@ CASES = [
         [Column(F, [-1.0, 1.0])],  # CPython tanh(False), tanh(True); NumPy float16, strict TypeError
         "merge-kind: a bool reaches tanh through a ternary whose kind is float",
     ),
+    case(
+        "min-of-scalars-merged-into-asin",
+        "import math\n\ndef f(p0):\n    return math.asin(1 if p0 else min(0, 2.0))\n",
+        [Column(I, [0, 1])],  # CPython asin(0), asin(1); strict TypeError (int64 array to asin)
+        "merge-kind: a merge of Python ints whose kind is float reaches a float-only function",
+        backends=("strict",),
+    ),
+    case(
+        "tuple-item-int-truediv",
+        "T0 = (0, 0, 0, 0.5)\n\ndef f(p0):\n    for c5 in T0:\n        if p0 > 1.0:\n            return (c5 if p0 else 0) / 2\n"
+        "    return 0\n",
+        [Column(F, [0.0, 2.0])],  # CPython 0, 0.0; strict TypeError (int64 array / 2)
+        "merge-kind: an int item of a mixed tuple merged by a select stays int64 under a true division",
+        backends=("strict",),
+    ),
+    case(
+        "loop-phi-scalar-zero-division",
+        "def f(p0):\n    for i2 in range(0, 6):\n        if 0 != 0 // p0:\n            pass\n        else:\n            return 0\n"
+        "        p0 = 0\n    return 0\n",
+        [Column(F, [1.0, 2.0])],  # CPython 0, 0; vectorized ZeroDivisionError (later iterations: 0 // 0.0 on a scalar)
+        "scalar-raise: a loop-carried variable that becomes a Python scalar is divided eagerly in later iterations",
+    ),
     # ---- a program of the supported language rejected ----
     case(
         "walrus-in-loop-after-loop",

@@ -32,14 +32,8 @@ MISMATCH_KINDS = ("mismatch",)
 #: (``check.KNOWN``) and generator features that reach bugs no failure signature recognises.
 #: Each has a strict-xfail reproducer in tests/differential/test_fuzz_findings.py; remove an
 #: entry when its reproducers pass.
-OPEN_BUG_CLASSES = frozenset({
-    "scalar-raise", "bigint-raise", "strict-promotion", "bool-arith", "merge-kind", "scalar-as-array",
-    "scalar-if-in-array-if", "loop-return-in-if",
-})
-OPEN_BUG_FEATURES = frozenset({
-    "loop_return_in_if", "scalar_if_in_array_if", "math_floor_int", "pow_half", "walrus_in_loop", "uint64_int_cast",
-    "big_literals",
-})
+OPEN_BUG_CLASSES = frozenset({"scalar-raise", "bigint-raise", "strict-promotion", "merge-kind", "scalar-as-array"})
+OPEN_BUG_FEATURES = frozenset({"math_floor_int", "pow_half", "uint64_int_cast"})
 
 
 @dataclass
