@@ -142,6 +142,14 @@ def _ipow(a: Any, b: Any) -> Any:
     return a ** b
 
 
+def _fpow_half(a: Any) -> Any:
+    """``a ** 0.5`` as NumPy's ``**`` computes it: ``sqrt`` (docs/semantics.md item 10)."""
+    r = _ipow(a, 0.5)
+    if type(r) is complex:
+        raise _Complex()
+    return _np_call(np.sqrt, a)
+
+
 def _fpow(a: Any, b: Any) -> Any:
     r = _ipow(a, b)
     if type(r) is complex:
@@ -229,6 +237,10 @@ def _make_kind_merges(flags: "_Flags") -> Dict[str, Callable[..., Any]]:
     return {"_kifexp": _kifexp, "_kboolop": _kboolop, "_kminmax": _kminmax}
 
 
+def _is_half(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is float and node.value == 0.5
+
+
 class _Instrument(ast.NodeTransformer):
     """``_chk`` around every operation; ``shim``: NumPy's transcendental functions and float
     powers; ``r53``: ``"merge"`` rounds ints beyond 2**53 to floats where values merge (ternaries,
@@ -265,6 +277,8 @@ class _Instrument(ast.NodeTransformer):
     def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
         self.generic_visit(node)
         if isinstance(node.op, ast.Pow):
+            if self.shim and _is_half(node.right):
+                return self._wrap(ast.Call(func=ast.Name("_fpow_half", ast.Load()), args=[node.left], keywords=[]))
             fn = "_fpow" if self.shim else "_ipow"
             return self._wrap(ast.Call(func=ast.Name(fn, ast.Load()), args=[node.left, node.right], keywords=[]))
         return self._wrap(node)
@@ -277,6 +291,8 @@ class _Instrument(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.func, ast.Name) and node.func.id == "range":
             return node
+        if self.shim and isinstance(node.func, ast.Name) and node.func.id == "pow" and len(node.args) == 2 and _is_half(node.args[1]):
+            return self._wrap(ast.Call(func=ast.Name("_fpow_half", ast.Load()), args=[node.args[0]], keywords=[]))
         if isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
             if self.r53 in ("mergek", "mergekf"):
                 return self._wrap(ast.Call(func=ast.Name("_kminmax", ast.Load()), args=[node.func] + node.args, keywords=[]))
@@ -382,6 +398,7 @@ class Evaluator:
             ns.update(_make_kind_merges(self.flags))
             if shim:
                 ns["_fpow"] = _fpow
+                ns["_fpow_half"] = _fpow_half
                 ns["math"] = SHIM
                 ns["pow"] = _fpow
                 for name in math_imports(self.tree):

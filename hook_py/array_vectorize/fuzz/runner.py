@@ -33,7 +33,7 @@ MISMATCH_KINDS = ("mismatch",)
 #: Each has a strict-xfail reproducer in tests/differential/test_fuzz_findings.py; remove an
 #: entry when its reproducers pass.
 OPEN_BUG_CLASSES = frozenset({"scalar-raise", "bigint-raise", "strict-promotion", "merge-kind", "scalar-as-array"})
-OPEN_BUG_FEATURES = frozenset({"math_floor_int", "pow_half", "uint64_int_cast"})
+OPEN_BUG_FEATURES = frozenset({"math_floor_int", "uint64_int_cast"})
 
 
 @dataclass
