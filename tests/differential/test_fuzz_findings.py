@@ -104,6 +104,13 @@ CASES = [
         [Column(F, [0.0, 1.0])],
         "strict-promotion: int64 array compared with a uint64 array by a plain operator",
     ),
+    case(
+        "math-pow-half-special-values",
+        "import math\n\ndef f(p0):\n    return math.pow(p0, 0.5)\n",
+        [Column(F, [-math.inf, -0.0, 4.0])],  # CPython inf, 0.0, 2.0; vectorized nan, -0.0, 2.0
+        "undocumented divergence: xp.pow(x, 0.5) with a 0-d exponent is NumPy's sqrt shortcut too "
+        "(docs/semantics.md item 10 names only `x ** 0.5`; item 9 says special values agree)",
+    ),
     # ---- the vectorized code raises where CPython returns a value ----
     case(
         "dead-branch-scalar-overflow",
@@ -129,6 +136,14 @@ CASES = [
         "def f(p0):\n    v2 = h0(0, p0)\n    if v2 != 0:\n        pass\n    else:\n        return 1\n    return 0\n",
         [Column(F, [0.0, 1.0])],  # CPython 1, 0; vectorized OverflowError
         "bigint-raise: the float body multiplies an int64 array by the literal 2**63",
+    ),
+    case(
+        "unbound-done-mask",
+        "def f(p0):\n    v1 = p0\n    if 1 >= v1:\n        for i2 in range(1):\n            if i2:\n                pass\n"
+        "            if i2:\n                return 0\n    return 0\n",
+        [Column(F, [0.0, 2.0])],  # CPython 0, 0; vectorized UnboundLocalError: done_1
+        "generated code reads `done_1` before assigning it (loop-index ifs, one with a return, in a loop "
+        "inside an array `if`)",
     ),
     # ---- kinds: a value of one kind where another is expected ----
     case(
