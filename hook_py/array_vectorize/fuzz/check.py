@@ -53,6 +53,7 @@ class Result:
     failures: List[Failure] = field(default_factory=list)
     rejected_ok: bool = False  # a rejection program was rejected as it should be
     cpython_ok: int = 0  # elements where CPython returns a value (no D3 exception, no overflow)
+    ieee_lanes: int = 0  # elements compared with the IEEE value where CPython raises (D3)
 
 
 def backends(names: List[str]) -> Dict[str, Any]:
@@ -164,7 +165,9 @@ def check_program(
     return compare(prepared, columns, names, result)
 
 
-def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], result: Optional[Result] = None) -> Result:
+def compare(
+    prepared: Prepared, columns: List[Column], names: Dict[str, Any], result: Optional[Result] = None, ieee: bool = True
+) -> Result:
     """Runs the vectorized function on ``columns`` on every backend of ``names`` and compares
     each element with CPython (module docstring of ``oracle.py``)."""
     result = result or Result()
@@ -172,6 +175,14 @@ def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], re
     n = lane_count(columns)
     expected = [evaluator.run(lane_args(columns, lane)) for lane in range(n)]
     result.cpython_ok = sum(1 for e in expected if isinstance(e, oracle.Ok))
+    if ieee:
+        # Where CPython raises (D3), the vectorized value is the IEEE one: CPython again, with
+        # IEEE values for the operations that raised (oracle.py, docs/semantics.md items 1-7).
+        for lane, e in enumerate(expected):
+            if isinstance(e, oracle.Skip) and e.reason == "d3":
+                alt = evaluator.run(lane_args(columns, lane), ieee=True)
+                if isinstance(alt, (oracle.Ok, oracle.Skip)):
+                    expected[lane] = alt
     for e in expected:
         if isinstance(e, oracle.Invalid):
             result.failures.append(Failure("invalid", detail=f"CPython raised {type(e.error).__name__}: {e.error}"))
@@ -215,6 +226,8 @@ def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], re
                 result.skipped[e.reason] = result.skipped.get(e.reason, 0) + 1
                 continue
             result.lanes += 1
+            if e.ieee:
+                result.ieee_lanes += 1
             if oracle.agree(values[lane], kind, e.value):
                 continue
             verdict = _second_look(evaluator, vec, columns, lane, xp, bname, values[lane], kind, e)
@@ -222,7 +235,10 @@ def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], re
                 result.skipped[verdict] = result.skipped.get(verdict, 0) + 1
                 continue
             result.failures.append(
-                Failure("mismatch", bname, lane, lane_args(columns, lane), e.value, values[lane], dtype, exc_type="value")
+                Failure(
+                    "mismatch", bname, lane, lane_args(columns, lane), e.value, values[lane], dtype,
+                    exc_type="ieee" if e.ieee else "value",
+                )
             )
     if any(f.exc_type == "value" for f in result.failures):
         classify_mismatches(result.failures, patterns(ast.parse(prepared.source), prepared.entry))
@@ -236,7 +252,7 @@ def _second_look(evaluator, vec, columns, lane, xp, bname, got, kind, e) -> Opti
         # Transcendental functions and float powers are NumPy's (last-bit differences from the
         # C library, documented): the same program on NumPy's implementations, or the result
         # within a few ulps (NumPy's scalar and array paths of ``**`` differ too).
-        alt = evaluator.run(args, shim=True)
+        alt = evaluator.run(args, shim=True, ieee=e.ieee)
         if isinstance(alt, oracle.Skip):
             return "ulp-" + alt.reason
         if isinstance(alt, oracle.Ok) and oracle.agree(got, kind, alt.value):
@@ -247,12 +263,13 @@ def _second_look(evaluator, vec, columns, lane, xp, bname, got, kind, e) -> Opti
     # Mixed-kind merges hold ints as float64 (select.py): beyond 2**53 rounded, and later
     # operations on them are float operations (-0 is -0.0, p + 1 rounds).
     raised = False
-    for r53 in (("merge", "all", "mergek", "mergekf", "mergef") if e.big53 else ("mergek", "mergekf", "mergef")):
+    kind_shadows = ("mergek", "mergekf", "mergef", "mergephi")
+    for r53 in (("merge", "all") + kind_shadows if e.big53 else kind_shadows):
         for shim in ((False, True) if evaluator.uses_shim else (False,)):
-            alt = evaluator.run(args, shim=shim, r53=r53)
+            alt = evaluator.run(args, shim=shim, r53=r53, ieee=e.ieee)
             if isinstance(alt, oracle.Ok) and oracle.close(got, kind, alt.value, ULPS if shim else 0):
                 return "int-to-float"
-            raised = raised or (isinstance(alt, oracle.Skip) and r53 in ("mergek", "mergekf"))
+            raised = raised or (isinstance(alt, oracle.Skip) and r53 in ("mergek", "mergekf", "mergephi"))
     if raised:
         return "int-to-float-d3"  # with ints held as floats, CPython would raise (D3) here
     if e.wide or any(type(a) is int and a >= oracle.INT64_END for a in args):

@@ -55,6 +55,7 @@ class Ok:
     value: Any
     wide: bool
     big53: bool = False  # some int beyond 2**53 in magnitude on the way (see ``_r53``)
+    ieee: bool = False  # CPython raised (D3): the value is the IEEE one (``Evaluator.run(ieee=True)``)
 
 
 @dataclass
@@ -169,6 +170,121 @@ def _shim_math() -> types.SimpleNamespace:
 
 SHIM = _shim_math()
 
+# ---------------------------------------------------------------- D3: IEEE values instead of errors
+
+#: NumPy's version of every math function that can raise (its value where CPython raises).
+NUMPY_MATH = {
+    **SHIM_MATH, "sqrt": np.sqrt, "fabs": np.abs, "copysign": np.copysign, "degrees": np.degrees, "radians": np.radians,
+}
+INT64_MAX = (1 << 63) - 1
+NAN = float("nan")
+
+
+def _saturate(x: float, exact: Callable[[float], int]) -> int:
+    """``int(x)``-like conversions of a float as the vectorized code does them (docs/semantics.md
+    item 7): nan gives 0, values beyond int64 saturate."""
+    if x != x:
+        return 0
+    if x >= 9.223372036854775807e18:
+        return INT64_MAX
+    if x < -9.223372036854775807e18:
+        return INT64_MIN
+    return exact(x)
+
+
+def _i_int(x: Any) -> Any:
+    return _saturate(x, int) if type(x) is float else int(x)
+
+
+def _i_round(x: Any) -> Any:
+    return _saturate(x, round) if type(x) is float else round(x)
+
+
+def _i_div(a: Any, b: Any) -> Any:
+    try:
+        return a / b
+    except ZeroDivisionError:
+        return _np_call(np.divide, a, b)
+
+
+def _both_int(a: Any, b: Any) -> bool:
+    return type(a) in (int, bool) and type(b) in (int, bool)
+
+
+def _i_fdiv(a: Any, b: Any) -> Any:
+    try:
+        return a // b
+    except ZeroDivisionError:
+        return 0 if _both_int(a, b) else _np_call(np.floor_divide, a, b)
+
+
+def _i_mod(a: Any, b: Any) -> Any:
+    try:
+        return a % b
+    except ZeroDivisionError:
+        return 0 if _both_int(a, b) else NAN
+
+
+def _make_i_pow(shim: bool) -> Callable[[Any, Any], Any]:
+    def _i_pow(a: Any, b: Any) -> Any:
+        try:
+            r = _ipow(a, b)
+        except (ZeroDivisionError, OverflowError):
+            return _np_call(np.power, a, b)
+        if type(r) is complex:
+            return NAN
+        if shim and type(r) is float:
+            return _np_call(np.power, a, b)
+        return r
+
+    return _i_pow
+
+
+def _i_fpow_half(a: Any) -> Any:
+    return _np_call(np.sqrt, a)
+
+
+def _ieee_math(shim: bool) -> types.SimpleNamespace:
+    """``math`` whose functions give NumPy's value where CPython raises (and everywhere, for the
+    transcendental ones, with ``shim``)."""
+    ns = types.SimpleNamespace(**{k: v for k, v in vars(math).items() if not k.startswith("_")})
+
+    def wrap(name: str) -> Callable[..., Any]:
+        real, npf = getattr(math, name), NUMPY_MATH[name]
+        if shim and name in SHIM_MATH:
+            return lambda *args: _np_call(npf, *args)
+
+        def fn(*args: Any) -> Any:
+            try:
+                return real(*args)
+            except (ValueError, OverflowError, ZeroDivisionError):
+                return _np_call(npf, *args)
+
+        return fn
+
+    for name in NUMPY_MATH:
+        setattr(ns, name, wrap(name))
+
+    def log(*args: Any) -> float:
+        if not shim:
+            try:
+                return math.log(*args)
+            except (ValueError, ZeroDivisionError):
+                pass
+        with np.errstate(all="ignore"):
+            x = np.log(np.array([float(args[0])]))
+            if len(args) == 2:
+                x = x / np.log(np.array([float(args[1])]))
+            return float(x[0])
+
+    ns.log = log
+    for name, exact in (("floor", math.floor), ("ceil", math.ceil), ("trunc", math.trunc)):
+        setattr(ns, name, (lambda exact: lambda x: _saturate(x, exact) if type(x) is float else exact(x))(exact))
+    return ns
+
+
+IEEE_MATH = {False: _ieee_math(False), True: _ieee_math(True)}
+
 
 TWO_53 = 1 << 53
 
@@ -176,6 +292,13 @@ TWO_53 = 1 << 53
 def _r53(v: Any) -> Any:
     """An int beyond 2**53 in magnitude as the nearest float (a mixed-kind merge, select.py)."""
     if type(v) is int and not -TWO_53 <= v <= TWO_53:
+        return float(v)
+    return v
+
+
+def _rfb(v: Any) -> Any:
+    """An int or bool held in a float64 array."""
+    if type(v) in (int, bool) and INT64_MIN <= v < UINT64_END:
         return float(v)
     return v
 
@@ -246,10 +369,24 @@ class _Instrument(ast.NodeTransformer):
     powers; ``r53``: ``"merge"`` rounds ints beyond 2**53 to floats where values merge (ternaries,
     ``and``/``or``, ``min``/``max``, assignments under ``if``, returns), ``"all"`` everywhere."""
 
-    def __init__(self, shim: bool, r53: str = "") -> None:
+    def __init__(self, shim: bool, r53: str = "", ieee: bool = False) -> None:
         self.shim = shim
         self.r53 = r53
+        self.ieee = ieee
         self.in_if = 0
+
+    def _binop(self, left: ast.expr, op: ast.operator, right: ast.expr) -> ast.expr:
+        """``left op right`` checked by ``_chk``, through the helper of the mode for ``/ // % **``."""
+        name = None
+        if isinstance(op, ast.Pow):
+            if self.shim and _is_half(right):
+                return self._wrap(ast.Call(func=ast.Name("_i_fpow_half" if self.ieee else "_fpow_half", ast.Load()), args=[left], keywords=[]))
+            name = "_i_pow" if self.ieee else ("_fpow" if self.shim else "_ipow")
+        elif self.ieee and isinstance(op, (ast.Div, ast.FloorDiv, ast.Mod)):
+            name = {ast.Div: "_i_div", ast.FloorDiv: "_i_fdiv", ast.Mod: "_i_mod"}[type(op)]
+        if name is None:
+            return self._wrap(ast.BinOp(left, op, right))
+        return self._wrap(ast.Call(func=ast.Name(name, ast.Load()), args=[left, right], keywords=[]))
 
     @staticmethod
     def _call(name: str, node: ast.expr) -> ast.expr:
@@ -276,12 +413,7 @@ class _Instrument(ast.NodeTransformer):
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
         self.generic_visit(node)
-        if isinstance(node.op, ast.Pow):
-            if self.shim and _is_half(node.right):
-                return self._wrap(ast.Call(func=ast.Name("_fpow_half", ast.Load()), args=[node.left], keywords=[]))
-            fn = "_fpow" if self.shim else "_ipow"
-            return self._wrap(ast.Call(func=ast.Name(fn, ast.Load()), args=[node.left, node.right], keywords=[]))
-        return self._wrap(node)
+        return self._binop(node.left, node.op, node.right)
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
         self.generic_visit(node)
@@ -292,7 +424,7 @@ class _Instrument(ast.NodeTransformer):
         if isinstance(node.func, ast.Name) and node.func.id == "range":
             return node
         if self.shim and isinstance(node.func, ast.Name) and node.func.id == "pow" and len(node.args) == 2 and _is_half(node.args[1]):
-            return self._wrap(ast.Call(func=ast.Name("_fpow_half", ast.Load()), args=[node.args[0]], keywords=[]))
+            return self._binop(node.args[0], ast.Pow(), node.args[1])
         if isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
             if self.r53 in ("mergek", "mergekf"):
                 return self._wrap(ast.Call(func=ast.Name("_kminmax", ast.Load()), args=[node.func] + node.args, keywords=[]))
@@ -301,23 +433,61 @@ class _Instrument(ast.NodeTransformer):
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
         self.generic_visit(node)
-        if self.r53 in ("mergek", "mergekf"):
+        if self.r53 in ("mergek", "mergekf", "mergephi"):
             return self._kind_merge("_kifexp", [node.test, node.body, node.orelse], [])
         return self._merge(node)
 
     def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
         self.generic_visit(node)
-        if self.r53 in ("mergek", "mergekf"):
+        if self.r53 in ("mergek", "mergekf", "mergephi"):
             return self._kind_merge("_kboolop", list(node.values), [ast.Constant(isinstance(node.op, ast.And))])
         return self._merge(node)
 
-    def visit_If(self, node: ast.If) -> ast.stmt:
+    def visit_If(self, node: ast.If) -> Any:
         node.test = self.visit(node.test)
         self.in_if += 1
-        node.body = [self.visit(s) for s in node.body]
-        node.orelse = [self.visit(s) for s in node.orelse]
+        node.body = self._block(node.body)
+        node.orelse = self._block(node.orelse)
         self.in_if -= 1
+        if self.r53 == "mergephi":
+            return [node] + self._as_floats(node)
         return node
+
+    def visit_For(self, node: ast.For) -> Any:
+        node.body = self._block(node.body)
+        if self.r53 == "mergephi":
+            convert = self._as_floats(ast.Module(body=node.body, type_ignores=[]), exclude={getattr(node.target, "id", "")})
+            node.body = convert + node.body
+            return convert + [node] + self._as_floats(ast.Module(body=node.body, type_ignores=[]))
+        return node
+
+    def _block(self, body: List[ast.stmt]) -> List[ast.stmt]:
+        out: List[ast.stmt] = []
+        for stmt in body:
+            new = self.visit(stmt)
+            if isinstance(new, list):
+                out.extend(new)
+            elif new is not None:
+                out.append(new)
+        return out
+
+    @staticmethod
+    def _as_floats(node: ast.AST, exclude: Optional[set] = None) -> List[ast.stmt]:
+        """``v = _rfb(v)`` (if ``v`` is bound) for every variable ``node`` assigns: the merge (or
+        loop phi) of an int or bool with a float is one float64 array (docs/semantics.md item 8)."""
+        names = sorted({
+            n.id for n in ast.walk(node)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and not n.id.startswith("_")
+        } - (exclude or set()))
+        out: List[ast.stmt] = []
+        for name in names:
+            out.append(ast.Try(
+                body=[ast.Assign(targets=[ast.Name(name, ast.Store())], value=ast.Call(
+                    func=ast.Name("_rfb", ast.Load()), args=[ast.Name(name, ast.Load())], keywords=[]))],
+                handlers=[ast.ExceptHandler(type=ast.Name("NameError", ast.Load()), name=None, body=[ast.Pass()])],
+                orelse=[], finalbody=[],
+            ))
+        return out
 
     def visit_Assign(self, node: ast.Assign) -> ast.stmt:
         self.generic_visit(node)
@@ -338,21 +508,16 @@ class _Instrument(ast.NodeTransformer):
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
         value = self.visit(node.value)
-        binop = ast.BinOp(ast.Name(node.target.id, ast.Load()), node.op, value)
-        if isinstance(node.op, ast.Pow):
-            fn = "_fpow" if self.shim else "_ipow"
-            new_value = self._wrap(ast.Call(func=ast.Name(fn, ast.Load()), args=[binop.left, binop.right], keywords=[]))
-        else:
-            new_value = self._wrap(binop)
+        new_value = self._binop(ast.Name(node.target.id, ast.Load()), node.op, value)
         if self.in_if:
             new_value = self._merge(new_value, statement=True)
         return ast.copy_location(ast.Assign(targets=[ast.Name(node.target.id, ast.Store())], value=new_value), node)
 
     def visit_Import(self, node: ast.Import) -> Optional[ast.stmt]:
-        return None if self.shim else node
+        return None if self.shim or self.ieee else node
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> Optional[ast.stmt]:
-        return None if self.shim else node
+        return None if self.shim or self.ieee else node
 
 
 def math_imports(tree: ast.Module) -> List[str]:
@@ -383,17 +548,18 @@ class Evaluator:
         self._fns: Dict[tuple, Callable[..., Any]] = {}
         self.uses_shim = uses_shim(self.tree)
 
-    def _function(self, shim: bool, r53: str) -> Callable[..., Any]:
-        fn = self._fns.get((shim, r53))
+    def _function(self, shim: bool, r53: str, ieee: bool) -> Callable[..., Any]:
+        key = (shim, r53, ieee)
+        fn = self._fns.get(key)
         if fn is None:
             import copy
 
-            tree = _Instrument(shim, r53).visit(copy.deepcopy(self.tree))
+            tree = _Instrument(shim, r53, ieee).visit(copy.deepcopy(self.tree))
             ast.fix_missing_locations(tree)
             code = compile(tree, self.path, "exec")
             ns: Dict[str, Any] = {
                 "__name__": "array_vectorize_fuzz_oracle", "_chk": _make_chk(self.flags, r53 == "all"),
-                "_ipow": _ipow, "pow": _ipow, "_r53": _r53, "_rf": _rf,
+                "_ipow": _ipow, "pow": _ipow, "_r53": _r53, "_rf": _rf, "_rfb": _rfb,
             }
             ns.update(_make_kind_merges(self.flags))
             if shim:
@@ -401,16 +567,23 @@ class Evaluator:
                 ns["_fpow_half"] = _fpow_half
                 ns["math"] = SHIM
                 ns["pow"] = _fpow
+            if ieee:
+                ns.update(
+                    _i_div=_i_div, _i_fdiv=_i_fdiv, _i_mod=_i_mod, _i_pow=_make_i_pow(shim), _i_fpow_half=_i_fpow_half,
+                    int=_i_int, round=_i_round, math=IEEE_MATH[shim],
+                )
+                ns["pow"] = ns["_i_pow"]
+            if shim or ieee:
                 for name in math_imports(self.tree):
-                    ns[name] = getattr(SHIM, name)
+                    ns[name] = getattr(ns["math"], name)
             exec(code, ns)  # noqa: S102 - the fuzzer's own generated program
-            fn = self._fns[(shim, r53)] = ns[self.entry]
+            fn = self._fns[key] = ns[self.entry]
         return fn
 
-    def run(self, args: List[Any], shim: bool = False, r53: str = "") -> Any:
-        """CPython's outcome for one element. ``shim``/``r53``: the alternative semantics of the
-        documented divergences (module docstring)."""
-        fn = self._function(shim, r53)
+    def run(self, args: List[Any], shim: bool = False, r53: str = "", ieee: bool = False) -> Any:
+        """CPython's outcome for one element. ``shim``/``r53``/``ieee``: the alternative semantics
+        of the documented divergences (module docstring)."""
+        fn = self._function(shim, r53, ieee)
         flags = self.flags
         flags.wide = flags.huge = False
         flags.big53 = any(type(a) is int and not -TWO_53 <= a <= TWO_53 for a in args)
@@ -435,7 +608,7 @@ class Evaluator:
             return Invalid(TypeError(f"the function returned {t.__name__}"))
         if t is int and not INT64_MIN <= r < UINT64_END:
             return Skip("overflow")
-        return Ok(r, flags.wide or (t is int and r >= INT64_END), flags.big53)
+        return Ok(r, flags.wide or (t is int and r >= INT64_END), flags.big53, ieee)
 
 
 def agree(got: Any, dtype_kind: str, expected: Any) -> bool:
