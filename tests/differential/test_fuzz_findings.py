@@ -26,6 +26,7 @@ COMPILER = "compiler (src/)"
 
 # Fixed since they were found; kept as regression tests.
 FIXED = {
+    "scalar-phi-result",
     "loop-return-in-if",
     "scalar-if-in-array-if-loop",
     "scalar-if-in-array-if-constant",
@@ -110,6 +111,14 @@ CASES = [
         [Column(F, [-math.inf, -0.0, 4.0])],  # CPython inf, 0.0, 2.0; vectorized nan, -0.0, 2.0
         "undocumented divergence: xp.pow(x, 0.5) with a 0-d exponent is NumPy's sqrt shortcut too "
         "(docs/semantics.md item 10 names only `x ** 0.5`; item 9 says special values agree)",
+    ),
+    case(
+        "phi-used-as-int-and-float",
+        "def f(p0):\n    for i1 in range(0, 1):\n        if 0 % p0 <= 0:\n            pass\n        else:\n            p0 -= 0.1\n"
+        "        v5 = p0\n    return 0 // v5\n",
+        [Column(U, [0, 3])],  # CPython (D3: 0 % 0 is 0, 0 // 0 is 0) 0, 0.0; vectorized nan for 0
+        "a loop phi (int before the loop, float in it) is an int in `0 % p0` but a float64 in `0 // v5`: "
+        "neither CPython's kinds nor docs/semantics.md item 8 (held as float64 throughout) explain it",
     ),
     # ---- the vectorized code raises where CPython returns a value ----
     case(
@@ -233,6 +242,13 @@ CASES = [
         "        p0 = 0\n    return 0\n",
         [Column(F, [1.0, 2.0])],  # CPython 0, 0; vectorized ZeroDivisionError (later iterations: 0 // 0.0 on a scalar)
         "scalar-raise: a loop-carried variable that becomes a Python scalar is divided eagerly in later iterations",
+    ),
+    case(
+        "bool-power",
+        "def f(p0):\n    if min(1, False) ** 1 <= 1:\n        pass\n    else:\n        return 0\n    return 0\n",
+        [Column(I, [0])],  # CPython 0; strict TypeError (bool array ** 1) in the exact body
+        "bool-arith: min() of Python scalars gives a bool 0-d array, raised to a power as is",
+        backends=("strict",),
     ),
     # ---- a program of the supported language rejected ----
     case(

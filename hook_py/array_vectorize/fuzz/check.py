@@ -308,6 +308,8 @@ KNOWN = {
     "merge-kind": "a value of a narrower kind (bool/int) reaches a float-only operation (math function) "
     "through a merge, phi or min/max whose inferred kind is float, without conversion: array-api-strict "
     "rejects it, NumPy computes in float16 for bools",
+    "unbound-done": "the generated code reads a `done_*` mask before assigning it (UnboundLocalError): "
+    "ifs on the loop index, one with a return, after an array `if` in a loop",
     "scalar-as-array": "a Python scalar (loop-carried variable or merge that is constant) stands where an array is "
     "expected: the result is a scalar or 0-d array, or array-api-strict rejects it",
     "scalar-if-in-array-if": "an `if` on a Python scalar (loop index, unfolded constant) inside a branch of an "
@@ -356,6 +358,8 @@ def _known_crash(exc: BaseException) -> str:
             return "merge-kind"
     if isinstance(exc, AttributeError) and ("has no attribute 'astype'" in text or "has no attribute 'device'" in text):
         return "scalar-as-array"
+    if isinstance(exc, UnboundLocalError) and "'done" in text:
+        return "unbound-done"
     tb = exc.__traceback__
     last = None
     while tb is not None:

@@ -221,8 +221,8 @@ def _i_fdiv(a: Any, b: Any) -> Any:
 def _i_mod(a: Any, b: Any) -> Any:
     try:
         return a % b
-    except ZeroDivisionError:
-        return 0 if _both_int(a, b) else NAN
+    except ZeroDivisionError:  # NumPy's nan (its sign bit shows through math.copysign)
+        return 0 if _both_int(a, b) else _np_call(np.remainder, a, b)
 
 
 def _make_i_pow(shim: bool) -> Callable[[Any, Any], Any]:
@@ -232,7 +232,7 @@ def _make_i_pow(shim: bool) -> Callable[[Any, Any], Any]:
         except (ZeroDivisionError, OverflowError):
             return _np_call(np.power, a, b)
         if type(r) is complex:
-            return NAN
+            return _np_call(np.power, a, b)
         if shim and type(r) is float:
             return _np_call(np.power, a, b)
         return r
