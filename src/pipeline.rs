@@ -157,8 +157,7 @@ fn broadcast_result(f: &mut Function) {
     }
     let deps = param_deps(f, f.ret);
     let wanted = f.declared_params;
-    let covered =
-        (0..wanted).all(|i| deps.contains(&i)) && f.info(f.ret).shape != crate::ir::Shape::Scalar;
+    let covered = (0..wanted).all(|i| deps.contains(&i)) && !may_be_scalar(f, f.ret);
     if covered {
         return;
     }
@@ -169,6 +168,41 @@ fn broadcast_result(f: &mut Function) {
         op: Op::Broadcast(f.ret),
     });
     f.ret = dst;
+}
+
+/// Whether `v` can hold a Python scalar (or a 0-d value) at run time: a scalar op, or a loop
+/// variable or Python-level merge fed by one (a loop runs at least once: its variable ends as
+/// the last `next`).
+fn may_be_scalar(f: &Function, v: Value) -> bool {
+    use crate::ir::Shape;
+    let mut phi_next = None;
+    let mut merge = None;
+    let mut by_let = None;
+    crate::ir::walk_insts(&f.body, &mut |inst| match inst {
+        Inst::Let { dst, op } if *dst == v => by_let = Some(op.clone()),
+        Inst::Loop { phis, .. } => {
+            for p in phis {
+                if p.dst == v {
+                    phi_next = Some(p.next);
+                }
+            }
+        }
+        Inst::If { outs, .. } => {
+            for o in outs {
+                if o.dst == v {
+                    merge = Some((o.then, o.other));
+                }
+            }
+        }
+        Inst::Let { .. } => {}
+    });
+    match (by_let, phi_next, merge) {
+        (Some(Op::AsArray(_) | Op::Placeholder(_)), _, _) => true,
+        (Some(_), _, _) => f.info(v).shape == Shape::Scalar,
+        (None, Some(next), _) if next != v => may_be_scalar(f, next),
+        (None, _, Some((a, b))) => may_be_scalar(f, a) || may_be_scalar(f, b),
+        _ => true,
+    }
 }
 
 /// Which parameters `v` depends on, through operands, phis and merges.
