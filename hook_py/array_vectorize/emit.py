@@ -24,7 +24,10 @@ def code_filename(qualname: str, source: str) -> str:
 
 
 def compile_generated(qualname: str, source: str) -> types.CodeType:
-    return compile(source, code_filename(qualname, source), "exec", dont_inherit=True)
+    """The code of the generated module's entry (what the import hook caches): the exact body
+    is compiled on its first call, as without a cache, so unmarshalling stays cheap."""
+    head, _ = _split(source)
+    return compile(head, code_filename(qualname, source), "exec", dont_inherit=True)
 
 
 def register_source(filename: str, source: str) -> None:
@@ -36,17 +39,27 @@ def register_source(filename: str, source: str) -> None:
 _EXACT_MARKER = "\n\n\ndef _vec_exact_"
 
 
-def _exec_lazily(source: str, filename: str, glob: dict[str, Any]) -> None:
-    """Compiles the float entry now and the exact body (ARCHITECTURE.md, "Generated code") on
-    its first call: most programs only ever take the float path, and compiling the exact body
-    is more than half of the cost of `compile()`."""
+def _split(source: str) -> tuple[str, str | None]:
+    """(the entry's text, the exact body's text or None)."""
     split = source.find(_EXACT_MARKER)
     if split < 0:
-        exec(compile(source, filename, "exec", dont_inherit=True), glob)  # noqa: S102
+        return source, None
+    return source[: split + 1], source[split + 3 :]
+
+
+def _install(source: str, filename: str, glob: dict[str, Any], code: types.CodeType | None) -> None:
+    """Executes the entry (its cached code, when given) now, and the exact body (ARCHITECTURE.md,
+    "Generated code") on its first call: most programs only ever take the float path, and
+    compiling the exact body is more than half of the cost of `compile()`."""
+    head, tail = _split(source)
+    if code is None:
+        code = compile(head, filename, "exec", dont_inherit=True)
+    exec(code, glob)  # noqa: S102 - the generated module only defines functions
+    if tail is None:
         return
-    head, tail = source[: split + 1], source[split + 3 :]
-    exec(compile(head, filename, "exec", dont_inherit=True), glob)  # noqa: S102
     name = tail[len("def ") : tail.index("(")]
+    if name in glob:  # a code object of the whole module (a wheel's .pyc)
+        return
     # Blank lines in front keep the exact body's line numbers those of the registered source.
     padded = "\n" * head.count("\n") + "\n\n" + tail
 
@@ -80,10 +93,7 @@ def materialize(
     # Hidden values (global arrays, fallback callees, D8) are globals of the generated module.
     if hidden:
         glob.update(hidden)
-    if code is not None and code.co_filename == filename:
-        exec(code, glob)  # noqa: S102 - the generated module only defines functions
-    else:
-        _exec_lazily(source, filename, glob)
+    _install(source, filename, glob, code if code is not None and code.co_filename == filename else None)
     vec = glob[entry]
     # The generated entry declares the original's parameters, so with its defaults and
     # annotations its signature is the original's (no inspect.signature needed).
