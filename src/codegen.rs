@@ -873,6 +873,14 @@ impl<'a> Gen<'a> {
     }
 
     fn cast(&mut self, c: CastOp, a: Value) -> Expr {
+        // math.floor/ceil/trunc return ints, and an int argument comes back unchanged (no trip
+        // through float64, which is inexact beyond 2**53): one helper call from the argument.
+        if let (CastOp::Int, false, Some(Op::Math(m, args))) = (c, self.scalar(a), self.def(a)) {
+            if matches!(m.name, "floor" | "ceil" | "trunc") {
+                let e = self.value(args[0]);
+                return self.helper(UNARY, m.name, vec![e]);
+            }
+        }
         let k = self.kind(a);
         let e = self.value(a);
         if self.scalar(a) {

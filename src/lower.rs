@@ -1859,9 +1859,18 @@ impl<'s> Lowerer<'s> {
             "pow" => None,
             _ => None,
         };
+        // floor/ceil/trunc keep an int argument as it is (codegen gives the int back
+        // unchanged); every other function takes floats.
+        let integral = matches!(name, "floor" | "ceil" | "trunc");
         let mut vals: Vec<Value> = args
             .iter()
-            .map(|a| self.math_arg(frame, *a, safe))
+            .map(|a| {
+                if integral {
+                    *a
+                } else {
+                    self.math_arg(frame, *a, safe)
+                }
+            })
             .collect();
         if name == "pow" {
             vals[0] = self.protect(frame, vals[0], SafeValue::One);

@@ -1,11 +1,11 @@
 """Bugs found by the grammar fuzzer (``python -m array_vectorize.fuzz``), as minimized reproducers.
 
 Each case is a program, its inputs and the bug class of ``array_vectorize.fuzz.check.KNOWN`` (or a
-generator feature of ``tests/unit/test_fuzz.py::EXCLUDED_FEATURES``) that keeps the fuzzer's CI
-seeds clear of it. An open case is a strict xfail: CPython's result and the vectorized result
+generator feature) that ``--skip-open-bugs`` and the CI seeds set aside
+(``OPEN_BUG_CLASSES``/``OPEN_BUG_FEATURES`` in ``array_vectorize/fuzz/runner.py``). An open case is a strict xfail: CPython's result and the vectorized result
 differ, or the vectorized code raises where CPython returns a value. When a fix makes one pass,
 xfail_strict turns it into a failure: move it to ``FIXED`` (it stays as a regression test), and
-drop the class from ``tests/unit/test_fuzz.py`` once none of its cases is left.
+drop the class from ``runner.py`` once none of its cases is left.
 
 ``check_program`` is the fuzzer's own comparison (documented divergences only), on NumPy and
 array-api-strict.
@@ -27,6 +27,7 @@ COMPILER = "compiler (src/)"
 # Fixed since they were found; kept as regression tests.
 FIXED = {
     "scalar-phi-result",
+    "math-floor-of-int",
     "loop-return-in-if",
     "scalar-if-in-array-if-loop",
     "scalar-if-in-array-if-constant",

@@ -95,7 +95,7 @@ _PLAIN = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, **COMPA
 _QUIET = {"truediv": operator.truediv, "floordiv": operator.floordiv, "mod": operator.mod, "pow": None}
 
 BINARY_OPS = frozenset(_PLAIN) | frozenset(_QUIET)
-UNARY_OPS = frozenset(("neg", "pos", "abs", "not", "float", "int", "bool", "round"))
+UNARY_OPS = frozenset(("neg", "pos", "abs", "not", "float", "int", "bool", "round", "floor", "ceil", "trunc"))
 
 
 def _vec_binary(xp: Any, op: str, a: Any, b: Any) -> Any:
@@ -362,6 +362,9 @@ def _float_unary(xp: Any, info: Namespace, op: str, a: Any) -> Any:
         return a != 0.0
     if op == "float":
         return a
+    if op in ("floor", "ceil", "trunc"):
+        # math.floor/ceil/trunc return ints: NaN and beyond int64 as for int() (documented).
+        return float_to_int64(xp, info, getattr(xp, op)(xp.where(xp.isnan(a), 0.0, a)))
     if op in ("int", "round"):
         # NaN lanes become 0 (documented); masking them first also keeps signaling NaNs from
         # raising the invalid flag in trunc/round.
