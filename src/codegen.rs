@@ -477,6 +477,16 @@ impl<'a> Gen<'a> {
     /// on NumPy, and strict backends refuse mixing).
     fn coerced(&mut self, v: Value, dst: Value) -> Expr {
         let (from, to) = (self.kind(v), self.kind(dst));
+        // A Python scalar flowing into an array-valued variable (a loop variable reassigned to a
+        // constant) becomes a 0-d array: conditions and xp functions need arrays.
+        if self.scalar(v) && !self.scalar(dst) && to != Kind::Unknown {
+            let e = self.value(v);
+            return Expr::Call(
+                Box::new(self.x("asarray")),
+                vec![e],
+                vec![("dtype".into(), self.dtype(to))],
+            );
+        }
         let e = self.value(v);
         if from == to || from == Kind::Unknown || to == Kind::Unknown || self.f.info(v).placeholder
         {

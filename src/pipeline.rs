@@ -221,7 +221,8 @@ fn param_deps(f: &Function, v: Value) -> std::collections::BTreeSet<usize> {
         }
         Inst::Loop { phis, .. } => {
             for p in phis {
-                deps_of.entry(p.dst).or_default().extend([p.init, p.next]);
+                // A loop runs at least once: after it, the variable holds what the body gave it.
+                deps_of.entry(p.dst).or_default().push(p.next);
             }
         }
         Inst::If { cond, outs, .. } => {

@@ -28,6 +28,8 @@ COMPILER = "compiler (src/)"
 FIXED = {
     "scalar-phi-result",
     "math-floor-of-int",
+    "astype-of-python-bool",
+    "loop-phi-scalar-zero-division",
     "loop-return-in-if",
     "scalar-if-in-array-if-loop",
     "scalar-if-in-array-if-constant",
