@@ -103,6 +103,15 @@ CASES = [
         "uint64_int_cast: int()/round() of a uint64 array is merged with a negative int by a plain xp.where",
     ),
     case(
+        "uint64-literal-merged-with-negative",
+        "import math\n\ndef f(p1, p2):\n    if 1 > p1:\n        if math.isfinite(p2):\n            return -1\n"
+        "        return 9223372036854775808\n    return 0\n",
+        [Column(F, [0.0, 0.0, 2.0]), Column(F, [0.0, math.inf, 0.0])],  # CPython -1, 2**63, 0; NumPy 2**64 - 1, ...
+        "big_literals: the float body merges the literal 2**63 with -1 by a plain xp.where, which NumPy makes "
+        "uint64 (docs/semantics.md item 13: int64 when a selected lane is negative)",
+        backends=("numpy",),
+    ),
+    case(
         "int64-vs-uint64-compare",
         "def f(p2):\n    v2 = 9223372036854775808\n    if round(p2) >= (v2 if p2 else 0):\n        return 1\n    return 0\n",
         [Column(F, [0.0, 1.0])],

@@ -35,7 +35,7 @@ MISMATCH_KINDS = ("mismatch",)
 OPEN_BUG_CLASSES = frozenset({
     "scalar-raise", "bigint-raise", "strict-promotion", "merge-kind", "scalar-as-array", "bool-arith", "unbound-done",
 })
-OPEN_BUG_FEATURES = frozenset({"math_floor_int", "uint64_int_cast"})
+OPEN_BUG_FEATURES = frozenset({"math_floor_int", "uint64_int_cast", "big_literals"})
 
 
 @dataclass
@@ -208,86 +208,86 @@ def _lost_report(seed: int, index: int, options: Options, why: str) -> ProgramRe
     return report
 
 
-def _serve(tasks: Any, results: Any, current: Any, slot: int) -> None:
-    """Worker process: runs jobs until the ``None`` sentinel. ``current[slot]`` holds the program
-    it is running (written synchronously, so the parent knows it even if the process dies)."""
+def _serve(conn: Any) -> None:
+    """Worker process: runs the jobs the parent sends until ``None``. One pipe per worker and no
+    lock shared between processes, so a worker killed at any moment cannot block the others."""
     while True:
-        job = tasks.get()
+        job = conn.recv()
         if job is None:
             return
-        current[slot] = job[1]
-        report = _worker(job)
-        current[slot] = -1
-        results.put(report)
+        conn.send(_worker(job))
 
 
 def _run_isolated(jobs_list: list, jobs: int, options: Options, deliver) -> None:
     """Runs the jobs in ``jobs`` worker processes. A worker that dies (or runs one program longer
     than ``options.timeout`` seconds) is replaced and its program reported as a crash."""
     import multiprocessing
-    import queue
+    from multiprocessing.connection import wait
 
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    tasks, results = ctx.Queue(), ctx.Queue()
-    for job in jobs_list:
-        tasks.put(job)
-    jobs = min(jobs, len(jobs_list))
-    for _ in range(jobs):
-        tasks.put(None)
-    current = ctx.Array("q", [-1] * jobs, lock=False)
-    workers: Dict[int, dict] = {}  # slot -> process, program seen running, since when
-
-    def spawn(slot: int) -> None:
-        current[slot] = -1
-        proc = ctx.Process(target=_serve, args=(tasks, results, current, slot), daemon=True)
-        proc.start()
-        workers[slot] = {"proc": proc, "index": -1, "since": time.monotonic()}
-
-    for slot in range(jobs):
-        spawn(slot)
+    todo = list(jobs_list)
+    todo.reverse()
     seed = jobs_list[0][0]
-    pending = {job[1] for job in jobs_list}
+    busy: Dict[Any, dict] = {}  # parent end of the pipe -> process, program, since when
 
-    def handle(report: ProgramReport) -> None:
-        if report.index in pending:
-            pending.discard(report.index)
-            deliver(report)
+    def spawn() -> None:
+        if not todo:
+            return
+        mine, theirs = ctx.Pipe()
+        proc = ctx.Process(target=_serve, args=(theirs,), daemon=True)
+        proc.start()
+        theirs.close()
+        busy[mine] = {"proc": proc}
+        assign(mine)
 
-    try:
-        while pending:
+    def assign(conn: Any) -> None:
+        state = busy[conn]
+        if not todo:
             try:
-                handle(results.get(timeout=0.5))
-                continue
-            except queue.Empty:
+                conn.send(None)
+            except OSError:
                 pass
-            now = time.monotonic()
-            for slot, state in list(workers.items()):
-                proc, index = state["proc"], current[slot]
-                if index != state["index"]:
-                    state["index"], state["since"] = index, now
-                hung = index >= 0 and now - state["since"] > options.timeout
-                if proc.is_alive() and not hung:
+            state["proc"].join(timeout=5)
+            conn.close()
+            del busy[conn]
+            return
+        job = todo.pop()
+        state["index"], state["since"] = job[1], time.monotonic()
+        try:
+            conn.send(job)
+        except OSError:
+            lost(conn, "worker process died before its program started")
+
+    def lost(conn: Any, why: str) -> None:
+        state = busy.pop(conn)
+        proc = state["proc"]
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+        conn.close()
+        if why.startswith("worker process died"):
+            why = f"{why}, exit code {proc.exitcode}"
+        deliver(_lost_report(seed, state["index"], options, why))
+        spawn()
+
+    for _ in range(min(jobs, len(todo))):
+        spawn()
+    try:
+        while busy:
+            for conn in wait(list(busy), timeout=0.5):
+                try:
+                    report = conn.recv()
+                except (EOFError, OSError, Exception):  # noqa: BLE001 - died, perhaps mid-message
+                    lost(conn, "worker process died")
                     continue
-                if hung:
-                    proc.kill()
-                proc.join()
-                while True:  # reports the worker sent before it went
-                    try:
-                        handle(results.get(timeout=0.1))
-                    except queue.Empty:
-                        break
-                del workers[slot]
-                if index >= 0 and index in pending:
-                    why = f"no result after {options.timeout:.0f} s" if hung else f"worker process died, exit code {proc.exitcode}"
-                    pending.discard(index)
-                    deliver(_lost_report(seed, index, options, why))
-                    spawn(slot)
-            if not workers and pending:
-                for index in sorted(pending):
-                    deliver(_lost_report(seed, index, options, "lost with its worker process"))
-                pending.clear()
+                deliver(report)
+                assign(conn)
+            now = time.monotonic()
+            for conn, state in list(busy.items()):
+                if now - state["since"] > options.timeout:
+                    lost(conn, f"no result after {options.timeout:.0f} s")
     finally:
-        for state in workers.values():
+        for state in busy.values():
             if state["proc"].is_alive():
                 state["proc"].kill()
 
