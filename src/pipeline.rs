@@ -212,6 +212,7 @@ fn param_deps(f: &Function, v: Value) -> std::collections::BTreeSet<usize> {
     use crate::Map as HashMap;
     let mut deps_of: HashMap<Value, Vec<Value>> = HashMap::default();
     let mut params: HashMap<Value, usize> = HashMap::default();
+    let mut loops: Vec<(Value, Value)> = vec![];
     crate::ir::walk_insts(&f.body, &mut |inst| match inst {
         Inst::Let { dst, op } => {
             if let Op::Param(i) = op {
@@ -221,8 +222,10 @@ fn param_deps(f: &Function, v: Value) -> std::collections::BTreeSet<usize> {
         }
         Inst::Loop { phis, .. } => {
             for p in phis {
-                // A loop runs at least once: after it, the variable holds what the body gave it.
+                // A loop runs at least once: after it, the variable holds what the body gave it
+                // (which carries the initial value along only if the body reads the variable).
                 deps_of.entry(p.dst).or_default().push(p.next);
+                loops.push((p.dst, p.init));
             }
         }
         Inst::If { cond, outs, .. } => {
@@ -234,6 +237,25 @@ fn param_deps(f: &Function, v: Value) -> std::collections::BTreeSet<usize> {
             }
         }
     });
+    let reaches = |from: Value, to: Value, deps_of: &HashMap<Value, Vec<Value>>| {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![from];
+        while let Some(x) = stack.pop() {
+            if x == to {
+                return true;
+            }
+            if seen.insert(x) {
+                stack.extend(deps_of.get(&x).into_iter().flatten().copied());
+            }
+        }
+        false
+    };
+    for (dst, init) in loops {
+        let next = deps_of.get(&dst).and_then(|d| d.first().copied());
+        if next.is_some_and(|n| reaches(n, dst, &deps_of)) {
+            deps_of.entry(dst).or_default().push(init);
+        }
+    }
     let mut seen = BTreeSet::new();
     let mut out = BTreeSet::new();
     let mut stack = vec![v];
