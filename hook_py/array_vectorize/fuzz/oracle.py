@@ -1,30 +1,39 @@
-"""CPython as the oracle, element by element, under the documented divergences only.
+"""CPython as the oracle, element by element, under the documented divergences only
+(docs/semantics.md).
 
 ``Evaluator(source, path, entry)`` runs an instrumented copy of the program: every arithmetic
-operation, unary operation and call passes its result through ``_chk``, which notes integer
-values a 64-bit array cannot hold and complex results. Per element the outcome is
+operation, unary operation and call passes its result through ``_chk``, which notes integers a
+64-bit array cannot hold and complex results. Per element, ``run(args)`` gives
 
-* ``Skip("d3")``: CPython raises ``ArithmeticError``/``ValueError`` (division by zero, domain
-  errors, float overflow of ``**``/``exp``, ``int(nan)``...) or produces a complex number:
-  the vectorized code gives an IEEE value instead (D3);
-* ``Skip("overflow")``: some integer on the way lies outside [-2**63, 2**64): integer overflow
-  wraps (documented divergence);
-* ``Ok(value, wide)``: ``wide`` when some integer on the way lies in [2**63, 2**64) or below
-  -2**63 + 1... i.e. outside int64: whether it wraps depends on the dtype the uint64 lattice picks
-  for the whole array (runtime/intops.py), so a difference there is a wrap, not a mismatch;
-* ``Invalid(exc)``: any other exception — the program is not well-formed (a fuzzer bug).
+* ``Ok(value, wide, big53, ieee)``; ``wide`` when some integer on the way lies outside int64
+  (in [2**63, 2**64) or below -2**63): whether it wraps depends on the dtype the uint64 lattice
+  picks for the whole array (items 6, 13), so a difference there is re-checked on that element
+  alone (``check.py``);
+* ``Skip("overflow")``: some integer on the way lies outside [-2**63, 2**64): it wraps (item 6);
+* ``Skip("d3")``: CPython raises ``ArithmeticError``/``ValueError`` or produces a complex number;
+  ``run(args, ieee=True)`` then computes the IEEE value the vectorized code must give instead
+  (items 1-5, 7, 16): ``x / 0`` is ``±inf``/nan, ``int // 0`` and ``int % 0`` are 0, ``x % 0.0``
+  is nan, domain errors and overflows give NumPy's value, ``int()``/``round()``/``floor()`` of nan
+  give 0 and saturate beyond int64;
+* ``Invalid(exc)``: any other exception: the program is not well-formed (a fuzzer bug).
 
-Transcendental functions and float powers are the backend's (NumPy's) implementations, which may
-differ from the C library's in the last bits (documented divergence). ``Evaluator.run(args,
-shim=True)`` runs the same program with those operations replaced by NumPy's scalar versions
-(after calling CPython's, so exceptions are CPython's): a vectorized result that equals this
-evaluation is correct even where a last-bit difference flipped a later comparison or ``floor``.
+Alternative semantics for a second look at a differing element (``check._second_look``):
+
+* ``shim=True``: transcendental functions and float powers are NumPy's array implementations
+  (item 9: last-bit differences, which can flip a later comparison or ``floor``), and ``x ** 0.5``
+  is ``sqrt`` (item 10);
+* ``r53=...``: ints held in float64 arrays where values of mixed kinds merge (item 8): ``merge``
+  rounds ints beyond 2**53 at ternaries, ``and``/``or``, ``min``/``max``, assignments under ``if``
+  and returns; ``all`` everywhere; ``mergek`` evaluates the untaken alternatives of ternaries and
+  ``and``/``or`` eagerly (D1) and gives the result the widest kind among them; ``mergekf`` adds
+  floats at assignments under ``if``; ``mergephi`` converts every variable an ``if`` or a loop
+  assigns after the ``if`` and around the loop (phis of mixed kinds); ``mergef`` converts ints at
+  every merge. A later operation then follows float rules (``-0`` is ``-0.0``, ``x // 0`` is nan).
 
 ``agree(got, dtype_kind, expected)`` is the per-element comparison: same value (NaN equals NaN,
-the sign of zero matters), and a result dtype that can hold CPython's result kind: a bool result
-needs a bool array unless other paths return numbers (then int64/float64 hold it as 0/1); an int
-result needs an integer array, or float64 when other paths return floats (mixed int/float results
-are one float64 array, compared by value).
+the sign of a float zero matters), and a result dtype that can hold CPython's kind: a bool needs a
+bool array unless other paths return numbers (then 0/1 in an int or float array); an int needs an
+integer array, or float64 when other paths return floats (compared by value).
 """
 
 from __future__ import annotations
