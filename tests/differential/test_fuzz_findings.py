@@ -278,3 +278,34 @@ def test_fuzz_finding(source, columns, backends, tmp_path):
     result = check.check_program(source, columns, names, str(tmp_path))
     assert not result.failures, "\n".join(f"{f.kind} {f.backend} {f.detail} {f.expected!r} {f.got!r}" for f in result.failures)
     assert result.cpython_ok > 0
+
+
+#: Programs that crash the process (the compiler segfaults): checked in a subprocess.
+PROCESS_CRASHES = [
+    pytest.param(
+        "def f(p0):\n    v2 = 0\n    for i3 in range(0, 1):\n        if i3:\n            v2 = p0\n    return v2\n",
+        [Column(F, [-0.0, 1.0])],
+        id="segfault-loop-index-if-assigns-param",
+        marks=pytest.mark.xfail(strict=True, reason=f"{COMPILER}: compile_function segfaults (exit -11)"),
+    ),
+]
+
+_IN_SUBPROCESS = """
+import pickle, sys
+from array_vectorize.fuzz import check
+source, columns = pickle.load(open(sys.argv[1], "rb"))
+result = check.check_program(source, columns, check.backends(["numpy", "strict"]), sys.argv[2])
+sys.exit(1 if result.failures else 0)
+"""
+
+
+@pytest.mark.parametrize("source, columns", PROCESS_CRASHES)
+def test_fuzz_finding_process_crash(source, columns, tmp_path):
+    import pickle
+    import subprocess
+    import sys
+
+    case_file = tmp_path / "case.pickle"
+    case_file.write_bytes(pickle.dumps((source, columns)))
+    done = subprocess.run([sys.executable, "-c", _IN_SUBPROCESS, str(case_file), str(tmp_path)], capture_output=True, timeout=120)
+    assert done.returncode == 0, f"exit code {done.returncode}\n{done.stderr.decode()[-2000:]}"

@@ -195,17 +195,68 @@ def _worker(job: tuple) -> ProgramReport:
         return report
 
 
-def _lost_report(seed: int, index: int, options: Options, why: str) -> ProgramReport:
+def _lost_report(seed: int, index: int, options: Options, why: str, exitcode: Optional[int] = None) -> ProgramReport:
     """The report of a program whose worker process died or hung (a crash of the system under
-    test that took the process with it: abort, segfault, memory, endless loop)."""
+    test that took the process with it: abort, segfault, memory, endless loop). A death is
+    minimized with each candidate in a fresh process."""
     report = ProgramReport(index, crashes=1)
     try:
         program, columns = make_program(seed, index, options)
-        body = "program:\n" + _indent(program.source)
     except Exception as exc:  # noqa: BLE001
-        body = f"(the program could not be regenerated: {exc})\n"
-    report.text = _header(seed, index, f"CRASH ({why})") + body
+        report.text = _header(seed, index, f"CRASH ({why})") + f"(the program could not be regenerated: {exc})\n"
+        return report
+    source = program.source
+    if exitcode is not None and exitcode != 0 and options.minimize and program.reject is None:
+        try:
+            source, columns = _minimize_death(program.source, columns, exitcode, options)
+        except Exception:  # noqa: BLE001 - keep the program as generated
+            source = program.source
+    title = "program (minimized):" if source != program.source else "program:"
+    fn = source[source.index("def f("):].split(")", 1)[0][6:]
+    params = [p.strip() for p in fn.split(",") if p.strip()]
+    report.text = (
+        _header(seed, index, f"CRASH ({why})") + title + "\n" + _indent(source)
+        + f"inputs (element 0): {describe_args(params, columns, 0)}\n"
+    )
     return report
+
+
+_DEATH_CHECK = """
+import pickle, sys
+from array_vectorize.fuzz import check
+source, columns, backends = pickle.load(open(sys.argv[1], "rb"))
+directory = sys.argv[2]
+check.check_program(source, columns, check.backends(backends), directory)
+"""
+
+
+def _minimize_death(source: str, columns: List[Column], exitcode: int, options: Options) -> tuple:
+    """Shrinks a program that kills its process (``exitcode``), each candidate in a subprocess."""
+    import pickle
+    import subprocess
+
+    from .minimize import minimize
+
+    directory = tempfile.mkdtemp(prefix="array-vectorize-fuzz-death-")
+    counter = [0]
+
+    def dies(src: str, cols: List[Column]) -> bool:
+        counter[0] += 1
+        path = os.path.join(directory, f"case{counter[0]}.pickle")
+        with open(path, "wb") as fh:
+            pickle.dump((src, cols, list(options.backends)), fh)
+        try:
+            done = subprocess.run([sys.executable, "-c", _DEATH_CHECK, path, directory], capture_output=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            return False
+        return done.returncode == exitcode
+
+    try:
+        if not dies(source, columns):
+            return source, columns
+        return minimize(source, columns, dies, [0], "f", min(options.minimize_budget * 3, 120.0))
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def _serve(conn: Any) -> None:
@@ -265,9 +316,11 @@ def _run_isolated(jobs_list: list, jobs: int, options: Options, deliver) -> None
             proc.kill()
         proc.join()
         conn.close()
+        exitcode = None
         if why.startswith("worker process died"):
-            why = f"{why}, exit code {proc.exitcode}"
-        deliver(_lost_report(seed, state["index"], options, why))
+            exitcode = proc.exitcode
+            why = f"{why}, exit code {exitcode}"
+        deliver(_lost_report(seed, state["index"], options, why, exitcode))
         spawn()
 
     for _ in range(min(jobs, len(todo))):
