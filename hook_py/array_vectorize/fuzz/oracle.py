@@ -313,8 +313,8 @@ def _rfb(v: Any) -> Any:
 
 
 def _rf(v: Any) -> Any:
-    """Any int (not bool) as a float: a merge with a float array holds it as float64."""
-    if type(v) is int and INT64_MIN <= v < UINT64_END:
+    """Any int or bool as a float: a merge with a float array holds it as float64."""
+    if type(v) in (int, bool) and INT64_MIN <= v < UINT64_END:
         return float(v)
     return v
 
