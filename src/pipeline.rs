@@ -171,38 +171,60 @@ fn broadcast_result(f: &mut Function) {
 }
 
 /// Whether `v` can hold a Python scalar (or a 0-d value) at run time: a scalar op, or a loop
-/// variable or Python-level merge fed by one (a loop runs at least once: its variable ends as
-/// the last `next`).
+/// variable or Python-level merge fed by one. A loop runs at least once, so its variable ends as
+/// the last `next`, or as its initial value where `next` hands the variable itself back.
 fn may_be_scalar(f: &Function, v: Value) -> bool {
     use crate::ir::Shape;
-    let mut phi_next = None;
-    let mut merge = None;
-    let mut by_let = None;
+    enum Def {
+        Let(bool),
+        Phi { init: Value, next: Value },
+        Merge(Value, Value),
+    }
+    let mut defs: crate::Map<Value, Def> = crate::Map::default();
     crate::ir::walk_insts(&f.body, &mut |inst| match inst {
-        Inst::Let { dst, op } if *dst == v => by_let = Some(op.clone()),
+        Inst::Let { dst, op } => {
+            let scalar = matches!(op, Op::AsArray(_) | Op::Placeholder(_))
+                || f.info(*dst).shape == Shape::Scalar;
+            defs.insert(*dst, Def::Let(scalar));
+        }
         Inst::Loop { phis, .. } => {
             for p in phis {
-                if p.dst == v {
-                    phi_next = Some(p.next);
-                }
+                defs.insert(
+                    p.dst,
+                    Def::Phi {
+                        init: p.init,
+                        next: p.next,
+                    },
+                );
             }
         }
         Inst::If { outs, .. } => {
             for o in outs {
-                if o.dst == v {
-                    merge = Some((o.then, o.other));
-                }
+                defs.insert(o.dst, Def::Merge(o.then, o.other));
             }
         }
-        Inst::Let { .. } => {}
     });
-    match (by_let, phi_next, merge) {
-        (Some(Op::AsArray(_) | Op::Placeholder(_)), _, _) => true,
-        (Some(_), _, _) => f.info(v).shape == Shape::Scalar,
-        (None, Some(next), _) if next != v => may_be_scalar(f, next),
-        (None, _, Some((a, b))) => may_be_scalar(f, a) || may_be_scalar(f, b),
-        _ => true,
+    fn walk(
+        defs: &crate::Map<Value, Def>,
+        v: Value,
+        visiting: &mut std::collections::BTreeSet<Value>,
+    ) -> bool {
+        match defs.get(&v) {
+            Some(Def::Let(scalar)) => *scalar,
+            // Reached again through its own `next`: the variable still holds its initial value.
+            Some(Def::Phi { init, .. }) if visiting.contains(&v) => walk(defs, *init, visiting),
+            Some(Def::Phi { next, .. }) => {
+                visiting.insert(v);
+                let r = walk(defs, *next, visiting);
+                visiting.remove(&v);
+                r
+            }
+            Some(Def::Merge(a, b)) => walk(defs, *a, visiting) || walk(defs, *b, visiting),
+            // A loop index.
+            None => true,
+        }
     }
+    walk(&defs, v, &mut std::collections::BTreeSet::new())
 }
 
 /// Which parameters `v` depends on, through operands, phis and merges.

@@ -280,13 +280,13 @@ def test_fuzz_finding(source, columns, backends, tmp_path):
     assert result.cpython_ok > 0
 
 
-#: Programs that crash the process (the compiler segfaults): checked in a subprocess.
+#: Programs that crashed the process (a compiler stack overflow): checked in a subprocess.
 PROCESS_CRASHES = [
     pytest.param(
         "def f(p0):\n    v2 = 0\n    for i3 in range(0, 1):\n        if i3:\n            v2 = p0\n    return v2\n",
         [Column(F, [-0.0, 1.0])],
+        # Fixed: unbounded recursion through a loop variable in the result-shape analysis.
         id="segfault-loop-index-if-assigns-param",
-        marks=pytest.mark.xfail(strict=True, reason=f"{COMPILER}: compile_function segfaults (exit -11)"),
     ),
 ]
 
