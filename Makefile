@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check
 
 .DEFAULT_GOAL := help
-.PHONY: help venv wheel demo test test-rust test-python bench fmt lint clean
+.PHONY: help venv wheel test-deps demo test test-rust test-python bench fmt lint clean
 
 help: ## Show this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -17,10 +17,13 @@ $(VENV)/.ready: pyproject.toml
 
 venv: $(VENV)/.ready ## Create .venv with maturin
 
-wheel: $(VENV)/.ready ## Build the extension once (dev profile, opt-level 1) into dist/ and install it with test deps
+wheel: $(VENV)/.ready ## Build the extension once (dev profile, opt-level 1) into dist/ and install it
 	rm -rf dist && mkdir -p dist
 	$(PY) -m maturin build --profile dev --out dist --quiet
 	$(PIP) install -q --force-reinstall --no-deps dist/*.whl
+	$(PIP) install -q "$$(ls dist/*.whl)" numpy
+
+test-deps: wheel
 	$(PIP) install -q "$$(ls dist/*.whl)[test]"
 
 demo: wheel ## Set up, then vectorize a function and print its generated source and result
@@ -29,10 +32,10 @@ demo: wheel ## Set up, then vectorize a function and print its generated source 
 test-rust: ## cargo tests of every compiler stage (no Python needed)
 	cargo test --quiet
 
-test-python: ## pytest against the installed wheel (run `make wheel` first)
+test-python: ## pytest against the installed wheel (run `make test-deps` first)
 	cd tests && ../$(PY) -m pytest -q -p no:cacheprovider
 
-test: wheel test-rust test-python ## Set up, then run the whole suite
+test: test-deps test-rust test-python ## Set up (with the test extras), then run the whole suite
 
 bench: $(VENV)/.ready ## Release build, then every benchmark (figures for the README)
 	$(PY) -m maturin build --release --out dist-release --quiet
