@@ -152,6 +152,13 @@ CASES = [
         "scalar-raise: a Python-scalar power gives a complex number (D3 says nan)",
     ),
     case(
+        "folded-select-scalar-zero-division",
+        "def f(p0):\n    i1 = 0\n    p0 = (i1 if p0 else i1) // 0\n    return p0\n",
+        [Column(I, [0, 3])],  # CPython (D3: int // 0 is 0) 0, 0; vectorized ZeroDivisionError (`0 // 0` as Python)
+        "scalar-raise: a select of two equal scalars folds to a Python scalar whose `// 0` runs as plain Python "
+        "(docs/semantics.md item 16: on 0-d arrays, IEEE values)",
+    ),
+    case(
         "int64-times-2-63",
         "import math\n\ndef h0(a, b):\n    return math.floor(b) * 9223372036854775808\n\n"
         "def f(p0):\n    v2 = h0(0, p0)\n    if v2 != 0:\n        pass\n    else:\n        return 1\n    return 0\n",

@@ -35,7 +35,7 @@ MISMATCH_KINDS = ("mismatch",)
 OPEN_BUG_CLASSES = frozenset({
     "scalar-raise", "bigint-raise", "strict-promotion", "merge-kind", "scalar-as-array", "bool-arith", "unbound-done",
 })
-OPEN_BUG_FEATURES = frozenset({"math_floor_int", "uint64_int_cast", "big_literals"})
+OPEN_BUG_FEATURES = frozenset({"uint64_int_cast", "big_literals"})
 
 
 @dataclass
