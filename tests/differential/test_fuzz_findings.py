@@ -112,6 +112,14 @@ CASES = [
         backends=("numpy",),
     ),
     case(
+        "float-cast-dropped-on-scalar-select",
+        "def f(p0):\n    return float(max(1, 1e-300) if 1.0 < 9223372036854775808 else 0)\n",
+        [Column(F, [0.0, 1.0])],  # CPython 1.0; the float body returns int64 1 (`1 if ... else 0`, float() dropped)
+        "big_literals: the float body drops float() around a scalar ternary whose test compares with 2**63 "
+        "(the exact body keeps it)",
+        backends=("numpy",),
+    ),
+    case(
         "int64-vs-uint64-compare",
         "def f(p2):\n    v2 = 9223372036854775808\n    if round(p2) >= (v2 if p2 else 0):\n        return 1\n    return 0\n",
         [Column(F, [0.0, 1.0])],
