@@ -62,6 +62,10 @@ def half_power(x):
     return x ** 0.5
 
 
+def math_half_power(x):
+    return math.pow(x, 0.5)
+
+
 def clamp_low(x):
     return max(x, 0.0)
 
@@ -126,6 +130,12 @@ def test_numpy_half_power_is_sqrt():
     out = values(vectorize(half_power), [-0.0, -math.inf])
     assert math.copysign(1, out[0]) == -1.0  # NumPy: sqrt(-0.0) is -0.0
     assert math.isnan(out[1])
+
+
+def test_numpy_math_pow_half_is_sqrt():
+    assert math_half_power(-math.inf) == math.inf
+    out = values(vectorize(math_half_power), [-0.0, -math.inf, 4.0])
+    assert math.copysign(1, out[0]) == -1.0 and math.isnan(out[1]) and out[2] == 2.0
 
 
 def test_max_against_a_constant_follows_numpy_for_signed_zeros():

@@ -126,13 +126,6 @@ CASES = [
         "strict-promotion: int64 array compared with a uint64 array by a plain operator",
     ),
     case(
-        "math-pow-half-special-values",
-        "import math\n\ndef f(p0):\n    return math.pow(p0, 0.5)\n",
-        [Column(F, [-math.inf, -0.0, 4.0])],  # CPython inf, 0.0, 2.0; vectorized nan, -0.0, 2.0
-        "undocumented divergence: xp.pow(x, 0.5) with a 0-d exponent is NumPy's sqrt shortcut too "
-        "(docs/semantics.md item 10 names only `x ** 0.5`; item 9 says special values agree)",
-    ),
-    case(
         "phi-used-as-int-and-float",
         "def f(p0):\n    for i1 in range(0, 1):\n        if 0 % p0 <= 0:\n            pass\n        else:\n            p0 -= 0.1\n"
         "        v5 = p0\n    return 0 // v5\n",
