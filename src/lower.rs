@@ -632,8 +632,9 @@ impl<'s> Lowerer<'s> {
         let mut else_block = self.blocks.pop().unwrap_or_default();
 
         // Returns inside the branches, collapsed to values in each branch's block.
-        let returned =
-            then_flow.returns.len() != else_flow.returns.len() || !then_flow.returns.is_empty();
+        // Only new returns change the flow (returns from before the `if` are on both sides).
+        let returned = then_flow.returns.len() > saved_returns.len()
+            || else_flow.returns.len() > saved_returns.len();
         let (then_done, then_ret) = self.collapse_in(&mut then_block, &then_flow);
         let (else_done, else_ret) = self.collapse_in(&mut else_block, &else_flow);
 
@@ -707,6 +708,8 @@ impl<'s> Lowerer<'s> {
                 }
                 (None, None) => None,
             };
+            // After the `if` that defines `done` and `ret`: returns_after may read them.
+            self.push_if(cond, then_block, else_block, outs);
             frame.flow = Flow {
                 done: Done::Mask(done),
                 returns: match ret {
@@ -714,6 +717,7 @@ impl<'s> Lowerer<'s> {
                     None => saved_returns.clone(),
                 },
             };
+            return;
         }
         self.push_if(cond, then_block, else_block, outs);
     }

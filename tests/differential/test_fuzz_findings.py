@@ -28,6 +28,7 @@ COMPILER = "compiler (src/)"
 FIXED = {
     "scalar-phi-result",
     "math-floor-of-int",
+    "unbound-done-mask",
     "astype-of-python-bool",
     "loop-phi-scalar-zero-division",
     "loop-return-in-if",
