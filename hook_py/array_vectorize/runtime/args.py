@@ -150,22 +150,28 @@ def _float_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
     return with_scalars
 
 
-def make_float_args(namespace: Any = None) -> Callable[..., tuple[Any, ...] | None]:
-    """A ``_vec_float_args`` with its own plan cache; ``namespace`` pins ``xp`` when given."""
+def _cached_prologue(build: Callable[[tuple[Any, ...], Any], Plan], namespace: Any, name: str) -> Callable[..., Any]:
+    """A prologue that builds a plan per tuple of argument types with ``build`` and caches it."""
     plans: dict[tuple[type, ...], Plan] = {}
 
-    def _vec_float_args(*args: Any) -> tuple[Any, ...] | None:
+    def prologue(*args: Any) -> tuple[Any, ...] | None:
         key = tuple(map(type, args))
         try:
             plan = plans[key]
         except KeyError:
-            plan = _float_plan(args, namespace)
+            plan = build(args, namespace)
             if len(plans) >= _MAX_PLANS:
                 plans.clear()
             plans[key] = plan
         return plan(args)
 
-    return _vec_float_args
+    prologue.__name__ = prologue.__qualname__ = name
+    return prologue
+
+
+def make_float_args(namespace: Any = None) -> Callable[..., tuple[Any, ...] | None]:
+    """A ``_vec_float_args`` with its own plan cache; ``namespace`` pins ``xp`` when given."""
+    return _cached_prologue(_float_plan, namespace, "_vec_float_args")
 
 
 # --------------------------------------------------------------------------- exact prologue
@@ -244,20 +250,7 @@ def _exact_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
 
 def make_exact_args(namespace: Any = None) -> Callable[..., tuple[Any, ...]]:
     """A ``_vec_exact_args`` with its own plan cache; ``namespace`` pins ``xp`` when given."""
-    plans: dict[tuple[type, ...], Plan] = {}
-
-    def _vec_exact_args(*args: Any) -> tuple[Any, ...]:
-        key = tuple(map(type, args))
-        try:
-            plan = plans[key]
-        except KeyError:
-            plan = _exact_plan(args, namespace)
-            if len(plans) >= _MAX_PLANS:
-                plans.clear()
-            plans[key] = plan
-        return plan(args)  # type: ignore[return-value]
-
-    return _vec_exact_args
+    return _cached_prologue(_exact_plan, namespace, "_vec_exact_args")
 
 
 _vec_float_args = make_float_args()
