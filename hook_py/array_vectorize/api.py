@@ -3,20 +3,19 @@ fallback decision and the canonical cache (reference architecture, api.py)."""
 
 from __future__ import annotations
 
-import functools
 import os
 import types
-import weakref
-from typing import Any, Callable
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 from . import _core, _stats, emit, precompiled
-from .environment import EnvBuilder, function_source
-from .verify import verify_against_original
 
 VectorizationError = _core.VectorizationError
 
-# Canonical compilations (all options default), per original function.
-_CANONICAL_CACHE: "weakref.WeakKeyDictionary[types.FunctionType, types.FunctionType]" = weakref.WeakKeyDictionary()
+#: The modules (``__module__``) of every function vectorized in this process, so that installing
+#: the import hook late can say which modules it came too late for.
+decorated_modules: set[str] = set()
 
 
 class CompileDisabledError(RuntimeError):
@@ -45,30 +44,38 @@ def vectorize(
     fallback: call what cannot be vectorized element by element instead of rejecting it.
     verify: example arguments; the result is checked against the scalar original at decoration.
     """
-    options = {"protect_domains": bool(protect_domains), "fallback": bool(fallback)}
     if fn is None:
-        return functools.partial(vectorize, protect_domains=protect_domains, namespace=namespace, fallback=fallback, verify=verify)
+
+        def decorator(fn: Callable) -> Any:
+            return vectorize(fn, protect_domains=protect_domains, namespace=namespace, fallback=fallback, verify=verify)
+
+        return decorator
     original = getattr(fn, "_vectorized_original", fn)
     if not isinstance(original, types.FunctionType):
         raise TypeError(f"vectorize expects a Python function, got {type(fn).__name__}")
     canonical = not protect_domains and namespace is None and not fallback
     if canonical:
-        cached = _CANONICAL_CACHE.get(original)
-        if cached is not None:
+        # The canonical compilation is memoized on the original itself. The identity check
+        # skips one that functools.wraps copied onto another function with the __dict__.
+        cached = original.__dict__.get("__array_vectorized__")
+        if cached is not None and getattr(cached, "_vectorized_original", None) is original:
             if verify is not None:
-                verify_against_original(cached, original, verify)
+                _verify(cached, original, verify)
             return cached
 
-    vec = _build(original, options, namespace)
+    vec = _build(original, {"protect_domains": bool(protect_domains), "fallback": bool(fallback)}, namespace)
+    decorated_modules.add(original.__module__)
     if verify is not None:
-        verify_against_original(vec, original, verify)
+        _verify(vec, original, verify)
     if canonical:
-        _CANONICAL_CACHE[original] = vec
-        try:
-            original.__array_vectorized__ = vec
-        except AttributeError:
-            pass
+        original.__array_vectorized__ = vec
     return vec
+
+
+def _verify(vec: types.FunctionType, original: types.FunctionType, examples: Any) -> None:
+    from .verify import verify_against_original
+
+    verify_against_original(vec, original, examples)
 
 
 def _build(original: types.FunctionType, options: dict, namespace: Any) -> types.FunctionType:
@@ -107,6 +114,8 @@ def _build(original: types.FunctionType, options: dict, namespace: Any) -> types
 
 def compile_live(original: types.FunctionType, options: dict) -> tuple[dict, dict]:
     """Compiles the live function with the Rust core; returns (result, hidden values)."""
+    from .environment import EnvBuilder, function_source
+
     try:
         source, path, first_line = function_source(original)
     except (OSError, TypeError) as exc:
@@ -147,6 +156,8 @@ def _element_loop(original: types.FunctionType, namespace: Any) -> types.Functio
 
     def call_original(*values: Any) -> Any:
         return original(*values[:n_pos], **dict(zip(kwnames, values[n_pos:])))
+
+    from .environment import function_source
 
     try:
         scalar_source = function_source(original)[0]

@@ -9,13 +9,12 @@ stays valid across processes.
 
 from __future__ import annotations
 
-import linecache
 import types
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 from ._core import sha256_hex
-from .docstring import vectorized_docstring
-from .runtime.registry import helper_globals
 
 
 def code_filename(qualname: str, source: str) -> str:
@@ -31,6 +30,10 @@ def compile_generated(qualname: str, source: str) -> types.CodeType:
 
 
 def register_source(filename: str, source: str) -> None:
+    # Imported here: linecache pulls in tokenize and re (~7 ms in a bare interpreter), which a
+    # process that never materializes a function should not pay.
+    import linecache
+
     lines = source.splitlines(keepends=True)
     # mtime None: linecache.checkcache never evicts it (there is no file to compare with).
     linecache.cache[filename] = (len(source), None, lines, filename)
@@ -86,14 +89,17 @@ def materialize(
     `code` and `doc` (the generated module's code object and the vectorized docstring) come from
     the import hook's cache when known, so a warm import neither compiles nor tokenizes.
     """
-    filename = code_filename(original.__qualname__, source)
+    # A cached code object carries the name code_filename() would compute (a hash of `source`).
+    filename = code.co_filename if code is not None else code_filename(original.__qualname__, source)
     register_source(filename, source)
+    from .runtime.registry import helper_globals  # the runtime loads with the first function
+
     glob = helper_globals(namespace)
     glob["__name__"] = original.__module__
     # Hidden values (global arrays, fallback callees, D8) are globals of the generated module.
     if hidden:
         glob.update(hidden)
-    _install(source, filename, glob, code if code is not None and code.co_filename == filename else None)
+    _install(source, filename, glob, code)
     vec = glob[entry]
     # The generated entry declares the original's parameters, so with its defaults and
     # annotations its signature is the original's (no inspect.signature needed).
@@ -103,7 +109,11 @@ def materialize(
     vec.__name__ = original.__name__
     vec.__qualname__ = original.__qualname__
     vec.__module__ = original.__module__
-    vec.__doc__ = doc if doc is not None else vectorized_docstring(original, scalar_source)
+    if doc is None:
+        from .docstring import vectorized_docstring
+
+        doc = vectorized_docstring(original, scalar_source)
+    vec.__doc__ = doc
     # Not __wrapped__: inspect.getsource would unwrap to the scalar original.
     vec._vectorized_original = original
     vec.source = source

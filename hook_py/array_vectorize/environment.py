@@ -12,7 +12,9 @@ import linecache
 import math
 import numbers
 import types
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Builtins the compiler gives meaning to (src/module.rs KNOWN_BUILTINS).
 KNOWN_BUILTINS = frozenset({"abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print"})

@@ -8,7 +8,9 @@ from __future__ import annotations
 import builtins
 import math
 import types
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # (co_filename, qualname, co_firstlineno) -> entry from _core.compile_module, plus "origin"
 # ("hook" or "wheel") and optionally "code" (the generated module's code object).

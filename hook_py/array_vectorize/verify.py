@@ -4,7 +4,9 @@ original at decoration time."""
 from __future__ import annotations
 
 import math
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 from ._core import VectorizationError
 

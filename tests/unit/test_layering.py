@@ -69,3 +69,19 @@ def test_public_interface():
     for name in ("vectorize", "VectorizationError", "stats", "BUILD_ID", "CompileDisabledError"):
         assert hasattr(array_vectorize, name)
     assert set(array_vectorize.stats()) >= {"compiled", "disk_cache_hits", "precompiled_hits"}
+
+
+def test_importing_the_package_loads_nothing_heavy():
+    """`import array_vectorize.auto` must stay cheap: it runs first in every process that uses the
+    hook. The runtime, array_api_compat, linecache (tokenize, re), inspect and typing load only
+    when a function is compiled or materialized."""
+    import subprocess
+
+    probe = (
+        "import sys; import array_vectorize.auto; "
+        "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "{'array_api_compat', 'linecache', 'tokenize', 're', 'inspect', 'typing', 'ast', 'numpy'} "
+        "or m.startswith('array_vectorize.runtime'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == []

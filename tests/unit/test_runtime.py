@@ -667,13 +667,13 @@ def test_float_args_rechecks_dtype_for_cached_types() -> None:
 
 def test_float_args_namespace_is_computed_once_per_type_tuple(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
-    real = args_module.array_namespace
+    real = array_api_compat.array_namespace
 
     def counting(*arrays: Any) -> Any:
         calls.append(len(arrays))
         return real(*arrays)
 
-    monkeypatch.setattr(args_module, "array_namespace", counting)
+    monkeypatch.setattr(args_module.compat, "array_namespace", counting)
     f = make_float_args()
     x = np.ones(3)
     for _ in range(5):

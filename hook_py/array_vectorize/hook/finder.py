@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import sys
-import types
 from importlib.machinery import SOURCE_SUFFIXES, SourceFileLoader
 
 from .. import precompiled
@@ -248,24 +247,11 @@ def uninstall() -> bool:
 
 
 def _marked_modules_already_imported() -> list[str]:
-    from ..api import _CANONICAL_CACHE
+    from ..api import decorated_modules
 
-    names = set()
-    for original in list(_CANONICAL_CACHE.keys()):
-        names.add(getattr(original, "__module__", None))
-    # Decorations with options are not in the canonical cache: look at modules that bound the
-    # decorator under its own name (a dict lookup each; a scan only for those few).
-    for name, mod in list(sys.modules.items()):
-        d = getattr(mod, "__dict__", None)
-        if not isinstance(d, dict) or "vectorize" not in d or name in names:
-            continue
-        for value in list(d.values()):
-            if type(value) is types.FunctionType and "_vectorized_original" in value.__dict__:
-                names.add(name)
-                break
     return sorted(
         n
-        for n in names
+        for n in decorated_modules
         if isinstance(n, str) and n != "__main__" and n.split(".")[0] != "array_vectorize" and n in sys.modules
     )
 

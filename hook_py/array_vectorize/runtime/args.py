@@ -26,10 +26,13 @@ they skip namespace detection and use ``xp`` for Python scalars.
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable, Optional, Tuple
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Optional, Tuple
 
-from array_api_compat import array_namespace, is_numpy_namespace
+    Plan = Callable[[Tuple[Any, ...]], Optional[Tuple[Any, ...]]]
 
+from . import compat
 from .dtype import (
     COMPLEX,
     WIDEN_FLOAT,
@@ -39,8 +42,6 @@ from .dtype import (
     namespace_info,
     python_int_kind,
 )
-
-Plan = Callable[[Tuple[Any, ...]], Optional[Tuple[Any, ...]]]
 
 #: Plans are cached per type tuple; a pathological caller cycling through argument types cannot
 #: grow the cache without bound.
@@ -64,7 +65,7 @@ def _resolve_namespace(arrays: list[Any], pinned: Any) -> Any:
     if not arrays:
         return default_namespace()
     try:
-        return array_namespace(*arrays)
+        return compat.array_namespace(*arrays)
     except TypeError as exc:
         raise TypeError(
             f"array-vectorize: cannot determine the array namespace of the arguments: {exc}"
@@ -133,7 +134,7 @@ def _float_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
     # operation the generated code does (IEEE results, warnings, broadcasting), and arithmetic
     # on it costs ~0.04 us against ~0.3 us for a 0-d array: parameters like `rate` in
     # `x * exp(-rate * t)` stay cheap on small inputs. Other namespaces get 0-d arrays.
-    make = info.f64.type if is_numpy_namespace(xp) else info.makers["f"]
+    make = info.f64.type if compat.is_numpy_namespace(xp) else info.makers["f"]
     scalars = tuple(i for i, is_scalar in enumerate(scalar_at) if is_scalar)
     arrays_at = tuple(i for i, is_scalar in enumerate(scalar_at) if not is_scalar)
 

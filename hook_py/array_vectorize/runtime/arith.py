@@ -56,7 +56,9 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 from .compare import OPS as COMPARE_OPS
 from .compare import compare

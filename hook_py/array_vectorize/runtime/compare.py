@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any, Callable
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 from .dtype import DBL_MAX, INT64_MAX, INT64_MIN, TWO_63, TWO_64, UINT64_MAX, Namespace
 from .intops import equal, less, to_int

@@ -21,7 +21,9 @@ rounded, and steps 1-4 are skipped.
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 from .dtype import Namespace, known_any
 

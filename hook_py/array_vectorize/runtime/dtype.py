@@ -26,9 +26,11 @@ This module is part of the stdlib-only runtime leaf: it imports the standard lib
 from __future__ import annotations
 
 import warnings
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-from array_api_compat import is_lazy_array, is_numpy_namespace
+from . import compat
 
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
@@ -100,7 +102,7 @@ class Namespace:
 
     def _maker(self, kind: str) -> Any:
         dt = self.dtype_of_kind(kind)
-        if is_numpy_namespace(self.xp):
+        if compat.is_numpy_namespace(self.xp):
             # ``numpy.float64(v)[...]`` is a 0-d ndarray made in ~0.15 us; the array_api_compat
             # ``asarray`` wrapper takes ~1 us, which would dominate a 10-element call.
             def make_numpy(v: Any) -> Any:
@@ -206,7 +208,7 @@ def known_any(xp: Any, mask: Any) -> bool | None:
         return False
     if mask is True:
         return True
-    if is_lazy_array(mask):
+    if compat.is_lazy_array(mask):
         return None
     return bool(xp.any(mask))
 

@@ -20,7 +20,9 @@ lane by lane with ``int()``/``float()``/``bool()`` on 0-d slices (array-api-stri
 from __future__ import annotations
 
 import numbers
-from typing import Any, Callable
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 from .dtype import INT64_MAX, INT64_MIN, UINT64_MAX, _NAMESPACES, Namespace, namespace_info
 from .select import broadcast_shape

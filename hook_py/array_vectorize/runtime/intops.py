@@ -26,7 +26,9 @@ Integer division by zero (D3 gives no IEEE value for integers): ``x // 0 == 0`` 
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 from .dtype import INT64_MIN, Namespace, int_overflow, known_any, python_int_kind
 

@@ -6,7 +6,9 @@ stable keys of ``RUNTIME_HELPERS`` and emit builds the globals with ``helper_glo
 
 from __future__ import annotations
 
-from typing import Any, Callable
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 from .args import _vec_exact_args, _vec_float_args, make_exact_args, make_float_args
 from .arith import _vec_binary, _vec_unary

@@ -30,7 +30,9 @@ device, when there is one); arrays are broadcast with ``xp.broadcast_to`` (a rea
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 from .arith import _scalar_kind, _to_float, _vec_binary
 from .dtype import _NAMESPACES, Namespace, namespace_info, python_int_kind
