@@ -324,9 +324,15 @@ fn compile_module<'py>(
     Ok(list)
 }
 
+/// Hex sha256 of `data[start:]` (a start offset, so that a cache file's payload is hashed in
+/// place rather than copied out first).
 #[pyfunction]
-fn sha256_hex(data: &[u8]) -> String {
-    crate::cache::sha256_hex(data)
+#[pyo3(signature = (data, start = 0))]
+fn sha256_hex(data: &[u8], start: usize) -> PyResult<String> {
+    let tail = data
+        .get(start..)
+        .ok_or_else(|| PyValueError::new_err(format!("start {start} is beyond the {} bytes of data", data.len())))?;
+    Ok(crate::cache::sha256_hex(tail))
 }
 
 /// Writes `data` to `path` atomically (temporary file, then rename). Raises OSError.

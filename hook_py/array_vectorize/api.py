@@ -4,12 +4,12 @@ fallback decision and the canonical cache (reference architecture, api.py)."""
 from __future__ import annotations
 
 import os
-import types
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
 from . import _core, _stats, emit, precompiled
+from ._types import FunctionType
 
 VectorizationError = _core.VectorizationError
 
@@ -51,7 +51,7 @@ def vectorize(
 
         return decorator
     original = getattr(fn, "_vectorized_original", fn)
-    if not isinstance(original, types.FunctionType):
+    if not isinstance(original, FunctionType):
         raise TypeError(f"vectorize expects a Python function, got {type(fn).__name__}")
     canonical = not protect_domains and namespace is None and not fallback
     if canonical:
@@ -72,13 +72,13 @@ def vectorize(
     return vec
 
 
-def _verify(vec: types.FunctionType, original: types.FunctionType, examples: Any) -> None:
+def _verify(vec: FunctionType, original: FunctionType, examples: Any) -> None:
     from .verify import verify_against_original
 
     verify_against_original(vec, original, examples)
 
 
-def _build(original: types.FunctionType, options: dict, namespace: Any) -> types.FunctionType:
+def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionType:
     entry = precompiled.lookup(original, options)
     if entry is not None:
         _stats.bump("precompiled_hits" if entry["origin"] == "wheel" else "disk_cache_hits")
@@ -88,6 +88,7 @@ def _build(original: types.FunctionType, options: dict, namespace: Any) -> types
             entry["entry"],
             namespace=namespace,
             code=entry.get("code"),
+            lazy=entry["origin"] == "hook",
             doc=entry.get("doc"),
             scalar_source=entry.get("scalar_source"),
         )
@@ -112,7 +113,7 @@ def _build(original: types.FunctionType, options: dict, namespace: Any) -> types
     )
 
 
-def compile_live(original: types.FunctionType, options: dict) -> tuple[dict, dict]:
+def compile_live(original: FunctionType, options: dict) -> tuple[dict, dict]:
     """Compiles the live function with the Rust core; returns (result, hidden values)."""
     from .environment import EnvBuilder, function_source
 
@@ -135,7 +136,7 @@ def compile_live(original: types.FunctionType, options: dict) -> tuple[dict, dic
     return compiled, hidden
 
 
-def _element_loop(original: types.FunctionType, namespace: Any) -> types.FunctionType:
+def _element_loop(original: FunctionType, namespace: Any) -> FunctionType:
     """fallback=True for a function that cannot be compiled at all: one element loop (D7)."""
     code = original.__code__
     n_pos, n_posonly = code.co_argcount, code.co_posonlyargcount

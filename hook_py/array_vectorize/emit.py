@@ -5,16 +5,24 @@ runtime helpers), so it is executed in a fresh globals dict built by the runtime
 is registered in ``linecache`` under a name derived from its content, so ``inspect.getsource``
 and tracebacks show the generated lines, and a cached code object compiled under the same name
 stays valid across processes.
+
+Functions from the import hook's cache get their globals lazily (ARCHITECTURE.md, "Warm
+imports"): the decorator makes the final function from the cached code of the entry at once,
+but its globals hold only the two argument prologues (the first name every entry calls), as
+stand-ins that fill in the runtime helpers and the exact body on the first call. A warm import
+pays for neither the runtime nor the generated module's execution.
 """
 
 from __future__ import annotations
 
-import types
+import sys
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 from ._core import sha256_hex
+from ._types import CodeType, FunctionType
 
 
 def code_filename(qualname: str, source: str) -> str:
@@ -22,21 +30,62 @@ def code_filename(qualname: str, source: str) -> str:
     return f"<array-vectorize {qualname} {digest}>"
 
 
-def compile_generated(qualname: str, source: str) -> types.CodeType:
-    """The code of the generated module's entry (what the import hook caches): the exact body
-    is compiled on its first call, as without a cache, so unmarshalling stays cheap."""
+def compile_generated(qualname: str, source: str) -> CodeType:
+    """The code of the generated module without its exact body, which is compiled on its first
+    call (``_install``)."""
     head, _ = _split(source)
     return compile(head, code_filename(qualname, source), "exec", dont_inherit=True)
 
 
+#: The argument prologues: every generated entry calls one of them first (src/codegen.rs), with
+#: its parameters as the only arguments when nothing is hidden.
+_PROLOGUES = ("_vec_float_args", "_vec_exact_args")
+
+
+def entry_code(module_code: CodeType, entry: str) -> CodeType | None:
+    """The code of the function `entry` in the generated module's code (what a lazy function is
+    made of: the import hook caches it)."""
+    for const in module_code.co_consts:
+        if isinstance(const, CodeType) and const.co_name == entry:
+            return const
+    return None
+
+
 def register_source(filename: str, source: str) -> None:
+    """Makes `source` the text of `filename` for ``inspect.getsource`` and tracebacks."""
     # Imported here: linecache pulls in tokenize and re (~7 ms in a bare interpreter), which a
     # process that never materializes a function should not pay.
     import linecache
 
+    flush_pending_sources(linecache)
+    _register(linecache, filename, source)
+
+
+def _register(linecache: Any, filename: str, source: str) -> None:
     lines = source.splitlines(keepends=True)
     # mtime None: linecache.checkcache never evicts it (there is no file to compare with).
     linecache.cache[filename] = (len(source), None, lines, filename)
+
+
+#: Sources of lazy functions decorated before anything imported linecache (file name -> text).
+#: A lazy function registers its source without importing linecache (a warm import should not
+#: pay for it); nothing can read linecache before it is imported, and the import hook flushes
+#: these into it as it loads (finder.py), the first call of a function at the latest.
+_pending_sources: dict[str, str] = {}
+
+
+def register_source_lazily(filename: str, source: str) -> None:
+    linecache = sys.modules.get("linecache")
+    if linecache is None or not hasattr(linecache, "cache"):
+        _pending_sources[filename] = source
+    else:
+        _register(linecache, filename, source)
+
+
+def flush_pending_sources(linecache: Any) -> None:
+    while _pending_sources:
+        filename, source = _pending_sources.popitem()
+        _register(linecache, filename, source)
 
 
 _EXACT_MARKER = "\n\n\ndef _vec_exact_"
@@ -50,14 +99,20 @@ def _split(source: str) -> tuple[str, str | None]:
     return source[: split + 1], source[split + 3 :]
 
 
-def _install(source: str, filename: str, glob: dict[str, Any], code: types.CodeType | None) -> None:
+def _install(source: str, filename: str, glob: dict[str, Any], code: CodeType | None) -> None:
     """Executes the entry (its cached code, when given) now, and the exact body (ARCHITECTURE.md,
     "Generated code") on its first call: most programs only ever take the float path, and
     compiling the exact body is more than half of the cost of `compile()`."""
-    head, tail = _split(source)
+    head, _ = _split(source)
     if code is None:
         code = compile(head, filename, "exec", dont_inherit=True)
     exec(code, glob)  # noqa: S102 - the generated module only defines functions
+    _install_exact(source, filename, glob)
+
+
+def _install_exact(source: str, filename: str, glob: dict[str, Any]) -> None:
+    """Puts the exact body in `glob`, compiled on its first call, unless it is there already."""
+    head, tail = _split(source)
     if tail is None:
         return
     name = tail[len("def ") : tail.index("(")]
@@ -73,34 +128,73 @@ def _install(source: str, filename: str, glob: dict[str, Any], code: types.CodeT
     glob[name] = compile_exact
 
 
+def _globals(module: str, hidden: dict[str, Any] | None, namespace: Any) -> dict[str, Any]:
+    """The generated module's globals: the runtime helpers and the hidden values (global arrays,
+    fallback callees, D8)."""
+    from .runtime.registry import helper_globals  # the runtime loads with the first function
+
+    glob = helper_globals(namespace)
+    glob["__name__"] = module
+    if hidden:
+        glob.update(hidden)
+    return glob
+
+
+def _lazy(code: CodeType, source: str, module: str, namespace: Any) -> FunctionType:
+    """The entry made from its cached `code`, with globals filled on its first call (see the
+    module doc). The function object is final from the start: references taken before the
+    first call stay valid, and its code, signature and source are the generated ones."""
+    glob: dict[str, Any] = {"__name__": module}
+
+    def stand_in(name: str) -> Any:
+        def first_call(*args: Any) -> Any:
+            # Another thread may have filled the globals meanwhile; filling them twice at once
+            # is harmless, the values are the same.
+            if glob.get(name) is first_call:
+                if _pending_sources:
+                    import linecache
+
+                    flush_pending_sources(linecache)
+                glob.update(_globals(module, None, namespace))
+                _install_exact(source, code.co_filename, glob)
+            return glob[name](*args)
+
+        return first_call
+
+    for name in _PROLOGUES:
+        glob[name] = stand_in(name)
+    return FunctionType(code, glob)
+
+
 def materialize(
-    original: types.FunctionType,
+    original: FunctionType,
     source: str,
     entry: str,
     *,
     hidden: dict[str, Any] | None = None,
     namespace: Any = None,
-    code: types.CodeType | None = None,
+    code: CodeType | None = None,
+    lazy: bool = False,
     doc: str | None = None,
     scalar_source: str | None = None,
-) -> types.FunctionType:
+) -> FunctionType:
     """Executes the generated module and dresses its entry function as `original`.
 
     `code` and `doc` (the generated module's code object and the vectorized docstring) come from
-    the import hook's cache when known, so a warm import neither compiles nor tokenizes.
+    the import hook's cache or a wheel when known, so a warm import neither compiles nor
+    tokenizes. `lazy` (the import hook's entries): `code` is the entry function's own code, and
+    the globals are filled on the first call (see the module doc).
     """
-    # A cached code object carries the name code_filename() would compute (a hash of `source`).
-    filename = code.co_filename if code is not None else code_filename(original.__qualname__, source)
-    register_source(filename, source)
-    from .runtime.registry import helper_globals  # the runtime loads with the first function
-
-    glob = helper_globals(namespace)
-    glob["__name__"] = original.__module__
-    # Hidden values (global arrays, fallback callees, D8) are globals of the generated module.
-    if hidden:
-        glob.update(hidden)
-    _install(source, filename, glob, code)
-    vec = glob[entry]
+    if lazy and code is not None and not hidden:
+        register_source_lazily(code.co_filename, source)
+        vec = _lazy(code, source, original.__module__, namespace)
+    else:
+        # A code object from a cache or a wheel carries the name code_filename() would compute.
+        filename = code.co_filename if code is not None else code_filename(original.__qualname__, source)
+        register_source(filename, source)
+        glob = _globals(original.__module__, hidden, namespace)
+        _install(source, filename, glob, None if lazy else code)
+        vec = glob[entry]
     # The generated entry declares the original's parameters, so with its defaults and
     # annotations its signature is the original's (no inspect.signature needed).
     vec.__defaults__ = original.__defaults__

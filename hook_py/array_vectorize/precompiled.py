@@ -7,29 +7,34 @@ from __future__ import annotations
 
 import builtins
 import math
-import types
+
+from ._types import FunctionType
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-# (co_filename, qualname, co_firstlineno) -> entry from _core.compile_module, plus "origin"
-# ("hook" or "wheel") and optionally "code" (the generated module's code object).
-_REGISTRY: dict[tuple[str, str, int], dict] = {}
+# co_filename -> {(qualname, co_firstlineno): entry from _core.compile_module, plus "origin"
+# ("hook" or "wheel") and optionally "code" and "stub" (emit.materialize)}.
+_REGISTRY: dict[str, dict[tuple[str, int], dict]] = {}
 
 
 def register(filename: str, entries: list[dict], origin: str) -> None:
-    """Makes a module's statically compiled functions available to the decorator."""
+    """Makes a module's statically compiled functions available to the decorator, in place of
+    what was registered under `filename` before."""
+    table = {}
     for entry in entries:
         if entry.get("status") == "ok":
-            _REGISTRY[(filename, entry["qualname"], entry["line"])] = dict(entry, origin=origin)
+            entry["origin"] = origin
+            table[(entry["qualname"], entry["line"])] = entry
+    _REGISTRY[filename] = table
 
 
 def forget(filename: str) -> None:
-    for key in [k for k in _REGISTRY if k[0] == filename]:
-        del _REGISTRY[key]
+    _REGISTRY.pop(filename, None)
 
 
-def _wheel_entry(fn: types.FunctionType) -> dict | None:
+def _wheel_entry(fn: FunctionType) -> dict | None:
     try:
         from . import wheel_artifacts
     except ImportError:
@@ -37,21 +42,26 @@ def _wheel_entry(fn: types.FunctionType) -> dict | None:
     return wheel_artifacts.lookup(fn)
 
 
-def lookup(fn: types.FunctionType, options: dict) -> dict | None:
+def lookup(fn: FunctionType, options: dict) -> dict | None:
     """The precompiled entry for `fn` if it is valid for the live function, else None."""
     code = fn.__code__
-    key = (code.co_filename, fn.__qualname__, code.co_firstlineno)
-    entry = _REGISTRY.get(key)
+    table = _REGISTRY.get(code.co_filename)
+    entry = table.get((fn.__qualname__, code.co_firstlineno)) if table is not None else None
     if entry is None:
         entry = _wheel_entry(fn)
         if entry is None:
             return None
-    entry_opts = entry.get("options", {})
-    if any(bool(entry_opts.get(k, False)) != bool(options.get(k, False)) for k in ("protect_domains", "fallback")):
+    entry_opts = entry.get("options") or {}
+    if bool(entry_opts.get("protect_domains")) != options["protect_domains"] or bool(
+        entry_opts.get("fallback")
+    ) != options["fallback"]:
         return None
     if not assumptions_hold(fn, entry.get("assumptions", ())):
         return None
     return entry
+
+
+_MISSING = object()
 
 
 def _same_const(live: Any, frozen: Any) -> bool:
@@ -66,11 +76,11 @@ def _same_const(live: Any, frozen: Any) -> bool:
     return live == frozen
 
 
-def assumptions_hold(fn: types.FunctionType, assumptions) -> bool:
+def assumptions_hold(fn: FunctionType, assumptions) -> bool:
     """Checks every (name, binding) the static compiler assumed against `fn`'s live globals."""
-    freevars = set(fn.__code__.co_freevars)
+    freevars = fn.__code__.co_freevars
     glob = fn.__globals__
-    missing = object()
+    missing = _MISSING
     for name, binding in assumptions:
         if name in freevars:
             return False
@@ -97,7 +107,7 @@ def assumptions_hold(fn: types.FunctionType, assumptions) -> bool:
             target = getattr(live, "_vectorized_original", live)
             code = getattr(target, "__code__", None)
             if (
-                not isinstance(target, types.FunctionType)
+                not isinstance(target, FunctionType)
                 or target.__name__ != binding[1]
                 or code.co_firstlineno != binding[2]
                 or code.co_filename != fn.__code__.co_filename

@@ -33,7 +33,9 @@ def test_cold_import_compiles_and_writes_the_cache(project: Project):
     entries = valid_entries(path)
     assert [(e["qualname"], e["status"]) for e in entries] == [("f", "ok"), ("g", "ok")]
     assert all(e.get("doc", "").startswith("(array-vectorized)") for e in entries)
+    # The code of each generated entry function, named after the generated source.
     assert all(e["code"].co_filename.startswith("<array-vectorize ") for e in entries)
+    assert [e["code"].co_name for e in entries] == [e["entry"] for e in entries]
     assert project.temp_files() == []
 
 
