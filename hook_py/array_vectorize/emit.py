@@ -8,8 +8,8 @@ stays valid across processes.
 
 Functions from the import hook's cache get their globals lazily (ARCHITECTURE.md, "Warm
 imports"): the decorator makes the final function from the cached code of the entry at once,
-but its globals hold only the two argument prologues (the first name every entry calls), as
-stand-ins that fill in the runtime helpers and the exact body on the first call. A warm import
+but its globals hold only the argument prologue it calls first (every entry does), as a
+stand-in that fills in the runtime helpers and the exact body on the first call. A warm import
 pays for neither the runtime nor the generated module's execution.
 """
 
@@ -37,9 +37,9 @@ def compile_generated(qualname: str, source: str) -> CodeType:
     return compile(head, code_filename(qualname, source), "exec", dont_inherit=True)
 
 
-#: The argument prologues: every generated entry calls one of them first (src/codegen.rs), with
-#: its parameters as the only arguments when nothing is hidden.
-_PROLOGUES = ("_vec_float_args", "_vec_exact_args")
+#: ``code.co_names[:1]`` of an entry that can be made lazily: it calls an argument prologue
+#: first (src/codegen.rs), with its parameters as the only arguments when nothing is hidden.
+_LAZY_PROLOGUES = (("_vec_float_args",), ("_vec_exact_args",))
 
 
 def entry_code(module_code: CodeType, entry: str) -> CodeType | None:
@@ -144,25 +144,22 @@ def _lazy(code: CodeType, source: str, module: str, namespace: Any) -> FunctionT
     """The entry made from its cached `code`, with globals filled on its first call (see the
     module doc). The function object is final from the start: references taken before the
     first call stay valid, and its code, signature and source are the generated ones."""
+    prologue = code.co_names[0]  # the first global the entry reads: the prologue it calls first
     glob: dict[str, Any] = {"__name__": module}
 
-    def stand_in(name: str) -> Any:
-        def first_call(*args: Any) -> Any:
-            # Another thread may have filled the globals meanwhile; filling them twice at once
-            # is harmless, the values are the same.
-            if glob.get(name) is first_call:
-                if _pending_sources:
-                    import linecache
+    def first_call(*args: Any) -> Any:
+        # Another thread may have filled the globals meanwhile; filling them twice at once is
+        # harmless, the values are the same.
+        if glob.get(prologue) is first_call:
+            if _pending_sources:
+                import linecache
 
-                    flush_pending_sources(linecache)
-                glob.update(_globals(module, None, namespace))
-                _install_exact(source, code.co_filename, glob)
-            return glob[name](*args)
+                flush_pending_sources(linecache)
+            glob.update(_globals(module, None, namespace))
+            _install_exact(source, code.co_filename, glob)
+        return glob[prologue](*args)
 
-        return first_call
-
-    for name in _PROLOGUES:
-        glob[name] = stand_in(name)
+    glob[prologue] = first_call
     return FunctionType(code, glob)
 
 
@@ -185,7 +182,7 @@ def materialize(
     tokenizes. `lazy` (the import hook's entries): `code` is the entry function's own code, and
     the globals are filled on the first call (see the module doc).
     """
-    if lazy and code is not None and not hidden:
+    if lazy and code is not None and not hidden and code.co_names[:1] in _LAZY_PROLOGUES:
         register_source_lazily(code.co_filename, source)
         vec = _lazy(code, source, original.__module__, namespace)
     else:
@@ -209,6 +206,5 @@ def materialize(
         doc = vectorized_docstring(original, scalar_source)
     vec.__doc__ = doc
     # Not __wrapped__: inspect.getsource would unwrap to the scalar original.
-    vec._vectorized_original = original
-    vec.source = source
+    vec.__dict__ = {"_vectorized_original": original, "source": source}
     return vec

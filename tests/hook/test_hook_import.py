@@ -339,3 +339,38 @@ def test_modules_precompiled_into_their_wheel_are_left_to_it(project: Project, t
     assert res.stats["precompiled_hits"] == 2 and res.stats["compiled"] == 0
     assert res.stats["disk_cache_hits"] == 0 and project.cache_files() == []
     assert res.out == project.run(body, hook=False).out
+
+
+LAZY = """
+import sys
+import mod
+out = {
+    "runtime": "array_vectorize.runtime" in sys.modules,
+    "linecache": "linecache" in sys.modules,
+}
+import inspect
+out["source"] = inspect.getsource(mod.f)
+out["signature"] = str(inspect.signature(mod.f))
+code = mod.f.__code__
+""" + CALLS + """
+out["value"] = mod.f(_x, _y).tolist()
+out["g"] = mod.g(_x - 1.0).tolist()
+out["same_code"] = mod.f.__code__ is code
+"""
+
+
+def test_warm_import_defers_the_runtime_to_the_first_call(project: Project):
+    """A warm import makes each function from its cached code at once, but loads neither the
+    runtime helpers nor linecache (emit.py, "Warm imports"): the generated source still reaches
+    inspect (flushed into linecache as it loads), and the first call fills the globals without
+    changing the function's code."""
+    project.write("mod.py", MARKED)
+    plain = project.run(LAZY, hook=False)
+    project.run(LAZY)
+    warm = project.run(LAZY)
+    assert warm.stats["compiled"] == 0 and warm.stats["disk_cache_hits"] == 2
+    assert warm.out["runtime"] is False and warm.out["linecache"] is False
+    assert warm.out["source"].startswith("def f(x, y):") and warm.out["source"] == plain.out["source"]
+    assert warm.out["signature"] == plain.out["signature"] == "(x, y)"
+    assert warm.out["value"] == plain.out["value"] and warm.out["g"] == plain.out["g"]
+    assert warm.out["same_code"] is True

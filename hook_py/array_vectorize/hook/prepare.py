@@ -205,6 +205,8 @@ def _add_python_side(entries: list[dict], source: str, origin: str, fullname: st
 
     ok = [e for e in entries if e.get("status") == "ok"]
     for e in ok:
+        if e.get("hidden"):  # values only the live function has: nothing to cache
+            continue
         try:
             code = entry_code(compile_generated(e["qualname"], e["source"]), e["entry"])
         except (SyntaxError, ValueError):
