@@ -5,7 +5,7 @@ use crate::diagnostics::{render, CompileError, Diagnostic, Rendered, SourceText}
 use crate::env::{Assumption, Env};
 use crate::extract;
 use crate::ir::{Function, Inst, Kind, Op, Value};
-use crate::kinds::infer_kinds;
+use crate::kinds::{infer_kinds, legalize};
 use crate::lower::{Hidden, LowerOptions, Lowerer};
 use crate::optimize;
 use crate::validate;
@@ -100,6 +100,9 @@ pub fn compile_function(req: &Request) -> Result<Compiled, CompileError> {
     let unknown = vec![Kind::Unknown; exact.params.len()];
     infer_kinds(&mut exact, &unknown);
     optimize::run(&mut exact, dump);
+    // Simplification changes kinds and shapes (a select of one value is that value): recompute
+    // them, so codegen's choices match the optimized IR.
+    legalize(&mut exact, &unknown);
     broadcast_result(&mut exact);
 
     // The float fast path: the same IR with float parameters, simplified again.
@@ -107,6 +110,7 @@ pub fn compile_function(req: &Request) -> Result<Compiled, CompileError> {
     let float_params = vec![Kind::Float; float.params.len()];
     infer_kinds(&mut float, &float_params);
     optimize::run(&mut float, |_, _| {});
+    legalize(&mut float, &float_params);
     // Simplification with float kinds can drop a dependency (`1.0 if x else 1.0`).
     broadcast_result(&mut float);
     dump("float kinds", &float);
