@@ -49,6 +49,7 @@ FIXED = {
     "min-of-scalars-merged-into-asin",
     "bool-power",
     "folded-select-scalar-zero-division",
+    "scalar-if-result-shape",
 }
 
 
