@@ -170,6 +170,16 @@ pub fn generate(
     }
 }
 
+/// Constant `c` converted to kind `k` when `k` is wider (bool < int < float).
+fn in_kind(c: &Const, k: Kind) -> Const {
+    match (c, k) {
+        (Const::Bool(b), Kind::Int) => Const::Int(i128::from(*b)),
+        (Const::Bool(b), Kind::Float) => Const::Float(f64::from(u8::from(*b))),
+        (Const::Int(i), Kind::Float) => Const::Float(*i as f64),
+        _ => c.clone(),
+    }
+}
+
 fn python_name(n: &str) -> String {
     if n == "<lambda>" {
         "_lambda".into()
@@ -592,9 +602,18 @@ impl<'a> Gen<'a> {
                 }
             }
             Const::Float(f) => Expr::Float(*f),
-            Const::Tuple(items) => Expr::Tuple(items.iter().map(|c| self.konst(c)).collect()),
+            // An item is read as a value of the tuple's joined kind (`Index`, a loop over the
+            // tuple): it is printed in that kind, so `(0, True)` is `(0, 1)` and `(1.0, -2)` is
+            // `(1.0, -2.0)` (a variable whose kind changes across loop iterations is held in the
+            // wider kind, docs/semantics.md item 8), and no plain operator meets a Python bool
+            // or an int where the kinds promise a number of the other kind (strict backends).
+            Const::Tuple(items) => {
+                let k = crate::kinds::const_kind(c);
+                Expr::Tuple(items.iter().map(|c| self.konst(&in_kind(c, k))).collect())
+            }
         }
     }
+
 
     fn op(&mut self, dst: Value, op: &Op) -> Expr {
         match op {

@@ -50,6 +50,9 @@ FIXED = {
     "bool-power",
     "folded-select-scalar-zero-division",
     "scalar-if-result-shape",
+    "tuple-of-int-and-bool-in-where",
+    "mixed-tuple-loop",
+    "tuple-item-int-truediv",
 }
 
 
