@@ -210,6 +210,8 @@ struct Gen<'a> {
     inline: Vec<bool>,
     /// The defining operation of each value defined by a `Let`.
     defs: Vec<Option<&'a Op>>,
+    /// Int values that may lie outside int64 (`kinds::wide_ints`).
+    wide: Vec<bool>,
     taken: BTreeSet<String>,
 }
 
@@ -240,6 +242,7 @@ impl<'a> Gen<'a> {
             names: vec![None; n],
             inline: vec![false; n],
             defs: vec![None; n],
+            wide: crate::kinds::wide_ints(f),
             taken,
         };
         g.plan();
@@ -490,12 +493,7 @@ impl<'a> Gen<'a> {
         // A Python scalar flowing into an array-valued variable (a loop variable reassigned to a
         // constant) becomes a 0-d array: conditions and xp functions need arrays.
         if self.scalar(v) && !self.scalar(dst) && to != Kind::Unknown {
-            let e = self.value(v);
-            return Expr::Call(
-                Box::new(self.x("asarray")),
-                vec![e],
-                vec![("dtype".into(), self.dtype(to))],
-            );
+            return self.scalar_array(v, to);
         }
         let e = self.value(v);
         if from == to || from == Kind::Unknown || to == Kind::Unknown || self.f.info(v).placeholder
@@ -557,6 +555,28 @@ impl<'a> Gen<'a> {
         call(name(helper), all)
     }
 
+    /// Python scalar `v` as a 0-d array of kind `k`. An int that may not fit int64 goes through
+    /// the helper: uint64 in [2**63, 2**64), beyond that the OverflowError of
+    /// docs/semantics.md item 17 rather than the backend's.
+    fn scalar_array(&mut self, v: Value, k: Kind) -> Expr {
+        let e = self.value(v);
+        if k == Kind::Int && self.kind(v) != Kind::Bool && self.wide[v.index()] {
+            return match self.def(v) {
+                Some(Op::Const(Const::Int(n))) if (1 << 63..1 << 64).contains(n) => Expr::Call(
+                    Box::new(self.x("asarray")),
+                    vec![e],
+                    vec![("dtype".into(), self.x("uint64"))],
+                ),
+                _ => self.helper(UNARY, "pos", vec![e]),
+            };
+        }
+        Expr::Call(
+            Box::new(self.x("asarray")),
+            vec![e],
+            vec![("dtype".into(), self.dtype(k))],
+        )
+    }
+
     /// A scalar operand of an xp function, as a 0-d array of its kind.
     fn as_array(&mut self, v: Value) -> Expr {
         let e = self.value(v);
@@ -614,7 +634,6 @@ impl<'a> Gen<'a> {
         }
     }
 
-
     fn op(&mut self, dst: Value, op: &Op) -> Expr {
         match op {
             Op::Param(i) => name(&self.locals[*i]),
@@ -629,17 +648,7 @@ impl<'a> Gen<'a> {
             }
             Op::AsArray(v) => {
                 let k = self.kind(*v);
-                let e = self.value(*v);
-                // An int literal in [2**63, 2**64) only fits uint64.
-                let dtype = match self.def(*v) {
-                    Some(Op::Const(Const::Int(n))) if *n >= 1 << 63 => self.x("uint64"),
-                    _ => self.dtype(k),
-                };
-                Expr::Call(
-                    Box::new(self.x("asarray")),
-                    vec![e],
-                    vec![("dtype".into(), dtype)],
-                )
+                self.scalar_array(*v, k)
             }
             Op::Unary(u, a) => self.unary(*u, *a),
             Op::Binary(b, x, y) => self.binary(*b, *x, *y),
@@ -696,6 +705,12 @@ impl<'a> Gen<'a> {
                 UnOp::Abs => call(name("abs"), vec![e]),
             };
         }
+        // `-u` of a uint64 array wraps as uint64: the helper follows the lattice.
+        let k = if k == Kind::Int && self.wide[a.index()] {
+            Kind::Unknown
+        } else {
+            k
+        };
         match (u, k) {
             (UnOp::Not, Kind::Bool) => self.xcall("logical_not", vec![e]),
             (UnOp::Neg, Kind::Float | Kind::Int) => Expr::Neg(Box::new(e)),
@@ -714,7 +729,7 @@ impl<'a> Gen<'a> {
         op: BinOp,
         (ka, sa): (Kind, bool),
         (kb, sb): (Kind, bool),
-        b: Value,
+        (a, b): (Value, Value),
     ) -> bool {
         match (ka, kb) {
             (Kind::Float, Kind::Float) => true,
@@ -722,6 +737,9 @@ impl<'a> Gen<'a> {
             // float does not (strict backends refuse mixed kinds).
             (Kind::Float, Kind::Int) => sb,
             (Kind::Int, Kind::Float) => sa,
+            // Two ints within int64 (an int64 array meeting a uint64 one, or a Python int beyond
+            // int64, needs the helper's lattice).
+            (Kind::Int, Kind::Int) if self.wide_int(a, ka) || self.wide_int(b, kb) => false,
             (Kind::Int, Kind::Int) => match op {
                 BinOp::Add | BinOp::Sub | BinOp::Mul => true,
                 BinOp::Pow => {
@@ -778,7 +796,7 @@ impl<'a> Gen<'a> {
                 kb = to;
             }
         }
-        if self.plain_binary(op, (ka, sa), (kb, sb), b) {
+        if self.plain_binary(op, (ka, sa), (kb, sb), (a, b)) {
             return bin(sym, x, y);
         }
         let key = match op {
@@ -806,7 +824,8 @@ impl<'a> Gen<'a> {
         let (sa, sb) = (self.scalar(a), self.scalar(b));
         let plain = (sa && sb)
             || match (ka, kb) {
-                (Kind::Float, Kind::Float) | (Kind::Int, Kind::Int) => true,
+                (Kind::Int, Kind::Int) => !self.wide[a.index()] && !self.wide[b.index()],
+                (Kind::Float, Kind::Float) => true,
                 // A Python int meets a float array through float conversion: exact only up to
                 // 2**53 (CPython compares int and float exactly).
                 (Kind::Float, Kind::Int) => sb && self.small_int(b),
@@ -863,6 +882,11 @@ impl<'a> Gen<'a> {
         Some((*op, *k))
     }
 
+    /// Whether operand `v`, of kind `k` after bool promotion, is an int that may not fit int64.
+    fn wide_int(&self, v: Value, k: Kind) -> bool {
+        k == Kind::Int && self.kind(v) == Kind::Int && self.wide[v.index()]
+    }
+
     /// An int scalar that converts to float exactly: a constant within 2**53, or a loop index.
     fn small_int(&self, v: Value) -> bool {
         match self.def(v) {
@@ -886,9 +910,8 @@ impl<'a> Gen<'a> {
         let (sa, sb) = (self.scalar(a), self.scalar(b));
         let plain = !(sa && sb)
             && match (ka, kb) {
-                (Kind::Float, Kind::Float) | (Kind::Int, Kind::Int) | (Kind::Bool, Kind::Bool) => {
-                    true
-                }
+                (Kind::Int, Kind::Int) => !self.wide[a.index()] && !self.wide[b.index()],
+                (Kind::Float, Kind::Float) | (Kind::Bool, Kind::Bool) => true,
                 (Kind::Float, Kind::Int) => sb,
                 (Kind::Int, Kind::Float) => sa,
                 _ => false,

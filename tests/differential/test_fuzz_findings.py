@@ -53,6 +53,10 @@ FIXED = {
     "tuple-of-int-and-bool-in-where",
     "mixed-tuple-loop",
     "tuple-item-int-truediv",
+    "uint64-merge-with-negative",
+    "uint64-literal-merged-with-negative",
+    "int64-vs-uint64-compare",
+    "int64-times-2-63",
 }
 
 
