@@ -492,8 +492,15 @@ impl<'a> Gen<'a> {
         let (from, to) = (self.kind(v), self.kind(dst));
         // A Python scalar flowing into an array-valued variable (a loop variable reassigned to a
         // constant) becomes a 0-d array: conditions and xp functions need arrays.
-        if self.scalar(v) && !self.scalar(dst) && to != Kind::Unknown {
-            return self.scalar_array(v, to);
+        if self.scalar(v) && !self.scalar(dst) {
+            return match (to, from) {
+                (Kind::Unknown, Kind::Unknown) => {
+                    // Its natural dtype, decided at run time (bool, int64, uint64, float64).
+                    let e = self.value(v);
+                    call(name(BROADCAST), vec![name(&self.xp), e])
+                }
+                (Kind::Unknown, k) | (k, _) => self.scalar_array(v, k),
+            };
         }
         let e = self.value(v);
         if from == to || from == Kind::Unknown || to == Kind::Unknown || self.f.info(v).placeholder
@@ -678,7 +685,15 @@ impl<'a> Gen<'a> {
             }
             Op::Cast(c, a) => self.cast(*c, *a),
             Op::Index(t, i) => {
-                let (t, i) = (self.value(*t), self.value(*i));
+                // The items this index reaches, in the kind they join to (kinds::infer_kinds).
+                let t = match self.def(*t) {
+                    Some(Op::Const(Const::Tuple(items))) => {
+                        let k = self.kind(dst);
+                        Expr::Tuple(items.iter().map(|c| self.konst(&in_kind(c, k))).collect())
+                    }
+                    _ => self.value(*t),
+                };
+                let i = self.value(*i);
                 Expr::Subscript(Box::new(t), Box::new(i))
             }
             Op::ElementCall { callee, args } => {

@@ -75,10 +75,11 @@ pub fn result_shape(op: &Op, shape: &impl Fn(Value) -> Shape) -> Shape {
 /// Kinds only rise from there, so the rounds settle.
 pub fn infer_kinds(func: &mut Function, param_kinds: &[Kind]) {
     let body = std::mem::take(&mut func.body);
-    visit(func, &body.insts, param_kinds, true);
+    let ctx = IndexCtx::new(&body);
+    visit(func, &body.insts, param_kinds, true, &ctx);
     for _ in 0..8 {
         let before: Vec<Kind> = func.values.iter().map(|v| v.kind).collect();
-        visit(func, &body.insts, param_kinds, false);
+        visit(func, &body.insts, param_kinds, false, &ctx);
         if func.values.iter().map(|v| v.kind).eq(before) {
             break;
         }
@@ -86,13 +87,81 @@ pub fn infer_kinds(func: &mut Function, param_kinds: &[Kind]) {
     func.body = body;
 }
 
-fn visit(func: &mut Function, insts: &[Inst], param_kinds: &[Kind], first: bool) {
+/// What `T[i]` can read: the constant tuples, and the values of each range loop's index.
+struct IndexCtx {
+    tuples: crate::Map<Value, Vec<Const>>,
+    ranges: crate::Map<Value, (i128, i128, i128)>,
+}
+
+impl IndexCtx {
+    fn new(body: &Block) -> Self {
+        let mut ctx = IndexCtx {
+            tuples: crate::Map::default(),
+            ranges: crate::Map::default(),
+        };
+        crate::ir::walk_insts(body, &mut |inst| match inst {
+            Inst::Let {
+                dst,
+                op: Op::Const(Const::Tuple(items)),
+            } => {
+                ctx.tuples.insert(*dst, items.clone());
+            }
+            Inst::Loop {
+                index,
+                start,
+                stop,
+                step,
+                items: None,
+                ..
+            } => {
+                ctx.ranges.insert(*index, (*start, *stop, *step));
+            }
+            _ => {}
+        });
+        ctx
+    }
+
+    /// The kind of `t[i]` for a constant tuple `t` and a loop index (or constant) `i`: the join
+    /// of the items `i` can reach only, so `(0, 1.5)[i]` over `range(1)` stays an int.
+    fn index_kind(&self, t: Value, i: Value) -> Option<Kind> {
+        let items = self.tuples.get(&t)?;
+        let len = items.len() as i128;
+        let reach = |n: i128| {
+            let idx = if n < 0 { n + len } else { n };
+            (0..len)
+                .contains(&idx)
+                .then(|| const_kind(&items[idx as usize]))
+        };
+        if let Some(&(start, stop, step)) = self.ranges.get(&i) {
+            if step == 0 {
+                return None;
+            }
+            let mut kinds = vec![];
+            let mut n = start;
+            while (step > 0 && n < stop) || (step < 0 && n > stop) {
+                kinds.push(reach(n)?);
+                if kinds.len() > 4096 {
+                    return None;
+                }
+                n += step;
+            }
+            return kinds.into_iter().reduce(Kind::join);
+        }
+        None
+    }
+}
+
+fn visit(func: &mut Function, insts: &[Inst], param_kinds: &[Kind], first: bool, ctx: &IndexCtx) {
     for inst in insts {
         match inst {
             Inst::Let { dst, op } => {
                 let k = {
                     let values = &func.values;
                     result_kind(op, &|v: Value| values[v.index()].kind, param_kinds)
+                };
+                let k = match op {
+                    Op::Index(t, i) => ctx.index_kind(*t, *i).unwrap_or(k),
+                    _ => k,
                 };
                 // A placeholder takes the kind of the phi or merge it stands in for (set below).
                 if !matches!(op, Op::Placeholder(_)) {
@@ -113,7 +182,7 @@ fn visit(func: &mut Function, insts: &[Inst], param_kinds: &[Kind], first: bool)
                     func.values[phi.dst.index()].kind = k;
                     func.values[phi.init.index()].kind = placeholder_kind(func, phi.init, k);
                 }
-                visit(func, &body.insts, param_kinds, first);
+                visit(func, &body.insts, param_kinds, first, ctx);
                 for phi in phis {
                     let k = merge_kind(func, phi.init, phi.next);
                     let k = Kind::join(k, func.values[phi.dst.index()].kind);
@@ -123,8 +192,8 @@ fn visit(func: &mut Function, insts: &[Inst], param_kinds: &[Kind], first: bool)
             Inst::If {
                 then, other, outs, ..
             } => {
-                visit(func, &then.insts, param_kinds, first);
-                visit(func, &other.insts, param_kinds, first);
+                visit(func, &then.insts, param_kinds, first, ctx);
+                visit(func, &other.insts, param_kinds, first, ctx);
                 for o in outs {
                     let k = merge_kind(func, o.then, o.other);
                     func.values[o.dst.index()].kind = k;
@@ -206,11 +275,15 @@ pub fn infer_shapes(func: &mut Function) {
 }
 
 fn visit_shapes(func: &mut Function, insts: &[Inst]) {
-    let join = |a: Shape, b: Shape| {
-        if a == Shape::Array || b == Shape::Array {
-            Shape::Array
-        } else {
-            Shape::Scalar
+    // A placeholder is never observed (the variable is assigned before any read): the merge
+    // takes the other side's shape, as its kind (`merge_kind`).
+    let join = |func: &Function, a: Value, b: Value| {
+        let (sa, sb) = (func.info(a).shape, func.info(b).shape);
+        match (is_placeholder(func, a), is_placeholder(func, b)) {
+            (true, false) => sb,
+            (false, true) => sa,
+            _ if sa == Shape::Array || sb == Shape::Array => Shape::Array,
+            _ => Shape::Scalar,
         }
     };
     for inst in insts {
@@ -224,12 +297,12 @@ fn visit_shapes(func: &mut Function, insts: &[Inst]) {
             }
             Inst::Loop { phis, body, .. } => {
                 for phi in phis {
-                    let s = join(func.info(phi.init).shape, func.info(phi.next).shape);
+                    let s = join(func, phi.init, phi.next);
                     func.values[phi.dst.index()].shape = s;
                 }
                 visit_shapes(func, &body.insts);
                 for phi in phis {
-                    let s = join(func.info(phi.init).shape, func.info(phi.next).shape);
+                    let s = join(func, phi.init, phi.next);
                     func.values[phi.dst.index()].shape = s;
                 }
             }
@@ -239,7 +312,7 @@ fn visit_shapes(func: &mut Function, insts: &[Inst]) {
                 visit_shapes(func, &then.insts);
                 visit_shapes(func, &other.insts);
                 for o in outs {
-                    let s = join(func.info(o.then).shape, func.info(o.other).shape);
+                    let s = join(func, o.then, o.other);
                     func.values[o.dst.index()].shape = s;
                 }
             }
@@ -536,7 +609,7 @@ impl WideState {
             // math.floor/ceil/trunc of an int return it unchanged (codegen passes the argument).
             Op::Cast(CastOp::Int, a) => match self.defs[a.index()].as_ref() {
                 Some(Op::Math(m, args)) if matches!(m.name, "floor" | "ceil" | "trunc") => {
-                    args.first().is_some_and(|x| w(x))
+                    args.first().is_some_and(&w)
                 }
                 _ => w(a),
             },
