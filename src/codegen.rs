@@ -170,6 +170,16 @@ pub fn generate(
     }
 }
 
+/// Constant `c` converted to kind `k` when `k` is wider (bool < int < float).
+fn in_kind(c: &Const, k: Kind) -> Const {
+    match (c, k) {
+        (Const::Bool(b), Kind::Int) => Const::Int(i128::from(*b)),
+        (Const::Bool(b), Kind::Float) => Const::Float(f64::from(u8::from(*b))),
+        (Const::Int(i), Kind::Float) => Const::Float(*i as f64),
+        _ => c.clone(),
+    }
+}
+
 fn python_name(n: &str) -> String {
     if n == "<lambda>" {
         "_lambda".into()
@@ -200,6 +210,8 @@ struct Gen<'a> {
     inline: Vec<bool>,
     /// The defining operation of each value defined by a `Let`.
     defs: Vec<Option<&'a Op>>,
+    /// Int values that may lie outside int64 (`kinds::wide_ints`).
+    wide: Vec<bool>,
     taken: BTreeSet<String>,
 }
 
@@ -230,6 +242,7 @@ impl<'a> Gen<'a> {
             names: vec![None; n],
             inline: vec![false; n],
             defs: vec![None; n],
+            wide: crate::kinds::wide_ints(f),
             taken,
         };
         g.plan();
@@ -479,13 +492,15 @@ impl<'a> Gen<'a> {
         let (from, to) = (self.kind(v), self.kind(dst));
         // A Python scalar flowing into an array-valued variable (a loop variable reassigned to a
         // constant) becomes a 0-d array: conditions and xp functions need arrays.
-        if self.scalar(v) && !self.scalar(dst) && to != Kind::Unknown {
-            let e = self.value(v);
-            return Expr::Call(
-                Box::new(self.x("asarray")),
-                vec![e],
-                vec![("dtype".into(), self.dtype(to))],
-            );
+        if self.scalar(v) && !self.scalar(dst) {
+            return match (to, from) {
+                (Kind::Unknown, Kind::Unknown) => {
+                    // Its natural dtype, decided at run time (bool, int64, uint64, float64).
+                    let e = self.value(v);
+                    call(name(BROADCAST), vec![name(&self.xp), e])
+                }
+                (Kind::Unknown, k) | (k, _) => self.scalar_array(v, k),
+            };
         }
         let e = self.value(v);
         if from == to || from == Kind::Unknown || to == Kind::Unknown || self.f.info(v).placeholder
@@ -547,6 +562,28 @@ impl<'a> Gen<'a> {
         call(name(helper), all)
     }
 
+    /// Python scalar `v` as a 0-d array of kind `k`. An int that may not fit int64 goes through
+    /// the helper: uint64 in [2**63, 2**64), beyond that the OverflowError of
+    /// docs/semantics.md item 17 rather than the backend's.
+    fn scalar_array(&mut self, v: Value, k: Kind) -> Expr {
+        let e = self.value(v);
+        if k == Kind::Int && self.kind(v) != Kind::Bool && self.wide[v.index()] {
+            return match self.def(v) {
+                Some(Op::Const(Const::Int(n))) if (1 << 63..1 << 64).contains(n) => Expr::Call(
+                    Box::new(self.x("asarray")),
+                    vec![e],
+                    vec![("dtype".into(), self.x("uint64"))],
+                ),
+                _ => self.helper(UNARY, "pos", vec![e]),
+            };
+        }
+        Expr::Call(
+            Box::new(self.x("asarray")),
+            vec![e],
+            vec![("dtype".into(), self.dtype(k))],
+        )
+    }
+
     /// A scalar operand of an xp function, as a 0-d array of its kind.
     fn as_array(&mut self, v: Value) -> Expr {
         let e = self.value(v);
@@ -592,7 +629,15 @@ impl<'a> Gen<'a> {
                 }
             }
             Const::Float(f) => Expr::Float(*f),
-            Const::Tuple(items) => Expr::Tuple(items.iter().map(|c| self.konst(c)).collect()),
+            // An item is read as a value of the tuple's joined kind (`Index`, a loop over the
+            // tuple): it is printed in that kind, so `(0, True)` is `(0, 1)` and `(1.0, -2)` is
+            // `(1.0, -2.0)` (a variable whose kind changes across loop iterations is held in the
+            // wider kind, docs/semantics.md item 8), and no plain operator meets a Python bool
+            // or an int where the kinds promise a number of the other kind (strict backends).
+            Const::Tuple(items) => {
+                let k = crate::kinds::const_kind(c);
+                Expr::Tuple(items.iter().map(|c| self.konst(&in_kind(c, k))).collect())
+            }
         }
     }
 
@@ -610,17 +655,7 @@ impl<'a> Gen<'a> {
             }
             Op::AsArray(v) => {
                 let k = self.kind(*v);
-                let e = self.value(*v);
-                // An int literal in [2**63, 2**64) only fits uint64.
-                let dtype = match self.def(*v) {
-                    Some(Op::Const(Const::Int(n))) if *n >= 1 << 63 => self.x("uint64"),
-                    _ => self.dtype(k),
-                };
-                Expr::Call(
-                    Box::new(self.x("asarray")),
-                    vec![e],
-                    vec![("dtype".into(), dtype)],
-                )
+                self.scalar_array(*v, k)
             }
             Op::Unary(u, a) => self.unary(*u, *a),
             Op::Binary(b, x, y) => self.binary(*b, *x, *y),
@@ -650,7 +685,15 @@ impl<'a> Gen<'a> {
             }
             Op::Cast(c, a) => self.cast(*c, *a),
             Op::Index(t, i) => {
-                let (t, i) = (self.value(*t), self.value(*i));
+                // The items this index reaches, in the kind they join to (kinds::infer_kinds).
+                let t = match self.def(*t) {
+                    Some(Op::Const(Const::Tuple(items))) => {
+                        let k = self.kind(dst);
+                        Expr::Tuple(items.iter().map(|c| self.konst(&in_kind(c, k))).collect())
+                    }
+                    _ => self.value(*t),
+                };
+                let i = self.value(*i);
                 Expr::Subscript(Box::new(t), Box::new(i))
             }
             Op::ElementCall { callee, args } => {
@@ -677,6 +720,12 @@ impl<'a> Gen<'a> {
                 UnOp::Abs => call(name("abs"), vec![e]),
             };
         }
+        // `-u` of a uint64 array wraps as uint64: the helper follows the lattice.
+        let k = if k == Kind::Int && self.wide[a.index()] {
+            Kind::Unknown
+        } else {
+            k
+        };
         match (u, k) {
             (UnOp::Not, Kind::Bool) => self.xcall("logical_not", vec![e]),
             (UnOp::Neg, Kind::Float | Kind::Int) => Expr::Neg(Box::new(e)),
@@ -695,7 +744,7 @@ impl<'a> Gen<'a> {
         op: BinOp,
         (ka, sa): (Kind, bool),
         (kb, sb): (Kind, bool),
-        b: Value,
+        (a, b): (Value, Value),
     ) -> bool {
         match (ka, kb) {
             (Kind::Float, Kind::Float) => true,
@@ -703,6 +752,9 @@ impl<'a> Gen<'a> {
             // float does not (strict backends refuse mixed kinds).
             (Kind::Float, Kind::Int) => sb,
             (Kind::Int, Kind::Float) => sa,
+            // Two ints within int64 (an int64 array meeting a uint64 one, or a Python int beyond
+            // int64, needs the helper's lattice).
+            (Kind::Int, Kind::Int) if self.wide_int(a, ka) || self.wide_int(b, kb) => false,
             (Kind::Int, Kind::Int) => match op {
                 BinOp::Add | BinOp::Sub | BinOp::Mul => true,
                 BinOp::Pow => {
@@ -759,7 +811,7 @@ impl<'a> Gen<'a> {
                 kb = to;
             }
         }
-        if self.plain_binary(op, (ka, sa), (kb, sb), b) {
+        if self.plain_binary(op, (ka, sa), (kb, sb), (a, b)) {
             return bin(sym, x, y);
         }
         let key = match op {
@@ -787,7 +839,8 @@ impl<'a> Gen<'a> {
         let (sa, sb) = (self.scalar(a), self.scalar(b));
         let plain = (sa && sb)
             || match (ka, kb) {
-                (Kind::Float, Kind::Float) | (Kind::Int, Kind::Int) => true,
+                (Kind::Int, Kind::Int) => !self.wide[a.index()] && !self.wide[b.index()],
+                (Kind::Float, Kind::Float) => true,
                 // A Python int meets a float array through float conversion: exact only up to
                 // 2**53 (CPython compares int and float exactly).
                 (Kind::Float, Kind::Int) => sb && self.small_int(b),
@@ -844,6 +897,11 @@ impl<'a> Gen<'a> {
         Some((*op, *k))
     }
 
+    /// Whether operand `v`, of kind `k` after bool promotion, is an int that may not fit int64.
+    fn wide_int(&self, v: Value, k: Kind) -> bool {
+        k == Kind::Int && self.kind(v) == Kind::Int && self.wide[v.index()]
+    }
+
     /// An int scalar that converts to float exactly: a constant within 2**53, or a loop index.
     fn small_int(&self, v: Value) -> bool {
         match self.def(v) {
@@ -867,9 +925,8 @@ impl<'a> Gen<'a> {
         let (sa, sb) = (self.scalar(a), self.scalar(b));
         let plain = !(sa && sb)
             && match (ka, kb) {
-                (Kind::Float, Kind::Float) | (Kind::Int, Kind::Int) | (Kind::Bool, Kind::Bool) => {
-                    true
-                }
+                (Kind::Int, Kind::Int) => !self.wide[a.index()] && !self.wide[b.index()],
+                (Kind::Float, Kind::Float) | (Kind::Bool, Kind::Bool) => true,
                 (Kind::Float, Kind::Int) => sb,
                 (Kind::Int, Kind::Float) => sa,
                 _ => false,

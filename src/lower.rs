@@ -1396,10 +1396,8 @@ impl<'s> Lowerer<'s> {
     /// bits has no int array form; on a Python scalar that would raise for every element (D3
     /// gives a value), so a float scalar not known to be in range is converted as a 0-d array.
     fn cast(&mut self, op: CastOp, v: Value) -> Value {
-        let partial = matches!(op, CastOp::Int | CastOp::Round)
-            && self.shape(v) == Shape::Scalar
-            && !matches!(self.kind(v), Kind::Int | Kind::Bool)
-            && !matches!(self.const_of(v), Some(Const::Float(f)) if f.abs() < 9.2e18);
+        let partial = self.shape(v) == Shape::Scalar
+            && crate::kinds::partial_cast(op, self.kind(v), self.const_of(v).as_ref());
         let v = if partial {
             self.emit(Op::AsArray(v))
         } else {
@@ -1426,16 +1424,7 @@ impl<'s> Lowerer<'s> {
         // fail (a divisor or base that is not a known safe constant) is computed on a 0-d array,
         // so it gives the IEEE value where CPython would raise (or go complex) instead of
         // raising for every element, including those whose path never reaches it.
-        let partial = match op {
-            BinOp::Div | BinOp::FloorDiv | BinOp::Mod => {
-                !matches!(self.const_of(b), Some(Const::Int(n)) if n != 0)
-                    && !matches!(self.const_of(b), Some(Const::Float(f)) if f != 0.0 && f.is_finite())
-            }
-            // Constants that fold (int ** non-negative int) never reach here as a failure;
-            // anything else may raise or go complex (`(-1) ** 0.5`).
-            BinOp::Pow => fold_op(&Op::Binary(op, a, b), &|v| self.const_of(v)).is_none(),
-            _ => false,
-        };
+        let partial = crate::kinds::partial_binary(op, a, b, &|v| self.const_of(v));
         let a = if partial && self.shape(a) == Shape::Scalar && self.shape(b) == Shape::Scalar {
             self.emit(Op::AsArray(a))
         } else {

@@ -5,7 +5,7 @@ use crate::diagnostics::{render, CompileError, Diagnostic, Rendered, SourceText}
 use crate::env::{Assumption, Env};
 use crate::extract;
 use crate::ir::{Function, Inst, Kind, Op, Value};
-use crate::kinds::infer_kinds;
+use crate::kinds::{infer_kinds, legalize};
 use crate::lower::{Hidden, LowerOptions, Lowerer};
 use crate::optimize;
 use crate::validate;
@@ -100,6 +100,9 @@ pub fn compile_function(req: &Request) -> Result<Compiled, CompileError> {
     let unknown = vec![Kind::Unknown; exact.params.len()];
     infer_kinds(&mut exact, &unknown);
     optimize::run(&mut exact, dump);
+    // Simplification changes kinds and shapes (a select of one value is that value): recompute
+    // them, so codegen's choices match the optimized IR.
+    legalize(&mut exact, &unknown);
     broadcast_result(&mut exact);
 
     // The float fast path: the same IR with float parameters, simplified again.
@@ -107,6 +110,7 @@ pub fn compile_function(req: &Request) -> Result<Compiled, CompileError> {
     let float_params = vec![Kind::Float; float.params.len()];
     infer_kinds(&mut float, &float_params);
     optimize::run(&mut float, |_, _| {});
+    legalize(&mut float, &float_params);
     // Simplification with float kinds can drop a dependency (`1.0 if x else 1.0`).
     broadcast_result(&mut float);
     dump("float kinds", &float);
@@ -143,8 +147,9 @@ fn render_all(mut diags: Vec<Diagnostic>, sources: &[SourceText]) -> Vec<Rendere
     diags.iter().map(|d| render(d, sources)).collect()
 }
 
-/// A result that does not depend on every array parameter would not have the broadcast shape
-/// of the inputs (think `return 1.0`): spread it explicitly.
+/// A result that does not carry the shape of every array parameter would not have the broadcast
+/// shape of the inputs (think `return 1.0`, or a Python-level `if` on a constant whose other side
+/// merges 0-d placeholders): spread it explicitly.
 fn broadcast_result(f: &mut Function) {
     let ret = f.ret;
     let already = f
@@ -155,9 +160,7 @@ fn broadcast_result(f: &mut Function) {
     if already {
         return;
     }
-    let deps = param_deps(f, f.ret);
-    let wanted = f.declared_params;
-    let covered = (0..wanted).all(|i| deps.contains(&i)) && !may_be_scalar(f, f.ret);
+    let covered = shaped_by(f, f.ret).len() == f.declared_params;
     if covered {
         return;
     }
@@ -170,127 +173,82 @@ fn broadcast_result(f: &mut Function) {
     f.ret = dst;
 }
 
-/// Whether `v` can hold a Python scalar (or a 0-d value) at run time: a scalar op, or a loop
-/// variable or Python-level merge fed by one. A loop runs at least once, so its variable ends as
-/// the last `next`, or as its initial value where `next` hands the variable itself back.
-fn may_be_scalar(f: &Function, v: Value) -> bool {
-    use crate::ir::Shape;
-    enum Def {
-        Let(bool),
-        Phi { init: Value, next: Value },
-        Merge(Value, Value),
-    }
-    let mut defs: crate::Map<Value, Def> = crate::Map::default();
-    crate::ir::walk_insts(&f.body, &mut |inst| match inst {
-        Inst::Let { dst, op } => {
-            let scalar = matches!(op, Op::AsArray(_) | Op::Placeholder(_))
-                || f.info(*dst).shape == Shape::Scalar;
-            defs.insert(*dst, Def::Let(scalar));
-        }
-        Inst::Loop { phis, .. } => {
-            for p in phis {
-                defs.insert(
-                    p.dst,
-                    Def::Phi {
-                        init: p.init,
-                        next: p.next,
-                    },
-                );
-            }
-        }
-        Inst::If { outs, .. } => {
-            for o in outs {
-                defs.insert(o.dst, Def::Merge(o.then, o.other));
-            }
-        }
-    });
-    fn walk(
-        defs: &crate::Map<Value, Def>,
-        v: Value,
-        visiting: &mut std::collections::BTreeSet<Value>,
-    ) -> bool {
-        match defs.get(&v) {
-            Some(Def::Let(scalar)) => *scalar,
-            // Reached again through its own `next`: the variable still holds its initial value.
-            Some(Def::Phi { init, .. }) if visiting.contains(&v) => walk(defs, *init, visiting),
-            Some(Def::Phi { next, .. }) => {
-                visiting.insert(v);
-                let r = walk(defs, *next, visiting);
-                visiting.remove(&v);
-                r
-            }
-            Some(Def::Merge(a, b)) => walk(defs, *a, visiting) || walk(defs, *b, visiting),
-            // A loop index.
-            None => true,
-        }
-    }
-    walk(&defs, v, &mut std::collections::BTreeSet::new())
+type Params = std::collections::BTreeSet<usize>;
+
+/// The declared parameters whose shape `v` is sure to carry at run time, whichever path the
+/// values take: an operation broadcasts its operands' shapes (their union); constants, 0-d
+/// arrays and placeholders carry none; a Python-level merge (a scalar `if`, a ternary on a
+/// scalar condition) carries what both sides carry; a loop variable, inside the loop, what its
+/// initial and next values carry, and after the loop (which runs at least once, D6) what the
+/// last `next` carries.
+fn shaped_by(f: &Function, v: Value) -> Params {
+    let mut g: Vec<Params> = vec![Params::new(); f.values.len()];
+    shaped_block(f, &f.body, &mut g);
+    std::mem::take(&mut g[v.index()])
 }
 
-/// Which parameters `v` depends on, through operands, phis and merges.
-fn param_deps(f: &Function, v: Value) -> std::collections::BTreeSet<usize> {
-    use std::collections::BTreeSet;
-
-    use crate::Map as HashMap;
-    let mut deps_of: HashMap<Value, Vec<Value>> = HashMap::default();
-    let mut params: HashMap<Value, usize> = HashMap::default();
-    let mut loops: Vec<(Value, Value)> = vec![];
-    crate::ir::walk_insts(&f.body, &mut |inst| match inst {
-        Inst::Let { dst, op } => {
-            if let Op::Param(i) = op {
-                params.insert(*dst, *i);
+fn shaped_block(f: &Function, block: &crate::ir::Block, g: &mut Vec<Params>) {
+    use crate::ir::Shape;
+    for inst in &block.insts {
+        match inst {
+            Inst::Let { dst, op } => {
+                let s = match op {
+                    Op::Param(i) if *i < f.declared_params => Params::from([*i]),
+                    Op::Param(_) | Op::Const(_) | Op::AsArray(_) | Op::Placeholder(_) => {
+                        Params::new()
+                    }
+                    Op::Broadcast(_) => (0..f.declared_params).collect(),
+                    Op::Select(c, a, b) if f.info(*c).shape == Shape::Scalar => {
+                        g[a.index()].intersection(&g[b.index()]).copied().collect()
+                    }
+                    _ => op
+                        .operands()
+                        .iter()
+                        .flat_map(|o| g[o.index()].iter().copied())
+                        .collect(),
+                };
+                g[dst.index()] = s;
             }
-            deps_of.entry(*dst).or_default().extend(op.operands());
-        }
-        Inst::Loop { phis, .. } => {
-            for p in phis {
-                // A loop runs at least once: after it, the variable holds what the body gave it
-                // (which carries the initial value along only if the body reads the variable).
-                deps_of.entry(p.dst).or_default().push(p.next);
-                loops.push((p.dst, p.init));
+            Inst::Loop { phis, body, .. } => {
+                for p in phis {
+                    g[p.dst.index()] = g[p.init.index()].clone();
+                }
+                // Inside the loop a variable is its initial value or a later one: shrink to
+                // what all of them carry (a few rounds: the sets only shrink).
+                for _ in 0..16 {
+                    shaped_block(f, body, g);
+                    let mut changed = false;
+                    for p in phis {
+                        let both: Params = g[p.init.index()]
+                            .intersection(&g[p.next.index()])
+                            .copied()
+                            .collect();
+                        if both != g[p.dst.index()] {
+                            g[p.dst.index()] = both;
+                            changed = true;
+                        }
+                    }
+                    if !changed {
+                        break;
+                    }
+                }
+                let after: Vec<Params> = phis.iter().map(|p| g[p.next.index()].clone()).collect();
+                for (p, s) in phis.iter().zip(after) {
+                    g[p.dst.index()] = s;
+                }
             }
-        }
-        Inst::If { cond, outs, .. } => {
-            for o in outs {
-                deps_of
-                    .entry(o.dst)
-                    .or_default()
-                    .extend([o.then, o.other, *cond]);
+            Inst::If {
+                then, other, outs, ..
+            } => {
+                shaped_block(f, then, g);
+                shaped_block(f, other, g);
+                for o in outs {
+                    g[o.dst.index()] = g[o.then.index()]
+                        .intersection(&g[o.other.index()])
+                        .copied()
+                        .collect();
+                }
             }
-        }
-    });
-    let reaches = |from: Value, to: Value, deps_of: &HashMap<Value, Vec<Value>>| {
-        let mut seen = BTreeSet::new();
-        let mut stack = vec![from];
-        while let Some(x) = stack.pop() {
-            if x == to {
-                return true;
-            }
-            if seen.insert(x) {
-                stack.extend(deps_of.get(&x).into_iter().flatten().copied());
-            }
-        }
-        false
-    };
-    for (dst, init) in loops {
-        let next = deps_of.get(&dst).and_then(|d| d.first().copied());
-        if next.is_some_and(|n| reaches(n, dst, &deps_of)) {
-            deps_of.entry(dst).or_default().push(init);
         }
     }
-    let mut seen = BTreeSet::new();
-    let mut out = BTreeSet::new();
-    let mut stack = vec![v];
-    while let Some(x) = stack.pop() {
-        if !seen.insert(x) {
-            continue;
-        }
-        if let Some(i) = params.get(&x) {
-            out.insert(*i);
-        }
-        if let Some(ds) = deps_of.get(&x) {
-            stack.extend(ds.iter().copied());
-        }
-    }
-    out
 }

@@ -32,12 +32,20 @@ fn fold_block(
         match inst {
             Inst::Let { dst, op } => {
                 *op = op.map_operands(|v| super::resolve(map, v));
+                // An operand replaced by a value of another kind (`1 if c else 1.0` folded to
+                // `1`) changes this value's kind: the simplifications below read it.
+                if !matches!(op, Op::Param(_) | Op::Placeholder(_)) {
+                    let values = &func.values;
+                    let k = crate::kinds::result_kind(op, &|v: Value| values[v.index()].kind, &[]);
+                    func.values[dst.index()].kind = k;
+                }
                 if let Op::Const(c) = op {
                     consts.insert(*dst, c.clone());
                     continue;
                 }
                 let folded = fold_op(op, &|v| consts.get(&v).cloned());
                 if let Some(c) = folded {
+                    func.values[dst.index()].kind = crate::kinds::const_kind(&c);
                     consts.insert(*dst, c.clone());
                     *op = Op::Const(c);
                     continue;

@@ -45,6 +45,22 @@ FIXED = {
     "math-of-int-through-max",
     "math-of-bool-through-ternary",
     "walrus-in-loop-after-loop",
+    "float-cast-dropped-on-scalar-select",
+    "min-of-scalars-merged-into-asin",
+    "bool-power",
+    "folded-select-scalar-zero-division",
+    "scalar-if-result-shape",
+    "tuple-of-int-and-bool-in-where",
+    "mixed-tuple-loop",
+    "tuple-item-int-truediv",
+    "uint64-merge-with-negative",
+    "uint64-literal-merged-with-negative",
+    "int64-vs-uint64-compare",
+    "int64-times-2-63",
+    "phi-used-as-int-and-float",
+    "placeholder-phi-indexes-tuple",
+    "unknown-phi-becomes-python-float",
+    "tuple-index-reaches-int-items-only",
 }
 
 
@@ -131,8 +147,31 @@ CASES = [
         "def f(p0):\n    for i1 in range(0, 1):\n        if 0 % p0 <= 0:\n            pass\n        else:\n            p0 -= 0.1\n"
         "        v5 = p0\n    return 0 // v5\n",
         [Column(U, [0, 3])],  # CPython (D3: 0 % 0 is 0, 0 // 0 is 0) 0, 0.0; vectorized nan for 0
-        "a loop phi (int before the loop, float in it) is an int in `0 % p0` but a float64 in `0 // v5`: "
-        "neither CPython's kinds nor docs/semantics.md item 8 (held as float64 throughout) explain it",
+        "a loop phi (int before the loop, float in it) is an int in `0 % p0` but a float64 in `0 // v5`. "
+        "Not a compiler bug: the exact body converts at the merge of the `if` (docs/semantics.md item 8: "
+        "a variable merged across branches is float64 from there on); the oracle's `mergeif` mode models it",
+    ),
+    case(
+        "placeholder-phi-indexes-tuple",
+        "import math\nT0 = (0, 0)\n\ndef f(p0):\n    for i3 in range(0, 1):\n        for i4 in range(1):\n"
+        "            pass\n    return math.tanh(T0[i4]) + p0\n",
+        [Column(F, [0.0, 1.0])],  # vectorized AttributeError: astype of the Python int T0[i4]
+        "scalar-as-array: a loop index read after its loop (a phi from a never-read placeholder) made "
+        "the recomputed shapes an array",
+    ),
+    case(
+        "unknown-phi-becomes-python-float",
+        "def f(p0, p1):\n    for i8 in range(0, 1):\n        p0 = 0.1\n    return abs(0.0 - p0) + p1\n",
+        [Column(I, [0, 1]), Column(F, [0.0, 1.0])],  # strict TypeError: xp.abs of a Python float
+        "scalar-as-array: a phi of unknown kind (exact body) assigned a Python float stays a Python float",
+        backends=("strict",),
+    ),
+    case(
+        "tuple-index-reaches-int-items-only",
+        "T0 = (0, 1.5, 0)\n\ndef f(p0):\n    for c1 in T0:\n        for i2 in range(1):\n"
+        "            if p0 > 1.0:\n                p0 /= 0 // T0[i2]\n    return p0\n",
+        [Column(F, [0.5, 2.0])],  # CPython 0.5, (D3) inf; vectorized 0.5, nan: T0[i2] read as 0.0
+        "merge-kind: `T0[i2]` with i2 in range(1) only reaches the int 0 but took the tuple's float kind",
     ),
     # ---- the vectorized code raises where CPython returns a value ----
     case(
@@ -155,8 +194,8 @@ CASES = [
     ),
     case(
         "folded-select-scalar-zero-division",
-        "def f(p0):\n    i1 = 0\n    p0 = (i1 if p0 else i1) // 0\n    return p0\n",
-        [Column(I, [0, 3])],  # CPython (D3: int // 0 is 0) 0, 0; vectorized ZeroDivisionError (`0 // 0` as Python)
+        "def f(p0):\n    i1 = 0\n    if p0 > 1:\n        p0 = (i1 if p0 else i1) // 0\n    return p0\n",
+        [Column(I, [0, 3])],  # CPython 0 and (D3: int // 0 is 0) 0; vectorized ZeroDivisionError (`0 // 0` as Python)
         "scalar-raise: a select of two equal scalars folds to a Python scalar whose `// 0` runs as plain Python "
         "(docs/semantics.md item 16: on 0-d arrays, IEEE values)",
     ),

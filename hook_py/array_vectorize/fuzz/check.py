@@ -263,16 +263,23 @@ def _second_look(evaluator, vec, columns, lane, xp, bname, got, kind, e) -> Opti
     # Mixed-kind merges hold ints as float64 (select.py): beyond 2**53 rounded, and later
     # operations on them are float operations (-0 is -0.0, p + 1 rounds).
     raised = False
-    kind_shadows = ("mergek", "mergekf", "mergef", "mergephi")
+    kind_shadows = oracle.KIND_MODES
     for r53 in (("merge", "all") + kind_shadows if e.big53 else kind_shadows):
         for shim in ((False, True) if evaluator.uses_shim else (False,)):
             alt = evaluator.run(args, shim=shim, r53=r53, ieee=e.ieee)
             if isinstance(alt, oracle.Ok) and oracle.close(got, kind, alt.value, ULPS if shim else 0):
                 return "int-to-float"
-            raised = raised or (isinstance(alt, oracle.Skip) and r53 in ("mergek", "mergekf", "mergephi"))
+            if (
+                isinstance(alt, oracle.Ok) and type(alt.value) is int and not oracle.INT64_MIN <= alt.value < oracle.INT64_END
+                and kind == "i" and got in (oracle.INT64_MIN, oracle.INT64_MAX)
+            ):
+                # An int held as float64, beyond int64, converted back by floor/int/round:
+                # saturated (docs/semantics.md item 7).
+                return "int-to-float"
+            raised = raised or (isinstance(alt, oracle.Skip) and r53 in ("mergek", "mergekf", "mergephi", "mergeif", "mergeeager"))
     if raised:
         return "int-to-float-d3"  # with ints held as floats, CPython would raise (D3) here
-    if e.wide or any(type(a) is int and a >= oracle.INT64_END for a in args):
+    if e.wide or evaluator.int_pow or any(type(a) is int and a >= oracle.INT64_END for a in args):
         # Integers outside int64 on the way (or in the arguments): whether they wrap depends on
         # the dtype the uint64 lattice picks for the whole array (runtime/intops.py), and eager
         # branches (D1) compute values CPython never sees. One element alone decides for itself;
@@ -286,7 +293,9 @@ def _second_look(evaluator, vec, columns, lane, xp, bname, got, kind, e) -> Opti
                 warnings.simplefilter("ignore")
                 one = _to_numpy(vec(*sargs))
             if oracle.agree(one.tolist()[0] if one.ndim else one.item(), one.dtype.kind, e.value):
-                return "wrap-lattice"
+                # Or `int ** int` array: float64 on every lane when some exponent is negative
+                # (docs/semantics.md item 12, eager backends).
+                return "wrap-lattice" if not evaluator.int_pow or e.wide else "int-pow-dtype"
         except Exception:  # noqa: BLE001
             pass
         if e.wide:

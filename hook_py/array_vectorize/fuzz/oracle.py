@@ -27,8 +27,13 @@ Alternative semantics for a second look at a differing element (``check._second_
   and returns; ``all`` everywhere; ``mergek`` evaluates the untaken alternatives of ternaries and
   ``and``/``or`` eagerly (D1) and gives the result the widest kind among them; ``mergekf`` adds
   floats at assignments under ``if``; ``mergephi`` converts every variable an ``if`` or a loop
-  assigns after the ``if`` and around the loop (phis of mixed kinds); ``mergef`` converts ints at
-  every merge. A later operation then follows float rules (``-0`` is ``-0.0``, ``x // 0`` is nan).
+  assigns after the ``if`` and around the loop (phis of mixed kinds); ``mergeif`` only after the
+  ``if`` (the exact body's loop variable keeps its initial value's dtype until a merge converts
+  it); ``mergeeager`` runs the untaken side of an ``if`` too and gives each variable it assigns the
+widest kind of the two sides; ``mergef`` converts ints at every merge. A later operation then follows float rules
+  (``-0`` is ``-0.0``, ``x // 0`` is the IEEE quotient). In these kind modes a constant tuple with
+  a float item is read as floats (``T[i]``, ``for c in T``): its items are one kind in the
+  vectorized code, the loop variable's kind changes across iterations otherwise.
 
 ``agree(got, dtype_kind, expected)`` is the per-element comparison: same value (NaN equals NaN,
 the sign of a float zero matters), and a result dtype that can hold CPython's kind: a bool needs a
@@ -319,6 +324,18 @@ def _rf(v: Any) -> Any:
     return v
 
 
+def _rtup(t: Any) -> Any:
+    """A constant tuple as the vectorized code holds it: with a float item, every int and bool
+    item as a float (docs/semantics.md item 8)."""
+    if type(t) is tuple and any(type(x) is float for x in t):
+        return tuple(float(x) if type(x) in (int, bool) and INT64_MIN <= x < UINT64_END else x for x in t)
+    return t
+
+
+#: ``r53`` modes that model where values of mixed kinds are held as float64.
+KIND_MODES = ("mergek", "mergekf", "mergef", "mergephi", "mergeif", "mergeeager")
+
+
 def _widest(values: List[Any], chosen: Any) -> Any:
     """``chosen`` in the kind an array holding every value of ``values`` would have."""
     kinds = {type(v) for v in values}
@@ -366,7 +383,21 @@ def _make_kind_merges(flags: "_Flags") -> Dict[str, Callable[..., Any]]:
     def _kminmax(fn: Callable[..., Any], *args: Any) -> Any:
         return _widest(list(args), fn(*args))
 
-    return {"_kifexp": _kifexp, "_kboolop": _kboolop, "_kminmax": _kminmax}
+    def _eager_alt(fn: Callable[..., Any], loc: Dict[str, Any]) -> Dict[str, Any]:
+        """The variables the untaken side of an ``if`` assigns, run on the current values (D1)."""
+        names = fn.__code__.co_varnames[: fn.__code__.co_argcount]
+        out = untaken(lambda: fn(**{k: v for k, v in loc.items() if k in names}))
+        return out[0] if out else {}
+
+    def _wid(current: Any, alt: Dict[str, Any], name: str) -> Any:
+        if name in alt and alt[name] is not _UNSET:
+            return _widest([current, alt[name]], current)
+        return current
+
+    return {"_kifexp": _kifexp, "_kboolop": _kboolop, "_kminmax": _kminmax, "_eager_alt": _eager_alt, "_wid": _wid, "_UNSET": _UNSET}
+
+
+_UNSET = object()
 
 
 def _is_half(node: ast.expr) -> bool:
@@ -383,6 +414,8 @@ class _Instrument(ast.NodeTransformer):
         self.r53 = r53
         self.ieee = ieee
         self.in_if = 0
+        self.eager = 0  # ``_eager_if`` functions made so far
+        self.locals: List[set] = []  # local names of the functions being visited
 
     def _binop(self, left: ast.expr, op: ast.operator, right: ast.expr) -> ast.expr:
         """``left op right`` checked by ``_chk``, through the helper of the mode for ``/ // % **``."""
@@ -435,20 +468,20 @@ class _Instrument(ast.NodeTransformer):
         if self.shim and isinstance(node.func, ast.Name) and node.func.id == "pow" and len(node.args) == 2 and _is_half(node.args[1]):
             return self._binop(node.args[0], ast.Pow(), node.args[1])
         if isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
-            if self.r53 in ("mergek", "mergekf"):
+            if self.r53 in ("mergek", "mergekf", "mergeeager"):
                 return self._wrap(ast.Call(func=ast.Name("_kminmax", ast.Load()), args=[node.func] + node.args, keywords=[]))
             return self._merge(self._wrap(node))
         return self._wrap(node)
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
         self.generic_visit(node)
-        if self.r53 in ("mergek", "mergekf", "mergephi"):
+        if self.r53 in ("mergek", "mergekf", "mergephi", "mergeeager"):
             return self._kind_merge("_kifexp", [node.test, node.body, node.orelse], [])
         return self._merge(node)
 
     def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
         self.generic_visit(node)
-        if self.r53 in ("mergek", "mergekf", "mergephi"):
+        if self.r53 in ("mergek", "mergekf", "mergephi", "mergeeager"):
             return self._kind_merge("_kboolop", list(node.values), [ast.Constant(isinstance(node.op, ast.And))])
         return self._merge(node)
 
@@ -458,11 +491,77 @@ class _Instrument(ast.NodeTransformer):
         node.body = self._block(node.body)
         node.orelse = self._block(node.orelse)
         self.in_if -= 1
-        if self.r53 == "mergephi":
+        if self.r53 in ("mergephi", "mergeif"):
             return [node] + self._as_floats(node)
+        if self.r53 == "mergeeager":
+            return self._eager_if(node)
+        return node
+
+    def _eager_if(self, node: ast.If) -> Any:
+        """``mergeeager``: the vectorized code runs both sides of an ``if`` (D1) and merges each
+        variable they assign into one array: an int on the taken side becomes a float where the
+        other side gives a float there (docs/semantics.md item 8). The untaken side runs on a copy
+        of the variables (a nested function), and each assigned variable takes the widest kind."""
+        if any(isinstance(n, (ast.Return, ast.Break, ast.Continue)) for n in ast.walk(node)):
+            return node
+        names = sorted({
+            n.id for side in (node.body, node.orelse) for stmt in side for n in ast.walk(stmt)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and not n.id.startswith("_")
+        })
+        if not names:
+            return node
+        self.eager += 1
+        tag = self.eager
+        local = self.locals[-1] if self.locals else set()
+        out: List[ast.stmt] = []
+
+        def alt(side: List[ast.stmt], fname: str) -> None:
+            used = sorted({
+                n.id for stmt in side for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id in local
+            } | set(names))
+            args = ast.arguments(
+                posonlyargs=[], args=[ast.arg(a) for a in used], kwonlyargs=[], kw_defaults=[],
+                defaults=[ast.Name("_UNSET", ast.Load()) for _ in used],
+            )
+            ret = ast.Return(ast.Dict(
+                keys=[ast.Constant(n) for n in names], values=[ast.Name(n, ast.Load()) for n in names],
+            ))
+            body = [ast.Pass()] + list(side) + [ret]
+            out.append(ast.FunctionDef(name=fname, args=args, body=body, decorator_list=[], returns=None, type_comment=None))
+
+        alt(node.body, f"_alt{tag}_then")
+        alt(node.orelse, f"_alt{tag}_else")
+        took = f"_alt{tag}"
+
+        def call(fname: str) -> ast.stmt:
+            return ast.Assign(targets=[ast.Name(took, ast.Store())], value=ast.Call(
+                func=ast.Name("_eager_alt", ast.Load()),
+                args=[ast.Name(fname, ast.Load()), ast.Call(func=ast.Name("locals", ast.Load()), args=[], keywords=[])],
+                keywords=[],
+            ))
+
+        node.body = [call(f"_alt{tag}_else")] + node.body
+        node.orelse = [call(f"_alt{tag}_then")] + (node.orelse or [])
+        out.append(node)
+        for n in names:
+            out.append(ast.Try(
+                body=[ast.Assign(targets=[ast.Name(n, ast.Store())], value=ast.Call(
+                    func=ast.Name("_wid", ast.Load()),
+                    args=[ast.Name(n, ast.Load()), ast.Name(took, ast.Load()), ast.Constant(n)], keywords=[]))],
+                handlers=[ast.ExceptHandler(type=ast.Name("NameError", ast.Load()), name=None, body=[ast.Pass()])],
+                orelse=[], finalbody=[],
+            ))
+        return out
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
+        self.generic_visit(node)
+        if self.r53 in KIND_MODES and isinstance(node.value, ast.Name):
+            node.value = self._call("_rtup", node.value)
         return node
 
     def visit_For(self, node: ast.For) -> Any:
+        if self.r53 in KIND_MODES and isinstance(node.iter, ast.Name):
+            node.iter = self._call("_rtup", node.iter)
         node.body = self._block(node.body)
         if self.r53 == "mergephi":
             convert = self._as_floats(ast.Module(body=node.body, type_ignores=[]), exclude={getattr(node.target, "id", "")})
@@ -511,7 +610,12 @@ class _Instrument(ast.NodeTransformer):
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.stmt:
         saved, self.in_if = self.in_if, 0
+        a = node.args
+        self.locals.append({x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {
+            n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        })
         self.generic_visit(node)
+        self.locals.pop()
         self.in_if = saved
         return node
 
@@ -556,6 +660,13 @@ class Evaluator:
         self.flags = _Flags()
         self._fns: Dict[tuple, Callable[..., Any]] = {}
         self.uses_shim = uses_shim(self.tree)
+        # A power whose result dtype the whole array decides (``int ** int``: float64 when some
+        # lane's exponent is negative): a differing element is checked alone (``check.py``).
+        self.int_pow = any(
+            isinstance(n, (ast.BinOp, ast.AugAssign)) and isinstance(n.op, ast.Pow)
+            or isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "pow"
+            for n in ast.walk(self.tree)
+        )
 
     def _function(self, shim: bool, r53: str, ieee: bool) -> Callable[..., Any]:
         key = (shim, r53, ieee)
@@ -568,7 +679,7 @@ class Evaluator:
             code = compile(tree, self.path, "exec")
             ns: Dict[str, Any] = {
                 "__name__": "array_vectorize_fuzz_oracle", "_chk": _make_chk(self.flags, r53 == "all"),
-                "_ipow": _ipow, "pow": _ipow, "_r53": _r53, "_rf": _rf, "_rfb": _rfb,
+                "_ipow": _ipow, "pow": _ipow, "_r53": _r53, "_rf": _rf, "_rfb": _rfb, "_rtup": _rtup,
             }
             ns.update(_make_kind_merges(self.flags))
             if shim:

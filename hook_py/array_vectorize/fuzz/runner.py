@@ -32,10 +32,8 @@ MISMATCH_KINDS = ("mismatch",)
 #: (``check.KNOWN``) and generator features that reach bugs no failure signature recognises.
 #: Each has a strict-xfail reproducer in tests/differential/test_fuzz_findings.py; remove an
 #: entry when its reproducers pass.
-OPEN_BUG_CLASSES = frozenset({
-    "scalar-raise", "bigint-raise", "strict-promotion", "merge-kind", "scalar-as-array", "bool-arith",
-})
-OPEN_BUG_FEATURES = frozenset({"uint64_int_cast", "big_literals"})
+OPEN_BUG_CLASSES: frozenset = frozenset()
+OPEN_BUG_FEATURES: frozenset = frozenset()
 
 
 @dataclass
