@@ -61,6 +61,7 @@ FIXED = {
     "placeholder-phi-indexes-tuple",
     "unknown-phi-becomes-python-float",
     "tuple-index-reaches-int-items-only",
+    "uint64-literal-merged-then-divided",
 }
 
 
@@ -127,6 +128,15 @@ CASES = [
         "big_literals: the float body merges the literal 2**63 with -1 by a plain xp.where, which NumPy makes "
         "uint64 (docs/semantics.md item 13: int64 when a selected lane is negative)",
         backends=("numpy",),
+    ),
+    case(
+        "uint64-literal-merged-then-divided",
+        "def f(p0, p1):\n    v2 = p0\n    return (p1 if v2 else 9223372036854775808) / 1\n",
+        [Column(I, [1, 0, 0]), Column(I, [-5, 0, 0])],  # CPython -5.0, 2.0**63, 2.0**63; the merge is int64
+        # (a lane is negative), so 2**63 wraps to -2**63 before the division (item 13)
+        "oracle: the literal 2**63 is a value outside int64 on the way, so the lanes that take it are "
+        "re-checked alone (the lattice's dtype depends on the whole array)",
+        owner="fuzz oracle (fuzz/oracle.py)",
     ),
     case(
         "float-cast-dropped-on-scalar-select",

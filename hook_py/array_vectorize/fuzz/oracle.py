@@ -457,6 +457,13 @@ class _Instrument(ast.NodeTransformer):
         self.generic_visit(node)
         return self._binop(node.left, node.op, node.right)
 
+    def visit_Constant(self, node: ast.Constant) -> ast.expr:
+        # An int literal outside int64 is a value on the way like an operation's result: where
+        # it merges with int64 values, the lattice picks the dtype for the whole array (item 13).
+        if type(node.value) is int and not INT64_MIN <= node.value < INT64_END:
+            return self._wrap(node)
+        return node
+
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
         self.generic_visit(node)
         return self._wrap(node)
