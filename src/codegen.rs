@@ -715,7 +715,9 @@ impl<'a> Gen<'a> {
         if self.scalar(a) {
             return match u {
                 UnOp::Neg => Expr::Neg(Box::new(e)),
-                UnOp::Pos => e,
+                // `+` of a Python bool is an int: dropped only where it changes nothing.
+                UnOp::Pos if matches!(k, Kind::Int | Kind::Float) => e,
+                UnOp::Pos => Expr::Pos(Box::new(e)),
                 UnOp::Not => Expr::Not(Box::new(e)),
                 UnOp::Abs => call(name("abs"), vec![e]),
             };

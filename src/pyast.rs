@@ -18,6 +18,8 @@ pub enum Expr {
     Call(Box<Expr>, Vec<Expr>, Vec<(String, Expr)>),
     Bin(&'static str, Box<Expr>, Box<Expr>),
     Neg(Box<Expr>),
+    /// Unary `+`: on a Python bool it gives an int (`+True == 1`).
+    Pos(Box<Expr>),
     Not(Box<Expr>),
     Cmp(&'static str, Box<Expr>, Box<Expr>),
     /// `and` / `or` on Python scalars.
@@ -85,7 +87,7 @@ fn prec(e: &Expr) -> u8 {
         Expr::Bin("+" | "-", ..) => P_ARITH,
         Expr::Bin("**", ..) => P_POW,
         Expr::Bin(..) => P_TERM,
-        Expr::Neg(_) => P_UNARY,
+        Expr::Neg(_) | Expr::Pos(_) => P_UNARY,
         Expr::Int(i) if *i < 0 => P_UNARY,
         Expr::Float(f) if f.is_sign_negative() => P_UNARY,
         _ => P_ATOM,
@@ -184,6 +186,10 @@ fn write_expr(e: &Expr, out: &mut String) {
         }
         Expr::Neg(a) => {
             out.push('-');
+            wrap(a, P_UNARY, out);
+        }
+        Expr::Pos(a) => {
+            out.push('+');
             wrap(a, P_UNARY, out);
         }
         Expr::Not(a) => {

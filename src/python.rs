@@ -329,9 +329,12 @@ fn compile_module<'py>(
 #[pyfunction]
 #[pyo3(signature = (data, start = 0))]
 fn sha256_hex(data: &[u8], start: usize) -> PyResult<String> {
-    let tail = data
-        .get(start..)
-        .ok_or_else(|| PyValueError::new_err(format!("start {start} is beyond the {} bytes of data", data.len())))?;
+    let tail = data.get(start..).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "start {start} is beyond the {} bytes of data",
+            data.len()
+        ))
+    })?;
     Ok(crate::cache::sha256_hex(tail))
 }
 

@@ -62,6 +62,9 @@ FIXED = {
     "unknown-phi-becomes-python-float",
     "tuple-index-reaches-int-items-only",
     "uint64-literal-merged-then-divided",
+    "pos-of-python-bool",
+    "item8-merge-past-returning-block",
+    "item9-reciprocal-power",
 }
 
 
@@ -128,6 +131,32 @@ CASES = [
         "big_literals: the float body merges the literal 2**63 with -1 by a plain xp.where, which NumPy makes "
         "uint64 (docs/semantics.md item 13: int64 when a selected lane is negative)",
         backends=("numpy",),
+    ),
+    case(
+        "item8-merge-past-returning-block",
+        "def f(p0, p1, p2):\n    if p0 < 0:\n        if 0 != p0:\n            p1 = 1.0\n            return 0\n"
+        "        v7, p2 = (0, 1.5)\n    else:\n        p1 = p2\n    p0 = p2 < p1\n    return p0\n",
+        [Column(I, [0, 1]), Column(I, [0, 0]), Column(I, [-9223372036854775807, 3])],
+        # CPython False, False; the untaken side (D1) makes p2 a float64 array, rounding -2**63 + 1
+        # (item 8), while p1 = 1.0 sits in a block that returns and merges nothing
+        "oracle: the eager model of item 8 ran past a `return` on the untaken side (seed 2, program 154)",
+        owner="fuzz oracle (fuzz/oracle.py)",
+    ),
+    case(
+        "item9-reciprocal-power",
+        "def f(p0, p1):\n    if p0 == 0.0:\n        p1, p0 = (0, p1)\n"
+        "        p1 = -1 - (0 - p0)\n        return 1 + pow(p1, -1)\n    return 0\n",
+        [Column(F, [0.0]), Column(F, [1.1102230246251565e-16])],
+        # CPython 0.0 (C pow(-0.9999999999999999, -1) == -1.0); NumPy's `x ** -1` is a correctly
+        # rounded reciprocal, -1.0000000000000002 (item 9)
+        "oracle: NumPy's fast path for a scalar exponent (seed 5, program 691)",
+        owner="fuzz oracle (fuzz/oracle.py)",
+    ),
+    case(
+        "pos-of-python-bool",
+        "def f(p0):\n    return +(not 1.0 * 4611686018427387904)\n",
+        [Column(F, [0.0])],  # CPython 0 (an int); the scalar `+` was dropped, leaving False
+        "bool-arith: unary + of a Python bool is an int",
     ),
     case(
         "uint64-literal-merged-then-divided",

@@ -44,10 +44,11 @@ integer array, or float64 when other paths return floats (compared by value).
 from __future__ import annotations
 
 import ast
+import copy
 import math
 import types
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -93,12 +94,15 @@ class _Huge(Exception):
 
 
 class _Flags:
-    __slots__ = ("wide", "huge", "big53")
+    __slots__ = ("wide", "huge", "big53", "wrap")
 
     def __init__(self) -> None:
         self.wide = False
         self.huge = False
         self.big53 = False
+        # On an untaken side (D1) an int beyond 64 bits wraps as the vectorized code's does
+        # (item 6): the side still runs on, and its kinds still merge.
+        self.wrap = False
 
 
 def _make_chk(flags: _Flags, round_all: bool = False) -> Callable[[Any], Any]:
@@ -112,6 +116,8 @@ def _make_chk(flags: _Flags, round_all: bool = False) -> Callable[[Any], Any]:
             if not INT64_MIN <= v < INT64_END:
                 if INT64_MIN <= v < UINT64_END:
                     flags.wide = True
+                elif flags.wrap:
+                    return (v - INT64_MIN) % UINT64_END + INT64_MIN
                 else:
                     flags.huge = True
                     raise _Huge()
@@ -166,12 +172,21 @@ def _fpow_half(a: Any) -> Any:
 
 
 def _fpow(a: Any, b: Any) -> Any:
+    """``a ** b`` as NumPy's ``**`` computes it for a float array and a scalar exponent: its
+    fast paths (``x ** -1`` is a correctly rounded reciprocal, ``x ** 2`` a square) may differ
+    from the C library's ``pow`` in the last bit (item 9). Other exponents give ``pow``, as
+    with an array exponent (which CPython's own ``pow`` covers)."""
     r = _ipow(a, b)
     if type(r) is complex:
         raise _Complex()
     if type(r) is float:
-        return _np_call(np.power, a, b)
+        return _np_pow(a, b)
     return r
+
+
+def _np_pow(a: Any, b: Any) -> float:
+    with np.errstate(all="ignore"):
+        return float((np.array([float(a)]) ** b)[0])
 
 
 def _shim_math() -> types.SimpleNamespace:
@@ -248,7 +263,7 @@ def _make_i_pow(shim: bool) -> Callable[[Any, Any], Any]:
         if type(r) is complex:
             return _np_call(np.power, a, b)
         if shim and type(r) is float:
-            return _np_call(np.power, a, b)
+            return _np_pow(a, b)
         return r
 
     return _i_pow
@@ -356,10 +371,12 @@ def _eager(thunk: Callable[[], Any]) -> List[Any]:
 
 def _make_kind_merges(flags: "_Flags") -> Dict[str, Callable[..., Any]]:
     def untaken(thunk: Callable[[], Any]) -> List[Any]:
-        saved = (flags.wide, flags.huge, flags.big53)
-        out = _eager(thunk)
-        flags.wide, flags.huge, flags.big53 = saved
-        return out
+        saved = (flags.wide, flags.huge, flags.big53, flags.wrap)
+        flags.wrap = True
+        try:
+            return _eager(thunk)
+        finally:
+            flags.wide, flags.huge, flags.big53, flags.wrap = saved
 
     def _kifexp(test: Callable[[], Any], body: Callable[[], Any], orelse: Callable[[], Any]) -> Any:
         if test():
@@ -389,12 +406,15 @@ def _make_kind_merges(flags: "_Flags") -> Dict[str, Callable[..., Any]]:
         out = untaken(lambda: fn(**{k: v for k, v in loc.items() if k in names}))
         return out[0] if out else {}
 
+    def _alt_vars(loc: Dict[str, Any], names: Tuple[str, ...]) -> Dict[str, Any]:
+        return {n: loc[n] for n in names if n in loc}
+
     def _wid(current: Any, alt: Dict[str, Any], name: str) -> Any:
         if name in alt and alt[name] is not _UNSET:
             return _widest([current, alt[name]], current)
         return current
 
-    return {"_kifexp": _kifexp, "_kboolop": _kboolop, "_kminmax": _kminmax, "_eager_alt": _eager_alt, "_wid": _wid, "_UNSET": _UNSET}
+    return {"_kifexp": _kifexp, "_kboolop": _kboolop, "_kminmax": _kminmax, "_eager_alt": _eager_alt, "_alt_vars": _alt_vars, "_wid": _wid, "_UNSET": _UNSET}
 
 
 _UNSET = object()
@@ -404,13 +424,50 @@ def _is_half(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) is float and node.value == 0.5
 
 
+def _known_truth(test: ast.expr, local: set, module: Dict[str, Any]) -> Optional[bool]:
+    """The truth of a test the compiler folds whatever the variables hold: an expression of
+    module constants that evaluates without error, or ``or``/``and`` with such an operand that
+    decides it (``x or True``)."""
+    if isinstance(test, ast.BoolOp):
+        decisive = isinstance(test.op, ast.Or)
+        truths = [_known_truth(v, local, module) for v in test.values]
+        if decisive in truths:
+            return decisive
+        if all(t is not None for t in truths):
+            return not decisive
+        return None
+    if any(isinstance(n, ast.Name) and n.id in local for n in ast.walk(test)):
+        return None
+    try:
+        with np.errstate(all="ignore"):
+            return bool(eval(compile(ast.Expression(test), "<test>", "eval"), dict(module)))  # noqa: S307
+    except Exception:  # noqa: BLE001 - raises in CPython: D3 computes it on a 0-d array
+        return None
+
+
+def _live_part(block: List[ast.stmt]) -> List[ast.stmt]:
+    """What of an untaken side's block reaches the merge after it: nothing of a block that
+    returns (its lanes are done, and the vectorized code merges no value of theirs), and of the
+    other blocks, their ``if`` and loop bodies recursively so."""
+    if any(isinstance(stmt, ast.Return) for stmt in block):
+        return [ast.Pass()]
+    out = []
+    for stmt in block:
+        if isinstance(stmt, (ast.If, ast.For)):
+            stmt.body = _live_part(stmt.body)
+            stmt.orelse = _live_part(stmt.orelse) if stmt.orelse else []
+        out.append(stmt)
+    return out
+
+
 class _Instrument(ast.NodeTransformer):
     """``_chk`` around every operation; ``shim``: NumPy's transcendental functions and float
     powers; ``r53``: ``"merge"`` rounds ints beyond 2**53 to floats where values merge (ternaries,
     ``and``/``or``, ``min``/``max``, assignments under ``if``, returns), ``"all"`` everywhere."""
 
-    def __init__(self, shim: bool, r53: str = "", ieee: bool = False) -> None:
+    def __init__(self, shim: bool, r53: str = "", ieee: bool = False, module: Optional[Dict[str, Any]] = None) -> None:
         self.shim = shim
+        self.module = module or {}  # the program's module constants and imports
         self.r53 = r53
         self.ieee = ieee
         self.in_if = 0
@@ -493,6 +550,10 @@ class _Instrument(ast.NodeTransformer):
         return self._merge(node)
 
     def visit_If(self, node: ast.If) -> Any:
+        # Before the sides are transformed: the functions `_eager_if` adds to a nested `if`
+        # return, but the program's own statements are what matters here.
+        exits = any(isinstance(n, (ast.Break, ast.Continue)) for n in ast.walk(node))
+        python_level = self._python_level(node.test)
         node.test = self.visit(node.test)
         self.in_if += 1
         node.body = self._block(node.body)
@@ -500,17 +561,34 @@ class _Instrument(ast.NodeTransformer):
         self.in_if -= 1
         if self.r53 in ("mergephi", "mergeif"):
             return [node] + self._as_floats(node)
-        if self.r53 == "mergeeager":
+        if self.r53 == "mergeeager" and not exits and not python_level:
             return self._eager_if(node)
         return node
+
+    def _python_level(self, test: ast.expr) -> bool:
+        """Whether the compiler decides this test in Python (a constant it folds, or one it
+        computes on scalars): it reads no local name and has no operation that could fail on a
+        scalar (those run on 0-d arrays, D3, so the ``if`` is an array ``if``). Such an ``if``
+        runs one side only, and nothing merges."""
+        local = self.locals[-1] if self.locals else set()
+        if _known_truth(test, local, self.module) is not None:
+            return True
+        for n in ast.walk(test):
+            if isinstance(n, ast.Name) and n.id in local:
+                return False
+            if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)):
+                return False
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("int", "round", "pow"):
+                return False
+        return True
 
     def _eager_if(self, node: ast.If) -> Any:
         """``mergeeager``: the vectorized code runs both sides of an ``if`` (D1) and merges each
         variable they assign into one array: an int on the taken side becomes a float where the
         other side gives a float there (docs/semantics.md item 8). The untaken side runs on a copy
-        of the variables (a nested function), and each assigned variable takes the widest kind."""
-        if any(isinstance(n, (ast.Return, ast.Break, ast.Continue)) for n in ast.walk(node)):
-            return node
+        of the variables (a nested function), and each assigned variable takes the widest kind.
+        Of the untaken side, blocks that return do not merge (``_live_part``). Not for an ``if``
+        that leaves a loop (its caller checks)."""
         names = sorted({
             n.id for side in (node.body, node.orelse) for stmt in side for n in ast.walk(stmt)
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and not n.id.startswith("_")
@@ -530,10 +608,15 @@ class _Instrument(ast.NodeTransformer):
                 posonlyargs=[], args=[ast.arg(a) for a in used], kwonlyargs=[], kw_defaults=[],
                 defaults=[ast.Name("_UNSET", ast.Load()) for _ in used],
             )
-            ret = ast.Return(ast.Dict(
-                keys=[ast.Constant(n) for n in names], values=[ast.Name(n, ast.Load()) for n in names],
-            ))
-            body = [ast.Pass()] + list(side) + [ret]
+            def ret() -> ast.Return:
+                return ast.Return(ast.Call(
+                    func=ast.Name("_alt_vars", ast.Load()),
+                    args=[ast.Call(func=ast.Name("locals", ast.Load()), args=[], keywords=[]),
+                          ast.Tuple([ast.Constant(n) for n in names], ast.Load())],
+                    keywords=[],
+                ))
+
+            body = [ast.Pass()] + _live_part(copy.deepcopy(list(side))) + [ret()]
             out.append(ast.FunctionDef(name=fname, args=args, body=body, decorator_list=[], returns=None, type_comment=None))
 
         alt(node.body, f"_alt{tag}_then")
@@ -667,6 +750,12 @@ class Evaluator:
         self.flags = _Flags()
         self._fns: Dict[tuple, Callable[..., Any]] = {}
         self.uses_shim = uses_shim(self.tree)
+        # The module's constants and imports, to tell the tests the compiler decides statically.
+        self.module: Dict[str, Any] = {}
+        try:
+            exec(compile(self.tree, path, "exec"), self.module)  # noqa: S102 - the fuzzer's own program
+        except Exception:  # noqa: BLE001 - then no test is known statically
+            self.module = {}
         # A power whose result dtype the whole array decides (``int ** int``: float64 when some
         # lane's exponent is negative): a differing element is checked alone (``check.py``).
         self.int_pow = any(
@@ -679,9 +768,7 @@ class Evaluator:
         key = (shim, r53, ieee)
         fn = self._fns.get(key)
         if fn is None:
-            import copy
-
-            tree = _Instrument(shim, r53, ieee).visit(copy.deepcopy(self.tree))
+            tree = _Instrument(shim, r53, ieee, self.module).visit(copy.deepcopy(self.tree))
             ast.fix_missing_locations(tree)
             code = compile(tree, self.path, "exec")
             ns: Dict[str, Any] = {
