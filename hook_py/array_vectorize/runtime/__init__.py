@@ -10,7 +10,8 @@ Modules:
   ``division`` (correctly rounded integer true division);
 * ``select``: ``_vec_select``, ``_vec_minmax``, ``_vec_broadcast``;
 * ``elementwise``: ``_vec_elementwise`` (the ``fallback=True`` element loop);
-* ``dtype``: kinds and per-namespace dtype tables.
+* ``dtype``: kinds and per-namespace dtype tables;
+* ``compat``: ``array_api_compat``, imported on first use.
 
 Every divergence from CPython is listed in the docstring of the module that implements it.
 """
