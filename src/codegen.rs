@@ -439,7 +439,15 @@ impl<'a> Gen<'a> {
         let mut out = self.block(&self.f.body.clone());
         let ret = self.value(self.f.ret);
         out.push(Stmt::Return(ret));
-        out
+        let arrays: BTreeSet<String> = (0..self.f.values.len())
+            .filter(|&i| {
+                !self.inline[i]
+                    && !matches!(self.defs[i], Some(Op::Param(_)) | None)
+                    && !self.scalar(Value(i as u32))
+            })
+            .filter_map(|i| self.names[i].clone())
+            .collect();
+        free_dead_arrays(out, &arrays)
     }
 
     fn block(&mut self, b: &Block) -> Vec<Stmt> {
@@ -1026,4 +1034,44 @@ impl<'a> Gen<'a> {
             }
         }
     }
+}
+
+/// `del` after the last top-level statement that reads each named array of the body, as a
+/// hand-written helper frees its locals when it returns: the inlined helpers of a function
+/// would otherwise keep every temporary alive until the end, and NumPy could not reuse their
+/// memory for the next ones (bs_call: two normal-CDF helpers, four arrays). Only names bound at
+/// the top level (a name bound in a loop or a branch is read across iterations and merges).
+fn free_dead_arrays(body: Vec<Stmt>, arrays: &BTreeSet<String>) -> Vec<Stmt> {
+    let top: BTreeSet<&str> = body
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Assign(targets, _) => Some(targets.iter().map(String::as_str)),
+            _ => None,
+        })
+        .flatten()
+        .filter(|n| arrays.contains(*n))
+        .collect();
+    let mut last: crate::Map<&str, usize> = crate::Map::default();
+    for (i, s) in body.iter().enumerate() {
+        let mut r = BTreeSet::new();
+        crate::pyast::reads(s, &mut r);
+        for n in r.into_iter().filter(|n| top.contains(n)) {
+            last.insert(n, i);
+        }
+    }
+    let mut dead_after: Vec<Vec<String>> = vec![vec![]; body.len()];
+    for (n, i) in last {
+        if i + 1 < body.len() {
+            dead_after[i].push(n.to_string());
+        }
+    }
+    let mut out = Vec::with_capacity(body.len());
+    for (s, mut dead) in body.into_iter().zip(dead_after) {
+        out.push(s);
+        if !dead.is_empty() {
+            dead.sort();
+            out.push(Stmt::Del(dead));
+        }
+    }
+    out
 }

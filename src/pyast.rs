@@ -33,6 +33,8 @@ pub enum Stmt {
     /// `a = e`, or `a, b = e1, e2` with several targets.
     Assign(Vec<String>, Vec<Expr>),
     Return(Expr),
+    /// `del a, b`: frees arrays no later statement reads.
+    Del(Vec<String>),
     If(Expr, Vec<Stmt>, Vec<Stmt>),
     For(String, Expr, Vec<Stmt>),
     /// `def name(params[..posonly], /, params[posonly..], *, kwonly):`
@@ -43,6 +45,50 @@ pub enum Stmt {
         kwonly: Vec<String>,
         body: Vec<Stmt>,
     },
+}
+
+/// Adds to `out` every name `s` reads (nested blocks included).
+pub fn reads<'a>(s: &'a Stmt, out: &mut std::collections::BTreeSet<&'a str>) {
+    match s {
+        Stmt::Assign(_, values) => values.iter().for_each(|e| expr_reads(e, out)),
+        Stmt::Return(e) => expr_reads(e, out),
+        Stmt::Del(_) => {}
+        Stmt::If(c, then, other) => {
+            expr_reads(c, out);
+            then.iter().chain(other).for_each(|s| reads(s, out));
+        }
+        Stmt::For(_, iter, body) => {
+            expr_reads(iter, out);
+            body.iter().for_each(|s| reads(s, out));
+        }
+        Stmt::Def { body, .. } => body.iter().for_each(|s| reads(s, out)),
+    }
+}
+
+fn expr_reads<'a>(e: &'a Expr, out: &mut std::collections::BTreeSet<&'a str>) {
+    match e {
+        Expr::Name(n) => {
+            out.insert(n);
+        }
+        Expr::Int(_) | Expr::Float(_) | Expr::Bool(_) | Expr::Str(_) | Expr::None => {}
+        Expr::Tuple(items) => items.iter().for_each(|e| expr_reads(e, out)),
+        Expr::Attr(base, _) => expr_reads(base, out),
+        Expr::Call(f, args, kwargs) => {
+            expr_reads(f, out);
+            args.iter().for_each(|e| expr_reads(e, out));
+            kwargs.iter().for_each(|(_, e)| expr_reads(e, out));
+        }
+        Expr::Neg(a) | Expr::Pos(a) | Expr::Not(a) => expr_reads(a, out),
+        Expr::Bin(_, a, b) | Expr::Cmp(_, a, b) | Expr::BoolOp(_, a, b) | Expr::Subscript(a, b) => {
+            expr_reads(a, out);
+            expr_reads(b, out);
+        }
+        Expr::IfExp(c, a, b) => {
+            expr_reads(c, out);
+            expr_reads(a, out);
+            expr_reads(b, out);
+        }
+    }
 }
 
 pub fn name(n: &str) -> Expr {
@@ -256,6 +302,11 @@ fn stmt(s: &Stmt, depth: usize, out: &mut String) {
         Stmt::Return(e) => {
             out.push_str("return ");
             write_expr(e, out);
+            out.push('\n');
+        }
+        Stmt::Del(names) => {
+            out.push_str("del ");
+            out.push_str(&names.join(", "));
             out.push('\n');
         }
         Stmt::If(c, then, other) => {

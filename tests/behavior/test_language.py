@@ -523,6 +523,20 @@ def helper_calls(x, y):
     return _distance(x, y) + _uses_helper(x)
 
 
+def _square_plus_one(v):
+    t = 1.0 + v * v
+    return t * t
+
+
+@case("f", "i")
+def helper_temporaries_freed(x, n):
+    # `t` of each inlined helper is deleted once dead (codegen's free_dead_arrays); values
+    # read after it, and the int path (exact body), must be unaffected.
+    u = _square_plus_one(x)
+    w = _square_plus_one(float(n))
+    return u + u * x - w * n
+
+
 @case("f")
 def helper_keywords(x):
     return _distance(b=1.0, a=x)
