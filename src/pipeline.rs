@@ -160,7 +160,14 @@ fn broadcast_result(f: &mut Function) {
     if already {
         return;
     }
-    let covered = shaped_by(f, f.ret).len() == f.declared_params;
+    // Beyond 64 parameters the analysis does not track shapes: broadcast (harmless when the
+    // result had the shape already).
+    let all: Params = match f.declared_params {
+        64 => u64::MAX,
+        n if n < 64 => (1u64 << n) - 1,
+        _ => 0,
+    };
+    let covered = all != 0 && shaped_by(f, f.ret) == all;
     if covered {
         return;
     }
@@ -173,7 +180,8 @@ fn broadcast_result(f: &mut Function) {
     f.ret = dst;
 }
 
-type Params = std::collections::BTreeSet<usize>;
+/// A set of declared parameters, as a bit mask (parameter `i` is bit `i`).
+type Params = u64;
 
 /// The declared parameters whose shape `v` is sure to carry at run time, whichever path the
 /// values take: an operation broadcasts its operands' shapes (their union); constants, 0-d
@@ -182,9 +190,9 @@ type Params = std::collections::BTreeSet<usize>;
 /// initial and next values carry, and after the loop (which runs at least once, D6) what the
 /// last `next` carries.
 fn shaped_by(f: &Function, v: Value) -> Params {
-    let mut g: Vec<Params> = vec![Params::new(); f.values.len()];
+    let mut g: Vec<Params> = vec![0; f.values.len()];
     shaped_block(f, &f.body, &mut g);
-    std::mem::take(&mut g[v.index()])
+    g[v.index()]
 }
 
 fn shaped_block(f: &Function, block: &crate::ir::Block, g: &mut Vec<Params>) {
@@ -193,36 +201,27 @@ fn shaped_block(f: &Function, block: &crate::ir::Block, g: &mut Vec<Params>) {
         match inst {
             Inst::Let { dst, op } => {
                 let s = match op {
-                    Op::Param(i) if *i < f.declared_params => Params::from([*i]),
-                    Op::Param(_) | Op::Const(_) | Op::AsArray(_) | Op::Placeholder(_) => {
-                        Params::new()
-                    }
-                    Op::Broadcast(_) => (0..f.declared_params).collect(),
+                    Op::Param(i) if *i < f.declared_params && *i < 64 => 1u64 << i,
+                    Op::Param(_) | Op::Const(_) | Op::AsArray(_) | Op::Placeholder(_) => 0,
+                    Op::Broadcast(_) => u64::MAX,
                     Op::Select(c, a, b) if f.info(*c).shape == Shape::Scalar => {
-                        g[a.index()].intersection(&g[b.index()]).copied().collect()
+                        g[a.index()] & g[b.index()]
                     }
-                    _ => op
-                        .operands()
-                        .iter()
-                        .flat_map(|o| g[o.index()].iter().copied())
-                        .collect(),
+                    _ => op.operands().iter().fold(0, |acc, o| acc | g[o.index()]),
                 };
                 g[dst.index()] = s;
             }
             Inst::Loop { phis, body, .. } => {
                 for p in phis {
-                    g[p.dst.index()] = g[p.init.index()].clone();
+                    g[p.dst.index()] = g[p.init.index()];
                 }
                 // Inside the loop a variable is its initial value or a later one: shrink to
-                // what all of them carry (a few rounds: the sets only shrink).
-                for _ in 0..16 {
+                // what all of them carry (the sets only shrink, so this ends).
+                loop {
                     shaped_block(f, body, g);
                     let mut changed = false;
                     for p in phis {
-                        let both: Params = g[p.init.index()]
-                            .intersection(&g[p.next.index()])
-                            .copied()
-                            .collect();
+                        let both = g[p.init.index()] & g[p.next.index()];
                         if both != g[p.dst.index()] {
                             g[p.dst.index()] = both;
                             changed = true;
@@ -232,7 +231,8 @@ fn shaped_block(f: &Function, block: &crate::ir::Block, g: &mut Vec<Params>) {
                         break;
                     }
                 }
-                let after: Vec<Params> = phis.iter().map(|p| g[p.next.index()].clone()).collect();
+                // Read before any is written: one phi's `next` may be another's `dst`.
+                let after: Vec<Params> = phis.iter().map(|p| g[p.next.index()]).collect();
                 for (p, s) in phis.iter().zip(after) {
                     g[p.dst.index()] = s;
                 }
@@ -243,10 +243,7 @@ fn shaped_block(f: &Function, block: &crate::ir::Block, g: &mut Vec<Params>) {
                 shaped_block(f, then, g);
                 shaped_block(f, other, g);
                 for o in outs {
-                    g[o.dst.index()] = g[o.then.index()]
-                        .intersection(&g[o.other.index()])
-                        .copied()
-                        .collect();
+                    g[o.dst.index()] = g[o.then.index()] & g[o.other.index()];
                 }
             }
         }
