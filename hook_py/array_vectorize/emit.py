@@ -149,14 +149,16 @@ def _lazy(code: CodeType, source: str, module: str, namespace: Any) -> FunctionT
 
     def first_call(*args: Any) -> Any:
         # Another thread may have filled the globals meanwhile; filling them twice at once is
-        # harmless, the values are the same.
+        # harmless, the values are the same. The exact body goes in first and the helpers in
+        # one update (atomic under the GIL) that replaces this stand-in last: a thread that
+        # finds the real prologue finds everything else too.
         if glob.get(prologue) is first_call:
             if _pending_sources:
                 import linecache
 
                 flush_pending_sources(linecache)
-            glob.update(_globals(module, None, namespace))
             _install_exact(source, code.co_filename, glob)
+            glob.update(_globals(module, None, namespace))
         return glob[prologue](*args)
 
     glob[prologue] = first_call

@@ -374,3 +374,33 @@ def test_warm_import_defers_the_runtime_to_the_first_call(project: Project):
     assert warm.out["signature"] == plain.out["signature"] == "(x, y)"
     assert warm.out["value"] == plain.out["value"] and warm.out["g"] == plain.out["g"]
     assert warm.out["same_code"] is True
+
+
+THREADS = CALLS + """
+import sys, threading
+sys.setswitchinterval(1e-6)  # switch threads as often as possible
+import mod
+barrier = threading.Barrier(8)
+results = [None] * 8
+def work(i):
+    barrier.wait()
+    # Half the threads take the float path, half the exact one (int arrays), all at the first call.
+    args = (_x, _y) if i % 2 else (_x.astype("int64"), _y.astype("int64"))
+    results[i] = mod.f(*args).tolist()
+threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+out = {"float": results[1::2], "int": results[0::2]}
+"""
+
+
+def test_first_calls_from_many_threads_at_once(project: Project):
+    """The first call fills a lazy function's globals; threads racing into it all get results."""
+    project.write("mod.py", MARKED)
+    plain = project.run(THREADS, hook=False)
+    project.run(THREADS)
+    warm = project.run(THREADS)
+    assert warm.stats["compiled"] == 0 and warm.stats["disk_cache_hits"] == 2
+    assert warm.out == plain.out
+    assert all(r == plain.out["float"][0] for r in warm.out["float"])
+    assert all(r == plain.out["int"][0] for r in warm.out["int"])
