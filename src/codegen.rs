@@ -188,7 +188,7 @@ fn python_name(n: &str) -> String {
     }
 }
 
-fn unique(base: &str, taken: &BTreeSet<String>) -> String {
+pub(crate) fn unique(base: &str, taken: &BTreeSet<String>) -> String {
     if !taken.contains(base) {
         return base.to_string();
     }

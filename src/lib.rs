@@ -9,6 +9,7 @@ pub mod codegen;
 pub mod diagnostics;
 pub mod env;
 pub mod extract;
+pub mod fallback;
 pub mod ir;
 pub mod kinds;
 pub mod lower;

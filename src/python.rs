@@ -324,6 +324,20 @@ fn compile_module<'py>(
     Ok(list)
 }
 
+/// The generated module of `fallback=True` for a function that cannot be compiled at all: one
+/// element loop with the original's signature (src/fallback.rs). ValueError without parameters.
+#[pyfunction]
+#[pyo3(signature = (entry, params, posonly, kwonly))]
+fn element_loop(
+    entry: &str,
+    params: Vec<String>,
+    posonly: usize,
+    kwonly: Vec<String>,
+) -> PyResult<String> {
+    crate::fallback::element_loop(entry, &params, posonly, &kwonly)
+        .ok_or_else(|| PyValueError::new_err("an element loop needs at least one parameter"))
+}
+
 /// Hex sha256 of `data[start:]` (a start offset, so that a cache file's payload is hashed in
 /// place rather than copied out first).
 #[pyfunction]
@@ -361,6 +375,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile_function, m)?)?;
     m.add_function(wrap_pyfunction!(compile_module, m)?)?;
     m.add_function(wrap_pyfunction!(sha256_hex, m)?)?;
+    m.add_function(wrap_pyfunction!(element_loop, m)?)?;
     m.add_function(wrap_pyfunction!(write_atomic, m)?)?;
     m.add_function(wrap_pyfunction!(scan_tree, m)?)?;
     Ok(())

@@ -100,8 +100,9 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
     try:
         compiled, hidden = compile_live(original, options)
     except VectorizationError:
-        if not options["fallback"]:
-            raise
+        code = original.__code__
+        if not options["fallback"] or not (code.co_argcount or code.co_kwonlyargcount):
+            raise  # nothing to loop over without parameters
         return _element_loop(original, namespace)
     return emit.materialize(
         original,
@@ -139,21 +140,11 @@ def compile_live(original: FunctionType, options: dict) -> tuple[dict, dict]:
 def _element_loop(original: FunctionType, namespace: Any) -> FunctionType:
     """fallback=True for a function that cannot be compiled at all: one element loop (D7)."""
     code = original.__code__
-    n_pos, n_posonly = code.co_argcount, code.co_posonlyargcount
+    n_pos = code.co_argcount
     names = list(code.co_varnames[: n_pos + code.co_kwonlyargcount])
     kwnames = names[n_pos:]
-    params = list(names[:n_pos])
-    if n_posonly:
-        params.insert(n_posonly, "/")
-    if kwnames:
-        params += ["*", *kwnames]
     entry = original.__name__ if original.__name__.isidentifier() else "_lambda"
-    args = ", ".join(names)
-    source = (
-        f"def {entry}({', '.join(params)}):\n"
-        f"    xp, {args}, = _vec_exact_args({args})\n"
-        f"    return _vec_elementwise(xp, _vec_original, {args})\n"
-    )
+    source = _core.element_loop(entry, names[:n_pos], code.co_posonlyargcount, kwnames)
 
     def call_original(*values: Any) -> Any:
         return original(*values[:n_pos], **dict(zip(kwnames, values[n_pos:])))

@@ -3,6 +3,7 @@ fallback, verify, the canonical cache."""
 
 from __future__ import annotations
 
+import inspect
 import math
 import warnings
 
@@ -108,6 +109,25 @@ def test_fallback_loops_over_a_function_that_cannot_compile():
     fn = from_source("def f(x):\n    total = 0.0\n    while total < x:\n        total += 1.0\n    return total\n")
     vec = vectorize(fn, fallback=True)
     check(vec, np.array([0.5, 2.0, 3.5, -1.0]))
+
+
+def test_fallback_element_loop_keeps_the_signature():
+    fn = from_source(
+        "def f(a, b=2.0, /, c=1.0, *, d=0.5):\n    while a > 10.0:\n        a -= b\n    return a * c + d\n"
+    )
+    vec = vectorize(fn, fallback=True)
+    assert "_vec_elementwise(" in vec.source
+    assert str(inspect.signature(vec)) == str(inspect.signature(fn)) == "(a, b=2.0, /, c=1.0, *, d=0.5)"
+    a = np.array([0.5, 12.0, 30.0, -1.0])
+    expected = [fn(float(v), 3.0, c=2.0, d=1.5) for v in a]
+    assert vec(a, 3.0, c=2.0, d=1.5).tolist() == expected
+    assert vec(a).tolist() == [fn(float(v)) for v in a]
+
+
+def test_fallback_without_parameters_is_still_rejected():
+    fn = from_source("def f():\n    return 1.0\n")
+    with pytest.raises(VectorizationError, match="at least one parameter"):
+        vectorize(fn, fallback=True)
 
 
 def test_verify_accepts_a_correct_compilation():
