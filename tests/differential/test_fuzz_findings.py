@@ -65,6 +65,7 @@ FIXED = {
     "pos-of-python-bool",
     "item8-merge-past-returning-block",
     "item9-reciprocal-power",
+    "item9-array-exponent-power-loop",
 }
 
 
@@ -150,6 +151,16 @@ CASES = [
         # CPython 0.0 (C pow(-0.9999999999999999, -1) == -1.0); NumPy's `x ** -1` is a correctly
         # rounded reciprocal, -1.0000000000000002 (item 9)
         "oracle: NumPy's fast path for a scalar exponent (seed 5, program 691)",
+        owner="fuzz oracle (fuzz/oracle.py)",
+    ),
+    case(
+        "item9-array-exponent-power-loop",
+        "import math\nT0 = (0.1, 0, 0, 0)\n\ndef f(p0):\n    v4 = T0[-0] ** (1.5 - p0)\n    return math.floor(1 / v4)\n",
+        [Column(F, [-0.5, 0.0])],
+        # CPython 99, 31; 0.1 ** 2.0 is 0.010000000000000002 in C's pow, but NumPy's pow loop for
+        # an array exponent (AVX-512) gives 0.01, so 1 / v4 is 100.0 (item 9); the scalar-exponent
+        # fast paths the oracle modelled give C's value here
+        "oracle: NumPy's pow loop for an array exponent (seed 16, program 1007)",
         owner="fuzz oracle (fuzz/oracle.py)",
     ),
     case(

@@ -21,7 +21,11 @@ Alternative semantics for a second look at a differing element (``check._second_
 
 * ``shim=True``: transcendental functions and float powers are NumPy's array implementations
   (item 9: last-bit differences, which can flip a later comparison or ``floor``), and ``x ** 0.5``
-  is ``sqrt`` (item 10);
+  is ``sqrt`` (item 10); a power with a Python-scalar exponent takes NumPy's scalar-exponent
+  fast paths (``x ** 2.0`` a square, ``x ** -1.0`` a reciprocal); ``shim="loop"`` likewise,
+  except that a power whose exponent may be an array (it reads a local other than a loop
+  index) takes NumPy's ``pow`` loop, which is not correctly rounded (``0.1 ** array([2.0])``
+  is ``0.01``);
 * ``r53=...``: ints held in float64 arrays where values of mixed kinds merge (item 8): ``merge``
   rounds ints beyond 2**53 at ternaries, ``and``/``or``, ``min``/``max``, assignments under ``if``
   and returns; ``all`` everywhere; ``mergek`` evaluates the untaken alternatives of ternaries and
@@ -189,6 +193,18 @@ def _np_pow(a: Any, b: Any) -> float:
         return float((np.array([float(a)]) ** b)[0])
 
 
+def _fpow_loop(a: Any, b: Any) -> Any:
+    """``a ** b`` as NumPy computes it with an array exponent: its ``pow`` loop (AVX-512 on this
+    kind of machine, not correctly rounded: ``0.1 ** array([2.0])`` is ``0.01``, one ulp below
+    the C library's ``pow``), never the scalar-exponent fast paths of ``_fpow`` (item 9)."""
+    r = _ipow(a, b)
+    if type(r) is complex:
+        raise _Complex()
+    if type(r) is float:
+        return _np_call(np.power, a, b)
+    return r
+
+
 def _shim_math() -> types.SimpleNamespace:
     ns = types.SimpleNamespace(**{k: v for k, v in vars(math).items() if not k.startswith("_")})
     for name in SHIM_MATH:
@@ -254,7 +270,10 @@ def _i_mod(a: Any, b: Any) -> Any:
         return 0 if _both_int(a, b) else _np_call(np.remainder, a, b)
 
 
-def _make_i_pow(shim: bool) -> Callable[[Any, Any], Any]:
+def _make_i_pow(shim: Any, loop: bool = False) -> Callable[[Any, Any], Any]:
+    """The IEEE ``a ** b``; with ``shim``, NumPy's value for a float result: its scalar-exponent
+    fast paths, or with ``loop`` its array-exponent loop (``_fpow_loop``)."""
+
     def _i_pow(a: Any, b: Any) -> Any:
         try:
             r = _ipow(a, b)
@@ -263,7 +282,7 @@ def _make_i_pow(shim: bool) -> Callable[[Any, Any], Any]:
         if type(r) is complex:
             return _np_call(np.power, a, b)
         if shim and type(r) is float:
-            return _np_pow(a, b)
+            return _np_call(np.power, a, b) if loop else _np_pow(a, b)
         return r
 
     return _i_pow
@@ -460,6 +479,10 @@ def _live_part(block: List[ast.stmt]) -> List[ast.stmt]:
     return out
 
 
+#: Builtins a program may call (``_Instrument._scalar_exponent``).
+_BUILTIN_CALLS = frozenset({"abs", "min", "max", "float", "int", "round", "bool", "pow"})
+
+
 class _Instrument(ast.NodeTransformer):
     """``_chk`` around every operation; ``shim``: NumPy's transcendental functions and float
     powers; ``r53``: ``"merge"`` rounds ints beyond 2**53 to floats where values merge (ternaries,
@@ -473,6 +496,7 @@ class _Instrument(ast.NodeTransformer):
         self.in_if = 0
         self.eager = 0  # ``_eager_if`` functions made so far
         self.locals: List[set] = []  # local names of the functions being visited
+        self.scalar_names: set = set()  # ``shim="loop"``: see ``_scalar_exponent``
 
     def _binop(self, left: ast.expr, op: ast.operator, right: ast.expr) -> ast.expr:
         """``left op right`` checked by ``_chk``, through the helper of the mode for ``/ // % **``."""
@@ -481,11 +505,28 @@ class _Instrument(ast.NodeTransformer):
             if self.shim and _is_half(right):
                 return self._wrap(ast.Call(func=ast.Name("_i_fpow_half" if self.ieee else "_fpow_half", ast.Load()), args=[left], keywords=[]))
             name = "_i_pow" if self.ieee else ("_fpow" if self.shim else "_ipow")
+            if self.shim == "loop" and not self._scalar_exponent(right):
+                name += "_loop"
         elif self.ieee and isinstance(op, (ast.Div, ast.FloorDiv, ast.Mod)):
             name = {ast.Div: "_i_div", ast.FloorDiv: "_i_fdiv", ast.Mod: "_i_mod"}[type(op)]
         if name is None:
             return self._wrap(ast.BinOp(left, op, right))
         return self._wrap(ast.Call(func=ast.Name(name, ast.Load()), args=[left, right], keywords=[]))
+
+    def _scalar_exponent(self, node: ast.expr) -> bool:
+        """``shim="loop"``: whether an exponent is a Python scalar (or 0-d array) in the
+        vectorized code, so that NumPy takes its scalar-exponent fast paths (``_fpow``); any
+        other exponent is taken for an array, whose ``pow`` loop gives ``_fpow_loop``. Scalars:
+        literals, module constants, ``range`` loop indices, ``for`` items of a constant tuple,
+        and operations on those."""
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and n.id not in self.scalar_names and (
+                n.id in (self.locals[-1] if self.locals else set()) or n.id not in self.module and n.id not in _BUILTIN_CALLS
+            ):
+                return False
+            if isinstance(n, (ast.NamedExpr, ast.Lambda, ast.IfExp, ast.BoolOp, ast.Compare)):
+                return False
+        return True
 
     @staticmethod
     def _call(name: str, node: ast.expr) -> ast.expr:
@@ -529,7 +570,9 @@ class _Instrument(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.func, ast.Name) and node.func.id == "range":
             return node
-        if self.shim and isinstance(node.func, ast.Name) and node.func.id == "pow" and len(node.args) == 2 and _is_half(node.args[1]):
+        if self.shim and isinstance(node.func, ast.Name) and node.func.id == "pow" and len(node.args) == 2 and (
+            _is_half(node.args[1]) or self.shim == "loop"
+        ):
             return self._binop(node.args[0], ast.Pow(), node.args[1])
         if isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
             if self.r53 in ("mergek", "mergekf", "mergeeager"):
@@ -700,13 +743,28 @@ class _Instrument(ast.NodeTransformer):
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.stmt:
         saved, self.in_if = self.in_if, 0
+        saved_scalars = self.scalar_names
         a = node.args
         self.locals.append({x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {
             n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
         })
+        if self.shim == "loop":
+            # Names only ever bound by a `for` over `range(...)` or over a constant tuple.
+            loops = [
+                n.target for n in ast.walk(node) if isinstance(n, ast.For) and isinstance(n.target, ast.Name) and (
+                    isinstance(n.iter, ast.Name) and n.iter.id in self.module
+                    or isinstance(n.iter, ast.Call) and isinstance(n.iter.func, ast.Name) and n.iter.func.id == "range"
+                )
+            ]
+            bound_elsewhere = {
+                n.id for n in ast.walk(node)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and not any(n is t for t in loops)
+            }
+            self.scalar_names = {t.id for t in loops} - bound_elsewhere
         self.generic_visit(node)
         self.locals.pop()
         self.in_if = saved
+        self.scalar_names = saved_scalars
         return node
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
@@ -763,6 +821,9 @@ class Evaluator:
             or isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "pow"
             for n in ast.walk(self.tree)
         )
+        # The NumPy semantics a second look tries (``check._second_look``): its scalar-exponent
+        # power fast paths, and with a power in the program, its array-exponent loop too.
+        self.shims: Tuple[Any, ...] = ((True, "loop") if self.int_pow else (True,)) if self.uses_shim else ()
 
     def _function(self, shim: bool, r53: str, ieee: bool) -> Callable[..., Any]:
         key = (shim, r53, ieee)
@@ -778,13 +839,14 @@ class Evaluator:
             ns.update(_make_kind_merges(self.flags))
             if shim:
                 ns["_fpow"] = _fpow
+                ns["_fpow_loop"] = _fpow_loop
                 ns["_fpow_half"] = _fpow_half
                 ns["math"] = SHIM
                 ns["pow"] = _fpow
             if ieee:
                 ns.update(
                     _i_div=_i_div, _i_fdiv=_i_fdiv, _i_mod=_i_mod, _i_pow=_make_i_pow(shim), _i_fpow_half=_i_fpow_half,
-                    int=_i_int, round=_i_round, math=IEEE_MATH[shim],
+                    _i_pow_loop=_make_i_pow(shim, loop=True), int=_i_int, round=_i_round, math=IEEE_MATH[bool(shim)],
                 )
                 ns["pow"] = ns["_i_pow"]
             if shim or ieee:
