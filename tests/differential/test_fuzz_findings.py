@@ -66,6 +66,7 @@ FIXED = {
     "item8-merge-past-returning-block",
     "item9-reciprocal-power",
     "item9-array-exponent-power-loop",
+    "item10-math-pow-of-folded-half",
 }
 
 
@@ -161,6 +162,16 @@ CASES = [
         # an array exponent (AVX-512) gives 0.01, so 1 / v4 is 100.0 (item 9); the scalar-exponent
         # fast paths the oracle modelled give C's value here
         "oracle: NumPy's pow loop for an array exponent (seed 16, program 1007)",
+        owner="fuzz oracle (fuzz/oracle.py)",
+    ),
+    case(
+        "item10-math-pow-of-folded-half",
+        "import math\nT1 = (0, 0, 1)\n\ndef f(p1):\n    for c1 in T1:\n        if 0:\n            pass\n        else:\n"
+        "            return math.pow(p1, 1 / (1 + 1))\n    return 0\n",
+        [Column(F, [-math.inf, 4.0])],
+        # CPython inf, 2.0; the exponent folds to 0.5 and NumPy's pow with a 0-d exponent 0.5 is
+        # sqrt: nan (item 10); the oracle took math.pow for NumPy's array-exponent loop (C99's inf)
+        "oracle: math.pow takes NumPy's scalar-exponent fast paths (seed 22, program 1481)",
         owner="fuzz oracle (fuzz/oracle.py)",
     ),
     case(

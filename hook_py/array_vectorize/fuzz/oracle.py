@@ -25,7 +25,8 @@ Alternative semantics for a second look at a differing element (``check._second_
   fast paths (``x ** 2.0`` a square, ``x ** -1.0`` a reciprocal); ``shim="loop"`` likewise,
   except that a power whose exponent may be an array (it reads a local other than a loop
   index) takes NumPy's ``pow`` loop, which is not correctly rounded (``0.1 ** array([2.0])``
-  is ``0.01``);
+  is ``0.01``); ``math.pow`` is the compiler's ``xp.pow`` (a constant exponent on a 0-d array),
+  so the same paths apply (``_make_mpow``);
 * ``r53=...``: ints held in float64 arrays where values of mixed kinds merge (item 8): ``merge``
   rounds ints beyond 2**53 at ternaries, ``and``/``or``, ``min``/``max``, assignments under ``if``
   and returns; ``all`` everywhere; ``mergek`` evaluates the untaken alternatives of ternaries and
@@ -186,6 +187,20 @@ def _fpow(a: Any, b: Any) -> Any:
     if type(r) is float:
         return _np_pow(a, b)
     return r
+
+
+def _make_mpow(ieee: bool, loop: bool) -> Callable[[Any, Any], float]:
+    """``math.pow(a, b)`` as NumPy computes it (item 9): the compiler emits ``xp.pow`` with a
+    0-d exponent for a scalar one, so NumPy's scalar-exponent fast paths apply (``0.5`` is
+    ``sqrt``, item 10), or with ``loop`` its ``pow`` loop. Without ``ieee``, CPython's
+    exceptions first."""
+
+    def _mpow(a: Any, b: Any) -> float:
+        if not ieee:
+            math.pow(a, b)
+        return _np_call(np.power, a, b) if loop else _np_pow(a, b)
+
+    return _mpow
 
 
 def _np_pow(a: Any, b: Any) -> float:
@@ -528,6 +543,12 @@ class _Instrument(ast.NodeTransformer):
                 return False
         return True
 
+    def _is_math_pow(self, func: ast.expr) -> bool:
+        if isinstance(func, ast.Attribute):
+            return func.attr == "pow" and isinstance(func.value, ast.Name) and self.module.get(func.value.id) is math
+        local = self.locals[-1] if self.locals else set()
+        return isinstance(func, ast.Name) and func.id not in local and self.module.get(func.id) is math.pow
+
     @staticmethod
     def _call(name: str, node: ast.expr) -> ast.expr:
         return ast.Call(func=ast.Name(name, ast.Load()), args=[node], keywords=[])
@@ -570,6 +591,10 @@ class _Instrument(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.func, ast.Name) and node.func.id == "range":
             return node
+        if self.shim and self._is_math_pow(node.func) and len(node.args) == 2 and not node.keywords:
+            loop = self.shim == "loop" and not self._scalar_exponent(node.args[1])
+            name = ("_i_mpow" if self.ieee else "_mpow") + ("_loop" if loop else "")
+            return self._wrap(ast.Call(func=ast.Name(name, ast.Load()), args=node.args, keywords=[]))
         if self.shim and isinstance(node.func, ast.Name) and node.func.id == "pow" and len(node.args) == 2 and (
             _is_half(node.args[1]) or self.shim == "loop"
         ):
@@ -840,6 +865,8 @@ class Evaluator:
             if shim:
                 ns["_fpow"] = _fpow
                 ns["_fpow_loop"] = _fpow_loop
+                ns["_mpow"], ns["_mpow_loop"] = _make_mpow(ieee, False), _make_mpow(ieee, True)
+                ns["_i_mpow"], ns["_i_mpow_loop"] = ns["_mpow"], ns["_mpow_loop"]
                 ns["_fpow_half"] = _fpow_half
                 ns["math"] = SHIM
                 ns["pow"] = _fpow
