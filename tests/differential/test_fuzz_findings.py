@@ -67,6 +67,7 @@ FIXED = {
     "item9-reciprocal-power",
     "item9-array-exponent-power-loop",
     "item10-math-pow-of-folded-half",
+    "item8-constant-index-keeps-item-kind",
 }
 
 
@@ -172,6 +173,17 @@ CASES = [
         # CPython inf, 2.0; the exponent folds to 0.5 and NumPy's pow with a 0-d exponent 0.5 is
         # sqrt: nan (item 10); the oracle took math.pow for NumPy's array-exponent loop (C99's inf)
         "oracle: math.pow takes NumPy's scalar-exponent fast paths (seed 22, program 1481)",
+        owner="fuzz oracle (fuzz/oracle.py)",
+    ),
+    case(
+        "item8-constant-index-keeps-item-kind",
+        "import math\nT0 = (1, 0.25, 0)\n\ndef f(p3, p4):\n    if bool(T0[2] // p4):\n        pass\n    else:\n"
+        "        p3 = max(1, math.log1p(0))\n    return p3 // p4\n",
+        [Column(U, [0, 3]), Column(I, [0, 1])],
+        # CPython raises, then 1; the vectorized max(1, <float>) is float64 (item 8), so 1 // 0 is
+        # inf (IEEE). The oracle's kind modes read T0[2] as 0.0, which made the test nan (true)
+        # instead of 0 // 0 == 0: the compiler folds a constant index to the int item
+        "oracle: a constant tuple index reads the item's own kind (seed 25, program 1908)",
         owner="fuzz oracle (fuzz/oracle.py)",
     ),
     case(

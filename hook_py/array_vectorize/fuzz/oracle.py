@@ -37,7 +37,7 @@ Alternative semantics for a second look at a differing element (``check._second_
   it); ``mergeeager`` runs the untaken side of an ``if`` too and gives each variable it assigns the
 widest kind of the two sides; ``mergef`` converts ints at every merge. A later operation then follows float rules
   (``-0`` is ``-0.0``, ``x // 0`` is the IEEE quotient). In these kind modes a constant tuple with
-  a float item is read as floats (``T[i]``, ``for c in T``): its items are one kind in the
+  a float item is read as floats (``T[i]`` with ``i`` a variable, ``for c in T``): its items are one kind in the
   vectorized code, the loop variable's kind changes across iterations otherwise.
 
 ``agree(got, dtype_kind, expected)`` is the per-element comparison: same value (NaN equals NaN,
@@ -713,7 +713,12 @@ class _Instrument(ast.NodeTransformer):
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
         self.generic_visit(node)
-        if self.r53 in KIND_MODES and isinstance(node.value, ast.Name):
+        local = self.locals[-1] if self.locals else set()
+        if self.r53 in KIND_MODES and isinstance(node.value, ast.Name) and any(
+            isinstance(n, ast.Name) and n.id in local for n in ast.walk(node.slice)
+        ):
+            # A constant index reads the item itself, of its own kind (the compiler folds
+            # ``T[2]``); only an index that varies (a loop index) reads the joined kind.
             node.value = self._call("_rtup", node.value)
         return node
 
