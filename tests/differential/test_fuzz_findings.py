@@ -68,6 +68,7 @@ FIXED = {
     "item9-array-exponent-power-loop",
     "item10-math-pow-of-folded-half",
     "item8-constant-index-keeps-item-kind",
+    "item8-rounded-merge-reaches-d3",
 }
 
 
@@ -184,6 +185,17 @@ CASES = [
         # inf (IEEE). The oracle's kind modes read T0[2] as 0.0, which made the test nan (true)
         # instead of 0 // 0 == 0: the compiler folds a constant index to the int item
         "oracle: a constant tuple index reads the item's own kind (seed 25, program 1908)",
+        owner="fuzz oracle (fuzz/oracle.py)",
+    ),
+    case(
+        "item8-rounded-merge-reaches-d3",
+        "def h0(a):\n    a = 0 // 0\n    return 1.0\n\ndef f(p0, p1):\n    if p0 >= (h0(a=0) if 0 == p1 else 1 + p0):\n"
+        "        pass\n    else:\n        return 0\n    return h0(0)\n",
+        [Column(U, [4838518546869949632, 5]), Column(I, [1, 1])],
+        # CPython 0, 0; the ternary merges 1.0 with 1 + p0 into float64 (item 8), which rounds
+        # 1 + p0 down to p0, so the test holds and h0(0) runs: CPython would raise there, and
+        # 0 // 0 is 0 (item 2), giving 1.0. The oracle's item 8 modes did not take D3 into account
+        "oracle: an item 8 model that reaches an operation CPython raises on (seed 29, program 673)",
         owner="fuzz oracle (fuzz/oracle.py)",
     ),
     case(
