@@ -70,6 +70,7 @@ FIXED = {
     "item8-constant-index-keeps-item-kind",
     "item8-rounded-merge-reaches-d3",
     "negative-nan-constant",
+    "item8-held-float-wraps-through-abs",
 }
 
 
@@ -197,6 +198,17 @@ CASES = [
         # 1 + p0 down to p0, so the test holds and h0(0) runs: CPython would raise there, and
         # 0 // 0 is 0 (item 2), giving 1.0. The oracle's item 8 modes did not take D3 into account
         "oracle: an item 8 model that reaches an operation CPython raises on (seed 29, program 673)",
+        owner="fuzz oracle (fuzz/oracle.py)",
+    ),
+    case(
+        "item8-held-float-wraps-through-abs",
+        "import math\n\ndef f(p0, p1, p2):\n    if (v2 := p1) < math.nan:\n        if p0 > 0:\n            p1 = 1.0\n"
+        "        else:\n            return 1.0\n    p2 = abs(math.trunc(p1))\n    return p2\n",
+        [Column(F, [0.0, 1.0]), Column(I, [-9223372036854775807, 5]), Column(B, [False, False])],
+        # CPython 2**63 - 1, 5; p1 merged with 1.0 is float64 (item 8): -2**63, whose trunc and
+        # abs give 2**63, which wraps to -2**63 on int64 lanes (item 6), then float64 as the
+        # result merges with 1.0. The oracle modelled item 8 but not the wrap after it
+        "oracle: an item 8 value beyond int64 wraps (seed 101, program 1530)",
         owner="fuzz oracle (fuzz/oracle.py)",
     ),
     case(

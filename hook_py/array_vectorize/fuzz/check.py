@@ -279,6 +279,13 @@ def _second_look(evaluator, vec, columns, lane, xp, bname, got, kind, e) -> Opti
             if isinstance(alt, oracle.Ok) and oracle.close(got, kind, alt.value, ULPS if shim else 0):
                 return "int-to-float"
             if (
+                isinstance(alt, oracle.Ok) and type(alt.value) is int and oracle.INT64_END <= alt.value < oracle.UINT64_END
+                and oracle.agree(got, kind, alt.value - oracle.UINT64_END)
+            ):
+                # An int in [2**63, 2**64) on int64 lanes wraps (items 6, 13), e.g. abs() of an
+                # int held as float64 that rounded to -2**63.
+                return "wrap-int64"
+            if (
                 isinstance(alt, oracle.Ok) and type(alt.value) is int and not oracle.INT64_MIN <= alt.value < oracle.INT64_END
                 and kind == "i" and got in (oracle.INT64_MIN, oracle.INT64_MAX)
             ):
