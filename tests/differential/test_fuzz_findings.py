@@ -71,6 +71,7 @@ FIXED = {
     "item8-rounded-merge-reaches-d3",
     "negative-nan-constant",
     "item8-held-float-wraps-through-abs",
+    "item8-held-float-wraps-midway",
 }
 
 
@@ -209,6 +210,16 @@ CASES = [
         # abs give 2**63, which wraps to -2**63 on int64 lanes (item 6), then float64 as the
         # result merges with 1.0. The oracle modelled item 8 but not the wrap after it
         "oracle: an item 8 value beyond int64 wraps (seed 101, program 1530)",
+        owner="fuzz oracle (fuzz/oracle.py)",
+    ),
+    case(
+        "item8-held-float-wraps-midway",
+        "def f(p0, p1):\n    p0 += 1.0 if p1 else 0\n    return p0 / abs(round(p0))\n",
+        [Column(I, [-9223372036854775807, 3]), Column(F, [0.0, 0.0])],
+        # CPython -1.0, 1.0; p0 + (the ternary's float64 0.0) is -2**63 (item 8), abs(round())
+        # of it 2**63, which wraps to -2**63 on int64 lanes (item 6): 1.0. The oracle wrapped
+        # only a final result (seed 65536, program 782, there under math.atanh)
+        "oracle: an item 8 value beyond int64 wraps on the way (seed 65536, program 782)",
         owner="fuzz oracle (fuzz/oracle.py)",
     ),
     case(

@@ -270,21 +270,19 @@ def _second_look(evaluator, vec, columns, lane, xp, bname, got, kind, e) -> Opti
     for r53 in (("merge", "all") + kind_shadows if e.big53 else kind_shadows):
         for shim in (False,) + evaluator.shims:
             alt = evaluator.run(args, shim=shim, r53=r53, ieee=e.ieee)
+            value = alt
             if isinstance(alt, oracle.Skip) and alt.reason == "d3" and not e.ieee:
                 # With ints held as floats, CPython raises here: the vectorized value is then
                 # the IEEE one (items 1-7) of that computation.
-                ieee = evaluator.run(args, shim=shim, r53=r53, ieee=True)
-                if isinstance(ieee, oracle.Ok) and oracle.close(got, kind, ieee.value, ULPS if shim else 0):
-                    return "int-to-float"
-            if isinstance(alt, oracle.Ok) and oracle.close(got, kind, alt.value, ULPS if shim else 0):
+                value = evaluator.run(args, shim=shim, r53=r53, ieee=True)
+            if isinstance(value, oracle.Ok) and oracle.close(got, kind, value.value, ULPS if shim else 0):
                 return "int-to-float"
-            if (
-                isinstance(alt, oracle.Ok) and type(alt.value) is int and oracle.INT64_END <= alt.value < oracle.UINT64_END
-                and oracle.agree(got, kind, alt.value - oracle.UINT64_END)
-            ):
+            if isinstance(value, oracle.Ok) and value.wide:
                 # An int in [2**63, 2**64) on int64 lanes wraps (items 6, 13), e.g. abs() of an
                 # int held as float64 that rounded to -2**63.
-                return "wrap-int64"
+                wrapped = evaluator.run(args, shim=shim, r53=r53, ieee=True, wrap64=True)
+                if isinstance(wrapped, oracle.Ok) and oracle.close(got, kind, wrapped.value, ULPS if shim else 0):
+                    return "wrap-int64"
             if (
                 isinstance(alt, oracle.Ok) and type(alt.value) is int and not oracle.INT64_MIN <= alt.value < oracle.INT64_END
                 and kind == "i" and got in (oracle.INT64_MIN, oracle.INT64_MAX)

@@ -99,7 +99,7 @@ class _Huge(Exception):
 
 
 class _Flags:
-    __slots__ = ("wide", "huge", "big53", "wrap")
+    __slots__ = ("wide", "huge", "big53", "wrap", "wrap64")
 
     def __init__(self) -> None:
         self.wide = False
@@ -108,6 +108,9 @@ class _Flags:
         # On an untaken side (D1) an int beyond 64 bits wraps as the vectorized code's does
         # (item 6): the side still runs on, and its kinds still merge.
         self.wrap = False
+        # ``run(wrap64=True)``: an int in [2**63, 2**64) wraps to int64 (items 6, 13: the
+        # lattice picks int64 for the whole array), e.g. abs(-2**63) of an int held as float64.
+        self.wrap64 = False
 
 
 def _make_chk(flags: _Flags, round_all: bool = False) -> Callable[[Any], Any]:
@@ -121,6 +124,8 @@ def _make_chk(flags: _Flags, round_all: bool = False) -> Callable[[Any], Any]:
             if not INT64_MIN <= v < INT64_END:
                 if INT64_MIN <= v < UINT64_END:
                     flags.wide = True
+                    if flags.wrap64:
+                        return v - UINT64_END
                 elif flags.wrap:
                     return (v - INT64_MIN) % UINT64_END + INT64_MIN
                 else:
@@ -888,12 +893,13 @@ class Evaluator:
             fn = self._fns[key] = ns[self.entry]
         return fn
 
-    def run(self, args: List[Any], shim: bool = False, r53: str = "", ieee: bool = False) -> Any:
-        """CPython's outcome for one element. ``shim``/``r53``/``ieee``: the alternative semantics
-        of the documented divergences (module docstring)."""
+    def run(self, args: List[Any], shim: bool = False, r53: str = "", ieee: bool = False, wrap64: bool = False) -> Any:
+        """CPython's outcome for one element. ``shim``/``r53``/``ieee``/``wrap64``: the alternative
+        semantics of the documented divergences (module docstring, ``_Flags``)."""
         fn = self._function(shim, r53, ieee)
         flags = self.flags
         flags.wide = flags.huge = False
+        flags.wrap64 = wrap64
         flags.big53 = any(type(a) is int and not -TWO_53 <= a <= TWO_53 for a in args)
         if r53 == "all":
             args = [_r53(a) for a in args]
