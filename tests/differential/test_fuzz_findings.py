@@ -72,6 +72,8 @@ FIXED = {
     "negative-nan-constant",
     "item8-held-float-wraps-through-abs",
     "item8-held-float-wraps-midway",
+    "item8-folded-min-of-constants",
+    "item8-folded-ternary-of-constants",
 }
 
 
@@ -220,6 +222,24 @@ CASES = [
         # of it 2**63, which wraps to -2**63 on int64 lanes (item 6): 1.0. The oracle wrapped
         # only a final result (seed 65536, program 782, there under math.atanh)
         "oracle: an item 8 value beyond int64 wraps on the way (seed 65536, program 782)",
+        owner="fuzz oracle (fuzz/oracle.py)",
+    ),
+    case(
+        "item8-folded-min-of-constants",
+        "def f(p0, p1):\n    p1 = min(p0, 1.0)\n    return bool(0 // p1) + min(-0, 1, 1e-300)\n",
+        [Column(I, [0, 2]), Column(B, [False, False])],
+        # CPython raises (0 // 0), then 0; min(p0, 1.0) is float64 (item 8), so 0 // 0.0 is nan,
+        # true: 1, an int, as the compiler folds min(-0, 1, 1e-300) to the int 0. The oracle's
+        # item 8 modes merged that min too, into 0.0, and expected 1.0
+        "oracle: a min/max of constants is folded, nothing merges (seed 2718281, program 873)",
+        owner="fuzz oracle (fuzz/oracle.py)",
+    ),
+    case(
+        "item8-folded-ternary-of-constants",
+        "def f(p0, p1):\n    p1 = min(p0, 1.0)\n    return bool(0 // p1) + (0 if 1 else 1.0)\n",
+        [Column(I, [0, 2]), Column(B, [False, False])],
+        # as item8-folded-min-of-constants, with a ternary the compiler decides statically
+        "oracle: a ternary with a constant test is folded, nothing merges (seed 2718281, program 873)",
         owner="fuzz oracle (fuzz/oracle.py)",
     ),
     case(

@@ -593,6 +593,7 @@ class _Instrument(ast.NodeTransformer):
         return self._wrap(node)
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
+        folded = self._folded(node)  # before the operands are instrumented
         self.generic_visit(node)
         if isinstance(node.func, ast.Name) and node.func.id == "range":
             return node
@@ -605,19 +606,27 @@ class _Instrument(ast.NodeTransformer):
         ):
             return self._binop(node.args[0], ast.Pow(), node.args[1])
         if isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
+            if folded:
+                return self._wrap(node)
             if self.r53 in ("mergek", "mergekf", "mergeeager"):
                 return self._wrap(ast.Call(func=ast.Name("_kminmax", ast.Load()), args=[node.func] + node.args, keywords=[]))
             return self._merge(self._wrap(node))
         return self._wrap(node)
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
+        folded = self._folded(node.test)  # the compiler picks a side: nothing merges
         self.generic_visit(node)
+        if folded:
+            return node
         if self.r53 in ("mergek", "mergekf", "mergephi", "mergeeager"):
             return self._kind_merge("_kifexp", [node.test, node.body, node.orelse], [])
         return self._merge(node)
 
     def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
+        folded = self._folded(node)
         self.generic_visit(node)
+        if folded:
+            return node
         if self.r53 in ("mergek", "mergekf", "mergephi", "mergeeager"):
             return self._kind_merge("_kboolop", list(node.values), [ast.Constant(isinstance(node.op, ast.And))])
         return self._merge(node)
@@ -637,6 +646,22 @@ class _Instrument(ast.NodeTransformer):
         if self.r53 == "mergeeager" and not exits and not python_level:
             return self._eager_if(node)
         return node
+
+    def _folded(self, expr: ast.expr) -> bool:
+        """Whether the compiler computes ``expr`` in Python, exactly: it reads no local name and
+        has no operation that could fail (those run on 0-d arrays, D3) and no call other than
+        ``min``/``max``/``abs``/``float``/``bool`` (a math function runs on a 0-d array). A
+        ``min``/``max``, ``and``/``or`` of such operands, or a ternary with such a test, keeps
+        the kind of the value it picks: nothing merges (item 8 is about arrays)."""
+        local = self.locals[-1] if self.locals else set()
+        for n in ast.walk(expr):
+            if isinstance(n, ast.Name) and n.id in local:
+                return False
+            if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)):
+                return False
+            if isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name) and n.func.id in ("min", "max", "abs", "float", "bool")):
+                return False
+        return True
 
     def _python_level(self, test: ast.expr) -> bool:
         """Whether the compiler decides this test in Python (a constant it folds, or one it
