@@ -476,13 +476,21 @@ def test_fuzz_finding(source, columns, backends, tmp_path):
     assert result.cpython_ok > 0
 
 
-#: Programs that crashed the process (a compiler stack overflow): checked in a subprocess.
+#: Programs that crashed or hung the process (a compiler stack overflow, the oracle computing an
+#: unbounded power): checked in a subprocess, with a time limit.
 PROCESS_CRASHES = [
     pytest.param(
         "def f(p0):\n    v2 = 0\n    for i3 in range(0, 1):\n        if i3:\n            v2 = p0\n    return v2\n",
         [Column(F, [-0.0, 1.0])],
         # Fixed: unbounded recursion through a loop variable in the result-shape analysis.
         id="segfault-loop-index-if-assigns-param",
+    ),
+    pytest.param(
+        "def f(p0):\n    if p0 > 0:\n        return 1.0\n    if 3 ** 9223372036854775807 > 0:\n        return 2.0\n    return 3.0\n",
+        [Column(F, [1.0, -1.0])],
+        # Fixed (fuzz oracle, fuzz/oracle.py): the oracle's test of whether the compiler decides
+        # an `if` statically evaluated 3 ** (2**63 - 1) and never returned (seed 8, program 202).
+        id="oracle-hang-on-huge-power-test",
     ),
 ]
 

@@ -477,11 +477,23 @@ def _known_truth(test: ast.expr, local: set, module: Dict[str, Any]) -> Optional
         return None
     if any(isinstance(n, ast.Name) and n.id in local for n in ast.walk(test)):
         return None
+    # Powers through ``_ipow``: ``3 ** 9223372036854775807`` would run for ever (it is beyond
+    # 64 bits: not a test decided in Python, item 17).
+    guarded = _GuardPow().visit(copy.deepcopy(test))
+    ast.fix_missing_locations(guarded)
     try:
         with np.errstate(all="ignore"):
-            return bool(eval(compile(ast.Expression(test), "<test>", "eval"), dict(module)))  # noqa: S307
+            return bool(eval(compile(ast.Expression(guarded), "<test>", "eval"), {**module, "_ipow": _ipow, "pow": module.get("pow", _ipow)}))  # noqa: S307
     except Exception:  # noqa: BLE001 - raises in CPython: D3 computes it on a 0-d array
         return None
+
+
+class _GuardPow(ast.NodeTransformer):
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Pow):
+            return ast.Call(func=ast.Name("_ipow", ast.Load()), args=[node.left, node.right], keywords=[])
+        return node
 
 
 def _live_part(block: List[ast.stmt]) -> List[ast.stmt]:
