@@ -660,6 +660,10 @@ impl<'a> Gen<'a> {
         match c {
             Const::Bool(b) => Expr::Bool(*b),
             Const::Int(i) => Expr::Int(*i),
+            // A NaN keeps its sign bit (`-math.nan`), which `math.copysign` reads.
+            Const::Float(f) if f.is_nan() && f.is_sign_negative() => {
+                Expr::Neg(Box::new(self.x("nan")))
+            }
             Const::Float(f) if f.is_nan() => self.x("nan"),
             Const::Float(f) if f.is_infinite() => {
                 if *f > 0.0 {

@@ -21,7 +21,12 @@ Alternative semantics for a second look at a differing element (``check._second_
 
 * ``shim=True``: transcendental functions and float powers are NumPy's array implementations
   (item 9: last-bit differences, which can flip a later comparison or ``floor``), and ``x ** 0.5``
-  is ``sqrt`` (item 10);
+  is ``sqrt`` (item 10); a power with a Python-scalar exponent takes NumPy's scalar-exponent
+  fast paths (``x ** 2.0`` a square, ``x ** -1.0`` a reciprocal); ``shim="loop"`` likewise,
+  except that a power whose exponent may be an array (it reads a local other than a loop
+  index) takes NumPy's ``pow`` loop, which is not correctly rounded (``0.1 ** array([2.0])``
+  is ``0.01``); ``math.pow`` is the compiler's ``xp.pow`` (a constant exponent on a 0-d array),
+  so the same paths apply (``_make_mpow``);
 * ``r53=...``: ints held in float64 arrays where values of mixed kinds merge (item 8): ``merge``
   rounds ints beyond 2**53 at ternaries, ``and``/``or``, ``min``/``max``, assignments under ``if``
   and returns; ``all`` everywhere; ``mergek`` evaluates the untaken alternatives of ternaries and
@@ -32,7 +37,7 @@ Alternative semantics for a second look at a differing element (``check._second_
   it); ``mergeeager`` runs the untaken side of an ``if`` too and gives each variable it assigns the
 widest kind of the two sides; ``mergef`` converts ints at every merge. A later operation then follows float rules
   (``-0`` is ``-0.0``, ``x // 0`` is the IEEE quotient). In these kind modes a constant tuple with
-  a float item is read as floats (``T[i]``, ``for c in T``): its items are one kind in the
+  a float item is read as floats (``T[i]`` with ``i`` a variable, ``for c in T``): its items are one kind in the
   vectorized code, the loop variable's kind changes across iterations otherwise.
 
 ``agree(got, dtype_kind, expected)`` is the per-element comparison: same value (NaN equals NaN,
@@ -94,7 +99,7 @@ class _Huge(Exception):
 
 
 class _Flags:
-    __slots__ = ("wide", "huge", "big53", "wrap")
+    __slots__ = ("wide", "huge", "big53", "wrap", "wrap64")
 
     def __init__(self) -> None:
         self.wide = False
@@ -103,6 +108,9 @@ class _Flags:
         # On an untaken side (D1) an int beyond 64 bits wraps as the vectorized code's does
         # (item 6): the side still runs on, and its kinds still merge.
         self.wrap = False
+        # ``run(wrap64=True)``: an int in [2**63, 2**64) wraps to int64 (items 6, 13: the
+        # lattice picks int64 for the whole array), e.g. abs(-2**63) of an int held as float64.
+        self.wrap64 = False
 
 
 def _make_chk(flags: _Flags, round_all: bool = False) -> Callable[[Any], Any]:
@@ -116,6 +124,8 @@ def _make_chk(flags: _Flags, round_all: bool = False) -> Callable[[Any], Any]:
             if not INT64_MIN <= v < INT64_END:
                 if INT64_MIN <= v < UINT64_END:
                     flags.wide = True
+                    if flags.wrap64:
+                        return v - UINT64_END
                 elif flags.wrap:
                     return (v - INT64_MIN) % UINT64_END + INT64_MIN
                 else:
@@ -184,9 +194,35 @@ def _fpow(a: Any, b: Any) -> Any:
     return r
 
 
+def _make_mpow(ieee: bool, loop: bool) -> Callable[[Any, Any], float]:
+    """``math.pow(a, b)`` as NumPy computes it (item 9): the compiler emits ``xp.pow`` with a
+    0-d exponent for a scalar one, so NumPy's scalar-exponent fast paths apply (``0.5`` is
+    ``sqrt``, item 10), or with ``loop`` its ``pow`` loop. Without ``ieee``, CPython's
+    exceptions first."""
+
+    def _mpow(a: Any, b: Any) -> float:
+        if not ieee:
+            math.pow(a, b)
+        return _np_call(np.power, a, b) if loop else _np_pow(a, b)
+
+    return _mpow
+
+
 def _np_pow(a: Any, b: Any) -> float:
     with np.errstate(all="ignore"):
         return float((np.array([float(a)]) ** b)[0])
+
+
+def _fpow_loop(a: Any, b: Any) -> Any:
+    """``a ** b`` as NumPy computes it with an array exponent: its ``pow`` loop (AVX-512 on this
+    kind of machine, not correctly rounded: ``0.1 ** array([2.0])`` is ``0.01``, one ulp below
+    the C library's ``pow``), never the scalar-exponent fast paths of ``_fpow`` (item 9)."""
+    r = _ipow(a, b)
+    if type(r) is complex:
+        raise _Complex()
+    if type(r) is float:
+        return _np_call(np.power, a, b)
+    return r
 
 
 def _shim_math() -> types.SimpleNamespace:
@@ -254,7 +290,10 @@ def _i_mod(a: Any, b: Any) -> Any:
         return 0 if _both_int(a, b) else _np_call(np.remainder, a, b)
 
 
-def _make_i_pow(shim: bool) -> Callable[[Any, Any], Any]:
+def _make_i_pow(shim: Any, loop: bool = False) -> Callable[[Any, Any], Any]:
+    """The IEEE ``a ** b``; with ``shim``, NumPy's value for a float result: its scalar-exponent
+    fast paths, or with ``loop`` its array-exponent loop (``_fpow_loop``)."""
+
     def _i_pow(a: Any, b: Any) -> Any:
         try:
             r = _ipow(a, b)
@@ -263,7 +302,7 @@ def _make_i_pow(shim: bool) -> Callable[[Any, Any], Any]:
         if type(r) is complex:
             return _np_call(np.power, a, b)
         if shim and type(r) is float:
-            return _np_pow(a, b)
+            return _np_call(np.power, a, b) if loop else _np_pow(a, b)
         return r
 
     return _i_pow
@@ -438,11 +477,23 @@ def _known_truth(test: ast.expr, local: set, module: Dict[str, Any]) -> Optional
         return None
     if any(isinstance(n, ast.Name) and n.id in local for n in ast.walk(test)):
         return None
+    # Powers through ``_ipow``: ``3 ** 9223372036854775807`` would run for ever (it is beyond
+    # 64 bits: not a test decided in Python, item 17).
+    guarded = _GuardPow().visit(copy.deepcopy(test))
+    ast.fix_missing_locations(guarded)
     try:
         with np.errstate(all="ignore"):
-            return bool(eval(compile(ast.Expression(test), "<test>", "eval"), dict(module)))  # noqa: S307
+            return bool(eval(compile(ast.Expression(guarded), "<test>", "eval"), {**module, "_ipow": _ipow, "pow": module.get("pow", _ipow)}))  # noqa: S307
     except Exception:  # noqa: BLE001 - raises in CPython: D3 computes it on a 0-d array
         return None
+
+
+class _GuardPow(ast.NodeTransformer):
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Pow):
+            return ast.Call(func=ast.Name("_ipow", ast.Load()), args=[node.left, node.right], keywords=[])
+        return node
 
 
 def _live_part(block: List[ast.stmt]) -> List[ast.stmt]:
@@ -460,6 +511,10 @@ def _live_part(block: List[ast.stmt]) -> List[ast.stmt]:
     return out
 
 
+#: Builtins a program may call (``_Instrument._scalar_exponent``).
+_BUILTIN_CALLS = frozenset({"abs", "min", "max", "float", "int", "round", "bool", "pow"})
+
+
 class _Instrument(ast.NodeTransformer):
     """``_chk`` around every operation; ``shim``: NumPy's transcendental functions and float
     powers; ``r53``: ``"merge"`` rounds ints beyond 2**53 to floats where values merge (ternaries,
@@ -473,6 +528,7 @@ class _Instrument(ast.NodeTransformer):
         self.in_if = 0
         self.eager = 0  # ``_eager_if`` functions made so far
         self.locals: List[set] = []  # local names of the functions being visited
+        self.scalar_names: set = set()  # ``shim="loop"``: see ``_scalar_exponent``
 
     def _binop(self, left: ast.expr, op: ast.operator, right: ast.expr) -> ast.expr:
         """``left op right`` checked by ``_chk``, through the helper of the mode for ``/ // % **``."""
@@ -481,11 +537,34 @@ class _Instrument(ast.NodeTransformer):
             if self.shim and _is_half(right):
                 return self._wrap(ast.Call(func=ast.Name("_i_fpow_half" if self.ieee else "_fpow_half", ast.Load()), args=[left], keywords=[]))
             name = "_i_pow" if self.ieee else ("_fpow" if self.shim else "_ipow")
+            if self.shim == "loop" and not self._scalar_exponent(right):
+                name += "_loop"
         elif self.ieee and isinstance(op, (ast.Div, ast.FloorDiv, ast.Mod)):
             name = {ast.Div: "_i_div", ast.FloorDiv: "_i_fdiv", ast.Mod: "_i_mod"}[type(op)]
         if name is None:
             return self._wrap(ast.BinOp(left, op, right))
         return self._wrap(ast.Call(func=ast.Name(name, ast.Load()), args=[left, right], keywords=[]))
+
+    def _scalar_exponent(self, node: ast.expr) -> bool:
+        """``shim="loop"``: whether an exponent is a Python scalar (or 0-d array) in the
+        vectorized code, so that NumPy takes its scalar-exponent fast paths (``_fpow``); any
+        other exponent is taken for an array, whose ``pow`` loop gives ``_fpow_loop``. Scalars:
+        literals, module constants, ``range`` loop indices, ``for`` items of a constant tuple,
+        and operations on those."""
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and n.id not in self.scalar_names and (
+                n.id in (self.locals[-1] if self.locals else set()) or n.id not in self.module and n.id not in _BUILTIN_CALLS
+            ):
+                return False
+            if isinstance(n, (ast.NamedExpr, ast.Lambda, ast.IfExp, ast.BoolOp, ast.Compare)):
+                return False
+        return True
+
+    def _is_math_pow(self, func: ast.expr) -> bool:
+        if isinstance(func, ast.Attribute):
+            return func.attr == "pow" and isinstance(func.value, ast.Name) and self.module.get(func.value.id) is math
+        local = self.locals[-1] if self.locals else set()
+        return isinstance(func, ast.Name) and func.id not in local and self.module.get(func.id) is math.pow
 
     @staticmethod
     def _call(name: str, node: ast.expr) -> ast.expr:
@@ -526,25 +605,40 @@ class _Instrument(ast.NodeTransformer):
         return self._wrap(node)
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
+        folded = self._folded(node)  # before the operands are instrumented
         self.generic_visit(node)
         if isinstance(node.func, ast.Name) and node.func.id == "range":
             return node
-        if self.shim and isinstance(node.func, ast.Name) and node.func.id == "pow" and len(node.args) == 2 and _is_half(node.args[1]):
+        if self.shim and self._is_math_pow(node.func) and len(node.args) == 2 and not node.keywords:
+            loop = self.shim == "loop" and not self._scalar_exponent(node.args[1])
+            name = ("_i_mpow" if self.ieee else "_mpow") + ("_loop" if loop else "")
+            return self._wrap(ast.Call(func=ast.Name(name, ast.Load()), args=node.args, keywords=[]))
+        if self.shim and isinstance(node.func, ast.Name) and node.func.id == "pow" and len(node.args) == 2 and (
+            _is_half(node.args[1]) or self.shim == "loop"
+        ):
             return self._binop(node.args[0], ast.Pow(), node.args[1])
         if isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
+            if folded:
+                return self._wrap(node)
             if self.r53 in ("mergek", "mergekf", "mergeeager"):
                 return self._wrap(ast.Call(func=ast.Name("_kminmax", ast.Load()), args=[node.func] + node.args, keywords=[]))
             return self._merge(self._wrap(node))
         return self._wrap(node)
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
+        folded = self._folded(node.test)  # the compiler picks a side: nothing merges
         self.generic_visit(node)
+        if folded:
+            return node
         if self.r53 in ("mergek", "mergekf", "mergephi", "mergeeager"):
             return self._kind_merge("_kifexp", [node.test, node.body, node.orelse], [])
         return self._merge(node)
 
     def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
+        folded = self._folded(node)
         self.generic_visit(node)
+        if folded:
+            return node
         if self.r53 in ("mergek", "mergekf", "mergephi", "mergeeager"):
             return self._kind_merge("_kboolop", list(node.values), [ast.Constant(isinstance(node.op, ast.And))])
         return self._merge(node)
@@ -564,6 +658,22 @@ class _Instrument(ast.NodeTransformer):
         if self.r53 == "mergeeager" and not exits and not python_level:
             return self._eager_if(node)
         return node
+
+    def _folded(self, expr: ast.expr) -> bool:
+        """Whether the compiler computes ``expr`` in Python, exactly: it reads no local name and
+        has no operation that could fail (those run on 0-d arrays, D3) and no call other than
+        ``min``/``max``/``abs``/``float``/``bool`` (a math function runs on a 0-d array). A
+        ``min``/``max``, ``and``/``or`` of such operands, or a ternary with such a test, keeps
+        the kind of the value it picks: nothing merges (item 8 is about arrays)."""
+        local = self.locals[-1] if self.locals else set()
+        for n in ast.walk(expr):
+            if isinstance(n, ast.Name) and n.id in local:
+                return False
+            if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)):
+                return False
+            if isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name) and n.func.id in ("min", "max", "abs", "float", "bool")):
+                return False
+        return True
 
     def _python_level(self, test: ast.expr) -> bool:
         """Whether the compiler decides this test in Python (a constant it folds, or one it
@@ -645,7 +755,12 @@ class _Instrument(ast.NodeTransformer):
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
         self.generic_visit(node)
-        if self.r53 in KIND_MODES and isinstance(node.value, ast.Name):
+        local = self.locals[-1] if self.locals else set()
+        if self.r53 in KIND_MODES and isinstance(node.value, ast.Name) and any(
+            isinstance(n, ast.Name) and n.id in local for n in ast.walk(node.slice)
+        ):
+            # A constant index reads the item itself, of its own kind (the compiler folds
+            # ``T[2]``); only an index that varies (a loop index) reads the joined kind.
             node.value = self._call("_rtup", node.value)
         return node
 
@@ -700,13 +815,28 @@ class _Instrument(ast.NodeTransformer):
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.stmt:
         saved, self.in_if = self.in_if, 0
+        saved_scalars = self.scalar_names
         a = node.args
         self.locals.append({x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {
             n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
         })
+        if self.shim == "loop":
+            # Names only ever bound by a `for` over `range(...)` or over a constant tuple.
+            loops = [
+                n.target for n in ast.walk(node) if isinstance(n, ast.For) and isinstance(n.target, ast.Name) and (
+                    isinstance(n.iter, ast.Name) and n.iter.id in self.module
+                    or isinstance(n.iter, ast.Call) and isinstance(n.iter.func, ast.Name) and n.iter.func.id == "range"
+                )
+            ]
+            bound_elsewhere = {
+                n.id for n in ast.walk(node)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and not any(n is t for t in loops)
+            }
+            self.scalar_names = {t.id for t in loops} - bound_elsewhere
         self.generic_visit(node)
         self.locals.pop()
         self.in_if = saved
+        self.scalar_names = saved_scalars
         return node
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
@@ -763,6 +893,9 @@ class Evaluator:
             or isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "pow"
             for n in ast.walk(self.tree)
         )
+        # The NumPy semantics a second look tries (``check._second_look``): its scalar-exponent
+        # power fast paths, and with a power in the program, its array-exponent loop too.
+        self.shims: Tuple[Any, ...] = ((True, "loop") if self.int_pow else (True,)) if self.uses_shim else ()
 
     def _function(self, shim: bool, r53: str, ieee: bool) -> Callable[..., Any]:
         key = (shim, r53, ieee)
@@ -778,13 +911,16 @@ class Evaluator:
             ns.update(_make_kind_merges(self.flags))
             if shim:
                 ns["_fpow"] = _fpow
+                ns["_fpow_loop"] = _fpow_loop
+                ns["_mpow"], ns["_mpow_loop"] = _make_mpow(ieee, False), _make_mpow(ieee, True)
+                ns["_i_mpow"], ns["_i_mpow_loop"] = ns["_mpow"], ns["_mpow_loop"]
                 ns["_fpow_half"] = _fpow_half
                 ns["math"] = SHIM
                 ns["pow"] = _fpow
             if ieee:
                 ns.update(
                     _i_div=_i_div, _i_fdiv=_i_fdiv, _i_mod=_i_mod, _i_pow=_make_i_pow(shim), _i_fpow_half=_i_fpow_half,
-                    int=_i_int, round=_i_round, math=IEEE_MATH[shim],
+                    _i_pow_loop=_make_i_pow(shim, loop=True), int=_i_int, round=_i_round, math=IEEE_MATH[bool(shim)],
                 )
                 ns["pow"] = ns["_i_pow"]
             if shim or ieee:
@@ -794,12 +930,13 @@ class Evaluator:
             fn = self._fns[key] = ns[self.entry]
         return fn
 
-    def run(self, args: List[Any], shim: bool = False, r53: str = "", ieee: bool = False) -> Any:
-        """CPython's outcome for one element. ``shim``/``r53``/``ieee``: the alternative semantics
-        of the documented divergences (module docstring)."""
+    def run(self, args: List[Any], shim: bool = False, r53: str = "", ieee: bool = False, wrap64: bool = False) -> Any:
+        """CPython's outcome for one element. ``shim``/``r53``/``ieee``/``wrap64``: the alternative
+        semantics of the documented divergences (module docstring, ``_Flags``)."""
         fn = self._function(shim, r53, ieee)
         flags = self.flags
         flags.wide = flags.huge = False
+        flags.wrap64 = wrap64
         flags.big53 = any(type(a) is int and not -TWO_53 <= a <= TWO_53 for a in args)
         if r53 == "all":
             args = [_r53(a) for a in args]
