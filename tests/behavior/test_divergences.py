@@ -58,6 +58,10 @@ def mixed(x):
     return 1 if x > 0.0 else 0.5
 
 
+def nan_sum_sign(x, y):
+    return math.copysign(1.0, x + y)
+
+
 def half_power(x):
     return x ** 0.5
 
@@ -149,3 +153,12 @@ def test_max_against_a_constant_follows_numpy_for_signed_zeros():
 def test_narrow_inputs_are_widened():
     out = np.asarray(vectorize(reciprocal)(np.array([3.0], dtype=np.float32)))
     assert out.dtype == np.float64 and out[0] == 1.0 / 3.0
+
+
+def test_sign_of_a_nan_computed_from_nans_is_the_librarys():
+    # Item 18: x + y of two NaNs gives one of them; which one (and so the sign copysign reads)
+    # is up to the implementation. The vectorized result is the array library's.
+    pos, neg = math.nan, -math.nan
+    library = math.copysign(1.0, float(np.add(np.array([pos]), np.array([neg]))[0]))
+    assert values(vectorize(nan_sum_sign), [pos], [neg]) == [library]
+    assert nan_sum_sign(pos, neg) in (1.0, -1.0)  # CPython's: one of the two, by its own order

@@ -74,6 +74,7 @@ FIXED = {
     "item8-held-float-wraps-midway",
     "item8-folded-min-of-constants",
     "item8-folded-ternary-of-constants",
+    "nan-sign-of-nan-plus-nan",
 }
 
 
@@ -453,10 +454,10 @@ CASES = [
         # CPython raises (0 % -0.0), then 1.0. IEEE: 0 % -0.0 is NumPy's -nan, acos of it NumPy's
         # +nan (item 9); then +nan + -nan: CPython's float add gives the second operand's NaN
         # (-1.0 through copysign), NumPy's add the first's (1.0). Which NaN propagates is the
-        # hardware's operand order, undocumented: open until docs/semantics.md decides whether
-        # the sign of a NaN is the library's (the oracle would then model it) (seed 25, program 950)
-        "undocumented: the sign of a NaN from an operation on two NaNs, read by math.copysign",
-        owner="docs/semantics.md (undecided)",
+        # operand order: docs/semantics.md item 18, which the oracle models with
+        # run(nanflip=True) (seed 25, program 950)
+        "oracle: the sign of a NaN from an operation on two NaNs, read by math.copysign (item 18)",
+        owner="fuzz oracle (fuzz/oracle.py)",
     ),
     # ---- a program of the supported language rejected ----
     case(

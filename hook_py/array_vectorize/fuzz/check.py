@@ -314,6 +314,13 @@ def _second_look(evaluator, vec, columns, lane, xp, bname, got, kind, e) -> Opti
             pass
         if e.wide:
             return "wrap-int64"
+    if evaluator.uses_copysign:
+        # Which NaN an operation on two NaNs gives, so the sign copysign reads, is the array
+        # library's (docs/semantics.md item 18).
+        for shim in ((False, True) if evaluator.uses_shim else (False,)):
+            alt = evaluator.run(args, shim=shim, ieee=e.ieee, nanflip=True)
+            if isinstance(alt, oracle.Ok) and oracle.agree(got, kind, alt.value):
+                return "nan-sign"
     return None
 
 

@@ -99,7 +99,7 @@ class _Huge(Exception):
 
 
 class _Flags:
-    __slots__ = ("wide", "huge", "big53", "wrap", "wrap64")
+    __slots__ = ("wide", "huge", "big53", "wrap", "wrap64", "nanflip")
 
     def __init__(self) -> None:
         self.wide = False
@@ -111,6 +111,9 @@ class _Flags:
         # ``run(wrap64=True)``: an int in [2**63, 2**64) wraps to int64 (items 6, 13: the
         # lattice picks int64 for the whole array), e.g. abs(-2**63) of an int held as float64.
         self.wrap64 = False
+        # ``run(nanflip=True)``: ``copysign`` reads the other sign of a NaN (item 18: which NaN
+        # an operation on NaNs gives, and so its sign, is the library's).
+        self.nanflip = False
 
 
 def _make_chk(flags: _Flags, round_all: bool = False) -> Callable[[Any], Any]:
@@ -496,6 +499,23 @@ class _GuardPow(ast.NodeTransformer):
         return node
 
 
+def _is_copysign(func: ast.expr) -> bool:
+    """``math.copysign`` or a bare ``copysign`` (the fuzzer imports it only from math)."""
+    return (isinstance(func, ast.Attribute) and func.attr == "copysign") or (
+        isinstance(func, ast.Name) and func.id == "copysign"
+    )
+
+
+def _make_copysign(flags: "_Flags") -> Callable[..., Any]:
+    def _copysign(fn: Callable[..., Any], x: Any, y: Any) -> Any:
+        r = fn(x, y)
+        if flags.nanflip and isinstance(y, float) and y != y:
+            return -r
+        return r
+
+    return _copysign
+
+
 def _live_part(block: List[ast.stmt]) -> List[ast.stmt]:
     """What of an untaken side's block reaches the merge after it: nothing of a block that
     returns (its lanes are done, and the vectorized code merges no value of theirs), and of the
@@ -623,6 +643,8 @@ class _Instrument(ast.NodeTransformer):
             if self.r53 in ("mergek", "mergekf", "mergeeager"):
                 return self._wrap(ast.Call(func=ast.Name("_kminmax", ast.Load()), args=[node.func] + node.args, keywords=[]))
             return self._merge(self._wrap(node))
+        if _is_copysign(node.func) and len(node.args) == 2 and not node.keywords:
+            return self._wrap(ast.Call(func=ast.Name("_copysign", ast.Load()), args=[node.func] + node.args, keywords=[]))
         return self._wrap(node)
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
@@ -880,6 +902,7 @@ class Evaluator:
         self.flags = _Flags()
         self._fns: Dict[tuple, Callable[..., Any]] = {}
         self.uses_shim = uses_shim(self.tree)
+        self.uses_copysign = any(isinstance(n, ast.Call) and _is_copysign(n.func) for n in ast.walk(self.tree))
         # The module's constants and imports, to tell the tests the compiler decides statically.
         self.module: Dict[str, Any] = {}
         try:
@@ -909,6 +932,7 @@ class Evaluator:
                 "_ipow": _ipow, "pow": _ipow, "_r53": _r53, "_rf": _rf, "_rfb": _rfb, "_rtup": _rtup,
             }
             ns.update(_make_kind_merges(self.flags))
+            ns["_copysign"] = _make_copysign(self.flags)
             if shim:
                 ns["_fpow"] = _fpow
                 ns["_fpow_loop"] = _fpow_loop
@@ -930,13 +954,17 @@ class Evaluator:
             fn = self._fns[key] = ns[self.entry]
         return fn
 
-    def run(self, args: List[Any], shim: bool = False, r53: str = "", ieee: bool = False, wrap64: bool = False) -> Any:
-        """CPython's outcome for one element. ``shim``/``r53``/``ieee``/``wrap64``: the alternative
-        semantics of the documented divergences (module docstring, ``_Flags``)."""
+    def run(
+        self, args: List[Any], shim: bool = False, r53: str = "", ieee: bool = False, wrap64: bool = False,
+        nanflip: bool = False,
+    ) -> Any:
+        """CPython's outcome for one element. ``shim``/``r53``/``ieee``/``wrap64``/``nanflip``: the
+        alternative semantics of the documented divergences (module docstring, ``_Flags``)."""
         fn = self._function(shim, r53, ieee)
         flags = self.flags
         flags.wide = flags.huge = False
         flags.wrap64 = wrap64
+        flags.nanflip = nanflip
         flags.big53 = any(type(a) is int and not -TWO_53 <= a <= TWO_53 for a in args)
         if r53 == "all":
             args = [_r53(a) for a in args]
