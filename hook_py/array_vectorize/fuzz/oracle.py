@@ -839,7 +839,9 @@ class _Instrument(ast.NodeTransformer):
         saved, self.in_if = self.in_if, 0
         saved_scalars = self.scalar_names
         a = node.args
-        self.locals.append({x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {
+        # A nested function (a local helper) also reads the enclosing function's variables.
+        enclosing = self.locals[-1] if self.locals else set()
+        self.locals.append(enclosing | {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {
             n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
         })
         if self.shim == "loop":
