@@ -76,6 +76,7 @@ FIXED = {
     "item8-folded-ternary-of-constants",
     "nan-sign-of-nan-plus-nan",
     "item8-merge-in-nested-helper",
+    "item8-merged-returns-of-a-runtime-test",
 }
 
 
@@ -251,6 +252,17 @@ CASES = [
         # nan: v2 is one float64 array, 0 % 0.0 (items 8, 1)
         "oracle: the item 8 models did not see the enclosing function's variables in a nested "
         "helper's test (seed 4711, program 144)",
+        owner="fuzz oracle (fuzz/oracle.py)",
+    ),
+    case(
+        "item8-merged-returns-of-a-runtime-test",
+        "import math\n\ndef h0(a, b):\n    if 1 <= math.hypot(0, 0):\n        return 1e-300\n    return 0\n\n"
+        "def f(p0):\n    v8 = -h0(b=0, a=0) + p0\n    return 1 / v8 >= 0\n",
+        [Column(F, [-0.0, 1.0])],  # CPython True, True (1 / 0.0 is inf by D3); vectorized False, True:
+        # h0's returns merge into float64 (item 8), so -h0() is -0.0, -0.0 + -0.0 is -0.0, 1 / -0.0 -inf
+        "oracle: a math call is not folded by the compiler, so its test decides at run time and the "
+        "returns merge; and a model that makes every return float compares with a bool result "
+        "(seed 4712, program 1679)",
         owner="fuzz oracle (fuzz/oracle.py)",
     ),
     case(

@@ -466,6 +466,10 @@ def _is_half(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) is float and node.value == 0.5
 
 
+#: Calls the compiler evaluates when their arguments are constants.
+_FOLDED_CALLS = frozenset({"bool", "int", "float", "abs", "min", "max"})
+
+
 def _known_truth(test: ast.expr, local: set, module: Dict[str, Any]) -> Optional[bool]:
     """The truth of a test the compiler folds whatever the variables hold: an expression of
     module constants that evaluates without error, or ``or``/``and`` with such an operand that
@@ -479,6 +483,13 @@ def _known_truth(test: ast.expr, local: set, module: Dict[str, Any]) -> Optional
             return not decisive
         return None
     if any(isinstance(n, ast.Name) and n.id in local for n in ast.walk(test)):
+        return None
+    # The compiler folds operators and these builtins on constants, not math functions
+    # (`1 <= math.hypot(0, 0)` is a test decided at run time, and its branches merge).
+    if any(
+        isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name) and n.func.id in _FOLDED_CALLS)
+        for n in ast.walk(test)
+    ):
         return None
     # Powers through ``_ipow``: ``3 ** 9223372036854775807`` would run for ever (it is beyond
     # 64 bits: not a test decided in Python, item 17).
