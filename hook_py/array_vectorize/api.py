@@ -4,6 +4,7 @@ fallback decision and the canonical cache (reference architecture, api.py)."""
 from __future__ import annotations
 
 import os
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable

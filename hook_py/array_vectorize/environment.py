@@ -12,6 +12,7 @@ import linecache
 import math
 import numbers
 import types
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any

@@ -4,6 +4,7 @@ original at decoration time."""
 from __future__ import annotations
 
 import math
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any

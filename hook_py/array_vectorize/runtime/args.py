@@ -26,6 +26,7 @@ they skip namespace detection and use ``xp`` for Python scalars.
 from __future__ import annotations
 
 import importlib
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Optional, Tuple

@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import math
 import operator
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any

@@ -26,6 +26,7 @@ This module is part of the stdlib-only runtime leaf: it imports the standard lib
 from __future__ import annotations
 
 import warnings
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any

@@ -20,6 +20,7 @@ lane by lane with ``int()``/``float()``/``bool()`` on 0-d slices (array-api-stri
 from __future__ import annotations
 
 import numbers
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
