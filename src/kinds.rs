@@ -440,6 +440,20 @@ fn fits_int64((lo, hi): (i128, i128)) -> bool {
     lo >= -(1i128 << 63) && hi < (1i128 << 63)
 }
 
+/// The value of an int or bool constant as a range; None for any other constant.
+fn const_range(c: &Const) -> Range {
+    match c {
+        Const::Int(n) => Some((*n, *n)),
+        Const::Bool(b) => Some((i128::from(*b), i128::from(*b))),
+        _ => None,
+    }
+}
+
+/// The range of a constant tuple's items, when they are all ints or bools.
+fn items_range(items: &[Const]) -> Range {
+    items.iter().map(const_range).reduce(hull).flatten()
+}
+
 fn hull(a: Range, b: Range) -> Range {
     let ((a0, a1), (b0, b1)) = (a?, b?);
     Some((a0.min(b0), a1.max(b1)))
@@ -469,15 +483,7 @@ impl WideState {
                     body,
                 } => {
                     self.range[index.index()] = match items {
-                        Some(Const::Tuple(items)) => items
-                            .iter()
-                            .map(|c| match c {
-                                Const::Int(n) => Some((*n, *n)),
-                                Const::Bool(b) => Some((i128::from(*b), i128::from(*b))),
-                                _ => None,
-                            })
-                            .reduce(hull)
-                            .flatten(),
+                        Some(Const::Tuple(items)) => items_range(items),
                         Some(_) => None,
                         None => {
                             let trips = ((stop - start) + step - step.signum()) / step;
@@ -525,8 +531,7 @@ impl WideState {
             return None;
         }
         match op {
-            Op::Const(Const::Int(n)) => Some((*n, *n)),
-            Op::Const(Const::Bool(b)) => Some((i128::from(*b), i128::from(*b))),
+            Op::Const(c @ (Const::Int(_) | Const::Bool(_))) => const_range(c),
             Op::Unary(UnOp::Pos, a) | Op::Cast(CastOp::Int | CastOp::Round, a) => {
                 if func.info(*a).kind == Kind::Float {
                     None
@@ -579,15 +584,7 @@ impl WideState {
             }
             Op::Select(_, a, b) => hull(r(a), r(b)),
             Op::Index(t, _) => match &self.defs[t.index()] {
-                Some(Op::Const(Const::Tuple(items))) => items
-                    .iter()
-                    .map(|c| match c {
-                        Const::Int(n) => Some((*n, *n)),
-                        Const::Bool(b) => Some((i128::from(*b), i128::from(*b))),
-                        _ => None,
-                    })
-                    .reduce(hull)
-                    .flatten(),
+                Some(Op::Const(Const::Tuple(items))) => items_range(items),
                 _ => None,
             },
             _ => None,

@@ -188,13 +188,9 @@ def compare(
             result.failures.append(Failure("invalid", detail=f"CPython raised {type(e.error).__name__}: {e.error}"))
             return result
     for bname, xp in names.items():
-        args = [to_numpy(c, np) for c in columns]
-        if bname != "numpy":
-            args = [xp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
+        args = _backend_args(columns, bname, xp)
         try:
-            with warnings.catch_warnings(), np.errstate(all="ignore"):
-                warnings.simplefilter("ignore")
-                out = vec(*args)
+            out = _call_quietly(vec, args)
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as exc:  # noqa: BLE001
@@ -243,6 +239,21 @@ def compare(
     if any(f.exc_type == "value" for f in result.failures):
         classify_mismatches(result.failures, patterns(ast.parse(prepared.source), prepared.entry))
     return result
+
+
+def _backend_args(columns, bname, xp):
+    """``columns`` as arrays of the backend ``bname`` (namespace ``xp``)."""
+    args = [to_numpy(c, np) for c in columns]
+    if bname != "numpy":
+        args = [xp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
+    return args
+
+
+def _call_quietly(vec, args):
+    """``vec(*args)`` with floating-point warnings silenced (D3 gives IEEE values)."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return vec(*args)
 
 
 def _second_look(evaluator, vec, columns, lane, xp, bname, got, kind, e) -> Optional[str]:
@@ -305,14 +316,9 @@ def _second_look(evaluator, vec, columns, lane, xp, bname, got, kind, e) -> Opti
         # the dtype the uint64 lattice picks for the whole array (runtime/intops.py), and eager
         # branches (D1) compute values CPython never sees. One element alone decides for itself;
         # if it still differs and an operation gave an int outside int64, that operation wrapped.
-        single = select_lanes(columns, [lane])
-        sargs = [to_numpy(c, np) for c in single]
-        if bname != "numpy":
-            sargs = [xp.asarray(a) if isinstance(a, np.ndarray) else a for a in sargs]
+        sargs = _backend_args(select_lanes(columns, [lane]), bname, xp)
         try:
-            with warnings.catch_warnings(), np.errstate(all="ignore"):
-                warnings.simplefilter("ignore")
-                one = _to_numpy(vec(*sargs))
+            one = _to_numpy(_call_quietly(vec, sargs))
             if oracle.agree(one.tolist()[0] if one.ndim else one.item(), one.dtype.kind, e.value):
                 # Or `int ** int` array: float64 on every lane when some exponent is negative
                 # (docs/semantics.md item 12, eager backends).
