@@ -21,7 +21,7 @@ load on the machine) and in wall time:
    hook skips the standard library by location: the cost of its finder alone) and the installed
    third-party packages of the test environment (NumPy, pytest, Hypothesis, Pygments, ...: about
    300 modules: the cheap bail-out, a ``stat`` against the record of unmarked sources, see
-   ``hook/unmarked.py``; the first import after an edit reads and searches the source).
+   ``hook/__init__.py``; the first import after an edit reads and searches the source).
 3. Cold import with the hook (no cache file): the cost per marked function of compiling and
    writing the cache, next to the decorator compiling at run time.
 """
@@ -117,7 +117,7 @@ print(json.dumps(out))
 # The hook's own time, measured inside the process: time in its find_spec minus time in the
 # finders it delegates to (perf_counter_ns brackets of a few microseconds: little noise).
 _SELF_TIMED = """import array_vectorize.auto
-from array_vectorize.hook import finder as _f
+from array_vectorize import hook as _f
 _acc = [0, 0]
 _fs, _dl, _ns = _f.VectorizeFinder.find_spec, _f.VectorizeFinder._delegate, time.perf_counter_ns
 def _find_spec(self, *a):

@@ -7,8 +7,19 @@ use sha2::{Digest, Sha256};
 
 /// Lowercase hex sha256 of `data`.
 pub fn sha256_hex(data: &[u8]) -> String {
-    let digest = Sha256::digest(data);
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    let mut hex = [0u8; 64];
+    sha256_hex_into(data, &mut hex).to_owned()
+}
+
+/// Lowercase hex sha256 of `data`, written into `hex`: no heap allocation, so that a warm import,
+/// whose only call into the core this is, never starts the allocator (lib.rs).
+pub fn sha256_hex_into<'a>(data: &[u8], hex: &'a mut [u8; 64]) -> &'a str {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    for (i, b) in Sha256::digest(data).iter().enumerate() {
+        hex[2 * i] = DIGITS[usize::from(b >> 4)];
+        hex[2 * i + 1] = DIGITS[usize::from(b & 0xf)];
+    }
+    std::str::from_utf8(hex).expect("hex digits are ASCII")
 }
 
 /// Writes `data` to `path` atomically: a temporary file in the same directory, flushed, then

@@ -342,14 +342,18 @@ fn element_loop(
 /// place rather than copied out first).
 #[pyfunction]
 #[pyo3(signature = (data, start = 0))]
-fn sha256_hex(data: &[u8], start: usize) -> PyResult<String> {
+fn sha256_hex<'py>(py: Python<'py>, data: &[u8], start: usize) -> PyResult<Bound<'py, PyString>> {
     let tail = data.get(start..).ok_or_else(|| {
         PyValueError::new_err(format!(
             "start {start} is beyond the {} bytes of data",
             data.len()
         ))
     })?;
-    Ok(crate::cache::sha256_hex(tail))
+    let mut hex = [0u8; 64];
+    Ok(PyString::new(
+        py,
+        crate::cache::sha256_hex_into(tail, &mut hex),
+    ))
 }
 
 /// Writes `data` to `path` atomically (temporary file, then rename). Raises OSError.

@@ -70,7 +70,7 @@ def _register(linecache: Any, filename: str, source: str) -> None:
 #: Sources of lazy functions decorated before anything imported linecache (file name -> text).
 #: A lazy function registers its source without importing linecache (a warm import should not
 #: pay for it); nothing can read linecache before it is imported, and the import hook flushes
-#: these into it as it loads (finder.py), the first call of a function at the latest.
+#: these into it as it loads (hook/__init__.py), the first call of a function at the latest.
 _pending_sources: dict[str, str] = {}
 
 

@@ -12,13 +12,14 @@ import time
 import pytest
 from hookproj import CALLS, MARKED, Project, cache_name
 
-from array_vectorize.hook import cache
+from array_vectorize import hook
+from array_vectorize.hook.cli import header_key
 
 IMPORT_MOD = "import mod\nout = {'f': mod.f.source, 'g': mod.g.source}"
 
 
 def valid_entries(path) -> list[dict]:
-    return cache.decode(path.read_bytes(), None)
+    return hook.decode_cache(path.read_bytes(), None)
 
 
 def test_cold_import_compiles_and_writes_the_cache(project: Project):
@@ -100,7 +101,7 @@ def _truncate(data: bytes) -> bytes:
 
 
 def _flip_payload(data: bytes) -> bytes:
-    i = cache.HEADER_SIZE + (len(data) - cache.HEADER_SIZE) // 2
+    i = hook.HEADER_SIZE + (len(data) - hook.HEADER_SIZE) // 2
     return data[:i] + bytes([data[i] ^ 0x10]) + data[i + 1 :]
 
 
@@ -234,7 +235,7 @@ def test_optimized_and_normal_runs_do_not_share_entries(project: Project):
     assert normal.hook_stat("hook_modules_compiled") == 1  # not served the -O entries
     names = sorted(p.name for p in project.cache_files())
     assert names == sorted([cache_name("mod"), cache_name("mod", optimize=1)])
-    keys = {cache.header_key(p.read_bytes()) for p in project.cache_files()}
+    keys = {header_key(p.read_bytes()) for p in project.cache_files()}
     assert len(keys) == 2
     assert project.run(body, flags=("-O",)).hook_stat("hook_cache_hits") == 1
     assert project.run(body).hook_stat("hook_cache_hits") == 1

@@ -9,13 +9,25 @@ from __future__ import annotations
 import os
 import sys
 
-from . import cache, unmarked
+from . import (
+    CACHE_MAGIC,
+    CACHE_SUFFIX,
+    CACHE_TAG,
+    HEADER_SIZE,
+    UNMARKED_RECORD,
+    CacheError,
+    cache_enabled,
+    cache_key,
+    cache_path,
+    decode_cache,
+    unpack_header,
+)
 
 _TMP_PREFIX = ".tmp-array-vectorize-"
 
 
 def _is_cache_file(name: str) -> bool:
-    return name.endswith(cache.SUFFIX) and ".array-vectorize-" in name
+    return name.endswith(CACHE_SUFFIX) and ".array-vectorize-" in name
 
 
 def _roots(path: str) -> list[str]:
@@ -63,6 +75,13 @@ def _source_of(cache_file: str) -> str | None:
     return candidate if os.path.isfile(candidate) else None
 
 
+def header_key(data: bytes) -> str | None:
+    """The key recorded in a cache file's header, if the header is readable."""
+    if len(data) < HEADER_SIZE or data[:8] != CACHE_MAGIC:
+        return None
+    return unpack_header(data)[2].decode("ascii", "replace")
+
+
 def _describe(path: str) -> tuple[str, str]:
     """(status, detail) of one cache file."""
     try:
@@ -71,8 +90,8 @@ def _describe(path: str) -> tuple[str, str]:
     except OSError as exc:
         return "unreadable", str(exc)
     try:
-        entries = cache.decode(data, None)
-    except cache.CacheError as exc:
+        entries = decode_cache(data, None)
+    except CacheError as exc:
         return "corrupt", str(exc)
     counts: dict[str, int] = {}
     for e in entries:
@@ -81,14 +100,14 @@ def _describe(path: str) -> tuple[str, str]:
     source = _source_of(path)
     if source is None:
         return "other", detail + " (another interpreter, or its source is gone)"
-    if cache.cache_path(source) != path:
+    if cache_path(source) != path:
         return "other", detail + " (another interpreter or optimisation level)"
     try:
         with open(source, "rb") as f:
-            key = cache.cache_key(f.read())
+            key = cache_key(f.read())
     except OSError as exc:
         return "other", f"{detail} (source unreadable: {exc})"
-    return ("fresh" if cache.header_key(data) == key else "stale"), detail
+    return ("fresh" if header_key(data) == key else "stale"), detail
 
 
 def cache_info(path: str) -> int:
@@ -111,10 +130,10 @@ def cache_info(path: str) -> int:
     summary = ", ".join(f"{n} {s}" for s, n in sorted(by_status.items()))
     print(f"{len(files)} cache file(s), {total} bytes" + (f" ({summary})" if summary else ""))
     if records:
-        print(f"{len(records)} record(s) of unmarked sources ({unmarked.NAME}), which spare the hook reading them")
+        print(f"{len(records)} record(s) of unmarked sources ({UNMARKED_RECORD}), which spare the hook reading them")
     if temps:
         print(f"{len(temps)} leftover temporary file(s) (removed by `cache clear`)")
-    print(f"cache {'on' if cache.enabled() else 'off (ARRAY_VECTORIZE_CACHE=0)'}; files are named *.{cache.TAG}{cache.SUFFIX}")
+    print(f"cache {'on' if cache_enabled() else 'off (ARRAY_VECTORIZE_CACHE=0)'}; files are named *.{CACHE_TAG}{CACHE_SUFFIX}")
     return 0
 
 

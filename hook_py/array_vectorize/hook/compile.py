@@ -1,0 +1,183 @@
+"""A cache miss of the import hook: the Rust core's static compile of the module, the Python side
+of its entries (what a warm import would otherwise compute), registration, and the cache file.
+Imported only on a miss: a warm import never loads it.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+import time
+
+try:  # CPython: importlib's own, loaded at start-up (importing importlib costs ~0.4 ms)
+    from _frozen_importlib_external import decode_source
+except ImportError:  # pragma: no cover - another implementation's importlib
+    from importlib.util import decode_source
+
+from .. import _core, _stats
+from . import CACHE_FORMAT_VERSION, CACHE_MAGIC, HEADER_SIZE, cache_enabled, log, register, skip, summary
+
+# Fields of a compile_module entry that a warm import never reads: debug text, fields only the
+# compile itself uses, and the scalar source, which only serves to build the docstring when that
+# is not cached itself.
+_NOT_CACHED = frozenset({"ir", "name"})
+_NOT_CACHED_WITH_DOC = _NOT_CACHED | {"scalar_source"}
+
+
+def compile_and_cache(fullname: str, origin: str, data: bytes, key: str, path: str | None, why_miss: str) -> None:
+    """Compiles the module's marked functions, registers them and writes the cache file. A
+    failed compile is logged and never cached: the module's decorators compile at run time."""
+    from ..api import compile_disabled
+
+    if compile_disabled():
+        skip(fullname, f"{why_miss}, and ARRAY_VECTORIZE_NO_COMPILE=1 forbids compiling")
+        return
+    t0 = time.perf_counter()
+    try:
+        source = decode_source(data)
+        entries = _core.compile_module(source, origin)
+    except (_core.VectorizationError, _core.InternalError, UnicodeDecodeError, SyntaxError, ValueError) as exc:
+        _stats.bump("hook_compile_errors")
+        skip(fullname, f"static compile failed: {_first_problem(exc)}")
+        return
+    _stats.bump("compiled", sum(1 for e in entries if e.get("status") != "deferred"))
+    _stats.bump("hook_modules_compiled")
+    _add_python_side(entries, source, origin, fullname)
+    register(origin, entries)
+    seconds = time.perf_counter() - t0
+    log(fullname, f"compiled ({summary(entries)}) in {seconds * 1e3:.1f} ms [{why_miss}]; {_write(path, key, entries, origin)}")
+
+
+def _first_problem(exc: Exception) -> str:
+    for d in getattr(exc, "diagnostics", None) or ():
+        text = d.get("text") if isinstance(d, dict) else None
+        if text:
+            return text.splitlines()[0]
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
+def _write(path: str | None, key: str, entries: list[dict], origin: str) -> str:
+    if path is None:
+        return "cache off" if not cache_enabled() else "no cache location"
+    if sys.dont_write_bytecode:
+        return "cache not written (sys.dont_write_bytecode)"
+    try:
+        write_cache(path, key, entries, origin)
+    except (OSError, ValueError) as exc:
+        _stats.bump("hook_cache_write_errors")
+        return f"cache not written ({exc})"
+    _stats.bump("hook_cache_writes")
+    return f"cache written {path}"
+
+
+def encode_cache(key: str, entries: list[dict]) -> bytes:
+    """The whole cache file for `entries` under `key` (the layout: hook/__init__.py)."""
+    payload = marshal.dumps({"entries": cacheable(entries)})
+    digest = _core.sha256_hex(payload, 0).encode()
+    header = b"".join(
+        [
+            CACHE_MAGIC,
+            CACHE_FORMAT_VERSION.to_bytes(4, "little"),
+            key.encode(),
+            len(payload).to_bytes(8, "little"),
+            digest,
+        ]
+    )
+    if len(header) != HEADER_SIZE:
+        raise ValueError(f"cache key {key!r} is not a hex sha256")
+    return header + payload
+
+
+def write_cache(path: str, key: str, entries: list[dict], source_path: str) -> None:
+    """Writes the cache file atomically, creating its directory as CPython does for ``.pyc``
+    files. Raises OSError (or ValueError for unmarshallable entries); callers log and go on."""
+    data = encode_cache(key, entries)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    _core.write_atomic(path, data)
+    try:  # like CPython's .pyc: the source file's permissions, without execute bits
+        os.chmod(path, os.stat(source_path).st_mode & 0o666 | 0o200)
+    except OSError:
+        pass
+
+
+def cacheable(entries: list[dict]) -> list[dict]:
+    """`entries` as they are cached: without the fields a warm import never reads, and with equal
+    keys and values shared, so that marshal writes them once and a warm import allocates them
+    once (every entry has the same keys; neighbouring functions share their options and most
+    assumptions). Sharing is by marshalled form, which tells 1 from 1.0 and True, and 0.0 from
+    -0.0."""
+    shared: dict[bytes, object] = {}
+
+    def share(value):
+        if isinstance(value, str) and value.isidentifier():
+            return sys.intern(value)  # as compile() interns names: shared with the code objects
+        if isinstance(value, (str, tuple, dict, float, int)):
+            if isinstance(value, tuple):
+                value = tuple(share(v) for v in value)
+            elif isinstance(value, dict):
+                value = {share(k): share(v) for k, v in value.items()}
+            try:
+                return shared.setdefault(marshal.dumps(value), value)
+            except ValueError:  # unmarshallable: encoding will say so
+                return value
+        if isinstance(value, list):
+            return [share(v) for v in value]
+        return value
+
+    kept = []
+    for e in entries:
+        dropped = _NOT_CACHED_WITH_DOC if "doc" in e else _NOT_CACHED
+        kept.append({sys.intern(k): share(v) for k, v in e.items() if k not in dropped and v != []})
+    return kept
+
+
+def _add_python_side(entries: list[dict], source: str, origin: str, fullname: str) -> None:
+    """Adds to each compiled entry what the decorator would otherwise compute at every import:
+    ``code``, the code of the generated entry function (so a warm import compiles no Python and
+    executes no generated module: emit.py makes the function from it, lazily), and ``doc``, the
+    vectorized docstring (so it does not tokenize the scalar source)."""
+    import types
+
+    from ..docstring import vectorized_docstring
+    from ..emit import compile_generated, entry_code
+
+    ok = [e for e in entries if e.get("status") == "ok"]
+    for e in ok:
+        if e.get("hidden"):  # values only the live function has: nothing to cache
+            continue
+        try:
+            code = entry_code(compile_generated(e["qualname"], e["source"]), e["entry"])
+        except (SyntaxError, ValueError):
+            continue  # the decorator compiles it and reports the problem
+        if code is not None:
+            e["code"] = code
+    if not ok:
+        return
+    # The docstring is computed exactly as the decorator computes it, from a function made of the
+    # module's own bytecode: same __doc__ (and -OO strips it alike), same inspect.getsource.
+    try:
+        module_code = compile(source, origin, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return
+    functions = {}
+    stack = [module_code]
+    while stack:
+        code = stack.pop()
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                functions.setdefault((const.co_name, const.co_firstlineno), const)
+                stack.append(const)
+    glob = {"__name__": fullname}
+    for e in ok:
+        code = functions.get((e["name"], e["line"]))
+        if code is None or getattr(code, "co_qualname", e["qualname"]) != e["qualname"]:
+            continue
+        try:
+            closure = tuple(types.CellType() for _ in code.co_freevars)
+            stand_in = types.FunctionType(code, glob, e["name"], None, closure)
+            stand_in.__qualname__ = e["qualname"]
+            e["doc"] = vectorized_docstring(stand_in, e.get("scalar_source"))
+        except Exception:  # noqa: BLE001 - the decorator computes it at import instead
+            pass
