@@ -140,28 +140,44 @@ def _globals(module: str, hidden: dict[str, Any] | None, namespace: Any) -> dict
     return glob
 
 
-def _lazy(code: CodeType, source: str, module: str, namespace: Any) -> FunctionType:
-    """The entry made from its cached `code`, with globals filled on its first call (see the
-    module doc). The function object is final from the start: references taken before the
-    first call stay valid, and its code, signature and source are the generated ones."""
-    prologue = code.co_names[0]  # the first global the entry reads: the prologue it calls first
-    glob: dict[str, Any] = {"__name__": module}
+class _FirstCall:
+    """What a lazy function's prologue name is bound to until its first call (see `_lazy`). One
+    object rather than a closure: a warm import makes one per function, and a closure's cells
+    are as many more objects for the garbage collector to track."""
 
-    def first_call(*args: Any) -> Any:
+    __slots__ = ("code", "glob", "module", "namespace", "prologue", "source")
+
+    def __init__(self, code: CodeType, glob: dict[str, Any], source: str, module: str, namespace: Any) -> None:
+        self.code = code
+        self.glob = glob
+        self.source = source
+        self.module = module
+        self.namespace = namespace
+        self.prologue = code.co_names[0]
+
+    def __call__(self, *args: Any) -> Any:
         # Another thread may have filled the globals meanwhile; filling them twice at once is
         # harmless, the values are the same. The exact body goes in first and the helpers in
         # one update (atomic under the GIL) that replaces this stand-in last: a thread that
         # finds the real prologue finds everything else too.
-        if glob.get(prologue) is first_call:
+        glob = self.glob
+        if glob.get(self.prologue) is self:
             if _pending_sources:
                 import linecache
 
                 flush_pending_sources(linecache)
-            _install_exact(source, code.co_filename, glob)
-            glob.update(_globals(module, None, namespace))
-        return glob[prologue](*args)
+            _install_exact(self.source, self.code.co_filename, glob)
+            glob.update(_globals(self.module, None, self.namespace))
+        return glob[self.prologue](*args)
 
-    glob[prologue] = first_call
+
+def _lazy(code: CodeType, source: str, module: str, namespace: Any) -> FunctionType:
+    """The entry made from its cached `code`, with globals filled on its first call (see the
+    module doc). The function object is final from the start: references taken before the
+    first call stay valid, and its code, signature and source are the generated ones."""
+    # The first global the entry reads is the prologue it calls first.
+    glob: dict[str, Any] = {"__name__": module}
+    glob[code.co_names[0]] = _FirstCall(code, glob, source, module, namespace)
     return FunctionType(code, glob)
 
 
@@ -198,7 +214,9 @@ def materialize(
     # annotations its signature is the original's (no inspect.signature needed).
     vec.__defaults__ = original.__defaults__
     vec.__kwdefaults__ = original.__kwdefaults__
-    vec.__annotations__ = dict(original.__annotations__)
+    annotations = original.__annotations__
+    if annotations:  # else vec's own, made empty when first read
+        vec.__annotations__ = dict(annotations)
     vec.__name__ = original.__name__
     vec.__qualname__ = original.__qualname__
     vec.__module__ = original.__module__
