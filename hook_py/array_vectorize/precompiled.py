@@ -62,56 +62,62 @@ def lookup(fn: FunctionType, options: dict) -> dict | None:
 
 
 _MISSING = object()
+_BUILTINS = builtins.__dict__
 
 
 def _same_const(live: Any, frozen: Any) -> bool:
-    if type(live) is not type(frozen):
+    """Whether `live` is the constant the compiler froze: same type, and for floats the same sign
+    of zero and NaN for NaN. (Tuples compare element by element: ``==`` would take 0.0 for -0.0
+    and a NaN for anything but itself.)"""
+    kind = type(frozen)
+    if type(live) is not kind:
         return False
-    if isinstance(frozen, tuple):
-        return len(live) == len(frozen) and all(_same_const(a, b) for a, b in zip(live, frozen))
-    if isinstance(frozen, float):
-        if math.isnan(frozen):
-            return math.isnan(live)
-        return live == frozen and math.copysign(1.0, live) == math.copysign(1.0, frozen)
+    if kind is tuple:
+        return len(live) == len(frozen) and all(map(_same_const, live, frozen))
+    if kind is float:
+        if live == frozen:
+            return frozen != 0.0 or math.copysign(1.0, live) == math.copysign(1.0, frozen)
+        return live != live and frozen != frozen  # both NaN
     return live == frozen
 
 
 def assumptions_hold(fn: FunctionType, assumptions) -> bool:
-    """Checks every (name, binding) the static compiler assumed against `fn`'s live globals."""
-    freevars = fn.__code__.co_freevars
+    """Checks every (name, binding) the static compiler assumed against `fn`'s live globals.
+    (Run for every function of a warm import: kept to one dictionary lookup and a comparison for
+    the common bindings.)"""
+    code = fn.__code__
+    freevars = code.co_freevars
     glob = fn.__globals__
     missing = _MISSING
     for name, binding in assumptions:
-        if name in freevars:
+        if freevars and name in freevars:
             return False
-        live = glob.get(name, missing)
         tag = binding[0]
+        live = glob.get(name, missing)
         if live is missing:
-            if tag == "builtin" and hasattr(builtins, name):
-                live = getattr(builtins, name)
-            else:
+            live = _BUILTINS.get(name, missing) if tag == "builtin" else missing
+            if live is missing:
                 return False
         if tag == "const":
             if not _same_const(live, binding[1]):
+                return False
+        elif tag == "function":
+            target = getattr(live, "_vectorized_original", live)
+            if (
+                type(target) is not FunctionType
+                or target.__name__ != binding[1]
+                or target.__code__.co_firstlineno != binding[2]
+                or target.__code__.co_filename != code.co_filename
+            ):
+                return False
+        elif tag == "builtin":
+            if live is not _BUILTINS.get(binding[1], missing):
                 return False
         elif tag == "math":
             if live is not math:
                 return False
         elif tag == "math_member":
             if live is not getattr(math, binding[1], missing):
-                return False
-        elif tag == "builtin":
-            if live is not getattr(builtins, binding[1], missing):
-                return False
-        elif tag == "function":
-            target = getattr(live, "_vectorized_original", live)
-            code = getattr(target, "__code__", None)
-            if (
-                not isinstance(target, FunctionType)
-                or target.__name__ != binding[1]
-                or code.co_firstlineno != binding[2]
-                or code.co_filename != fn.__code__.co_filename
-            ):
                 return False
         else:
             return False

@@ -49,6 +49,57 @@ def test_same_functions_as_the_plain_decorator(project: Project):
     assert oo_warm.stats["compiled"] == 0 and oo_warm.out == oo_plain.out
 
 
+REBOUND = """
+from array_vectorize import vectorize
+
+K = 2.0
+Z = 0.0
+globals().update(K=3.0, Z=-0.0)  # invisible to the static compile, which assumes 2.0 and 0.0
+
+
+@vectorize
+def scale(x):
+    return x * K
+
+
+@vectorize
+def signed_zero(x):
+    return Z if x > 0.0 else 1.0
+
+
+@vectorize
+def unchanged(x):
+    return x + 1.0
+"""
+
+REBOUND_CALLS = """
+import math
+import numpy as np
+import mod
+x = np.array([1.0, -2.0])
+out = {
+    "scale": mod.scale(x).tolist(),
+    "zero_sign": math.copysign(1.0, float(mod.signed_zero(x)[0])),
+    "unchanged": mod.unchanged(x).tolist(),
+}
+"""
+
+
+def test_assumptions_are_checked_when_the_decorator_runs(project: Project):
+    """The static compile freezes what the module's text says; a binding that differs when the
+    decorator runs (here rebound through globals()) means compiling from the live function, never
+    running the stale code (DESIGN.md section 4): on the cold import and on warm ones."""
+    project.write("mod.py", REBOUND)
+    cold = project.run(REBOUND_CALLS)
+    warm = project.run(REBOUND_CALLS)
+    assert cold.hook_stat("hook_modules_compiled") == 1 and warm.hook_stat("hook_cache_hits") == 1
+    for res in (cold, warm):
+        assert res.out == {"scale": [3.0, -6.0], "zero_sign": -1.0, "unchanged": [2.0, -1.0]}
+        # Only `unchanged` runs the hook's code; the other two are compiled from the live function.
+        assert res.stats["disk_cache_hits"] == 1
+    assert warm.stats["compiled"] == 2
+
+
 TRACEBACK = (
     CALLS
     + """

@@ -426,7 +426,8 @@ def _prepare(fullname: str, origin: str, data: bytes) -> None:
     if entries is not None:
         _stats.bump("hook_cache_hits")
         register(origin, entries)
-        log(fullname, f"cache hit ({summary(entries)}) {path}")
+        if _DEBUG:
+            log(fullname, f"cache hit ({summary(entries)}) {path}")
         return
     from .compile import compile_and_cache
 

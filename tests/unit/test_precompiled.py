@@ -1,0 +1,102 @@
+"""The check of a static compile's assumptions against the live function (precompiled.py): what
+decides between running cached code and compiling live (DESIGN.md section 4). Every binding
+kind, with the values where ``==`` and "the same constant" part ways."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from array_vectorize import precompiled
+
+NAN = float("nan")
+
+
+@pytest.mark.parametrize(
+    ("live", "frozen", "same"),
+    [
+        (2.0, 2.0, True),
+        (0.0, 0.0, True),
+        (-0.0, -0.0, True),
+        (0.0, -0.0, False),  # equal under ==, not the same constant
+        (-0.0, 0.0, False),
+        (NAN, NAN, True),
+        (float("nan"), NAN, True),  # another NaN object
+        (NAN, 1.0, False),
+        (1.0, NAN, False),
+        (math.inf, math.inf, True),
+        (-math.inf, math.inf, False),
+        (1, 1.0, False),  # int for float
+        (True, 1, False),  # bool for int
+        (1, True, False),
+        (2**70, 2**70, True),
+        ("a", "a", True),
+        (None, None, True),
+        ((1.0, -0.0), (1.0, -0.0), True),
+        ((1.0, 0.0), (1.0, -0.0), False),
+        ((NAN, 2), (float("nan"), 2), True),
+        ((1.0, (2, -0.0)), (1.0, (2, 0.0)), False),
+        ((1.0,), (1.0, 2.0), False),
+        ([1.0], (1.0,), False),
+    ],
+)
+def test_same_const(live, frozen, same):
+    assert precompiled._same_const(live, frozen) is same
+
+
+def _function(globals_: dict, body: str = "return x"):
+    namespace = dict(globals_)
+    exec(f"def f(x):\n    {body}\n", namespace)  # noqa: S102 - a test function with chosen globals
+    return namespace["f"]
+
+
+def helper(v):
+    return v
+
+
+@pytest.mark.parametrize(
+    ("globals_", "assumptions", "holds"),
+    [
+        ({"K": 2.0}, [("K", ("const", 2.0))], True),
+        ({"K": 3.0}, [("K", ("const", 2.0))], False),
+        ({"K": -0.0}, [("K", ("const", 0.0))], False),
+        ({}, [("K", ("const", 2.0))], False),  # gone
+        ({}, [("abs", ("builtin", "abs"))], True),
+        ({"abs": abs}, [("abs", ("builtin", "abs"))], True),
+        ({"abs": lambda v: v}, [("abs", ("builtin", "abs"))], False),  # shadowed
+        ({"abs": min}, [("abs", ("builtin", "abs"))], False),  # another builtin
+        ({}, [("nonexistent_builtin", ("builtin", "nonexistent_builtin"))], False),
+        ({"math": math}, [("math", ("math",))], True),
+        ({"math": pytest}, [("math", ("math",))], False),
+        ({"sqrt": math.sqrt}, [("sqrt", ("math_member", "sqrt"))], True),
+        ({"sqrt": math.exp}, [("sqrt", ("math_member", "sqrt"))], False),
+        ({"K": 2.0}, [("K", ("no-such-kind", 2.0))], False),  # unknown: never trusted
+        ({"K": 2.0, "math": math}, [("K", ("const", 2.0)), ("math", ("math",))], True),
+        ({"K": 2.0, "math": pytest}, [("K", ("const", 2.0)), ("math", ("math",))], False),
+    ],
+)
+def test_assumptions_hold(globals_, assumptions, holds):
+    assert precompiled.assumptions_hold(_function(globals_), assumptions) is holds
+
+
+def test_helper_functions_are_matched_by_name_line_and_file():
+    line = helper.__code__.co_firstlineno
+    fn = _function({"helper": helper})
+    fn.__code__ = fn.__code__.replace(co_filename=helper.__code__.co_filename)
+    assert precompiled.assumptions_hold(fn, [("helper", ("function", "helper", line))])
+    assert not precompiled.assumptions_hold(fn, [("helper", ("function", "helper", line + 1))])
+    assert not precompiled.assumptions_hold(fn, [("helper", ("function", "other", line))])
+    # Defined in another file than the function that calls it: not the helper compiled with it.
+    assert not precompiled.assumptions_hold(_function({"helper": helper}), [("helper", ("function", "helper", line))])
+    # Not a function at all.
+    assert not precompiled.assumptions_hold(fn, [("helper", ("function", "print", line))])
+
+
+def test_a_name_bound_by_a_closure_is_never_the_global_assumed():
+    K = 2.0
+
+    def f(x):
+        return x * K
+
+    assert not precompiled.assumptions_hold(f, [("K", ("const", 2.0))])
