@@ -77,6 +77,7 @@ FIXED = {
     "nan-sign-of-nan-plus-nan",
     "item8-merge-in-nested-helper",
     "item8-merged-returns-of-a-runtime-test",
+    "item8-merge-in-lambda-helper",
 }
 
 
@@ -263,6 +264,15 @@ CASES = [
         "oracle: a math call is not folded by the compiler, so its test decides at run time and the "
         "returns merge; and a model that makes every return float compares with a bool result "
         "(seed 4712, program 1679)",
+        owner="fuzz oracle (fuzz/oracle.py)",
+    ),
+    case(
+        "item8-merge-in-lambda-helper",
+        "L0 = lambda a, b: (0 if 0 == b else 0.1) // a\n\ndef f(p0, p1):\n    return L0(p1, p0)\n",
+        [Column(U, [0, 0, 1]), Column(U, [0, 2, 2])],  # CPython raises, 0, 0.0; vectorized nan, 0.0,
+        # 0.0: the ternary is one float64 array (item 8), so 0.0 // 0 is nan, not the 0 of an int
+        "oracle: a lambda helper's parameters are locals, so a test on one decides at run time "
+        "(seed 7009, program 790)",
         owner="fuzz oracle (fuzz/oracle.py)",
     ),
     case(

@@ -874,6 +874,18 @@ class _Instrument(ast.NodeTransformer):
         self.scalar_names = saved_scalars
         return node
 
+    def visit_Lambda(self, node: ast.Lambda) -> ast.expr:
+        # A lambda helper's parameters are its locals, as a function's are: a test on one is
+        # decided at run time (seed 7009, program 790: `(0 if 0 == b else 0.1) // 0`).
+        a = node.args
+        enclosing = self.locals[-1] if self.locals else set()
+        self.locals.append(enclosing | {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {
+            n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        })
+        self.generic_visit(node)
+        self.locals.pop()
+        return node
+
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
         value = self.visit(node.value)
         new_value = self._binop(ast.Name(node.target.id, ast.Load()), node.op, value)
