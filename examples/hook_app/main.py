@@ -9,6 +9,8 @@ compiles nothing. ``ARRAY_VECTORIZE_DEBUG=hook`` shows what the hook did with ea
 
 import array_vectorize.auto  # noqa: F401 - first: installs the hook for every later import
 
+import sys
+
 import numpy as np
 
 import array_vectorize
@@ -27,3 +29,5 @@ for name, (got, scalar) in results.items():
 print("every result matches the scalar original element by element")
 stats = array_vectorize.stats()
 print(f"compiled: {stats['compiled']}, from the hook's cache: {stats['disk_cache_hits']}")
+if sys.dont_write_bytecode:
+    print("(PYTHONDONTWRITEBYTECODE or -B is set: like CPython's .pyc files, the cache is read, not written)")
