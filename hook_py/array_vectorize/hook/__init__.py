@@ -1,14 +1,14 @@
 """The import hook behind ``import array_vectorize.auto`` (DESIGN.md section 2, way 2).
 
 A warm import goes through this module alone, so it holds everything a warm import runs, in
-sections: the switches and the log; the cache files (content keys, the file format, reading and
-writing); the records of unmarked sources; ``prepare`` (per marked module: the cache, else
-``compile.py``); the meta-path finder (the cheap bail-out) and its loaders; installation. Every
+sections: the switches and the log; the cache files (content keys, the file format, reading);
+the records of unmarked sources; ``prepare`` (per marked module: the cache, else ``compile.py``);
+the meta-path finder (the cheap bail-out) and its loaders; installation. Every
 module costs ~70 us to import on top of its contents, on the path of every process that installs
 the hook; the cold parts are modules of their own, imported when needed:
 
 - ``compile``: a cache miss: the Rust core's static compile of the module, the Python side of its
-  entries, and the cache file written;
+  entries, and the cache file written (atomically, through the core);
 - ``cli``: ``python -m array_vectorize cache info|clear PATH``.
 
 ``VectorizeFinder`` sits at the front of ``sys.meta_path`` and changes nothing about *finding*: it
