@@ -159,7 +159,7 @@ def cache_key(source: bytes) -> str:
             b"",
         ]
     )
-    return _core.sha256_hex(prefix + source, 0)
+    return _core.sha256_hex(prefix + source)
 
 
 def cache_path(source_path: str) -> str | None:

@@ -75,7 +75,7 @@ def _write(path: str | None, key: str, entries: list[dict], origin: str) -> str:
 def encode_cache(key: str, entries: list[dict]) -> bytes:
     """The whole cache file for `entries` under `key` (the layout: hook/__init__.py)."""
     payload = marshal.dumps({"entries": cacheable(entries)})
-    digest = _core.sha256_hex(payload, 0).encode()
+    digest = _core.sha256_hex(payload).encode()
     header = b"".join(
         [
             CACHE_MAGIC,
