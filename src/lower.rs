@@ -640,6 +640,10 @@ impl<'s> Lowerer<'s> {
 
         // Both sides returned on every lane: so does the whole `if`, whichever side runs.
         if then_flow.done == Done::Always && else_flow.done == Done::Always {
+            // Nothing after the `if` runs; the variables stay those from before it, so that an
+            // enclosing `if` merging this branch finds each one defined as it was (an empty map
+            // would make it stand a placeholder, an array, for a scalar such as a loop index).
+            frame.vars = saved_vars;
             let (Some(tr), Some(er)) = (then_ret, else_ret) else {
                 return;
             };

@@ -78,6 +78,7 @@ FIXED = {
     "item8-merge-in-nested-helper",
     "item8-merged-returns-of-a-runtime-test",
     "item8-merge-in-lambda-helper",
+    "scalar-if-returning-on-both-sides-keeps-loop-index",
 }
 
 
@@ -274,6 +275,16 @@ CASES = [
         "oracle: a lambda helper's parameters are locals, so a test on one decides at run time "
         "(seed 7009, program 790)",
         owner="fuzz oracle (fuzz/oracle.py)",
+    ),
+    case(
+        "scalar-if-returning-on-both-sides-keeps-loop-index",
+        "T1 = (0, 5)\n\ndef f(p1):\n    for i1 in range(1, 2):\n        if i1:\n            pass\n        elif i1:\n"
+        "            return 0\n        else:\n            return 0\n        v8 = T1[i1]\n    return v8 + p1\n",
+        [Column(F, [0.0, 1.5])],  # CPython 5.0, 6.5; rejected: "only a constant tuple indexed by a loop
+        # index ...": the elif returning on both sides left its branch without variables, so the
+        # outer `if` merged a placeholder (an array) into the loop index
+        "rejected: a scalar `if` whose two sides both return lost the variables of its branch "
+        "(seed 8011, program 567)",
     ),
     case(
         "pos-of-python-bool",
