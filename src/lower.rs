@@ -673,13 +673,13 @@ impl<'s> Lowerer<'s> {
                     Var::Def(v)
                 }
                 (Some(Var::Def(a)), _) if else_flow.done == Done::Always => {
-                    let b = self.stand_in(&mut else_block, a);
+                    let b = self.placeholder_in(&mut else_block, a);
                     let v = self.if_out(&mut then_block, &mut else_block, a, b, &mut outs);
                     self.f.values[v.index()].hint = Some(name.clone());
                     Var::Def(v)
                 }
                 (_, Some(Var::Def(b))) if then_flow.done == Done::Always => {
-                    let a = self.stand_in(&mut then_block, b);
+                    let a = self.placeholder_in(&mut then_block, b);
                     let v = self.if_out(&mut then_block, &mut else_block, a, b, &mut outs);
                     self.f.values[v.index()].hint = Some(name.clone());
                     Var::Def(v)
@@ -742,27 +742,6 @@ impl<'s> Lowerer<'s> {
                 outs,
             });
         }
-    }
-
-    /// What a side of a scalar `if` that returned on every lane leaves for a variable only the
-    /// other side defines. It is never read (nothing after the `if` runs on that side): a scalar
-    /// of the variable's kind keeps a scalar a scalar, which can still index a tuple or decide a
-    /// Python `if`; anything else gets a placeholder array.
-    fn stand_in(&mut self, block: &mut Block, like: Value) -> Value {
-        let zero = match self.kind(like) {
-            _ if self.shape(like) != Shape::Scalar => None,
-            Kind::Int => Some(Const::Int(0)),
-            Kind::Float => Some(Const::Float(0.0)),
-            Kind::Bool => Some(Const::Bool(false)),
-            Kind::Unknown => None,
-        };
-        let Some(zero) = zero else {
-            return self.placeholder_in(block, like);
-        };
-        self.blocks.push(std::mem::take(block));
-        let v = self.konst(zero);
-        *block = self.blocks.pop().unwrap_or_default();
-        v
     }
 
     fn placeholder_in(&mut self, block: &mut Block, like: Value) -> Value {

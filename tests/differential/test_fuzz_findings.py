@@ -79,7 +79,6 @@ FIXED = {
     "item8-merged-returns-of-a-runtime-test",
     "item8-merge-in-lambda-helper",
     "scalar-if-returning-on-both-sides-keeps-loop-index",
-    "scalar-defined-on-the-side-that-does-not-return",
 }
 
 
@@ -286,15 +285,6 @@ CASES = [
         # outer `if` merged a placeholder (an array) into the loop index
         "rejected: a scalar `if` whose two sides both return lost the variables of its branch "
         "(seed 8011, program 567)",
-    ),
-    case(
-        "scalar-defined-on-the-side-that-does-not-return",
-        "T = (1.0, 2.0, 3.0)\n\ndef f(p):\n    for i in range(2):\n        if i == 0:\n            j = i + 1\n"
-        "        else:\n            return p * 2.0\n        v = T[j]\n    return v + p\n",
-        [Column(F, [0.0, 1.5, -4.0])],  # CPython 0.0, 3.0, -8.0; rejected: the side that returns stood
-        # a placeholder (an array) in for `j`, so `T[j]` was no longer indexed by a scalar
-        "rejected: a scalar `if` merged a scalar defined on one side only with an array placeholder "
-        "(found next to seed 8011, program 567)",
     ),
     case(
         "pos-of-python-bool",
