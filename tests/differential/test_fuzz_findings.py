@@ -79,6 +79,7 @@ FIXED = {
     "item8-merged-returns-of-a-runtime-test",
     "item8-merge-in-lambda-helper",
     "scalar-if-returning-on-both-sides-keeps-loop-index",
+    "loop-phi-first-defined-beside-a-return",
 }
 
 
@@ -285,6 +286,16 @@ CASES = [
         # outer `if` merged a placeholder (an array) into the loop index
         "rejected: a scalar `if` whose two sides both return lost the variables of its branch "
         "(seed 8011, program 567)",
+    ),
+    case(
+        "loop-phi-first-defined-beside-a-return",
+        "def f(p1):\n    for i1 in range(1):\n        if i1 == 0:\n            return 1.0\n        else:\n"
+        "            v6 = 0\n    v7 = v6\n    return v7\n",
+        [Column(F, [0.0, 2.5])],  # CPython 1.0, 1.0. A tentative fix (a scalar standing in for `v6` on
+        # the side that returns) made the loop phi a scalar while its placeholder init is an int64
+        # array, and the float body then chose xp.where(done, result, v6): float64 against int64
+        # raises on array-api-strict
+        "crash: a loop phi's shape must be an array when its init is a placeholder (seed 8011, program 1936)",
     ),
     case(
         "pos-of-python-bool",
