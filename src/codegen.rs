@@ -695,7 +695,12 @@ impl<'a> Gen<'a> {
                     Kind::Int => Expr::Int(0),
                     Kind::Bool | Kind::Unknown => Expr::Bool(false),
                 };
-                self.xcall("asarray", vec![zero])
+                // The shape of the merge it stands in for (kinds::infer_shapes).
+                if self.scalar(dst) {
+                    zero
+                } else {
+                    self.xcall("asarray", vec![zero])
+                }
             }
             Op::AsArray(v) => {
                 let k = self.kind(*v);

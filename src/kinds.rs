@@ -275,19 +275,31 @@ pub fn infer_shapes(func: &mut Function) {
 }
 
 fn visit_shapes(func: &mut Function, insts: &[Inst]) {
-    // A placeholder is never observed (the variable is assigned before any read): the merge
-    // takes the other side's shape, as its kind (`merge_kind`).
-    let join = |func: &Function, a: Value, b: Value| {
+    // A placeholder's value is never observed (the variable is assigned before any read), but it
+    // is an operand all the same: the merge takes the other side's shape, as its kind
+    // (`merge_kind`), and the placeholder takes the merge's, so that codegen writes it as what
+    // the merge is (a Python zero for a scalar, a 0-d array for an array).
+    let join = |func: &mut Function, a: Value, b: Value| {
         let (sa, sb) = (func.info(a).shape, func.info(b).shape);
-        match (is_placeholder(func, a), is_placeholder(func, b)) {
+        let s = match (is_placeholder(func, a), is_placeholder(func, b)) {
             (true, false) => sb,
             (false, true) => sa,
             _ if sa == Shape::Array || sb == Shape::Array => Shape::Array,
             _ => Shape::Scalar,
+        };
+        for v in [a, b] {
+            if is_placeholder(func, v) {
+                func.values[v.index()].shape = s;
+            }
         }
+        s
     };
     for inst in insts {
         match inst {
+            Inst::Let {
+                op: Op::Placeholder(_),
+                ..
+            } => {}
             Inst::Let { dst, op } => {
                 let s = {
                     let values = &func.values;

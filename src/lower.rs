@@ -758,7 +758,9 @@ impl<'s> Lowerer<'s> {
             Kind::Int => Const::Int(0),
             Kind::Bool | Kind::Unknown => Const::Bool(false),
         };
-        let v = self.f.new_value(kind, Shape::Array, None);
+        // The shape of what it stands in for: a scalar stays a scalar through the merge (and can
+        // still index a tuple or decide a Python `if`); codegen writes it as a Python zero.
+        let v = self.f.new_value(kind, self.shape(like), None);
         self.f.values[v.index()].placeholder = true;
         if let Some(b) = self.blocks.last_mut() {
             b.insts.push(Inst::Let {

@@ -80,6 +80,7 @@ FIXED = {
     "item8-merge-in-lambda-helper",
     "scalar-if-returning-on-both-sides-keeps-loop-index",
     "loop-phi-first-defined-beside-a-return",
+    "scalar-defined-on-the-side-that-does-not-return",
 }
 
 
@@ -296,6 +297,16 @@ CASES = [
         # array, and the float body then chose xp.where(done, result, v6): float64 against int64
         # raises on array-api-strict
         "crash: a loop phi's shape must be an array when its init is a placeholder (seed 8011, program 1936)",
+    ),
+    case(
+        "scalar-defined-on-the-side-that-does-not-return",
+        "T = (1.0, 2.0, 3.0)\n\ndef f(p):\n    for i in range(2):\n        if i == 0:\n            j = i + 1\n"
+        "        else:\n            return p * 2.0\n        v = T[j]\n    return v + p\n",
+        [Column(F, [0.0, 1.5, -4.0])],  # CPython 0.0, 3.0, -8.0; was rejected: the side that returns
+        # stood a placeholder array in for `j`, so `T[j]` was no longer indexed by a scalar.
+        # Placeholders now take the shape of what they stand in for (a Python zero for a scalar)
+        "rejected: a scalar `if` merged a scalar defined on one side only with an array placeholder "
+        "(found next to seed 8011, program 567)",
     ),
     case(
         "pos-of-python-bool",
