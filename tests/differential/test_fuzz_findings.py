@@ -81,6 +81,7 @@ FIXED = {
     "scalar-if-returning-on-both-sides-keeps-loop-index",
     "loop-phi-first-defined-beside-a-return",
     "scalar-defined-on-the-side-that-does-not-return",
+    "item8-loop-index-known-after-its-loop",
 }
 
 
@@ -307,6 +308,18 @@ CASES = [
         # Placeholders now take the shape of what they stand in for (a Python zero for a scalar)
         "rejected: a scalar `if` merged a scalar defined on one side only with an array placeholder "
         "(found next to seed 8011, program 567)",
+    ),
+    case(
+        "item8-loop-index-known-after-its-loop",
+        "def f(p0):\n    if p0 > 1.0:\n        return p0\n    for i1 in range(0, 1):\n        v2 = 1.0\n"
+        "    return min(1, v2) // (0 // (0 if i1 < 1 else 1.0))\n",
+        [Column(F, [0.0, 2.5])],  # CPython raises (0 // 0), 2.5; vectorized inf: min(1, v2) is merged
+        # (item 8) into 1.0, but the compiler knows i1 is 0 after the loop, so the ternary is the
+        # int 0, 0 // 0 is 0 (item 2) and 1.0 // 0 is inf. The oracle took i1 for a value known only
+        # at run time and merged the ternary too (nan), or neither (0)
+        "oracle: a loop index read after its loop holds the last value, which the compiler folds "
+        "(seed 11009, program 1914)",
+        owner="fuzz oracle (fuzz/oracle.py)",
     ),
     case(
         "pos-of-python-bool",

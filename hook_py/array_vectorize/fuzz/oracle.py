@@ -559,6 +559,10 @@ class _Instrument(ast.NodeTransformer):
         self.in_if = 0
         self.eager = 0  # ``_eager_if`` functions made so far
         self.locals: List[set] = []  # local names of the functions being visited
+        # Per function being visited: loop indices read after their loop, with their last value
+        # (``_note_loop_index``), and the function itself.
+        self.known: List[Dict[str, int]] = []
+        self.functions: List[Optional[ast.AST]] = []
         self.scalar_names: set = set()  # ``shim="loop"``: see ``_scalar_exponent``
 
     def _binop(self, left: ast.expr, op: ast.operator, right: ast.expr) -> ast.expr:
@@ -692,13 +696,55 @@ class _Instrument(ast.NodeTransformer):
             return self._eager_if(node)
         return node
 
+    def _runtime_locals(self) -> set:
+        """The local names whose value the compiler does not know (all but ``self.known``)."""
+        if not self.locals:
+            return set()
+        return self.locals[-1] - self.known[-1].keys()
+
+    def _constants(self) -> Dict[str, Any]:
+        """Module constants and the loop indices the compiler knows after their loop."""
+        return {**self.module, **self.known[-1]} if self.known else self.module
+
+    def _note_loop_index(self, node: ast.For) -> None:
+        """After a loop over ``range`` of constants that runs at least once, directly in a
+        function's body, its index (bound nowhere else) holds the last value, which the compiler
+        knows: a test on it is folded and merges nothing (seed 11009, program 1914)."""
+        func = self.functions[-1] if self.functions else None
+        target, it = node.target, node.iter
+        if (
+            func is None
+            or not any(stmt is node for stmt in getattr(func, "body", ()))
+            or not isinstance(target, ast.Name)
+            or not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range")
+            or it.keywords
+        ):
+            return
+        args = []
+        for a in it.args:
+            value = self.module.get(a.id, None) if isinstance(a, ast.Name) else None
+            if isinstance(a, ast.Constant):
+                value = a.value
+            elif isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub) and isinstance(a.operand, ast.Constant):
+                value = -a.operand.value if type(a.operand.value) is int else None
+            if type(value) is not int:
+                return
+            args.append(value)
+        try:
+            values = range(*args)
+        except (TypeError, ValueError):
+            return
+        stores = [n for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == target.id]
+        if len(values) and len(stores) == 1:
+            self.known[-1][target.id] = values[-1]
+
     def _folded(self, expr: ast.expr) -> bool:
         """Whether the compiler computes ``expr`` in Python, exactly: it reads no local name and
         has no operation that could fail (those run on 0-d arrays, D3) and no call other than
         ``min``/``max``/``abs``/``float``/``bool`` (a math function runs on a 0-d array). A
         ``min``/``max``, ``and``/``or`` of such operands, or a ternary with such a test, keeps
         the kind of the value it picks: nothing merges (item 8 is about arrays)."""
-        local = self.locals[-1] if self.locals else set()
+        local = self._runtime_locals()
         for n in ast.walk(expr):
             if isinstance(n, ast.Name) and n.id in local:
                 return False
@@ -713,8 +759,8 @@ class _Instrument(ast.NodeTransformer):
         computes on scalars): it reads no local name and has no operation that could fail on a
         scalar (those run on 0-d arrays, D3, so the ``if`` is an array ``if``). Such an ``if``
         runs one side only, and nothing merges."""
-        local = self.locals[-1] if self.locals else set()
-        if _known_truth(test, local, self.module) is not None:
+        local = self._runtime_locals()
+        if _known_truth(test, local, self._constants()) is not None:
             return True
         for n in ast.walk(test):
             if isinstance(n, ast.Name) and n.id in local:
@@ -788,7 +834,7 @@ class _Instrument(ast.NodeTransformer):
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
         self.generic_visit(node)
-        local = self.locals[-1] if self.locals else set()
+        local = self._runtime_locals()
         if self.r53 in KIND_MODES and isinstance(node.value, ast.Name) and any(
             isinstance(n, ast.Name) and n.id in local for n in ast.walk(node.slice)
         ):
@@ -801,6 +847,7 @@ class _Instrument(ast.NodeTransformer):
         if self.r53 in KIND_MODES and isinstance(node.iter, ast.Name):
             node.iter = self._call("_rtup", node.iter)
         node.body = self._block(node.body)
+        self._note_loop_index(node)
         if self.r53 == "mergephi":
             convert = self._as_floats(ast.Module(body=node.body, type_ignores=[]), exclude={getattr(node.target, "id", "")})
             node.body = convert + node.body
@@ -855,6 +902,8 @@ class _Instrument(ast.NodeTransformer):
         self.locals.append(enclosing | {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {
             n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
         })
+        self.known.append({})
+        self.functions.append(node)
         if self.shim == "loop":
             # Names only ever bound by a `for` over `range(...)` or over a constant tuple.
             loops = [
@@ -870,6 +919,8 @@ class _Instrument(ast.NodeTransformer):
             self.scalar_names = {t.id for t in loops} - bound_elsewhere
         self.generic_visit(node)
         self.locals.pop()
+        self.known.pop()
+        self.functions.pop()
         self.in_if = saved
         self.scalar_names = saved_scalars
         return node
@@ -882,8 +933,12 @@ class _Instrument(ast.NodeTransformer):
         self.locals.append(enclosing | {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {
             n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
         })
+        self.known.append({})
+        self.functions.append(None)
         self.generic_visit(node)
         self.locals.pop()
+        self.known.pop()
+        self.functions.pop()
         return node
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
