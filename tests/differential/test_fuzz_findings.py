@@ -82,6 +82,7 @@ FIXED = {
     "loop-phi-first-defined-beside-a-return",
     "scalar-defined-on-the-side-that-does-not-return",
     "item8-loop-index-known-after-its-loop",
+    "item8-local-assigned-a-constant-is-folded",
 }
 
 
@@ -319,6 +320,19 @@ CASES = [
         # at run time and merged the ternary too (nan), or neither (0)
         "oracle: a loop index read after its loop holds the last value, which the compiler folds "
         "(seed 11009, program 1914)",
+        owner="fuzz oracle (fuzz/oracle.py)",
+    ),
+    case(
+        "item8-local-assigned-a-constant-is-folded",
+        "import math\nK0 = 2.5\nL0 = lambda a, b: 0 * min(b, 1)\n\ndef f(p1, p2):\n    if p1 > 1.0:\n        return 5\n"
+        "    p2 = -K0\n    v1 = L0(1, math.log(abs(p2), 1))\n    if 0 % v1 <= 0:\n        p2 /= 0\n        return 0\n"
+        "    return max(p2, 1)\n",
+        [Column(F, [0.0, 2.0]), Column(I, [3, 4])],  # CPython raises (log base 1), 5; vectorized 1, 5:
+        # min(b, 1) merges into 0-d float (item 8), so v1 is 0.0 and 0 % 0.0 is nan; p2 is the
+        # constant -2.5 the compiler folds (the `if` that divides it returns), so max(p2, 1) is
+        # the int 1. The oracle took p2 for a run-time value and merged max too (1.0)
+        "oracle: a local assigned what the compiler folds is a known constant after it, "
+        "unless a block that reaches on reassigns it (seed 13026, program 90)",
         owner="fuzz oracle (fuzz/oracle.py)",
     ),
     case(

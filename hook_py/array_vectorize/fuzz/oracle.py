@@ -706,6 +706,46 @@ class _Instrument(ast.NodeTransformer):
         """Module constants and the loop indices the compiler knows after their loop."""
         return {**self.module, **self.known[-1]} if self.known else self.module
 
+    def visit(self, node: ast.AST) -> Any:
+        """Tracks the constants the compiler knows through a function's own statements, in order:
+        a statement that stores a name makes it unknown, and ``name = <what the compiler folds>``
+        directly in the function's body makes it known after it (the compiler folds what reads
+        it; seed 13026, program 90: ``p2 = -K0`` then ``max(p2, 1)`` is the int 1)."""
+        func = self.functions[-1] if self.functions else None
+        if func is None or not isinstance(node, ast.stmt) or not any(stmt is node for stmt in func.body):
+            return super().visit(node)
+        known = self.known[-1]
+        # Of an array `if`, only the blocks that do not return reach the statements after it
+        # (the compiler merges nothing of a block done on all its lanes). A Python-level `if`
+        # merges its two sides whatever they do.
+        reaching = node
+        if isinstance(node, ast.If) and not self._python_level(node.test):
+            reaching = ast.If(node.test, _live_part(copy.deepcopy(node.body)), _live_part(copy.deepcopy(node.orelse)))
+        for n in ast.walk(reaching):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                known.pop(n.id, None)
+        literal = self._known_value(node.value) if isinstance(node, ast.Assign) else None
+        out = super().visit(node)
+        if literal is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            known[node.targets[0].id] = literal
+        return out
+
+    def _known_value(self, node: ast.expr) -> Optional[Any]:
+        """The value of an expression the compiler folds (``_folded``: literals, module constants,
+        known locals, operations that cannot fail, ``min``/``max``/``abs``/``float``/``bool``),
+        when it is an int within int64, a float or a bool; else None."""
+        if not self._folded(node):
+            return None
+        expr = ast.Expression(copy.deepcopy(node))
+        ast.fix_missing_locations(expr)
+        try:
+            value = eval(compile(expr, "<known>", "eval"), dict(self._constants()))  # noqa: S307
+        except Exception:  # noqa: BLE001 - not a value the compiler folds either
+            return None
+        if type(value) not in (int, float, bool) or type(value) is int and not INT64_MIN <= value < INT64_END:
+            return None
+        return value
+
     def _note_loop_index(self, node: ast.For) -> None:
         """After a loop over ``range`` of constants that runs at least once, directly in a
         function's body, its index (bound nowhere else) holds the last value, which the compiler
