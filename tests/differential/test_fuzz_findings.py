@@ -83,6 +83,7 @@ FIXED = {
     "scalar-defined-on-the-side-that-does-not-return",
     "item8-loop-index-known-after-its-loop",
     "item8-local-assigned-a-constant-is-folded",
+    "item8-all-float-model-of-an-int-result",
 }
 
 
@@ -334,6 +335,17 @@ CASES = [
         "oracle: a local assigned what the compiler folds is a known constant after it, "
         "unless a block that reaches on reassigns it (seed 13026, program 90)",
         owner="fuzz oracle (fuzz/oracle.py)",
+    ),
+    case(
+        "item8-all-float-model-of-an-int-result",
+        "def h0(a, b):\n    if b < 0:\n        pass\n    else:\n        return 1.0\n    return 0\n\n"
+        "def f(p0, p1):\n    v7 = h0(0, p0) % p1\n    return abs(0 <= v7)\n",
+        [Column(I, [-1, -1]), Column(I, [0, 2])],  # CPython raises (0 % 0), 1; vectorized 0, 1: h0's
+        # returns are one float64 array (item 8), so 0.0 % 0 is nan and `0 <= nan` is false. The
+        # model that makes every return float gives 0.0 for the int 0 of abs(False)
+        "oracle: a model that makes every return float compares with an int result by value "
+        "(seed 14004, program 438)",
+        owner="fuzz oracle (fuzz/check.py)",
     ),
     case(
         "pos-of-python-bool",
