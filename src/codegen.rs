@@ -326,13 +326,7 @@ impl<'a> Gen<'a> {
         let mut depth = vec![0usize; n];
         for i in 0..n {
             let Some(op) = self.defs[i] else { continue };
-            let nested = 1 + op
-                .operands()
-                .iter()
-                .filter(|o| self.inline[o.index()])
-                .map(|o| depth[o.index()])
-                .max()
-                .unwrap_or(0);
+            let nested = self.nesting(op, &depth);
             let inline = match op {
                 Op::Const(_) => true,
                 Op::Param(p) => {
@@ -379,19 +373,23 @@ impl<'a> Gen<'a> {
             {
                 continue;
             }
-            let nested = 1 + self.defs[v]
-                .map(|op| op.operands())
-                .unwrap_or_default()
-                .iter()
-                .filter(|o| self.inline[o.index()])
-                .map(|o| depth[o.index()])
-                .max()
-                .unwrap_or(0);
+            let nested = self.defs[v].map_or(1, |op| self.nesting(op, &depth));
             if nested <= MAX_INLINE_DEPTH {
                 self.inline[v] = true;
                 depth[v] = nested;
             }
         }
+    }
+
+    /// How deep `op`'s expression nests when printed: one more than its deepest inlined operand.
+    fn nesting(&self, op: &Op, depth: &[usize]) -> usize {
+        1 + op
+            .operands()
+            .iter()
+            .filter(|o| self.inline[o.index()])
+            .map(|o| depth[o.index()])
+            .max()
+            .unwrap_or(0)
     }
 
     /// For `v` = min(max(x, lo), hi) or max(min(x, hi), lo) with lo <= hi (as selects): the

@@ -710,7 +710,8 @@ class _Instrument(ast.NodeTransformer):
         """Tracks the constants the compiler knows through a function's own statements, in order:
         a statement that stores a name makes it unknown, and ``name = <what the compiler folds>``
         directly in the function's body makes it known after it (the compiler folds what reads
-        it; seed 13026, program 90: ``p2 = -K0`` then ``max(p2, 1)`` is the int 1)."""
+        it; seed 13026, program 90: ``p2 = -K0`` then ``max(p2, 1)`` is the int 1), as does
+        its loop index after a loop (``_note_loop_index``)."""
         func = self.functions[-1] if self.functions else None
         if func is None or not isinstance(node, ast.stmt) or not any(stmt is node for stmt in func.body):
             return super().visit(node)
@@ -728,6 +729,8 @@ class _Instrument(ast.NodeTransformer):
         out = super().visit(node)
         if literal is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             known[node.targets[0].id] = literal
+        elif isinstance(node, ast.For):
+            self._note_loop_index(func, node)
         return out
 
     def _known_value(self, node: ast.expr) -> Optional[Any]:
@@ -746,16 +749,13 @@ class _Instrument(ast.NodeTransformer):
             return None
         return value
 
-    def _note_loop_index(self, node: ast.For) -> None:
-        """After a loop over ``range`` of constants that runs at least once, directly in a
-        function's body, its index (bound nowhere else) holds the last value, which the compiler
-        knows: a test on it is folded and merges nothing (seed 11009, program 1914)."""
-        func = self.functions[-1] if self.functions else None
+    def _note_loop_index(self, func: ast.AST, node: ast.For) -> None:
+        """After a loop over ``range`` of constants that runs at least once, directly in the
+        body of `func` (``visit``), its index (bound nowhere else) holds the last value, which
+        the compiler knows: a test on it is folded and merges nothing (seed 11009, program 1914)."""
         target, it = node.target, node.iter
         if (
-            func is None
-            or not any(stmt is node for stmt in getattr(func, "body", ()))
-            or not isinstance(target, ast.Name)
+            not isinstance(target, ast.Name)
             or not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range")
             or it.keywords
         ):
@@ -887,7 +887,6 @@ class _Instrument(ast.NodeTransformer):
         if self.r53 in KIND_MODES and isinstance(node.iter, ast.Name):
             node.iter = self._call("_rtup", node.iter)
         node.body = self._block(node.body)
-        self._note_loop_index(node)
         if self.r53 == "mergephi":
             convert = self._as_floats(ast.Module(body=node.body, type_ignores=[]), exclude={getattr(node.target, "id", "")})
             node.body = convert + node.body
@@ -936,14 +935,7 @@ class _Instrument(ast.NodeTransformer):
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.stmt:
         saved, self.in_if = self.in_if, 0
         saved_scalars = self.scalar_names
-        a = node.args
-        # A nested function (a local helper) also reads the enclosing function's variables.
-        enclosing = self.locals[-1] if self.locals else set()
-        self.locals.append(enclosing | {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {
-            n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-        })
-        self.known.append({})
-        self.functions.append(node)
+        self._enter(node, node)
         if self.shim == "loop":
             # Names only ever bound by a `for` over `range(...)` or over a constant tuple.
             loops = [
@@ -958,9 +950,7 @@ class _Instrument(ast.NodeTransformer):
             }
             self.scalar_names = {t.id for t in loops} - bound_elsewhere
         self.generic_visit(node)
-        self.locals.pop()
-        self.known.pop()
-        self.functions.pop()
+        self._leave()
         self.in_if = saved
         self.scalar_names = saved_scalars
         return node
@@ -968,18 +958,27 @@ class _Instrument(ast.NodeTransformer):
     def visit_Lambda(self, node: ast.Lambda) -> ast.expr:
         # A lambda helper's parameters are its locals, as a function's are: a test on one is
         # decided at run time (seed 7009, program 790: `(0 if 0 == b else 0.1) // 0`).
+        self._enter(node, None)
+        self.generic_visit(node)
+        self._leave()
+        return node
+
+    def _enter(self, node: ast.AST, func: Optional[ast.AST]) -> None:
+        """Opens the scope of a function or lambda: its locals are its parameters, the names it
+        stores, and the enclosing scope's (a nested helper reads those too); `func` is the
+        function whose own statements ``visit`` tracks (None for a lambda: it has none)."""
         a = node.args
         enclosing = self.locals[-1] if self.locals else set()
         self.locals.append(enclosing | {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {
             n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
         })
         self.known.append({})
-        self.functions.append(None)
-        self.generic_visit(node)
+        self.functions.append(func)
+
+    def _leave(self) -> None:
         self.locals.pop()
         self.known.pop()
         self.functions.pop()
-        return node
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
         value = self.visit(node.value)
