@@ -4,22 +4,29 @@
 //! statically; `cache` and `scan` serve the import hook and the build backend. Nothing here
 //! depends on Python: the PyO3 binding is `python.rs`, behind the `python` feature.
 
+pub mod analysis;
 pub mod cache;
 pub mod codegen;
 pub mod diagnostics;
 pub mod env;
 pub mod extract;
 pub mod fallback;
+pub mod frontend;
 pub mod ir;
-pub mod kinds;
 pub mod lower;
 pub mod module;
-pub mod optimize;
 pub mod pipeline;
 pub mod pyast;
+pub mod rewrite;
 pub mod scan;
 pub mod source;
 pub mod validate;
+
+/// The kind analyses' former path, kept while codegen is reorganised on another branch.
+pub mod kinds {
+    pub use crate::analysis::ranges::wide_ints;
+    pub use crate::ir::const_kind;
+}
 
 #[cfg(feature = "python")]
 mod python;

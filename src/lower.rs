@@ -19,20 +19,24 @@ use std::rc::Rc;
 
 use rustpython_parser::ast::{self, Ranged};
 
+use crate::analysis::partial::{partial_binary, partial_cast};
 use crate::diagnostics::{Diagnostic, DiagnosticKind, SourceId, SourceText};
-use crate::env::{AssumedBinding, Binding, Const, Env, FunctionSource};
+use crate::env::{AssumedBinding, Binding, Env, FunctionSource};
 use crate::extract::{self, span, ParsedFunction};
+use crate::ir::eval::{fold_op, trip_count, truthy};
 use crate::ir::{
     self, BinOp, Block, CastOp, CmpOp, Function, IfOut, Inst, Kind, LogicOp, Op, Phi, Shape, UnOp,
     Value, MATH_CONSTANTS,
 };
-use crate::kinds::{result_kind, result_shape};
-use crate::optimize::fold::fold_op;
+use crate::ir::{const_kind, result_kind, result_shape, Const};
 use crate::validate;
 
-#[derive(Debug, Clone, Copy, Default)]
-pub struct LowerOptions {
+/// Options that shape the generated code (part of every cache key).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Give partial functions a value in their domain on lanes whose result is discarded (D1).
     pub protect_domains: bool,
+    /// Call what has no array form element by element instead of refusing it.
     pub fallback: bool,
 }
 
@@ -110,7 +114,7 @@ pub struct Lowerer<'s> {
     blocks: Vec<Block>,
     pub sources: &'s mut Vec<SourceText>,
     pub diags: Vec<Diagnostic>,
-    opts: LowerOptions,
+    opts: Options,
     hidden: Vec<Hidden>,
     used: BTreeMap<String, AssumedBinding>,
     deferred: BTreeSet<String>,
@@ -127,7 +131,7 @@ pub struct Lowerer<'s> {
 type R<T> = Result<T, ()>;
 
 impl<'s> Lowerer<'s> {
-    pub fn new(sources: &'s mut Vec<SourceText>, opts: LowerOptions) -> Self {
+    pub fn new(sources: &'s mut Vec<SourceText>, opts: Options) -> Self {
         Lowerer {
             f: Function {
                 name: String::new(),
@@ -247,7 +251,7 @@ impl<'s> Lowerer<'s> {
             op
         };
         let kind = if let Op::Const(c) = &op {
-            crate::kinds::const_kind(c)
+            const_kind(c)
         } else {
             kind
         };
@@ -969,7 +973,7 @@ impl<'s> Lowerer<'s> {
             let index_kind = match &items {
                 Some(items) => items
                     .iter()
-                    .map(crate::kinds::const_kind)
+                    .map(const_kind)
                     .reduce(Kind::join)
                     .unwrap_or(Kind::Int),
                 None => Kind::Int,
@@ -1403,7 +1407,7 @@ impl<'s> Lowerer<'s> {
     /// gives a value), so a float scalar not known to be in range is converted as a 0-d array.
     fn cast(&mut self, op: CastOp, v: Value) -> Value {
         let partial = self.shape(v) == Shape::Scalar
-            && crate::kinds::partial_cast(op, self.kind(v), self.const_of(v).as_ref());
+            && partial_cast(op, self.kind(v), self.const_of(v).as_ref());
         let v = if partial {
             self.emit(Op::AsArray(v))
         } else {
@@ -1430,7 +1434,7 @@ impl<'s> Lowerer<'s> {
         // fail (a divisor or base that is not a known safe constant) is computed on a 0-d array,
         // so it gives the IEEE value where CPython would raise (or go complex) instead of
         // raising for every element, including those whose path never reaches it.
-        let partial = crate::kinds::partial_binary(op, a, b, &|v| self.const_of(v));
+        let partial = partial_binary(op, a, b, &|v| self.const_of(v));
         let a = if partial && self.shape(a) == Shape::Scalar && self.shape(b) == Shape::Scalar {
             self.emit(Op::AsArray(a))
         } else {
@@ -2211,25 +2215,6 @@ fn binop(op: &ast::Operator) -> Option<BinOp> {
         ast::Operator::Pow => BinOp::Pow,
         _ => return None,
     })
-}
-
-fn truthy(c: &Const) -> bool {
-    match c {
-        Const::Bool(b) => *b,
-        Const::Int(i) => *i != 0,
-        Const::Float(f) => *f != 0.0,
-        Const::Tuple(t) => !t.is_empty(),
-    }
-}
-
-fn trip_count(start: i128, stop: i128, step: i128) -> i128 {
-    if step > 0 && start < stop {
-        (stop - start + step - 1) / step
-    } else if step < 0 && start > stop {
-        (start - stop + (-step) - 1) / (-step)
-    } else {
-        0
-    }
 }
 
 fn locals_of(func: &ParsedFunction) -> BTreeSet<String> {

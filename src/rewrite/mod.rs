@@ -1,22 +1,16 @@
-//! Optimize: IR-to-IR passes, one per file, run in a fixed order by [`run`].
+//! Rewrites: IR-to-IR passes, one per file (the analyses they read are in
+//! [`crate::analysis`]). The pipeline runs them in order: `fold`, `cse`, `dce`, `legalize`,
+//! `broadcast`.
 
+pub mod broadcast;
 pub mod cse;
 pub mod dce;
 pub mod fold;
+pub mod legalize;
 
 use crate::Map as HashMap;
 
 use crate::ir::{Block, Function, Inst, Value};
-
-/// Constant folding, then common-subexpression elimination, then dead-code elimination.
-pub fn run(func: &mut Function, mut dump: impl FnMut(&str, &Function)) {
-    fold::run(func);
-    dump("fold", func);
-    cse::run(func);
-    dump("cse", func);
-    dce::run(func);
-    dump("dce", func);
-}
 
 /// Follows a chain of replacements to its end.
 pub(crate) fn resolve(map: &HashMap<Value, Value>, mut v: Value) -> Value {

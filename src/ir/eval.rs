@@ -1,104 +1,17 @@
-//! Constant folding with CPython's semantics, and simplifications that keep values exact.
+//! Constant evaluation with CPython's semantics: the one place that computes what an operation
+//! gives on known values. The folder, lowering's on-the-fly folding and the analyses all use it.
 //!
-//! Only what Rust computes bit-for-bit like CPython is folded: integer arithmetic that does not
-//! overflow i128, IEEE `+ - * /` on floats (never a division by zero: CPython raises there),
+//! Only what Rust computes bit-for-bit like CPython is evaluated: integer arithmetic that does
+//! not overflow i128, IEEE `+ - * /` on floats (never a division by zero: CPython raises there),
 //! exact int/float comparisons, correctly rounded `sqrt`. Transcendentals are left to run time,
 //! since libm results may differ by an ulp.
 
-use crate::Map as HashMap;
-
-use crate::env::Const;
-use crate::ir::{BinOp, Block, CastOp, CmpOp, Function, Inst, Kind, LogicOp, Op, UnOp, Value};
+use super::constant::Const;
+use super::op::{BinOp, CastOp, CmpOp, LogicOp, Op, UnOp};
+use super::types::Value;
 
 /// 2**53: integers up to this magnitude convert to float exactly.
 const EXACT_INT_LIMIT: i128 = 1 << 53;
-
-pub fn run(func: &mut Function) {
-    let mut consts: HashMap<Value, Const> = HashMap::default();
-    let mut map: HashMap<Value, Value> = HashMap::default();
-    let mut body = std::mem::take(&mut func.body);
-    fold_block(func, &mut body, &mut consts, &mut map);
-    func.body = body;
-    super::rename_all(func, &map);
-}
-
-fn fold_block(
-    func: &mut Function,
-    block: &mut Block,
-    consts: &mut HashMap<Value, Const>,
-    map: &mut HashMap<Value, Value>,
-) {
-    for inst in &mut block.insts {
-        match inst {
-            Inst::Let { dst, op } => {
-                *op = op.map_operands(|v| super::resolve(map, v));
-                // An operand replaced by a value of another kind (`1 if c else 1.0` folded to
-                // `1`) changes this value's kind: the simplifications below read it.
-                if !matches!(op, Op::Param(_) | Op::Placeholder(_)) {
-                    let values = &func.values;
-                    let k = crate::kinds::result_kind(op, &|v: Value| values[v.index()].kind, &[]);
-                    func.values[dst.index()].kind = k;
-                }
-                if let Op::Const(c) = op {
-                    consts.insert(*dst, c.clone());
-                    continue;
-                }
-                let folded = fold_op(op, &|v| consts.get(&v).cloned());
-                if let Some(c) = folded {
-                    func.values[dst.index()].kind = crate::kinds::const_kind(&c);
-                    consts.insert(*dst, c.clone());
-                    *op = Op::Const(c);
-                    continue;
-                }
-                if let Some(v) = simplify(func, op, &|v| consts.get(&v).cloned()) {
-                    map.insert(*dst, v);
-                }
-            }
-            Inst::Loop { phis, body, .. } => {
-                for phi in phis.iter_mut() {
-                    phi.init = super::resolve(map, phi.init);
-                }
-                // Phis vary per iteration: never constants, even when initialised by one.
-                fold_block(func, body, consts, map);
-            }
-            Inst::If {
-                cond, then, other, ..
-            } => {
-                *cond = super::resolve(map, *cond);
-                fold_block(func, then, consts, map);
-                fold_block(func, other, consts, map);
-            }
-        }
-    }
-}
-
-/// Replaces an operation by an existing value when that is exact for every input.
-fn simplify(func: &Function, op: &Op, konst: &impl Fn(Value) -> Option<Const>) -> Option<Value> {
-    let kind = |v: Value| func.info(v).kind;
-    match op {
-        Op::Select(c, a, b) => match konst(*c) {
-            Some(Const::Bool(true)) => Some(*a),
-            Some(Const::Bool(false)) => Some(*b),
-            _ if a == b => Some(*a),
-            _ => None,
-        },
-        Op::Cast(CastOp::Float, v) if kind(*v) == Kind::Float => Some(*v),
-        Op::Cast(CastOp::Int | CastOp::Round, v) if kind(*v) == Kind::Int => Some(*v),
-        Op::Cast(CastOp::Bool, v) if kind(*v) == Kind::Bool => Some(*v),
-        Op::Unary(UnOp::Pos, v) if matches!(kind(*v), Kind::Int | Kind::Float) => Some(*v),
-        Op::Logic(LogicOp::And, a, b) => match (konst(*a), konst(*b)) {
-            (Some(Const::Bool(true)), _) => Some(*b),
-            (_, Some(Const::Bool(true))) => Some(*a),
-            _ => None,
-        },
-        Op::Logic(LogicOp::Or, a, b) => match (konst(*a), konst(*b)) {
-            (Some(Const::Bool(false)), _) => Some(*b),
-            (_, Some(Const::Bool(false))) => Some(*a),
-            _ => None,
-        },
-        _ => None,
-    }
-}
 
 enum Num {
     Int(i128),
@@ -127,8 +40,8 @@ fn in_int64_range(c: Option<Const>) -> Option<Const> {
     }
 }
 
-/// Python's floor division and modulo on ints (divisor non-zero).
-fn int_floordiv(a: i128, b: i128) -> Option<i128> {
+/// Python's floor division on ints (divisor non-zero); None on overflow.
+pub fn int_floordiv(a: i128, b: i128) -> Option<i128> {
     let q = a.checked_div(b)?;
     Some(if (a % b != 0) && ((a < 0) != (b < 0)) {
         q - 1
@@ -137,7 +50,8 @@ fn int_floordiv(a: i128, b: i128) -> Option<i128> {
     })
 }
 
-fn int_mod(a: i128, b: i128) -> Option<i128> {
+/// Python's modulo on ints (divisor non-zero); None on overflow.
+pub fn int_mod(a: i128, b: i128) -> Option<i128> {
     let r = a.checked_rem(b)?;
     Some(if r != 0 && ((r < 0) != (b < 0)) {
         r + b
@@ -273,6 +187,27 @@ pub fn fold_op(op: &Op, konst: &impl Fn(Value) -> Option<Const>) -> Option<Const
     }
 }
 
+/// Python's truthiness of a constant.
+pub fn truthy(c: &Const) -> bool {
+    match c {
+        Const::Bool(b) => *b,
+        Const::Int(i) => *i != 0,
+        Const::Float(f) => *f != 0.0,
+        Const::Tuple(t) => !t.is_empty(),
+    }
+}
+
+/// How many values `range(start, stop, step)` yields (`step` non-zero).
+pub fn trip_count(start: i128, stop: i128, step: i128) -> i128 {
+    if step > 0 && start < stop {
+        (stop - start + step - 1) / step
+    } else if step < 0 && start > stop {
+        (start - stop + (-step) - 1) / (-step)
+    } else {
+        0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,6 +247,17 @@ mod tests {
             fold2(BinOp::Add, Const::Bool(true), Const::Bool(true)),
             Some(Const::Int(2))
         );
+    }
+
+    #[test]
+    fn truthiness_and_trip_counts_follow_python() {
+        assert!(!truthy(&Const::Float(-0.0)));
+        assert!(truthy(&Const::Float(f64::NAN)));
+        assert!(!truthy(&Const::Tuple(vec![])));
+        assert_eq!(trip_count(0, 10, 3), 4);
+        assert_eq!(trip_count(10, 0, -3), 4);
+        assert_eq!(trip_count(5, 5, 1), 0);
+        assert_eq!(trip_count(0, 5, -1), 0);
     }
 
     #[test]

@@ -1,0 +1,72 @@
+//! Shape coverage: which declared parameters' shapes a value is sure to carry at run time.
+
+use crate::ir::{Block, Function, Inst, Op, Shape, Value};
+
+/// A set of declared parameters, as a bit mask (parameter `i` is bit `i`).
+pub type Params = u64;
+
+/// The declared parameters whose shape `v` is sure to carry at run time, whichever path the
+/// values take: an operation broadcasts its operands' shapes (their union); constants, 0-d
+/// arrays and placeholders carry none; a Python-level merge (a scalar `if`, a ternary on a
+/// scalar condition) carries what both sides carry; a loop variable, inside the loop, what its
+/// initial and next values carry, and after the loop (which runs at least once, D6) what the
+/// last `next` carries.
+pub fn shaped_by(f: &Function, v: Value) -> Params {
+    let mut g: Vec<Params> = vec![0; f.values.len()];
+    shaped_block(f, &f.body, &mut g);
+    g[v.index()]
+}
+
+fn shaped_block(f: &Function, block: &Block, g: &mut Vec<Params>) {
+    for inst in &block.insts {
+        match inst {
+            Inst::Let { dst, op } => {
+                let s = match op {
+                    Op::Param(i) if *i < f.declared_params && *i < 64 => 1u64 << i,
+                    Op::Param(_) | Op::Const(_) | Op::AsArray(_) | Op::Placeholder(_) => 0,
+                    Op::Broadcast(_) => u64::MAX,
+                    Op::Select(c, a, b) if f.info(*c).shape == Shape::Scalar => {
+                        g[a.index()] & g[b.index()]
+                    }
+                    _ => op.operands().iter().fold(0, |acc, o| acc | g[o.index()]),
+                };
+                g[dst.index()] = s;
+            }
+            Inst::Loop { phis, body, .. } => {
+                for p in phis {
+                    g[p.dst.index()] = g[p.init.index()];
+                }
+                // Inside the loop a variable is its initial value or a later one: shrink to
+                // what all of them carry (the sets only shrink, so this ends).
+                loop {
+                    shaped_block(f, body, g);
+                    let mut changed = false;
+                    for p in phis {
+                        let both = g[p.init.index()] & g[p.next.index()];
+                        if both != g[p.dst.index()] {
+                            g[p.dst.index()] = both;
+                            changed = true;
+                        }
+                    }
+                    if !changed {
+                        break;
+                    }
+                }
+                // Read before any is written: one phi's `next` may be another's `dst`.
+                let after: Vec<Params> = phis.iter().map(|p| g[p.next.index()]).collect();
+                for (p, s) in phis.iter().zip(after) {
+                    g[p.dst.index()] = s;
+                }
+            }
+            Inst::If {
+                then, other, outs, ..
+            } => {
+                shaped_block(f, then, g);
+                shaped_block(f, other, g);
+                for o in outs {
+                    g[o.dst.index()] = g[o.then.index()] & g[o.other.index()];
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! Kind inference: the Python type of every value, from the parameters' kinds.
+//!
+//! The pipeline runs it with parameters of unknown kind (sound for every input) and again with
+//! float parameters for the float fast path. Codegen reads the kinds to decide where a plain
+//! Array API call is exact and where a runtime helper is needed.
+
+use crate::ir::{
+    const_kind, result_kind, walk_insts, Block, Const, Function, Inst, Kind, Op, Value,
+};
+use crate::Map;
+
+/// Recomputes every value's kind for the given parameter kinds (phis and if-merges to a fixpoint).
+///
+/// The first round gives each phi the kind of its initial value only (a placeholder starts at
+/// `Bool`, the bottom of the numeric chain); later rounds join in the value from the loop body.
+/// Kinds only rise from there, so the rounds settle.
+pub fn infer_kinds(func: &mut Function, param_kinds: &[Kind]) {
+    let body = std::mem::take(&mut func.body);
+    let ctx = IndexCtx::new(&body);
+    visit(func, &body.insts, param_kinds, true, &ctx);
+    for _ in 0..8 {
+        let before: Vec<Kind> = func.values.iter().map(|v| v.kind).collect();
+        visit(func, &body.insts, param_kinds, false, &ctx);
+        if func.values.iter().map(|v| v.kind).eq(before) {
+            break;
+        }
+    }
+    func.body = body;
+}
+
+/// What `T[i]` can read: the constant tuples, and the values of each range loop's index.
+struct IndexCtx {
+    tuples: Map<Value, Vec<Const>>,
+    ranges: Map<Value, (i128, i128, i128)>,
+}
+
+impl IndexCtx {
+    fn new(body: &Block) -> Self {
+        let mut ctx = IndexCtx {
+            tuples: Map::default(),
+            ranges: Map::default(),
+        };
+        walk_insts(body, &mut |inst| match inst {
+            Inst::Let {
+                dst,
+                op: Op::Const(Const::Tuple(items)),
+            } => {
+                ctx.tuples.insert(*dst, items.clone());
+            }
+            Inst::Loop {
+                index,
+                start,
+                stop,
+                step,
+                items: None,
+                ..
+            } => {
+                ctx.ranges.insert(*index, (*start, *stop, *step));
+            }
+            _ => {}
+        });
+        ctx
+    }
+
+    /// The kind of `t[i]` for a constant tuple `t` and a loop index (or constant) `i`: the join
+    /// of the items `i` can reach only, so `(0, 1.5)[i]` over `range(1)` stays an int.
+    fn index_kind(&self, t: Value, i: Value) -> Option<Kind> {
+        let items = self.tuples.get(&t)?;
+        let len = items.len() as i128;
+        let reach = |n: i128| {
+            let idx = if n < 0 { n + len } else { n };
+            (0..len)
+                .contains(&idx)
+                .then(|| const_kind(&items[idx as usize]))
+        };
+        if let Some(&(start, stop, step)) = self.ranges.get(&i) {
+            if step == 0 {
+                return None;
+            }
+            let mut kinds = vec![];
+            let mut n = start;
+            while (step > 0 && n < stop) || (step < 0 && n > stop) {
+                kinds.push(reach(n)?);
+                if kinds.len() > 4096 {
+                    return None;
+                }
+                n += step;
+            }
+            return kinds.into_iter().reduce(Kind::join);
+        }
+        None
+    }
+}
+
+fn visit(func: &mut Function, insts: &[Inst], param_kinds: &[Kind], first: bool, ctx: &IndexCtx) {
+    for inst in insts {
+        match inst {
+            Inst::Let { dst, op } => {
+                let k = {
+                    let values = &func.values;
+                    result_kind(op, &|v: Value| values[v.index()].kind, param_kinds)
+                };
+                let k = match op {
+                    Op::Index(t, i) => ctx.index_kind(*t, *i).unwrap_or(k),
+                    _ => k,
+                };
+                // A placeholder takes the kind of the phi or merge it stands in for (set below).
+                if !matches!(op, Op::Placeholder(_)) {
+                    func.values[dst.index()].kind = k;
+                }
+            }
+            Inst::Loop { phis, body, .. } => {
+                for phi in phis {
+                    let k = if first {
+                        if is_placeholder(func, phi.init) {
+                            Kind::Bool
+                        } else {
+                            func.values[phi.init.index()].kind
+                        }
+                    } else {
+                        merge_kind(func, phi.init, phi.next)
+                    };
+                    func.values[phi.dst.index()].kind = k;
+                    func.values[phi.init.index()].kind = placeholder_kind(func, phi.init, k);
+                }
+                visit(func, &body.insts, param_kinds, first, ctx);
+                for phi in phis {
+                    let k = merge_kind(func, phi.init, phi.next);
+                    let k = Kind::join(k, func.values[phi.dst.index()].kind);
+                    func.values[phi.dst.index()].kind = k;
+                }
+            }
+            Inst::If {
+                then, other, outs, ..
+            } => {
+                visit(func, &then.insts, param_kinds, first, ctx);
+                visit(func, &other.insts, param_kinds, first, ctx);
+                for o in outs {
+                    let k = merge_kind(func, o.then, o.other);
+                    func.values[o.dst.index()].kind = k;
+                    for side in [o.then, o.other] {
+                        func.values[side.index()].kind = placeholder_kind(func, side, k);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn is_placeholder(func: &Function, v: Value) -> bool {
+    func.values[v.index()].placeholder
+}
+
+fn merge_kind(func: &Function, a: Value, b: Value) -> Kind {
+    let ka = func.values[a.index()].kind;
+    let kb = func.values[b.index()].kind;
+    match (is_placeholder(func, a), is_placeholder(func, b)) {
+        (true, false) => kb,
+        (false, true) => ka,
+        _ => Kind::join(ka, kb),
+    }
+}
+
+fn placeholder_kind(func: &Function, v: Value, k: Kind) -> Kind {
+    if is_placeholder(func, v) {
+        k
+    } else {
+        func.values[v.index()].kind
+    }
+}

@@ -1,0 +1,12 @@
+//! Analyses: facts about an IR function, computed without rewriting it (the rewrites are in
+//! [`crate::rewrite`]).
+//!
+//! `kinds` (the Python type of every value), `shapes` (Python scalar or array), `partial` (D3:
+//! which scalar operations can raise), `ranges` (which ints may lie outside int64), `coverage`
+//! (which parameters' shapes a value is sure to carry).
+
+pub mod coverage;
+pub mod kinds;
+pub mod partial;
+pub mod ranges;
+pub mod shapes;

@@ -1,0 +1,35 @@
+//! D3 partiality: which operations on Python scalars can raise where the vectorized code must
+//! give the IEEE value instead.
+
+use crate::ir::eval::fold_op;
+use crate::ir::{BinOp, CastOp, Const, Kind, Op, Value};
+
+/// D3 for Python scalars: whether `a op b`, computed by plain Python on scalars, can raise (or
+/// go complex) where the vectorized code must give the IEEE value instead (docs/semantics.md
+/// item 16). A division by a known non-zero finite constant, or a power that folds, cannot.
+/// Such an operation runs on a 0-d array (lowering and [`legalize`] insert the `AsArray`).
+pub fn partial_binary(
+    op: BinOp,
+    a: Value,
+    b: Value,
+    konst: &impl Fn(Value) -> Option<Const>,
+) -> bool {
+    match op {
+        BinOp::Div | BinOp::FloorDiv | BinOp::Mod => {
+            !matches!(konst(b), Some(Const::Int(n)) if n != 0)
+                && !matches!(konst(b), Some(Const::Float(f)) if f != 0.0 && f.is_finite())
+        }
+        // Constants that fold (int ** non-negative int) never reach here as a failure; anything
+        // else may raise or go complex (`(-1) ** 0.5`).
+        BinOp::Pow => fold_op(&Op::Binary(op, a, b), konst).is_none(),
+        _ => false,
+    }
+}
+
+/// Whether `int()`/`round()` of a Python scalar of kind `kind` (constant `c` when known) can
+/// raise: nan and inf have no int, and a float beyond 64 bits no int array form (D3).
+pub fn partial_cast(op: CastOp, kind: Kind, c: Option<&Const>) -> bool {
+    matches!(op, CastOp::Int | CastOp::Round)
+        && !matches!(kind, Kind::Int | Kind::Bool)
+        && !matches!(c, Some(Const::Float(f)) if f.abs() < 9.2e18)
+}

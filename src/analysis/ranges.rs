@@ -1,0 +1,224 @@
+//! Int ranges: which int values may lie outside int64 (the wide ints codegen must not hand to
+//! a plain operator).
+
+use crate::ir::eval::{int_floordiv, trip_count};
+use crate::ir::{
+    walk_insts, BinOp, Block, CastOp, Const, Function, Inst, Kind, Op, Shape, UnOp, Value,
+};
+
+/// Which int values may lie outside int64: a Python int scalar beyond int64 (a literal in
+/// [2**63, 2**64) or beyond, arithmetic on constants that did not fold), or an integer array
+/// that may be uint64 at run time (in the exact body an int derived from a parameter of unknown
+/// kind: `round(u)` of a uint64 array stays uint64; the uint64 lattice of the helpers). Codegen
+/// prints a plain operator or `xp.where` on two ints only when neither is wide: NumPy promotes
+/// int64 with uint64 to float64 (inexact) and turns a Python int beyond int64 into an error, and
+/// strict backends refuse both (docs/semantics.md items 13 and 17).
+///
+/// Python int scalars get an interval (constants, loop indices, `+ - *`, `//` and `%` by
+/// constants, ternaries, merges); arrays are int64 when every int they derive from is.
+pub fn wide_ints(func: &Function) -> Vec<bool> {
+    let mut st = WideState {
+        range: vec![None; func.values.len()],
+        wide: vec![false; func.values.len()],
+        defs: vec![None; func.values.len()],
+    };
+    walk_insts(&func.body, &mut |inst| {
+        if let Inst::Let { dst, op } = inst {
+            st.defs[dst.index()] = Some(op.clone());
+        }
+    });
+    for round in 0..8 {
+        let before = (st.range.clone(), st.wide.clone());
+        st.block(func, &func.body, round >= 3);
+        if before == (st.range.clone(), st.wide.clone()) {
+            break;
+        }
+    }
+    (0..func.values.len())
+        .map(|i| {
+            let info = &func.values[i];
+            match (info.kind, info.shape) {
+                (Kind::Float | Kind::Bool, _) => false,
+                (_, Shape::Scalar) => !st.range[i].is_some_and(fits_int64),
+                (_, Shape::Array) => st.wide[i] || info.kind == Kind::Unknown,
+            }
+        })
+        .collect()
+}
+
+type Range = Option<(i128, i128)>;
+
+fn fits_int64((lo, hi): (i128, i128)) -> bool {
+    lo >= -(1i128 << 63) && hi < (1i128 << 63)
+}
+
+/// The value of an int or bool constant as a range; None for any other constant.
+fn const_range(c: &Const) -> Range {
+    match c {
+        Const::Int(n) => Some((*n, *n)),
+        Const::Bool(b) => Some((i128::from(*b), i128::from(*b))),
+        _ => None,
+    }
+}
+
+/// The range of a constant tuple's items, when they are all ints or bools.
+fn items_range(items: &[Const]) -> Range {
+    items.iter().map(const_range).reduce(hull).flatten()
+}
+
+fn hull(a: Range, b: Range) -> Range {
+    let ((a0, a1), (b0, b1)) = (a?, b?);
+    Some((a0.min(b0), a1.max(b1)))
+}
+
+struct WideState {
+    range: Vec<Range>,
+    wide: Vec<bool>,
+    defs: Vec<Option<Op>>,
+}
+
+impl WideState {
+    fn block(&mut self, func: &Function, block: &Block, widen: bool) {
+        for inst in &block.insts {
+            match inst {
+                Inst::Let { dst, op } => {
+                    self.range[dst.index()] = self.op_range(func, op);
+                    self.wide[dst.index()] = self.op_wide(func, op);
+                }
+                Inst::Loop {
+                    index,
+                    start,
+                    stop,
+                    step,
+                    items,
+                    phis,
+                    body,
+                } => {
+                    self.range[index.index()] = match items {
+                        Some(Const::Tuple(items)) => items_range(items),
+                        Some(_) => None,
+                        None => {
+                            let trips = trip_count(*start, *stop, *step);
+                            let last = start + (trips.max(1) - 1) * step;
+                            Some(((*start).min(last), (*start).max(last)))
+                        }
+                    };
+                    for p in phis {
+                        self.merge_into(p.dst, p.init, p.next, widen);
+                    }
+                    self.block(func, body, widen);
+                    for p in phis {
+                        self.merge_into(p.dst, p.init, p.next, widen);
+                    }
+                }
+                Inst::If {
+                    then, other, outs, ..
+                } => {
+                    self.block(func, then, widen);
+                    self.block(func, other, widen);
+                    for o in outs {
+                        self.merge_into(o.dst, o.then, o.other, widen);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `dst` is `a` or `b`; with `widen`, a range that still grows is given up.
+    fn merge_into(&mut self, dst: Value, a: Value, b: Value, widen: bool) {
+        let joined = hull(self.range[a.index()], self.range[b.index()]);
+        let old = self.range[dst.index()];
+        self.range[dst.index()] = if widen && old.is_some() && old != joined {
+            None
+        } else {
+            joined
+        };
+        self.wide[dst.index()] |= self.wide[a.index()] || self.wide[b.index()];
+    }
+
+    fn op_range(&self, func: &Function, op: &Op) -> Range {
+        let r = |v: &Value| self.range[v.index()];
+        let scalar = |v: &Value| func.info(*v).shape == Shape::Scalar;
+        if !op.operands().iter().all(scalar) {
+            return None;
+        }
+        match op {
+            Op::Const(c @ (Const::Int(_) | Const::Bool(_))) => const_range(c),
+            Op::Unary(UnOp::Pos, a) | Op::Cast(CastOp::Int | CastOp::Round, a) => {
+                if func.info(*a).kind == Kind::Float {
+                    None
+                } else {
+                    r(a)
+                }
+            }
+            Op::Unary(UnOp::Neg, a) => {
+                let (lo, hi) = r(a)?;
+                Some((-hi, -lo))
+            }
+            Op::Unary(UnOp::Abs, a) => {
+                let (lo, hi) = r(a)?;
+                let m = lo.abs().max(hi.abs());
+                Some((
+                    if lo <= 0 && hi >= 0 {
+                        0
+                    } else {
+                        lo.abs().min(hi.abs())
+                    },
+                    m,
+                ))
+            }
+            Op::Binary(b, x, y)
+                if func.info(*x).kind != Kind::Float && func.info(*y).kind != Kind::Float =>
+            {
+                let ((x0, x1), (y0, y1)) = (r(x)?, r(y)?);
+                let corners = |f: fn(i128, i128) -> Option<i128>| -> Range {
+                    let c = [f(x0, y0)?, f(x0, y1)?, f(x1, y0)?, f(x1, y1)?];
+                    Some((*c.iter().min()?, *c.iter().max()?))
+                };
+                match b {
+                    BinOp::Add => Some((x0.checked_add(y0)?, x1.checked_add(y1)?)),
+                    BinOp::Sub => Some((x0.checked_sub(y1)?, x1.checked_sub(y0)?)),
+                    BinOp::Mul => corners(i128::checked_mul),
+                    // By a divisor range without zero: floor division is monotone in each
+                    // argument between the corners.
+                    BinOp::FloorDiv if y0 > 0 || y1 < 0 => corners(int_floordiv),
+                    BinOp::Mod if y0 > 0 => Some((0, y1 - 1)),
+                    BinOp::Mod if y1 < 0 => Some((y0 + 1, 0)),
+                    _ => None,
+                }
+            }
+            Op::Select(_, a, b) => hull(r(a), r(b)),
+            Op::Index(t, _) => match &self.defs[t.index()] {
+                Some(Op::Const(Const::Tuple(items))) => items_range(items),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn op_wide(&self, func: &Function, op: &Op) -> bool {
+        let kind = |v: &Value| func.info(*v).kind;
+        // An int operand that may be out of int64: a wide array, a scalar without a safe range,
+        // or a value of unknown kind.
+        let w = |v: &Value| match (kind(v), func.info(*v).shape) {
+            (Kind::Float | Kind::Bool, _) => false,
+            (Kind::Unknown, _) => true,
+            (Kind::Int, Shape::Scalar) => !self.range[v.index()].is_some_and(fits_int64),
+            (Kind::Int, Shape::Array) => self.wide[v.index()],
+        };
+        match op {
+            Op::Param(_) | Op::Placeholder(_) | Op::Const(_) => false,
+            // math.floor/ceil/trunc of an int return it unchanged (codegen passes the argument).
+            Op::Cast(CastOp::Int, a) => match self.defs[a.index()].as_ref() {
+                Some(Op::Math(m, args)) if matches!(m.name, "floor" | "ceil" | "trunc") => {
+                    args.first().is_some_and(&w)
+                }
+                _ => w(a),
+            },
+            Op::Cast(CastOp::Round, a) | Op::AsArray(a) | Op::Broadcast(a) => w(a),
+            Op::Unary(_, a) => w(a),
+            Op::Binary(_, x, y) | Op::Select(_, x, y) => w(x) || w(y),
+            _ => false,
+        }
+    }
+}

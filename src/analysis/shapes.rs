@@ -1,0 +1,77 @@
+//! Shape inference: which values are Python scalars and which are arrays, after optimization.
+
+use crate::ir::{result_shape, Function, Inst, Op, Shape, Value};
+
+/// Recomputes every value's shape after optimization: folding and simplification turn array
+/// values into Python scalars (`x if c else x` is `x`), and codegen must know which is which
+/// (a Python scalar where an array is expected: 0-d results, `xp.where` on a Python bool).
+/// Phis and if-merges are arrays when either input is; loop indices stay scalars.
+pub fn infer_shapes(func: &mut Function) {
+    let body = std::mem::take(&mut func.body);
+    for _ in 0..16 {
+        let before: Vec<Shape> = func.values.iter().map(|v| v.shape).collect();
+        visit_shapes(func, &body.insts);
+        if func.values.iter().map(|v| v.shape).eq(before) {
+            break;
+        }
+    }
+    func.body = body;
+}
+
+fn visit_shapes(func: &mut Function, insts: &[Inst]) {
+    // A placeholder's value is never observed (the variable is assigned before any read), but it
+    // is an operand all the same: the merge takes the other side's shape, as its kind
+    // (`merge_kind`), and the placeholder takes the merge's, so that codegen writes it as what
+    // the merge is (a Python zero for a scalar, a 0-d array for an array).
+    let join = |func: &mut Function, a: Value, b: Value| {
+        let (sa, sb) = (func.info(a).shape, func.info(b).shape);
+        let s = match (func.info(a).placeholder, func.info(b).placeholder) {
+            (true, false) => sb,
+            (false, true) => sa,
+            _ if sa == Shape::Array || sb == Shape::Array => Shape::Array,
+            _ => Shape::Scalar,
+        };
+        for v in [a, b] {
+            if func.info(v).placeholder {
+                func.values[v.index()].shape = s;
+            }
+        }
+        s
+    };
+    for inst in insts {
+        match inst {
+            Inst::Let {
+                op: Op::Placeholder(_),
+                ..
+            } => {}
+            Inst::Let { dst, op } => {
+                let s = {
+                    let values = &func.values;
+                    result_shape(op, &|v: Value| values[v.index()].shape)
+                };
+                func.values[dst.index()].shape = s;
+            }
+            Inst::Loop { phis, body, .. } => {
+                for phi in phis {
+                    let s = join(func, phi.init, phi.next);
+                    func.values[phi.dst.index()].shape = s;
+                }
+                visit_shapes(func, &body.insts);
+                for phi in phis {
+                    let s = join(func, phi.init, phi.next);
+                    func.values[phi.dst.index()].shape = s;
+                }
+            }
+            Inst::If {
+                then, other, outs, ..
+            } => {
+                visit_shapes(func, &then.insts);
+                visit_shapes(func, &other.insts);
+                for o in outs {
+                    let s = join(func, o.then, o.other);
+                    func.values[o.dst.index()].shape = s;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! The `math` functions and constants the IR knows, with the domain facts lowering needs.
+
+use super::types::Kind;
+
+/// A value inside a partial function's domain, given on lanes whose result is discarded so that
+/// no floating-point error is raised for them (protect_domains, D1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SafeValue {
+    One,
+    Zero,
+}
+
+/// A `math` function with an Array API counterpart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MathFn {
+    /// Name in `math`.
+    pub name: &'static str,
+    /// Name in the Array API namespace.
+    pub xp_name: &'static str,
+    /// Number of arguments.
+    pub arity: usize,
+    /// Kind of the result.
+    pub result: Kind,
+    /// For a function partial on floats (or one that overflows): an argument value in its
+    /// domain, for lanes the code does not run for.
+    pub safe: Option<SafeValue>,
+}
+
+const fn f(name: &'static str, safe: Option<SafeValue>) -> MathFn {
+    MathFn {
+        name,
+        xp_name: name,
+        arity: 1,
+        result: Kind::Float,
+        safe,
+    }
+}
+
+const fn f2(name: &'static str) -> MathFn {
+    MathFn {
+        name,
+        xp_name: name,
+        arity: 2,
+        result: Kind::Float,
+        safe: None,
+    }
+}
+
+const fn test(name: &'static str) -> MathFn {
+    MathFn {
+        name,
+        xp_name: name,
+        arity: 1,
+        result: Kind::Bool,
+        safe: None,
+    }
+}
+
+const ONE: Option<SafeValue> = Some(SafeValue::One);
+const ZERO: Option<SafeValue> = Some(SafeValue::Zero);
+
+/// Every supported `math` function, by its name in `math`.
+pub const MATH_FUNCTIONS: &[MathFn] = &[
+    f("sqrt", ONE),
+    f("exp", ZERO),
+    f("expm1", ZERO),
+    f("log", ONE),
+    f("log1p", ZERO),
+    f("log2", ONE),
+    f("log10", ONE),
+    f("sin", None),
+    f("cos", None),
+    f("tan", None),
+    f("asin", ZERO),
+    f("acos", ZERO),
+    f("atan", None),
+    f("sinh", ZERO),
+    f("cosh", ZERO),
+    f("tanh", None),
+    f("asinh", None),
+    f("acosh", ONE),
+    f("atanh", ZERO),
+    f2("atan2"),
+    f2("hypot"),
+    f2("copysign"),
+    // The base of `pow` is protected by lowering as a power's is.
+    f2("pow"),
+    MathFn {
+        name: "fabs",
+        xp_name: "abs",
+        ..f("fabs", None)
+    },
+    // floor/ceil/trunc return ints in Python; lowering adds the int conversion.
+    f("floor", None),
+    f("ceil", None),
+    f("trunc", None),
+    test("isnan"),
+    test("isinf"),
+    test("isfinite"),
+];
+
+/// `math` constants.
+pub const MATH_CONSTANTS: &[(&str, f64)] = &[
+    ("pi", std::f64::consts::PI),
+    ("e", std::f64::consts::E),
+    ("tau", std::f64::consts::TAU),
+    ("inf", f64::INFINITY),
+    ("nan", f64::NAN),
+];
+
+/// The `math` function called `name`, if it has an Array API counterpart.
+pub fn math_fn(name: &str) -> Option<&'static MathFn> {
+    MATH_FUNCTIONS.iter().find(|f| f.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_arity_matches_kind_of_function() {
+        for (i, a) in MATH_FUNCTIONS.iter().enumerate() {
+            assert!(
+                MATH_FUNCTIONS[i + 1..].iter().all(|b| b.name != a.name),
+                "{}",
+                a.name
+            );
+            assert!(a.arity == 1 || a.safe.is_none(), "{}", a.name);
+        }
+        assert_eq!(math_fn("fabs").map(|m| m.xp_name), Some("abs"));
+        assert_eq!(math_fn("log").and_then(|m| m.safe), Some(SafeValue::One));
+        assert!(math_fn("gamma").is_none());
+    }
+}

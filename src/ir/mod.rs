@@ -1,0 +1,158 @@
+//! The intermediate representation: a function in SSA form over whole arrays.
+//!
+//! Array control flow is gone by the time the IR exists: lowering turned `if`/`else` and early
+//! returns into [`Op::Select`] merges (D1). What remains structured is what runs as Python control
+//! flow in the generated code: constant-trip loops ([`Inst::Loop`], D6) with explicit phis, and
+//! branches whose condition depends only on loop indices and constants ([`Inst::If`]).
+//!
+//! Every value has a [`Kind`] (the Python type it has per lane) and a [`Shape`]: `Scalar` values are
+//! ordinary Python numbers in the generated code (constants, loop indices, arithmetic on them), so
+//! they follow CPython exactly; `Array` values are arrays of the namespace `xp`.
+//!
+//! Files: `types` (values, kinds, shapes), `constant` (Python constants), `math` (the `math`
+//! functions and their domains), `op` (operations and their result-kind and result-shape rules),
+//! `eval` (constant evaluation with CPython's semantics), `print` (the text form), `verify` (the
+//! invariants every pass keeps). This file holds the function, block and instruction types.
+
+pub mod constant;
+pub mod eval;
+pub mod math;
+pub mod op;
+mod print;
+pub mod types;
+
+pub use constant::{const_kind, float_repr, Const};
+pub use math::{math_fn, MathFn, SafeValue, MATH_CONSTANTS, MATH_FUNCTIONS};
+pub use op::{result_kind, result_shape, BinOp, CastOp, CmpOp, LogicOp, Op, OpKey, UnOp};
+pub use types::{Kind, Shape, Value};
+
+/// A loop-carried variable: `dst` is `init` on entry, and `next` at the end of each iteration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Phi {
+    pub dst: Value,
+    pub init: Value,
+    pub next: Value,
+}
+
+/// A value merged after a scalar `if`: `then` on one side, `other` on the other.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IfOut {
+    pub dst: Value,
+    pub then: Value,
+    pub other: Value,
+}
+
+/// One instruction of a block.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Inst {
+    /// `dst = op`.
+    Let { dst: Value, op: Op },
+    /// `for index in range(start, stop, step)`, a real loop over whole arrays (D6); with `items`,
+    /// `for index in items` over a constant tuple (`start..stop` then indexes it).
+    Loop {
+        index: Value,
+        start: i128,
+        stop: i128,
+        step: i128,
+        items: Option<Const>,
+        phis: Vec<Phi>,
+        body: Block,
+    },
+    /// A branch on a scalar condition (loop indices and constants only): a Python `if`.
+    If {
+        cond: Value,
+        then: Block,
+        other: Block,
+        outs: Vec<IfOut>,
+    },
+}
+
+/// Instructions run in order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Block {
+    pub insts: Vec<Inst>,
+}
+
+/// What the compiler knows about one value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValueInfo {
+    pub kind: Kind,
+    pub shape: Shape,
+    /// The source variable this value was assigned to, if any: codegen names it after it.
+    pub hint: Option<String>,
+    /// Defined by [`Op::Placeholder`]: its kind follows the merge it feeds.
+    pub placeholder: bool,
+}
+
+/// One compiled function (helpers are inlined into it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Function {
+    pub name: String,
+    /// Declared parameters, then hidden array parameters (D8) and callees (fallback).
+    pub params: Vec<String>,
+    /// How many of `params` the user declared.
+    pub declared_params: usize,
+    pub values: Vec<ValueInfo>,
+    pub body: Block,
+    pub ret: Value,
+}
+
+impl Function {
+    /// What is known about `v`.
+    pub fn info(&self, v: Value) -> &ValueInfo {
+        &self.values[v.index()]
+    }
+
+    /// A fresh value (not yet defined by any instruction).
+    pub fn new_value(&mut self, kind: Kind, shape: Shape, hint: Option<String>) -> Value {
+        self.values.push(ValueInfo {
+            kind,
+            shape,
+            hint,
+            placeholder: false,
+        });
+        Value((self.values.len() - 1) as u32)
+    }
+}
+
+/// Calls `f` on every instruction, depth first, in program order.
+pub fn walk_insts<'a>(block: &'a Block, f: &mut impl FnMut(&'a Inst)) {
+    for inst in &block.insts {
+        f(inst);
+        match inst {
+            Inst::Let { .. } => {}
+            Inst::Loop { body, .. } => walk_insts(body, f),
+            Inst::If { then, other, .. } => {
+                walk_insts(then, f);
+                walk_insts(other, f);
+            }
+        }
+    }
+}
+
+/// How many times each value is read (operands, phi inputs, if-merge inputs, the return).
+pub fn use_counts(func: &Function) -> Vec<usize> {
+    let mut counts = vec![0usize; func.values.len()];
+    walk_insts(&func.body, &mut |inst| match inst {
+        Inst::Let { op, .. } => {
+            for v in op.operands() {
+                counts[v.index()] += 1;
+            }
+        }
+        Inst::Loop { phis, .. } => {
+            for phi in phis {
+                counts[phi.init.index()] += 1;
+                counts[phi.next.index()] += 1;
+            }
+        }
+        Inst::If { cond, outs, .. } => {
+            counts[cond.index()] += 1;
+            for o in outs {
+                counts[o.then.index()] += 1;
+                counts[o.other.index()] += 1;
+            }
+        }
+    });
+    counts[func.ret.index()] += 1;
+    counts
+}

@@ -1,0 +1,217 @@
+//! Operations: what one `Let` computes, with the rules for the kind and shape of its result.
+
+use super::constant::{const_kind, Const};
+use super::math::MathFn;
+use super::types::{Kind, Shape, Value};
+
+/// A unary operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Neg,
+    Pos,
+    /// Logical not of a boolean (numeric `not` is lowered to `== 0`, D2).
+    Not,
+    Abs,
+}
+
+/// An arithmetic operation with Python's meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    Mod,
+    Pow,
+}
+
+/// A comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+/// Elementwise logic on booleans (D2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LogicOp {
+    And,
+    Or,
+}
+
+/// Conversions, each with CPython's meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CastOp {
+    /// `float(x)`.
+    Float,
+    /// `int(x)`: truncation toward zero.
+    Int,
+    /// `bool(x)`, and the `!= 0` coercion of D2/D4.
+    Bool,
+    /// `round(x)`: half to even, to an int.
+    Round,
+}
+
+/// A pure operation producing one value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Op {
+    /// The i-th parameter (hidden array parameters come after the declared ones).
+    Param(usize),
+    Const(Const),
+    Unary(UnOp, Value),
+    Binary(BinOp, Value, Value),
+    Compare(CmpOp, Value, Value),
+    /// Elementwise logic on booleans (D2).
+    Logic(LogicOp, Value, Value),
+    /// `xp.where(cond, then, else)`: the merge of both sides of a branch (D1).
+    Select(Value, Value, Value),
+    Math(&'static MathFn, Vec<Value>),
+    Cast(CastOp, Value),
+    /// A scalar tuple constant indexed by a scalar int (`COEFFS[i]`).
+    Index(Value, Value),
+    /// An element loop over a callable passed as hidden parameter `callee` (fallback=True, D7).
+    ElementCall {
+        callee: usize,
+        args: Vec<Value>,
+    },
+    /// The value spread to the broadcast shape of all parameters, as an array.
+    Broadcast(Value),
+    /// A scalar as a 0-d array (where a merge needs an array on both sides).
+    AsArray(Value),
+    /// A value never observed on a live lane (the initial value of a variable first assigned
+    /// inside a loop, or of the return value): a 0-d array of the merge's kind.
+    Placeholder(Const),
+}
+
+impl Op {
+    /// Operand values, in order.
+    pub fn operands(&self) -> Vec<Value> {
+        match self {
+            Op::Param(_) | Op::Const(_) | Op::Placeholder(_) => vec![],
+            Op::Unary(_, a) | Op::Cast(_, a) | Op::Broadcast(a) | Op::AsArray(a) => vec![*a],
+            Op::Binary(_, a, b) | Op::Compare(_, a, b) | Op::Logic(_, a, b) | Op::Index(a, b) => {
+                vec![*a, *b]
+            }
+            Op::Select(c, a, b) => vec![*c, *a, *b],
+            Op::Math(_, args) | Op::ElementCall { args, .. } => args.clone(),
+        }
+    }
+
+    /// The same operation over renamed operands.
+    pub fn map_operands(&self, mut f: impl FnMut(Value) -> Value) -> Op {
+        match self {
+            Op::Param(_) | Op::Const(_) | Op::Placeholder(_) => self.clone(),
+            Op::AsArray(a) => Op::AsArray(f(*a)),
+            Op::Unary(o, a) => Op::Unary(*o, f(*a)),
+            Op::Cast(o, a) => Op::Cast(*o, f(*a)),
+            Op::Broadcast(a) => Op::Broadcast(f(*a)),
+            Op::Binary(o, a, b) => Op::Binary(*o, f(*a), f(*b)),
+            Op::Compare(o, a, b) => Op::Compare(*o, f(*a), f(*b)),
+            Op::Logic(o, a, b) => Op::Logic(*o, f(*a), f(*b)),
+            Op::Index(a, b) => Op::Index(f(*a), f(*b)),
+            Op::Select(c, a, b) => Op::Select(f(*c), f(*a), f(*b)),
+            Op::Math(m, args) => Op::Math(m, args.iter().map(|v| f(*v)).collect()),
+            Op::ElementCall { callee, args } => Op::ElementCall {
+                callee: *callee,
+                args: args.iter().map(|v| f(*v)).collect(),
+            },
+        }
+    }
+
+    /// A key identifying the operation for common-subexpression elimination: equal keys
+    /// compute equal values. `None` for operations never merged.
+    pub fn cse_key(&self) -> Option<OpKey> {
+        let key = |tag: u8, sub: u128, vs: &[Value]| {
+            let mut operands = [u32::MAX; 3];
+            for (slot, v) in operands.iter_mut().zip(vs) {
+                *slot = v.0;
+            }
+            Some(OpKey { tag, sub, operands })
+        };
+        match self {
+            Op::Param(i) => key(0, *i as u128, &[]),
+            Op::Const(Const::Bool(b)) => key(1, u128::from(*b), &[]),
+            Op::Const(Const::Int(i)) => key(2, *i as u128, &[]),
+            Op::Const(Const::Float(f)) => key(3, u128::from(f.to_bits()), &[]),
+            Op::Unary(o, a) => key(4, *o as u128, &[*a]),
+            Op::Binary(o, a, b) => key(5, *o as u128, &[*a, *b]),
+            Op::Compare(o, a, b) => key(6, *o as u128, &[*a, *b]),
+            Op::Logic(o, a, b) => key(7, *o as u128, &[*a, *b]),
+            Op::Select(c, a, b) => key(8, 0, &[*c, *a, *b]),
+            Op::Math(m, args) if args.len() <= 3 => {
+                key(9, std::ptr::from_ref::<MathFn>(m) as usize as u128, args)
+            }
+            Op::Cast(o, a) => key(10, *o as u128, &[*a]),
+            Op::Index(a, b) => key(11, 0, &[*a, *b]),
+            Op::Broadcast(a) => key(12, 0, &[*a]),
+            Op::AsArray(a) => key(13, 0, &[*a]),
+            // Tuples are rare and cheap; placeholders stand for distinct variables; element
+            // loops call user code.
+            Op::Const(Const::Tuple(_))
+            | Op::Math(..)
+            | Op::Placeholder(_)
+            | Op::ElementCall { .. } => None,
+        }
+    }
+}
+
+/// See [`Op::cse_key`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct OpKey {
+    tag: u8,
+    sub: u128,
+    operands: [u32; 3],
+}
+
+/// The kind of `op`'s result given its operands' kinds.
+pub fn result_kind(op: &Op, kind: &impl Fn(Value) -> Kind, param_kinds: &[Kind]) -> Kind {
+    match op {
+        Op::Param(i) => param_kinds.get(*i).copied().unwrap_or(Kind::Unknown),
+        Op::Const(c) | Op::Placeholder(c) => const_kind(c),
+        Op::Unary(UnOp::Not, _) | Op::Compare(..) | Op::Logic(..) => Kind::Bool,
+        Op::Unary(_, a) => match kind(*a) {
+            Kind::Bool => Kind::Int,
+            k => k,
+        },
+        Op::Binary(BinOp::Div, ..) => Kind::Float,
+        Op::Binary(BinOp::Pow, a, b) => match (kind(*a), kind(*b)) {
+            (Kind::Float, _) | (_, Kind::Float) => Kind::Float,
+            // int ** int is an int only for non-negative exponents; resolved at run time.
+            _ => Kind::Unknown,
+        },
+        Op::Binary(_, a, b) => Kind::arith(kind(*a), kind(*b)),
+        Op::Select(_, a, b) => Kind::join(kind(*a), kind(*b)),
+        Op::Math(m, _) => m.result,
+        Op::Cast(CastOp::Float, _) => Kind::Float,
+        Op::Cast(CastOp::Int | CastOp::Round, _) => Kind::Int,
+        Op::Cast(CastOp::Bool, _) => Kind::Bool,
+        Op::Index(t, _) => kind(*t),
+        Op::ElementCall { .. } => Kind::Unknown,
+        Op::Broadcast(a) | Op::AsArray(a) => kind(*a),
+    }
+}
+
+/// Whether `op` gives a Python scalar (all operands scalar, computed by plain Python) or an array.
+pub fn result_shape(op: &Op, shape: &impl Fn(Value) -> Shape) -> Shape {
+    match op {
+        Op::Const(_) => Shape::Scalar,
+        Op::Param(_)
+        | Op::Math(..)
+        | Op::ElementCall { .. }
+        | Op::Broadcast(_)
+        | Op::AsArray(_)
+        | Op::Placeholder(_) => Shape::Array,
+        _ => {
+            if op.operands().into_iter().all(|v| shape(v) == Shape::Scalar) {
+                Shape::Scalar
+            } else {
+                Shape::Array
+            }
+        }
+    }
+}

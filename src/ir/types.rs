@@ -1,0 +1,79 @@
+//! The scalar vocabulary of the IR: value names, the Python kind of a value, its shape.
+
+use std::fmt;
+
+/// An SSA value, printed `%n`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Value(pub u32);
+
+impl Value {
+    /// Position in [`super::Function::values`].
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "%{}", self.0)
+    }
+}
+
+/// The Python type a value has on every lane, as far as the compiler can prove.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Bool,
+    Int,
+    Float,
+    /// Any of the above, decided by the arguments' dtypes at run time.
+    Unknown,
+}
+
+impl Kind {
+    /// Kind of a value that is `a` on some lanes and `b` on others (one array holds both, so the
+    /// narrower kind is promoted: the documented divergence for mixed-kind results).
+    pub fn join(a: Kind, b: Kind) -> Kind {
+        use Kind::{Bool, Float, Int, Unknown};
+        match (a, b) {
+            (Unknown, _) | (_, Unknown) => Unknown,
+            (x, y) if x == y => x,
+            (Float, _) | (_, Float) => Float,
+            (Int, Bool) | (Bool, Int) => Int,
+            _ => Unknown,
+        }
+    }
+
+    /// Whether every value of kind `self` is also one of kind `wider` (`join` gives `wider`).
+    pub fn within(self, wider: Kind) -> bool {
+        Kind::join(self, wider) == wider
+    }
+
+    /// Kind of `a op b` for `+ - * // %` in Python: bools act as ints.
+    pub fn arith(a: Kind, b: Kind) -> Kind {
+        use Kind::{Bool, Float, Int, Unknown};
+        match (a, b) {
+            (Float, _) | (_, Float) => Float,
+            (Unknown, _) | (_, Unknown) => Unknown,
+            (Int | Bool, Int | Bool) => Int,
+        }
+    }
+
+    /// The name the IR printer shows.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Bool => "bool",
+            Kind::Int => "int",
+            Kind::Float => "float",
+            Kind::Unknown => "num",
+        }
+    }
+}
+
+/// Whether a value is a Python scalar or an array in the generated code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// A Python scalar, the same on every lane.
+    Scalar,
+    /// An array of the namespace.
+    Array,
+}

@@ -1,0 +1,37 @@
+//! Broadcast: spreads a result that might not have the inputs' broadcast shape.
+
+use crate::analysis::coverage::{shaped_by, Params};
+use crate::ir::{Function, Inst, Op, Shape};
+
+/// A result that does not carry the shape of every array parameter would not have the broadcast
+/// shape of the inputs (think `return 1.0`, or a Python-level `if` on a constant whose other side
+/// merges 0-d placeholders): spread it explicitly.
+pub fn broadcast_result(f: &mut Function) {
+    let ret = f.ret;
+    let already = f
+        .body
+        .insts
+        .iter()
+        .any(|inst| matches!(inst, Inst::Let { dst, op: Op::Broadcast(_) } if *dst == ret));
+    if already {
+        return;
+    }
+    // Beyond 64 parameters the analysis does not track shapes: broadcast (harmless when the
+    // result had the shape already).
+    let all: Params = match f.declared_params {
+        64 => u64::MAX,
+        n if n < 64 => (1u64 << n) - 1,
+        _ => 0,
+    };
+    let covered = all != 0 && shaped_by(f, f.ret) == all;
+    if covered {
+        return;
+    }
+    let kind = f.info(f.ret).kind;
+    let dst = f.new_value(kind, Shape::Array, None);
+    f.body.insts.push(Inst::Let {
+        dst,
+        op: Op::Broadcast(f.ret),
+    });
+    f.ret = dst;
+}

@@ -1,0 +1,77 @@
+//! Legalize: restores lowering's invariants on the optimized IR.
+
+use crate::analysis::kinds::infer_kinds;
+use crate::analysis::partial::{partial_binary, partial_cast};
+use crate::analysis::shapes::infer_shapes;
+use crate::ir::{walk_insts, Block, Const, Function, Inst, Kind, Op, Shape, Value};
+use crate::Map;
+
+/// Restores lowering's invariants on the optimized IR, whose kinds and shapes are recomputed:
+/// a partial operation of Python scalars (`partial_binary`, `partial_cast`) that simplification
+/// left with scalar operands (`(i if c else i) // 0`) runs on a 0-d array again (D3,
+/// docs/semantics.md item 16). Leaves `func` with fresh kinds and shapes.
+pub fn legalize(func: &mut Function, param_kinds: &[Kind]) {
+    infer_kinds(func, param_kinds);
+    infer_shapes(func);
+    let mut consts: Map<Value, Const> = Map::default();
+    walk_insts(&func.body, &mut |inst| {
+        if let Inst::Let {
+            dst,
+            op: Op::Const(c),
+        } = inst
+        {
+            consts.insert(*dst, c.clone());
+        }
+    });
+    let mut body = std::mem::take(&mut func.body);
+    let changed = legalize_block(func, &mut body, &consts);
+    func.body = body;
+    if changed {
+        infer_kinds(func, param_kinds);
+        infer_shapes(func);
+    }
+}
+
+fn legalize_block(func: &mut Function, block: &mut Block, consts: &Map<Value, Const>) -> bool {
+    let mut changed = false;
+    let insts = std::mem::take(&mut block.insts);
+    for mut inst in insts {
+        match &mut inst {
+            Inst::Let { op, .. } => {
+                let scalar = |v: Value| func.info(v).shape == Shape::Scalar;
+                let konst = |v: Value| consts.get(&v).cloned();
+                let lift = match op {
+                    Op::Binary(b, x, y)
+                        if scalar(*x) && scalar(*y) && partial_binary(*b, *x, *y, &konst) =>
+                    {
+                        Some(*x)
+                    }
+                    Op::Cast(c, x)
+                        if scalar(*x)
+                            && partial_cast(*c, func.info(*x).kind, konst(*x).as_ref()) =>
+                    {
+                        Some(*x)
+                    }
+                    _ => None,
+                };
+                if let Some(x) = lift {
+                    let kind = func.info(x).kind;
+                    let arr = func.new_value(kind, Shape::Array, None);
+                    block.insts.push(Inst::Let {
+                        dst: arr,
+                        op: Op::AsArray(x),
+                    });
+                    *op = op.map_operands(|v| if v == x { arr } else { v });
+                    changed = true;
+                }
+            }
+            Inst::Loop { body, .. } => changed |= legalize_block(func, body, consts),
+            Inst::If { then, other, .. } => {
+                changed |= legalize_block(func, then, consts);
+                changed |= legalize_block(func, other, consts);
+            }
+        }
+        block.insts.push(inst);
+    }
+    changed
+}
