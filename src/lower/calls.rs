@@ -1,0 +1,283 @@
+//! Calls: resolving the callee (see `names`), then the builtins (`abs`, `min`/`max`, the
+//! conversions, `pow`) and the `math` functions, with their arguments guarded by the domain
+//! table of [`crate::ir::math`] under protect_domains; helpers and nested functions are inlined
+//! (`inline`); anything else is an element loop under fallback=True.
+
+use rustpython_parser::ast;
+
+use super::{Frame, Hidden, LocalFn, Lowerer, R};
+use crate::diagnostics::DiagnosticKind;
+use crate::env::FunctionSource;
+use crate::ir::{math_fn, BinOp, CastOp, CmpOp, Const, Kind, Op, SafeValue, UnOp, Value};
+
+impl Lowerer<'_> {
+    /// A call expression.
+    pub(super) fn call(&mut self, frame: &mut Frame, c: &ast::ExprCall) -> R<Value> {
+        use ast::Expr as E;
+        // Resolve the callee.
+        let callee: Callee = match c.func.as_ref() {
+            E::Attribute(a) => self.callee_attribute(frame, a, c)?,
+            E::Name(n) => self.callee_named(frame, n.id.as_str(), c)?,
+            _ => return Err(()),
+        };
+        match callee {
+            Callee::Math(m) => self.call_math(frame, c, &m),
+            Callee::Builtin(b) => self.call_builtin(frame, c, &b),
+            Callee::Helper(fs) => self.call_helper(frame, c, &fs),
+            Callee::Local(l) => self.call_local(frame, c, &l),
+            Callee::Opaque(name) => self.element_call(frame, c, name),
+        }
+    }
+
+    /// A call of an opaque callable, element by element (fallback=True, D7).
+    fn element_call(&mut self, frame: &mut Frame, c: &ast::ExprCall, name: String) -> R<Value> {
+        if !c.keywords.is_empty() {
+            self.error_at(
+                frame,
+                DiagnosticKind::BadArguments,
+                "keyword arguments are not supported in element-loop calls".into(),
+                c,
+            );
+            return Err(());
+        }
+        let args: Vec<Value> = c.args.iter().map(|a| self.expr(frame, a)).collect();
+        let param = self.hidden_param(Hidden::Callee(name));
+        Ok(self.emit(Op::ElementCall {
+            callee: param,
+            args,
+        }))
+    }
+
+    /// The positional arguments of a call that takes `min..=max` of them and no keywords.
+    pub(super) fn positional(
+        &mut self,
+        frame: &mut Frame,
+        c: &ast::ExprCall,
+        what: &str,
+        min: usize,
+        max: usize,
+    ) -> R<Vec<Value>> {
+        if !c.keywords.is_empty() {
+            self.error_at(
+                frame,
+                DiagnosticKind::BadArguments,
+                format!("{what} takes no keyword arguments here"),
+                c,
+            );
+            return Err(());
+        }
+        let n = c.args.len();
+        if n < min || n > max {
+            let expected = if min == max {
+                format!("{min}")
+            } else if max == usize::MAX {
+                format!("at least {min}")
+            } else {
+                format!("{min} to {max}")
+            };
+            self.error_at(
+                frame,
+                DiagnosticKind::BadArguments,
+                format!(
+                    "{what} takes {expected} argument{}, got {n}",
+                    if max == 1 { "" } else { "s" }
+                ),
+                c,
+            );
+            return Err(());
+        }
+        Ok(c.args.iter().map(|a| self.expr(frame, a)).collect())
+    }
+
+    /// A call of the `math` function `name`.
+    pub(super) fn call_math(
+        &mut self,
+        frame: &mut Frame,
+        c: &ast::ExprCall,
+        name: &str,
+    ) -> R<Value> {
+        let what = format!("math.{name}()");
+        match name {
+            "log" => {
+                let args = self.positional(frame, c, &what, 1, 2)?;
+                let f = math_fn("log").ok_or(())?;
+                let x = self.math_arg(frame, args[0], f.safe);
+                let lx = self.emit(Op::Math(f, vec![x]));
+                if args.len() == 1 {
+                    return Ok(lx);
+                }
+                let base = self.math_arg(frame, args[1], f.safe);
+                let lb = self.emit(Op::Math(f, vec![base]));
+                let lb = self.protect(frame, lb, SafeValue::One);
+                return Ok(self.emit(Op::Binary(BinOp::Div, lx, lb)));
+            }
+            "degrees" | "radians" => {
+                let args = self.positional(frame, c, &what, 1, 1)?;
+                let x = self.math_arg(frame, args[0], None);
+                // CPython multiplies by the constant 180/pi (or pi/180).
+                let factor = if name == "degrees" {
+                    180.0 / std::f64::consts::PI
+                } else {
+                    std::f64::consts::PI / 180.0
+                };
+                let k = self.konst(Const::Float(factor));
+                return Ok(self.emit(Op::Binary(BinOp::Mul, x, k)));
+            }
+            _ => {}
+        }
+        let Some(f) = math_fn(name) else {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnknownCall,
+                format!("`math.{name}` has no Array API counterpart and cannot be vectorized"),
+                &*c.func,
+            );
+            return Err(());
+        };
+        let args = self.positional(frame, c, &what, f.arity, f.arity)?;
+        let safe = f.safe;
+        // floor/ceil/trunc keep an int argument as it is (codegen gives the int back
+        // unchanged); every other function takes floats.
+        let integral = matches!(name, "floor" | "ceil" | "trunc");
+        let mut vals: Vec<Value> = args
+            .iter()
+            .map(|a| {
+                if integral {
+                    *a
+                } else {
+                    self.math_arg(frame, *a, safe)
+                }
+            })
+            .collect();
+        if name == "pow" {
+            vals[0] = self.protect(frame, vals[0], SafeValue::One);
+        }
+        let v = self.emit(Op::Math(f, vals));
+        // math.floor/ceil/trunc return ints.
+        Ok(match name {
+            "floor" | "ceil" | "trunc" => {
+                let v = self.protect(frame, v, SafeValue::Zero);
+                self.cast(CastOp::Int, v)
+            }
+            _ => v,
+        })
+    }
+
+    /// A `math` argument: converted to float (math functions take floats) and protected.
+    pub(super) fn math_arg(&mut self, frame: &Frame, a: Value, safe: Option<SafeValue>) -> Value {
+        let a = if self.kind(a) == Kind::Float {
+            a
+        } else {
+            self.emit(Op::Cast(CastOp::Float, a))
+        };
+        match safe {
+            Some(s) => self.protect(frame, a, s),
+            None => a,
+        }
+    }
+
+    /// A call of the builtin `name`.
+    pub(super) fn call_builtin(
+        &mut self,
+        frame: &mut Frame,
+        c: &ast::ExprCall,
+        name: &str,
+    ) -> R<Value> {
+        let what = format!("{name}()");
+        match name {
+            "abs" => {
+                let a = self.positional(frame, c, &what, 1, 1)?;
+                Ok(self.emit(Op::Unary(UnOp::Abs, a[0])))
+            }
+            "min" | "max" => {
+                let args = self.positional(frame, c, &what, 2, usize::MAX)?;
+                // CPython keeps the first of equal items and replaces only on a strict win; a NaN
+                // never wins and is kept when first. Exactly `b if b < a else a`, left to right.
+                let cmp = if name == "min" { CmpOp::Lt } else { CmpOp::Gt };
+                let mut acc = args[0];
+                for &b in &args[1..] {
+                    let wins = self.emit(Op::Compare(cmp, b, acc));
+                    acc = self.select(wins, b, acc);
+                }
+                Ok(acc)
+            }
+            "float" | "int" | "bool" | "round" => {
+                let a = self.positional(frame, c, &what, 1, 1)?;
+                let op = match name {
+                    "float" => CastOp::Float,
+                    "int" => CastOp::Int,
+                    "bool" => CastOp::Bool,
+                    _ => CastOp::Round,
+                };
+                // Float to int is partial (NaN, inf); ints and bools need no guard.
+                let v = if matches!(op, CastOp::Int | CastOp::Round)
+                    && !matches!(self.kind(a[0]), Kind::Int | Kind::Bool)
+                {
+                    self.protect(frame, a[0], SafeValue::Zero)
+                } else {
+                    a[0]
+                };
+                Ok(self.cast(op, v))
+            }
+            "pow" => {
+                let a = self.positional(frame, c, &what, 2, 2)?;
+                Ok(self.binary(frame, BinOp::Pow, a[0], a[1]))
+            }
+            "range" => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnsupportedExpression,
+                    "range() is supported only as the iterable of a `for` loop".into(),
+                    c,
+                );
+                Err(())
+            }
+            "print" => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::SideEffect,
+                    "print() has side effects and cannot be vectorized; remove it".into(),
+                    c,
+                );
+                Err(())
+            }
+            _ => {
+                let hint = if self.opts.fallback {
+                    ""
+                } else {
+                    "; pass fallback=True to call it element by element"
+                };
+                if self.opts.fallback {
+                    // Builtins without an array form are called per element too.
+                    let args: Vec<Value> = c.args.iter().map(|a| self.expr(frame, a)).collect();
+                    let param = self.hidden_param(Hidden::Callee(name.to_string()));
+                    return Ok(self.emit(Op::ElementCall {
+                        callee: param,
+                        args,
+                    }));
+                }
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnknownCall,
+                    format!("the builtin `{name}` cannot be vectorized{hint}"),
+                    &*c.func,
+                );
+                Err(())
+            }
+        }
+    }
+}
+
+/// What a call calls.
+pub(super) enum Callee {
+    /// A `math` function, by its name in `math`.
+    Math(String),
+    /// A builtin, by name.
+    Builtin(String),
+    /// A helper function of the environment (D7).
+    Helper(Box<FunctionSource>),
+    /// A function nested in the one being lowered.
+    Local(LocalFn),
+    /// Another callable, called element by element (fallback=True).
+    Opaque(String),
+}

@@ -1,0 +1,186 @@
+//! Control flow: `if` statements on array conditions (both sides lowered and merged with
+//! `Select`, D1), early returns (the lanes done and the values returned so far), and the merges
+//! of variables and return state after a branch. A Python-level `if` is in `scalar_if`.
+
+use std::collections::BTreeSet;
+
+use rustpython_parser::ast;
+
+use super::{Done, Flow, Frame, Lowerer, Var};
+use crate::diagnostics::DiagnosticKind;
+use crate::ir::eval::truthy;
+use crate::ir::{Block, Const, Kind, LogicOp, Op, Shape, UnOp, Value};
+use crate::Map as HashMap;
+
+impl Lowerer<'_> {
+    /// A `return` on the lanes of the current path.
+    pub(super) fn do_return(&mut self, frame: &mut Frame, v: Value) {
+        frame.flow.returns.push((frame.cond, v));
+        frame.flow.done = Done::Always;
+    }
+
+    /// The value of a list of returns: `where(c1, v1, where(c2, v2, ... vn))`. The last value
+    /// needs no condition: on lanes no return covers, any value will do.
+    pub(super) fn chain(&mut self, returns: &[(Option<Value>, Value)]) -> Option<Value> {
+        let (_, mut acc) = *returns.last()?;
+        for &(cond, v) in returns[..returns.len() - 1].iter().rev() {
+            acc = match cond {
+                Some(c) => self.select(c, v, acc),
+                None => v,
+            };
+        }
+        Some(acc)
+    }
+
+    /// The returns after a construct that collapsed its own into one `(done, value)` pair (a
+    /// scalar `if`, a loop): the returns from before it, which keep their priority, then the
+    /// pair. `done` is relative to the current branch; entries are absolute (conjoined with the
+    /// enclosing array conditions), as `merge_flow` concatenates the two sides of an array `if`.
+    pub(super) fn returns_after(
+        &mut self,
+        before: &[(Option<Value>, Value)],
+        cond: Option<Value>,
+        done: Option<Value>,
+        value: Value,
+    ) -> Vec<(Option<Value>, Value)> {
+        let mut out = before.to_vec();
+        out.push((self.and_opt(cond, done), value));
+        out
+    }
+
+    /// The done mask and returned value of `flow` as values (for phis and scalar merges).
+    pub(super) fn collapse(&mut self, flow: &Flow) -> (Value, Option<Value>) {
+        let done = match flow.done {
+            Done::Mask(m) => m,
+            d => self.konst(Const::Bool(d == Done::Always)),
+        };
+        let ret = self.chain(&flow.returns);
+        (done, ret)
+    }
+
+    /// [`Self::collapse`] emitted at the end of `block`.
+    pub(super) fn collapse_in(&mut self, block: &mut Block, flow: &Flow) -> (Value, Option<Value>) {
+        self.in_block(block, |l| l.collapse(flow))
+    }
+
+    /// `cond` as a condition of an `if`: boolean, or a scalar (Python truthiness is exact there).
+    pub(super) fn condition(&mut self, frame: &Frame, test: &ast::Expr, v: Value) -> Value {
+        if self.poisoned.contains(&v)
+            || self.shape(v) == Shape::Scalar
+            || self.kind(v) == Kind::Bool
+        {
+            return v;
+        }
+        self.error_at(
+            frame,
+            DiagnosticKind::AmbiguousTruth,
+            "the truth of a number is ambiguous per element (D4); compare explicitly, e.g. `if x != 0:`".into(),
+            test,
+        );
+        self.poison()
+    }
+
+    /// An `if` statement: only the taken side for a constant condition, else a Python-level or an array `if`.
+    pub(super) fn if_stmt(&mut self, frame: &mut Frame, i: &ast::StmtIf) {
+        let test = self.expr(frame, &i.test);
+        let cond = self.condition(frame, &i.test, test);
+        match self.const_of(cond) {
+            // A constant condition: only the branch Python takes exists.
+            Some(c) => self.body(frame, if truthy(&c) { &i.body } else { &i.orelse }),
+            None if self.shape(cond) == Shape::Scalar => self.scalar_if(frame, cond, i),
+            None => self.array_if(frame, cond, i),
+        }
+    }
+
+    /// An `if` on an array condition: both sides lowered, their variables merged with `Select` (D1).
+    pub(super) fn array_if(&mut self, frame: &mut Frame, cond: Value, i: &ast::StmtIf) {
+        let saved_vars = frame.vars.clone();
+        let saved_flow = frame.flow.clone();
+        let saved_cond = frame.cond;
+
+        frame.cond = Some(self.and_path(saved_cond, cond));
+        self.body(frame, &i.body);
+        let then_vars = std::mem::replace(&mut frame.vars, saved_vars.clone());
+        let then_flow = std::mem::replace(&mut frame.flow, saved_flow.clone());
+
+        let not_cond = self.emit(Op::Unary(UnOp::Not, cond));
+        frame.cond = Some(self.and_path(saved_cond, not_cond));
+        self.body(frame, &i.orelse);
+        let else_vars = std::mem::take(&mut frame.vars);
+        let prefix = saved_flow.returns.len();
+        let else_flow = std::mem::replace(&mut frame.flow, saved_flow);
+        frame.cond = saved_cond;
+
+        frame.vars = self.merge_vars(&then_vars, &then_flow, &else_vars, &else_flow, |l, t, e| {
+            l.select(cond, t, e)
+        });
+        frame.flow = self.merge_flow(cond, not_cond, then_flow, else_flow, prefix);
+    }
+
+    /// The variables after a branch: each defined on both sides merged with `merge`, others maybe undefined.
+    pub(super) fn merge_vars(
+        &mut self,
+        then_vars: &HashMap<String, Var>,
+        then_flow: &Flow,
+        else_vars: &HashMap<String, Var>,
+        else_flow: &Flow,
+        mut merge: impl FnMut(&mut Self, Value, Value) -> Value,
+    ) -> HashMap<String, Var> {
+        // A side that returned on all its lanes contributes nothing after the `if`.
+        if then_flow.done == Done::Always {
+            return else_vars.clone();
+        }
+        if else_flow.done == Done::Always {
+            return then_vars.clone();
+        }
+        let names: BTreeSet<&String> = then_vars.keys().chain(else_vars.keys()).collect();
+        let mut out = HashMap::default();
+        for name in names {
+            let t = then_vars.get(name).copied();
+            let e = else_vars.get(name).copied();
+            let merged = match (t, e) {
+                (Some(Var::Def(a)), Some(Var::Def(b))) if a == b => Var::Def(a),
+                (Some(Var::Def(a)), Some(Var::Def(b))) => {
+                    let v = merge(self, a, b);
+                    if self.f.info(v).hint.is_none() {
+                        self.f.values[v.index()].hint = Some(name.clone());
+                    }
+                    Var::Def(v)
+                }
+                _ => Var::MaybeUndef,
+            };
+            out.insert(name.clone(), merged);
+        }
+        out
+    }
+
+    /// The return state after an array `if`: the lanes done on either side, the returns of both.
+    pub(super) fn merge_flow(
+        &mut self,
+        cond: Value,
+        not_cond: Value,
+        t: Flow,
+        e: Flow,
+        prefix: usize,
+    ) -> Flow {
+        let done = match (t.done, e.done) {
+            (Done::Never, Done::Never) => Done::Never,
+            (Done::Always, Done::Always) => Done::Always,
+            (Done::Always, Done::Never) => Done::Mask(cond),
+            (Done::Never, Done::Always) => Done::Mask(not_cond),
+            (Done::Mask(m), Done::Never) => Done::Mask(self.emit(Op::Logic(LogicOp::And, cond, m))),
+            (Done::Never, Done::Mask(m)) => {
+                Done::Mask(self.emit(Op::Logic(LogicOp::And, not_cond, m)))
+            }
+            (Done::Always, Done::Mask(m)) => Done::Mask(self.emit(Op::Logic(LogicOp::Or, cond, m))),
+            (Done::Mask(m), Done::Always) => {
+                Done::Mask(self.emit(Op::Logic(LogicOp::Or, not_cond, m)))
+            }
+            (Done::Mask(a), Done::Mask(b)) => Done::Mask(self.select(cond, a, b)),
+        };
+        // Both sides extend the returns they started from; their conditions are disjoint.
+        let mut returns = t.returns;
+        returns.extend_from_slice(&e.returns[prefix.min(e.returns.len())..]);
+        Flow { done, returns }
+    }
+}

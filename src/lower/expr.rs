@@ -1,0 +1,316 @@
+//! Expressions: literals, operators (D2 for `and`/`or`/`not`), comparisons, ternaries (D4),
+//! `math` constants, tuple subscripts, and the guards around partial operations (D3 on Python
+//! scalars, protect_domains on arrays). Names are in `names`, calls in `calls` and `inline`.
+
+use rustpython_parser::ast;
+
+use super::{Done, Frame, Lowerer, MAX_EXPR_DEPTH, R};
+use crate::analysis::partial::{partial_binary, partial_cast};
+use crate::diagnostics::DiagnosticKind;
+use crate::ir::eval::truthy;
+use crate::ir::MATH_CONSTANTS;
+use crate::ir::{BinOp, CastOp, CmpOp, Const, Kind, LogicOp, Op, SafeValue, Shape, UnOp, Value};
+
+impl Lowerer<'_> {
+    /// Lowers an expression; a failure is reported and gives a poisoned value.
+    pub(super) fn expr(&mut self, frame: &mut Frame, e: &ast::Expr) -> Value {
+        self.depth += 1;
+        let v = if self.depth > MAX_EXPR_DEPTH {
+            self.error_at(
+                frame,
+                DiagnosticKind::TooComplex,
+                "expression nested too deeply; split it into several assignments".into(),
+                e,
+            );
+            self.poison()
+        } else {
+            self.expr_inner(frame, e).unwrap_or_else(|()| self.poison())
+        };
+        self.depth -= 1;
+        v
+    }
+
+    /// One expression node.
+    fn expr_inner(&mut self, frame: &mut Frame, e: &ast::Expr) -> R<Value> {
+        use ast::Expr as E;
+        Ok(match e {
+            E::Constant(c) => self.literal(frame, &c.value, e)?,
+            E::Name(n) => self.read_name(frame, n.id.as_str(), e),
+            E::NamedExpr(n) => {
+                let v = self.expr(frame, &n.value);
+                if let E::Name(t) = n.target.as_ref() {
+                    self.assign(frame, t.id.as_str(), v);
+                }
+                v
+            }
+            E::BinOp(b) => {
+                let l = self.expr(frame, &b.left);
+                let r = self.expr(frame, &b.right);
+                let Some(op) = binop(&b.op) else {
+                    return Err(());
+                };
+                self.binary(frame, op, l, r)
+            }
+            E::UnaryOp(u) => {
+                let a = self.expr(frame, &u.operand);
+                match u.op {
+                    ast::UnaryOp::USub => self.emit(Op::Unary(UnOp::Neg, a)),
+                    ast::UnaryOp::UAdd => self.emit(Op::Unary(UnOp::Pos, a)),
+                    ast::UnaryOp::Not => self.not(a),
+                    ast::UnaryOp::Invert => return Err(()),
+                }
+            }
+            E::BoolOp(b) => {
+                let mut acc = self.expr(frame, &b.values[0]);
+                for operand in &b.values[1..] {
+                    let rhs = self.expr(frame, operand);
+                    acc = self.bool_op(matches!(b.op, ast::BoolOp::And), acc, rhs);
+                }
+                acc
+            }
+            E::Compare(c) => self.compare(frame, c)?,
+            E::IfExp(i) => self.ternary(frame, i),
+            E::Call(c) => self.call(frame, c)?,
+            E::Attribute(a) => self.math_constant(frame, a, e)?,
+            E::Subscript(s) => self.subscript(frame, s, e)?,
+            _ => return Err(()),
+        })
+    }
+
+    /// A literal: bool, float, or an int that fits the 64-bit range arrays hold.
+    fn literal(&mut self, frame: &Frame, c: &ast::Constant, e: &ast::Expr) -> R<Value> {
+        Ok(match c {
+            ast::Constant::Bool(b) => self.konst(Const::Bool(*b)),
+            ast::Constant::Float(f) => self.konst(Const::Float(*f)),
+            ast::Constant::Int(i) => match i.to_string().parse::<i128>() {
+                Ok(n) if n.unsigned_abs() < (1u128 << 64) => self.konst(Const::Int(n)),
+                _ => {
+                    self.error_at(
+                        frame,
+                        DiagnosticKind::ValueOutOfRange,
+                        "integer literal outside the 64-bit range arrays can hold".into(),
+                        e,
+                    );
+                    return Err(());
+                }
+            },
+            _ => return Err(()),
+        })
+    }
+
+    /// A comparison chain: `a < b < c` is `a < b and b < c`.
+    fn compare(&mut self, frame: &mut Frame, c: &ast::ExprCompare) -> R<Value> {
+        let mut left = self.expr(frame, &c.left);
+        let mut acc: Option<Value> = None;
+        for (op, right) in c.ops.iter().zip(&c.comparators) {
+            let r = self.expr(frame, right);
+            let op = match op {
+                ast::CmpOp::Lt => CmpOp::Lt,
+                ast::CmpOp::LtE => CmpOp::Le,
+                ast::CmpOp::Gt => CmpOp::Gt,
+                ast::CmpOp::GtE => CmpOp::Ge,
+                ast::CmpOp::Eq => CmpOp::Eq,
+                ast::CmpOp::NotEq => CmpOp::Ne,
+                _ => return Err(()),
+            };
+            let cmp = self.emit(Op::Compare(op, left, r));
+            acc = Some(match acc {
+                None => cmp,
+                Some(prev) => self.emit(Op::Logic(LogicOp::And, prev, cmp)),
+            });
+            left = r;
+        }
+        acc.ok_or(())
+    }
+
+    /// A ternary: only the taken side for a constant condition; else both, merged (D1, D4).
+    fn ternary(&mut self, frame: &mut Frame, i: &ast::ExprIfExp) -> Value {
+        let test = self.expr(frame, &i.test);
+        // D4: a ternary's numeric condition is coerced with `!= 0`.
+        let cond = if self.kind(test) == Kind::Bool || self.shape(test) == Shape::Scalar {
+            test
+        } else {
+            self.emit(Op::Cast(CastOp::Bool, test))
+        };
+        if let Some(c) = self.const_of(cond) {
+            let taken = truthy(&c);
+            return self.expr(frame, if taken { &i.body } else { &i.orelse });
+        }
+        let saved = frame.cond;
+        if self.shape(cond) == Shape::Array {
+            frame.cond = Some(self.and_path(saved, cond));
+        }
+        let a = self.expr(frame, &i.body);
+        if self.shape(cond) == Shape::Array {
+            let nc = self.emit(Op::Unary(UnOp::Not, cond));
+            frame.cond = Some(self.and_path(saved, nc));
+        }
+        let b = self.expr(frame, &i.orelse);
+        frame.cond = saved;
+        self.select(cond, a, b)
+    }
+
+    /// `math.<name>` as a value: one of the `math` constants.
+    fn math_constant(&mut self, frame: &Frame, a: &ast::ExprAttribute, e: &ast::Expr) -> R<Value> {
+        let ast::Expr::Name(base) = a.value.as_ref() else {
+            return Err(());
+        };
+        if self.resolve_module(frame, base.id.as_str(), &a.value)? {
+            let attr = a.attr.as_str();
+            if let Some((_, value)) = MATH_CONSTANTS.iter().find(|(n, _)| *n == attr) {
+                return Ok(self.konst(Const::Float(*value)));
+            }
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedExpression,
+                format!("`math.{attr}` is not a supported constant"),
+                e,
+            );
+            return Err(());
+        }
+        self.error_at(
+            frame,
+            DiagnosticKind::UnsupportedExpression,
+            "attribute access is supported only on the `math` module".into(),
+            e,
+        );
+        Err(())
+    }
+
+    /// `T[i]`: a constant tuple indexed by a scalar int.
+    fn subscript(&mut self, frame: &mut Frame, s: &ast::ExprSubscript, e: &ast::Expr) -> R<Value> {
+        let t = self.expr(frame, &s.value);
+        let i = self.expr(frame, &s.slice);
+        let tuple_ok = matches!(self.const_of(t), Some(Const::Tuple(_)));
+        let index_ok =
+            self.shape(i) == Shape::Scalar && matches!(self.kind(i), Kind::Int | Kind::Bool);
+        if !tuple_ok || !index_ok {
+            if !self.poisoned.contains(&t) && !self.poisoned.contains(&i) {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnsupportedExpression,
+                    "only a constant tuple indexed by a loop index or a constant can be subscripted".into(),
+                    e,
+                );
+            }
+            return Err(());
+        }
+        Ok(self.emit(Op::Index(t, i)))
+    }
+
+    /// `not a` (D2).
+    pub(super) fn not(&mut self, a: Value) -> Value {
+        if self.kind(a) == Kind::Bool {
+            self.emit(Op::Unary(UnOp::Not, a))
+        } else {
+            // D2: `not x` is `x == 0` for numbers.
+            let zero = self.konst(Const::Int(0));
+            self.emit(Op::Compare(CmpOp::Eq, a, zero))
+        }
+    }
+
+    /// D2: `a and b` is `b if a else a` per element; logical ops only for provable booleans.
+    pub(super) fn bool_op(&mut self, is_and: bool, a: Value, b: Value) -> Value {
+        if let Some(c) = self.const_of(a) {
+            let t = truthy(&c);
+            return if t == is_and { b } else { a };
+        }
+        if self.kind(a) == Kind::Bool && self.kind(b) == Kind::Bool {
+            let op = if is_and { LogicOp::And } else { LogicOp::Or };
+            return self.emit(Op::Logic(op, a, b));
+        }
+        let truth = if self.kind(a) == Kind::Bool {
+            a
+        } else {
+            self.emit(Op::Cast(CastOp::Bool, a))
+        };
+        if is_and {
+            self.select(truth, b, a)
+        } else {
+            self.select(truth, a, b)
+        }
+    }
+
+    /// A conversion. `int()`/`round()` of nan or inf raises in CPython, and a float beyond 64
+    /// bits has no int array form; on a Python scalar that would raise for every element (D3
+    /// gives a value), so a float scalar not known to be in range is converted as a 0-d array.
+    pub(super) fn cast(&mut self, op: CastOp, v: Value) -> Value {
+        let partial = self.shape(v) == Shape::Scalar
+            && partial_cast(op, self.kind(v), self.const_of(v).as_ref());
+        let v = if partial {
+            self.emit(Op::AsArray(v))
+        } else {
+            v
+        };
+        self.emit(Op::Cast(op, v))
+    }
+
+    /// `a op b`, with the divisor or base protected and D3 for Python scalars.
+    pub(super) fn binary(&mut self, frame: &Frame, op: BinOp, a: Value, b: Value) -> Value {
+        let b = match op {
+            BinOp::Div | BinOp::FloorDiv | BinOp::Mod => self.protect(frame, b, SafeValue::One),
+            _ => b,
+        };
+        let a = if op == BinOp::Pow {
+            self.protect(frame, a, SafeValue::One)
+        } else {
+            a
+        };
+        // D3 for Python scalars too: a division or power of loop indices and constants that can
+        // fail (a divisor or base that is not a known safe constant) is computed on a 0-d array,
+        // so it gives the IEEE value where CPython would raise (or go complex) instead of
+        // raising for every element, including those whose path never reaches it.
+        let partial = partial_binary(op, a, b, &|v| self.const_of(v));
+        let a = if partial && self.shape(a) == Shape::Scalar && self.shape(b) == Shape::Scalar {
+            self.emit(Op::AsArray(a))
+        } else {
+            a
+        };
+        self.emit(Op::Binary(op, a, b))
+    }
+
+    /// D1 with protect_domains: on lanes this code does not run for, give a partial function a
+    /// value in its domain, so no floating-point error is raised for a lane whose result is
+    /// discarded. Never changes a live lane.
+    pub(super) fn protect(&mut self, frame: &Frame, v: Value, safe: SafeValue) -> Value {
+        if !self.opts.protect_domains || self.shape(v) == Shape::Scalar {
+            return v;
+        }
+        let Some(live) = self.live_lanes(frame) else {
+            return v;
+        };
+        let safe = match (safe, self.kind(v)) {
+            (SafeValue::One, Kind::Float) => Const::Float(1.0),
+            (SafeValue::One, _) => Const::Int(1),
+            (SafeValue::Zero, Kind::Float) => Const::Float(0.0),
+            (SafeValue::Zero, _) => Const::Int(0),
+        };
+        let s = self.konst(safe);
+        self.emit(Op::Select(live, v, s))
+    }
+
+    /// The lanes the code being lowered runs for: the caller's (for an inlined helper), the
+    /// enclosing array conditions, and not yet returned. None is every lane.
+    pub(super) fn live_lanes(&mut self, frame: &Frame) -> Option<Value> {
+        let mut live = self.and_opt(frame.outer_live, frame.cond);
+        if let Done::Mask(m) = frame.flow.done {
+            let not_done = self.emit(Op::Unary(UnOp::Not, m));
+            live = Some(self.and_path(live, not_done));
+        }
+        live
+    }
+}
+
+/// The IR operation of a Python arithmetic operator (None for bit operations).
+pub(super) fn binop(op: &ast::Operator) -> Option<BinOp> {
+    Some(match op {
+        ast::Operator::Add => BinOp::Add,
+        ast::Operator::Sub => BinOp::Sub,
+        ast::Operator::Mult => BinOp::Mul,
+        ast::Operator::Div => BinOp::Div,
+        ast::Operator::FloorDiv => BinOp::FloorDiv,
+        ast::Operator::Mod => BinOp::Mod,
+        ast::Operator::Pow => BinOp::Pow,
+        _ => return None,
+    })
+}

@@ -1,0 +1,476 @@
+//! `for` loops (D6): a loop over `range(...)` with bounds known at generation time, or over a
+//! constant tuple, becomes a real loop over whole arrays. The kinds and shapes of the variables it
+//! carries are inferred by lowering the body until they agree; each carried variable (and, when
+//! the body returns, the lanes done and the value returned) becomes a phi; after the loop the
+//! phis hold the last iteration's values.
+
+use std::collections::BTreeSet;
+
+use rustpython_parser::ast;
+
+use super::{Done, Flow, Frame, Lowerer, Var};
+use crate::diagnostics::DiagnosticKind;
+use crate::extract;
+use crate::ir::eval::trip_count;
+use crate::ir::{const_kind, Block, Const, Inst, Kind, Phi, Shape, Value};
+use crate::Map as HashMap;
+
+/// How many times the body is lowered before the carried kinds must have settled.
+const MAX_ATTEMPTS: usize = 6;
+
+/// What a loop iterates over and what it carries, fixed before its body is lowered.
+struct LoopSpec<'a> {
+    target: String,
+    start: i128,
+    stop: i128,
+    step: i128,
+    /// The items of a loop over a constant tuple (`start..stop` then indexes them).
+    items: Option<Vec<Const>>,
+    /// Variables assigned in the body (other than the target), sorted.
+    carried: Vec<String>,
+    has_return: bool,
+    /// Returns before the loop, as one (done, value) pair the loop carries.
+    outer_done: Value,
+    outer_ret: Option<Value>,
+    body: &'a [ast::Stmt],
+}
+
+/// The kinds and shapes an attempt assumes for the carried variables and the returned value.
+#[derive(Clone)]
+struct Assumed {
+    vars: HashMap<String, (Kind, Shape)>,
+    ret: Option<(Kind, Shape)>,
+}
+
+/// One lowering of the body under [`Assumed`] kinds.
+struct Attempt {
+    index: Value,
+    /// The phi of each carried variable with an assumed kind.
+    phis: Vec<(String, Value)>,
+    done_phi: Option<Value>,
+    ret_phi: Option<Value>,
+    block: Block,
+    /// The variables and the return state before the loop, and at the end of the body.
+    outer_vars: HashMap<String, Var>,
+    outer_flow: Flow,
+    body_vars: HashMap<String, Var>,
+    body_flow: Flow,
+    /// The body's returns as one value, computed at the end of the body.
+    body_ret: Option<Value>,
+}
+
+impl Lowerer<'_> {
+    pub(super) fn range_bounds(
+        &mut self,
+        frame: &mut Frame,
+        call: &ast::ExprCall,
+    ) -> Option<(i128, i128, i128)> {
+        let n = call.args.len();
+        if !(1..=3).contains(&n) || !call.keywords.is_empty() {
+            self.error_at(
+                frame,
+                DiagnosticKind::BadArguments,
+                format!("range() takes 1 to 3 positional arguments, got {n}"),
+                call,
+            );
+            return None;
+        }
+        let mut vals = vec![];
+        for a in &call.args {
+            let v = self.expr(frame, a);
+            if self.poisoned.contains(&v) {
+                return None;
+            }
+            match self.const_of(v) {
+                Some(Const::Int(i)) => vals.push(i),
+                Some(Const::Bool(b)) => vals.push(i128::from(b)),
+                Some(_) => {
+                    self.error_at(
+                        frame,
+                        DiagnosticKind::BadArguments,
+                        "range() bounds must be integers".into(),
+                        a,
+                    );
+                    return None;
+                }
+                None => {
+                    self.error_at(
+                        frame,
+                        DiagnosticKind::DynamicRange,
+                        "range() bounds must be known at generation time (D6): use constants, closure or global values, not arguments or values computed from them".into(),
+                        a,
+                    );
+                    return None;
+                }
+            }
+        }
+        let (start, stop, step) = match vals.as_slice() {
+            [stop] => (0, *stop, 1),
+            [start, stop] => (*start, *stop, 1),
+            [start, stop, step] => (*start, *stop, *step),
+            _ => return None,
+        };
+        if step == 0 {
+            self.error_at(
+                frame,
+                DiagnosticKind::BadArguments,
+                "range() step must not be zero".into(),
+                call,
+            );
+            return None;
+        }
+        Some((start, stop, step))
+    }
+
+    /// A `for` statement (D6).
+    pub(super) fn for_stmt(&mut self, frame: &mut Frame, f: &ast::StmtFor, stmt: &ast::Stmt) {
+        let Some(spec) = self.loop_spec(frame, f) else {
+            return;
+        };
+        // Kinds and shapes of carried variables, refined until lowering the body agrees with them.
+        let mut assumed = Assumed {
+            vars: HashMap::default(),
+            ret: spec.outer_ret.map(|r| (self.kind(r), Shape::Array)),
+        };
+        for name in &spec.carried {
+            if let Some(Var::Def(v)) = frame.vars.get(name) {
+                assumed
+                    .vars
+                    .insert(name.clone(), (self.kind(*v), self.shape(*v)));
+            }
+        }
+        for _attempt in 0..MAX_ATTEMPTS {
+            let diag_mark = self.diags.len();
+            let attempt = self.loop_attempt(frame, &spec, &assumed);
+            if attempt.body_flow.done == Done::Always {
+                // Every element returns in the first iteration: no loop at all.
+                self.diags.truncate(diag_mark);
+                let first = match &spec.items {
+                    Some(items) => self.konst(items[0].clone()),
+                    None => self.konst(Const::Int(spec.start)),
+                };
+                frame.vars.insert(spec.target.clone(), Var::Def(first));
+                self.body(frame, spec.body);
+                return;
+            }
+            let Some(phis) = self.loop_phis(&spec, &attempt, &mut assumed) else {
+                self.diags.truncate(diag_mark);
+                continue;
+            };
+            self.exit_loop(frame, &spec, attempt, phis);
+            return;
+        }
+        self.error_at(
+            frame,
+            DiagnosticKind::UnsupportedLoop,
+            "the types of this loop's variables do not settle; give them consistent types".into(),
+            stmt,
+        );
+    }
+
+    /// The iteration and carried variables of `f`; None (after reporting) for an unsupported
+    /// iterable, or a loop that runs zero times (nothing to lower).
+    fn loop_spec<'a>(&mut self, frame: &mut Frame, f: &'a ast::StmtFor) -> Option<LoopSpec<'a>> {
+        let ast::Expr::Name(target) = f.target.as_ref() else {
+            return None;
+        };
+        let target = target.id.to_string();
+        // `for i in range(...)`, or `for c in TUPLE` over a frozen tuple.
+        let (start, stop, step, items) = match f.iter.as_ref() {
+            ast::Expr::Call(call) if matches!(call.func.as_ref(), ast::Expr::Name(n) if self.is_builtin(frame, n.id.as_str(), "range")) =>
+            {
+                let (a, b, c) = self.range_bounds(frame, call)?;
+                (a, b, c, None)
+            }
+            other => {
+                let v = self.expr(frame, other);
+                match self.const_of(v) {
+                    Some(Const::Tuple(items)) => (0, items.len() as i128, 1, Some(items)),
+                    _ => {
+                        if !self.poisoned.contains(&v) {
+                            self.error_at(
+                                frame,
+                                DiagnosticKind::UnsupportedLoop,
+                                "only `for name in range(...)` with bounds known at generation time, or a loop over a constant tuple, is supported (D6)".into(),
+                                other,
+                            );
+                        }
+                        return None;
+                    }
+                }
+            }
+        };
+        if trip_count(start, stop, step) == 0 {
+            return None;
+        }
+        let mut assigned = vec![];
+        extract::assigned_names(&f.body, &mut assigned);
+        let carried: Vec<String> = assigned
+            .into_iter()
+            .filter(|n| n != &target)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let has_return = contains_return(&f.body);
+        let (outer_done, outer_ret) = if has_return && !frame.flow.returns.is_empty() {
+            let flow = frame.flow.clone();
+            self.collapse(&flow)
+        } else {
+            (self.konst(Const::Bool(false)), None)
+        };
+        Some(LoopSpec {
+            target,
+            start,
+            stop,
+            step,
+            items,
+            carried,
+            has_return,
+            outer_done,
+            outer_ret,
+            body: &f.body,
+        })
+    }
+
+    /// Lowers the body once, into its own block, with phis of the assumed kinds; leaves `frame`
+    /// as it was before the loop.
+    fn loop_attempt(&mut self, frame: &mut Frame, spec: &LoopSpec, assumed: &Assumed) -> Attempt {
+        let outer_vars = frame.vars.clone();
+        let outer_flow = frame.flow.clone();
+        let open = self.open_block(Block::default());
+        let index_kind = match &spec.items {
+            Some(items) => items
+                .iter()
+                .map(const_kind)
+                .reduce(Kind::join)
+                .unwrap_or(Kind::Int),
+            None => Kind::Int,
+        };
+        let index = self
+            .f
+            .new_value(index_kind, Shape::Scalar, Some(spec.target.clone()));
+        // Phis for carried variables.
+        let mut phis: Vec<(String, Value)> = vec![];
+        for name in &spec.carried {
+            match assumed.vars.get(name) {
+                Some(&(k, s)) => {
+                    let dst = self.f.new_value(k, s, Some(name.clone()));
+                    if !matches!(outer_vars.get(name), Some(Var::Def(_))) {
+                        self.undefined_phis.insert(dst);
+                    }
+                    frame.vars.insert(name.clone(), Var::Def(dst));
+                    phis.push((name.clone(), dst));
+                }
+                None => {
+                    frame.vars.insert(name.clone(), Var::MaybeUndef);
+                }
+            }
+        }
+        let mut done_phi = None;
+        let mut ret_phi = None;
+        if spec.has_return {
+            let d = self
+                .f
+                .new_value(Kind::Bool, Shape::Array, Some("done".into()));
+            frame.flow.done = Done::Mask(d);
+            done_phi = Some(d);
+            if let Some((k, s)) = assumed.ret {
+                let r = self.f.new_value(k, s, Some("result".into()));
+                frame.flow.returns = vec![(Some(d), r)];
+                ret_phi = Some(r);
+            } else {
+                frame.flow.returns = vec![];
+            }
+        }
+        frame.vars.insert(spec.target.clone(), Var::Def(index));
+        self.body(frame, spec.body);
+        let mut block = self.close_block(open);
+        let body_vars = std::mem::replace(&mut frame.vars, outer_vars.clone());
+        let body_flow = std::mem::replace(&mut frame.flow, outer_flow.clone());
+        let body_ret = if spec.has_return && body_flow.done != Done::Always {
+            self.in_block(&mut block, |l| l.chain(&body_flow.returns))
+        } else {
+            None
+        };
+        Attempt {
+            index,
+            phis,
+            done_phi,
+            ret_phi,
+            block,
+            outer_vars,
+            outer_flow,
+            body_vars,
+            body_flow,
+            body_ret,
+        }
+    }
+
+    /// The loop's phis when the attempt's kinds settled; None (with `assumed` widened for the
+    /// next attempt) when they did not.
+    fn loop_phis(
+        &mut self,
+        spec: &LoopSpec,
+        attempt: &Attempt,
+        assumed: &mut Assumed,
+    ) -> Option<Vec<Phi>> {
+        if self.widen_assumed(spec, attempt, assumed) {
+            return None;
+        }
+        // Inits are emitted before the loop, in the outer block.
+        let mut phis = vec![];
+        for (name, dst) in &attempt.phis {
+            let next = match attempt.body_vars.get(name) {
+                Some(Var::Def(v)) => *v,
+                _ => *dst,
+            };
+            let init = match attempt.outer_vars.get(name) {
+                Some(Var::Def(v)) => self.fit_init(*v, *dst),
+                _ => self.placeholder(*dst),
+            };
+            phis.push(Phi {
+                dst: *dst,
+                init,
+                next,
+            });
+        }
+        // Variables first assigned in the body: carried out of the loop if assigned on every
+        // path of it (the last iteration's value).
+        let mut first_assigned = false;
+        for name in &spec.carried {
+            if assumed.vars.contains_key(name) {
+                continue;
+            }
+            if let Some(Var::Def(next)) = attempt.body_vars.get(name) {
+                let (k, s) = (self.kind(*next), self.shape(*next));
+                assumed.vars.insert(name.clone(), (k, s));
+                first_assigned = true;
+            }
+        }
+        if first_assigned {
+            return None;
+        }
+        if let Some(d) = attempt.done_phi {
+            let init = self.fit_init(spec.outer_done, d);
+            let next = match attempt.body_flow.done {
+                Done::Mask(m) => m,
+                _ => d,
+            };
+            phis.push(Phi { dst: d, init, next });
+        }
+        if let Some(r) = attempt.ret_phi {
+            let init = match spec.outer_ret {
+                Some(v) => self.fit_init(v, r),
+                None => self.placeholder(r),
+            };
+            let next = attempt.body_ret.unwrap_or(r);
+            phis.push(Phi { dst: r, init, next });
+        } else if spec.has_return && attempt.body_ret.is_some() {
+            assumed.ret = attempt.body_ret.map(|r| (self.kind(r), Shape::Array));
+            return None;
+        }
+        Some(phis)
+    }
+
+    /// Widens `assumed` where the phis' kinds and shapes do not hold the values the body
+    /// produced (joined with the initial values); whether anything changed.
+    fn widen_assumed(&self, spec: &LoopSpec, attempt: &Attempt, assumed: &mut Assumed) -> bool {
+        let mut changed = false;
+        let mut widened = assumed.vars.clone();
+        for name in &spec.carried {
+            let Some(Var::Def(next)) = attempt.body_vars.get(name) else {
+                continue;
+            };
+            let init = match attempt.outer_vars.get(name) {
+                Some(Var::Def(v)) => Some(*v),
+                _ => None,
+            };
+            let mut k = self.kind(*next);
+            let mut s = self.shape(*next);
+            if let Some(init) = init {
+                k = Kind::join(k, self.kind(init));
+                if self.shape(init) == Shape::Array {
+                    s = Shape::Array;
+                }
+            }
+            if let Some(&(pk, ps)) = assumed.vars.get(name) {
+                k = Kind::join(k, pk);
+                if ps == Shape::Array {
+                    s = Shape::Array;
+                }
+            }
+            if assumed.vars.get(name) != Some(&(k, s)) {
+                changed = true;
+                widened.insert(name.clone(), (k, s));
+            }
+        }
+        if spec.has_return {
+            if let Some(r) = attempt.body_ret {
+                let k = match assumed.ret {
+                    Some((pk, _)) => Kind::join(pk, self.kind(r)),
+                    None => self.kind(r),
+                };
+                if assumed.ret != Some((k, Shape::Array)) {
+                    changed = true;
+                    assumed.ret = Some((k, Shape::Array));
+                }
+            }
+        }
+        if changed {
+            assumed.vars = widened;
+        }
+        changed
+    }
+
+    /// Emits the loop, and leaves `frame` as after it: the carried variables are the phis, the
+    /// target holds its last value, and the returns include the loop's.
+    fn exit_loop(&mut self, frame: &mut Frame, spec: &LoopSpec, attempt: Attempt, phis: Vec<Phi>) {
+        self.push_inst(Inst::Loop {
+            index: attempt.index,
+            start: spec.start,
+            stop: spec.stop,
+            step: spec.step,
+            items: spec.items.clone().map(Const::Tuple),
+            phis,
+            body: attempt.block,
+        });
+        frame.vars = attempt.outer_vars;
+        for (name, dst) in &attempt.phis {
+            self.undefined_phis.remove(dst);
+            frame.vars.insert(name.clone(), Var::Def(*dst));
+        }
+        for name in &spec.carried {
+            if !attempt.phis.iter().any(|(n, _)| n == name) {
+                frame.vars.insert(name.clone(), Var::MaybeUndef);
+            }
+        }
+        let last_value = match &spec.items {
+            Some(items) => self.konst(items[items.len() - 1].clone()),
+            None => {
+                let trips = trip_count(spec.start, spec.stop, spec.step);
+                self.konst(Const::Int(spec.start + (trips - 1) * spec.step))
+            }
+        };
+        frame.vars.insert(spec.target.clone(), Var::Def(last_value));
+        if let Some(d) = attempt.done_phi {
+            let returns = match attempt.ret_phi {
+                Some(r) => self.returns_after(&attempt.outer_flow.returns, frame.cond, Some(d), r),
+                None => attempt.outer_flow.returns.clone(),
+            };
+            frame.flow = Flow {
+                done: Done::Mask(d),
+                returns,
+            };
+        }
+    }
+}
+
+/// Whether `body` holds a `return` (in nested `if`s and loops too).
+fn contains_return(body: &[ast::Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        ast::Stmt::Return(_) => true,
+        ast::Stmt::If(i) => contains_return(&i.body) || contains_return(&i.orelse),
+        ast::Stmt::For(f) => contains_return(&f.body),
+        _ => false,
+    })
+}

@@ -1,0 +1,302 @@
+//! Lower: the validated AST of one function (and of every helper it calls) to the SSA IR.
+//!
+//! Lowering is a symbolic execution of the function over whole arrays:
+//! - D1: both sides of an array `if` are lowered; variables assigned on either side merge with
+//!   `Select` (xp.where). Early returns track the lanes already done and the value they returned.
+//! - D2: `and`/`or`/`not` keep Python's value semantics; only provably boolean operands use logic.
+//! - D4: an `if` needs a provably boolean condition; a ternary coerces with `!= 0`.
+//! - D6: `for i in range(...)` with bounds known now becomes a real loop with phis; a condition on
+//!   loop indices and constants only is a Python `if` in the generated code.
+//! - D7: helper functions are inlined at each call (parsed once per compile).
+//! - D8: free names come from the [`Env`]; arrays become hidden parameters.
+//!
+//! Semantic violations are reported into the same diagnostic list as validation's (D5).
+
+//!
+//! One construct per file: `builder` (emitting instructions with on-the-fly folding, constants,
+//! placeholders, the block stack), `stmt` (statement dispatch, assignments), `control` (`if`,
+//! early returns, merges), `loops` (`for`: carried variables, phis, exits), `expr` (operators,
+//! ternaries, subscripts, D3/protect_domains guards), `names` (the environment: free names,
+//! assumptions, deferrals, hidden parameters), `calls` (builtins and `math`), `inline` (helpers
+//! and nested functions, D7). A new construct arrives as a new file here.
+
+mod builder;
+mod calls;
+mod control;
+mod expr;
+mod inline;
+mod loops;
+mod names;
+mod scalar_if;
+mod stmt;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+
+use rustpython_parser::ast;
+
+use crate::diagnostics::{Diagnostic, DiagnosticKind, SourceId, SourceText};
+use crate::env::{AssumedBinding, Env};
+use crate::extract::{self, span, ParsedFunction};
+use crate::ir::{Block, Const, Function, Op, Value};
+use crate::validate;
+use crate::Map as HashMap;
+
+use names::Resolved;
+
+/// Options that shape the generated code (part of every cache key).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Give partial functions a value in their domain on lanes whose result is discarded (D1).
+    pub protect_domains: bool,
+    /// Call what has no array form element by element instead of refusing it.
+    pub fallback: bool,
+}
+
+/// What a hidden parameter carries.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Hidden {
+    /// A global array (D8).
+    Array(String),
+    /// A callable called per element (fallback=True, D7).
+    Callee(String),
+}
+
+/// The result of lowering one function.
+pub struct Lowered {
+    /// The function in SSA form.
+    pub func: Function,
+    /// What the parameters after the declared ones carry.
+    pub hidden: Vec<Hidden>,
+    /// Bindings read, for static compilation's assumptions.
+    pub used: BTreeMap<String, AssumedBinding>,
+    /// Names the static environment could not resolve.
+    pub deferred: BTreeSet<String>,
+}
+
+/// Most helper calls nested inside one another; deeper is almost surely runaway inlining.
+const MAX_CALL_DEPTH: usize = 32;
+/// Deepest expression nesting lowered.
+const MAX_EXPR_DEPTH: usize = 1200;
+
+/// Which lanes have returned.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Done {
+    Never,
+    Always,
+    Mask(Value),
+}
+
+/// Where the function stands on returning: which lanes are done, and the values returned so
+/// far as (condition, value) in source order. A return under nested array `if`s records their
+/// conjunction; the result is `where(c1, v1, where(c2, v2, ... vn))`, which is what a careful
+/// hand-written rewrite of early returns looks like.
+#[derive(Debug, Clone)]
+struct Flow {
+    done: Done,
+    returns: Vec<(Option<Value>, Value)>,
+}
+
+/// What a variable holds at a point of the function.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Var {
+    Def(Value),
+    /// Assigned on some paths only (or not yet in this iteration).
+    MaybeUndef,
+}
+
+/// A nested `def` or a lambda assigned in the function: inlined where called, reading the
+/// enclosing variables as they are at the call.
+#[derive(Clone)]
+struct LocalFn {
+    parsed: Rc<ParsedFunction>,
+}
+
+/// The state of one function being lowered (the compiled function or an inlined helper).
+struct Frame<'e> {
+    env: &'e Env,
+    source: SourceId,
+    vars: HashMap<String, Var>,
+    /// Variables of the enclosing function, for nested helpers (closures).
+    outer: HashMap<String, Var>,
+    locals: BTreeSet<String>,
+    local_fns: HashMap<String, LocalFn>,
+    flow: Flow,
+    /// Conjunction of the enclosing array `if` conditions in this function; None is every lane.
+    cond: Option<Value>,
+    /// For an inlined helper: the lanes its caller runs it for (protect_domains, D1).
+    outer_live: Option<Value>,
+}
+
+/// Lowers one function (with the helpers it calls) to the IR.
+pub struct Lowerer<'s> {
+    f: Function,
+    /// The blocks being built, innermost last (see `builder::OpenBlock`).
+    blocks: Vec<Block>,
+    sources: &'s mut Vec<SourceText>,
+    diags: Vec<Diagnostic>,
+    opts: Options,
+    names: Resolved,
+    helpers: HashMap<(String, usize, String), Rc<ParsedFunction>>,
+    call_stack: Vec<(String, usize, String)>,
+    poisoned: BTreeSet<Value>,
+    consts: HashMap<Value, Const>,
+    /// Phis of variables first assigned inside a loop: reading one before the body assigns it
+    /// would read the previous iteration's value, or nothing in the first.
+    undefined_phis: BTreeSet<Value>,
+    depth: usize,
+}
+
+type R<T> = Result<T, ()>;
+
+impl<'e> Frame<'e> {
+    /// The frame of a function whose free names resolve in `env`, with nothing assigned yet.
+    fn new(env: &'e Env, source: SourceId, func: &ParsedFunction) -> Self {
+        Frame {
+            env,
+            source,
+            vars: HashMap::default(),
+            outer: HashMap::default(),
+            locals: locals_of(func),
+            local_fns: HashMap::default(),
+            flow: Flow {
+                done: Done::Never,
+                returns: vec![],
+            },
+            cond: None,
+            outer_live: None,
+        }
+    }
+}
+
+impl<'s> Lowerer<'s> {
+    /// A lowerer that adds the sources of inlined helpers to `sources`.
+    pub fn new(sources: &'s mut Vec<SourceText>, opts: Options) -> Self {
+        Lowerer {
+            f: Function {
+                name: String::new(),
+                params: vec![],
+                declared_params: 0,
+                values: vec![],
+                body: Block::default(),
+                ret: Value(0),
+            },
+            blocks: vec![],
+            sources,
+            diags: vec![],
+            opts,
+            names: Resolved::default(),
+            helpers: HashMap::default(),
+            call_stack: vec![],
+            poisoned: BTreeSet::new(),
+            consts: HashMap::default(),
+            undefined_phis: BTreeSet::new(),
+            depth: 0,
+        }
+    }
+
+    /// Lowers `func` with free names from `env`. Diagnostics accumulate in `self.diags`.
+    pub fn lower(mut self, func: &ParsedFunction, env: &Env) -> (Option<Lowered>, Vec<Diagnostic>) {
+        self.f.name = func.name.clone();
+        self.f.params = func.params.clone();
+        self.f.declared_params = func.params.len();
+        if func.params.is_empty() {
+            self.error(
+                DiagnosticKind::UnsupportedSignature,
+                "a vectorized function needs at least one parameter".into(),
+                func.source,
+                func.start,
+                func.start + 3,
+            );
+        }
+        let root = self.open_block(Block::default());
+        let mut frame = Frame::new(env, func.source, func);
+        for (i, p) in func.params.iter().enumerate() {
+            let v = self.emit_hint(Op::Param(i), Some(p.clone()));
+            frame.vars.insert(p.clone(), Var::Def(v));
+        }
+        self.call_stack.push(identity(func, self.sources));
+        self.body(&mut frame, &func.body);
+        let ret = self.finish_function(&mut frame, func);
+        self.f.ret = ret;
+        self.f.body = self.close_block(root);
+        // Hidden parameters follow the declared ones.
+        for h in &self.names.hidden {
+            self.f.params.push(match h {
+                Hidden::Array(n) | Hidden::Callee(n) => n.clone(),
+            });
+        }
+        let diags = std::mem::take(&mut self.diags);
+        if !diags.is_empty() {
+            return (None, diags);
+        }
+        (
+            Some(Lowered {
+                func: self.f,
+                hidden: self.names.hidden,
+                used: self.names.used,
+                deferred: self.names.deferred,
+            }),
+            diags,
+        )
+    }
+
+    /// The function's result: its returns chained, or an error when it can fall off its end.
+    fn finish_function(&mut self, frame: &mut Frame, func: &ParsedFunction) -> Value {
+        match frame.flow.done {
+            Done::Always => {
+                let returns = frame.flow.returns.clone();
+                self.chain(&returns).unwrap_or_else(|| self.poison())
+            }
+            _ => {
+                let end = func.body.last().map_or(func.end, |s| span(s).1);
+                let start = func.body.last().map_or(func.start, |s| span(s).0);
+                self.error(
+                    DiagnosticKind::MissingReturn,
+                    format!(
+                        "`{}` can reach the end of its body without returning (it would return None on those elements); add a final `return`",
+                        func.name
+                    ),
+                    frame.source,
+                    start,
+                    end,
+                );
+                self.poison()
+            }
+        }
+    }
+
+    /// Lowers a statement list, stopping after a return that covers every lane.
+    fn body(&mut self, frame: &mut Frame, stmts: &[ast::Stmt]) {
+        for (i, stmt) in stmts.iter().enumerate() {
+            if frame.flow.done == Done::Always {
+                break;
+            }
+            if i == 0 && validate::is_docstring(stmt) {
+                continue;
+            }
+            self.stmt(frame, stmt);
+        }
+    }
+}
+
+/// The function's local names: its parameters and every name it assigns.
+fn locals_of(func: &ParsedFunction) -> BTreeSet<String> {
+    let mut names = vec![];
+    extract::assigned_names(&func.body, &mut names);
+    let mut set: BTreeSet<String> = names.into_iter().collect();
+    set.extend(func.params.iter().cloned());
+    set
+}
+
+/// What identifies a function on the call stack: its file, line and name.
+fn identity(func: &ParsedFunction, sources: &[SourceText]) -> (String, usize, String) {
+    let path = sources
+        .get(func.source)
+        .map(|s| s.path.clone())
+        .unwrap_or_default();
+    let line = sources
+        .get(func.source)
+        .map_or(0, |s| s.position(func.start).0);
+    (path, line, func.name.clone())
+}

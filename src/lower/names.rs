@@ -1,0 +1,322 @@
+//! Names: the environment resolver. A name is a variable of the function (or of the one it is
+//! nested in), else a binding of the frozen environment (D8): a constant, a `math` member, an
+//! array (a hidden parameter), a callee. It records the bindings it read (the static
+//! compiler's assumptions) and the names it left to the live decorator.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustpython_parser::ast;
+
+use super::calls::Callee;
+use super::{Frame, Hidden, Lowerer, Var, R};
+use crate::diagnostics::DiagnosticKind;
+use crate::env::{AssumedBinding, Binding};
+use crate::ir::{Const, Op, Value, MATH_CONSTANTS};
+
+/// What the function's free names resolved to.
+#[derive(Default)]
+pub(super) struct Resolved {
+    /// The bindings read, for static compilation's assumptions.
+    pub(super) used: BTreeMap<String, AssumedBinding>,
+    /// Names the static environment could not resolve: the live decorator compiles instead.
+    pub(super) deferred: BTreeSet<String>,
+    /// What the parameters after the declared ones carry, in order.
+    pub(super) hidden: Vec<Hidden>,
+}
+
+impl Resolved {
+    /// Records that `name` was read as `binding`.
+    fn assume(&mut self, name: String, binding: AssumedBinding) {
+        self.used.insert(name, binding);
+    }
+
+    /// Records that `name` could not be resolved statically.
+    fn defer(&mut self, name: &str) {
+        self.deferred.insert(name.to_string());
+    }
+}
+
+impl Lowerer<'_> {
+    /// The parameter index of a hidden parameter, allocated on first use.
+    pub(super) fn hidden_param(&mut self, hidden: Hidden) -> usize {
+        let hs = &mut self.names.hidden;
+        let idx = match hs.iter().position(|h| *h == hidden) {
+            Some(i) => i,
+            None => {
+                hs.push(hidden);
+                hs.len() - 1
+            }
+        };
+        self.f.declared_params + idx
+    }
+
+    /// What the called name `name` is: a nested function, a builtin, a `math` function, a helper
+    /// (D7) or an opaque callable (fallback=True); Err after reporting anything else.
+    pub(super) fn callee_named(
+        &mut self,
+        frame: &Frame,
+        name: &str,
+        c: &ast::ExprCall,
+    ) -> R<Callee> {
+        if let Some(local) = frame.local_fns.get(name) {
+            return Ok(Callee::Local(local.clone()));
+        }
+        if frame.vars.contains_key(name) || frame.locals.contains(name) {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnknownCall,
+                format!("`{name}` is a variable, not a function"),
+                &*c.func,
+            );
+            return Err(());
+        }
+        Ok(match frame.env.get(name).cloned() {
+            Some(Binding::Builtin(b)) => {
+                self.names
+                    .assume(name.to_string(), AssumedBinding::Builtin(b.clone()));
+                Callee::Builtin(b)
+            }
+            Some(Binding::MathMember(m)) => {
+                self.names
+                    .assume(name.to_string(), AssumedBinding::MathMember(m.clone()));
+                Callee::Math(m)
+            }
+            Some(Binding::Function(fs)) => {
+                let line = fs.first_line;
+                self.names.assume(
+                    name.to_string(),
+                    AssumedBinding::Function {
+                        name: fs.name.clone(),
+                        line,
+                    },
+                );
+                Callee::Helper(fs)
+            }
+            Some(Binding::OpaqueCallable(what)) => {
+                if self.opts.fallback {
+                    Callee::Opaque(name.to_string())
+                } else {
+                    self.error_at(
+                        frame,
+                        DiagnosticKind::UnknownCall,
+                        format!("cannot vectorize a call of `{name}` ({what}): only `math` functions, supported builtins and pure Python functions can be called (D7); pass fallback=True to call it element by element"),
+                        &*c.func,
+                    );
+                    return Err(());
+                }
+            }
+            Some(Binding::Unresolved(_)) => {
+                self.names.defer(name);
+                return Err(());
+            }
+            None => {
+                if self.star_imported(frame, name) {
+                    return Err(());
+                }
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnknownCall,
+                    format!("cannot call `{name}`: name is not defined"),
+                    &*c.func,
+                );
+                return Err(());
+            }
+            Some(Binding::MathModule) => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnknownCall,
+                    "a module is not callable".into(),
+                    &*c.func,
+                );
+                return Err(());
+            }
+            Some(Binding::Const(_)) | Some(Binding::Array) | Some(Binding::Unsupported(_)) => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnknownCall,
+                    format!("`{name}` is not a function"),
+                    &*c.func,
+                );
+                return Err(());
+            }
+        })
+    }
+
+    /// The callee `math.<name>(...)`; Err after reporting any other attribute call.
+    pub(super) fn callee_attribute(
+        &mut self,
+        frame: &Frame,
+        a: &ast::ExprAttribute,
+        c: &ast::ExprCall,
+    ) -> R<Callee> {
+        let ast::Expr::Name(base) = a.value.as_ref() else {
+            return Err(());
+        };
+        if self.resolve_module(frame, base.id.as_str(), &a.value)? {
+            Ok(Callee::Math(a.attr.to_string()))
+        } else {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnknownCall,
+                format!("cannot call `{}.{}`: only functions of the `math` module can be called as attributes", base.id, a.attr),
+                &*c.func,
+            );
+            Err(())
+        }
+    }
+
+    /// A name missing from the environment may still be bound by a star import, which only the
+    /// live function can tell: the static compile defers instead of reporting it.
+    pub(super) fn star_imported(&mut self, frame: &Frame, name: &str) -> bool {
+        if frame.env.contains_key("*") {
+            self.names.defer(name);
+            true
+        } else {
+            false
+        }
+    }
+
+    pub(super) fn is_builtin(&self, frame: &Frame, name: &str, which: &str) -> bool {
+        name == which
+            && !frame.vars.contains_key(name)
+            && !frame.locals.contains(name)
+            && matches!(frame.env.get(name), Some(Binding::Builtin(b)) if b == which)
+    }
+
+    /// Resolves `name` to `math`; Err after reporting when it is something unusable.
+    pub(super) fn resolve_module(
+        &mut self,
+        frame: &Frame,
+        name: &str,
+        node: &ast::Expr,
+    ) -> R<bool> {
+        if frame.vars.contains_key(name) || frame.locals.contains(name) {
+            return Ok(false);
+        }
+        match frame.env.get(name) {
+            Some(Binding::MathModule) => {
+                self.names
+                    .assume(name.to_string(), AssumedBinding::MathModule);
+                Ok(true)
+            }
+            Some(Binding::Unresolved(_)) => {
+                self.names.defer(name);
+                Err(())
+            }
+            None => {
+                if self.star_imported(frame, name) {
+                    return Err(());
+                }
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UndefinedName,
+                    format!("name `{name}` is not defined"),
+                    node,
+                );
+                Err(())
+            }
+            _ => Ok(false),
+        }
+    }
+
+    pub(super) fn read_name(&mut self, frame: &mut Frame, name: &str, node: &ast::Expr) -> Value {
+        match frame.vars.get(name).or_else(|| {
+            if frame.locals.contains(name) {
+                None
+            } else {
+                frame.outer.get(name)
+            }
+        }) {
+            Some(Var::Def(v)) if !self.undefined_phis.contains(v) => return *v,
+            Some(Var::Def(_)) | Some(Var::MaybeUndef) => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::MaybeUndefined,
+                    format!("`{name}` may be undefined here: it is not assigned on every path before this read"),
+                    node,
+                );
+                return self.poison();
+            }
+            None => {}
+        }
+        if frame.locals.contains(name) {
+            self.error_at(
+                frame,
+                DiagnosticKind::MaybeUndefined,
+                format!("local variable `{name}` is read before it is assigned"),
+                node,
+            );
+            return self.poison();
+        }
+        let binding = frame.env.get(name).cloned();
+        match binding {
+            Some(Binding::Const(c)) => {
+                self.names
+                    .assume(name.to_string(), AssumedBinding::Const(c.clone()));
+                self.emit_hint(Op::Const(c), Some(name.to_string()))
+            }
+            Some(Binding::MathMember(m)) => {
+                if let Some((_, value)) = MATH_CONSTANTS.iter().find(|(n, _)| *n == m) {
+                    self.names
+                        .assume(name.to_string(), AssumedBinding::MathMember(m.clone()));
+                    return self.konst(Const::Float(*value));
+                }
+                self.not_a_value(frame, name, &format!("the function `math.{m}`"), node)
+            }
+            Some(Binding::Array) => {
+                let param = self.hidden_param(Hidden::Array(name.to_string()));
+                let v = self.emit_hint(Op::Param(param), Some(name.to_string()));
+                frame.vars.insert(name.to_string(), Var::Def(v));
+                v
+            }
+            Some(Binding::Unresolved(_)) => {
+                self.names.defer(name);
+                self.poison()
+            }
+            Some(Binding::MathModule) => self.not_a_value(frame, name, "the `math` module", node),
+            Some(Binding::Builtin(b)) => {
+                self.not_a_value(frame, name, &format!("the builtin `{b}`"), node)
+            }
+            Some(Binding::Function(_)) | Some(Binding::OpaqueCallable(_)) => {
+                self.not_a_value(frame, name, "a function", node)
+            }
+            Some(Binding::Unsupported(what)) => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UndefinedName,
+                    format!("`{name}` is {what}, which cannot be frozen into vectorized code (D8): only numbers, tuples of numbers and arrays can"),
+                    node,
+                );
+                self.poison()
+            }
+            None => {
+                if self.star_imported(frame, name) {
+                    return self.poison();
+                }
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UndefinedName,
+                    format!("name `{name}` is not defined"),
+                    node,
+                );
+                self.poison()
+            }
+        }
+    }
+
+    pub(super) fn not_a_value(
+        &mut self,
+        frame: &Frame,
+        name: &str,
+        what: &str,
+        node: &ast::Expr,
+    ) -> Value {
+        self.error_at(
+            frame,
+            DiagnosticKind::UnsupportedExpression,
+            format!("`{name}` is {what}; it can be called but not used as a value"),
+            node,
+        );
+        self.poison()
+    }
+}

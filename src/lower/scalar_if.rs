@@ -1,0 +1,196 @@
+//! The Python-level `if`: a branch on a scalar condition (loop indices and constants only) stays
+//! an `if` in the generated code; its two blocks merge through [`IfOut`]s, with placeholders for
+//! what a side that returned on every lane did not define.
+
+use std::collections::BTreeSet;
+
+use rustpython_parser::ast;
+
+use super::{Done, Flow, Frame, Lowerer, Var};
+use crate::ir::{Block, IfOut, Kind, Shape, Value};
+use crate::Map as HashMap;
+
+/// One side of a scalar `if`, lowered into its own block.
+struct Side {
+    block: Block,
+    vars: HashMap<String, Var>,
+    flow: Flow,
+}
+
+/// The two blocks of a scalar `if` and the values merged after it.
+struct Branches {
+    then: Side,
+    other: Side,
+    outs: Vec<IfOut>,
+}
+
+impl Lowerer<'_> {
+    /// A branch on a scalar condition: a Python `if` whose two blocks merge through [`IfOut`]s.
+    pub(super) fn scalar_if(&mut self, frame: &mut Frame, cond: Value, i: &ast::StmtIf) {
+        let saved_vars = frame.vars.clone();
+        let saved_flow = frame.flow.clone();
+        let saved_returns = saved_flow.returns.clone();
+        let then = self.scalar_side(frame, &i.body, &saved_vars, &saved_flow);
+        let other = self.scalar_side(frame, &i.orelse, &saved_vars, &saved_flow);
+        let mut br = Branches {
+            then,
+            other,
+            outs: vec![],
+        };
+
+        // Returns inside the branches, collapsed to values in each branch's block.
+        // Only new returns change the flow (returns from before the `if` are on both sides).
+        let returned = br.then.flow.returns.len() > saved_returns.len()
+            || br.other.flow.returns.len() > saved_returns.len();
+        let (then_done, then_ret) = self.collapse_in(&mut br.then.block, &br.then.flow);
+        let (else_done, else_ret) = self.collapse_in(&mut br.other.block, &br.other.flow);
+
+        // Both sides returned on every lane: so does the whole `if`, whichever side runs.
+        if br.then.flow.done == Done::Always && br.other.flow.done == Done::Always {
+            // Nothing after the `if` runs; the variables stay those from before it, so that an
+            // enclosing `if` merging this branch finds each one defined as it was (an empty map
+            // would make it stand a placeholder, an array, for a scalar such as a loop index).
+            frame.vars = saved_vars;
+            let (Some(tr), Some(er)) = (then_ret, else_ret) else {
+                return;
+            };
+            let ret = self.if_out(&mut br, tr, er);
+            self.push_if(cond, br.then.block, br.other.block, br.outs);
+            frame.flow = Flow {
+                done: Done::Always,
+                returns: self.returns_after(&saved_returns, frame.cond, None, ret),
+            };
+            return;
+        }
+
+        frame.vars = self.merge_scalar_vars(&mut br);
+        if !returned {
+            self.push_if(cond, br.then.block, br.other.block, br.outs);
+            return;
+        }
+        let done = self.if_out(&mut br, then_done, else_done);
+        let ret = match (then_ret, else_ret) {
+            (None, None) => None,
+            (a, b) => Some(self.if_out_or_placeholder(&mut br, a, b)),
+        };
+        // After the `if` that defines `done` and `ret`: returns_after may read them.
+        self.push_if(cond, br.then.block, br.other.block, br.outs);
+        frame.flow = Flow {
+            done: Done::Mask(done),
+            returns: match ret {
+                Some(r) => self.returns_after(&saved_returns, frame.cond, Some(done), r),
+                None => saved_returns,
+            },
+        };
+    }
+
+    /// Lowers one side of a scalar `if` into its own block, leaving `frame` as it was before.
+    fn scalar_side(
+        &mut self,
+        frame: &mut Frame,
+        stmts: &[ast::Stmt],
+        saved_vars: &HashMap<String, Var>,
+        saved_flow: &Flow,
+    ) -> Side {
+        let open = self.open_block(Block::default());
+        self.body(frame, stmts);
+        let vars = std::mem::replace(&mut frame.vars, saved_vars.clone());
+        let flow = std::mem::replace(&mut frame.flow, saved_flow.clone());
+        Side {
+            block: self.close_block(open),
+            vars,
+            flow,
+        }
+    }
+
+    /// The variables after a scalar `if`. Only one side runs; a side that returned on every
+    /// lane leaves nothing observable after the `if`, so a placeholder stands in for what it
+    /// did not define.
+    fn merge_scalar_vars(&mut self, br: &mut Branches) -> HashMap<String, Var> {
+        let mut vars = HashMap::default();
+        let names: BTreeSet<String> = br
+            .then
+            .vars
+            .keys()
+            .chain(br.other.vars.keys())
+            .cloned()
+            .collect();
+        for name in names {
+            let t = br.then.vars.get(&name).copied();
+            let e = br.other.vars.get(&name).copied();
+            let (then_returns, else_returns) = (
+                br.then.flow.done == Done::Always,
+                br.other.flow.done == Done::Always,
+            );
+            let merged = match (t, e) {
+                (Some(Var::Def(a)), Some(Var::Def(b))) if a == b => Var::Def(a),
+                (Some(Var::Def(a)), Some(Var::Def(b))) => Var::Def(self.if_out(br, a, b)),
+                (Some(Var::Def(a)), _) if else_returns => {
+                    Var::Def(self.if_out_or_placeholder(br, Some(a), None))
+                }
+                (_, Some(Var::Def(b))) if then_returns => {
+                    Var::Def(self.if_out_or_placeholder(br, None, Some(b)))
+                }
+                _ => Var::MaybeUndef,
+            };
+            if let Var::Def(v) = merged {
+                if t != e {
+                    self.f.values[v.index()].hint = Some(name.clone());
+                }
+            }
+            vars.insert(name, merged);
+        }
+        vars
+    }
+
+    /// A merged value of a scalar `if` whose side without a value gets a placeholder.
+    fn if_out_or_placeholder(
+        &mut self,
+        br: &mut Branches,
+        a: Option<Value>,
+        b: Option<Value>,
+    ) -> Value {
+        match (a, b) {
+            (Some(a), Some(b)) => self.if_out(br, a, b),
+            (Some(a), None) => {
+                let b = self.placeholder_in(&mut br.other.block, a);
+                self.if_out(br, a, b)
+            }
+            (None, Some(b)) => {
+                let a = self.placeholder_in(&mut br.then.block, b);
+                self.if_out(br, a, b)
+            }
+            (None, None) => unreachable!("a merge of two missing values"),
+        }
+    }
+
+    /// A merged value of a scalar `if`; both sides are made arrays if either is one.
+    fn if_out(&mut self, br: &mut Branches, a: Value, b: Value) -> Value {
+        let array = self.shape(a) == Shape::Array || self.shape(b) == Shape::Array;
+        let a = if array {
+            self.as_array_in(&mut br.then.block, a)
+        } else {
+            a
+        };
+        let b = if array {
+            self.as_array_in(&mut br.other.block, b)
+        } else {
+            b
+        };
+        let kind = if self.f.info(a).placeholder {
+            self.kind(b)
+        } else if self.f.info(b).placeholder {
+            self.kind(a)
+        } else {
+            Kind::join(self.kind(a), self.kind(b))
+        };
+        let shape = if array { Shape::Array } else { Shape::Scalar };
+        let dst = self.f.new_value(kind, shape, self.f.info(a).hint.clone());
+        br.outs.push(IfOut {
+            dst,
+            then: a,
+            other: b,
+        });
+        dst
+    }
+}

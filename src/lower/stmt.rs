@@ -1,0 +1,122 @@
+//! Statements: dispatch to the construct's file, assignments (plain, annotated, augmented,
+//! tuple swaps), `return`, and nested `def`s and lambdas (inlined where called).
+
+use std::rc::Rc;
+
+use rustpython_parser::ast;
+
+use super::expr::binop;
+use super::{Frame, LocalFn, Lowerer, Var};
+use crate::diagnostics::DiagnosticKind;
+use crate::extract;
+use crate::ir::Value;
+
+impl Lowerer<'_> {
+    /// One statement.
+    pub(super) fn stmt(&mut self, frame: &mut Frame, stmt: &ast::Stmt) {
+        use ast::Stmt as S;
+        match stmt {
+            S::Assign(a) => self.assign_stmt(frame, a, stmt),
+            S::AnnAssign(a) => {
+                if let (ast::Expr::Name(n), Some(value)) = (a.target.as_ref(), &a.value) {
+                    let v = self.expr(frame, value);
+                    self.assign(frame, n.id.as_str(), v);
+                }
+            }
+            S::AugAssign(a) => {
+                if let ast::Expr::Name(n) = a.target.as_ref() {
+                    let cur = self.read_name(frame, n.id.as_str(), &a.target);
+                    let rhs = self.expr(frame, &a.value);
+                    let v = match binop(&a.op) {
+                        Some(op) => self.binary(frame, op, cur, rhs),
+                        None => self.poison(),
+                    };
+                    self.assign(frame, n.id.as_str(), v);
+                }
+            }
+            S::Return(r) => {
+                let Some(value) = &r.value else { return };
+                let v = self.expr(frame, value);
+                self.do_return(frame, v);
+            }
+            S::If(i) => self.if_stmt(frame, i),
+            S::For(f) => self.for_stmt(frame, f, stmt),
+            S::FunctionDef(d) => {
+                let parsed = Rc::new(extract::from_def(frame.source, d));
+                frame
+                    .local_fns
+                    .insert(d.name.to_string(), LocalFn { parsed });
+                frame.vars.remove(d.name.as_str());
+            }
+            // Everything else was reported by validation.
+            _ => {}
+        }
+    }
+
+    /// `a = b = value`, `a, b = x, y` (every right-hand side first), and `f = lambda ...`.
+    fn assign_stmt(&mut self, frame: &mut Frame, a: &ast::StmtAssign, stmt: &ast::Stmt) {
+        if let ast::Expr::Lambda(l) = a.value.as_ref() {
+            let parsed = Rc::new(extract::from_lambda(frame.source, l));
+            for t in &a.targets {
+                if let ast::Expr::Name(n) = t {
+                    frame.local_fns.insert(
+                        n.id.to_string(),
+                        LocalFn {
+                            parsed: parsed.clone(),
+                        },
+                    );
+                    frame.vars.remove(n.id.as_str());
+                }
+            }
+            return;
+        }
+        // `a, b = b, a`: every right-hand side first, then the bindings.
+        if let (Some(ast::Expr::Tuple(tt)), ast::Expr::Tuple(vt)) =
+            (a.targets.first(), a.value.as_ref())
+        {
+            if a.targets.len() == 1 && tt.elts.len() == vt.elts.len() {
+                let values: Vec<Value> = vt.elts.iter().map(|e| self.expr(frame, e)).collect();
+                for (t, v) in tt.elts.iter().zip(values) {
+                    if let ast::Expr::Name(n) = t {
+                        self.assign(frame, n.id.as_str(), v);
+                    }
+                }
+                return;
+            }
+            if a.targets.len() == 1 {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnsupportedStatement,
+                    format!(
+                        "cannot unpack {} values into {} names",
+                        vt.elts.len(),
+                        tt.elts.len()
+                    ),
+                    stmt,
+                );
+                return;
+            }
+        }
+        let v = self.expr(frame, &a.value);
+        for t in &a.targets {
+            match t {
+                ast::Expr::Name(n) => self.assign(frame, n.id.as_str(), v),
+                ast::Expr::Tuple(_) => self.error_at(
+                    frame,
+                    DiagnosticKind::UnsupportedStatement,
+                    "tuple unpacking needs a tuple of the same length on the right".into(),
+                    t,
+                ),
+                _ => {}
+            }
+        }
+    }
+
+    /// Binds `name` to `v` (naming `v` after it when it has no name yet).
+    pub(super) fn assign(&mut self, frame: &mut Frame, name: &str, v: Value) {
+        if self.f.info(v).hint.is_none() {
+            self.f.values[v.index()].hint = Some(name.to_string());
+        }
+        frame.vars.insert(name.to_string(), Var::Def(v));
+    }
+}
