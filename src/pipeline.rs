@@ -30,8 +30,11 @@ pub struct Request<'a> {
 
 #[derive(Debug, Clone)]
 pub struct Compiled {
+    /// The generated module (`generated.source()`).
     pub source: String,
     pub entry: String,
+    /// The generated module as the entry's text and the exact body's text.
+    pub generated: Generated,
     pub hidden: Vec<Hidden>,
     /// Every binding the compile read (the static compiler's assumptions).
     pub assumptions: Vec<Assumption>,
@@ -116,7 +119,7 @@ pub fn compile_function(req: &Request) -> Result<Compiled, CompileError> {
     dump("float kinds", &float);
 
     // codegen
-    let Generated { source, entry } = codegen::generate(
+    let generated = codegen::generate(
         &float,
         &exact,
         &lowered.hidden,
@@ -131,8 +134,9 @@ pub fn compile_function(req: &Request) -> Result<Compiled, CompileError> {
         .map(|(name, binding)| Assumption { name, binding })
         .collect();
     Ok(Compiled {
-        source,
-        entry,
+        source: generated.source(),
+        entry: generated.entry.clone(),
+        generated,
         hidden: lowered.hidden,
         assumptions,
         ir: exact,
