@@ -2,11 +2,9 @@
 //! element loop (D7) behind the same argument prologue as every generated function. Built as a
 //! Python AST like all generated code (src/pyast.rs), never from a text template.
 
-use crate::codegen::EXACT_ARGS;
+use crate::codegen::runtime::{ELEMENTWISE, EXACT_ARGS};
 use crate::pyast::{self, call, name, Stmt};
 
-/// The helper that calls the scalar function lane by lane (runtime/elementwise.py).
-pub const ELEMENTWISE: &str = "_vec_elementwise";
 /// The global the scalar function is bound to in the generated module.
 pub const ORIGINAL: &str = "_vec_original";
 
@@ -35,8 +33,8 @@ pub fn element_loop(
     let mut loop_args = vec![name(&xp), name(ORIGINAL)];
     loop_args.extend(args.iter().cloned());
     let body = vec![
-        Stmt::Assign(unpack, vec![call(name(EXACT_ARGS), args)]),
-        Stmt::Return(call(name(ELEMENTWISE), loop_args)),
+        Stmt::Assign(unpack, vec![call(name(EXACT_ARGS.name), args)]),
+        Stmt::Return(call(name(ELEMENTWISE.name), loop_args)),
     ];
     Some(pyast::module(&[Stmt::Def {
         name: entry.to_string(),

@@ -32,10 +32,12 @@ pub struct Request<'a> {
 /// A compiled function.
 #[derive(Debug, Clone)]
 pub struct Compiled {
-    /// The generated module text.
+    /// The generated module text (`generated.source()`).
     pub source: String,
     /// The function in `source` to call.
     pub entry: String,
+    /// The generated module as the entry's text and the exact body's text.
+    pub generated: Generated,
     /// Values the generated module reads as globals (global arrays, fallback callees).
     pub hidden: Vec<Hidden>,
     /// Every binding the compile read (the static compiler's assumptions).
@@ -107,7 +109,7 @@ pub fn compile_observed(
     passes.prefix = "float ";
     passes.optimize(&mut float, &float_params)?;
 
-    let Generated { source, entry } = codegen::generate(
+    let generated = codegen::generate(
         &float,
         &exact,
         &lowered.hidden,
@@ -122,8 +124,9 @@ pub fn compile_observed(
         .map(|(name, binding)| Assumption { name, binding })
         .collect();
     Ok(Compiled {
-        source,
-        entry,
+        source: generated.source(),
+        entry: generated.entry.clone(),
+        generated,
         hidden: lowered.hidden,
         assumptions,
         ir: exact,

@@ -273,14 +273,23 @@ fn write_expr(e: &Expr, out: &mut String) {
     }
 }
 
+/// The text of a module of top-level statements (two blank lines between them).
 pub fn module(stmts: &[Stmt]) -> String {
+    stmts
+        .iter()
+        .enumerate()
+        .map(|(i, s)| module_part(s, i == 0))
+        .collect()
+}
+
+/// The text of one top-level statement of a module: after the blank lines that separate it from
+/// the one before unless it is the `first`, so consecutive parts concatenate to `module`.
+pub fn module_part(s: &Stmt, first: bool) -> String {
     let mut out = String::with_capacity(2048);
-    for (i, s) in stmts.iter().enumerate() {
-        if i > 0 {
-            out.push_str("\n\n");
-        }
-        stmt(s, 0, &mut out);
+    if !first {
+        out.push_str("\n\n");
     }
+    stmt(s, 0, &mut out);
     out
 }
 
@@ -388,5 +397,20 @@ mod tests {
         assert_eq!(expr(&neg_pow), "-a ** b");
         let cmp_chain = cmp("<", cmp("<", name("a"), name("b")), name("c"));
         assert_eq!(expr(&cmp_chain), "(a < b) < c");
+    }
+
+    #[test]
+    fn module_parts_concatenate_to_the_module() {
+        let def = |n: &str| Stmt::Def {
+            name: n.into(),
+            params: vec![],
+            posonly: 0,
+            kwonly: vec![],
+            body: vec![],
+        };
+        let (f, g) = (def("f"), def("g"));
+        let text = module(&[f.clone(), g.clone()]);
+        assert_eq!(text, "def f():\n    pass\n\n\ndef g():\n    pass\n");
+        assert_eq!(module_part(&f, true) + &module_part(&g, false), text);
     }
 }

@@ -1,0 +1,257 @@
+//! The generated module: the entry, with the original's signature, whose float prologue falls
+//! back to the exact body; and the exact body, `_vec_exact_<name>`. Prints them as two texts
+//! whose concatenation is the module (emit compiles the exact body on its first call).
+
+use std::collections::BTreeSet;
+
+use super::runtime::{EXACT_ARGS, FLOAT_ARGS, HELPERS};
+use super::{unique, Function, Gen, Hidden};
+use crate::pyast::{self, call, cmp, name, Expr, Stmt};
+
+/// Builtins and literals the generated code reads: never used for variables.
+const PYTHON_NAMES: &[&str] = &[
+    "float", "int", "bool", "round", "abs", "range", "None", "True", "False",
+];
+
+/// How the declared parameters split: the first `posonly` are positional-only, the last
+/// `kwonly` keyword-only.
+#[derive(Debug, Clone, Copy)]
+pub struct Signature {
+    pub posonly: usize,
+    pub kwonly: usize,
+}
+
+/// The generated module, as two texts: `fast_source + exact_source` is the module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Generated {
+    /// The function to call: the original's name (`_lambda` for a lambda).
+    pub entry: String,
+    /// The function the entry calls when its arguments are not all floats.
+    pub exact_entry: String,
+    /// The entry's definition.
+    pub fast_source: String,
+    /// The exact body's definition, after the blank lines that separate it from the entry's.
+    pub exact_source: String,
+}
+
+impl Generated {
+    /// The whole module text.
+    pub fn source(&self) -> String {
+        [self.fast_source.as_str(), self.exact_source.as_str()].concat()
+    }
+}
+
+/// The names of one generated module: parameters, their locals, and the names both bodies use.
+struct Names {
+    /// Declared, then hidden arrays (D8): what the argument prologues convert.
+    array_params: Vec<String>,
+    /// The local variable of each parameter (a hidden array gets its own).
+    locals: Vec<String>,
+    /// The locals of `array_params`.
+    local_arrays: Vec<String>,
+    xp: String,
+    /// The float prologue's result.
+    arrays: String,
+    /// Every name a body must not give a value.
+    taken: BTreeSet<String>,
+}
+
+impl Names {
+    fn new(f: &Function, hidden: &[Hidden]) -> Self {
+        // Array parameters go through the argument prologues; callees do not. Hidden values (D8)
+        // are globals of the generated module, bound by emit: the entry's signature is exactly
+        // the original's.
+        let array_params: Vec<String> = f
+            .params
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| {
+                *i < f.declared_params
+                    || matches!(hidden.get(i - f.declared_params), Some(Hidden::Array(_)))
+            })
+            .map(|(_, p)| p.clone())
+            .collect();
+        let reserved: BTreeSet<String> = f
+            .params
+            .iter()
+            .cloned()
+            .chain(HELPERS.iter().map(|h| h.name.to_string()))
+            .chain(PYTHON_NAMES.iter().map(|s| s.to_string()))
+            .collect();
+        let xp = unique("xp", &reserved);
+        let arrays = unique("arrays", &reserved);
+        let mut taken = reserved;
+        taken.insert(xp.clone());
+        taken.insert(arrays.clone());
+        // A hidden array is read from the module's globals and converted into a local of its own
+        // (a local of the same name would make the global unreadable in the function).
+        let locals: Vec<String> = f
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                if i < f.declared_params {
+                    return p.clone();
+                }
+                let local = unique(&format!("{}_array", p.to_lowercase()), &taken);
+                taken.insert(local.clone());
+                local
+            })
+            .collect();
+        let local_arrays = f
+            .params
+            .iter()
+            .zip(&locals)
+            .filter(|(p, _)| array_params.contains(p))
+            .map(|(_, l)| l.clone())
+            .collect();
+        Names {
+            array_params,
+            locals,
+            local_arrays,
+            xp,
+            arrays,
+            taken,
+        }
+    }
+
+    /// `xp, a, b = <rhs>`: the namespace and the converted arrays.
+    fn unpack(&self, rhs: Expr) -> Stmt {
+        let mut targets = vec![self.xp.clone()];
+        targets.extend(self.local_arrays.iter().cloned());
+        Stmt::Assign(targets, vec![rhs])
+    }
+
+    /// `prologue(a, b)`.
+    fn prologue_call(&self, prologue: &str) -> Expr {
+        call(
+            name(prologue),
+            self.array_params.iter().map(|p| name(p)).collect(),
+        )
+    }
+
+    fn body(&self, ir: &Function) -> Vec<Stmt> {
+        Gen::new(ir, &self.xp, &self.taken, &self.local_arrays, &self.locals).function_body()
+    }
+}
+
+/// The generated module of `float_ir` (the IR with float parameters) and `exact_ir` (the same
+/// IR with parameters of unknown kind).
+pub fn generate(
+    float_ir: &Function,
+    exact_ir: &Function,
+    hidden: &[Hidden],
+    signature: Signature,
+) -> Generated {
+    let entry = python_name(&exact_ir.name);
+    let exact_entry = format!("_vec_exact_{entry}");
+    let declared = &exact_ir.params[..exact_ir.declared_params];
+    let names = Names::new(exact_ir, hidden);
+
+    // args = _vec_float_args(a, b); the exact body when it is None; else unpacked.
+    let mut float_body = vec![Stmt::Assign(
+        vec![names.arrays.clone()],
+        vec![names.prologue_call(FLOAT_ARGS.name)],
+    )];
+    let pass_through = call(
+        name(&exact_entry),
+        declared.iter().map(|p| name(p)).collect(),
+    );
+    float_body.push(Stmt::If(
+        cmp("is", name(&names.arrays), Expr::None),
+        vec![Stmt::Return(pass_through)],
+        vec![],
+    ));
+    float_body.push(names.unpack(name(&names.arrays)));
+    float_body.extend(names.body(float_ir));
+
+    let mut exact_body = vec![names.unpack(names.prologue_call(EXACT_ARGS.name))];
+    exact_body.extend(names.body(exact_ir));
+
+    let positional = declared[..declared.len() - signature.kwonly].to_vec();
+    let kwonly = declared[declared.len() - signature.kwonly..].to_vec();
+    let fast = Stmt::Def {
+        name: entry.clone(),
+        params: positional,
+        posonly: signature.posonly,
+        kwonly,
+        body: float_body,
+    };
+    let exact = Stmt::Def {
+        name: exact_entry.clone(),
+        params: declared.to_vec(),
+        posonly: 0,
+        kwonly: vec![],
+        body: exact_body,
+    };
+    let (fast_source, exact_source) = (
+        pyast::module_part(&fast, true),
+        pyast::module_part(&exact, false),
+    );
+    Generated {
+        entry,
+        exact_entry,
+        fast_source,
+        exact_source,
+    }
+}
+
+fn python_name(n: &str) -> String {
+    if n == "<lambda>" {
+        "_lambda".into()
+    } else {
+        n.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::compiled;
+
+    #[test]
+    fn the_two_texts_make_the_module_and_each_defines_one_function() {
+        let c = compiled("def f(a, /, b, *, c):\n    return a + b * c\n");
+        let g = &c.generated;
+        assert_eq!(g.source(), c.source);
+        assert_eq!(
+            (g.entry.as_str(), g.exact_entry.as_str()),
+            ("f", "_vec_exact_f")
+        );
+        assert!(g.fast_source.starts_with("def f(a, /, b, *, c):\n    arrays = _vec_float_args(a, b, c)\n    if arrays is None:\n        return _vec_exact_f(a, b, c)\n    xp, a, b, c = arrays\n"), "{}", g.fast_source);
+        assert!(
+            g.exact_source.starts_with(
+                "\n\ndef _vec_exact_f(a, b, c):\n    xp, a, b, c = _vec_exact_args(a, b, c)\n"
+            ),
+            "{}",
+            g.exact_source
+        );
+        assert_eq!(g.fast_source.matches("def ").count(), 1);
+    }
+
+    #[test]
+    fn prologue_names_avoid_parameters_and_a_lambda_is_named() {
+        let env = crate::env::Env::new();
+        let req = crate::pipeline::Request {
+            source: "g = vectorize(lambda xp, arrays: xp * arrays)\n",
+            path: "t.py",
+            first_line: 1,
+            name: "<lambda>",
+            env: &env,
+            options: crate::pipeline::Options::default(),
+        };
+        let c = crate::pipeline::compile_function(&req).expect("compiles");
+        let g = &c.generated;
+        assert_eq!(g.entry, "_lambda");
+        assert!(
+            g.fast_source
+                .contains("arrays_1 = _vec_float_args(xp, arrays)"),
+            "{}",
+            g.fast_source
+        );
+        assert!(
+            g.fast_source.contains("xp_1, xp, arrays = arrays_1"),
+            "{}",
+            g.fast_source
+        );
+    }
+}

@@ -1,0 +1,416 @@
+//! Where the operands' kinds pick the form of an operation: a plain `xp` call or operator where
+//! that is exact on every backend, a runtime helper otherwise (ARCHITECTURE.md, "Generated
+//! code"). Every such decision of codegen is a function of this file, on plain operand facts, so
+//! it can be read and tested apart from printing.
+
+use super::runtime::{cast_key, unary_key};
+use crate::ir::{BinOp, CastOp, CmpOp, Kind, UnOp};
+
+/// What instruction selection knows of an operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Operand {
+    pub kind: Kind,
+    /// A Python scalar (else an array).
+    pub scalar: bool,
+    /// An int that may lie outside int64 (`kinds::wide_ints`).
+    pub wide: bool,
+    /// Its value when it is an int constant.
+    pub int_const: Option<i128>,
+    /// Whether it is a constant of any kind.
+    pub constant: bool,
+}
+
+impl Operand {
+    /// An int that may not fit int64, as an operand of kind `self.kind` (a bool promoted to an int
+    /// is never one).
+    fn wide_int(self) -> bool {
+        self.kind == Kind::Int && self.wide
+    }
+
+    /// An int scalar that converts to float exactly: a constant within 2**53, or a loop index.
+    fn small_int(self) -> bool {
+        match self.int_const {
+            Some(n) => n.unsigned_abs() <= 1 << 53,
+            None => !self.constant,
+        }
+    }
+
+    /// The operand after a bool was promoted to `to` for arithmetic (`bool_promotion`).
+    pub fn promoted(self, to: Kind) -> Self {
+        Operand {
+            kind: to,
+            wide: false,
+            ..self
+        }
+    }
+}
+
+/// The kind a bool operand of arithmetic acts as (strict backends refuse arithmetic on bools):
+/// float next to a float, else int. None when neither operand is a bool or a kind is unknown
+/// (the helper decides at run time).
+pub(super) fn bool_promotion(a: Kind, b: Kind) -> Option<Kind> {
+    if a == Kind::Unknown || b == Kind::Unknown || (a != Kind::Bool && b != Kind::Bool) {
+        return None;
+    }
+    Some(if a == Kind::Float || b == Kind::Float {
+        Kind::Float
+    } else {
+        Kind::Int
+    })
+}
+
+/// Whether `a op b` (one operand at least an array, bools already promoted) is exact as a plain
+/// operator on every backend; else `_vec_binary`.
+pub(super) fn plain_binary(op: BinOp, a: Operand, b: Operand) -> bool {
+    match (a.kind, b.kind) {
+        (Kind::Float, Kind::Float) => true,
+        // A Python int mixes with a float array on every backend; an int array with a float does
+        // not (strict backends refuse mixed kinds).
+        (Kind::Float, Kind::Int) => b.scalar,
+        (Kind::Int, Kind::Float) => a.scalar,
+        // Two ints within int64 (an int64 array meeting a uint64 one, or a Python int beyond
+        // int64, needs the helper's lattice).
+        (Kind::Int, Kind::Int) if a.wide_int() || b.wide_int() => false,
+        (Kind::Int, Kind::Int) => match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul => true,
+            BinOp::Pow => b.scalar && b.int_const.is_some_and(|n| n >= 0),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether `a op b` is exact as a plain comparison; else `_vec_binary`.
+pub(super) fn plain_compare(op: CmpOp, a: Operand, b: Operand) -> bool {
+    (a.scalar && b.scalar)
+        || match (a.kind, b.kind) {
+            (Kind::Int, Kind::Int) => !a.wide && !b.wide,
+            (Kind::Float, Kind::Float) => true,
+            // A Python int meets a float array through float conversion: exact only up to 2**53
+            // (CPython compares int and float exactly).
+            (Kind::Float, Kind::Int) => b.scalar && b.small_int(),
+            (Kind::Int, Kind::Float) => a.scalar && a.small_int(),
+            (Kind::Bool, Kind::Bool) => matches!(op, CmpOp::Eq | CmpOp::Ne),
+            _ => false,
+        }
+}
+
+/// Whether a select on an array condition is exact as `xp.where(c, a, b)`; else `_vec_select`,
+/// which promotes the operands to one dtype first.
+pub(super) fn plain_select(a: Operand, b: Operand) -> bool {
+    !(a.scalar && b.scalar)
+        && match (a.kind, b.kind) {
+            (Kind::Int, Kind::Int) => !a.wide && !b.wide,
+            (Kind::Float, Kind::Float) | (Kind::Bool, Kind::Bool) => true,
+            (Kind::Float, Kind::Int) => b.scalar,
+            (Kind::Int, Kind::Float) => a.scalar,
+            _ => false,
+        }
+}
+
+/// The form of a unary operator on an array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum UnaryForm {
+    LogicalNot,
+    Negate,
+    Identity,
+    Abs,
+    /// `_vec_unary` with this key.
+    Helper(&'static str),
+}
+
+pub(super) fn unary(op: UnOp, a: Operand) -> UnaryForm {
+    // `-u` of a uint64 array wraps as uint64: the helper follows the lattice.
+    let k = if a.wide_int() { Kind::Unknown } else { a.kind };
+    match (op, k) {
+        (UnOp::Not, Kind::Bool) => UnaryForm::LogicalNot,
+        (UnOp::Neg, Kind::Float | Kind::Int) => UnaryForm::Negate,
+        (UnOp::Pos, Kind::Float | Kind::Int) => UnaryForm::Identity,
+        (UnOp::Abs, Kind::Float | Kind::Int) => UnaryForm::Abs,
+        (op, _) => UnaryForm::Helper(unary_key(op)),
+    }
+}
+
+/// The form of a conversion of an array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum CastForm {
+    /// The value already has the kind.
+    Same,
+    AsType(Kind),
+    /// `a != 0` (`bool()` of a number).
+    NonZero,
+    /// `_vec_unary` with this key.
+    Helper(&'static str),
+}
+
+pub(super) fn cast(op: CastOp, k: Kind) -> CastForm {
+    match (op, k) {
+        (CastOp::Float, Kind::Float)
+        | (CastOp::Int | CastOp::Round, Kind::Int)
+        | (CastOp::Bool, Kind::Bool) => CastForm::Same,
+        (CastOp::Float, Kind::Int | Kind::Bool) => CastForm::AsType(Kind::Float),
+        (CastOp::Int | CastOp::Round, Kind::Bool) => CastForm::AsType(Kind::Int),
+        // Float to int: NaN and infinities have no int; the helper's documented values (0,
+        // saturation) rather than whatever the backend's cast gives, and no warning.
+        (CastOp::Int | CastOp::Round, Kind::Float) => CastForm::Helper(cast_key(op)),
+        (CastOp::Bool, Kind::Float | Kind::Int) => CastForm::NonZero,
+        (op, Kind::Unknown) => CastForm::Helper(cast_key(op)),
+    }
+}
+
+/// The form of an argument of a math function, which takes a float64 array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum FloatArg {
+    /// A Python scalar: `xp.asarray(v, dtype=xp.float64)`.
+    AsArray,
+    Same,
+    AsType,
+    /// `_vec_unary(xp, "float", v)`.
+    Helper,
+}
+
+pub(super) fn float_arg(a: Operand) -> FloatArg {
+    match (a.scalar, a.kind) {
+        (true, _) => FloatArg::AsArray,
+        (false, Kind::Float) => FloatArg::Same,
+        (false, Kind::Int | Kind::Bool) => FloatArg::AsType,
+        (false, Kind::Unknown) => FloatArg::Helper,
+    }
+}
+
+/// The form of a Python scalar made a 0-d array of kind `k`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ScalarArray {
+    AsArray(Kind),
+    /// An int constant in [2**63, 2**64): `xp.asarray(v, dtype=xp.uint64)`.
+    Uint64,
+    /// An int that may not fit int64: `_vec_unary(xp, "pos", v)`, which picks uint64 or raises
+    /// the OverflowError of docs/semantics.md item 17 rather than the backend's.
+    Helper,
+}
+
+pub(super) fn scalar_array(a: Operand, k: Kind) -> ScalarArray {
+    if k == Kind::Int && a.kind != Kind::Bool && a.wide {
+        return match a.int_const {
+            Some(n) if (1 << 63..1 << 64).contains(&n) => ScalarArray::Uint64,
+            _ => ScalarArray::Helper,
+        };
+    }
+    ScalarArray::AsArray(k)
+}
+
+/// How a value enters a merge or phi that holds kind `to`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Coerce {
+    /// A Python scalar into an array-valued variable whose kind is decided at run time:
+    /// `_vec_broadcast(xp, v)` (bool, int64, uint64 or float64).
+    Broadcast,
+    /// A Python scalar into an array-valued variable: a 0-d array of this kind.
+    ScalarArray(Kind),
+    Same,
+    /// A narrower Python scalar into a wider one: `float(v)` or `int(v)`.
+    PyCast(Kind),
+    /// A narrower array into a wider one (a bool flowing into a float phi would otherwise stay
+    /// a bool array: `xp.sqrt` of it is float16 on NumPy, and strict backends refuse mixing).
+    AsType(Kind),
+}
+
+/// `v` (of `from`) as the value of a merge or phi of kind `to`; `into_array` when the merge is
+/// an array, `placeholder` when `v` only stands in for a value a path never defines.
+pub(super) fn coerce(from: Operand, to: Kind, into_array: bool, placeholder: bool) -> Coerce {
+    // A Python scalar flowing into an array-valued variable (a loop variable reassigned to a
+    // constant) becomes a 0-d array: conditions and xp functions need arrays.
+    if from.scalar && into_array {
+        return match (to, from.kind) {
+            (Kind::Unknown, Kind::Unknown) => Coerce::Broadcast,
+            (Kind::Unknown, k) | (k, _) => Coerce::ScalarArray(k),
+        };
+    }
+    if from.kind == to || from.kind == Kind::Unknown || to == Kind::Unknown || placeholder {
+        return Coerce::Same;
+    }
+    match (from.kind, to) {
+        (Kind::Bool, Kind::Int | Kind::Float) | (Kind::Int, Kind::Float) if from.scalar => {
+            Coerce::PyCast(to)
+        }
+        (Kind::Bool, Kind::Int | Kind::Float) | (Kind::Int, Kind::Float) => Coerce::AsType(to),
+        _ => Coerce::Same,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn array(kind: Kind) -> Operand {
+        Operand {
+            kind,
+            scalar: false,
+            wide: false,
+            int_const: None,
+            constant: false,
+        }
+    }
+
+    fn scalar(kind: Kind) -> Operand {
+        Operand {
+            scalar: true,
+            ..array(kind)
+        }
+    }
+
+    fn int(n: i128) -> Operand {
+        Operand {
+            int_const: Some(n),
+            constant: true,
+            ..scalar(Kind::Int)
+        }
+    }
+
+    #[test]
+    fn float_arithmetic_is_plain_and_int_division_is_not() {
+        let (f, i) = (array(Kind::Float), array(Kind::Int));
+        assert!(plain_binary(BinOp::Div, f, f));
+        assert!(plain_binary(BinOp::Add, i, i));
+        assert!(!plain_binary(BinOp::FloorDiv, i, i));
+        assert!(!plain_binary(BinOp::Div, i, i));
+        // An int array meets a float only through the helper; a Python int meets a float array.
+        assert!(!plain_binary(BinOp::Mul, i, f));
+        assert!(plain_binary(BinOp::Mul, f, scalar(Kind::Int)));
+    }
+
+    #[test]
+    fn int_power_is_plain_only_for_a_non_negative_constant_exponent() {
+        let i = array(Kind::Int);
+        assert!(plain_binary(BinOp::Pow, i, int(3)));
+        assert!(!plain_binary(BinOp::Pow, i, int(-1)));
+        assert!(!plain_binary(BinOp::Pow, i, scalar(Kind::Int)));
+    }
+
+    #[test]
+    fn ints_that_may_leave_int64_go_through_the_helper() {
+        let wide = Operand {
+            wide: true,
+            ..array(Kind::Int)
+        };
+        assert!(!plain_binary(BinOp::Add, wide, array(Kind::Int)));
+        assert!(!plain_compare(CmpOp::Lt, wide, array(Kind::Int)));
+        assert!(!plain_select(wide, array(Kind::Int)));
+        assert_eq!(unary(UnOp::Neg, wide), UnaryForm::Helper("neg"));
+        // A promoted bool is never wide.
+        let promoted = Operand {
+            wide: true,
+            ..array(Kind::Bool)
+        }
+        .promoted(Kind::Int);
+        assert!(plain_binary(BinOp::Add, promoted, array(Kind::Int)));
+    }
+
+    #[test]
+    fn bools_act_as_the_other_operands_number() {
+        assert_eq!(bool_promotion(Kind::Bool, Kind::Float), Some(Kind::Float));
+        assert_eq!(bool_promotion(Kind::Int, Kind::Bool), Some(Kind::Int));
+        assert_eq!(bool_promotion(Kind::Bool, Kind::Bool), Some(Kind::Int));
+        assert_eq!(bool_promotion(Kind::Bool, Kind::Unknown), None);
+        assert_eq!(bool_promotion(Kind::Int, Kind::Float), None);
+    }
+
+    #[test]
+    fn an_int_meets_a_float_array_exactly_only_within_2_pow_53() {
+        let f = array(Kind::Float);
+        assert!(plain_compare(CmpOp::Lt, f, int(1 << 53)));
+        assert!(!plain_compare(CmpOp::Lt, f, int((1 << 53) + 1)));
+        assert!(
+            plain_compare(CmpOp::Lt, f, scalar(Kind::Int)),
+            "a loop index"
+        );
+        assert!(!plain_compare(CmpOp::Lt, f, array(Kind::Int)));
+        assert!(plain_compare(
+            CmpOp::Eq,
+            array(Kind::Bool),
+            array(Kind::Bool)
+        ));
+        assert!(!plain_compare(
+            CmpOp::Lt,
+            array(Kind::Bool),
+            array(Kind::Bool)
+        ));
+    }
+
+    #[test]
+    fn selects_of_one_kind_are_plain_and_of_two_scalars_never() {
+        assert!(plain_select(array(Kind::Float), array(Kind::Float)));
+        assert!(plain_select(array(Kind::Float), scalar(Kind::Int)));
+        assert!(!plain_select(array(Kind::Int), scalar(Kind::Float)));
+        assert!(!plain_select(scalar(Kind::Float), scalar(Kind::Float)));
+        assert!(!plain_select(array(Kind::Unknown), array(Kind::Float)));
+    }
+
+    #[test]
+    fn conversions_of_known_kinds_are_plain_except_float_to_int() {
+        assert_eq!(cast(CastOp::Float, Kind::Float), CastForm::Same);
+        assert_eq!(
+            cast(CastOp::Float, Kind::Bool),
+            CastForm::AsType(Kind::Float)
+        );
+        assert_eq!(cast(CastOp::Round, Kind::Bool), CastForm::AsType(Kind::Int));
+        assert_eq!(cast(CastOp::Int, Kind::Float), CastForm::Helper("int"));
+        assert_eq!(cast(CastOp::Bool, Kind::Int), CastForm::NonZero);
+        assert_eq!(cast(CastOp::Bool, Kind::Unknown), CastForm::Helper("bool"));
+        assert_eq!(unary(UnOp::Not, array(Kind::Bool)), UnaryForm::LogicalNot);
+        assert_eq!(unary(UnOp::Not, array(Kind::Int)), UnaryForm::Helper("not"));
+        assert_eq!(float_arg(array(Kind::Unknown)), FloatArg::Helper);
+        assert_eq!(float_arg(scalar(Kind::Unknown)), FloatArg::AsArray);
+    }
+
+    #[test]
+    fn scalars_beyond_int64_become_arrays_through_uint64_or_the_helper() {
+        let big = Operand {
+            wide: true,
+            ..int(1 << 63)
+        };
+        assert_eq!(scalar_array(big, Kind::Int), ScalarArray::Uint64);
+        let index = Operand {
+            wide: true,
+            ..scalar(Kind::Int)
+        };
+        assert_eq!(scalar_array(index, Kind::Int), ScalarArray::Helper);
+        assert_eq!(
+            scalar_array(int(5), Kind::Float),
+            ScalarArray::AsArray(Kind::Float)
+        );
+    }
+
+    #[test]
+    fn merges_convert_narrower_values_and_scalars_entering_arrays() {
+        let into = |from, to| coerce(from, to, true, false);
+        assert_eq!(
+            into(scalar(Kind::Unknown), Kind::Unknown),
+            Coerce::Broadcast
+        );
+        assert_eq!(
+            into(scalar(Kind::Int), Kind::Unknown),
+            Coerce::ScalarArray(Kind::Int)
+        );
+        assert_eq!(
+            into(scalar(Kind::Int), Kind::Float),
+            Coerce::ScalarArray(Kind::Float)
+        );
+        assert_eq!(
+            coerce(array(Kind::Bool), Kind::Float, true, false),
+            Coerce::AsType(Kind::Float)
+        );
+        assert_eq!(
+            coerce(scalar(Kind::Bool), Kind::Int, false, false),
+            Coerce::PyCast(Kind::Int)
+        );
+        assert_eq!(
+            coerce(array(Kind::Bool), Kind::Float, true, true),
+            Coerce::Same
+        );
+        assert_eq!(
+            coerce(array(Kind::Float), Kind::Int, true, false),
+            Coerce::Same
+        );
+    }
+}

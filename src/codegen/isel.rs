@@ -1,0 +1,360 @@
+//! Instruction selection: one IR operation as one Python expression. Operations on Python
+//! scalars print as Python (exact by construction); on arrays, `choice` picks the plain `xp` form
+//! or the runtime helper, and `peephole` is asked first where a pattern applies.
+
+use super::choice::{self, CastForm, FloatArg, ScalarArray, UnaryForm};
+use super::runtime::{
+    binary_key, cast_key, compare_key, BINARY, BROADCAST, ELEMENTWISE, SELECT, UNARY,
+};
+use super::{const_kind, Const, Gen};
+use crate::ir::{BinOp, CastOp, CmpOp, Kind, LogicOp, Op, UnOp, Value};
+use crate::pyast::{bin, call, cmp, name, Expr};
+
+/// Constant `c` converted to kind `k` when `k` is wider (bool < int < float).
+fn in_kind(c: &Const, k: Kind) -> Const {
+    match (c, k) {
+        (Const::Bool(b), Kind::Int) => Const::Int(i128::from(*b)),
+        (Const::Bool(b), Kind::Float) => Const::Float(f64::from(u8::from(*b))),
+        (Const::Int(i), Kind::Float) => Const::Float(*i as f64),
+        _ => c.clone(),
+    }
+}
+
+fn binary_symbol(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "+",
+        BinOp::Sub => "-",
+        BinOp::Mul => "*",
+        BinOp::Div => "/",
+        BinOp::FloorDiv => "//",
+        BinOp::Mod => "%",
+        BinOp::Pow => "**",
+    }
+}
+
+fn compare_symbol(op: CmpOp) -> &'static str {
+    match op {
+        CmpOp::Lt => "<",
+        CmpOp::Le => "<=",
+        CmpOp::Gt => ">",
+        CmpOp::Ge => ">=",
+        CmpOp::Eq => "==",
+        CmpOp::Ne => "!=",
+    }
+}
+
+impl Gen<'_> {
+    /// The expression reading `v`: its inlined definition or its variable.
+    pub(super) fn value(&mut self, v: Value) -> Expr {
+        if self.inline[v.index()] {
+            if let Some(op) = self.def(v) {
+                return self.op(v, op);
+            }
+        }
+        name(&self.name_of(v))
+    }
+
+    /// The expression computing `op`, the definition of `dst`.
+    pub(super) fn op(&mut self, dst: Value, op: &Op) -> Expr {
+        match op {
+            Op::Param(i) => name(&self.locals[*i]),
+            Op::Const(c) => self.konst(c),
+            Op::Placeholder(_) => self.placeholder(dst),
+            Op::AsArray(v) => {
+                let k = self.kind(*v);
+                self.scalar_array(*v, k)
+            }
+            Op::Unary(u, a) => self.unary(*u, *a),
+            Op::Binary(b, x, y) => self.binary(*b, *x, *y),
+            Op::Compare(c, x, y) => self.compare(*c, *x, *y),
+            Op::Logic(l, x, y) => self.logic(*l, *x, *y),
+            Op::Select(c, a, b) => self.select(dst, *c, *a, *b),
+            Op::Math(m, args) => {
+                // Math functions take floats; folding can leave an int constant where lowering
+                // saw a float-kinded merge.
+                let args = args.iter().map(|a| self.float_arg(*a)).collect();
+                self.xcall(m.xp_name, args)
+            }
+            Op::Cast(c, a) => self.cast(*c, *a),
+            Op::Index(t, i) => self.index(dst, *t, *i),
+            Op::ElementCall { callee, args } => {
+                let mut all = vec![name(&self.f.params[*callee])];
+                all.extend(args.iter().map(|a| self.value(*a)));
+                self.helper(&ELEMENTWISE, all)
+            }
+            Op::Broadcast(v) => {
+                let mut all = vec![self.value(*v)];
+                all.extend(self.array_params.iter().map(|p| name(p)));
+                self.helper(&BROADCAST, all)
+            }
+        }
+    }
+
+    pub(super) fn konst(&self, c: &Const) -> Expr {
+        match c {
+            Const::Bool(b) => Expr::Bool(*b),
+            Const::Int(i) => Expr::Int(*i),
+            // A NaN keeps its sign bit (`-math.nan`), which `math.copysign` reads.
+            Const::Float(f) if f.is_nan() && f.is_sign_negative() => {
+                Expr::Neg(Box::new(self.x("nan")))
+            }
+            Const::Float(f) if f.is_nan() => self.x("nan"),
+            Const::Float(f) if f.is_infinite() => {
+                if *f > 0.0 {
+                    self.x("inf")
+                } else {
+                    Expr::Neg(Box::new(self.x("inf")))
+                }
+            }
+            Const::Float(f) => Expr::Float(*f),
+            // An item is read as a value of the tuple's joined kind (`Index`, a loop over the
+            // tuple): it is printed in that kind, so `(0, True)` is `(0, 1)` and `(1.0, -2)` is
+            // `(1.0, -2.0)` (a variable whose kind changes across loop iterations is held in the
+            // wider kind, docs/semantics.md item 8), and no plain operator meets a Python bool
+            // or an int where the kinds promise a number of the other kind (strict backends).
+            Const::Tuple(items) => self.tuple_in_kind(items, const_kind(c)),
+        }
+    }
+
+    fn tuple_in_kind(&self, items: &[Const], k: Kind) -> Expr {
+        Expr::Tuple(items.iter().map(|c| self.konst(&in_kind(c, k))).collect())
+    }
+
+    /// A zero of the merge's kind and shape (kinds::infer_shapes) for a value a path never
+    /// defines.
+    fn placeholder(&self, dst: Value) -> Expr {
+        let zero = match self.kind(dst) {
+            Kind::Float => Expr::Float(0.0),
+            Kind::Int => Expr::Int(0),
+            Kind::Bool | Kind::Unknown => Expr::Bool(false),
+        };
+        if self.scalar(dst) {
+            zero
+        } else {
+            self.xcall("asarray", vec![zero])
+        }
+    }
+
+    fn index(&mut self, dst: Value, t: Value, i: Value) -> Expr {
+        // The items this index reaches, in the kind they join to (kinds::infer_kinds).
+        let t = match self.def(t) {
+            Some(Op::Const(Const::Tuple(items))) => self.tuple_in_kind(items, self.kind(dst)),
+            _ => self.value(t),
+        };
+        let i = self.value(i);
+        Expr::Subscript(Box::new(t), Box::new(i))
+    }
+
+    fn logic(&mut self, l: LogicOp, x: Value, y: Value) -> Expr {
+        if self.scalar(x) && self.scalar(y) {
+            let (a, b) = (self.value(x), self.value(y));
+            let word = if l == LogicOp::And { "and" } else { "or" };
+            return Expr::BoolOp(word, Box::new(a), Box::new(b));
+        }
+        let fname = match l {
+            LogicOp::And => "logical_and",
+            LogicOp::Or => "logical_or",
+        };
+        let (a, b) = (self.as_array(x), self.as_array(y));
+        self.xcall(fname, vec![a, b])
+    }
+
+    /// `xp.asarray(e, dtype=...)`.
+    fn asarray(&self, e: Expr, dtype: Expr) -> Expr {
+        Expr::Call(
+            Box::new(self.x("asarray")),
+            vec![e],
+            vec![("dtype".into(), dtype)],
+        )
+    }
+
+    /// Python scalar `v` as a 0-d array of kind `k`.
+    pub(super) fn scalar_array(&mut self, v: Value, k: Kind) -> Expr {
+        let form = choice::scalar_array(self.operand(v), k);
+        let e = self.value(v);
+        match form {
+            ScalarArray::AsArray(k) => self.asarray(e, self.dtype(k)),
+            ScalarArray::Uint64 => self.asarray(e, self.x("uint64")),
+            ScalarArray::Helper => self.helper_op(&UNARY, "pos", vec![e]),
+        }
+    }
+
+    /// A scalar operand of an xp function, as a 0-d array of its kind.
+    fn as_array(&mut self, v: Value) -> Expr {
+        let e = self.value(v);
+        if self.scalar(v) {
+            self.asarray(e, self.dtype(self.kind(v)))
+        } else {
+            e
+        }
+    }
+
+    /// An argument of a math function: a float64 array.
+    fn float_arg(&mut self, v: Value) -> Expr {
+        let e = self.value(v);
+        match choice::float_arg(self.operand(v)) {
+            FloatArg::AsArray => self.asarray(e, self.dtype(Kind::Float)),
+            FloatArg::Same => e,
+            FloatArg::AsType => self.xcall("astype", vec![e, self.dtype(Kind::Float)]),
+            FloatArg::Helper => self.helper_op(&UNARY, cast_key(CastOp::Float), vec![e]),
+        }
+    }
+
+    fn unary(&mut self, u: UnOp, a: Value) -> Expr {
+        let e = self.value(a);
+        if self.scalar(a) {
+            return match u {
+                UnOp::Neg => Expr::Neg(Box::new(e)),
+                // `+` of a Python bool is an int: dropped only where it changes nothing.
+                UnOp::Pos if matches!(self.kind(a), Kind::Int | Kind::Float) => e,
+                UnOp::Pos => Expr::Pos(Box::new(e)),
+                UnOp::Not => Expr::Not(Box::new(e)),
+                UnOp::Abs => call(name("abs"), vec![e]),
+            };
+        }
+        match choice::unary(u, self.operand(a)) {
+            UnaryForm::LogicalNot => self.xcall("logical_not", vec![e]),
+            UnaryForm::Negate => Expr::Neg(Box::new(e)),
+            UnaryForm::Identity => e,
+            UnaryForm::Abs => self.xcall("abs", vec![e]),
+            UnaryForm::Helper(key) => self.helper_op(&UNARY, key, vec![e]),
+        }
+    }
+
+    /// A boolean operand of arithmetic as the int (or float) it acts as: strict backends refuse
+    /// arithmetic on bools.
+    fn promote_bool(&self, e: Expr, scalar: bool, to: Kind) -> Expr {
+        match (scalar, e) {
+            (true, Expr::Bool(v)) if to == Kind::Float => Expr::Float(f64::from(u8::from(v))),
+            (true, Expr::Bool(v)) => Expr::Int(i128::from(v)),
+            (true, e) => call(
+                name(if to == Kind::Float { "float" } else { "int" }),
+                vec![e],
+            ),
+            (false, e) => self.xcall("astype", vec![e, self.dtype(to)]),
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Expr {
+        let sym = binary_symbol(op);
+        let (mut oa, mut ob) = (self.operand(a), self.operand(b));
+        let (mut x, mut y) = (self.value(a), self.value(b));
+        if oa.scalar && ob.scalar {
+            return bin(sym, x, y);
+        }
+        if let Some(to) = choice::bool_promotion(oa.kind, ob.kind) {
+            if oa.kind == Kind::Bool {
+                x = self.promote_bool(x, oa.scalar, to);
+                oa = oa.promoted(to);
+            }
+            if ob.kind == Kind::Bool {
+                y = self.promote_bool(y, ob.scalar, to);
+                ob = ob.promoted(to);
+            }
+        }
+        if choice::plain_binary(op, oa, ob) {
+            bin(sym, x, y)
+        } else {
+            self.helper_op(&BINARY, binary_key(op), vec![x, y])
+        }
+    }
+
+    fn compare(&mut self, op: CmpOp, a: Value, b: Value) -> Expr {
+        let plain = choice::plain_compare(op, self.operand(a), self.operand(b));
+        let (x, y) = (self.value(a), self.value(b));
+        if plain {
+            cmp(compare_symbol(op), x, y)
+        } else {
+            self.helper_op(&BINARY, compare_key(op), vec![x, y])
+        }
+    }
+
+    fn select(&mut self, dst: Value, c: Value, a: Value, b: Value) -> Expr {
+        if self.scalar(c) {
+            // A Python ternary: each side converted to the merged kind.
+            let ce = self.value(c);
+            let (ae, be) = (self.coerced(a, dst), self.coerced(b, dst));
+            return Expr::IfExp(Box::new(ce), Box::new(ae), Box::new(be));
+        }
+        if let Some(e) = self.min_max(c, a, b) {
+            return e;
+        }
+        let plain = choice::plain_select(self.operand(a), self.operand(b));
+        let (ce, ae, be) = (self.value(c), self.value(a), self.value(b));
+        if plain {
+            self.xcall("where", vec![ce, ae, be])
+        } else {
+            self.helper(&SELECT, vec![ce, ae, be])
+        }
+    }
+
+    fn cast(&mut self, c: CastOp, a: Value) -> Expr {
+        if let Some(e) = self.rounding_to_int(c, a) {
+            return e;
+        }
+        let k = self.kind(a);
+        let e = self.value(a);
+        if self.scalar(a) {
+            return call(name(cast_key(c)), vec![e]);
+        }
+        match choice::cast(c, k) {
+            CastForm::Same => e,
+            CastForm::AsType(to) => self.xcall("astype", vec![e, self.dtype(to)]),
+            CastForm::NonZero => {
+                let zero = if k == Kind::Float {
+                    Expr::Float(0.0)
+                } else {
+                    Expr::Int(0)
+                };
+                cmp("!=", e, zero)
+            }
+            CastForm::Helper(key) => self.helper_op(&UNARY, key, vec![e]),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::compiled;
+
+    #[test]
+    fn the_float_body_is_plain_and_the_exact_body_uses_helpers() {
+        let c = compiled("def f(x, y):\n    return x // y + (x < y)\n");
+        let (fast, exact) = (&c.generated.fast_source, &c.generated.exact_source);
+        assert!(
+            fast.contains("return x // y + xp.astype(x < y, xp.float64)\n"),
+            "{fast}"
+        );
+        assert!(
+            exact.contains("_vec_binary(xp, \"floordiv\", x, y)"),
+            "{exact}"
+        );
+        assert!(exact.contains("_vec_binary(xp, \"lt\", x, y)"), "{exact}");
+    }
+
+    #[test]
+    fn tuple_items_print_in_the_kind_they_join_to() {
+        let c = compiled(
+            "T = (0, True, 2.5)\n\n@vectorize\ndef f(x):\n    for i in range(3):\n        x = x + T[i]\n    return x\n",
+        );
+        assert!(c.source.contains("(0.0, 1.0, 2.5)["), "{}", c.source);
+    }
+
+    #[test]
+    fn signed_nan_and_infinities_are_read_from_the_namespace() {
+        let c = compiled("def f(x):\n    return x + math.inf - math.copysign(math.nan, -1.0)\n");
+        assert!(c.source.contains("xp.inf"), "{}", c.source);
+        assert!(c.source.contains("xp.nan"), "{}", c.source);
+    }
+
+    #[test]
+    fn math_of_a_python_scalar_runs_on_a_0_d_float_array() {
+        let c = compiled("def f(x):\n    s = 0.0\n    for i in range(3):\n        s = s + math.sqrt(i)\n    return x + s\n");
+        assert!(
+            c.source
+                .contains("xp.sqrt(xp.asarray(float(i), dtype=xp.float64))"),
+            "{}",
+            c.source
+        );
+    }
+}

@@ -1,0 +1,163 @@
+//! Codegen: the optimized IR as a Python AST (src/pyast.rs), then as text.
+//!
+//! The generated module has two functions (ARCHITECTURE.md, "Generated code"): the entry, whose
+//! body is the IR compiled with float parameters, and `_vec_exact_<name>`, the same IR compiled
+//! with parameters of unknown kind. Its parts, one file each:
+//!
+//! - `assemble`: the module: signatures, argument prologues, the two functions, their texts;
+//! - `plan`: which values are inlined into their single use, and the name of every other one;
+//! - `isel`: instruction selection, one IR operation to one expression;
+//! - `choice`: the one place where the operands' kinds pick a plain `xp` form or a runtime helper;
+//! - `peephole`: patterns printed the way a careful person writes them, one function each;
+//! - `stmts`: blocks, loops, ifs and the conversions at their merges;
+//! - `dels`: `del` of arrays after their last read;
+//! - `runtime`: the runtime helper contract (names, op keys), exported as `_core.RUNTIME_HELPERS`.
+
+mod assemble;
+mod choice;
+mod dels;
+mod isel;
+mod peephole;
+mod plan;
+pub mod runtime;
+mod stmts;
+
+use std::collections::BTreeSet;
+
+// What codegen reads of the rest of the core, imported here once for every file below.
+use crate::env::Const;
+use crate::ir::{Function, Kind, Op, Shape, Value};
+use crate::kinds::{const_kind, wide_ints};
+use crate::lower::Hidden;
+use crate::pyast::{attr, call, name, Expr};
+
+pub use assemble::{generate, Generated, Signature};
+pub(crate) use plan::unique;
+use runtime::Helper;
+
+/// Deepest chain of operations inlined into one expression.
+const MAX_INLINE_DEPTH: usize = 24;
+
+/// The generation of one body (the float one or the exact one) from its IR.
+struct Gen<'a> {
+    f: &'a Function,
+    xp: String,
+    array_params: &'a [String],
+    /// The local name of each parameter (hidden arrays get their own).
+    locals: &'a [String],
+    /// Variable name of each value, once it has one.
+    names: Vec<Option<String>>,
+    /// Values printed at their single use.
+    inline: Vec<bool>,
+    /// The defining operation of each value defined by a `Let`.
+    defs: Vec<Option<&'a Op>>,
+    /// Int values that may lie outside int64 (`kinds::wide_ints`).
+    wide: Vec<bool>,
+    taken: BTreeSet<String>,
+}
+
+impl<'a> Gen<'a> {
+    fn new(
+        f: &'a Function,
+        xp: &str,
+        reserved: &BTreeSet<String>,
+        array_params: &'a [String],
+        locals: &'a [String],
+    ) -> Self {
+        let mut taken = reserved.clone();
+        taken.insert(xp.to_string());
+        let n = f.values.len();
+        let mut g = Gen {
+            f,
+            xp: xp.to_string(),
+            array_params,
+            locals,
+            names: vec![None; n],
+            inline: vec![false; n],
+            defs: vec![None; n],
+            wide: wide_ints(f),
+            taken,
+        };
+        g.plan();
+        g
+    }
+
+    fn def(&self, v: Value) -> Option<&'a Op> {
+        self.defs[v.index()]
+    }
+
+    fn kind(&self, v: Value) -> Kind {
+        self.f.info(v).kind
+    }
+
+    fn scalar(&self, v: Value) -> bool {
+        self.f.info(v).shape == Shape::Scalar
+    }
+
+    /// What instruction selection knows of `v` when it picks a form (`choice`).
+    fn operand(&self, v: Value) -> choice::Operand {
+        let (int_const, constant) = match self.def(v) {
+            Some(Op::Const(Const::Int(n))) => (Some(*n), true),
+            Some(Op::Const(_)) => (None, true),
+            _ => (None, false),
+        };
+        choice::Operand {
+            kind: self.kind(v),
+            scalar: self.scalar(v),
+            wide: self.wide[v.index()],
+            int_const,
+            constant,
+        }
+    }
+
+    /// `xp.<member>`.
+    fn x(&self, member: &'static str) -> Expr {
+        attr(name(&self.xp), member)
+    }
+
+    /// `xp.<member>(args)`.
+    fn xcall(&self, member: &'static str, args: Vec<Expr>) -> Expr {
+        call(self.x(member), args)
+    }
+
+    fn dtype(&self, k: Kind) -> Expr {
+        self.x(match k {
+            Kind::Float => "float64",
+            Kind::Int => "int64",
+            Kind::Bool | Kind::Unknown => "bool",
+        })
+    }
+
+    /// `helper(xp, args)`.
+    fn helper(&self, h: &Helper, args: Vec<Expr>) -> Expr {
+        let mut all = vec![name(&self.xp)];
+        all.extend(args);
+        call(name(h.name), all)
+    }
+
+    /// `helper(xp, "op", args)`: an operation of `_vec_binary` or `_vec_unary`.
+    fn helper_op(&self, h: &Helper, op: &'static str, args: Vec<Expr>) -> Expr {
+        debug_assert!(h.ops.contains(&op), "{} has no operation {op:?}", h.name);
+        let mut all = vec![Expr::Str(op)];
+        all.extend(args);
+        self.helper(h, all)
+    }
+}
+
+/// Compiles module text (after `import math` and the import of `vectorize`; a text that starts with `def` is marked
+/// `@vectorize`) through the whole pipeline, for the unit tests of every codegen file.
+#[cfg(test)]
+fn compiled(src: &str) -> crate::pipeline::Compiled {
+    let mark = if src.starts_with("def ") {
+        "@vectorize\n"
+    } else {
+        ""
+    };
+    let text = format!("import math\nfrom array_vectorize import vectorize\n\n{mark}{src}");
+    let out = crate::module::compile_module(&text, "t.py", None).expect("module");
+    match out.into_iter().next().map(|f| f.outcome) {
+        Some(crate::module::Outcome::Ok(c)) => c,
+        Some(crate::module::Outcome::Error(d)) => panic!("{src} did not compile: {d:?}"),
+        _ => panic!("{src} did not compile"),
+    }
+}

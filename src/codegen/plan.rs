@@ -1,0 +1,211 @@
+//! The naming plan: which values are printed inline at their single use, and the variable name
+//! of every other one. Values used once, in the block that defines them, are inlined; every
+//! other value gets a variable named after the source variable it was assigned to (`cond`,
+//! `merged` or `tmp` when it has none), made unique against the parameters, the reserved names
+//! and every name taken before.
+
+use std::collections::BTreeSet;
+
+use super::{Gen, MAX_INLINE_DEPTH};
+use crate::ir::{use_counts, Block, Inst, Op, UnOp, Value};
+
+/// Where a value is read: never, once in the block with this id, or more than that.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Uses {
+    None,
+    Once(usize),
+    Many,
+}
+
+/// Which block (by id, in program order) defines each value and where each value is read.
+struct Reads {
+    def_block: Vec<usize>,
+    uses: Vec<Uses>,
+    next_block: usize,
+}
+
+impl Reads {
+    fn read(&mut self, v: Value, block: usize) {
+        let u = &mut self.uses[v.index()];
+        *u = if *u == Uses::None {
+            Uses::Once(block)
+        } else {
+            Uses::Many
+        };
+    }
+
+    fn new_block(&mut self) -> usize {
+        self.next_block += 1;
+        self.next_block
+    }
+
+    /// Records the definitions of `b` (block `id`) in `defs` and the reads of its values.
+    fn scan<'a>(&mut self, b: &'a Block, id: usize, defs: &mut [Option<&'a Op>]) {
+        for inst in &b.insts {
+            match inst {
+                Inst::Let { dst, op } => {
+                    defs[dst.index()] = Some(op);
+                    self.def_block[dst.index()] = id;
+                    for v in op.operands() {
+                        self.read(v, id);
+                    }
+                }
+                Inst::Loop { phis, body, .. } => {
+                    let inner = self.new_block();
+                    for p in phis {
+                        self.read(p.init, id);
+                        self.read(p.next, inner);
+                    }
+                    self.scan(body, inner, defs);
+                }
+                Inst::If {
+                    cond,
+                    then,
+                    other,
+                    outs,
+                } => {
+                    self.read(*cond, id);
+                    let t = self.new_block();
+                    self.scan(then, t, defs);
+                    let o = self.new_block();
+                    self.scan(other, o, defs);
+                    for out in outs {
+                        self.read(out.then, t);
+                        self.read(out.other, o);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Gen<'_> {
+    /// Decides which values are inlined and names the parameters; other names are given as the
+    /// body is printed (`name_of`), so they are numbered in the order they appear.
+    pub(super) fn plan(&mut self) {
+        let n = self.f.values.len();
+        let mut reads = Reads {
+            def_block: vec![usize::MAX; n],
+            uses: vec![Uses::None; n],
+            next_block: 0,
+        };
+        let f = self.f;
+        reads.scan(&f.body, 0, &mut self.defs);
+        reads.read(f.ret, 0);
+        // In program order (values are numbered as they are created), so an operand's nesting
+        // depth is known before its user's.
+        let mut depth = vec![0usize; n];
+        for i in 0..n {
+            let Some(op) = self.defs[i] else { continue };
+            let nested = self.nesting(op, &depth);
+            let inline = match op {
+                Op::Const(_) => true,
+                Op::Param(p) => {
+                    self.names[i] = Some(self.locals[*p].clone());
+                    false
+                }
+                Op::ElementCall { .. } => false,
+                // CPython refuses expressions nested 200 deep: long chains get names.
+                _ if nested > MAX_INLINE_DEPTH => false,
+                _ => reads.uses[i] == Uses::Once(reads.def_block[i]),
+            };
+            if inline {
+                self.inline[i] = true;
+                depth[i] = nested;
+            }
+        }
+        let counts = use_counts(f);
+        self.inline_clip_inners(&counts, &reads.def_block);
+        self.inline_min_max_operands(&counts, &reads.def_block, &mut depth);
+    }
+
+    /// How deep `op`'s expression nests when printed: one more than its deepest inlined operand.
+    pub(super) fn nesting(&self, op: &Op, depth: &[usize]) -> usize {
+        1 + op
+            .operands()
+            .iter()
+            .filter(|o| self.inline[o.index()])
+            .map(|o| depth[o.index()])
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The variable of `v`, named on first use.
+    pub(super) fn name_of(&mut self, v: Value) -> String {
+        if let Some(n) = &self.names[v.index()] {
+            return n.clone();
+        }
+        let info = self.f.info(v);
+        let base = match &info.hint {
+            Some(h) => h.clone(),
+            None => match self.def(v) {
+                Some(Op::Compare(..) | Op::Logic(..) | Op::Unary(UnOp::Not, _)) => "cond".into(),
+                Some(Op::Select(..)) => "merged".into(),
+                _ => "tmp".into(),
+            },
+        };
+        let n = unique(&base, &self.taken);
+        self.taken.insert(n.clone());
+        self.names[v.index()] = Some(n.clone());
+        n
+    }
+}
+
+/// `base`, or `base_1`, `base_2`, ... : the first not in `taken`.
+pub(crate) fn unique(base: &str, taken: &BTreeSet<String>) -> String {
+    if !taken.contains(base) {
+        return base.to_string();
+    }
+    (1..)
+        .map(|i| format!("{base}_{i}"))
+        .find(|c| !taken.contains(c))
+        .unwrap_or_else(|| base.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::compiled;
+    use super::*;
+
+    #[test]
+    fn unique_numbers_taken_names() {
+        let taken: BTreeSet<String> = ["x", "x_1"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(unique("y", &taken), "y");
+        assert_eq!(unique("x", &taken), "x_2");
+    }
+
+    #[test]
+    fn a_value_read_once_is_inlined_and_one_read_twice_is_named_after_its_variable() {
+        let c = compiled("def f(x):\n    y = x * 2.0\n    return y + 1.0\n");
+        assert!(
+            c.generated.fast_source.contains("return x * 2.0 + 1.0"),
+            "{}",
+            c.source
+        );
+        let c = compiled("def f(x):\n    y = x * 2.0\n    return y * y\n");
+        assert!(
+            c.generated.fast_source.contains("y = x * 2.0\n"),
+            "{}",
+            c.source
+        );
+    }
+
+    #[test]
+    fn unnamed_values_are_cond_merged_or_tmp_and_never_shadow_a_parameter() {
+        let c = compiled(
+            "def f(x, cond):\n    return cond + (1.0 if x > 0.0 else 2.0) + (3.0 if x > 0.0 else 4.0)\n",
+        );
+        assert!(c.source.contains("cond_1 = "), "{}", c.source);
+        assert!(!c.source.contains("\n    cond = "), "{}", c.source);
+    }
+
+    #[test]
+    fn long_chains_get_names_before_python_refuses_their_nesting() {
+        let sum = (0..60)
+            .map(|i| format!("x * {i}.5"))
+            .collect::<Vec<_>>()
+            .join(" + ");
+        let c = compiled(&format!("def f(x):\n    return {sum}\n"));
+        assert!(c.generated.fast_source.contains("tmp = "), "{}", c.source);
+    }
+}

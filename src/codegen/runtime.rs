@@ -1,0 +1,193 @@
+//! The runtime helper contract, defined once: every global of generated code that the runtime
+//! (`hook_py/array_vectorize/runtime/`) provides, with the operation keys it accepts. Codegen
+//! calls helpers only through these entries; `_core.RUNTIME_HELPERS` exports the table
+//! (src/python.rs), the runtime's `registry.py` binds each name to its function, and the Python
+//! tests check both sides against it.
+
+use crate::ir::{BinOp, CastOp, CmpOp, UnOp};
+
+/// One runtime helper: how generated code calls it and what it computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Helper {
+    /// The stable key the Python side refers to it by.
+    pub key: &'static str,
+    /// The global name generated code calls.
+    pub name: &'static str,
+    /// Its parameters as generated code passes them.
+    pub params: &'static str,
+    /// The values its `op` parameter takes (empty: it has none).
+    pub ops: &'static [&'static str],
+    /// What it returns.
+    pub meaning: &'static str,
+}
+
+/// The float prologue of every entry.
+pub const FLOAT_ARGS: Helper = Helper {
+    key: "float_args",
+    name: "_vec_float_args",
+    params: "*args",
+    ops: &[],
+    meaning: "(xp, *arrays) when every argument is a float64 array or a Python float (scalars \
+              become 0-d float64 arrays), else None",
+};
+
+/// The prologue of every exact body (and of the element loop).
+pub const EXACT_ARGS: Helper = Helper {
+    key: "exact_args",
+    name: "_vec_exact_args",
+    params: "*args",
+    ops: &[],
+    meaning: "(xp, *arrays): every argument as an array of bool, int64, uint64 or float64",
+};
+
+/// Python's `a op b` per lane.
+pub const BINARY: Helper = Helper {
+    key: "binary",
+    name: "_vec_binary",
+    params: "xp, op, a, b",
+    ops: &[
+        "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lt", "le", "gt", "ge", "eq",
+        "ne",
+    ],
+    meaning: "Python's `a op b` per lane",
+};
+
+/// Python's `op(a)` per lane.
+pub const UNARY: Helper = Helper {
+    key: "unary",
+    name: "_vec_unary",
+    params: "xp, op, a",
+    ops: &[
+        "neg", "pos", "abs", "not", "float", "int", "bool", "round", "floor", "ceil", "trunc",
+    ],
+    meaning: "Python's `op(a)` per lane (`bool` is `a != 0`, `not` is `a == 0`; `floor`, `ceil` \
+              and `trunc` are math's, returning ints)",
+};
+
+/// `xp.where` across kinds.
+pub const SELECT: Helper = Helper {
+    key: "select",
+    name: "_vec_select",
+    params: "xp, cond, a, b",
+    ops: &[],
+    meaning: "`xp.where(cond, a, b)` with the operands promoted to one dtype \
+              (bool < int64 < float64, uint64 by the lattice)",
+};
+
+/// A value at the broadcast shape of the parameters.
+pub const BROADCAST: Helper = Helper {
+    key: "broadcast",
+    name: "_vec_broadcast",
+    params: "xp, value, *params",
+    ops: &[],
+    meaning: "`value` as an array of the broadcast shape of `value` and `params`",
+};
+
+/// The element loop of `fallback=True` (D7).
+pub const ELEMENTWISE: Helper = Helper {
+    key: "elementwise",
+    name: "_vec_elementwise",
+    params: "xp, fn, *args",
+    ops: &[],
+    meaning: "an element loop calling `fn` on each lane's Python values",
+};
+
+/// Every runtime helper, in the order of ARCHITECTURE.md's table.
+pub const HELPERS: &[Helper] = &[
+    FLOAT_ARGS,
+    EXACT_ARGS,
+    BINARY,
+    UNARY,
+    SELECT,
+    BROADCAST,
+    ELEMENTWISE,
+];
+
+/// `_vec_binary`'s key for an arithmetic operator.
+pub fn binary_key(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "add",
+        BinOp::Sub => "sub",
+        BinOp::Mul => "mul",
+        BinOp::Div => "truediv",
+        BinOp::FloorDiv => "floordiv",
+        BinOp::Mod => "mod",
+        BinOp::Pow => "pow",
+    }
+}
+
+/// `_vec_binary`'s key for a comparison.
+pub fn compare_key(op: CmpOp) -> &'static str {
+    match op {
+        CmpOp::Lt => "lt",
+        CmpOp::Le => "le",
+        CmpOp::Gt => "gt",
+        CmpOp::Ge => "ge",
+        CmpOp::Eq => "eq",
+        CmpOp::Ne => "ne",
+    }
+}
+
+/// `_vec_unary`'s key for a unary operator.
+pub fn unary_key(op: UnOp) -> &'static str {
+    match op {
+        UnOp::Neg => "neg",
+        UnOp::Pos => "pos",
+        UnOp::Abs => "abs",
+        UnOp::Not => "not",
+    }
+}
+
+/// `_vec_unary`'s key for a conversion (also the Python builtin that converts a scalar).
+pub fn cast_key(op: CastOp) -> &'static str {
+    match op {
+        CastOp::Float => "float",
+        CastOp::Int => "int",
+        CastOp::Bool => "bool",
+        CastOp::Round => "round",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_keys_are_unique_and_names_are_private_globals() {
+        for (i, h) in HELPERS.iter().enumerate() {
+            assert!(h.name.starts_with("_vec_"), "{}", h.name);
+            for other in &HELPERS[i + 1..] {
+                assert_ne!(h.key, other.key);
+                assert_ne!(h.name, other.name);
+            }
+        }
+    }
+
+    #[test]
+    fn every_key_codegen_passes_is_an_operation_of_its_helper() {
+        use BinOp::*;
+        for op in [Add, Sub, Mul, Div, FloorDiv, Mod, Pow] {
+            assert!(BINARY.ops.contains(&binary_key(op)), "{op:?}");
+        }
+        for op in [
+            CmpOp::Lt,
+            CmpOp::Le,
+            CmpOp::Gt,
+            CmpOp::Ge,
+            CmpOp::Eq,
+            CmpOp::Ne,
+        ] {
+            assert!(BINARY.ops.contains(&compare_key(op)), "{op:?}");
+        }
+        for op in [UnOp::Neg, UnOp::Pos, UnOp::Abs, UnOp::Not] {
+            assert!(UNARY.ops.contains(&unary_key(op)), "{op:?}");
+        }
+        for op in [CastOp::Float, CastOp::Int, CastOp::Bool, CastOp::Round] {
+            assert!(UNARY.ops.contains(&cast_key(op)), "{op:?}");
+        }
+        // The rounding functions of `int(math.floor(x))` (peephole::rounding_to_int).
+        for op in crate::codegen::peephole::ROUNDING {
+            assert!(UNARY.ops.contains(op), "{op}");
+        }
+    }
+}

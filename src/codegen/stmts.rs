@@ -1,0 +1,191 @@
+//! Statements: a body's blocks, loops and ifs, and the conversion of each value entering a
+//! merge or a loop phi to the kind and shape the merged variable holds.
+
+use std::collections::BTreeSet;
+
+use super::choice::{self, Coerce};
+use super::dels::free_dead_arrays;
+use super::runtime::BROADCAST;
+use super::Gen;
+use crate::ir::{Block, IfOut, Inst, Kind, Op, Phi, Value};
+use crate::pyast::{call, name, Expr, Stmt};
+
+/// `range(start, stop, step)` without the arguments that are range's defaults.
+fn range(start: i128, stop: i128, step: i128) -> Expr {
+    let args = match (start, step) {
+        (0, 1) => vec![Expr::Int(stop)],
+        (s, 1) => vec![Expr::Int(s), Expr::Int(stop)],
+        (s, st) => vec![Expr::Int(s), Expr::Int(stop), Expr::Int(st)],
+    };
+    call(name("range"), args)
+}
+
+impl Gen<'_> {
+    /// The statements of the function's body, its return included, with dead arrays freed.
+    pub(super) fn function_body(mut self) -> Vec<Stmt> {
+        let mut out = self.block(&self.f.body.clone());
+        let ret = self.value(self.f.ret);
+        out.push(Stmt::Return(ret));
+        let arrays: BTreeSet<String> = (0..self.f.values.len())
+            .filter(|&i| {
+                !self.inline[i]
+                    && !matches!(self.defs[i], Some(Op::Param(_)) | None)
+                    && !self.scalar(Value(i as u32))
+            })
+            .filter_map(|i| self.names[i].clone())
+            .collect();
+        free_dead_arrays(out, &arrays)
+    }
+
+    fn block(&mut self, b: &Block) -> Vec<Stmt> {
+        let mut out = vec![];
+        for inst in &b.insts {
+            match inst {
+                Inst::Let { dst, op } => {
+                    if self.inline[dst.index()] || matches!(op, Op::Param(_)) {
+                        continue;
+                    }
+                    let e = self.op(*dst, op);
+                    let n = self.name_of(*dst);
+                    out.push(Stmt::Assign(vec![n], vec![e]));
+                }
+                Inst::Loop {
+                    index,
+                    start,
+                    stop,
+                    step,
+                    items,
+                    phis,
+                    body,
+                } => {
+                    let iter = match items {
+                        Some(t) => self.konst(t),
+                        None => range(*start, *stop, *step),
+                    };
+                    self.for_loop(*index, iter, phis, body, &mut out);
+                }
+                Inst::If {
+                    cond,
+                    then,
+                    other,
+                    outs,
+                } => out.push(self.if_stmt(*cond, then, other, outs)),
+            }
+        }
+        out
+    }
+
+    /// The phis' initial values, then `for index in range(...)` (or in a tuple of constants)
+    /// whose body ends by assigning the phis their next values.
+    fn for_loop(
+        &mut self,
+        index: Value,
+        iter: Expr,
+        phis: &[Phi],
+        body: &Block,
+        out: &mut Vec<Stmt>,
+    ) {
+        for p in phis {
+            let init = self.coerced(p.init, p.dst);
+            let n = self.name_of(p.dst);
+            out.push(Stmt::Assign(vec![n], vec![init]));
+        }
+        let idx = self.name_of(index);
+        let mut inner = self.block(body);
+        let (targets, values): (Vec<String>, Vec<Expr>) = phis
+            .iter()
+            .filter(|p| p.next != p.dst)
+            .map(|p| (self.name_of(p.dst), self.coerced(p.next, p.dst)))
+            .unzip();
+        if !targets.is_empty() {
+            inner.push(Stmt::Assign(targets, values));
+        }
+        out.push(Stmt::For(idx, iter, inner));
+    }
+
+    /// `if cond:` with each branch ending by assigning the merged variables its values.
+    fn if_stmt(&mut self, cond: Value, then: &Block, other: &Block, outs: &[IfOut]) -> Stmt {
+        let c = self.value(cond);
+        let mut t = self.block(then);
+        let mut o = self.block(other);
+        let targets: Vec<String> = outs.iter().map(|x| self.name_of(x.dst)).collect();
+        if !targets.is_empty() {
+            let tv = outs.iter().map(|x| self.coerced(x.then, x.dst)).collect();
+            let ov = outs.iter().map(|x| self.coerced(x.other, x.dst)).collect();
+            t.push(Stmt::Assign(targets.clone(), tv));
+            o.push(Stmt::Assign(targets, ov));
+        }
+        Stmt::If(c, t, o)
+    }
+
+    /// `v` as the value of the merge or phi `dst` (`choice::coerce`).
+    pub(super) fn coerced(&mut self, v: Value, dst: Value) -> Expr {
+        let form = choice::coerce(
+            self.operand(v),
+            self.kind(dst),
+            !self.scalar(dst),
+            self.f.info(v).placeholder,
+        );
+        match form {
+            Coerce::Broadcast => {
+                let e = self.value(v);
+                call(name(BROADCAST.name), vec![name(&self.xp), e])
+            }
+            Coerce::ScalarArray(k) => self.scalar_array(v, k),
+            Coerce::Same => self.value(v),
+            Coerce::PyCast(k) => {
+                let e = self.value(v);
+                let f = if k == Kind::Float { "float" } else { "int" };
+                call(name(f), vec![e])
+            }
+            Coerce::AsType(k) => {
+                let e = self.value(v);
+                self.xcall("astype", vec![e, self.dtype(k)])
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::compiled;
+
+    #[test]
+    fn a_range_loop_assigns_its_phis_before_and_at_the_end_of_the_body() {
+        let c = compiled("def f(x):\n    acc = 0.0\n    for i in range(1, 4):\n        acc = acc * x + i\n    return acc\n");
+        let fast = &c.generated.fast_source;
+        assert!(
+            fast.contains(
+                "    acc = xp.asarray(0.0, dtype=xp.float64)\n    for i in range(1, 4):\n"
+            ),
+            "{fast}"
+        );
+        assert!(fast.contains("        acc = acc * x + i\n"), "{fast}");
+    }
+
+    #[test]
+    fn a_loop_over_a_tuple_of_constants_prints_the_tuple() {
+        let c = compiled(
+            "W = (0.5, 0.25)\n\n@vectorize\ndef f(x):\n    acc = x\n    for w in W:\n        acc = acc * w\n    return acc\n",
+        );
+        assert!(c.source.contains("for w in (0.5, 0.25):"), "{}", c.source);
+    }
+
+    #[test]
+    fn a_bool_entering_a_float_phi_is_converted_there() {
+        let c = compiled("def f(x):\n    acc = x > 0.0\n    for i in range(2):\n        acc = acc + 0.5\n    return acc\n");
+        let fast = &c.generated.fast_source;
+        assert!(
+            fast.contains("acc = xp.astype(x > 0.0, xp.float64)\n"),
+            "{fast}"
+        );
+    }
+
+    #[test]
+    fn range_prints_only_the_arguments_it_needs() {
+        let print = |s, e, st| crate::pyast::expr(&super::range(s, e, st));
+        assert_eq!(print(0, 5, 1), "range(5)");
+        assert_eq!(print(2, 5, 1), "range(2, 5)");
+        assert_eq!(print(5, 0, -2), "range(5, 0, -2)");
+    }
+}
