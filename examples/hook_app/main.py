@@ -28,6 +28,6 @@ for name, (got, scalar) in results.items():
     print(f"{name}{tuple(np.round(got, 4).tolist())}")
 print("every result matches the scalar original element by element")
 stats = array_vectorize.stats()
-print(f"compiled: {stats['compiled']}, from the hook's cache: {stats['disk_cache_hits']}")
+print(f"compiled: {stats['compiled']}, read from the hook's cache: {stats['disk_cache_hits']}")
 if sys.dont_write_bytecode:
     print("(PYTHONDONTWRITEBYTECODE or -B is set: like CPython's .pyc files, the cache is read, not written)")

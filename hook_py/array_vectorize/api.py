@@ -82,7 +82,12 @@ def _verify(vec: FunctionType, original: FunctionType, examples: Any) -> None:
 def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionType:
     entry = precompiled.lookup(original, options)
     if entry is not None:
-        _stats.bump("precompiled_hits" if entry["origin"] == "wheel" else "disk_cache_hits")
+        if entry["origin"] == "wheel":
+            _stats.bump("precompiled_hits")
+        else:
+            _stats.bump("hook_hits")
+            if entry.get("from_cache_file"):
+                _stats.bump("disk_cache_hits")
         return emit.materialize(
             original,
             entry["source"],

@@ -425,6 +425,8 @@ def _prepare(fullname: str, origin: str, data: bytes) -> None:
             why_miss = f"cache file unusable: {exc}"
     if entries is not None:
         _stats.bump("hook_cache_hits")
+        for entry in entries:
+            entry["from_cache_file"] = True  # stats()["disk_cache_hits"] counts their decorations
         register(origin, entries)
         if _DEBUG:
             log(fullname, f"cache hit ({summary(entries)}) {path}")
