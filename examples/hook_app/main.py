@@ -4,7 +4,8 @@
 
 The first run compiles the marked functions of ``kernels`` as it is imported and writes
 ``__pycache__/kernels.<tag>.array-vectorize-<version>.avc``; the second finds them there and
-compiles nothing. ``ARRAY_VECTORIZE_DEBUG=hook`` shows what the hook did with each module.
+compiles nothing. ``ARRAY_VECTORIZE_DEBUG=hook`` shows what the hook did with each marked module
+(``hook-all``: with every module, the skipped ones too).
 """
 
 import array_vectorize.auto  # noqa: F401 - first: installs the hook for every later import

@@ -151,7 +151,7 @@ out = {
     "mentions": isinstance(mentions.__loader__, m.SourceFileLoader),
 }
 """
-    res = project.run(body, env={"ARRAY_VECTORIZE_DEBUG": "hook"})
+    res = project.run(body, env={"ARRAY_VECTORIZE_DEBUG": "hook-all"})
     assert res.out == {"plain": [True, True], "mentions": True}
     assert "plain: skipped (no marker)" in res.stderr
     # Only the module that names array_vectorize was looked at (and found to mark nothing).
@@ -164,7 +164,7 @@ def test_unmarked_sources_are_recorded_and_not_read_again(project: Project):
     import array_vectorize
 
     plain = project.write("plain.py", "X = 1\n")
-    debug = {"ARRAY_VECTORIZE_DEBUG": "hook"}
+    debug = {"ARRAY_VECTORIZE_DEBUG": "hook-all"}
     first = project.run("import plain", env=debug)
     assert "plain: skipped (no marker)" in first.stderr
     record = project.root / "__pycache__" / f"array-vectorize-{array_vectorize.__version__}.unmarked"
@@ -332,10 +332,18 @@ def test_debug_log_says_what_happened_to_each_module(project: Project):
     env = {"ARRAY_VECTORIZE_DEBUG": "ir,hook"}
     cold = project.run("import mod, other", env=env)
     warm = project.run("import mod, other", env=env)
-    assert "array-vectorize hook: other: skipped (no marker)" in cold.stderr
     assert "array-vectorize hook: mod: compiled (2 compiled, 0 deferred, 0 rejected)" in cold.stderr
     assert "cache written" in cold.stderr
     assert "array-vectorize hook: mod: cache hit (2 compiled, 0 deferred, 0 rejected)" in warm.stderr
+    # `hook` logs the marked modules only; `hook-all` every module the hook sees, skipped or not.
+    for res in (cold, warm):
+        assert [line for line in res.stderr.splitlines() if line.startswith("array-vectorize hook:")] == [
+            line for line in res.stderr.splitlines() if line.startswith("array-vectorize hook: mod: ")
+        ]
+    full = project.run("import mod, other, colorsys", env={"ARRAY_VECTORIZE_DEBUG": "hook-all"})
+    assert "array-vectorize hook: other: skipped (no marker, known from its record)" in full.stderr
+    assert "array-vectorize hook: colorsys: skipped (standard library)" in full.stderr
+    assert "array-vectorize hook: mod: cache hit (2 compiled, 0 deferred, 0 rejected)" in full.stderr
     quiet = project.run("import mod, other")
     assert quiet.stderr == ""
 
