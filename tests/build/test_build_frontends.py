@@ -189,6 +189,17 @@ def test_source_date_epoch_sets_every_timestamp(tmp_path, base_env, pip_wheel):
         assert [(i.filename, zf.read(i)) for i in zf.infolist()] == [(i.filename, ref.read(i)) for i in ref.infolist()]
 
 
+def test_wheel_file_has_the_wrapped_backends_mode(tmp_path, base_env):
+    src = copy_example(tmp_path / "finance_pkg")
+    modes = {}
+    for backend in ("array_vectorize.build", "hatchling.build"):
+        out = tmp_path / backend
+        code = f"import os, {backend} as h\nos.umask(0o022)\nprint(h.build_wheel({str(out)!r}))"
+        proc = run([python_of(base_env), "-c", code], cwd=src, env=clean_env())
+        modes[backend] = stat.S_IMODE((out / proc.stdout.strip().splitlines()[-1]).stat().st_mode)
+    assert modes["array_vectorize.build"] == modes["hatchling.build"] == 0o644
+
+
 def test_prepare_metadata_matches_the_wheel(tmp_path, base_env, pip_wheel):
     src = copy_example(tmp_path / "finance_pkg")
     meta = tmp_path / "meta"
