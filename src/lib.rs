@@ -19,6 +19,7 @@ pub mod pipeline;
 pub mod pyast;
 pub mod scan;
 pub mod source;
+pub mod suggest;
 pub mod validate;
 
 #[cfg(feature = "python")]

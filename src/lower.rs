@@ -1330,7 +1330,7 @@ impl<'s> Lowerer<'s> {
                     self.error_at(
                         frame,
                         DiagnosticKind::UnsupportedExpression,
-                        format!("`math.{attr}` is not a supported constant"),
+                        crate::suggest::math_attribute(attr),
                         e,
                     );
                     return Err(());
@@ -1739,9 +1739,18 @@ impl<'s> Lowerer<'s> {
                     .chain(frame.vars.iter())
                     .map(|(k, v)| (k.clone(), *v))
                     .collect();
+                // The enclosing function's local functions, as they are at the call, are the
+                // callee's too (Python's closure), unless the callee binds the name itself.
+                let own = locals_of(&l.parsed);
+                let fns: HashMap<String, LocalFn> = frame
+                    .local_fns
+                    .iter()
+                    .filter(|(k, _)| !own.contains(*k))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
                 let env = frame.env;
                 let source = frame.source;
-                self.inline(frame, &l.parsed, env, source, args, outer, c)
+                self.inline(frame, &l.parsed, env, source, args, (outer, fns), c)
             }
             Callee::Opaque(name) => {
                 if !c.keywords.is_empty() {
@@ -1844,7 +1853,7 @@ impl<'s> Lowerer<'s> {
             self.error_at(
                 frame,
                 DiagnosticKind::UnknownCall,
-                format!("`math.{name}` has no Array API counterpart and cannot be vectorized"),
+                crate::suggest::math_call(name),
                 &*c.func,
             );
             return Err(());
@@ -2034,7 +2043,7 @@ impl<'s> Lowerer<'s> {
             env,
             parsed.source,
             args,
-            HashMap::default(),
+            (HashMap::default(), HashMap::default()),
             c,
         )
     }
@@ -2105,6 +2114,8 @@ impl<'s> Lowerer<'s> {
         Ok(out)
     }
 
+    /// Inlines a call of `callee`; `(outer, local_fns)` are the variables and local functions
+    /// of the enclosing function it sees (both empty for a module-level helper).
     #[allow(clippy::too_many_arguments)]
     fn inline(
         &mut self,
@@ -2113,7 +2124,7 @@ impl<'s> Lowerer<'s> {
         env: &Env,
         source: SourceId,
         args: Vec<Value>,
-        outer: HashMap<String, Var>,
+        (outer, local_fns): (HashMap<String, Var>, HashMap<String, LocalFn>),
         c: &ast::ExprCall,
     ) -> R<Value> {
         let id = identity(callee, self.sources);
@@ -2148,7 +2159,7 @@ impl<'s> Lowerer<'s> {
             vars: HashMap::default(),
             outer,
             locals: locals_of(callee),
-            local_fns: HashMap::default(),
+            local_fns,
             flow: Flow {
                 done: Done::Never,
                 returns: vec![],
