@@ -1,8 +1,10 @@
-"""What README.md says about calls, checked: its first example runs and gives the results its
-comments show, and a call with Python numbers only returns a 0-d array (the documented choice)."""
+"""What README.md says about calls and the generated source, checked: its first example runs and
+gives the results its comments show, a call with Python numbers only returns a 0-d array (the
+documented choice), and `inspect.getsource` gives the entry function of `vec.source`."""
 
 from __future__ import annotations
 
+import inspect
 import math
 import re
 from pathlib import Path
@@ -88,3 +90,12 @@ def test_a_pinned_namespace_gives_its_own_0d_array():
     assert got.shape == () and float(got) == 5.5
     assert type(got).__module__.startswith("array_api_strict")
 
+
+def test_getsource_is_the_entry_function_of_the_generated_module():
+    vec = vectorize(premium)
+    entry = inspect.getsource(vec)
+    assert vec.source.startswith(entry)
+    assert entry.startswith("def premium(spot, strike):")
+    rest = vec.source[len(entry) :]
+    assert rest.lstrip("\n").startswith("def _vec_exact_premium(spot, strike):")
+    assert "_vec_exact_premium(" in entry  # the entry calls the exact body for other kinds
