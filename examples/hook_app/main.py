@@ -1,6 +1,6 @@
 """Way 2, the import hook: run this twice.
 
-    python examples/hook_app/main.py
+    .venv/bin/python examples/hook_app/main.py     # after `make demo`, from the checkout's root
 
 The first run compiles the marked functions of ``kernels`` as it is imported and writes
 ``__pycache__/kernels.<tag>.array-vectorize-<version>.avc``; the second finds them there and
