@@ -95,11 +95,18 @@ def write_cache(path: str, key: str, entries: list[dict], source_path: str) -> N
     files. Raises OSError (or ValueError for unmarshallable entries); callers log and go on."""
     data = encode_cache(key, entries)
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    _core.write_atomic(path, data)
-    try:  # like CPython's .pyc: the source file's permissions, without execute bits
-        os.chmod(path, os.stat(source_path).st_mode & 0o666 | 0o200)
+    _core.write_atomic(path, data, pyc_mode(source_path))
+
+
+def pyc_mode(source_path: str) -> int:
+    """The mode CPython gives a ``.pyc`` (``importlib._bootstrap_external._calc_mode``): the
+    source's, or 0o666 when it cannot be read, plus owner write; ``write_atomic`` then keeps
+    the read and write bits and applies the umask, as ``_write_atomic`` does."""
+    try:
+        mode = os.stat(source_path).st_mode
     except OSError:
-        pass
+        mode = 0o666
+    return mode | 0o200
 
 
 def cacheable(entries: list[dict]) -> list[dict]:
