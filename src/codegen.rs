@@ -24,6 +24,7 @@ pub const UNARY: &str = "_vec_unary";
 pub const SELECT: &str = "_vec_select";
 pub const BROADCAST: &str = "_vec_broadcast";
 pub const ELEMENTWISE: &str = "_vec_elementwise";
+pub const RESULT: &str = "_vec_result";
 
 /// Deepest chain of operations inlined into one expression.
 const MAX_INLINE_DEPTH: usize = 24;
@@ -435,7 +436,13 @@ impl<'a> Gen<'a> {
 
     fn function_body(mut self) -> Vec<Stmt> {
         let mut out = self.block(&self.f.body.clone());
-        let ret = self.value(self.f.ret);
+        let mut ret = self.value(self.f.ret);
+        // An int array that may be uint64 can be an intermediate of the uint64 lattice whose
+        // lanes no single dtype holds: the helper gives the returned value one dtype
+        // (docs/semantics.md item 13).
+        if !self.scalar(self.f.ret) && self.wide[self.f.ret.index()] {
+            ret = call(name(RESULT), vec![name(&self.xp), ret]);
+        }
         out.push(Stmt::Return(ret));
         let arrays: BTreeSet<String> = (0..self.f.values.len())
             .filter(|&i| {
@@ -546,6 +553,9 @@ impl<'a> Gen<'a> {
             return e;
         }
         match (from, to) {
+            (Kind::Int, Kind::Float) if self.wide_int(v, from) && !self.scalar(v) => {
+                self.helper(UNARY, "float", vec![e])
+            }
             (Kind::Bool, Kind::Int | Kind::Float) | (Kind::Int, Kind::Float) => {
                 if self.scalar(v) {
                     call(
@@ -647,6 +657,10 @@ impl<'a> Gen<'a> {
                 vec![("dtype".into(), self.dtype(Kind::Float))],
             ),
             (false, Kind::Float) => e,
+            // A wide int array may hold lattice lanes (runtime/intops.py): the helper converts.
+            (false, Kind::Int) if self.wide_int(v, Kind::Int) => {
+                self.helper(UNARY, "float", vec![e])
+            }
             (false, Kind::Int | Kind::Bool) => {
                 self.xcall("astype", vec![e, self.dtype(Kind::Float)])
             }
@@ -1009,6 +1023,12 @@ impl<'a> Gen<'a> {
             return call(name(f), vec![e]);
         }
         let astype = |g: &Self, e: Expr, to: Kind| g.xcall("astype", vec![e, g.dtype(to)]);
+        // A wide int array may hold lattice lanes (runtime/intops.py): the helper converts.
+        let k = if self.wide_int(a, k) {
+            Kind::Unknown
+        } else {
+            k
+        };
         match (c, k) {
             (CastOp::Float, Kind::Float)
             | (CastOp::Int | CastOp::Round, Kind::Int)
