@@ -25,7 +25,9 @@ _NOT_CACHED = frozenset({"ir", "name"})
 _NOT_CACHED_WITH_DOC = _NOT_CACHED | {"scalar_source"}
 
 
-def compile_and_cache(fullname: str, origin: str, data: bytes, key: str, path: str | None, why_miss: str) -> None:
+def compile_and_cache(
+    fullname: str, origin: str, data: bytes, key: str, path: str | None, why_miss: str, namespace: dict
+) -> None:
     """Compiles the module's marked functions, registers them and writes the cache file. A
     failed compile is logged and never cached: the module's decorators compile at run time."""
     from ..api import compile_disabled
@@ -44,7 +46,7 @@ def compile_and_cache(fullname: str, origin: str, data: bytes, key: str, path: s
     _stats.bump("compiled", sum(1 for e in entries if e.get("status") != "deferred"))
     _stats.bump("hook_modules_compiled")
     _add_python_side(entries, source, origin, fullname)
-    register(origin, entries)
+    register(origin, entries, namespace)
     seconds = time.perf_counter() - t0
     log(fullname, f"compiled ({summary(entries)}) in {seconds * 1e3:.1f} ms [{why_miss}]; {_write(path, key, entries, origin)}")
 
