@@ -221,3 +221,79 @@ def test_result_dtype_follows_item_13():
     assert lanes(sub(u, np.array([3, 1], dtype=np.uint64))) == ([2, 2**64 - 2], "u")
     # Some lane negative: int64, every lane its value modulo 2**64.
     assert lanes(sub(u, np.array([6, 1], dtype=np.uint64))) == ([-1, -2], "i")
+
+
+# ------------------------------------------------------------------ the helpers on lattice values
+
+
+def lattice_value(v):
+    """CPython's value ``v`` as a lane of the uint64 lattice holds it (docs/semantics.md item 13)."""
+    r = v % M64
+    return r - M64 if v < 0 and r > INT64_MAX else r
+
+
+@pytest.mark.parametrize("lib_name", sorted(LIBS))
+def test_helpers_take_lattice_operands(lib_name):
+    """Each helper on an intermediate whose lanes fit neither int64 nor uint64 (a LatticeInt),
+    lane by lane against CPython on the lanes' values."""
+    from array_vectorize.runtime.arith import _vec_binary, _vec_result, _vec_unary
+    from array_vectorize.runtime.elementwise import _vec_elementwise
+    from array_vectorize.runtime.select import _vec_broadcast, _vec_minmax, _vec_select
+
+    lib = LIBS[lib_name]
+    xp = __import__("array_api_compat").array_namespace(lib.asarray([0]))
+    u = [2**64 - 1, 0, 2**63, 5, 1]
+    v = [1, 7, 0, 9, 2**64 - 1]
+    values = [a - b for a, b in zip(u, v)]  # 2**64 - 2, -7, 2**63, -4, 2 - 2**64 (wraps to 2)
+    lanes_of = [lattice_value(x) for x in values]
+    mixed = _vec_binary(xp, "sub", lib.asarray(u, dtype=lib.uint64), lib.asarray(v, dtype=lib.uint64))
+    assert type(mixed).__name__ == "LatticeInt"
+
+    def py(arr):
+        return lanes(_vec_result(xp, arr))[0]
+
+    def same_ints(got, want):
+        return all((g - w) % M64 == 0 for g, w in zip(got, want))
+
+    i64 = [-1, 3, -(2**63), 2**62, 0]
+    others = {
+        "int64": (lib.asarray(i64, dtype=lib.int64), i64),
+        "uint64": (lib.asarray(u, dtype=lib.uint64), u),
+        "lattice": (mixed, lanes_of),
+        "small": (3, [3] * 5),
+        "big": (2**63 + 5, [2**63 + 5] * 5),
+        "negative": (-6, [-6] * 5),
+    }
+    for name, (other, other_lanes) in others.items():
+        for op, f in (("add", lambda a, b: a + b), ("sub", lambda a, b: a - b), ("mul", lambda a, b: a * b),
+                      ("floordiv", lambda a, b: a // b if b else 0), ("mod", lambda a, b: a % b if b else 0)):
+            got = py(_vec_binary(xp, op, mixed, other))
+            want = [lattice_value(f(a, b)) for a, b in zip(lanes_of, other_lanes)]
+            assert same_ints(got, want), (name, op, got, want)
+        for op, f in (("lt", lambda a, b: a < b), ("ge", lambda a, b: a >= b), ("eq", lambda a, b: a == b)):
+            assert py(_vec_binary(xp, op, mixed, other)) == [f(a, b) for a, b in zip(lanes_of, other_lanes)], (name, op)
+            assert py(_vec_binary(xp, op, other, mixed)) == [f(b, a) for a, b in zip(lanes_of, other_lanes)], (name, op)
+        got = py(_vec_binary(xp, "truediv", mixed, other))
+        want = [a / b if b else math.copysign(math.inf, a) for a, b in zip(lanes_of, other_lanes)]
+        assert got == want, (name, got, want)
+    floats = lib.asarray([1.8446744073709552e19, -7.0, 9.3e18, -3.5, 2.0], dtype=lib.float64)
+    for op, f in (("lt", lambda a, b: a < b), ("eq", lambda a, b: a == b), ("gt", lambda a, b: a > b)):
+        assert py(_vec_binary(xp, op, mixed, floats)) == [f(a, b) for a, b in zip(lanes_of, lanes(floats)[0])]
+    assert py(_vec_binary(xp, "add", mixed, 0.5)) == [a + 0.5 for a in lanes_of]
+    assert py(_vec_unary(xp, "float", mixed)) == [float(a) for a in lanes_of]
+    assert same_ints(py(_vec_unary(xp, "neg", mixed)), [lattice_value(-a) for a in lanes_of])
+    assert py(_vec_unary(xp, "abs", mixed)) == [abs(a) for a in lanes_of]
+    assert py(_vec_unary(xp, "not", mixed)) == [not a for a in lanes_of]
+    assert py(_vec_unary(xp, "bool", mixed)) == [bool(a) for a in lanes_of]
+    assert same_ints(py(_vec_unary(xp, "int", mixed)), lanes_of)
+    assert py(_vec_binary(xp, "pow", 2, _vec_binary(xp, "sub", mixed, mixed))) == [1] * 5
+    got = py(_vec_binary(xp, "pow", 2.0, _vec_binary(xp, "sub", lib.asarray([1, 0, 3, 0, 2], dtype=lib.uint64), 1)))
+    assert got == [1.0, 0.5, 4.0, 0.5, 2.0]
+    cond = lib.asarray([True, False, True, False, True])
+    assert same_ints(py(_vec_select(xp, cond, mixed, lib.asarray(i64, dtype=lib.int64))),
+                     [a if c else b for a, b, c in zip(lanes_of, i64, [True, False, True, False, True])])
+    assert py(_vec_select(xp, cond, mixed, 0.5)) == [float(a) if c else 0.5 for a, c in zip(lanes_of, [1, 0, 1, 0, 1])]
+    assert same_ints(py(_vec_minmax(xp, "max", mixed, lib.asarray(i64, dtype=lib.int64), -3)),
+                     [max(a, b, -3) for a, b in zip(lanes_of, i64)])
+    assert same_ints(py(_vec_broadcast(xp, mixed, lib.asarray([[0.0]] * 2))), lanes_of * 2)
+    assert lanes(_vec_elementwise(xp, lambda a: a // 2, mixed))[0] == [lattice_value(a // 2) for a in lanes_of]
