@@ -356,10 +356,12 @@ fn sha256_hex<'py>(py: Python<'py>, data: &[u8], start: usize) -> PyResult<Bound
     ))
 }
 
-/// Writes `data` to `path` atomically (temporary file, then rename). Raises OSError.
+/// Writes `data` to `path` atomically (temporary file, then rename); `mode` as for a `.pyc`
+/// (restricted to 0o666 and by the umask; owner-only without it). Raises OSError.
 #[pyfunction]
-fn write_atomic(path: &str, data: &[u8]) -> PyResult<()> {
-    crate::cache::write_atomic(Path::new(path), data)
+#[pyo3(signature = (path, data, mode=None))]
+fn write_atomic(path: &str, data: &[u8], mode: Option<u32>) -> PyResult<()> {
+    crate::cache::write_atomic(Path::new(path), data, mode)
         .map_err(|e| PyOSError::new_err(format!("{path}: {e}")))
 }
 

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable
 
 from .args import _vec_exact_args, _vec_float_args, make_exact_args, make_float_args
-from .arith import _vec_binary, _vec_unary
+from .arith import _vec_binary, _vec_result, _vec_unary
 from .elementwise import _vec_elementwise
 from .select import _vec_broadcast, _vec_minmax, _vec_select
 
@@ -25,6 +25,7 @@ RUNTIME_HELPERS: dict[str, tuple[str, Callable[..., Any]]] = {
     "broadcast": ("_vec_broadcast", _vec_broadcast),
     "elementwise": ("_vec_elementwise", _vec_elementwise),
     "minmax": ("_vec_minmax", _vec_minmax),
+    "result": ("_vec_result", _vec_result),
 }
 
 _DEFAULT_GLOBALS: dict[str, Any] = {name: fn for name, fn in RUNTIME_HELPERS.values()}

@@ -7,9 +7,9 @@ promoted first:
 * bool < int64 < float64: ``select(c, True, 2)`` is int64 (``True`` becomes 1), and
   ``select(c, 1, 2.5)`` is float64 (``1`` becomes ``1.0``, exact up to 2**53; larger ints are
   rounded to the nearest float). This representation change is a documented divergence;
-* with a uint64 operand (or a Python int in [2**63, 2**64)) the uint64 lattice of ``intops.py``
-  decides: uint64 when no selected lane is negative, else int64 (selected lanes above 2**63 - 1
-  then wrap);
+* with a uint64 or ``LatticeInt`` operand (or a Python int in [2**63, 2**64)) the uint64
+  lattice of ``intops.py`` decides: uint64 when no selected lane is negative, else a
+  ``LatticeInt`` (every lane keeps its value);
 * ``cond`` is a bool array or a Python bool; a numeric condition means ``cond != 0`` (Python
   truthiness: NaN is true).
 
@@ -18,14 +18,13 @@ promoted first:
 less (greater), so ties keep the first argument and NaN behaves as in CPython for each argument
 order (``min(nan, 1)`` is nan, ``min(1, nan)`` is 1); ``min(0.0, -0.0)`` is ``0.0``. Comparisons
 are exact (``compare.py``) and the result dtype follows ``_vec_select``. A Python int literal
-beyond 64 bits that can never win against integer operands is dropped. Known limit: with three
-or more arguments the running winner is already promoted, so when uint64 values above
-``INT64_MAX`` meet negative values, a later comparison sees the wrapped int64 value.
+beyond 64 bits that can never win against integer operands is dropped.
 
 ``_vec_broadcast(xp, value, *params)`` is ``value`` as an array with the broadcast shape of
 ``value`` and the array ``params``: Python scalars become bool / int64 (uint64 in
 [2**63, 2**64)) / float64 arrays (``xp.full_like`` on a parameter of that shape, keeping its
-device, when there is one); arrays are broadcast with ``xp.broadcast_to`` (a read-only view).
+device, when there is one); arrays are broadcast with ``xp.broadcast_to`` (a read-only view), a
+``LatticeInt`` part by part.
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 from .arith import _scalar_kind, _to_float, _vec_binary
-from .dtype import _NAMESPACES, Namespace, namespace_info, python_int_kind
+from .dtype import _NAMESPACES, LatticeInt, Namespace, namespace_info, python_int_kind
 from .intops import as_int64, finish, mask, to_int
 
 
@@ -90,7 +89,7 @@ def _select(xp: Any, info: Namespace, cond: Any, ka: str, a: Any, kb: str, b: An
             y = info.scalar("f", y)
         return xp.where(cond, x, y)
     ka_, kb_ = (_scalar_kind(a, ka) if ka in "BI" else ka), (_scalar_kind(b, kb) if kb in "BI" else kb)
-    if "u" in (ka_, kb_):
+    if "u" in (ka_, kb_) or "l" in (ka_, kb_):
         ia, ib = to_int(xp, info, ka, a), to_int(xp, info, kb, b)
         bits = xp.where(cond, ia.bits, ib.bits)
         if ia.neg is None and ib.neg is None:
@@ -167,6 +166,8 @@ def broadcast_shape(shapes: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
 
 def _vec_broadcast(xp: Any, value: Any, *params: Any) -> Any:
     """``value`` as an array of the broadcast shape of ``value`` and ``params`` (module docstring)."""
+    if type(value) is LatticeInt:
+        return LatticeInt(_vec_broadcast(xp, value.bits, *params), _vec_broadcast(xp, value.neg, *params))
     info = _NAMESPACES.get(xp) or namespace_info(xp)
     arrays = [p for p in params if hasattr(p, "shape")]
     is_array = hasattr(value, "shape")
