@@ -369,10 +369,26 @@ fn scan_tree(root: &str) -> PyResult<Vec<String>> {
     crate::scan::scan_tree(Path::new(root)).map_err(|e| PyOSError::new_err(format!("{root}: {e}")))
 }
 
+/// The runtime helper contract (src/codegen/runtime.rs) as `{key: {"name", "params", "ops",
+/// "meaning"}}`: the runtime's registry binds each name, emit and the tests read it.
+fn runtime_helpers(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let table = PyDict::new(py);
+    for h in crate::codegen::runtime::HELPERS {
+        let entry = PyDict::new(py);
+        entry.set_item("name", h.name)?;
+        entry.set_item("params", h.params)?;
+        entry.set_item("ops", PyTuple::new(py, h.ops)?)?;
+        entry.set_item("meaning", h.meaning)?;
+        table.set_item(h.key, entry)?;
+    }
+    Ok(table)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("BUILD_ID", crate::BUILD_ID)?;
+    m.add("RUNTIME_HELPERS", runtime_helpers(py)?)?;
     m.add("VectorizationError", py.get_type::<VectorizationError>())?;
     m.add("InternalError", py.get_type::<InternalError>())?;
     m.add("DeferredError", py.get_type::<DeferredError>())?;

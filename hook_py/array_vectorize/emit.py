@@ -21,7 +21,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-from ._core import sha256_hex
+from ._core import RUNTIME_HELPERS, sha256_hex
 from ._types import CodeType, FunctionType
 
 
@@ -38,8 +38,9 @@ def compile_generated(qualname: str, source: str) -> CodeType:
 
 
 #: ``code.co_names[:1]`` of an entry that can be made lazily: it calls an argument prologue
-#: first (src/codegen.rs), with its parameters as the only arguments when nothing is hidden.
-_LAZY_PROLOGUES = (("_vec_float_args",), ("_vec_exact_args",))
+#: first (src/codegen/assemble.rs), with its parameters as the only arguments when nothing is
+#: hidden.
+_LAZY_PROLOGUES = tuple((RUNTIME_HELPERS[key]["name"],) for key in ("float_args", "exact_args"))
 
 
 def entry_code(module_code: CodeType, entry: str) -> CodeType | None:
