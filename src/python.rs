@@ -217,6 +217,11 @@ fn assumption_to_py<'py>(py: Python<'py>, a: &Assumption) -> PyResult<Bound<'py,
 fn compiled_to_py<'py>(py: Python<'py>, c: &Compiled, d: &Bound<'py, PyDict>) -> PyResult<()> {
     d.set_item("source", &c.source)?;
     d.set_item("entry", &c.entry)?;
+    // The module in its two parts (source == fast_source + exact_source): emit compiles the
+    // exact body only when it is first called.
+    d.set_item("fast_source", &c.generated.fast_source)?;
+    d.set_item("exact_source", &c.generated.exact_source)?;
+    d.set_item("exact_entry", &c.generated.exact_entry)?;
     d.set_item("hidden", hidden_to_py(&c.hidden))?;
     let assumptions = PyList::empty(py);
     for a in &c.assumptions {
