@@ -1,0 +1,180 @@
+"""The D17 helpers (``runtime/special.py``) against CPython's ``math``, lane by lane.
+
+CPython is the oracle. Where it raises, the expected value is the IEEE value D3 prescribes,
+written here from C99's definition of the function (never taken from the helper under test).
+Each helper is held to ``ULP_BOUNDS[key]`` ulps of CPython's result on edge values and on random
+values (log-uniform magnitudes, both signs); the same bounds are the ones ``docs/semantics.md``
+states, which ``test_documented_bounds_are_the_tested_ones`` checks.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from pathlib import Path
+
+import array_api_strict
+import numpy as np
+import pytest
+
+from array_vectorize.runtime.special import SPECIAL_HELPERS, ULP_BOUNDS
+
+INF, NAN = math.inf, math.nan
+MIN_SUB, MIN_NORMAL, DBL_MAX = 5e-324, sys.float_info.min, sys.float_info.max
+BACKENDS = {"numpy": np, "strict": array_api_strict}
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "semantics.md"
+
+EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0, -3.0, 0.1, -0.1, 1.5, 2.5, -2.5,
+         MIN_SUB, -MIN_SUB, 3 * MIN_SUB, 1e-310, -1e-310, MIN_NORMAL, -MIN_NORMAL, 1e-300, 1e-20,
+         1e20, -1e20, 1e300, -1e300, DBL_MAX, -DBL_MAX, 2.0**52 + 0.5, 2.0**53, -(2.0**53),
+         INF, -INF, NAN]
+
+
+def helper(key):
+    return SPECIAL_HELPERS[key][1]
+
+
+def bits(v: float) -> int:
+    """The float's bits as an int ordered like the floats (negative floats below positive)."""
+    i = int(np.float64(v).view(np.int64))
+    return i if i >= 0 else -(i & 0x7FFFFFFFFFFFFFFF)
+
+
+def ulps(got: float, expected: float) -> float:
+    """Distance in representable doubles; 0 for equal values (and NaN with NaN); inf when one is
+    NaN or the signs of two zeros differ."""
+    if math.isnan(expected) or math.isnan(got):
+        return 0 if math.isnan(expected) and math.isnan(got) else INF
+    if got == expected:
+        return 0 if math.copysign(1, got) == math.copysign(1, expected) else INF
+    if math.isinf(got) or math.isinf(expected):
+        return INF
+    return abs(bits(got) - bits(expected))
+
+
+def run(key, backend, *args):
+    """The helper on ``backend`` as a NumPy float array (or bool array)."""
+    xp = BACKENDS[backend]
+    out = helper(key)(xp, *[xp.asarray(np.asarray(a, dtype=np.float64)) for a in args])
+    return np.asarray(out)
+
+
+def oracle(fn, on_raise):
+    """``fn`` lane by lane; ``on_raise(*args)`` gives the D3 value where CPython raises."""
+
+    def call(*args):
+        try:
+            return fn(*args)
+        except (ValueError, OverflowError):
+            return on_raise(*args)
+
+    return call
+
+
+def check(key, backend, fn, *columns, bound=None):
+    """Every lane within ``bound`` (default ``ULP_BOUNDS[key]``) ulps of ``fn``; returns the
+    largest distance and the share of lanes equal to CPython's."""
+    bound = ULP_BOUNDS[key] if bound is None else bound
+    got = run(key, backend, *columns).tolist()
+    worst, equal, bad = 0.0, 0, []
+    for i, g in enumerate(got):
+        args = [c[i] for c in columns]
+        d = ulps(g, fn(*args))
+        worst = max(worst, d)
+        equal += d == 0
+        if d > bound and len(bad) < 5:
+            bad.append((args, g, fn(*args), d))
+    assert not bad, f"{key}: beyond {bound} ulps (args, got, expected, ulps): {bad}"
+    return worst, equal / len(got)
+
+
+def log_uniform(rng, n, low=-323.0, high=308.0):
+    """``n`` floats with log-uniform magnitudes in [10**low, 10**high) and random signs."""
+    return (rng.choice([-1.0, 1.0], n) * 10.0 ** rng.uniform(low, high, n)).tolist()
+
+
+# --------------------------------------------------------------------------- fmod, remainder
+
+fmod = oracle(math.fmod, lambda x, y: NAN)  # fmod(inf, y), fmod(x, 0): C99 gives nan
+remainder = oracle(math.remainder, lambda x, y: NAN)
+
+HARD_PAIRS = [
+    (1e308, 1e-300), (-1e308, 1e-300), (DBL_MAX, MIN_SUB), (DBL_MAX, 3 * MIN_SUB), (1e308, 3e-308),
+    (1e-310, 3e-320), (MIN_SUB, MIN_SUB), (3 * MIN_SUB, 2 * MIN_SUB), (MIN_NORMAL, 3 * MIN_SUB),
+    (5.0, 2.0), (3.0, 2.0), (-3.0, 2.0), (1.0, 2.0), (-5.0, -2.0), (7.5, 5.0), (2.5, 1.0),
+    (6.0, 4.0), (10.0, 4.0), (2.0**53 + 2, 4.0), (2.0**53 + 2, 8.0), (1e22, 0.1), (0.3, 0.1),
+    (-4.0, 2.0), (4.0, -2.0), (0.0, 1.0), (-0.0, 1.0), (-0.0, -1.0), (0.0, INF), (-0.0, INF),
+    (3.0, INF), (-3.0, -INF), (DBL_MAX, INF), (INF, 1.0), (-INF, 2.0), (INF, INF), (1.0, 0.0),
+    (-1.0, -0.0), (0.0, 0.0), (NAN, 1.0), (1.0, NAN), (NAN, INF), (INF, NAN), (DBL_MAX, DBL_MAX / 3),
+    (DBL_MAX, 1.5), (DBL_MAX, -DBL_MAX), (1.5 * MIN_NORMAL, MIN_NORMAL), (3 * MIN_NORMAL, 2 * MIN_NORMAL),
+]
+
+
+def pairs_with_edges():
+    xs, ys = zip(*HARD_PAIRS)
+    grid = [(a, b) for a in EDGES for b in EDGES]
+    gx, gy = zip(*grid)
+    return list(xs) + list(gx), list(ys) + list(gy)
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+@pytest.mark.parametrize("key, fn", [("fmod", fmod), ("remainder", remainder)])
+def test_fmod_remainder_exact_on_hard_cases(backend, key, fn):
+    x, y = pairs_with_edges()
+    worst, _ = check(key, backend, fn, x, y)
+    assert worst == 0
+
+
+@pytest.mark.parametrize("key, fn", [("fmod", fmod), ("remainder", remainder)])
+def test_fmod_remainder_exact_on_random_values(key, fn):
+    rng = np.random.default_rng(2024)
+    x, y = log_uniform(rng, 40_000), log_uniform(rng, 40_000)
+    # Quotients near integers and half-integers: the ties and near-ties of remainder.
+    near_x = log_uniform(rng, 20_000, -300, 300)
+    q = rng.integers(1, 2**20, 20_000) + rng.choice([0.0, 0.5], 20_000)
+    near_y = (np.asarray(near_x) / q).tolist()
+    check(key, "numpy", fn, x + near_x, y + near_y)
+
+
+# --------------------------------------------------------------------------- isclose
+
+
+def isclose_oracle(a, b, rel_tol=1e-09, abs_tol=0.0):
+    return math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+@pytest.mark.parametrize("rel_tol, abs_tol", [(1e-09, 0.0), (0.0, 0.0), (1e-3, 1e-12), (0.5, INF), (INF, 0.0)])
+def test_isclose_matches_cpython(backend, rel_tol, abs_tol):
+    rng = np.random.default_rng(7)
+    base = EDGES + log_uniform(rng, 300)
+    a = [x for x in base for _ in range(4)]
+    b = [x * f for x in base for f in (1.0, 1 + 1e-10, 1 + 1e-6, -1.0)]
+    a, b = a + EDGES * len(EDGES), b + [y for y in EDGES for _ in EDGES]
+    xp = BACKENDS[backend]
+    got = np.asarray(helper("isclose")(xp, xp.asarray(a), xp.asarray(b), rel_tol, abs_tol)).tolist()
+    expected = [isclose_oracle(x, y, rel_tol, abs_tol) for x, y in zip(a, b)]
+    assert got == expected
+
+
+def test_isclose_tolerance_arrays_and_negative_tolerances():
+    a = np.array([1.0, 1.0, 1.0, INF])
+    b = np.array([1.0 + 1e-6, 1.0 + 1e-6, 1.0, INF])
+    rel = np.array([1e-5, 1e-7, -1.0, 0.0])
+    got = helper("isclose")(np, a, b, rel, 0.0).tolist()
+    # The lane with a negative tolerance is False (CPython raises ValueError for that call).
+    assert got == [True, False, False, True]
+    with pytest.raises(ValueError, match="tolerances must be non-negative"):
+        helper("isclose")(np, a, b, -1e-9)
+    with pytest.raises(ValueError, match="tolerances must be non-negative"):
+        helper("isclose")(np, a, b, 1e-9, -0.5)
+
+
+# --------------------------------------------------------------------------- registry shape
+
+
+def test_special_helpers_table():
+    for key, (name, fn) in SPECIAL_HELPERS.items():
+        assert name == f"_vec_{key}" and fn.__name__ == name
+    assert set(ULP_BOUNDS) <= set(SPECIAL_HELPERS)
