@@ -94,6 +94,94 @@ def log_uniform(rng, n, low=-323.0, high=308.0):
     return (rng.choice([-1.0, 1.0], n) * 10.0 ** rng.uniform(low, high, n)).tolist()
 
 
+# --------------------------------------------------------------------------- one-argument helpers
+
+ERF_EDGES = EDGES + [0.25, 0.2499999999999999, 0.4999999999999999, -0.4999999999999999, 0.84375,
+                     1.0000000000000002, 5.9, 6.0, -6.0, 10.0, 26.5, 26.6, 27.2, 27.3, 27.5, 28.0,
+                     28.5, 30.0, -27.0, 1e-17, -1e-17, 2.0**-28, 1e-308]
+
+
+def random_one_arg(rng, n, low, high):
+    """Log-uniform magnitudes 10**low..10**high (both signs) and uniform values on [-high, high]
+    for the transcendental helpers: half of ``n`` each."""
+    wide = log_uniform(rng, n // 2, low, math.log10(high))
+    return wide + rng.uniform(-high, high, n - n // 2).tolist()
+
+
+ONE_ARG = {
+    # key: (CPython with the D3 value where it raises, edge values, random values' magnitude range)
+    "erf": (math.erf, ERF_EDGES, (-320.0, 6.0)),
+    "erfc": (math.erfc, ERF_EDGES, (-320.0, 28.0)),
+}
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+@pytest.mark.parametrize("key", sorted(ONE_ARG))
+def test_one_arg_helpers_on_edge_values(backend, key):
+    fn, edges, _ = ONE_ARG[key]
+    check(key, backend, fn, edges)
+
+
+@pytest.mark.parametrize("key", sorted(ONE_ARG))
+def test_one_arg_helpers_on_random_values(key):
+    fn, _, (low, high) = ONE_ARG[key]
+    rng = np.random.default_rng(1234)
+    check(key, "numpy", fn, random_one_arg(rng, 100_000, low, high))
+    check(key, "strict", fn, random_one_arg(rng, 2_000, low, high))
+
+
+def test_erfc_keeps_relative_accuracy_in_the_far_tail():
+    # 1 - erf(x) would be 0 from x = 6 on; erfc stays within its bound down to the subnormals.
+    x = np.linspace(5.0, 27.3, 5_000).tolist()
+    check("erfc", "numpy", math.erfc, x)
+    assert run("erfc", "numpy", [26.6])[0] > 0.0  # ~1e-309, subnormal
+    assert run("erfc", "numpy", [-26.6])[0] == 2.0
+
+
+def norm_cdf(xp, x):
+    """The normal CDF as option-pricing code writes it: ``0.5 * math.erfc(-x / SQRT2)``."""
+    return 0.5 * helper("erfc")(xp, -x / math.sqrt(2.0))
+
+
+def call_price(xp, spot, strike, years, rate, vol):
+    """Black-Scholes price of a European call, vectorized with the erfc helper."""
+    sd = vol * xp.sqrt(years)
+    d1 = (xp.log(spot / strike) + (rate + 0.5 * vol * vol) * years) / sd
+    d2 = d1 - sd
+    return spot * norm_cdf(xp, d1) - strike * xp.exp(-rate * years) * norm_cdf(xp, d2)
+
+
+def scalar_call_price(spot, strike, years, rate, vol):
+    n = lambda x: 0.5 * math.erfc(-x / math.sqrt(2.0))  # noqa: E731
+    sd = vol * math.sqrt(years)
+    d1 = (math.log(spot / strike) + (rate + 0.5 * vol * vol) * years) / sd
+    d2 = d1 - sd
+    return spot * n(d1) - strike * math.exp(-rate * years) * n(d2)
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+def test_black_scholes_normal_cdf(backend):
+    xp = BACKENDS[backend]
+    rng = np.random.default_rng(99)
+    n = 20_000 if backend == "numpy" else 2_000
+    spot = rng.uniform(20.0, 200.0, n)
+    strike = spot * np.exp(rng.normal(0.0, 0.4, n))  # deep in and out of the money included
+    years = 10.0 ** rng.uniform(-3.0, 1.5, n)  # a day to 30 years
+    rate = rng.uniform(-0.01, 0.08, n)
+    vol = rng.uniform(0.05, 1.2, n)
+    d = (np.log(spot / strike) + (rate + 0.5 * vol * vol) * years) / (vol * np.sqrt(years))
+    # N(d) itself, lane by lane, is within the erfc bound (halving is exact).
+    got = np.asarray(norm_cdf(xp, xp.asarray(d))).tolist()
+    for di, g in zip(d.tolist(), got):
+        assert ulps(g, 0.5 * math.erfc(-di / math.sqrt(2.0))) <= ULP_BOUNDS["erfc"], di
+    # The price: the same formula in floats, so equal up to the erfc bound carried through.
+    args = [xp.asarray(a) for a in (spot, strike, years, rate, vol)]
+    price = np.asarray(call_price(xp, *args))
+    expected = np.array([scalar_call_price(*row) for row in zip(spot, strike, years, rate, vol)])
+    assert np.all(np.abs(price - expected) <= 1e-13 * spot + 8 * np.spacing(expected))
+    assert np.all(price >= -1e-12) and np.all(price <= spot)
+
+
 # --------------------------------------------------------------------------- fmod, remainder
 
 fmod = oracle(math.fmod, lambda x, y: NAN)  # fmod(inf, y), fmod(x, 0): C99 gives nan

@@ -8,6 +8,7 @@ array values and no in-place writes, so they run on NumPy and array-api-strict a
 Accuracy against CPython's ``math`` (measured; the figures are in ``docs/semantics.md``, section
 "Functions the Array API lacks (D17)", and ``ULP_BOUNDS`` below holds the bounds the tests assert):
 
+* ``erf``, ``erfc``: within 2 and 3 ulps (within 2 ulps of the true value for both);
 * ``fmod``, ``remainder``, ``isclose``: exact (the same IEEE value in every lane).
 
 Where CPython raises, D3 gives the IEEE value instead; each helper's docstring names those lanes.
@@ -22,6 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
+from . import special_tables
 from .dtype import _NAMESPACES, Namespace, namespace_info
 
 
@@ -37,6 +39,100 @@ def _f64(xp: Any, info: Namespace, v: Any) -> Any:
     if info.is_float64(dt):
         return v
     return xp.astype(v, info.float64)
+
+
+#: (namespace, table name) -> the table as a 2-d float64 array of that namespace.
+_TABLES: dict[tuple[Any, str], Any] = {}
+
+
+def _table(xp: Any, name: str) -> Any:
+    key = (xp, name)
+    table = _TABLES.get(key)
+    if table is None:
+        rows = getattr(special_tables, name)
+        table = _TABLES[key] = xp.asarray(rows, dtype=xp.float64)
+    return table
+
+
+def _horner(s: Any, coeffs: Any) -> Any:
+    """``sum(coeffs[j] * s**j)`` for a row ``(c0 head, c0 tail, c1, c2, ...)`` of Python floats or
+    of per-lane arrays: the tail joins the sum before the head, so ``c0`` counts to ~106 bits."""
+    p = coeffs[-1]
+    for c in coeffs[-2:1:-1]:
+        p = p * s + c
+    return (p * s + coeffs[1]) + coeffs[0]
+
+
+def _piecewise(xp: Any, name: str, piece: Any, s: Any) -> Any:
+    """The polynomial of table ``name`` on ``piece`` (int64 lanes, in range) at ``s``: one
+    gather of every lane's row, then Horner on its columns."""
+    table = _table(xp, name)
+    shape = piece.shape
+    rows = xp.take(table, xp.reshape(piece, (-1,)), axis=0)
+    columns = [xp.reshape(rows[:, j], shape) for j in range(table.shape[1])]
+    return _horner(s, columns)
+
+
+def _split(x: Any) -> Any:
+    """The 26 leading bits of ``x`` (Dekker's split; ``|x|`` well below 2**996): ``x * x`` of the
+    result is exact."""
+    c = 134217729.0 * x  # 2**27 + 1
+    return c - (c - x)
+
+
+# --------------------------------------------------------------------------- erf, erfc
+
+_ERF_SMALL = special_tables.ERF_SMALL[0]
+#: erfc(x) is below half the smallest subnormal from here on.
+_ERFC_ZERO = 27.5
+
+
+def _erf_parts(xp: Any, info: Namespace, x: Any) -> tuple[Any, Any, Any, Any]:
+    """``(small, xq, tail, ax)``: ``small`` marks ``|x| < 0.5``, where ``erf(x) = x + xq``;
+    elsewhere ``tail = erfc(|x|)`` (``ax = |x|``, NaN lanes read as 1.0).
+
+    ``erf(x) / x - 1`` is one polynomial in ``x * x`` on ``|x| < 0.5``. Beyond it,
+    ``erfc(x) = exp(-x*x) * erfcx(x)`` with ``erfcx`` a piecewise polynomial (28 pieces of width
+    1 up to 28.5). ``exp(-x*x)`` is taken as ``exp(-h*h) * exp(-(x - h)(x + h))`` with ``h``
+    the 26 leading bits of ``x``: ``h*h`` is exact, so the large exponent carries no rounding
+    error (which ``exp`` would multiply by ``x*x``, up to ~750), and the second factor is
+    ``1 + expm1(d)`` with ``|d| < 3e-5``.
+    """
+    ax = xp.where(xp.isnan(x), 1.0, xp.abs(x))
+    small = ax < 0.5
+    t = xp.where(small, ax, 0.0)
+    xq = x * _horner(t * t - 0.125, _ERF_SMALL)
+    a = xp.clip(ax, 0.5, 28.0)
+    piece = xp.astype(xp.floor(a - 0.5), info.int64)
+    g = _piecewise(xp, "ERFCX", piece, a - (xp.astype(piece, info.float64) + 1.0))
+    h = _split(a)
+    tail = xp.exp(-(h * h)) * (g + g * xp.expm1(-((a - h) * (a + h))))
+    tail = xp.where(ax >= _ERFC_ZERO, 0.0, tail)
+    return small, xq, tail, ax
+
+
+def _vec_erf(xp: Any, x: Any) -> Any:
+    """``math.erf(x)``: ``+-0`` keep their sign, ``erf(+-inf) == +-1``; no lane raises."""
+    info = _info(xp)
+    x = _f64(xp, info, x)
+    with info.quiet():
+        small, xq, tail, _ = _erf_parts(xp, info, x)
+        result = xp.where(small, x + xq, xp.copysign(1.0 - tail, x))
+    return xp.where(xp.isnan(x), x, result)
+
+
+def _vec_erfc(xp: Any, x: Any) -> Any:
+    """``math.erfc(x)``, without cancellation in the tails: relative accuracy down to the
+    subnormals (``erfc(26.6)`` is ~1e-309), ``erfc(x) == 0`` from 27.3 on and 2 for large
+    negative ``x``; ``erfc(+-inf)`` is 0 and 2; no lane raises."""
+    info = _info(xp)
+    x = _f64(xp, info, x)
+    with info.quiet():
+        small, xq, tail, ax = _erf_parts(xp, info, x)
+        # Near 0.5, (x - 0.5) is exact and 0.5 - (...) loses nothing (erfc(0.5) ~ 0.48).
+        near = xp.where(x >= 0.25, 0.5 - ((x - 0.5) + xq), 1.0 - (x + xq))
+        result = xp.where(small, near, xp.where(x < 0.0, 2.0 - tail, tail))
+    return xp.where(xp.isnan(x), x, result)
 
 
 # --------------------------------------------------------------------------- fmod, remainder
@@ -122,6 +218,8 @@ def _vec_isclose(xp: Any, a: Any, b: Any, rel_tol: Any = 1e-09, abs_tol: Any = 0
 
 #: stable key -> (global name in generated code, callable), the shape of ``RUNTIME_HELPERS``.
 SPECIAL_HELPERS: dict[str, tuple[str, Callable[..., Any]]] = {
+    "erf": ("_vec_erf", _vec_erf),
+    "erfc": ("_vec_erfc", _vec_erfc),
     "fmod": ("_vec_fmod", _vec_fmod),
     "remainder": ("_vec_remainder", _vec_remainder),
     "isclose": ("_vec_isclose", _vec_isclose),
@@ -130,6 +228,8 @@ SPECIAL_HELPERS: dict[str, tuple[str, Callable[..., Any]]] = {
 #: The largest error (in ulps of CPython's ``math`` result) each helper is tested against; see
 #: ``docs/semantics.md`` for what was measured and on which inputs. 0 means the same value.
 ULP_BOUNDS: dict[str, int] = {
+    "erf": 2,
+    "erfc": 3,
     "fmod": 0,
     "remainder": 0,
 }
