@@ -18,7 +18,7 @@ import array_api_strict
 import numpy as np
 import pytest
 
-from array_vectorize.runtime.special import SPECIAL_HELPERS, ULP_BOUNDS
+from array_vectorize.runtime.special import SPECIAL_HELPERS, ULP_BOUNDS, ULP_FLOORS
 
 INF, NAN = math.inf, math.nan
 MIN_SUB, MIN_NORMAL, DBL_MAX = 5e-324, sys.float_info.min, sys.float_info.max
@@ -41,15 +41,18 @@ def bits(v: float) -> int:
     return i if i >= 0 else -(i & 0x7FFFFFFFFFFFFFFF)
 
 
-def ulps(got: float, expected: float) -> float:
+def ulps(got: float, expected: float, floor: float = 0.0) -> float:
     """Distance in representable doubles; 0 for equal values (and NaN with NaN); inf when one is
-    NaN or the signs of two zeros differ."""
+    NaN or the signs of two zeros differ. With ``floor``, the error counts in ulps of
+    ``max(|expected|, floor)`` instead (an absolute bound for results below ``floor``)."""
     if math.isnan(expected) or math.isnan(got):
         return 0 if math.isnan(expected) and math.isnan(got) else INF
     if got == expected:
         return 0 if math.copysign(1, got) == math.copysign(1, expected) else INF
     if math.isinf(got) or math.isinf(expected):
         return INF
+    if floor and abs(expected) < floor:
+        return abs(got - expected) / math.ulp(floor)
     return abs(bits(got) - bits(expected))
 
 
@@ -76,11 +79,12 @@ def check(key, backend, fn, *columns, bound=None):
     """Every lane within ``bound`` (default ``ULP_BOUNDS[key]``) ulps of ``fn``; returns the
     largest distance and the share of lanes equal to CPython's."""
     bound = ULP_BOUNDS[key] if bound is None else bound
+    floor = ULP_FLOORS.get(key, 0.0)
     got = run(key, backend, *columns).tolist()
     worst, equal, bad = 0.0, 0, []
     for i, g in enumerate(got):
         args = [c[i] for c in columns]
-        d = ulps(g, fn(*args))
+        d = ulps(g, fn(*args), floor)
         worst = max(worst, d)
         equal += d == 0
         if d > bound and len(bad) < 5:
@@ -108,10 +112,33 @@ def random_one_arg(rng, n, low, high):
     return wide + rng.uniform(-high, high, n - n // 2).tolist()
 
 
+GAMMA_EDGES = EDGES + [
+    *[float(n) for n in range(1, 30)], *[-float(n) for n in range(1, 6)], -1e15, -(2.0**52), 2.0**52 + 0.5,
+    -(2.0**52 + 0.5), 1e-20, -1e-20, 1.1e-20, 5.6e-309, -5.6e-309, 5.5e-309, 1e-308, -1e-308,
+    1 - 2.0**-53, 1 + 2.0**-52, 2 - 2.0**-52, 2 + 2.0**-51, -1 + 2.0**-53, -1 - 2.0**-52, -2 + 2.0**-52,
+    -2.4570247382208006, -2.7476826467274127, -3.1435808883499797, -3.9552942848585781,
+    0.25, 0.75, 11.99999999999, 12.0, 12.000000001, 12.5, 12.49999999999, 3.5, 3.4999999999, 0.4999999999,
+    170.5, 171.0, 171.6, 171.7, 172.0, -170.5, -171.5, -175.5, -177.5, -178.5, -180.5, -199.5, -200.5,
+    -1000.5, 1000.5, 2.5e305, 2.6e305, -2.5e305, 1e306,
+]
+
+
+def gamma_on_raise(x):
+    # C99 tgamma: +-0 -> +-inf (pole), negative integers and -inf -> nan; overflow -> +-inf.
+    if x == 0.0:
+        return math.copysign(INF, x)
+    if x < 0.0 and (math.isinf(x) or x == math.floor(x)):
+        return NAN
+    return INF if x > 0.0 else -INF
+
+
 ONE_ARG = {
     # key: (CPython with the D3 value where it raises, edge values, random values' magnitude range)
     "erf": (math.erf, ERF_EDGES, (-320.0, 6.0)),
     "erfc": (math.erfc, ERF_EDGES, (-320.0, 28.0)),
+    "gamma": (oracle(math.gamma, gamma_on_raise), GAMMA_EDGES, (-320.0, 180.0)),
+    # C99 lgamma: poles and overflow -> +inf.
+    "lgamma": (oracle(math.lgamma, lambda x: INF), GAMMA_EDGES, (-320.0, 1e305)),
 }
 
 

@@ -19,6 +19,8 @@ the shape of ``registry.RUNTIME_HELPERS``: registering a helper is adding its en
 
 from __future__ import annotations
 
+import math
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
@@ -49,28 +51,30 @@ def _table(xp: Any, name: str) -> Any:
     key = (xp, name)
     table = _TABLES.get(key)
     if table is None:
-        rows = getattr(special_tables, name)
+        rows = _FACTORIALS if name == "FACTORIALS" else getattr(special_tables, name)
         table = _TABLES[key] = xp.asarray(rows, dtype=xp.float64)
     return table
 
 
 def _horner(s: Any, coeffs: Any) -> Any:
-    """``sum(coeffs[j] * s**j)`` for a row ``(c0 head, c0 tail, c1, c2, ...)`` of Python floats or
-    of per-lane arrays: the tail joins the sum before the head, so ``c0`` counts to ~106 bits."""
+    """``c0 + c1 * s + c2 * s**2 + ...`` for a table row ``(centre, c0 head, c0 tail, c1, ...)``
+    of Python floats or of per-lane arrays: the tail joins the sum before the head, so ``c0``
+    counts to ~106 bits."""
     p = coeffs[-1]
-    for c in coeffs[-2:1:-1]:
+    for c in coeffs[-2:2:-1]:
         p = p * s + c
-    return (p * s + coeffs[1]) + coeffs[0]
+    return (p * s + coeffs[2]) + coeffs[1]
 
 
-def _piecewise(xp: Any, name: str, piece: Any, s: Any) -> Any:
-    """The polynomial of table ``name`` on ``piece`` (int64 lanes, in range) at ``s``: one
-    gather of every lane's row, then Horner on its columns."""
+def _piecewise(xp: Any, name: str, piece: Any, x: Any, shift: float = 0.0) -> Any:
+    """The polynomial of table ``name`` on ``piece`` (int64 lanes, in range) at ``x + shift``:
+    one gather of every lane's row, then Horner on its columns in ``s = x - (centre - shift)``
+    (exact where ``x`` is within a factor of two of ``centre - shift``, by Sterbenz' lemma)."""
     table = _table(xp, name)
     shape = piece.shape
     rows = xp.take(table, xp.reshape(piece, (-1,)), axis=0)
     columns = [xp.reshape(rows[:, j], shape) for j in range(table.shape[1])]
-    return _horner(s, columns)
+    return _horner(x - (columns[0] - shift), columns)
 
 
 def _split(x: Any) -> Any:
@@ -101,10 +105,10 @@ def _erf_parts(xp: Any, info: Namespace, x: Any) -> tuple[Any, Any, Any, Any]:
     ax = xp.where(xp.isnan(x), 1.0, xp.abs(x))
     small = ax < 0.5
     t = xp.where(small, ax, 0.0)
-    xq = x * _horner(t * t - 0.125, _ERF_SMALL)
+    xq = x * _horner(t * t - _ERF_SMALL[0], _ERF_SMALL)
     a = xp.clip(ax, 0.5, 28.0)
     piece = xp.astype(xp.floor(a - 0.5), info.int64)
-    g = _piecewise(xp, "ERFCX", piece, a - (xp.astype(piece, info.float64) + 1.0))
+    g = _piecewise(xp, "ERFCX", piece, a)
     h = _split(a)
     tail = xp.exp(-(h * h)) * (g + g * xp.expm1(-((a - h) * (a + h))))
     tail = xp.where(ax >= _ERFC_ZERO, 0.0, tail)
@@ -133,6 +137,148 @@ def _vec_erfc(xp: Any, x: Any) -> Any:
         near = xp.where(x >= 0.25, 0.5 - ((x - 0.5) + xq), 1.0 - (x + xq))
         result = xp.where(small, near, xp.where(x < 0.0, 2.0 - tail, tail))
     return xp.where(xp.isnan(x), x, result)
+
+
+# --------------------------------------------------------------------------- gamma, lgamma
+
+#: gamma(n) == (n - 1)! for n = 1..23, all exact in float64 (CPython returns these exactly).
+_FACTORIALS = tuple(float(math.factorial(n)) for n in range(23))
+#: sqrt(2 * pi) as head + tail.
+_SQRT_2PI, _SQRT_2PI_TAIL = 2.5066282746310007, -1.8328579980459167e-16
+_LOG_PI = 1.1447298858494002
+#: log(2 * pi) / 2 - 1/2
+_STIRLING_CONSTANT = 0.4189385332046727
+#: B(2k) / (2k (2k - 1)), k = 1..8: log(gamma(x)) - Stirling's main terms ~ sum(c_k / x**(2k - 1)).
+_STIRLING_SERIES = tuple(
+    b / ((2 * k) * (2 * k - 1))
+    for k, b in enumerate((1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510), 1)
+)
+#: gamma's table covers [1, 12), lgamma's Stirling sum starts at 12.5 (truncation < 1e-18).
+_GAMMA_TABLE_END, _LGAMMA_TABLE_END = 12.0, 12.5
+#: Above it gamma overflows and, for negative x, underflows to a signed zero (as in CPython).
+_GAMMA_CLAMP = 200.0
+
+
+def _stirling_sum(a: Any) -> Any:
+    """``sum(c_k / a**(2k - 1))``, the correction to Stirling's formula (``a >= 12``)."""
+    z = 1.0 / a
+    w = z * z
+    p = _STIRLING_SERIES[-1]
+    for c in _STIRLING_SERIES[-2::-1]:
+        p = p * w + c
+    return p * z
+
+
+def _sinpi(xp: Any, x: Any) -> Any:
+    """``sin(pi * x)`` for finite ``x``: ``x - round(x)`` is exact, so the reduction loses nothing
+    and large ``x`` keep their accuracy (0 at every integer)."""
+    n = xp.round(x)
+    s = xp.sin(math.pi * (x - n))
+    half = 0.5 * n
+    return xp.where(xp.floor(half) != half, -s, s)
+
+
+def _gamma_table(xp: Any, info: Namespace, t: Any) -> Any:
+    """``gamma(t)`` for ``-1 < t < 12`` (``t`` not 0 or -1) from the table on [1, 12):
+    ``gamma(t + 1) / t`` below 1 and ``gamma(t + 2) / (t (t + 1))`` below 0, with the table's
+    polynomial evaluated at the shifted argument without rounding it."""
+    shift = xp.astype(t < 1.0, info.float64) + xp.astype(t < 0.0, info.float64)
+    piece = xp.clip(xp.floor(2.0 * t) + 2.0 * shift - 2.0, 0.0, 21.0)
+    value = _piecewise(xp, "GAMMA", xp.astype(piece, info.int64), t, shift)
+    return value / xp.where(t < 0.0, t * (t + 1.0), xp.where(t < 1.0, t, 1.0))
+
+
+def _stirling_gamma(xp: Any, a: Any) -> tuple[Any, Any]:
+    """``(A, B)`` with ``gamma(a) = A * B * B`` for ``12 <= a <= 200``, each factor finite:
+    ``B = a ** ((a - 0.5) / 2)`` (one ``pow`` of exact operands, no error growing with ``a``),
+    ``A = exp(-a) * sqrt(2 pi) * exp(sum)``."""
+    b = xp.pow(a, (a - 0.5) * 0.5)
+    corr = _SQRT_2PI + (_SQRT_2PI_TAIL + _SQRT_2PI * xp.expm1(_stirling_sum(a)))
+    return xp.exp(-a) * corr, b
+
+
+def _vec_gamma(xp: Any, x: Any) -> Any:
+    """``math.gamma(x)``.
+
+    ``gamma(n)`` for integers 1..23 is exact, as in CPython. Otherwise: a piecewise polynomial on
+    [1, 12) (below 1 through ``gamma(x + 1) / x``), Stirling's series from 12 on, and for
+    ``x <= -1`` the reflection ``gamma(x) = pi / (sin(pi x) |x| gamma(|x|))``, whose large-``|x|``
+    form divides by the Stirling factors one at a time so that results down to the subnormals
+    stay accurate.
+
+    D3 (CPython raises): ``gamma(+-0.0)`` is ``+-inf`` and a negative integer or ``-inf`` gives
+    nan (``ValueError``); past 171.62 and for ``0 < x < 5.6e-309`` the result is ``inf``, and
+    ``-inf`` for ``-5.6e-309 < x < 0`` (``OverflowError``). ``gamma(inf) == inf``; large negative
+    non-integers give a zero with the sign of ``sin(pi x)``, as in CPython.
+    """
+    info = _info(xp)
+    x = _f64(xp, info, x)
+    with info.quiet():
+        finite = xp.isfinite(x)
+        xs = xp.where(finite, x, 1.5)
+        a = xp.abs(xs)
+        integral = xp.floor(xs) == xs
+        t = xp.where(xs <= -1.0, a, xs)
+        t = xp.where(xp.logical_or(xp.logical_or(t >= _GAMMA_TABLE_END, t == 0.0), t == -1.0), 1.5, t)
+        table = _gamma_table(xp, info, t)
+        big_a, big_b = _stirling_gamma(xp, xp.clip(a, _GAMMA_TABLE_END, _GAMMA_CLAMP))
+        small = a < _GAMMA_TABLE_END
+        positive = xp.where(small, table, (big_a * big_b) * big_b)
+        c = math.pi / (_sinpi(xp, xs) * a)
+        negative = xp.where(small, c / table, ((c / big_a) / big_b) / big_b)
+        result = xp.where(xs > -1.0, positive, negative)
+        index = xp.astype(xp.clip(xs, 1.0, 23.0), info.int64) - 1
+        exact = xp.take(_table(xp, "FACTORIALS"), xp.reshape(index, (-1,)))
+        result = xp.where(xp.logical_and(integral, xs <= 23.0), xp.reshape(exact, index.shape), result)
+        result = xp.where(xp.logical_and(integral, xs < 0.0), math.nan, result)
+        result = xp.where(xs == 0.0, xp.copysign(xp.full_like(x, math.inf), x), result)
+    return xp.where(finite, result, xp.where(x > 0.0, x, math.nan))
+
+
+def _lgamma_positive(xp: Any, info: Namespace, a: Any) -> Any:
+    """``lgamma(a)`` for ``a > 0``: ``(a - 1)(a - 2) R(a)`` on [0.5, 3.5), with ``R`` a table, so
+    the zeros at 1 and 2 keep relative accuracy; ``R(a + 1) a (a - 1) - log(a)`` below 0.5; a
+    table of ``lgamma`` itself on [3.5, 12.5); Stirling's series beyond."""
+    low = a < 0.5
+    y = xp.where(low, a + 1.0, xp.where(a < 3.5, a, 1.5))  # picks the piece only
+    piece = xp.where(y < 1.0, xp.floor(4.0 * y) - 2.0, xp.floor(2.0 * y))
+    ratio = _piecewise(xp, "LGAMMA_RATIO", xp.astype(piece, info.int64), xp.where(low, a, y), xp.astype(low, info.float64))
+    near = xp.where(low, (a * (a - 1.0)) * ratio - xp.log(a), ((a - 1.0) * (a - 2.0)) * ratio)
+    mid = xp.clip(a, 3.5, _LGAMMA_TABLE_END)
+    piece = xp.minimum(xp.floor(mid - 0.5) - 3.0, 8.0)
+    table = _piecewise(xp, "LGAMMA", xp.astype(piece, info.int64), mid)
+    big = xp.maximum(a, _LGAMMA_TABLE_END)
+    stirling = (big - 0.5) * (xp.log(big) - 1.0) + (_STIRLING_CONSTANT + _stirling_sum(big))
+    return xp.where(a < 3.5, near, xp.where(a < _LGAMMA_TABLE_END, table, stirling))
+
+
+def _vec_lgamma(xp: Any, x: Any) -> Any:
+    """``math.lgamma(x)``: ``log(|gamma(x)|)``.
+
+    Positive ``x``: see ``_lgamma_positive``; ``lgamma(1) == lgamma(2) == 0.0``. Negative ``x``:
+    CPython's reflection ``log(pi) - log|sin(pi x)| - log|x| - lgamma(|x|)`` (with an exact
+    ``sin(pi x)`` reduction), and ``-log|x|`` for ``|x| < 1e-20``; near the two zeros of
+    ``lgamma`` at -2.457 and -2.747 the terms cancel, so there (as in CPython) the error is small
+    in absolute terms (~1e-15), not relative to the tiny result.
+
+    D3 (CPython raises ``ValueError``): ``lgamma`` of zero or a negative integer is ``inf``; past
+    2.55e305 the result is ``inf`` (``OverflowError``). ``lgamma(+-inf) == inf``.
+    """
+    info = _info(xp)
+    x = _f64(xp, info, x)
+    with info.quiet():
+        finite = xp.isfinite(x)
+        xs = xp.where(finite, x, 1.5)
+        a = xp.abs(xs)
+        safe = xp.where(a == 0.0, 1.5, a)
+        positive = _lgamma_positive(xp, info, safe)
+        reflected = ((_LOG_PI - xp.log(xp.abs(_sinpi(xp, xs)))) - xp.log(safe)) - positive
+        result = xp.where(xs > 0.0, positive, reflected)
+        result = xp.where(a < 1e-20, -xp.log(safe), result)
+        integral = xp.floor(xs) == xs
+        result = xp.where(xp.logical_and(integral, xp.logical_or(xs == 1.0, xs == 2.0)), 0.0, result)
+        result = xp.where(xp.logical_and(integral, xs <= 0.0), math.inf, result)
+    return xp.where(finite, result, xp.abs(x))
 
 
 # --------------------------------------------------------------------------- fmod, remainder
@@ -220,6 +366,8 @@ def _vec_isclose(xp: Any, a: Any, b: Any, rel_tol: Any = 1e-09, abs_tol: Any = 0
 SPECIAL_HELPERS: dict[str, tuple[str, Callable[..., Any]]] = {
     "erf": ("_vec_erf", _vec_erf),
     "erfc": ("_vec_erfc", _vec_erfc),
+    "gamma": ("_vec_gamma", _vec_gamma),
+    "lgamma": ("_vec_lgamma", _vec_lgamma),
     "fmod": ("_vec_fmod", _vec_fmod),
     "remainder": ("_vec_remainder", _vec_remainder),
     "isclose": ("_vec_isclose", _vec_isclose),
@@ -230,6 +378,13 @@ SPECIAL_HELPERS: dict[str, tuple[str, Callable[..., Any]]] = {
 ULP_BOUNDS: dict[str, int] = {
     "erf": 2,
     "erfc": 3,
+    "gamma": 10,
+    "lgamma": 12,
     "fmod": 0,
     "remainder": 0,
 }
+
+#: Helpers whose error is counted in ulps of ``max(|math result|, floor)``: an absolute bound
+#: where the result is small. ``lgamma`` has zeros (at 1, 2 and two in every interval
+#: ``(-n - 1, -n)``) near which CPython's own error is absolute, not relative.
+ULP_FLOORS: dict[str, float] = {"lgamma": 1.0}
