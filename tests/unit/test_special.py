@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 import sys
 from pathlib import Path
 
@@ -250,6 +251,76 @@ def test_fmod_remainder_exact_on_random_values(key, fn):
     q = rng.integers(1, 2**20, 20_000) + rng.choice([0.0, 0.5], 20_000)
     near_y = (np.asarray(near_x) / q).tolist()
     check(key, "numpy", fn, x + near_x, y + near_y)
+
+
+# --------------------------------------------------------------------------- fsum
+
+
+def fsum_oracle(*values):
+    """``math.fsum``; where it raises, D3: nan for ``inf + -inf``, else (overflow) the sum of the
+    infinities or the exact sum rounded to float (``+-inf`` beyond the range)."""
+    try:
+        return math.fsum(values)
+    except ValueError:
+        return NAN
+    except OverflowError:
+        infinite = [v for v in values if math.isinf(v)]
+        if infinite:
+            return sum(infinite)
+        exact = sum(Fraction(v) for v in values)
+        try:
+            return float(exact)
+        except OverflowError:
+            return INF if exact > 0 else -INF
+
+
+def adversarial_sums(rng, n_args, n):
+    """Columns of ``n_args`` values whose sums cancel, tie and overflow: random magnitudes over
+    the whole range, the negated float sum of the others (massive cancellation), half-ulp ties
+    with and without a tiny sticky term, and values near the top of the range."""
+    rows = []
+    for _ in range(n):
+        kind = rng.integers(0, 4)
+        vals = log_uniform(rng, n_args, -320, 308)
+        if kind == 0:
+            vals[-1] = -sum(vals[:-1])
+        elif kind == 1:
+            base = float(rng.choice([-1.0, 1.0]) * 10.0 ** rng.uniform(-300, 300))
+            half = math.ulp(base) / 2 * float(rng.choice([-1.0, 1.0]))
+            sticky = float(rng.choice([0.0, 1.0, -1.0])) * math.ulp(half) * float(rng.integers(1, 4))
+            vals = ([base, half, sticky] + [0.0] * n_args)[:n_args] if n_args >= 3 else [base, half]
+            vals = [float(v) for v in rng.permutation(vals)]
+        elif kind == 2:
+            vals = [float(v) * 1e307 for v in rng.choice([-17.0, -9.0, 9.0, 17.0], n_args)]
+            vals[0] = vals[0] + float(rng.uniform(-1, 1))
+        rows.append(vals)
+    return [list(col) for col in zip(*rows)]
+
+
+FSUM_CASES = [
+    [1.0, 2.0**-53], [1.0 + 2.0**-52, 2.0**-53], [1.0, 2.0**-53, 2.0**-106], [1.0, 2.0**-53, -(2.0**-106)],
+    [1e308, 1e308, -1e308], [DBL_MAX, DBL_MAX], [-DBL_MAX, -DBL_MAX, DBL_MAX], [DBL_MAX, math.ulp(DBL_MAX) / 2],
+    [INF, 1.0], [INF, -INF], [NAN, 1.0], [INF, 1e308, 1e308], [-0.0, -0.0], [-0.0, 0.0], [0.0, -0.0],
+    [1e100, 1.0, -1e100], [0.1, 0.2, -0.3], [MIN_SUB, -MIN_SUB], [MIN_SUB, MIN_SUB], [1e-320, 1e300, -1e300],
+    [2.0**53, 1.0, 1.0], [2.0**53, 1.0, -(2.0**-60)], [-(2.0**53), -1.0, 2.0**-60],
+]
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+@pytest.mark.parametrize("n_args", [1, 2, 3, 5])
+def test_fsum_is_exactly_rounded(backend, n_args):
+    rng = np.random.default_rng(n_args)
+    cols = adversarial_sums(rng, n_args, 20_000 if backend == "numpy" else 1_000)
+    cases = [(c + [0.0] * n_args)[:n_args] for c in FSUM_CASES if len(c) <= n_args]
+    cols = [col + [c[i] for c in cases] for i, col in enumerate(cols)]
+    worst, _ = check("fsum", backend, fsum_oracle, *cols)
+    assert worst == 0
+
+
+def test_fsum_takes_python_scalars_and_no_argument():
+    got = helper("fsum")(np, np.array([1e100, 1.0]), 1.0, -1e100)
+    assert got.tolist() == [1.0, math.fsum([1.0, 1.0, -1e100])]
+    assert float(helper("fsum")(np)) == 0.0
 
 
 # --------------------------------------------------------------------------- isclose

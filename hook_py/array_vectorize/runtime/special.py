@@ -329,6 +329,88 @@ def _vec_remainder(xp: Any, x: Any, y: Any) -> Any:
     return xp.copysign(xp.ones_like(x), x) * r
 
 
+# --------------------------------------------------------------------------- fsum
+
+#: -0.0 when this CPython's ``math.fsum`` keeps the sign of a sum of negative zeros, else 0.0.
+_FSUM_OF_NEGATIVE_ZERO = math.fsum([-0.0])
+
+
+def _two_sum(a: Any, b: Any) -> tuple[Any, Any]:
+    """``(s, e)`` with ``s = fl(a + b)`` and ``s + e == a + b`` exactly (Knuth; any order of
+    magnitudes, no overflow)."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _fsum_finite(xp: Any, values: list[Any]) -> Any:
+    """The correctly rounded sum of finite lanes (NaN or inf where an intermediate overflows).
+
+    Shewchuk's expansion: each value goes through the partials with ``_two_sum``, which leaves
+    the partials non-overlapping in increasing magnitude and their exact sum equal to the sum of
+    the values so far (lanes keep their zero partials: a zero changes nothing). The partials are
+    then added from the top until an addition is inexact; the rounding error ``lo`` of that
+    addition is half an ulp of the result at most, and when it is exactly half an ulp the sign of
+    the next non-zero partial below decides the rounding, as in CPython's ``fsum``.
+    """
+    partials: list[Any] = []
+    for x in values:
+        lows = []
+        for p in partials:
+            x, low = _two_sum(x, p)
+            lows.append(low)
+        partials = [*lows, x]
+    hi = partials[-1]
+    lo = xp.zeros_like(hi)
+    below = xp.zeros_like(hi)
+    done = xp.zeros_like(hi) != 0.0
+    for p in reversed(partials[:-1]):
+        below = xp.where(xp.logical_and(done, below == 0.0), p, below)
+        s, e = _two_sum(hi, p)
+        hi = xp.where(done, hi, s)
+        lo = xp.where(done, lo, e)
+        done = xp.logical_or(done, e != 0.0)
+    same_sign = xp.logical_or(xp.logical_and(lo < 0.0, below < 0.0), xp.logical_and(lo > 0.0, below > 0.0))
+    twice = 2.0 * lo
+    up = hi + twice
+    return xp.where(xp.logical_and(same_sign, up - hi == twice), up, hi)
+
+
+def _vec_fsum(xp: Any, *values: Any) -> Any:
+    """``math.fsum((v1, v2, ...))`` of a fixed number of arguments, lane by lane.
+
+    Guarantee: where CPython returns a value, the same value (the exact sum correctly rounded,
+    ties to even). Where CPython raises: ``inf + -inf`` gives nan (``ValueError``); an
+    intermediate overflow (``OverflowError``) gives the correctly rounded sum, ``+-inf`` if that
+    overflows, computed again on the values scaled by a power of two (exact unless the lane also
+    holds values below ``2**-1000`` in magnitude, which the scaling rounds); with an infinite
+    value, the sum of the infinities. A sum of zeros is ``+0.0`` or ``-0.0`` as this CPython's
+    ``fsum`` gives it.
+    """
+    info = _info(xp)
+    values = [_f64(xp, info, v) for v in values]
+    if not values:
+        return info.scalar("f", 0.0)
+    scale = 2.0 ** -(len(values) - 1).bit_length()  # 1 / 2**k >= 1 / len(values)
+    with info.quiet():
+        finite = [xp.where(xp.isfinite(v), v, 0.0) for v in values]
+        total = _fsum_finite(xp, finite)
+        rescaled = _fsum_finite(xp, [v * scale for v in finite]) / scale
+        total = xp.where(xp.isfinite(total), total, rescaled)
+        special = None
+        ieee = None
+        for v in values:
+            part = xp.where(xp.isfinite(v), 0.0, v)
+            special = part if special is None else special + part
+            ieee = v if ieee is None else ieee + v
+        if math.copysign(1.0, _FSUM_OF_NEGATIVE_ZERO) < 0.0:
+            zero = ieee  # where every value is a zero, their IEEE sum: -0.0 only if all are -0.0
+        else:
+            zero = xp.zeros_like(total)
+        total = xp.where(total == 0.0, zero, total)
+        return xp.where(special == 0.0, total, special)
+
+
 # --------------------------------------------------------------------------- isclose
 
 
@@ -371,6 +453,7 @@ SPECIAL_HELPERS: dict[str, tuple[str, Callable[..., Any]]] = {
     "fmod": ("_vec_fmod", _vec_fmod),
     "remainder": ("_vec_remainder", _vec_remainder),
     "isclose": ("_vec_isclose", _vec_isclose),
+    "fsum": ("_vec_fsum", _vec_fsum),
 }
 
 #: The largest error (in ulps of CPython's ``math`` result) each helper is tested against; see
@@ -382,6 +465,7 @@ ULP_BOUNDS: dict[str, int] = {
     "lgamma": 12,
     "fmod": 0,
     "remainder": 0,
+    "fsum": 0,
 }
 
 #: Helpers whose error is counted in ulps of ``max(|math result|, floor)``: an absolute bound
