@@ -323,6 +323,84 @@ def test_fsum_takes_python_scalars_and_no_argument():
     assert float(helper("fsum")(np)) == 0.0
 
 
+# --------------------------------------------------------------------------- round(x, n)
+
+
+def round_oracle(n):
+    def call(x):
+        try:
+            return round(x, n)
+        except OverflowError:  # D3: a rounded value beyond the float range is +-inf
+            return math.copysign(INF, x)
+
+    return call
+
+
+def round_inputs(rng, n, count):
+    """Random magnitudes around the rounding position and adversarial ones: decimal ties
+    ``k.5 * 10**-n`` (2.675-like: the nearest double is just above or below the tie) and their
+    neighbours, exact binary ties (``0.125`` at ``n = 2``), and integers."""
+    low, high = (-n - 3.0, 17.0) if n > 0 else (-5.0, 17.0 - n)
+    values = log_uniform(rng, count, low, min(high, 308.0))
+    exact_ties = (Fraction(2 * int(k) + 1, 2) / Fraction(10) ** n for k in rng.integers(0, 10**7, count // 2))
+    ties = [float(t) for t in exact_ties if t < DBL_MAX]
+    values += ties + [math.nextafter(t, INF) for t in ties[: count // 8]]
+    values += [math.nextafter(t, -INF) for t in ties[: count // 8]]
+    if n >= 0:
+        values += [float(Fraction(2 * int(k) + 1, 2 ** (int(j) + 1))) for k, j in
+                   zip(rng.integers(0, 10**6, count // 8), rng.integers(n, n + 4, count // 8))]
+        # Exact ties at the top, t = x * 10**n = k + 1/2 with 2**52 <= t < 2**53: x = m / 2**(n+1)
+        # with m odd, where fl(t) is an integer and only the product's low part shows the tie.
+        low_m, high_m = -(-(2**53) // 5**n), 2**54 // 5**n
+        if high_m > low_m:
+            values += [float(Fraction(int(m) | 1, 2 ** (n + 1))) for m in rng.integers(low_m, high_m, count // 8)]
+    return values + [2.675, 0.125, 0.375, 2.5, 3.5, -2.5, 1e22, 5e-324, DBL_MAX, -DBL_MAX, 0.5, 1.5]
+
+
+ROUND_EXACT_DIGITS = [0, 1, 2, 3, 4, 6, 10, 15, 16, 17, 22, -1, -2, -3, -6, -15, -16, -22]
+ROUND_FAR_DIGITS = [23, 25, 30, 50, 100, 200, 299, -23, -30, -100, -200, -300, -308]
+
+
+@pytest.mark.parametrize("n", ROUND_EXACT_DIGITS + ROUND_FAR_DIGITS)
+def test_round_digits_is_exact(n):
+    rng = np.random.default_rng(1000 + n)
+    x = round_inputs(rng, n, 4_000) + EDGES
+    xp = BACKENDS["numpy"]
+    got = np.asarray(helper("round_digits")(xp, xp.asarray(x), n)).tolist()
+    oracle_n = round_oracle(n)
+    bad = [(v, g, oracle_n(v)) for v, g in zip(x, got) if ulps(g, oracle_n(v)) != 0]
+    assert not bad, bad[:5]
+
+
+@pytest.mark.parametrize("n", [300, 309, 315, 323])
+def test_round_digits_near_the_subnormals_is_within_one_ulp(n):
+    rng = np.random.default_rng(n)
+    x = log_uniform(rng, 4_000, -n - 1.0, 17.0 - n)
+    got = np.asarray(helper("round_digits")(np, np.asarray(x), n)).tolist()
+    assert max(ulps(g, round(v, n)) for v, g in zip(x, got)) <= ULP_BOUNDS["round_digits_subnormal"]
+
+
+@pytest.mark.parametrize("n", [2, -3, 40])
+def test_round_digits_on_strict(n):
+    rng = np.random.default_rng(5)
+    x = round_inputs(rng, n, 500) + EDGES
+    xs = array_api_strict.asarray(x)
+    got = np.asarray(helper("round_digits")(array_api_strict, xs, n)).tolist()
+    assert all(ulps(g, round_oracle(n)(v)) == 0 for v, g in zip(x, got))
+
+
+@pytest.mark.parametrize("n", [324, 400, 10**30, -309, -400, -(10**30)])
+def test_round_digits_beyond_cpython_limits(n):
+    x = EDGES
+    got = np.asarray(helper("round_digits")(np, np.asarray(x), n)).tolist()
+    assert all(ulps(g, round(v, n)) == 0 for v, g in zip(x, got))
+
+
+def test_round_digits_needs_a_constant_int():
+    with pytest.raises(TypeError, match="constant int"):
+        helper("round_digits")(np, np.array([1.5]), 2.0)
+
+
 # --------------------------------------------------------------------------- isclose
 
 
@@ -363,4 +441,5 @@ def test_isclose_tolerance_arrays_and_negative_tolerances():
 def test_special_helpers_table():
     for key, (name, fn) in SPECIAL_HELPERS.items():
         assert name == f"_vec_{key}" and fn.__name__ == name
-    assert set(ULP_BOUNDS) <= set(SPECIAL_HELPERS)
+    for key in ULP_BOUNDS:  # a helper's key, or a helper's key and a qualifier
+        assert any(key == h or key.startswith(h + "_") for h in SPECIAL_HELPERS), key

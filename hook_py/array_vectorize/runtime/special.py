@@ -20,6 +20,7 @@ the shape of ``registry.RUNTIME_HELPERS``: registering a helper is adding its en
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -411,6 +412,152 @@ def _vec_fsum(xp: Any, *values: Any) -> Any:
         return xp.where(special == 0.0, total, special)
 
 
+# --------------------------------------------------------------------------- round(x, n)
+
+#: CPython's limits: ``round(x, n)`` is ``x`` above ``_NDIGITS_MAX`` and ``0.0 * x`` below
+#: ``_NDIGITS_MIN`` (``floatobject.c``).
+_NDIGITS_MAX, _NDIGITS_MIN = 323, -308
+#: Powers of ten up to here are exact doubles.
+_EXACT_POW10 = 22
+_TWO_53 = 2.0**53
+
+
+def _split_constant(b: float) -> tuple[float, float]:
+    """``b = hi + lo`` with ``hi`` the 26 leading bits of ``b`` (truncated, so ``lo`` has at most
+    27 bits); done on the Python float, so it cannot overflow as Dekker's split would near
+    ``DBL_MAX``."""
+    m, ex = math.frexp(b)
+    hi = math.ldexp(math.floor(math.ldexp(m, 26)), ex - 26)
+    return hi, b - hi
+
+
+def _two_product(a: Any, b: float) -> tuple[Any, Any]:
+    """``(p, e)`` with ``p = fl(a * b)`` and ``p + e == a * b`` exactly for a constant ``b``
+    (Dekker, no FMA needed: every partial product has at most 53 bits; exact unless ``p``
+    overflows or the product's low part falls below the subnormal range)."""
+    p = a * b
+    a_hi = _split(a)
+    a_lo = a - a_hi
+    b_hi, b_lo = _split_constant(b)
+    return p, (((a_hi * b_hi - p) + a_hi * b_lo) + a_lo * b_hi) + a_lo * b_lo
+
+
+def _round_fraction_digits(xp: Any, ax: Any, n: int) -> Any:
+    """``round(ax, n)`` for ``ax >= 0`` finite and ``0 <= n <= 22``, exact.
+
+    ``t = ax * 10**n`` is held exactly as ``p + e`` (``10**n`` is an exact double). When
+    ``p >= 2**53``, ``ax``'s ulp exceeds ``10**-n``, so rounding to ``n`` digits moves it less
+    than half an ulp: the result is ``ax``. Otherwise ``k = round(p)`` (half to even) and the
+    exact signs of ``t - (k +- 1/2)`` (``p - k`` is exact, and so is ``p - k -+ 1/2`` wherever
+    the sign can be in doubt) give CPython's integer ``round-half-even(t)``, at most 2**53; the result is that integer divided by
+    ``10**n``, one correctly rounded division, which is what CPython's decimal string gives.
+    """
+    scale = float(10**n)
+    big = ax * scale >= _TWO_53  # also for ax * scale overflowing to inf
+    a = xp.where(big, 0.0, ax)
+    p, e = _two_product(a, scale)
+    k = xp.round(p)
+    f = p - k
+    # The signs of t - (k + 1/2) and t - (k - 1/2). An exact tie needs no step: either e == 0 and
+    # round(p) already took the even side, or p >= 2**52, e == +-1/2 and fl(t) did.
+    k = xp.where((f - 0.5) + e > 0.0, k + 1.0, xp.where((f + 0.5) + e < 0.0, k - 1.0, k))
+    return xp.where(big, ax, k / scale)
+
+
+def _round_integer_digits(xp: Any, ax: Any, m: int) -> Any:
+    """``round(ax, -m)`` for ``ax >= 0`` finite and ``1 <= m <= 22``, exact.
+
+    With ``P = 10**m`` exact, ``r = fmod(ax, P)`` is exact, the truncated quotient is odd when
+    ``fmod(ax, 2 P) >= P``, and the two candidates ``ax - r`` and ``ax + (P - r)`` (``P - r`` is
+    exact by Sterbenz' lemma when ``r >= P / 2``, the only case it is used) are each one
+    correctly rounded operation on the exact multiple of ``P`` CPython's string conversion
+    rounds. Overflow gives ``inf`` (CPython raises ``OverflowError``).
+    """
+    scale = float(10**m)
+    r = _abs_fmod(xp, ax, scale)
+    odd = _abs_fmod(xp, ax, 2.0 * scale) >= scale
+    up = xp.logical_or(r > 0.5 * scale, xp.logical_and(r == 0.5 * scale, odd))
+    return xp.where(up, ax + (scale - r), ax - r)
+
+
+def _double_double(v: Fraction) -> tuple[float, float]:
+    """``v`` as ``hi + lo`` (about 106 bits)."""
+    hi = float(v)
+    return hi, float(v - Fraction(hi))
+
+
+#: Positive powers of ten beyond 22 are used scaled by 2**-64 (so 10**323 fits).
+_FAR_SHIFT = 2.0**64
+
+
+def _round_far_digits(xp: Any, ax: Any, n: int) -> Any:
+    """``round(ax, n)`` for ``22 < |n|``, where ``10**|n|`` is not a double: ``10**|n|`` as a
+    double-double (relative error below 2**-106), so the rounding to an integer and the final
+    scaling are each decided from a ~106-bit value and can differ from CPython only when the
+    exact value lies within ~2**-100 (relative) of a rounding boundary.
+
+    ``n > 0``: the result is ``ax`` when ``ax * 10**n >= 2**53`` (``ax``'s ulp then exceeds
+    ``10**-n``); else ``k = round(ax * 10**n)`` with a one-step correction from the low parts,
+    and ``k / 10**n`` by a division corrected with its residual. ``n < 0``: likewise with the
+    quotient ``ax / 10**-n`` and the product by ``10**-n``.
+    """
+    if n > 0:
+        hi, lo = _double_double(Fraction(10**n) / Fraction(_FAR_SHIFT))
+        big = (ax * _FAR_SHIFT) * hi >= _TWO_53
+        a = xp.where(big, 0.0, ax) * _FAR_SHIFT
+        p, e = _two_product(a, hi)
+        k = xp.round(p)
+        rest = ((p - k) + e) + a * lo  # t - k, to ~2**-100 of t
+        k = xp.where(rest > 0.5, k + 1.0, xp.where(rest < -0.5, k - 1.0, k))
+        num = k / _FAR_SHIFT
+        y = num / hi
+        yh, ye = _two_product(y, hi)
+        y = y + (((num - yh) - ye) - y * lo) / hi
+        return xp.where(big, ax, y)
+    hi, lo = _double_double(Fraction(10 ** (-n)))
+    q = xp.round(ax / hi)
+    big = q >= _TWO_53
+    q = xp.where(big, 0.0, q)
+    qh, qe = _two_product(q, hi)
+    rest = ((ax - qh) - qe) - q * lo  # ax - q * 10**m
+    half = 0.5 * hi
+    q = xp.where(rest > half, q + 1.0, xp.where(rest < -half, q - 1.0, q))
+    qh, qe = _two_product(q, hi)
+    y = xp.where(xp.isinf(qh), qh, qh + (qe + q * lo))  # inf: beyond the float range (D3)
+    return xp.where(big, ax, y)
+
+
+def _vec_round_digits(xp: Any, x: Any, ndigits: int) -> Any:
+    """``round(x, ndigits)`` for float ``x`` and a constant int ``ndigits``: CPython rounds the
+    exact binary value of ``x`` to ``ndigits`` decimal places, ties to even, then reads the
+    decimal back correctly rounded (``round(2.675, 2) == 2.67``).
+
+    Exact for ``-22 <= ndigits <= 22`` (see ``_round_fraction_digits`` and
+    ``_round_integer_digits``) and beyond CPython's limits (``x`` above 323, ``0.0 * x`` below
+    -308); in between, ``_round_far_digits``. The sign of ``x`` is kept (``round(-0.001, 2)``
+    is ``-0.0``); nan and +-inf round to themselves. D3: a result beyond the float range is
+    ``+-inf`` (CPython raises ``OverflowError``).
+    """
+    if isinstance(ndigits, bool) or not isinstance(ndigits, int):
+        raise TypeError(f"round(x, ndigits) needs a constant int ndigits, got {type(ndigits).__name__}")
+    info = _info(xp)
+    x = _f64(xp, info, x)
+    if ndigits > _NDIGITS_MAX:
+        return x
+    if ndigits < _NDIGITS_MIN:
+        return xp.where(xp.isfinite(x), xp.copysign(xp.zeros_like(x), x), x)
+    finite = xp.isfinite(x)
+    ax = xp.where(finite, xp.abs(x), 0.0)
+    with info.quiet():
+        if 0 <= ndigits <= _EXACT_POW10:
+            magnitude = _round_fraction_digits(xp, ax, ndigits)
+        elif -_EXACT_POW10 <= ndigits < 0:
+            magnitude = _round_integer_digits(xp, ax, -ndigits)
+        else:
+            magnitude = _round_far_digits(xp, ax, ndigits)
+    return xp.where(finite, xp.copysign(magnitude, x), x)
+
+
 # --------------------------------------------------------------------------- isclose
 
 
@@ -454,6 +601,7 @@ SPECIAL_HELPERS: dict[str, tuple[str, Callable[..., Any]]] = {
     "remainder": ("_vec_remainder", _vec_remainder),
     "isclose": ("_vec_isclose", _vec_isclose),
     "fsum": ("_vec_fsum", _vec_fsum),
+    "round_digits": ("_vec_round_digits", _vec_round_digits),
 }
 
 #: The largest error (in ulps of CPython's ``math`` result) each helper is tested against; see
@@ -466,6 +614,9 @@ ULP_BOUNDS: dict[str, int] = {
     "fmod": 0,
     "remainder": 0,
     "fsum": 0,
+    "round_digits": 0,
+    # round(x, n) for n > 299 where the result is below ~1e-292 (see _round_far_digits).
+    "round_digits_subnormal": 1,
 }
 
 #: Helpers whose error is counted in ulps of ``max(|math result|, floor)``: an absolute bound
