@@ -372,6 +372,13 @@ def test_round_digits_is_exact(n):
     assert not bad, bad[:5]
 
 
+@pytest.mark.parametrize("x, n", [(4.172245e30, -25), (4.95e-99, 100), (1.45e-199, 200), (-4.95e-99, 100)])
+def test_round_digits_far_decimal_ties(x, n):
+    # Doubles within ~1e-17 (relative) of a decimal tie, where 10**|n| is not a double.
+    got = float(helper("round_digits")(np, np.asarray([x]), n)[0])
+    assert ulps(got, round(x, n)) == 0
+
+
 @pytest.mark.parametrize("n", [300, 309, 315, 323])
 def test_round_digits_near_the_subnormals_is_within_one_ulp(n):
     rng = np.random.default_rng(n)

@@ -507,8 +507,11 @@ def _round_far_digits(xp: Any, ax: Any, n: int) -> Any:
         a = xp.where(big, 0.0, ax) * _FAR_SHIFT
         p, e = _two_product(a, hi)
         k = xp.round(p)
-        rest = ((p - k) + e) + a * lo  # t - k, to ~2**-100 of t
-        k = xp.where(rest > 0.5, k + 1.0, xp.where(rest < -0.5, k - 1.0, k))
+        f = p - k
+        # t - (k +- 1/2), to ~2**-100 of t: f -+ 1/2 is exact wherever the sign is in doubt.
+        above = ((f - 0.5) + e) + a * lo
+        below = ((f + 0.5) + e) + a * lo
+        k = xp.where(above > 0.0, k + 1.0, xp.where(below < 0.0, k - 1.0, k))
         num = k / _FAR_SHIFT
         y = num / hi
         yh, ye = _two_product(y, hi)
@@ -519,9 +522,10 @@ def _round_far_digits(xp: Any, ax: Any, n: int) -> Any:
     big = q >= _TWO_53
     q = xp.where(big, 0.0, q)
     qh, qe = _two_product(q, hi)
-    rest = ((ax - qh) - qe) - q * lo  # ax - q * 10**m
-    half = 0.5 * hi
-    q = xp.where(rest > half, q + 1.0, xp.where(rest < -half, q - 1.0, q))
+    # ax - (q +- 1/2) * 10**m: ax - qh and then -+ hi / 2 are exact (Sterbenz) near a tie.
+    above = (((ax - qh) - 0.5 * hi) - qe) - (q + 0.5) * lo
+    below = (((ax - qh) + 0.5 * hi) - qe) - (q - 0.5) * lo
+    q = xp.where(above > 0.0, q + 1.0, xp.where(below < 0.0, q - 1.0, q))
     qh, qe = _two_product(q, hi)
     y = xp.where(xp.isinf(qh), qh, qh + (qe + q * lo))  # inf: beyond the float range (D3)
     return xp.where(big, ax, y)
