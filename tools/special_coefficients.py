@@ -13,6 +13,7 @@ comment.
 from __future__ import annotations
 
 import sys
+import textwrap
 
 import mpmath as mp
 
@@ -83,7 +84,8 @@ def emit(name, doc, f, pieces, degree):
     print(f"#: Degree {degree}; largest relative error of the rounded coefficients: {mp.nstr(worst, 2)}.")
     print(f"{name} = (")
     for centre, coeffs in rows:
-        print("    (" + ", ".join(repr(c) for c in [centre, *coeffs]) + ",),")
+        body = textwrap.fill(", ".join(repr(c) for c in [centre, *coeffs]) + ",", 96)
+        print("    (\n" + textwrap.indent(body, "        ") + "\n    ),")
     print(")")
     print()
 
