@@ -450,3 +450,31 @@ def test_special_helpers_table():
         assert name == f"_vec_{key}" and fn.__name__ == name
     for key in ULP_BOUNDS:  # a helper's key, or a helper's key and a qualifier
         assert any(key == h or key.startswith(h + "_") for h in SPECIAL_HELPERS), key
+
+
+# --------------------------------------------------------------------------- jax.jit
+
+
+def test_helpers_trace_under_jax_jit():
+    """No Python branch on array values: every helper compiles under ``jax.jit`` and agrees with
+    NumPy on normal-range values (XLA may fuse multiply-adds and flushes subnormals, semantics
+    item 14, so a few ulps are allowed for the transcendental helpers)."""
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    jnp = jax.numpy
+    rng = np.random.default_rng(3)
+    x = np.concatenate([log_uniform(rng, 500, -100, 2), [0.0, -0.0, 1.0, 2.5, -3.5, INF, -INF, NAN]])
+    y = np.concatenate([log_uniform(rng, 500, -100, 2), [1.0, 3.0, -2.0, 0.5, INF, 1.0, 0.0, 2.0]])
+    cases = {
+        "erf": ((x,), 4), "erfc": ((x,), 4), "gamma": ((x,), 8), "lgamma": ((x,), 8),
+        "fmod": ((x, y), 0), "remainder": ((x, y), 0), "fsum": ((x, y, -x), 0), "isclose": ((x, y), 0),
+    }
+    for key, (args, allowed) in cases.items():
+        fn = helper(key)
+        traced = jax.jit(lambda *a, fn=fn: fn(jnp, *a))
+        got = np.asarray(traced(*[jnp.asarray(a) for a in args])).tolist()
+        expected = np.asarray(fn(np, *args)).tolist()
+        worst = max(ulps(g, e) if isinstance(e, float) else (0 if g == e else INF) for g, e in zip(got, expected))
+        assert worst <= allowed, key
+    traced = jax.jit(lambda a: helper("round_digits")(jnp, a, 2))
+    assert np.asarray(traced(jnp.asarray([2.675, -0.125, 1e300]))).tolist() == [2.67, -0.12, 1e300]

@@ -25,7 +25,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-from . import special_tables
+from . import compat, special_tables
 from .dtype import Namespace
 from .eft import as_f64, namespace, split
 from .special_exact import _vec_fmod, _vec_fsum, _vec_isclose, _vec_remainder, _vec_round_digits
@@ -36,11 +36,15 @@ _TABLES: dict[tuple[Any, str], Any] = {}
 
 
 def _table(xp: Any, name: str) -> Any:
+    """Table ``name`` as an array of ``xp``, cached unless the namespace's arrays are lazy (a JAX
+    array made while tracing belongs to that trace and must not outlive it)."""
     key = (xp, name)
     table = _TABLES.get(key)
     if table is None:
         rows = _FACTORIALS if name == "FACTORIALS" else getattr(special_tables, name)
-        table = _TABLES[key] = xp.asarray(rows, dtype=xp.float64)
+        table = xp.asarray(rows, dtype=xp.float64)
+        if not compat.is_lazy_array(table):
+            _TABLES[key] = table
     return table
 
 
