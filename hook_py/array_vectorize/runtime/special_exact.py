@@ -215,18 +215,20 @@ def _round_far_digits(xp: Any, ax: Any, n: int) -> Any:
         yh, ye = two_product(y, hi)
         y = y + (((num - yh) - ye) - y * lo) / hi
         return xp.where(big, ax, y)
-    hi, lo = _double_double(Fraction(10 ** (-n)))
-    q = xp.round(ax / hi)
+    # Everything a quarter of its size, so that no candidate q * 10**m overflows (exact: the
+    # values involved are at least 10**22 / 4); the final times 4 gives inf past the range (D3).
+    hi, lo = _double_double(Fraction(10 ** (-n)) / 4)
+    a = 0.25 * ax
+    q = xp.round(a / hi)
     big = q >= _TWO_53
     q = xp.where(big, 0.0, q)
     qh, qe = two_product(q, hi)
-    # ax - (q +- 1/2) * 10**m: ax - qh and then -+ hi / 2 are exact (Sterbenz) near a tie.
-    above = (((ax - qh) - 0.5 * hi) - qe) - (q + 0.5) * lo
-    below = (((ax - qh) + 0.5 * hi) - qe) - (q - 0.5) * lo
+    # a - (q +- 1/2) * hi: a - qh and then -+ hi / 2 are exact (Sterbenz) near a tie.
+    above = (((a - qh) - 0.5 * hi) - qe) - (q + 0.5) * lo
+    below = (((a - qh) + 0.5 * hi) - qe) - (q - 0.5) * lo
     q = xp.where(above > 0.0, q + 1.0, xp.where(below < 0.0, q - 1.0, q))
     qh, qe = two_product(q, hi)
-    y = xp.where(xp.isinf(qh), qh, qh + (qe + q * lo))  # inf: beyond the float range (D3)
-    return xp.where(big, ax, y)
+    return xp.where(big, ax, 4.0 * (qh + (qe + q * lo)))
 
 
 def _vec_round_digits(xp: Any, x: Any, ndigits: int) -> Any:
