@@ -8,8 +8,13 @@ array values and no in-place writes, so they run on NumPy and array-api-strict a
 Accuracy against CPython's ``math`` (measured; the figures are in ``docs/semantics.md``, section
 "Functions the Array API lacks (D17)", and ``ULP_BOUNDS`` below holds the bounds the tests assert):
 
-* ``erf``, ``erfc``: within 2 and 3 ulps (within 2 ulps of the true value for both);
-* ``fmod``, ``remainder``, ``isclose``: exact (the same IEEE value in every lane).
+* ``erf``, ``erfc``: within 2 and 4 ulps (within 1 and 2 ulps of the true value);
+* ``gamma``: within 10 ulps (5 of the true value; CPython's own error reaches 7);
+* ``lgamma``: within 8 ulps of ``max(|result|, 1)`` (2 ulps of the true value for ``x > 0``,
+  where CPython's error reaches ~1e4 ulps near 1 and 2);
+* ``fmod``, ``remainder``, ``isclose``, ``fsum`` and ``round(x, n)`` (``special_exact.py``):
+  exact, the same IEEE value in every lane (``round``: up to 1 ulp off for ``n >= 300`` with
+  results below ~1e-292).
 
 Where CPython raises, D3 gives the IEEE value instead; each helper's docstring names those lanes.
 
@@ -284,11 +289,12 @@ SPECIAL_HELPERS: dict[str, tuple[str, Callable[..., Any]]] = {
 #: ``docs/semantics.md`` for what was measured and on which inputs. 0 means the same value.
 ULP_BOUNDS: dict[str, int] = {
     "erf": 2,
-    "erfc": 3,
+    "erfc": 4,
     "gamma": 10,
-    "lgamma": 12,
+    "lgamma": 8,
     "fmod": 0,
     "remainder": 0,
+    "isclose": 0,
     "fsum": 0,
     "round_digits": 0,
     # round(x, n) for n > 299 where the result is below ~1e-292 (see _round_far_digits).
