@@ -497,3 +497,32 @@ def test_helpers_trace_under_jax_jit():
         assert worst <= allowed, key
     traced = jax.jit(lambda a: helper("round_digits")(jnp, a, 2))
     assert np.asarray(traced(jnp.asarray([2.675, -0.125, 1e300]))).tolist() == [2.67, -0.12, 1e300]
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+def test_shapes_scalars_and_int_inputs(backend):
+    """Python floats (0-d results), 2-d arrays and int64 arrays (converted as CPython converts an
+    int argument) give each lane's ``math`` value."""
+    xp = BACKENDS[backend]
+    grid = xp.asarray([[0.5, -2.5, 3.0], [1e-300, 7.25, -0.0]])
+    ints = xp.asarray([[1, -3, 4], [0, 7, 22]])
+    calls = {
+        "erf": (math.erf, 1), "erfc": (math.erfc, 1), "gamma": (ONE_ARG["gamma"][0], 1),
+        "lgamma": (ONE_ARG["lgamma"][0], 1), "fmod": (fmod, 2), "remainder": (remainder, 2),
+        "fsum": (fsum_oracle, 2), "isclose": (isclose_oracle, 2),
+    }
+    for key, (fn, arity) in calls.items():
+        for arr in (grid, ints):
+            args = (arr,) * arity if arity == 1 else (arr, xp.asarray(2.0))
+            got = np.asarray(helper(key)(xp, *args))
+            assert got.shape == (2, 3), key
+            values = np.asarray(arr, dtype=np.float64)
+            second = [2.0] if arity == 2 else []
+            expected = [fn(float(v), *second) for v in values.ravel().tolist()]
+            floor = ULP_FLOORS.get(key, 0.0)
+            assert all(ulps(float(g), float(e), floor) <= ULP_BOUNDS[key] for g, e in
+                       zip(got.ravel().tolist(), expected)), key
+        scalar = helper(key)(xp, *([0.75] * arity))
+        assert np.asarray(scalar).shape == (), key
+    rounded = helper("round_digits")(xp, grid, 1)
+    assert np.asarray(rounded).tolist() == [[round(v, 1) for v in row] for row in np.asarray(grid).tolist()]
