@@ -73,12 +73,14 @@ def lgamma_ratio(y):
 
 def emit(name, doc, f, pieces, degree):
     """Prints table ``name``: one row ``(centre, c0 head, c0 tail, c1, ...)`` per piece, for
-    ``pieces`` given as ``(lower end, upper end)``."""
+    ``pieces`` given as ``(lower end, upper end)``, or as ``(lower end, upper end, function)``
+    for a piece of another function than ``f``."""
     rows, worst = [], mp.mpf(0)
-    for low, high in pieces:
+    for low, high, *other in pieces:
+        g = other[0] if other else f
         centre, half = (mp.mpf(low) + high) / 2, (mp.mpf(high) - low) / 2
-        coeffs = fit(f, centre, half, degree)
-        worst = max(worst, check(f, centre, half, coeffs))
+        coeffs = fit(g, centre, half, degree)
+        worst = max(worst, check(g, centre, half, coeffs))
         rows.append((float(centre), coeffs))
     print(f"#: {doc}")
     print(f"#: Degree {degree}; largest relative error of the rounded coefficients: {mp.nstr(worst, 2)}.")
@@ -100,15 +102,14 @@ def main():
     print()
     emit("ERF_SMALL", "erf(x) / x - 1 for |x| < 0.5, as a polynomial in x * x.", erf_small,
          [(0, 0.25)], 12)
-    emit("ERFCX", "exp(x * x) * erfc(x) on [k + 0.5, k + 1.5), k = 0..27.", erfc_scaled,
-         [(k + 0.5, k + 1.5) for k in range(28)], 18)
+    emit("ERFCX", "exp(x * x) * erfc(x) on [0.5 + k / 4, 0.75 + k / 4), k = 0..111.", erfc_scaled,
+         [(0.5 + k / 4, 0.75 + k / 4) for k in range(112)], 11)
     emit("GAMMA", "gamma(x) on [1 + k / 2, 1.5 + k / 2), k = 0..21.", mp.gamma,
          [(1 + k / 2, 1.5 + k / 2) for k in range(22)], 19)
-    emit("LGAMMA_RATIO", "lgamma(y) / ((y - 1) * (y - 2)) on [0.5, 0.75), [0.75, 1), then halves to 3.5.",
-         lgamma_ratio, [(0.5, 0.75), (0.75, 1.0)] + [(1 + k / 2, 1.5 + k / 2) for k in range(5)], 18)
-    emit("LGAMMA", "lgamma(x) on [k + 0.5, k + 1.5), k = 3..11.", mp.loggamma,
-         [(k + 0.5, k + 1.5) for k in range(3, 12)], 16)
-
+    ratio_pieces = [(0.5, 0.75), (0.75, 1.0)] + [(1 + k / 2, 1.5 + k / 2) for k in range(5)]
+    emit("LGAMMA", "rows 0-6: lgamma(y) / ((y - 1)(y - 2)) on [0.5, 0.75), [0.75, 1), halves to 3.5;\n"
+         "#: rows 7-15: lgamma(y) on [k + 0.5, k + 1.5), k = 3..11.", lgamma_ratio,
+         ratio_pieces + [(k + 0.5, k + 1.5, mp.loggamma) for k in range(3, 12)], 18)
 
 if __name__ == "__main__":
     sys.exit(main())

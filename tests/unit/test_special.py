@@ -526,3 +526,23 @@ def test_shapes_scalars_and_int_inputs(backend):
         assert np.asarray(scalar).shape == (), key
     rounded = helper("round_digits")(xp, grid, 1)
     assert np.asarray(rounded).tolist() == [[round(v, 1) for v in row] for row in np.asarray(grid).tolist()]
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+def test_no_floating_point_exception_escapes(backend):
+    """D3: the IEEE values are the results, so no helper raises or warns, even under
+    ``np.errstate(all="raise")`` on NumPy (array-api-strict: with NumPy's warnings on, which
+    pytest turns into errors)."""
+    xp = BACKENDS[backend]
+    v = EDGES + [28.0, -30.0, 171.7, -171.5, 2.5e305, -1e-310, 1e-20]
+    w = [1.0, 0.0, -0.0, INF, NAN, 3.0, 1e-300, 1e308, 2.0, MIN_SUB, -1.0] * 4
+    v, w = xp.asarray(v), xp.asarray(w[: len(v)])
+    with np.errstate(all="raise" if backend == "numpy" else "warn"):
+        for key, (_, fn) in SPECIAL_HELPERS.items():
+            if key == "round_digits":
+                for n in (2, -3, 40, -40, 310, -330, 400):
+                    fn(xp, v, n)
+            elif key in ONE_ARG:
+                fn(xp, v)
+            else:
+                fn(xp, v, w)
