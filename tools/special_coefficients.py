@@ -104,8 +104,8 @@ def main():
          [(0, 0.25)], 12)
     emit("ERFCX", "exp(x * x) * erfc(x) on [0.5 + k / 4, 0.75 + k / 4), k = 0..111.", erfc_scaled,
          [(0.5 + k / 4, 0.75 + k / 4) for k in range(112)], 11)
-    emit("GAMMA", "gamma(x) on [1 + k / 2, 1.5 + k / 2), k = 0..21.", mp.gamma,
-         [(1 + k / 2, 1.5 + k / 2) for k in range(22)], 19)
+    emit("GAMMA", "gamma(x) on [1 + k / 4, 1.25 + k / 4), k = 0..43.", mp.gamma,
+         [(1 + k / 4, 1.25 + k / 4) for k in range(44)], 13)
     ratio_pieces = [(0.5, 0.75), (0.75, 1.0)] + [(1 + k / 2, 1.5 + k / 2) for k in range(5)]
     emit("LGAMMA", "rows 0-6: lgamma(y) / ((y - 1)(y - 2)) on [0.5, 0.75), [0.75, 1), halves to 3.5;\n"
          "#: rows 7-15: lgamma(y) on [k + 0.5, k + 1.5), k = 3..11.", lgamma_ratio,

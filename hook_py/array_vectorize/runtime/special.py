@@ -174,7 +174,7 @@ def _gamma_table(xp: Any, info: Namespace, t: Any) -> Any:
     ``gamma(t + 1) / t`` below 1 and ``gamma(t + 2) / (t (t + 1))`` below 0, with the table's
     polynomial evaluated at the shifted argument without rounding it."""
     shift = xp.astype(t < 1.0, info.float64) + xp.astype(t < 0.0, info.float64)
-    piece = xp.clip(xp.floor(2.0 * t) + 2.0 * shift - 2.0, 0.0, 21.0)
+    piece = xp.clip(xp.floor(4.0 * t) + 4.0 * shift - 4.0, 0.0, 43.0)
     value = _piecewise(xp, "GAMMA", xp.astype(piece, info.int64), t, shift)
     return value / xp.where(t < 0.0, t * (t + 1.0), xp.where(t < 1.0, t, 1.0))
 
