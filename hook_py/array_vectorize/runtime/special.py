@@ -247,9 +247,10 @@ def _vec_lgamma(xp: Any, x: Any) -> Any:
 
     Positive ``x``: see ``_lgamma_positive``; ``lgamma(1) == lgamma(2) == 0.0``. Negative ``x``:
     CPython's reflection ``log(pi) - log|sin(pi x)| - log|x| - lgamma(|x|)`` (with an exact
-    ``sin(pi x)`` reduction), and ``-log|x|`` for ``|x| < 1e-20``; near the two zeros of
-    ``lgamma`` at -2.457 and -2.747 the terms cancel, so there (as in CPython) the error is small
-    in absolute terms (~1e-15), not relative to the tiny result.
+    ``sin(pi x)`` reduction), and ``-log|x|`` for ``|x| < 1e-20``; near the zeros of ``lgamma``
+    (two in every interval ``(-n - 1, -n)``: -2.457, -2.747, -3.144, -3.955, ...) the terms
+    cancel, so there (as in CPython) the error is small in absolute terms (~1e-15), not relative
+    to the tiny result.
 
     D3 (CPython raises ``ValueError``): ``lgamma`` of zero or a negative integer is ``inf``; past
     2.55e305 the result is ``inf`` (``OverflowError``). ``lgamma(+-inf) == inf``.
