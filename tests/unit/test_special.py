@@ -436,12 +436,14 @@ def test_isclose_matches_cpython(backend, rel_tol, abs_tol):
 
 
 def test_isclose_tolerance_arrays_and_negative_tolerances():
-    a = np.array([1.0, 1.0, 1.0, INF])
-    b = np.array([1.0 + 1e-6, 1.0 + 1e-6, 1.0, INF])
-    rel = np.array([1e-5, 1e-7, -1.0, 0.0])
+    a = np.array([1.0, 1.0, 1.0, INF, 2.0, 2.0])
+    b = np.array([1.0 + 1e-6, 1.0 + 1e-6, 1.0, INF, 2.0, 2.5])
+    rel = np.array([1e-5, 1e-7, -1.0, 0.0, NAN, NAN])
     got = helper("isclose")(np, a, b, rel, 0.0).tolist()
-    # The lane with a negative tolerance is False (CPython raises ValueError for that call).
-    assert got == [True, False, False, True]
+    # The lane with a negative tolerance is False (CPython raises ValueError for that call); a
+    # NaN tolerance is accepted, as by CPython.
+    expected = [math.isclose(x, y, rel_tol=r) if r >= 0 or r != r else False for x, y, r in zip(a, b, rel)]
+    assert got == expected == [True, False, False, True, True, False]
     with pytest.raises(ValueError, match="tolerances must be non-negative"):
         helper("isclose")(np, a, b, -1e-9)
     with pytest.raises(ValueError, match="tolerances must be non-negative"):

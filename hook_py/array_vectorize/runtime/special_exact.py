@@ -282,7 +282,7 @@ def _vec_isclose(xp: Any, a: Any, b: Any, rel_tol: Any = 1e-09, abs_tol: Any = 0
             if float(tol) < 0.0:
                 raise ValueError("tolerances must be non-negative")
         else:
-            checked.append(tol >= 0.0)
+            checked.append(xp.logical_not(tol < 0.0))  # a NaN tolerance is no error (CPython)
     rel, tol_abs = as_f64(xp, info, rel_tol), as_f64(xp, info, abs_tol)
     with info.quiet():
         diff = xp.abs(b - a)
