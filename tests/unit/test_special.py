@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 import re
-from fractions import Fraction
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import array_api_strict
@@ -101,9 +101,16 @@ def log_uniform(rng, n, low=-323.0, high=308.0):
 
 # --------------------------------------------------------------------------- one-argument helpers
 
-ERF_EDGES = EDGES + [0.25, 0.2499999999999999, 0.4999999999999999, -0.4999999999999999, 0.84375,
-                     1.0000000000000002, 5.9, 6.0, -6.0, 10.0, 26.5, 26.6, 27.2, 27.3, 27.5, 28.0,
-                     28.5, 30.0, -27.0, 1e-17, -1e-17, 2.0**-28, 1e-308]
+def around(points):
+    """Each point and its two neighbouring doubles: the ends of the polynomial pieces."""
+    return [v for p in points for v in (math.nextafter(p, -INF), p, math.nextafter(p, INF))]
+
+
+ERF_EDGES = EDGES + around([0.5 + k / 4 for k in range(113)]) + [
+    0.25, 0.2499999999999999, 0.4999999999999999, -0.4999999999999999, 0.84375, 1.0000000000000002,
+    5.9, 6.0, -6.0, 10.0, 26.5, 26.6, 27.2, 27.3, 27.5, 28.0, 28.5, 30.0, -27.0, 1e-17, -1e-17,
+    2.0**-28, 1e-308,
+]
 
 
 def random_one_arg(rng, n, low, high):
@@ -113,7 +120,8 @@ def random_one_arg(rng, n, low, high):
     return wide + rng.uniform(-high, high, n - n // 2).tolist()
 
 
-GAMMA_EDGES = EDGES + [
+PIECE_ENDS = around([k / 4 for k in range(-4, 50) if k % 4]) + around([0.5, 3.5, 12.5, 13.5])
+GAMMA_EDGES = EDGES + PIECE_ENDS + [
     *[float(n) for n in range(1, 30)], *[-float(n) for n in range(1, 6)], -1e15, -(2.0**52), 2.0**52 + 0.5,
     -(2.0**52 + 0.5), 1e-20, -1e-20, 1.1e-20, 5.6e-309, -5.6e-309, 5.5e-309, 1e-308, -1e-308,
     1 - 2.0**-53, 1 + 2.0**-52, 2 - 2.0**-52, 2 + 2.0**-51, -1 + 2.0**-53, -1 - 2.0**-52, -2 + 2.0**-52,
