@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import io
+import math
 import random
 import re
 import subprocess
@@ -114,17 +115,29 @@ def test_checker_accepts_supported_programs(source):
     assert problems(ast.parse(source)) is None
 
 
-def test_oracle_documented_divergences(tmp_path):
-    src = "def f(a, b):\n    return a // b + (a * b) * 0\n"
+def test_oracle_gives_ieee_values_where_cpython_raises(tmp_path):
+    src = "import math\n\ndef f(a, b):\n    return a // b + math.log(a - a) * 0\n"
     path = tmp_path / "p.py"
     path.write_text(src)
     ev = oracle.Evaluator(src, str(path))
-    assert isinstance(ev.run([1, 0]), oracle.Skip)  # D3: ZeroDivisionError
-    assert ev.run([2**40, 8]).wide is False
-    assert ev.run([2**62, 2]).wide  # beyond int64 on the way: the uint64 lattice decides
-    assert ev.run([2**63, 2**63]).reason == "overflow"  # beyond 64 bits: wraps
-    # Mixed-kind results are compared by value; the dtype must hold CPython's kind.
-    assert oracle.agree(1.0, "f", 1) and oracle.agree(-0.0, "f", 0)
+    r = ev.run([7, 2])  # log(0) is -inf (item 3), and -inf * 0 is nan
+    assert r.ieee and math.isnan(r.value)
+    src2 = "def f(a, b):\n    return a // b\n"
+    path.write_text(src2)
+    ev2 = oracle.Evaluator(src2, str(path))
+    assert ev2.run([7, 0]).value == 0 and ev2.run([7, 0]).ieee  # item 2
+    assert ev2.run([-7, 2]).value == -4 and not ev2.run([-7, 2]).ieee
+
+
+def test_comparison_wraps_integers_and_reads_the_result_kind():
+    # Items 6, 13: an int result is its exact value modulo 2**64, read in the result's dtype.
+    assert oracle.agree(-(2**63), "i", 2**63) and not oracle.agree(2**63 - 1, "i", 2**63)
+    assert oracle.agree(2**64 - 1, "u", -1) and oracle.agree(5, "u", 5)
+    # An int in a float64 result only where the core says the result is float, by exact value.
+    assert not oracle.agree(1.0, "f", 1) and oracle.agree(1.0, "f", 1, float_result=True)
+    assert not oracle.agree(float(2**53), "f", 2**53 + 1, float_result=True)
+    assert not oracle.agree(-0.0, "f", 0, float_result=True)
+    # Floats: NaN equals NaN, the sign of a zero matters; bools need a bool or numeric result.
     assert not oracle.agree(-0.0, "f", 0.0) and oracle.agree(float("nan"), "f", float("nan"))
     assert oracle.agree(1, "i", True) and not oracle.agree(1, "i", 1.0) and not oracle.agree(1, "b", 1)
 
