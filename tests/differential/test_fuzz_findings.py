@@ -61,7 +61,6 @@ FIXED = {
     "placeholder-phi-indexes-tuple",
     "unknown-phi-becomes-python-float",
     "tuple-index-reaches-int-items-only",
-    "uint64-literal-merged-then-divided",
     "pos-of-python-bool",
     "item8-merge-past-returning-block",
     "item9-reciprocal-power",
@@ -356,11 +355,10 @@ CASES = [
     case(
         "uint64-literal-merged-then-divided",
         "def f(p0, p1):\n    v2 = p0\n    return (p1 if v2 else 9223372036854775808) / 1\n",
-        [Column(I, [1, 0, 0]), Column(I, [-5, 0, 0])],  # CPython -5.0, 2.0**63, 2.0**63; the merge is int64
-        # (a lane is negative), so 2**63 wraps to -2**63 before the division (item 13)
-        "oracle: the literal 2**63 is a value outside int64 on the way, so the lanes that take it are "
-        "re-checked alone (the lattice's dtype depends on the whole array)",
-        owner="fuzz oracle (fuzz/oracle.py)",
+        [Column(I, [1, 0, 0]), Column(I, [-5, 0, 0])],  # CPython -5.0, 2.0**63, 2.0**63; vectorized
+        # -5.0, -2.0**63, -2.0**63: the merge is retyped int64 for the negative lane, which wraps
+        # 2**63 on the others (a lane's result depends on its neighbour)
+        "issue 13 item 1: a uint64 literal merged with a negative lane wraps the other lanes",
     ),
     case(
         "float-cast-dropped-on-scalar-select",
@@ -406,6 +404,20 @@ CASES = [
         "            if p0 > 1.0:\n                p0 /= 0 // T0[i2]\n    return p0\n",
         [Column(F, [0.5, 2.0])],  # CPython 0.5, (D3) inf; vectorized 0.5, nan: T0[i2] read as 0.0
         "merge-kind: `T0[i2]` with i2 in range(1) only reaches the int 0 but took the tuple's float kind",
+    ),
+    case(
+        "uint64-lane-depends-on-a-negative-neighbour",
+        "def f(p0):\n    return 1 % (p0 - 1)\n",
+        [Column(U, [0, 9612294328241355355])],  # CPython 0, 1; vectorized 0, -8834449745468196261: the
+        # negative lane makes p0 - 1 an int64 array, which wraps the other lane before `%`
+        "issue 13 item 1: uint64 arithmetic once a lane is negative (found by seed 101, program 246)",
+    ),
+    case(
+        "uint64-product-wraps-next-to-a-negative-lane",
+        "def f(p0, p2):\n    p2 = p0 * p2\n    return min(0, 0, p2)\n",
+        [Column(I, [-1, 2]), Column(U, [1, 9223372036854775807])],  # CPython -1, 0; vectorized -1, -2:
+        # 2 * (2**63 - 1) fits uint64, but the product is retyped int64 for the negative lane
+        "issue 13 item 1: uint64 arithmetic once a lane is negative (found by seed 9001, program 53)",
     ),
     # ---- the vectorized code raises where CPython returns a value ----
     case(

@@ -195,12 +195,12 @@ def check_program(
 
 class Explainer:
     """The model of the array rules for one call (``model.py``): ``plain`` once for all lanes,
-    ``arrays`` once, both lazily. ``params``: per declared parameter, its lanes and whether it is
-    an array; ``all_float``: every argument is float64 (or a Python float), so the fast path runs,
+    ``arrays`` once, both lazily. ``params``: per declared parameter, its lanes and its dtype kind
+    (empty for a Python scalar, ``Model.run``); ``all_float``: every argument is float64 (or a Python float), so the fast path runs,
     compiled from the IR with float64 parameters (else the helpers' body, from the IR with unknown
     kinds)."""
 
-    def __init__(self, models: Dict[bool, Tuple[Optional["model.Model"], str]], params: List[Tuple[List[Any], bool]], all_float: bool) -> None:
+    def __init__(self, models: Dict[bool, Tuple[Optional["model.Model"], str]], params: List[Tuple[List[Any], str]], all_float: bool) -> None:
         self.params = params
         self.exact_body = not all_float
         self.model, self.ret_kind = models.get(self.exact_body, (None, ""))
@@ -269,7 +269,7 @@ def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], re
         if isinstance(e, oracle.Invalid):
             result.failures.append(Failure("invalid", detail=f"CPython raised {type(e.error).__name__}: {e.error}"))
             return result
-    explainer = Explainer(prepared.models, [(c.values, not c.scalar) for c in columns], all(c.kind == "f" for c in columns))
+    explainer = Explainer(prepared.models, [(c.values, "" if c.scalar else c.kind) for c in columns], all(c.kind == "f" for c in columns))
     for bname, xp in names.items():
         args = _backend_args(columns, bname, xp)
         try:

@@ -33,6 +33,7 @@ import numpy as np
 
 from . import oracle
 
+INT64_MIN = oracle.INT64_MIN
 INT64_END = oracle.INT64_END
 UINT64_END = oracle.UINT64_END
 
@@ -234,9 +235,10 @@ class Model:
         self.body, self.ret = parse(ir_text)
         self.approximate = "math." in ir_text or " pow " in ir_text  # item 9: allow a few ulps
 
-    def run(self, params: List[Tuple[List[Any], bool]], arrays: bool, exact_body: bool = True) -> Tuple[List[Any], str]:
+    def run(self, params: List[Tuple[List[Any], str]], arrays: bool, exact_body: bool = True) -> Tuple[List[Any], str]:
         """The lanes of the result, and its dtype kind (``arrays``). ``params``: per declared
-        parameter, its lanes and whether it is an array; ``exact_body``: the helpers' body runs
+        parameter, its lanes and its dtype kind (``b i u f``; empty for a Python scalar, whose
+        one lane stands for all); ``exact_body``: the helpers' body runs
         (not every argument is float64), whose ``x ** 0.5`` is CPython's."""
         self.arrays = arrays
         self.exact_body = exact_body
@@ -326,9 +328,9 @@ class Model:
         if op == "param":
             if args[0] >= len(self.params):
                 raise Unsupported("hidden parameter")
-            lanes, is_array = self.params[args[0]]
+            lanes, kind = self.params[args[0]]
             lanes = lanes if len(lanes) == n else lanes * n
-            return Val(list(lanes), _join([_natural(x) for x in lanes]) if self.arrays else None)
+            return Val(list(lanes), (kind or _natural(lanes[0])) if self.arrays else None)
         if op == "math":
             return self._math(args[0], [self.env[a] for a in args[1:]])
         vals = [self.env[a] for a in args]
@@ -380,8 +382,12 @@ class Model:
         if kind == "b" and all(type(x) is bool for x in live):
             return Val(lanes, "b")
         ints = [self._convert(x, "i") for x in lanes]
-        dtype = "i" if not lattice or any(x < 0 for x in ints if x is not POISON) else "u"
-        return Val([x if x is POISON else oracle.wrap(x, dtype) for x in ints], dtype)
+        if not lattice:  # int64: wraps (item 6)
+            return Val([x if x is POISON else oracle.wrap(x, "i") for x in ints], "i")
+        # The uint64 lattice: each lane is its exact value where 64 bits hold it, whatever the
+        # other lanes hold (a lane's result never depends on its neighbours); beyond, modulo
+        # 2**64 (item 13). The result's dtype is chosen at the end (``oracle.agree``).
+        return Val([x if x is POISON or INT64_MIN <= x < UINT64_END else oracle.wrap(x, "u" if x > 0 else "i") for x in ints], "u")
 
     @staticmethod
     def _lattice(vals: List[Val]) -> bool:
@@ -411,8 +417,6 @@ class Model:
         if a.kind == "f" and op in ("neg", "abs"):
             return Val(self._numpy(np.negative if op == "neg" else np.abs, a.lanes), "f")
         if op in ("cast.int", "cast.round", "pos") and a.kind in "iu":
-            return a
-        if op == "abs" and a.kind == "u":
             return a
         return self._settle(_lanes(_UNARY[op], a.lanes), "i", self._lattice([a]))
 
