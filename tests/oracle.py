@@ -154,6 +154,8 @@ def check(
             expected = original(*scalars)
         except (ArithmeticError, ValueError):
             continue
+        if isinstance(expected, complex):
+            continue  # item 4: nan, pinned by the divergence tests
         expected_values.append(expected)
         got = result[index].item()
         if tolerance:

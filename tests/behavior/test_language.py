@@ -26,6 +26,7 @@ WEIGHTS = (0.25, 0.5, 0.25)
 OFFSET = 3
 LIMIT = 4
 FLAG = True
+MISSING = math.nan
 
 
 def _distance(a, b):
@@ -148,6 +149,12 @@ def wrapping_product(a, b):
     return a * b + a
 
 
+@case("i", "f", ulps=4)
+def half_power_of_mixed_kinds(n, x):
+    # The helpers' body (an int argument): CPython's (-0.0) ** 0.5 == 0.0 and (-inf) ** 0.5 == inf.
+    return x ** 0.5 + n
+
+
 @case("i", "f")
 def big_int_meets_float(n, x):
     return (n + 1 > x) + (n == x) + n / 3
@@ -167,6 +174,11 @@ def chained_comparison(x, y):
 @case("i", "f")
 def int_float_comparison(n, x):
     return n < x
+
+
+@case("i")
+def int_vs_float_constants(n):
+    return (n < MISSING) + (n == 2.5) * 2 + (n >= 9.3e18) * 4 + (n != MISSING) * 8 + (n <= -math.inf) * 16
 
 
 # ---- math ----
@@ -631,9 +643,16 @@ def test_matches_cpython_with_a_python_scalar_argument(name):
     fn, kinds, ulps = CASES[name]
     columns = _columns(kinds)
     vec = vectorize(fn)
-    last = columns[-1].tolist()
-    for value in sorted(set(last[:4] + last[-3:]), key=repr):
+    for value in SCALAR_EDGES[kinds[-1]]:
         check(vec, *columns[:-1], value, ulps=ulps)
+
+
+SCALAR_EDGES = {
+    "f": [0.0, -0.0, 1.5, -2.5, math.nan, math.inf, -math.inf, 2.0**53 + 2],
+    "i": [0, -7, 3, 2**53 + 1, 2**63 - 1, -(2**63)],
+    "u": [0, 5, 2**63 + 1, 2**64 - 1],
+    "b": [False, True],
+}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
