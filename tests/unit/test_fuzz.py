@@ -1,5 +1,5 @@
-"""The grammar fuzzer (``python -m array_vectorize.fuzz``): fixed seeds in CI, and the fuzzer's
-own machinery (generator, well-formedness checker, oracle, minimizer, rejections, CLI).
+"""The grammar fuzzer (``python -m array_vectorize.fuzz``): fixed seeds and one derived from the
+commit in CI, and the fuzzer's own machinery (generator, well-formedness checker, oracle, minimizer, rejections, CLI).
 
 The fixed-seed runs set aside the bug classes the fuzzer has found and that are still open
 (``KNOWN_BUGS``, ``EXCLUDED_FEATURES``); each is pinned by a strict xfail reproducer in
@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import io
 import math
+import os
 import random
 import re
 import subprocess
@@ -39,11 +40,31 @@ def _options(**kw) -> Options:
     return Options(**base)
 
 
-@pytest.mark.parametrize("seed", [101, 202])
+def rotating_seed() -> int:
+    """A seed that changes with every commit (``git rev-parse HEAD``), so CI explores new programs
+    besides the fixed seeds; ``ARRAY_VECTORIZE_FUZZ_SEED`` sets it (to replay a failure)."""
+    env = os.environ.get("ARRAY_VECTORIZE_FUZZ_SEED")
+    if env:
+        return int(env)
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=os.path.dirname(__file__), capture_output=True, text=True, timeout=30
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        head = ""
+    return int(head[:7], 16) if re.fullmatch(r"[0-9a-f]{40}", head) else 303
+
+
+ROTATING = rotating_seed()
+
+
+@pytest.mark.parametrize("seed", [101, 202, ROTATING], ids=["101", "202", f"rotating-{ROTATING}"])
 def test_fixed_seeds(seed):
     # The command line in a fresh interpreter: its worker processes survive a crash of the
     # compiler (a segfault is reported, not fatal), and forking it is safe (this process may have
-    # imported JAX).
+    # imported JAX). The rotating seed is in the test id; replay a failure with
+    # ARRAY_VECTORIZE_FUZZ_SEED=<seed>, or `python -m array_vectorize.fuzz --seed <seed>`.
+    print(f"fuzz seed {seed}")
     args = [
         sys.executable, "-m", "array_vectorize.fuzz", "--seed", str(seed), "--count", "150", "--jobs", "2",
         "--skip-open-bugs", "--minimize-budget", "10",
@@ -51,7 +72,7 @@ def test_fixed_seeds(seed):
     done = subprocess.run(args, capture_output=True, text=True, timeout=600)
     last = done.stdout.strip().splitlines()[-1]
     found = re.fullmatch(r"programs: 150, lanes: (\d+), mismatches: 0, crashes: 0", last)
-    assert found, done.stdout + done.stderr
+    assert found, f"seed {seed}:\n" + done.stdout + done.stderr
     assert int(found.group(1)) > 150 * 60  # most elements are compared, not skipped
     assert done.returncode == 0
 
