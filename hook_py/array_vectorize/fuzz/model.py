@@ -195,7 +195,7 @@ def _lanes(fn: Any, *columns: List[Any]) -> List[Any]:
             continue
         try:
             out.append(fn(*args))
-        except oracle.Huge:
+        except (oracle.Huge, OverflowError):  # an int beyond 64 bits on a lane that ends elsewhere
             out.append(POISON)
     return out
 
@@ -385,9 +385,11 @@ class Model:
         if not lattice:  # int64: wraps (item 6)
             return Val([x if x is POISON else oracle.wrap(x, "i") for x in ints], "i")
         # The uint64 lattice: each lane is its exact value where 64 bits hold it, whatever the
-        # other lanes hold (a lane's result never depends on its neighbours); beyond, modulo
-        # 2**64 (item 13). The result's dtype is chosen at the end (``oracle.agree``).
-        return Val([x if x is POISON or INT64_MIN <= x < UINT64_END else oracle.wrap(x, "u" if x > 0 else "i") for x in ints], "u")
+        # other lanes hold (a lane's value never depends on its neighbours); a value beyond
+        # 64 bits is its value modulo 2**64 in the array's dtype: uint64 when no lane is
+        # negative, else int64 (item 13).
+        dtype = "i" if any(x < 0 for x in ints if x is not POISON) else "u"
+        return Val([x if x is POISON or INT64_MIN <= x < UINT64_END else oracle.wrap(x, dtype) for x in ints], "u")
 
     @staticmethod
     def _lattice(vals: List[Val]) -> bool:
