@@ -173,6 +173,42 @@ def test_a_wrong_result_is_a_mismatch(tmp_path):
     assert [(f.kind, f.lane, f.expected, f.got) for f in result.failures] == [("mismatch", 2, 3.0, 4.0)]
 
 
+def test_a_wrong_wrapped_int_is_a_mismatch(tmp_path):
+    # Items 6, 13: the expected value of an overflowing int64 lane is computed (modulo 2**64),
+    # not excused; one lane off by one is reported.
+    src = "def f(x):\n    return x * 4\n"
+    _, prepared = check.prepare(src, str(tmp_path))
+    columns = [Column("i", [3, 2**62, -(2**62) - 1])]
+    right = check.compare(prepared, columns, {"numpy": np})
+    assert not right.failures
+    prepared.vec = lambda x: x * 4 + (x == 2**62)
+    result = check.compare(prepared, columns, {"numpy": np})
+    assert [(f.lane, f.expected, f.got) for f in result.failures] == [(1, 2**64, 1)]
+
+
+def test_an_int_held_as_float_needs_a_float_result_from_the_core(tmp_path):
+    # Item 8: `1 if x > 0 else 0.5` is one float64 array (the core's result kind is float), so
+    # the int 1 is compared as 1.0; a function all of whose paths return ints may not give floats.
+    _, merged = check.prepare("def f(x):\n    return 1 if x > 0 else 0.5\n", str(tmp_path))
+    assert not check.compare(merged, [Column("f", [1.0, -1.0])], {"numpy": np}).failures
+    _, ints = check.prepare("def f(x):\n    return 1 if x > 0 else 2\n", str(tmp_path))
+    ints.vec = lambda x: np.where(x > 0, 1.0, 2.0)
+    assert [f.lane for f in check.compare(ints, [Column("f", [1.0, -1.0])], {"numpy": np}).failures] == [0, 1]
+
+
+def test_model_reads_the_cores_merges(tmp_path):
+    # The IR says the merge is float64; plain gives CPython's per-lane types, arrays the rules'.
+    src = "def f(x):\n    v = 0 if x > 0 else 1.0\n    return 0 % v\n"
+    _, prepared = check.prepare(src, str(tmp_path))
+    explainer = check.Explainer(prepared.models, [([1, -1], "i")], all_float=False)
+    plain, (arrays, kind) = explainer.plain(), explainer.arrays()
+    assert plain == [0, 0.0] and type(plain[0]) is int  # CPython: 0 % 0 is 0 by D3 (item 2)
+    assert math.isnan(arrays[0]) and arrays[1] == 0.0 and kind == "f"  # 0 % 0.0 is nan (items 8, 1)
+    assert not check.compare(prepared, [Column("i", [1, -1])], {"numpy": np}).failures
+    # A lowering bug (the IR no longer computes what the source computes) is not explained.
+    assert not explainer.explains(0, float("nan"), "f", 1)
+
+
 def test_a_crash_is_reported(tmp_path):
     src = "def f(x):\n    return x * 2.0\n"
     _, prepared = check.prepare(src, str(tmp_path))
