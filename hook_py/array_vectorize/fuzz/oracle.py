@@ -315,8 +315,3 @@ def close(got: Any, dtype_kind: str, expected: Any, ulps: int, float_result: boo
         return False
     return math.isfinite(got) and math.isfinite(expected) and ulp_distance(got, expected) <= ulps
 
-
-def describe(value: Any) -> str:
-    if isinstance(value, float) and not math.isfinite(value):
-        return f"float('{value}')"
-    return repr(value)
