@@ -156,7 +156,8 @@ def test_comparison_wraps_integers_and_reads_the_result_kind():
     assert oracle.agree(2**64 - 1, "u", -1) and oracle.agree(5, "u", 5)
     # An int in a float64 result only where the core says the result is float, by exact value.
     assert not oracle.agree(1.0, "f", 1) and oracle.agree(1.0, "f", 1, float_result=True)
-    assert not oracle.agree(float(2**53), "f", 2**53 + 1, float_result=True)
+    assert oracle.agree(float(2**53), "f", 2**53 + 1, float_result=True)  # the float it converts to
+    assert not oracle.agree(float(2**53) + 2, "f", 2**53 + 1, float_result=True)
     assert not oracle.agree(-0.0, "f", 0, float_result=True)
     # Floats: NaN equals NaN, the sign of a zero matters; bools need a bool or numeric result.
     assert not oracle.agree(-0.0, "f", 0.0) and oracle.agree(float("nan"), "f", float("nan"))

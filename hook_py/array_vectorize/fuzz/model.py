@@ -281,10 +281,11 @@ class Model:
     def _stated(self, inst: Let, v: Val) -> Val:
         """A value as the core states it: an array unless printed ``scalar`` (a 0-d array for
         what it computes on scalars, item 16), of the printed kind where it states one (a merge it
-        made float64, item 8). ``math.floor`` and kin are printed float and give ints."""
-        if inst.op == "math" and inst.args[0] in _ROUNDING:
-            return v
+        made float64, item 8). ``math.floor`` and kin are printed float and give ints (int64 on a
+        0-d array)."""
         stated = {"float": "f", "bool": "b", "int": "i"}.get(inst.kind)
+        if inst.op == "math" and inst.args[0] in _ROUNDING:
+            stated = None
         if inst.scalar:
             if stated in ("f", "i") and v.kind is None:
                 return Val([self._convert(x, stated) for x in v.lanes], None)
@@ -384,12 +385,17 @@ class Model:
         ints = [self._convert(x, "i") for x in lanes]
         if not lattice:  # int64: wraps (item 6)
             return Val([x if x is POISON else oracle.wrap(x, "i") for x in ints], "i")
-        # The uint64 lattice: each lane is its exact value where 64 bits hold it, whatever the
-        # other lanes hold (a lane's value never depends on its neighbours); a value beyond
-        # 64 bits is its value modulo 2**64 in the array's dtype: uint64 when no lane is
-        # negative, else int64 (item 13).
-        dtype = "i" if any(x < 0 for x in ints if x is not POISON) else "u"
-        return Val([x if x is POISON or INT64_MIN <= x < UINT64_END else oracle.wrap(x, dtype) for x in ints], "u")
+        # The uint64 lattice (item 13): uint64 when no lane is negative, else int64, whose
+        # operations then wrap as int64's (item 6). A lane that dtype cannot hold keeps its exact
+        # value: a lane's value never depends on its neighbours (issue 13). Beyond 64 bits
+        # a value is its value modulo 2**64 in the array's dtype.
+        live = [x for x in ints if x is not POISON]
+        negative = any(x < 0 for x in live)
+        dtype = "i" if negative else "u"
+        held = [x if x is POISON or INT64_MIN <= x < UINT64_END else oracle.wrap(x, dtype) for x in ints]
+        if negative and all(INT64_MIN <= x < INT64_END for x in held if x is not POISON):
+            return Val(held, "i")
+        return Val(held, "u")
 
     @staticmethod
     def _lattice(vals: List[Val]) -> bool:

@@ -290,8 +290,14 @@ def agree(got: Any, dtype_kind: str, expected: Any, float_result: bool = False) 
         return got == wrap(int(expected), dtype_kind)
     if dtype_kind == "f":
         # An int (or bool) held in a float64 result: only where the core says the result is
-        # float, and by exact value (Python compares int and float exactly).
-        return (float_result or te is bool) and got == expected and not (got == 0.0 and math.copysign(1.0, got) < 0)
+        # float, as the float it converts to (rounded beyond 2**53, item 8), compared exactly.
+        if not (float_result or te is bool):
+            return False
+        try:
+            held = float(expected)
+        except OverflowError:
+            return False
+        return same_float(got, held)
     return False
 
 
