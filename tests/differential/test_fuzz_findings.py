@@ -226,6 +226,23 @@ CASES = [
         # 2 * (2**63 - 1) fits uint64, but the product is retyped int64 for the negative lane
         "issue 13 item 1: uint64 arithmetic once a lane is negative (found by seed 9001, program 53)",
     ),
+    case(
+        "big-literal-product-wraps-next-to-a-negative-lane",
+        "def f(p0):\n    v2 = p0 * 9223372036854775808\n    if v2 <= 0:\n        return 1\n    return 0\n",
+        [Column(I, [1, -1])],  # CPython 0, 1; vectorized 1, 1: 2**63 on the first lane fits uint64,
+        # but the negative second lane makes the product int64, which wraps it to -2**63
+        "issue 13 item 1: a product with a literal in [2**63, 2**64) next to a negative lane "
+        "(found by seed 31004, program 398)",
+    ),
+    case(
+        "big-literal-select-wraps-next-to-a-negative-lane",
+        "import math\n\ndef f(p1, p2):\n    if 0 >= (18446744073709551615 if p1 else math.floor(p2)):\n"
+        "        pass\n    else:\n        return 0\n    return 1\n",
+        [Column(F, [0.0, 1.0]), Column(F, [-1.0, 0.0])],  # CPython 1, 0; vectorized 1, 1: the select is
+        # int64 for the negative lane, which wraps 2**64 - 1 to -1 on the other
+        "issue 13 item 1: a literal in [2**63, 2**64) merged next to a negative lane "
+        "(found by seed 31004, program 1335)",
+    ),
     # ---- the vectorized code raises where CPython returns a value ----
     case(
         "dead-branch-scalar-overflow",

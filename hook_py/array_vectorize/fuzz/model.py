@@ -7,8 +7,10 @@ after every pass): which tests it decided in Python (they left no select), which
 that text and interprets it on the lanes of one call in two ways:
 
 * ``plain``: every operation with CPython's semantics on Python scalars, lane by lane (unbounded
-  ints, per-lane types, ``math``; the IEEE values of D3 where CPython raises, as ``oracle.py``).
-  On an element where this gives CPython's own result, the IR computes what the source computes;
+  ints, per-lane types, ``math``; the IEEE values of D3 where CPython raises, as ``oracle.py``),
+  or, ``stated``, with the values the core prints as float held as floats (a ``float()`` of the
+  source it folded into a merge). On an element where this gives CPython's own result, the IR
+  computes what the source computes;
 * ``arrays``: the same operations under the documented array rules: a value has one dtype for
   all lanes (bool < int64 < float64; a merge of an int and a float is float64 and an int held
   there follows float rules from then on, item 8; the elements of a constant tuple take one
@@ -235,12 +237,17 @@ class Model:
         self.body, self.ret = parse(ir_text)
         self.approximate = "math." in ir_text or " pow " in ir_text  # item 9: allow a few ulps
 
-    def run(self, params: List[Tuple[List[Any], str]], arrays: bool, exact_body: bool = True) -> Tuple[List[Any], str]:
+    def run(
+        self, params: List[Tuple[List[Any], str]], arrays: bool, exact_body: bool = True, stated: bool = False
+    ) -> Tuple[List[Any], str]:
         """The lanes of the result, and its dtype kind (``arrays``). ``params``: per declared
         parameter, its lanes and its dtype kind (``b i u f``; empty for a Python scalar, whose
         one lane stands for all); ``exact_body``: the helpers' body runs
-        (not every argument is float64), whose ``x ** 0.5`` is CPython's."""
+        (not every argument is float64), whose ``x ** 0.5`` is CPython's. ``stated`` (plain
+        mode): a value the core prints as float is a float (it may have absorbed a ``float()``
+        of the source into a merge it made float64)."""
         self.arrays = arrays
+        self.stated = stated
         self.exact_body = exact_body
         self.n = max(len(p[0]) for p in params)
         self.params = params
@@ -255,7 +262,11 @@ class Model:
         for inst in block:
             if isinstance(inst, Let):
                 value = self._let(inst)
-                self.env[inst.dst] = self._stated(inst, value) if self.arrays else value
+                if self.arrays:
+                    value = self._stated(inst, value)
+                elif self.stated and inst.kind == "float" and not (inst.op == "math" and inst.args[0] in _ROUNDING):
+                    value = Val([self._convert(x, "f") for x in value.lanes], None)
+                self.env[inst.dst] = value
             elif isinstance(inst, Loop):
                 self._loop(inst)
             else:
@@ -300,7 +311,7 @@ class Model:
     def _held(self, v: Val, kind: str) -> Val:
         """A loop phi or if_merge: its kind is stated by the core (the generated code converts
         the initial value, ``acc = float(0)``)."""
-        if not self.arrays or kind not in ("float", "int") or v.kind == "f":
+        if not (self.arrays or self.stated) or kind not in ("float", "int") or v.kind == "f":
             return v
         target = "f" if kind == "float" else "i"
         if v.kind is None:
