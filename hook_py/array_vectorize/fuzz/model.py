@@ -252,6 +252,8 @@ class Model:
         self.n = max(len(p[0]) for p in params)
         self.params = params
         self.env: Dict[int, Val] = {}
+        self.printed: Dict[int, str] = {}  # the kind the core prints for each value
+        self.operands: List[int] = []  # of the instruction being interpreted
         self._block(self.body)
         out = self.env[self.ret]
         return out.lanes, out.kind or _natural(out.lanes[0])
@@ -261,6 +263,8 @@ class Model:
     def _block(self, block: list) -> None:
         for inst in block:
             if isinstance(inst, Let):
+                self.printed[inst.dst] = inst.kind
+                self.operands = [a for a in inst.args if type(a) is int] if inst.op != "math" else inst.args[1:]
                 value = self._let(inst)
                 if self.arrays:
                     value = self._stated(inst, value)
@@ -273,6 +277,7 @@ class Model:
                 cond = self.env[inst.cond].lanes[0]
                 self._block(inst.then if cond else inst.other)
                 for m in inst.outs:
+                    self.printed[m.dst] = m.kind
                     self.env[m.dst] = self._held(self.env[m.first if cond else m.second], m.kind)
 
     def _loop(self, loop: Loop) -> None:
@@ -281,6 +286,7 @@ class Model:
             kind = _join([_natural(x) for x in items])
             items = tuple(self._convert(x, kind) for x in items)
         for m in loop.phis:
+            self.printed[m.dst] = m.kind
             self.env[m.dst] = self._held(self.env[m.first], m.kind)
         for item in items:
             self.env[loop.index] = Val([item] * self.n, None)
@@ -448,7 +454,10 @@ class Model:
             if op == "div" and ka != "f" and kb != "f":
                 return Val(_lanes(oracle.ieee_div, a.lanes, b.lanes), "f")  # int / int: correctly rounded
             if op == "pow":
-                return Val(self._pow(fa, fb, b.kind is None), "f")
+                # Codegen calls the helper (CPython's values) unless the core states both
+                # operands float: then the operator, NumPy's values (item 10).
+                helper = self.exact_body and any(self.printed.get(x) != "float" for x in self.operands)
+                return Val(self._pow(fa, fb, b.kind is None, helper), "f")
             return Val(self._numpy(_NP_BINARY[op], fa, fb), "f")
         ia, ib = [self._convert(x, "i") for x in a.lanes], [self._convert(x, "i") for x in b.lanes]
         if op == "pow":
@@ -478,15 +487,15 @@ class Model:
             out = fn(*arrays).tolist()
         return [POISON if p else x for p, x in zip(poison, out)]
 
-    def _pow(self, a: List[Any], b: List[Any], scalar_exponent: bool) -> List[Any]:
+    def _pow(self, a: List[Any], b: List[Any], scalar_exponent: bool, helper: bool) -> List[Any]:
         """The array library's ``**`` (items 9, 10): with a scalar exponent, NumPy's fast paths
-        (``x ** 2`` a square, ``x ** 0.5`` sqrt); the helpers' body gives CPython's ``-0.0 ** 0.5``
-        and ``-inf ** 0.5``."""
+        (``x ** 2`` a square, ``x ** 0.5`` sqrt); the helper gives CPython's ``-0.0 ** 0.5`` and
+        ``-inf ** 0.5``."""
         if scalar_exponent and b[0] is not POISON:
             out = self._numpy(lambda x: x ** b[0], a)
         else:
             out = self._numpy(np.power, a, b)
-        if self.exact_body:
+        if helper:
             out = [
                 (0.0 if x == 0.0 else math.inf if x == -math.inf else r) if y == 0.5 and r is not POISON else r
                 for x, y, r in zip(a, b, out)
@@ -507,7 +516,7 @@ class Model:
             return Val(self._numpy(_ROUNDING[name], columns[0]), "f")
         if name == "pow":
             fa, fb = ([self._convert(x, "f") for x in c] for c in columns)
-            return Val(self._pow(fa, fb, vals[1].kind is None), "f")
+            return Val(self._pow(fa, fb, vals[1].kind is None, self.exact_body), "f")
         if name == "log" and len(columns) == 2:
             return Val(self._numpy(lambda x, b: np.log(x) / np.log(b), *columns), "f")
         if name not in _NP_MATH:
