@@ -35,7 +35,7 @@ test-rust: ## cargo tests of every compiler stage (no Python needed)
 test-python: ## pytest against the installed wheel (run `make test-deps` first)
 	cd tests && ../$(PY) -m pytest -q -p no:cacheprovider
 
-mutation: ## Break the runtime helpers and codegen one way at a time; the differential tests must notice (~2 min)
+mutation: ## Break the runtime helpers and codegen one way at a time; the differential tests must notice (~3 min)
 	$(PY) tests/mutation/run.py
 
 test: test-deps test-rust test-python mutation ## Set up (with the test extras), then run the whole suite
