@@ -704,7 +704,6 @@ def test_scalar_arguments_give_zero_dimensional_arrays():
     assert float(vec(2.5, 1.0)) == 1.5
 
 
-@pytest.mark.xfail(strict=True, reason="issue 13 item 1: uint64 // and % once a lane is negative")
 def test_uint64_lane_never_depends_on_its_neighbours(backend):
     # A lane that goes negative must not change the value of another (docs/semantics.md item 13:
     # each lane equals its exact value modulo 2**64).

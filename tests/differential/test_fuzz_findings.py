@@ -65,6 +65,11 @@ FIXED = {
     "scalar-if-returning-on-both-sides-keeps-loop-index",
     "loop-phi-first-defined-beside-a-return",
     "scalar-defined-on-the-side-that-does-not-return",
+    "uint64-literal-merged-then-divided",
+    "uint64-lane-depends-on-a-negative-neighbour",
+    "uint64-product-wraps-next-to-a-negative-lane",
+    "big-literal-product-wraps-next-to-a-negative-lane",
+    "big-literal-select-wraps-next-to-a-negative-lane",
 }
 
 

@@ -210,10 +210,7 @@ def _explain(failures):
 
 #: Functions whose (derandomized) examples reach an open compiler bug, as strict xfails: remove
 #: the entry with the fix.
-OPEN_BUGS = {
-    "pow_small": "issue 13 item 1: a uint64 lane wraps when a neighbour goes negative (a ** 2 + a ** 3 - 1 "
-    "at a = 0 next to a = 2**63 + 1)",
-}
+OPEN_BUGS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(

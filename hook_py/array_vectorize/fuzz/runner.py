@@ -33,9 +33,7 @@ MISMATCH_KINDS = ("mismatch",)
 #: Each has a strict-xfail reproducer in tests/differential/test_fuzz_findings.py; remove an
 #: entry when its reproducers pass.
 OPEN_BUG_CLASSES: frozenset = frozenset()
-#: uint64 parameters and int literals in [2**63, 2**64): a lane's value depends on a negative
-#: neighbour (issue 13, item 1).
-OPEN_BUG_FEATURES: frozenset = frozenset({"uint64", "big_literals"})
+OPEN_BUG_FEATURES: frozenset = frozenset()
 
 
 @dataclass
