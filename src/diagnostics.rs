@@ -99,6 +99,7 @@ pub struct SourceText {
 }
 
 impl SourceText {
+    /// A source `text` from `path`, whose first line is line `first_line` there.
     pub fn new(path: &str, text: &str, first_line: usize) -> Self {
         SourceText {
             path: path.to_string(),
@@ -134,6 +135,7 @@ pub struct Rendered {
     pub text: String,
 }
 
+/// A diagnostic with its position as line and column, and its display text.
 pub fn render(diag: &Diagnostic, sources: &[SourceText]) -> Rendered {
     let Some(src) = sources.get(diag.source) else {
         return Rendered {

@@ -170,6 +170,10 @@ impl Passes<'_> {
             eprintln!("--- {} after {name} ---\n{f}", f.name);
         }
         (self.observe)(&name, f);
+        #[cfg(any(test, debug_assertions))]
+        crate::ir::verify::verify(f).map_err(|e| {
+            CompileError::Internal(format!("invalid IR after {name} in `{}`: {e}", f.name))
+        })?;
         Ok(())
     }
 }
@@ -179,4 +183,31 @@ fn render_all(mut diags: Vec<Diagnostic>, sources: &[SourceText]) -> Vec<Rendere
     diags.sort_by_key(|d| (d.source, d.start, d.end));
     diags.dedup_by(|a, b| a.source == b.source && a.start == b.start && a.kind == b.kind);
     diags.iter().map(|d| render(d, sources)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::env;
+
+    #[test]
+    fn every_pass_is_observed_in_order() {
+        let env = env(&[]);
+        let req = Request {
+            source: "def f(x):\n    return x * 2.0\n",
+            path: "t.py",
+            first_line: 1,
+            name: "f",
+            env: &env,
+            options: Options::default(),
+        };
+        let mut names = vec![];
+        let compiled = compile_observed(&req, &mut |p, _| names.push(p.to_string()));
+        assert!(compiled.is_ok());
+        let passes = ["kinds", "fold", "cse", "dce", "legalize", "broadcast"];
+        let mut expected = vec!["lower".to_string()];
+        expected.extend(passes.iter().map(|p| p.to_string()));
+        expected.extend(passes.iter().map(|p| format!("float {p}")));
+        assert_eq!(names, expected);
+    }
 }

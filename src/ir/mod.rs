@@ -20,6 +20,7 @@ pub mod math;
 pub mod op;
 mod print;
 pub mod types;
+pub mod verify;
 
 pub use constant::{const_kind, float_repr, Const};
 pub use math::{math_fn, MathFn, SafeValue, MATH_CONSTANTS, MATH_FUNCTIONS};
