@@ -8,6 +8,7 @@ use rustpython_parser::ast::{self, Ranged};
 use rustpython_parser::{parse, Mode};
 
 use crate::diagnostics::{Diagnostic, DiagnosticKind, SourceId, SourceText};
+use crate::names;
 use crate::source::check_nesting;
 
 /// A function ready for validation and lowering.
@@ -72,7 +73,7 @@ pub fn parse_text(
             } else {
                 m.body
             };
-            Ok((id, body))
+            Ok((id, names::normalize_body(&wrapped, body)))
         }
         Ok(_) => Ok((id, Vec::new())),
         Err(err) => {
@@ -88,22 +89,30 @@ pub fn parse_text(
     }
 }
 
-/// Finds the function `name` (a `def`, or the first `lambda` when `name` is `<lambda>`).
+/// Finds the function `qualname` names (a `def`, or the first `lambda` when its name is
+/// `<lambda>`); inside a class, its private names are mangled as CPython does.
 pub fn find_function(
     source: SourceId,
     sources: &[SourceText],
     body: &[ast::Stmt],
-    name: &str,
+    qualname: &str,
 ) -> Result<ParsedFunction, Diagnostic> {
+    let (name, class) = names::split_qualname(qualname);
     if name == "<lambda>" {
         if let Some(lambda) = body.iter().find_map(first_lambda_in_stmt) {
-            return Ok(from_lambda(source, lambda));
+            return Ok(match class {
+                Some(class) => from_lambda(source, &names::mangle_lambda(lambda.clone(), class)),
+                None => from_lambda(source, lambda),
+            });
         }
     } else if let Some(def) = body.iter().find_map(|s| match s {
         ast::Stmt::FunctionDef(def) if def.name.as_str() == name => Some(def),
         _ => None,
     }) {
-        return Ok(from_def(source, def));
+        return Ok(match class {
+            Some(class) => from_def(source, &names::mangle_def(def.clone(), class)),
+            None => from_def(source, def),
+        });
     }
     let len = sources.get(source).map_or(0, |s| s.text.len());
     Err(Diagnostic {

@@ -15,6 +15,7 @@ pub mod frontend;
 pub mod ir;
 pub mod lower;
 pub mod module;
+pub mod names;
 pub mod pipeline;
 pub mod pyast;
 pub mod rewrite;

@@ -142,7 +142,10 @@ pub fn compile_module(
         return Err(text_err(offset, message));
     }
     let module = match parse(source, Mode::Module, path) {
-        Ok(ast::Mod::Module(m)) => m,
+        Ok(ast::Mod::Module(mut m)) => {
+            m.body = crate::names::normalize_body(source, m.body);
+            m
+        }
         Ok(_) => return Ok(vec![]),
         Err(e) => {
             return Err(text_err(
@@ -179,7 +182,7 @@ pub fn compile_module(
                 source: &text,
                 path,
                 first_line: line,
-                name: def.name.as_str(),
+                name: &qualname,
                 env: &env,
                 options: opts.options,
             };
