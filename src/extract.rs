@@ -41,7 +41,7 @@ pub fn parse_text(
     text: &str,
     first_line: usize,
 ) -> Result<(SourceId, Vec<ast::Stmt>), Diagnostic> {
-    let indented = text.starts_with([' ', '\t']);
+    let indented = text.starts_with([' ', '\t', '\x0c']);
     let (wrapped, line0) = if indented {
         (format!("{WRAP_PREFIX}{text}"), first_line.saturating_sub(1))
     } else {

@@ -202,6 +202,22 @@ mod tests {
     }
 }
 
+/// The leading whitespace of the line starting at `at`: (bytes to skip, indentation width). As in
+/// CPython's tokenizer, a form feed is whitespace that resets the width (Emacs page breaks).
+fn line_indent(bytes: &[u8], at: usize) -> (usize, usize) {
+    let mut skip = 0;
+    let mut width = 0;
+    for &b in &bytes[at.min(bytes.len())..] {
+        match b {
+            b' ' | b'\t' => width += 1,
+            b'\x0c' => width = 0,
+            _ => break,
+        }
+        skip += 1;
+    }
+    (skip, width)
+}
+
 /// Length in bytes of the definition that starts `text`: its decorators, `def` header and
 /// indented body (what `inspect.getsource` returns for a function), or, for a lambda, the one
 /// logical line that holds it. Lets callers pass "the file from this line on" without finding
@@ -209,13 +225,7 @@ mod tests {
 /// compiling).
 pub fn block_len(text: &str, lambda: bool) -> usize {
     let bytes = text.as_bytes();
-    let indent = |at: usize| {
-        bytes[at..]
-            .iter()
-            .take_while(|b| matches!(b, b' ' | b'\t'))
-            .count()
-    };
-    let base = indent(0);
+    let base = line_indent(bytes, 0).1;
     let mut depth = 0usize;
     let mut header_done = false;
     let mut logical_start = 0usize;
@@ -253,10 +263,10 @@ pub fn block_len(text: &str, lambda: bool) -> usize {
                     if j >= bytes.len() {
                         return bytes.len();
                     }
-                    let w = indent(j);
-                    match bytes.get(j + w) {
-                        Some(b'\n') => j += w + 1,
-                        Some(b'\r') if bytes.get(j + w + 1) == Some(&b'\n') => j += w + 2,
+                    let (skip, w) = line_indent(bytes, j);
+                    match bytes.get(j + skip) {
+                        Some(b'\n') => j += skip + 1,
+                        Some(b'\r') if bytes.get(j + skip + 1) == Some(&b'\n') => j += skip + 2,
                         Some(b'#') => {
                             while j < bytes.len() && bytes[j] != b'\n' {
                                 j += 1;
@@ -302,6 +312,12 @@ mod block_tests {
         );
         let one = "def f(x): return x\ndef g(): pass\n";
         assert_eq!(&one[..block_len(one, false)], "def f(x): return x\n");
+        // A form feed is whitespace that resets the indentation count, as in CPython.
+        let paged = "def f(x):\n    y = x\n\x0c\n\x0c    return y\nz = 1\n";
+        assert_eq!(
+            &paged[..block_len(paged, false)],
+            "def f(x):\n    y = x\n\x0c\n\x0c    return y\n"
+        );
         let lam = "sq = lambda t: (t *\n  t)\nz = 1\n";
         assert_eq!(&lam[..block_len(lam, true)], "sq = lambda t: (t *\n  t)\n");
     }
