@@ -9,7 +9,7 @@ use rustpython_parser::{parse, Mode};
 
 use crate::diagnostics::{Diagnostic, DiagnosticKind, SourceId, SourceText};
 use crate::names;
-use crate::source::check_nesting;
+use crate::source::{check_nesting, Limits};
 
 /// A function ready for validation and lowering.
 #[derive(Debug, Clone)]
@@ -54,7 +54,7 @@ pub fn parse_text(
     if indented && first_line <= 1 {
         sources[id] = SourceText::new(path, &wrapped, 1);
     }
-    if let Err((offset, message)) = check_nesting(&wrapped) {
+    if let Err((offset, message)) = check_nesting(&wrapped, &Limits::FUNCTION) {
         return Err(Diagnostic {
             kind: DiagnosticKind::TooComplex,
             message: format!("{message}; simplify the function"),
