@@ -57,7 +57,7 @@ pub fn parse_text(
     if let Err((offset, message)) = check_nesting(&wrapped, &Limits::FUNCTION) {
         return Err(Diagnostic {
             kind: DiagnosticKind::TooComplex,
-            message: format!("{message}; simplify the function"),
+            message,
             source: id,
             start: offset,
             end: offset + 1,

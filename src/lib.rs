@@ -21,6 +21,7 @@ pub mod pyast;
 pub mod rewrite;
 pub mod scan;
 pub mod source;
+pub mod stack;
 pub mod suggest;
 pub mod validate;
 

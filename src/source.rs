@@ -134,7 +134,7 @@ pub fn check_nesting(text: &str, limits: &Limits) -> Result<(), (usize, String)>
                     return Err((
                         i,
                         format!(
-                            "brackets are nested more than {} levels deep",
+                            "brackets are nested more than {} levels deep; simplify the expression",
                             limits.brackets
                         ),
                     ));
@@ -264,7 +264,7 @@ impl Depths {
             self.indents.push((width, 0));
             if self.indents.len() > self.limits.indents {
                 return Err(format!(
-                    "statements are nested more than {} levels deep",
+                    "statements are nested more than {} levels deep; move inner blocks into helper functions",
                     self.limits.indents
                 ));
             }
