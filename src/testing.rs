@@ -73,3 +73,20 @@ pub fn errors_with(source: &str, env: &Env) -> Vec<String> {
 pub fn errors(source: &str) -> Vec<String> {
     errors_with(source, &env(&[]))
 }
+
+/// Compiles module text (after `import math` and the import of `vectorize`; a text that starts with `def` is marked
+/// `@vectorize`) through the whole pipeline, for the unit tests of every codegen file.
+pub fn compiled(src: &str) -> crate::pipeline::Compiled {
+    let mark = if src.starts_with("def ") {
+        "@vectorize\n"
+    } else {
+        ""
+    };
+    let text = format!("import math\nfrom array_vectorize import vectorize\n\n{mark}{src}");
+    let out = crate::module::compile_module(&text, "t.py", None).expect("module");
+    match out.into_iter().next().map(|f| f.outcome) {
+        Some(crate::module::Outcome::Ok(c)) => c,
+        Some(crate::module::Outcome::Error(d)) => panic!("{src} did not compile: {d:?}"),
+        _ => panic!("{src} did not compile"),
+    }
+}

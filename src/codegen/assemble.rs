@@ -206,7 +206,7 @@ fn python_name(n: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::compiled;
+    use crate::testing::compiled;
 
     #[test]
     fn the_two_texts_make_the_module_and_each_defines_one_function() {

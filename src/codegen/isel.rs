@@ -319,7 +319,7 @@ impl Gen<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::compiled;
+    use crate::testing::compiled;
 
     #[test]
     fn the_float_body_is_plain_and_the_exact_body_uses_helpers() {

@@ -144,27 +144,9 @@ impl<'a> Gen<'a> {
     }
 }
 
-/// Compiles module text (after `import math` and the import of `vectorize`; a text that starts with `def` is marked
-/// `@vectorize`) through the whole pipeline, for the unit tests of every codegen file.
-#[cfg(test)]
-fn compiled(src: &str) -> crate::pipeline::Compiled {
-    let mark = if src.starts_with("def ") {
-        "@vectorize\n"
-    } else {
-        ""
-    };
-    let text = format!("import math\nfrom array_vectorize import vectorize\n\n{mark}{src}");
-    let out = crate::module::compile_module(&text, "t.py", None).expect("module");
-    match out.into_iter().next().map(|f| f.outcome) {
-        Some(crate::module::Outcome::Ok(c)) => c,
-        Some(crate::module::Outcome::Error(d)) => panic!("{src} did not compile: {d:?}"),
-        _ => panic!("{src} did not compile"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::compiled;
+    use crate::testing::compiled;
 
     /// Programs touching every part of codegen: loops, scalar ifs, merges, peepholes, helpers.
     const PROGRAMS: &[&str] = &[

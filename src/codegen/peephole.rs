@@ -142,7 +142,7 @@ impl Gen<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::compiled;
+    use crate::testing::compiled;
 
     #[test]
     fn max_against_a_float_constant_is_xp_maximum_on_the_float_path() {

@@ -198,8 +198,8 @@ impl FreshNames {
 
 #[cfg(test)]
 mod tests {
-    use super::super::compiled;
     use super::*;
+    use crate::testing::compiled;
 
     #[test]
     fn fresh_names_take_the_smallest_free_suffix() {

@@ -158,7 +158,7 @@ impl Gen<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::compiled;
+    use crate::testing::compiled;
 
     #[test]
     fn a_range_loop_assigns_its_phis_before_and_at_the_end_of_the_body() {
