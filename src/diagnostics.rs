@@ -12,8 +12,6 @@ pub enum DiagnosticKind {
     Syntax,
     /// Input too deeply nested or too large to compile safely.
     TooComplex,
-    /// `if x:` on a value not provably boolean (D4).
-    AmbiguousTruth,
     /// `while` loops have a data-dependent trip count (D6).
     WhileLoop,
     /// `range()` whose bounds are not known at generation time (D6).
@@ -54,7 +52,6 @@ impl DiagnosticKind {
         match self {
             DiagnosticKind::Syntax => "syntax",
             DiagnosticKind::TooComplex => "too-complex",
-            DiagnosticKind::AmbiguousTruth => "ambiguous-truth",
             DiagnosticKind::WhileLoop => "while-loop",
             DiagnosticKind::DynamicRange => "dynamic-range",
             DiagnosticKind::UnsupportedLoop => "unsupported-loop",
