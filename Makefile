@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check
 
 .DEFAULT_GOAL := help
-.PHONY: help venv wheel test-deps demo test test-rust test-python bench fmt lint clean
+.PHONY: help venv wheel wheelhouse test-deps demo test test-rust test-python bench fmt lint clean
 
 help: ## Show this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -22,6 +22,14 @@ wheel: $(VENV)/.ready ## Build the extension once (dev profile, opt-level 1) int
 	$(PY) -m maturin build --profile dev --out dist --quiet
 	$(PIP) install -q --force-reinstall --no-deps dist/*.whl
 	$(PIP) install -q "$$(ls dist/*.whl)" numpy
+
+# The wheel of dist/ as it is (`make wheel`, `make demo` and `make test` build it; after editing the
+# sources, `make wheel` first), else a fresh build.
+wheelhouse: ## array-vectorize's wheel in wheelhouse/, for pip to build projects using array_vectorize.build (PIP_FIND_LINKS)
+	@ls dist/array_vectorize-*.whl >/dev/null 2>&1 || $(MAKE) --no-print-directory wheel
+	rm -rf wheelhouse && mkdir wheelhouse
+	cp dist/array_vectorize-*.whl wheelhouse/
+	@echo "wheelhouse/ holds $$(cd wheelhouse && ls): export PIP_FIND_LINKS=\"$$PWD/wheelhouse\" for pip and python -m build"
 
 test-deps: wheel
 	$(PIP) install -q "$$(ls dist/*.whl)[test]"
@@ -51,4 +59,4 @@ lint: ## cargo fmt --check and clippy
 	cargo clippy --quiet -- -D warnings
 
 clean: ## Remove build outputs and the venv
-	rm -rf target dist dist-release $(VENV)
+	rm -rf target dist dist-release wheelhouse $(VENV)

@@ -43,7 +43,10 @@ def vectorize(
     protect_domains: give partial functions safe operands on lanes whose result is discarded (D1).
     namespace: pin the Array API namespace instead of taking it from the arguments.
     fallback: call what cannot be vectorized element by element instead of rejecting it.
-    verify: example arguments; the result is checked against the scalar original at decoration.
+    verify: example arguments, one per positional parameter, each a number or an array (a tuple
+        for several parameters: ``verify=(np.array([-1.0, 0.5]), 1.0)`` for ``f(x, lam)``; a
+        bare value for one); the result is checked against the scalar original, element by
+        element, at decoration.
     """
     if fn is None:
 
@@ -54,6 +57,8 @@ def vectorize(
     original = getattr(fn, "_vectorized_original", fn)
     if not isinstance(original, FunctionType):
         raise TypeError(f"vectorize expects a Python function, got {type(fn).__name__}")
+    if verify is not None:
+        check_verify_examples(original, verify)
     canonical = not protect_domains and namespace is None and not fallback
     if canonical:
         # The canonical compilation is memoized on the original itself. The identity check
@@ -73,6 +78,43 @@ def vectorize(
     return vec
 
 
+def check_verify_examples(original: FunctionType, examples: Any) -> None:
+    """Raises TypeError, showing the accepted form, unless `examples` is one number or array per
+    positional parameter of `original` (a tuple of them, or one bare value for one parameter)."""
+    code = original.__code__
+    names = code.co_varnames[: code.co_argcount]
+    required = len(names) - len(original.__defaults__ or ())
+    args = examples if isinstance(examples, tuple) else (examples,)
+    problem = None
+    if not required <= len(args) <= len(names):
+        wanted = f"{required}" if required == len(names) else f"{required} to {len(names)}"
+        problem = f"got {len(args)} example argument{'s' if len(args) != 1 else ''}, the function takes {wanted}"
+    else:
+        for name, value in zip(names, args):
+            if not _is_example_value(value):
+                problem = f"the example for `{name}` is a {type(value).__name__}"
+                break
+    if problem is None:
+        return
+    shown = ", ".join(names)
+    example = ", ".join(["np.array([0.5, -1.0])"] + ["1.0"] * (max(required, 1) - 1))
+    if max(required, 1) > 1:
+        example = f"({example})"
+    raise TypeError(
+        f"verify= for {original.__qualname__}({shown}): {problem}. Give one example per positional "
+        "parameter, each a number or an array (the elements are compared with the scalar original), "
+        f"as a tuple, e.g. verify={example}; a function of one parameter also takes the bare value"
+    )
+
+
+def _is_example_value(value: Any) -> bool:
+    """A Python number or an array (anything with ``shape`` and ``dtype``: NumPy's and other
+    Array API libraries')."""
+    if isinstance(value, (bool, int, float)):
+        return True
+    return hasattr(value, "shape") and hasattr(value, "dtype")
+
+
 def _verify(vec: FunctionType, original: FunctionType, examples: Any) -> None:
     from .verify import verify_against_original
 
@@ -82,7 +124,12 @@ def _verify(vec: FunctionType, original: FunctionType, examples: Any) -> None:
 def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionType:
     entry = precompiled.lookup(original, options)
     if entry is not None:
-        _stats.bump("precompiled_hits" if entry["origin"] == "wheel" else "disk_cache_hits")
+        if entry["origin"] == "wheel":
+            _stats.bump("precompiled_hits")
+        else:
+            _stats.bump("hook_hits")
+            if entry.get("from_cache_file"):
+                _stats.bump("disk_cache_hits")
         return emit.materialize(
             original,
             entry["source"],

@@ -559,6 +559,20 @@ def nested_def_reads_enclosing(x, y):
     return inner(x)
 
 
+@case("f", "f")
+def nested_def_calls_a_sibling(spot, strike):
+    # `payoff` is a local function of the enclosing function: Python's closure makes it visible
+    # in `discounted`, which the compiler inlines with it.
+    def payoff(s):
+        return max(s - strike, 0.0)
+
+    def discounted(s):
+        return 0.97 * payoff(s)
+
+    shadowing = lambda payoff: payoff * 2.0  # noqa: E731 - its own parameter, not the function
+    return discounted(spot) + shadowing(spot)
+
+
 def _check_case(name, backend):
     fn, kinds, ulps = CASES[name]
     columns = {"f": floats(12), "i": ints(8), "b": np.array(BOOL_EDGES)}

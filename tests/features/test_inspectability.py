@@ -136,6 +136,20 @@ def test_show_command(tmp_path):
     assert f"{bad}:2:5:" in res.stderr
 
 
+def test_show_command_mistakes_are_one_line_errors(tmp_path):
+    module = tmp_path / "tax.py"
+    module.write_text("def income_tax(income):\n    return 0.2 * income if income > 12570.0 else 0.0\n")
+
+    def show(target):
+        res = subprocess.run([sys.executable, "-m", "array_vectorize", "show", target], capture_output=True, text=True)
+        return res.returncode, res.stderr
+
+    code, err = show(f"{module}:income_taxx")
+    assert (code, err) == (2, f"{module}: no function income_taxx; did you mean 'income_tax'?\n")
+    code, err = show(f"{tmp_path / 'nope.py'}:income_tax")
+    assert (code, err) == (2, f"{tmp_path / 'nope.py'}: no such file or directory\n")
+
+
 def test_debug_switch_dumps_the_ir_after_each_pass(tmp_path):
     module = tmp_path / "m.py"
     module.write_text("from array_vectorize import vectorize\n\n@vectorize\ndef f(x):\n    return x * 2.0 + 1.0\n")

@@ -58,28 +58,38 @@ def cache_enabled() -> bool:
     return os.environ.get("ARRAY_VECTORIZE_CACHE", "1").strip().lower() not in ("0", "false", "no", "off")
 
 
-def debug_enabled() -> bool:
-    return "hook" in (p.strip() for p in os.environ.get("ARRAY_VECTORIZE_DEBUG", "").split(","))
+#: Log levels: ARRAY_VECTORIZE_DEBUG=hook logs the modules that mention array_vectorize (the ones
+#: the hook compiles, reads from its cache or leaves to the decorator, and why); hook-all also
+#: every module skipped on the way (the standard library, sources without the marker).
+MARKED_MODULES, ALL_MODULES = 1, 2
+
+
+def debug_level() -> int:
+    """0, MARKED_MODULES or ALL_MODULES, from ARRAY_VECTORIZE_DEBUG (comma-separated)."""
+    parts = {p.strip() for p in os.environ.get("ARRAY_VECTORIZE_DEBUG", "").split(",")}
+    if "hook-all" in parts:
+        return ALL_MODULES
+    return MARKED_MODULES if "hook" in parts else 0
 
 
 # Read once: the finder runs on every import of the process, and the switches are set before it
 # starts.
-_DEBUG = debug_enabled()
+_DEBUG = debug_level()
 _REMEMBER = cache_enabled()  # whether unmarked sources are recorded and looked up
 
 
-def log(fullname: str, what: str) -> None:
-    """One line per module on stderr under ARRAY_VECTORIZE_DEBUG=hook."""
-    if _DEBUG:
+def log(fullname: str, what: str, level: int = MARKED_MODULES) -> None:
+    """One line on stderr when ARRAY_VECTORIZE_DEBUG asks for `level` or more."""
+    if _DEBUG >= level:
         try:
             sys.stderr.write(f"array-vectorize hook: {fullname}: {what}\n")
         except (AttributeError, OSError, ValueError):  # no usable stderr
             pass
 
 
-def skip(fullname: str, why: str) -> None:
+def skip(fullname: str, why: str, level: int = MARKED_MODULES) -> None:
     _stats.bump("hook_skipped")
-    log(fullname, f"skipped ({why})")
+    log(fullname, f"skipped ({why})", level)
 
 
 # ---- cache files ---------------------------------------------------------------------------------
@@ -379,10 +389,10 @@ def prepare(spec, loader, data: bytes | None = None) -> None:
         try:
             data = read_source(loader, origin)
         except Exception as exc:  # noqa: BLE001
-            skip(fullname, f"source not readable: {exc}")
+            skip(fullname, f"source not readable: {exc}", ALL_MODULES)
             return
     if MARKER not in data:
-        skip(fullname, "no marker")
+        skip(fullname, "no marker", ALL_MODULES)
         return
     try:
         _prepare(fullname, origin, data)
@@ -425,6 +435,8 @@ def _prepare(fullname: str, origin: str, data: bytes) -> None:
             why_miss = f"cache file unusable: {exc}"
     if entries is not None:
         _stats.bump("hook_cache_hits")
+        for entry in entries:
+            entry["from_cache_file"] = True  # stats()["disk_cache_hits"] counts their decorations
         register(origin, entries)
         if _DEBUG:
             log(fullname, f"cache hit ({summary(entries)}) {path}")
@@ -583,7 +595,7 @@ def _consider(spec, target=None):
     ):
         return spec
     if _in_stdlib(origin):
-        skip(spec.name, "standard library")
+        skip(spec.name, "standard library", ALL_MODULES)
         return spec
     if target is not None:
         # importlib.reload(): entries registered by the previous import describe the old text.
@@ -592,10 +604,10 @@ def _consider(spec, target=None):
     try:
         data, how = _read_for_marker(loader, origin)
     except Exception as exc:  # noqa: BLE001 - an unreadable file is the original loader's business
-        skip(spec.name, f"source not readable: {exc}")
+        skip(spec.name, f"source not readable: {exc}", ALL_MODULES)
         return spec
     if data is None:
-        skip(spec.name, "no marker" if how == "read" else "no marker, known from its record")
+        skip(spec.name, "no marker" if how == "read" else "no marker, known from its record", ALL_MODULES)
         return spec
     if target is not None:
         # A reload executes the module without creating it: prepare now.
