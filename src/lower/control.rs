@@ -8,7 +8,7 @@ use rustpython_parser::ast;
 
 use super::{Done, Flow, Frame, Lowerer, Var};
 use crate::ir::eval::truthy;
-use crate::ir::{Block, Const, Kind, LogicOp, Op, Shape, UnOp, Value};
+use crate::ir::{Block, Const, LogicOp, Op, Shape, UnOp, Value};
 use crate::Map as HashMap;
 
 impl Lowerer<'_> {

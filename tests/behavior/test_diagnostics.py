@@ -134,9 +134,9 @@ def test_decision_codes_link_to_the_decisions_page():
     import pathlib
     import re
 
-    err, _ = diagnostics_of("def f(x):\n    if x:\n        return 1.0\n    while x > 0:\n        x = x - 1\n    return x\n")
+    err, _ = diagnostics_of("def f(x):\n    if x > 1:\n        return x, 1.0\n    while x > 0:\n        x = x - 1\n    return x\n")
     messages = [d["message"] for d in err.diagnostics]
-    assert any("(D4: docs/decisions.md#d4)" in m for m in messages), messages
+    assert any("(D13: docs/decisions.md#d13)" in m for m in messages), messages
     assert any("(D6: docs/decisions.md#d6)" in m for m in messages), messages
     page = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "decisions.md").read_text()
     anchors = set(re.findall(r'<a id="(d\d+)"></a>', page))
