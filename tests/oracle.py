@@ -114,8 +114,11 @@ def check(
     ulps: int = 0,
     check_kind: bool = True,
     tolerance: float = 0.0,
-) -> np.ndarray:
+) -> Any:
     """Asserts `vec(*args)` equals the scalar original per element; returns the result.
+
+    A function returning a tuple (D13) gives a tuple of arrays: each position is compared with
+    the same position of CPython's tuple, by the rules of a single result.
 
     Elements where the scalar original raises an arithmetic error (D3) are skipped here; the
     divergence tests pin their values.
@@ -123,17 +126,37 @@ def check(
     original = scalar or vec._vectorized_original
     np_args = [np.asarray(a) for a in args]
     shape = np.broadcast_shapes(*[a.shape for a in np_args])
-    result = to_numpy(vec(*[to_backend(a, backend) for a in args]))
-    assert result.shape == shape, f"shape {result.shape} != {shape}"
+    raw = vec(*[to_backend(a, backend) for a in args])
     broadcast = [np.broadcast_to(a, shape) for a in np_args]
-    expected_values = []
-    mismatches = []
+    lanes = []
     for index in np.ndindex(shape):
         scalars = [b[index].item() for b in broadcast]
         try:
             expected = original(*scalars)
         except (ArithmeticError, ValueError):
             continue
+        lanes.append((index, scalars, expected))
+    if not isinstance(raw, tuple):
+        _check_position(to_numpy(raw), shape, lanes, None, ulps, tolerance, check_kind)
+        return to_numpy(raw)
+    results = tuple(to_numpy(r) for r in raw)
+    for _, scalars, expected in lanes:
+        assert isinstance(expected, tuple) and len(expected) == len(results), (
+            f"args={scalars}: CPython returned {expected!r}, vectorized a tuple of {len(results)} arrays"
+        )
+    for position, result in enumerate(results):
+        _check_position(result, shape, lanes, position, ulps, tolerance, check_kind)
+    return results
+
+
+def _check_position(result, shape, lanes, position, ulps, tolerance, check_kind) -> None:
+    """One result array (or one position of a tuple result) against CPython's lanes."""
+    where = "" if position is None else f"position {position}: "
+    assert result.shape == shape, f"{where}shape {result.shape} != {shape}"
+    expected_values = []
+    mismatches = []
+    for index, scalars, whole in lanes:
+        expected = whole if position is None else whole[position]
         high = 2**64 if result.dtype == np.uint64 else 2**63
         if isinstance(expected, int) and not isinstance(expected, bool) and not -(2**63) <= expected < high:
             continue  # integer overflow wraps (documented divergence, pinned in test_divergences)
@@ -141,14 +164,13 @@ def check(
         got = result[index].item()
         if not same(got, expected, ulps, tolerance):
             mismatches.append((scalars, expected, got))
-    assert not mismatches, f"{len(mismatches)} mismatches, first: args={mismatches[0][0]} CPython={mismatches[0][1]!r} vectorized={mismatches[0][2]!r}"
+    assert not mismatches, f"{where}{len(mismatches)} mismatches, first: args={mismatches[0][0]} CPython={mismatches[0][1]!r} vectorized={mismatches[0][2]!r}"
     if expected_values and check_kind:
         kind = expected_kind(expected_values)
         dtype_kind = result.dtype.kind
         if kind == "f":
-            assert result.dtype == np.float64, f"CPython returns floats, got dtype {result.dtype}"
+            assert result.dtype == np.float64, f"{where}CPython returns floats, got dtype {result.dtype}"
         elif kind == "i":
-            assert dtype_kind in "iu", f"CPython returns ints, got dtype {result.dtype}"
+            assert dtype_kind in "iu", f"{where}CPython returns ints, got dtype {result.dtype}"
         else:
-            assert dtype_kind == "b", f"CPython returns bools, got dtype {result.dtype}"
-    return result
+            assert dtype_kind == "b", f"{where}CPython returns bools, got dtype {result.dtype}"

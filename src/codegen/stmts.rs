@@ -24,8 +24,18 @@ impl Gen<'_> {
     /// The statements of the function's body, its return included, with dead arrays freed.
     pub(super) fn function_body(mut self) -> Vec<Stmt> {
         let mut out = self.block(&self.f.body.clone());
-        let ret = self.value(self.f.ret);
-        out.push(Stmt::Return(ret));
+        let ret: Vec<Expr> = self
+            .f
+            .ret
+            .clone()
+            .into_iter()
+            .map(|r| self.value(r))
+            .collect();
+        out.push(Stmt::Return(if self.f.tuple {
+            Expr::Tuple(ret)
+        } else {
+            ret.into_iter().next().unwrap_or(Expr::None)
+        }));
         let arrays: BTreeSet<String> = (0..self.f.values.len())
             .filter(|&i| {
                 !self.inline[i]

@@ -94,7 +94,10 @@ pub struct Function {
     pub declared_params: usize,
     pub values: Vec<ValueInfo>,
     pub body: Block,
-    pub ret: Value,
+    /// The result: one value, or the positions of a tuple when `tuple` (D13).
+    pub ret: Vec<Value>,
+    /// Whether the function returns a tuple of `ret` (`return a, b`) rather than `ret[0]`.
+    pub tuple: bool,
 }
 
 impl Function {
@@ -153,6 +156,8 @@ pub fn use_counts(func: &Function) -> Vec<usize> {
             }
         }
     });
-    counts[func.ret.index()] += 1;
+    for r in &func.ret {
+        counts[r.index()] += 1;
+    }
     counts
 }

@@ -176,6 +176,9 @@ impl Lowerer<'_> {
     fn subscript(&mut self, frame: &mut Frame, s: &ast::ExprSubscript, e: &ast::Expr) -> R<Value> {
         let t = self.expr(frame, &s.value);
         let i = self.expr(frame, &s.slice);
+        if let Some(item) = self.tuple_item(frame, t, self.const_of(i), e) {
+            return Ok(item);
+        }
         let tuple_ok = matches!(self.const_of(t), Some(Const::Tuple(_)));
         let index_ok =
             self.shape(i) == Shape::Scalar && matches!(self.kind(i), Kind::Int | Kind::Bool);

@@ -29,6 +29,7 @@ mod loops;
 mod names;
 mod scalar_if;
 mod stmt;
+mod tuples;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -145,6 +146,10 @@ pub struct Lowerer<'s> {
     /// would read the previous iteration's value, or nothing in the first.
     undefined_phis: BTreeSet<Value>,
     depth: usize,
+    /// Tuples being lowered, by their handle value (D13).
+    tuples: HashMap<Value, tuples::TupleValue>,
+    /// Where each single returned value was returned, for the arity errors of D13.
+    return_sites: HashMap<Value, (SourceId, usize, usize)>,
 }
 
 type R<T> = Result<T, ()>;
@@ -179,7 +184,8 @@ impl<'s> Lowerer<'s> {
                 declared_params: 0,
                 values: vec![],
                 body: Block::default(),
-                ret: Value(0),
+                ret: vec![],
+                tuple: false,
             },
             blocks: vec![],
             sources,
@@ -192,6 +198,8 @@ impl<'s> Lowerer<'s> {
             consts: HashMap::default(),
             undefined_phis: BTreeSet::new(),
             depth: 0,
+            tuples: HashMap::default(),
+            return_sites: HashMap::default(),
         }
     }
 
@@ -218,8 +226,9 @@ impl<'s> Lowerer<'s> {
         self.call_stack.push(identity(func, self.sources));
         self.body(&mut frame, &func.body);
         let ret = self.finish_function(&mut frame, func);
-        self.f.ret = ret;
+        (self.f.ret, self.f.tuple) = self.result_positions(ret);
         self.f.body = self.close_block(root);
+        self.reject_tuple_uses();
         // Hidden parameters follow the declared ones.
         for h in &self.names.hidden {
             self.f.params.push(match h {
