@@ -72,6 +72,28 @@ impl Lowerer<'_> {
     /// `where(c, a, b)` when `a` or `b` is a tuple: position by position, or an error when the
     /// two are not tuples of the same length (None when neither is a tuple).
     pub(super) fn select_tuples(&mut self, c: Value, a: Value, b: Value) -> Option<Value> {
+        self.merge_tuples(a, b, |l, p, q| l.select(c, p, q))
+    }
+
+    /// `f` of each position of `v` when `v` is a tuple (None when it is not).
+    pub(super) fn map_tuple(
+        &mut self,
+        v: Value,
+        mut f: impl FnMut(&mut Self, Value) -> Value,
+    ) -> Option<Value> {
+        let t = self.tuples.get(&v).cloned()?;
+        let items = t.items.iter().map(|&p| f(self, p)).collect();
+        Some(self.make_tuple(items, t.site))
+    }
+
+    /// `merge` of `a` and `b` position by position when either is a tuple, or an error when the
+    /// two are not tuples of the same length (None when neither is a tuple).
+    pub(super) fn merge_tuples(
+        &mut self,
+        a: Value,
+        b: Value,
+        mut merge: impl FnMut(&mut Self, Value, Value) -> Value,
+    ) -> Option<Value> {
         let ta = self.tuples.get(&a).cloned();
         let tb = self.tuples.get(&b).cloned();
         if ta.is_none() && tb.is_none() {
@@ -86,7 +108,7 @@ impl Lowerer<'_> {
                     .items
                     .iter()
                     .zip(&y.items)
-                    .map(|(&p, &q)| self.select(c, p, q))
+                    .map(|(&p, &q)| merge(self, p, q))
                     .collect();
                 Some(self.make_tuple(items, x.site))
             }

@@ -364,6 +364,8 @@ def _r53(v: Any) -> Any:
     """An int beyond 2**53 in magnitude as the nearest float (a mixed-kind merge, select.py)."""
     if type(v) is int and not -TWO_53 <= v <= TWO_53:
         return float(v)
+    if type(v) is tuple:  # a helper's several results: each position merges on its own (D13)
+        return tuple(_r53(x) for x in v)
     return v
 
 
@@ -378,6 +380,8 @@ def _rf(v: Any) -> Any:
     """Any int or bool as a float: a merge with a float array holds it as float64."""
     if type(v) in (int, bool) and INT64_MIN <= v < UINT64_END:
         return float(v)
+    if type(v) is tuple:  # a helper's several results: each position merges on its own (D13)
+        return tuple(_rf(x) for x in v)
     return v
 
 
