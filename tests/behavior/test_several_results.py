@@ -56,6 +56,20 @@ def helper_tuple_returned(x):
     return _pair(x)
 
 
+def _index_pair(v, i):
+    if i % 2:
+        return v * i, 1.0
+    return v, 2.0
+
+
+def tuple_under_index_branch(x):
+    total = 0.0
+    for i in range(3):
+        a, b = _index_pair(x, i)
+        total = total + a - b
+    return total
+
+
 def swaps_then_returns(x, y):
     if x < y:
         x, y = y, x
@@ -73,6 +87,7 @@ CASES = {
     "unpacks_in_a_loop": (unpacks_in_a_loop, "f"),
     "helper_tuple_returned": (helper_tuple_returned, "f"),
     "swaps_then_returns": (swaps_then_returns, "ff"),
+    "tuple_under_index_branch": (tuple_under_index_branch, "f"),
 }
 
 COLUMNS = {"f": floats(6, seed=2), "i": ints(6, seed=2), "b": np.array(BOOL_EDGES)}
