@@ -122,6 +122,11 @@ def _verify(vec: FunctionType, original: FunctionType, examples: Any) -> None:
 
 
 def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionType:
+    if "__wrapped__" in original.__dict__:  # functools.wraps: the code is the wrapper's
+        inner = _wrapped_function(original)
+        if options["fallback"]:
+            return _element_loop(original, namespace, signature=inner)
+        raise _wrapper_error(original, inner)
     entry = precompiled.lookup(original, options)
     if entry is not None:
         if entry["origin"] == "wheel":
@@ -132,8 +137,10 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
                 _stats.bump("disk_cache_hits")
         return emit.materialize(
             original,
-            entry["source"],
+            entry["fast_source"],
             entry["entry"],
+            exact_source=entry.get("exact_source", ""),
+            exact_entry=entry.get("exact_entry"),
             namespace=namespace,
             code=entry.get("code"),
             lazy=entry["origin"] == "hook",
@@ -154,8 +161,10 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
         return _element_loop(original, namespace)
     return emit.materialize(
         original,
-        compiled["source"],
+        compiled["fast_source"],
         compiled["entry"],
+        exact_source=compiled["exact_source"],
+        exact_entry=compiled["exact_entry"],
         hidden=hidden,
         namespace=namespace,
         scalar_source=compiled["scalar_source"],
@@ -185,13 +194,61 @@ def compile_live(original: FunctionType, options: dict) -> tuple[dict, dict]:
     return compiled, hidden
 
 
-def _element_loop(original: FunctionType, namespace: Any) -> FunctionType:
-    """fallback=True for a function that cannot be compiled at all: one element loop (D7)."""
-    code = original.__code__
+def _wrapped_function(wrapper: FunctionType) -> FunctionType:
+    """The innermost Python function behind a chain of ``__wrapped__`` (the wrapper itself when
+    the chain ends elsewhere)."""
+    inner, seen = wrapper, {id(wrapper)}
+    while isinstance(getattr(inner, "__wrapped__", None), FunctionType) and id(inner.__wrapped__) not in seen:
+        inner = inner.__wrapped__
+        seen.add(id(inner))
+    return inner
+
+
+def _wrapper_error(wrapper: FunctionType, inner: FunctionType) -> Exception:
+    """The refusal of a function that another decorator wrapped before ``@vectorize``: compiling
+    the function inside would drop what the wrapper does (D10), and the wrapper's code is not the
+    function's. Positioned at the wrapped function's ``def``."""
+    import linecache
+
+    code, wcode = inner.__code__, wrapper.__code__
+    path, line, col, text = code.co_filename, code.co_firstlineno, 1, ""
+    lines = linecache.getlines(path, inner.__globals__)
+    for number in range(line, min(len(lines), line + 200) + 1):  # past the decorators
+        stripped = lines[number - 1].lstrip()
+        if stripped.startswith(("def ", "async def ")):
+            line, text = number, lines[number - 1].rstrip("\n")
+            col = len(text) - len(stripped.rstrip("\n")) + 1
+            break
+    wname = getattr(wcode, "co_qualname", wcode.co_name)
+    message = (
+        f"`{inner.__name__}` reaches @vectorize wrapped by `{wname}` ({wcode.co_filename}:{wcode.co_firstlineno}), "
+        "which functools.wraps made look like it: vectorizing the function inside would drop what the "
+        "wrapper does. Put @vectorize directly on the def, under the other decorator, or pass "
+        "fallback=True to call the wrapper element by element"
+    )
+    rendered = f"{path}:{line}:{col}: {message}"
+    if text:
+        rendered += f"\n    {text}\n    {' ' * (col - 1)}^"
+    error = VectorizationError(f"cannot vectorize: 1 problem\n{rendered}")
+    error.diagnostics = [
+        {"code": "wrapped-function", "message": message, "path": path, "line": line, "col": col,
+         "end_line": line, "end_col": col + 1, "text": rendered}
+    ]
+    return error
+
+
+def _element_loop(original: FunctionType, namespace: Any, signature: FunctionType | None = None) -> FunctionType:
+    """fallback=True for a function that cannot be compiled at all: one element loop (D7).
+
+    ``signature``: the function whose parameters the loop declares (the wrapped function, for a
+    ``functools.wraps`` wrapper taking ``*args``); ``original`` is what each element calls.
+    """
+    shape = signature or original
+    code = shape.__code__
     n_pos = code.co_argcount
     names = list(code.co_varnames[: n_pos + code.co_kwonlyargcount])
     kwnames = names[n_pos:]
-    entry = original.__name__ if original.__name__.isidentifier() else "_lambda"
+    entry = shape.__name__ if shape.__name__.isidentifier() else "_lambda"
     source = _core.element_loop(entry, names[:n_pos], code.co_posonlyargcount, kwnames)
 
     def call_original(*values: Any) -> Any:
@@ -200,9 +257,11 @@ def _element_loop(original: FunctionType, namespace: Any) -> FunctionType:
     from .environment import function_source
 
     try:
-        scalar_source = function_source(original)[0]
+        scalar_source = function_source(shape)[0]
     except OSError:
         scalar_source = None
-    return emit.materialize(
+    vec = emit.materialize(
         original, source, entry, hidden={"_vec_original": call_original}, namespace=namespace, scalar_source=scalar_source
     )
+    vec.__defaults__, vec.__kwdefaults__ = shape.__defaults__, shape.__kwdefaults__
+    return vec

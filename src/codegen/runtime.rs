@@ -92,6 +92,16 @@ pub const ELEMENTWISE: Helper = Helper {
     meaning: "an element loop calling `fn` on each lane's Python values",
 };
 
+/// The returned value of an int array that may hold uint64-lattice lanes.
+pub const RESULT: Helper = Helper {
+    key: "result",
+    name: "_vec_result",
+    params: "xp, value",
+    ops: &[],
+    meaning: "the returned array in one dtype: uint64 when no lane is negative, else int64, each \
+              lane equal to its value modulo 2**64 (docs/semantics.md item 13)",
+};
+
 /// Every runtime helper, in the order of ARCHITECTURE.md's table.
 pub const HELPERS: &[Helper] = &[
     FLOAT_ARGS,
@@ -101,6 +111,7 @@ pub const HELPERS: &[Helper] = &[
     SELECT,
     BROADCAST,
     ELEMENTWISE,
+    RESULT,
 ];
 
 /// `_vec_binary`'s key for an arithmetic operator.

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use super::choice::{self, Coerce};
 use super::dels::free_dead_arrays;
-use super::runtime::BROADCAST;
+use super::runtime::{BROADCAST, RESULT, UNARY};
 use super::Gen;
 use crate::ir::{Block, IfOut, Inst, Kind, Op, Phi, Value};
 use crate::pyast::{call, name, Expr, Stmt};
@@ -24,17 +24,21 @@ impl Gen<'_> {
     /// The statements of the function's body, its return included, with dead arrays freed.
     pub(super) fn function_body(mut self) -> Vec<Stmt> {
         let mut out = self.block(&self.f.body.clone());
-        let ret: Vec<Expr> = self
-            .f
-            .ret
-            .clone()
-            .into_iter()
-            .map(|r| self.value(r))
-            .collect();
+        let mut values = Vec::with_capacity(self.f.ret.len());
+        for r in self.f.ret.clone() {
+            let mut e = self.value(r);
+            // An int array that may be uint64 can be an intermediate of the uint64 lattice whose
+            // lanes no single dtype holds: the helper gives the returned value one dtype
+            // (docs/semantics.md item 13). Each position of a tuple result likewise (D13).
+            if !self.scalar(r) && self.operand(r).wide {
+                e = self.helper(&RESULT, vec![e]);
+            }
+            values.push(e);
+        }
         out.push(Stmt::Return(if self.f.tuple {
-            Expr::Tuple(ret)
+            Expr::Tuple(values)
         } else {
-            ret.into_iter().next().unwrap_or(Expr::None)
+            values.into_iter().next().unwrap_or(Expr::None)
         }));
         let arrays: BTreeSet<String> = (0..self.f.values.len())
             .filter(|&i| {
@@ -151,6 +155,10 @@ impl Gen<'_> {
             Coerce::AsType(k) => {
                 let e = self.value(v);
                 self.xcall("astype", vec![e, self.dtype(k)])
+            }
+            Coerce::Helper(key) => {
+                let e = self.value(v);
+                self.helper_op(&UNARY, key, vec![e])
             }
         }
     }

@@ -118,7 +118,7 @@ def skip(fullname: str, why: str, level: int = MARKED_MODULES) -> None:
 
 CACHE_MAGIC = b"AVCACHE\0"
 #: Bump whenever the payload's layout or meaning changes.
-CACHE_FORMAT_VERSION = 3
+CACHE_FORMAT_VERSION = 4
 CACHE_SUFFIX = ".avc"
 #: What cache files are called after CPython's ``<module>.<cache tag>[.opt-N]``.
 CACHE_TAG = f"array-vectorize-{__version__}"
@@ -378,11 +378,11 @@ def registered_names(origin: str) -> list[str]:
     return names
 
 
-def prepare(spec, loader, data: bytes | None = None) -> None:
+def prepare(spec, loader, namespace: dict, data: bytes | None = None) -> None:
     """Makes the module's statically compiled functions available to its decorators, from the
-    cache or the compiler. `data`: the source bytes when the finder has read them already. Never
-    raises: on any problem the module imports as without the hook (its decorators compile at run
-    time)."""
+    cache or the compiler, for the module execution whose globals are `namespace`. `data`: the
+    source bytes when the finder has read them already. Never raises: on any problem the module
+    imports as without the hook (its decorators compile at run time)."""
     fullname = spec.name
     origin = spec.origin
     if data is None:
@@ -395,7 +395,7 @@ def prepare(spec, loader, data: bytes | None = None) -> None:
         skip(fullname, "no marker", ALL_MODULES)
         return
     try:
-        _prepare(fullname, origin, data)
+        _prepare(fullname, origin, data, namespace)
     except Exception as exc:  # noqa: BLE001 - the hook must never break an import
         _stats.bump("hook_errors")
         log(fullname, f"skipped (hook error: {type(exc).__name__}: {exc})")
@@ -412,7 +412,7 @@ def _served_by_a_wheel(fullname: str, origin: str) -> bool:
     return wheel_artifacts.serves(origin, fullname)
 
 
-def _prepare(fullname: str, origin: str, data: bytes) -> None:
+def _prepare(fullname: str, origin: str, data: bytes, namespace: dict) -> None:
     if origin.endswith(".py") and _served_by_a_wheel(fullname, origin):
         skip(fullname, "precompiled in its wheel")
         return
@@ -437,19 +437,19 @@ def _prepare(fullname: str, origin: str, data: bytes) -> None:
         _stats.bump("hook_cache_hits")
         for entry in entries:
             entry["from_cache_file"] = True  # stats()["disk_cache_hits"] counts their decorations
-        register(origin, entries)
+        register(origin, entries, namespace)
         if _DEBUG:
             log(fullname, f"cache hit ({summary(entries)}) {path}")
         return
     from .compile import compile_and_cache
 
-    compile_and_cache(fullname, origin, data, key, path, why_miss)
+    compile_and_cache(fullname, origin, data, key, path, why_miss, namespace)
 
 
-def register(origin: str, entries: list[dict]) -> None:
+def register(origin: str, entries: list[dict], namespace: dict) -> None:
     for name in registered_names(origin):
         precompiled.forget(name)
-        precompiled.register(name, entries, "hook")
+        precompiled.register(name, entries, "hook", namespace)
 
 
 def summary(entries: list[dict]) -> str:
@@ -610,8 +610,8 @@ def _consider(spec, target=None):
         skip(spec.name, "no marker" if how == "read" else "no marker, known from its record", ALL_MODULES)
         return spec
     if target is not None:
-        # A reload executes the module without creating it: prepare now.
-        prepare(spec, loader, data)
+        # A reload executes the module without creating it: prepare now, for its globals.
+        prepare(spec, loader, target.__dict__, data)
         data = None
     if type(loader) is SourceFileLoader:
         spec.loader = HookSourceFileLoader(loader.name, loader.path)
@@ -630,6 +630,12 @@ def _consider(spec, target=None):
 # reads the .pyc, exactly as without the hook).
 
 
+def _new_module(name: str):
+    """The module importlib would create when ``create_module`` returns None (``_new_module``):
+    the hook creates it itself, so that the entries it registers are tied to its globals."""
+    return type(sys)(name)
+
+
 class HookSourceFileLoader(SourceFileLoader):
     """A ``SourceFileLoader`` that compiles the module's marked functions when creating it."""
 
@@ -637,8 +643,9 @@ class HookSourceFileLoader(SourceFileLoader):
 
     def create_module(self, spec):
         data, self._source = self._source, None
-        prepare(spec, self, data)
-        return super().create_module(spec)
+        module = super().create_module(spec) or _new_module(spec.name)
+        prepare(spec, self, module.__dict__, data)
+        return module
 
 
 class HookLoader:
@@ -657,9 +664,10 @@ class HookLoader:
 
     def create_module(self, spec):
         data, self._source = self._source, None
-        prepare(spec, self._loader, data)
         create = getattr(self._loader, "create_module", None)
-        return create(spec) if create is not None else None
+        module = (create(spec) if create is not None else None) or _new_module(spec.name)
+        prepare(spec, self._loader, module.__dict__, data)
+        return module
 
 
 class _LinecacheLoader:
