@@ -92,6 +92,16 @@ pub const ELEMENTWISE: Helper = Helper {
     meaning: "an element loop calling `fn` on each lane's Python values",
 };
 
+/// The check after the body of a function that can raise (D11).
+pub const RAISES: Helper = Helper {
+    key: "raises",
+    name: "_vec_raises",
+    params: "xp, code, *sites",
+    ops: &[],
+    meaning: "raises the exception of the first lane in C order whose `code` is nonzero: site \
+              `code - 1` of `sites`, each `(make_exception, values)`, called on that lane's values",
+};
+
 /// Every runtime helper, in the order of ARCHITECTURE.md's table.
 pub const HELPERS: &[Helper] = &[
     FLOAT_ARGS,
@@ -101,6 +111,7 @@ pub const HELPERS: &[Helper] = &[
     SELECT,
     BROADCAST,
     ELEMENTWISE,
+    RAISES,
 ];
 
 /// `_vec_binary`'s key for an arithmetic operator.
