@@ -188,14 +188,16 @@ def first_raise(original: Callable, *args: Any) -> tuple[BaseException, tuple] |
     return None
 
 
-def check_raising(vec: Callable, *args: Any, backend: str = "numpy", scalar: Callable | None = None) -> Any:
+def check_raising(
+    vec: Callable, *args: Any, backend: str = "numpy", scalar: Callable | None = None, tolerance: float = 0.0
+) -> Any:
     """`check` for a function that may raise (D11): when CPython's element loop raises, the
     vectorized call raises the same class with the same args and a note naming the element;
     otherwise values match. Returns the exception raised, or None."""
     original = scalar or vec._vectorized_original
     expected = first_raise(original, *args)
     if expected is None:
-        check(vec, *args, backend=backend, scalar=original)
+        check(vec, *args, backend=backend, scalar=original, tolerance=tolerance)
         return None
     error, index = expected
     shape = np.broadcast_shapes(*[np.asarray(a).shape for a in args])
