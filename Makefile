@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check
 
 .DEFAULT_GOAL := help
-.PHONY: help venv wheel test-deps demo test test-rust test-python bench fmt lint clean
+.PHONY: help venv wheel wheelhouse test-deps demo test test-rust test-python mutation bench fmt lint clean
 
 help: ## Show this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -23,6 +23,14 @@ wheel: $(VENV)/.ready ## Build the extension once (dev profile, opt-level 1) int
 	$(PIP) install -q --force-reinstall --no-deps dist/*.whl
 	$(PIP) install -q "$$(ls dist/*.whl)" numpy
 
+# The wheel of dist/ as it is (`make wheel`, `make demo` and `make test` build it; after editing the
+# sources, `make wheel` first), else a fresh build.
+wheelhouse: ## array-vectorize's wheel in wheelhouse/, for pip to build projects using array_vectorize.build (PIP_FIND_LINKS)
+	@ls dist/array_vectorize-*.whl >/dev/null 2>&1 || $(MAKE) --no-print-directory wheel
+	rm -rf wheelhouse && mkdir wheelhouse
+	cp dist/array_vectorize-*.whl wheelhouse/
+	@echo "wheelhouse/ holds $$(cd wheelhouse && ls): export PIP_FIND_LINKS=\"$$PWD/wheelhouse\" for pip and python -m build"
+
 test-deps: wheel
 	$(PIP) install -q "$$(ls dist/*.whl)[test]"
 
@@ -35,7 +43,10 @@ test-rust: ## cargo tests of every compiler stage (no Python needed)
 test-python: ## pytest against the installed wheel (run `make test-deps` first)
 	cd tests && ../$(PY) -m pytest -q -p no:cacheprovider
 
-test: test-deps test-rust test-python ## Set up (with the test extras), then run the whole suite
+mutation: ## Break the runtime helpers and codegen one way at a time; the differential tests must notice (~3 min)
+	$(PY) tests/mutation/run.py
+
+test: test-deps test-rust test-python mutation ## Set up (with the test extras), then run the whole suite
 
 bench: $(VENV)/.ready ## Release build, then every benchmark (figures for the README)
 	$(PY) -m maturin build --release --out dist-release --quiet
@@ -51,4 +62,4 @@ lint: ## cargo fmt --check and clippy
 	cargo clippy --quiet -- -D warnings
 
 clean: ## Remove build outputs and the venv
-	rm -rf target dist dist-release $(VENV)
+	rm -rf target dist dist-release wheelhouse $(VENV)

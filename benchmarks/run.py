@@ -1,4 +1,4 @@
-"""Every benchmark of DESIGN.md section 6 in one run, figures side by side (``make bench``).
+"""Every benchmark the project sets a bar for (docs/benchmarks.md) in one run, figures side by side (``make bench``).
 
     python benchmarks/run.py [--quick] [--json PATH] [--only NAME[,NAME...]]
 
@@ -338,7 +338,7 @@ def print_generic(title: str, res) -> None:
 
 
 def print_bars(bars: list[dict]) -> None:
-    print("\n## DESIGN.md section 6 bars\n")
+    print("\n## The bars\n")
     rows = [[b["what"], str(b["figure"]), str(b["bar"]), "met" if b["met"] else "NOT MET"] for b in bars]
     print(md_table(["figure", "measured", "bar", ""], rows))
 

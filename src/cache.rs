@@ -23,15 +23,24 @@ pub fn sha256_hex_into<'a>(data: &[u8], hex: &'a mut [u8; 64]) -> &'a str {
 }
 
 /// Writes `data` to `path` atomically: a temporary file in the same directory, flushed, then
-/// renamed over `path`. Readers see the old file or the new one, never a torn write.
-pub fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<()> {
+/// renamed over `path`. Readers see the old file or the new one, never a torn write. With
+/// `mode` (POSIX only) the file is created with `mode & 0o666`, restricted by the process umask,
+/// as CPython's `_write_atomic` creates a `.pyc`; without it, owner read and write only.
+pub fn write_atomic(path: &Path, data: &[u8], mode: Option<u32>) -> std::io::Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".tmp-array-vectorize-")
-        .tempfile_in(dir)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".tmp-array-vectorize-");
+    #[cfg(unix)]
+    if let Some(mode) = mode {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(mode & 0o666));
+    }
+    #[cfg(not(unix))]
+    let _ = mode;
+    let mut tmp = builder.tempfile_in(dir)?;
     tmp.write_all(data)?;
     tmp.as_file().sync_data().ok();
     tmp.persist(path).map_err(|e| e.error)?;
@@ -54,10 +63,24 @@ mod tests {
     fn atomic_write_replaces_whole_file() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("f.bin");
-        write_atomic(&p, b"first").unwrap();
-        write_atomic(&p, b"second").unwrap();
+        write_atomic(&p, b"first", None).unwrap();
+        write_atomic(&p, b"second", None).unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"second");
         // No temporary files are left behind.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn atomic_write_mode_is_restricted_to_read_write_bits() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.bin");
+        write_atomic(&p, b"x", Some(0o100600)).unwrap();
+        let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600); // 0o600 survives any umask that leaves the owner alone
+        write_atomic(&p, b"y", None).unwrap();
+        let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
     }
 }

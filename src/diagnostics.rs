@@ -134,17 +134,60 @@ pub struct Rendered {
     pub text: String,
 }
 
+/// Where a message's decision codes are defined, relative to the repository's root.
+pub const DECISIONS_DOC: &str = "docs/decisions.md";
+
+/// The highest decision number the decisions page defines.
+const LAST_DECISION: u32 = 17;
+
+/// `message` with each decision code it cites (`D4`) followed by where it is defined
+/// (`D4: docs/decisions.md#d4`), so a reader can look it up.
+pub fn cite_decisions(message: &str) -> String {
+    let mut out = String::with_capacity(message.len() + 32);
+    let bytes = message.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let starts_word = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
+        if bytes[i] == b'D' && starts_word {
+            let digits = bytes[i + 1..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            let end = i + 1 + digits;
+            let ends_word =
+                end == bytes.len() || !(bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_');
+            let number: Option<u32> = message[i + 1..end].parse().ok();
+            if let (true, Some(n)) = (
+                ends_word,
+                number.filter(|n| (1..=LAST_DECISION).contains(n)),
+            ) {
+                out.push_str(&message[i..end]);
+                if !message[end..].starts_with(':') {
+                    out.push_str(&format!(": {DECISIONS_DOC}#d{n}"));
+                }
+                i = end;
+                continue;
+            }
+        }
+        let len = message[i..].chars().next().map_or(1, char::len_utf8);
+        out.push_str(&message[i..i + len]);
+        i += len;
+    }
+    out
+}
+
 pub fn render(diag: &Diagnostic, sources: &[SourceText]) -> Rendered {
+    let message = cite_decisions(&diag.message);
     let Some(src) = sources.get(diag.source) else {
         return Rendered {
             code: diag.kind.code(),
-            message: diag.message.clone(),
+            message: message.clone(),
             path: "<unknown>".into(),
             line: 0,
             col: 0,
             end_line: 0,
             end_col: 0,
-            text: diag.message.clone(),
+            text: message,
         };
     };
     let (line, col) = src.position(diag.start);
@@ -160,14 +203,14 @@ pub fn render(diag: &Diagnostic, sources: &[SourceText]) -> Rendered {
         src.path,
         line,
         col,
-        diag.message,
+        message,
         line_text,
         " ".repeat(col - 1),
         "^".repeat(width)
     );
     Rendered {
         code: diag.kind.code(),
-        message: diag.message.clone(),
+        message,
         path: src.path.clone(),
         line,
         col,
@@ -192,6 +235,22 @@ pub enum CompileError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decision_codes_point_at_the_decisions_page() {
+        assert_eq!(
+            cite_decisions("ambiguous per element (D4); compare"),
+            "ambiguous per element (D4: docs/decisions.md#d4); compare"
+        );
+        assert_eq!(
+            cite_decisions("IEEE values, D3) and D17"),
+            "IEEE values, D3: docs/decisions.md#d3) and D17: docs/decisions.md#d17"
+        );
+        // Not codes: inside a word, out of range, already cited, no digits.
+        for text in ["AD4 x", "D45", "D0", "D4x", "D4: there", "D", "Dé"] {
+            assert_eq!(cite_decisions(text), text);
+        }
+    }
 
     #[test]
     fn render_points_at_the_range() {

@@ -20,6 +20,7 @@ pub mod pyast;
 pub mod rewrite;
 pub mod scan;
 pub mod source;
+pub mod suggest;
 pub mod validate;
 
 /// The kind analyses' former path, kept while codegen is reorganised on another branch.

@@ -1,10 +1,11 @@
 """Way 2, the import hook: run this twice.
 
-    python examples/hook_app/main.py
+    .venv/bin/python examples/hook_app/main.py     # after `make demo`, from the checkout's root
 
 The first run compiles the marked functions of ``kernels`` as it is imported and writes
 ``__pycache__/kernels.<tag>.array-vectorize-<version>.avc``; the second finds them there and
-compiles nothing. ``ARRAY_VECTORIZE_DEBUG=hook`` shows what the hook did with each module.
+compiles nothing. ``ARRAY_VECTORIZE_DEBUG=hook`` shows what the hook did with each marked module
+(``hook-all``: with every module, the skipped ones too).
 """
 
 import array_vectorize.auto  # noqa: F401 - first: installs the hook for every later import
@@ -28,6 +29,6 @@ for name, (got, scalar) in results.items():
     print(f"{name}{tuple(np.round(got, 4).tolist())}")
 print("every result matches the scalar original element by element")
 stats = array_vectorize.stats()
-print(f"compiled: {stats['compiled']}, from the hook's cache: {stats['disk_cache_hits']}")
+print(f"compiled: {stats['compiled']}, read from the hook's cache: {stats['disk_cache_hits']}")
 if sys.dont_write_bytecode:
     print("(PYTHONDONTWRITEBYTECODE or -B is set: like CPython's .pyc files, the cache is read, not written)")

@@ -16,7 +16,12 @@ def show(target: str) -> int:
         return 2
     from . import _core
 
-    source = Path(path).read_text(encoding="utf-8")
+    try:
+        source = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return _usage_error(f"{path}: no such file or directory")
+    except (OSError, UnicodeDecodeError) as exc:
+        return _usage_error(f"{path}: cannot read it: {exc}")
     # Static first: nothing of the user's module runs.
     try:
         for entry in _core.compile_module(source, path, qualname):
@@ -40,14 +45,33 @@ def show(target: str) -> int:
     spec.loader.exec_module(module)
     obj = module
     for part in qualname.split("."):
+        if not hasattr(obj, part):
+            return _usage_error(f"{path}: no function {qualname}{_did_you_mean(part, obj)}")
         obj = getattr(obj, part)
     fn = getattr(obj, "_vectorized_original", obj)
+    if not callable(fn):
+        return _usage_error(f"{path}: {qualname} is a {type(fn).__name__}, not a function")
     try:
         print(vectorize(fn).source, end="")
     except _core.VectorizationError as exc:
         print(exc, file=sys.stderr)
         return 1
     return 0
+
+
+def _usage_error(message: str) -> int:
+    """A mistake in the command line: one line on stderr, exit status 2 (as `cache` and argparse)."""
+    print(message, file=sys.stderr)
+    return 2
+
+
+def _did_you_mean(name: str, namespace: object) -> str:
+    import difflib
+
+    members = getattr(namespace, "__dict__", {})
+    candidates = [n for n, v in members.items() if callable(v) and not n.startswith("__")]
+    close = difflib.get_close_matches(name, candidates, n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 def main(argv: list[str] | None = None) -> int:

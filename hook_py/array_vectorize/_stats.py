@@ -6,7 +6,9 @@ from __future__ import annotations
 _COUNTERS: dict[str, int] = {
     # Functions compiled by the Rust core in this process (decorator or hook).
     "compiled": 0,
-    # Decorations served from the import hook's on-disk cache.
+    # Decorations served by the import hook's code, compiled at this import or read from its cache.
+    "hook_hits": 0,
+    # Of those, the ones whose code was read from a cache file (a warm import).
     "disk_cache_hits": 0,
     # Decorations served from code precompiled into a wheel by the build backend.
     "precompiled_hits": 0,
@@ -18,5 +20,5 @@ def bump(name: str, by: int = 1) -> None:
 
 
 def stats() -> dict[str, int]:
-    """Counters since process start: ``compiled``, ``disk_cache_hits``, ``precompiled_hits``, ..."""
+    """Counters since process start: ``compiled``, ``hook_hits``, ``disk_cache_hits``, ``precompiled_hits``, ..."""
     return dict(_COUNTERS)

@@ -44,7 +44,10 @@ def vectorize(
     protect_domains: give partial functions safe operands on lanes whose result is discarded (D1).
     namespace: pin the Array API namespace instead of taking it from the arguments.
     fallback: call what cannot be vectorized element by element instead of rejecting it.
-    verify: example arguments; the result is checked against the scalar original at decoration.
+    verify: example arguments, one per positional parameter, each a number or an array (a tuple
+        for several parameters: ``verify=(np.array([-1.0, 0.5]), 1.0)`` for ``f(x, lam)``; a
+        bare value for one); the result is checked against the scalar original, element by
+        element, at decoration.
     """
     if fn is None:
 
@@ -55,6 +58,8 @@ def vectorize(
     original = getattr(fn, "_vectorized_original", fn)
     if not isinstance(original, FunctionType):
         raise TypeError(f"vectorize expects a Python function, got {type(fn).__name__}")
+    if verify is not None:
+        check_verify_examples(original, verify)
     canonical = not protect_domains and namespace is None and not fallback
     if canonical:
         # The canonical compilation is memoized on the original itself. The identity check
@@ -75,6 +80,43 @@ def vectorize(
     return vec
 
 
+def check_verify_examples(original: FunctionType, examples: Any) -> None:
+    """Raises TypeError, showing the accepted form, unless `examples` is one number or array per
+    positional parameter of `original` (a tuple of them, or one bare value for one parameter)."""
+    code = original.__code__
+    names = code.co_varnames[: code.co_argcount]
+    required = len(names) - len(original.__defaults__ or ())
+    args = examples if isinstance(examples, tuple) else (examples,)
+    problem = None
+    if not required <= len(args) <= len(names):
+        wanted = f"{required}" if required == len(names) else f"{required} to {len(names)}"
+        problem = f"got {len(args)} example argument{'s' if len(args) != 1 else ''}, the function takes {wanted}"
+    else:
+        for name, value in zip(names, args):
+            if not _is_example_value(value):
+                problem = f"the example for `{name}` is a {type(value).__name__}"
+                break
+    if problem is None:
+        return
+    shown = ", ".join(names)
+    example = ", ".join(["np.array([0.5, -1.0])"] + ["1.0"] * (max(required, 1) - 1))
+    if max(required, 1) > 1:
+        example = f"({example})"
+    raise TypeError(
+        f"verify= for {original.__qualname__}({shown}): {problem}. Give one example per positional "
+        "parameter, each a number or an array (the elements are compared with the scalar original), "
+        f"as a tuple, e.g. verify={example}; a function of one parameter also takes the bare value"
+    )
+
+
+def _is_example_value(value: Any) -> bool:
+    """A Python number or an array (anything with ``shape`` and ``dtype``: NumPy's and other
+    Array API libraries')."""
+    if isinstance(value, (bool, int, float)):
+        return True
+    return hasattr(value, "shape") and hasattr(value, "dtype")
+
+
 def _verify(vec: FunctionType, original: FunctionType, examples: Any) -> None:
     from .verify import verify_against_original
 
@@ -82,13 +124,25 @@ def _verify(vec: FunctionType, original: FunctionType, examples: Any) -> None:
 
 
 def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionType:
+    if "__wrapped__" in original.__dict__:  # functools.wraps: the code is the wrapper's
+        inner = _wrapped_function(original)
+        if options["fallback"]:
+            return _element_loop(original, namespace, signature=inner)
+        raise _wrapper_error(original, inner)
     entry = precompiled.lookup(original, options)
     if entry is not None:
-        _stats.bump("precompiled_hits" if entry["origin"] == "wheel" else "disk_cache_hits")
+        if entry["origin"] == "wheel":
+            _stats.bump("precompiled_hits")
+        else:
+            _stats.bump("hook_hits")
+            if entry.get("from_cache_file"):
+                _stats.bump("disk_cache_hits")
         return emit.materialize(
             original,
-            entry["source"],
+            entry["fast_source"],
             entry["entry"],
+            exact_source=entry.get("exact_source", ""),
+            exact_entry=entry.get("exact_entry"),
             namespace=namespace,
             code=entry.get("code"),
             lazy=entry["origin"] == "hook",
@@ -109,8 +163,10 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
         return _element_loop(original, namespace)
     return emit.materialize(
         original,
-        compiled["source"],
+        compiled["fast_source"],
         compiled["entry"],
+        exact_source=compiled["exact_source"],
+        exact_entry=compiled["exact_entry"],
         hidden=hidden,
         namespace=namespace,
         scalar_source=compiled["scalar_source"],
@@ -140,13 +196,61 @@ def compile_live(original: FunctionType, options: dict) -> tuple[dict, dict]:
     return compiled, hidden
 
 
-def _element_loop(original: FunctionType, namespace: Any) -> FunctionType:
-    """fallback=True for a function that cannot be compiled at all: one element loop (D7)."""
-    code = original.__code__
+def _wrapped_function(wrapper: FunctionType) -> FunctionType:
+    """The innermost Python function behind a chain of ``__wrapped__`` (the wrapper itself when
+    the chain ends elsewhere)."""
+    inner, seen = wrapper, {id(wrapper)}
+    while isinstance(getattr(inner, "__wrapped__", None), FunctionType) and id(inner.__wrapped__) not in seen:
+        inner = inner.__wrapped__
+        seen.add(id(inner))
+    return inner
+
+
+def _wrapper_error(wrapper: FunctionType, inner: FunctionType) -> Exception:
+    """The refusal of a function that another decorator wrapped before ``@vectorize``: compiling
+    the function inside would drop what the wrapper does (D10), and the wrapper's code is not the
+    function's. Positioned at the wrapped function's ``def``."""
+    import linecache
+
+    code, wcode = inner.__code__, wrapper.__code__
+    path, line, col, text = code.co_filename, code.co_firstlineno, 1, ""
+    lines = linecache.getlines(path, inner.__globals__)
+    for number in range(line, min(len(lines), line + 200) + 1):  # past the decorators
+        stripped = lines[number - 1].lstrip()
+        if stripped.startswith(("def ", "async def ")):
+            line, text = number, lines[number - 1].rstrip("\n")
+            col = len(text) - len(stripped.rstrip("\n")) + 1
+            break
+    wname = getattr(wcode, "co_qualname", wcode.co_name)
+    message = (
+        f"`{inner.__name__}` reaches @vectorize wrapped by `{wname}` ({wcode.co_filename}:{wcode.co_firstlineno}), "
+        "which functools.wraps made look like it: vectorizing the function inside would drop what the "
+        "wrapper does. Put @vectorize directly on the def, under the other decorator, or pass "
+        "fallback=True to call the wrapper element by element"
+    )
+    rendered = f"{path}:{line}:{col}: {message}"
+    if text:
+        rendered += f"\n    {text}\n    {' ' * (col - 1)}^"
+    error = VectorizationError(f"cannot vectorize: 1 problem\n{rendered}")
+    error.diagnostics = [
+        {"code": "wrapped-function", "message": message, "path": path, "line": line, "col": col,
+         "end_line": line, "end_col": col + 1, "text": rendered}
+    ]
+    return error
+
+
+def _element_loop(original: FunctionType, namespace: Any, signature: FunctionType | None = None) -> FunctionType:
+    """fallback=True for a function that cannot be compiled at all: one element loop (D7).
+
+    ``signature``: the function whose parameters the loop declares (the wrapped function, for a
+    ``functools.wraps`` wrapper taking ``*args``); ``original`` is what each element calls.
+    """
+    shape = signature or original
+    code = shape.__code__
     n_pos = code.co_argcount
     names = list(code.co_varnames[: n_pos + code.co_kwonlyargcount])
     kwnames = names[n_pos:]
-    entry = original.__name__ if original.__name__.isidentifier() else "_lambda"
+    entry = shape.__name__ if shape.__name__.isidentifier() else "_lambda"
     source = _core.element_loop(entry, names[:n_pos], code.co_posonlyargcount, kwnames)
 
     def call_original(*values: Any) -> Any:
@@ -155,9 +259,11 @@ def _element_loop(original: FunctionType, namespace: Any) -> FunctionType:
     from .environment import function_source
 
     try:
-        scalar_source = function_source(original)[0]
+        scalar_source = function_source(shape)[0]
     except OSError:
         scalar_source = None
-    return emit.materialize(
+    vec = emit.materialize(
         original, source, entry, hidden={"_vec_original": call_original}, namespace=namespace, scalar_source=scalar_source
     )
+    vec.__defaults__, vec.__kwdefaults__ = shape.__defaults__, shape.__kwdefaults__
+    return vec

@@ -10,8 +10,8 @@ decorator as usual.
 
 Installing is idempotent; ``uninstall()`` removes the hook (``install()`` puts it back). Switches:
 ``ARRAY_VECTORIZE_CACHE=0`` (no cache files), ``ARRAY_VECTORIZE_NO_COMPILE=1`` (never compile; only
-cached or wheel-precompiled code runs), ``ARRAY_VECTORIZE_DEBUG=hook`` (one line per module on
-stderr). ``python -m array_vectorize cache info|clear PATH`` inspects and removes cache files.
+cached or wheel-precompiled code runs), ``ARRAY_VECTORIZE_DEBUG=hook`` (one line per module that mentions
+array_vectorize on stderr; ``hook-all``: every module). ``python -m array_vectorize cache info|clear PATH`` inspects and removes cache files.
 """
 
 from .hook import install, is_installed, uninstall

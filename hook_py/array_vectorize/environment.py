@@ -64,6 +64,8 @@ def function_source(fn: types.FunctionType) -> tuple[str, str, int]:
     source is unavailable.
     """
     code = fn.__code__
+    # A file edited since linecache read it (an edit, then importlib.reload) is read again.
+    linecache.checkcache(code.co_filename)
     lines = linecache.getlines(code.co_filename, fn.__globals__)
     first = code.co_firstlineno
     if not lines or first > len(lines):

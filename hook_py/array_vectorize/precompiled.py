@@ -14,20 +14,27 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-# co_filename -> {(qualname, co_firstlineno): entry from _core.compile_module, plus "origin"
-# ("hook" or "wheel") and optionally "code" and "stub" (emit.materialize)}.
-_REGISTRY: dict[str, dict[tuple[str, int], dict]] = {}
+# co_filename -> (the globals of the module execution the entries were compiled for,
+# {(qualname, co_firstlineno): entry from _core.compile_module, plus "origin" ("hook" or "wheel")
+# and optionally "code" and "stub" (emit.materialize)}).
+#
+# Entries describe the text the hook read just before that module execution, and only that
+# execution may use them, each entry once: a function with the same file, name and line created
+# by anything else (runpy.run_path, spec_from_file_location + exec_module, exec(compile(...)),
+# the same module body run again) may come from an edited text, and is compiled from its own.
+# Checking costs an identity test and a dict pop per decorated function.
+_REGISTRY: dict[str, tuple[dict, dict[tuple[str, int], dict]]] = {}
 
 
-def register(filename: str, entries: list[dict], origin: str) -> None:
-    """Makes a module's statically compiled functions available to the decorator, in place of
-    what was registered under `filename` before."""
+def register(filename: str, entries: list[dict], origin: str, namespace: dict) -> None:
+    """Makes a module's statically compiled functions available to the decorators of the module
+    execution whose globals are `namespace`, in place of what was registered under `filename`."""
     table = {}
     for entry in entries:
         if entry.get("status") == "ok":
             entry["origin"] = origin
             table[(entry["qualname"], entry["line"])] = entry
-    _REGISTRY[filename] = table
+    _REGISTRY[filename] = (namespace, table)
 
 
 def forget(filename: str) -> None:
@@ -45,8 +52,10 @@ def _wheel_entry(fn: FunctionType) -> dict | None:
 def lookup(fn: FunctionType, options: dict) -> dict | None:
     """The precompiled entry for `fn` if it is valid for the live function, else None."""
     code = fn.__code__
-    table = _REGISTRY.get(code.co_filename)
-    entry = table.get((fn.__qualname__, code.co_firstlineno)) if table is not None else None
+    registered = _REGISTRY.get(code.co_filename)
+    entry = None
+    if registered is not None and registered[0] is fn.__globals__:
+        entry = registered[1].pop((fn.__qualname__, code.co_firstlineno), None)
     if entry is None:
         entry = _wheel_entry(fn)
         if entry is None:

@@ -10,9 +10,10 @@ Layout, beside each module ``pkg/mod.py`` of the installed wheel that has marked
                                              installer byte-compiles it like any module
 
 `lookup(fn)` derives the manifest's path from ``fn.__code__.co_filename`` (no scan of the file
-system), reads it once per module, and uses it only if the installed ``mod.py`` hashes to what
-was compiled and the manifest was written by this very compiler (``BUILD_ID``); otherwise it
-returns None and the decorator compiles. The code object comes from the ``.pyc`` the installer
+system), reads it once per execution of the module (``_Manifest``: an entry serves one
+function of one module execution; another one reads the manifest again), and uses it only if
+the installed ``mod.py`` hashes to what was compiled and the manifest was written by this very
+compiler (``BUILD_ID``); otherwise it returns None and the decorator compiles. The code object comes from the ``.pyc`` the installer
 wrote (``SourceFileLoader.get_code`` validates it and falls back to compiling the ``.py``), with
 its file name changed to the one emit gives generated code, so nothing is compiled at import.
 The vectorized docstring is precomputed too (it costs more than the compile: ``inspect``
@@ -36,8 +37,25 @@ from . import _core, docstring, emit
 ARTIFACT_DIR = "__vectorized__"
 FORMAT = 1
 
-# co_filename of a module -> {(qualname, line): manifest entry}, or None (no usable artifacts).
-_MODULES: dict[str, dict[tuple[str, int], dict] | None] = {}
+# co_filename of a module -> _Manifest (its entries are None when there are no usable artifacts).
+_MODULES: dict[str, _Manifest] = {}
+
+
+class _Manifest:
+    """A module's manifest as read (and its source hash checked) for one module execution.
+
+    ``namespace`` is that execution's globals (None until the first lookup adopts them); ``used``
+    the entries it has taken. A lookup from other globals, or one of an entry already taken (the
+    module body ran again: ``importlib.reload``, ``exec`` into the module, perhaps after an edit),
+    reads the manifest and hashes the module file again before trusting it.
+    """
+
+    __slots__ = ("entries", "namespace", "used")
+
+    def __init__(self, entries: dict[tuple[str, int], dict] | None, namespace: dict | None = None) -> None:
+        self.entries = entries
+        self.namespace = namespace
+        self.used: set[tuple[str, int]] = set()
 
 
 def manifest_path(module_file: str) -> str:
@@ -47,22 +65,31 @@ def manifest_path(module_file: str) -> str:
 
 
 def lookup(fn: types.FunctionType) -> dict | None:
-    """The wheel's entry for `fn` (with "origin": "wheel", "source" and "code"), or None."""
+    """The wheel's entry for `fn` (with "origin": "wheel", "code" and "fast_source": the whole
+    generated module, since its code defines the exact body too), or None."""
     filename = fn.__code__.co_filename
-    try:
-        entries = _MODULES[filename]
-    except KeyError:
-        entries = _MODULES[filename] = _load_manifest(filename, fn.__module__)
-    if entries is None:
+    namespace = fn.__globals__
+    manifest = _MODULES.get(filename)
+    if manifest is None:
+        manifest = _MODULES[filename] = _Manifest(_load_manifest(filename, fn.__module__), namespace)
+    if manifest.entries is None:
         return None
-    entry = entries.get((fn.__qualname__, fn.__code__.co_firstlineno))
-    if entry is None:
+    key = (fn.__qualname__, fn.__code__.co_firstlineno)
+    if key not in manifest.entries:
         return None
+    if manifest.namespace is None:
+        manifest.namespace = namespace
+    elif manifest.namespace is not namespace or key in manifest.used:
+        manifest = _MODULES[filename] = _Manifest(_load_manifest(filename, fn.__module__), namespace)
+        if manifest.entries is None or key not in manifest.entries:
+            return None
+    manifest.used.add(key)
+    entry = manifest.entries[key]
     loaded = _load_function(filename, entry)
     if loaded is None:
         return None
     source, code = loaded
-    found = dict(entry, origin="wheel", source=source, code=code)
+    found = dict(entry, origin="wheel", fast_source=source, code=code)
     if "doc" in found and not _doc_is_compiled(fn):
         del found["doc"]  # something assigned __doc__: the decorator builds it from the live one
     return found
@@ -71,11 +98,10 @@ def lookup(fn: types.FunctionType) -> dict | None:
 def serves(module_file: str, module: str) -> bool:
     """Whether the module at `module_file`, imported as `module`, has valid precompiled
     artifacts: the import hook need not compile it (the decorator will find them)."""
-    try:
-        entries = _MODULES[module_file]
-    except KeyError:
-        entries = _MODULES[module_file] = _load_manifest(module_file, module)
-    return bool(entries)
+    # Read for every import of the module (a reload included): the next execution's lookups
+    # adopt it.
+    manifest = _MODULES[module_file] = _Manifest(_load_manifest(module_file, module))
+    return bool(manifest.entries)
 
 
 def forget() -> None:

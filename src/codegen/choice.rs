@@ -173,6 +173,8 @@ pub(super) fn float_arg(a: Operand) -> FloatArg {
     match (a.scalar, a.kind) {
         (true, _) => FloatArg::AsArray,
         (false, Kind::Float) => FloatArg::Same,
+        // A wide int array may hold lattice lanes (runtime/intops.py): the helper converts.
+        (false, Kind::Int) if a.wide => FloatArg::Helper,
         (false, Kind::Int | Kind::Bool) => FloatArg::AsType,
         (false, Kind::Unknown) => FloatArg::Helper,
     }
@@ -213,6 +215,8 @@ pub(super) enum Coerce {
     /// A narrower array into a wider one (a bool flowing into a float phi would otherwise stay
     /// a bool array: `xp.sqrt` of it is float16 on NumPy, and strict backends refuse mixing).
     AsType(Kind),
+    /// An int array that may hold uint64-lattice lanes into a float: `_vec_unary` with this key.
+    Helper(&'static str),
 }
 
 /// `v` (of `from`) as the value of a merge or phi of kind `to`; `into_array` when the merge is
@@ -233,6 +237,7 @@ pub(super) fn coerce(from: Operand, to: Kind, into_array: bool, placeholder: boo
         (Kind::Bool, Kind::Int | Kind::Float) | (Kind::Int, Kind::Float) if from.scalar => {
             Coerce::PyCast(to)
         }
+        (Kind::Int, Kind::Float) if from.wide => Coerce::Helper(cast_key(CastOp::Float)),
         (Kind::Bool, Kind::Int | Kind::Float) | (Kind::Int, Kind::Float) => Coerce::AsType(to),
         _ => Coerce::Same,
     }

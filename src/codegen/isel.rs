@@ -292,7 +292,11 @@ impl Gen<'_> {
         if let Some(e) = self.rounding_to_int(c, a) {
             return e;
         }
-        let k = self.kind(a);
+        // A wide int array may hold lattice lanes (runtime/intops.py): the helper converts.
+        let k = match self.operand(a) {
+            o if o.kind == Kind::Int && o.wide => Kind::Unknown,
+            o => o.kind,
+        };
         let e = self.value(a);
         if self.scalar(a) {
             return call(name(cast_key(c)), vec![e]);

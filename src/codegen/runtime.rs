@@ -92,6 +92,16 @@ pub const ELEMENTWISE: Helper = Helper {
     meaning: "an element loop calling `fn` on each lane's Python values",
 };
 
+/// The returned value of an int array that may hold uint64-lattice lanes.
+pub const RESULT: Helper = Helper {
+    key: "result",
+    name: "_vec_result",
+    params: "xp, value",
+    ops: &[],
+    meaning: "the returned array in one dtype: uint64 when no lane is negative, else int64, each \
+              lane equal to its value modulo 2**64 (docs/semantics.md item 13)",
+};
+
 /// The check after the body of a function that can raise (D11).
 pub const RAISES: Helper = Helper {
     key: "raises",
@@ -111,6 +121,7 @@ pub const HELPERS: &[Helper] = &[
     SELECT,
     BROADCAST,
     ELEMENTWISE,
+    RESULT,
     RAISES,
 ];
 

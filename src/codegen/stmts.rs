@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use super::choice::{self, Coerce};
 use super::dels::free_dead_arrays;
-use super::runtime::{BROADCAST, RAISES};
+use super::runtime::{BROADCAST, RAISES, RESULT, UNARY};
 use super::Gen;
 use crate::ir::{Block, IfOut, Inst, Kind, Op, Phi, Value};
 use crate::pyast::{call, name, Expr, Stmt};
@@ -35,7 +35,13 @@ impl Gen<'_> {
             }
             out.push(Stmt::Expr(self.helper(&RAISES, args)));
         }
-        let ret = self.value(self.f.ret);
+        let mut ret = self.value(self.f.ret);
+        // An int array that may be uint64 can be an intermediate of the uint64 lattice whose
+        // lanes no single dtype holds: the helper gives the returned value one dtype
+        // (docs/semantics.md item 13).
+        if !self.scalar(self.f.ret) && self.operand(self.f.ret).wide {
+            ret = self.helper(&RESULT, vec![ret]);
+        }
         out.push(Stmt::Return(ret));
         let arrays: BTreeSet<String> = (0..self.f.values.len())
             .filter(|&i| {
@@ -152,6 +158,10 @@ impl Gen<'_> {
             Coerce::AsType(k) => {
                 let e = self.value(v);
                 self.xcall("astype", vec![e, self.dtype(k)])
+            }
+            Coerce::Helper(key) => {
+                let e = self.value(v);
+                self.helper_op(&UNARY, key, vec![e])
             }
         }
     }

@@ -129,7 +129,7 @@ impl Lowerer<'_> {
             self.error_at(
                 frame,
                 DiagnosticKind::UnknownCall,
-                format!("`math.{name}` has no Array API counterpart and cannot be vectorized"),
+                crate::suggest::math_call(name),
                 &*c.func,
             );
             return Err(());

@@ -163,7 +163,7 @@ impl Lowerer<'_> {
             self.error_at(
                 frame,
                 DiagnosticKind::UnsupportedExpression,
-                format!("`math.{attr}` is not a supported constant"),
+                crate::suggest::math_attribute(attr),
                 e,
             );
             return Err(());

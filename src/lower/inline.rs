@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use rustpython_parser::ast;
 
-use super::{identity, Done, Frame, LocalFn, Lowerer, Var, MAX_CALL_DEPTH, R};
+use super::{identity, locals_of, Done, Frame, LocalFn, Lowerer, Var, MAX_CALL_DEPTH, R};
 use crate::diagnostics::DiagnosticKind;
 use crate::env::{Env, FunctionSource};
 use crate::extract::ParsedFunction;
@@ -53,7 +53,7 @@ impl Lowerer<'_> {
         let parsed = self.parse_helper(fs)?;
         let args = self.call_args(frame, c, &parsed)?;
         let env = fs.env.as_ref().unwrap_or(frame.env);
-        self.inline(frame, &parsed, env, args, HashMap::default(), c)
+        self.inline(frame, &parsed, env, args, Default::default(), c)
     }
 
     /// A call of a function nested in the one being lowered: it reads the enclosing variables
@@ -71,8 +71,17 @@ impl Lowerer<'_> {
             .chain(frame.vars.iter())
             .map(|(k, v)| (k.clone(), *v))
             .collect();
+        // The enclosing function's local functions, as they are at the call, are the callee's
+        // too (Python's closure), unless the callee binds the name itself.
+        let own = locals_of(&local.parsed);
+        let fns: HashMap<String, LocalFn> = frame
+            .local_fns
+            .iter()
+            .filter(|(k, _)| !own.contains(*k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
         let env = frame.env;
-        self.inline(frame, &local.parsed, env, args, outer, c)
+        self.inline(frame, &local.parsed, env, args, (outer, fns), c)
     }
 
     /// Binds call arguments to the callee's parameters (positional, then keywords).
@@ -143,14 +152,15 @@ impl Lowerer<'_> {
 
     /// Lowers `callee`'s body in place of a call, its parameters bound to `args`, its free
     /// names resolved in `env` (and `outer`, for a nested function); its value is its returns
-    /// chained.
+    /// chained. `(outer, local_fns)` are the variables and local functions of the enclosing
+    /// function it sees (both empty for a module-level helper).
     fn inline(
         &mut self,
         frame: &mut Frame,
         callee: &ParsedFunction,
         env: &Env,
         args: Vec<Value>,
-        outer: HashMap<String, Var>,
+        (outer, local_fns): (HashMap<String, Var>, HashMap<String, LocalFn>),
         c: &ast::ExprCall,
     ) -> R<Value> {
         let statement = self.statement_call == Some(std::ptr::from_ref(c) as usize);
@@ -181,6 +191,7 @@ impl Lowerer<'_> {
         let caller_live = self.live_lanes(frame);
         let mut inner = Frame::new(env, callee.source, callee);
         inner.outer = outer;
+        inner.local_fns = local_fns;
         if self.opts.protect_domains {
             inner.outer_live = caller_live;
         }

@@ -37,6 +37,9 @@ REJECTIONS = [
     ("def f(x):\n    return x is None\n", "unsupported-operator", 2, 12, "`is`"),
     ("def f(x):\n    return len(x)\n", "unknown-call", 2, 12, "cannot vectorize a call of `len`"),
     ("def f(x):\n    return math.gamma(x)\n", "unknown-call", 2, 12, "no Array API counterpart"),
+    ("def f(x):\n    return math.sqrtt(x)\n", "unknown-call", 2, 12, "`math` has no function `sqrtt`; did you mean `math.sqrt`?"),
+    ("def f(x):\n    return x * math.pii\n", "unsupported-expression", 2, 16, "`math` has no attribute `pii`; did you mean `math.pi`?"),
+    ("def f(x):\n    def g(t):\n        return h(t)\n    return g(x)\n", "unknown-call", 3, 16, "cannot call `h`: name is not defined"),
     ("def f(x):\n    nonlocal_thing = [x]\n    return x\n", "unsupported-expression", 2, 22, "containers"),
     ("def f(x):\n    return x + 100000000000000000000000\n", "value-out-of-range", 2, 16, "64-bit"),
 ]
@@ -125,3 +128,20 @@ def test_oversized_statement_is_a_clear_error():
 def test_non_function_is_a_type_error():
     with pytest.raises(TypeError):
         vectorize(print)
+
+
+def test_decision_codes_link_to_the_decisions_page():
+    """D-codes in messages point at docs/decisions.md, where every cited code has an anchor."""
+    import pathlib
+    import re
+
+    err, _ = diagnostics_of("def f(x):\n    if x:\n        return 1.0\n    while x > 0:\n        x = x - 1\n    return x\n")
+    messages = [d["message"] for d in err.diagnostics]
+    assert any("(D4: docs/decisions.md#d4)" in m for m in messages), messages
+    assert any("(D6: docs/decisions.md#d6)" in m for m in messages), messages
+    page = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "decisions.md").read_text()
+    anchors = set(re.findall(r'<a id="(d\d+)"></a>', page))
+    assert anchors == {f"d{n}" for n in range(1, 18)}
+    for message in messages:
+        for anchor in re.findall(r"docs/decisions\.md#(d\d+)", message):
+            assert anchor in anchors

@@ -300,8 +300,25 @@ def test_uncompilable_functions_fail_with_positions_and_what_to_do(tmp_path):
     assert "src/pkg/core.py:17:12: containers are not supported in vectorized code" in message
     assert "^^^^" in message
     assert "in pkg.core:listy (marked at src/pkg/core.py:15)" in message
-    assert 'runtime = ["pkg.core:scaled", "pkg.core:listy"]' in message
+    # Only the deferred function can be left to run time; the rejected one must change (listing it
+    # under `runtime` would build a wheel whose import fails with the same message).
+    assert 'runtime = ["pkg.core:scaled"]' in message
+    assert "pkg.core:listy is rejected by the compiler, in the build and at\nrun time alike: change it" in message
+    assert "Or decorate it `@vectorize(fallback=True)`" in message
     assert "Traceback" not in message
+
+
+def test_rejected_function_with_fallback_may_be_left_to_run_time(tmp_path):
+    # The decorator makes element loops of what the compiler rejects under fallback=True, at
+    # import: for such a function `runtime` is the right advice, as for a deferred one.
+    module = BAD.replace("@vectorize\n    def listy", "@vectorize(fallback=True)\n    def listy")
+    assert module != BAD
+    entries, root = _project(tmp_path, {"pkg/__init__.py": "", "pkg/core.py": module})
+    with pytest.raises(BuildError) as info:
+        _precompile(entries, root)
+    message = str(info.value)
+    assert 'runtime = ["pkg.core:scaled", "pkg.core:listy"]' in message
+    assert "is rejected by the compiler" not in message
 
 
 def test_runtime_list_leaves_functions_to_run_time(tmp_path):

@@ -114,7 +114,24 @@ def test_traceback_through_the_exact_body_shows_its_lines():
         vec(np.zeros(3, dtype=np.int64), np.zeros(4, dtype=np.int64))  # int arguments: exact body
     frames = [f for f in traceback.extract_tb(info.value.__traceback__) if f.filename.startswith("<array-vectorize")]
     assert frames[-1].name == "_vec_exact_g"
-    assert frames[-1].line == 'return _vec_binary(xp, "add", x, y)'
+    assert frames[-1].line == 'return _vec_result(xp, _vec_binary(xp, "add", x, y))'
+
+
+def test_the_core_returns_the_module_in_two_parts():
+    """emit compiles the entry and the exact body apart from the texts the core returns for each,
+    never by splitting the module's printed text."""
+    from array_vectorize import _core
+
+    text = "from array_vectorize import vectorize\n\n@vectorize\ndef h(x, *, k):\n    return x * k\n"
+    (static,) = _core.compile_module(text, "m.py")
+    live = _core.compile_function("def h(x, *, k):\n    return x * k\n", "m.py", 4, "h", {})
+    for compiled in (static, live):
+        assert compiled["source"] == compiled["fast_source"] + compiled["exact_source"]
+        assert compiled["exact_entry"] == "_vec_exact_h"
+        fast = ast.parse(compiled["fast_source"]).body
+        exact = ast.parse(compiled["exact_source"]).body
+        assert [f.name for f in fast] == ["h"] and [f.name for f in exact] == ["_vec_exact_h"]
+    assert static["source"] == live["source"]
 
 
 def test_generating_twice_gives_the_same_text():
@@ -134,6 +151,20 @@ def test_show_command(tmp_path):
     res = subprocess.run([sys.executable, "-m", "array_vectorize", "show", f"{bad}:g"], capture_output=True, text=True)
     assert res.returncode == 1
     assert f"{bad}:2:5:" in res.stderr
+
+
+def test_show_command_mistakes_are_one_line_errors(tmp_path):
+    module = tmp_path / "tax.py"
+    module.write_text("def income_tax(income):\n    return 0.2 * income if income > 12570.0 else 0.0\n")
+
+    def show(target):
+        res = subprocess.run([sys.executable, "-m", "array_vectorize", "show", target], capture_output=True, text=True)
+        return res.returncode, res.stderr
+
+    code, err = show(f"{module}:income_taxx")
+    assert (code, err) == (2, f"{module}: no function income_taxx; did you mean 'income_tax'?\n")
+    code, err = show(f"{tmp_path / 'nope.py'}:income_tax")
+    assert (code, err) == (2, f"{tmp_path / 'nope.py'}: no such file or directory\n")
 
 
 def test_debug_switch_dumps_the_ir_after_each_pass(tmp_path):

@@ -135,6 +135,31 @@ def test_verify_accepts_a_correct_compilation():
     assert float(vec(9.0)) == 3.0
 
 
+def test_verify_accepts_each_documented_form():
+    # A tuple, one example per parameter, numbers or arrays; a bare value for one parameter.
+    vectorize(safe_log_ratio, verify=(np.array([0.5, 2.0, -1.0, 0.0]), 3.0))
+    vectorize(safe_log_ratio, verify=(np.array([[0.5], [2.0]]), np.array([-1.0, 0.0, 4.0])))
+    vectorize(safe_sqrt, verify=np.array([-1.0, 0.0, 4.0]))
+    vectorize(safe_sqrt, verify=2.0)
+
+
+@pytest.mark.parametrize(
+    "examples, problem",
+    [
+        (((1.0, 2.0), (-1.0, 0.5)), "the example for `x` is a tuple"),  # one tuple per call
+        (([1.0, 2.0], [-1.0, 0.5]), "the example for `x` is a list"),
+        ((np.array([1.0]),), "got 1 example argument, the function takes 2"),
+        ((1.0, 2.0, 3.0), "got 3 example arguments, the function takes 2"),
+    ],
+)
+def test_verify_rejects_other_forms_showing_the_right_one(examples, problem):
+    with pytest.raises(TypeError) as info:
+        vectorize(safe_log_ratio, verify=examples)
+    message = str(info.value)
+    assert message.startswith(f"verify= for safe_log_ratio(x, y): {problem}. Give one example per positional parameter")
+    assert "e.g. verify=(np.array([0.5, -1.0]), 1.0)" in message
+
+
 def test_verify_reports_a_mismatch(monkeypatch):
     from array_vectorize import verify as verify_module
 

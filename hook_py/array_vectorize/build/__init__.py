@@ -82,6 +82,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     with tempfile.TemporaryDirectory(prefix="array-vectorize-build-") as tmp:
         name = backend.build_wheel(tmp, config_settings=config_settings, metadata_directory=metadata_directory)
         entries = _wheelfile.read(os.path.join(tmp, name))
+        mode = _wheelfile.file_mode(os.path.join(tmp, name))
     dist_info = _wheelfile.dist_info_dir(entries)
     artifacts, report = _precompile.precompile(entries, dist_info, config, os.getcwd())
     clash = sorted(set(artifacts) & set(entries))
@@ -89,7 +90,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
         raise BuildError(f"the package already ships files where precompiled code goes: {', '.join(clash)}")
     entries.update(artifacts)
     os.makedirs(wheel_directory, exist_ok=True)
-    _wheelfile.write(os.path.join(wheel_directory, name), entries)
+    _wheelfile.write(os.path.join(wheel_directory, name), entries, mode)
     left = f"; left to run time: {', '.join(report.runtime)}" if report.runtime else ""
     print(
         f"array_vectorize.build: precompiled {len(report.precompiled)} marked function(s) in "

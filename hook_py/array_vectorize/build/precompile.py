@@ -49,6 +49,9 @@ class Report:
 class _Problem:
     target: str  # module:qualname
     text: str  # the positioned message
+    # True when compiling at run time can succeed (deferred: the build lacks a value only the
+    # running module has); False when the compiler rejects the function itself, wherever it runs.
+    runtime_helps: bool = True
 
 
 def module_name(install_path: str) -> str | None:
@@ -123,7 +126,10 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
                 continue
             marked_at = f"{shown}:{fn['line']}"
             if fn["status"] == "error":
-                problems.append(_Problem(target, f"{fn['error']}\n  in {target} (marked at {marked_at})"))
+                # With fallback=True the decorator turns what the compiler rejects into element
+                # loops at import (the build does not precompile those): then run time helps.
+                fallback = bool((fn.get("options") or {}).get("fallback"))
+                problems.append(_Problem(target, f"{fn['error']}\n  in {target} (marked at {marked_at})", runtime_helps=fallback))
                 continue
             if fn["status"] == "deferred" or fn["hidden"]:
                 why = [
@@ -289,18 +295,33 @@ def _known_targets(targets: list[str]) -> str:
 
 
 def _failure_message(problems: list[_Problem]) -> str:
+    """Every problem, then what to do: a rejected function fails at run time too, so it must
+    change; only a deferred one can be left to run time (`runtime = [...]`)."""
     n = len(problems)
     head = f"{n} marked function{'s' if n != 1 else ''} cannot be precompiled:\n\n"
     body = "\n\n".join(p.text for p in problems)
-    listed = ", ".join(f'"{p.target}"' for p in problems)
-    return (
-        head
-        + body
-        + "\n\nTo fix: change the code as the message says, or leave "
-        + ("these functions" if n != 1 else "the function")
-        + " to be compiled at run time\n(by the decorator, when the module is imported) by listing "
-        + ("them" if n != 1 else "it")
-        + " in pyproject.toml:\n\n    [tool.array-vectorize]\n    runtime = ["
-        + listed
-        + "]\n"
-    )
+    rejected = [p.target for p in problems if not p.runtime_helps]
+    deferred = [p.target for p in problems if p.runtime_helps]
+    advice = []
+    if rejected:
+        them = "it" if len(rejected) == 1 else "them"
+        advice.append(
+            f"{_listed(rejected)} {'is' if len(rejected) == 1 else 'are'} rejected by the compiler, in the build and at\n"
+            f"run time alike: change {them} as the message says. (Or decorate {them} `@vectorize(fallback=True)`,\n"
+            "which runs what cannot be vectorized element by element, slowly, and list "
+            f"{them} in\n`[tool.array-vectorize] runtime`: the decorator makes those element loops at import.)"
+        )
+    if deferred:
+        them = "it" if len(deferred) == 1 else "them"
+        advice.append(
+            f"{_listed(deferred)} can be compiled once {'its module runs' if len(deferred) == 1 else 'their modules run'}: "
+            f"leave {them} to the decorator at import\nby listing {them} in pyproject.toml:\n\n"
+            "    [tool.array-vectorize]\n    runtime = ["
+            + ", ".join(f'"{t}"' for t in deferred)
+            + "]"
+        )
+    return head + body + "\n\nTo fix:\n" + "\n\n".join(advice) + "\n"
+
+
+def _listed(targets: list[str]) -> str:
+    return ", ".join(targets)

@@ -13,6 +13,7 @@ import base64
 import csv
 import io
 import os
+import stat
 import time
 import zipfile
 from dataclasses import dataclass
@@ -69,8 +70,14 @@ def record_hash(data: bytes) -> str:
     return "sha256=" + base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
-def write(path: str, entries: dict[str, Entry]) -> None:
-    """Writes `entries` and their RECORD to `path` atomically, reproducibly."""
+def file_mode(path: str) -> int:
+    """The permission bits of the file at `path` (the wrapped backend's wheel)."""
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def write(path: str, entries: dict[str, Entry], mode: int = 0o644) -> None:
+    """Writes `entries` and their RECORD to `path` atomically, reproducibly, as a file with
+    permission bits `mode` (the wrapped backend's: the atomic write's temporary file is 0600)."""
     dist_info = dist_info_dir(entries)
     record_name = f"{dist_info}/RECORD"
     names = sorted(entries, key=lambda n: (n.startswith(dist_info + "/"), n))
@@ -91,3 +98,4 @@ def write(path: str, entries: dict[str, Entry]) -> None:
             info.compress_type = zipfile.ZIP_DEFLATED
             zf.writestr(info, entry.data, compresslevel=6)
     _core.write_atomic(path, buf.getvalue())
+    os.chmod(path, mode)

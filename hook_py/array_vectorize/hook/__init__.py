@@ -58,28 +58,38 @@ def cache_enabled() -> bool:
     return os.environ.get("ARRAY_VECTORIZE_CACHE", "1").strip().lower() not in ("0", "false", "no", "off")
 
 
-def debug_enabled() -> bool:
-    return "hook" in (p.strip() for p in os.environ.get("ARRAY_VECTORIZE_DEBUG", "").split(","))
+#: Log levels: ARRAY_VECTORIZE_DEBUG=hook logs the modules that mention array_vectorize (the ones
+#: the hook compiles, reads from its cache or leaves to the decorator, and why); hook-all also
+#: every module skipped on the way (the standard library, sources without the marker).
+MARKED_MODULES, ALL_MODULES = 1, 2
+
+
+def debug_level() -> int:
+    """0, MARKED_MODULES or ALL_MODULES, from ARRAY_VECTORIZE_DEBUG (comma-separated)."""
+    parts = {p.strip() for p in os.environ.get("ARRAY_VECTORIZE_DEBUG", "").split(",")}
+    if "hook-all" in parts:
+        return ALL_MODULES
+    return MARKED_MODULES if "hook" in parts else 0
 
 
 # Read once: the finder runs on every import of the process, and the switches are set before it
 # starts.
-_DEBUG = debug_enabled()
+_DEBUG = debug_level()
 _REMEMBER = cache_enabled()  # whether unmarked sources are recorded and looked up
 
 
-def log(fullname: str, what: str) -> None:
-    """One line per module on stderr under ARRAY_VECTORIZE_DEBUG=hook."""
-    if _DEBUG:
+def log(fullname: str, what: str, level: int = MARKED_MODULES) -> None:
+    """One line on stderr when ARRAY_VECTORIZE_DEBUG asks for `level` or more."""
+    if _DEBUG >= level:
         try:
             sys.stderr.write(f"array-vectorize hook: {fullname}: {what}\n")
         except (AttributeError, OSError, ValueError):  # no usable stderr
             pass
 
 
-def skip(fullname: str, why: str) -> None:
+def skip(fullname: str, why: str, level: int = MARKED_MODULES) -> None:
     _stats.bump("hook_skipped")
-    log(fullname, f"skipped ({why})")
+    log(fullname, f"skipped ({why})", level)
 
 
 # ---- cache files ---------------------------------------------------------------------------------
@@ -108,7 +118,7 @@ def skip(fullname: str, why: str) -> None:
 
 CACHE_MAGIC = b"AVCACHE\0"
 #: Bump whenever the payload's layout or meaning changes.
-CACHE_FORMAT_VERSION = 3
+CACHE_FORMAT_VERSION = 4
 CACHE_SUFFIX = ".avc"
 #: What cache files are called after CPython's ``<module>.<cache tag>[.opt-N]``.
 CACHE_TAG = f"array-vectorize-{__version__}"
@@ -368,24 +378,24 @@ def registered_names(origin: str) -> list[str]:
     return names
 
 
-def prepare(spec, loader, data: bytes | None = None) -> None:
+def prepare(spec, loader, namespace: dict, data: bytes | None = None) -> None:
     """Makes the module's statically compiled functions available to its decorators, from the
-    cache or the compiler. `data`: the source bytes when the finder has read them already. Never
-    raises: on any problem the module imports as without the hook (its decorators compile at run
-    time)."""
+    cache or the compiler, for the module execution whose globals are `namespace`. `data`: the
+    source bytes when the finder has read them already. Never raises: on any problem the module
+    imports as without the hook (its decorators compile at run time)."""
     fullname = spec.name
     origin = spec.origin
     if data is None:
         try:
             data = read_source(loader, origin)
         except Exception as exc:  # noqa: BLE001
-            skip(fullname, f"source not readable: {exc}")
+            skip(fullname, f"source not readable: {exc}", ALL_MODULES)
             return
     if MARKER not in data:
-        skip(fullname, "no marker")
+        skip(fullname, "no marker", ALL_MODULES)
         return
     try:
-        _prepare(fullname, origin, data)
+        _prepare(fullname, origin, data, namespace)
     except Exception as exc:  # noqa: BLE001 - the hook must never break an import
         _stats.bump("hook_errors")
         log(fullname, f"skipped (hook error: {type(exc).__name__}: {exc})")
@@ -402,7 +412,7 @@ def _served_by_a_wheel(fullname: str, origin: str) -> bool:
     return wheel_artifacts.serves(origin, fullname)
 
 
-def _prepare(fullname: str, origin: str, data: bytes) -> None:
+def _prepare(fullname: str, origin: str, data: bytes, namespace: dict) -> None:
     if origin.endswith(".py") and _served_by_a_wheel(fullname, origin):
         skip(fullname, "precompiled in its wheel")
         return
@@ -425,19 +435,21 @@ def _prepare(fullname: str, origin: str, data: bytes) -> None:
             why_miss = f"cache file unusable: {exc}"
     if entries is not None:
         _stats.bump("hook_cache_hits")
-        register(origin, entries)
+        for entry in entries:
+            entry["from_cache_file"] = True  # stats()["disk_cache_hits"] counts their decorations
+        register(origin, entries, namespace)
         if _DEBUG:
             log(fullname, f"cache hit ({summary(entries)}) {path}")
         return
     from .compile import compile_and_cache
 
-    compile_and_cache(fullname, origin, data, key, path, why_miss)
+    compile_and_cache(fullname, origin, data, key, path, why_miss, namespace)
 
 
-def register(origin: str, entries: list[dict]) -> None:
+def register(origin: str, entries: list[dict], namespace: dict) -> None:
     for name in registered_names(origin):
         precompiled.forget(name)
-        precompiled.register(name, entries, "hook")
+        precompiled.register(name, entries, "hook", namespace)
 
 
 def summary(entries: list[dict]) -> str:
@@ -583,7 +595,7 @@ def _consider(spec, target=None):
     ):
         return spec
     if _in_stdlib(origin):
-        skip(spec.name, "standard library")
+        skip(spec.name, "standard library", ALL_MODULES)
         return spec
     if target is not None:
         # importlib.reload(): entries registered by the previous import describe the old text.
@@ -592,14 +604,14 @@ def _consider(spec, target=None):
     try:
         data, how = _read_for_marker(loader, origin)
     except Exception as exc:  # noqa: BLE001 - an unreadable file is the original loader's business
-        skip(spec.name, f"source not readable: {exc}")
+        skip(spec.name, f"source not readable: {exc}", ALL_MODULES)
         return spec
     if data is None:
-        skip(spec.name, "no marker" if how == "read" else "no marker, known from its record")
+        skip(spec.name, "no marker" if how == "read" else "no marker, known from its record", ALL_MODULES)
         return spec
     if target is not None:
-        # A reload executes the module without creating it: prepare now.
-        prepare(spec, loader, data)
+        # A reload executes the module without creating it: prepare now, for its globals.
+        prepare(spec, loader, target.__dict__, data)
         data = None
     if type(loader) is SourceFileLoader:
         spec.loader = HookSourceFileLoader(loader.name, loader.path)
@@ -618,6 +630,12 @@ def _consider(spec, target=None):
 # reads the .pyc, exactly as without the hook).
 
 
+def _new_module(name: str):
+    """The module importlib would create when ``create_module`` returns None (``_new_module``):
+    the hook creates it itself, so that the entries it registers are tied to its globals."""
+    return type(sys)(name)
+
+
 class HookSourceFileLoader(SourceFileLoader):
     """A ``SourceFileLoader`` that compiles the module's marked functions when creating it."""
 
@@ -625,8 +643,9 @@ class HookSourceFileLoader(SourceFileLoader):
 
     def create_module(self, spec):
         data, self._source = self._source, None
-        prepare(spec, self, data)
-        return super().create_module(spec)
+        module = super().create_module(spec) or _new_module(spec.name)
+        prepare(spec, self, module.__dict__, data)
+        return module
 
 
 class HookLoader:
@@ -645,9 +664,10 @@ class HookLoader:
 
     def create_module(self, spec):
         data, self._source = self._source, None
-        prepare(spec, self._loader, data)
         create = getattr(self._loader, "create_module", None)
-        return create(spec) if create is not None else None
+        module = (create(spec) if create is not None else None) or _new_module(spec.name)
+        prepare(spec, self._loader, module.__dict__, data)
+        return module
 
 
 class _LinecacheLoader:

@@ -19,13 +19,16 @@ from .. import _core, _stats
 from . import CACHE_FORMAT_VERSION, CACHE_MAGIC, HEADER_SIZE, cache_enabled, log, register, skip, summary
 
 # Fields of a compile_module entry that a warm import never reads: debug text, fields only the
-# compile itself uses, and the scalar source, which only serves to build the docstring when that
-# is not cached itself.
-_NOT_CACHED = frozenset({"ir", "name"})
+# compile itself uses, the generated module whole (it is `fast_source + exact_source`, which are
+# cached), and the scalar source, which only serves to build the docstring when that is not cached
+# itself.
+_NOT_CACHED = frozenset({"ir", "name", "source"})
 _NOT_CACHED_WITH_DOC = _NOT_CACHED | {"scalar_source"}
 
 
-def compile_and_cache(fullname: str, origin: str, data: bytes, key: str, path: str | None, why_miss: str) -> None:
+def compile_and_cache(
+    fullname: str, origin: str, data: bytes, key: str, path: str | None, why_miss: str, namespace: dict
+) -> None:
     """Compiles the module's marked functions, registers them and writes the cache file. A
     failed compile is logged and never cached: the module's decorators compile at run time."""
     from ..api import compile_disabled
@@ -44,7 +47,7 @@ def compile_and_cache(fullname: str, origin: str, data: bytes, key: str, path: s
     _stats.bump("compiled", sum(1 for e in entries if e.get("status") != "deferred"))
     _stats.bump("hook_modules_compiled")
     _add_python_side(entries, source, origin, fullname)
-    register(origin, entries)
+    register(origin, entries, namespace)
     seconds = time.perf_counter() - t0
     log(fullname, f"compiled ({summary(entries)}) in {seconds * 1e3:.1f} ms [{why_miss}]; {_write(path, key, entries, origin)}")
 
@@ -95,11 +98,18 @@ def write_cache(path: str, key: str, entries: list[dict], source_path: str) -> N
     files. Raises OSError (or ValueError for unmarshallable entries); callers log and go on."""
     data = encode_cache(key, entries)
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    _core.write_atomic(path, data)
-    try:  # like CPython's .pyc: the source file's permissions, without execute bits
-        os.chmod(path, os.stat(source_path).st_mode & 0o666 | 0o200)
+    _core.write_atomic(path, data, pyc_mode(source_path))
+
+
+def pyc_mode(source_path: str) -> int:
+    """The mode CPython gives a ``.pyc`` (``importlib._bootstrap_external._calc_mode``): the
+    source's, or 0o666 when it cannot be read, plus owner write; ``write_atomic`` then keeps
+    the read and write bits and applies the umask, as ``_write_atomic`` does."""
+    try:
+        mode = os.stat(source_path).st_mode
     except OSError:
-        pass
+        mode = 0o666
+    return mode | 0o200
 
 
 def cacheable(entries: list[dict]) -> list[dict]:
@@ -148,7 +158,7 @@ def _add_python_side(entries: list[dict], source: str, origin: str, fullname: st
         if e.get("hidden"):  # values only the live function has: nothing to cache
             continue
         try:
-            code = entry_code(compile_generated(e["qualname"], e["source"]), e["entry"])
+            code = entry_code(compile_generated(e["qualname"], e["fast_source"], e["exact_source"]), e["entry"])
         except (SyntaxError, ValueError):
             continue  # the decorator compiles it and reports the problem
         if code is not None:

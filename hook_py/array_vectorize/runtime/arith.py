@@ -1,6 +1,7 @@
 """``_vec_binary`` and ``_vec_unary``: CPython's arithmetic and comparisons, lane by lane.
 
-Operands are arrays of bool, int64, uint64 or float64, or Python bool/int/float scalars (at least
+Operands are arrays of bool, int64, uint64 or float64, ``LatticeInt`` values (integer arrays of
+the uint64 lattice with negative lanes, ``intops.py``), or Python bool/int/float scalars (at least
 one an array). The helpers cast explicitly, so they run unchanged on strict backends
 (array-api-strict rejects bool arithmetic, mixed-kind promotion and cross-kind comparison).
 
@@ -9,7 +10,8 @@ Result dtypes:
 * bools act as the ints 0 and 1 (``True + True == 2``, int64);
 * any float operand: float64 (ints are converted to the nearest float first, as CPython does);
   comparisons stay exact (see ``compare.py``);
-* ints: int64, or uint64 under the uint64 lattice (see ``intops.py``);
+* ints: int64, or under the uint64 lattice uint64 or a ``LatticeInt`` (see ``intops.py``;
+  ``_vec_result`` gives the function's returned value one dtype);
 * ``int / int``: float64, correctly rounded (see ``division.py``);
 * ``int ** int``: int64/uint64 when every exponent is non-negative, float64 when some exponent
   is negative (CPython: ``2 ** -1 == 0.5``);
@@ -40,8 +42,8 @@ Divergences from CPython (each pinned by a test in ``tests/unit/test_runtime*.py
 * ``int(x)`` and ``round(x)`` of a float: NaN gives 0, and values beyond int64 (including
   ``+-inf``) saturate to ``INT64_MAX`` / ``INT64_MIN`` (CPython raises ``ValueError`` /
   ``OverflowError``). ``int`` and ``round`` of a uint64 array stay uint64.
-* ``-u`` for a uint64 array follows the lattice: int64 when some lane is non-zero (lanes above
-  2**63 wrap), uint64 when every lane is 0.
+* ``-u`` for a uint64 array follows the lattice: a ``LatticeInt`` when some lane is non-zero
+  (lanes above 2**63 wrap to non-negative values), uint64 when every lane is 0.
 * A Python int literal beyond 64 bits raises ``OverflowError`` in integer arithmetic (it is
   converted to float next to a float operand, and compared exactly in comparisons).
 
@@ -69,6 +71,7 @@ from .dtype import (
     INT64_MAX,
     INT64_MIN,
     TWO_63,
+    LatticeInt,
     Namespace,
     int_overflow,
     known_any,
@@ -83,6 +86,7 @@ from .intops import (
     i_floordiv,
     i_mod,
     magnitude,
+    result,
     to_int,
     u_add,
     u_floordiv,
@@ -116,6 +120,14 @@ def _vec_binary(xp: Any, op: str, a: Any, b: Any) -> Any:
     return _binary(xp, info, op, a, b)
 
 
+def _vec_result(xp: Any, value: Any) -> Any:
+    """The value a generated function returns: a ``LatticeInt`` as one array (uint64 when no lane
+    is negative, else int64); anything else unchanged."""
+    if type(value) is not LatticeInt:
+        return value
+    return result(xp, _NAMESPACES.get(xp) or namespace_info(xp), value)
+
+
 def _scalar_kind(v: Any, kind: str) -> str:
     """The array kind a Python scalar of kind ``B``/``I``/``F`` would take."""
     if kind == "B":
@@ -143,17 +155,22 @@ def _binary(xp: Any, info: Namespace, op: str, a: Any, b: Any) -> Any:
     # wrap-around the helpers rely on; compute on shape (1,) and restore the shape at the end.
     lifted = _ndim(a) == 0 and _ndim(b) == 0
     if lifted:
-        a, b = _lift(xp, a), _lift(xp, b)
-    result = _int_binary(xp, info, op, ka, a, kb, b)
-    return xp.reshape(result, ()) if lifted else result
+        a, b = _reshape(xp, a, (1,)), _reshape(xp, b, (1,))
+    value = _int_binary(xp, info, op, ka, a, kb, b)
+    return _reshape(xp, value, ()) if lifted else value
 
 
 def _ndim(x: Any) -> int:
+    if type(x) is LatticeInt:
+        return getattr(x.bits, "ndim", 0)
     return getattr(x, "ndim", 0)
 
 
-def _lift(xp: Any, x: Any) -> Any:
-    return xp.reshape(x, (1,)) if hasattr(x, "dtype") else x
+def _reshape(xp: Any, x: Any, shape: tuple[int, ...]) -> Any:
+    """Array (or ``LatticeInt``) ``x`` reshaped; Python scalars unchanged."""
+    if type(x) is LatticeInt:
+        return LatticeInt(xp.reshape(x.bits, shape), xp.reshape(x.neg, shape))
+    return xp.reshape(x, shape) if hasattr(x, "dtype") else x
 
 
 def _to_float(xp: Any, info: Namespace, kind: str, x: Any) -> Any:
@@ -161,6 +178,9 @@ def _to_float(xp: Any, info: Namespace, kind: str, x: Any) -> Any:
         return x
     if kind in "biu":
         return xp.astype(x, info.float64)
+    if kind == "l":  # each lane's value, rounded once: a negative lane as int64, the rest as uint64
+        signed = xp.astype(xp.astype(x.bits, info.int64), info.float64)
+        return xp.where(x.neg, signed, xp.astype(x.bits, info.float64))
     try:
         return float(x)
     except OverflowError:
@@ -195,6 +215,9 @@ def _pow(xp: Any, info: Namespace, x: Any, y: Any) -> Any:
         half = y == 0.5
     with info.quiet():
         result = xp.pow(x, y)
+    # C99 and CPython: x ** 0 == 1 and 1 ** y == 1 for every x and y, a signaling NaN included
+    # (NumPy 2.4's pow returns nan for a signaling NaN there).
+    result = xp.where(xp.logical_or(y == 0.0, x == 1.0), 1.0, result)
     if half is False:
         return result
     result = xp.where(xp.logical_and(half, x == 0.0), 0.0, result)
@@ -202,7 +225,7 @@ def _pow(xp: Any, info: Namespace, x: Any, y: Any) -> Any:
 
 
 def _uint_lattice(v: Any, kind: str) -> bool:
-    return kind == "u" or (kind == "I" and python_int_kind(int(v)) != "i")
+    return kind in "ul" or (kind == "I" and python_int_kind(int(v)) != "i")
 
 
 def _int_binary(xp: Any, info: Namespace, op: str, ka: str, a: Any, kb: str, b: Any) -> Any:
@@ -281,6 +304,11 @@ def _int_truediv(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
 
 def _int_pow(xp: Any, info: Namespace, ka: str, a: Any, kb: str, b: Any) -> Any:
     """``a ** b`` for integer operands (CPython: float result for negative exponents)."""
+    if kb == "l":  # a negative lattice lane exists: float64 for every lane, as below
+        safe_bits = xp.where(b.neg, info.scalar("u", 0), b.bits)
+        power = _nonneg_int_pow(xp, info, ka, a, "u", safe_bits)
+        as_float = _to_float(xp, info, info.kind(power), power)
+        return xp.where(b.neg, _float_pow(xp, info, ka, a, kb, b), as_float)
     if kb in "bBu":
         negative_exp: Any = None
     elif kb == "I":
@@ -294,7 +322,8 @@ def _int_pow(xp: Any, info: Namespace, ka: str, a: Any, kb: str, b: Any) -> Any:
         return _nonneg_int_pow(xp, info, ka, a, kb, b)
     # Some (or, lazily, possibly some) exponent is negative: float64 for every lane.
     safe_b = xp.where(negative_exp, info.scalar("i", 0), b)
-    as_float = xp.astype(_nonneg_int_pow(xp, info, ka, a, "i", safe_b), info.float64)
+    power = _nonneg_int_pow(xp, info, ka, a, "i", safe_b)
+    as_float = _to_float(xp, info, info.kind(power), power)
     return xp.where(negative_exp, _float_pow(xp, info, ka, a, kb, b), as_float)
 
 
@@ -321,6 +350,8 @@ def _vec_unary(xp: Any, op: str, a: Any) -> Any:
         a = info.scalar(kind, a)
     if kind == "f":
         return _float_unary(xp, info, op, a)
+    if kind == "l":
+        return _lattice_unary(xp, info, op, a)
     if op == "not":
         return xp.logical_not(a) if kind == "b" else a == 0
     if op == "bool":
@@ -343,6 +374,22 @@ def _vec_unary(xp: Any, op: str, a: Any) -> Any:
         return xp.negative(a)
     if op == "abs":
         return xp.abs(a)
+    _check_unary(op)
+    return a
+
+
+def _lattice_unary(xp: Any, info: Namespace, op: str, a: LatticeInt) -> Any:
+    if op == "not":
+        return a.bits == 0
+    if op == "bool":
+        return a.bits != 0
+    if op == "float":
+        return _to_float(xp, info, "l", a)
+    if op == "neg":
+        bits = xp.subtract(info.scalar("u", 0), a.bits)
+        return finish(xp, info, bits, xp.logical_and(xp.logical_not(a.neg), a.bits != 0))
+    if op == "abs":
+        return magnitude(xp, info, to_int(xp, info, "l", a))
     _check_unary(op)
     return a
 

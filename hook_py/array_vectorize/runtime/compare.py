@@ -15,7 +15,9 @@ ones reject mixed kinds outright. Here:
 * float array vs Python int of any size: compared with ``float(n)`` (``DBL_MAX`` with its sign
   when it overflows), and the lanes equal to it are decided by the exact sign of
   ``n - int(float(n))``;
-* int64 vs uint64, and ints against out-of-range Python ints: exact, by sign and bits.
+* int64 vs uint64, ``LatticeInt`` values (``intops.py``), and ints against out-of-range Python
+  ints: exact, by sign and bits; a ``LatticeInt`` against a float compares its negative lanes
+  as int64 and the others as uint64.
 
 NaN compares unequal to everything (``!=`` is True), as in CPython. Results are bool arrays.
 """
@@ -148,6 +150,9 @@ def compare(xp: Any, info: Namespace, op: str, ka: str, a: Any, kb: str, b: Any)
         op, ka, a, kb, b = SWAP[op], kb, b, ka, a
         a_float, b_float = False, True
     if b_float:
+        if ka == "l":
+            signed = compare(xp, info, op, "i", xp.astype(a.bits, info.int64), kb, b)
+            return xp.where(a.neg, signed, compare(xp, info, op, "u", a.bits, kb, b))
         if ka == "b":
             return OPS[op](xp.astype(a, info.float64), b)
         if ka == "B":
@@ -169,6 +174,10 @@ def compare(xp: Any, info: Namespace, op: str, ka: str, a: Any, kb: str, b: Any)
         kb, b = "i", xp.astype(b, info.int64)
     if ka in "IB":
         op, ka, a, kb, b = SWAP[op], kb, b, ka, a
+    if "l" in (ka, kb):
+        if kb in "IB" and not INT64_MIN <= int(b) <= UINT64_MAX:
+            return _const(xp, info, a.bits, outcome(op, -1 if int(b) > 0 else 1))
+        return _mixed_ints(xp, info, op, ka, a, kb, b)
     if kb in "IB":
         return int_array_vs_int(xp, info, op, ka, a, int(b))
     if ka == kb:

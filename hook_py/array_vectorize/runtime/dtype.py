@@ -14,6 +14,7 @@ kind        operand
 ``B``       Python ``bool``
 ``I``       Python ``int`` (any size; helpers decide what its value fits)
 ``F``       Python ``float``
+``l``       ``LatticeInt``: an integer array of the uint64 lattice with a negative lane
 ==========  ===================================================================
 
 ``Namespace`` caches, per array namespace, the four dtype objects and a map from every dtype object
@@ -52,6 +53,23 @@ UNSUPPORTED = "x"
 _NARROW_INTS = ("int8", "int16", "int32", "uint8", "uint16", "uint32")
 _NARROW_FLOATS = ("float16", "float32")
 _COMPLEX = ("complex64", "complex128")
+
+
+class LatticeInt:
+    """An intermediate integer array of the uint64 lattice (``intops.py``) with negative lanes.
+
+    Its lanes hold values in [-2**63, 2**64), which neither int64 nor uint64 holds alone:
+    ``bits`` (uint64 array) is each value modulo 2**64 and ``neg`` (bool array, same shape)
+    marks the negative lanes; a negative lane's bits are at least 2**63. Helpers accept it as an
+    operand (kind ``l``); generated code never lets one escape: ``_vec_result`` turns it into the
+    returned array (int64, docs/semantics.md item 13).
+    """
+
+    __slots__ = ("bits", "neg")
+
+    def __init__(self, bits: Any, neg: Any) -> None:
+        self.bits = bits
+        self.neg = neg
 
 
 class Namespace:
@@ -143,6 +161,8 @@ class Namespace:
                 f"array-vectorize runtime: unsupported operand dtype {dt!r} "
                 "(expected bool, int64, uint64 or float64)"
             )
+        if t is LatticeInt:
+            return "l"
         if isinstance(x, bool):
             return "B"
         if isinstance(x, int):

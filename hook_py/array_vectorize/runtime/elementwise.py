@@ -1,8 +1,8 @@
 """``_vec_elementwise``: an element loop calling a scalar callable per lane (``fallback=True``).
 
 ``_vec_elementwise(xp, fn, *args)`` broadcasts the array arguments, converts each lane to Python
-scalars (bool arrays to ``bool``, integer arrays to ``int``, float arrays to ``float``; Python
-scalar arguments are passed as they are), calls ``fn`` once per lane, and builds an array of the
+scalars (bool arrays to ``bool``, integer arrays and ``LatticeInt`` values to ``int``, float
+arrays to ``float``; Python scalar arguments are passed as they are), calls ``fn`` once per lane, and builds an array of the
 broadcast shape from the results:
 
 * every result a ``bool``: bool array;
@@ -25,7 +25,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-from .dtype import INT64_MAX, INT64_MIN, UINT64_MAX, _NAMESPACES, Namespace, namespace_info
+from .dtype import INT64_MAX, INT64_MIN, UINT64_MAX, _NAMESPACES, LatticeInt, Namespace, namespace_info
 from .select import broadcast_shape
 
 _CONVERT = {"b": bool, "i": int, "u": int, "f": float, "w": int, "h": float}
@@ -91,14 +91,23 @@ def _result_array(xp: Any, info: Namespace, results: list[Any], shape: tuple[Any
 def _vec_elementwise(xp: Any, fn: Callable[..., Any], *args: Any) -> Any:
     """Call ``fn`` on every lane's Python scalars; collect the results (module docstring)."""
     info = _NAMESPACES.get(xp) or namespace_info(xp)
+    # A LatticeInt takes two columns, its bits and its signs, merged into Python ints below.
+    signs = {i: a.neg for i, a in enumerate(args) if type(a) is LatticeInt}
+    args = tuple(a.bits if i in signs else a for i, a in enumerate(args))
     positions = [i for i, a in enumerate(args) if hasattr(a, "shape")]
-    arrays = [args[i] for i in positions]
+    arrays = [args[i] for i in positions] + list(signs.values())
     shape = broadcast_shape([a.shape for a in arrays])
     if len(arrays) > 1:
         arrays = list(xp.broadcast_arrays(*arrays))
     if shape is None:
         shape = arrays[0].shape
     columns = [_python_values(xp, info, xp.reshape(a, (-1,))) for a in arrays]
+    for k, i in enumerate(signs):
+        column = columns[positions.index(i)]
+        negative = columns[len(positions) + k]
+        columns[positions.index(i)] = [v - (1 << 64) if n else v for v, n in zip(column, negative)]
+    columns = columns[: len(positions)]
+    arrays = arrays[: len(positions)]
     if not arrays:
         return _result_array(xp, info, [fn(*args)], ())
     lanes = len(columns[0])

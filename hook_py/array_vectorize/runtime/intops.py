@@ -5,20 +5,21 @@ Python integers are unbounded; arrays hold 64 bits. Two regimes:
 * **int64 world** (no operand is uint64): results are int64 and wrap modulo 2**64 on overflow
   (``INT64_MAX + 1 == INT64_MIN``, ``abs(INT64_MIN) == INT64_MIN``,
   ``INT64_MIN // -1 == INT64_MIN``), as NumPy does.
-* **uint64 lattice** (some operand is a uint64 array, or a Python int in [2**63, 2**64)): every
-  operand is held as its value modulo 2**64 (``bits``, uint64) plus where it is negative (``neg``).
-  The operation computes the exact result's ``bits`` and sign lane by lane, then
-  ``finish`` picks the result dtype:
-
-  - **uint64** when no lane of the exact result is negative;
-  - **int64** when some lane is negative ("result-aware": ``u - v`` is uint64 when every
-    ``u >= v`` and int64 otherwise).
-
-  Lanes whose exact value the chosen dtype cannot hold (above 2**64 - 1, below -2**63, or
-  above 2**63 - 1 in an int64 result) wrap: the result always equals the exact value
-  modulo 2**64. On lazy backends (Dask, JAX) the values cannot be inspected, so the choice is
-  made from the dtypes and literal signs alone: uint64 only when the operation cannot produce a
-  negative value (``u + v``, ``u * v``, ``u // v``, ``u % v``, ``u ** v``, ``u + 1``), else int64.
+* **uint64 lattice** (some operand is a uint64 array, a ``LatticeInt``, or a Python int in
+  [2**63, 2**64)): every lane holds a value in [-2**63, 2**64), the union of the int64 and
+  uint64 ranges, as its value modulo 2**64 (``bits``, uint64) plus where it is negative
+  (``neg``). An operation computes its exact result lane by lane and keeps it when it lies in
+  that range; a result outside wraps modulo 2**64 into it: a non-negative one into [0, 2**64),
+  a negative one into int64's range (so a result below -2**63 wraps to a non-negative value,
+  as int64 arithmetic would). A lane's value therefore never depends on the other lanes.
+  ``finish`` gives the result as a uint64 array when no lane is negative, else as a
+  ``LatticeInt`` (bits and sign), which stays in the lattice through every later operation.
+  Only the function's returned value picks one dtype for all lanes (``result``,
+  docs/semantics.md item 13): uint64 when no lane is negative, else int64, each lane equal to
+  its value modulo 2**64. On lazy backends (Dask, JAX) the values cannot be inspected, so an
+  operation that may produce a negative value gives a ``LatticeInt`` (the returned value is
+  then int64); uint64 only when it cannot (``u + v``, ``u * v``, ``u // v``, ``u % v``,
+  ``u ** v``, ``u + 1``).
 
 Integer division by zero (D3 gives no IEEE value for integers): ``x // 0 == 0`` and
 ``x % 0 == 0``, NumPy's convention.
@@ -30,7 +31,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-from .dtype import INT64_MIN, Namespace, int_overflow, known_any, python_int_kind
+from .dtype import INT64_MIN, LatticeInt, Namespace, int_overflow, known_any, python_int_kind
+
+_TWO_63 = 1 << 63
 
 
 class Int:
@@ -48,9 +51,11 @@ class Int:
 
 
 def to_int(xp: Any, info: Namespace, kind: str, x: Any) -> Int:
-    """Operand ``x`` of kind ``b``/``i``/``u``/``B``/``I`` as an ``Int``."""
+    """Operand ``x`` of kind ``b``/``i``/``u``/``l``/``B``/``I`` as an ``Int``."""
     if kind == "u":
         return Int(x, None)
+    if kind == "l":
+        return Int(x.bits, x.neg)
     if kind == "i":
         return Int(xp.astype(x, info.uint64), x < 0)
     if kind == "b":
@@ -92,12 +97,28 @@ def magnitude(xp: Any, info: Namespace, v: Int) -> Any:
 
 
 def finish(xp: Any, info: Namespace, bits: Any, neg: Any) -> Any:
-    """The lattice's result dtype: uint64 when no lane is negative, else int64 (see module doc)."""
+    """A lattice result from its exact value's ``bits`` and sign ``neg``: a uint64 array when no
+    lane is negative, else a ``LatticeInt`` (see the module docstring).
+
+    A negative exact value below -2**63 wraps into int64's range, where it is non-negative: a
+    lane stays negative only where its bits are at least 2**63.
+    """
     if neg is None:
         return bits
-    if neg is not True and known_any(xp, neg) is False:
+    neg = xp.logical_and(mask(info, neg), bits >= info.scalar("u", _TWO_63))
+    if known_any(xp, neg) is False:
         return bits
-    return xp.astype(bits, info.int64)
+    return LatticeInt(bits, neg)
+
+
+def result(xp: Any, info: Namespace, value: Any) -> Any:
+    """A function's returned value: a ``LatticeInt`` becomes uint64 when no lane is negative,
+    else int64 (each lane its value modulo 2**64, docs/semantics.md item 13)."""
+    if type(value) is not LatticeInt:
+        return value
+    if known_any(xp, value.neg) is False:
+        return value.bits
+    return xp.astype(value.bits, info.int64)
 
 
 def _either(xp: Any, a: Any, b: Any) -> Any:
@@ -140,11 +161,13 @@ def _differ(xp: Any, a: Any, b: Any) -> Any:
 
 def u_add(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
     bits = xp.add(a.bits, b.bits)
-    # At most one operand can be negative (the other is uint64): the sum is negative where the
-    # negative one has the larger magnitude.
+    # The sum is negative where both operands are, or where the negative one has the larger
+    # magnitude (a negative operand's magnitude is at most 2**63, a negative one's bits at least
+    # 2**63, so the comparison is false where both are negative).
     neg_a = None if a.neg is None else _both(xp, a.neg, magnitude(xp, info, a) > b.bits)
     neg_b = None if b.neg is None else _both(xp, b.neg, magnitude(xp, info, b) > a.bits)
-    return finish(xp, info, bits, _either(xp, neg_a, neg_b))
+    neg = _either(xp, _either(xp, neg_a, neg_b), _both(xp, a.neg, b.neg))
+    return finish(xp, info, bits, neg)
 
 
 def less(xp: Any, info: Namespace, a: Int, b: Int) -> Any:

@@ -10,4 +10,4 @@ def barrier_payoff(spot, strike, barrier):
 def _vec_exact_barrier_payoff(spot, strike, barrier):
     xp, spot, strike, barrier = _vec_exact_args(spot, strike, barrier)
     gain = _vec_binary(xp, "sub", spot, strike)
-    return _vec_select(xp, _vec_binary(xp, "ge", spot, barrier), 0.0, _vec_select(xp, _vec_binary(xp, "gt", gain, 0.0), gain, 0.0))
+    return _vec_result(xp, _vec_select(xp, _vec_binary(xp, "ge", spot, barrier), 0.0, _vec_select(xp, _vec_binary(xp, "gt", gain, 0.0), gain, 0.0)))

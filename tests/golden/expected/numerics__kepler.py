@@ -14,4 +14,4 @@ def _vec_exact_kepler(mean_anomaly, ecc):
     e = mean_anomaly
     for _ in range(6):
         e = _vec_binary(xp, "sub", e, _vec_binary(xp, "truediv", _vec_binary(xp, "sub", _vec_binary(xp, "sub", e, _vec_binary(xp, "mul", ecc, e)), mean_anomaly), _vec_binary(xp, "sub", 1.0, ecc)))
-    return e
+    return _vec_result(xp, e)
