@@ -163,7 +163,7 @@ impl Lowerer<'_> {
                     self.error_at(
                         frame,
                         DiagnosticKind::UnsupportedExpression,
-                        format!("`{name}` in an exception raised per element must be a variable, a number, a builtin exception class or a builtin function such as `str` (D11)"),
+                        format!("`{name}` in an exception raised per element must be a variable, a number, a builtin exception class or a builtin function such as `str` (D11: docs/decisions.md#d11)"),
                         &node,
                     );
                     ok = false;
