@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use super::choice::{self, Coerce};
 use super::dels::free_dead_arrays;
-use super::runtime::{BROADCAST, RESULT, UNARY};
+use super::runtime::{ANY, BROADCAST, RESULT, UNARY};
 use super::Gen;
 use crate::ir::{Block, IfOut, Inst, Kind, Op, Phi, Value};
 use crate::pyast::{call, name, Expr, Stmt};
@@ -56,6 +56,12 @@ impl Gen<'_> {
                     out.push(Stmt::Assign(vec![n], vec![e]));
                 }
                 Inst::Loop {
+                    phis,
+                    body,
+                    active: Some(a),
+                    ..
+                } => self.while_loop(*a, phis, body, &mut out),
+                Inst::Loop {
                     index,
                     start,
                     stop,
@@ -63,6 +69,7 @@ impl Gen<'_> {
                     items,
                     phis,
                     body,
+                    active: None,
                 } => {
                     let iter = match items {
                         Some(t) => self.konst(t),
@@ -107,6 +114,27 @@ impl Gen<'_> {
             inner.push(Stmt::Assign(targets, values));
         }
         out.push(Stmt::For(idx, iter, inner));
+    }
+
+    /// The phis' initial values, then `while _vec_any(xp, active):` whose body ends by
+    /// assigning the phis their next values (D12).
+    fn while_loop(&mut self, active: Value, phis: &[Phi], body: &Block, out: &mut Vec<Stmt>) {
+        for p in phis {
+            let init = self.coerced(p.init, p.dst);
+            let n = self.name_of(p.dst);
+            out.push(Stmt::Assign(vec![n], vec![init]));
+        }
+        let mut inner = self.block(body);
+        let (targets, values): (Vec<String>, Vec<Expr>) = phis
+            .iter()
+            .filter(|p| p.next != p.dst)
+            .map(|p| (self.name_of(p.dst), self.coerced(p.next, p.dst)))
+            .unzip();
+        if !targets.is_empty() {
+            inner.push(Stmt::Assign(targets, values));
+        }
+        let test = self.value(active);
+        out.push(Stmt::While(self.helper(&ANY, vec![test]), inner));
     }
 
     /// `if cond:` with each branch ending by assigning the merged variables its values.

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 from .args import _vec_exact_args, _vec_float_args, make_exact_args, make_float_args
 from .arith import _vec_binary, _vec_result, _vec_unary
 from .elementwise import _vec_elementwise
+from .loops import _vec_any
 from .select import _vec_broadcast, _vec_minmax, _vec_select
 
 #: stable key -> (global name in generated code, callable)
@@ -26,6 +27,7 @@ RUNTIME_HELPERS: dict[str, tuple[str, Callable[..., Any]]] = {
     "elementwise": ("_vec_elementwise", _vec_elementwise),
     "minmax": ("_vec_minmax", _vec_minmax),
     "result": ("_vec_result", _vec_result),
+    "any": ("_vec_any", _vec_any),
 }
 
 _DEFAULT_GLOBALS: dict[str, Any] = {name: fn for name, fn in RUNTIME_HELPERS.values()}
