@@ -114,7 +114,7 @@ impl Validator<'_> {
             }
             S::While(w) => {
                 if !w.orelse.is_empty() {
-                    self.push_keyword(K::UnsupportedLoop, "`while ... else` is not supported", stmt, "while");
+                    self.push_keyword(K::WhileLoop, "`while ... else` is not supported yet: set a flag before `break` and test it after the loop", stmt, "while");
                 }
                 self.expr(&w.test);
                 self.block(&w.body, false, loop_depth + 1);
