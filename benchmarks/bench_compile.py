@@ -125,7 +125,15 @@ def measure(fn: types.FunctionType, iterations: int, warmup: int) -> dict:
             lambda: _core.compile_function(source, path, first_line, fn.__name__, env, OPTIONS), iterations * 3, warmup
         ),
         "emit": time_us(
-            lambda f: emit.materialize(f, compiled["source"], compiled["entry"], hidden=hidden, **emit_kw),
+            lambda f: emit.materialize(
+                f,
+                compiled["fast_source"],
+                compiled["entry"],
+                exact_source=compiled["exact_source"],
+                exact_entry=compiled["exact_entry"],
+                hidden=hidden,
+                **emit_kw,
+            ),
             iterations,
             warmup,
             setup=lambda: fresh(fn),

@@ -44,6 +44,8 @@ pub struct Compiled {
     pub assumptions: Vec<Assumption>,
     /// The optimized IR (with unknown parameter kinds); printed only when asked for.
     pub ir: Function,
+    /// The same IR with float64 parameters (the fast path's); printed only when asked for.
+    pub float_ir: Function,
     /// The scalar function's own text (decorators, header, body), for its docstring.
     pub scalar_source: String,
 }
@@ -130,6 +132,7 @@ pub fn compile_observed(
         hidden: lowered.hidden,
         assumptions,
         ir: exact,
+        float_ir: float,
         scalar_source: text.to_string(),
     })
 }

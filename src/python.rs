@@ -217,6 +217,11 @@ fn assumption_to_py<'py>(py: Python<'py>, a: &Assumption) -> PyResult<Bound<'py,
 fn compiled_to_py<'py>(py: Python<'py>, c: &Compiled, d: &Bound<'py, PyDict>) -> PyResult<()> {
     d.set_item("source", &c.source)?;
     d.set_item("entry", &c.entry)?;
+    // The module in its two parts (source == fast_source + exact_source): emit compiles the
+    // exact body only when it is first called.
+    d.set_item("fast_source", &c.generated.fast_source)?;
+    d.set_item("exact_source", &c.generated.exact_source)?;
+    d.set_item("exact_entry", &c.generated.exact_entry)?;
     d.set_item("hidden", hidden_to_py(&c.hidden))?;
     let assumptions = PyList::empty(py);
     for a in &c.assumptions {
@@ -266,6 +271,7 @@ fn compile_function<'py>(
             compiled_to_py(py, &c, &d)?;
             if want_ir {
                 d.set_item("ir", c.ir.to_string())?;
+                d.set_item("float_ir", c.float_ir.to_string())?;
             }
             Ok(d)
         }
@@ -371,10 +377,26 @@ fn scan_tree(root: &str) -> PyResult<Vec<String>> {
     crate::scan::scan_tree(Path::new(root)).map_err(|e| PyOSError::new_err(format!("{root}: {e}")))
 }
 
+/// The runtime helper contract (src/codegen/runtime.rs) as `{key: {"name", "params", "ops",
+/// "meaning"}}`: the runtime's registry binds each name, emit and the tests read it.
+fn runtime_helpers(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let table = PyDict::new(py);
+    for h in crate::codegen::runtime::HELPERS {
+        let entry = PyDict::new(py);
+        entry.set_item("name", h.name)?;
+        entry.set_item("params", h.params)?;
+        entry.set_item("ops", PyTuple::new(py, h.ops)?)?;
+        entry.set_item("meaning", h.meaning)?;
+        table.set_item(h.key, entry)?;
+    }
+    Ok(table)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("BUILD_ID", crate::BUILD_ID)?;
+    m.add("RUNTIME_HELPERS", runtime_helpers(py)?)?;
     m.add("VectorizationError", py.get_type::<VectorizationError>())?;
     m.add("InternalError", py.get_type::<InternalError>())?;
     m.add("DeferredError", py.get_type::<DeferredError>())?;

@@ -4,6 +4,8 @@ tests/unit/test_core_stub.py."""
 from typing import Any
 
 BUILD_ID: str
+#: The runtime helper contract: key -> {"name", "params", "ops", "meaning"} (src/codegen/runtime.rs).
+RUNTIME_HELPERS: dict[str, dict[str, Any]]
 
 class VectorizationError(ValueError):
     diagnostics: list[dict[str, Any]]

@@ -137,8 +137,10 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
                 _stats.bump("disk_cache_hits")
         return emit.materialize(
             original,
-            entry["source"],
+            entry["fast_source"],
             entry["entry"],
+            exact_source=entry.get("exact_source", ""),
+            exact_entry=entry.get("exact_entry"),
             namespace=namespace,
             code=entry.get("code"),
             lazy=entry["origin"] == "hook",
@@ -159,8 +161,10 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
         return _element_loop(original, namespace)
     return emit.materialize(
         original,
-        compiled["source"],
+        compiled["fast_source"],
         compiled["entry"],
+        exact_source=compiled["exact_source"],
+        exact_entry=compiled["exact_entry"],
         hidden=hidden,
         namespace=namespace,
         scalar_source=compiled["scalar_source"],

@@ -21,7 +21,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-from ._core import sha256_hex
+from ._core import RUNTIME_HELPERS, sha256_hex
 from ._types import CodeType, FunctionType
 
 
@@ -30,16 +30,16 @@ def code_filename(qualname: str, source: str) -> str:
     return f"<array-vectorize {qualname} {digest}>"
 
 
-def compile_generated(qualname: str, source: str) -> CodeType:
-    """The code of the generated module without its exact body, which is compiled on its first
-    call (``_install``)."""
-    head, _ = _split(source)
-    return compile(head, code_filename(qualname, source), "exec", dont_inherit=True)
+def compile_generated(qualname: str, fast_source: str, exact_source: str) -> CodeType:
+    """The code of the generated module's entry text (`fast_source`); the exact body is compiled
+    on its first call (``_install``). Named after the whole module, `fast_source + exact_source`."""
+    return compile(fast_source, code_filename(qualname, fast_source + exact_source), "exec", dont_inherit=True)
 
 
 #: ``code.co_names[:1]`` of an entry that can be made lazily: it calls an argument prologue
-#: first (src/codegen.rs), with its parameters as the only arguments when nothing is hidden.
-_LAZY_PROLOGUES = (("_vec_float_args",), ("_vec_exact_args",))
+#: first (src/codegen/assemble.rs), with its parameters as the only arguments when nothing is
+#: hidden.
+_LAZY_PROLOGUES = tuple((RUNTIME_HELPERS[key]["name"],) for key in ("float_args", "exact_args"))
 
 
 def entry_code(module_code: CodeType, entry: str) -> CodeType | None:
@@ -88,44 +88,32 @@ def flush_pending_sources(linecache: Any) -> None:
         _register(linecache, filename, source)
 
 
-_EXACT_MARKER = "\n\n\ndef _vec_exact_"
-
-
-def _split(source: str) -> tuple[str, str | None]:
-    """(the entry's text, the exact body's text or None)."""
-    split = source.find(_EXACT_MARKER)
-    if split < 0:
-        return source, None
-    return source[: split + 1], source[split + 3 :]
-
-
-def _install(source: str, filename: str, glob: dict[str, Any], code: CodeType | None) -> None:
+def _install(
+    fast_source: str, exact_source: str, exact_entry: str | None, filename: str, glob: dict[str, Any], code: CodeType | None
+) -> None:
     """Executes the entry (its cached code, when given) now, and the exact body (ARCHITECTURE.md,
     "Generated code") on its first call: most programs only ever take the float path, and
     compiling the exact body is more than half of the cost of `compile()`."""
-    head, _ = _split(source)
     if code is None:
-        code = compile(head, filename, "exec", dont_inherit=True)
+        code = compile(fast_source, filename, "exec", dont_inherit=True)
     exec(code, glob)  # noqa: S102 - the generated module only defines functions
-    _install_exact(source, filename, glob)
+    _install_exact(fast_source, exact_source, exact_entry, filename, glob)
 
 
-def _install_exact(source: str, filename: str, glob: dict[str, Any]) -> None:
-    """Puts the exact body in `glob`, compiled on its first call, unless it is there already."""
-    head, tail = _split(source)
-    if tail is None:
+def _install_exact(fast_source: str, exact_source: str, exact_entry: str | None, filename: str, glob: dict[str, Any]) -> None:
+    """Puts the exact body `exact_entry` in `glob`, compiled on its first call, unless it is there
+    already (a code object of the whole module: a wheel's .pyc) or there is none."""
+    if exact_entry is None or exact_entry in glob:
         return
-    name = tail[len("def ") : tail.index("(")]
-    if name in glob:  # a code object of the whole module (a wheel's .pyc)
-        return
-    # Blank lines in front keep the exact body's line numbers those of the registered source.
-    padded = "\n" * head.count("\n") + "\n\n" + tail
+    # Blank lines in front keep the exact body's line numbers those of the registered source,
+    # `fast_source + exact_source`.
+    padded = "\n" * fast_source.count("\n") + exact_source
 
     def compile_exact(*args: Any, **kwargs: Any) -> Any:
         exec(compile(padded, filename, "exec", dont_inherit=True), glob)  # noqa: S102
-        return glob[name](*args, **kwargs)
+        return glob[exact_entry](*args, **kwargs)
 
-    glob[name] = compile_exact
+    glob[exact_entry] = compile_exact
 
 
 def _globals(module: str, hidden: dict[str, Any] | None, namespace: Any) -> dict[str, Any]:
@@ -145,12 +133,14 @@ class _FirstCall:
     object rather than a closure: a warm import makes one per function, and a closure's cells
     are as many more objects for the garbage collector to track."""
 
-    __slots__ = ("code", "glob", "module", "namespace", "prologue", "source")
+    __slots__ = ("code", "exact_entry", "exact_source", "fast_source", "glob", "module", "namespace", "prologue")
 
-    def __init__(self, code: CodeType, glob: dict[str, Any], source: str, module: str, namespace: Any) -> None:
+    def __init__(
+        self, code: CodeType, glob: dict[str, Any], parts: tuple[str, str, str | None], module: str, namespace: Any
+    ) -> None:
         self.code = code
         self.glob = glob
-        self.source = source
+        self.fast_source, self.exact_source, self.exact_entry = parts
         self.module = module
         self.namespace = namespace
         self.prologue = code.co_names[0]
@@ -166,26 +156,28 @@ class _FirstCall:
                 import linecache
 
                 flush_pending_sources(linecache)
-            _install_exact(self.source, self.code.co_filename, glob)
+            _install_exact(self.fast_source, self.exact_source, self.exact_entry, self.code.co_filename, glob)
             glob.update(_globals(self.module, None, self.namespace))
         return glob[self.prologue](*args)
 
 
-def _lazy(code: CodeType, source: str, module: str, namespace: Any) -> FunctionType:
+def _lazy(code: CodeType, parts: tuple[str, str, str | None], module: str, namespace: Any) -> FunctionType:
     """The entry made from its cached `code`, with globals filled on its first call (see the
     module doc). The function object is final from the start: references taken before the
     first call stay valid, and its code, signature and source are the generated ones."""
     # The first global the entry reads is the prologue it calls first.
     glob: dict[str, Any] = {"__name__": module}
-    glob[code.co_names[0]] = _FirstCall(code, glob, source, module, namespace)
+    glob[code.co_names[0]] = _FirstCall(code, glob, parts, module, namespace)
     return FunctionType(code, glob)
 
 
 def materialize(
     original: FunctionType,
-    source: str,
+    fast_source: str,
     entry: str,
     *,
+    exact_source: str = "",
+    exact_entry: str | None = None,
     hidden: dict[str, Any] | None = None,
     namespace: Any = None,
     code: CodeType | None = None,
@@ -195,20 +187,24 @@ def materialize(
 ) -> FunctionType:
     """Executes the generated module and dresses its entry function as `original`.
 
-    `code` and `doc` (the generated module's code object and the vectorized docstring) come from
-    the import hook's cache or a wheel when known, so a warm import neither compiles nor
-    tokenizes. `lazy` (the import hook's entries): `code` is the entry function's own code, and
-    the globals are filled on the first call (see the module doc).
+    The module's text is ``fast_source + exact_source``, as ``_core`` returns it: the entry is
+    compiled now, the exact body `exact_entry` on its first call. A module given whole as
+    `fast_source` (the element loop; a wheel's, whose `code` defines both functions) has no
+    `exact_source`. `code` and `doc` (the generated module's code object and the vectorized
+    docstring) come from the import hook's cache or a wheel when known, so a warm import neither
+    compiles nor tokenizes. `lazy` (the import hook's entries): `code` is the entry function's own
+    code, and the globals are filled on the first call (see the module doc).
     """
+    source = fast_source + exact_source if exact_source else fast_source
     if lazy and code is not None and not hidden and code.co_names[:1] in _LAZY_PROLOGUES:
         register_source_lazily(code.co_filename, source)
-        vec = _lazy(code, source, original.__module__, namespace)
+        vec = _lazy(code, (fast_source, exact_source, exact_entry), original.__module__, namespace)
     else:
         # A code object from a cache or a wheel carries the name code_filename() would compute.
         filename = code.co_filename if code is not None else code_filename(original.__qualname__, source)
         register_source(filename, source)
         glob = _globals(original.__module__, hidden, namespace)
-        _install(source, filename, glob, None if lazy else code)
+        _install(fast_source, exact_source, exact_entry, filename, glob, None if lazy else code)
         vec = glob[entry]
     # The generated entry declares the original's parameters, so with its defaults and
     # annotations its signature is the original's (no inspect.signature needed).

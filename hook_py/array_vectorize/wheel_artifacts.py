@@ -65,7 +65,8 @@ def manifest_path(module_file: str) -> str:
 
 
 def lookup(fn: types.FunctionType) -> dict | None:
-    """The wheel's entry for `fn` (with "origin": "wheel", "source" and "code"), or None."""
+    """The wheel's entry for `fn` (with "origin": "wheel", "code" and "fast_source": the whole
+    generated module, since its code defines the exact body too), or None."""
     filename = fn.__code__.co_filename
     namespace = fn.__globals__
     manifest = _MODULES.get(filename)
@@ -88,7 +89,7 @@ def lookup(fn: types.FunctionType) -> dict | None:
     if loaded is None:
         return None
     source, code = loaded
-    found = dict(entry, origin="wheel", source=source, code=code)
+    found = dict(entry, origin="wheel", fast_source=source, code=code)
     if "doc" in found and not _doc_is_compiled(fn):
         del found["doc"]  # something assigned __doc__: the decorator builds it from the live one
     return found

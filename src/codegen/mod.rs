@@ -161,3 +161,30 @@ fn compiled(src: &str) -> crate::pipeline::Compiled {
         _ => panic!("{src} did not compile"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::compiled;
+
+    /// Programs touching every part of codegen: loops, scalar ifs, merges, peepholes, helpers.
+    const PROGRAMS: &[&str] = &[
+        "def f(x, y):\n    return x // y if x > y else -x\n",
+        "def f(x):\n    acc = 0\n    for i in range(4):\n        if i % 2 == 0:\n            acc = acc + x * i\n    return acc\n",
+        "def f(x, *, lo=0.0):\n    return min(max(x, -1.0), 1.0) + int(math.floor(x)) + lo\n",
+        "def f(a, /, b):\n    t = a * b\n    u = t + a\n    return u * u - t\n",
+    ];
+
+    #[test]
+    fn generated_modules_parse_and_generating_twice_gives_the_same_text() {
+        for src in PROGRAMS {
+            let c = compiled(src);
+            assert_eq!(c.source, compiled(src).source, "{src}");
+            let mut sources = vec![];
+            let parsed = crate::extract::parse_text(&mut sources, "gen.py", &c.source, 1);
+            let body = parsed
+                .unwrap_or_else(|_| panic!("does not parse:\n{}", c.source))
+                .1;
+            assert_eq!(body.len(), 2, "{}", c.source);
+        }
+    }
+}

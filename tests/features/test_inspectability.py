@@ -117,6 +117,23 @@ def test_traceback_through_the_exact_body_shows_its_lines():
     assert frames[-1].line == 'return _vec_result(xp, _vec_binary(xp, "add", x, y))'
 
 
+def test_the_core_returns_the_module_in_two_parts():
+    """emit compiles the entry and the exact body apart from the texts the core returns for each,
+    never by splitting the module's printed text."""
+    from array_vectorize import _core
+
+    text = "from array_vectorize import vectorize\n\n@vectorize\ndef h(x, *, k):\n    return x * k\n"
+    (static,) = _core.compile_module(text, "m.py")
+    live = _core.compile_function("def h(x, *, k):\n    return x * k\n", "m.py", 4, "h", {})
+    for compiled in (static, live):
+        assert compiled["source"] == compiled["fast_source"] + compiled["exact_source"]
+        assert compiled["exact_entry"] == "_vec_exact_h"
+        fast = ast.parse(compiled["fast_source"]).body
+        exact = ast.parse(compiled["exact_source"]).body
+        assert [f.name for f in fast] == ["h"] and [f.name for f in exact] == ["_vec_exact_h"]
+    assert static["source"] == live["source"]
+
+
 def test_generating_twice_gives_the_same_text():
     a = vectorize(documented, protect_domains=True).source
     b = vectorize(documented, protect_domains=True).source

@@ -19,9 +19,10 @@ from .. import _core, _stats
 from . import CACHE_FORMAT_VERSION, CACHE_MAGIC, HEADER_SIZE, cache_enabled, log, register, skip, summary
 
 # Fields of a compile_module entry that a warm import never reads: debug text, fields only the
-# compile itself uses, and the scalar source, which only serves to build the docstring when that
-# is not cached itself.
-_NOT_CACHED = frozenset({"ir", "name"})
+# compile itself uses, the generated module whole (it is `fast_source + exact_source`, which are
+# cached), and the scalar source, which only serves to build the docstring when that is not cached
+# itself.
+_NOT_CACHED = frozenset({"ir", "name", "source"})
 _NOT_CACHED_WITH_DOC = _NOT_CACHED | {"scalar_source"}
 
 
@@ -157,7 +158,7 @@ def _add_python_side(entries: list[dict], source: str, origin: str, fullname: st
         if e.get("hidden"):  # values only the live function has: nothing to cache
             continue
         try:
-            code = entry_code(compile_generated(e["qualname"], e["source"]), e["entry"])
+            code = entry_code(compile_generated(e["qualname"], e["fast_source"], e["exact_source"]), e["entry"])
         except (SyntaxError, ValueError):
             continue  # the decorator compiles it and reports the problem
         if code is not None:

@@ -1,15 +1,21 @@
 """Runtime helpers called by generated code (a stdlib-only leaf: standard library and
-``array_api_compat`` only; never NumPy, never other ``array_vectorize`` modules).
+``array_api_compat`` only; never NumPy, never other ``array_vectorize`` modules but the compiled
+``_core``, whose helper contract ``registry`` binds).
 
 Modules:
 
-* ``registry``: ``RUNTIME_HELPERS`` (stable key -> emitted name, callable) and ``helper_globals``;
+* ``registry``: ``RUNTIME_HELPERS`` (stable key -> emitted name, callable: the core's
+  ``_core.RUNTIME_HELPERS`` bound to the functions below) and ``helper_globals``;
 * ``args``: the argument prologues ``_vec_float_args`` and ``_vec_exact_args``;
 * ``arith``: ``_vec_binary`` and ``_vec_unary`` (CPython arithmetic, lane by lane), on top of
   ``compare`` (exact mixed-kind comparisons), ``intops`` (int64 world and uint64 lattice) and
   ``division`` (correctly rounded integer true division);
-* ``select``: ``_vec_select``, ``_vec_minmax``, ``_vec_broadcast``;
+* ``select``: ``_vec_select``, ``_vec_broadcast``;
 * ``elementwise``: ``_vec_elementwise`` (the ``fallback=True`` element loop);
+* ``special``: the ``math`` functions the Array API lacks (D17), listed in ``SPECIAL_HELPERS``
+  (not yet registered), on top of ``special_exact`` (``fmod``, ``remainder``, ``fsum``,
+  ``round(x, n)``, ``isclose``), ``special_tables`` (generated polynomial tables) and ``eft``
+  (error-free float transformations);
 * ``dtype``: kinds and per-namespace dtype tables;
 * ``compat``: ``array_api_compat``, imported on first use.
 

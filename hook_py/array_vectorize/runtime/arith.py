@@ -215,6 +215,9 @@ def _pow(xp: Any, info: Namespace, x: Any, y: Any) -> Any:
         half = y == 0.5
     with info.quiet():
         result = xp.pow(x, y)
+    # C99 and CPython: x ** 0 == 1 and 1 ** y == 1 for every x and y, a signaling NaN included
+    # (NumPy 2.4's pow returns nan for a signaling NaN there).
+    result = xp.where(xp.logical_or(y == 0.0, x == 1.0), 1.0, result)
     if half is False:
         return result
     result = xp.where(xp.logical_and(half, x == 0.0), 0.0, result)

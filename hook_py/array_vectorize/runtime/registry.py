@@ -1,7 +1,10 @@
 """The seam between code generation and the runtime helpers.
 
-Generated code reaches the helpers only as globals named here; codegen refers to them by the
-stable keys of ``RUNTIME_HELPERS`` and emit builds the globals with ``helper_globals``.
+Which helpers generated code calls, under which global names, is the core's contract
+(``_core.RUNTIME_HELPERS``, defined once in src/codegen/runtime.rs). This module binds each of
+its names to the function of that name here, and emit builds the globals of generated code with
+``helper_globals``. (The compiled core is the one module outside ``runtime/`` that the runtime
+reads: it has no Python dependencies.)
 """
 
 from __future__ import annotations
@@ -10,26 +13,33 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
+from .. import _core
 from .args import _vec_exact_args, _vec_float_args, make_exact_args, make_float_args
 from .arith import _vec_binary, _vec_result, _vec_unary
 from .elementwise import _vec_elementwise
 from .loops import _vec_any
-from .select import _vec_broadcast, _vec_minmax, _vec_select
+from .select import _vec_broadcast, _vec_select
+
+_IMPLEMENTATIONS = (
+    _vec_float_args, _vec_exact_args, _vec_binary, _vec_unary, _vec_select, _vec_broadcast, _vec_elementwise, _vec_result,
+    _vec_any,
+)
+
+
+def _bind(contract: dict[str, dict[str, Any]], functions: tuple[Callable[..., Any], ...]) -> dict[str, tuple[str, Callable[..., Any]]]:
+    """``key -> (name, function)`` for every helper of ``contract``, each function found by name."""
+    by_name = {fn.__name__: fn for fn in functions}
+    missing = sorted(h["name"] for h in contract.values() if h["name"] not in by_name)
+    if missing:
+        raise ImportError(f"array-vectorize runtime: no implementation of {', '.join(missing)} (a core/runtime mismatch)")
+    return {key: (h["name"], by_name[h["name"]]) for key, h in contract.items()}
+
 
 #: stable key -> (global name in generated code, callable)
-RUNTIME_HELPERS: dict[str, tuple[str, Callable[..., Any]]] = {
-    "float_args": ("_vec_float_args", _vec_float_args),
-    "exact_args": ("_vec_exact_args", _vec_exact_args),
-    "binary": ("_vec_binary", _vec_binary),
-    "unary": ("_vec_unary", _vec_unary),
-    "select": ("_vec_select", _vec_select),
-    "broadcast": ("_vec_broadcast", _vec_broadcast),
-    "elementwise": ("_vec_elementwise", _vec_elementwise),
-    "minmax": ("_vec_minmax", _vec_minmax),
-    "result": ("_vec_result", _vec_result),
-    "any": ("_vec_any", _vec_any),
-}
+RUNTIME_HELPERS: dict[str, tuple[str, Callable[..., Any]]] = _bind(_core.RUNTIME_HELPERS, _IMPLEMENTATIONS)
 
+_FLOAT_ARGS = RUNTIME_HELPERS["float_args"][0]
+_EXACT_ARGS = RUNTIME_HELPERS["exact_args"][0]
 _DEFAULT_GLOBALS: dict[str, Any] = {name: fn for name, fn in RUNTIME_HELPERS.values()}
 _PINNED_GLOBALS: dict[int, tuple[Any, dict[str, Any]]] = {}
 
@@ -46,8 +56,8 @@ def helper_globals(namespace: Any = None) -> dict[str, Any]:
     entry = _PINNED_GLOBALS.get(id(namespace))
     if entry is None or entry[0] is not namespace:
         pinned = dict(_DEFAULT_GLOBALS)
-        pinned["_vec_float_args"] = make_float_args(namespace)
-        pinned["_vec_exact_args"] = make_exact_args(namespace)
+        pinned[_FLOAT_ARGS] = make_float_args(namespace)
+        pinned[_EXACT_ARGS] = make_exact_args(namespace)
         # The entry keeps ``namespace`` alive, so its id cannot be reused by another object.
         entry = _PINNED_GLOBALS[id(namespace)] = (namespace, pinned)
     return dict(entry[1])

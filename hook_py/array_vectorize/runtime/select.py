@@ -1,4 +1,4 @@
-"""``_vec_select``, ``_vec_minmax`` and ``_vec_broadcast``: merging and shaping values.
+"""``_vec_select`` and ``_vec_broadcast``: merging and shaping values.
 
 ``_vec_select(xp, cond, a, b)`` is ``xp.where(cond, a, b)`` for operands of any kinds. CPython's
 ``a if cond else b`` keeps the chosen object's type; an array has one dtype, so the operands are
@@ -13,12 +13,11 @@ promoted first:
 * ``cond`` is a bool array or a Python bool; a numeric condition means ``cond != 0`` (Python
   truthiness: NaN is true).
 
-``_vec_minmax(xp, op, *args)`` is CPython's ``min(*args)`` / ``max(*args)`` (``op`` is ``"min"`` or
-``"max"``): the running winner is replaced only by a later argument that compares strictly
-less (greater), so ties keep the first argument and NaN behaves as in CPython for each argument
-order (``min(nan, 1)`` is nan, ``min(1, nan)`` is 1); ``min(0.0, -0.0)`` is ``0.0``. Comparisons
-are exact (``compare.py``) and the result dtype follows ``_vec_select``. A Python int literal
-beyond 64 bits that can never win against integer operands is dropped.
+``min``/``max`` have no helper of their own: lowering keeps CPython's rule (a later argument
+replaces the running winner only when it compares strictly less, greater) as a comparison and a
+select per argument, so in an exact body they are ``_vec_binary`` and ``_vec_select``. Known
+limit: with three or more arguments the running winner is already promoted, so when uint64
+values above ``INT64_MAX`` meet negative values, a later comparison sees the wrapped int64 value.
 
 ``_vec_broadcast(xp, value, *params)`` is ``value`` as an array with the broadcast shape of
 ``value`` and the array ``params``: Python scalars become bool / int64 (uint64 in
@@ -100,46 +99,6 @@ def _select(xp: Any, info: Namespace, cond: Any, ka: str, a: Any, kb: str, b: An
     x = a if ka == "b" else info.scalar("b", bool(a))
     y = b if kb == "b" else info.scalar("b", bool(b))
     return xp.where(cond, x, y)
-
-
-def _vec_minmax(xp: Any, op: str, *args: Any) -> Any:
-    """CPython's ``min(*args)`` (``op == "min"``) or ``max(*args)`` lane by lane."""
-    if op not in ("min", "max"):
-        raise ValueError(f"array-vectorize runtime: unknown min/max operation {op!r}")
-    if len(args) < 2:
-        raise TypeError(f"array-vectorize runtime: {op}() of arrays needs at least two arguments")
-    info = _NAMESPACES.get(xp) or namespace_info(xp)
-    wins = "lt" if op == "min" else "gt"
-    current = args[0]
-    for candidate in args[1:]:
-        if _hopeless(info, op, candidate, current):
-            continue
-        if _hopeless(info, op, current, candidate):
-            current = candidate
-            continue
-        take = _vec_binary(xp, wins, candidate, current)
-        current = _vec_select(xp, take, candidate, current)
-    if info.kind(current) in "BIF":
-        kind = _scalar_kind(current, info.kind(current))
-        current = info.scalar(kind, current)
-    return current
-
-
-def _hopeless(info: Namespace, op: str, literal: Any, other: Any) -> bool:
-    """Whether ``literal`` is a Python int beyond 64 bits that loses to every lane of ``other``.
-
-    That holds when ``other`` is a 64-bit integer operand and the literal lies on the losing
-    side (above for ``min``, below for ``max``).
-    """
-    if type(literal) is not int or python_int_kind(literal) != "L":
-        return False
-    kind = info.kind(other)
-    if kind not in "biuIB" or (kind == "I" and python_int_kind(int(other)) == "L"):
-        return False
-    return literal > 0 if op == "min" else literal < 0
-
-
-# --------------------------------------------------------------------------- broadcast
 
 
 def broadcast_shape(shapes: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
