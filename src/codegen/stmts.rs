@@ -202,6 +202,14 @@ mod tests {
     }
 
     #[test]
+    fn a_while_loop_tests_its_mask_and_updates_active_lanes_only() {
+        let c = compiled("def f(x):\n    k = 0\n    while x > 1.0:\n        x = x / 2\n        k += 1\n    return k\n");
+        let fast = &c.generated.fast_source;
+        assert!(fast.contains("    while _vec_any(xp, active):\n"), "{fast}");
+        assert!(fast.contains("xp.where(active, "), "{fast}");
+    }
+
+    #[test]
     fn a_loop_over_a_tuple_of_constants_prints_the_tuple() {
         let c = compiled(
             "W = (0.5, 0.25)\n\n@vectorize\ndef f(x):\n    acc = x\n    for w in W:\n        acc = acc * w\n    return acc\n",
