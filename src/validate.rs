@@ -316,7 +316,11 @@ impl Validator<'_> {
                 if matches!(s.slice.as_ref(), E::Slice(_)) {
                     self.push(K::UnsupportedExpression, "slices are not supported", expr);
                 } else {
-                    self.expr(&s.value);
+                    // A tuple literal indexed is a table (lower/tables.rs checks its items).
+                    match s.value.as_ref() {
+                        E::Tuple(t) => t.elts.iter().for_each(|e| self.expr(e)),
+                        value => self.expr(value),
+                    }
                     self.expr(&s.slice);
                 }
             }

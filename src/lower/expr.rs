@@ -177,11 +177,20 @@ impl Lowerer<'_> {
         Err(())
     }
 
-    /// `T[i]`: a constant tuple indexed by a scalar int.
+    /// `T[i]`: a constant tuple indexed by a scalar int, or by an int array per lane (`tables`).
     fn subscript(&mut self, frame: &mut Frame, s: &ast::ExprSubscript, e: &ast::Expr) -> R<Value> {
-        let t = self.expr(frame, &s.value);
+        if let Some(item) = self.tuple_item(frame, s, e) {
+            return item;
+        }
+        let t = match s.value.as_ref() {
+            ast::Expr::Tuple(tt) => self.literal_table(frame, tt, e)?,
+            value => self.expr(frame, value),
+        };
         let i = self.expr(frame, &s.slice);
         let tuple_ok = matches!(self.const_of(t), Some(Const::Tuple(_)));
+        if tuple_ok && self.shape(i) == Shape::Array {
+            return self.gather(frame, t, i, e);
+        }
         let index_ok =
             self.shape(i) == Shape::Scalar && matches!(self.kind(i), Kind::Int | Kind::Bool);
         if !tuple_ok || !index_ok {
@@ -189,7 +198,9 @@ impl Lowerer<'_> {
                 self.error_at(
                     frame,
                     DiagnosticKind::UnsupportedExpression,
-                    "only a constant tuple indexed by a loop index or a constant can be subscripted".into(),
+                    "only a constant tuple of numbers (a literal, or a module global, closure or \
+                     default bound to one) can be subscripted, by an integer"
+                        .into(),
                     e,
                 );
             }
