@@ -262,7 +262,6 @@ impl Validator<'_> {
                 for op in &c.ops {
                     let bad = match op {
                         ast::CmpOp::Is | ast::CmpOp::IsNot => Some("`is` compares identities, which arrays do not have per element; use `==`"),
-                        ast::CmpOp::In | ast::CmpOp::NotIn => Some("`in` is not supported"),
                         _ => None,
                     };
                     if let Some(msg) = bad {
@@ -270,7 +269,13 @@ impl Validator<'_> {
                     }
                 }
                 self.expr(&c.left);
-                c.comparators.iter().for_each(|e| self.expr(e));
+                for (op, e) in c.ops.iter().zip(&c.comparators) {
+                    // `x in (1, 2, 3)`: a tuple literal (lower/tables.rs checks its items).
+                    match (op, e) {
+                        (ast::CmpOp::In | ast::CmpOp::NotIn, E::Tuple(t)) => t.elts.iter().for_each(|e| self.expr(e)),
+                        _ => self.expr(e),
+                    }
+                }
             }
             E::Call(c) => {
                 // The callee is resolved by lowering; check only the arguments here.

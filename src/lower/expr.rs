@@ -103,6 +103,20 @@ impl Lowerer<'_> {
         let mut left = self.expr(frame, &c.left);
         let mut acc: Option<Value> = None;
         for (op, right) in c.ops.iter().zip(&c.comparators) {
+            if let ast::CmpOp::In | ast::CmpOp::NotIn = op {
+                let (member, r) = self.membership(frame, left, right)?;
+                let member = if matches!(op, ast::CmpOp::NotIn) {
+                    self.not(member)
+                } else {
+                    member
+                };
+                acc = Some(match acc {
+                    None => member,
+                    Some(prev) => self.emit(Op::Logic(LogicOp::And, prev, member)),
+                });
+                left = r;
+                continue;
+            }
             let r = self.expr(frame, right);
             let op = match op {
                 ast::CmpOp::Lt => CmpOp::Lt,

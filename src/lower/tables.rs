@@ -6,7 +6,7 @@ use rustpython_parser::ast;
 
 use super::{Frame, Lowerer, R};
 use crate::diagnostics::DiagnosticKind;
-use crate::ir::{Const, Kind, Op, Value};
+use crate::ir::{CmpOp, Const, Kind, Op, Value};
 
 /// Largest int an int64 array holds.
 const INT64_MAX: i128 = i64::MAX as i128;
@@ -45,6 +45,51 @@ impl Lowerer<'_> {
 }
 
 impl Lowerer<'_> {
+    /// `x in TABLE` for a constant tuple (a literal or a frozen name): `x == c1 or x == c2 ...`
+    /// as bools, which is CPython's membership for numbers (equality across int, float and
+    /// bool; a NaN element is never equal, and an element is never identical to a constant).
+    /// Returns the membership and the tuple (the next left operand of a chain).
+    pub(super) fn membership(
+        &mut self,
+        frame: &mut Frame,
+        x: Value,
+        right: &ast::Expr,
+    ) -> R<(Value, Value)> {
+        let t = match right {
+            ast::Expr::Tuple(tt) => self.literal_table(frame, tt, right)?,
+            other => self.expr(frame, other),
+        };
+        let Some(Const::Tuple(items)) = self.const_of(t) else {
+            if !self.poisoned.contains(&t) {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnsupportedOperator,
+                    "`in` needs a constant tuple of numbers on the right (a literal, or a module \
+                     global or closure bound to one)"
+                        .into(),
+                    right,
+                );
+            }
+            return Err(());
+        };
+        if items.iter().any(|c| matches!(c, Const::Tuple(_))) {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedOperator,
+                "`in` is supported on tuples of numbers only".into(),
+                right,
+            );
+            return Err(());
+        }
+        let mut acc = self.konst(Const::Bool(false));
+        for c in items {
+            let c = self.konst(c);
+            let eq = self.emit(Op::Compare(CmpOp::Eq, x, c));
+            acc = self.bool_op(false, acc, eq);
+        }
+        Ok((acc, t))
+    }
+
     /// A tuple literal indexed (`(10, 20, 30)[k]`): its items must be constants.
     pub(super) fn literal_table(
         &mut self,

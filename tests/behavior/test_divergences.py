@@ -179,3 +179,12 @@ def test_item19_table_index_error_raised_before_an_earlier_elements_error():
     with pytest.raises(IndexError, match="tuple index out of range") as info:
         vectorize(table_then_division)(np.array([0, 3]), np.array([0.0, 1.0]))
     assert "element 1 (C order), index 3" in info.value.__notes__[0]
+
+
+def nan_in_nan_table(x):
+    return (x > 0.0) and math.nan in (math.nan,)
+
+
+def test_item20_a_constant_nan_is_never_a_member():
+    assert nan_in_nan_table(1.0) is True
+    assert values(vectorize(nan_in_nan_table), [1.0, -1.0]) == [False, False]

@@ -179,3 +179,68 @@ def test_an_empty_table_is_rejected():
 def test_the_table_is_one_gather_in_the_source():
     source = vectorize(rate).source
     assert "_vec_take(" in source and '"tuple"' in source, source
+
+
+HOLIDAYS = (0, 6, 359)
+LEVELS = (0.5, 1, True)
+
+
+def is_weekend(day):
+    return day % 7 in (5, 6)
+
+
+def not_holiday(day):
+    return day not in HOLIDAYS
+
+
+def level_member(x):
+    return x in LEVELS
+
+
+def chained(x):
+    return 0 < x in (1, 2, 3.0)
+
+
+def weekday_and_week(days):
+    weeks, day = divmod(days + 3, 7)
+    return day * 100 + weeks % 7
+
+
+def divmod_items(x, y):
+    return divmod(x, y)[1] - divmod(x, y)[-2]
+
+
+def test_membership_matches_cpython(backend):
+    days = np.array([-8, -1, 0, 1, 5, 6, 7, 12, 13, 359, 2**62, -(2**63)], dtype=np.int64)
+    check(vectorize(is_weekend), days, backend=backend)
+    check(vectorize(not_holiday), days, backend=backend)
+    values = np.array([0.5, 1.0, -0.0, 0.0, np.nan, np.inf, 2.0, 1.5])
+    check(vectorize(level_member), values, backend=backend)
+    check(vectorize(level_member), np.array([0, 1, 2, -1], dtype=np.int64), backend=backend)
+    check(vectorize(level_member), np.array([True, False]), backend=backend)
+    check(vectorize(chained), np.array([-1.0, 0.0, 1.0, 2.0, 3.0, 3.5, np.nan]), backend=backend)
+
+
+def test_divmod_unpacked_and_indexed_matches_cpython(backend):
+    days = np.array([-8, -1, 0, 1, 6, 7, 2**62, -(2**62)], dtype=np.int64)
+    check(vectorize(weekday_and_week), days, backend=backend)
+    x = np.array([-7.5, -1.0, -0.0, 0.0, 2.5, 1e300, np.inf, np.nan])
+    check(vectorize(divmod_items), *np.meshgrid(x, np.array([2.5, -3.0, 0.5]), indexing="ij"), backend=backend)
+    n = np.array([-9, -1, 0, 1, 9, 2**62], dtype=np.int64)
+    check(vectorize(divmod_items), *np.meshgrid(n, np.array([7, -7, 2]), indexing="ij"), backend=backend)
+
+
+def test_divmod_as_a_value_is_rejected_with_a_hint():
+    def whole(x):
+        return divmod(x, 7)
+
+    with pytest.raises(VectorizationError, match="unpack it"):
+        vectorize(whole)
+
+
+def test_membership_in_a_non_constant_is_rejected():
+    def member(x, y):
+        return x in (y, 2.0)
+
+    with pytest.raises(VectorizationError, match="constants"):
+        vectorize(member)
