@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check
 
 .DEFAULT_GOAL := help
-.PHONY: help venv wheel wheelhouse test-deps demo test test-rust test-python bench fmt lint clean
+.PHONY: help venv wheel wheelhouse test-deps demo test test-rust test-python mutation bench fmt lint clean
 
 help: ## Show this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -43,7 +43,10 @@ test-rust: ## cargo tests of every compiler stage (no Python needed)
 test-python: ## pytest against the installed wheel (run `make test-deps` first)
 	cd tests && ../$(PY) -m pytest -q -p no:cacheprovider
 
-test: test-deps test-rust test-python ## Set up (with the test extras), then run the whole suite
+mutation: ## Break the runtime helpers and codegen one way at a time; the differential tests must notice (~3 min)
+	$(PY) tests/mutation/run.py
+
+test: test-deps test-rust test-python mutation ## Set up (with the test extras), then run the whole suite
 
 bench: $(VENV)/.ready ## Release build, then every benchmark (figures for the README)
 	$(PY) -m maturin build --release --out dist-release --quiet

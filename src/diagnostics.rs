@@ -99,6 +99,7 @@ pub struct SourceText {
 }
 
 impl SourceText {
+    /// A source `text` from `path`, whose first line is line `first_line` there.
     pub fn new(path: &str, text: &str, first_line: usize) -> Self {
         SourceText {
             path: path.to_string(),
@@ -176,6 +177,7 @@ pub fn cite_decisions(message: &str) -> String {
     out
 }
 
+/// A diagnostic with its position as line and column, and its display text.
 pub fn render(diag: &Diagnostic, sources: &[SourceText]) -> Rendered {
     let message = cite_decisions(&diag.message);
     let Some(src) = sources.get(diag.source) else {

@@ -47,6 +47,7 @@ pub enum Binding {
     Unresolved(String),
 }
 
+/// The free names a function may read, with what each is bound to.
 pub type Env = BTreeMap<String, Binding>;
 
 /// One binding the static compiler relied on; the decorator checks it against the live function.

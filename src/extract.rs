@@ -115,6 +115,7 @@ pub fn find_function(
     })
 }
 
+/// The parsed form of a `def` found in source `source`.
 pub fn from_def(source: SourceId, def: &ast::StmtFunctionDef) -> ParsedFunction {
     let (start, end) = span(def);
     parsed(
@@ -127,6 +128,7 @@ pub fn from_def(source: SourceId, def: &ast::StmtFunctionDef) -> ParsedFunction 
     )
 }
 
+/// The parsed form of a lambda (its body is one `return`).
 pub fn from_lambda(source: SourceId, lambda: &ast::ExprLambda) -> ParsedFunction {
     let ret = ast::Stmt::Return(ast::StmtReturn {
         range: lambda.body.range(),

@@ -1,8 +1,10 @@
 //! array-vectorize's compiler core: scalar Python source in, Array API source out.
 //!
-//! `pipeline` runs the stages in order; `module` compiles every marked function of a module
-//! statically; `cache` and `scan` serve the import hook and the build backend. Nothing here
-//! depends on Python: the PyO3 binding is `python.rs`, behind the `python` feature.
+//! `pipeline` runs the stages in order: `frontend` (`extract`, `validate`), `lower`, the
+//! `analysis` and `rewrite` passes over the `ir`, `codegen`. `module` compiles every marked
+//! function of a module statically; `cache` and `scan` serve the import hook and the build
+//! backend. Nothing here depends on Python: the PyO3 binding is `python.rs`, behind the
+//! `python` feature.
 
 pub mod analysis;
 pub mod cache;
@@ -21,13 +23,9 @@ pub mod rewrite;
 pub mod scan;
 pub mod source;
 pub mod suggest;
+#[cfg(test)]
+mod testing;
 pub mod validate;
-
-/// The kind analyses' former path, kept while codegen is reorganised on another branch.
-pub mod kinds {
-    pub use crate::analysis::ranges::wide_ints;
-    pub use crate::ir::const_kind;
-}
 
 #[cfg(feature = "python")]
 mod python;
@@ -36,10 +34,9 @@ mod python;
 /// so the fast non-DoS-resistant hasher is the right one.
 pub(crate) type Map<K, V> = rustc_hash::FxHashMap<K, V>;
 
-// The passes allocate many small short-lived nodes; mimalloc makes that cheaper than the system
-// allocator (callgrind: 1.03M against 1.40M instructions for a 20-line function). Its v2 line:
-// v3 reserves a large arena on the first allocation, which cost the first call into the core
-// ~0.45 ms per process; v2 costs ~0.3 ms, the system allocator ~0.05 ms.
+// The passes allocate many small short-lived nodes, which mimalloc serves faster than the
+// system allocator. Its v2 line: v3 reserves a large arena on the first allocation, which makes
+// the first call into the core of every process slower (figures in docs/benchmarks.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

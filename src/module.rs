@@ -103,6 +103,7 @@ pub struct MarkedOptions {
 
 #[derive(Debug, Clone)]
 #[allow(clippy::large_enum_variant)] // one per marked function; boxing buys nothing
+/// What became of one marked function.
 pub enum Outcome {
     Ok(Compiled),
     Deferred(Vec<String>),
@@ -110,6 +111,7 @@ pub enum Outcome {
 }
 
 #[derive(Debug, Clone)]
+/// One marked function of a module, and what became of it.
 pub struct MarkedFunction {
     pub qualname: String,
     pub name: String,

@@ -7,6 +7,7 @@ use crate::codegen::{self, Generated};
 use crate::diagnostics::{render, CompileError, Diagnostic, Rendered, SourceText};
 use crate::env::{Assumption, Env};
 use crate::frontend;
+use crate::ir::verify::Kinds;
 use crate::ir::{Function, Kind};
 use crate::lower::{Hidden, Lowerer};
 use crate::rewrite::{broadcast, cse, dce, fold, legalize};
@@ -44,6 +45,8 @@ pub struct Compiled {
     pub assumptions: Vec<Assumption>,
     /// The optimized IR (with unknown parameter kinds); printed only when asked for.
     pub ir: Function,
+    /// The same IR with float64 parameters (the fast path's); printed only when asked for.
+    pub float_ir: Function,
     /// The scalar function's own text (decorators, header, body), for its docstring.
     pub scalar_source: String,
 }
@@ -98,7 +101,7 @@ pub fn compile_observed(
         prefix: "",
     };
     let mut exact = lowered.func;
-    passes.after("lower", &exact)?;
+    passes.after("lower", Kinds::Fresh, &exact)?;
     let unknown = vec![Kind::Unknown; exact.params.len()];
     passes.optimize(&mut exact, &unknown)?;
 
@@ -130,6 +133,7 @@ pub fn compile_observed(
         hidden: lowered.hidden,
         assumptions,
         ir: exact,
+        float_ir: float,
         scalar_source: text.to_string(),
     })
 }
@@ -149,30 +153,38 @@ impl Passes<'_> {
     /// simplified IR (simplification changes both: a select of one value is that value) and
     /// legalized, so codegen's choices match it; then the result broadcast where needed.
     fn optimize(&mut self, f: &mut Function, params: &[Kind]) -> Result<(), CompileError> {
-        self.run("kinds", f, |f| infer_kinds(f, params))?;
-        self.run("fold", f, fold::run)?;
-        self.run("cse", f, cse::run)?;
-        self.run("dce", f, dce::run)?;
-        self.run("legalize", f, |f| legalize::legalize(f, params))?;
-        self.run("broadcast", f, broadcast::broadcast_result)
+        use Kinds::{Fresh, Operations};
+        self.run("kinds", Fresh, f, |f| infer_kinds(f, params))?;
+        self.run("fold", Operations, f, fold::run)?;
+        self.run("cse", Operations, f, cse::run)?;
+        self.run("dce", Operations, f, dce::run)?;
+        self.run("legalize", Fresh, f, |f| legalize::legalize(f, params))?;
+        self.run("broadcast", Fresh, f, broadcast::broadcast_result)
     }
 
     fn run(
         &mut self,
         pass: &str,
+        kinds: Kinds,
         f: &mut Function,
         p: impl FnOnce(&mut Function),
     ) -> Result<(), CompileError> {
         p(f);
-        self.after(pass, f)
+        self.after(pass, kinds, f)
     }
 
-    fn after(&mut self, pass: &str, f: &Function) -> Result<(), CompileError> {
+    fn after(&mut self, pass: &str, kinds: Kinds, f: &Function) -> Result<(), CompileError> {
+        #[cfg(not(any(test, debug_assertions)))]
+        let _ = kinds;
         let name = format!("{}{pass}", self.prefix);
         if self.debug {
             eprintln!("--- {} after {name} ---\n{f}", f.name);
         }
         (self.observe)(&name, f);
+        #[cfg(any(test, debug_assertions))]
+        crate::ir::verify::verify(f, kinds).map_err(|e| {
+            CompileError::Internal(format!("invalid IR after {name} in `{}`: {e}", f.name))
+        })?;
         Ok(())
     }
 }
@@ -182,4 +194,42 @@ fn render_all(mut diags: Vec<Diagnostic>, sources: &[SourceText]) -> Vec<Rendere
     diags.sort_by_key(|d| (d.source, d.start, d.end));
     diags.dedup_by(|a, b| a.source == b.source && a.start == b.start && a.kind == b.kind);
     diags.iter().map(|d| render(d, sources)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::env;
+
+    #[test]
+    fn every_pass_is_observed_in_order() {
+        let env = env(&[]);
+        let req = Request {
+            source: "def f(x):\n    return x * 2.0\n",
+            path: "t.py",
+            first_line: 1,
+            name: "f",
+            env: &env,
+            options: Options::default(),
+        };
+        let mut names = vec![];
+        let compiled = compile_observed(&req, &mut |p, _| names.push(p.to_string()));
+        assert!(compiled.is_ok());
+        let passes = ["kinds", "fold", "cse", "dce", "legalize", "broadcast"];
+        let mut expected = vec!["lower".to_string()];
+        expected.extend(passes.iter().map(|p| p.to_string()));
+        expected.extend(passes.iter().map(|p| format!("float {p}")));
+        assert_eq!(names, expected);
+    }
+
+    #[test]
+    fn a_phi_left_narrow_by_folding_is_widened_by_legalize() {
+        // `max(k, 10, 2.5)` is a float-promoted select until folding resolves it to the int
+        // `k`; the sum it feeds becomes `num` while the loop's phi still says float.
+        let src = "def f(x, y):\n    k = 10\n    for i in range(1):\n        v = abs(max(k, 10, 2.5) + (x if y < 2.0 else 10))\n    return v\n";
+        let folded = crate::testing::ir_after(src, "fold").to_string();
+        assert!(folded.contains(": float = phi("), "{folded}");
+        let legal = crate::testing::ir_after(src, "legalize").to_string();
+        assert!(legal.contains(": num = phi("), "{legal}");
+    }
 }

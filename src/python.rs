@@ -271,6 +271,7 @@ fn compile_function<'py>(
             compiled_to_py(py, &c, &d)?;
             if want_ir {
                 d.set_item("ir", c.ir.to_string())?;
+                d.set_item("float_ir", c.float_ir.to_string())?;
             }
             Ok(d)
         }

@@ -10,6 +10,7 @@ pub struct LineIndex {
 }
 
 impl LineIndex {
+    /// The line starts of `text`.
     pub fn new(text: &str) -> Self {
         let mut line_starts = vec![0];
         for (i, b) in text.bytes().enumerate() {

@@ -9,6 +9,7 @@ use rustpython_parser::ast::{self, Ranged};
 use crate::diagnostics::{Diagnostic, DiagnosticKind, SourceId};
 use crate::extract::{span, ParsedFunction};
 
+/// Reports every unsupported construct of `func` (and of the functions nested in it) into `diags`.
 pub fn validate(func: &ParsedFunction, diags: &mut Vec<Diagnostic>) {
     let mut v = Validator {
         source: func.source,
@@ -358,6 +359,7 @@ impl Validator<'_> {
     }
 }
 
+/// Whether `stmt` is a string literal on its own (a docstring, when first in a body).
 pub fn is_docstring(stmt: &ast::Stmt) -> bool {
     matches!(stmt, ast::Stmt::Expr(e) if matches!(
         e.value.as_ref(),

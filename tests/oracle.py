@@ -1,10 +1,12 @@
 """The oracle: CPython's scalar result, element by element, is what the vectorized function must
-give (or a documented divergence, D3).
+give (or a documented divergence).
 
 `check(vec, *args)` broadcasts the arguments, calls the scalar original on every element's
-Python scalars and compares with the vectorized result on the chosen backend: same value (NaN
-equals NaN, the sign of zero matters), and the Python result kind (float -> float64, int -> an
-integer dtype, bool -> bool).
+Python scalars and compares with the vectorized result on the chosen backend with the fuzzer's
+comparison (`array_vectorize.fuzz.check.judge`, docs/semantics.md): same value (NaN equals NaN,
+the sign of zero matters; ints modulo 2**64 in the result's dtype), and the Python result kind
+(float -> float64, int -> an integer dtype, bool -> bool; float64 for an int or bool only where
+the core reports a float result).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import math
 from typing import Any, Callable
 
 import numpy as np
+
+from array_vectorize.fuzz import check as fuzz_check
 
 try:
     import array_api_strict
@@ -33,8 +37,13 @@ for _name, _module in (("torch", "torch"), ("cupy", "cupy")):
 FLOAT_EDGES = [
     0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -3.0, 1.5, 2.5, -2.5, 10.0, 1e-300, 5e-324, -5e-324,
     2.2250738585072014e-308, 1e300, -1e300, 1.7976931348623157e308, math.inf, -math.inf, math.nan,
+    2.0**53, -(2.0**53), 2.0**53 + 2, 2.0**63, -(2.0**63), 2.0**64,
 ]
-INT_EDGES = [0, 1, -1, 2, -2, 3, 7, -7, 100, -100, 2**31 - 1, -(2**31), 2**53 + 1, 2**62, -(2**62)]
+INT_EDGES = [
+    0, 1, -1, 2, -2, 3, 7, -7, 100, -100, 2**31 - 1, -(2**31), 2**53, 2**53 + 1, -(2**53) - 1, 2**62, -(2**62),
+    2**63 - 1, -(2**63),
+]
+UINT_EDGES = [0, 1, 2, 3, 7, 100, 2**53, 2**53 + 1, 2**63 - 1, 2**63, 2**63 + 1, 2**64 - 2, 2**64 - 1]
 BOOL_EDGES = [False, True]
 
 
@@ -46,6 +55,11 @@ def floats(n_random: int = 40, seed: int = 0) -> np.ndarray:
 def ints(n_random: int = 20, seed: int = 0) -> np.ndarray:
     rng = np.random.default_rng(seed)
     return np.concatenate([np.array(INT_EDGES, dtype=np.int64), rng.integers(-1000, 1000, n_random)])
+
+
+def uints(n_random: int = 10, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return np.concatenate([np.array(UINT_EDGES, dtype=np.uint64), rng.integers(0, 2**64 - 1, n_random, dtype=np.uint64)])
 
 
 def grid(*columns: np.ndarray) -> list[np.ndarray]:
@@ -97,13 +111,13 @@ def same(got: Any, expected: Any, ulps: int = 0, tolerance: float = 0.0) -> bool
     return got == expected
 
 
-def expected_kind(results: list[Any]) -> str:
-    kinds = {type(r) for r in results}
-    if float in kinds:
-        return "f"
-    if int in kinds:
-        return "i"
-    return "b"
+def _explainer(original: Callable, args: tuple, np_args: list[np.ndarray], shape: tuple) -> fuzz_check.Explainer:
+    """The model of the documented array rules over the IR the core reports for `original`
+    (array_vectorize.fuzz.model), on these arguments."""
+    models = fuzz_check.ir_models(original)
+    params = [(np.broadcast_to(a, shape).ravel().tolist(), a.dtype.kind if isinstance(arg, np.ndarray) else "") for a, arg in zip(np_args, args)]
+    all_float = all(a.dtype == np.float64 for a in np_args)  # Python floats too
+    return fuzz_check.Explainer(models, params, all_float)
 
 
 def check(
@@ -117,6 +131,10 @@ def check(
 ) -> np.ndarray:
     """Asserts `vec(*args)` equals the scalar original per element; returns the result.
 
+    The comparison is the fuzzer's (`array_vectorize.fuzz.check.judge`): an int result is the
+    exact value modulo 2**64 in the result's dtype (items 6, 13); a float64 result may hold an int
+    only where the core reports a float result (item 8); a differing element is accepted only
+    where the IR computes CPython's value and the documented array rules give the vectorized one.
     Elements where the scalar original raises an arithmetic error (D3) are skipped here; the
     divergence tests pin their values.
     """
@@ -126,29 +144,37 @@ def check(
     result = to_numpy(vec(*[to_backend(a, backend) for a in args]))
     assert result.shape == shape, f"shape {result.shape} != {shape}"
     broadcast = [np.broadcast_to(a, shape) for a in np_args]
+    explainer = _explainer(original, args, np_args, shape)
+    # Without `check_kind`, the result's kind is not judged: an int may come back as a float.
+    float_result = explainer.float_result() or not check_kind
     expected_values = []
     mismatches = []
-    for index in np.ndindex(shape):
+    for lane, index in enumerate(np.ndindex(shape)):
         scalars = [b[index].item() for b in broadcast]
         try:
             expected = original(*scalars)
         except (ArithmeticError, ValueError):
             continue
-        high = 2**64 if result.dtype == np.uint64 else 2**63
-        if isinstance(expected, int) and not isinstance(expected, bool) and not -(2**63) <= expected < high:
-            continue  # integer overflow wraps (documented divergence, pinned in test_divergences)
+        if isinstance(expected, complex):
+            continue  # item 4: nan, pinned by the divergence tests
         expected_values.append(expected)
         got = result[index].item()
-        if not same(got, expected, ulps, tolerance):
-            mismatches.append((scalars, expected, got))
+        if tolerance:
+            if same(got, expected, tolerance=tolerance):
+                continue
+        elif fuzz_check.judge(got, result.dtype.kind, expected, lane, explainer, float_result) != "mismatch":
+            continue
+        elif ulps and same(got, expected, ulps):
+            continue
+        mismatches.append((scalars, expected, got))
     assert not mismatches, f"{len(mismatches)} mismatches, first: args={mismatches[0][0]} CPython={mismatches[0][1]!r} vectorized={mismatches[0][2]!r}"
     if expected_values and check_kind:
-        kind = expected_kind(expected_values)
+        kinds = {type(r) for r in expected_values}
         dtype_kind = result.dtype.kind
-        if kind == "f":
+        if float in kinds:
             assert result.dtype == np.float64, f"CPython returns floats, got dtype {result.dtype}"
-        elif kind == "i":
-            assert dtype_kind in "iu", f"CPython returns ints, got dtype {result.dtype}"
+        elif int in kinds:
+            assert dtype_kind in "iu" or (dtype_kind == "f" and float_result), f"CPython returns ints, got dtype {result.dtype}"
         else:
-            assert dtype_kind == "b", f"CPython returns bools, got dtype {result.dtype}"
+            assert dtype_kind == "b" or float_result, f"CPython returns bools, got dtype {result.dtype}"
     return result

@@ -168,3 +168,22 @@ fn placeholder_kind(func: &Function, v: Value, k: Kind) -> Kind {
         func.values[v.index()].kind
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::ir_after;
+
+    #[test]
+    fn int_parameters_give_the_kinds_python_gives() {
+        let mut f = ir_after("def f(a, b):\n    return a // b + a / b\n", "lower");
+        infer_kinds(&mut f, &[Kind::Int, Kind::Int]);
+        let ir = f.to_string();
+        assert!(
+            ir.contains(": int = floordiv") && ir.contains(": float = div"),
+            "{ir}"
+        );
+        infer_kinds(&mut f, &[Kind::Unknown, Kind::Int]);
+        assert!(f.to_string().contains(": num = floordiv"), "{f}");
+    }
+}

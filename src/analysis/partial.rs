@@ -33,3 +33,33 @@ pub fn partial_cast(op: CastOp, kind: Kind, c: Option<&Const>) -> bool {
         && !matches!(kind, Kind::Int | Kind::Bool)
         && !matches!(c, Some(Const::Float(f)) if f.abs() < 9.2e18)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn division_is_partial_unless_by_a_known_non_zero() {
+        let konst = |v: Value| match v.0 {
+            1 => Some(Const::Int(2)),
+            2 => Some(Const::Float(0.0)),
+            _ => None,
+        };
+        assert!(!partial_binary(BinOp::Div, Value(0), Value(1), &konst));
+        assert!(partial_binary(BinOp::Div, Value(0), Value(2), &konst));
+        assert!(partial_binary(BinOp::Mod, Value(0), Value(3), &konst));
+        assert!(!partial_binary(BinOp::Add, Value(0), Value(3), &konst));
+    }
+
+    #[test]
+    fn int_of_a_float_is_partial_unless_known_in_range() {
+        assert!(partial_cast(CastOp::Int, Kind::Float, None));
+        assert!(!partial_cast(CastOp::Int, Kind::Int, None));
+        assert!(!partial_cast(
+            CastOp::Round,
+            Kind::Float,
+            Some(&Const::Float(3.5))
+        ));
+        assert!(!partial_cast(CastOp::Float, Kind::Float, None));
+    }
+}

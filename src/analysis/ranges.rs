@@ -222,3 +222,27 @@ impl WideState {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::ir_after;
+
+    #[test]
+    fn only_ints_beyond_int64_are_wide() {
+        let f = ir_after("def f(x):\n    return x * 2.0 + 2 ** 63 + 7\n", "lower");
+        let wide = wide_ints(&f);
+        let mut seen = vec![];
+        walk_insts(&f.body, &mut |inst| {
+            if let Inst::Let {
+                dst,
+                op: Op::Const(Const::Int(n)),
+            } = inst
+            {
+                assert_eq!(wide[dst.index()], *n >= 1 << 63, "{n}");
+                seen.push(*n);
+            }
+        });
+        assert!(seen.contains(&(1 << 63)) && seen.contains(&7), "{seen:?}");
+    }
+}

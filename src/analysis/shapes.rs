@@ -75,3 +75,20 @@ fn visit_shapes(func: &mut Function, insts: &[Inst]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::ir_after;
+
+    #[test]
+    fn arithmetic_on_loop_indices_and_constants_is_scalar() {
+        let src =
+            "def f(x):\n    t = x\n    for i in range(3):\n        t = t + i * 2\n    return t\n";
+        let mut f = ir_after(src, "lower");
+        infer_shapes(&mut f);
+        let ir = f.to_string();
+        assert!(ir.contains(": scalar int = mul"), "{ir}");
+        assert!(ir.contains(": num = add"), "{ir}");
+    }
+}

@@ -25,9 +25,9 @@ mod stmts;
 use std::collections::BTreeSet;
 
 // What codegen reads of the rest of the core, imported here once for every file below.
-use crate::env::Const;
+use crate::analysis::ranges::wide_ints;
+use crate::ir::{const_kind, Const};
 use crate::ir::{Function, Kind, Op, Shape, Value};
-use crate::kinds::{const_kind, wide_ints};
 use crate::lower::Hidden;
 use crate::pyast::{attr, call, name, Expr};
 

@@ -78,37 +78,7 @@ pub fn fold_op(op: &Op, konst: &impl Fn(Value) -> Option<Const>) -> Option<Const
                 (UnOp::Abs, Num::Float(f)) => Some(Const::Float(f.abs())),
             }
         }
-        Op::Binary(b, x, y) => {
-            let (x, y) = (num(&konst(*x)?)?, num(&konst(*y)?)?);
-            match (x, y) {
-                (Num::Int(a), Num::Int(c)) => in_int64_range(match b {
-                    BinOp::Add => a.checked_add(c).map(Const::Int),
-                    BinOp::Sub => a.checked_sub(c).map(Const::Int),
-                    BinOp::Mul => a.checked_mul(c).map(Const::Int),
-                    BinOp::FloorDiv if c != 0 => int_floordiv(a, c).map(Const::Int),
-                    BinOp::Mod if c != 0 => int_mod(a, c).map(Const::Int),
-                    BinOp::Div if c != 0 => Some(Const::Float(exact_float(a)? / exact_float(c)?)),
-                    BinOp::Pow if (0..=256).contains(&c) => {
-                        a.checked_pow(u32::try_from(c).ok()?).map(Const::Int)
-                    }
-                    _ => None,
-                }),
-                (x, y) => {
-                    let to_f = |n: Num| match n {
-                        Num::Int(i) => exact_float(i),
-                        Num::Float(f) => Some(f),
-                    };
-                    let (a, c) = (to_f(x)?, to_f(y)?);
-                    match b {
-                        BinOp::Add => Some(Const::Float(a + c)),
-                        BinOp::Sub => Some(Const::Float(a - c)),
-                        BinOp::Mul => Some(Const::Float(a * c)),
-                        BinOp::Div if c != 0.0 => Some(Const::Float(a / c)),
-                        _ => None,
-                    }
-                }
-            }
-        }
+        Op::Binary(b, x, y) => fold_binary(*b, num(&konst(*x)?)?, num(&konst(*y)?)?),
         Op::Compare(cmp, x, y) => {
             let (x, y) = (num(&konst(*x)?)?, num(&konst(*y)?)?);
             let ord = match (x, y) {
@@ -162,27 +132,62 @@ pub fn fold_op(op: &Op, konst: &impl Fn(Value) -> Option<Const>) -> Option<Const
             }
             _ => None,
         },
-        Op::Math(m, args) => {
-            let vals: Vec<f64> = args
-                .iter()
-                .map(|v| match num(&konst(*v)?)? {
-                    Num::Int(i) => exact_float(i),
-                    Num::Float(f) => Some(f),
-                })
-                .collect::<Option<_>>()?;
-            match (m.name, vals.as_slice()) {
-                ("sqrt", [x]) if *x >= 0.0 => Some(Const::Float(x.sqrt())),
-                ("fabs", [x]) => Some(Const::Float(x.abs())),
-                ("copysign", [x, y]) => Some(Const::Float(x.copysign(*y))),
-                ("floor", [x]) => Some(Const::Float(x.floor())),
-                ("ceil", [x]) => Some(Const::Float(x.ceil())),
-                ("trunc", [x]) => Some(Const::Float(x.trunc())),
-                ("isnan", [x]) => Some(Const::Bool(x.is_nan())),
-                ("isinf", [x]) => Some(Const::Bool(x.is_infinite())),
-                ("isfinite", [x]) => Some(Const::Bool(x.is_finite())),
+        Op::Math(m, args) => fold_math(m.name, args, konst),
+        _ => None,
+    }
+}
+
+/// `x op y` on numbers, when exactly what CPython computes.
+fn fold_binary(b: BinOp, x: Num, y: Num) -> Option<Const> {
+    match (x, y) {
+        (Num::Int(a), Num::Int(c)) => in_int64_range(match b {
+            BinOp::Add => a.checked_add(c).map(Const::Int),
+            BinOp::Sub => a.checked_sub(c).map(Const::Int),
+            BinOp::Mul => a.checked_mul(c).map(Const::Int),
+            BinOp::FloorDiv if c != 0 => int_floordiv(a, c).map(Const::Int),
+            BinOp::Mod if c != 0 => int_mod(a, c).map(Const::Int),
+            BinOp::Div if c != 0 => Some(Const::Float(exact_float(a)? / exact_float(c)?)),
+            BinOp::Pow if (0..=256).contains(&c) => {
+                a.checked_pow(u32::try_from(c).ok()?).map(Const::Int)
+            }
+            _ => None,
+        }),
+        (x, y) => {
+            let to_f = |n: Num| match n {
+                Num::Int(i) => exact_float(i),
+                Num::Float(f) => Some(f),
+            };
+            let (a, c) = (to_f(x)?, to_f(y)?);
+            match b {
+                BinOp::Add => Some(Const::Float(a + c)),
+                BinOp::Sub => Some(Const::Float(a - c)),
+                BinOp::Mul => Some(Const::Float(a * c)),
+                BinOp::Div if c != 0.0 => Some(Const::Float(a / c)),
                 _ => None,
             }
         }
+    }
+}
+
+/// `math.<name>(args)` on constants, for the functions Rust computes exactly like CPython.
+fn fold_math(name: &str, args: &[Value], konst: &impl Fn(Value) -> Option<Const>) -> Option<Const> {
+    let vals: Vec<f64> = args
+        .iter()
+        .map(|v| match num(&konst(*v)?)? {
+            Num::Int(i) => exact_float(i),
+            Num::Float(f) => Some(f),
+        })
+        .collect::<Option<_>>()?;
+    match (name, vals.as_slice()) {
+        ("sqrt", [x]) if *x >= 0.0 => Some(Const::Float(x.sqrt())),
+        ("fabs", [x]) => Some(Const::Float(x.abs())),
+        ("copysign", [x, y]) => Some(Const::Float(x.copysign(*y))),
+        ("floor", [x]) => Some(Const::Float(x.floor())),
+        ("ceil", [x]) => Some(Const::Float(x.ceil())),
+        ("trunc", [x]) => Some(Const::Float(x.trunc())),
+        ("isnan", [x]) => Some(Const::Bool(x.is_nan())),
+        ("isinf", [x]) => Some(Const::Bool(x.is_infinite())),
+        ("isfinite", [x]) => Some(Const::Bool(x.is_finite())),
         _ => None,
     }
 }

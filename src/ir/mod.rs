@@ -20,6 +20,7 @@ pub mod math;
 pub mod op;
 mod print;
 pub mod types;
+pub mod verify;
 
 pub use constant::{const_kind, float_repr, Const};
 pub use math::{math_fn, MathFn, SafeValue, MATH_CONSTANTS, MATH_FUNCTIONS};
@@ -155,4 +156,18 @@ pub fn use_counts(func: &Function) -> Vec<usize> {
     });
     counts[func.ret.index()] += 1;
     counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::ir_after;
+
+    #[test]
+    fn use_counts_count_every_read() {
+        let f = ir_after("def f(x):\n    return x * x + 1.0\n", "dce");
+        let counts = use_counts(&f);
+        assert_eq!(counts[0], 2, "{f}");
+        assert_eq!(counts[f.ret.index()], 1, "{f}");
+    }
 }

@@ -215,3 +215,41 @@ pub fn result_shape(op: &Op, shape: &impl Fn(Value) -> Shape) -> Shape {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn result_kinds_follow_python() {
+        let kinds = [Kind::Int, Kind::Bool, Kind::Float];
+        let kind = |v: Value| kinds[v.index()];
+        let (i, b, f) = (Value(0), Value(1), Value(2));
+        assert_eq!(
+            result_kind(&Op::Binary(BinOp::Add, i, b), &kind, &[]),
+            Kind::Int
+        );
+        assert_eq!(
+            result_kind(&Op::Binary(BinOp::Div, i, i), &kind, &[]),
+            Kind::Float
+        );
+        assert_eq!(
+            result_kind(&Op::Binary(BinOp::Pow, i, i), &kind, &[]),
+            Kind::Unknown
+        );
+        assert_eq!(result_kind(&Op::Unary(UnOp::Neg, b), &kind, &[]), Kind::Int);
+        assert_eq!(result_kind(&Op::Select(b, i, f), &kind, &[]), Kind::Float);
+        assert_eq!(
+            result_shape(&Op::Const(Const::Int(1)), &|_| Shape::Array),
+            Shape::Scalar
+        );
+        assert_eq!(
+            result_shape(&Op::Binary(BinOp::Add, i, b), &|_| Shape::Scalar),
+            Shape::Scalar
+        );
+        assert_eq!(
+            result_shape(&Op::AsArray(i), &|_| Shape::Scalar),
+            Shape::Array
+        );
+    }
+}

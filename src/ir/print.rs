@@ -115,3 +115,22 @@ fn print_op(op: &Op) -> String {
         Op::Placeholder(c) => format!("placeholder {}", c.python_repr()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::ir_after;
+
+    #[test]
+    fn a_loop_prints_its_phis_at_its_head() {
+        let src = "def f(x):\n    for i in range(2):\n        x = x * 2.0\n    return x\n";
+        let text = ir_after(src, "lower").to_string();
+        assert!(
+            text.starts_with("fn f(x) {\n  %0: num = param 0\n"),
+            "{text}"
+        );
+        let head = text.find(" in range(0, 2, 1) {").expect("a loop");
+        let phi = text.find(" = phi(%0, ").expect("a phi");
+        assert!(head < phi, "{text}");
+        assert!(text.ends_with("}\n"), "{text}");
+    }
+}

@@ -77,3 +77,17 @@ pub enum Shape {
     /// An array of the namespace.
     Array,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_form_a_chain_under_unknown() {
+        assert_eq!(Kind::join(Kind::Bool, Kind::Int), Kind::Int);
+        assert_eq!(Kind::join(Kind::Int, Kind::Float), Kind::Float);
+        assert_eq!(Kind::join(Kind::Float, Kind::Unknown), Kind::Unknown);
+        assert!(Kind::Bool.within(Kind::Float) && !Kind::Float.within(Kind::Int));
+        assert_eq!(Kind::arith(Kind::Bool, Kind::Bool), Kind::Int);
+    }
+}

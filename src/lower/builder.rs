@@ -220,3 +220,27 @@ impl Lowerer<'_> {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::lowered;
+
+    #[test]
+    fn constants_fold_as_they_are_emitted() {
+        let ir = lowered("def f(x):\n    return x * (2 + 3)\n");
+        assert!(ir.contains("const 5"), "{ir}");
+        assert!(!ir.contains("add"), "{ir}");
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "not the innermost")]
+    fn closing_an_outer_block_first_is_caught() {
+        let mut sources = vec![];
+        let mut l = Lowerer::new(&mut sources, super::super::Options::default());
+        let outer = l.open_block(Block::default());
+        let _inner = l.open_block(Block::default());
+        let _ = l.close_block(outer);
+    }
+}

@@ -292,3 +292,47 @@ pub(super) enum Callee {
     /// Another callable, called element by element (fallback=True).
     Opaque(String),
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::pipeline::Options;
+    use crate::testing::{env, errors, ir_after_with, lowered};
+
+    #[test]
+    fn min_replaces_only_on_a_strict_win() {
+        let ir = lowered("def f(x, y):\n    return min(x, y)\n");
+        assert!(ir.contains("lt %1, %0") && ir.contains("select"), "{ir}");
+    }
+
+    #[test]
+    fn log_with_a_base_divides_two_logs() {
+        let ir = lowered("def f(x):\n    return math.log(x, 2.0)\n");
+        assert_eq!(ir.matches("math.log(").count(), 2, "{ir}");
+        assert!(ir.contains("div "), "{ir}");
+    }
+
+    #[test]
+    fn a_math_function_without_counterpart_is_refused() {
+        let e = errors("def f(x):\n    return math.gamma(x)\n");
+        assert!(
+            e.iter().any(|m| m.contains("no Array API counterpart")),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn protect_domains_gives_dead_lanes_a_value_in_the_domain() {
+        let src = "def f(x):\n    if x > 0.0:\n        return math.sqrt(x)\n    return 0.0\n";
+        let options = Options {
+            protect_domains: true,
+            fallback: false,
+        };
+        let ir = ir_after_with(src, "lower", &env(&[]), options).to_string();
+        assert!(
+            ir.contains("const 1.0") && ir.contains("math.sqrt("),
+            "{ir}"
+        );
+        let plain = lowered(src);
+        assert!(!plain.contains("const 1.0"), "{plain}");
+    }
+}

@@ -184,3 +184,21 @@ impl Lowerer<'_> {
         Flow { done, returns }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{errors, lowered};
+
+    #[test]
+    fn early_returns_merge_into_selects() {
+        let ir = lowered("def f(x):\n    if x > 0.0:\n        return 1.0\n    return 2.0\n");
+        assert!(ir.contains("select"), "{ir}");
+        assert!(!ir.contains("if %"), "{ir}");
+    }
+
+    #[test]
+    fn the_truth_of_a_number_is_ambiguous() {
+        let e = errors("def f(x):\n    if x:\n        return 1.0\n    return 2.0\n");
+        assert!(e.iter().any(|m| m.contains("ambiguous")), "{e:?}");
+    }
+}

@@ -339,3 +339,26 @@ pub(super) fn binop(op: &ast::Operator) -> Option<BinOp> {
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{errors, lowered};
+
+    #[test]
+    fn a_comparison_chain_is_a_conjunction() {
+        let ir = lowered("def f(x):\n    return 0.0 < x < 1.0\n");
+        assert!(ir.contains("and %"), "{ir}");
+    }
+
+    #[test]
+    fn not_of_a_number_compares_with_zero() {
+        let ir = lowered("def f(x):\n    return not x\n");
+        assert!(ir.contains("eq %0"), "{ir}");
+    }
+
+    #[test]
+    fn int_literals_beyond_64_bits_are_refused() {
+        let e = errors("def f(x):\n    return x + 100000000000000000000000\n");
+        assert!(e.iter().any(|m| m.contains("64-bit range")), "{e:?}");
+    }
+}

@@ -216,3 +216,47 @@ impl Lowerer<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::env::{Binding, FunctionSource};
+    use crate::pipeline::Options;
+    use crate::testing::{env, errors_with, ir_after_with, lowered};
+
+    fn helper(name: &str, source: &str) -> (&'static str, Binding) {
+        let fs = FunctionSource {
+            source: source.into(),
+            path: "helpers.py".into(),
+            first_line: 1,
+            name: name.into(),
+            env: None,
+        };
+        (
+            if name == "sq" { "sq" } else { "g" },
+            Binding::Function(Box::new(fs)),
+        )
+    }
+
+    #[test]
+    fn a_helper_is_inlined() {
+        let env = env(&[helper("sq", "def sq(v):\n    return v * v\n")]);
+        let src = "def f(x):\n    return sq(x) + 1.0\n";
+        let ir = ir_after_with(src, "lower", &env, Options::default()).to_string();
+        assert!(ir.contains("mul %0, %0"), "{ir}");
+    }
+
+    #[test]
+    fn recursion_is_refused() {
+        let env = env(&[helper("g", "def g(v):\n    return g(v)\n")]);
+        let e = errors_with("def f(x):\n    return g(x)\n", &env);
+        assert!(e.iter().any(|m| m.contains("calls itself")), "{e:?}");
+    }
+
+    #[test]
+    fn a_nested_function_reads_the_enclosing_variables() {
+        let ir = lowered(
+            "def f(x):\n    k = 2.0\n    def g(v):\n        return v * k\n    return g(x)\n",
+        );
+        assert!(ir.contains("mul %0, %1"), "{ir}");
+    }
+}

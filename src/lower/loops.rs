@@ -474,3 +474,43 @@ fn contains_return(body: &[ast::Stmt]) -> bool {
         _ => false,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::env::Binding;
+    use crate::ir::Const;
+    use crate::pipeline::Options;
+    use crate::testing::{env, errors, ir_after_with, lowered};
+
+    #[test]
+    fn carried_variables_become_phis() {
+        let ir = lowered(
+            "def f(x):\n    acc = x\n    for i in range(3):\n        acc = acc * 1.05\n    return acc\n",
+        );
+        assert!(ir.contains("for %") && ir.contains("= phi(%0, "), "{ir}");
+    }
+
+    #[test]
+    fn a_loop_that_never_runs_is_not_emitted() {
+        let ir = lowered("def f(x):\n    for i in range(0):\n        x = x + 1.0\n    return x\n");
+        assert!(!ir.contains("for "), "{ir}");
+    }
+
+    #[test]
+    fn bounds_must_be_known() {
+        let e = errors("def f(x, n):\n    for i in range(n):\n        x = x + 1.0\n    return x\n");
+        assert!(
+            e.iter().any(|m| m.contains("known at generation time")),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn a_loop_over_a_constant_tuple_runs_over_its_items() {
+        let rates = Const::Tuple(vec![Const::Float(1.5), Const::Float(2.0)]);
+        let env = env(&[("RATES", Binding::Const(rates))]);
+        let src = "def f(x):\n    for r in RATES:\n        x = x * r\n    return x\n";
+        let ir = ir_after_with(src, "lower", &env, Options::default()).to_string();
+        assert!(ir.contains(" in (1.5, 2.0) {"), "{ir}");
+    }
+}

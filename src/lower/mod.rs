@@ -302,3 +302,23 @@ fn identity(func: &ParsedFunction, sources: &[SourceText]) -> (String, usize, St
         .map_or(0, |s| s.position(func.start).0);
     (path, line, func.name.clone())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::errors;
+
+    #[test]
+    fn a_function_must_return_on_every_path() {
+        let e = errors("def f(x):\n    if x > 0.0:\n        return 1.0\n");
+        assert!(e.iter().any(|m| m.contains("without returning")), "{e:?}");
+    }
+
+    #[test]
+    fn a_function_needs_a_parameter() {
+        let e = errors("def f():\n    return 1.0\n");
+        assert!(
+            e.iter().any(|m| m.contains("at least one parameter")),
+            "{e:?}"
+        );
+    }
+}

@@ -320,3 +320,29 @@ impl Lowerer<'_> {
         self.poison()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::env::Binding;
+    use crate::pipeline::Options;
+    use crate::testing::{env, errors, ir_after_with};
+
+    #[test]
+    fn an_undefined_name_is_reported() {
+        let e = errors("def f(x):\n    return x + y\n");
+        assert!(
+            e.iter().any(|m| m.contains("name `y` is not defined")),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn a_global_array_becomes_one_hidden_parameter() {
+        let env = env(&[("table", Binding::Array)]);
+        let src = "def f(x):\n    return x + table + table\n";
+        let f = ir_after_with(src, "lower", &env, Options::default());
+        assert_eq!(f.params, ["x", "table"]);
+        assert_eq!(f.declared_params, 1);
+        assert!(f.to_string().contains("param 1"), "{f}");
+    }
+}

@@ -194,3 +194,17 @@ impl Lowerer<'_> {
         dst
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::lowered;
+
+    #[test]
+    fn a_branch_on_a_loop_index_stays_a_python_if() {
+        let ir = lowered(
+            "def f(x):\n    t = x\n    for i in range(3):\n        if i == 1:\n            t = t * 2.0\n    return t\n",
+        );
+        assert!(ir.contains("if %"), "{ir}");
+        assert!(ir.contains("if_merge("), "{ir}");
+    }
+}

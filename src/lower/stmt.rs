@@ -155,3 +155,24 @@ impl Lowerer<'_> {
         frame.vars.insert(name.to_string(), Var::Def(v));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{errors, lowered};
+
+    #[test]
+    fn a_swap_reads_both_sides_first() {
+        let ir = lowered("def f(x, y):\n    x, y = y, x\n    return x - y\n");
+        assert!(ir.contains("sub %1, %0"), "{ir}");
+    }
+
+    #[test]
+    fn unpacking_needs_matching_lengths() {
+        let e = errors("def f(x):\n    a, b = x, x, x\n    return x\n");
+        assert!(
+            e.iter()
+                .any(|m| m.contains("cannot unpack 3 values into 2 names")),
+            "{e:?}"
+        );
+    }
+}

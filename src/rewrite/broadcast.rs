@@ -35,3 +35,16 @@ pub fn broadcast_result(f: &mut Function) {
     });
     f.ret = dst;
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::ir_after;
+
+    #[test]
+    fn only_a_result_without_the_inputs_shape_is_broadcast() {
+        let constant = ir_after("def f(x):\n    return 1.0\n", "broadcast").to_string();
+        assert!(constant.contains("broadcast"), "{constant}");
+        let shaped = ir_after("def f(x):\n    return x * 2.0\n", "broadcast").to_string();
+        assert!(!shaped.contains("broadcast"), "{shaped}");
+    }
+}

@@ -6,6 +6,7 @@ use crate::Map as HashMap;
 
 use crate::ir::{Block, Function, Inst, OpKey, Value};
 
+/// Replaces each repeated operation by its first result.
 pub fn run(func: &mut Function) {
     let mut map: HashMap<Value, Value> = HashMap::default();
     let mut body = std::mem::take(&mut func.body);
@@ -44,5 +45,27 @@ fn block(b: &mut Block, outer: &HashMap<OpKey, Value>, map: &mut HashMap<Value, 
                 block(other, &seen, map);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::{walk_insts, BinOp, Inst, Op};
+    use crate::testing::ir_after;
+
+    #[test]
+    fn a_repeated_operation_reuses_the_first() {
+        let f = ir_after("def f(x):\n    return (x * 1.5) * (x * 1.5)\n", "cse");
+        let mut squared = false;
+        walk_insts(&f.body, &mut |inst| {
+            if let Inst::Let {
+                op: Op::Binary(BinOp::Mul, a, b),
+                ..
+            } = inst
+            {
+                squared |= a == b;
+            }
+        });
+        assert!(squared, "{f}");
     }
 }

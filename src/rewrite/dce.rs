@@ -3,6 +3,7 @@
 
 use crate::ir::{Block, Function, Inst, Op};
 
+/// Removes what cannot reach the return value.
 pub fn run(func: &mut Function) {
     let mut live = vec![false; func.values.len()];
     live[func.ret.index()] = true;
@@ -78,4 +79,18 @@ fn sweep(b: &mut Block, live: &[bool]) {
             !outs.is_empty()
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::ir_after;
+
+    #[test]
+    fn what_the_return_does_not_read_goes() {
+        let src = "def f(x):\n    unused = x * 3.0\n    return x - 1.0\n";
+        let before = ir_after(src, "cse").to_string();
+        let after = ir_after(src, "dce").to_string();
+        assert!(before.contains("const 3.0"), "{before}");
+        assert!(!after.contains("const 3.0"), "{after}");
+    }
 }

@@ -8,6 +8,7 @@ use crate::ir::{
     const_kind, result_kind, Block, CastOp, Const, Function, Inst, Kind, LogicOp, Op, UnOp, Value,
 };
 
+/// Folds constants and simplifies, in program order.
 pub fn run(func: &mut Function) {
     let mut consts: HashMap<Value, Const> = HashMap::default();
     let mut map: HashMap<Value, Value> = HashMap::default();
@@ -92,5 +93,25 @@ fn simplify(func: &Function, op: &Op, konst: &impl Fn(Value) -> Option<Const>) -
             _ => None,
         },
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::{walk_insts, CastOp, Inst, Op};
+    use crate::testing::ir_after;
+
+    #[test]
+    fn a_conversion_to_the_kind_a_value_has_goes() {
+        let f = ir_after("def f(x):\n    return float(x * 1.5)\n", "fold");
+        let mut ret_op = None;
+        walk_insts(&f.body, &mut |inst| {
+            if let Inst::Let { dst, op } = inst {
+                if *dst == f.ret {
+                    ret_op = Some(op.clone());
+                }
+            }
+        });
+        assert!(!matches!(ret_op, Some(Op::Cast(CastOp::Float, _))), "{f}");
     }
 }

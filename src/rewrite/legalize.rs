@@ -75,3 +75,17 @@ fn legalize_block(func: &mut Function, block: &mut Block, consts: &Map<Value, Co
     }
     changed
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::ir_after;
+
+    #[test]
+    fn a_partial_scalar_operation_left_by_simplification_runs_on_an_array() {
+        let src = "def f(x):\n    total = 0.0\n    for i in range(2):\n        total = total + (i if x > 0.0 else i) // 0\n    return total + x\n";
+        let before = ir_after(src, "dce").to_string();
+        let after = ir_after(src, "legalize").to_string();
+        assert!(!before.contains("int = asarray"), "{before}");
+        assert!(after.contains("int = asarray"), "{after}");
+    }
+}

@@ -61,3 +61,18 @@ pub(crate) fn rename_all(func: &mut Function, map: &HashMap<Value, Value>) {
     block(&mut func.body, map);
     func.ret = resolve(map, func.ret);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replacements_are_followed_to_their_end() {
+        let mut map = HashMap::default();
+        map.insert(Value(3), Value(2));
+        map.insert(Value(2), Value(1));
+        map.insert(Value(1), Value(1));
+        assert_eq!(resolve(&map, Value(3)), Value(1));
+        assert_eq!(resolve(&map, Value(7)), Value(7));
+    }
+}

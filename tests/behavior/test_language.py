@@ -1,6 +1,7 @@
 """Every language construct of issue 2, against CPython as the oracle, on every backend.
 
-Each case is a scalar function and the kinds of its arguments ("f" float64, "i" int64, "b" bool);
+Each case is a scalar function and the kinds of its arguments ("f" float64, "i" int64, "u" uint64,
+"b" bool);
 the vectorized function must equal the scalar original element by element on edge and random
 values (oracle.check), with Python's result kinds.
 """
@@ -15,7 +16,7 @@ import numpy as np
 import pytest
 
 from array_vectorize import vectorize
-from oracle import BOOL_EDGES, check, floats, grid, ints
+from oracle import BOOL_EDGES, check, floats, grid, ints, uints
 from sourcefile import from_source as _from_source
 
 EPS = 1e-9
@@ -25,6 +26,7 @@ WEIGHTS = (0.25, 0.5, 0.25)
 OFFSET = 3
 LIMIT = 4
 FLAG = True
+MISSING = math.nan
 
 
 def _distance(a, b):
@@ -113,6 +115,51 @@ def mixed_kinds(x, n):
     return x * n + n / 2
 
 
+# ---- uint64, and integers at and beyond 2**53 ----
+@case("u", "u")
+def uint_arithmetic(a, b):
+    return a + b * 3 - a
+
+
+@case("u", "i")
+def uint_int_mixed(u, n):
+    return u - n + (u > n) - (u == n)
+
+
+@case("u", "i")
+def uint_floor_division(u, n):
+    return u // n + u % n
+
+
+@case("u", "f")
+def uint_float_select(u, x):
+    if u > x:
+        return u
+    return x
+
+
+@case("i", "u")
+def int_uint_select(n, u):
+    return n if n < 0 else u
+
+
+@case("i", "i")
+def wrapping_product(a, b):
+    # Items 6, 13: the exact product modulo 2**64 (int64 wraps).
+    return a * b + a
+
+
+@case("i", "f", ulps=4)
+def half_power_of_mixed_kinds(n, x):
+    # The helpers' body (an int argument): CPython's (-0.0) ** 0.5 == 0.0 and (-inf) ** 0.5 == inf.
+    return x ** 0.5 + n
+
+
+@case("i", "f")
+def big_int_meets_float(n, x):
+    return (n + 1 > x) + (n == x) + n / 3
+
+
 # ---- comparisons ----
 @case("f", "f")
 def comparisons(x, y):
@@ -127,6 +174,11 @@ def chained_comparison(x, y):
 @case("i", "f")
 def int_float_comparison(n, x):
     return n < x
+
+
+@case("i")
+def int_vs_float_constants(n):
+    return (n < MISSING) + (n == 2.5) * 2 + (n >= 9.3e18) * 4 + (n != MISSING) * 8 + (n <= -math.inf) * 16
 
 
 # ---- math ----
@@ -573,18 +625,48 @@ def nested_def_calls_a_sibling(spot, strike):
     return discounted(spot) + shadowing(spot)
 
 
+def _columns(kinds):
+    columns = {"f": floats(12), "i": ints(8), "u": uints(6), "b": np.array(BOOL_EDGES)}
+    if len(kinds) == 3:
+        columns = {"f": floats(0)[:14], "i": ints(0), "u": uints(0), "b": np.array(BOOL_EDGES)}
+    return [columns[k] for k in kinds]
+
+
 def _check_case(name, backend):
     fn, kinds, ulps = CASES[name]
-    columns = {"f": floats(12), "i": ints(8), "b": np.array(BOOL_EDGES)}
-    if len(kinds) == 3:
-        columns = {"f": floats(0)[:14], "i": ints(0), "b": np.array(BOOL_EDGES)}
-    args = grid(*[columns[k] for k in kinds])
-    check(vectorize(fn), *args, backend=backend, ulps=ulps)
+    check(vectorize(fn), *grid(*_columns(kinds)), backend=backend, ulps=ulps)
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+#: Cases that expose open compiler bugs (issue 13), as strict xfails: remove the entry with the fix.
+OPEN_BUGS = {
+}
+
+
+def _marks(name):
+    return [pytest.mark.xfail(strict=True, reason=OPEN_BUGS[name])] if name in OPEN_BUGS else []
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=_marks(n)) for n in sorted(CASES)])
 def test_matches_cpython(name, backend):
     _check_case(name, backend)
+
+
+@pytest.mark.parametrize("name", [n for n in sorted(CASES) if len(CASES[n][1]) >= 2])
+def test_matches_cpython_with_a_python_scalar_argument(name):
+    # The last argument as a Python scalar (float, int, bool; ints beyond int64 too), the others arrays.
+    fn, kinds, ulps = CASES[name]
+    columns = _columns(kinds)
+    vec = vectorize(fn)
+    for value in SCALAR_EDGES[kinds[-1]]:
+        check(vec, *columns[:-1], value, ulps=ulps)
+
+
+SCALAR_EDGES = {
+    "f": [0.0, -0.0, 1.5, -2.5, math.nan, math.inf, -math.inf, 2.0**53 + 2],
+    "i": [0, -7, 3, 2**53 + 1, 2**63 - 1, -(2**63)],
+    "u": [0, 5, 2**63 + 1, 2**64 - 1],
+    "b": [False, True],
+}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -620,3 +702,12 @@ def test_global_array_is_a_hidden_keyword_parameter():
 def test_scalar_arguments_give_zero_dimensional_arrays():
     vec = vectorize(CASES["soft_threshold"][0])
     assert float(vec(2.5, 1.0)) == 1.5
+
+
+def test_uint64_lane_never_depends_on_its_neighbours(backend):
+    # A lane that goes negative must not change the value of another (docs/semantics.md item 13:
+    # each lane equals its exact value modulo 2**64).
+    def days_after(n):
+        return (n - 1) // 4 + (n - 1) % 7
+
+    check(vectorize(days_after), np.array([2**64 - 1, 0, 5], dtype=np.uint64), backend=backend)

@@ -57,33 +57,19 @@ FIXED = {
     "uint64-literal-merged-with-negative",
     "int64-vs-uint64-compare",
     "int64-times-2-63",
-    "phi-used-as-int-and-float",
     "placeholder-phi-indexes-tuple",
     "unknown-phi-becomes-python-float",
     "tuple-index-reaches-int-items-only",
-    "uint64-literal-merged-then-divided",
     "pos-of-python-bool",
-    "item8-merge-past-returning-block",
-    "item9-reciprocal-power",
-    "item9-array-exponent-power-loop",
-    "item10-math-pow-of-folded-half",
-    "item8-constant-index-keeps-item-kind",
-    "item8-rounded-merge-reaches-d3",
     "negative-nan-constant",
-    "item8-held-float-wraps-through-abs",
-    "item8-held-float-wraps-midway",
-    "item8-folded-min-of-constants",
-    "item8-folded-ternary-of-constants",
-    "nan-sign-of-nan-plus-nan",
-    "item8-merge-in-nested-helper",
-    "item8-merged-returns-of-a-runtime-test",
-    "item8-merge-in-lambda-helper",
     "scalar-if-returning-on-both-sides-keeps-loop-index",
     "loop-phi-first-defined-beside-a-return",
     "scalar-defined-on-the-side-that-does-not-return",
-    "item8-loop-index-known-after-its-loop",
-    "item8-local-assigned-a-constant-is-folded",
-    "item8-all-float-model-of-an-int-result",
+    "uint64-literal-merged-then-divided",
+    "uint64-lane-depends-on-a-negative-neighbour",
+    "uint64-product-wraps-next-to-a-negative-lane",
+    "big-literal-product-wraps-next-to-a-negative-lane",
+    "big-literal-select-wraps-next-to-a-negative-lane",
 }
 
 
@@ -152,136 +138,6 @@ CASES = [
         backends=("numpy",),
     ),
     case(
-        "item8-merge-past-returning-block",
-        "def f(p0, p1, p2):\n    if p0 < 0:\n        if 0 != p0:\n            p1 = 1.0\n            return 0\n"
-        "        v7, p2 = (0, 1.5)\n    else:\n        p1 = p2\n    p0 = p2 < p1\n    return p0\n",
-        [Column(I, [0, 1]), Column(I, [0, 0]), Column(I, [-9223372036854775807, 3])],
-        # CPython False, False; the untaken side (D1) makes p2 a float64 array, rounding -2**63 + 1
-        # (item 8), while p1 = 1.0 sits in a block that returns and merges nothing
-        "oracle: the eager model of item 8 ran past a `return` on the untaken side (seed 2, program 154)",
-        owner="fuzz oracle (fuzz/oracle.py)",
-    ),
-    case(
-        "item9-reciprocal-power",
-        "def f(p0, p1):\n    if p0 == 0.0:\n        p1, p0 = (0, p1)\n"
-        "        p1 = -1 - (0 - p0)\n        return 1 + pow(p1, -1)\n    return 0\n",
-        [Column(F, [0.0]), Column(F, [1.1102230246251565e-16])],
-        # CPython 0.0 (C pow(-0.9999999999999999, -1) == -1.0); NumPy's `x ** -1` is a correctly
-        # rounded reciprocal, -1.0000000000000002 (item 9)
-        "oracle: NumPy's fast path for a scalar exponent (seed 5, program 691)",
-        owner="fuzz oracle (fuzz/oracle.py)",
-    ),
-    case(
-        "item9-array-exponent-power-loop",
-        "import math\nT0 = (0.1, 0, 0, 0)\n\ndef f(p0):\n    v4 = T0[-0] ** (1.5 - p0)\n    return math.floor(1 / v4)\n",
-        [Column(F, [-0.5, 0.0])],
-        # CPython 99, 31; 0.1 ** 2.0 is 0.010000000000000002 in C's pow, but NumPy's pow loop for
-        # an array exponent (AVX-512) gives 0.01, so 1 / v4 is 100.0 (item 9); the scalar-exponent
-        # fast paths the oracle modelled give C's value here
-        "oracle: NumPy's pow loop for an array exponent (seed 16, program 1007)",
-        owner="fuzz oracle (fuzz/oracle.py)",
-    ),
-    case(
-        "item10-math-pow-of-folded-half",
-        "import math\nT1 = (0, 0, 1)\n\ndef f(p1):\n    for c1 in T1:\n        if 0:\n            pass\n        else:\n"
-        "            return math.pow(p1, 1 / (1 + 1))\n    return 0\n",
-        [Column(F, [-math.inf, 4.0])],
-        # CPython inf, 2.0; the exponent folds to 0.5 and NumPy's pow with a 0-d exponent 0.5 is
-        # sqrt: nan (item 10); the oracle took math.pow for NumPy's array-exponent loop (C99's inf)
-        "oracle: math.pow takes NumPy's scalar-exponent fast paths (seed 22, program 1481)",
-        owner="fuzz oracle (fuzz/oracle.py)",
-    ),
-    case(
-        "item8-constant-index-keeps-item-kind",
-        "import math\nT0 = (1, 0.25, 0)\n\ndef f(p3, p4):\n    if bool(T0[2] // p4):\n        pass\n    else:\n"
-        "        p3 = max(1, math.log1p(0))\n    return p3 // p4\n",
-        [Column(U, [0, 3]), Column(I, [0, 1])],
-        # CPython raises, then 1; the vectorized max(1, <float>) is float64 (item 8), so 1 // 0 is
-        # inf (IEEE). The oracle's kind modes read T0[2] as 0.0, which made the test nan (true)
-        # instead of 0 // 0 == 0: the compiler folds a constant index to the int item
-        "oracle: a constant tuple index reads the item's own kind (seed 25, program 1908)",
-        owner="fuzz oracle (fuzz/oracle.py)",
-    ),
-    case(
-        "item8-rounded-merge-reaches-d3",
-        "def h0(a):\n    a = 0 // 0\n    return 1.0\n\ndef f(p0, p1):\n    if p0 >= (h0(a=0) if 0 == p1 else 1 + p0):\n"
-        "        pass\n    else:\n        return 0\n    return h0(0)\n",
-        [Column(U, [4838518546869949632, 5]), Column(I, [1, 1])],
-        # CPython 0, 0; the ternary merges 1.0 with 1 + p0 into float64 (item 8), which rounds
-        # 1 + p0 down to p0, so the test holds and h0(0) runs: CPython would raise there, and
-        # 0 // 0 is 0 (item 2), giving 1.0. The oracle's item 8 modes did not take D3 into account
-        "oracle: an item 8 model that reaches an operation CPython raises on (seed 29, program 673)",
-        owner="fuzz oracle (fuzz/oracle.py)",
-    ),
-    case(
-        "item8-held-float-wraps-through-abs",
-        "import math\n\ndef f(p0, p1, p2):\n    if (v2 := p1) < math.nan:\n        if p0 > 0:\n            p1 = 1.0\n"
-        "        else:\n            return 1.0\n    p2 = abs(math.trunc(p1))\n    return p2\n",
-        [Column(F, [0.0, 1.0]), Column(I, [-9223372036854775807, 5]), Column(B, [False, False])],
-        # CPython 2**63 - 1, 5; p1 merged with 1.0 is float64 (item 8): -2**63, whose trunc and
-        # abs give 2**63, which wraps to -2**63 on int64 lanes (item 6), then float64 as the
-        # result merges with 1.0. The oracle modelled item 8 but not the wrap after it
-        "oracle: an item 8 value beyond int64 wraps (seed 101, program 1530)",
-        owner="fuzz oracle (fuzz/oracle.py)",
-    ),
-    case(
-        "item8-held-float-wraps-midway",
-        "def f(p0, p1):\n    p0 += 1.0 if p1 else 0\n    return p0 / abs(round(p0))\n",
-        [Column(I, [-9223372036854775807, 3]), Column(F, [0.0, 0.0])],
-        # CPython -1.0, 1.0; p0 + (the ternary's float64 0.0) is -2**63 (item 8), abs(round())
-        # of it 2**63, which wraps to -2**63 on int64 lanes (item 6): 1.0. The oracle wrapped
-        # only a final result (seed 65536, program 782, there under math.atanh)
-        "oracle: an item 8 value beyond int64 wraps on the way (seed 65536, program 782)",
-        owner="fuzz oracle (fuzz/oracle.py)",
-    ),
-    case(
-        "item8-folded-min-of-constants",
-        "def f(p0, p1):\n    p1 = min(p0, 1.0)\n    return bool(0 // p1) + min(-0, 1, 1e-300)\n",
-        [Column(I, [0, 2]), Column(B, [False, False])],
-        # CPython raises (0 // 0), then 0; min(p0, 1.0) is float64 (item 8), so 0 // 0.0 is nan,
-        # true: 1, an int, as the compiler folds min(-0, 1, 1e-300) to the int 0. The oracle's
-        # item 8 modes merged that min too, into 0.0, and expected 1.0
-        "oracle: a min/max of constants is folded, nothing merges (seed 2718281, program 873)",
-        owner="fuzz oracle (fuzz/oracle.py)",
-    ),
-    case(
-        "item8-folded-ternary-of-constants",
-        "def f(p0, p1):\n    p1 = min(p0, 1.0)\n    return bool(0 // p1) + (0 if 1 else 1.0)\n",
-        [Column(I, [0, 2]), Column(B, [False, False])],
-        # as item8-folded-min-of-constants, with a ternary the compiler decides statically
-        "oracle: a ternary with a constant test is folded, nothing merges (seed 2718281, program 873)",
-        owner="fuzz oracle (fuzz/oracle.py)",
-    ),
-    case(
-        "item8-merge-in-nested-helper",
-        "def f(p0):\n    def n1(t):\n        v2 = 0 if p0 else 1.0\n        return 0 % v2\n    return n1(0)\n",
-        [Column(F, [-3.865637075913027e-81, 0.0])],  # CPython 0 (0 % 0 is 0 by D3), 0.0; vectorized
-        # nan: v2 is one float64 array, 0 % 0.0 (items 8, 1)
-        "oracle: the item 8 models did not see the enclosing function's variables in a nested "
-        "helper's test (seed 4711, program 144)",
-        owner="fuzz oracle (fuzz/oracle.py)",
-    ),
-    case(
-        "item8-merged-returns-of-a-runtime-test",
-        "import math\n\ndef h0(a, b):\n    if 1 <= math.hypot(0, 0):\n        return 1e-300\n    return 0\n\n"
-        "def f(p0):\n    v8 = -h0(b=0, a=0) + p0\n    return 1 / v8 >= 0\n",
-        [Column(F, [-0.0, 1.0])],  # CPython True, True (1 / 0.0 is inf by D3); vectorized False, True:
-        # h0's returns merge into float64 (item 8), so -h0() is -0.0, -0.0 + -0.0 is -0.0, 1 / -0.0 -inf
-        "oracle: a math call is not folded by the compiler, so its test decides at run time and the "
-        "returns merge; and a model that makes every return float compares with a bool result "
-        "(seed 4712, program 1679)",
-        owner="fuzz oracle (fuzz/oracle.py)",
-    ),
-    case(
-        "item8-merge-in-lambda-helper",
-        "L0 = lambda a, b: (0 if 0 == b else 0.1) // a\n\ndef f(p0, p1):\n    return L0(p1, p0)\n",
-        [Column(U, [0, 0, 1]), Column(U, [0, 2, 2])],  # CPython raises, 0, 0.0; vectorized nan, 0.0,
-        # 0.0: the ternary is one float64 array (item 8), so 0.0 // 0 is nan, not the 0 of an int
-        "oracle: a lambda helper's parameters are locals, so a test on one decides at run time "
-        "(seed 7009, program 790)",
-        owner="fuzz oracle (fuzz/oracle.py)",
-    ),
-    case(
         "scalar-if-returning-on-both-sides-keeps-loop-index",
         "T1 = (0, 5)\n\ndef f(p1):\n    for i1 in range(1, 2):\n        if i1:\n            pass\n        elif i1:\n"
         "            return 0\n        else:\n            return 0\n        v8 = T1[i1]\n    return v8 + p1\n",
@@ -312,42 +168,6 @@ CASES = [
         "(found next to seed 8011, program 567)",
     ),
     case(
-        "item8-loop-index-known-after-its-loop",
-        "def f(p0):\n    if p0 > 1.0:\n        return p0\n    for i1 in range(0, 1):\n        v2 = 1.0\n"
-        "    return min(1, v2) // (0 // (0 if i1 < 1 else 1.0))\n",
-        [Column(F, [0.0, 2.5])],  # CPython raises (0 // 0), 2.5; vectorized inf: min(1, v2) is merged
-        # (item 8) into 1.0, but the compiler knows i1 is 0 after the loop, so the ternary is the
-        # int 0, 0 // 0 is 0 (item 2) and 1.0 // 0 is inf. The oracle took i1 for a value known only
-        # at run time and merged the ternary too (nan), or neither (0)
-        "oracle: a loop index read after its loop holds the last value, which the compiler folds "
-        "(seed 11009, program 1914)",
-        owner="fuzz oracle (fuzz/oracle.py)",
-    ),
-    case(
-        "item8-local-assigned-a-constant-is-folded",
-        "import math\nK0 = 2.5\nL0 = lambda a, b: 0 * min(b, 1)\n\ndef f(p1, p2):\n    if p1 > 1.0:\n        return 5\n"
-        "    p2 = -K0\n    v1 = L0(1, math.log(abs(p2), 1))\n    if 0 % v1 <= 0:\n        p2 /= 0\n        return 0\n"
-        "    return max(p2, 1)\n",
-        [Column(F, [0.0, 2.0]), Column(I, [3, 4])],  # CPython raises (log base 1), 5; vectorized 1, 5:
-        # min(b, 1) merges into 0-d float (item 8), so v1 is 0.0 and 0 % 0.0 is nan; p2 is the
-        # constant -2.5 the compiler folds (the `if` that divides it returns), so max(p2, 1) is
-        # the int 1. The oracle took p2 for a run-time value and merged max too (1.0)
-        "oracle: a local assigned what the compiler folds is a known constant after it, "
-        "unless a block that reaches on reassigns it (seed 13026, program 90)",
-        owner="fuzz oracle (fuzz/oracle.py)",
-    ),
-    case(
-        "item8-all-float-model-of-an-int-result",
-        "def h0(a, b):\n    if b < 0:\n        pass\n    else:\n        return 1.0\n    return 0\n\n"
-        "def f(p0, p1):\n    v7 = h0(0, p0) % p1\n    return abs(0 <= v7)\n",
-        [Column(I, [-1, -1]), Column(I, [0, 2])],  # CPython raises (0 % 0), 1; vectorized 0, 1: h0's
-        # returns are one float64 array (item 8), so 0.0 % 0 is nan and `0 <= nan` is false. The
-        # model that makes every return float gives 0.0 for the int 0 of abs(False)
-        "oracle: a model that makes every return float compares with an int result by value "
-        "(seed 14004, program 438)",
-        owner="fuzz oracle (fuzz/check.py)",
-    ),
-    case(
         "pos-of-python-bool",
         "def f(p0):\n    return +(not 1.0 * 4611686018427387904)\n",
         [Column(F, [0.0])],  # CPython 0 (an int); the scalar `+` was dropped, leaving False
@@ -356,11 +176,10 @@ CASES = [
     case(
         "uint64-literal-merged-then-divided",
         "def f(p0, p1):\n    v2 = p0\n    return (p1 if v2 else 9223372036854775808) / 1\n",
-        [Column(I, [1, 0, 0]), Column(I, [-5, 0, 0])],  # CPython -5.0, 2.0**63, 2.0**63; the merge is int64
-        # (a lane is negative), so 2**63 wraps to -2**63 before the division (item 13)
-        "oracle: the literal 2**63 is a value outside int64 on the way, so the lanes that take it are "
-        "re-checked alone (the lattice's dtype depends on the whole array)",
-        owner="fuzz oracle (fuzz/oracle.py)",
+        [Column(I, [1, 0, 0]), Column(I, [-5, 0, 0])],  # CPython -5.0, 2.0**63, 2.0**63; vectorized
+        # -5.0, -2.0**63, -2.0**63: the merge is retyped int64 for the negative lane, which wraps
+        # 2**63 on the others (a lane's result depends on its neighbour)
+        "issue 13 item 1: a uint64 literal merged with a negative lane wraps the other lanes",
     ),
     case(
         "float-cast-dropped-on-scalar-select",
@@ -375,15 +194,6 @@ CASES = [
         "def f(p2):\n    v2 = 9223372036854775808\n    if round(p2) >= (v2 if p2 else 0):\n        return 1\n    return 0\n",
         [Column(F, [0.0, 1.0])],
         "strict-promotion: int64 array compared with a uint64 array by a plain operator",
-    ),
-    case(
-        "phi-used-as-int-and-float",
-        "def f(p0):\n    for i1 in range(0, 1):\n        if 0 % p0 <= 0:\n            pass\n        else:\n            p0 -= 0.1\n"
-        "        v5 = p0\n    return 0 // v5\n",
-        [Column(U, [0, 3])],  # CPython (D3: 0 % 0 is 0, 0 // 0 is 0) 0, 0.0; vectorized nan for 0
-        "a loop phi (int before the loop, float in it) is an int in `0 % p0` but a float64 in `0 // v5`. "
-        "Not a compiler bug: the exact body converts at the merge of the `if` (docs/semantics.md item 8: "
-        "a variable merged across branches is float64 from there on); the oracle's `mergeif` mode models it",
     ),
     case(
         "placeholder-phi-indexes-tuple",
@@ -406,6 +216,37 @@ CASES = [
         "            if p0 > 1.0:\n                p0 /= 0 // T0[i2]\n    return p0\n",
         [Column(F, [0.5, 2.0])],  # CPython 0.5, (D3) inf; vectorized 0.5, nan: T0[i2] read as 0.0
         "merge-kind: `T0[i2]` with i2 in range(1) only reaches the int 0 but took the tuple's float kind",
+    ),
+    case(
+        "uint64-lane-depends-on-a-negative-neighbour",
+        "def f(p0):\n    return 1 % (p0 - 1)\n",
+        [Column(U, [0, 9612294328241355355])],  # CPython 0, 1; vectorized 0, -8834449745468196261: the
+        # negative lane makes p0 - 1 an int64 array, which wraps the other lane before `%`
+        "issue 13 item 1: uint64 arithmetic once a lane is negative (found by seed 101, program 246)",
+    ),
+    case(
+        "uint64-product-wraps-next-to-a-negative-lane",
+        "def f(p0, p2):\n    p2 = p0 * p2\n    return min(0, 0, p2)\n",
+        [Column(I, [-1, 2]), Column(U, [1, 9223372036854775807])],  # CPython -1, 0; vectorized -1, -2:
+        # 2 * (2**63 - 1) fits uint64, but the product is retyped int64 for the negative lane
+        "issue 13 item 1: uint64 arithmetic once a lane is negative (found by seed 9001, program 53)",
+    ),
+    case(
+        "big-literal-product-wraps-next-to-a-negative-lane",
+        "def f(p0):\n    v2 = p0 * 9223372036854775808\n    if v2 <= 0:\n        return 1\n    return 0\n",
+        [Column(I, [1, -1])],  # CPython 0, 1; vectorized 1, 1: 2**63 on the first lane fits uint64,
+        # but the negative second lane makes the product int64, which wraps it to -2**63
+        "issue 13 item 1: a product with a literal in [2**63, 2**64) next to a negative lane "
+        "(found by seed 31004, program 398)",
+    ),
+    case(
+        "big-literal-select-wraps-next-to-a-negative-lane",
+        "import math\n\ndef f(p1, p2):\n    if 0 >= (18446744073709551615 if p1 else math.floor(p2)):\n"
+        "        pass\n    else:\n        return 0\n    return 1\n",
+        [Column(F, [0.0, 1.0]), Column(F, [-1.0, 0.0])],  # CPython 1, 0; vectorized 1, 1: the select is
+        # int64 for the negative lane, which wraps 2**64 - 1 to -1 on the other
+        "issue 13 item 1: a literal in [2**63, 2**64) merged next to a negative lane "
+        "(found by seed 31004, program 1335)",
     ),
     # ---- the vectorized code raises where CPython returns a value ----
     case(
@@ -550,18 +391,6 @@ CASES = [
         "    elif 0:\n        pass\n    return math.copysign(1, v2)\n",
         [Column(F, [0.0, 1.0])],  # CPython -1.0; the folded -nan was printed as xp.nan: 1.0
         "constants: a NaN constant lost its sign bit in codegen (seed 31, program 80)",
-    ),
-    case(
-        "nan-sign-of-nan-plus-nan",
-        "import math\n\ndef f(p0, p1, p2):\n    p2 = 0 % p1\n    p0 = math.acos(p2) + p2\n    return math.copysign(1, p0)\n",
-        [Column(F, [0.0, 0.0]), Column(F, [-0.0, 1.0]), Column(F, [0.0, 0.0])],
-        # CPython raises (0 % -0.0), then 1.0. IEEE: 0 % -0.0 is NumPy's -nan, acos of it NumPy's
-        # +nan (item 9); then +nan + -nan: CPython's float add gives the second operand's NaN
-        # (-1.0 through copysign), NumPy's add the first's (1.0). Which NaN propagates is the
-        # operand order: docs/semantics.md item 18, which the oracle models with
-        # run(nanflip=True) (seed 25, program 950)
-        "oracle: the sign of a NaN from an operation on two NaNs, read by math.copysign (item 18)",
-        owner="fuzz oracle (fuzz/oracle.py)",
     ),
     # ---- a program of the supported language rejected ----
     case(

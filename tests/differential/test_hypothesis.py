@@ -5,8 +5,9 @@ kind of each argument (float64, int64, uint64, bool, sometimes a Python scalar) 
 edge-heavy strategies (0, -0.0, +-1, subnormals, +-inf, NaN, powers of two around 2**53, int64
 and uint64 extremes). The comparison is the fuzzer's (``array_vectorize.fuzz.check.compare``):
 per element on NumPy and array-api-strict, allowing only the documented divergences (D3 IEEE
-values where CPython raises, integer wrap-around beyond 64 bits, ints held as float64 in
-mixed-kind results, last-bit differences of transcendental functions).
+values where CPython raises; ints modulo 2**64; the array rules the model applies over the IR
+the core reports: ints held as float64 after mixed-kind merges, the library's transcendental
+functions).
 
 Profiles (``conftest.py``): ``fast`` by default, ``HYPOTHESIS_PROFILE=slow`` for a thorough run.
 """
@@ -207,7 +208,15 @@ def _explain(failures):
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+#: Functions whose (derandomized) examples reach an open compiler bug, as strict xfails: remove
+#: the entry with the fix.
+OPEN_BUGS: dict[str, str] = {}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param(n, marks=[pytest.mark.xfail(strict=True, reason=OPEN_BUGS[n])] if n in OPEN_BUGS else []) for n in sorted(FUNCTIONS)],
+)
 @given(data=st.data())
 def test_matches_cpython(name, data):
     prep = prepared(name)

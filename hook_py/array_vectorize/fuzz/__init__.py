@@ -1,5 +1,5 @@
 """Grammar fuzzer: random scalar programs in the supported language, vectorized and checked
-against CPython element by element (issue 3, item 6).
+against CPython element by element (docs/testing.md).
 
 ``python -m array_vectorize.fuzz --seed N --count M`` is the entry point (``__main__.py``).
 
@@ -10,8 +10,10 @@ against CPython element by element (issue 3, item 6).
   possibly undefined names, conditions of ``if`` statements are booleans), used on every
   generated program and on every candidate of the minimizer;
 * ``inputs.py`` makes the input columns (random and edge values of float64, int64, uint64, bool);
-* ``oracle.py`` runs CPython on every element (instrumented, to see integer overflow and
-  complex results) and compares with the vectorized result under the documented divergences;
+* ``oracle.py`` runs CPython on every element (with the IEEE values of D3 where it raises) and
+  holds the comparison of one element;
+* ``model.py`` interprets the IR the core reports, with CPython's semantics and with the
+  documented array rules, to tell a documented difference from a bug (docs/testing.md);
 * ``minimize.py`` shrinks a failing program while the failure persists;
 * ``runner.py`` ties them together and prints the report.
 

@@ -12,6 +12,7 @@ import ast
 import itertools
 import linecache
 import os
+import re
 import traceback
 import warnings
 from dataclasses import dataclass, field
@@ -19,8 +20,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from . import oracle
-from .inputs import Column, KIND_DTYPES, lane_args, lane_count, select_lanes, to_numpy
+from . import model, oracle
+from .inputs import Column, KIND_DTYPES, lane_args, lane_count, to_numpy
 from .wellformed import patterns, returns_bool
 
 _counter = itertools.count()
@@ -100,13 +101,15 @@ def _exc_text(exc: BaseException) -> str:
 
 @dataclass
 class Prepared:
-    """A program vectorized, with its CPython oracle."""
+    """A program vectorized, with its CPython oracle and the model of the array rules over the IR
+    the core reported (``model.py``; None when the model does not cover that IR)."""
 
     source: str
     entry: str
     vec: Any
     evaluator: "oracle.Evaluator"
     bool_only: bool
+    models: Dict[bool, Tuple[Optional["model.Model"], str]] = field(default_factory=dict)  # ``ir_models``
 
 
 def prepare(
@@ -147,7 +150,32 @@ def prepare(
         )
         return result, None
     evaluator = oracle.Evaluator(source, path, entry)
-    return result, Prepared(source, entry, vec, evaluator, returns_bool(ast.parse(source), entry))
+    return result, Prepared(source, entry, vec, evaluator, returns_bool(ast.parse(source), entry), ir_models(fn))
+
+
+def ir_models(fn: Any) -> Dict[bool, Tuple[Optional["model.Model"], str]]:
+    """The core's IR of ``fn`` (``compile_function(..., options={"ir": True})``) as a ``Model``
+    and the printed kind of its result, for the helpers' body (key True) and the float fast path
+    (key False, the IR with float64 parameters)."""
+    from array_vectorize.api import compile_live
+
+    try:
+        compiled, _ = compile_live(fn, {"ir": True})
+    except Exception:  # noqa: BLE001 - the decorator's own compile is what the checks judge
+        return {True: (None, ""), False: (None, "")}
+    return {True: _model(compiled.get("ir", "")), False: _model(compiled.get("float_ir", ""))}
+
+
+def _model(text: str) -> Tuple[Optional["model.Model"], str]:
+    ret = re.search(r"return %(\d+)", text)
+    kind = ""
+    if ret:
+        found = re.search(rf"%{ret.group(1)}: (?:scalar )?(\w+) =", text)
+        kind = found.group(1) if found else ""
+    try:
+        return model.Model(text), kind
+    except (model.Unsupported, ValueError, SyntaxError, AttributeError, IndexError, TypeError, NameError):
+        return None, kind
 
 
 def check_program(
@@ -165,28 +193,84 @@ def check_program(
     return compare(prepared, columns, names, result)
 
 
-def compare(
-    prepared: Prepared, columns: List[Column], names: Dict[str, Any], result: Optional[Result] = None, ieee: bool = True
-) -> Result:
+class Explainer:
+    """The model of the array rules for one call (``model.py``): ``plain`` once for all lanes,
+    ``arrays`` once, both lazily. ``params``: per declared parameter, its lanes and its dtype kind
+    (empty for a Python scalar, ``Model.run``); ``all_float``: every argument is float64 (or a Python float), so the fast path runs,
+    compiled from the IR with float64 parameters (else the helpers' body, from the IR with unknown
+    kinds)."""
+
+    def __init__(self, models: Dict[bool, Tuple[Optional["model.Model"], str]], params: List[Tuple[List[Any], str]], all_float: bool) -> None:
+        self.params = params
+        self.exact_body = not all_float
+        self.model, self.ret_kind = models.get(self.exact_body, (None, ""))
+        self._plain: Dict[bool, List[Any]] = {}
+        self._arrays: Optional[Tuple[List[Any], str]] = None
+        self.error = ""
+
+    def arrays(self) -> Optional[Tuple[List[Any], str]]:
+        if self._arrays is None and self.model is not None and not self.error:
+            try:
+                self._arrays = self.model.run(self.params, arrays=True, exact_body=self.exact_body)
+            except Exception as exc:  # noqa: BLE001 - a gap of the model: reported with the mismatch
+                self.error = f"model: {type(exc).__name__}: {exc}"
+        return self._arrays
+
+    def plain(self, stated: bool = False) -> Optional[List[Any]]:
+        if stated not in self._plain and self.model is not None and not self.error:
+            try:
+                self._plain[stated] = self.model.run(self.params, arrays=False, stated=stated)[0]
+            except Exception as exc:  # noqa: BLE001
+                self.error = f"model: {type(exc).__name__}: {exc}"
+        return self._plain.get(stated)
+
+    @property
+    def ulps(self) -> int:
+        """Item 9: a few ulps where transcendental functions or float powers are on the way."""
+        return ULPS if self.model is not None and self.model.approximate else 0
+
+    def float_result(self) -> bool:
+        """The core says the result is float64 (its printed kind, or the kind the array rules
+        give it over the IR): an int result may then be held as a float (item 8)."""
+        arrays = self.arrays()
+        return self.ret_kind == "float" or (arrays is not None and arrays[1] == "f")
+
+    def explains(self, lane: int, got: Any, kind: str, expected: Any) -> bool:
+        """The IR computes CPython's value on this element (``plain``, with or without the
+        floats the core states) and the array rules give the vectorized value (``arrays``): the
+        difference is a documented one."""
+        arrays = self.arrays()
+        if arrays is None:
+            return False
+        if not any(p is not None and oracle.same_value(p[lane], expected) for p in (self.plain(), self.plain(stated=True))):
+            return False
+        return oracle.close(got, kind, arrays[0][lane], self.ulps, float_result=arrays[1] == "f")
+
+
+def judge(got: Any, kind: str, expected: Any, lane: int, explainer: Explainer, float_result: bool) -> str:
+    """One element: ``"same"`` (CPython's value, ``oracle.agree``), ``"array-rules"`` (a documented
+    difference, ``Explainer.explains``) or ``"mismatch"``. The one comparison of every
+    differential layer (this fuzzer, tests/oracle.py)."""
+    if oracle.close(got, kind, expected, explainer.ulps, float_result):
+        return "same"
+    if explainer.explains(lane, got, kind, expected):
+        return "array-rules"
+    return "mismatch"
+
+
+def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], result: Optional[Result] = None) -> Result:
     """Runs the vectorized function on ``columns`` on every backend of ``names`` and compares
-    each element with CPython (module docstring of ``oracle.py``)."""
+    each element with CPython (``oracle.judge``)."""
     result = result or Result()
-    vec, evaluator, bool_only = prepared.vec, prepared.evaluator, prepared.bool_only
+    vec, evaluator = prepared.vec, prepared.evaluator
     n = lane_count(columns)
     expected = [evaluator.run(lane_args(columns, lane)) for lane in range(n)]
-    result.cpython_ok = sum(1 for e in expected if isinstance(e, oracle.Ok))
-    if ieee:
-        # Where CPython raises (D3), the vectorized value is the IEEE one: CPython again, with
-        # IEEE values for the operations that raised (oracle.py, docs/semantics.md items 1-7).
-        for lane, e in enumerate(expected):
-            if isinstance(e, oracle.Skip) and e.reason == "d3":
-                alt = evaluator.run(lane_args(columns, lane), ieee=True)
-                if isinstance(alt, (oracle.Ok, oracle.Skip)):
-                    expected[lane] = alt
+    result.cpython_ok = sum(1 for e in expected if isinstance(e, oracle.Ok) and not e.ieee)
     for e in expected:
         if isinstance(e, oracle.Invalid):
             result.failures.append(Failure("invalid", detail=f"CPython raised {type(e.error).__name__}: {e.error}"))
             return result
+    explainer = Explainer(prepared.models, [(c.values, "" if c.scalar else c.kind) for c in columns], all(c.kind == "f" for c in columns))
     for bname, xp in names.items():
         args = _backend_args(columns, bname, xp)
         try:
@@ -212,10 +296,11 @@ def compare(
         kind = got.dtype.kind
         dtype = str(got.dtype)
         values = got.tolist()
-        if bool_only and kind != "b" and any(isinstance(e, oracle.Ok) for e in expected):
+        if prepared.bool_only and kind != "b" and any(isinstance(e, oracle.Ok) for e in expected):
             result.failures.append(
                 Failure("mismatch", bname, dtype=dtype, detail=f"every return is a bool, but the result dtype is {dtype}", exc_type="dtype")
             )
+        float_result = explainer.float_result()
         for lane in range(n):
             e = expected[lane]
             if isinstance(e, oracle.Skip):
@@ -224,16 +309,16 @@ def compare(
             result.lanes += 1
             if e.ieee:
                 result.ieee_lanes += 1
-            if oracle.agree(values[lane], kind, e.value):
+            verdict = judge(values[lane], kind, e.value, lane, explainer, float_result)
+            if verdict == "same":
                 continue
-            verdict = _second_look(evaluator, vec, columns, lane, xp, bname, values[lane], kind, e)
-            if verdict:
+            if verdict == "array-rules":
                 result.skipped[verdict] = result.skipped.get(verdict, 0) + 1
                 continue
             result.failures.append(
                 Failure(
                     "mismatch", bname, lane, lane_args(columns, lane), e.value, values[lane], dtype,
-                    exc_type="ieee" if e.ieee else "value",
+                    detail=explainer.error, exc_type="ieee" if e.ieee else "value",
                 )
             )
     if any(f.exc_type == "value" for f in result.failures):
@@ -254,89 +339,6 @@ def _call_quietly(vec, args):
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         return vec(*args)
-
-
-def _second_look(evaluator, vec, columns, lane, xp, bname, got, kind, e) -> Optional[str]:
-    """Documented reasons for a difference, or None (a mismatch)."""
-    args = lane_args(columns, lane)
-    if evaluator.uses_shim:
-        # Transcendental functions and float powers are NumPy's (last-bit differences from the
-        # C library, documented): the same program on NumPy's implementations, or the result
-        # within a few ulps (NumPy's scalar and array paths of ``**`` differ too).
-        # Powers with an array exponent run NumPy's ``pow`` loop, not its scalar-exponent fast
-        # paths (``shim="loop"``, oracle.py).
-        for shim in evaluator.shims:
-            alt = evaluator.run(args, shim=shim, ieee=e.ieee)
-            if isinstance(alt, oracle.Skip):
-                return "ulp-" + alt.reason
-            if isinstance(alt, oracle.Ok) and oracle.agree(got, kind, alt.value):
-                return "ulp"
-            for ref in (e, alt):
-                if isinstance(ref, oracle.Ok) and oracle.close(got, kind, ref.value, ULPS):
-                    return "ulp"
-    # Mixed-kind merges hold ints as float64 (select.py): beyond 2**53 rounded, and later
-    # operations on them are float operations (-0 is -0.0, p + 1 rounds).
-    raised = False
-    kind_shadows = oracle.KIND_MODES
-    for r53 in (("merge", "all") + kind_shadows if e.big53 else kind_shadows):
-        for shim in (False,) + evaluator.shims:
-            alt = evaluator.run(args, shim=shim, r53=r53, ieee=e.ieee)
-            value = alt
-            if isinstance(alt, oracle.Skip) and alt.reason == "d3" and not e.ieee:
-                # With ints held as floats, CPython raises here: the vectorized value is then
-                # the IEEE one (items 1-7) of that computation.
-                value = evaluator.run(args, shim=shim, r53=r53, ieee=True)
-            if isinstance(value, oracle.Ok) and oracle.close(got, kind, value.value, ULPS if shim else 0):
-                return "int-to-float"
-            if (
-                isinstance(value, oracle.Ok) and kind in ("b", "i") and type(value.value) is float
-                and value.value == (bool(got) if kind == "b" else int(got))
-            ):
-                # The model converts every return of the function to float, its final bool
-                # comparison or int result too; the vectorized value is the same (compared
-                # exactly: an int beyond 2**53 is not equal to a float it rounds to; seed 14004,
-                # program 438).
-                return "int-to-float"
-            if isinstance(value, oracle.Ok) and value.wide:
-                # An int in [2**63, 2**64) on int64 lanes wraps (items 6, 13), e.g. abs() of an
-                # int held as float64 that rounded to -2**63.
-                wrapped = evaluator.run(args, shim=shim, r53=r53, ieee=True, wrap64=True)
-                if isinstance(wrapped, oracle.Ok) and oracle.close(got, kind, wrapped.value, ULPS if shim else 0):
-                    return "wrap-int64"
-            if (
-                isinstance(alt, oracle.Ok) and type(alt.value) is int and not oracle.INT64_MIN <= alt.value < oracle.INT64_END
-                and kind == "i" and got in (oracle.INT64_MIN, oracle.INT64_MAX)
-            ):
-                # An int held as float64, beyond int64, converted back by floor/int/round:
-                # saturated (docs/semantics.md item 7).
-                return "int-to-float"
-            raised = raised or (isinstance(alt, oracle.Skip) and r53 in ("mergek", "mergekf", "mergephi", "mergeif", "mergeeager"))
-    if raised:
-        return "int-to-float-d3"  # with ints held as floats, CPython would raise (D3) here
-    if e.wide or evaluator.int_pow or any(type(a) is int and a >= oracle.INT64_END for a in args):
-        # Integers outside int64 on the way (or in the arguments): whether they wrap depends on
-        # the dtype the uint64 lattice picks for the whole array (runtime/intops.py), and eager
-        # branches (D1) compute values CPython never sees. One element alone decides for itself;
-        # if it still differs and an operation gave an int outside int64, that operation wrapped.
-        sargs = _backend_args(select_lanes(columns, [lane]), bname, xp)
-        try:
-            one = _to_numpy(_call_quietly(vec, sargs))
-            if oracle.agree(one.tolist()[0] if one.ndim else one.item(), one.dtype.kind, e.value):
-                # Or `int ** int` array: float64 on every lane when some exponent is negative
-                # (docs/semantics.md item 12, eager backends).
-                return "wrap-lattice" if not evaluator.int_pow or e.wide else "int-pow-dtype"
-        except Exception:  # noqa: BLE001
-            pass
-        if e.wide:
-            return "wrap-int64"
-    if evaluator.uses_copysign:
-        # Which NaN an operation on two NaNs gives, so the sign copysign reads, is the array
-        # library's (docs/semantics.md item 18).
-        for shim in ((False, True) if evaluator.uses_shim else (False,)):
-            alt = evaluator.run(args, shim=shim, ieee=e.ieee, nanflip=True)
-            if isinstance(alt, oracle.Ok) and oracle.agree(got, kind, alt.value):
-                return "nan-sign"
-    return None
 
 
 #: Known bug classes a run can set aside (``--known``), so that it goes on finding others.

@@ -1,0 +1,524 @@
+"""The documented array rules, applied to the IR the core reports: what explains a difference
+from CPython that is not a bug.
+
+The core states its decisions in the IR it returns under ``options={"ir": True}`` (the exact body,
+after every pass): which tests it decided in Python (they left no select), which values merge
+(``select``, loop phis, ``if_merge``) and the printed kind of each value. ``Model(ir_text)`` reads
+that text and interprets it on the lanes of one call in two ways:
+
+* ``plain``: every operation with CPython's semantics on Python scalars, lane by lane (unbounded
+  ints, per-lane types, ``math``; the IEEE values of D3 where CPython raises, as ``oracle.py``),
+  or, ``stated``, with the values the core prints as float held as floats (a ``float()`` of the
+  source it folded into a merge). On an element where this gives CPython's own result, the IR
+  computes what the source computes;
+* ``arrays``: the same operations under the documented array rules: a value has one dtype for
+  all lanes (bool < int64 < float64; a merge of an int and a float is float64 and an int held
+  there follows float rules from then on, item 8; the elements of a constant tuple take one
+  kind; an ``int ** int`` with some negative exponent is float64 on every lane, item 12);
+  integers wrap modulo 2**64 at every operation (int64, or the uint64 lattice: uint64 when no
+  lane is negative, item 13, items 6); transcendental functions, float ``**``, ``//`` and ``%`` are
+  the array library's (items 9, 10, 18).
+
+``check.py`` accepts a differing element only when ``plain`` gives CPython's value there and
+``arrays`` gives the vectorized value: the difference is then exactly the array rules', never the
+vectorized code compared with itself.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from . import oracle
+
+INT64_MIN = oracle.INT64_MIN
+INT64_END = oracle.INT64_END
+UINT64_END = oracle.UINT64_END
+
+
+class Unsupported(Exception):
+    """IR the model does not interpret (an element loop, a hidden parameter)."""
+
+
+class _Poison:
+    """A lane whose value the model cannot give (an integer power beyond 64 bits)."""
+
+    def __repr__(self) -> str:
+        return "<poison>"
+
+
+POISON = _Poison()
+
+# ------------------------------------------------------------------------------------ parsing
+
+
+@dataclass
+class Let:
+    dst: int
+    scalar: bool
+    kind: str
+    op: str
+    args: List[Any]
+
+
+@dataclass
+class Merge:
+    dst: int
+    kind: str
+    first: int
+    second: int
+
+
+@dataclass
+class Loop:
+    index: int
+    items: Any  # a tuple, or range(...)
+    phis: List[Merge]
+    body: list
+
+
+@dataclass
+class If:
+    cond: int
+    then: list
+    other: list
+    outs: List[Merge] = field(default_factory=list)
+
+
+_LET = re.compile(r"%(\d+): (scalar )?(\w+) = (.*)$")
+_MERGE = re.compile(r"%(\d+): (?:scalar )?(\w+) = (?:phi|if_merge)\(%(\d+), %(\d+)\)$")
+_REF = re.compile(r"%(\d+)")
+_CONSTANTS = {"inf": math.inf, "nan": math.nan}
+
+
+def _const(text: str) -> Any:
+    return eval(text, {"__builtins__": {}}, _CONSTANTS)  # noqa: S307 - the core's printed constant
+
+
+def _parse_op(text: str) -> Tuple[str, List[Any]]:
+    head, _, rest = text.partition(" ")
+    if head in ("const", "placeholder"):
+        return head, [_const(rest)]
+    if head == "param":
+        return head, [int(rest)]
+    if head.startswith("math."):
+        name, _, args = text[5:].partition("(")
+        return "math", [name] + [int(r) for r in _REF.findall(args)]
+    if head.startswith("element_call"):
+        raise Unsupported("element_call")
+    return head, [int(r) for r in _REF.findall(rest)]
+
+
+def parse(text: str) -> Tuple[list, int]:
+    """The IR text as nested instruction lists, and the returned value."""
+    lines = [ln.strip() for ln in text.strip().splitlines()[1:-1]]
+    pos = 0
+
+    def block() -> list:
+        nonlocal pos
+        out: list = []
+        while pos < len(lines):
+            line = lines[pos]
+            if line.startswith("}"):
+                return out
+            pos += 1
+            if line.startswith("for "):
+                m = re.match(r"for %(\d+) in (.*) \{$", line)
+                spec = m.group(2)
+                items = range(*map(int, re.findall(r"-?\d+", spec))) if spec.startswith("range(") else _const(spec)
+                phis = []
+                while _MERGE.match(lines[pos]) and "phi(" in lines[pos]:
+                    d, k, a, b = _MERGE.match(lines[pos]).groups()
+                    phis.append(Merge(int(d), k, int(a), int(b)))
+                    pos += 1
+                body = block()
+                pos += 1  # }
+                out.append(Loop(int(m.group(1)), items, phis, body))
+            elif line.startswith("if "):
+                then = block()
+                pos += 1  # } else {
+                other = block()
+                pos += 1  # }
+                node = If(int(_REF.search(line).group(1)), then, other)
+                while pos < len(lines) and "= if_merge(" in lines[pos]:
+                    d, k, a, b = _MERGE.match(lines[pos]).groups()
+                    node.outs.append(Merge(int(d), k, int(a), int(b)))
+                    pos += 1
+                out.append(node)
+            elif line.startswith("return "):
+                out.append(("return", int(line[8:])))
+            else:
+                m = _LET.match(line)
+                if not m:
+                    raise Unsupported(line)
+                op, args = _parse_op(m.group(4))
+                out.append(Let(int(m.group(1)), bool(m.group(2)), m.group(3), op, args))
+        return out
+
+    body = block()
+    ret = [x for x in body if isinstance(x, tuple)]
+    if not ret:
+        raise Unsupported("no return")
+    return [x for x in body if not isinstance(x, tuple)], ret[0][1]
+
+
+# ---------------------------------------------------------------------------------- operations
+
+_ARITH = {
+    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+    "div": oracle.ieee_div, "floordiv": oracle.ieee_floordiv, "mod": oracle.ieee_mod, "pow": oracle.ieee_pow,
+}
+_COMPARE = {
+    "lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
+    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b,
+}
+_UNARY = {
+    "neg": lambda a: -a, "pos": lambda a: +a, "not": lambda a: not a, "abs": abs,
+    "cast.float": float, "cast.int": oracle.ieee_int, "cast.bool": bool, "cast.round": oracle.ieee_round,
+}
+#: The array library's float operations (items 9, 10, 18: its results, its NaN signs).
+_NP_BINARY = {
+    "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide, "floordiv": np.floor_divide,
+    "mod": np.remainder,
+}
+_NP_MATH = dict(oracle.NUMPY_MATH, log=np.log)
+_ROUNDING = {"floor": np.floor, "ceil": np.ceil, "trunc": np.trunc}
+
+
+def _lanes(fn: Any, *columns: List[Any]) -> List[Any]:
+    out = []
+    for args in zip(*columns):
+        if any(a is POISON for a in args):
+            out.append(POISON)
+            continue
+        try:
+            out.append(fn(*args))
+        except (oracle.Huge, OverflowError):  # an int beyond 64 bits on a lane that ends elsewhere
+            out.append(POISON)
+    return out
+
+
+def _natural(v: Any) -> str:
+    """The dtype kind a Python scalar takes as an array."""
+    t = type(v)
+    if t is bool:
+        return "b"
+    if t is float:
+        return "f"
+    if t is int:
+        return "u" if v >= INT64_END else "i"
+    return "f"
+
+
+def _join(kinds: List[str]) -> str:
+    if "f" in kinds:
+        return "f"
+    if "u" in kinds:
+        return "u"
+    if "i" in kinds:
+        return "i"
+    return "b"
+
+
+@dataclass
+class Val:
+    lanes: List[Any]
+    kind: Optional[str]  # dtype kind of an array (``arrays`` mode), None for a Python scalar
+
+
+class Model:
+    """One program's IR, interpreted (module docstring)."""
+
+    def __init__(self, ir_text: str) -> None:
+        self.body, self.ret = parse(ir_text)
+        self.approximate = "math." in ir_text or " pow " in ir_text  # item 9: allow a few ulps
+
+    def run(
+        self, params: List[Tuple[List[Any], str]], arrays: bool, exact_body: bool = True, stated: bool = False
+    ) -> Tuple[List[Any], str]:
+        """The lanes of the result, and its dtype kind (``arrays``). ``params``: per declared
+        parameter, its lanes and its dtype kind (``b i u f``; empty for a Python scalar, whose
+        one lane stands for all); ``exact_body``: the helpers' body runs
+        (not every argument is float64), whose ``x ** 0.5`` is CPython's. ``stated`` (plain
+        mode): a value the core prints as float is a float (it may have absorbed a ``float()``
+        of the source into a merge it made float64)."""
+        self.arrays = arrays
+        self.stated = stated
+        self.exact_body = exact_body
+        self.n = max(len(p[0]) for p in params)
+        self.params = params
+        self.env: Dict[int, Val] = {}
+        self.printed: Dict[int, str] = {}  # the kind the core prints for each value
+        self.operands: List[int] = []  # of the instruction being interpreted
+        self._block(self.body)
+        out = self.env[self.ret]
+        return out.lanes, out.kind or _natural(out.lanes[0])
+
+    # -- blocks
+
+    def _block(self, block: list) -> None:
+        for inst in block:
+            if isinstance(inst, Let):
+                self.printed[inst.dst] = inst.kind
+                self.operands = [a for a in inst.args if type(a) is int] if inst.op != "math" else inst.args[1:]
+                value = self._let(inst)
+                if self.arrays:
+                    value = self._stated(inst, value)
+                elif self.stated and inst.kind == "float" and not (inst.op == "math" and inst.args[0] in _ROUNDING):
+                    value = Val([self._convert(x, "f") for x in value.lanes], None)
+                self.env[inst.dst] = value
+            elif isinstance(inst, Loop):
+                self._loop(inst)
+            else:
+                cond = self.env[inst.cond].lanes[0]
+                self._block(inst.then if cond else inst.other)
+                for m in inst.outs:
+                    self.printed[m.dst] = m.kind
+                    self.env[m.dst] = self._held(self.env[m.first if cond else m.second], m.kind)
+
+    def _loop(self, loop: Loop) -> None:
+        items = loop.items
+        if self.arrays and isinstance(items, tuple):
+            kind = _join([_natural(x) for x in items])
+            items = tuple(self._convert(x, kind) for x in items)
+        for m in loop.phis:
+            self.printed[m.dst] = m.kind
+            self.env[m.dst] = self._held(self.env[m.first], m.kind)
+        for item in items:
+            self.env[loop.index] = Val([item] * self.n, None)
+            self._block(loop.body)
+            nexts = [self._held(self.env[m.second], m.kind) for m in loop.phis]  # all at once
+            for m, v in zip(loop.phis, nexts):
+                self.env[m.dst] = v
+
+    def _stated(self, inst: Let, v: Val) -> Val:
+        """A value as the core states it: an array unless printed ``scalar`` (a 0-d array for
+        what it computes on scalars, item 16), of the printed kind where it states one (a merge it
+        made float64, item 8). ``math.floor`` and kin are printed float and give ints (int64 on a
+        0-d array)."""
+        stated = {"float": "f", "bool": "b", "int": "i"}.get(inst.kind)
+        if inst.op == "math" and inst.args[0] in _ROUNDING:
+            stated = None
+        if inst.scalar:
+            if stated in ("f", "i") and v.kind is None:
+                return Val([self._convert(x, stated) for x in v.lanes], None)
+            return v
+        kind = v.kind or _natural(next((x for x in v.lanes if x is not POISON), 0))
+        if stated == "f" and kind != "f" or stated == "i" and kind == "b":
+            return Val([self._convert(x, stated) for x in v.lanes], stated)
+        if v.kind is None:
+            return self._settle(v.lanes, kind, lattice=True)
+        return v
+
+    def _held(self, v: Val, kind: str) -> Val:
+        """A loop phi or if_merge: its kind is stated by the core (the generated code converts
+        the initial value, ``acc = float(0)``)."""
+        if not (self.arrays or self.stated) or kind not in ("float", "int") or v.kind == "f":
+            return v
+        target = "f" if kind == "float" else "i"
+        if v.kind is None:
+            return Val([self._convert(x, target) for x in v.lanes], None)
+        if target == "i" and v.kind in "iu":
+            return v
+        return Val([self._convert(x, target) for x in v.lanes], target)
+
+    @staticmethod
+    def _convert(x: Any, kind: str) -> Any:
+        if x is POISON:
+            return x
+        if kind == "f" and type(x) in (int, bool):
+            return float(x)
+        if kind in "iu" and type(x) is bool:
+            return int(x)
+        return x
+
+    # -- one operation
+
+    def _let(self, inst: Let) -> Val:
+        op, args = inst.op, inst.args
+        n = self.n
+        if op in ("const", "placeholder"):
+            return Val([args[0]] * n, None)
+        if op == "param":
+            if args[0] >= len(self.params):
+                raise Unsupported("hidden parameter")
+            lanes, kind = self.params[args[0]]
+            lanes = lanes if len(lanes) == n else lanes * n
+            return Val(list(lanes), (kind or _natural(lanes[0])) if self.arrays else None)
+        if op == "math":
+            return self._math(args[0], [self.env[a] for a in args[1:]])
+        vals = [self.env[a] for a in args]
+        if op in ("broadcast", "asarray"):
+            v = vals[0]
+            if not self.arrays or v.kind is not None:
+                return v
+            kind = _natural(v.lanes[0])
+            if kind == "u" and type(v.lanes[0]) is int and v.lanes[0] >= UINT64_END:
+                return Val([POISON] * n, "i")  # item 17: beyond 64 bits, the call raises
+            return Val(v.lanes, kind)
+        if op == "index":
+            tup, i = vals
+            lanes = _lanes(lambda t, k: t[k], tup.lanes, i.lanes)
+            if self.arrays:
+                kind = _join([_natural(x) for x in tup.lanes[0]])
+                lanes = [self._convert(x, kind) for x in lanes]
+            return Val(lanes, None)
+        if op == "select":
+            return self._select(*vals)
+        if op in ("and", "or"):
+            # One operand decides, whatever the other: a lane the model cannot give there is
+            # decided too.
+            decisive = op == "or"
+            lanes = [
+                decisive if decisive in (x, y) else POISON if POISON in (x, y) else (not decisive)
+                for x, y in zip(*[[x if x is POISON else bool(x) for x in v.lanes] for v in vals])
+            ]
+            return self._shaped(lanes, vals, "b")
+        if op in _COMPARE:
+            return self._shaped(_lanes(_COMPARE[op], vals[0].lanes, vals[1].lanes), vals, "b")
+        if op in _UNARY:
+            return self._unary(op, vals[0])
+        if op in _ARITH:
+            return self._arith(op, vals[0], vals[1])
+        raise Unsupported(op)
+
+    def _shaped(self, lanes: List[Any], vals: List[Val], kind: str) -> Val:
+        """A result with kind ``kind``: an array if some operand is (``arrays``)."""
+        if self.arrays and any(v.kind is not None for v in vals):
+            return Val([self._convert(x, kind) for x in lanes], kind)
+        return Val(lanes, None)
+
+    def _settle(self, lanes: List[Any], kind: str, lattice: bool) -> Val:
+        """An array's lanes in one dtype (item 8: one kind; items 6, 13: integers wrap)."""
+        live = [x for x in lanes if x is not POISON]
+        if kind == "f" or any(type(x) is float for x in live):
+            return Val([self._convert(x, "f") for x in lanes], "f")
+        if kind == "b" and all(type(x) is bool for x in live):
+            return Val(lanes, "b")
+        ints = [self._convert(x, "i") for x in lanes]
+        if not lattice:  # int64: wraps (item 6)
+            return Val([x if x is POISON else oracle.wrap(x, "i") for x in ints], "i")
+        # The uint64 lattice (item 13): uint64 when no lane is negative, else int64, whose
+        # operations then wrap as int64's (item 6). A lane that dtype cannot hold keeps its exact
+        # value: a lane's value never depends on its neighbours (issue 13). Beyond 64 bits
+        # a value is its value modulo 2**64 in the array's dtype.
+        live = [x for x in ints if x is not POISON]
+        negative = any(x < 0 for x in live)
+        dtype = "i" if negative else "u"
+        held = [x if x is POISON or INT64_MIN <= x < UINT64_END else oracle.wrap(x, dtype) for x in ints]
+        if negative and all(INT64_MIN <= x < INT64_END for x in held if x is not POISON):
+            return Val(held, "i")
+        return Val(held, "u")
+
+    @staticmethod
+    def _lattice(vals: List[Val]) -> bool:
+        """Some operand is uint64 or a Python int in [2**63, 2**64) (intops.py)."""
+        for v in vals:
+            if v.kind == "u" or v.kind is None and type(v.lanes[0]) is int and v.lanes[0] >= INT64_END:
+                return True
+        return False
+
+    def _kind_of(self, v: Val) -> str:
+        return v.kind if v.kind is not None else _natural(v.lanes[0])
+
+    def _select(self, cond: Val, a: Val, b: Val) -> Val:
+        lanes = [x if (c is not POISON and c) else y for c, x, y in zip(cond.lanes, a.lanes, b.lanes)]
+        lanes = [POISON if c is POISON else x for c, x in zip(cond.lanes, lanes)]
+        if not self.arrays or (a.kind is None and b.kind is None and cond.kind is None):
+            return Val(lanes, None)
+        return self._settle(lanes, _join([self._kind_of(a), self._kind_of(b)]), self._lattice([a, b]))
+
+    def _unary(self, op: str, a: Val) -> Val:
+        if op in ("not", "cast.bool"):
+            return self._shaped(_lanes(_UNARY[op], a.lanes), [a], "b")
+        if op == "cast.float":
+            return self._shaped(_lanes(float, a.lanes), [a], "f")
+        if not self.arrays or a.kind is None:
+            return Val(_lanes(_UNARY[op], a.lanes), None)
+        if a.kind == "f" and op in ("neg", "abs"):
+            return Val(self._numpy(np.negative if op == "neg" else np.abs, a.lanes), "f")
+        if op in ("cast.int", "cast.round", "pos") and a.kind in "iu":
+            return a
+        return self._settle(_lanes(_UNARY[op], a.lanes), "i", self._lattice([a]))
+
+    def _arith(self, op: str, a: Val, b: Val) -> Val:
+        if not self.arrays or (a.kind is None and b.kind is None):
+            return Val(_lanes(_ARITH[op], a.lanes, b.lanes), None)
+        ka, kb = self._kind_of(a), self._kind_of(b)
+        if (ka == "f" or kb == "f") or op == "div":
+            fa, fb = [self._convert(x, "f") for x in a.lanes], [self._convert(x, "f") for x in b.lanes]
+            if op == "div" and ka != "f" and kb != "f":
+                return Val(_lanes(oracle.ieee_div, a.lanes, b.lanes), "f")  # int / int: correctly rounded
+            if op == "pow":
+                # Codegen calls the helper (CPython's values) unless the core states both
+                # operands float: then the operator, NumPy's values (item 10).
+                helper = self.exact_body and any(self.printed.get(x) != "float" for x in self.operands)
+                return Val(self._pow(fa, fb, b.kind is None, helper), "f")
+            return Val(self._numpy(_NP_BINARY[op], fa, fb), "f")
+        ia, ib = [self._convert(x, "i") for x in a.lanes], [self._convert(x, "i") for x in b.lanes]
+        if op == "pow":
+            return self._int_pow(ia, ib, self._lattice([a, b]))
+        return self._settle(_lanes(_ARITH[op], ia, ib), "i", self._lattice([a, b]))
+
+    def _int_pow(self, a: List[Any], b: List[Any], lattice: bool) -> Val:
+        """``int ** int`` on arrays: modulo 2**64 (items 6, 13); where some exponent is negative,
+        float64 on every lane (item 12): the others are their wrapped int power as floats."""
+
+        def power(x: Any, e: Any) -> Any:
+            if e < 0:
+                return oracle.ieee_pow(float(x), float(e))
+            bits = pow(x, e, UINT64_END)
+            return bits - UINT64_END if x < 0 and e % 2 and bits else bits
+
+        lanes = _lanes(power, a, b)
+        if not any(type(x) is float for x in lanes):
+            return self._settle(lanes, "i", lattice)
+        ints = self._settle([0 if type(x) is float else x for x in lanes], "i", lattice)
+        return Val([x if type(x) is float or x is POISON else float(w) for x, w in zip(lanes, ints.lanes)], "f")
+
+    def _numpy(self, fn: Any, *columns: List[Any]) -> List[Any]:
+        poison = [any(c[i] is POISON for c in columns) for i in range(self.n)]
+        arrays = [np.array([0.0 if x is POISON else float(x) for x in c], dtype=np.float64) for c in columns]
+        with np.errstate(all="ignore"):
+            out = fn(*arrays).tolist()
+        return [POISON if p else x for p, x in zip(poison, out)]
+
+    def _pow(self, a: List[Any], b: List[Any], scalar_exponent: bool, helper: bool) -> List[Any]:
+        """The array library's ``**`` (items 9, 10): with a scalar exponent, NumPy's fast paths
+        (``x ** 2`` a square, ``x ** 0.5`` sqrt); the helper gives CPython's ``-0.0 ** 0.5`` and
+        ``-inf ** 0.5``."""
+        if scalar_exponent and b[0] is not POISON:
+            out = self._numpy(lambda x: x ** b[0], a)
+        else:
+            out = self._numpy(np.power, a, b)
+        if helper:
+            out = [
+                (0.0 if x == 0.0 else math.inf if x == -math.inf else r) if y == 0.5 and r is not POISON else r
+                for x, y, r in zip(a, b, out)
+            ]
+        return out
+
+    def _math(self, name: str, vals: List[Val]) -> Val:
+        columns = [v.lanes for v in vals]
+        if name in ("isnan", "isinf", "isfinite"):
+            return self._shaped(_lanes(getattr(math, name), *columns), vals, "b")
+        real = getattr(oracle.IEEE_MATH, name)
+        if not self.arrays or all(v.kind is None for v in vals):
+            return Val(_lanes(real, *columns), None)
+        if name in _ROUNDING:
+            kind = self._kind_of(vals[0])
+            if kind in "iub":
+                return self._settle([self._convert(x, "i") for x in columns[0]], "i", kind == "u")
+            return Val(self._numpy(_ROUNDING[name], columns[0]), "f")
+        if name == "pow":
+            fa, fb = ([self._convert(x, "f") for x in c] for c in columns)
+            return Val(self._pow(fa, fb, vals[1].kind is None, self.exact_body), "f")
+        if name == "log" and len(columns) == 2:
+            return Val(self._numpy(lambda x, b: np.log(x) / np.log(b), *columns), "f")
+        if name not in _NP_MATH:
+            raise Unsupported(f"math.{name}")
+        return Val(self._numpy(_NP_MATH[name], *columns), "f")

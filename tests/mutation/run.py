@@ -1,0 +1,205 @@
+"""Mutation check: do the end-to-end differential layers catch small breaks of the runtime helpers
+and of codegen's choices?
+
+Each mutation is one textual edit of a file of the installed package. The package is copied to a
+temporary directory, the edit is made in the copy, and the layers run in child processes with the
+copy first on ``PYTHONPATH``: the installed package and the worktree are never modified. Layers,
+in order, until one fails (catches the mutation):
+
+* ``behaviour``: tests/behavior (the language cases, compared with CPython by tests/oracle.py);
+* ``golden``: tests/golden (each case run against CPython, besides its text);
+* ``hypothesis``: tests/differential/test_hypothesis.py;
+* ``fuzz``: ``python -m array_vectorize.fuzz`` on two fixed seeds.
+
+``tests/unit/test_runtime.py`` is deliberately not a layer: the point is whether the differential
+layers see a wrong result. Prints a table (mutation, caught by, verdict) and exits 1 when fewer
+than ``REQUIRED`` of the mutations are caught, or when a mutation no longer applies (its text
+moved: update it here).
+
+Usage: ``python tests/mutation/run.py [--only NAME]`` (``make mutation``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from typing import List, Optional, Tuple
+
+TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+#: At least this share of the mutations must be caught end to end.
+REQUIRED = 0.8
+
+
+@dataclass
+class Mutation:
+    name: str
+    path: str  # relative to the package directory
+    old: str
+    new: str
+    what: str
+
+
+def _emit_patch(old: str, new: str) -> Tuple[str, str]:
+    """A codegen mutation without rebuilding the core: appended to ``emit.py``, a wrapper of
+    ``materialize`` rewrites the generated module's text before it runs (``old`` empty: append)."""
+    return "", (
+        "\n\n_unmutated_materialize = materialize\n\n\n"
+        "def materialize(original, source, *args, **kwargs):\n"
+        f"    return _unmutated_materialize(original, source.replace({old!r}, {new!r}), *args, **kwargs)\n"
+    )
+
+
+MUTATIONS: List[Mutation] = [
+    Mutation(
+        "int-floordiv-truncates", "runtime/intops.py",
+        "    return xp.where(by_zero, info.scalar(\"i\", 0), xp.floor_divide(a, b1))",
+        "    return xp.where(by_zero, info.scalar(\"i\", 0), xp.floor_divide(xp.abs(a), xp.abs(b1)) * xp.sign(a) * xp.sign(b1))",
+        "int64 `//` rounds toward zero (the floor sign fix removed)",
+    ),
+    Mutation(
+        "uint-floordiv-truncates", "runtime/intops.py",
+        "    ceil = xp.add(xp.floor_divide(xp.subtract(ma1, 1), mb1), 1)",
+        "    ceil = xp.floor_divide(ma1, mb1)",
+        "uint64-lattice `//` of opposite signs rounds toward zero",
+    ),
+    Mutation(
+        "int-vs-nan-compare-flipped", "runtime/compare.py",
+        "        return _const(xp, info, x, op == \"ne\")\n    if math.isinf(v):",
+        "        return _const(xp, info, x, op != \"ne\")\n    if math.isinf(v):",
+        "an int array compared with a NaN float: every comparison but != is true",
+    ),
+    Mutation(
+        "int64-uint64-equal-through-float", "runtime/compare.py",
+        "    if op == \"eq\":\n        return equal(xp, info, ia, ib)",
+        "    if op == \"eq\":\n        return xp.astype(a, info.float64) == xp.astype(b, info.float64)",
+        "int64 == uint64 compares values rounded through float64",
+    ),
+    Mutation(
+        "select-float-scalar-as-int", "runtime/select.py",
+        "    if \"f\" in kinds or \"F\" in kinds:\n        x, y = _to_float",
+        "    if \"f\" in kinds:\n        x, y = _to_float",
+        "a select of an int array and a Python float truncates the float (promotion wrong)",
+    ),
+    Mutation(
+        "int-truediv-through-float", "runtime/arith.py",
+        "_TWO_53 = 2.0**53",
+        "_TWO_53 = 2.0**64",
+        "int / int rounds both operands to float64 first (not correctly rounded above 2**53)",
+    ),
+    Mutation(
+        "int-saturates-wrong-way", "runtime/arith.py",
+        "    v = xp.where(t >= TWO_63, info.scalar(\"i\", INT64_MAX), v)",
+        "    v = xp.where(t >= TWO_63, info.scalar(\"i\", INT64_MIN), v)",
+        "int()/round()/floor() of a float beyond int64 saturates to INT64_MIN",
+    ),
+    Mutation(
+        "half-power-patch-removed", "runtime/arith.py",
+        "    if half is False:\n        return result",
+        "    if True:\n        return result",
+        "the helpers' `x ** 0.5` keeps NumPy's sqrt values for -0.0 and -inf",
+    ),
+    Mutation(
+        "float-floor-truncates", "runtime/arith.py",
+        "        return float_to_int64(xp, info, getattr(xp, op)(xp.where(xp.isnan(a), 0.0, a)))",
+        "        return float_to_int64(xp, info, xp.trunc(xp.where(xp.isnan(a), 0.0, a)))",
+        "math.floor/ceil of a float array truncates",
+    ),
+    Mutation(
+        "uint-add-sign-lost", "runtime/intops.py",
+        "    return finish(xp, info, bits, _either(xp, neg_a, neg_b))",
+        "    return finish(xp, info, bits, None)",
+        "uint64-lattice `+` forgets negative results (uint64 instead of int64)",
+    ),
+    Mutation(
+        "codegen-min-tie-order", "emit.py", *_emit_patch('"lt"', '"le"'),
+        "codegen: the helpers' `<` emitted as `<=` (min/max keep the last of equal arguments)",
+    ),
+    Mutation(
+        "codegen-fast-le-as-lt", "emit.py", *_emit_patch(" <= ", " < "),
+        "codegen: the fast path's `<=` emitted as `<`",
+    ),
+]
+
+LAYERS = [
+    ("behaviour", ["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "behavior"]),
+    ("golden", ["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "golden"]),
+    ("hypothesis", ["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "differential/test_hypothesis.py"]),
+    ("fuzz", ["-m", "array_vectorize.fuzz", "--seed", "101", "--count", "150", "--jobs", "2", "--no-minimize", "--max-reports", "1", "--skip-open-bugs"]),
+    ("fuzz", ["-m", "array_vectorize.fuzz", "--seed", "202", "--count", "150", "--jobs", "2", "--no-minimize", "--max-reports", "1", "--skip-open-bugs"]),
+]
+
+
+def installed_package() -> str:
+    import array_vectorize
+
+    return os.path.dirname(os.path.abspath(array_vectorize.__file__))
+
+
+def run_layers(site: str, timeout: float) -> Optional[str]:
+    """The first layer that fails with the package in ``site``, or None."""
+    env = dict(os.environ, PYTHONPATH=site + os.pathsep + os.environ.get("PYTHONPATH", ""), PYTHONDONTWRITEBYTECODE="1")
+    for name, args in LAYERS:
+        try:
+            done = subprocess.run([sys.executable, *args], cwd=TESTS, env=env, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return f"{name} (timeout)"
+        if done.returncode != 0:
+            return name
+    return None
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", action="append", help="run only this mutation (repeatable)")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per layer run")
+    args = parser.parse_args(argv)
+    package = installed_package()
+    chosen = [m for m in MUTATIONS if not args.only or m.name in args.only]
+    work = tempfile.mkdtemp(prefix="array-vectorize-mutation-")
+    site = os.path.join(work, "site")
+    copy = os.path.join(site, "array_vectorize")
+    rows = []
+    started = time.monotonic()
+    try:
+        shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        baseline = run_layers(site, args.timeout)
+        if baseline is not None:
+            print(f"the unmutated package already fails the {baseline} layer: fix that first")
+            return 2
+        for m in chosen:
+            target = os.path.join(copy, m.path)
+            with open(target, encoding="utf-8") as fh:
+                original = fh.read()
+            if m.old and original.count(m.old) != 1:
+                rows.append((m.name, "-", "STALE (text not found once)", m.what))
+                continue
+            try:
+                with open(target, "w", encoding="utf-8") as fh:
+                    fh.write(original.replace(m.old, m.new) if m.old else original + m.new)
+                caught = run_layers(site, args.timeout)
+            finally:
+                with open(target, "w", encoding="utf-8") as fh:
+                    fh.write(original)
+            rows.append((m.name, caught or "-", "caught" if caught else "MISSED", m.what))
+            print(f"  {m.name}: {caught or 'missed'}", flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    width = max(len(r[0]) for r in rows) if rows else 10
+    print(f"\n{'mutation':{width}}  {'caught by':11}  verdict  what")
+    for name, layer, verdict, what in rows:
+        print(f"{name:{width}}  {layer:11}  {verdict:7}  {what}")
+    caught = sum(1 for r in rows if r[2] == "caught")
+    stale = sum(1 for r in rows if r[2].startswith("STALE"))
+    print(f"\ncaught {caught} of {len(rows)} end to end ({time.monotonic() - started:.0f} s)")
+    return 0 if not stale and caught >= REQUIRED * len(rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
