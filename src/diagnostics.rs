@@ -177,6 +177,31 @@ pub fn cite_decisions(message: &str) -> String {
     out
 }
 
+/// Longest source line quoted whole under a diagnostic, in characters.
+const MAX_QUOTED_LINE: usize = 200;
+
+/// The line to quote, the caret's column in it and the caret's width: the whole line, or for a
+/// longer one (generated or hostile code) a window around the column with `...` at cut ends.
+fn quote_line(line: &str, col: usize, width: usize) -> (String, usize, usize) {
+    let chars = line.chars().count();
+    if chars <= MAX_QUOTED_LINE {
+        return (line.to_string(), col, width);
+    }
+    let start = col.saturating_sub(60).max(1) - 1;
+    let end = (start + MAX_QUOTED_LINE - 40).min(chars);
+    let mut quoted: String = line.chars().skip(start).take(end - start).collect();
+    let mut caret_col = col - start;
+    if start > 0 {
+        quoted.insert_str(0, "...");
+        caret_col += 3;
+    }
+    if end < chars {
+        quoted.push_str("...");
+    }
+    let width = width.min((end + 1).saturating_sub(col)).max(1);
+    (quoted, caret_col, width)
+}
+
 /// A diagnostic with its position as line and column, and its display text.
 pub fn render(diag: &Diagnostic, sources: &[SourceText]) -> Rendered {
     let message = cite_decisions(&diag.message);
@@ -194,20 +219,20 @@ pub fn render(diag: &Diagnostic, sources: &[SourceText]) -> Rendered {
     };
     let (line, col) = src.position(diag.start);
     let (end_line, end_col) = src.position(diag.end.max(diag.start));
-    let line_text = src.line_text(line);
     let width = if end_line == line {
         end_col.saturating_sub(col).max(1)
     } else {
         1
     };
+    let (quoted, caret_col, width) = quote_line(src.line_text(line), col, width);
     let text = format!(
         "{}:{}:{}: {}\n    {}\n    {}{}",
         src.path,
         line,
         col,
         message,
-        line_text,
-        " ".repeat(col - 1),
+        quoted,
+        " ".repeat(caret_col - 1),
         "^".repeat(width)
     );
     Rendered {
@@ -275,5 +300,17 @@ mod tests {
             r.text,
             "m.py:11:5: `while` loops are not supported\n        while x > 0:\n        ^^^^^"
         );
+    }
+
+    #[test]
+    fn long_lines_are_quoted_around_the_column() {
+        assert_eq!(quote_line("x = 1", 5, 1), ("x = 1".to_string(), 5, 1));
+        let line = format!("y = {}", "a + ".repeat(10_000));
+        let (quoted, caret, width) = quote_line(&line, 20_001, 5);
+        assert!(quoted.starts_with("...") && quoted.ends_with("..."));
+        assert!(quoted.chars().count() < 200);
+        let under: String = quoted.chars().skip(caret - 1).take(width).collect();
+        let original: String = line.chars().skip(20_000).take(width).collect();
+        assert_eq!(under, original);
     }
 }

@@ -17,7 +17,8 @@ pub struct FunctionSource {
     pub path: String,
     /// 1-based line of `source`'s first line in `path`.
     pub first_line: usize,
-    /// Name the helper is defined under (`<lambda>` for lambdas).
+    /// The helper's `__qualname__` (or just its name; `<lambda>` for lambdas): the innermost
+    /// class it names mangles private names.
     pub name: String,
     /// Where its free names resolve; `None` when that is the caller's environment (a helper of
     /// the same module, and the way the decorator breaks cycles between helpers).

@@ -8,7 +8,8 @@ use rustpython_parser::ast::{self, Ranged};
 use rustpython_parser::{parse, Mode};
 
 use crate::diagnostics::{Diagnostic, DiagnosticKind, SourceId, SourceText};
-use crate::source::check_nesting;
+use crate::names;
+use crate::source::{check_nesting, Limits};
 
 /// A function ready for validation and lowering.
 #[derive(Debug, Clone)]
@@ -40,7 +41,7 @@ pub fn parse_text(
     text: &str,
     first_line: usize,
 ) -> Result<(SourceId, Vec<ast::Stmt>), Diagnostic> {
-    let indented = text.starts_with([' ', '\t']);
+    let indented = text.starts_with([' ', '\t', '\x0c']);
     let (wrapped, line0) = if indented {
         (format!("{WRAP_PREFIX}{text}"), first_line.saturating_sub(1))
     } else {
@@ -53,10 +54,10 @@ pub fn parse_text(
     if indented && first_line <= 1 {
         sources[id] = SourceText::new(path, &wrapped, 1);
     }
-    if let Err((offset, message)) = check_nesting(&wrapped) {
+    if let Err((offset, message)) = check_nesting(&wrapped, &Limits::FUNCTION) {
         return Err(Diagnostic {
             kind: DiagnosticKind::TooComplex,
-            message: format!("{message}; simplify the function"),
+            message,
             source: id,
             start: offset,
             end: offset + 1,
@@ -72,7 +73,7 @@ pub fn parse_text(
             } else {
                 m.body
             };
-            Ok((id, body))
+            Ok((id, names::normalize_body(&wrapped, body)))
         }
         Ok(_) => Ok((id, Vec::new())),
         Err(err) => {
@@ -88,22 +89,30 @@ pub fn parse_text(
     }
 }
 
-/// Finds the function `name` (a `def`, or the first `lambda` when `name` is `<lambda>`).
+/// Finds the function `qualname` names (a `def`, or the first `lambda` when its name is
+/// `<lambda>`); inside a class, its private names are mangled as CPython does.
 pub fn find_function(
     source: SourceId,
     sources: &[SourceText],
     body: &[ast::Stmt],
-    name: &str,
+    qualname: &str,
 ) -> Result<ParsedFunction, Diagnostic> {
+    let (name, class) = names::split_qualname(qualname);
     if name == "<lambda>" {
         if let Some(lambda) = body.iter().find_map(first_lambda_in_stmt) {
-            return Ok(from_lambda(source, lambda));
+            return Ok(match class {
+                Some(class) => from_lambda(source, &names::mangle_lambda(lambda.clone(), class)),
+                None => from_lambda(source, lambda),
+            });
         }
     } else if let Some(def) = body.iter().find_map(|s| match s {
         ast::Stmt::FunctionDef(def) if def.name.as_str() == name => Some(def),
         _ => None,
     }) {
-        return Ok(from_def(source, def));
+        return Ok(match class {
+            Some(class) => from_def(source, &names::mangle_def(def.clone(), class)),
+            None => from_def(source, def),
+        });
     }
     let len = sources.get(source).map_or(0, |s| s.text.len());
     Err(Diagnostic {

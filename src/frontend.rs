@@ -5,7 +5,7 @@ use crate::diagnostics::{Diagnostic, SourceText};
 use crate::extract::{self, ParsedFunction};
 use crate::validate;
 
-/// Parses the function `name` whose text starts `source` (the rest of its file may follow) and
+/// Parses the function `name` (a `__qualname__`, see `extract::find_function`) whose text starts `source` (the rest of its file may follow) and
 /// validates it, validation's diagnostics going to `diags`. Returns the function and its own
 /// text; `Err` when the text does not parse or holds no such function.
 pub fn parse_function<'t>(
@@ -16,7 +16,7 @@ pub fn parse_function<'t>(
     name: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<(ParsedFunction, &'t str), Diagnostic> {
-    let text = &source[..crate::source::block_len(source, name == "<lambda>")];
+    let text = &source[..crate::source::block_len(source, crate::names::is_lambda(name))];
     let (id, body) = extract::parse_text(sources, path, text, first_line)?;
     let func = extract::find_function(id, sources, &body, name)?;
     validate::validate(&func, diags);

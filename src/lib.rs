@@ -17,11 +17,13 @@ pub mod frontend;
 pub mod ir;
 pub mod lower;
 pub mod module;
+pub mod names;
 pub mod pipeline;
 pub mod pyast;
 pub mod rewrite;
 pub mod scan;
 pub mod source;
+pub mod stack;
 pub mod suggest;
 #[cfg(test)]
 mod testing;

@@ -16,7 +16,7 @@ use rustpython_parser::{parse, Mode};
 use crate::diagnostics::{CompileError, Rendered, SourceText};
 use crate::env::{Binding, Const, Env, FunctionSource};
 use crate::pipeline::{compile_function, Compiled, Options, Request};
-use crate::source::{check_nesting, LineIndex};
+use crate::source::{check_nesting, Limits, LineIndex};
 
 /// Builtins the compiler gives meaning to.
 pub const KNOWN_BUILTINS: &[&str] = &[
@@ -139,11 +139,14 @@ pub fn compile_module(
         };
         crate::diagnostics::render(&d, &[src])
     };
-    if let Err((offset, message)) = check_nesting(source) {
+    if let Err((offset, message)) = check_nesting(source, &Limits::MODULE) {
         return Err(text_err(offset, message));
     }
     let module = match parse(source, Mode::Module, path) {
-        Ok(ast::Mod::Module(m)) => m,
+        Ok(ast::Mod::Module(mut m)) => {
+            m.body = crate::names::normalize_body(source, m.body);
+            m
+        }
         Ok(_) => return Ok(vec![]),
         Err(e) => {
             return Err(text_err(
@@ -180,7 +183,7 @@ pub fn compile_module(
                 source: &text,
                 path,
                 first_line: line,
-                name: def.name.as_str(),
+                name: &qualname,
                 env: &env,
                 options: opts.options,
             };

@@ -22,7 +22,8 @@ pub struct Request<'a> {
     pub path: &'a str,
     /// 1-based line of `source`'s first line in `path`.
     pub first_line: usize,
-    /// The function's name (`<lambda>` for a lambda).
+    /// The function's `__qualname__` (or just its name; `<lambda>` for a lambda): the innermost
+    /// class it names mangles private names.
     pub name: &'a str,
     /// What the function's free names are bound to.
     pub env: &'a Env,

@@ -14,6 +14,7 @@ use crate::env::{AssumedBinding, Assumption, Binding, Const, Env, FunctionSource
 use crate::lower::Hidden;
 use crate::module::{self, Outcome};
 use crate::pipeline::{self, Compiled, Options, Request};
+use crate::stack::on_large_stack;
 
 create_exception!(
     _core,
@@ -263,7 +264,7 @@ fn compile_function<'py>(
             env: &env,
             options,
         };
-        Ok(pipeline::compile_function(&req))
+        Ok(on_large_stack(|| pipeline::compile_function(&req)))
     })?;
     match result {
         Ok(c) => {
@@ -293,7 +294,11 @@ fn compile_module<'py>(
     path: &str,
     only: Option<&str>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let result = guarded(|| Ok(module::compile_module(source, path, only)))?;
+    let result = guarded(|| {
+        Ok(on_large_stack(|| {
+            module::compile_module(source, path, only)
+        }))
+    })?;
     let functions = match result {
         Ok(f) => f,
         Err(rendered) => return Err(vectorization_error(py, &[rendered])),

@@ -173,7 +173,7 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
 
 def compile_live(original: FunctionType, options: dict) -> tuple[dict, dict]:
     """Compiles the live function with the Rust core; returns (result, hidden values)."""
-    from .environment import EnvBuilder, function_source
+    from .environment import EnvBuilder, compile_name, function_source
 
     try:
         source, path, first_line = function_source(original)
@@ -184,7 +184,7 @@ def compile_live(original: FunctionType, options: dict) -> tuple[dict, dict]:
         ) from None
     builder = EnvBuilder()
     env = builder.env_of(original)
-    name = original.__name__ if original.__name__ != "<lambda>" else "<lambda>"
+    name = compile_name(original)
     try:
         compiled = _core.compile_function(source, path, first_line, name, env, options)
     except _core.DeferredError as exc:  # only static compiles defer; a live env never should

@@ -63,6 +63,16 @@ def function_source(fn: types.FunctionType) -> tuple[str, str, int]:
     return "".join(lines[first - 1 :]), code.co_filename, first
 
 
+def compile_name(fn: types.FunctionType) -> str:
+    """The name the compiler finds `fn` by: its ``__qualname__``, whose innermost class mangles
+    private names (``__k`` in a method of ``A`` reads ``_A__k``), or just ``__name__`` when the
+    two disagree (a renamed function)."""
+    qualname = getattr(fn, "__qualname__", "")
+    if isinstance(qualname, str) and qualname.rpartition(".")[2] == fn.__name__:
+        return qualname
+    return fn.__name__
+
+
 def is_array(value: Any) -> bool:
     return hasattr(value, "__array_namespace__") or (
         hasattr(value, "shape") and hasattr(value, "dtype") and not isinstance(value, numbers.Number)
@@ -130,7 +140,7 @@ class EnvBuilder:
                 env = None  # a cycle: recursion, which the compiler reports
             else:
                 env = self.env_of(original)
-            return ("function", source, path, line, original.__name__, env)
+            return ("function", source, path, line, compile_name(original), env)
         if is_array(value):
             self.hidden_values[name] = value
             return ("array",)

@@ -53,7 +53,7 @@ struct Gen<'a> {
     defs: Vec<Option<&'a Op>>,
     /// Int values that may lie outside int64 (`kinds::wide_ints`).
     wide: Vec<bool>,
-    taken: BTreeSet<String>,
+    taken: plan::FreshNames,
 }
 
 impl<'a> Gen<'a> {
@@ -76,7 +76,7 @@ impl<'a> Gen<'a> {
             inline: vec![false; n],
             defs: vec![None; n],
             wide: wide_ints(f),
-            taken,
+            taken: plan::FreshNames::new(taken),
         };
         g.plan();
         g

@@ -144,8 +144,7 @@ impl Gen<'_> {
                 _ => "tmp".into(),
             },
         };
-        let n = unique(&base, &self.taken);
-        self.taken.insert(n.clone());
+        let n = self.taken.fresh(&base);
         self.names[v.index()] = Some(n.clone());
         n
     }
@@ -162,10 +161,58 @@ pub(crate) fn unique(base: &str, taken: &BTreeSet<String>) -> String {
         .unwrap_or_else(|| base.to_string())
 }
 
+/// Names made unique with a numeric suffix, as [`unique`] makes them, in amortized constant
+/// time: the next suffix to try is remembered per base (searching from 1 each time made the
+/// thousands of `merged`/`cond` temporaries of a long `elif` chain quadratic).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct FreshNames {
+    taken: BTreeSet<String>,
+    next: crate::Map<String, usize>,
+}
+
+impl FreshNames {
+    /// Fresh names that avoid every name of `taken`.
+    pub(crate) fn new(taken: BTreeSet<String>) -> Self {
+        FreshNames {
+            taken,
+            next: crate::Map::default(),
+        }
+    }
+
+    /// `base` itself when free, else `base_i` with the smallest free `i >= 1`; taken from now on.
+    pub(crate) fn fresh(&mut self, base: &str) -> String {
+        if self.taken.insert(base.to_string()) {
+            return base.to_string();
+        }
+        // Names are only ever added, so no suffix below the remembered one is free again.
+        let next = self.next.entry(base.to_string()).or_insert(1);
+        loop {
+            let candidate = format!("{base}_{next}");
+            *next += 1;
+            if self.taken.insert(candidate.clone()) {
+                return candidate;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::compiled;
     use super::*;
+
+    #[test]
+    fn fresh_names_take_the_smallest_free_suffix() {
+        let taken: BTreeSet<String> = ["merged", "merged_2"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let mut names = FreshNames::new(taken);
+        assert_eq!(names.fresh("merged"), "merged_1");
+        assert_eq!(names.fresh("merged"), "merged_3");
+        assert_eq!(names.fresh("cond"), "cond");
+        assert_eq!(names.fresh("cond"), "cond_1");
+    }
 
     #[test]
     fn unique_numbers_taken_names() {

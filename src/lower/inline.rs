@@ -6,7 +6,9 @@ use std::rc::Rc;
 
 use rustpython_parser::ast;
 
-use super::{identity, locals_of, Done, Frame, LocalFn, Lowerer, Var, MAX_CALL_DEPTH, R};
+use super::{
+    identity, locals_of, Done, Frame, LocalFn, Lowerer, Var, MAX_CALL_DEPTH, MAX_INLINED_VALUES, R,
+};
 use crate::diagnostics::DiagnosticKind;
 use crate::env::{Env, FunctionSource};
 use crate::extract::ParsedFunction;
@@ -180,6 +182,18 @@ impl Lowerer<'_> {
                 "helper calls nested too deeply".into(),
                 c,
             );
+            return Err(());
+        }
+        if self.over_budget || self.f.values.len() > MAX_INLINED_VALUES {
+            if !self.over_budget {
+                self.over_budget = true;
+                self.error_at(
+                    frame,
+                    DiagnosticKind::TooComplex,
+                    format!("inlining `{}` here would grow the function past the inlining budget of {MAX_INLINED_VALUES} operations: its helpers call one another so often that copying each call into the function explodes; call a helper once per argument and reuse the result (`y = h(x)`, then `y + y`)", callee.name),
+                    c,
+                );
+            }
             return Err(());
         }
         // The callee's returns are its own; the caller's live lanes matter only for

@@ -80,6 +80,11 @@ pub struct Lowered {
 const MAX_CALL_DEPTH: usize = 32;
 /// Deepest expression nesting lowered.
 const MAX_EXPR_DEPTH: usize = 1200;
+/// Most IR values a function may grow to while helpers are inlined (D7): every call is a copy of
+/// the helper's body, so helpers that call one another twice copy the innermost `2**depth` times.
+/// Real functions stay far below (a few thousand); past it the compile stops with a diagnostic
+/// rather than running out of time or memory.
+const MAX_INLINED_VALUES: usize = 100_000;
 
 /// Which lanes have returned.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -147,6 +152,8 @@ pub struct Lowerer<'s> {
     /// would read the previous iteration's value, or nothing in the first.
     undefined_phis: BTreeSet<Value>,
     depth: usize,
+    /// The inlining budget ran out (reported once; every later call fails at once).
+    over_budget: bool,
 }
 
 type R<T> = Result<T, ()>;
@@ -194,6 +201,7 @@ impl<'s> Lowerer<'s> {
             consts: HashMap::default(),
             undefined_phis: BTreeSet::new(),
             depth: 0,
+            over_budget: false,
         }
     }
 

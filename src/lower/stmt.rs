@@ -48,6 +48,12 @@ impl Lowerer<'_> {
                     .insert(d.name.to_string(), LocalFn { parsed });
                 frame.vars.remove(d.name.as_str());
             }
+            // Validation reported `raise`; the lanes that reach it leave the function there,
+            // so nothing after it (a missing return, a name it skipped) is reported as well.
+            S::Raise(_) => {
+                let v = self.poison();
+                self.do_return(frame, v);
+            }
             // Everything else was reported by validation.
             _ => {}
         }
