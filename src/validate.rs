@@ -281,8 +281,16 @@ impl Validator<'_> {
                 } else if !matches!(c.func.as_ref(), E::Name(_)) {
                     self.push(K::UnknownCall, "only calls of named functions are supported", &*c.func);
                 }
+                // `math.fsum((a, b, c))`: lowering checks that the callee is `math.fsum` (D17).
+                let fsum = match c.func.as_ref() {
+                    E::Attribute(a) => a.attr.as_str() == "fsum",
+                    E::Name(n) => n.id.as_str() == "fsum",
+                    _ => false,
+                };
                 for a in &c.args {
-                    if let E::Starred(_) = a {
+                    if let (true, E::Tuple(ast::ExprTuple { elts, .. }) | E::List(ast::ExprList { elts, .. })) = (fsum, a) {
+                        elts.iter().for_each(|e| self.expr(e));
+                    } else if let E::Starred(_) = a {
                         self.push(K::BadArguments, "`*args` in calls is not supported", a);
                     } else {
                         self.expr(a);

@@ -22,7 +22,7 @@ mod print;
 pub mod types;
 
 pub use constant::{const_kind, float_repr, Const};
-pub use math::{math_fn, MathFn, SafeValue, MATH_CONSTANTS, MATH_FUNCTIONS};
+pub use math::{math_fn, MathFn, SafeValue, MATH_CONSTANTS, MATH_FUNCTIONS, ROUND_DIGITS};
 pub use op::{result_kind, result_shape, BinOp, CastOp, CmpOp, LogicOp, Op, OpKey, UnOp};
 pub use types::{Kind, Shape, Value};
 
