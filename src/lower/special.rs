@@ -150,7 +150,19 @@ impl Lowerer<'_> {
                 );
                 Err(())
             }
-            Kind::Unknown => Err(()),
+            // A parameter's kind is known only per call (float body or exact body), and the
+            // result's kind follows it: ask for the conversion rather than guess (D10).
+            Kind::Unknown => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::BadArguments,
+                    "round(x, ndigits) needs x known to be a float or an int here: write \
+                     round(float(x), ndigits) or round(int(x), ndigits)"
+                        .into(),
+                    &c.args[0],
+                );
+                Err(())
+            }
         }
     }
 
