@@ -118,3 +118,20 @@ def test_round_of_an_int_stays_int_and_exact_body_is_used():
 def test_round_digits_of_a_parameter_of_unknown_kind_is_rejected_with_a_position():
     with pytest.raises(Exception, match=r"round\(float\(x\), ndigits\)"):
         vectorize(lambda x: round(x, 2))
+
+
+def test_every_special_helper_is_in_the_core_contract_under_its_name():
+    from array_vectorize import _core
+    from array_vectorize.runtime.special import SPECIAL_HELPERS
+
+    for key, (name, _fn) in SPECIAL_HELPERS.items():
+        assert _core.RUNTIME_HELPERS[key]["name"] == name, key
+
+
+def test_fsum_needs_a_sequence_written_in_the_call():
+    def total(a):
+        parts = a
+        return math.fsum(parts)
+
+    with pytest.raises(Exception, match="tuple or list written in the call"):
+        vectorize(total)
