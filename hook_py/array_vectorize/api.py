@@ -82,14 +82,16 @@ def _verify(vec: FunctionType, original: FunctionType, examples: Any) -> None:
 def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionType:
     entry = precompiled.lookup(original, options)
     if entry is not None:
-        _stats.bump("precompiled_hits" if entry["origin"] == "wheel" else "disk_cache_hits")
+        if entry["origin"] == "hook":
+            _stats.bump("disk_cache_hits")
+            return emit.from_cache(original, entry, namespace)
+        _stats.bump("precompiled_hits")
         return emit.materialize(
             original,
             entry["source"],
             entry["entry"],
             namespace=namespace,
             code=entry.get("code"),
-            lazy=entry["origin"] == "hook",
             doc=entry.get("doc"),
             scalar_source=entry.get("scalar_source"),
         )

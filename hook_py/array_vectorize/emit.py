@@ -140,45 +140,75 @@ def _globals(module: str, hidden: dict[str, Any] | None, namespace: Any) -> dict
     return glob
 
 
-class _FirstCall:
-    """What a lazy function's prologue name is bound to until its first call (see `_lazy`). One
-    object rather than a closure: a warm import makes one per function, and a closure's cells
-    are as many more objects for the garbage collector to track."""
+class _FirstCall(tuple):
+    """What a lazy function's prologue name is bound to until its first call (see `_lazy`):
+    ``(code, glob, source, module, namespace)``. A tuple made in one C call rather than a
+    closure or an object with attributes: a warm import makes one per function."""
 
-    __slots__ = ("code", "glob", "module", "namespace", "prologue", "source")
-
-    def __init__(self, code: CodeType, glob: dict[str, Any], source: str, module: str, namespace: Any) -> None:
-        self.code = code
-        self.glob = glob
-        self.source = source
-        self.module = module
-        self.namespace = namespace
-        self.prologue = code.co_names[0]
+    __slots__ = ()
 
     def __call__(self, *args: Any) -> Any:
         # Another thread may have filled the globals meanwhile; filling them twice at once is
         # harmless, the values are the same. The exact body goes in first and the helpers in
         # one update (atomic under the GIL) that replaces this stand-in last: a thread that
         # finds the real prologue finds everything else too.
-        glob = self.glob
-        if glob.get(self.prologue) is self:
+        code, glob, source, module, namespace = self
+        prologue = code.co_names[0]
+        if glob.get(prologue) is self:
             if _pending_sources:
                 import linecache
 
                 flush_pending_sources(linecache)
-            _install_exact(self.source, self.code.co_filename, glob)
-            glob.update(_globals(self.module, None, self.namespace))
-        return glob[self.prologue](*args)
+            _install_exact(source, code.co_filename, glob)
+            glob.update(_globals(module, None, namespace))
+        return glob[prologue](*args)
 
 
-def _lazy(code: CodeType, source: str, module: str, namespace: Any) -> FunctionType:
-    """The entry made from its cached `code`, with globals filled on its first call (see the
-    module doc). The function object is final from the start: references taken before the
-    first call stay valid, and its code, signature and source are the generated ones."""
+def _lazy(code: CodeType, source: str, original: FunctionType, namespace: Any) -> FunctionType:
+    """The entry made from its cached `code` for `original`, with globals filled on its first
+    call (see the module doc). The function object is final from the start: references taken
+    before the first call stay valid, and its code, signature and source are the generated
+    ones. Its name, defaults and module (``glob["__name__"]``) are the original's."""
+    module = original.__module__
     # The first global the entry reads is the prologue it calls first.
     glob: dict[str, Any] = {"__name__": module}
-    glob[code.co_names[0]] = _FirstCall(code, glob, source, module, namespace)
-    return FunctionType(code, glob)
+    glob[code.co_names[0]] = _FirstCall((code, glob, source, module, namespace))
+    return FunctionType(code, glob, original.__name__, original.__defaults__)
+
+
+def from_cache(original: FunctionType, entry: dict, namespace: Any) -> FunctionType:
+    """`materialize` for an entry of the import hook's cache, lazily when it can be: the path
+    of every function of a warm import, so it does only what a lazy function needs."""
+    code = entry.get("code")
+    source = entry["source"]
+    if code is None or entry.get("hidden") or code.co_names[:1] not in _LAZY_PROLOGUES:
+        return materialize(
+            original,
+            source,
+            entry["entry"],
+            namespace=namespace,
+            code=code,
+            lazy=True,
+            doc=entry.get("doc"),
+            scalar_source=entry.get("scalar_source"),
+        )
+    register_source_lazily(code.co_filename, source)
+    vec = _lazy(code, source, original, namespace)
+    kwdefaults = original.__kwdefaults__
+    if kwdefaults is not None:
+        vec.__kwdefaults__ = kwdefaults
+    annotations = original.__annotations__
+    if annotations:
+        vec.__annotations__ = dict(annotations)
+    vec.__qualname__ = original.__qualname__
+    doc = entry.get("doc")
+    if doc is None:
+        from .docstring import vectorized_docstring
+
+        doc = vectorized_docstring(original, entry.get("scalar_source"))
+    vec.__doc__ = doc
+    vec.__dict__ = {"_vectorized_original": original, "source": source}
+    return vec
 
 
 def materialize(
@@ -197,19 +227,15 @@ def materialize(
 
     `code` and `doc` (the generated module's code object and the vectorized docstring) come from
     the import hook's cache or a wheel when known, so a warm import neither compiles nor
-    tokenizes. `lazy` (the import hook's entries): `code` is the entry function's own code, and
-    the globals are filled on the first call (see the module doc).
+    tokenizes. `lazy`: `code` is the entry function's own code (an import hook entry that
+    `from_cache` could not make lazily), compiled again here as the whole module.
     """
-    if lazy and code is not None and not hidden and code.co_names[:1] in _LAZY_PROLOGUES:
-        register_source_lazily(code.co_filename, source)
-        vec = _lazy(code, source, original.__module__, namespace)
-    else:
-        # A code object from a cache or a wheel carries the name code_filename() would compute.
-        filename = code.co_filename if code is not None else code_filename(original.__qualname__, source)
-        register_source(filename, source)
-        glob = _globals(original.__module__, hidden, namespace)
-        _install(source, filename, glob, None if lazy else code)
-        vec = glob[entry]
+    # A code object from a cache or a wheel carries the name code_filename() would compute.
+    filename = code.co_filename if code is not None else code_filename(original.__qualname__, source)
+    register_source(filename, source)
+    glob = _globals(original.__module__, hidden, namespace)
+    _install(source, filename, glob, None if lazy else code)
+    vec = glob[entry]
     # The generated entry declares the original's parameters, so with its defaults and
     # annotations its signature is the original's (no inspect.signature needed).
     vec.__defaults__ = original.__defaults__
