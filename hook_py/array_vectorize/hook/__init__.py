@@ -550,7 +550,7 @@ def _read_for_marker(loader, origin: str) -> tuple[bytes | None, str]:
     try:
         n = os.readv(fd, [buf])
         if n < _BUFFER_SIZE:
-            data = bytes(buf[:n]) if buf.find(MARKER, 0, n) >= 0 else None
+            data = bytes(memoryview(buf)[:n]) if buf.find(MARKER, 0, n) >= 0 else None  # one copy
         else:  # a large file: read it whole
             data = read_source(loader, origin)
             if MARKER not in data:
