@@ -99,7 +99,7 @@ def _split(source: str) -> tuple[str, str | None]:
     return source[: split + 1], source[split + 3 :]
 
 
-def _install(source: str, filename: str, glob: dict[str, Any], code: CodeType | None) -> None:
+def _install(source: str, filename: str, glob: dict[str, Any], code: CodeType | None, entry: str) -> None:
     """Executes the entry (its cached code, when given) now, and the exact body (ARCHITECTURE.md,
     "Generated code") on its first call: most programs only ever take the float path, and
     compiling the exact body is more than half of the cost of `compile()`."""
@@ -107,33 +107,57 @@ def _install(source: str, filename: str, glob: dict[str, Any], code: CodeType | 
     if code is None:
         code = compile(head, filename, "exec", dont_inherit=True)
     exec(code, glob)  # noqa: S102 - the generated module only defines functions
-    _install_exact(source, filename, glob)
+    _install_exact(source, filename, glob, glob[entry] if glob.get("_vec_float_args") is _blocked_prologue() else None)
 
 
-def _install_exact(source: str, filename: str, glob: dict[str, Any]) -> None:
-    """Puts the exact body in `glob`, compiled on its first call, unless it is there already."""
+def _install_exact(source: str, filename: str, glob: dict[str, Any], entry: FunctionType | None) -> None:
+    """Puts the exact body in `glob`, compiled on its first call, unless it is there already.
+    With `entry` (a function that may be evaluated in blocks: `_may_block`), the exact body's
+    slot holds a ``runtime.blocked.Dispatch`` of `entry` and the exact body."""
     head, tail = _split(source)
     if tail is None:
         return
     name = tail[len("def ") : tail.index("(")]
-    if name in glob:  # a code object of the whole module (a wheel's .pyc)
+    dispatch = None
+    if name in glob:  # a code object of the whole module (a wheel's .pyc), or done already
+        if entry is not None and type(glob[name]).__name__ != "Dispatch":
+            from .runtime.registry import BLOCKED_DISPATCH
+
+            glob[name] = BLOCKED_DISPATCH(entry, glob[name])
         return
     # Blank lines in front keep the exact body's line numbers those of the registered source.
     padded = "\n" * head.count("\n") + "\n\n" + tail
 
     def compile_exact(*args: Any, **kwargs: Any) -> Any:
         exec(compile(padded, filename, "exec", dont_inherit=True), glob)  # noqa: S102
-        return glob[name](*args, **kwargs)
+        exact = glob[name]
+        if dispatch is not None:
+            dispatch.exact = exact
+            glob[name] = dispatch
+        return exact(*args, **kwargs)
 
-    glob[name] = compile_exact
+    if entry is None:
+        glob[name] = compile_exact
+    else:
+        from .runtime.registry import BLOCKED_DISPATCH
+
+        dispatch = glob[name] = BLOCKED_DISPATCH(entry, compile_exact)
+
+
+def _blocked_prologue() -> Any:
+    from .runtime.registry import BLOCKED_FLOAT_ARGS
+
+    return BLOCKED_FLOAT_ARGS
 
 
 def _globals(module: str, hidden: dict[str, Any] | None, namespace: Any) -> dict[str, Any]:
     """The generated module's globals: the runtime helpers and the hidden values (global arrays,
-    fallback callees, D8)."""
+    fallback callees, D8). A function that binds no hidden values and whose namespace is not
+    pinned may be evaluated in blocks (runtime/blocked.py): its float prologue is the one that
+    sends large NumPy inputs there. (Hidden values are not cut into blocks with the arguments.)"""
     from .runtime.registry import helper_globals  # the runtime loads with the first function
 
-    glob = helper_globals(namespace)
+    glob = helper_globals(namespace, blocked=namespace is None and not hidden)
     glob["__name__"] = module
     if hidden:
         glob.update(hidden)
@@ -142,7 +166,7 @@ def _globals(module: str, hidden: dict[str, Any] | None, namespace: Any) -> dict
 
 class _FirstCall(tuple):
     """What a lazy function's prologue name is bound to until its first call (see `_lazy`):
-    ``(code, glob, source, module, namespace)``. A tuple made in one C call rather than a
+    ``(entry, glob, source, namespace)``. A tuple made in one C call rather than a
     closure or an object with attributes: a warm import makes one per function."""
 
     __slots__ = ()
@@ -152,15 +176,18 @@ class _FirstCall(tuple):
         # harmless, the values are the same. The exact body goes in first and the helpers in
         # one update (atomic under the GIL) that replaces this stand-in last: a thread that
         # finds the real prologue finds everything else too.
-        code, glob, source, module, namespace = self
+        entry, glob, source, namespace = self
+        code = entry.__code__
         prologue = code.co_names[0]
         if glob.get(prologue) is self:
             if _pending_sources:
                 import linecache
 
                 flush_pending_sources(linecache)
-            _install_exact(source, code.co_filename, glob)
-            glob.update(_globals(module, None, namespace))
+            helpers = _globals(glob["__name__"], None, namespace)
+            blocks = helpers["_vec_float_args"] is _blocked_prologue()
+            _install_exact(source, code.co_filename, glob, entry if blocks else None)
+            glob.update(helpers)
         return glob[prologue](*args)
 
 
@@ -169,11 +196,11 @@ def _lazy(code: CodeType, source: str, original: FunctionType, namespace: Any) -
     call (see the module doc). The function object is final from the start: references taken
     before the first call stay valid, and its code, signature and source are the generated
     ones. Its name, defaults and module (``glob["__name__"]``) are the original's."""
-    module = original.__module__
+    glob: dict[str, Any] = {"__name__": original.__module__}
+    vec = FunctionType(code, glob, original.__name__, original.__defaults__)
     # The first global the entry reads is the prologue it calls first.
-    glob: dict[str, Any] = {"__name__": module}
-    glob[code.co_names[0]] = _FirstCall((code, glob, source, module, namespace))
-    return FunctionType(code, glob, original.__name__, original.__defaults__)
+    glob[code.co_names[0]] = _FirstCall((vec, glob, source, namespace))
+    return vec
 
 
 def from_cache(original: FunctionType, entry: dict, namespace: Any) -> FunctionType:
@@ -234,7 +261,7 @@ def materialize(
     filename = code.co_filename if code is not None else code_filename(original.__qualname__, source)
     register_source(filename, source)
     glob = _globals(original.__module__, hidden, namespace)
-    _install(source, filename, glob, None if lazy else code)
+    _install(source, filename, glob, None if lazy else code, entry)
     vec = glob[entry]
     # The generated entry declares the original's parameters, so with its defaults and
     # annotations its signature is the original's (no inspect.signature needed).

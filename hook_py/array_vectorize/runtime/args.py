@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     Plan = Callable[[Tuple[Any, ...]], Optional[Tuple[Any, ...]]]
 
-from . import compat
+from . import blocked, compat
 from .dtype import (
     COMPLEX,
     WIDEN_FLOAT,
@@ -174,6 +174,30 @@ def _cached_prologue(build: Callable[[tuple[Any, ...], Any], Plan], namespace: A
 def make_float_args(namespace: Any = None) -> Callable[..., tuple[Any, ...] | None]:
     """A ``_vec_float_args`` with its own plan cache; ``namespace`` pins ``xp`` when given."""
     return _cached_prologue(_float_plan, namespace, "_vec_float_args")
+
+
+def _blocked_float_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
+    """The float plan, which for NumPy arrays of at least ``blocked.THRESHOLD`` elements returns
+    None instead, sending the call to the blocked evaluation in the exact body's slot
+    (runtime/blocked.py). Other namespaces and array types get the float plan itself."""
+    plan = _float_plan(args, pinned)
+    if plan is _no_plan:
+        return plan
+    at = tuple(i for i, a in enumerate(args) if blocked.is_ndarray(a))
+    if not at or len(at) != sum(1 for a in args if hasattr(a, "dtype") and not isinstance(a, float)):
+        return plan
+
+    def large_first(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        for i in at:
+            if args[i].size >= blocked.THRESHOLD and not blocked.blocking_off():
+                return None
+        return plan(args)
+
+    return large_first
+
+
+#: The float prologue of functions that may be evaluated in blocks (emit.py installs it).
+_vec_float_args_blocked = _cached_prologue(_blocked_float_plan, None, "_vec_float_args")
 
 
 # --------------------------------------------------------------------------- exact prologue
