@@ -24,6 +24,8 @@ pub const UNARY: &str = "_vec_unary";
 pub const SELECT: &str = "_vec_select";
 pub const BROADCAST: &str = "_vec_broadcast";
 pub const ELEMENTWISE: &str = "_vec_elementwise";
+/// `_vec_f64(xp, v)`: Python scalar `v` as a float64 0-d value of `xp` (float body only).
+pub const F64: &str = "_vec_f64";
 
 /// Deepest chain of operations inlined into one expression.
 const MAX_INLINE_DEPTH: usize = 24;
@@ -37,6 +39,7 @@ const RESERVED: &[&str] = &[
     SELECT,
     BROADCAST,
     ELEMENTWISE,
+    F64,
     "float",
     "int",
     "bool",
@@ -143,7 +146,11 @@ pub fn generate(
     let mut unpack = vec![xp.clone()];
     unpack.extend(local_arrays.iter().cloned());
     float_body.push(Stmt::Assign(unpack.clone(), vec![name(&arrays_var)]));
-    float_body.extend(Gen::new(float_ir, &xp, &taken, &local_arrays, &locals).function_body());
+    float_body.extend(
+        Gen::new(float_ir, &xp, &taken, &local_arrays, &locals)
+            .in_float_body()
+            .function_body(),
+    );
 
     let mut exact_body = vec![Stmt::Assign(unpack, vec![call(name(EXACT_ARGS), args)])];
     exact_body.extend(Gen::new(exact_ir, &xp, &taken, &local_arrays, &locals).function_body());
@@ -213,6 +220,9 @@ struct Gen<'a> {
     /// Int values that may lie outside int64 (`kinds::wide_ints`).
     wide: Vec<bool>,
     taken: BTreeSet<String>,
+    /// Generating the float body: every argument is float64 (or a Python float), so a float
+    /// scalar lifted to a 0-d value may be the namespace's cheapest one (`F64`).
+    float_body: bool,
 }
 
 /// Where a value is read: never, once in the block with this id, or more than that.
@@ -244,9 +254,31 @@ impl<'a> Gen<'a> {
             defs: vec![None; n],
             wide: crate::kinds::wide_ints(f),
             taken,
+            float_body: false,
         };
         g.plan();
         g
+    }
+
+    /// This generator for the float body (`float_body`).
+    fn in_float_body(mut self) -> Self {
+        self.float_body = true;
+        self
+    }
+
+    /// Float scalar expression `e` as a float64 0-d value: in the float body through `F64` (on
+    /// NumPy a float64 scalar, which computes as a 0-d array does, IEEE values and warnings
+    /// included, in a tenth of the time of `xp.asarray`: loops that lift their index arithmetic
+    /// run it every iteration); elsewhere `xp.asarray(e, dtype=xp.float64)`.
+    fn float_0d(&self, e: Expr) -> Expr {
+        if self.float_body {
+            return call(name(F64), vec![name(&self.xp), e]);
+        }
+        Expr::Call(
+            Box::new(self.x("asarray")),
+            vec![e],
+            vec![("dtype".into(), self.dtype(Kind::Float))],
+        )
     }
 
     /// Decides which values are inlined and names the rest.
@@ -615,6 +647,9 @@ impl<'a> Gen<'a> {
                 _ => self.helper(UNARY, "pos", vec![e]),
             };
         }
+        if k == Kind::Float {
+            return self.float_0d(e);
+        }
         Expr::Call(
             Box::new(self.x("asarray")),
             vec![e],
@@ -627,6 +662,9 @@ impl<'a> Gen<'a> {
         let e = self.value(v);
         if self.scalar(v) {
             let k = self.kind(v);
+            if k == Kind::Float {
+                return self.float_0d(e);
+            }
             Expr::Call(
                 Box::new(self.x("asarray")),
                 vec![e],
@@ -641,11 +679,7 @@ impl<'a> Gen<'a> {
     fn float_arg(&mut self, v: Value) -> Expr {
         let e = self.value(v);
         match (self.scalar(v), self.kind(v)) {
-            (true, _) => Expr::Call(
-                Box::new(self.x("asarray")),
-                vec![e],
-                vec![("dtype".into(), self.dtype(Kind::Float))],
-            ),
+            (true, _) => self.float_0d(e),
             (false, Kind::Float) => e,
             (false, Kind::Int | Kind::Bool) => {
                 self.xcall("astype", vec![e, self.dtype(Kind::Float)])

@@ -747,9 +747,28 @@ def test_registry_names_are_the_contract() -> None:
     assert names == {
         "float_args": "_vec_float_args", "exact_args": "_vec_exact_args", "binary": "_vec_binary",
         "unary": "_vec_unary", "select": "_vec_select", "broadcast": "_vec_broadcast",
-        "elementwise": "_vec_elementwise", "minmax": "_vec_minmax",
+        "elementwise": "_vec_elementwise", "minmax": "_vec_minmax", "f64": "_vec_f64",
     }
     assert all(callable(fn) and fn.__name__ == name for name, fn in RUNTIME_HELPERS.values())
+
+
+def test_f64_lifts_python_scalars_to_float64_0d_values() -> None:
+    f64 = RUNTIME_HELPERS["f64"][1]
+    for value in (0.0, -0.0, 1.5, math.inf, math.nan, 3, True, 2**53 + 1):
+        for xp in (array_api_compat.numpy, array_api_strict):
+            got = f64(xp, value)
+            assert got.dtype == xp.float64 and got.shape == ()
+            got, want = float(got), float(value)
+            if want != want:
+                assert got != got
+            else:
+                assert got == want and math.copysign(1, got) == math.copysign(1, want)
+    # NumPy gets a float64 scalar (what the float prologue makes of Python floats), which divides
+    # by zero as a 0-d array does: IEEE values, not ZeroDivisionError.
+    scalar = f64(array_api_compat.numpy, 1.0)
+    assert type(scalar) is np.float64
+    with np.errstate(divide="ignore"):
+        assert scalar / 0 == math.inf
 
 
 def test_helper_globals() -> None:

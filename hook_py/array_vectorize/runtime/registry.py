@@ -10,7 +10,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-from .args import _vec_exact_args, _vec_float_args, _vec_float_args_blocked, make_exact_args, make_float_args
+from .args import (
+    _vec_exact_args,
+    _vec_f64,
+    _vec_float_args,
+    _vec_float_args_blocked,
+    make_exact_args,
+    make_float_args,
+)
 from .arith import _vec_binary, _vec_unary
 from .blocked import Dispatch
 from .elementwise import _vec_elementwise
@@ -25,6 +32,7 @@ RUNTIME_HELPERS: dict[str, tuple[str, Callable[..., Any]]] = {
     "select": ("_vec_select", _vec_select),
     "broadcast": ("_vec_broadcast", _vec_broadcast),
     "elementwise": ("_vec_elementwise", _vec_elementwise),
+    "f64": ("_vec_f64", _vec_f64),
     "minmax": ("_vec_minmax", _vec_minmax),
 }
 
