@@ -26,6 +26,8 @@ pub const BROADCAST: &str = "_vec_broadcast";
 pub const ELEMENTWISE: &str = "_vec_elementwise";
 /// `_vec_f64(xp, v)`: Python scalar `v` as a float64 0-d value of `xp` (float body only).
 pub const F64: &str = "_vec_f64";
+/// `_vec_pick(xp, op, a, b)`: `a if a op b else b` per lane, float operands (float body only).
+pub const PICK: &str = "_vec_pick";
 
 /// Deepest chain of operations inlined into one expression.
 const MAX_INLINE_DEPTH: usize = 24;
@@ -40,6 +42,7 @@ const RESERVED: &[&str] = &[
     BROADCAST,
     ELEMENTWISE,
     F64,
+    PICK,
     "float",
     "int",
     "bool",
@@ -980,6 +983,24 @@ impl<'a> Gen<'a> {
         Some((*op, *k))
     }
 
+    /// `a if a > b else b` (`max(b, a)`) and `a if a < b else b` (`min(b, a)`) on float arrays in
+    /// the float body: `_vec_pick`, which is `xp.maximum`/`xp.minimum` (one pass) when `a` turns
+    /// out to be a NumPy scalar other than NaN and zero (a parameter passed as a number: then a
+    /// NaN `b` propagates in both forms and a tie is one value with one sign), else the
+    /// comparison and `where` that this prints otherwise.
+    fn pick(&mut self, c: Value, a: Value, b: Value) -> Option<Expr> {
+        let Some(Op::Compare(op @ (CmpOp::Gt | CmpOp::Lt), x, y)) = self.def(c) else {
+            return None;
+        };
+        let floats = self.kind(a) == Kind::Float && self.kind(b) == Kind::Float;
+        if !self.float_body || *x != a || *y != b || !floats || self.scalar(a) || self.scalar(b) {
+            return None;
+        }
+        let key = if *op == CmpOp::Gt { "gt" } else { "lt" };
+        let (ae, be) = (self.value(a), self.value(b));
+        Some(self.helper(PICK, key, vec![ae, be]))
+    }
+
     /// Whether operand `v`, of kind `k` after bool promotion, is an int that may not fit int64.
     fn wide_int(&self, v: Value, k: Kind) -> bool {
         k == Kind::Int && self.kind(v) == Kind::Int && self.wide[v.index()]
@@ -1002,6 +1023,9 @@ impl<'a> Gen<'a> {
             return Expr::IfExp(Box::new(ce), Box::new(ae), Box::new(be));
         }
         if let Some(e) = self.min_max(c, a, b) {
+            return e;
+        }
+        if let Some(e) = self.pick(c, a, b) {
             return e;
         }
         let (ka, kb) = (self.kind(a), self.kind(b));

@@ -748,6 +748,7 @@ def test_registry_names_are_the_contract() -> None:
         "float_args": "_vec_float_args", "exact_args": "_vec_exact_args", "binary": "_vec_binary",
         "unary": "_vec_unary", "select": "_vec_select", "broadcast": "_vec_broadcast",
         "elementwise": "_vec_elementwise", "minmax": "_vec_minmax", "f64": "_vec_f64",
+        "pick": "_vec_pick",
     }
     assert all(callable(fn) and fn.__name__ == name for name, fn in RUNTIME_HELPERS.values())
 
@@ -769,6 +770,25 @@ def test_f64_lifts_python_scalars_to_float64_0d_values() -> None:
     assert type(scalar) is np.float64
     with np.errstate(divide="ignore"):
         assert scalar / 0 == math.inf
+
+
+@pytest.mark.parametrize("op", ["gt", "lt"])
+def test_pick_is_the_python_ternary_per_lane(op: str) -> None:
+    """`a if a > b else b` (or `<`) exactly, signs of zero and NaNs included, whether `a` is a
+    NumPy scalar (the one-pass path unless NaN or zero), a 0-d array or an array."""
+    pick = RUNTIME_HELPERS["pick"][1]
+    xp = array_api_compat.numpy
+    values = [0.0, -0.0, 1.5, -1.5, math.inf, -math.inf, math.nan, 5e-324, -5e-324, 1e300]
+    b = np.array(values * len(values))
+    for a_value in values:
+        for a in (np.float64(a_value), np.asarray(a_value), np.full(b.shape, a_value)):
+            got = pick(xp, op, a, b)
+            assert got.shape == b.shape
+            for lane, bv in enumerate(values * len(values)):
+                want = a_value if (a_value > bv if op == "gt" else a_value < bv) else bv
+                g = float(got[lane])
+                assert (g != g and want != want) or (g == want and math.copysign(1, g) == math.copysign(1, want)), (
+                    op, a_value, bv, g)
 
 
 def test_helper_globals() -> None:

@@ -21,7 +21,7 @@ from .args import (
 from .arith import _vec_binary, _vec_unary
 from .blocked import Dispatch
 from .elementwise import _vec_elementwise
-from .select import _vec_broadcast, _vec_minmax, _vec_select
+from .select import _vec_broadcast, _vec_minmax, _vec_pick, _vec_select
 
 #: stable key -> (global name in generated code, callable)
 RUNTIME_HELPERS: dict[str, tuple[str, Callable[..., Any]]] = {
@@ -33,6 +33,7 @@ RUNTIME_HELPERS: dict[str, tuple[str, Callable[..., Any]]] = {
     "broadcast": ("_vec_broadcast", _vec_broadcast),
     "elementwise": ("_vec_elementwise", _vec_elementwise),
     "f64": ("_vec_f64", _vec_f64),
+    "pick": ("_vec_pick", _vec_pick),
     "minmax": ("_vec_minmax", _vec_minmax),
 }
 
