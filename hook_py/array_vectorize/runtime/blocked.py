@@ -106,18 +106,18 @@ MIN_OPERATIONS = 5
 def worth_blocking(code: Any) -> bool:
     """Whether a generated entry's body is heavy enough to gain from blocks: it loops, or it
     calls, compares and computes at least ``MIN_OPERATIONS`` times besides its prologue's two
-    calls (read from the bytecode: every array operation is one of those instructions)."""
+    calls (read from the bytecode: every array operation is one of those instructions, named
+    ``CALL*``, ``BINARY_*`` and ``COMPARE_OP`` on every CPython since 3.9)."""
     import opcode  # small, and only on a function's first large call
 
-    ops = {opcode.opmap[name] for name in ("CALL", "BINARY_OP", "COMPARE_OP") if name in opcode.opmap}
-    loops = {opcode.opmap[name] for name in ("FOR_ITER", "JUMP_BACKWARD") if name in opcode.opmap}
+    names = opcode.opname
     raw = code.co_code
     count = -2
     for i in range(0, len(raw), 2):
-        op = raw[i]
-        if op in loops:
+        name = names[raw[i]]
+        if name == "FOR_ITER":
             return True
-        if op in ops:
+        if name.startswith(("CALL", "BINARY_")) or name == "COMPARE_OP":
             count += 1
     return count >= MIN_OPERATIONS
 
