@@ -153,7 +153,7 @@ impl Passes<'_> {
     /// legalized, so codegen's choices match it; then the result broadcast where needed.
     fn optimize(&mut self, f: &mut Function, params: &[Kind]) -> Result<(), CompileError> {
         self.run("kinds", f, |f| infer_kinds(f, params))?;
-        self.run("fold", f, fold::run)?;
+        self.run("fold", f, |f| fold::run(f, params))?;
         self.run("cse", f, cse::run)?;
         self.run("dce", f, dce::run)?;
         self.run("legalize", f, |f| legalize::legalize(f, params))?;
