@@ -113,7 +113,7 @@ MUTATIONS: List[Mutation] = [
     ),
     Mutation(
         "uint-add-sign-lost", "runtime/intops.py",
-        "    return finish(xp, info, bits, _either(xp, neg_a, neg_b))",
+        "    neg = _either(xp, _either(xp, neg_a, neg_b), _both(xp, a.neg, b.neg))\n    return finish(xp, info, bits, neg)",
         "    return finish(xp, info, bits, None)",
         "uint64-lattice `+` forgets negative results (uint64 instead of int64)",
     ),
