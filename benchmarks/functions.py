@@ -225,6 +225,39 @@ def kepler(m, e):
     return ecc
 
 
+# ----------------------------------------------------------------------------- Kepler to tolerance
+
+
+def kepler_tol_hand(m, e):
+    ecc = m
+    active = xp.ones(m.shape, dtype=xp.bool)
+    for _ in range(50):
+        step = (ecc - e * xp.sin(ecc) - m) / (1.0 - e * xp.cos(ecc))
+        ecc = xp.where(active, ecc - step, ecc)
+        active = active & ~(xp.abs(step) < 1e-12)
+        if not xp.any(active):
+            break
+    return ecc
+
+
+@benchmark(
+    "Kepler's equation: Newton to tolerance, a while loop with an early return (D12)",
+    kepler_tol_hand,
+    lambda rng, n: (rng.uniform(0.0, 2.0 * math.pi, n), 0.3),
+    (0.0, -0.0, 1.0, -1.0, math.pi, 2.0 * math.pi, 1e-300, 100.0, NAN),
+)
+def kepler_tol(m, e):
+    ecc = m
+    n = 0
+    while n < 50:
+        step = (ecc - e * math.sin(ecc) - m) / (1.0 - e * math.cos(ecc))
+        ecc = ecc - step
+        if abs(step) < 1e-12:
+            return ecc
+        n += 1
+    return ecc
+
+
 # ----------------------------------------------------------------------------- Babylonian sqrt
 
 

@@ -37,6 +37,8 @@ pub enum Stmt {
     Del(Vec<String>),
     If(Expr, Vec<Stmt>, Vec<Stmt>),
     For(String, Expr, Vec<Stmt>),
+    /// `while test: body`.
+    While(Expr, Vec<Stmt>),
     /// `def name(params[..posonly], /, params[posonly..], *, kwonly):`
     Def {
         name: String,
@@ -57,7 +59,7 @@ pub fn reads<'a>(s: &'a Stmt, out: &mut std::collections::BTreeSet<&'a str>) {
             expr_reads(c, out);
             then.iter().chain(other).for_each(|s| reads(s, out));
         }
-        Stmt::For(_, iter, body) => {
+        Stmt::For(_, iter, body) | Stmt::While(iter, body) => {
             expr_reads(iter, out);
             body.iter().for_each(|s| reads(s, out));
         }
@@ -334,6 +336,12 @@ fn stmt(s: &Stmt, depth: usize, out: &mut String) {
             out.push_str(t);
             out.push_str(" in ");
             write_expr(iter, out);
+            out.push_str(":\n");
+            block(body, depth + 1, out);
+        }
+        Stmt::While(test, body) => {
+            out.push_str("while ");
+            write_expr(test, out);
             out.push_str(":\n");
             block(body, depth + 1, out);
         }

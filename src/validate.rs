@@ -113,12 +113,13 @@ impl Validator<'_> {
                 self.expr(&f.iter);
                 self.block(&f.body, false, loop_depth + 1);
             }
-            S::While(_) => self.push_keyword(
-                K::WhileLoop,
-                "`while` loops are not supported: their trip count differs per element; use `for i in range(N)` with N known at generation time (D6)",
-                stmt,
-                "while",
-            ),
+            S::While(w) => {
+                if !w.orelse.is_empty() {
+                    self.push_keyword(K::WhileLoop, "`while ... else` is not supported yet: set a flag before `break` and test it after the loop", stmt, "while");
+                }
+                self.expr(&w.test);
+                self.block(&w.body, false, loop_depth + 1);
+            }
             S::Break(_) | S::Continue(_) => self.push(
                 K::UnsupportedLoop,
                 "`break` and `continue` are not supported: use a flag variable and `if`",

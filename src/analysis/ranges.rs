@@ -93,6 +93,7 @@ impl WideState {
                     items,
                     phis,
                     body,
+                    ..
                 } => {
                     self.range[index.index()] = match items {
                         Some(Const::Tuple(items)) => items_range(items),

@@ -154,6 +154,7 @@ mod tests {
         "def f(x):\n    acc = 0\n    for i in range(4):\n        if i % 2 == 0:\n            acc = acc + x * i\n    return acc\n",
         "def f(x, *, lo=0.0):\n    return min(max(x, -1.0), 1.0) + int(math.floor(x)) + lo\n",
         "def f(a, /, b):\n    t = a * b\n    u = t + a\n    return u * u - t\n",
+        "def f(m, e):\n    E = m\n    while True:\n        d = (E - e * math.sin(E) - m) / (1.0 - e * math.cos(E))\n        E = E - d\n        if abs(d) < 1e-12:\n            return E\n",
     ];
 
     #[test]

@@ -102,6 +102,16 @@ pub const RESULT: Helper = Helper {
               lane equal to its value modulo 2**64 (docs/semantics.md item 13)",
 };
 
+/// The test of a data-dependent loop (D12).
+pub const ANY: Helper = Helper {
+    key: "any",
+    name: "_vec_any",
+    params: "xp, mask",
+    ops: &[],
+    meaning: "whether any lane of the bool array `mask` is true, as a Python bool (a compute on \
+              lazy namespaces; a VectorizationError under tracing, where it cannot be known)",
+};
+
 /// Every runtime helper, in the order of ARCHITECTURE.md's table.
 pub const HELPERS: &[Helper] = &[
     FLOAT_ARGS,
@@ -112,6 +122,7 @@ pub const HELPERS: &[Helper] = &[
     BROADCAST,
     ELEMENTWISE,
     RESULT,
+    ANY,
 ];
 
 /// `_vec_binary`'s key for an arithmetic operator.

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use super::choice::{self, Coerce};
 use super::dels::free_dead_arrays;
-use super::runtime::{BROADCAST, RESULT, UNARY};
+use super::runtime::{ANY, BROADCAST, RESULT, UNARY};
 use super::Gen;
 use crate::ir::{Block, IfOut, Inst, Kind, Op, Phi, Value};
 use crate::pyast::{call, name, Expr, Stmt};
@@ -56,6 +56,12 @@ impl Gen<'_> {
                     out.push(Stmt::Assign(vec![n], vec![e]));
                 }
                 Inst::Loop {
+                    phis,
+                    body,
+                    active: Some(a),
+                    ..
+                } => self.while_loop(*a, phis, body, &mut out),
+                Inst::Loop {
                     index,
                     start,
                     stop,
@@ -63,6 +69,7 @@ impl Gen<'_> {
                     items,
                     phis,
                     body,
+                    active: None,
                 } => {
                     let iter = match items {
                         Some(t) => self.konst(t),
@@ -107,6 +114,27 @@ impl Gen<'_> {
             inner.push(Stmt::Assign(targets, values));
         }
         out.push(Stmt::For(idx, iter, inner));
+    }
+
+    /// The phis' initial values, then `while _vec_any(xp, active):` whose body ends by
+    /// assigning the phis their next values (D12).
+    fn while_loop(&mut self, active: Value, phis: &[Phi], body: &Block, out: &mut Vec<Stmt>) {
+        for p in phis {
+            let init = self.coerced(p.init, p.dst);
+            let n = self.name_of(p.dst);
+            out.push(Stmt::Assign(vec![n], vec![init]));
+        }
+        let mut inner = self.block(body);
+        let (targets, values): (Vec<String>, Vec<Expr>) = phis
+            .iter()
+            .filter(|p| p.next != p.dst)
+            .map(|p| (self.name_of(p.dst), self.coerced(p.next, p.dst)))
+            .unzip();
+        if !targets.is_empty() {
+            inner.push(Stmt::Assign(targets, values));
+        }
+        let test = self.value(active);
+        out.push(Stmt::While(self.helper(&ANY, vec![test]), inner));
     }
 
     /// `if cond:` with each branch ending by assigning the merged variables its values.
@@ -171,6 +199,14 @@ mod tests {
             "{fast}"
         );
         assert!(fast.contains("        acc = acc * x + i\n"), "{fast}");
+    }
+
+    #[test]
+    fn a_while_loop_tests_its_mask_and_updates_active_lanes_only() {
+        let c = compiled("def f(x):\n    k = 0\n    while x > 1.0:\n        x = x / 2\n        k += 1\n    return k\n");
+        let fast = &c.generated.fast_source;
+        assert!(fast.contains("    while _vec_any(xp, active):\n"), "{fast}");
+        assert!(fast.contains("xp.where(active, "), "{fast}");
     }
 
     #[test]

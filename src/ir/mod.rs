@@ -58,6 +58,9 @@ pub enum Inst {
         items: Option<Const>,
         phis: Vec<Phi>,
         body: Block,
+        /// A data-dependent loop (D12): the phi of the lanes still active; the loop runs while
+        /// any lane of it is true, and `index`/`start..stop` are unused. None: a counted loop.
+        active: Option<Value>,
     },
     /// A branch on a scalar condition (loop indices and constants only): a Python `if`.
     If {
@@ -140,7 +143,10 @@ pub fn use_counts(func: &Function) -> Vec<usize> {
                 counts[v.index()] += 1;
             }
         }
-        Inst::Loop { phis, .. } => {
+        Inst::Loop { phis, active, .. } => {
+            if let Some(a) = active {
+                counts[a.index()] += 1;
+            }
             for phi in phis {
                 counts[phi.init.index()] += 1;
                 counts[phi.next.index()] += 1;

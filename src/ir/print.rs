@@ -42,12 +42,16 @@ fn print_block(func: &Function, block: &Block, depth: usize, out: &mut String) {
                 items,
                 phis,
                 body,
+                active,
             } => {
-                match items {
-                    Some(t) => {
+                match (active, items) {
+                    (Some(a), _) => {
+                        let _ = writeln!(out, "{pad}while any({a}) {{");
+                    }
+                    (None, Some(t)) => {
                         let _ = writeln!(out, "{pad}for {index} in {} {{", t.python_repr());
                     }
-                    None => {
+                    (None, None) => {
                         let _ =
                             writeln!(out, "{pad}for {index} in range({start}, {stop}, {step}) {{");
                     }

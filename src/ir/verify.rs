@@ -123,9 +123,18 @@ impl Verifier<'_> {
                     items,
                     phis,
                     body,
+                    active,
                 } => {
                     if *step == 0 {
                         return Err(format!("the loop over {index} has step 0"));
+                    }
+                    if let Some(a) = active {
+                        if !phis.iter().any(|p| p.dst == *a) {
+                            return Err(format!("the activity mask {a} is not a phi of its loop"));
+                        }
+                        if (self.kind(*a), self.shape(*a)) != (Kind::Bool, Shape::Array) {
+                            return Err(format!("the activity mask {a} is not a bool array"));
+                        }
                     }
                     if let Some(items) = items {
                         let super::Const::Tuple(t) = items else {
@@ -483,6 +492,7 @@ mod tests {
             body: Block {
                 insts: vec![let_(5, Op::Binary(BinOp::Mul, Value(3), Value(0)))],
             },
+            active: None,
         });
         f.ret = Value(3);
         f

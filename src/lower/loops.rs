@@ -19,7 +19,7 @@ use crate::Map as HashMap;
 const MAX_ATTEMPTS: usize = 6;
 
 /// What a loop iterates over and what it carries, fixed before its body is lowered.
-struct LoopSpec<'a> {
+pub(super) struct LoopSpec<'a> {
     target: String,
     start: i128,
     stop: i128,
@@ -32,7 +32,9 @@ struct LoopSpec<'a> {
     /// Returns before the loop, as one (done, value) pair the loop carries.
     outer_done: Value,
     outer_ret: Option<Value>,
-    body: &'a [ast::Stmt],
+    pub(super) body: &'a [ast::Stmt],
+    /// A `while` loop's test and the lanes active on entry (D12, `while_loop`); None for `for`.
+    pub(super) test: Option<(&'a ast::Expr, Value)>,
 }
 
 /// The kinds and shapes an attempt assumes for the carried variables and the returned value.
@@ -57,6 +59,8 @@ struct Attempt {
     body_flow: Flow,
     /// The body's returns as one value, computed at the end of the body.
     body_ret: Option<Value>,
+    /// A `while` loop's phi of the active lanes, and its value for the next iteration.
+    active: Option<(Value, Value)>,
 }
 
 impl Lowerer<'_> {
@@ -127,6 +131,11 @@ impl Lowerer<'_> {
         let Some(spec) = self.loop_spec(frame, f) else {
             return;
         };
+        self.lower_loop(frame, spec, stmt);
+    }
+
+    /// Lowers the body of a `for` or `while` loop until the carried kinds settle, then emits it.
+    pub(super) fn lower_loop(&mut self, frame: &mut Frame, spec: LoopSpec, stmt: &ast::Stmt) {
         // Kinds and shapes of carried variables, refined until lowering the body agrees with them.
         let mut assumed = Assumed {
             vars: HashMap::default(),
@@ -142,7 +151,7 @@ impl Lowerer<'_> {
         for _attempt in 0..MAX_ATTEMPTS {
             let diag_mark = self.diags.len();
             let attempt = self.loop_attempt(frame, &spec, &assumed);
-            if attempt.body_flow.done == Done::Always {
+            if attempt.body_flow.done == Done::Always && spec.test.is_none() {
                 // Every element returns in the first iteration: no loop at all.
                 self.diags.truncate(diag_mark);
                 let first = match &spec.items {
@@ -203,22 +212,34 @@ impl Lowerer<'_> {
         if trip_count(start, stop, step) == 0 {
             return None;
         }
+        Some(self.carried_spec(frame, target, (start, stop, step), items, &f.body))
+    }
+
+    /// The spec of a loop over `body`: what it carries, and the returns before it.
+    pub(super) fn carried_spec<'a>(
+        &mut self,
+        frame: &mut Frame,
+        target: String,
+        (start, stop, step): (i128, i128, i128),
+        items: Option<Vec<Const>>,
+        body: &'a [ast::Stmt],
+    ) -> LoopSpec<'a> {
         let mut assigned = vec![];
-        extract::assigned_names(&f.body, &mut assigned);
+        extract::assigned_names(body, &mut assigned);
         let carried: Vec<String> = assigned
             .into_iter()
             .filter(|n| n != &target)
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
-        let has_return = contains_return(&f.body);
+        let has_return = contains_return(body);
         let (outer_done, outer_ret) = if has_return && !frame.flow.returns.is_empty() {
             let flow = frame.flow.clone();
             self.collapse(&flow)
         } else {
             (self.konst(Const::Bool(false)), None)
         };
-        Some(LoopSpec {
+        LoopSpec {
             target,
             start,
             stop,
@@ -228,8 +249,9 @@ impl Lowerer<'_> {
             has_return,
             outer_done,
             outer_ret,
-            body: &f.body,
-        })
+            body,
+            test: None,
+        }
     }
 
     /// Lowers the body once, into its own block, with phis of the assumed kinds; leaves `frame`
@@ -237,6 +259,7 @@ impl Lowerer<'_> {
     fn loop_attempt(&mut self, frame: &mut Frame, spec: &LoopSpec, assumed: &Assumed) -> Attempt {
         let outer_vars = frame.vars.clone();
         let outer_flow = frame.flow.clone();
+        let outer_cond = frame.cond;
         let open = self.open_block(Block::default());
         let index_kind = match &spec.items {
             Some(items) => items
@@ -282,11 +305,31 @@ impl Lowerer<'_> {
                 frame.flow.returns = vec![];
             }
         }
-        frame.vars.insert(spec.target.clone(), Var::Def(index));
+        if spec.test.is_none() {
+            frame.vars.insert(spec.target.clone(), Var::Def(index));
+        }
+        let active_phi = spec.test.map(|_| self.enter_while(frame));
         self.body(frame, spec.body);
         let mut block = self.close_block(open);
-        let body_vars = std::mem::replace(&mut frame.vars, outer_vars.clone());
-        let body_flow = std::mem::replace(&mut frame.flow, outer_flow.clone());
+        let mut body_vars = std::mem::replace(&mut frame.vars, outer_vars.clone());
+        let mut body_flow = std::mem::replace(&mut frame.flow, outer_flow.clone());
+        let active = match (spec.test, active_phi) {
+            (Some((test, _)), Some(a)) => {
+                frame.cond = outer_cond;
+                let next = self.mask_iteration(
+                    frame,
+                    &mut block,
+                    (test, a),
+                    &phis,
+                    done_phi,
+                    &mut body_vars,
+                    &mut body_flow,
+                );
+                frame.vars = outer_vars.clone();
+                Some((a, next))
+            }
+            _ => None,
+        };
         let body_ret = if spec.has_return && body_flow.done != Done::Always {
             self.in_block(&mut block, |l| l.chain(&body_flow.returns))
         } else {
@@ -303,6 +346,7 @@ impl Lowerer<'_> {
             body_vars,
             body_flow,
             body_ret,
+            active,
         }
     }
 
@@ -349,6 +393,9 @@ impl Lowerer<'_> {
         }
         if first_assigned {
             return None;
+        }
+        if let (Some((dst, next)), Some((_, init))) = (attempt.active, spec.test) {
+            phis.push(Phi { dst, init, next });
         }
         if let Some(d) = attempt.done_phi {
             let init = self.fit_init(spec.outer_done, d);
@@ -433,7 +480,14 @@ impl Lowerer<'_> {
             items: spec.items.clone().map(Const::Tuple),
             phis,
             body: attempt.block,
+            active: attempt.active.map(|(a, _)| a),
         });
+        let first_assigned: Vec<String> = attempt
+            .phis
+            .iter()
+            .filter(|(n, _)| !matches!(attempt.outer_vars.get(n), Some(Var::Def(_))))
+            .map(|(n, _)| n.clone())
+            .collect();
         frame.vars = attempt.outer_vars;
         for (name, dst) in &attempt.phis {
             self.undefined_phis.remove(dst);
@@ -443,6 +497,11 @@ impl Lowerer<'_> {
             if !attempt.phis.iter().any(|(n, _)| n == name) {
                 frame.vars.insert(name.clone(), Var::MaybeUndef);
             }
+        }
+        if spec.test.is_some() {
+            let (done, ret) = (attempt.done_phi, attempt.ret_phi);
+            self.exit_while(frame, spec, &first_assigned, &attempt.outer_flow, done, ret);
+            return;
         }
         let last_value = match &spec.items {
             Some(items) => self.konst(items[items.len() - 1].clone()),
@@ -471,6 +530,7 @@ fn contains_return(body: &[ast::Stmt]) -> bool {
         ast::Stmt::Return(_) => true,
         ast::Stmt::If(i) => contains_return(&i.body) || contains_return(&i.orelse),
         ast::Stmt::For(f) => contains_return(&f.body),
+        ast::Stmt::While(w) => contains_return(&w.body),
         _ => false,
     })
 }

@@ -18,7 +18,7 @@
 //! early returns, merges), `loops` (`for`: carried variables, phis, exits), `expr` (operators,
 //! ternaries, subscripts, D3/protect_domains guards), `names` (the environment: free names,
 //! assumptions, deferrals, hidden parameters), `calls` (builtins and `math`), `inline` (helpers
-//! and nested functions, D7). A new construct arrives as a new file here.
+//! and nested functions, D7), `while_loop` (`while`: the activity mask, D12). A new construct arrives as a new file here.
 
 mod builder;
 mod calls;
@@ -29,6 +29,7 @@ mod loops;
 mod names;
 mod scalar_if;
 mod stmt;
+mod while_loop;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;

@@ -41,6 +41,7 @@ impl Lowerer<'_> {
             }
             S::If(i) => self.if_stmt(frame, i),
             S::For(f) => self.for_stmt(frame, f, stmt),
+            S::While(w) => self.while_stmt(frame, w, stmt),
             S::FunctionDef(d) => {
                 let parsed = Rc::new(extract::from_def(frame.source, d));
                 frame

@@ -29,7 +29,13 @@ fn mark(b: &Block, live: &mut [bool]) {
                     }
                 }
             }
-            Inst::Loop { phis, body, .. } => {
+            Inst::Loop {
+                phis, body, active, ..
+            } => {
+                // A data-dependent loop stays, as CPython runs it (D12: it may not terminate).
+                if let Some(a) = active {
+                    live[a.index()] = true;
+                }
                 for phi in phis {
                     if live[phi.dst.index()] {
                         live[phi.init.index()] = true;

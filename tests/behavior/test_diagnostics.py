@@ -21,7 +21,7 @@ def diagnostics_of(source: str, glob: dict | None = None):
 REJECTIONS = [
     # (source, code, line, col, message fragment); line/col are 1-based in the file.
     ("def f(x):\n    if x:\n        return 1.0\n    return 0.0\n", "ambiguous-truth", 2, 8, "compare explicitly"),
-    ("def f(x):\n    while x > 0:\n        x = x - 1\n    return x\n", "while-loop", 2, 5, "`while` loops are not supported"),
+    ("def f(x):\n    while x > 0:\n        x = x - 1\n    else:\n        x = 0\n    return x\n", "while-loop", 2, 5, "`while ... else` is not supported"),
     ("def f(x, n):\n    for i in range(n):\n        x = x + 1\n    return x\n", "dynamic-range", 2, 20, "known at generation time"),
     ("def f(x):\n    try:\n        return 1 / x\n    except ZeroDivisionError:\n        return 0.0\n", "unsupported-statement", 2, 5, "`try` is not supported"),
     ("def f(x):\n    return sum([x * i for i in range(3)])\n", "unsupported-expression", 2, 16, "comprehensions are not supported"),
@@ -71,6 +71,8 @@ def test_every_violation_is_reported_at_once():
                 print(x)
             while x > 0:
                 x = x - 1
+            else:
+                x = 0
             for i in range(n):
                 pass
             return foo(x) + "s"
@@ -84,7 +86,7 @@ def test_every_violation_is_reported_at_once():
 
 
 def test_errors_in_helpers_point_into_the_helper():
-    helper = from_source("def helper(t):\n    while t > 0:\n        t = t - 1\n    return t\n")
+    helper = from_source("def helper(t):\n    while t > 0:\n        t = t - 1\n    else:\n        t = 0\n    return t\n")
     err, path = diagnostics_of("def f(x):\n    return helper(x)\n", {"helper": helper})
     (d,) = err.diagnostics
     assert d["code"] == "while-loop"
@@ -94,7 +96,7 @@ def test_errors_in_helpers_point_into_the_helper():
 
 def test_methods_and_nested_functions_keep_file_columns():
     fn = from_source(
-        "class C:\n    @staticmethod\n    def m(x):\n        while x:\n            pass\n        return x\n", name="C"
+        "class C:\n    @staticmethod\n    def m(x):\n        while x > 0:\n            x = x - 1\n        else:\n            x = 0\n        return x\n", name="C"
     ).m
     with pytest.raises(VectorizationError) as info:
         vectorize(fn)
@@ -135,7 +137,7 @@ def test_decision_codes_link_to_the_decisions_page():
     import pathlib
     import re
 
-    err, _ = diagnostics_of("def f(x):\n    if x:\n        return 1.0\n    while x > 0:\n        x = x - 1\n    return x\n")
+    err, _ = diagnostics_of("def f(x):\n    if x:\n        return 1.0\n    for i in range(x):\n        x = x - 1\n    return x\n")
     messages = [d["message"] for d in err.diagnostics]
     assert any("(D4: docs/decisions.md#d4)" in m for m in messages), messages
     assert any("(D6: docs/decisions.md#d6)" in m for m in messages), messages

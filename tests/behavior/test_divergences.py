@@ -162,3 +162,23 @@ def test_sign_of_a_nan_computed_from_nans_is_the_librarys():
     library = math.copysign(1.0, float(np.add(np.array([pos]), np.array([neg]))[0]))
     assert values(vectorize(nan_sum_sign), [pos], [neg]) == [library]
     assert nan_sum_sign(pos, neg) in (1.0, -1.0)  # CPython's: one of the two, by its own order
+
+
+def halvings_until_small(x):
+    k = 0
+    while abs(x) > 1.0 and k < 2000:
+        x = x / 2
+        k = k + 1
+    return k
+
+
+def test_item_19_while_loops_run_per_lane_and_refuse_jax_jit():
+    vec = vectorize(halvings_until_small)
+    xs = [0.5, 4.0, 1e300, math.inf, math.nan, -3.0]
+    assert values(vec, xs) == [halvings_until_small(x) for x in xs]
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    from array_vectorize import VectorizationError
+
+    with pytest.raises(VectorizationError, match="jax.jit"):
+        jax.jit(vec)(jax.numpy.asarray([0.5, 4.0]))

@@ -261,6 +261,8 @@ def test_rejected_functions_fail_the_same_way(project: Project):
         def bad(x):
             while x > 0.0:
                 x = x - 1.0
+            else:
+                x = 0.0
             return x
         """,
     )

@@ -38,7 +38,7 @@ FEATURES = (
 
 #: Unsupported constructs for rejection programs.
 REJECTIONS = (
-    "truthiness", "while", "range_of_array", "list", "string", "print", "bitwise", "unknown_math",
+    "truthiness", "range_of_array", "list", "string", "print", "bitwise", "unknown_math",
     "unknown_name", "assert", "break", "generator", "try", "global",
 )
 
@@ -703,7 +703,6 @@ class Generator:
         construct = rng.choice(REJECTIONS)
         body = {
             "truthiness": [f"if {p} * 2 - 1:", f"    return {p}"],
-            "while": [f"while {p} > 0:", f"    {p} = {p} - 1"],
             "range_of_array": [f"for z9 in range({p}):", f"    return {p}"],
             "list": [f"z9 = [{p}, 1.0]"],
             "string": [f"z9 = 'text'"],

@@ -16,12 +16,18 @@ if TYPE_CHECKING:
 from .. import _core
 from .args import _vec_exact_args, _vec_float_args, make_exact_args, make_float_args
 from .arith import _vec_binary, _vec_result, _vec_unary
+from . import loops
 from .elementwise import _vec_elementwise
+from .loops import _vec_any
 from .select import _vec_broadcast, _vec_select
 
 _IMPLEMENTATIONS = (
     _vec_float_args, _vec_exact_args, _vec_binary, _vec_unary, _vec_select, _vec_broadcast, _vec_elementwise, _vec_result,
+    _vec_any,
 )
+
+
+loops.TRACED_LOOP_ERROR = _core.VectorizationError
 
 
 def _bind(contract: dict[str, dict[str, Any]], functions: tuple[Callable[..., Any], ...]) -> dict[str, tuple[str, Callable[..., Any]]]:

@@ -1,0 +1,172 @@
+"""`while` loops (D12): each lane iterates exactly as CPython iterates it, under an activity mask.
+
+Every function here terminates for every input (an iteration bound, or a test integer loops
+always reach), so the oracle can run CPython on each lane.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from array_vectorize import VectorizationError, vectorize
+from oracle import BACKENDS, FLOAT_EDGES, check
+
+BACKEND_NAMES = sorted(BACKENDS)
+FLOATS = np.array(FLOAT_EDGES + [0.1, 0.7, 3.0, -12.5, 1e6, 123.456])
+
+
+@vectorize
+def kepler(M, e):
+    E = M
+    n = 0
+    while n < 60:
+        step = (E - e * math.sin(E) - M) / (1.0 - e * math.cos(E))
+        E = E - step
+        if abs(step) < 1e-13:
+            return E
+        n = n + 1
+    return E
+
+
+@vectorize
+def digit_sum(n):
+    s = 0
+    n = abs(n)
+    while n > 0:
+        s = s + n % 10
+        n = n // 10
+    return s
+
+
+@vectorize
+def halvings(x):
+    k = 0
+    while abs(x) > 1.0 and k < 2000:
+        x = x / 2
+        k = k + 1
+    return k
+
+
+@vectorize
+def sqrt_newton(a):
+    if not (a > 0.0 and a < 1e300):
+        return -1.0
+    x = a
+    while True:
+        y = 0.5 * (x + a / x)
+        if abs(y - x) <= 1e-15 * x:
+            return y
+        x = y
+
+
+@vectorize
+def int_then_float(x):
+    t = 1
+    while t < x and t < 1e6:
+        t = t * 1.5
+    return t
+
+
+@vectorize
+def nested_in_branch(n):
+    if n >= 0:
+        c = 0
+        while n != 0:
+            n = n - 1
+            c = c + 2
+        return c
+    return -1
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_newton_to_tolerance_with_early_return(backend):
+    M = np.linspace(-4.0, 7.0, 45)
+    for e in (0.0, 0.1, 0.5, 0.9, 0.99):
+        check(kepler, M, np.full_like(M, e), backend=backend)
+    check(kepler, FLOATS, 0.3, backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_integer_loop_runs_each_lane_its_own_count(backend):
+    check(digit_sum, np.array([0, 1, 9, 10, 99, 12345, -987, 2**62, -(2**62), 2**63 - 1]), backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_compound_condition_and_edge_floats(backend):
+    check(halvings, FLOATS, backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_while_true_ends_when_every_lane_returned(backend):
+    check(sqrt_newton, FLOATS, backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_int_before_float_inside_is_one_float_array(backend):
+    check(int_then_float, FLOATS, backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_lanes_off_the_path_never_iterate(backend):
+    # A negative lane would loop forever in the `while`; it never enters it.
+    check(nested_in_branch, np.array([-5, -1, 0, 1, 7, 30]), backend=backend)
+
+
+def test_lane_that_never_enters_keeps_its_values():
+    out = halvings(np.array([0.5, 4.0]))
+    assert out.tolist() == [0, 2]
+
+
+def test_while_true_without_return_is_rejected():
+    with pytest.raises(VectorizationError, match="never ends"):
+
+        @vectorize
+        def spin(x):
+            while True:
+                x = x + 1
+            return x
+
+        spin(np.array([1.0]))
+
+
+def test_variable_first_assigned_in_a_while_may_be_undefined_after():
+    with pytest.raises(VectorizationError, match="may be undefined"):
+
+        @vectorize
+        def f(x):
+            while x > 1.0:
+                y = x
+                x = x / 2
+            return y
+
+        f(np.array([3.0]))
+
+
+def test_generated_code_is_a_python_while_on_the_mask():
+    src = digit_sum.__vectorize_source__ if hasattr(digit_sum, "__vectorize_source__") else None
+    if src is None:
+        import inspect
+
+        src = inspect.getsource(digit_sum)
+    assert "while _vec_any(" in src
+
+
+def test_dask_computes_the_mask_each_iteration():
+    da = pytest.importorskip("dask.array")
+    x = da.from_array(np.array([0.5, 4.0, 1e6, -3.0]), chunks=2)
+    got = np.asarray(halvings(x).compute() if hasattr(halvings(x), "compute") else halvings(x))
+    assert got.tolist() == [halvings._vectorized_original(v) for v in [0.5, 4.0, 1e6, -3.0]]
+
+
+def test_jax_jit_gives_a_clear_error():
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    import jax.numpy as jnp
+
+    x = jnp.asarray([0.5, 4.0])
+    assert np.asarray(halvings(x)).tolist() == [0, 2]
+    with pytest.raises(VectorizationError, match="jax.jit"):
+        jax.jit(halvings)(x)
