@@ -107,24 +107,21 @@ impl Validator<'_> {
                 if !matches!(f.target.as_ref(), ast::Expr::Name(_)) {
                     self.push(K::UnsupportedLoop, "the loop variable must be a single name", &*f.target);
                 }
-                if !f.orelse.is_empty() {
-                    self.push_keyword(K::UnsupportedLoop, "`for ... else` is not supported", stmt, "for");
-                }
                 self.expr(&f.iter);
                 self.block(&f.body, false, loop_depth + 1);
+                self.block(&f.orelse, false, loop_depth);
             }
             S::While(w) => {
-                if !w.orelse.is_empty() {
-                    self.push_keyword(K::WhileLoop, "`while ... else` is not supported yet: set a flag before `break` and test it after the loop", stmt, "while");
-                }
                 self.expr(&w.test);
                 self.block(&w.body, false, loop_depth + 1);
+                self.block(&w.orelse, false, loop_depth);
             }
-            S::Break(_) | S::Continue(_) => self.push(
+            S::Break(_) | S::Continue(_) if loop_depth == 0 => self.push(
                 K::UnsupportedLoop,
-                "`break` and `continue` are not supported: use a flag variable and `if`",
+                "`break` and `continue` must be inside a loop",
                 stmt,
             ),
+            S::Break(_) | S::Continue(_) => {}
             S::Pass(_) => {}
             S::Expr(e) => {
                 let what = if matches!(e.value.as_ref(), ast::Expr::Call(_)) {

@@ -146,13 +146,15 @@ pub(super) enum CastForm {
 pub(super) fn cast(op: CastOp, k: Kind) -> CastForm {
     match (op, k) {
         (CastOp::Float, Kind::Float)
-        | (CastOp::Int | CastOp::Round, Kind::Int)
+        | (CastOp::Int | CastOp::Round | CastOp::Index, Kind::Int)
         | (CastOp::Bool, Kind::Bool) => CastForm::Same,
         (CastOp::Float, Kind::Int | Kind::Bool) => CastForm::AsType(Kind::Float),
-        (CastOp::Int | CastOp::Round, Kind::Bool) => CastForm::AsType(Kind::Int),
+        (CastOp::Int | CastOp::Round | CastOp::Index, Kind::Bool) => CastForm::AsType(Kind::Int),
         // Float to int: NaN and infinities have no int; the helper's documented values (0,
         // saturation) rather than whatever the backend's cast gives, and no warning.
-        (CastOp::Int | CastOp::Round, Kind::Float) => CastForm::Helper(cast_key(op)),
+        (CastOp::Int | CastOp::Round | CastOp::Index, Kind::Float) => {
+            CastForm::Helper(cast_key(op))
+        }
         (CastOp::Bool, Kind::Float | Kind::Int) => CastForm::NonZero,
         (op, Kind::Unknown) => CastForm::Helper(cast_key(op)),
     }

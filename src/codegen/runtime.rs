@@ -59,9 +59,11 @@ pub const UNARY: Helper = Helper {
     params: "xp, op, a",
     ops: &[
         "neg", "pos", "abs", "not", "float", "int", "bool", "round", "floor", "ceil", "trunc",
+        "index",
     ],
     meaning: "Python's `op(a)` per lane (`bool` is `a != 0`, `not` is `a == 0`; `floor`, `ceil` \
-              and `trunc` are math's, returning ints)",
+              and `trunc` are math's, returning ints; `index` is `operator.index`: TypeError for a \
+              float)",
 };
 
 /// `xp.where` across kinds.
@@ -167,6 +169,7 @@ pub fn cast_key(op: CastOp) -> &'static str {
         CastOp::Int => "int",
         CastOp::Bool => "bool",
         CastOp::Round => "round",
+        CastOp::Index => "index",
     }
 }
 
@@ -204,7 +207,13 @@ mod tests {
         for op in [UnOp::Neg, UnOp::Pos, UnOp::Abs, UnOp::Not] {
             assert!(UNARY.ops.contains(&unary_key(op)), "{op:?}");
         }
-        for op in [CastOp::Float, CastOp::Int, CastOp::Bool, CastOp::Round] {
+        for op in [
+            CastOp::Float,
+            CastOp::Int,
+            CastOp::Bool,
+            CastOp::Round,
+            CastOp::Index,
+        ] {
             assert!(UNARY.ops.contains(&cast_key(op)), "{op:?}");
         }
         // The rounding functions of `int(math.floor(x))` (peephole::rounding_to_int).

@@ -112,7 +112,7 @@ pub fn fold_op(op: &Op, konst: &impl Fn(Value) -> Option<Const>) -> Option<Const
             match (c, num(&a)?) {
                 (CastOp::Float, Num::Int(i)) => Some(Const::Float(i as f64)),
                 (CastOp::Float, Num::Float(f)) => Some(Const::Float(f)),
-                (CastOp::Int, Num::Int(i)) | (CastOp::Round, Num::Int(i)) => Some(Const::Int(i)),
+                (CastOp::Int | CastOp::Round | CastOp::Index, Num::Int(i)) => Some(Const::Int(i)),
                 (CastOp::Int, Num::Float(f)) if f.is_finite() && f.abs() < 1e30 => {
                     Some(Const::Int(f.trunc() as i128))
                 }

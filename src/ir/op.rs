@@ -55,6 +55,9 @@ pub enum CastOp {
     Bool,
     /// `round(x)`: half to even, to an int.
     Round,
+    /// `operator.index(x)`, as `range()` takes its bounds: an int as itself (a bool as 0 or 1),
+    /// `TypeError` for a float (D12).
+    Index,
 }
 
 /// A pure operation producing one value.
@@ -188,7 +191,7 @@ pub fn result_kind(op: &Op, kind: &impl Fn(Value) -> Kind, param_kinds: &[Kind])
         Op::Select(_, a, b) => Kind::join(kind(*a), kind(*b)),
         Op::Math(m, _) => m.result,
         Op::Cast(CastOp::Float, _) => Kind::Float,
-        Op::Cast(CastOp::Int | CastOp::Round, _) => Kind::Int,
+        Op::Cast(CastOp::Int | CastOp::Round | CastOp::Index, _) => Kind::Int,
         Op::Cast(CastOp::Bool, _) => Kind::Bool,
         Op::Index(t, _) => kind(*t),
         Op::ElementCall { .. } => Kind::Unknown,

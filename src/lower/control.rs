@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 use rustpython_parser::ast;
 
+use super::loop_exit::{has_exit, Exits};
 use super::{Done, Flow, Frame, Lowerer, Var};
 use crate::diagnostics::DiagnosticKind;
 use crate::ir::eval::truthy;
@@ -16,7 +17,7 @@ impl Lowerer<'_> {
     /// A `return` on the lanes of the current path.
     pub(super) fn do_return(&mut self, frame: &mut Frame, v: Value) {
         frame.flow.returns.push((frame.cond, v));
-        frame.flow.done = Done::Always;
+        frame.flow.done = self.returning(&frame.flow);
     }
 
     /// The value of a list of returns: `where(c1, v1, where(c2, v2, ... vn))`. The last value
@@ -87,7 +88,17 @@ impl Lowerer<'_> {
         match self.const_of(cond) {
             // A constant condition: only the branch Python takes exists.
             Some(c) => self.body(frame, if truthy(&c) { &i.body } else { &i.orelse }),
-            None if self.shape(cond) == Shape::Scalar => self.scalar_if(frame, cond, i),
+            None if self.shape(cond) == Shape::Scalar
+                && !has_exit(&i.body, true, true)
+                && !has_exit(&i.orelse, true, true) =>
+            {
+                self.scalar_if(frame, cond, i)
+            }
+            // A branch that breaks or continues is per lane even on a scalar condition (D12).
+            None if self.shape(cond) == Shape::Scalar => {
+                let c = self.emit(Op::AsArray(cond));
+                self.array_if(frame, c, i)
+            }
             None => self.array_if(frame, cond, i),
         }
     }
@@ -107,7 +118,7 @@ impl Lowerer<'_> {
         frame.cond = Some(self.and_path(saved_cond, not_cond));
         self.body(frame, &i.orelse);
         let else_vars = std::mem::take(&mut frame.vars);
-        let prefix = saved_flow.returns.len();
+        let prefix = (saved_flow.returns.len(), saved_flow.exits.snapshots.len());
         let else_flow = std::mem::replace(&mut frame.flow, saved_flow);
         frame.cond = saved_cond;
 
@@ -127,10 +138,10 @@ impl Lowerer<'_> {
         mut merge: impl FnMut(&mut Self, Value, Value) -> Value,
     ) -> HashMap<String, Var> {
         // A side that returned on all its lanes contributes nothing after the `if`.
-        if then_flow.done == Done::Always {
+        if then_flow.ended() {
             return else_vars.clone();
         }
-        if else_flow.done == Done::Always {
+        if else_flow.ended() {
             return then_vars.clone();
         }
         let names: BTreeSet<&String> = then_vars.keys().chain(else_vars.keys()).collect();
@@ -154,16 +165,40 @@ impl Lowerer<'_> {
         out
     }
 
-    /// The return state after an array `if`: the lanes done on either side, the returns of both.
+    /// The return state after an array `if`: the lanes done (and those that left the loop's
+    /// iteration) on either side, the returns and exits of both; `prefix` counts the returns and
+    /// exits from before the `if`, which both sides start with.
     pub(super) fn merge_flow(
         &mut self,
         cond: Value,
         not_cond: Value,
         t: Flow,
         e: Flow,
-        prefix: usize,
+        (prefix, exits_prefix): (usize, usize),
     ) -> Flow {
-        let done = match (t.done, e.done) {
+        let done = self.merge_done(cond, not_cond, t.done, e.done);
+        let left = self.merge_done(cond, not_cond, t.exits.left, e.exits.left);
+        let broke = self.merge_done(cond, not_cond, t.exits.broke, e.exits.broke);
+        // Both sides extend the returns they started from; their conditions are disjoint.
+        let mut returns = t.returns;
+        returns.extend_from_slice(&e.returns[prefix.min(e.returns.len())..]);
+        let mut snapshots = t.exits.snapshots;
+        let from = exits_prefix.min(e.exits.snapshots.len());
+        snapshots.extend_from_slice(&e.exits.snapshots[from..]);
+        Flow {
+            done,
+            returns,
+            exits: Exits {
+                left,
+                broke,
+                snapshots,
+            },
+        }
+    }
+
+    /// The lanes in `t` on the `cond` side and in `e` on the other, relative to the path.
+    fn merge_done(&mut self, cond: Value, not_cond: Value, t: Done, e: Done) -> Done {
+        match (t, e) {
             (Done::Never, Done::Never) => Done::Never,
             (Done::Always, Done::Always) => Done::Always,
             (Done::Always, Done::Never) => Done::Mask(cond),
@@ -177,11 +212,7 @@ impl Lowerer<'_> {
                 Done::Mask(self.emit(Op::Logic(LogicOp::Or, not_cond, m)))
             }
             (Done::Mask(a), Done::Mask(b)) => Done::Mask(self.select(cond, a, b)),
-        };
-        // Both sides extend the returns they started from; their conditions are disjoint.
-        let mut returns = t.returns;
-        returns.extend_from_slice(&e.returns[prefix.min(e.returns.len())..]);
-        Flow { done, returns }
+        }
     }
 }
 

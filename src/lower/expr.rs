@@ -4,7 +4,7 @@
 
 use rustpython_parser::ast;
 
-use super::{Done, Frame, Lowerer, MAX_EXPR_DEPTH, R};
+use super::{Frame, Lowerer, MAX_EXPR_DEPTH, R};
 use crate::analysis::partial::{partial_binary, partial_cast};
 use crate::diagnostics::DiagnosticKind;
 use crate::ir::eval::truthy;
@@ -292,12 +292,8 @@ impl Lowerer<'_> {
     /// The lanes the code being lowered runs for: the caller's (for an inlined helper), the
     /// enclosing array conditions, and not yet returned. None is every lane.
     pub(super) fn live_lanes(&mut self, frame: &Frame) -> Option<Value> {
-        let mut live = self.and_opt(frame.outer_live, frame.cond);
-        if let Done::Mask(m) = frame.flow.done {
-            let not_done = self.emit(Op::Unary(UnOp::Not, m));
-            live = Some(self.and_path(live, not_done));
-        }
-        live
+        let running = self.running(frame);
+        self.and_opt(frame.outer_live, running)
     }
 }
 

@@ -8,11 +8,14 @@ use std::collections::BTreeSet;
 
 use rustpython_parser::ast;
 
+use super::loop_exit::{has_exit, Exits};
+use super::range_loop::{hint_of, Bounds};
+use super::while_loop::is_forever;
 use super::{Done, Flow, Frame, Lowerer, Var};
 use crate::diagnostics::DiagnosticKind;
 use crate::extract;
 use crate::ir::eval::trip_count;
-use crate::ir::{const_kind, Block, Const, Inst, Kind, Phi, Shape, Value};
+use crate::ir::{const_kind, Block, Const, Inst, Kind, Op, Phi, Shape, Value};
 use crate::Map as HashMap;
 
 /// How many times the body is lowered before the carried kinds must have settled.
@@ -27,14 +30,56 @@ pub(super) struct LoopSpec<'a> {
     /// The items of a loop over a constant tuple (`start..stop` then indexes them).
     items: Option<Vec<Const>>,
     /// Variables assigned in the body (other than the target), sorted.
-    carried: Vec<String>,
+    pub(super) carried: Vec<String>,
     has_return: bool,
     /// Returns before the loop, as one (done, value) pair the loop carries.
     outer_done: Value,
     outer_ret: Option<Value>,
     pub(super) body: &'a [ast::Stmt],
-    /// A `while` loop's test and the lanes active on entry (D12, `while_loop`); None for `for`.
-    pub(super) test: Option<(&'a ast::Expr, Value)>,
+    /// The loop's `else:` clause.
+    pub(super) orelse: &'a [ast::Stmt],
+    /// A masked loop's test and lanes active on entry (D12, `while_loop`); None for a counted
+    /// loop whose body neither breaks nor continues.
+    pub(super) mask: Option<Masked<'a>>,
+}
+
+/// How a masked loop (D12) decides which lanes run its next iteration.
+#[derive(Clone)]
+pub(super) enum LoopTest<'a> {
+    /// `while test:`: the test, evaluated again on the updated values.
+    While(&'a ast::Expr),
+    /// A counted `for` (D6) whose body breaks or continues: a lane runs each iteration until it
+    /// breaks or returns.
+    Counted,
+    /// `for target in range(start, stop, step)` with per-lane bounds (`range_loop`): the
+    /// counter's variable, the stop and the step.
+    Range {
+        counter: String,
+        stop: Value,
+        step: i128,
+    },
+}
+
+/// The mask of a masked loop (D12).
+pub(super) struct Masked<'a> {
+    pub(super) test: LoopTest<'a>,
+    /// The lanes active in the first iteration.
+    pub(super) init: Value,
+    /// Whether the loop carries the lanes that broke (its `else:` clause skips them).
+    pub(super) track_breaks: bool,
+}
+
+impl LoopSpec<'_> {
+    /// Whether the loop is a Python `while` in the generated code (its trip count is per lane).
+    pub(super) fn is_while(&self) -> bool {
+        matches!(
+            self.mask,
+            Some(Masked {
+                test: LoopTest::While(_) | LoopTest::Range { .. },
+                ..
+            })
+        )
+    }
 }
 
 /// The kinds and shapes an attempt assumes for the carried variables and the returned value.
@@ -59,16 +104,22 @@ struct Attempt {
     body_flow: Flow,
     /// The body's returns as one value, computed at the end of the body.
     body_ret: Option<Value>,
-    /// A `while` loop's phi of the active lanes, and its value for the next iteration.
+    /// A masked loop's phi of the active lanes, and its value for the next iteration.
     active: Option<(Value, Value)>,
+    /// The phi of the lanes that broke out of the loop (when tracked), and its next value.
+    broke: Option<(Value, Value)>,
+    /// A masked loop's variables at the end of its body, before the exits are merged in.
+    end_vars: HashMap<String, Var>,
 }
 
 impl Lowerer<'_> {
+    /// The bounds of `range(...)`: known now (D6), or per lane (D12, `range_loop`); None after
+    /// reporting what is wrong with them.
     pub(super) fn range_bounds(
         &mut self,
         frame: &mut Frame,
         call: &ast::ExprCall,
-    ) -> Option<(i128, i128, i128)> {
+    ) -> Option<Bounds> {
         let n = call.args.len();
         if !(1..=3).contains(&n) || !call.keywords.is_empty() {
             self.error_at(
@@ -86,8 +137,8 @@ impl Lowerer<'_> {
                 return None;
             }
             match self.const_of(v) {
-                Some(Const::Int(i)) => vals.push(i),
-                Some(Const::Bool(b)) => vals.push(i128::from(b)),
+                Some(Const::Int(i)) => vals.push(Ok(i)),
+                Some(Const::Bool(b)) => vals.push(Ok(i128::from(b))),
                 Some(_) => {
                     self.error_at(
                         frame,
@@ -97,22 +148,25 @@ impl Lowerer<'_> {
                     );
                     return None;
                 }
-                None => {
-                    self.error_at(
-                        frame,
-                        DiagnosticKind::DynamicRange,
-                        "range() bounds must be known at generation time (D6): use constants, closure or global values, not arguments or values computed from them".into(),
-                        a,
-                    );
-                    return None;
-                }
+                None => vals.push(Err(self.per_lane_bound(frame, v, a)?)),
             }
         }
+        let zero = Ok(0);
+        let one = Ok(1);
         let (start, stop, step) = match vals.as_slice() {
-            [stop] => (0, *stop, 1),
-            [start, stop] => (*start, *stop, 1),
-            [start, stop, step] => (*start, *stop, *step),
+            [stop] => (&zero, stop, &one),
+            [start, stop] => (start, stop, &one),
+            [start, stop, step] => (start, stop, step),
             _ => return None,
+        };
+        let Ok(step) = *step else {
+            self.error_at(
+                frame,
+                DiagnosticKind::DynamicRange,
+                "the step of range() must be known at generation time (D6): use a constant".into(),
+                &call.args[2],
+            );
+            return None;
         };
         if step == 0 {
             self.error_at(
@@ -123,14 +177,42 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        Some((start, stop, step))
+        match (*start, *stop) {
+            (Ok(a), Ok(b)) => Some(Bounds::Known(a, b, step)),
+            (a, b) => {
+                let mut value = |r: Result<i128, Value>| match r {
+                    Ok(i) => self.konst(Const::Int(i)),
+                    Err(v) => v,
+                };
+                let (a, b) = (value(a), value(b));
+                Some(Bounds::PerLane(a, b, step))
+            }
+        }
     }
 
     /// A `for` statement (D6).
     pub(super) fn for_stmt(&mut self, frame: &mut Frame, f: &ast::StmtFor, stmt: &ast::Stmt) {
-        let Some(spec) = self.loop_spec(frame, f) else {
+        let Some(mut spec) = self.loop_spec(frame, f, stmt) else {
             return;
         };
+        if trip_count(spec.start, spec.stop, spec.step) == 0 {
+            self.body(frame, &f.orelse);
+            return;
+        }
+        if has_exit(&f.body, true, true) {
+            let init = self.running_mask(frame);
+            let track_breaks = !f.orelse.is_empty() && has_exit(&f.body, true, false);
+            if has_exit(&f.body, true, false) {
+                // The index at the `break` stays the lane's value after the loop.
+                spec.carried.push(spec.target.clone());
+                spec.carried.sort();
+            }
+            spec.mask = Some(Masked {
+                test: LoopTest::Counted,
+                init,
+                track_breaks,
+            });
+        }
         self.lower_loop(frame, spec, stmt);
     }
 
@@ -151,7 +233,7 @@ impl Lowerer<'_> {
         for _attempt in 0..MAX_ATTEMPTS {
             let diag_mark = self.diags.len();
             let attempt = self.loop_attempt(frame, &spec, &assumed);
-            if attempt.body_flow.done == Done::Always && spec.test.is_none() {
+            if attempt.body_flow.done == Done::Always && spec.mask.is_none() {
                 // Every element returns in the first iteration: no loop at all.
                 self.diags.truncate(diag_mark);
                 let first = match &spec.items {
@@ -177,19 +259,28 @@ impl Lowerer<'_> {
         );
     }
 
-    /// The iteration and carried variables of `f`; None (after reporting) for an unsupported
-    /// iterable, or a loop that runs zero times (nothing to lower).
-    fn loop_spec<'a>(&mut self, frame: &mut Frame, f: &'a ast::StmtFor) -> Option<LoopSpec<'a>> {
+    /// The iteration and carried variables of `f`; None for an unsupported iterable (reported)
+    /// or a `range` with per-lane bounds (lowered by `range_loop`).
+    fn loop_spec<'a>(
+        &mut self,
+        frame: &mut Frame,
+        f: &'a ast::StmtFor,
+        stmt: &ast::Stmt,
+    ) -> Option<LoopSpec<'a>> {
         let ast::Expr::Name(target) = f.target.as_ref() else {
             return None;
         };
         let target = target.id.to_string();
         // `for i in range(...)`, or `for c in TUPLE` over a frozen tuple.
         let (start, stop, step, items) = match f.iter.as_ref() {
-            ast::Expr::Call(call) if matches!(call.func.as_ref(), ast::Expr::Name(n) if self.is_builtin(frame, n.id.as_str(), "range")) =>
-            {
-                let (a, b, c) = self.range_bounds(frame, call)?;
-                (a, b, c, None)
+            ast::Expr::Call(call) if matches!(call.func.as_ref(), ast::Expr::Name(n) if self.is_builtin(frame, n.id.as_str(), "range")) => {
+                match self.range_bounds(frame, call)? {
+                    Bounds::Known(a, b, c) => (a, b, c, None),
+                    Bounds::PerLane(a, b, c) => {
+                        self.range_loop(frame, f, stmt, (a, b, c));
+                        return None;
+                    }
+                }
             }
             other => {
                 let v = self.expr(frame, other);
@@ -209,10 +300,9 @@ impl Lowerer<'_> {
                 }
             }
         };
-        if trip_count(start, stop, step) == 0 {
-            return None;
-        }
-        Some(self.carried_spec(frame, target, (start, stop, step), items, &f.body))
+        let mut spec = self.carried_spec(frame, target, (start, stop, step), items, &f.body);
+        spec.orelse = &f.orelse;
+        Some(spec)
     }
 
     /// The spec of a loop over `body`: what it carries, and the returns before it.
@@ -250,7 +340,8 @@ impl Lowerer<'_> {
             outer_done,
             outer_ret,
             body,
-            test: None,
+            orelse: &[],
+            mask: None,
         }
     }
 
@@ -277,7 +368,7 @@ impl Lowerer<'_> {
         for name in &spec.carried {
             match assumed.vars.get(name) {
                 Some(&(k, s)) => {
-                    let dst = self.f.new_value(k, s, Some(name.clone()));
+                    let dst = self.f.new_value(k, s, Some(hint_of(name)));
                     if !matches!(outer_vars.get(name), Some(Var::Def(_))) {
                         self.undefined_phis.insert(dst);
                     }
@@ -305,30 +396,52 @@ impl Lowerer<'_> {
                 frame.flow.returns = vec![];
             }
         }
-        if spec.test.is_none() {
-            frame.vars.insert(spec.target.clone(), Var::Def(index));
+        match &spec.mask {
+            Some(Masked {
+                test: LoopTest::Range { counter, .. },
+                ..
+            }) => {
+                if let Some(&c) = frame.vars.get(counter) {
+                    frame.vars.insert(spec.target.clone(), c);
+                }
+            }
+            _ => {
+                frame.vars.insert(spec.target.clone(), Var::Def(index));
+            }
         }
-        let active_phi = spec.test.map(|_| self.enter_while(frame));
+        let active_phi = spec.mask.as_ref().map(|_| self.enter_masked(frame));
+        let broke_phi = match &spec.mask {
+            Some(m) if m.track_breaks => Some(self.f.new_value(
+                Kind::Bool,
+                Shape::Array,
+                Some("broke".into()),
+            )),
+            _ => None,
+        };
+        frame.flow.exits = Exits::default();
+        self.loop_depth += 1;
         self.body(frame, spec.body);
+        self.loop_depth -= 1;
         let mut block = self.close_block(open);
         let mut body_vars = std::mem::replace(&mut frame.vars, outer_vars.clone());
         let mut body_flow = std::mem::replace(&mut frame.flow, outer_flow.clone());
-        let active = match (spec.test, active_phi) {
-            (Some((test, _)), Some(a)) => {
+        let end_vars = body_vars.clone();
+        let (active, broke) = match (&spec.mask, active_phi) {
+            (Some(mask), Some(a)) => {
                 frame.cond = outer_cond;
-                let next = self.mask_iteration(
+                let (next, broke_next) = self.mask_iteration(
                     frame,
                     &mut block,
-                    (test, a),
+                    (&mask.test, a, broke_phi),
                     &phis,
                     done_phi,
                     &mut body_vars,
                     &mut body_flow,
                 );
                 frame.vars = outer_vars.clone();
-                Some((a, next))
+                (Some((a, next)), broke_phi.zip(broke_next))
             }
-            _ => None,
+            _ => (None, None),
         };
         let body_ret = if spec.has_return && body_flow.done != Done::Always {
             self.in_block(&mut block, |l| l.chain(&body_flow.returns))
@@ -347,6 +460,8 @@ impl Lowerer<'_> {
             body_flow,
             body_ret,
             active,
+            broke,
+            end_vars,
         }
     }
 
@@ -379,14 +494,18 @@ impl Lowerer<'_> {
             });
         }
         // Variables first assigned in the body: carried out of the loop if assigned on every
-        // path of it (the last iteration's value).
+        // path of it (the last iteration's value), or before a `break`/`continue`.
         let mut first_assigned = false;
         for name in &spec.carried {
             if assumed.vars.contains_key(name) {
                 continue;
             }
-            if let Some(Var::Def(next)) = attempt.body_vars.get(name) {
-                let (k, s) = (self.kind(*next), self.shape(*next));
+            let next = match attempt.body_vars.get(name) {
+                Some(Var::Def(next)) => Some(*next),
+                _ => attempt.body_flow.exits.value_of(name),
+            };
+            if let Some(next) = next {
+                let (k, s) = (self.kind(next), self.shape(next));
                 assumed.vars.insert(name.clone(), (k, s));
                 first_assigned = true;
             }
@@ -394,7 +513,16 @@ impl Lowerer<'_> {
         if first_assigned {
             return None;
         }
-        if let (Some((dst, next)), Some((_, init))) = (attempt.active, spec.test) {
+        if let (Some((dst, next)), Some(mask)) = (attempt.active, &spec.mask) {
+            phis.push(Phi {
+                dst,
+                init: mask.init,
+                next,
+            });
+        }
+        if let Some((dst, next)) = attempt.broke {
+            let init = self.konst(Const::Bool(false));
+            let init = self.emit(Op::AsArray(init));
             phis.push(Phi { dst, init, next });
         }
         if let Some(d) = attempt.done_phi {
@@ -471,7 +599,13 @@ impl Lowerer<'_> {
 
     /// Emits the loop, and leaves `frame` as after it: the carried variables are the phis, the
     /// target holds its last value, and the returns include the loop's.
-    fn exit_loop(&mut self, frame: &mut Frame, spec: &LoopSpec, attempt: Attempt, phis: Vec<Phi>) {
+    fn exit_loop(
+        &mut self,
+        frame: &mut Frame,
+        spec: &LoopSpec,
+        mut attempt: Attempt,
+        phis: Vec<Phi>,
+    ) {
         self.push_inst(Inst::Loop {
             index: attempt.index,
             start: spec.start,
@@ -479,8 +613,8 @@ impl Lowerer<'_> {
             step: spec.step,
             items: spec.items.clone().map(Const::Tuple),
             phis,
-            body: attempt.block,
-            active: attempt.active.map(|(a, _)| a),
+            body: std::mem::take(&mut attempt.block),
+            active: attempt.active.filter(|_| spec.is_while()).map(|(a, _)| a),
         });
         let first_assigned: Vec<String> = attempt
             .phis
@@ -488,7 +622,7 @@ impl Lowerer<'_> {
             .filter(|(n, _)| !matches!(attempt.outer_vars.get(n), Some(Var::Def(_))))
             .map(|(n, _)| n.clone())
             .collect();
-        frame.vars = attempt.outer_vars;
+        frame.vars = attempt.outer_vars.clone();
         for (name, dst) in &attempt.phis {
             self.undefined_phis.remove(dst);
             frame.vars.insert(name.clone(), Var::Def(*dst));
@@ -498,19 +632,46 @@ impl Lowerer<'_> {
                 frame.vars.insert(name.clone(), Var::MaybeUndef);
             }
         }
-        if spec.test.is_some() {
-            let (done, ret) = (attempt.done_phi, attempt.ret_phi);
-            self.exit_while(frame, spec, &first_assigned, &attempt.outer_flow, done, ret);
-            return;
+        let broke = attempt.broke.map(|(b, _)| b);
+        let mut broke_only = vec![];
+        if let Some(mask) = &spec.mask {
+            let (normal, ends_normally) = match mask.test {
+                LoopTest::Counted => (Some(&attempt.end_vars), false),
+                LoopTest::While(t) if is_forever(t) => (None, false),
+                _ => (None, true),
+            };
+            let exits = &attempt.body_flow.exits;
+            let names = self.vars_after_exits(
+                frame,
+                exits,
+                normal,
+                ends_normally,
+                &attempt.phis,
+                &first_assigned,
+            );
+            broke_only = attempt
+                .phis
+                .iter()
+                .filter(|(n, _)| names.contains(n))
+                .cloned()
+                .collect();
         }
-        let last_value = match &spec.items {
-            Some(items) => self.konst(items[items.len() - 1].clone()),
-            None => {
-                let trips = trip_count(spec.start, spec.stop, spec.step);
-                self.konst(Const::Int(spec.start + (trips - 1) * spec.step))
-            }
-        };
-        frame.vars.insert(spec.target.clone(), Var::Def(last_value));
+        if spec.is_while() {
+            let (done, ret) = (attempt.done_phi, attempt.ret_phi);
+            self.exit_while(frame, spec, &attempt.outer_flow, done, ret);
+        } else {
+            self.exit_counted(frame, spec, &attempt);
+        }
+        self.loop_else(frame, spec.orelse, broke, &broke_only);
+    }
+
+    /// After a counted loop: the target holds its last value (unless carried: a lane that broke
+    /// keeps the index it broke at), and the returns include the loop's.
+    fn exit_counted(&mut self, frame: &mut Frame, spec: &LoopSpec, attempt: &Attempt) {
+        if !spec.carried.contains(&spec.target) {
+            let last_value = self.last_value(spec);
+            frame.vars.insert(spec.target.clone(), Var::Def(last_value));
+        }
         if let Some(d) = attempt.done_phi {
             let returns = match attempt.ret_phi {
                 Some(r) => self.returns_after(&attempt.outer_flow.returns, frame.cond, Some(d), r),
@@ -519,18 +680,30 @@ impl Lowerer<'_> {
             frame.flow = Flow {
                 done: Done::Mask(d),
                 returns,
+                exits: attempt.outer_flow.exits.clone(),
             };
+        }
+    }
+
+    /// The target's value in the last iteration of a counted loop.
+    fn last_value(&mut self, spec: &LoopSpec) -> Value {
+        match &spec.items {
+            Some(items) => self.konst(items[items.len() - 1].clone()),
+            None => {
+                let trips = trip_count(spec.start, spec.stop, spec.step);
+                self.konst(Const::Int(spec.start + (trips - 1) * spec.step))
+            }
         }
     }
 }
 
 /// Whether `body` holds a `return` (in nested `if`s and loops too).
-fn contains_return(body: &[ast::Stmt]) -> bool {
+pub(super) fn contains_return(body: &[ast::Stmt]) -> bool {
     body.iter().any(|s| match s {
         ast::Stmt::Return(_) => true,
         ast::Stmt::If(i) => contains_return(&i.body) || contains_return(&i.orelse),
-        ast::Stmt::For(f) => contains_return(&f.body),
-        ast::Stmt::While(w) => contains_return(&w.body),
+        ast::Stmt::For(f) => contains_return(&f.body) || contains_return(&f.orelse),
+        ast::Stmt::While(w) => contains_return(&w.body) || contains_return(&w.orelse),
         _ => false,
     })
 }
@@ -558,9 +731,12 @@ mod tests {
 
     #[test]
     fn bounds_must_be_known() {
-        let e = errors("def f(x, n):\n    for i in range(n):\n        x = x + 1.0\n    return x\n");
+        let e = errors(
+            "def f(x, n):\n    for i in range(0, 9, n):\n        x = x + 1.0\n    return x\n",
+        );
         assert!(
-            e.iter().any(|m| m.contains("known at generation time")),
+            e.iter()
+                .any(|m| m.contains("step of range() must be known")),
             "{e:?}"
         );
     }

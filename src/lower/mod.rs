@@ -18,15 +18,19 @@
 //! early returns, merges), `loops` (`for`: carried variables, phis, exits), `expr` (operators,
 //! ternaries, subscripts, D3/protect_domains guards), `names` (the environment: free names,
 //! assumptions, deferrals, hidden parameters), `calls` (builtins and `math`), `inline` (helpers
-//! and nested functions, D7), `while_loop` (`while`: the activity mask, D12). A new construct arrives as a new file here.
+//! and nested functions, D7), `while_loop` (`while`, and the activity mask of every masked
+//! loop, D12), `loop_exit` (`break`, `continue`, loops' `else:`), `range_loop` (`for` over a
+//! `range` with per-lane bounds). A new construct arrives as a new file here.
 
 mod builder;
 mod calls;
 mod control;
 mod expr;
 mod inline;
+mod loop_exit;
 mod loops;
 mod names;
+mod range_loop;
 mod scalar_if;
 mod stmt;
 mod while_loop;
@@ -101,6 +105,8 @@ enum Done {
 struct Flow {
     done: Done,
     returns: Vec<(Option<Value>, Value)>,
+    /// The lanes that left the innermost loop's iteration by `break`/`continue` (D12).
+    exits: loop_exit::Exits,
 }
 
 /// What a variable holds at a point of the function.
@@ -153,6 +159,8 @@ pub struct Lowerer<'s> {
     depth: usize,
     /// The inlining budget ran out (reported once; every later call fails at once).
     over_budget: bool,
+    /// Loops around the statement being lowered (`break` outside one was reported by validation).
+    loop_depth: usize,
 }
 
 type R<T> = Result<T, ()>;
@@ -170,6 +178,7 @@ impl<'e> Frame<'e> {
             flow: Flow {
                 done: Done::Never,
                 returns: vec![],
+                exits: loop_exit::Exits::default(),
             },
             cond: None,
             outer_live: None,
@@ -201,6 +210,7 @@ impl<'s> Lowerer<'s> {
             undefined_phis: BTreeSet::new(),
             depth: 0,
             over_budget: false,
+            loop_depth: 0,
         }
     }
 
@@ -275,10 +285,10 @@ impl<'s> Lowerer<'s> {
         }
     }
 
-    /// Lowers a statement list, stopping after a return that covers every lane.
+    /// Lowers a statement list, stopping after a return (or loop exit) that covers every lane.
     fn body(&mut self, frame: &mut Frame, stmts: &[ast::Stmt]) {
         for (i, stmt) in stmts.iter().enumerate() {
-            if frame.flow.done == Done::Always {
+            if frame.flow.ended() {
                 break;
             }
             if i == 0 && validate::is_docstring(stmt) {

@@ -59,6 +59,7 @@ impl Lowerer<'_> {
             frame.flow = Flow {
                 done: Done::Always,
                 returns: self.returns_after(&saved_returns, frame.cond, None, ret),
+                exits: saved_flow.exits,
             };
             return;
         }
@@ -81,6 +82,7 @@ impl Lowerer<'_> {
                 Some(r) => self.returns_after(&saved_returns, frame.cond, Some(done), r),
                 None => saved_returns,
             },
+            exits: saved_flow.exits,
         };
     }
 

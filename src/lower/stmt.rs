@@ -42,6 +42,8 @@ impl Lowerer<'_> {
             S::If(i) => self.if_stmt(frame, i),
             S::For(f) => self.for_stmt(frame, f, stmt),
             S::While(w) => self.while_stmt(frame, w, stmt),
+            S::Break(_) => self.loop_exit(frame, true),
+            S::Continue(_) => self.loop_exit(frame, false),
             S::FunctionDef(d) => {
                 let parsed = Rc::new(extract::from_def(frame.source, d));
                 frame

@@ -1,18 +1,22 @@
 //! `while` loops (D12): a data-dependent loop run per lane with an activity mask. The lanes
-//! active on entry are those on the current path, not yet returned, whose test holds; each
-//! iteration's assignments apply only to the active lanes (`where(active, new, old)`), a lane
-//! that returns leaves, and the test is evaluated again on the updated values. The loop runs
-//! while any lane is active (`while _vec_any(xp, active):` in the generated code), so each lane
-//! takes exactly the iterations CPython takes for it, and one CPython loops on forever loops
-//! forever here too. The loop itself is the `for` loop's machinery (`loops`): carried variables
-//! become phis whose kinds settle over attempts; this file adds the mask.
+//! active on entry are those on the current path still running (not returned, not left an
+//! enclosing loop's iteration) whose test holds; each iteration's assignments apply only to the
+//! active lanes (`where(active, new, old)`), a lane that returns or breaks leaves, and the test
+//! is evaluated again on the updated values. The loop runs while any lane is active (`while
+//! _vec_any(xp, active):` in the generated code), so each lane takes exactly the iterations
+//! CPython takes for it, and one CPython loops on forever loops forever here too. The loop itself
+//! is the `for` loop's machinery (`loops`): carried variables become phis whose kinds settle over
+//! attempts. This file adds the mask, which every masked loop shares: a `while`, a counted `for`
+//! that breaks or continues (`loop_exit`), a `for` over a per-lane `range` (`range_loop`).
 
 use rustpython_parser::ast;
 
-use super::loops::LoopSpec;
+use super::loop_exit::has_exit;
+use super::loops::{contains_return, LoopSpec, LoopTest, Masked};
+use super::range_loop::hint_of;
 use super::{Done, Flow, Frame, Lowerer, Var};
 use crate::diagnostics::DiagnosticKind;
-use crate::ir::{Block, Kind, LogicOp, Op, Shape, UnOp, Value};
+use crate::ir::{BinOp, Block, CmpOp, Const, Kind, LogicOp, Op, Shape, UnOp, Value};
 use crate::Map as HashMap;
 
 impl Lowerer<'_> {
@@ -26,34 +30,51 @@ impl Lowerer<'_> {
         }
         if let Some(c) = self.const_of(test) {
             if !crate::ir::eval::truthy(&c) {
+                self.body(frame, &w.orelse);
                 return;
             }
         }
-        if is_forever(&w.test) && !contains_exit(&w.body) {
+        let breaks = has_exit(&w.body, true, false);
+        if is_forever(&w.test) && !contains_return(&w.body) && !breaks {
             self.error_at(
                 frame,
                 DiagnosticKind::UnsupportedLoop,
-                "this `while` loop has no `return` in its body, so it never ends; add a `return` (D12)".into(),
+                "this `while` loop has no `return` or `break` in its body, so it never ends; add one (D12)".into(),
                 stmt,
             );
             return;
         }
-        let live = match frame.flow.done {
-            Done::Mask(m) => Some(self.emit(Op::Unary(UnOp::Not, m))),
-            _ => None,
-        };
-        let path = self.and_opt(frame.cond, live);
-        let mut init = self.and_path(path, test);
-        if self.shape(init) == Shape::Scalar {
-            init = self.emit(Op::AsArray(init));
-        }
+        let running = self.running(frame);
+        let init = self.and_path(running, test);
+        let init = self.as_mask(init);
         let mut spec = self.carried_spec(frame, String::new(), (0, 1, 1), None, &w.body);
-        spec.test = Some((&w.test, init));
+        spec.orelse = &w.orelse;
+        spec.mask = Some(Masked {
+            test: LoopTest::While(&w.test),
+            init,
+            track_breaks: breaks && !w.orelse.is_empty(),
+        });
         self.lower_loop(frame, spec, stmt);
     }
 
-    /// The phi of the active lanes of a `while` loop, made the path condition of its body.
-    pub(super) fn enter_while(&mut self, frame: &mut Frame) -> Value {
+    /// The lanes running here as a bool array: those a masked loop starts with.
+    pub(super) fn running_mask(&mut self, frame: &Frame) -> Value {
+        let running = self.running(frame);
+        let m = running.unwrap_or_else(|| self.konst(Const::Bool(true)));
+        self.as_mask(m)
+    }
+
+    /// `m` as an array (a scalar condition becomes a 0-d array).
+    pub(super) fn as_mask(&mut self, m: Value) -> Value {
+        if self.shape(m) == Shape::Scalar {
+            self.emit(Op::AsArray(m))
+        } else {
+            m
+        }
+    }
+
+    /// The phi of the active lanes of a masked loop, made the path condition of its body.
+    pub(super) fn enter_masked(&mut self, frame: &mut Frame) -> Value {
         let a = self
             .f
             .new_value(Kind::Bool, Shape::Array, Some("active".into()));
@@ -61,27 +82,37 @@ impl Lowerer<'_> {
         a
     }
 
-    /// At the end of a `while` body (emitted into `block`): the carried variables and the lanes
-    /// done updated on the active lanes only, and the lanes active in the next iteration (still
-    /// active, not returned, test true on the updated values).
+    /// At the end of a masked loop's body (emitted into `block`): the carried variables merged
+    /// from the `break`/`continue` snapshots and updated on the active lanes only; the lanes done
+    /// and broke; the lanes active in the next iteration (still active, not returned or broke,
+    /// test true on the updated values), and the next value of the broke phi (when tracked).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn mask_iteration(
         &mut self,
         frame: &mut Frame,
         block: &mut Block,
-        (test, active): (&ast::Expr, Value),
+        (test, active, broke_phi): (&LoopTest, Value, Option<Value>),
         phis: &[(String, Value)],
         done_phi: Option<Value>,
         body_vars: &mut HashMap<String, Var>,
         body_flow: &mut Flow,
-    ) -> Value {
+    ) -> (Value, Option<Value>) {
         self.in_block(block, |l| {
+            let exits = body_flow.exits.clone();
+            l.merge_exits(&exits, phis, body_vars);
+            if let LoopTest::Range { counter, step, .. } = test {
+                if let Some(Var::Def(c)) = body_vars.get(counter).copied() {
+                    let s = l.konst(Const::Int(*step));
+                    let next = l.emit(Op::Binary(BinOp::Add, c, s));
+                    body_vars.insert(counter.clone(), Var::Def(next));
+                }
+            }
             for (name, dst) in phis {
                 if let Some(Var::Def(v)) = body_vars.get(name).copied() {
                     if v != *dst {
                         let masked = l.select(active, v, *dst);
                         if l.f.info(masked).hint.is_none() {
-                            l.f.values[masked.index()].hint = Some(name.clone());
+                            l.f.values[masked.index()].hint = Some(hint_of(name));
                         }
                         body_vars.insert(name.clone(), Var::Def(masked));
                     }
@@ -98,47 +129,72 @@ impl Lowerer<'_> {
                 let not_done = l.emit(Op::Unary(UnOp::Not, done));
                 still = l.emit(Op::Logic(LogicOp::And, active, not_done));
             }
-            frame.vars = body_vars.clone();
-            let v = l.expr(frame, test);
-            let cond = l.condition(frame, test, v);
-            let next = l.and_path(Some(still), cond);
-            if l.shape(next) == Shape::Scalar {
-                l.emit(Op::AsArray(next))
-            } else {
-                next
+            let broke_now = l.done_mask(Some(active), exits.broke);
+            if let Some(b) = broke_now {
+                let not_broke = l.emit(Op::Unary(UnOp::Not, b));
+                still = l.emit(Op::Logic(LogicOp::And, still, not_broke));
             }
+            let broke_next = broke_phi.map(|p| match broke_now {
+                Some(b) => l.emit(Op::Logic(LogicOp::Or, p, b)),
+                None => p,
+            });
+            let next = match test {
+                LoopTest::While(t) => {
+                    frame.vars = body_vars.clone();
+                    let v = l.expr(frame, t);
+                    let cond = l.condition(frame, t, v);
+                    l.and_path(Some(still), cond)
+                }
+                LoopTest::Counted => still,
+                LoopTest::Range {
+                    counter,
+                    stop,
+                    step,
+                } => match body_vars.get(counter).copied() {
+                    Some(Var::Def(c)) => {
+                        let op = if *step > 0 { CmpOp::Lt } else { CmpOp::Gt };
+                        let more = l.emit(Op::Compare(op, c, *stop));
+                        l.and_path(Some(still), more)
+                    }
+                    _ => still,
+                },
+            };
+            (l.as_mask(next), broke_next)
         })
     }
 
-    /// The state after a `while` loop: variables first assigned in it may be undefined (a lane
-    /// may never have entered it), and the loop's returns follow those before it. A `while
-    /// True:` loop ends only when every lane has returned.
+    /// The return state after a per-lane loop (`while`, per-lane `range`): the loop's returns
+    /// follow those before it. A `while True:` loop without `break` ends only when every lane
+    /// returned.
     pub(super) fn exit_while(
         &mut self,
         frame: &mut Frame,
         spec: &LoopSpec,
-        first_assigned: &[String],
         outer_flow: &Flow,
         done_phi: Option<Value>,
         ret_phi: Option<Value>,
     ) {
-        let (test, _) = spec.test.expect("a while loop has a test");
-        let forever = is_forever(test);
-        if !forever {
-            for name in first_assigned {
-                frame.vars.insert(name.clone(), Var::MaybeUndef);
-            }
-        }
+        let forever = match &spec.mask {
+            Some(Masked {
+                test: LoopTest::While(t),
+                ..
+            }) => is_forever(t) && !has_exit(spec.body, true, false),
+            _ => false,
+        };
         if let (Some(d), Some(r)) = (done_phi, ret_phi) {
             let returns = self.returns_after(&outer_flow.returns, frame.cond, Some(d), r);
             let done = if forever { Done::Always } else { Done::Mask(d) };
-            frame.flow = Flow { done, returns };
+            frame.flow = Flow {
+                done,
+                returns,
+                exits: outer_flow.exits.clone(),
+            };
         }
     }
 }
 
 /// Whether a loop test is a constant Python takes as true (`while True:`, `while 1:`).
-fn is_forever(test: &ast::Expr) -> bool {
+pub(super) fn is_forever(test: &ast::Expr) -> bool {
     match test {
         ast::Expr::Constant(c) => match &c.value {
             ast::Constant::Bool(b) => *b,
@@ -147,15 +203,4 @@ fn is_forever(test: &ast::Expr) -> bool {
         },
         _ => false,
     }
-}
-
-/// Whether `body` can leave the loop other than by its test: a `return` anywhere in it.
-fn contains_exit(body: &[ast::Stmt]) -> bool {
-    body.iter().any(|s| match s {
-        ast::Stmt::Return(_) => true,
-        ast::Stmt::If(i) => contains_exit(&i.body) || contains_exit(&i.orelse),
-        ast::Stmt::For(f) => contains_exit(&f.body),
-        ast::Stmt::While(w) => contains_exit(&w.body),
-        _ => false,
-    })
 }

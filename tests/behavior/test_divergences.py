@@ -182,3 +182,18 @@ def test_item_19_while_loops_run_per_lane_and_refuse_jax_jit():
 
     with pytest.raises(VectorizationError, match="jax.jit"):
         jax.jit(vec)(jax.numpy.asarray([0.5, 4.0]))
+
+
+def first_step_above(x, n):
+    i = -1
+    for i in range(int(n)):
+        if i * i > x:
+            break
+    return i
+
+
+def test_item_19_break_and_per_lane_range_leave_each_lane_where_cpython_does():
+    vec = vectorize(first_step_above)
+    xs = [0.5, 30.0, math.nan, -1.0, 1e9, 7.0]
+    ns = [3, 10, 4, 0, 6, -2]
+    assert values(vec, xs, ns) == [first_step_above(x, n) for x, n in zip(xs, ns)]

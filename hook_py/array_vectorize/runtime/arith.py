@@ -102,7 +102,7 @@ _PLAIN = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, **COMPA
 _QUIET = {"truediv": operator.truediv, "floordiv": operator.floordiv, "mod": operator.mod, "pow": None}
 
 BINARY_OPS = frozenset(_PLAIN) | frozenset(_QUIET)
-UNARY_OPS = frozenset(("neg", "pos", "abs", "not", "float", "int", "bool", "round", "floor", "ceil", "trunc"))
+UNARY_OPS = frozenset(("neg", "pos", "abs", "not", "float", "int", "bool", "round", "floor", "ceil", "trunc", "index"))
 
 
 def _vec_binary(xp: Any, op: str, a: Any, b: Any) -> Any:
@@ -349,6 +349,8 @@ def _vec_unary(xp: Any, op: str, a: Any) -> Any:
         kind = _scalar_kind(a, kind)
         a = info.scalar(kind, a)
     if kind == "f":
+        if op == "index":  # range() of a float (D12)
+            raise TypeError("'float' object cannot be interpreted as an integer")
         return _float_unary(xp, info, op, a)
     if kind == "l":
         return _lattice_unary(xp, info, op, a)
