@@ -232,6 +232,185 @@ def wien_peak(t):
         x = nx
 
 
+@vectorize
+def remaining_balance(balance, monthly_rate, payment, months):
+    """Loan balance after `months` payments (per lane), stopping once it is paid off."""
+    paid_off_at = -1
+    for m in range(months):
+        balance = balance * (1.0 + monthly_rate) - payment
+        if balance <= 0.0:
+            paid_off_at = m
+            balance = 0.0
+            break
+    return balance + paid_off_at
+
+
+@vectorize
+def smallest_prime_factor(n):
+    """Trial division with `break` once d*d passes n and a `for ... else` for primes."""
+    if n < 2:
+        return 0
+    for d in range(2, 1200):
+        if d * d > n:
+            break
+        if n % d == 0:
+            return d
+    else:
+        return -1
+    return n
+
+
+@vectorize
+def is_prime_flag(n):
+    """`continue` skips even divisors after 2; the answer is a bool."""
+    if n < 2:
+        return False
+    for d in range(2, 400):
+        if d > 2 and d % 2 == 0:
+            continue
+        if d * d > n:
+            break
+        if n % d == 0:
+            return False
+    return True
+
+
+@vectorize
+def lambert_w(x):
+    """Principal branch of Lambert W for x >= 0 by Halley's iteration, `while True` + `break`."""
+    if not (x >= 0.0 and x < 1e300):
+        return math.nan
+    w = math.log1p(x)
+    k = 0
+    while True:
+        ew = math.exp(w)
+        f = w * ew - x
+        step = f / (ew * (w + 1.0) - (w + 2.0) * f / (2.0 * w + 2.0))
+        w = w - step
+        k += 1
+        if abs(step) <= 1e-14 * (1.0 + abs(w)) or k >= 100:
+            break
+    return w
+
+
+@vectorize
+def dew_point_fixed_point(t_celsius, rh):
+    """Dew point from the Magnus formula, refined by fixed-point iteration on the vapour
+    pressure; `else:` flags a non-converged lane with NaN."""
+    if not (rh > 0.0 and rh <= 1.0 and t_celsius > -60.0 and t_celsius < 60.0):
+        return math.nan
+    e = rh * 6.112 * math.exp(17.62 * t_celsius / (243.12 + t_celsius))
+    td = t_celsius
+    n = 0
+    while n < 60:
+        g = math.log(e / 6.112)
+        nxt = 243.12 * g / (17.62 - g)
+        n += 1
+        if abs(nxt - td) < 1e-10:
+            td = nxt
+            break
+        td = nxt
+    else:
+        return math.nan
+    return td
+
+
+@vectorize
+def annuity_factor(rate, years):
+    """Present value of 1 paid at the end of each of `years` years (per lane)."""
+    pv = 0.0
+    discount = 1.0
+    for y in range(years):
+        discount = discount / (1.0 + rate)
+        pv += discount
+    return pv
+
+
+BRACKETS = (0.0, 11000.0, 44725.0, 95375.0, 182100.0, 231250.0, 578125.0, 1e308)
+RATES = (0.10, 0.12, 0.22, 0.24, 0.32, 0.35, 0.37)
+
+
+@vectorize
+def marginal_tax(income, exempt):
+    """Progressive tax walking the brackets: income below `exempt` is untaxed, so brackets
+    wholly below it are skipped with `continue`; the walk stops with `break` at the first
+    bracket above the income."""
+    tax = 0.0
+    for k in range(7):
+        lower = BRACKETS[k]
+        upper = BRACKETS[k + 1]
+        if upper <= exempt:
+            continue
+        if income <= lower:
+            break
+        tax += (min(income, upper) - max(lower, exempt)) * RATES[k]
+    return tax
+
+
+@vectorize
+def power_mod(base, exponent, modulus):
+    """base**exponent % modulus by binary exponentiation (ints below 2**31)."""
+    if modulus <= 1 or exponent < 0:
+        return 0
+    result = 1
+    b = base % modulus
+    e = exponent
+    while e > 0:
+        if e % 2 == 1:
+            result = result * b % modulus
+        b = b * b % modulus
+        e = e // 2
+    return result
+
+
+@vectorize
+def sqrt2_convergent(n):
+    """The n-th continued-fraction convergent of sqrt(2), p/q, with n per lane."""
+    p = 1
+    q = 1
+    for _ in range(n):
+        p, q = p + 2 * q, p + q
+    return p / q
+
+
+@vectorize
+def leap_days_between(y0, y1):
+    """Leap days in the years [y0, y1): a per-lane range with `continue` for common years."""
+    count = 0
+    for y in range(y0, y1):
+        if y % 4 != 0:
+            continue
+        if y % 100 == 0 and y % 400 != 0:
+            continue
+        count += 1
+    return count
+
+
+@vectorize
+def secant_cos_root(t):
+    """Root of cos(x) = t*x by the secant method; `while ... else` gives NaN when the
+    iteration bound is hit first."""
+    if not (t > 0.01 and t < 100.0):
+        return math.nan
+    x0 = 0.0
+    x1 = 1.0
+    n = 0
+    while n < 80:
+        f0 = math.cos(x0) - t * x0
+        f1 = math.cos(x1) - t * x1
+        if f1 == f0:
+            break
+        x2 = x1 - f1 * (x1 - x0) / (f1 - f0)
+        x0 = x1
+        x1 = x2
+        n += 1
+        if abs(x1 - x0) < 1e-13:
+            break
+    else:
+        return math.nan
+    return x1
+
+
 FLOATS = np.array(FLOAT_EDGES + [0.1, 0.7, 3.0, -12.5, 1e6, 123.456])
 
 
@@ -281,3 +460,35 @@ def test_series_and_roots(backend):
     check(cube_root_newton, x, backend=backend)
     check(halving_time, np.abs(x), 1e-3, backend=backend)
     check(wien_peak, RNG.uniform(100, 10000, 50), backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_break_continue_and_else(backend):
+    check(remaining_balance, RNG.uniform(1e3, 5e4, 60), RNG.uniform(0, 0.02, 60), RNG.uniform(50, 2000, 60),
+          RNG.integers(-2, 90, 60), backend=backend)
+    n = np.concatenate([np.arange(-3, 300), RNG.integers(300, 10**6, 100), [999983, 1000003, 2**20]])
+    check(smallest_prime_factor, n, backend=backend)
+    check(is_prime_flag, n[n < 150000], backend=backend)
+    x = np.concatenate([RNG.uniform(0, 50, 60), RNG.uniform(0, 1e6, 20), FLOATS])
+    check(lambert_w, x, backend=backend)
+    check(dew_point_fixed_point, np.concatenate([RNG.uniform(-40, 45, 80), FLOATS]),
+          np.concatenate([RNG.uniform(0.05, 1.0, 80), np.full(FLOATS.size, 0.5)]), backend=backend)
+    check(secant_cos_root, np.concatenate([RNG.uniform(0.02, 50, 80), FLOATS]), backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_per_lane_range(backend):
+    years = np.concatenate([RNG.integers(-3, 60, 60), [0, 1, 2]])
+    check(annuity_factor, RNG.uniform(-0.05, 0.2, years.size), years, backend=backend)
+    check(sqrt2_convergent, np.arange(-2, 30), backend=backend)
+    y0 = RNG.integers(1500, 2100, 60)
+    check(leap_days_between, y0, y0 + RNG.integers(-10, 500, 60), backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_tax_and_modular_loops(backend):
+    income = np.concatenate([RNG.uniform(-1e4, 8e5, 100), [0.0, 11000.0, 44725.0, 1e7], FLOATS[np.isfinite(FLOATS)]])
+    check(marginal_tax, income, 13850.0, backend=backend)
+    check(marginal_tax, income, RNG.uniform(0, 3e5, income.size), backend=backend)
+    b = RNG.integers(-50, 2**31 - 1, 80)
+    check(power_mod, b, RNG.integers(-3, 200, 80), RNG.integers(-2, 2**31 - 1, 80), backend=backend)
