@@ -32,7 +32,9 @@ fn shaped_block(f: &Function, block: &Block, g: &mut Vec<Params>) {
                 };
                 g[dst.index()] = s;
             }
-            Inst::Loop { phis, body, .. } => {
+            Inst::Loop {
+                phis, body, active, ..
+            } => {
                 for p in phis {
                     g[p.dst.index()] = g[p.init.index()];
                 }
@@ -51,6 +53,11 @@ fn shaped_block(f: &Function, block: &Block, g: &mut Vec<Params>) {
                     if !changed {
                         break;
                     }
+                }
+                // A data-dependent loop may run zero times (D12): after it a variable is its
+                // initial value or a later one, as inside.
+                if active.is_some() {
+                    continue;
                 }
                 // Read before any is written: one phi's `next` may be another's `dst`.
                 let after: Vec<Params> = phis.iter().map(|p| g[p.next.index()]).collect();

@@ -10,7 +10,7 @@ use super::loop_exit::{has_exit, Exits};
 use super::{Done, Flow, Frame, Lowerer, Var};
 use crate::diagnostics::DiagnosticKind;
 use crate::ir::eval::truthy;
-use crate::ir::{Block, Const, Kind, LogicOp, Op, Shape, UnOp, Value};
+use crate::ir::{Block, CastOp, Const, Kind, LogicOp, Op, Shape, UnOp, Value};
 use crate::Map as HashMap;
 
 impl Lowerer<'_> {
@@ -96,7 +96,11 @@ impl Lowerer<'_> {
             }
             // A branch that breaks or continues is per lane even on a scalar condition (D12).
             None if self.shape(cond) == Shape::Scalar => {
-                let c = self.emit(Op::AsArray(cond));
+                let c = match self.kind(cond) {
+                    Kind::Bool => cond,
+                    _ => self.emit(Op::Cast(CastOp::Bool, cond)),
+                };
+                let c = self.emit(Op::AsArray(c));
                 self.array_if(frame, c, i)
             }
             None => self.array_if(frame, cond, i),

@@ -10,6 +10,10 @@ Every program is well-formed by construction:
 * the condition of every ``if`` is a boolean expression (comparison, ``not``, ``and``/``or`` of
   booleans, ``bool()``, ``math.isnan``..., a variable only ever assigned booleans) or a Python
   scalar (loop index, constant); ternaries may have numeric conditions (D4);
+* ``while`` loops always terminate: a counter (``w*``, never assigned elsewhere) goes up first
+  thing in each iteration and the loop ends (test or ``break``) once it reaches a small bound;
+  ``break``/``continue`` appear as ``if cond: break`` inside loops, and a loop whose body has one
+  adopts none of its body's names afterwards (a lane may have left before assigning them);
 * variables are named by class (``v*`` numbers, ``b*`` booleans) so the checker in
   ``wellformed.py`` can verify the above statically.
 
@@ -34,12 +38,13 @@ FEATURES = (
     "transcendental", "math_binary", "math_const", "helpers", "keywords", "lambdas", "local_lambda",
     "nested_def", "constants", "tuples", "walrus", "swap", "augassign", "bool_vars", "int64", "uint64", "bool",
     "scalar_args", "from_import", "float_only", "big_literals", "scalar_condition", "after_loop",
+    "while_loop", "while_true", "break", "continue",
 )
 
 #: Unsupported constructs for rejection programs.
 REJECTIONS = (
     "truthiness", "range_of_array", "list", "string", "print", "bitwise", "unknown_math",
-    "unknown_name", "assert", "break", "generator", "try", "global",
+    "unknown_name", "assert", "generator", "try", "global",
 )
 
 TRANSCENDENTAL = (
@@ -121,6 +126,7 @@ class Generator:
         self.loops_in_if = 0  # enclosing loops that are themselves inside an `if`
         self.array_ifs = 0  # enclosing `if` chains with an array condition
         self.int_casts = True  # int()/round()/math.floor() may be generated
+        self.exits = 0  # break/continue statements emitted in the innermost loop's body
 
     # ------------------------------------------------------------------ helpers
     def on(self, feature: str, p: float = 1.0) -> bool:
@@ -298,6 +304,8 @@ class Generator:
             (2.5 if can_nest else 0, "if"),
             (1.2 if can_nest and loop_ok and self.loop_trips < 6 else 0, "loop"),
             (0.4 if can_nest and loop_ok and self.tuples and self.loop_trips <= 3 else 0, "tuple_loop"),
+            (0.6 if can_nest and loop_ok and self.loop_trips <= 3 else 0, "while_loop"),
+            (0.5 if self.loop_depth else 0, "loop_exit"),
         ])
         if kind == "assign":
             name = self.fresh("v")
@@ -328,6 +336,17 @@ class Generator:
             return self.range_loop(env, indent, depth)
         elif kind == "tuple_loop":
             return self.tuple_loop(env, indent, depth)
+        elif kind == "while_loop":
+            return self.while_loop(env, indent, depth)
+        elif kind == "loop_exit":
+            which = "break" if rng.random() < 0.5 else "continue"
+            if which in self.exclude:
+                return True
+            self.used.add(which)
+            test, _ = self.if_condition(env)
+            self.emit(indent, f"if {test}:")
+            self.emit(indent + 1, which)
+            self.exits += 1
         return True
 
     def if_stmt(self, env: Env, indent: int, depth: int, in_loop: bool) -> bool:
@@ -439,12 +458,10 @@ class Generator:
         body.indices[name] = values or [0]
         saved = self.loop_trips
         self.loop_trips *= max(len(values), 1)
-        self.loop_depth += 1
-        self.loops_in_if += self.if_depth > 0
-        falls = self.block(body, indent + 1, depth + 1, in_loop=True)
-        self.loops_in_if -= self.if_depth > 0
-        self.loop_depth -= 1
+        falls, exits = self.loop_body(body, indent, depth)
         self.loop_trips = saved
+        if exits:
+            return True
         if values and not falls:
             return False  # every path returns in the first iteration
         if values and falls and self.on("after_loop", 0.7):
@@ -461,16 +478,60 @@ class Generator:
         body.items.append(name)
         saved = self.loop_trips
         self.loop_trips *= len(items)
+        falls, exits = self.loop_body(body, indent, depth)
+        self.loop_trips = saved
+        if exits:
+            return True
+        if not falls:
+            return False
+        if self.on("after_loop", 0.5):
+            self.adopt(env, body)
+        return True
+
+    def loop_body(self, body: Env, indent: int, depth: int) -> Tuple[bool, int]:
+        """A loop's body: whether it falls through, and how many break/continue it has."""
+        saved_exits = self.exits
+        self.exits = 0
         self.loop_depth += 1
         self.loops_in_if += self.if_depth > 0
         falls = self.block(body, indent + 1, depth + 1, in_loop=True)
         self.loops_in_if -= self.if_depth > 0
         self.loop_depth -= 1
+        exits = self.exits
+        self.exits = saved_exits
+        return falls, exits
+
+    def while_loop(self, env: Env, indent: int, depth: int) -> bool:
+        """A ``while`` that always ends: a counter goes up first thing in each iteration and the
+        loop stops at a small bound, by its test or by a ``break`` (``while True:``)."""
+        rng = self.rng
+        if self.loop_depth >= 1:
+            self.used.add("nested_loop")
+        bound = rng.randint(1, 4)
+        w = self.fresh("w")
+        self.used.add("while_loop")
+        self.emit(indent, f"{w} = 0")
+        forever = self.on("while_true", 0.3)
+        if forever:
+            self.emit(indent, "while True:")
+        elif rng.random() < 0.6:
+            self.emit(indent, f"while {w} < {bound} and ({self.cond(env, 2)}):")
+        else:
+            self.emit(indent, f"while {w} < {bound}:")
+        self.emit(indent + 1, f"{w} += 1")
+        if forever:
+            self.emit(indent + 1, f"if {w} > {bound}:")
+            self.emit(indent + 2, "break")
+        body = env.copy()
+        body.nums.append(w)
+        body.frozen = body.frozen | {w}
+        saved = self.loop_trips
+        self.loop_trips *= bound + 1
+        self.loop_body(body, indent, depth)
         self.loop_trips = saved
-        if not falls:
-            return False
-        if self.on("after_loop", 0.5):
-            self.adopt(env, body)
+        # The body may run zero times (or be left early): only the counter is sure to be defined.
+        env.nums.append(w)
+        env.frozen = env.frozen | {w}
         return True
 
     @staticmethod
@@ -711,7 +772,6 @@ class Generator:
             "unknown_math": [f"z9 = math.{rng.choice(['gamma', 'erf', 'lgamma', 'factorial'])}({p})"],
             "unknown_name": [f"z9 = undefined_function({p})"],
             "assert": [f"assert {p} > 0"],
-            "break": ["for z9 in range(3):", "    break"],
             "generator": [f"z9 = sum({p} for _ in range(3))"],
             "try": ["try:", f"    z9 = 1.0 / {p}", "except ZeroDivisionError:", "    z9 = 0.0"],
             "global": ["global K9", "K9 = 1"],

@@ -27,6 +27,7 @@ vectorized code compared with itself.
 from __future__ import annotations
 
 import math
+import operator
 import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
@@ -76,9 +77,14 @@ class Merge:
 @dataclass
 class Loop:
     index: int
-    items: Any  # a tuple, or range(...)
+    items: Any  # a tuple, or range(...); None for a data-dependent loop (D12)
     phis: List[Merge]
     body: list
+    active: Optional[int] = None  # the phi of a data-dependent loop's active lanes
+
+
+#: Iterations after which the model gives up on a data-dependent loop (the programs it checks end).
+_MAX_TRIPS = 100_000
 
 
 @dataclass
@@ -126,10 +132,15 @@ def parse(text: str) -> Tuple[list, int]:
             if line.startswith("}"):
                 return out
             pos += 1
-            if line.startswith("for "):
+            if line.startswith("for ") or line.startswith("while any("):
+                active = None
                 m = re.match(r"for %(\d+) in (.*) \{$", line)
-                spec = m.group(2)
-                items = range(*map(int, re.findall(r"-?\d+", spec))) if spec.startswith("range(") else _const(spec)
+                if m:
+                    spec = m.group(2)
+                    items = range(*map(int, re.findall(r"-?\d+", spec))) if spec.startswith("range(") else _const(spec)
+                else:
+                    active = int(re.match(r"while any\(%(\d+)\) \{$", line).group(1))
+                    items = None
                 phis = []
                 while _MERGE.match(lines[pos]) and "phi(" in lines[pos]:
                     d, k, a, b = _MERGE.match(lines[pos]).groups()
@@ -137,7 +148,7 @@ def parse(text: str) -> Tuple[list, int]:
                     pos += 1
                 body = block()
                 pos += 1  # }
-                out.append(Loop(int(m.group(1)), items, phis, body))
+                out.append(Loop(int(m.group(1)) if m else -1, items, phis, body, active))
             elif line.startswith("if "):
                 then = block()
                 pos += 1  # } else {
@@ -179,6 +190,7 @@ _COMPARE = {
 _UNARY = {
     "neg": lambda a: -a, "pos": lambda a: +a, "not": lambda a: not a, "abs": abs,
     "cast.float": float, "cast.int": oracle.ieee_int, "cast.bool": bool, "cast.round": oracle.ieee_round,
+    "cast.index": operator.index,
 }
 #: The array library's float operations (items 9, 10, 18: its results, its NaN signs).
 _NP_BINARY = {
@@ -288,12 +300,23 @@ class Model:
         for m in loop.phis:
             self.printed[m.dst] = m.kind
             self.env[m.dst] = self._held(self.env[m.first], m.kind)
+        if loop.active is not None:
+            trips = 0
+            while any(x is not POISON and bool(x) for x in self.env[loop.active].lanes):
+                trips += 1
+                if trips > _MAX_TRIPS:
+                    raise Unsupported("a data-dependent loop that does not end")
+                self._iterate(loop)
+            return
         for item in items:
             self.env[loop.index] = Val([item] * self.n, None)
-            self._block(loop.body)
-            nexts = [self._held(self.env[m.second], m.kind) for m in loop.phis]  # all at once
-            for m, v in zip(loop.phis, nexts):
-                self.env[m.dst] = v
+            self._iterate(loop)
+
+    def _iterate(self, loop: Loop) -> None:
+        self._block(loop.body)
+        nexts = [self._held(self.env[m.second], m.kind) for m in loop.phis]  # all at once
+        for m, v in zip(loop.phis, nexts):
+            self.env[m.dst] = v
 
     def _stated(self, inst: Let, v: Val) -> Val:
         """A value as the core states it: an array unless printed ``scalar`` (a 0-d array for
@@ -441,7 +464,7 @@ class Model:
             return Val(_lanes(_UNARY[op], a.lanes), None)
         if a.kind == "f" and op in ("neg", "abs"):
             return Val(self._numpy(np.negative if op == "neg" else np.abs, a.lanes), "f")
-        if op in ("cast.int", "cast.round", "pos") and a.kind in "iu":
+        if op in ("cast.int", "cast.round", "cast.index", "pos") and a.kind in "iu":
             return a
         return self._settle(_lanes(_UNARY[op], a.lanes), "i", self._lattice([a]))
 

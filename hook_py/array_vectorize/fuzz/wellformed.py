@@ -161,6 +161,7 @@ class Scope:
         self.kinds: Dict[str, str] = dict(kinds)  # name -> BOOL / NUM / SCALAR (flow-insensitive)
         self.indices: Dict[str, List[int]] = {}  # loop index -> possible values (while in scope)
         self.locals_callables: Dict[str, List[str]] = {}
+        self.loops = 0  # enclosing loops (``break``/``continue`` need one)
 
     # -------------------------------------------------------------- kinds
     def infer_var_kinds(self, body: List[ast.stmt]) -> None:
@@ -340,6 +341,12 @@ class Scope:
             return True
         if isinstance(stmt, ast.For):
             return self.for_stmt(stmt)
+        if isinstance(stmt, ast.While):
+            return self.while_stmt(stmt)
+        if isinstance(stmt, (ast.Break, ast.Continue)):
+            if not self.loops:
+                raise Invalid("break/continue outside a loop")
+            return False
         if isinstance(stmt, ast.FunctionDef):
             params = function_params(stmt)
             check_function(stmt, self.info, {**self.kinds, **{p: NUM for p in params}}, self.defined - set(params))
@@ -382,9 +389,15 @@ class Scope:
         before = set(self.defined)
         self.defined.add(name)
         self.indices[name] = [v for v in values if type(v) is int] if values else [0]
+        self.loops += 1
         falls = self.block(stmt.body)
+        self.loops -= 1
         end = self.defined
         del self.indices[name]
+        if has_exit(stmt.body):
+            # A lane may leave before assigning what the body assigns; the index is per lane.
+            self.defined = before | {name} if values else before
+            return True
         if values:
             if not falls:
                 return False
@@ -392,6 +405,46 @@ class Scope:
             self.indices[name] = [values[-1]] if type(values[-1]) is int else []
         else:
             self.defined = before
+        return True
+
+    def while_stmt(self, stmt: ast.While) -> bool:
+        """A ``while`` of the generator's terminating form: ``w < N [and cond]`` (or ``True``
+        with ``if w > N: break`` second), ``w += 1`` first in the body, ``w`` assigned nowhere
+        else; the minimizer may only drop the rest."""
+        if stmt.orelse:
+            raise Invalid("while form")
+        test = stmt.test
+        forever = isinstance(test, ast.Constant) and test.value is True
+        rest = None
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) and len(test.values) == 2:
+            test, rest = test.values
+        body = stmt.body
+        first = body[0] if body else None
+        if not (isinstance(first, ast.AugAssign) and isinstance(first.op, ast.Add) and isinstance(first.target, ast.Name)
+                and isinstance(first.value, ast.Constant) and first.value.value == 1):
+            raise Invalid("while form")
+        w = first.target.id
+        if forever:
+            guard = body[1] if len(body) > 1 else None
+            if not (isinstance(guard, ast.If) and not guard.orelse and len(guard.body) == 1
+                    and isinstance(guard.body[0], ast.Break) and _bound_test(guard.test, w, ast.Gt)):
+                raise Invalid("while form")
+        elif not _bound_test(test, w, ast.Lt):
+            raise Invalid("while form")
+        for node in ast.walk(stmt):
+            if node is not first and isinstance(node, (ast.Assign, ast.AugAssign, ast.NamedExpr)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if any(isinstance(n, ast.Name) and n.id == w for t in targets for n in ast.walk(t)):
+                    raise Invalid("while counter assigned")
+        if w not in self.defined:
+            raise Invalid("while counter undefined")
+        if rest is not None:
+            self.condition(rest)
+        before = set(self.defined)
+        self.loops += 1
+        self.block(body)
+        self.loops -= 1
+        self.defined = before
         return True
 
     def nested(self, params: List[str]) -> "Scope":
@@ -562,6 +615,23 @@ def module_info(module: ast.Module) -> ModuleInfo:
     return info
 
 
+def has_exit(body: List[ast.stmt]) -> bool:
+    """Whether ``body`` breaks or continues the loop it is the body of (not a nested loop)."""
+    for stmt in body:
+        if isinstance(stmt, (ast.Break, ast.Continue)):
+            return True
+        if isinstance(stmt, ast.If) and (has_exit(stmt.body) or has_exit(stmt.orelse)):
+            return True
+    return False
+
+
+def _bound_test(test: ast.expr, w: str, op: type) -> bool:
+    """Whether ``test`` is ``w <op> N`` with ``N`` an int literal."""
+    return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == w
+            and len(test.ops) == 1 and isinstance(test.ops[0], op) and isinstance(test.comparators[0], ast.Constant)
+            and type(test.comparators[0].value) is int)
+
+
 def returns_bool(module: ast.Module, entry: str = "f") -> bool:
     """Whether every ``return`` of ``entry`` is boolean to the compiler (the result must then be a
     bool array)."""
@@ -574,7 +644,7 @@ def returns_bool(module: ast.Module, entry: str = "f") -> bool:
         for stmt in body:
             if isinstance(stmt, ast.Return):
                 returns.append(stmt)
-            elif isinstance(stmt, (ast.If, ast.For)):
+            elif isinstance(stmt, (ast.If, ast.For, ast.While)):
                 collect(stmt.body)
                 collect(stmt.orelse)
 
@@ -652,6 +722,8 @@ def patterns(module: ast.Module, entry: str = "f") -> Set[str]:
             elif isinstance(stmt, ast.For):
                 target = {stmt.target.id} if isinstance(stmt.target, ast.Name) else set()
                 walk(stmt.body, scalars | target, in_array_if, in_loop_in_if or in_array_if)
+            elif isinstance(stmt, ast.While):
+                walk(stmt.body, scalars, in_array_if, in_loop_in_if or in_array_if)
             elif isinstance(stmt, ast.Return) and in_loop_in_if:
                 found.add("loop-return-in-if")
             elif isinstance(stmt, ast.FunctionDef):
