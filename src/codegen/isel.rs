@@ -4,7 +4,7 @@
 
 use super::choice::{self, CastForm, FloatArg, ScalarArray, UnaryForm};
 use super::runtime::{
-    binary_key, cast_key, compare_key, BINARY, BROADCAST, ELEMENTWISE, SELECT, UNARY,
+    binary_key, by_key, cast_key, compare_key, BINARY, BROADCAST, ELEMENTWISE, SELECT, UNARY,
 };
 use super::{const_kind, Const, Gen};
 use crate::ir::{BinOp, CastOp, CmpOp, Kind, LogicOp, Op, UnOp, Value};
@@ -72,8 +72,21 @@ impl Gen<'_> {
             Op::Math(m, args) => {
                 // Math functions take floats; folding can leave an int constant where lowering
                 // saw a float-kinded merge.
-                let args = args.iter().map(|a| self.float_arg(*a)).collect();
-                self.xcall(m.xp_name, args)
+                let args = args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| {
+                        if i < m.floats {
+                            self.float_arg(*a)
+                        } else {
+                            self.value(*a)
+                        }
+                    })
+                    .collect();
+                match m.runtime.and_then(by_key) {
+                    Some(h) => self.helper(h, args),
+                    None => self.xcall(m.xp_name, args),
+                }
             }
             Op::Cast(c, a) => self.cast(*c, *a),
             Op::Index(t, i) => self.index(dst, *t, *i),

@@ -73,6 +73,15 @@ impl Lowerer<'_> {
             E::Call(c) => self.call(frame, c)?,
             E::Attribute(a) => self.math_constant(frame, a, e)?,
             E::Subscript(s) => self.subscript(frame, s, e)?,
+            E::Tuple(_) | E::List(_) => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnsupportedExpression,
+                    "a tuple or list here is supported only as the argument of math.fsum".into(),
+                    e,
+                );
+                return Err(());
+            }
             _ => return Err(()),
         })
     }

@@ -28,6 +28,7 @@ mod inline;
 mod loops;
 mod names;
 mod scalar_if;
+mod special;
 mod stmt;
 
 use std::collections::{BTreeMap, BTreeSet};
