@@ -59,9 +59,11 @@ pub const UNARY: Helper = Helper {
     params: "xp, op, a",
     ops: &[
         "neg", "pos", "abs", "not", "float", "int", "bool", "round", "floor", "ceil", "trunc",
+        "np_floor", "np_ceil", "np_trunc", "np_round",
     ],
     meaning: "Python's `op(a)` per lane (`bool` is `a != 0`, `not` is `a == 0`; `floor`, `ceil` \
-              and `trunc` are math's, returning ints)",
+              and `trunc` are math's, returning ints; the `np_` ones are NumPy's, a float for a \
+              float and an int unchanged, D16)",
 };
 
 /// `xp.where` across kinds.

@@ -30,6 +30,9 @@ pub struct MathFn {
     /// How many leading arguments are float arrays; the others (`isclose`'s tolerances,
     /// `round`'s digits) are passed as they are.
     pub floats: usize,
+    /// NumPy's rounding (D16): a float is rounded to a float, an int or bool comes back with its
+    /// value (as an int); this is the `_vec_unary` op doing so for an argument of unknown kind.
+    pub keeps_ints: Option<&'static str>,
 }
 
 const fn f(name: &'static str, safe: Option<SafeValue>) -> MathFn {
@@ -41,6 +44,7 @@ const fn f(name: &'static str, safe: Option<SafeValue>) -> MathFn {
         safe,
         runtime: None,
         floats: 1,
+        keeps_ints: None,
     }
 }
 
@@ -53,6 +57,7 @@ const fn f2(name: &'static str) -> MathFn {
         safe: None,
         runtime: None,
         floats: 2,
+        keeps_ints: None,
     }
 }
 
@@ -65,6 +70,7 @@ const fn test(name: &'static str) -> MathFn {
         safe: None,
         runtime: None,
         floats: 1,
+        keeps_ints: None,
     }
 }
 
@@ -78,6 +84,7 @@ const fn special(name: &'static str, key: &'static str, arity: usize, result: Ki
         safe: None,
         runtime: Some(key),
         floats: arity,
+        keeps_ints: None,
     }
 }
 
@@ -144,6 +151,28 @@ pub const ROUND_DIGITS: MathFn = MathFn {
     floats: 1,
     ..special("round", "round_digits", 2, Kind::Float)
 };
+
+/// NumPy's `floor`, `ceil`, `trunc` and `round` (D16): unlike `math`'s they return a float for a
+/// float and leave an int as it is (`round` halves to even).
+pub const NUMPY_ROUNDING: &[MathFn] = &[
+    rounding("floor", "floor", "np_floor"),
+    rounding("ceil", "ceil", "np_ceil"),
+    rounding("trunc", "trunc", "np_trunc"),
+    rounding("round", "round", "np_round"),
+];
+
+const fn rounding(name: &'static str, xp_name: &'static str, op: &'static str) -> MathFn {
+    MathFn {
+        name,
+        xp_name,
+        arity: 1,
+        result: Kind::Float,
+        safe: None,
+        runtime: None,
+        floats: 0,
+        keeps_ints: Some(op),
+    }
+}
 
 /// `math` constants.
 pub const MATH_CONSTANTS: &[(&str, f64)] = &[

@@ -24,6 +24,7 @@ impl Lowerer<'_> {
         };
         match callee {
             Callee::Math(m) => self.call_math(frame, c, &m),
+            Callee::Numpy(name) => self.call_numpy(frame, c, &name),
             Callee::Builtin(b) => self.call_builtin(frame, c, &b),
             Callee::Helper(fs) => self.call_helper(frame, c, &fs),
             Callee::Local(l) => self.call_local(frame, c, &l),
@@ -280,6 +281,8 @@ impl Lowerer<'_> {
 pub(super) enum Callee {
     /// A `math` function, by its name in `math`.
     Math(String),
+    /// A NumPy function, by its name in `numpy` (D16).
+    Numpy(String),
     /// A builtin, by name.
     Builtin(String),
     /// A helper function of the environment (D7).

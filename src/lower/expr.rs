@@ -164,6 +164,9 @@ impl Lowerer<'_> {
         let ast::Expr::Name(base) = a.value.as_ref() else {
             return Err(());
         };
+        if self.is_numpy(frame, base.id.as_str()) {
+            return self.numpy_constant(frame, a.attr.as_str(), e);
+        }
         if self.resolve_module(frame, base.id.as_str(), &a.value)? {
             let attr = a.attr.as_str();
             if let Some((_, value)) = MATH_CONSTANTS.iter().find(|(n, _)| *n == attr) {
