@@ -135,3 +135,37 @@ def test_fsum_needs_a_sequence_written_in_the_call():
 
     with pytest.raises(Exception, match="tuple or list written in the call"):
         vectorize(total)
+
+
+INTS = np.array([0, 1, -1, 2, -2, 3, 5, 10, -7, 20, 170, 171, 172, -171, 2**53 + 1, -(2**62), 2**63 - 1])
+
+
+@vectorize
+def mixed_special(x, n):
+    return math.erf(x) + math.erfc(n) + math.fmod(x, n) + math.remainder(n, 7)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(("vec", "key"), [(error_fn, "erf"), (gamma_fn, "gamma"), (option_tail, "erfc")])
+def test_special_functions_of_ints_in_the_exact_body(vec, key, backend):
+    # Int arguments take the exact body, where the helpers get the ints converted as CPython's
+    # math converts them (to the nearest float64).
+    assert "_vec_exact_" in vec.source
+    check(vec, INTS, backend=backend, ulps=ULP_BOUNDS[key])
+    check(vec, np.array([True, False]), backend=backend, ulps=ULP_BOUNDS[key])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_lgamma_and_exact_functions_of_ints(backend):
+    check(log_gamma, INTS, backend=backend, tolerance=ULP_BOUNDS["lgamma"] * 2.0**-52)
+    a, b = np.meshgrid(INTS, np.array([1, -1, 3, 7, -7, 2**40 + 3]))
+    check(phase, a.ravel(), b.ravel(), backend=backend)
+    check(exact_total, a.ravel(), b.ravel(), backend=backend)
+    check(near, a.ravel(), b.ravel(), backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_float_and_int_arguments_mixed(backend):
+    # A float and an int parameter: the exact body, with one kind known per argument.
+    x, n = np.meshgrid(XS[:30], np.array([1, 2, -3, 7, 100]))
+    check(mixed_special, x.ravel(), n.ravel(), backend=backend, ulps=ULP_BOUNDS["erfc"])
