@@ -4,7 +4,7 @@
 //! - D1: both sides of an array `if` are lowered; variables assigned on either side merge with
 //!   `Select` (xp.where). Early returns track the lanes already done and the value they returned.
 //! - D2: `and`/`or`/`not` keep Python's value semantics; only provably boolean operands use logic.
-//! - D4: an `if` needs a provably boolean condition; a ternary coerces with `!= 0`.
+//! - D4: a number as a condition (`if`, ternary, `and`/`or`/`not`) is its truth value, `!= 0`.
 //! - D6: `for i in range(...)` with bounds known now becomes a real loop with phis; a condition on
 //!   loop indices and constants only is a Python `if` in the generated code.
 //! - D7: helper functions are inlined at each call (parsed once per compile).
@@ -18,7 +18,8 @@
 //! early returns, merges), `loops` (`for`: carried variables, phis, exits), `expr` (operators,
 //! ternaries, subscripts, D3/protect_domains guards), `names` (the environment: free names,
 //! assumptions, deferrals, hidden parameters), `calls` (builtins and `math`), `inline` (helpers
-//! and nested functions, D7). A new construct arrives as a new file here.
+//! and nested functions, D7), `tuples` (several results, D13). A new construct arrives as a new
+//! file here.
 
 mod builder;
 mod calls;
@@ -29,6 +30,7 @@ mod loops;
 mod names;
 mod scalar_if;
 mod stmt;
+mod tuples;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -152,6 +154,10 @@ pub struct Lowerer<'s> {
     depth: usize,
     /// The inlining budget ran out (reported once; every later call fails at once).
     over_budget: bool,
+    /// Tuples being lowered, by their handle value (D13).
+    tuples: HashMap<Value, tuples::TupleValue>,
+    /// Where each single returned value was returned, for the arity errors of D13.
+    return_sites: HashMap<Value, (SourceId, usize, usize)>,
 }
 
 type R<T> = Result<T, ()>;
@@ -186,7 +192,8 @@ impl<'s> Lowerer<'s> {
                 declared_params: 0,
                 values: vec![],
                 body: Block::default(),
-                ret: Value(0),
+                ret: vec![],
+                tuple: false,
             },
             blocks: vec![],
             sources,
@@ -200,6 +207,8 @@ impl<'s> Lowerer<'s> {
             undefined_phis: BTreeSet::new(),
             depth: 0,
             over_budget: false,
+            tuples: HashMap::default(),
+            return_sites: HashMap::default(),
         }
     }
 
@@ -226,8 +235,9 @@ impl<'s> Lowerer<'s> {
         self.call_stack.push(identity(func, self.sources));
         self.body(&mut frame, &func.body);
         let ret = self.finish_function(&mut frame, func);
-        self.f.ret = ret;
+        (self.f.ret, self.f.tuple) = self.result_positions(ret);
         self.f.body = self.close_block(root);
+        self.reject_tuple_uses();
         // Hidden parameters follow the declared ones.
         for h in &self.names.hidden {
             self.f.params.push(match h {
@@ -251,7 +261,8 @@ impl<'s> Lowerer<'s> {
     }
 
     /// A poisoned value stands in for an expression lowering gave up on; it must never reach
-    /// generated code. Every give-up reports a diagnostic or defers a name (the static compile
+    /// generated code. Every give-up reports a diagnostic (here, or before lowering in validation,
+    /// which the pipeline then reports alone) or defers a name (the static compile
     /// then compiles the live function); one that did neither is a compiler bug, and the
     /// function is rejected instead of computing with the stand-in (D10).
     fn refuse_unexplained_poison(&mut self, func: &ParsedFunction) {
