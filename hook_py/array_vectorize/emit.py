@@ -128,6 +128,10 @@ def _globals(module: str, hidden: dict[str, Any] | None, namespace: Any) -> dict
     return glob
 
 
+#: The prefix of the generated functions of out-of-line helpers (src/codegen/callee.rs).
+_HELPER_FUNCTIONS = "\ndef _vec_helper_"
+
+
 class _FirstCall:
     """What a lazy function's prologue name is bound to until its first call (see `_lazy`). One
     object rather than a closure: a warm import makes one per function, and a closure's cells
@@ -156,6 +160,10 @@ class _FirstCall:
                 import linecache
 
                 flush_pending_sources(linecache)
+            if _HELPER_FUNCTIONS in self.fast_source:
+                # The entry's text also defines the functions of out-of-line helpers (D7),
+                # which the cached code of the entry alone does not.
+                exec(compile(self.fast_source, self.code.co_filename, "exec", dont_inherit=True), glob)  # noqa: S102
             _install_exact(self.fast_source, self.exact_source, self.exact_entry, self.code.co_filename, glob)
             glob.update(_globals(self.module, None, self.namespace))
         return glob[self.prologue](*args)

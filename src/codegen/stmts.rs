@@ -28,7 +28,7 @@ impl Gen<'_> {
         // An int array that may be uint64 can be an intermediate of the uint64 lattice whose
         // lanes no single dtype holds: the helper gives the returned value one dtype
         // (docs/semantics.md item 13).
-        if !self.scalar(self.f.ret) && self.operand(self.f.ret).wide {
+        if !self.returns_raw && !self.scalar(self.f.ret) && self.operand(self.f.ret).wide {
             ret = self.helper(&RESULT, vec![ret]);
         }
         out.push(Stmt::Return(ret));
