@@ -90,7 +90,8 @@ impl Validator<'_> {
                     self.expr(v);
                 }
             }
-            S::Return(r) => match &r.value {
+            S::Return(r) => match r.value.as_deref() {
+                Some(ast::Expr::Tuple(t)) => self.returned_tuple(t, stmt),
                 Some(v) => self.expr(v),
                 None => self.push(
                     K::MissingReturn,
@@ -178,6 +179,28 @@ impl Validator<'_> {
             }
             S::Match(_) => self.push_keyword(K::UnsupportedStatement, "`match` is not supported; use if/elif", stmt, "match"),
             S::TypeAlias(_) => self.push(K::UnsupportedStatement, "type aliases are not supported here", stmt),
+        }
+    }
+
+    /// `return a, b` (D13): a flat, non-empty tuple of expressions.
+    fn returned_tuple(&mut self, t: &ast::ExprTuple, stmt: &ast::Stmt) {
+        if t.elts.is_empty() {
+            self.push(
+                DiagnosticKind::UnsupportedExpression,
+                "an empty tuple has no array form; return a number",
+                stmt,
+            );
+        }
+        for e in &t.elts {
+            if matches!(e, ast::Expr::Tuple(_)) {
+                self.push(
+                    DiagnosticKind::UnsupportedExpression,
+                    "a tuple inside a returned tuple is not supported; return its items in one flat tuple",
+                    e,
+                );
+            } else {
+                self.expr(e);
+            }
         }
     }
 

@@ -23,8 +23,9 @@
 
 use std::collections::BTreeSet;
 
+use super::tuples::TupleValue;
 use super::{identity, Done, Frame, Lowerer, Var, MAX_CALL_DEPTH, MAX_INLINED_VALUES, R};
-use crate::diagnostics::DiagnosticKind;
+use crate::diagnostics::{DiagnosticKind, SourceId};
 use crate::env::Env;
 use crate::extract::ParsedFunction;
 use crate::ir::{walk_insts, Block, Const, Function, Inst, Kind, Op, Shape, Value};
@@ -60,6 +61,8 @@ struct Outer {
     consts: HashMap<Value, Const>,
     poisoned: BTreeSet<Value>,
     undefined_phis: BTreeSet<Value>,
+    tuples: HashMap<Value, TupleValue>,
+    return_sites: HashMap<Value, (SourceId, usize, usize)>,
 }
 
 impl Lowerer<'_> {
@@ -111,7 +114,7 @@ impl Lowerer<'_> {
             Inst::Let {
                 dst,
                 op: Op::Const(c),
-            } if *dst == func.ret => Some(c.clone()),
+            } if func.ret == [*dst] => Some(c.clone()),
             _ => None,
         });
         if let Some(c) = constant {
@@ -119,7 +122,7 @@ impl Lowerer<'_> {
         }
         // A small helper is inlined, as within the budget; so is one whose value is a Python
         // scalar (a loop index's), which a call would turn into an array.
-        let ret = func.info(func.ret).clone();
+        let ret = func.info(func.ret[0]).clone();
         if func.values.len() <= SMALL_CALLEE || ret.shape == Shape::Scalar {
             return None;
         }
@@ -186,8 +189,11 @@ impl Lowerer<'_> {
             }
             _ => None,
         };
-        let clean = ret.is_some() && self.poisoned.is_empty() && self.diags.len() == reported;
+        // A helper returning a tuple (D13) is inlined: its handle exists only while lowering.
+        let single = ret.is_some_and(|r| !self.tuples.contains_key(&r));
         self.f.body = self.close_block(root);
+        self.reject_tuple_uses();
+        let clean = single && self.poisoned.is_empty() && self.diags.len() == reported;
         let mut func = self.leave(outer);
         if !clean || reads_hidden(&func) {
             if !self.over_budget {
@@ -195,7 +201,7 @@ impl Lowerer<'_> {
             }
             return None;
         }
-        func.ret = ret?;
+        func.ret = vec![ret?];
         self.callee_values += func.values.len();
         self.callees.push(CalleeFn {
             name: callee.name.clone(),
@@ -212,7 +218,8 @@ impl Lowerer<'_> {
             declared_params: 0,
             values: vec![],
             body: Block::default(),
-            ret: Value(0),
+            ret: vec![],
+            tuple: false,
         };
         Outer {
             f: std::mem::replace(&mut self.f, fresh),
@@ -220,6 +227,8 @@ impl Lowerer<'_> {
             consts: std::mem::take(&mut self.consts),
             poisoned: std::mem::take(&mut self.poisoned),
             undefined_phis: std::mem::take(&mut self.undefined_phis),
+            tuples: std::mem::take(&mut self.tuples),
+            return_sites: std::mem::take(&mut self.return_sites),
         }
     }
 
@@ -229,6 +238,8 @@ impl Lowerer<'_> {
         self.consts = outer.consts;
         self.poisoned = outer.poisoned;
         self.undefined_phis = outer.undefined_phis;
+        self.tuples = outer.tuples;
+        self.return_sites = outer.return_sites;
         std::mem::replace(&mut self.f, outer.f)
     }
 

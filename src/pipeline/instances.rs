@@ -48,7 +48,7 @@ impl<'c> Instances<'c> {
         match self.instance(callee, kinds) {
             Some(i) => {
                 let f = &self.list[i].func;
-                f.info(f.ret).kind
+                f.info(f.ret[0]).kind
             }
             None => Kind::Unknown,
         }
@@ -136,14 +136,15 @@ fn calls_of(func: &Function) -> Vec<(usize, Vec<Kind>)> {
 /// A call's value is an array (`Op::Call`'s shape): a result that simplification left a Python
 /// scalar (a constant on every path) is returned as a 0-d array.
 fn array_result(func: &mut Function) {
-    if func.info(func.ret).shape == Shape::Array {
+    let ret = func.ret[0];
+    if func.info(ret).shape == Shape::Array {
         return;
     }
-    let kind = func.info(func.ret).kind;
+    let kind = func.info(ret).kind;
     let dst = func.new_value(kind, Shape::Array, None);
     func.body.insts.push(Inst::Let {
         dst,
-        op: Op::AsArray(func.ret),
+        op: Op::AsArray(ret),
     });
-    func.ret = dst;
+    func.ret = vec![dst];
 }

@@ -58,6 +58,12 @@ def mixed(x):
     return 1 if x > 0.0 else 0.5
 
 
+def mixed_position(x):
+    if x > 0.0:
+        return 1, x
+    return 0.5, x
+
+
 def nan_sum_sign(x, y):
     return math.copysign(1.0, x + y)
 
@@ -126,6 +132,13 @@ def test_mixed_result_kinds_are_one_float_array():
     assert type(mixed(1.0)) is int and type(mixed(-1.0)) is float
     result = np.asarray(vectorize(mixed)(np.array([1.0, -1.0])))
     assert result.dtype == np.float64 and result.tolist() == [1.0, 0.5]
+
+
+def test_mixed_kinds_in_one_position_of_a_tuple_are_one_float_array():
+    assert type(mixed_position(1.0)[0]) is int and type(mixed_position(-1.0)[0]) is float
+    first, second = vectorize(mixed_position)(np.array([1.0, -1.0]))
+    assert first.dtype == np.float64 and first.tolist() == [1.0, 0.5]
+    assert second.dtype == np.float64 and second.tolist() == [1.0, -1.0]
 
 
 def test_numpy_half_power_is_sqrt():
