@@ -4,7 +4,7 @@
 //! - D1: both sides of an array `if` are lowered; variables assigned on either side merge with
 //!   `Select` (xp.where). Early returns track the lanes already done and the value they returned.
 //! - D2: `and`/`or`/`not` keep Python's value semantics; only provably boolean operands use logic.
-//! - D4: an `if` needs a provably boolean condition; a ternary coerces with `!= 0`.
+//! - D4: a number as a condition (`if`, ternary, `and`/`or`/`not`) is its truth value, `!= 0`.
 //! - D6: `for i in range(...)` with bounds known now becomes a real loop with phis; a condition on
 //!   loop indices and constants only is a Python `if` in the generated code.
 //! - D7: helper functions are inlined at each call (parsed once per compile).
@@ -17,12 +17,15 @@
 //! placeholders, the block stack), `stmt` (statement dispatch, assignments), `control` (`if`,
 //! early returns, merges), `loops` (`for`: carried variables, phis, exits), `expr` (operators,
 //! ternaries, subscripts, D3/protect_domains guards), `names` (the environment: free names,
-//! assumptions, deferrals, hidden parameters), `calls` (builtins and `math`), `inline` (helpers
-//! and nested functions, D7), `while_loop` (`while`, and the activity mask of every masked
-//! loop, D12), `loop_exit` (`break`, `continue`, loops' `else:`), `range_loop` (`for` over a
-//! `range` with per-lane bounds). A new construct arrives as a new file here.
+//! assumptions, deferrals, hidden parameters), `calls` (builtins and `math`), `special` (D17
+//! calls with arguments that are not plain floats), `numpy` (NumPy inside scalar code, D16),
+//! `inline` (helpers and nested functions, D7), `tuples` (several results, D13), `while_loop`
+//! (`while`, and the activity mask of every masked loop, D12), `loop_exit` (`break`,
+//! `continue`, loops' `else:`), `range_loop` (`for` over a `range` with per-lane bounds). A new
+//! construct arrives as a new file here.
 
 mod builder;
+mod callee;
 mod calls;
 mod control;
 mod expr;
@@ -30,9 +33,12 @@ mod inline;
 mod loop_exit;
 mod loops;
 mod names;
+mod numpy;
 mod range_loop;
 mod scalar_if;
+mod special;
 mod stmt;
+mod tuples;
 mod while_loop;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -48,6 +54,8 @@ use crate::validate;
 use crate::Map as HashMap;
 
 use names::Resolved;
+
+pub use callee::CalleeFn;
 
 /// Options that shape the generated code (part of every cache key).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -77,6 +85,8 @@ pub struct Lowered {
     pub used: BTreeMap<String, AssumedBinding>,
     /// Names the static environment could not resolve.
     pub deferred: BTreeSet<String>,
+    /// Helpers lowered on their own, which `Op::Call` names by index (D7).
+    pub callees: Vec<CalleeFn>,
 }
 
 /// Most helper calls nested inside one another; deeper is almost surely runaway inlining.
@@ -161,6 +171,18 @@ pub struct Lowerer<'s> {
     over_budget: bool,
     /// Loops around the statement being lowered (`break` outside one was reported by validation).
     loop_depth: usize,
+    /// Helpers called with arrays or constants are lowered on their own (`callee.rs`, D7).
+    out_of_line: bool,
+    /// Helpers lowered on their own, in the order they were first called.
+    callees: Vec<CalleeFn>,
+    /// Index in `callees` per helper signature; None for one that is inlined.
+    callee_memo: HashMap<String, Option<usize>>,
+    /// Values of every helper in `callees`, for the budget.
+    callee_values: usize,
+    /// Tuples being lowered, by their handle value (D13).
+    tuples: HashMap<Value, tuples::TupleValue>,
+    /// Where each single returned value was returned, for the arity errors of D13.
+    return_sites: HashMap<Value, (SourceId, usize, usize)>,
 }
 
 type R<T> = Result<T, ()>;
@@ -196,7 +218,8 @@ impl<'s> Lowerer<'s> {
                 declared_params: 0,
                 values: vec![],
                 body: Block::default(),
-                ret: Value(0),
+                ret: vec![],
+                tuple: false,
             },
             blocks: vec![],
             sources,
@@ -211,11 +234,32 @@ impl<'s> Lowerer<'s> {
             depth: 0,
             over_budget: false,
             loop_depth: 0,
+            out_of_line: false,
+            callees: vec![],
+            callee_memo: HashMap::default(),
+            callee_values: 0,
+            tuples: HashMap::default(),
+            return_sites: HashMap::default(),
         }
     }
 
     /// Lowers `func` with free names from `env`. Diagnostics accumulate in `self.diags`.
     pub fn lower(mut self, func: &ParsedFunction, env: &Env) -> (Option<Lowered>, Vec<Diagnostic>) {
+        let mark = self.sources.len();
+        self.lower_function(func, env);
+        if !self.over_budget {
+            return self.finish();
+        }
+        // D7: inlining every helper call would grow past the budget; start over with helpers
+        // lowered on their own and called (`callee.rs`).
+        self.sources.truncate(mark);
+        let mut again = Lowerer::new(self.sources, self.opts);
+        again.out_of_line = true;
+        again.lower_function(func, env);
+        again.finish()
+    }
+
+    fn lower_function(&mut self, func: &ParsedFunction, env: &Env) {
         self.f.name = func.name.clone();
         self.f.params = func.params.clone();
         self.f.declared_params = func.params.len();
@@ -237,14 +281,20 @@ impl<'s> Lowerer<'s> {
         self.call_stack.push(identity(func, self.sources));
         self.body(&mut frame, &func.body);
         let ret = self.finish_function(&mut frame, func);
-        self.f.ret = ret;
+        (self.f.ret, self.f.tuple) = self.result_positions(ret);
         self.f.body = self.close_block(root);
+        self.reject_tuple_uses();
         // Hidden parameters follow the declared ones.
         for h in &self.names.hidden {
             self.f.params.push(match h {
                 Hidden::Array(n) | Hidden::Callee(n) => n.clone(),
             });
         }
+        self.refuse_unexplained_poison(func);
+    }
+
+    /// What [`Self::lower_function`] lowered, or its diagnostics.
+    fn finish(mut self) -> (Option<Lowered>, Vec<Diagnostic>) {
         let diags = std::mem::take(&mut self.diags);
         if !diags.is_empty() {
             return (None, diags);
@@ -255,9 +305,36 @@ impl<'s> Lowerer<'s> {
                 hidden: self.names.hidden,
                 used: self.names.used,
                 deferred: self.names.deferred,
+                callees: self.callees,
             }),
             diags,
         )
+    }
+
+    /// A poisoned value stands in for an expression lowering gave up on; it must never reach
+    /// generated code. Every give-up reports a diagnostic (here, or before lowering in validation,
+    /// which the pipeline then reports alone) or defers a name (the static compile
+    /// then compiles the live function); one that did neither is a compiler bug, and the
+    /// function is rejected instead of computing with the stand-in (D10).
+    fn refuse_unexplained_poison(&mut self, func: &ParsedFunction) {
+        if !self.diags.is_empty() || !self.names.deferred.is_empty() || self.poisoned.is_empty() {
+            return;
+        }
+        let mut reached = false;
+        crate::ir::walk_insts(&self.f.body, &mut |inst| {
+            if let crate::ir::Inst::Let { dst, .. } = inst {
+                reached |= self.poisoned.contains(dst);
+            }
+        });
+        if reached {
+            self.error(
+                DiagnosticKind::Unexplained,
+                format!("internal error: part of `{}` could not be compiled and the compiler did not say why; this is a bug in array-vectorize (please report it with this function); use fallback=True or leave the function undecorated meanwhile", func.name),
+                func.source,
+                func.start,
+                func.start + 3,
+            );
+        }
     }
 
     /// The function's result: its returns chained, or an error when it can fall off its end.
@@ -328,6 +405,27 @@ mod tests {
     fn a_function_must_return_on_every_path() {
         let e = errors("def f(x):\n    if x > 0.0:\n        return 1.0\n");
         assert!(e.iter().any(|m| m.contains("without returning")), "{e:?}");
+    }
+
+    #[test]
+    fn a_give_up_without_a_reason_is_refused_not_compiled_as_a_stand_in() {
+        // `~` is rejected by validation before lowering; lowered anyway, the expression gives up
+        // without a diagnostic, which must not leave the stand-in 0.0 in the function.
+        let mut sources = vec![];
+        let (id, body) =
+            crate::extract::parse_text(&mut sources, "t.py", "def f(x):\n    return ~x + 1\n", 1)
+                .expect("parses");
+        let func = crate::extract::find_function(id, &sources, &body, "f").expect("found");
+        let env = crate::testing::env(&[]);
+        let (lowered, diags) =
+            super::Lowerer::new(&mut sources, crate::pipeline::Options::default())
+                .lower(&func, &env);
+        assert!(lowered.is_none());
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!(
+            diags[0].kind,
+            crate::diagnostics::DiagnosticKind::Unexplained
+        );
     }
 
     #[test]

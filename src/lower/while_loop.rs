@@ -24,7 +24,7 @@ impl Lowerer<'_> {
     pub(super) fn while_stmt(&mut self, frame: &mut Frame, w: &ast::StmtWhile, stmt: &ast::Stmt) {
         let diag_mark = self.diags.len();
         let v = self.expr(frame, &w.test);
-        let test = self.condition(frame, &w.test, v);
+        let test = self.condition(v);
         if self.poisoned.contains(&test) || self.diags.len() > diag_mark {
             return;
         }
@@ -142,7 +142,7 @@ impl Lowerer<'_> {
                 LoopTest::While(t) => {
                     frame.vars = body_vars.clone();
                     let v = l.expr(frame, t);
-                    let cond = l.condition(frame, t, v);
+                    let cond = l.condition(v);
                     l.and_path(Some(still), cond)
                 }
                 LoopTest::Counted => still,
