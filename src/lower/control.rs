@@ -213,7 +213,7 @@ impl Lowerer<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::{errors, lowered};
+    use crate::testing::lowered;
 
     #[test]
     fn early_returns_merge_into_selects() {
