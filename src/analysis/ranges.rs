@@ -17,23 +17,7 @@ use crate::ir::{
 /// Python int scalars get an interval (constants, loop indices, `+ - *`, `//` and `%` by
 /// constants, ternaries, merges); arrays are int64 when every int they derive from is.
 pub fn wide_ints(func: &Function) -> Vec<bool> {
-    let mut st = WideState {
-        range: vec![None; func.values.len()],
-        wide: vec![false; func.values.len()],
-        defs: vec![None; func.values.len()],
-    };
-    walk_insts(&func.body, &mut |inst| {
-        if let Inst::Let { dst, op } = inst {
-            st.defs[dst.index()] = Some(op.clone());
-        }
-    });
-    for round in 0..8 {
-        let before = (st.range.clone(), st.wide.clone());
-        st.block(func, &func.body, round >= 3);
-        if before == (st.range.clone(), st.wide.clone()) {
-            break;
-        }
-    }
+    let st = WideState::solve(func);
     (0..func.values.len())
         .map(|i| {
             let info = &func.values[i];
@@ -46,7 +30,14 @@ pub fn wide_ints(func: &Function) -> Vec<bool> {
         .collect()
 }
 
-type Range = Option<(i128, i128)>;
+/// The interval of every Python int (or bool) scalar that has one (the ranges `wide_ints`
+/// reads); None for every other value.
+pub fn int_ranges(func: &Function) -> Vec<Range> {
+    WideState::solve(func).range
+}
+
+/// An int interval `(lo, hi)`, both included; None when unknown.
+pub type Range = Option<(i128, i128)>;
 
 fn fits_int64((lo, hi): (i128, i128)) -> bool {
     lo >= -(1i128 << 63) && hi < (1i128 << 63)
@@ -78,6 +69,28 @@ struct WideState {
 }
 
 impl WideState {
+    /// Ranges and wideness of every value, iterated to a fixpoint (widened after three rounds).
+    fn solve(func: &Function) -> Self {
+        let mut st = WideState {
+            range: vec![None; func.values.len()],
+            wide: vec![false; func.values.len()],
+            defs: vec![None; func.values.len()],
+        };
+        walk_insts(&func.body, &mut |inst| {
+            if let Inst::Let { dst, op } = inst {
+                st.defs[dst.index()] = Some(op.clone());
+            }
+        });
+        for round in 0..8 {
+            let before = (st.range.clone(), st.wide.clone());
+            st.block(func, &func.body, round >= 3);
+            if before == (st.range.clone(), st.wide.clone()) {
+                break;
+            }
+        }
+        st
+    }
+
     fn block(&mut self, func: &Function, block: &Block, widen: bool) {
         for inst in &block.insts {
             match inst {
