@@ -124,6 +124,17 @@ pub const PICK: Helper = Helper {
               a comparison and `where`",
 };
 
+/// Whether a loop-carried array of the float body may be updated in place (`inplace`).
+pub const OWNED: Helper = Helper {
+    key: "owned",
+    name: "_vec_owned",
+    params: "xp, value, *arrays",
+    ops: &[],
+    meaning: "whether `value`, just computed by the generated code, may be updated in place from \
+              now on: a writeable float64 NumPy array that owns its memory, of the broadcast \
+              shape of `arrays` (no later operand can be larger); False on every other namespace",
+};
+
 /// Every runtime helper, in the order of ARCHITECTURE.md's table.
 pub const HELPERS: &[Helper] = &[
     FLOAT_ARGS,
@@ -136,6 +147,7 @@ pub const HELPERS: &[Helper] = &[
     RESULT,
     PICK,
     F64,
+    OWNED,
 ];
 
 /// `_vec_binary`'s key for an arithmetic operator.
