@@ -1,6 +1,6 @@
 //! Legalize: restores lowering's invariants on the optimized IR.
 
-use crate::analysis::kinds::infer_kinds;
+use crate::analysis::kinds::{infer_kinds_with, CallKinds};
 use crate::analysis::partial::{never_raises, partial_binary, partial_cast};
 use crate::analysis::ranges::{int_ranges, Range};
 use crate::analysis::shapes::infer_shapes;
@@ -14,9 +14,10 @@ use crate::Map;
 /// (`1.0 / (i + 1)` over `range(5)`: `never_raises`) runs as plain Python instead, which is
 /// CPython's own arithmetic and, in a loop, far cheaper than a 0-d array per iteration; the
 /// 0-d array lowering made of its dividend is dropped when nothing else reads it. Leaves
-/// `func` with fresh kinds and shapes.
-pub fn legalize(func: &mut Function, param_kinds: &[Kind]) {
-    infer_kinds(func, param_kinds);
+/// `func` with fresh kinds and shapes (a call's kind from `calls`, as `infer_kinds_with` takes
+/// it).
+pub fn legalize(func: &mut Function, param_kinds: &[Kind], calls: &mut CallKinds) {
+    infer_kinds_with(func, param_kinds, calls);
     infer_shapes(func);
     let mut facts = Facts {
         consts: Map::default(),
@@ -45,7 +46,7 @@ pub fn legalize(func: &mut Function, param_kinds: &[Kind]) {
         crate::rewrite::dce::run(func);
     }
     if changed || unlifted {
-        infer_kinds(func, param_kinds);
+        infer_kinds_with(func, param_kinds, calls);
         infer_shapes(func);
     }
 }

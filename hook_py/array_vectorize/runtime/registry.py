@@ -19,10 +19,11 @@ from .arith import _vec_binary, _vec_result, _vec_unary
 from .blocked import Dispatch
 from .elementwise import _vec_elementwise
 from .select import _vec_broadcast, _vec_pick, _vec_select
+from .special import SPECIAL_HELPERS
 
 _IMPLEMENTATIONS = (
     _vec_float_args, _vec_exact_args, _vec_binary, _vec_unary, _vec_select, _vec_broadcast, _vec_elementwise, _vec_result,
-    _vec_pick, _vec_f64, _vec_owned,
+    _vec_pick, _vec_f64, _vec_owned, *(fn for _, fn in SPECIAL_HELPERS.values()),
 )
 
 
