@@ -32,6 +32,8 @@ pub enum Expr {
 pub enum Stmt {
     /// `a = e`, or `a, b = e1, e2` with several targets.
     Assign(Vec<String>, Vec<Expr>),
+    /// `a op= e` (`op` one of `+ - * /`): in place on an array that allows it.
+    AugAssign(String, &'static str, Expr),
     Return(Expr),
     /// `del a, b`: frees arrays no later statement reads.
     Del(Vec<String>),
@@ -53,6 +55,10 @@ pub enum Stmt {
 pub fn reads<'a>(s: &'a Stmt, out: &mut std::collections::BTreeSet<&'a str>) {
     match s {
         Stmt::Assign(_, values) => values.iter().for_each(|e| expr_reads(e, out)),
+        Stmt::AugAssign(target, _, e) => {
+            out.insert(target);
+            expr_reads(e, out);
+        }
         Stmt::Return(e) => expr_reads(e, out),
         Stmt::Del(_) => {}
         Stmt::If(c, then, other) => {
@@ -308,6 +314,14 @@ fn stmt(s: &Stmt, depth: usize, out: &mut String) {
             out.push_str(&targets.join(", "));
             out.push_str(" = ");
             write_list(values, out);
+            out.push('\n');
+        }
+        Stmt::AugAssign(target, op, e) => {
+            out.push_str(target);
+            out.push(' ');
+            out.push_str(op);
+            out.push_str("= ");
+            write_expr(e, out);
             out.push('\n');
         }
         Stmt::Return(e) => {

@@ -1,6 +1,7 @@
 //! D3 partiality: which operations on Python scalars can raise where the vectorized code must
 //! give the IEEE value instead.
 
+use crate::analysis::ranges::Range;
 use crate::ir::eval::fold_op;
 use crate::ir::{BinOp, CastOp, Const, Kind, Op, Value};
 
@@ -23,6 +24,29 @@ pub fn partial_binary(
         // else may raise or go complex (`(-1) ** 0.5`).
         BinOp::Pow => fold_op(&Op::Binary(op, a, b), konst).is_none(),
         _ => false,
+    }
+}
+
+/// Whether `a op b` on Python scalars of kinds `ka`, `kb` with int intervals `ra`, `rb`
+/// (`ranges::int_ranges`) never raises, so that plain Python computes it exactly as CPython does
+/// (docs/semantics.md item 16): a division, floor division or remainder by an int whose interval
+/// excludes zero (of a float, or of an int: within i128, a true quotient is far from float
+/// overflow). Powers stay on 0-d arrays: an int power never raises, but it can take
+/// unbounded time and memory (`3 ** (2**63 - 1)`), which a 0-d int64 array does not.
+pub fn never_raises(op: BinOp, (ka, ra): (Kind, Range), (kb, rb): (Kind, Range)) -> bool {
+    let int = |k: Kind| matches!(k, Kind::Int | Kind::Bool);
+    match op {
+        BinOp::Div | BinOp::FloorDiv | BinOp::Mod => {
+            let nonzero = int(kb) && rb.is_some_and(|(lo, hi)| lo > 0 || hi < 0);
+            let dividend = match ka {
+                Kind::Float => true,
+                Kind::Int | Kind::Bool => op != BinOp::Div || ra.is_some(),
+                Kind::Unknown => false,
+            };
+            nonzero && dividend
+        }
+        BinOp::Pow => false,
+        _ => true,
     }
 }
 
@@ -49,6 +73,19 @@ mod tests {
         assert!(partial_binary(BinOp::Div, Value(0), Value(2), &konst));
         assert!(partial_binary(BinOp::Mod, Value(0), Value(3), &konst));
         assert!(!partial_binary(BinOp::Add, Value(0), Value(3), &konst));
+    }
+
+    #[test]
+    fn division_by_an_int_interval_without_zero_never_raises() {
+        let (f, i) = (Kind::Float, Kind::Int);
+        let index = Some((1, 5));
+        assert!(never_raises(BinOp::Div, (f, None), (i, index)));
+        assert!(never_raises(BinOp::Mod, (i, None), (i, Some((-3, -1)))));
+        assert!(!never_raises(BinOp::Div, (f, None), (i, Some((0, 4)))));
+        assert!(!never_raises(BinOp::Div, (f, None), (f, None)));
+        // An int of unknown size may divide to beyond the float range.
+        assert!(!never_raises(BinOp::Div, (i, None), (i, index)));
+        assert!(!never_raises(BinOp::Pow, (i, None), (i, Some((0, 3)))));
     }
 
     #[test]

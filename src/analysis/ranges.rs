@@ -23,24 +23,7 @@ pub fn wide_ints(func: &Function) -> Vec<bool> {
 /// [`wide_ints`] of a function whose parameters `i` with `wide_params[i]` may be wide (the
 /// arguments of an out-of-line helper's instance, D7).
 pub fn wide_ints_with(func: &Function, wide_params: &[bool]) -> Vec<bool> {
-    let mut st = WideState {
-        range: vec![None; func.values.len()],
-        wide: vec![false; func.values.len()],
-        defs: vec![None; func.values.len()],
-        wide_params: wide_params.to_vec(),
-    };
-    walk_insts(&func.body, &mut |inst| {
-        if let Inst::Let { dst, op } = inst {
-            st.defs[dst.index()] = Some(op.clone());
-        }
-    });
-    for round in 0..8 {
-        let before = (st.range.clone(), st.wide.clone());
-        st.block(func, &func.body, round >= 3);
-        if before == (st.range.clone(), st.wide.clone()) {
-            break;
-        }
-    }
+    let st = WideState::solve(func, wide_params);
     (0..func.values.len())
         .map(|i| {
             let info = &func.values[i];
@@ -53,7 +36,14 @@ pub fn wide_ints_with(func: &Function, wide_params: &[bool]) -> Vec<bool> {
         .collect()
 }
 
-type Range = Option<(i128, i128)>;
+/// The interval of every Python int (or bool) scalar that has one (the ranges `wide_ints`
+/// reads); None for every other value.
+pub fn int_ranges(func: &Function) -> Vec<Range> {
+    WideState::solve(func, &[]).range
+}
+
+/// An int interval `(lo, hi)`, both included; None when unknown.
+pub type Range = Option<(i128, i128)>;
 
 fn fits_int64((lo, hi): (i128, i128)) -> bool {
     lo >= -(1i128 << 63) && hi < (1i128 << 63)
@@ -86,6 +76,29 @@ struct WideState {
 }
 
 impl WideState {
+    /// Ranges and wideness of every value, iterated to a fixpoint (widened after three rounds).
+    fn solve(func: &Function, wide_params: &[bool]) -> Self {
+        let mut st = WideState {
+            range: vec![None; func.values.len()],
+            wide: vec![false; func.values.len()],
+            defs: vec![None; func.values.len()],
+            wide_params: wide_params.to_vec(),
+        };
+        walk_insts(&func.body, &mut |inst| {
+            if let Inst::Let { dst, op } = inst {
+                st.defs[dst.index()] = Some(op.clone());
+            }
+        });
+        for round in 0..8 {
+            let before = (st.range.clone(), st.wide.clone());
+            st.block(func, &func.body, round >= 3);
+            if before == (st.range.clone(), st.wide.clone()) {
+                break;
+            }
+        }
+        st
+    }
+
     fn block(&mut self, func: &Function, block: &Block, widen: bool) {
         for inst in &block.insts {
             match inst {

@@ -11,12 +11,14 @@
 //! - `peephole`: patterns printed the way a careful person writes them, one function each;
 //! - `stmts`: blocks, loops, ifs and the conversions at their merges;
 //! - `dels`: `del` of arrays after their last read;
+//! - `inplace`: loop-carried float arrays of the generated code's own, updated in place;
 //! - `runtime`: the runtime helper contract (names, op keys), exported as `_core.RUNTIME_HELPERS`.
 
 mod assemble;
 mod callee;
 mod choice;
 mod dels;
+mod inplace;
 mod isel;
 mod peephole;
 mod plan;

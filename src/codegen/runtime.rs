@@ -219,6 +219,17 @@ pub const PICK: Helper = Helper {
               a comparison and `where`",
 };
 
+/// Whether a loop-carried array of the float body may be updated in place (`inplace`).
+pub const OWNED: Helper = Helper {
+    key: "owned",
+    name: "_vec_owned",
+    params: "xp, value, *arrays",
+    ops: &[],
+    meaning: "whether `value`, just computed by the generated code, may be updated in place from \
+              now on: a writeable float64 NumPy array that owns its memory, of the broadcast \
+              shape of `arrays` (no later operand can be larger); False on every other namespace",
+};
+
 /// Every runtime helper, in the order of ARCHITECTURE.md's table.
 pub const HELPERS: &[Helper] = &[
     FLOAT_ARGS,
@@ -241,6 +252,7 @@ pub const HELPERS: &[Helper] = &[
     PICK,
     F64,
     ANY,
+    OWNED,
 ];
 
 /// The helper with key `key` (a `math` function's runtime form, [`crate::ir::MathFn::runtime`]).

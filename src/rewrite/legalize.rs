@@ -1,49 +1,97 @@
 //! Legalize: restores lowering's invariants on the optimized IR.
 
 use crate::analysis::kinds::{infer_kinds_with, CallKinds};
-use crate::analysis::partial::{partial_binary, partial_cast};
+use crate::analysis::partial::{never_raises, partial_binary, partial_cast};
+use crate::analysis::ranges::{int_ranges, Range};
 use crate::analysis::shapes::infer_shapes;
-use crate::ir::{walk_insts, Block, Const, Function, Inst, Kind, Op, Shape, Value};
+use crate::ir::{walk_insts, BinOp, Block, Const, Function, Inst, Kind, Op, Shape, Value};
 use crate::Map;
 
 /// Restores lowering's invariants on the optimized IR, whose kinds and shapes are recomputed:
 /// a partial operation of Python scalars (`partial_binary`, `partial_cast`) that simplification
 /// left with scalar operands (`(i if c else i) // 0`) runs on a 0-d array again (D3,
-/// docs/semantics.md item 16). Leaves `func` with fresh kinds and shapes (a call's kind from
-/// `calls`, as `infer_kinds_with` takes it).
+/// docs/semantics.md item 16). One that the int intervals of its operands show never raises
+/// (`1.0 / (i + 1)` over `range(5)`: `never_raises`) runs as plain Python instead, which is
+/// CPython's own arithmetic and, in a loop, far cheaper than a 0-d array per iteration; the
+/// 0-d array lowering made of its dividend is dropped when nothing else reads it. Leaves
+/// `func` with fresh kinds and shapes (a call's kind from `calls`, as `infer_kinds_with` takes
+/// it).
 pub fn legalize(func: &mut Function, param_kinds: &[Kind], calls: &mut CallKinds) {
     infer_kinds_with(func, param_kinds, calls);
     infer_shapes(func);
-    let mut consts: Map<Value, Const> = Map::default();
-    walk_insts(&func.body, &mut |inst| {
-        if let Inst::Let {
+    let mut facts = Facts {
+        consts: Map::default(),
+        lifted: Map::default(),
+        ranges: int_ranges(func),
+    };
+    walk_insts(&func.body, &mut |inst| match inst {
+        Inst::Let {
             dst,
             op: Op::Const(c),
-        } = inst
-        {
-            consts.insert(*dst, c.clone());
+        } => {
+            facts.consts.insert(*dst, c.clone());
         }
+        Inst::Let {
+            dst,
+            op: Op::AsArray(x),
+        } if func.info(*x).shape == Shape::Scalar => {
+            facts.lifted.insert(*dst, *x);
+        }
+        _ => {}
     });
     let mut body = std::mem::take(&mut func.body);
-    let changed = legalize_block(func, &mut body, &consts);
+    let (changed, unlifted) = legalize_block(func, &mut body, &facts);
     func.body = body;
-    if changed {
+    if unlifted {
+        crate::rewrite::dce::run(func);
+    }
+    if changed || unlifted {
         infer_kinds_with(func, param_kinds, calls);
         infer_shapes(func);
     }
 }
 
-fn legalize_block(func: &mut Function, block: &mut Block, consts: &Map<Value, Const>) -> bool {
-    let mut changed = false;
+/// What legalizing reads of the whole function.
+struct Facts {
+    consts: Map<Value, Const>,
+    /// `AsArray(x)` of a Python scalar `x`: its value -> `x`.
+    lifted: Map<Value, Value>,
+    /// `ranges::int_ranges`.
+    ranges: Vec<Range>,
+}
+
+impl Facts {
+    /// Whether `x op y`, on Python scalars, never raises by their kinds and int intervals.
+    fn never_raises(&self, func: &Function, op: BinOp, x: Value, y: Value) -> bool {
+        let fact = |v: Value| (func.info(v).kind, self.ranges[v.index()]);
+        never_raises(op, fact(x), fact(y))
+    }
+}
+
+/// Legalizes `block`: (whether a scalar operation was lifted, whether one was unlifted).
+fn legalize_block(func: &mut Function, block: &mut Block, facts: &Facts) -> (bool, bool) {
+    let (mut changed, mut unlifted) = (false, false);
     let insts = std::mem::take(&mut block.insts);
     for mut inst in insts {
         match &mut inst {
             Inst::Let { op, .. } => {
                 let scalar = |v: Value| func.info(v).shape == Shape::Scalar;
-                let konst = |v: Value| consts.get(&v).cloned();
+                let konst = |v: Value| facts.consts.get(&v).cloned();
+                if let Op::Binary(b, x, y) = op {
+                    match facts.lifted.get(x) {
+                        Some(&plain) if scalar(*y) && facts.never_raises(func, *b, plain, *y) => {
+                            *x = plain;
+                            unlifted = true;
+                        }
+                        _ => {}
+                    }
+                }
                 let lift = match op {
                     Op::Binary(b, x, y)
-                        if scalar(*x) && scalar(*y) && partial_binary(*b, *x, *y, &konst) =>
+                        if scalar(*x)
+                            && scalar(*y)
+                            && partial_binary(*b, *x, *y, &konst)
+                            && !facts.never_raises(func, *b, *x, *y) =>
                     {
                         Some(*x)
                     }
@@ -66,15 +114,20 @@ fn legalize_block(func: &mut Function, block: &mut Block, consts: &Map<Value, Co
                     changed = true;
                 }
             }
-            Inst::Loop { body, .. } => changed |= legalize_block(func, body, consts),
+            Inst::Loop { body, .. } => {
+                let (c, u) = legalize_block(func, body, facts);
+                (changed, unlifted) = (changed | c, unlifted | u);
+            }
             Inst::If { then, other, .. } => {
-                changed |= legalize_block(func, then, consts);
-                changed |= legalize_block(func, other, consts);
+                for b in [then, other] {
+                    let (c, u) = legalize_block(func, b, facts);
+                    (changed, unlifted) = (changed | c, unlifted | u);
+                }
             }
         }
         block.insts.push(inst);
     }
-    changed
+    (changed, unlifted)
 }
 
 #[cfg(test)]
@@ -88,5 +141,19 @@ mod tests {
         let after = ir_after(src, "legalize").to_string();
         assert!(!before.contains("int = asarray"), "{before}");
         assert!(after.contains("int = asarray"), "{after}");
+    }
+
+    #[test]
+    fn a_division_by_an_index_interval_without_zero_runs_as_python() {
+        let src = "def f(x):\n    acc = 0.0\n    for i in range(5):\n        acc = acc * x + 1.0 / (i + 1)\n    return acc\n";
+        let lowered = ir_after(src, "lower").to_string();
+        let after = ir_after(src, "legalize").to_string();
+        assert!(!lowered.contains("scalar float = div"), "{lowered}");
+        assert!(after.contains("scalar float = div"), "{after}");
+        assert_eq!(after.matches("asarray").count(), 1, "only acc's: {after}");
+        // `i - 2` is zero once: still a 0-d array.
+        let src = "def f(x):\n    acc = 0.0\n    for i in range(5):\n        acc = acc * x + 1.0 / (i - 2)\n    return acc\n";
+        let after = ir_after(src, "legalize").to_string();
+        assert!(!after.contains("scalar float = div"), "{after}");
     }
 }

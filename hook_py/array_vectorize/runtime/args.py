@@ -26,6 +26,7 @@ they skip namespace detection and use ``xp`` for Python scalars.
 from __future__ import annotations
 
 import importlib
+import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -217,6 +218,32 @@ def _vec_f64(xp: Any, value: Any) -> Any:
     return make(value)
 
 
+# --------------------------------------------------------------------------- owned buffers
+
+
+def _vec_owned(xp: Any, value: Any, *arrays: Any) -> bool:
+    """Whether `value`, an array the float body has just computed (a fresh result, held by one
+    variable: src/codegen/inplace.rs), may be updated in place by the iterations to come: a
+    writeable float64 ``numpy.ndarray`` that owns its memory and already has the broadcast shape
+    of `arrays`, the function's array arguments (no operand can be larger). Never on another
+    namespace: JAX arrays are immutable, and CuPy and torch, which would qualify, are not tested
+    here."""
+    if type(value) is not _ndarray():
+        return False
+    if value.base is not None or not value.flags.writeable or value.dtype.char != "d":
+        return False
+    shapes = [a.shape for a in arrays if type(a) is _ndarray()]
+    try:
+        return value.shape == sys.modules["numpy"].broadcast_shapes(*shapes)
+    except ValueError:
+        return False
+
+
+def _ndarray() -> Any:
+    numpy = sys.modules.get("numpy")
+    return None if numpy is None else numpy.ndarray
+
+
 # --------------------------------------------------------------------------- exact prologue
 
 
@@ -299,4 +326,4 @@ def make_exact_args(namespace: Any = None) -> Callable[..., tuple[Any, ...]]:
 _vec_float_args = make_float_args()
 _vec_exact_args = make_exact_args()
 
-__all__ = ["_vec_exact_args", "_vec_f64", "_vec_float_args", "default_namespace", "make_exact_args", "make_float_args"]
+__all__ = ["_vec_exact_args", "_vec_f64", "_vec_float_args", "_vec_owned", "default_namespace", "make_exact_args", "make_float_args"]

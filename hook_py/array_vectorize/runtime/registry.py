@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable
 
 from .. import _core
-from .args import _vec_exact_args, _vec_f64, _vec_float_args, _vec_float_args_blocked, make_exact_args, make_float_args
+from .args import _vec_exact_args, _vec_f64, _vec_float_args, _vec_float_args_blocked, _vec_owned, make_exact_args, make_float_args
 from .arith import _vec_binary, _vec_result, _vec_unary
 from . import loops
 from .blocked import Dispatch
@@ -25,7 +25,7 @@ from .special import SPECIAL_HELPERS
 
 _IMPLEMENTATIONS = (
     _vec_float_args, _vec_exact_args, _vec_binary, _vec_unary, _vec_select, _vec_broadcast, _vec_elementwise, _vec_result,
-    _vec_pick, _vec_f64, *(fn for _, fn in SPECIAL_HELPERS.values()), _vec_any,
+    _vec_pick, _vec_f64, _vec_owned, *(fn for _, fn in SPECIAL_HELPERS.values()), _vec_any,
 )
 
 
