@@ -202,7 +202,11 @@ mod tests {
         // Every function called is defined in the module, and the float body's in its text.
         for called in c.source.split("_vec_helper_").skip(1) {
             let name = called.split('(').next().unwrap_or_default();
-            assert!(all.iter().any(|d| d == name), "{name} undefined:\n{}", c.source);
+            assert!(
+                all.iter().any(|d| d == name),
+                "{name} undefined:\n{}",
+                c.source
+            );
         }
         // The float body's calls are defined in its own text.
         let fast_body = g.fast_source.split("\n\n\n").next().unwrap_or_default();

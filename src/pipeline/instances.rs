@@ -208,7 +208,10 @@ mod tests {
             Options::default(),
         )
         .to_string();
-        assert!(float.contains(": int = call @") && float.contains(": float = mul"), "{float}");
+        assert!(
+            float.contains(": int = call @") && float.contains(": float = mul"),
+            "{float}"
+        );
     }
 
     #[test]
