@@ -126,18 +126,19 @@ impl Names {
         )
     }
 
-    fn body(&self, ir: &Function, calls: &Emitted) -> Vec<Stmt> {
+    /// The statements of one body; `float_body`: the entry's, whose arguments are all floats.
+    fn body(&self, ir: &Function, float_body: bool, calls: &Emitted) -> Vec<Stmt> {
         let wide_params = vec![false; ir.params.len()];
-        let calls = Some(calls);
-        Gen::new(
+        let mut gen = Gen::new(
             ir,
             &self.xp,
             &self.taken,
             &self.local_arrays,
             &self.locals,
-            (&wide_params, calls),
-        )
-        .function_body()
+            (&wide_params, Some(calls)),
+        );
+        gen.float_body = float_body;
+        gen.function_body()
     }
 }
 
@@ -172,11 +173,11 @@ pub fn generate(
         vec![],
     ));
     float_body.push(names.unpack(name(&names.arrays)));
-    float_body.extend(names.body(float_ir, &calls));
+    float_body.extend(names.body(float_ir, true, &calls));
     let float_helpers = calls.drain();
 
     let mut exact_body = vec![names.unpack(names.prologue_call(EXACT_ARGS.name))];
-    exact_body.extend(names.body(exact_ir, &calls));
+    exact_body.extend(names.body(exact_ir, false, &calls));
     let exact_helpers = calls.drain();
 
     let positional = declared[..declared.len() - signature.kwonly].to_vec();

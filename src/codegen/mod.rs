@@ -61,6 +61,9 @@ struct Gen<'a> {
     /// Int values that may lie outside int64 (`kinds::wide_ints`).
     wide: Vec<bool>,
     taken: plan::FreshNames,
+    /// Generating the float body: every argument is float64 (or a Python float), so a float
+    /// scalar lifted to a 0-d value may be the namespace's cheapest one (`runtime::F64`).
+    float_body: bool,
     /// The generated functions of out-of-line helpers this body calls (D7).
     calls: Option<&'a callee::Emitted<'a>>,
     /// A helper's body returns its value as computed (`callee.rs`); the entry's gives it one
@@ -90,6 +93,7 @@ impl<'a> Gen<'a> {
             defs: vec![None; n],
             wide: wide_ints_with(f, wide_params),
             taken: plan::FreshNames::new(taken),
+            float_body: false,
             calls,
             returns_raw: false,
         };

@@ -73,6 +73,15 @@ impl Lowerer<'_> {
             E::Call(c) => self.call(frame, c)?,
             E::Attribute(a) => self.math_constant(frame, a, e)?,
             E::Subscript(s) => self.subscript(frame, s, e)?,
+            E::Tuple(_) | E::List(_) => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnsupportedExpression,
+                    "a tuple or list here is supported only as the argument of math.fsum".into(),
+                    e,
+                );
+                return Err(());
+            }
             _ => return Err(()),
         })
     }
@@ -150,6 +159,9 @@ impl Lowerer<'_> {
         let ast::Expr::Name(base) = a.value.as_ref() else {
             return Err(());
         };
+        if self.is_numpy(frame, base.id.as_str()) {
+            return self.numpy_constant(frame, a.attr.as_str(), e);
+        }
         if self.resolve_module(frame, base.id.as_str(), &a.value)? {
             let attr = a.attr.as_str();
             if let Some((_, value)) = MATH_CONSTANTS.iter().find(|(n, _)| *n == attr) {

@@ -17,9 +17,10 @@
 //! placeholders, the block stack), `stmt` (statement dispatch, assignments), `control` (`if`,
 //! early returns, merges), `loops` (`for`: carried variables, phis, exits), `expr` (operators,
 //! ternaries, subscripts, D3/protect_domains guards), `names` (the environment: free names,
-//! assumptions, deferrals, hidden parameters), `calls` (builtins and `math`), `inline` (helpers
-//! and nested functions, D7), `tuples` (several results, D13). A new construct arrives as a new
-//! file here.
+//! assumptions, deferrals, hidden parameters), `calls` (builtins and `math`), `special` (D17
+//! calls with arguments that are not plain floats), `numpy` (NumPy inside scalar code, D16),
+//! `inline` (helpers and nested functions, D7), `tuples` (several results, D13). A new construct
+//! arrives as a new file here.
 
 mod builder;
 mod callee;
@@ -29,7 +30,9 @@ mod expr;
 mod inline;
 mod loops;
 mod names;
+mod numpy;
 mod scalar_if;
+mod special;
 mod stmt;
 mod tuples;
 

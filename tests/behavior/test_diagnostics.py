@@ -35,7 +35,7 @@ REJECTIONS = [
     ("def f(x):\n    return x @ x\n", "unsupported-operator", 2, 12, "`@`"),
     ("def f(x):\n    return x is None\n", "unsupported-operator", 2, 12, "`is`"),
     ("def f(x):\n    return len(x)\n", "unknown-call", 2, 12, "cannot vectorize a call of `len`"),
-    ("def f(x):\n    return math.gamma(x)\n", "unknown-call", 2, 12, "no Array API counterpart"),
+    ("def f(x):\n    return math.factorial(x)\n", "unknown-call", 2, 12, "no Array API counterpart"),
     ("def f(x):\n    return math.sqrtt(x)\n", "unknown-call", 2, 12, "`math` has no function `sqrtt`; did you mean `math.sqrt`?"),
     ("def f(x):\n    return x * math.pii\n", "unsupported-expression", 2, 16, "`math` has no attribute `pii`; did you mean `math.pi`?"),
     ("def f(x):\n    def g(t):\n        return h(t)\n    return g(x)\n", "unknown-call", 3, 16, "cannot call `h`: name is not defined"),

@@ -80,6 +80,10 @@ def clamp_low(x):
     return max(x, 0.0)
 
 
+def numpy_on_flags(flag, n):
+    return np.abs(flag) + np.power(n, -1)
+
+
 def test_d3_float_division_by_zero_gives_ieee_values():
     with pytest.raises(ZeroDivisionError):
         reciprocal(0.0)
@@ -175,3 +179,12 @@ def test_sign_of_a_nan_computed_from_nans_is_the_librarys():
     library = math.copysign(1.0, float(np.add(np.array([pos]), np.array([neg]))[0]))
     assert values(vectorize(nan_sum_sign), [pos], [neg]) == [library]
     assert nan_sum_sign(pos, neg) in (1.0, -1.0)  # CPython's: one of the two, by its own order
+
+
+def test_numpy_calls_on_bools_and_ints_follow_python():
+    # Item 19 (D16): on NumPy scalars np.abs(True) is True and np.power(2, -1) raises; the
+    # vectorized function counts the bool as 1 and computes 2 ** -1 as Python does.
+    assert np.abs(np.bool_(True)) is np.True_
+    with pytest.raises(ValueError):
+        np.power(2, -1)
+    assert values(vectorize(numpy_on_flags), [True, False], [2, 4]) == [1.5, 0.25]

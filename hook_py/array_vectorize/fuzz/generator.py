@@ -736,7 +736,7 @@ class Generator:
             "string": [f"z9 = 'text'"],
             "print": [f"print({p})"],
             "bitwise": [f"z9 = {p} {rng.choice(['&', '|', '^', '<<'])} 1"],
-            "unknown_math": [f"z9 = math.{rng.choice(['gamma', 'erf', 'lgamma', 'factorial'])}({p})"],
+            "unknown_math": [f"z9 = math.{rng.choice(['factorial', 'isqrt'])}({p})"],
             "unknown_name": [f"z9 = undefined_function({p})"],
             "assert": [f"assert {p} > 0"],
             "break": ["for z9 in range(3):", "    break"],
