@@ -6,7 +6,8 @@ use crate::ir::{Block, Function, Inst, Op, Shape, Value};
 pub type Params = u64;
 
 /// The declared parameters whose shape `v` is sure to carry at run time, whichever path the
-/// values take: an operation broadcasts its operands' shapes (their union); constants, 0-d
+/// values take: an operation broadcasts its operands' shapes (their union; a helper's generated
+/// function broadcasts its result to its arguments' shapes, D7); constants, 0-d
 /// arrays and placeholders carry none; a Python-level merge (a scalar `if`, a ternary on a
 /// scalar condition) carries what both sides carry; a loop variable, inside the loop, what its
 /// initial and next values carry, and after the loop (which runs at least once, D6) what the
@@ -23,12 +24,7 @@ fn shaped_block(f: &Function, block: &Block, g: &mut Vec<Params>) {
             Inst::Let { dst, op } => {
                 let s = match op {
                     Op::Param(i) if *i < f.declared_params && *i < 64 => 1u64 << i,
-                    // A helper's result (D7) may carry fewer shapes than its arguments.
-                    Op::Param(_)
-                    | Op::Const(_)
-                    | Op::AsArray(_)
-                    | Op::Placeholder(_)
-                    | Op::Call { .. } => 0,
+                    Op::Param(_) | Op::Const(_) | Op::AsArray(_) | Op::Placeholder(_) => 0,
                     Op::Broadcast(_) => u64::MAX,
                     Op::Select(c, a, b) if f.info(*c).shape == Shape::Scalar => {
                         g[a.index()] & g[b.index()]

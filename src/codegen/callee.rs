@@ -125,7 +125,7 @@ impl<'a> Emitted<'a> {
             .chain(self.state.borrow().taken.iter().cloned())
             .collect();
         let xp = unique("xp", &reserved);
-        let mut g = Gen::new(f, &xp, &reserved, &[], &f.params, (wide, Some(self)));
+        let mut g = Gen::new(f, &xp, &reserved, &f.params, &f.params, (wide, Some(self)));
         g.returns_raw = true;
         let mut params = vec![xp];
         params.extend(f.params.iter().cloned());
@@ -154,5 +154,104 @@ impl Gen<'_> {
         let mut all = vec![name(&self.xp)];
         all.extend(args.iter().map(|a| self.value(*a)));
         call(name(&fname), all)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::compiled;
+
+    /// `h0 .. h{depth}`, each calling the next twice (past the inlining budget at this depth),
+    /// the last one being `leaf`, then the marked `f` returning `body`.
+    fn fan_out(depth: usize, leaf: &str, body: &str) -> String {
+        let mut src = String::from("# helpers\n");
+        for i in 0..depth {
+            src.push_str(&format!(
+                "def h{i}(x):\n    return h{}(x) + h{}(x)\n\n",
+                i + 1,
+                i + 1
+            ));
+        }
+        src.push_str(&format!("def h{depth}(x):\n    {leaf}\n\n"));
+        src.push_str(&format!("@vectorize\ndef f(x):\n    {body}\n"));
+        src
+    }
+
+    fn defined(text: &str) -> Vec<String> {
+        text.lines()
+            .filter_map(|l| l.strip_prefix("def _vec_helper_"))
+            .map(|l| l.split('(').next().unwrap_or_default().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn each_function_is_defined_once_after_the_body_that_first_calls_it() {
+        let c = compiled(&fan_out(
+            20,
+            "return x * 0.5 if x > 1.0 else x",
+            "return h0(x)",
+        ));
+        let g = &c.generated;
+        let (fast, exact) = (defined(&g.fast_source), defined(&g.exact_source));
+        assert!(!fast.is_empty() && !exact.is_empty(), "{}", c.source);
+        let mut all = [fast.clone(), exact].concat();
+        let n = all.len();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), n, "{}", c.source);
+        // Every function called is defined in the module, and the float body's in its text.
+        for called in c.source.split("_vec_helper_").skip(1) {
+            let name = called.split('(').next().unwrap_or_default();
+            assert!(
+                all.iter().any(|d| d == name),
+                "{name} undefined:\n{}",
+                c.source
+            );
+        }
+        // The float body's calls are defined in its own text.
+        let fast_body = g.fast_source.split("\n\n\n").next().unwrap_or_default();
+        for called in fast_body.split("_vec_helper_").skip(1) {
+            let name = called.split('(').next().unwrap_or_default();
+            assert!(fast.iter().any(|d| d == name), "{}", g.fast_source);
+        }
+        for name in &fast {
+            assert!(
+                g.fast_source
+                    .contains(&format!("def _vec_helper_{name}(xp, x):\n")),
+                "{}",
+                g.fast_source
+            );
+        }
+    }
+
+    #[test]
+    fn the_argument_kinds_pick_the_function() {
+        // In the float body `int(x)` is an int: h0 then has an instance per argument kind.
+        let c = compiled(&fan_out(
+            20,
+            "return x * 3 if x > 1 else x",
+            "return h0(x) + h0(int(x))",
+        ));
+        let fast = defined(&c.generated.fast_source);
+        let helper = |d: &String| d.rsplit_once('_').map(|(h, _)| h.to_string());
+        let twice = fast
+            .iter()
+            .any(|d| fast.iter().filter(|e| helper(e) == helper(d)).count() == 2);
+        assert!(twice, "{}", c.generated.fast_source);
+    }
+
+    #[test]
+    fn only_the_entry_gives_a_wide_int_one_dtype() {
+        let c = compiled(&fan_out(
+            20,
+            "return x // 3 if x > 5 else x * 2 - 1",
+            "return h0(x)",
+        ));
+        let exact = &c.generated.exact_source;
+        let (body, helpers) = exact
+            .split_once("\n\n\ndef _vec_helper_")
+            .expect("helpers after the exact body");
+        assert!(body.contains("_vec_result(xp, "), "{exact}");
+        assert!(!helpers.contains("_vec_result("), "{exact}");
     }
 }

@@ -16,9 +16,9 @@
 //!
 //! So `h_i(x) = h_{i+1}(x) + h_{i+1}(x)` costs one function per level, not `2**depth` copies.
 //! A helper whose lowered body is small, a call with an argument that is a Python scalar of the
-//! generated code (a loop index), one that needs the caller's live lanes (protect_domains) or
-//! reads a hidden parameter (a global array, a fallback callee) is still inlined, exactly as
-//! before. The budget then holds for the sum of every function lowered: what is still too big
+//! generated code (a loop index), or one that reads a hidden parameter (a global array, a
+//! fallback callee) is still inlined, exactly as before. With protect_domains, the lanes the
+//! caller runs a helper for are its last argument (D1). The budget then holds for the sum of every function lowered: what is still too big
 //! is a diagnostic, in bounded time and memory.
 
 use std::collections::BTreeSet;
@@ -78,10 +78,13 @@ impl Lowerer<'_> {
         if !self.out_of_line || self.over_budget {
             return None;
         }
-        // D1 with protect_domains: the callee must know its caller's live lanes.
-        if self.opts.protect_domains && self.live_lanes(frame).is_some() {
-            return None;
-        }
+        // D1 with protect_domains: the helper guards its partial operations on the lanes its
+        // caller runs it for, passed as a last argument.
+        let live = if self.opts.protect_domains {
+            self.live_lanes(frame)
+        } else {
+            None
+        };
         let id = identity(callee, self.sources);
         // Recursion and runaway nesting: inlining reports them.
         if self.call_stack.contains(&id) || self.call_stack.len() >= MAX_CALL_DEPTH {
@@ -100,10 +103,13 @@ impl Lowerer<'_> {
                 return None;
             }
         }
+        if live.is_some() {
+            key.push_str("|live");
+        }
         let index = match self.callee_memo.get(&key) {
             Some(i) => *i,
             None => {
-                let i = self.lower_callee(callee, env, &sig, id);
+                let i = self.lower_callee(callee, env, (&sig, live.is_some()), id);
                 self.callee_memo.insert(key, i);
                 i
             }
@@ -131,6 +137,7 @@ impl Lowerer<'_> {
             .zip(&sig)
             .filter(|(_, s)| matches!(s, ArgSig::Array(_)))
             .map(|(a, _)| *a)
+            .chain(live)
             .collect();
         let v = self.emit(Op::Call {
             callee: index,
@@ -142,13 +149,14 @@ impl Lowerer<'_> {
         Some(Ok(v))
     }
 
-    /// Lowers `callee` on its own for `sig`; None (with nothing reported, unless the budget ran
-    /// out) when it cannot be: inlining it then reports what is wrong, as before.
+    /// Lowers `callee` on its own for `sig` (and, with `live`, a last parameter holding the
+    /// lanes its caller runs it for); None (with nothing reported, unless the budget ran out)
+    /// when it cannot be: inlining it then reports what is wrong, as before.
     fn lower_callee(
         &mut self,
         callee: &ParsedFunction,
         env: &Env,
-        sig: &[ArgSig],
+        (sig, live): (&[ArgSig], bool),
         id: (String, usize, String),
     ) -> Option<usize> {
         if self.callees.len() >= MAX_CALLEES {
@@ -177,6 +185,16 @@ impl Lowerer<'_> {
                 }
             };
             frame.vars.insert(p.clone(), Var::Def(v));
+        }
+        if live {
+            let name = (0..)
+                .map(|i| format!("live{}", if i == 0 { String::new() } else { i.to_string() }))
+                .find(|n| !callee.params.contains(n))
+                .unwrap_or_default();
+            let m = self.emit_hint(Op::Param(self.f.params.len()), Some(name.clone()));
+            self.f.values[m.index()].kind = Kind::Bool;
+            self.f.params.push(name);
+            frame.outer_live = Some(m);
         }
         self.f.declared_params = self.f.params.len();
         self.call_stack.push(id);
@@ -348,6 +366,27 @@ mod tests {
         .to_string();
         assert!(ir.contains("call @"), "{ir}");
         assert!(ir.lines().count() < 20, "{ir}");
+    }
+
+    #[test]
+    fn with_protect_domains_the_callers_live_lanes_are_passed() {
+        let (src, names) = fan_out(23);
+        let src = src.replace("x * 0.5", "math.sqrt(x - 1.0)");
+        let env = helpers(&src, &names);
+        let opts = Options {
+            protect_domains: true,
+            ..Options::default()
+        };
+        let f = "def f(x):\n    if x > 2.0:\n        return h0(x)\n    return 0.0\n";
+        let ir = ir_after_with(f, "lower", &env, opts).to_string();
+        let call = ir
+            .lines()
+            .find(|l| l.contains("call @"))
+            .unwrap_or_default();
+        assert!(
+            call.contains(", %"),
+            "the live lanes are a second argument: {ir}"
+        );
     }
 
     #[test]

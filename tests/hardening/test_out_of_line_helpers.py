@@ -246,3 +246,82 @@ def test_a_program_still_too_big_is_a_clear_error_on_every_way_in(tmp_path):
     backend = _child(tmp_path, BACKEND)
     assert backend["kind"] == "error", backend
     assert "hostile.py:" in backend["message"], backend
+
+
+def _shapes(depth: int) -> str:
+    """A rebate that ignores the rate on some paths: a helper's result need not carry every
+    argument's shape, and the vectorized result still has the arguments' broadcast shape."""
+    helpers = "".join(
+        f"def rebate{i}(loss, rate):\n    return rebate{i + 1}(loss, rate) + rebate{i + 1}(loss, rate)\n\n\n"
+        for i in range(depth)
+    )
+    helpers += (
+        f"def rebate{depth}(loss, rate):\n"
+        f"    if loss > 1.0:\n"
+        f"        return 2.0\n"
+        f"    return loss * 0.5\n\n\n"
+    )
+    return HEADER + helpers + "@vectorize\ndef ceded(loss, rate):\n    return rebate0(loss, rate) + rebate0(0.5, rate)\n"
+
+
+SHAPES = """
+import hostile
+loss = np.array([[0.5], [2.0], [-0.0]])
+rate = np.array([1.0, 2.0, 3.0, 4.0])
+got = hostile.ceded(loss, rate)
+for name in dir(hostile):
+    value = getattr(hostile, name)
+    if callable(value) and getattr(value, "__module__", None) == "hostile" and name != "ceded":
+        setattr(hostile, name, memoized(value))
+original = hostile.ceded._vectorized_original
+bad = [
+    [i, j, got[i, j].item(), original(l, r)]
+    for i, l in enumerate(loss[:, 0].tolist())
+    for j, r in enumerate(rate.tolist())
+    if not same(got[i, j].item(), original(l, r), True)
+]
+report(kind="ok", shape=list(got.shape), bad=bad, calls=hostile.ceded.source.count("def _vec_helper_"))
+"""
+
+
+def test_a_called_helper_keeps_the_broadcast_shape_of_the_arguments(tmp_path):
+    (tmp_path / "hostile.py").write_text(_shapes(20), encoding="utf-8")
+    outcome = _child(tmp_path, SHAPES)
+    assert outcome["calls"] > 0, outcome
+    assert outcome["shape"] == [3, 4] and outcome["bad"] == [], outcome
+
+
+def _guarded(depth: int) -> str:
+    """Square-root damping behind a branch, with protect_domains: a helper called for some lanes
+    only must not raise a floating-point error for the others (D1)."""
+    helpers = "".join(
+        f"def damp{i}(loss):\n    return damp{i + 1}(loss) + damp{i + 1}(loss)\n\n\n" for i in range(depth)
+    )
+    helpers += f"def damp{depth}(loss):\n    return math.sqrt(loss - 1.0) + 1.0 / (loss - 1.0)\n\n\n"
+    return (
+        "import math\n" + HEADER + helpers
+        + "@vectorize(protect_domains=True)\ndef ceded(loss):\n    if loss > 1.0:\n        return damp0(loss)\n    return -1.0\n"
+    )
+
+
+GUARDED = """
+import hostile
+x = np.array([-3.0, 0.0, 0.5, 1.0, 1.5, 2.0, 1e300, float("inf"), float("nan")])
+with np.errstate(all="raise"):
+    got = hostile.ceded(x)
+for name in dir(hostile):
+    value = getattr(hostile, name)
+    if callable(value) and getattr(value, "__module__", None) == "hostile" and name != "ceded":
+        setattr(hostile, name, memoized(value))
+original = hostile.ceded._vectorized_original
+bad = [[v, g] for v, g in zip(x.tolist(), got.tolist()) if not same(g, original(v), False)]
+report(kind="ok", bad=bad, source=hostile.ceded.source)
+"""
+
+
+def test_protect_domains_reaches_a_called_helper(tmp_path):
+    (tmp_path / "hostile.py").write_text(_guarded(20), encoding="utf-8")
+    outcome = _child(tmp_path, GUARDED)
+    assert outcome["bad"] == [], outcome["bad"]
+    # The lanes the caller runs the helper for are its last argument.
+    assert "def _vec_helper_" in outcome["source"] and ", live)" in outcome["source"], outcome["source"][:3000]
