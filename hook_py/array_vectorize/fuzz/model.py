@@ -310,8 +310,8 @@ class Model:
         kind = v.kind or _natural(next((x for x in v.lanes if x is not POISON), 0))
         if stated == "f" and kind != "f" or stated == "i" and kind == "b":
             return Val([self._convert(x, stated) for x in v.lanes], stated)
-        if v.kind is None:
-            return self._settle(v.lanes, kind, lattice=True)
+        if v.kind is None:  # a Python int takes int64, or uint64 in [2**63, 2**64) (item 13)
+            return self._settle(v.lanes, kind, lattice=kind == "u")
         return v
 
     def _held(self, v: Val, kind: str) -> Val:
