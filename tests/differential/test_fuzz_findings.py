@@ -443,6 +443,30 @@ def test_model_reads_a_0d_array_of_a_python_int_as_int64():
     assert model.Model(ir).run([([1.0], F)], arrays=True) == ([-(2**62)], I)
 
 
+#: A tranche's notional: the tranche number (an int, through math.ceil) times 2**62, past int64.
+TRANCHES = (
+    "import math\n\n"
+    "def f(rate):\n"
+    "    for tranche in range(4):\n"
+    "        whole = math.ceil(tranche)\n"
+    "        rate = 0.5 - whole * 4611686018427387904\n"
+    "    return rate\n"
+)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "strict"])
+def test_math_ceil_of_an_int_loop_index_stays_exact(backend, tmp_path):
+    """``math.ceil`` of an int cannot fail and gives the int itself: plain Python, exact (item
+    16), so ``3 * 2**62`` does not wrap as it would on a 0-d int64 array. The check's model
+    explains the wrapped value from the IR, so this compares with CPython directly."""
+    _, prepared = check.prepare(TRANCHES, str(tmp_path), "f", None)
+    xp = check.backends([backend])[backend]
+    got = np.asarray(prepared.vec(xp.asarray([1.0, -2.0]))).tolist()
+    expected = 0.5 - 3 * 4611686018427387904
+    assert got == [expected, expected]
+    assert "ceil" not in prepared.vec.source
+
+
 @pytest.mark.parametrize("source, columns, backends", CASES)
 def test_fuzz_finding(source, columns, backends, tmp_path):
     names = check.backends(list(backends))
