@@ -144,6 +144,11 @@ impl Lowerer<'_> {
         // floor/ceil/trunc keep an int argument as it is (codegen gives the int back
         // unchanged); every other function takes floats.
         let integral = matches!(name, "floor" | "ceil" | "trunc");
+        if integral && matches!(self.kind(args[0]), Kind::Int | Kind::Bool) {
+            // CPython's value, which cannot fail: a Python int stays a Python int, computed
+            // exactly (docs/semantics.md item 16), not a 0-d int64 array that wraps.
+            return Ok(self.cast(CastOp::Int, args[0]));
+        }
         let mut vals: Vec<Value> = args
             .iter()
             .map(|a| {

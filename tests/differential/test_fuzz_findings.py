@@ -70,6 +70,7 @@ FIXED = {
     "uint64-product-wraps-next-to-a-negative-lane",
     "big-literal-product-wraps-next-to-a-negative-lane",
     "big-literal-select-wraps-next-to-a-negative-lane",
+    "model-uint64-product-beyond-64-bits-next-to-a-negative-lane",
 }
 
 
@@ -80,6 +81,14 @@ def case(id, source, columns, cls, owner=COMPILER, backends=("numpy", "strict"))
 
 
 F, I, U, B = "f", "i", "u", "b"
+
+#: A clearing house's settlement: the netted position scaled by the all-ones uint64 contract size.
+SETTLEMENT = (
+    "def f(credit, debit):\n"
+    "    if credit:\n"
+    "        credit = (credit - debit) * 18446744073709551615\n"
+    "    return credit + 0.5\n"
+)
 
 CASES = [
     # ---- control flow: path conditions lost (value mismatches) ----
@@ -248,6 +257,15 @@ CASES = [
         "issue 13 item 1: a literal in [2**63, 2**64) merged next to a negative lane "
         "(found by seed 31004, program 1335)",
     ),
+    case(
+        "model-uint64-product-beyond-64-bits-next-to-a-negative-lane",
+        SETTLEMENT,
+        [Column(U, [2, 2, 0]), Column(U, [0, 5, 7])],  # CPython 2**65 - 1.5, -3 * (2**64 - 1) + 0.5,
+        # 0.5; vectorized 2**64 - 1.5, 3.5, 0.5 (item 13: each lane wraps by its own sign). The
+        # model wrapped the first lane as int64 (-2) because the second lane was negative.
+        "fuzz model: a lattice lane beyond 2**64 wrapped in its neighbours' dtype (seed 90002, program 401)",
+        owner="fuzz model (fuzz/model.py)",
+    ),
     # ---- the vectorized code raises where CPython returns a value ----
     case(
         "dead-branch-scalar-overflow",
@@ -400,6 +418,53 @@ CASES = [
         "walrus_in_loop: a name bound by `:=` in a loop body is not defined after the loop",
     ),
 ]
+
+
+def test_model_wraps_each_lattice_lane_by_its_own_sign(tmp_path):
+    """The model's ``arrays`` reading gives the vectorized values of ``SETTLEMENT`` lane by lane:
+    2**65 - 2 wraps to 2**64 - 2 though the next lane is negative, -3 * (2**64 - 1) to 3."""
+    result, prepared = check.prepare(SETTLEMENT, str(tmp_path), "f", None)
+    model, _ = prepared.models[True]
+    params = [([2, 2, 0], U), ([0, 5, 7], U)]
+    assert model.run(params, arrays=True) == ([2.0**64 - 1.5, 3.5, 0.5], F)
+    assert model.run(params, arrays=False)[0] == [2.0**65 - 1.5, -3 * (2**64 - 1) + 0.5, 0.5]
+
+
+def test_model_reads_a_0d_array_of_a_python_int_as_int64():
+    """A Python int the core computes on a 0-d array (``int()`` of a scalar, item 16) is int64
+    there, so an int64 product wraps (item 6): 3 * 2**62 is -2**62, not the uint64 lattice's
+    3 * 2**62."""
+    from array_vectorize.fuzz import model
+
+    ir = (
+        "fn f(p0) {\n  %0: num = param 0\n  %1: scalar float = const 3.0\n  %2: int = cast.int %1\n"
+        "  %3: scalar int = const 4611686018427387904\n  %4: int = mul %2, %3\n  return %4\n}\n"
+    )
+    assert model.Model(ir).run([([1.0], F)], arrays=True) == ([-(2**62)], I)
+
+
+#: A tranche's notional: the tranche number (an int, through math.ceil) times 2**62, past int64.
+TRANCHES = (
+    "import math\n\n"
+    "def f(rate):\n"
+    "    for tranche in range(4):\n"
+    "        whole = math.ceil(tranche)\n"
+    "        rate = 0.5 - whole * 4611686018427387904\n"
+    "    return rate\n"
+)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "strict"])
+def test_math_ceil_of_an_int_loop_index_stays_exact(backend, tmp_path):
+    """``math.ceil`` of an int cannot fail and gives the int itself: plain Python, exact (item
+    16), so ``3 * 2**62`` does not wrap as it would on a 0-d int64 array. The check's model
+    explains the wrapped value from the IR, so this compares with CPython directly."""
+    _, prepared = check.prepare(TRANCHES, str(tmp_path), "f", None)
+    xp = check.backends([backend])[backend]
+    got = np.asarray(prepared.vec(xp.asarray([1.0, -2.0]))).tolist()
+    expected = 0.5 - 3 * 4611686018427387904
+    assert got == [expected, expected]
+    assert "ceil" not in prepared.vec.source
 
 
 @pytest.mark.parametrize("source, columns, backends", CASES)

@@ -333,8 +333,8 @@ class Model:
         kind = v.kind or _natural(next((x for x in v.lanes if x is not POISON), 0))
         if stated == "f" and kind != "f" or stated == "i" and kind == "b":
             return Val([self._convert(x, stated) for x in v.lanes], stated)
-        if v.kind is None:
-            return self._settle(v.lanes, kind, lattice=True)
+        if v.kind is None:  # a Python int takes int64, or uint64 in [2**63, 2**64) (item 13)
+            return self._settle(v.lanes, kind, lattice=kind == "u")
         return v
 
     def _held(self, v: Val, kind: str) -> Val:
@@ -425,14 +425,12 @@ class Model:
         ints = [self._convert(x, "i") for x in lanes]
         if not lattice:  # int64: wraps (item 6)
             return Val([x if x is POISON else oracle.wrap(x, "i") for x in ints], "i")
-        # The uint64 lattice (item 13): uint64 when no lane is negative, else int64, whose
-        # operations then wrap as int64's (item 6). A lane that dtype cannot hold keeps its exact
-        # value: a lane's value never depends on its neighbours (issue 13). Beyond 64 bits
-        # a value is its value modulo 2**64 in the array's dtype.
-        live = [x for x in ints if x is not POISON]
-        negative = any(x < 0 for x in live)
-        dtype = "i" if negative else "u"
-        held = [x if x is POISON or INT64_MIN <= x < UINT64_END else oracle.wrap(x, dtype) for x in ints]
+        # The uint64 lattice (item 13): each lane holds its value in [-2**63, 2**64) whatever
+        # the other lanes hold. A result leaving that range wraps modulo 2**64 by its own sign:
+        # a non-negative one into [0, 2**64), a negative one into int64's range (intops.finish).
+        # The array is uint64 when no lane is negative, else int64 (where every lane fits).
+        held = [x if x is POISON or INT64_MIN <= x < UINT64_END else oracle.wrap(x, "u" if x >= 0 else "i") for x in ints]
+        negative = any(x < 0 for x in held if x is not POISON)
         if negative and all(INT64_MIN <= x < INT64_END for x in held if x is not POISON):
             return Val(held, "i")
         return Val(held, "u")
