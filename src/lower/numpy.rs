@@ -11,9 +11,7 @@ use rustpython_parser::ast;
 use super::{Frame, Lowerer, R};
 use crate::diagnostics::DiagnosticKind;
 use crate::env::{AssumedBinding, Binding};
-use crate::ir::{
-    math_fn, BinOp, CastOp, CmpOp, Const, Kind, LogicOp, Op, UnOp, Value, NUMPY_ROUNDING,
-};
+use crate::ir::{math_fn, BinOp, CastOp, CmpOp, Const, LogicOp, Op, UnOp, Value, NUMPY_ROUNDING};
 
 /// NumPy's float functions that are `math`'s under another name (or the same one).
 const FLOAT_FUNCTIONS: &[(&str, &str)] = &[
@@ -249,15 +247,6 @@ impl Lowerer<'_> {
         let rest = self.select(neg, minus_one, rest);
         let pos = self.emit(Op::Compare(CmpOp::Gt, x, zero));
         self.select(pos, one, rest)
-    }
-
-    /// A value's truth as a bool (D4: `x != 0` for a number).
-    fn truth(&mut self, v: Value) -> Value {
-        if self.kind(v) == Kind::Bool {
-            v
-        } else {
-            self.cast(CastOp::Bool, v)
-        }
     }
 
     /// An internal error: a table of this file names a `math` function that does not exist.
