@@ -130,8 +130,11 @@ impl Names {
         )
     }
 
-    fn body(&self, ir: &Function) -> Vec<Stmt> {
-        Gen::new(ir, &self.xp, &self.taken, &self.local_arrays, &self.locals).function_body()
+    /// The statements of one body; `float_body`: the entry's, whose arguments are all floats.
+    fn body(&self, ir: &Function, float_body: bool) -> Vec<Stmt> {
+        let mut gen = Gen::new(ir, &self.xp, &self.taken, &self.local_arrays, &self.locals);
+        gen.float_body = float_body;
+        gen.function_body()
     }
 }
 
@@ -163,10 +166,10 @@ pub fn generate(
         vec![],
     ));
     float_body.push(names.unpack(name(&names.arrays)));
-    float_body.extend(names.body(float_ir));
+    float_body.extend(names.body(float_ir, true));
 
     let mut exact_body = vec![names.unpack(names.prologue_call(EXACT_ARGS.name))];
-    exact_body.extend(names.body(exact_ir));
+    exact_body.extend(names.body(exact_ir, false));
 
     let positional = declared[..declared.len() - signature.kwonly].to_vec();
     let kwonly = declared[declared.len() - signature.kwonly..].to_vec();

@@ -54,6 +54,9 @@ struct Gen<'a> {
     /// Int values that may lie outside int64 (`kinds::wide_ints`).
     wide: Vec<bool>,
     taken: plan::FreshNames,
+    /// Generating the float body: every argument is float64 (or a Python float), so a float
+    /// scalar lifted to a 0-d value may be the namespace's cheapest one (`runtime::F64`).
+    float_body: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -77,6 +80,7 @@ impl<'a> Gen<'a> {
             defs: vec![None; n],
             wide: wide_ints(f),
             taken: plan::FreshNames::new(taken),
+            float_body: false,
         };
         g.plan();
         g

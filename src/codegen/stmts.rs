@@ -173,9 +173,7 @@ mod tests {
         let c = compiled("def f(x):\n    acc = 0.0\n    for i in range(1, 4):\n        acc = acc * x + i\n    return acc\n");
         let fast = &c.generated.fast_source;
         assert!(
-            fast.contains(
-                "    acc = xp.asarray(0.0, dtype=xp.float64)\n    for i in range(1, 4):\n"
-            ),
+            fast.contains("    acc = _vec_f64(xp, 0.0)\n    for i in range(1, 4):\n"),
             "{fast}"
         );
         assert!(fast.contains("        acc = acc * x + i\n"), "{fast}");

@@ -11,7 +11,9 @@ use rustpython_parser::ast;
 use super::{Frame, Lowerer, R};
 use crate::diagnostics::DiagnosticKind;
 use crate::env::{AssumedBinding, Binding};
-use crate::ir::{math_fn, BinOp, CastOp, CmpOp, Const, LogicOp, Op, UnOp, Value, NUMPY_ROUNDING};
+use crate::ir::{
+    math_fn, BinOp, CastOp, CmpOp, Const, Kind, LogicOp, Op, UnOp, Value, NUMPY_ROUNDING,
+};
 
 /// NumPy's float functions that are `math`'s under another name (or the same one).
 const FLOAT_FUNCTIONS: &[(&str, &str)] = &[
@@ -160,7 +162,7 @@ impl Lowerer<'_> {
             "clip" => self.clip(frame, c),
             "where" => {
                 let a = self.positional(frame, c, &what, 3, 3)?;
-                let cond = self.truth(a[0]);
+                let cond = self.as_bool(a[0]);
                 Ok(self.select(cond, a[1], a[2]))
             }
             "sign" => {
@@ -247,6 +249,15 @@ impl Lowerer<'_> {
         let rest = self.select(neg, minus_one, rest);
         let pos = self.emit(Op::Compare(CmpOp::Gt, x, zero));
         self.select(pos, one, rest)
+    }
+
+    /// A value's truth as a bool (D4: `x != 0` for a number).
+    fn as_bool(&mut self, v: Value) -> Value {
+        if self.kind(v) == Kind::Bool {
+            v
+        } else {
+            self.cast(CastOp::Bool, v)
+        }
     }
 
     /// An internal error: a table of this file names a `math` function that does not exist.
