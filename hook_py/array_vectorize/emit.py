@@ -162,6 +162,10 @@ def _globals(module: str, hidden: dict[str, Any] | None, namespace: Any) -> dict
     return glob
 
 
+#: The prefix of the generated functions of out-of-line helpers (src/codegen/callee.rs).
+_HELPER_FUNCTIONS = "\ndef _vec_helper_"
+
+
 class _FirstCall(tuple):
     """What a lazy function's prologue name is bound to until its first call (see `_lazy`):
     ``(entry, glob, parts, namespace)``, `parts` as for `_install`. A tuple made in one C call
@@ -184,6 +188,10 @@ class _FirstCall(tuple):
                 flush_pending_sources(linecache)
             helpers = _globals(glob["__name__"], None, namespace)
             blocks = helpers[_FLOAT_ARGS] is _blocked_prologue()
+            if _HELPER_FUNCTIONS in parts[0]:
+                # The entry's text also defines the functions of out-of-line helpers (D7),
+                # which the cached code of the entry alone does not.
+                exec(compile(parts[0], code.co_filename, "exec", dont_inherit=True), glob)  # noqa: S102
             _install_exact(parts, code.co_filename, glob, entry if blocks else None)
             glob.update(helpers)
         return glob[prologue](*args)

@@ -96,6 +96,7 @@ impl Gen<'_> {
                 all.extend(args.iter().map(|a| self.value(*a)));
                 self.helper(&ELEMENTWISE, all)
             }
+            Op::Call { callee, args } => self.call_helper_fn(*callee, args),
             Op::Broadcast(v) => {
                 let mut all = vec![self.value(*v)];
                 all.extend(self.array_params.iter().map(|p| name(p)));

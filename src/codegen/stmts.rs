@@ -30,7 +30,7 @@ impl Gen<'_> {
             // An int array that may be uint64 can be an intermediate of the uint64 lattice whose
             // lanes no single dtype holds: the helper gives the returned value one dtype
             // (docs/semantics.md item 13). Each position of a tuple result likewise (D13).
-            if !self.scalar(r) && self.operand(r).wide {
+            if !self.returns_raw && !self.scalar(r) && self.operand(r).wide {
                 e = self.helper(&RESULT, vec![e]);
             }
             values.push(e);
