@@ -28,6 +28,8 @@ pub struct ParsedFunction {
     pub end: usize,
     /// `*args`/`**kwargs` ranges: the wrapper cannot reproduce them per lane.
     pub star_params: Vec<(usize, usize)>,
+    /// Each parameter's default expression, if it has one (for helpers called without it).
+    pub defaults: Vec<Option<ast::Expr>>,
 }
 
 const WRAP_PREFIX: &str = "if 1:\n";
@@ -175,10 +177,18 @@ fn parsed(
         .chain(args.kwarg.iter())
         .map(|a| (usize::from(a.range.start()), usize::from(a.range.end())))
         .collect();
+    let defaults = args
+        .posonlyargs
+        .iter()
+        .chain(&args.args)
+        .chain(&args.kwonlyargs)
+        .map(|a| a.default.as_deref().cloned())
+        .collect();
     ParsedFunction {
         source,
         name,
         params,
+        defaults,
         kwonly: args.kwonlyargs.len(),
         posonly: args.posonlyargs.len(),
         body,

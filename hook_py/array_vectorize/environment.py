@@ -99,6 +99,21 @@ def const_value(value: Any) -> Any:
     return None
 
 
+def default_bindings(fn: types.FunctionType) -> dict[str, tuple]:
+    """The number defaults of `fn` as ``{"=<param>": ("const", value)}``: the values its `def`
+    computed, which a call of it as a helper that leaves the argument out uses (D7, D8)."""
+    code = fn.__code__
+    positional = code.co_varnames[: code.co_argcount]
+    pairs = list(zip(positional[len(positional) - len(fn.__defaults__ or ()) :], fn.__defaults__ or ()))
+    pairs += list((fn.__kwdefaults__ or {}).items())
+    out = {}
+    for param, value in pairs:
+        const = const_value(value)
+        if const is not None:
+            out[f"={param}"] = ("const", const)
+    return out
+
+
 class EnvBuilder:
     """Describes the free names of a function and of every helper it reaches."""
 
@@ -121,6 +136,7 @@ class EnvBuilder:
             else:
                 continue
             env[name] = self.describe(name, value)
+        env.update(default_bindings(fn))
         self._visiting.discard(id(fn))
         return env
 

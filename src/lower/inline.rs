@@ -11,8 +11,8 @@ use super::{
     MAX_INLINED_VALUES, R,
 };
 use crate::diagnostics::DiagnosticKind;
-use crate::env::{Env, FunctionSource};
-use crate::extract::ParsedFunction;
+use crate::env::{Binding, Env, FunctionSource};
+use crate::extract::{span, ParsedFunction};
 use crate::frontend;
 use crate::ir::Value;
 use crate::Map as HashMap;
@@ -54,8 +54,8 @@ impl Lowerer<'_> {
         fs: &FunctionSource,
     ) -> R<Value> {
         let parsed = self.parse_helper(fs)?;
-        let args = self.call_args(frame, c, &parsed)?;
         let env = fs.env.as_ref().unwrap_or(frame.env);
+        let args = self.call_args(frame, c, &parsed, Some(env))?;
         if let Some(called) = self.call_out_of_line(frame, &parsed, env, &args) {
             return called;
         }
@@ -70,7 +70,7 @@ impl Lowerer<'_> {
         c: &ast::ExprCall,
         local: &LocalFn,
     ) -> R<Value> {
-        let args = self.call_args(frame, c, &local.parsed)?;
+        let args = self.call_args(frame, c, &local.parsed, None)?;
         let outer: HashMap<String, Var> = frame
             .outer
             .iter()
@@ -90,12 +90,15 @@ impl Lowerer<'_> {
         self.inline(frame, &local.parsed, env, args, (outer, fns), c)
     }
 
-    /// Binds call arguments to the callee's parameters (positional, then keywords).
+    /// Binds call arguments to the callee's parameters (positional, then keywords, then the
+    /// defaults: evaluated in `defaults_env`, the helper's module, or for a nested function
+    /// (None) literals only, as its defaults were evaluated where its `def` ran).
     pub(super) fn call_args(
         &mut self,
         frame: &mut Frame,
         c: &ast::ExprCall,
         callee: &ParsedFunction,
+        defaults_env: Option<&Env>,
     ) -> R<Vec<Value>> {
         let mut bound: Vec<Option<Value>> = vec![None; callee.params.len()];
         let positional_max = callee.params.len() - callee.kwonly;
@@ -140,13 +143,19 @@ impl Lowerer<'_> {
         }
         let mut out = vec![];
         for (i, b) in bound.into_iter().enumerate() {
-            match b {
-                Some(v) => out.push(v),
-                None => {
+            match (b, callee.defaults.get(i).and_then(Option::as_ref)) {
+                (Some(v), _) => out.push(v),
+                (None, Some(default)) => {
+                    out.push(self.default_value(frame, callee, defaults_env, default)?)
+                }
+                (None, None) => {
                     self.error_at(
                         frame,
                         DiagnosticKind::BadArguments,
-                        format!("call of `{}` is missing argument `{}` (helper defaults are not supported; pass every argument)", callee.name, callee.params[i]),
+                        format!(
+                            "call of `{}` is missing argument `{}`",
+                            callee.name, callee.params[i]
+                        ),
                         c,
                     );
                     return Err(());
@@ -154,6 +163,62 @@ impl Lowerer<'_> {
             }
         }
         Ok(out)
+    }
+
+    /// A parameter's default: a number, or for a module-level helper also a name or `mod.attr`
+    /// of its module (frozen, D8); Err after reporting anything else.
+    fn default_value(
+        &mut self,
+        frame: &Frame,
+        callee: &ParsedFunction,
+        env: Option<&Env>,
+        default: &ast::Expr,
+    ) -> R<Value> {
+        use ast::Expr as E;
+        let number = |e: &E| matches!(e, E::Constant(k) if matches!(k.value, ast::Constant::Int(_) | ast::Constant::Float(_) | ast::Constant::Bool(_)));
+        // The live decorator passes the value the `def` computed, as `=<param>` (D8).
+        let param = callee
+            .defaults
+            .iter()
+            .position(|d| d.as_ref() == Some(default));
+        let live = param.and_then(|i| env?.get(&format!("={}", callee.params[i])));
+        if let Some(Binding::Const(c)) = live {
+            return Ok(self.konst(c.clone()));
+        }
+        let named = |e: &E| match e {
+            E::Name(_) => env.is_some(),
+            E::Attribute(a) => env.is_some() && matches!(a.value.as_ref(), E::Name(_)),
+            e => number(e),
+        };
+        let ok = match default {
+            E::UnaryOp(u) => {
+                matches!(u.op, ast::UnaryOp::USub | ast::UnaryOp::UAdd) && named(&u.operand)
+            }
+            e => named(e),
+        };
+        if !ok {
+            let what = if env.is_some() {
+                "a number, a name or `module.attr`"
+            } else {
+                "a number (a nested function's defaults are evaluated where its `def` runs)"
+            };
+            self.error(
+                DiagnosticKind::BadArguments,
+                format!(
+                    "a default of `{}` used by this call must be {what}; pass the argument",
+                    callee.name
+                ),
+                callee.source,
+                span(default).0,
+                span(default).1,
+            );
+            return Err(());
+        }
+        // Python evaluates a default where the `def` is, in the helper's module: no parameter
+        // or local of the helper is visible to it.
+        let mut scope = Frame::new(env.unwrap_or(frame.env), callee.source, callee);
+        scope.locals.clear();
+        Ok(self.expr(&mut scope, default))
     }
 
     /// Lowers `callee`'s body in place of a call, its parameters bound to `args`, its free
@@ -170,11 +235,20 @@ impl Lowerer<'_> {
         c: &ast::ExprCall,
     ) -> R<Value> {
         let id = identity(callee, self.sources);
-        if self.call_stack.contains(&id) {
+        if let Some(first) = self.call_stack.iter().position(|f| *f == id) {
+            let cycle: Vec<String> = self.call_stack[first..]
+                .iter()
+                .chain([&id])
+                .map(|(_, _, name)| format!("`{name}`"))
+                .collect();
             self.error_at(
                 frame,
                 DiagnosticKind::Recursion,
-                format!("`{}` calls itself (directly or through other helpers); recursion cannot be vectorized", callee.name),
+                format!(
+                    "recursion: {}; a function that calls itself cannot be vectorized (D7): \
+                     rewrite it as a `for` loop",
+                    cycle.join(" -> ")
+                ),
                 c,
             );
             return Err(());
@@ -265,7 +339,10 @@ mod tests {
     fn recursion_is_refused() {
         let env = env(&[helper("g", "def g(v):\n    return g(v)\n")]);
         let e = errors_with("def f(x):\n    return g(x)\n", &env);
-        assert!(e.iter().any(|m| m.contains("calls itself")), "{e:?}");
+        assert!(
+            e.iter().any(|m| m.contains("recursion: `g` -> `g`")),
+            "{e:?}"
+        );
     }
 
     #[test]
