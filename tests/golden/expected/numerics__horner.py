@@ -4,8 +4,15 @@ def horner(x):
         return _vec_exact_horner(x)
     xp, x = arrays
     acc = _vec_f64(xp, 0.0)
+    acc_own = None
     for c in (0.5, -1.0, 2.0, 3.0):
-        acc = acc * x + c
+        if acc_own:
+            acc *= x
+            acc += c
+        else:
+            acc = acc * x + c
+            if acc_own is None:
+                acc_own = _vec_owned(xp, acc, x)
     return acc
 
 
