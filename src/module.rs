@@ -20,7 +20,7 @@ use crate::source::{check_nesting, Limits, LineIndex};
 
 /// Builtins the compiler gives meaning to.
 pub const KNOWN_BUILTINS: &[&str] = &[
-    "abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print",
+    "abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print", "divmod",
 ];
 
 /// Builtins without a vectorized meaning (`dir(builtins)`, lowercase, Python 3.9-3.13).
@@ -44,7 +44,6 @@ const OTHER_BUILTINS: &[&str] = &[
     "delattr",
     "dict",
     "dir",
-    "divmod",
     "enumerate",
     "eval",
     "exec",

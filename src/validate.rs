@@ -229,6 +229,33 @@ impl Validator<'_> {
         self.expr(&l.body);
     }
 
+    /// A comparison chain: `is` is rejected; `in` takes a tuple literal of constants.
+    fn compare(&mut self, c: &ast::ExprCompare, expr: &ast::Expr) {
+        use ast::Expr as E;
+        use DiagnosticKind as K;
+        for op in &c.ops {
+            let bad = match op {
+                ast::CmpOp::Is | ast::CmpOp::IsNot => {
+                    Some("`is` compares identities, which arrays do not have per element; use `==`")
+                }
+                _ => None,
+            };
+            if let Some(msg) = bad {
+                self.push(K::UnsupportedOperator, msg, expr);
+            }
+        }
+        self.expr(&c.left);
+        for (op, e) in c.ops.iter().zip(&c.comparators) {
+            // `x in (1, 2, 3)`: a tuple literal (lower/tables.rs checks its items).
+            match (op, e) {
+                (ast::CmpOp::In | ast::CmpOp::NotIn, E::Tuple(t)) => {
+                    t.elts.iter().for_each(|e| self.expr(e))
+                }
+                _ => self.expr(e),
+            }
+        }
+    }
+
     fn expr(&mut self, expr: &ast::Expr) {
         use ast::Expr as E;
         use DiagnosticKind as K;
@@ -259,20 +286,7 @@ impl Validator<'_> {
                 self.expr(&i.body);
                 self.expr(&i.orelse);
             }
-            E::Compare(c) => {
-                for op in &c.ops {
-                    let bad = match op {
-                        ast::CmpOp::Is | ast::CmpOp::IsNot => Some("`is` compares identities, which arrays do not have per element; use `==`"),
-                        ast::CmpOp::In | ast::CmpOp::NotIn => Some("`in` is not supported"),
-                        _ => None,
-                    };
-                    if let Some(msg) = bad {
-                        self.push(K::UnsupportedOperator, msg, expr);
-                    }
-                }
-                self.expr(&c.left);
-                c.comparators.iter().for_each(|e| self.expr(e));
-            }
+            E::Compare(c) => self.compare(c, expr),
             E::Call(c) => {
                 // The callee is resolved by lowering; check only the arguments here.
                 if let E::Attribute(a) = c.func.as_ref() {
@@ -317,7 +331,11 @@ impl Validator<'_> {
                 if matches!(s.slice.as_ref(), E::Slice(_)) {
                     self.push(K::UnsupportedExpression, "slices are not supported", expr);
                 } else {
-                    self.expr(&s.value);
+                    // A tuple literal indexed is a table (lower/tables.rs checks its items).
+                    match s.value.as_ref() {
+                        E::Tuple(t) => t.elts.iter().for_each(|e| self.expr(e)),
+                        value => self.expr(value),
+                    }
                     self.expr(&s.slice);
                 }
             }

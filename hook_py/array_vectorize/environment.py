@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 # Builtins the compiler gives meaning to (src/module.rs KNOWN_BUILTINS).
-KNOWN_BUILTINS = frozenset({"abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print"})
+KNOWN_BUILTINS = frozenset({"abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print", "divmod"})
 _MATH_MEMBERS = {id(v): k for k, v in vars(math).items() if callable(v)}
 
 

@@ -4,7 +4,7 @@
 
 use super::choice::{self, CastForm, FloatArg, ScalarArray, UnaryForm};
 use super::runtime::{
-    binary_key, cast_key, compare_key, BINARY, BROADCAST, ELEMENTWISE, SELECT, UNARY,
+    binary_key, cast_key, compare_key, BINARY, BROADCAST, ELEMENTWISE, SELECT, TAKE, UNARY,
 };
 use super::{const_kind, Const, Gen};
 use crate::ir::{BinOp, CastOp, CmpOp, Kind, LogicOp, Op, UnOp, Value};
@@ -141,8 +141,13 @@ impl Gen<'_> {
             Some(Op::Const(Const::Tuple(items))) => self.tuple_in_kind(items, self.kind(dst)),
             _ => self.value(t),
         };
+        if self.scalar(i) {
+            let i = self.value(i);
+            return Expr::Subscript(Box::new(t), Box::new(i));
+        }
+        // D15: a gather, with Python's negative indices and IndexError.
         let i = self.value(i);
-        Expr::Subscript(Box::new(t), Box::new(i))
+        self.helper(&TAKE, vec![t, i, Expr::Str("tuple")])
     }
 
     fn logic(&mut self, l: LogicOp, x: Value, y: Value) -> Expr {

@@ -102,6 +102,17 @@ pub const RESULT: Helper = Helper {
               lane equal to its value modulo 2**64 (docs/semantics.md item 13)",
 };
 
+/// A constant table indexed per lane (D15).
+pub const TAKE: Helper = Helper {
+    key: "take",
+    name: "_vec_take",
+    params: "xp, table, index, what",
+    ops: &[],
+    meaning: "`table[index]` per lane with Python's negative indices; an index outside \
+              [-len, len) raises CPython's IndexError (`what` is `tuple` or `list`), a float \
+              index its TypeError",
+};
+
 /// Every runtime helper, in the order of ARCHITECTURE.md's table.
 pub const HELPERS: &[Helper] = &[
     FLOAT_ARGS,
@@ -112,6 +123,7 @@ pub const HELPERS: &[Helper] = &[
     BROADCAST,
     ELEMENTWISE,
     RESULT,
+    TAKE,
 ];
 
 /// `_vec_binary`'s key for an arithmetic operator.

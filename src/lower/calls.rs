@@ -223,6 +223,17 @@ impl Lowerer<'_> {
                 let a = self.positional(frame, c, &what, 2, 2)?;
                 Ok(self.binary(frame, BinOp::Pow, a[0], a[1]))
             }
+            "divmod" => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnsupportedExpression,
+                    "divmod() gives a pair: unpack it (`q, r = divmod(a, b)`) or index it by a \
+                     constant (`divmod(a, b)[1]`)"
+                        .into(),
+                    c,
+                );
+                Err(())
+            }
             "range" => {
                 self.error_at(
                     frame,

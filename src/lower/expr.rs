@@ -103,6 +103,20 @@ impl Lowerer<'_> {
         let mut left = self.expr(frame, &c.left);
         let mut acc: Option<Value> = None;
         for (op, right) in c.ops.iter().zip(&c.comparators) {
+            if let ast::CmpOp::In | ast::CmpOp::NotIn = op {
+                let (member, r) = self.membership(frame, left, right)?;
+                let member = if matches!(op, ast::CmpOp::NotIn) {
+                    self.not(member)
+                } else {
+                    member
+                };
+                acc = Some(match acc {
+                    None => member,
+                    Some(prev) => self.emit(Op::Logic(LogicOp::And, prev, member)),
+                });
+                left = r;
+                continue;
+            }
             let r = self.expr(frame, right);
             let op = match op {
                 ast::CmpOp::Lt => CmpOp::Lt,
@@ -177,11 +191,20 @@ impl Lowerer<'_> {
         Err(())
     }
 
-    /// `T[i]`: a constant tuple indexed by a scalar int.
+    /// `T[i]`: a constant tuple indexed by a scalar int, or by an int array per lane (`tables`).
     fn subscript(&mut self, frame: &mut Frame, s: &ast::ExprSubscript, e: &ast::Expr) -> R<Value> {
-        let t = self.expr(frame, &s.value);
+        if let Some(item) = self.tuple_item(frame, s, e) {
+            return item;
+        }
+        let t = match s.value.as_ref() {
+            ast::Expr::Tuple(tt) => self.literal_table(frame, tt, e)?,
+            value => self.expr(frame, value),
+        };
         let i = self.expr(frame, &s.slice);
         let tuple_ok = matches!(self.const_of(t), Some(Const::Tuple(_)));
+        if tuple_ok && self.shape(i) == Shape::Array {
+            return self.gather(frame, t, i, e);
+        }
         let index_ok =
             self.shape(i) == Shape::Scalar && matches!(self.kind(i), Kind::Int | Kind::Bool);
         if !tuple_ok || !index_ok {
@@ -189,7 +212,9 @@ impl Lowerer<'_> {
                 self.error_at(
                     frame,
                     DiagnosticKind::UnsupportedExpression,
-                    "only a constant tuple indexed by a loop index or a constant can be subscripted".into(),
+                    "only a constant tuple of numbers (a literal, or a module global, closure or \
+                     default bound to one) can be subscripted, by an integer"
+                        .into(),
                     e,
                 );
             }

@@ -29,6 +29,8 @@ mod loops;
 mod names;
 mod scalar_if;
 mod stmt;
+mod tables;
+mod tuples;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;

@@ -26,7 +26,7 @@ pub(super) struct Resolved {
 
 impl Resolved {
     /// Records that `name` was read as `binding`.
-    fn assume(&mut self, name: String, binding: AssumedBinding) {
+    pub(super) fn assume(&mut self, name: String, binding: AssumedBinding) {
         self.used.insert(name, binding);
     }
 

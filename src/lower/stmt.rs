@@ -103,6 +103,12 @@ impl Lowerer<'_> {
                 return;
             }
         }
+        if let [ast::Expr::Tuple(tt)] = a.targets.as_slice() {
+            if let Some(items) = self.tuple_items(frame, &a.value) {
+                self.unpack(frame, tt, items, stmt);
+                return;
+            }
+        }
         let v = self.expr(frame, &a.value);
         for t in &a.targets {
             match t {
@@ -114,6 +120,35 @@ impl Lowerer<'_> {
                     t,
                 ),
                 _ => {}
+            }
+        }
+    }
+
+    /// `a, b = items` for the items of a tuple-valued expression (`tuples`).
+    fn unpack(
+        &mut self,
+        frame: &mut Frame,
+        tt: &ast::ExprTuple,
+        items: super::R<Vec<Value>>,
+        stmt: &ast::Stmt,
+    ) {
+        let Ok(items) = items else { return };
+        if tt.elts.len() != items.len() {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedStatement,
+                format!(
+                    "cannot unpack {} values into {} names",
+                    items.len(),
+                    tt.elts.len()
+                ),
+                stmt,
+            );
+            return;
+        }
+        for (t, v) in tt.elts.iter().zip(items) {
+            if let ast::Expr::Name(n) = t {
+                self.assign(frame, n.id.as_str(), v);
             }
         }
     }

@@ -162,3 +162,29 @@ def test_sign_of_a_nan_computed_from_nans_is_the_librarys():
     library = math.copysign(1.0, float(np.add(np.array([pos]), np.array([neg]))[0]))
     assert values(vectorize(nan_sum_sign), [pos], [neg]) == [library]
     assert nan_sum_sign(pos, neg) in (1.0, -1.0)  # CPython's: one of the two, by its own order
+
+
+_TABLE = (10.0, 20.0, 30.0)
+
+
+def table_then_division(k, d):
+    return _TABLE[k] / d
+
+
+def test_item19_table_index_error_raised_before_an_earlier_elements_error():
+    # CPython raises ZeroDivisionError at element 0 first; the vectorized call checks every
+    # table index before computing, so element 1's IndexError is what it raises.
+    with pytest.raises(ZeroDivisionError):
+        [table_then_division(k, d) for k, d in ((0, 0.0), (3, 1.0))]
+    with pytest.raises(IndexError, match="tuple index out of range") as info:
+        vectorize(table_then_division)(np.array([0, 3]), np.array([0.0, 1.0]))
+    assert "element 1 (C order), index 3" in info.value.__notes__[0]
+
+
+def nan_in_nan_table(x):
+    return (x > 0.0) and math.nan in (math.nan,)
+
+
+def test_item20_a_constant_nan_is_never_a_member():
+    assert nan_in_nan_table(1.0) is True
+    assert values(vectorize(nan_in_nan_table), [1.0, -1.0]) == [False, False]
