@@ -49,7 +49,7 @@ impl Lowerer<'_> {
                 let Some(op) = binop(&b.op) else {
                     return Err(());
                 };
-                self.binary(frame, op, l, r)
+                self.binary_at(frame, op, l, r, e)?
             }
             E::UnaryOp(u) => {
                 let a = self.expr(frame, &u.operand);
@@ -57,7 +57,7 @@ impl Lowerer<'_> {
                     ast::UnaryOp::USub => self.emit(Op::Unary(UnOp::Neg, a)),
                     ast::UnaryOp::UAdd => self.emit(Op::Unary(UnOp::Pos, a)),
                     ast::UnaryOp::Not => self.not(a),
-                    ast::UnaryOp::Invert => return Err(()),
+                    ast::UnaryOp::Invert => self.invert(frame, a, e)?,
                 }
             }
             E::BoolOp(b) => {
@@ -191,36 +191,14 @@ impl Lowerer<'_> {
         Err(())
     }
 
-    /// `T[i]`: a constant tuple indexed by a scalar int, or by an int array per lane (`tables`).
+    /// `T[i]`: a constant table indexed (`tables`), or an item of a pair (`tuples`).
     fn subscript(&mut self, frame: &mut Frame, s: &ast::ExprSubscript, e: &ast::Expr) -> R<Value> {
         if let Some(item) = self.tuple_item(frame, s, e) {
             return item;
         }
-        let t = match s.value.as_ref() {
-            ast::Expr::Tuple(tt) => self.literal_table(frame, tt, e)?,
-            value => self.expr(frame, value),
-        };
+        let t = self.table(frame, &s.value, e, false)?;
         let i = self.expr(frame, &s.slice);
-        let tuple_ok = matches!(self.const_of(t), Some(Const::Tuple(_)));
-        if tuple_ok && self.shape(i) == Shape::Array {
-            return self.gather(frame, t, i, e);
-        }
-        let index_ok =
-            self.shape(i) == Shape::Scalar && matches!(self.kind(i), Kind::Int | Kind::Bool);
-        if !tuple_ok || !index_ok {
-            if !self.poisoned.contains(&t) && !self.poisoned.contains(&i) {
-                self.error_at(
-                    frame,
-                    DiagnosticKind::UnsupportedExpression,
-                    "only a constant tuple of numbers (a literal, or a module global, closure or \
-                     default bound to one) can be subscripted, by an integer"
-                        .into(),
-                    e,
-                );
-            }
-            return Err(());
-        }
-        Ok(self.emit(Op::Index(t, i)))
+        self.table_index(frame, t, i, e)
     }
 
     /// `not a` (D2).
@@ -326,7 +304,7 @@ impl Lowerer<'_> {
     }
 }
 
-/// The IR operation of a Python arithmetic operator (None for bit operations).
+/// The IR operation of a Python binary operator (None for `@`).
 pub(super) fn binop(op: &ast::Operator) -> Option<BinOp> {
     Some(match op {
         ast::Operator::Add => BinOp::Add,
@@ -336,7 +314,12 @@ pub(super) fn binop(op: &ast::Operator) -> Option<BinOp> {
         ast::Operator::FloorDiv => BinOp::FloorDiv,
         ast::Operator::Mod => BinOp::Mod,
         ast::Operator::Pow => BinOp::Pow,
-        _ => return None,
+        ast::Operator::BitAnd => BinOp::BitAnd,
+        ast::Operator::BitOr => BinOp::BitOr,
+        ast::Operator::BitXor => BinOp::BitXor,
+        ast::Operator::LShift => BinOp::LShift,
+        ast::Operator::RShift => BinOp::RShift,
+        ast::Operator::MatMult => return None,
     })
 }
 

@@ -20,6 +20,7 @@
 //! assumptions, deferrals, hidden parameters), `calls` (builtins and `math`), `inline` (helpers
 //! and nested functions, D7). A new construct arrives as a new file here.
 
+mod bits;
 mod builder;
 mod calls;
 mod control;
@@ -27,6 +28,7 @@ mod expr;
 mod inline;
 mod loops;
 mod names;
+mod reduce;
 mod scalar_if;
 mod stmt;
 mod tables;
@@ -304,11 +306,11 @@ impl<'s> Lowerer<'s> {
 
     /// Lowers a statement list, stopping after a return that covers every lane.
     fn body(&mut self, frame: &mut Frame, stmts: &[ast::Stmt]) {
-        for (i, stmt) in stmts.iter().enumerate() {
+        for stmt in stmts {
             if frame.flow.done == Done::Always {
                 break;
             }
-            if i == 0 && validate::is_docstring(stmt) {
+            if validate::is_string_statement(stmt) {
                 continue;
             }
             self.stmt(frame, stmt);
@@ -349,12 +351,16 @@ mod tests {
 
     #[test]
     fn a_give_up_without_a_reason_is_refused_not_compiled_as_a_stand_in() {
-        // `~` is rejected by validation before lowering; lowered anyway, the expression gives up
+        // `@` is rejected by validation before lowering; lowered anyway, the expression gives up
         // without a diagnostic, which must not leave the stand-in 0.0 in the function.
         let mut sources = vec![];
-        let (id, body) =
-            crate::extract::parse_text(&mut sources, "t.py", "def f(x):\n    return ~x + 1\n", 1)
-                .expect("parses");
+        let (id, body) = crate::extract::parse_text(
+            &mut sources,
+            "t.py",
+            "def f(x):\n    return x @ x + 1\n",
+            1,
+        )
+        .expect("parses");
         let func = crate::extract::find_function(id, &sources, &body, "f").expect("found");
         let env = crate::testing::env(&[]);
         let (lowered, diags) =

@@ -280,3 +280,210 @@ def test_static_compile_gives_the_decorators_source_for_a_module_table(tmp_path,
     assert static["tax"]["source"] == module.tax.source
     assert "_vec_take(" in module.tax.source
     check(module.tax, np.array([-1.0, 5000.0, 25000.0, 1e6]), np.array([0, 2, 5, 9]))
+
+
+# Lists and dicts of numbers (D15): frozen like tuples; a list's IndexError names `list`, a
+# dict lookup per element is exact across bool, int and float keys and raises CPython's KeyError.
+LIST_RATES = [0.0, 0.12, 0.25, 0.4]
+ALLOWANCE = {1: 250.0, 2: 410.5, 3: 530.0, 5: 700.0}
+MIXED_KEYS = {0: 10, 2.5: 20, True: 30, 2**53 + 1: 40, -7: -1}
+BOOL_VALUES = {1: True, 2: False, 3: True}
+
+
+def list_rate(k):
+    return LIST_RATES[k]
+
+
+def allowance(size):
+    return ALLOWANCE[size]
+
+
+def mixed_keys(key):
+    return MIXED_KEYS[key]
+
+
+def bool_values(key):
+    return BOOL_VALUES[key]
+
+
+def guarded_allowance(size):
+    if size in ALLOWANCE:
+        return ALLOWANCE[size] * 2.0
+    return 0.0
+
+
+def literal_list(k):
+    return [3, 1, 4, 1, 5][k]
+
+
+def literal_dict(code):
+    return {10: 0.5, 20: 0.25, 30: 0.125}[code] if code > 0 else -1.0
+
+
+def set_member(x):
+    return x in {2, 3, 5, 7, 11}
+
+
+def list_member(x):
+    return x not in [0.5, 1.5]
+
+
+def dict_member(x):
+    return x in ALLOWANCE
+
+
+def dict_closure(scale):
+    factors = {1: scale, 2: scale * 2.0}
+
+    def pick(k):
+        return factors[k]
+
+    return pick
+
+
+def test_list_gather_matches_cpython(backend):
+    check(vectorize(list_rate), np.array([0, 1, 3, -1, -4, 2], dtype=np.int64), backend=backend)
+    check(vectorize(literal_list), np.array([0, 4, -5, -1, 2], dtype=np.int64), backend=backend)
+
+
+def test_list_out_of_range_says_list(backend):
+    with pytest.raises(IndexError) as info:
+        vectorize(list_rate)(to_backend(np.array([0, 4], dtype=np.int64), backend))
+    assert str(info.value) == "list index out of range"
+
+
+@pytest.mark.parametrize(
+    "fn, keys",
+    [
+        (allowance, np.array([1, 2, 3, 5, 1, 5], dtype=np.int64)),
+        (allowance, np.array([1.0, 2.0, 5.0, -0.0 + 3.0])),
+        (allowance, np.array([True, True])),
+        (allowance, np.array([1, 5, 2], dtype=np.uint64)),
+        (mixed_keys, np.array([0, 1, -7, 2**53 + 1], dtype=np.int64)),
+        (mixed_keys, np.array([0.0, -0.0, 2.5, 1.0, -7.0])),
+        (mixed_keys, np.array([True, False])),
+        (bool_values, np.array([1, 2, 3, 3], dtype=np.int64)),
+        (guarded_allowance, np.array([0, 1, 2, 4, 5, -(2**63), 2**63 - 1], dtype=np.int64)),
+        (guarded_allowance, np.array([1.0, 1.5, np.nan, np.inf, 5.0])),
+        (literal_dict, np.array([10, 20, 30, -5, 0, -(2**63)], dtype=np.int64)),
+        (dict_closure(1.5), np.array([1, 2, 2], dtype=np.int64)),
+    ],
+    ids=lambda v: getattr(v, "__name__", None),
+)
+def test_dict_lookup_matches_cpython(fn, keys, backend):
+    check(vectorize(fn), keys, backend=backend)
+
+
+@pytest.mark.parametrize(
+    "fn, keys",
+    [
+        (allowance, np.array([1, 4, 7], dtype=np.int64)),
+        (allowance, np.array([1.0, 2.5, np.nan])),
+        (allowance, np.array([1.0, np.nan])),
+        (allowance, np.array([2**64 - 1], dtype=np.uint64)),
+        (mixed_keys, np.array([0, 2**53], dtype=np.int64)),
+        (literal_dict, np.array([10, 15], dtype=np.int64)),
+    ],
+    ids=lambda v: getattr(v, "__name__", None),
+)
+def test_missing_key_raises_cpythons_key_error(fn, keys, backend):
+    with pytest.raises(KeyError) as cpython:
+        for k in keys.reshape(-1).tolist():
+            fn(k)
+    with pytest.raises(KeyError) as info:
+        fn_vec = vectorize(fn)
+        fn_vec(to_backend(keys, backend))
+    # repr: a NaN key is a different object on each side, so == would not hold.
+    assert repr(info.value.args) == repr(cpython.value.args)
+    assert type(info.value.args[0]) is type(cpython.value.args[0])
+
+
+def test_membership_in_set_list_and_dict_displays(backend):
+    check(vectorize(set_member), np.array([-2, 0, 2, 3, 4, 11, 12, 2**62], dtype=np.int64), backend=backend)
+    check(vectorize(set_member), np.array([2.0, 2.5, np.nan, 7.0, -0.0]), backend=backend)
+    check(vectorize(list_member), np.array([0.5, 1.0, 1.5, np.nan, -0.5]), backend=backend)
+    check(vectorize(dict_member), np.array([0, 1, 4, 5, 6], dtype=np.int64), backend=backend)
+
+
+def test_an_empty_dict_and_a_set_display_outside_in_are_rejected():
+    def empty(k):
+        return {}[k]
+
+    def set_length(k):
+        return k + len({1, 2, 2})
+
+    with pytest.raises(VectorizationError, match="empty dict"):
+        vectorize(empty)
+    with pytest.raises(VectorizationError, match="set display is supported only"):
+        vectorize(set_length)
+
+
+def test_a_constant_missing_key_is_rejected():
+    def missing(x):
+        return x * ALLOWANCE[4]
+
+    with pytest.raises(VectorizationError, match="KeyError"):
+        vectorize(missing)
+
+
+def test_a_mutated_list_is_frozen_at_decoration():
+    table = [1.0, 2.0]
+
+    def pick(k):
+        return table[k]
+
+    vec = vectorize(pick)
+    table[0] = 100.0
+    assert to_numpy_list(vec(np.array([0, 1]))) == [1.0, 2.0]
+
+
+def to_numpy_list(a):
+    return np.asarray(a).tolist()
+
+
+LIST_DICT_MODULE = '''\
+from array_vectorize import vectorize
+
+BRACKETS = [0.0, 0.1, 0.2]
+CHILD = {0: 0.0, 1: 120.0, 2: 230.0, 3.0: 330.0, True: 125.0}
+BANDS = [2, 5]
+
+
+@vectorize
+def benefit(income, children):
+    band = int(income // 20000.0)
+    if band > 2:
+        band = 2
+    if band < 0 or children in BANDS:
+        return 0.0
+    return income * BRACKETS[band] + CHILD[children if children < 3 else 3]
+
+
+COEFFS = (1.0, -0.5, 0.25)
+
+
+@vectorize
+def flagged_poly(x, flags):
+    """Bit flags, a comprehension over a table and len, with a block comment."""
+    "The second string is a block comment."
+    scale = len(COEFFS) if flags & 0x4 != 0 else 1
+    return scale * sum(c * x**k for k, c in enumerate(COEFFS)) + (flags >> 1 ^ ~flags)
+'''
+
+
+def test_static_compile_gives_the_decorators_source_for_lists_dicts_bits_and_reductions(tmp_path, monkeypatch):
+    import importlib
+
+    from array_vectorize import _core
+
+    path = tmp_path / "list_dict_module.py"
+    path.write_text(LIST_DICT_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("list_dict_module")
+    static = {e["qualname"]: e for e in _core.compile_module(LIST_DICT_MODULE, str(path))}
+    for name in ("benefit", "flagged_poly"):
+        assert static[name]["status"] == "ok", static[name]
+        assert static[name]["source"] == getattr(module, name).source
+    assert "_vec_lookup(" in module.benefit.source and '"list"' in module.benefit.source
+    check(module.benefit, np.array([-1.0, 5000.0, 25000.0, 1e6]), np.array([0, 1, 3, 9]))
+    check(module.flagged_poly, np.array([-1.5, 0.0, 2.0, np.nan]), np.array([0, 4, 7, -5]))

@@ -38,8 +38,8 @@ FEATURES = (
 
 #: Unsupported constructs for rejection programs.
 REJECTIONS = (
-    "truthiness", "while", "range_of_array", "list", "string", "print", "bitwise", "unknown_math",
-    "unknown_name", "assert", "break", "generator", "try", "global",
+    "truthiness", "while", "range_of_array", "list", "string", "print", "matmul", "unknown_math",
+    "unknown_name", "assert", "break", "comprehension", "try", "global",
 )
 
 TRANSCENDENTAL = (
@@ -708,12 +708,13 @@ class Generator:
             "list": [f"z9 = [{p}, 1.0]"],
             "string": [f"z9 = 'text'"],
             "print": [f"print({p})"],
-            "bitwise": [f"z9 = {p} {rng.choice(['&', '|', '^', '<<'])} 1"],
+            # The choice among four keeps the random stream of the seeds as it was.
+            "matmul": [f"z9 = {p} @ {rng.choice([p, '1.0', '2.0', '0.5'])}"],
             "unknown_math": [f"z9 = math.{rng.choice(['gamma', 'erf', 'lgamma', 'factorial'])}({p})"],
             "unknown_name": [f"z9 = undefined_function({p})"],
             "assert": [f"assert {p} > 0"],
             "break": ["for z9 in range(3):", "    break"],
-            "generator": [f"z9 = sum({p} for _ in range(3))"],
+            "comprehension": [f"z9 = [{p} for _ in range(3)]"],
             "try": ["try:", f"    z9 = 1.0 / {p}", "except ZeroDivisionError:", "    z9 = 0.0"],
             "global": ["global K9", "K9 = 1"],
         }[construct]

@@ -12,6 +12,14 @@ so only lanes the scalar function would reach are checked.
 The table is a tuple of Python numbers already in one kind (lowering printed them so): bools
 give a bool array, floats a float64 array, ints an int64 array (uint64 when an item is at least
 2**63; lowering refuses tables that need both).
+
+``_vec_lookup(xp, keys, values, key)`` is ``{keys[0]: values[0], ...}[key]`` per lane for a
+constant dict with number keys: a lane's key matches a dict key when CPython's ``==`` says so
+(exactly, across bool, int and float: the dict's hash agrees with ``==`` on numbers; a NaN key
+matches nothing, as no NaN of an argument is the dict's object). A lane whose key is missing
+raises ``KeyError(key)`` with the key as the Python number CPython's element loop would see
+(the first such lane in C order; a note names it). Lowering gives lanes that do not reach the
+subscript the first key, so only lanes the scalar function would reach are checked.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+from .arith import _vec_binary
 from .dtype import _NAMESPACES, INT64_MAX, LatticeInt, namespace_info
 
 
@@ -77,3 +86,42 @@ def _vec_take(xp: Any, table: tuple, index: Any, what: str) -> Any:
     pos = xp.where(index < 0, index + n, index)
     taken = xp.take(_table_array(xp, info, table), xp.reshape(pos, (-1,)), axis=0)
     return xp.reshape(taken, index.shape)
+
+
+def _lane_value(xp: Any, info: Any, key: Any, lane: int) -> Any:
+    """The Python number lane ``lane`` (C order) of ``key`` holds, as CPython's loop sees it."""
+    if isinstance(key, LatticeInt):
+        bits = int(xp.reshape(key.bits, (-1,))[lane])
+        negative = bool(xp.reshape(key.neg, (-1,))[lane])
+        return bits - (1 << 64) if negative else bits
+    kind = info.kind(key)
+    item = xp.reshape(key, (-1,))[lane]
+    if kind == "b":
+        return bool(item)
+    if kind == "f":
+        return float(item)
+    return int(item)
+
+
+def _vec_lookup(xp: Any, keys: tuple, values: tuple, key: Any) -> Any:
+    """``dict(zip(keys, values))[key]`` per lane, with CPython's KeyError (module docstring)."""
+    info = _NAMESPACES.get(xp) or namespace_info(xp)
+    if type(key) in (int, bool, float):
+        return dict(zip(keys, values))[key]
+    shape = key.bits.shape if isinstance(key, LatticeInt) else key.shape
+    pos = xp.asarray(0, dtype=info.int64)
+    found = xp.asarray(False)
+    for j, k in enumerate(keys):
+        eq = xp.reshape(_vec_binary(xp, "eq", key, k), (-1,))
+        pos = xp.where(eq, xp.asarray(j, dtype=info.int64), pos)
+        found = found | eq
+    missing = ~found
+    if bool(xp.any(missing)):
+        lane = int(xp.argmax(xp.astype(missing, xp.int8)))
+        value = _lane_value(xp, info, key, lane)
+        err = KeyError(value)
+        err.add_note(f"array-vectorize: first missing key is element {lane} (C order)")
+        raise err
+    pos = xp.broadcast_to(pos, found.shape)
+    taken = xp.take(_table_array(xp, info, values), pos, axis=0)
+    return xp.reshape(taken, shape)
