@@ -91,7 +91,8 @@ impl Validator<'_> {
                     self.expr(v);
                 }
             }
-            S::Return(r) => match &r.value {
+            S::Return(r) => match r.value.as_deref() {
+                Some(ast::Expr::Tuple(t)) => self.returned_tuple(t, stmt),
                 Some(v) => self.expr(v),
                 None => self.push(
                     K::MissingReturn,
@@ -179,6 +180,28 @@ impl Validator<'_> {
             }
             S::Match(_) => self.push_keyword(K::UnsupportedStatement, "`match` is not supported; use if/elif", stmt, "match"),
             S::TypeAlias(_) => self.push(K::UnsupportedStatement, "type aliases are not supported here", stmt),
+        }
+    }
+
+    /// `return a, b` (D13): a flat, non-empty tuple of expressions.
+    fn returned_tuple(&mut self, t: &ast::ExprTuple, stmt: &ast::Stmt) {
+        if t.elts.is_empty() {
+            self.push(
+                DiagnosticKind::UnsupportedExpression,
+                "an empty tuple has no array form; return a number",
+                stmt,
+            );
+        }
+        for e in &t.elts {
+            if matches!(e, ast::Expr::Tuple(_)) {
+                self.push(
+                    DiagnosticKind::UnsupportedExpression,
+                    "a tuple inside a returned tuple is not supported; return its items in one flat tuple",
+                    e,
+                );
+            } else {
+                self.expr(e);
+            }
         }
     }
 
@@ -285,8 +308,8 @@ impl Validator<'_> {
         self.table(e);
     }
 
-    /// A table display (tuple, list, set, dict) read by a subscript or `in`: its items only;
-    /// lowering (`lower/tables.rs`) requires them to be constants.
+    /// A table display (tuple, list, set, dict) read by a subscript, `in`, `len` or a reduction:
+    /// its items only; lowering (`lower/tables.rs`) requires them to be constants.
     fn table(&mut self, e: &ast::Expr) {
         use ast::Expr as E;
         match e {
@@ -298,6 +321,73 @@ impl Validator<'_> {
                 d.values.iter().for_each(|e| self.expr(e));
             }
             other => self.expr(other),
+        }
+    }
+
+    /// A call's callee shape and arguments (the callee itself is resolved by lowering).
+    fn call(&mut self, c: &ast::ExprCall) {
+        use ast::Expr as E;
+        use DiagnosticKind as K;
+        // The callee is resolved by lowering; check only the arguments here.
+        if let E::Attribute(a) = c.func.as_ref() {
+            if !matches!(a.value.as_ref(), E::Name(_)) {
+                self.expr(&a.value);
+            }
+        } else if !matches!(c.func.as_ref(), E::Name(_)) {
+            self.push(
+                K::UnknownCall,
+                "only calls of named functions are supported",
+                &*c.func,
+            );
+        }
+        // `math.fsum((a, b, c))`: lowering checks that the callee is `math.fsum` (D17).
+        let fsum = match c.func.as_ref() {
+            E::Attribute(a) => a.attr.as_str() == "fsum",
+            E::Name(n) => n.id.as_str() == "fsum",
+            _ => false,
+        };
+        // `np.clip(x, 0.0, None)`: lowering checks that the callee is NumPy's clip (D16).
+        let clip = matches!(c.func.as_ref(), E::Attribute(a) if a.attr.as_str() == "clip");
+        let none = |e: &ast::Expr| matches!(e, E::Constant(k) if k.value.is_none());
+        // `sum(c * x for c in T)`, `len(T)`: lowering checks the callee and the table (D15).
+        let callee = match c.func.as_ref() {
+            E::Name(n) => n.id.as_str(),
+            _ => "",
+        };
+        let reduces = REDUCERS.contains(&callee);
+        for a in &c.args {
+            if clip && none(a) {
+                continue;
+            }
+            if reduces && matches!(a, E::GeneratorExp(_) | E::ListComp(_)) {
+                self.comprehension(a);
+            } else if (reduces || callee == "len") && !matches!(a, E::Starred(_)) {
+                self.table(a);
+            } else if let (
+                true,
+                E::Tuple(ast::ExprTuple { elts, .. }) | E::List(ast::ExprList { elts, .. }),
+            ) = (fsum, a)
+            {
+                elts.iter().for_each(|e| self.expr(e));
+            } else if let E::Starred(_) = a {
+                self.push(K::BadArguments, "`*args` in calls is not supported", a);
+            } else {
+                self.expr(a);
+            }
+        }
+        for k in &c.keywords {
+            if clip && none(&k.value) {
+                continue;
+            }
+            if k.arg.is_none() {
+                self.push(
+                    K::BadArguments,
+                    "`**kwargs` in calls is not supported",
+                    &k.value,
+                );
+            } else {
+                self.expr(&k.value);
+            }
         }
     }
 
@@ -327,39 +417,7 @@ impl Validator<'_> {
                 self.expr(&i.orelse);
             }
             E::Compare(c) => self.compare(c, expr),
-            E::Call(c) => {
-                // The callee is resolved by lowering; check only the arguments here.
-                if let E::Attribute(a) = c.func.as_ref() {
-                    if !matches!(a.value.as_ref(), E::Name(_)) {
-                        self.expr(&a.value);
-                    }
-                } else if !matches!(c.func.as_ref(), E::Name(_)) {
-                    self.push(K::UnknownCall, "only calls of named functions are supported", &*c.func);
-                }
-                let callee = match c.func.as_ref() {
-                    E::Name(n) => n.id.as_str(),
-                    _ => "",
-                };
-                let reduces = REDUCERS.contains(&callee);
-                for a in &c.args {
-                    if reduces && matches!(a, E::GeneratorExp(_) | E::ListComp(_)) {
-                        self.comprehension(a);
-                    } else if reduces || callee == "len" {
-                        self.table(a);
-                    } else if let E::Starred(_) = a {
-                        self.push(K::BadArguments, "`*args` in calls is not supported", a);
-                    } else {
-                        self.expr(a);
-                    }
-                }
-                for k in &c.keywords {
-                    if k.arg.is_none() {
-                        self.push(K::BadArguments, "`**kwargs` in calls is not supported", &k.value);
-                    } else {
-                        self.expr(&k.value);
-                    }
-                }
-            }
+            E::Call(c) => self.call(c),
             E::Constant(c) => match &c.value {
                 ast::Constant::Bool(_) | ast::Constant::Int(_) | ast::Constant::Float(_) => {}
                 ast::Constant::Str(_) | ast::Constant::Bytes(_) => {

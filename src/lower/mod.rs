@@ -4,7 +4,7 @@
 //! - D1: both sides of an array `if` are lowered; variables assigned on either side merge with
 //!   `Select` (xp.where). Early returns track the lanes already done and the value they returned.
 //! - D2: `and`/`or`/`not` keep Python's value semantics; only provably boolean operands use logic.
-//! - D4: an `if` needs a provably boolean condition; a ternary coerces with `!= 0`.
+//! - D4: a number as a condition (`if`, ternary, `and`/`or`/`not`) is its truth value, `!= 0`.
 //! - D6: `for i in range(...)` with bounds known now becomes a real loop with phis; a condition on
 //!   loop indices and constants only is a Python `if` in the generated code.
 //! - D7: helper functions are inlined at each call (parsed once per compile).
@@ -17,19 +17,25 @@
 //! placeholders, the block stack), `stmt` (statement dispatch, assignments), `control` (`if`,
 //! early returns, merges), `loops` (`for`: carried variables, phis, exits), `expr` (operators,
 //! ternaries, subscripts, D3/protect_domains guards), `names` (the environment: free names,
-//! assumptions, deferrals, hidden parameters), `calls` (builtins and `math`), `inline` (helpers
-//! and nested functions, D7). A new construct arrives as a new file here.
+//! assumptions, deferrals, hidden parameters), `calls` (builtins and `math`), `special` (D17
+//! calls with arguments that are not plain floats), `numpy` (NumPy inside scalar code, D16),
+//! `inline` (helpers and nested functions, D7), `tuples` (several results, D13), `tables`
+//! (constant tables, D15), `divmod`, `reduce` (reductions over tables, unrolled), `bits`
+//! (bitwise operators). A new construct arrives as a new file here.
 
 mod bits;
 mod builder;
 mod calls;
 mod control;
+mod divmod;
 mod expr;
 mod inline;
 mod loops;
 mod names;
+mod numpy;
 mod reduce;
 mod scalar_if;
+mod special;
 mod stmt;
 mod tables;
 mod tuples;
@@ -156,6 +162,10 @@ pub struct Lowerer<'s> {
     depth: usize,
     /// The inlining budget ran out (reported once; every later call fails at once).
     over_budget: bool,
+    /// Tuples being lowered, by their handle value (D13).
+    tuples: HashMap<Value, tuples::TupleValue>,
+    /// Where each single returned value was returned, for the arity errors of D13.
+    return_sites: HashMap<Value, (SourceId, usize, usize)>,
 }
 
 type R<T> = Result<T, ()>;
@@ -190,7 +200,8 @@ impl<'s> Lowerer<'s> {
                 declared_params: 0,
                 values: vec![],
                 body: Block::default(),
-                ret: Value(0),
+                ret: vec![],
+                tuple: false,
             },
             blocks: vec![],
             sources,
@@ -204,6 +215,8 @@ impl<'s> Lowerer<'s> {
             undefined_phis: BTreeSet::new(),
             depth: 0,
             over_budget: false,
+            tuples: HashMap::default(),
+            return_sites: HashMap::default(),
         }
     }
 
@@ -230,8 +243,9 @@ impl<'s> Lowerer<'s> {
         self.call_stack.push(identity(func, self.sources));
         self.body(&mut frame, &func.body);
         let ret = self.finish_function(&mut frame, func);
-        self.f.ret = ret;
+        (self.f.ret, self.f.tuple) = self.result_positions(ret);
         self.f.body = self.close_block(root);
+        self.reject_tuple_uses();
         // Hidden parameters follow the declared ones.
         for h in &self.names.hidden {
             self.f.params.push(match h {
@@ -255,7 +269,8 @@ impl<'s> Lowerer<'s> {
     }
 
     /// A poisoned value stands in for an expression lowering gave up on; it must never reach
-    /// generated code. Every give-up reports a diagnostic or defers a name (the static compile
+    /// generated code. Every give-up reports a diagnostic (here, or before lowering in validation,
+    /// which the pipeline then reports alone) or defers a name (the static compile
     /// then compiles the live function); one that did neither is a compiler bug, and the
     /// function is rejected instead of computing with the stand-in (D10).
     fn refuse_unexplained_poison(&mut self, func: &ParsedFunction) {

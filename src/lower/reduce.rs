@@ -89,7 +89,7 @@ impl Lowerer<'_> {
                 let is_any = name == "any";
                 let mut acc = self.konst(Const::Bool(!is_any));
                 for (v, keep) in items {
-                    let mut t = self.truth(v);
+                    let mut t = self.truth_bool(v);
                     if let Some(k) = keep {
                         // A filtered-out item neither makes `any` true nor `all` false.
                         t = if is_any {
@@ -134,7 +134,7 @@ impl Lowerer<'_> {
     }
 
     /// Python's truth value of `v` as a bool (D4).
-    fn truth(&mut self, v: Value) -> Value {
+    fn truth_bool(&mut self, v: Value) -> Value {
         if self.kind(v) == Kind::Bool {
             v
         } else {
@@ -204,7 +204,7 @@ impl Lowerer<'_> {
                     Some(cv) if !truthy(&cv) => skipped = true,
                     Some(_) => {}
                     None => {
-                        let t = self.truth(c);
+                        let t = self.truth_bool(c);
                         k = Some(match k {
                             Some(prev) => self.emit(Op::Logic(LogicOp::And, prev, t)),
                             None => t,

@@ -38,7 +38,11 @@ impl Lowerer<'_> {
             }
             S::Return(r) => {
                 let Some(value) = &r.value else { return };
-                let v = self.expr(frame, value);
+                let v = match value.as_ref() {
+                    ast::Expr::Tuple(t) => self.tuple_return(frame, t, stmt),
+                    _ => self.expr(frame, value),
+                };
+                self.note_return_site(frame, v, stmt);
                 self.do_return(frame, v);
             }
             S::If(i) => self.if_stmt(frame, i),
@@ -105,52 +109,12 @@ impl Lowerer<'_> {
                 return;
             }
         }
-        if let [ast::Expr::Tuple(tt)] = a.targets.as_slice() {
-            if let Some(items) = self.tuple_items(frame, &a.value) {
-                self.unpack(frame, tt, items, stmt);
-                return;
-            }
-        }
         let v = self.expr(frame, &a.value);
         for t in &a.targets {
             match t {
                 ast::Expr::Name(n) => self.assign(frame, n.id.as_str(), v),
-                ast::Expr::Tuple(_) => self.error_at(
-                    frame,
-                    DiagnosticKind::UnsupportedStatement,
-                    "tuple unpacking needs a tuple of the same length on the right".into(),
-                    t,
-                ),
+                ast::Expr::Tuple(tt) => self.unpack(frame, tt, v, t),
                 _ => {}
-            }
-        }
-    }
-
-    /// `a, b = items` for the items of a tuple-valued expression (`tuples`).
-    fn unpack(
-        &mut self,
-        frame: &mut Frame,
-        tt: &ast::ExprTuple,
-        items: super::R<Vec<Value>>,
-        stmt: &ast::Stmt,
-    ) {
-        let Ok(items) = items else { return };
-        if tt.elts.len() != items.len() {
-            self.error_at(
-                frame,
-                DiagnosticKind::UnsupportedStatement,
-                format!(
-                    "cannot unpack {} values into {} names",
-                    items.len(),
-                    tt.elts.len()
-                ),
-                stmt,
-            );
-            return;
-        }
-        for (t, v) in tt.elts.iter().zip(items) {
-            if let ast::Expr::Name(n) = t {
-                self.assign(frame, n.id.as_str(), v);
             }
         }
     }

@@ -129,7 +129,7 @@ mod tests {
         let mut ret_op = None;
         walk_insts(&f.body, &mut |inst| {
             if let Inst::Let { dst, op } = inst {
-                if *dst == f.ret {
+                if *dst == f.ret[0] {
                     ret_op = Some(op.clone());
                 }
             }

@@ -58,6 +58,12 @@ def mixed(x):
     return 1 if x > 0.0 else 0.5
 
 
+def mixed_position(x):
+    if x > 0.0:
+        return 1, x
+    return 0.5, x
+
+
 def nan_sum_sign(x, y):
     return math.copysign(1.0, x + y)
 
@@ -72,6 +78,10 @@ def math_half_power(x):
 
 def clamp_low(x):
     return max(x, 0.0)
+
+
+def numpy_on_flags(flag, n):
+    return np.abs(flag) + np.power(n, -1)
 
 
 def test_d3_float_division_by_zero_gives_ieee_values():
@@ -128,6 +138,13 @@ def test_mixed_result_kinds_are_one_float_array():
     assert result.dtype == np.float64 and result.tolist() == [1.0, 0.5]
 
 
+def test_mixed_kinds_in_one_position_of_a_tuple_are_one_float_array():
+    assert type(mixed_position(1.0)[0]) is int and type(mixed_position(-1.0)[0]) is float
+    first, second = vectorize(mixed_position)(np.array([1.0, -1.0]))
+    assert first.dtype == np.float64 and first.tolist() == [1.0, 0.5]
+    assert second.dtype == np.float64 and second.tolist() == [1.0, -1.0]
+
+
 def test_numpy_half_power_is_sqrt():
     assert half_power(-0.0) == 0.0 and math.copysign(1, half_power(-0.0)) == 1.0
     assert half_power(-math.inf) == math.inf
@@ -164,6 +181,15 @@ def test_sign_of_a_nan_computed_from_nans_is_the_librarys():
     assert nan_sum_sign(pos, neg) in (1.0, -1.0)  # CPython's: one of the two, by its own order
 
 
+def test_numpy_calls_on_bools_and_ints_follow_python():
+    # Item 19 (D16): on NumPy scalars np.abs(True) is True and np.power(2, -1) raises; the
+    # vectorized function counts the bool as 1 and computes 2 ** -1 as Python does.
+    assert np.abs(np.bool_(True)) is np.True_
+    with pytest.raises(ValueError):
+        np.power(2, -1)
+    assert values(vectorize(numpy_on_flags), [True, False], [2, 4]) == [1.5, 0.25]
+
+
 _TABLE = (10.0, 20.0, 30.0)
 
 
@@ -171,7 +197,7 @@ def table_then_division(k, d):
     return _TABLE[k] / d
 
 
-def test_item19_table_index_error_raised_before_an_earlier_elements_error():
+def test_item20_table_index_error_raised_before_an_earlier_elements_error():
     # CPython raises ZeroDivisionError at element 0 first; the vectorized call checks every
     # table index before computing, so element 1's IndexError is what it raises.
     with pytest.raises(ZeroDivisionError):
@@ -185,7 +211,7 @@ def nan_in_nan_table(x):
     return (x > 0.0) and math.nan in (math.nan,)
 
 
-def test_item20_a_constant_nan_is_never_a_member():
+def test_item21_a_constant_nan_is_never_a_member():
     assert nan_in_nan_table(1.0) is True
     assert values(vectorize(nan_in_nan_table), [1.0, -1.0]) == [False, False]
 
@@ -197,7 +223,7 @@ def allowance_of(flag, x):
     return _ALLOWANCE[flag] if x > 0.0 else 0.0
 
 
-def test_item19_a_missing_bool_key_is_named_as_an_int_without_a_0_or_1_key():
+def test_item20_a_missing_bool_key_is_named_as_an_int_without_a_0_or_1_key():
     with pytest.raises(KeyError) as cpython:
         allowance_of(True, 1.0)
     assert cpython.value.args == (True,)
@@ -206,7 +232,7 @@ def test_item19_a_missing_bool_key_is_named_as_an_int_without_a_0_or_1_key():
     assert info.value.args == (1,)
 
 
-def test_item21_a_list_is_frozen_when_the_function_is_compiled():
+def test_item22_a_list_is_frozen_when_the_function_is_compiled():
     table = [1.0, 2.0]
 
     def pick(k):
@@ -222,7 +248,7 @@ def shifted(x, n):
     return x << n
 
 
-def test_item22_a_negative_shift_count_gives_zero():
+def test_item23_a_negative_shift_count_gives_zero():
     with pytest.raises(ValueError, match="negative shift count"):
         shifted(3, -1)
     assert values(vectorize(shifted), [3, -3, 3], [-1, -70, 1]) == [0, 0, 6]
@@ -232,7 +258,7 @@ def cancelling_sum(x):
     return sum(w * x for w in (1e16, 1.0, -1e16))
 
 
-def test_item23_sum_adds_left_to_right_from_int_zero():
+def test_item24_sum_adds_left_to_right_from_int_zero():
     import functools
     import operator
 
