@@ -4,8 +4,8 @@
 
 use super::choice::{self, CastForm, FloatArg, ScalarArray, UnaryForm};
 use super::runtime::{
-    binary_key, by_key, cast_key, compare_key, BINARY, BROADCAST, ELEMENTWISE, LOOKUP, SELECT, TAKE,
-    UNARY,
+    binary_key, by_key, cast_key, compare_key, BINARY, BROADCAST, ELEMENTWISE, LOOKUP, SELECT,
+    TAKE, UNARY,
 };
 use super::{const_kind, Const, Gen};
 use crate::ir::{BinOp, CastOp, CmpOp, Kind, LogicOp, MathFn, Op, UnOp, Value};

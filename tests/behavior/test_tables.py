@@ -230,12 +230,15 @@ def test_divmod_unpacked_and_indexed_matches_cpython(backend):
     check(vectorize(divmod_items), *np.meshgrid(n, np.array([7, -7, 2]), indexing="ij"), backend=backend)
 
 
-def test_divmod_as_a_value_is_rejected_with_a_hint():
-    def whole(x):
-        return divmod(x, 7)
+def whole_divmod(x):
+    return divmod(x, 7)
 
-    with pytest.raises(VectorizationError, match="unpack it"):
-        vectorize(whole)
+
+def test_divmod_returned_whole_is_a_tuple_result():
+    days = np.array([-8, -1, 0, 1, 6, 7, 2**62], dtype=np.int64)
+    q, r = vectorize(whole_divmod)(days)
+    assert np.asarray(q).tolist() == [whole_divmod(int(d))[0] for d in days]
+    assert np.asarray(r).tolist() == [whole_divmod(int(d))[1] for d in days]
 
 
 def test_membership_in_a_non_constant_is_rejected():
