@@ -20,15 +20,29 @@ use crate::source::{check_nesting, Limits, LineIndex};
 
 /// Builtins the compiler gives meaning to.
 pub const KNOWN_BUILTINS: &[&str] = &[
-    "abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print",
+    "abs",
+    "min",
+    "max",
+    "int",
+    "float",
+    "bool",
+    "round",
+    "pow",
+    "range",
+    "print",
+    "divmod",
+    "len",
+    "sum",
+    "any",
+    "all",
+    "zip",
+    "enumerate",
 ];
 
 /// Builtins without a vectorized meaning (`dir(builtins)`, lowercase, Python 3.9-3.13).
 const OTHER_BUILTINS: &[&str] = &[
     "aiter",
-    "all",
     "anext",
-    "any",
     "ascii",
     "bin",
     "breakpoint",
@@ -44,8 +58,6 @@ const OTHER_BUILTINS: &[&str] = &[
     "delattr",
     "dict",
     "dir",
-    "divmod",
-    "enumerate",
     "eval",
     "exec",
     "exit",
@@ -63,7 +75,6 @@ const OTHER_BUILTINS: &[&str] = &[
     "isinstance",
     "issubclass",
     "iter",
-    "len",
     "license",
     "list",
     "locals",
@@ -84,12 +95,10 @@ const OTHER_BUILTINS: &[&str] = &[
     "sorted",
     "staticmethod",
     "str",
-    "sum",
     "super",
     "tuple",
     "type",
     "vars",
-    "zip",
 ];
 
 /// How a marked function's decorator was spelled: the options it passes, if literal.
@@ -486,7 +495,7 @@ fn target_names(t: &ast::Expr, out: &mut Vec<String>) {
     }
 }
 
-/// A literal number, bool, negated number, or tuple of those.
+/// A literal number, bool, negated number, or tuple, list or dict of those.
 pub fn literal(e: &ast::Expr) -> Option<Const> {
     match e {
         ast::Expr::Constant(c) => match &c.value {
@@ -511,8 +520,26 @@ pub fn literal(e: &ast::Expr) -> Option<Const> {
             .map(literal)
             .collect::<Option<Vec<_>>>()
             .map(Const::Tuple),
+        ast::Expr::List(t) => t
+            .elts
+            .iter()
+            .map(literal)
+            .collect::<Option<Vec<_>>>()
+            .map(Const::List),
+        ast::Expr::Dict(d) => dict_literal(d),
         _ => None,
     }
+}
+
+/// A dict display of numbers, as CPython builds it (`eval::dict_of`).
+fn dict_literal(d: &ast::ExprDict) -> Option<Const> {
+    let pairs = d
+        .keys
+        .iter()
+        .zip(&d.values)
+        .map(|(k, v)| Some((literal(k.as_ref()?)?, literal(v)?)))
+        .collect::<Option<Vec<_>>>()?;
+    crate::ir::eval::dict_of(pairs)
 }
 
 #[cfg(test)]
@@ -536,8 +563,8 @@ mod tests {
         let star = "from array_vectorize import vectorize\nfrom consts import *\n\n@vectorize\ndef f(x):\n    return x * SCALE\n";
         assert!(matches!(outcome(star), Outcome::Deferred(n) if n == ["SCALE"]));
         let builtin =
-            "from array_vectorize import vectorize\n\n@vectorize\ndef f(x):\n    return len(x)\n";
-        assert!(matches!(outcome(builtin), Outcome::Deferred(n) if n == ["len"]));
+            "from array_vectorize import vectorize\n\n@vectorize\ndef f(x):\n    return sorted(x)\n";
+        assert!(matches!(outcome(builtin), Outcome::Deferred(n) if n == ["sorted"]));
         let computed = "from array_vectorize import vectorize\nK = compute()\n\n@vectorize\ndef f(x):\n    return x * K\n";
         assert!(matches!(outcome(computed), Outcome::Deferred(n) if n == ["K"]));
         let twice = "from array_vectorize import vectorize\nK = 1.0\nK = 2.0\n\n@vectorize\ndef f(x):\n    return x * K\n";

@@ -14,6 +14,7 @@ pub enum Expr {
     Str(&'static str),
     None,
     Tuple(Vec<Expr>),
+    List(Vec<Expr>),
     Attr(Box<Expr>, &'static str),
     Call(Box<Expr>, Vec<Expr>, Vec<(String, Expr)>),
     Bin(&'static str, Box<Expr>, Box<Expr>),
@@ -79,7 +80,7 @@ fn expr_reads<'a>(e: &'a Expr, out: &mut std::collections::BTreeSet<&'a str>) {
             out.insert(n);
         }
         Expr::Int(_) | Expr::Float(_) | Expr::Bool(_) | Expr::Str(_) | Expr::None => {}
-        Expr::Tuple(items) => items.iter().for_each(|e| expr_reads(e, out)),
+        Expr::Tuple(items) | Expr::List(items) => items.iter().for_each(|e| expr_reads(e, out)),
         Expr::Attr(base, _) => expr_reads(base, out),
         Expr::Call(f, args, kwargs) => {
             expr_reads(f, out);
@@ -125,6 +126,10 @@ const P_OR: u8 = 2;
 const P_AND: u8 = 3;
 const P_NOT: u8 = 4;
 const P_CMP: u8 = 5;
+const P_BOR: u8 = 6;
+const P_BXOR: u8 = 7;
+const P_BAND: u8 = 8;
+const P_SHIFT: u8 = 9;
 const P_ARITH: u8 = 10; // + -
 const P_TERM: u8 = 11; // * / // %
 const P_UNARY: u8 = 12; // -x
@@ -138,9 +143,7 @@ fn prec(e: &Expr) -> u8 {
         Expr::BoolOp(..) => P_AND,
         Expr::Not(_) => P_NOT,
         Expr::Cmp(..) => P_CMP,
-        Expr::Bin("+" | "-", ..) => P_ARITH,
-        Expr::Bin("**", ..) => P_POW,
-        Expr::Bin(..) => P_TERM,
+        Expr::Bin(op, ..) => bin_prec(op),
         Expr::Neg(_) | Expr::Pos(_) => P_UNARY,
         Expr::Int(i) if *i < 0 => P_UNARY,
         Expr::Float(f) if f.is_sign_negative() => P_UNARY,
@@ -150,6 +153,10 @@ fn prec(e: &Expr) -> u8 {
 
 fn bin_prec(op: &str) -> u8 {
     match op {
+        "|" => P_BOR,
+        "^" => P_BXOR,
+        "&" => P_BAND,
+        "<<" | ">>" => P_SHIFT,
         "+" | "-" => P_ARITH,
         "**" => P_POW,
         _ => P_TERM,
@@ -203,6 +210,11 @@ fn write_expr(e: &Expr, out: &mut String) {
                 out.push(',');
             }
             out.push(')');
+        }
+        Expr::List(items) => {
+            out.push('[');
+            write_list(items, out);
+            out.push(']');
         }
         Expr::Attr(b, a) => {
             wrap(b, P_ATOM, out);

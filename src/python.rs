@@ -70,6 +70,20 @@ fn const_from_py(obj: &Bound<'_, PyAny>) -> Option<Const> {
             .collect::<Option<Vec<_>>>()
             .map(Const::Tuple);
     }
+    if let Ok(l) = obj.cast::<PyList>() {
+        return l
+            .iter()
+            .map(|x| const_from_py(&x))
+            .collect::<Option<Vec<_>>>()
+            .map(Const::List);
+    }
+    if let Ok(d) = obj.cast::<PyDict>() {
+        return d
+            .iter()
+            .map(|(k, v)| Some((const_from_py(&k)?, const_from_py(&v)?)))
+            .collect::<Option<Vec<_>>>()
+            .map(Const::Dict);
+    }
     None
 }
 
@@ -84,6 +98,20 @@ fn const_to_py<'py>(py: Python<'py>, c: &Const) -> PyResult<Bound<'py, PyAny>> {
                 .map(|x| const_to_py(py, x))
                 .collect::<PyResult<_>>()?;
             PyTuple::new(py, v)?.into_any()
+        }
+        Const::List(items) => {
+            let v: Vec<Bound<'py, PyAny>> = items
+                .iter()
+                .map(|x| const_to_py(py, x))
+                .collect::<PyResult<_>>()?;
+            PyList::new(py, v)?.into_any()
+        }
+        Const::Dict(entries) => {
+            let d = PyDict::new(py);
+            for (k, v) in entries {
+                d.set_item(const_to_py(py, k)?, const_to_py(py, v)?)?;
+            }
+            d.into_any()
         }
     })
 }

@@ -23,7 +23,7 @@ pub fn validate(func: &ParsedFunction, diags: &mut Vec<Diagnostic>) {
             end,
         );
     }
-    v.block(&func.body, true, 0);
+    v.block(&func.body, 0);
 }
 
 struct Validator<'a> {
@@ -53,10 +53,11 @@ impl Validator<'_> {
         self.push_range(kind, message.into(), start, start + kw.len());
     }
 
-    fn block(&mut self, body: &[ast::Stmt], top: bool, loop_depth: usize) {
-        for (i, stmt) in body.iter().enumerate() {
-            // A docstring is the only string we accept.
-            if top && i == 0 && is_docstring(stmt) {
+    fn block(&mut self, body: &[ast::Stmt], loop_depth: usize) {
+        for stmt in body {
+            // A string literal on its own (a docstring, or a block comment anywhere) does
+            // nothing: it is the only string accepted.
+            if is_string_statement(stmt) {
                 continue;
             }
             self.stmt(stmt, loop_depth);
@@ -101,21 +102,21 @@ impl Validator<'_> {
             },
             S::If(i) => {
                 self.expr(&i.test);
-                self.block(&i.body, false, loop_depth);
-                self.block(&i.orelse, false, loop_depth);
+                self.block(&i.body, loop_depth);
+                self.block(&i.orelse, loop_depth);
             }
             S::For(f) => {
                 if !matches!(f.target.as_ref(), ast::Expr::Name(_)) {
                     self.push(K::UnsupportedLoop, "the loop variable must be a single name", &*f.target);
                 }
                 self.expr(&f.iter);
-                self.block(&f.body, false, loop_depth + 1);
-                self.block(&f.orelse, false, loop_depth);
+                self.block(&f.body, loop_depth + 1);
+                self.block(&f.orelse, loop_depth);
             }
             S::While(w) => {
                 self.expr(&w.test);
-                self.block(&w.body, false, loop_depth + 1);
-                self.block(&w.orelse, false, loop_depth);
+                self.block(&w.body, loop_depth + 1);
+                self.block(&w.orelse, loop_depth);
             }
             S::Break(_) | S::Continue(_) if loop_depth == 0 => self.push(
                 K::UnsupportedLoop,
@@ -149,7 +150,7 @@ impl Validator<'_> {
                         end,
                     );
                 }
-                self.block(&d.body, true, 0);
+                self.block(&d.body, 0);
             }
             S::Global(_) | S::Nonlocal(_) => self.push(
                 K::NonlocalWrite,
@@ -221,15 +222,10 @@ impl Validator<'_> {
 
     fn operator<T: Ranged>(&mut self, op: &ast::Operator, node: &T) {
         use ast::Operator as O;
-        let name = match op {
-            O::Add | O::Sub | O::Mult | O::Div | O::FloorDiv | O::Mod | O::Pow => return,
-            O::MatMult => "@",
-            O::LShift => "<<",
-            O::RShift => ">>",
-            O::BitOr => "|",
-            O::BitXor => "^",
-            O::BitAnd => "&",
-        };
+        if !matches!(op, O::MatMult) {
+            return;
+        }
+        let name = "@";
         self.push(
             DiagnosticKind::UnsupportedOperator,
             format!("operator `{name}` is not supported"),
@@ -248,6 +244,82 @@ impl Validator<'_> {
             );
         }
         self.expr(&l.body);
+    }
+
+    /// A comparison chain: `is` is rejected; `in` takes a table display of constants.
+    fn compare(&mut self, c: &ast::ExprCompare, expr: &ast::Expr) {
+        use DiagnosticKind as K;
+        for op in &c.ops {
+            let bad = match op {
+                ast::CmpOp::Is | ast::CmpOp::IsNot => {
+                    Some("`is` compares identities, which arrays do not have per element; use `==`")
+                }
+                _ => None,
+            };
+            if let Some(msg) = bad {
+                self.push(K::UnsupportedOperator, msg, expr);
+            }
+        }
+        self.expr(&c.left);
+        for (op, e) in c.ops.iter().zip(&c.comparators) {
+            // `x in (1, 2, 3)`: a table display (lower/tables.rs checks its items).
+            match op {
+                ast::CmpOp::In | ast::CmpOp::NotIn => self.table(e),
+                _ => self.expr(e),
+            }
+        }
+    }
+
+    /// A generator expression or list comprehension reduced by `sum`, `min`, `max`, `any` or
+    /// `all` (lower/reduce.rs unrolls it over constant iterables).
+    fn comprehension(&mut self, e: &ast::Expr) {
+        let (elt, generators) = match e {
+            ast::Expr::GeneratorExp(g) => (&g.elt, &g.generators),
+            ast::Expr::ListComp(l) => (&l.elt, &l.generators),
+            _ => return,
+        };
+        for g in generators {
+            if g.is_async {
+                self.push(
+                    DiagnosticKind::UnsupportedExpression,
+                    "`async for` is not supported",
+                    e,
+                );
+            }
+            self.target(&g.target);
+            self.iterable(&g.iter);
+            g.ifs.iter().for_each(|c| self.expr(c));
+        }
+        self.expr(elt);
+    }
+
+    /// A comprehension's iterable: a table, or `zip`/`enumerate` of tables.
+    fn iterable(&mut self, e: &ast::Expr) {
+        if let ast::Expr::Call(c) = e {
+            if matches!(c.func.as_ref(), ast::Expr::Name(n) if matches!(n.id.as_str(), "zip" | "enumerate"))
+            {
+                c.args.iter().for_each(|a| self.iterable(a));
+                c.keywords.iter().for_each(|k| self.expr(&k.value));
+                return;
+            }
+        }
+        self.table(e);
+    }
+
+    /// A table display (tuple, list, set, dict) read by a subscript, `in`, `len` or a reduction:
+    /// its items only; lowering (`lower/tables.rs`) requires them to be constants.
+    fn table(&mut self, e: &ast::Expr) {
+        use ast::Expr as E;
+        match e {
+            E::Tuple(ast::ExprTuple { elts, .. })
+            | E::List(ast::ExprList { elts, .. })
+            | E::Set(ast::ExprSet { elts, .. }) => elts.iter().for_each(|e| self.expr(e)),
+            E::Dict(d) => {
+                d.keys.iter().flatten().for_each(|e| self.expr(e));
+                d.values.iter().for_each(|e| self.expr(e));
+            }
+            other => self.expr(other),
+        }
     }
 
     /// A call's callee shape and arguments (the callee itself is resolved by lowering).
@@ -275,11 +347,21 @@ impl Validator<'_> {
         // `np.clip(x, 0.0, None)`: lowering checks that the callee is NumPy's clip (D16).
         let clip = matches!(c.func.as_ref(), E::Attribute(a) if a.attr.as_str() == "clip");
         let none = |e: &ast::Expr| matches!(e, E::Constant(k) if k.value.is_none());
+        // `sum(c * x for c in T)`, `len(T)`: lowering checks the callee and the table (D15).
+        let callee = match c.func.as_ref() {
+            E::Name(n) => n.id.as_str(),
+            _ => "",
+        };
+        let reduces = REDUCERS.contains(&callee);
         for a in &c.args {
             if clip && none(a) {
                 continue;
             }
-            if let (
+            if reduces && matches!(a, E::GeneratorExp(_) | E::ListComp(_)) {
+                self.comprehension(a);
+            } else if (reduces || callee == "len") && !matches!(a, E::Starred(_)) {
+                self.table(a);
+            } else if let (
                 true,
                 E::Tuple(ast::ExprTuple { elts, .. }) | E::List(ast::ExprList { elts, .. }),
             ) = (fsum, a)
@@ -321,12 +403,7 @@ impl Validator<'_> {
                 self.expr(&b.left);
                 self.expr(&b.right);
             }
-            E::UnaryOp(u) => {
-                if matches!(u.op, ast::UnaryOp::Invert) {
-                    self.push(K::UnsupportedOperator, "operator `~` is not supported", expr);
-                }
-                self.expr(&u.operand);
-            }
+            E::UnaryOp(u) => self.expr(&u.operand),
             E::Lambda(_) => self.push(
                 K::UnsupportedExpression,
                 "a lambda must be assigned to a name before it is called",
@@ -337,20 +414,7 @@ impl Validator<'_> {
                 self.expr(&i.body);
                 self.expr(&i.orelse);
             }
-            E::Compare(c) => {
-                for op in &c.ops {
-                    let bad = match op {
-                        ast::CmpOp::Is | ast::CmpOp::IsNot => Some("`is` compares identities, which arrays do not have per element; use `==`"),
-                        ast::CmpOp::In | ast::CmpOp::NotIn => Some("`in` is not supported"),
-                        _ => None,
-                    };
-                    if let Some(msg) = bad {
-                        self.push(K::UnsupportedOperator, msg, expr);
-                    }
-                }
-                self.expr(&c.left);
-                c.comparators.iter().for_each(|e| self.expr(e));
-            }
+            E::Compare(c) => self.compare(c, expr),
             E::Call(c) => self.call(c),
             E::Constant(c) => match &c.value {
                 ast::Constant::Bool(_) | ast::Constant::Int(_) | ast::Constant::Float(_) => {}
@@ -372,14 +436,14 @@ impl Validator<'_> {
                 if matches!(s.slice.as_ref(), E::Slice(_)) {
                     self.push(K::UnsupportedExpression, "slices are not supported", expr);
                 } else {
-                    self.expr(&s.value);
+                    self.table(&s.value);
                     self.expr(&s.slice);
                 }
             }
             E::Name(_) => {}
             E::ListComp(_) | E::SetComp(_) | E::DictComp(_) | E::GeneratorExp(_) => self.push(
                 K::UnsupportedExpression,
-                "comprehensions are not supported: their length can differ per element; use a `for i in range(N)` loop",
+                "a comprehension is supported only as the argument of sum, min, max, any or all over constant tables, ranges, zip and enumerate (it is unrolled); otherwise use a `for` loop",
                 expr,
             ),
             E::List(_) | E::Set(_) | E::Dict(_) => self.push(
@@ -405,8 +469,12 @@ impl Validator<'_> {
     }
 }
 
-/// Whether `stmt` is a string literal on its own (a docstring, when first in a body).
-pub fn is_docstring(stmt: &ast::Stmt) -> bool {
+/// The builtins whose argument may be a comprehension (unrolled, lower/reduce.rs).
+const REDUCERS: &[&str] = &["sum", "min", "max", "any", "all"];
+
+/// Whether `stmt` is a string literal on its own: a docstring when first in a body, else a
+/// block comment; either does nothing.
+pub fn is_string_statement(stmt: &ast::Stmt) -> bool {
     matches!(stmt, ast::Stmt::Expr(e) if matches!(
         e.value.as_ref(),
         ast::Expr::Constant(c) if matches!(c.value, ast::Constant::Str(_))

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 # Builtins the compiler gives meaning to (src/module.rs KNOWN_BUILTINS).
-KNOWN_BUILTINS = frozenset({"abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print"})
+KNOWN_BUILTINS = frozenset(
+    {"abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print", "divmod", "len", "sum", "any", "all", "zip", "enumerate"}
+)
 _MATH_MEMBERS = {id(v): k for k, v in vars(math).items() if callable(v)}
 
 
@@ -86,16 +88,24 @@ def is_array(value: Any) -> bool:
 
 
 def const_value(value: Any) -> Any:
-    """`value` as a frozen constant (bool, int, float, tuple of those), or None."""
+    """`value` as a frozen constant (bool, int, float, or a tuple, list or dict of those; a dict's
+    keys numbers), or None. A list or dict is frozen as it is now (D8, D15)."""
     if isinstance(value, bool):
         return value
     if isinstance(value, numbers.Integral) and not is_array(value):
         return int(value)
     if isinstance(value, numbers.Real) and not is_array(value):
         return float(value)
-    if isinstance(value, tuple):
+    if isinstance(value, tuple) or type(value) is list:
         items = [const_value(v) for v in value]
-        return None if any(i is None for i in items) else tuple(items)
+        if any(i is None for i in items):
+            return None
+        return items if type(value) is list else tuple(items)
+    if type(value) is dict:
+        pairs = [(const_value(k), const_value(v)) for k, v in value.items()]
+        if any(k is None or v is None or isinstance(k, (tuple, list)) for k, v in pairs):
+            return None
+        return dict(pairs)
     return None
 
 

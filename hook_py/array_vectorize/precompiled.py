@@ -77,13 +77,18 @@ _BUILTINS = builtins.__dict__
 
 def _same_const(live: Any, frozen: Any) -> bool:
     """Whether `live` is the constant the compiler froze: same type, and for floats the same sign
-    of zero and NaN for NaN. (Tuples compare element by element: ``==`` would take 0.0 for -0.0
-    and a NaN for anything but itself.)"""
+    of zero and NaN for NaN. (Tuples, lists and dicts compare item by item, in order: ``==``
+    would take 0.0 for -0.0 and a NaN for anything but itself.)"""
     kind = type(frozen)
     if type(live) is not kind:
         return False
-    if kind is tuple:
+    if kind is tuple or kind is list:
         return len(live) == len(frozen) and all(map(_same_const, live, frozen))
+    if kind is dict:
+        return len(live) == len(frozen) and all(
+            _same_const(lk, fk) and _same_const(lv, fv)
+            for (lk, lv), (fk, fv) in zip(live.items(), frozen.items())
+        )
     if kind is float:
         if live == frozen:
             return frozen != 0.0 or math.copysign(1.0, live) == math.copysign(1.0, frozen)

@@ -53,7 +53,7 @@ impl IndexCtx {
         walk_insts(body, &mut |inst| match inst {
             Inst::Let {
                 dst,
-                op: Op::Const(Const::Tuple(items)),
+                op: Op::Const(Const::Tuple(items) | Const::List(items)),
             } => {
                 ctx.tuples.insert(*dst, items.clone());
             }

@@ -23,6 +23,11 @@ pub fn partial_binary(
         // Constants that fold (int ** non-negative int) never reach here as a failure; anything
         // else may raise or go complex (`(-1) ** 0.5`).
         BinOp::Pow => fold_op(&Op::Binary(op, a, b), konst).is_none(),
+        // A negative shift count raises ValueError (docs/semantics.md, shifts).
+        BinOp::LShift | BinOp::RShift => {
+            !matches!(konst(b), Some(Const::Int(n)) if n >= 0)
+                && !matches!(konst(b), Some(Const::Bool(_)))
+        }
         _ => false,
     }
 }

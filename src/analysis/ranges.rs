@@ -63,6 +63,15 @@ fn items_range(items: &[Const]) -> Range {
     items.iter().map(const_range).reduce(hull).flatten()
 }
 
+/// The largest value with the bit length of `n` (`n >= 0`): `|` and `^` stay below it.
+fn low_mask(n: i128) -> i128 {
+    match 128 - n.max(0).leading_zeros() {
+        0 => 0,
+        bits if bits >= 127 => i128::MAX,
+        bits => (1i128 << bits) - 1,
+    }
+}
+
 fn hull(a: Range, b: Range) -> Range {
     let ((a0, a1), (b0, b1)) = (a?, b?);
     Some((a0.min(b0), a1.max(b1)))
@@ -206,12 +215,24 @@ impl WideState {
                     BinOp::FloorDiv if y0 > 0 || y1 < 0 => corners(int_floordiv),
                     BinOp::Mod if y0 > 0 => Some((0, y1 - 1)),
                     BinOp::Mod if y1 < 0 => Some((y0 + 1, 0)),
+                    BinOp::BitAnd if x0 >= 0 && y0 >= 0 => Some((0, x1.min(y1))),
+                    BinOp::BitOr | BinOp::BitXor if x0 >= 0 && y0 >= 0 => {
+                        Some((0, low_mask(x1.max(y1))))
+                    }
+                    // Bit operations of two int64 values are int64 values.
+                    _ if b.is_bitwise() && fits_int64((x0, x1)) && fits_int64((y0, y1)) => {
+                        Some((-(1i128 << 63), (1i128 << 63) - 1))
+                    }
+                    BinOp::RShift if y0 >= 0 => Some((x0.min(0), x1.max(0))),
+                    BinOp::LShift if y0 >= 0 && y1 < 64 => {
+                        corners(|a, c| a.checked_mul(1i128 << c))
+                    }
                     _ => None,
                 }
             }
             Op::Select(_, a, b) => hull(r(a), r(b)),
             Op::Index(t, _) => match &self.defs[t.index()] {
-                Some(Op::Const(Const::Tuple(items))) => items_range(items),
+                Some(Op::Const(c)) => c.readable().and_then(|items| items_range(&items)),
                 _ => None,
             },
             _ => None,
@@ -243,6 +264,14 @@ impl WideState {
             Op::Cast(CastOp::Round, a) | Op::AsArray(a) | Op::Broadcast(a) => w(a),
             Op::Unary(_, a) => w(a),
             Op::Binary(_, x, y) | Op::Select(_, x, y) => w(x) || w(y),
+            // A table with an int of 2**63 or more gathers into a uint64 array.
+            Op::Index(t, _) => match self.defs[t.index()].as_ref() {
+                Some(Op::Const(c)) => !c
+                    .readable()
+                    .and_then(|items| items_range(&items))
+                    .is_some_and(fits_int64),
+                _ => true,
+            },
             _ => false,
         }
     }

@@ -48,7 +48,11 @@ impl Operand {
 /// The kind a bool operand of arithmetic acts as (strict backends refuse arithmetic on bools):
 /// float next to a float, else int. None when neither operand is a bool or a kind is unknown
 /// (the helper decides at run time).
-pub(super) fn bool_promotion(a: Kind, b: Kind) -> Option<Kind> {
+pub(super) fn bool_promotion(op: BinOp, a: Kind, b: Kind) -> Option<Kind> {
+    // `&`, `|`, `^` of two bools is a bool.
+    if op.is_bitwise() && a == Kind::Bool && b == Kind::Bool {
+        return None;
+    }
     if a == Kind::Unknown || b == Kind::Unknown || (a != Kind::Bool && b != Kind::Bool) {
         return None;
     }
@@ -62,6 +66,17 @@ pub(super) fn bool_promotion(a: Kind, b: Kind) -> Option<Kind> {
 /// Whether `a op b` (one operand at least an array, bools already promoted) is exact as a plain
 /// operator on every backend; else `_vec_binary`.
 pub(super) fn plain_binary(op: BinOp, a: Operand, b: Operand) -> bool {
+    if op.is_shift() {
+        // A negative count or one past 63 bits has no plain array form (runtime/bits.py).
+        return false;
+    }
+    if op.is_bitwise() {
+        return match (a.kind, b.kind) {
+            (Kind::Bool, Kind::Bool) => true,
+            (Kind::Int, Kind::Int) => !a.wide_int() && !b.wide_int(),
+            _ => false,
+        };
+    }
     match (a.kind, b.kind) {
         (Kind::Float, Kind::Float) => true,
         // A Python int mixes with a float array on every backend; an int array with a float does
@@ -115,6 +130,8 @@ pub(super) enum UnaryForm {
     Negate,
     Identity,
     Abs,
+    /// `xp.bitwise_invert` of an int64 array.
+    Invert,
     /// `_vec_unary` with this key.
     Helper(&'static str),
 }
@@ -127,6 +144,7 @@ pub(super) fn unary(op: UnOp, a: Operand) -> UnaryForm {
         (UnOp::Neg, Kind::Float | Kind::Int) => UnaryForm::Negate,
         (UnOp::Pos, Kind::Float | Kind::Int) => UnaryForm::Identity,
         (UnOp::Abs, Kind::Float | Kind::Int) => UnaryForm::Abs,
+        (UnOp::Invert, Kind::Int) => UnaryForm::Invert,
         (op, _) => UnaryForm::Helper(unary_key(op)),
     }
 }
@@ -315,11 +333,20 @@ mod tests {
 
     #[test]
     fn bools_act_as_the_other_operands_number() {
-        assert_eq!(bool_promotion(Kind::Bool, Kind::Float), Some(Kind::Float));
-        assert_eq!(bool_promotion(Kind::Int, Kind::Bool), Some(Kind::Int));
-        assert_eq!(bool_promotion(Kind::Bool, Kind::Bool), Some(Kind::Int));
-        assert_eq!(bool_promotion(Kind::Bool, Kind::Unknown), None);
-        assert_eq!(bool_promotion(Kind::Int, Kind::Float), None);
+        assert_eq!(
+            bool_promotion(BinOp::Add, Kind::Bool, Kind::Float),
+            Some(Kind::Float)
+        );
+        assert_eq!(
+            bool_promotion(BinOp::Add, Kind::Int, Kind::Bool),
+            Some(Kind::Int)
+        );
+        assert_eq!(
+            bool_promotion(BinOp::Add, Kind::Bool, Kind::Bool),
+            Some(Kind::Int)
+        );
+        assert_eq!(bool_promotion(BinOp::Add, Kind::Bool, Kind::Unknown), None);
+        assert_eq!(bool_promotion(BinOp::Add, Kind::Int, Kind::Float), None);
     }
 
     #[test]

@@ -4,7 +4,8 @@
 
 use super::choice::{self, CastForm, FloatArg, ScalarArray, UnaryForm};
 use super::runtime::{
-    binary_key, by_key, cast_key, compare_key, BINARY, BROADCAST, ELEMENTWISE, F64, SELECT, UNARY,
+    binary_key, by_key, cast_key, compare_key, BINARY, BROADCAST, ELEMENTWISE, F64, LOOKUP, SELECT,
+    TAKE, UNARY,
 };
 use super::{const_kind, Const, Gen};
 use crate::ir::{BinOp, CastOp, CmpOp, Kind, LogicOp, MathFn, Op, UnOp, Value};
@@ -29,6 +30,11 @@ fn binary_symbol(op: BinOp) -> &'static str {
         BinOp::FloorDiv => "//",
         BinOp::Mod => "%",
         BinOp::Pow => "**",
+        BinOp::BitAnd => "&",
+        BinOp::BitOr => "|",
+        BinOp::BitXor => "^",
+        BinOp::LShift => "<<",
+        BinOp::RShift => ">>",
     }
 }
 
@@ -127,12 +133,21 @@ impl Gen<'_> {
             // `(1.0, -2.0)` (a variable whose kind changes across loop iterations is held in the
             // wider kind, docs/semantics.md item 8), and no plain operator meets a Python bool
             // or an int where the kinds promise a number of the other kind (strict backends).
-            Const::Tuple(items) => self.tuple_in_kind(items, const_kind(c)),
+            Const::Tuple(items) | Const::List(items) => self.tuple_in_kind(items, const_kind(c)),
+            // A dict is read only by `Index` (`index` prints it); its values stand for it.
+            Const::Dict(entries) => {
+                let values: Vec<Const> = entries.iter().map(|(_, v)| v.clone()).collect();
+                self.tuple_in_kind(&values, const_kind(c))
+            }
         }
     }
 
     fn tuple_in_kind(&self, items: &[Const], k: Kind) -> Expr {
-        Expr::Tuple(items.iter().map(|c| self.konst(&in_kind(c, k))).collect())
+        Expr::Tuple(self.items_in_kind(items, k))
+    }
+
+    fn items_in_kind(&self, items: &[Const], k: Kind) -> Vec<Expr> {
+        items.iter().map(|c| self.konst(&in_kind(c, k))).collect()
     }
 
     /// A zero of the merge's kind and shape (kinds::infer_shapes) for a value a path never
@@ -152,12 +167,40 @@ impl Gen<'_> {
 
     fn index(&mut self, dst: Value, t: Value, i: Value) -> Expr {
         // The items this index reaches, in the kind they join to (kinds::infer_kinds).
-        let t = match self.def(t) {
-            Some(Op::Const(Const::Tuple(items))) => self.tuple_in_kind(items, self.kind(dst)),
-            _ => self.value(t),
-        };
-        let i = self.value(i);
-        Expr::Subscript(Box::new(t), Box::new(i))
+        let k = self.kind(dst);
+        match self.def(t) {
+            Some(Op::Const(Const::Dict(entries))) => {
+                // D15: a lookup per lane (or of a Python scalar), with CPython's KeyError.
+                let keys: Vec<Expr> = entries.iter().map(|(key, _)| self.konst(key)).collect();
+                let values: Vec<Const> = entries.iter().map(|(_, v)| v.clone()).collect();
+                let values = self.tuple_in_kind(&values, k);
+                let i = self.value(i);
+                self.helper(&LOOKUP, vec![Expr::Tuple(keys), values, i])
+            }
+            Some(Op::Const(c @ (Const::Tuple(_) | Const::List(_)))) => {
+                let is_list = matches!(c, Const::List(_));
+                let items = self.items_in_kind(c.items().unwrap_or_default(), k);
+                let i_scalar = self.scalar(i);
+                let i = self.value(i);
+                if i_scalar {
+                    // Printed as the display it was, so an IndexError names it as CPython does.
+                    let table = if is_list {
+                        Expr::List(items)
+                    } else {
+                        Expr::Tuple(items)
+                    };
+                    return Expr::Subscript(Box::new(table), Box::new(i));
+                }
+                // D15: a gather, with Python's negative indices and IndexError.
+                let what = Expr::Str(if is_list { "list" } else { "tuple" });
+                self.helper(&TAKE, vec![Expr::Tuple(items), i, what])
+            }
+            _ => {
+                let t = self.value(t);
+                let i = self.value(i);
+                Expr::Subscript(Box::new(t), Box::new(i))
+            }
+        }
     }
 
     fn logic(&mut self, l: LogicOp, x: Value, y: Value) -> Expr {
@@ -247,6 +290,8 @@ impl Gen<'_> {
                 UnOp::Pos => Expr::Pos(Box::new(e)),
                 UnOp::Not => Expr::Not(Box::new(e)),
                 UnOp::Abs => call(name("abs"), vec![e]),
+                // `~x` is `-1 - x` on Python ints and bools (and `~` of a bool is deprecated).
+                UnOp::Invert => bin("-", Expr::Int(-1), e),
             };
         }
         match choice::unary(u, self.operand(a)) {
@@ -254,6 +299,7 @@ impl Gen<'_> {
             UnaryForm::Negate => Expr::Neg(Box::new(e)),
             UnaryForm::Identity => e,
             UnaryForm::Abs => self.xcall("abs", vec![e]),
+            UnaryForm::Invert => self.xcall("bitwise_invert", vec![e]),
             UnaryForm::Helper(key) => self.helper_op(&UNARY, key, vec![e]),
         }
     }
@@ -279,7 +325,7 @@ impl Gen<'_> {
         if oa.scalar && ob.scalar {
             return bin(sym, x, y);
         }
-        if let Some(to) = choice::bool_promotion(oa.kind, ob.kind) {
+        if let Some(to) = choice::bool_promotion(op, oa.kind, ob.kind) {
             if oa.kind == Kind::Bool {
                 x = self.promote_bool(x, oa.scalar, to);
                 oa = oa.promoted(to);

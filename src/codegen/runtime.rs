@@ -47,9 +47,10 @@ pub const BINARY: Helper = Helper {
     params: "xp, op, a, b",
     ops: &[
         "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lt", "le", "gt", "ge", "eq",
-        "ne",
+        "ne", "and", "or", "xor", "lshift", "rshift",
     ],
-    meaning: "Python's `a op b` per lane",
+    meaning: "Python's `a op b` per lane (bitwise ops on ints and bools: TypeError for a float; \
+              a negative shift count gives 0, docs/semantics.md)",
 };
 
 /// Python's `op(a)` per lane.
@@ -58,13 +59,13 @@ pub const UNARY: Helper = Helper {
     name: "_vec_unary",
     params: "xp, op, a",
     ops: &[
-        "neg", "pos", "abs", "not", "float", "int", "bool", "round", "floor", "ceil", "trunc",
-        "np_floor", "np_ceil", "np_trunc", "np_round", "index",
+        "neg", "pos", "abs", "not", "invert", "float", "int", "bool", "round", "floor", "ceil",
+        "trunc", "np_floor", "np_ceil", "np_trunc", "np_round", "index",
     ],
-    meaning: "Python's `op(a)` per lane (`bool` is `a != 0`, `not` is `a == 0`; `floor`, `ceil` \
-              and `trunc` are math's, returning ints; the `np_` ones are NumPy's, a float for a \
-              float and an int unchanged, D16; `index` is `operator.index`: TypeError for a \
-              float)",
+    meaning: "Python's `op(a)` per lane (`bool` is `a != 0`, `not` is `a == 0`; `invert` is `~` \
+              on ints and bools; `floor`, `ceil` and `trunc` are math's, returning ints; the \
+              `np_` ones are NumPy's, a float for a float and an int unchanged, D16; `index` is \
+              `operator.index`: TypeError for a float)",
 };
 
 /// `xp.where` across kinds.
@@ -113,6 +114,28 @@ pub const ANY: Helper = Helper {
     ops: &[],
     meaning: "whether any lane of the bool array `mask` is true, as a Python bool (a compute on \
               lazy namespaces; a VectorizationError under tracing, where it cannot be known)",
+};
+
+/// A constant table indexed per lane (D15).
+pub const TAKE: Helper = Helper {
+    key: "take",
+    name: "_vec_take",
+    params: "xp, table, index, what",
+    ops: &[],
+    meaning: "`table[index]` per lane with Python's negative indices; an index outside \
+              [-len, len) raises CPython's IndexError (`what` is `tuple` or `list`), a float \
+              index its TypeError",
+};
+
+/// A constant dict of numbers looked up per lane (D15).
+pub const LOOKUP: Helper = Helper {
+    key: "lookup",
+    name: "_vec_lookup",
+    params: "xp, keys, values, key",
+    ops: &[],
+    meaning: "`dict(zip(keys, values))[key]` per lane (or of a Python scalar): a key matches by \
+              CPython's exact `==` across bool, int and float; a missing key raises CPython's \
+              `KeyError(key)` for the first such lane in C order",
 };
 
 /// A `math` function the Array API lacks (D17), written in `xp` operations by
@@ -240,6 +263,8 @@ pub const HELPERS: &[Helper] = &[
     BROADCAST,
     ELEMENTWISE,
     RESULT,
+    TAKE,
+    LOOKUP,
     ERF,
     ERFC,
     GAMMA,
@@ -270,6 +295,11 @@ pub fn binary_key(op: BinOp) -> &'static str {
         BinOp::FloorDiv => "floordiv",
         BinOp::Mod => "mod",
         BinOp::Pow => "pow",
+        BinOp::BitAnd => "and",
+        BinOp::BitOr => "or",
+        BinOp::BitXor => "xor",
+        BinOp::LShift => "lshift",
+        BinOp::RShift => "rshift",
     }
 }
 
@@ -292,6 +322,7 @@ pub fn unary_key(op: UnOp) -> &'static str {
         UnOp::Pos => "pos",
         UnOp::Abs => "abs",
         UnOp::Not => "not",
+        UnOp::Invert => "invert",
     }
 }
 
@@ -324,7 +355,9 @@ mod tests {
     #[test]
     fn every_key_codegen_passes_is_an_operation_of_its_helper() {
         use BinOp::*;
-        for op in [Add, Sub, Mul, Div, FloorDiv, Mod, Pow] {
+        for op in [
+            Add, Sub, Mul, Div, FloorDiv, Mod, Pow, BitAnd, BitOr, BitXor, LShift, RShift,
+        ] {
             assert!(BINARY.ops.contains(&binary_key(op)), "{op:?}");
         }
         for op in [
@@ -337,7 +370,7 @@ mod tests {
         ] {
             assert!(BINARY.ops.contains(&compare_key(op)), "{op:?}");
         }
-        for op in [UnOp::Neg, UnOp::Pos, UnOp::Abs, UnOp::Not] {
+        for op in [UnOp::Neg, UnOp::Pos, UnOp::Abs, UnOp::Not, UnOp::Invert] {
             assert!(UNARY.ops.contains(&unary_key(op)), "{op:?}");
         }
         for op in [

@@ -10,6 +10,10 @@ pub enum Const {
     Int(i128),
     Float(f64),
     Tuple(Vec<Const>),
+    /// A list of numbers, frozen like a tuple (D15); only its IndexError's wording differs.
+    List(Vec<Const>),
+    /// A dict of numbers (D15): its entries in insertion order, keys distinct under `==`.
+    Dict(Vec<(Const, Const)>),
 }
 
 impl Const {
@@ -23,6 +27,34 @@ impl Const {
                 let inner: Vec<String> = items.iter().map(Const::key).collect();
                 format!("t({})", inner.join(","))
             }
+            Const::List(items) => {
+                let inner: Vec<String> = items.iter().map(Const::key).collect();
+                format!("l({})", inner.join(","))
+            }
+            Const::Dict(entries) => {
+                let inner: Vec<String> = entries
+                    .iter()
+                    .map(|(k, v)| format!("{}:{}", k.key(), v.key()))
+                    .collect();
+                format!("d({})", inner.join(","))
+            }
+        }
+    }
+
+    /// The items of a tuple or list.
+    pub fn items(&self) -> Option<&[Const]> {
+        match self {
+            Const::Tuple(items) | Const::List(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// What a subscript can read: the items of a tuple or list, the values of a dict.
+    pub fn readable(&self) -> Option<Vec<Const>> {
+        match self {
+            Const::Tuple(items) | Const::List(items) => Some(items.clone()),
+            Const::Dict(entries) => Some(entries.iter().map(|(_, v)| v.clone()).collect()),
+            _ => None,
         }
     }
 
@@ -40,6 +72,17 @@ impl Const {
                 } else {
                     format!("({})", inner.join(", "))
                 }
+            }
+            Const::List(items) => {
+                let inner: Vec<String> = items.iter().map(Const::python_repr).collect();
+                format!("[{}]", inner.join(", "))
+            }
+            Const::Dict(entries) => {
+                let inner: Vec<String> = entries
+                    .iter()
+                    .map(|(k, v)| format!("{}: {}", k.python_repr(), v.python_repr()))
+                    .collect();
+                format!("{{{}}}", inner.join(", "))
             }
         }
     }
@@ -95,13 +138,15 @@ pub fn float_repr(f: f64) -> String {
     format!("{sign}{body}")
 }
 
-/// The kind of a constant (a tuple's: the join of its items').
+/// The kind of a constant (a table's: the join of what a subscript reads).
 pub fn const_kind(c: &Const) -> Kind {
     match c {
         Const::Bool(_) => Kind::Bool,
         Const::Int(_) => Kind::Int,
         Const::Float(_) => Kind::Float,
-        Const::Tuple(items) => items
+        Const::Tuple(_) | Const::List(_) | Const::Dict(_) => c
+            .readable()
+            .unwrap_or_default()
             .iter()
             .map(const_kind)
             .reduce(Kind::join)

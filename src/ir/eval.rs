@@ -23,8 +23,46 @@ fn num(c: &Const) -> Option<Num> {
         Const::Bool(b) => Some(Num::Int(i128::from(*b))),
         Const::Int(i) => Some(Num::Int(*i)),
         Const::Float(f) => Some(Num::Float(*f)),
-        Const::Tuple(_) => None,
+        Const::Tuple(_) | Const::List(_) | Const::Dict(_) => None,
     }
+}
+
+/// CPython's `a == b` on numbers, exactly across bool, int and float (None for containers).
+pub fn num_eq(a: &Const, b: &Const) -> Option<bool> {
+    let int_eq_float = |i: i128, f: f64| {
+        // Every float of magnitude below 2**127 with no fraction is an i128 exactly.
+        f.fract() == 0.0 && f.abs() < 2f64.powi(127) && f as i128 == i
+    };
+    Some(match (num(a)?, num(b)?) {
+        (Num::Int(x), Num::Int(y)) => x == y,
+        (Num::Float(x), Num::Float(y)) => x == y,
+        (Num::Int(x), Num::Float(y)) | (Num::Float(y), Num::Int(x)) => int_eq_float(x, y),
+    })
+}
+
+/// The dict CPython builds from `pairs` in order: a key equal to an earlier one (`1`, `1.0`,
+/// `True`) keeps the earlier key and takes the later value. None when a key is not a number.
+pub fn dict_of(pairs: Vec<(Const, Const)>) -> Option<Const> {
+    let mut entries: Vec<(Const, Const)> = vec![];
+    for (k, v) in pairs {
+        num(&k)?;
+        match entries
+            .iter_mut()
+            .find(|(e, _)| num_eq(e, &k) == Some(true))
+        {
+            Some(entry) => entry.1 = v,
+            None => entries.push((k, v)),
+        }
+    }
+    Some(Const::Dict(entries))
+}
+
+/// `table[key]` for a constant dict: the value of the key equal to `key`, None when missing.
+pub fn dict_get(entries: &[(Const, Const)], key: &Const) -> Option<Const> {
+    entries
+        .iter()
+        .find(|(k, _)| num_eq(k, key) == Some(true))
+        .map(|(_, v)| v.clone())
 }
 
 fn exact_float(i: i128) -> Option<f64> {
@@ -76,9 +114,21 @@ pub fn fold_op(op: &Op, konst: &impl Fn(Value) -> Option<Const>) -> Option<Const
                 (UnOp::Pos, Num::Float(f)) => Some(Const::Float(f)),
                 (UnOp::Abs, Num::Int(i)) => i.checked_abs().map(Const::Int),
                 (UnOp::Abs, Num::Float(f)) => Some(Const::Float(f.abs())),
+                (UnOp::Invert, Num::Int(i)) => Some(Const::Int(!i)),
+                (UnOp::Invert, Num::Float(_)) => None,
             }
         }
-        Op::Binary(b, x, y) => fold_binary(*b, num(&konst(*x)?)?, num(&konst(*y)?)?),
+        Op::Binary(b, x, y) => {
+            let (x, y) = (konst(*x)?, konst(*y)?);
+            if let (Const::Bool(p), Const::Bool(q), true) = (&x, &y, b.is_bitwise()) {
+                return Some(Const::Bool(match b {
+                    BinOp::BitAnd => p & q,
+                    BinOp::BitOr => p | q,
+                    _ => p ^ q,
+                }));
+            }
+            fold_binary(*b, num(&x)?, num(&y)?)
+        }
         Op::Compare(cmp, x, y) => {
             let (x, y) = (num(&konst(*x)?)?, num(&konst(*y)?)?);
             let ord = match (x, y) {
@@ -125,7 +175,8 @@ pub fn fold_op(op: &Op, konst: &impl Fn(Value) -> Option<Const>) -> Option<Const
             }
         }
         Op::Index(t, i) => match (konst(*t)?, konst(*i)?) {
-            (Const::Tuple(items), Const::Int(i)) => {
+            (Const::Dict(entries), key) => dict_get(&entries, &key),
+            (Const::Tuple(items) | Const::List(items), Const::Int(i)) => {
                 let len = items.len() as i128;
                 let idx = if i < 0 { i + len } else { i };
                 (0..len).contains(&idx).then(|| items[idx as usize].clone())
@@ -151,6 +202,12 @@ fn fold_binary(b: BinOp, x: Num, y: Num) -> Option<Const> {
             BinOp::Pow if (0..=256).contains(&c) => {
                 a.checked_pow(u32::try_from(c).ok()?).map(Const::Int)
             }
+            BinOp::BitAnd => Some(Const::Int(a & c)),
+            BinOp::BitOr => Some(Const::Int(a | c)),
+            BinOp::BitXor => Some(Const::Int(a ^ c)),
+            // A negative count is CPython's ValueError: left to run time.
+            BinOp::LShift if (0..127).contains(&c) => a.checked_mul(1i128 << c).map(Const::Int),
+            BinOp::RShift if c >= 0 => Some(Const::Int(a >> c.min(127))),
             _ => None,
         }),
         (x, y) => {
@@ -199,7 +256,8 @@ pub fn truthy(c: &Const) -> bool {
         Const::Bool(b) => *b,
         Const::Int(i) => *i != 0,
         Const::Float(f) => *f != 0.0,
-        Const::Tuple(t) => !t.is_empty(),
+        Const::Tuple(t) | Const::List(t) => !t.is_empty(),
+        Const::Dict(d) => !d.is_empty(),
     }
 }
 

@@ -12,6 +12,8 @@ pub enum UnOp {
     /// Logical not of a boolean (numeric `not` is lowered to `== 0`, D2).
     Not,
     Abs,
+    /// `~x` on an int or bool (an int: `~True == -2`).
+    Invert,
 }
 
 /// An arithmetic operation with Python's meaning.
@@ -24,6 +26,25 @@ pub enum BinOp {
     FloorDiv,
     Mod,
     Pow,
+    /// `&`, `|`, `^` on ints and bools (a bool when both are bools).
+    BitAnd,
+    BitOr,
+    BitXor,
+    /// `<<`, `>>` on ints and bools (an int).
+    LShift,
+    RShift,
+}
+
+impl BinOp {
+    /// `&`, `|` or `^`.
+    pub fn is_bitwise(self) -> bool {
+        matches!(self, BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor)
+    }
+
+    /// `<<` or `>>`.
+    pub fn is_shift(self) -> bool {
+        matches!(self, BinOp::LShift | BinOp::RShift)
+    }
 }
 
 /// A comparison.
@@ -75,7 +96,7 @@ pub enum Op {
     Select(Value, Value, Value),
     Math(&'static MathFn, Vec<Value>),
     Cast(CastOp, Value),
-    /// A scalar tuple constant indexed by a scalar int (`COEFFS[i]`).
+    /// A constant table (tuple, list, dict) indexed by an int or key, scalar or per lane (D15).
     Index(Value, Value),
     /// An element loop over a callable passed as hidden parameter `callee` (fallback=True, D7).
     ElementCall {
@@ -169,7 +190,7 @@ impl Op {
             Op::Call { callee, args } if args.len() <= 3 => key(14, *callee as u128, args),
             // Tuples are rare and cheap; placeholders stand for distinct variables; element
             // loops call user code.
-            Op::Const(Const::Tuple(_))
+            Op::Const(Const::Tuple(_) | Const::List(_) | Const::Dict(_))
             | Op::Math(..)
             | Op::Placeholder(_)
             | Op::Call { .. }
@@ -192,6 +213,10 @@ pub fn result_kind(op: &Op, kind: &impl Fn(Value) -> Kind, param_kinds: &[Kind])
         Op::Param(i) => param_kinds.get(*i).copied().unwrap_or(Kind::Unknown),
         Op::Const(c) | Op::Placeholder(c) => const_kind(c),
         Op::Unary(UnOp::Not, _) | Op::Compare(..) | Op::Logic(..) => Kind::Bool,
+        Op::Unary(UnOp::Invert, a) => match kind(*a) {
+            Kind::Bool | Kind::Int => Kind::Int,
+            _ => Kind::Unknown,
+        },
         Op::Unary(_, a) => match kind(*a) {
             Kind::Bool => Kind::Int,
             k => k,
@@ -200,6 +225,16 @@ pub fn result_kind(op: &Op, kind: &impl Fn(Value) -> Kind, param_kinds: &[Kind])
         Op::Binary(BinOp::Pow, a, b) => match (kind(*a), kind(*b)) {
             (Kind::Float, _) | (_, Kind::Float) => Kind::Float,
             // int ** int is an int only for non-negative exponents; resolved at run time.
+            _ => Kind::Unknown,
+        },
+        Op::Binary(op, a, b) if op.is_bitwise() => match (kind(*a), kind(*b)) {
+            (Kind::Bool, Kind::Bool) => Kind::Bool,
+            (Kind::Bool | Kind::Int, Kind::Bool | Kind::Int) => Kind::Int,
+            // A float operand is CPython's TypeError: raised at run time (the exact body).
+            _ => Kind::Unknown,
+        },
+        Op::Binary(op, a, b) if op.is_shift() => match (kind(*a), kind(*b)) {
+            (Kind::Bool | Kind::Int, Kind::Bool | Kind::Int) => Kind::Int,
             _ => Kind::Unknown,
         },
         Op::Binary(_, a, b) => Kind::arith(kind(*a), kind(*b)),

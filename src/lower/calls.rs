@@ -194,7 +194,13 @@ impl Lowerer<'_> {
         name: &str,
     ) -> R<Value> {
         let what = format!("{name}()");
+        if matches!(name, "sum" | "min" | "max" | "any" | "all") {
+            if let Some(r) = self.reduction(frame, c, name) {
+                return r;
+            }
+        }
         match name {
+            "len" => self.table_len(frame, c),
             "abs" => {
                 let a = self.positional(frame, c, &what, 1, 1)?;
                 Ok(self.emit(Op::Unary(UnOp::Abs, a[0])))
@@ -237,6 +243,7 @@ impl Lowerer<'_> {
                 let a = self.positional(frame, c, &what, 2, 2)?;
                 Ok(self.binary(frame, BinOp::Pow, a[0], a[1]))
             }
+            "divmod" => self.divmod(frame, c),
             "range" => {
                 self.error_at(
                     frame,

@@ -49,7 +49,7 @@ impl Lowerer<'_> {
                 let Some(op) = binop(&b.op) else {
                     return Err(());
                 };
-                self.binary(frame, op, l, r)
+                self.binary_at(frame, op, l, r, e)?
             }
             E::UnaryOp(u) => {
                 let a = self.expr(frame, &u.operand);
@@ -57,7 +57,7 @@ impl Lowerer<'_> {
                     ast::UnaryOp::USub => self.emit(Op::Unary(UnOp::Neg, a)),
                     ast::UnaryOp::UAdd => self.emit(Op::Unary(UnOp::Pos, a)),
                     ast::UnaryOp::Not => self.not(a),
-                    ast::UnaryOp::Invert => return Err(()),
+                    ast::UnaryOp::Invert => self.invert(frame, a, e)?,
                 }
             }
             E::BoolOp(b) => {
@@ -112,6 +112,20 @@ impl Lowerer<'_> {
         let mut left = self.expr(frame, &c.left);
         let mut acc: Option<Value> = None;
         for (op, right) in c.ops.iter().zip(&c.comparators) {
+            if let ast::CmpOp::In | ast::CmpOp::NotIn = op {
+                let (member, r) = self.membership(frame, left, right)?;
+                let member = if matches!(op, ast::CmpOp::NotIn) {
+                    self.not(member)
+                } else {
+                    member
+                };
+                acc = Some(match acc {
+                    None => member,
+                    Some(prev) => self.emit(Op::Logic(LogicOp::And, prev, member)),
+                });
+                left = r;
+                continue;
+            }
             let r = self.expr(frame, right);
             let op = match op {
                 ast::CmpOp::Lt => CmpOp::Lt,
@@ -184,28 +198,14 @@ impl Lowerer<'_> {
         Err(())
     }
 
-    /// `T[i]`: a constant tuple indexed by a scalar int.
+    /// `T[i]`: a constant table indexed (`tables`), or an item of a tuple result (`tuples`).
     fn subscript(&mut self, frame: &mut Frame, s: &ast::ExprSubscript, e: &ast::Expr) -> R<Value> {
-        let t = self.expr(frame, &s.value);
+        let t = self.table(frame, &s.value, e, false)?;
         let i = self.expr(frame, &s.slice);
         if let Some(item) = self.tuple_item(frame, t, self.const_of(i), e) {
             return Ok(item);
         }
-        let tuple_ok = matches!(self.const_of(t), Some(Const::Tuple(_)));
-        let index_ok =
-            self.shape(i) == Shape::Scalar && matches!(self.kind(i), Kind::Int | Kind::Bool);
-        if !tuple_ok || !index_ok {
-            if !self.poisoned.contains(&t) && !self.poisoned.contains(&i) {
-                self.error_at(
-                    frame,
-                    DiagnosticKind::UnsupportedExpression,
-                    "only a constant tuple indexed by a loop index or a constant can be subscripted".into(),
-                    e,
-                );
-            }
-            return Err(());
-        }
-        Ok(self.emit(Op::Index(t, i)))
+        self.table_index(frame, t, i, e)
     }
 
     /// Python's truth value of `v` per lane (D4 revised): `v != 0` for a number array (NaN is
@@ -313,7 +313,7 @@ impl Lowerer<'_> {
     }
 }
 
-/// The IR operation of a Python arithmetic operator (None for bit operations).
+/// The IR operation of a Python binary operator (None for `@`).
 pub(super) fn binop(op: &ast::Operator) -> Option<BinOp> {
     Some(match op {
         ast::Operator::Add => BinOp::Add,
@@ -323,7 +323,12 @@ pub(super) fn binop(op: &ast::Operator) -> Option<BinOp> {
         ast::Operator::FloorDiv => BinOp::FloorDiv,
         ast::Operator::Mod => BinOp::Mod,
         ast::Operator::Pow => BinOp::Pow,
-        _ => return None,
+        ast::Operator::BitAnd => BinOp::BitAnd,
+        ast::Operator::BitOr => BinOp::BitOr,
+        ast::Operator::BitXor => BinOp::BitXor,
+        ast::Operator::LShift => BinOp::LShift,
+        ast::Operator::RShift => BinOp::RShift,
+        ast::Operator::MatMult => return None,
     })
 }
 

@@ -285,7 +285,9 @@ impl Lowerer<'_> {
             other => {
                 let v = self.expr(frame, other);
                 match self.const_of(v) {
-                    Some(Const::Tuple(items)) => (0, items.len() as i128, 1, Some(items)),
+                    Some(Const::Tuple(items) | Const::List(items)) => {
+                        (0, items.len() as i128, 1, Some(items))
+                    }
                     _ => {
                         if !self.poisoned.contains(&v) {
                             self.error_at(

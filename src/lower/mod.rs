@@ -21,13 +21,16 @@
 //! calls with arguments that are not plain floats), `numpy` (NumPy inside scalar code, D16),
 //! `inline` (helpers and nested functions, D7), `tuples` (several results, D13), `while_loop`
 //! (`while`, and the activity mask of every masked loop, D12), `loop_exit` (`break`,
-//! `continue`, loops' `else:`), `range_loop` (`for` over a `range` with per-lane bounds). A new
-//! construct arrives as a new file here.
+//! `continue`, loops' `else:`), `range_loop` (`for` over a `range` with per-lane bounds),
+//! `tables` (constant tables, D15), `divmod`, `reduce` (reductions over tables, unrolled),
+//! `bits` (bitwise operators). A new construct arrives as a new file here.
 
+mod bits;
 mod builder;
 mod callee;
 mod calls;
 mod control;
+mod divmod;
 mod expr;
 mod inline;
 mod loop_exit;
@@ -35,9 +38,11 @@ mod loops;
 mod names;
 mod numpy;
 mod range_loop;
+mod reduce;
 mod scalar_if;
 mod special;
 mod stmt;
+mod tables;
 mod tuples;
 mod while_loop;
 
@@ -364,11 +369,11 @@ impl<'s> Lowerer<'s> {
 
     /// Lowers a statement list, stopping after a return (or loop exit) that covers every lane.
     fn body(&mut self, frame: &mut Frame, stmts: &[ast::Stmt]) {
-        for (i, stmt) in stmts.iter().enumerate() {
+        for stmt in stmts {
             if frame.flow.ended() {
                 break;
             }
-            if i == 0 && validate::is_docstring(stmt) {
+            if validate::is_string_statement(stmt) {
                 continue;
             }
             self.stmt(frame, stmt);
@@ -409,12 +414,16 @@ mod tests {
 
     #[test]
     fn a_give_up_without_a_reason_is_refused_not_compiled_as_a_stand_in() {
-        // `~` is rejected by validation before lowering; lowered anyway, the expression gives up
+        // `@` is rejected by validation before lowering; lowered anyway, the expression gives up
         // without a diagnostic, which must not leave the stand-in 0.0 in the function.
         let mut sources = vec![];
-        let (id, body) =
-            crate::extract::parse_text(&mut sources, "t.py", "def f(x):\n    return ~x + 1\n", 1)
-                .expect("parses");
+        let (id, body) = crate::extract::parse_text(
+            &mut sources,
+            "t.py",
+            "def f(x):\n    return x @ x + 1\n",
+            1,
+        )
+        .expect("parses");
         let func = crate::extract::find_function(id, &sources, &body, "f").expect("found");
         let env = crate::testing::env(&[]);
         let (lowered, diags) =

@@ -28,7 +28,9 @@ impl Lowerer<'_> {
                     let cur = self.read_name(frame, n.id.as_str(), &a.target);
                     let rhs = self.expr(frame, &a.value);
                     let v = match binop(&a.op) {
-                        Some(op) => self.binary(frame, op, cur, rhs),
+                        Some(op) => self
+                            .binary_at(frame, op, cur, rhs, &a.value)
+                            .unwrap_or_else(|()| self.poison()),
                         None => self.poison(),
                     };
                     self.assign(frame, n.id.as_str(), v);

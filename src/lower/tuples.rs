@@ -53,7 +53,7 @@ impl Lowerer<'_> {
     /// A fresh handle for `items` (a value no instruction may read: see [`Self::reject_tuple_uses`]).
     /// It is defined as the constant it is written as, so the IR verifier accepts it until DCE
     /// drops it.
-    fn make_tuple(&mut self, items: Vec<Value>, site: Site) -> Value {
+    pub(super) fn make_tuple(&mut self, items: Vec<Value>, site: Site) -> Value {
         let v = self.f.new_value(Kind::Float, Shape::Scalar, None);
         self.push_inst(crate::ir::Inst::Let {
             dst: v,

@@ -223,3 +223,79 @@ def test_item_20_break_and_per_lane_range_leave_each_lane_where_cpython_does():
     xs = [0.5, 30.0, math.nan, -1.0, 1e9, 7.0]
     ns = [3, 10, 4, 0, 6, -2]
     assert values(vec, xs, ns) == [first_step_above(x, n) for x, n in zip(xs, ns)]
+
+
+_TABLE = (10.0, 20.0, 30.0)
+
+
+def table_then_division(k, d):
+    return _TABLE[k] / d
+
+
+def test_item21_table_index_error_raised_before_an_earlier_elements_error():
+    # CPython raises ZeroDivisionError at element 0 first; the vectorized call checks every
+    # table index before computing, so element 1's IndexError is what it raises.
+    with pytest.raises(ZeroDivisionError):
+        [table_then_division(k, d) for k, d in ((0, 0.0), (3, 1.0))]
+    with pytest.raises(IndexError, match="tuple index out of range") as info:
+        vectorize(table_then_division)(np.array([0, 3]), np.array([0.0, 1.0]))
+    assert "element 1 (C order), index 3" in info.value.__notes__[0]
+
+
+def nan_in_nan_table(x):
+    return (x > 0.0) and math.nan in (math.nan,)
+
+
+def test_item22_a_constant_nan_is_never_a_member():
+    assert nan_in_nan_table(1.0) is True
+    assert values(vectorize(nan_in_nan_table), [1.0, -1.0]) == [False, False]
+
+
+_ALLOWANCE = {2: 100.0, 3: 150.0}
+
+
+def allowance_of(flag, x):
+    return _ALLOWANCE[flag] if x > 0.0 else 0.0
+
+
+def test_item21_a_missing_bool_key_is_named_as_an_int_without_a_0_or_1_key():
+    with pytest.raises(KeyError) as cpython:
+        allowance_of(True, 1.0)
+    assert cpython.value.args == (True,)
+    with pytest.raises(KeyError) as info:
+        vectorize(allowance_of)(np.array([True]), np.array([1.0]))
+    assert info.value.args == (1,)
+
+
+def test_item23_a_list_is_frozen_when_the_function_is_compiled():
+    table = [1.0, 2.0]
+
+    def pick(k):
+        return table[k]
+
+    vec = vectorize(pick)
+    table[0] = 100.0
+    assert pick(0) == 100.0
+    assert values(vec, [0, 1]) == [1.0, 2.0]
+
+
+def shifted(x, n):
+    return x << n
+
+
+def test_item24_a_negative_shift_count_gives_zero():
+    with pytest.raises(ValueError, match="negative shift count"):
+        shifted(3, -1)
+    assert values(vectorize(shifted), [3, -3, 3], [-1, -70, 1]) == [0, 0, 6]
+
+
+def cancelling_sum(x):
+    return sum(w * x for w in (1e16, 1.0, -1e16))
+
+
+def test_item25_sum_adds_left_to_right_from_int_zero():
+    import functools
+    import operator
+
+    left_to_right = functools.reduce(operator.add, (1e16, 1.0, -1e16), 0)
+    assert values(vectorize(cancelling_sum), [1.0]) == [left_to_right] == [0.0]

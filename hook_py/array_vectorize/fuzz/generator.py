@@ -37,15 +37,15 @@ FEATURES = (
     "uint64_int_cast",
     "transcendental", "math_binary", "math_const", "helpers", "keywords", "lambdas", "local_lambda",
     "nested_def", "constants", "tuples", "walrus", "swap", "augassign", "bool_vars", "int64", "uint64", "bool",
-    "scalar_args", "from_import", "float_only", "big_literals", "scalar_condition", "after_loop",
+    "scalar_args", "from_import", "float_only", "big_literals", "scalar_condition", "after_loop", "tables",
     "truth_condition", "tuple_return",
     "while_loop", "while_true", "break", "continue",
 )
 
 #: Unsupported constructs for rejection programs.
 REJECTIONS = (
-    "list", "string", "print", "bitwise", "unknown_math",
-    "unknown_name", "assert", "generator", "try", "global",
+    "list", "string", "print", "matmul", "unknown_math",
+    "unknown_name", "assert", "comprehension", "try", "global",
 )
 
 TRANSCENDENTAL = (
@@ -131,6 +131,8 @@ class Generator:
         self.exits = 0  # break/continue statements emitted in the innermost loop's body
         self.ret_arity = 1  # values each `return` of the function being generated gives (D13)
         self.tuple_helpers: List[Callee] = []  # helpers returning tuples, unpacked by callers
+        self.tables: Dict[str, int] = {}  # list / dict globals indexed per element, by size (D15)
+        self.table_rng = random.Random(0)
 
     # ------------------------------------------------------------------ helpers
     def on(self, feature: str, p: float = 1.0) -> bool:
@@ -182,6 +184,17 @@ class Generator:
                 items = tuple(self.const_value(simple=True) for _ in range(rng.randint(2, 4)))
                 self.tuples[f"T{i}"] = items
                 self.emit(0, f"T{i} = {items!r}")
+        # Tables indexed per element (D15), from a random stream of their own so that every
+        # seed's program keeps the shape it had before tables were generated.
+        self.table_rng = random.Random(hash(rng.getstate()))
+        if "tables" not in self.exclude and self.table_rng.random() < 0.35:
+            self.used.add("tables")
+            trng = self.table_rng
+            floats = [trng.choice([0.5, 1.5, -2.0, 0.0, -0.0, 1e9, 0.125]) for _ in range(trng.randint(2, 4))]
+            ints = [trng.choice([0, 1, -3, 7, 100, 2**40]) for _ in range(trng.randint(2, 4))]
+            self.tables = {"S0": len(floats), "M0": len(ints)}
+            self.emit(0, f"S0 = {floats!r}")
+            self.emit(0, "M0 = {" + ", ".join(f"{k}: {v!r}" for k, v in enumerate(ints)) + "}")
         callees: List[Callee] = []
         if self.on("lambdas", 0.3):
             for i in range(rng.randint(1, 2)):
@@ -572,6 +585,14 @@ class Generator:
 
     # ------------------------------------------------------------------ expressions
     def leaf(self, env: Env) -> str:
+        text = self.plain_leaf(env)
+        if self.tables and self.int_casts and self.table_rng.random() < 0.1:
+            # A per-element lookup that never leaves the table: `S0[int(v) % 3]`.
+            name = self.table_rng.choice(sorted(self.tables))
+            return f"{name}[int({text}) % {self.tables[name]}]"
+        return text
+
+    def plain_leaf(self, env: Env) -> str:
         rng = self.rng
         kind = self.pick([
             (5.0, "name"),
@@ -794,11 +815,12 @@ class Generator:
             "list": [f"z9 = [{p}, 1.0]"],
             "string": [f"z9 = 'text'"],
             "print": [f"print({p})"],
-            "bitwise": [f"z9 = {p} {rng.choice(['&', '|', '^', '<<'])} 1"],
+            # The choice among four keeps the random stream of the seeds as it was.
+            "matmul": [f"z9 = {p} @ {rng.choice([p, '1.0', '2.0', '0.5'])}"],
             "unknown_math": [f"z9 = math.{rng.choice(['factorial', 'isqrt'])}({p})"],
             "unknown_name": [f"z9 = undefined_function({p})"],
             "assert": [f"assert {p} > 0"],
-            "generator": [f"z9 = sum({p} for _ in range(3))"],
+            "comprehension": [f"z9 = [{p} for _ in range(3)]"],
             "try": ["try:", f"    z9 = 1.0 / {p}", "except ZeroDivisionError:", "    z9 = 0.0"],
             "global": ["global K9", "K9 = 1"],
         }[construct]

@@ -50,6 +50,7 @@ class ModuleInfo:
     def __init__(self) -> None:
         self.consts: Dict[str, object] = {}
         self.tuples: Dict[str, tuple] = {}
+        self.tables: Dict[str, int] = {}  # list and dict globals indexed by `int(x) % size` (D15)
         self.callables: Dict[str, List[str]] = {}
         self.arities: Dict[str, int] = {}  # helper -> length of the tuples it returns (D13)
         self.math_names: Set[str] = set()
@@ -99,6 +100,11 @@ def check_module(module: ast.Module, entry: str) -> None:
                     if not const or not all(type(c) in (bool, int, float) for c in const):
                         raise Invalid(f"tuple {name}")
                     info.tuples[name] = const
+                elif isinstance(const, (list, dict)):
+                    keys = list(const) if isinstance(const, dict) else list(range(len(const)))
+                    if not const or keys != list(range(len(const))):
+                        raise Invalid(f"table {name}")
+                    info.tables[name] = len(const)
                 elif type(const) in (bool, int, float):
                     info.consts[name] = const
                 else:
@@ -549,6 +555,18 @@ class Scope:
         elif isinstance(node, ast.Attribute):
             if not (isinstance(node.value, ast.Name) and node.value.id == "math" and self.info.has_math and node.attr in MATH_CONSTANTS):
                 raise Invalid("attribute")
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in self.info.tables:
+            idx = node.slice
+            if not (
+                isinstance(idx, ast.BinOp)
+                and isinstance(idx.op, ast.Mod)
+                and isinstance(idx.right, ast.Constant)
+                and idx.right.value == self.info.tables[node.value.id]
+                and isinstance(idx.left, ast.Call)
+                and getattr(idx.left.func, "id", None) == "int"
+            ):
+                raise Invalid("table index must be int(x) % size")
+            self.expr(idx.left)
         elif isinstance(node, ast.Subscript):
             if not isinstance(node.value, ast.Name) or node.value.id not in self.info.tuples:
                 raise Invalid("subscript")
@@ -640,6 +658,8 @@ def module_info(module: ast.Module) -> ModuleInfo:
                 value = ast.literal_eval(stmt.value)
                 if isinstance(value, tuple):
                     info.tuples[name] = value
+                elif isinstance(value, (list, dict)):
+                    info.tables[name] = len(value)
                 else:
                     info.consts[name] = value
         elif isinstance(stmt, ast.FunctionDef):

@@ -63,6 +63,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+from .bits import BIT_OPS, bit_binary, bit_invert
+from .bits import type_error as bit_type_error
 from .compare import OPS as COMPARE_OPS
 from .compare import compare
 from .division import u64_ratio
@@ -101,10 +103,10 @@ _PLAIN = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, **COMPA
 #: Float operations that may produce IEEE special values CPython would raise on (D3).
 _QUIET = {"truediv": operator.truediv, "floordiv": operator.floordiv, "mod": operator.mod, "pow": None}
 
-BINARY_OPS = frozenset(_PLAIN) | frozenset(_QUIET)
+BINARY_OPS = frozenset(_PLAIN) | frozenset(_QUIET) | BIT_OPS
 # The ``np_`` ops are NumPy's rounding (D16): a float stays a float, an int or bool keeps its value.
 UNARY_OPS = frozenset((
-    "neg", "pos", "abs", "not", "float", "int", "bool", "round", "floor", "ceil", "trunc",
+    "neg", "pos", "abs", "not", "invert", "float", "int", "bool", "round", "floor", "ceil", "trunc",
     "np_floor", "np_ceil", "np_trunc", "np_round", "index",
 ))
 _NUMPY_ROUNDING = {"np_floor": "floor", "np_ceil": "ceil", "np_trunc": "trunc", "np_round": "round"}
@@ -113,6 +115,8 @@ _NUMPY_ROUNDING = {"np_floor": "floor", "np_ceil": "ceil", "np_trunc": "trunc", 
 def _vec_binary(xp: Any, op: str, a: Any, b: Any) -> Any:
     """CPython's ``a op b`` lane by lane (``op`` in ``BINARY_OPS``)."""
     info = _NAMESPACES.get(xp) or namespace_info(xp)
+    if op in BIT_OPS:
+        return _binary(xp, info, op, a, b)
     f64 = info.f64
     if (type(a) is float or getattr(a, "dtype", None) is f64) and (
         type(b) is float or getattr(b, "dtype", None) is f64
@@ -154,6 +158,8 @@ def _binary(xp: Any, info: Namespace, op: str, a: Any, b: Any) -> Any:
         a, ka = info.scalar(ka_, a), ka_
     if op in COMPARE_OPS:
         return compare(xp, info, op, ka, a, kb, b)
+    if op in BIT_OPS and (ka in "fF" or kb in "fF"):
+        raise bit_type_error(op, ka, kb)
     if ka in "fF" or kb in "fF":
         return _float_binary(xp, info, op, _to_float(xp, info, ka, a), _to_float(xp, info, kb, b))
     # Integer arithmetic. NumPy turns 0-d results into scalars, whose arithmetic warns on the
@@ -161,7 +167,8 @@ def _binary(xp: Any, info: Namespace, op: str, a: Any, b: Any) -> Any:
     lifted = _ndim(a) == 0 and _ndim(b) == 0
     if lifted:
         a, b = _reshape(xp, a, (1,)), _reshape(xp, b, (1,))
-    value = _int_binary(xp, info, op, ka, a, kb, b)
+    int_op = bit_binary if op in BIT_OPS else _int_binary
+    value = int_op(xp, info, op, ka, a, kb, b)
     return _reshape(xp, value, ()) if lifted else value
 
 
@@ -353,6 +360,8 @@ def _vec_unary(xp: Any, op: str, a: Any) -> Any:
     if kind in "BIF":
         kind = _scalar_kind(a, kind)
         a = info.scalar(kind, a)
+    if op == "invert":
+        return bit_invert(xp, info, kind, a)
     if kind == "f":
         if op == "index":  # range() of a float (D12)
             raise TypeError("'float' object cannot be interpreted as an integer")

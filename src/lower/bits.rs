@@ -1,0 +1,50 @@
+//! Bitwise operators (D15): `& | ^ << >>` and `~` on ints and bools with CPython's meaning
+//! (`True & False` is a bool, `~True == -2`). A float operand is CPython's TypeError: rejected
+//! here when lowering knows the kind; otherwise `_vec_binary`/`_vec_unary` raise it at run time.
+
+use rustpython_parser::ast;
+
+use super::{Frame, Lowerer, R};
+use crate::diagnostics::DiagnosticKind;
+use crate::ir::{BinOp, Kind, Op, UnOp, Value};
+
+impl Lowerer<'_> {
+    /// `a op b` for the operator at `e`: bit operations check their operands first.
+    pub(super) fn binary_at(
+        &mut self,
+        frame: &Frame,
+        op: BinOp,
+        a: Value,
+        b: Value,
+        e: &ast::Expr,
+    ) -> R<Value> {
+        if op.is_bitwise() || op.is_shift() {
+            self.int_operands(frame, &[a, b], e)?;
+        }
+        Ok(self.binary(frame, op, a, b))
+    }
+
+    /// `~a`.
+    pub(super) fn invert(&mut self, frame: &Frame, a: Value, e: &ast::Expr) -> R<Value> {
+        self.int_operands(frame, &[a], e)?;
+        Ok(self.emit(Op::Unary(UnOp::Invert, a)))
+    }
+
+    fn int_operands(&mut self, frame: &Frame, vs: &[Value], e: &ast::Expr) -> R<()> {
+        if vs.iter().any(|v| self.poisoned.contains(v)) {
+            return Err(());
+        }
+        if vs.iter().any(|v| self.kind(*v) == Kind::Float) {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedOperator,
+                "bitwise operators take ints and bools; on a float CPython raises TypeError \
+                 (convert with int(...) first)"
+                    .into(),
+                e,
+            );
+            return Err(());
+        }
+        Ok(())
+    }
+}
