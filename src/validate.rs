@@ -125,14 +125,10 @@ impl Validator<'_> {
                 stmt,
             ),
             S::Pass(_) => {}
-            S::Expr(e) => {
-                let what = if matches!(e.value.as_ref(), ast::Expr::Call(_)) {
-                    "a call made for its side effects cannot be vectorized; remove it (its result would be discarded)"
-                } else {
-                    "an expression statement has no effect; remove it"
-                };
-                self.push(K::SideEffect, what, stmt);
-            }
+            // A helper called for its checks (D11, `check_range(t, 0, 100)`): lowering accepts
+            // it when the callee is inlined, and reports any other call.
+            S::Expr(e) if matches!(e.value.as_ref(), ast::Expr::Call(_)) => self.expr(&e.value),
+            S::Expr(_) => self.push(K::SideEffect, "an expression statement has no effect; remove it", stmt),
             S::FunctionDef(d) => {
                 if !d.decorator_list.is_empty() {
                     self.push(
@@ -163,8 +159,9 @@ impl Validator<'_> {
                 stmt,
                 "try",
             ),
-            S::Raise(_) => self.push(K::UnsupportedStatement, "`raise` is not supported in a vectorized function", stmt),
-            S::Assert(_) => self.push(K::UnsupportedStatement, "`assert` is not supported in a vectorized function", stmt),
+            // D11: the exception expression runs in Python on one lane; lowering checks its names.
+            S::Raise(r) => self.raise_stmt(r, stmt),
+            S::Assert(a) => self.expr(&a.test),
             S::With(_) | S::AsyncWith(_) => self.push_keyword(K::UnsupportedStatement, "`with` is not supported", stmt, "with"),
             S::Import(_) | S::ImportFrom(_) => self.push(
                 K::UnsupportedStatement,
@@ -178,6 +175,22 @@ impl Validator<'_> {
             }
             S::Match(_) => self.push_keyword(K::UnsupportedStatement, "`match` is not supported; use if/elif", stmt, "match"),
             S::TypeAlias(_) => self.push(K::UnsupportedStatement, "type aliases are not supported here", stmt),
+        }
+    }
+
+    /// `raise` (D11): the exception expression runs in Python on one lane; lowering checks its
+    /// names.
+    fn raise_stmt(&mut self, r: &ast::StmtRaise, stmt: &ast::Stmt) {
+        use DiagnosticKind as K;
+        if r.exc.is_none() {
+            self.push(K::UnsupportedStatement, "a bare `raise` re-raises the exception being handled, and there is none outside `except`; raise an exception, e.g. `raise ValueError(...)`", stmt);
+        }
+        if let Some(cause) = &r.cause {
+            self.push(
+                K::UnsupportedStatement,
+                "`raise ... from ...` is not supported; raise the exception without a cause",
+                &**cause,
+            );
         }
     }
 

@@ -4,6 +4,7 @@ fallback decision and the canonical cache (reference architecture, api.py)."""
 from __future__ import annotations
 
 import os
+import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -69,7 +70,8 @@ def vectorize(
                 _verify(cached, original, verify)
             return cached
 
-    vec = _build(original, {"protect_domains": bool(protect_domains), "fallback": bool(fallback)}, namespace)
+    options = {"protect_domains": bool(protect_domains), "fallback": bool(fallback), "optimize": sys.flags.optimize > 0}
+    vec = _build(original, options, namespace)
     decorated_modules.add(original.__module__)
     if verify is not None:
         _verify(vec, original, verify)

@@ -19,6 +19,16 @@ if TYPE_CHECKING:
 
 # Builtins the compiler gives meaning to (src/module.rs KNOWN_BUILTINS).
 KNOWN_BUILTINS = frozenset({"abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print"})
+# Builtins an exception raised per element may name (D11): every builtin exception class, and the
+# functions messages are built with (src/module.rs RAISE_BUILTINS lists the ones the static
+# compile resolves; it defers on the others).
+_MESSAGE_BUILTINS = frozenset({"str", "repr", "format"})
+
+
+def _raise_builtin(name: str, value: Any) -> bool:
+    if getattr(builtins, name, None) is not value:
+        return False
+    return name in _MESSAGE_BUILTINS or (isinstance(value, type) and issubclass(value, BaseException))
 _MATH_MEMBERS = {id(v): k for k, v in vars(math).items() if callable(v)}
 
 
@@ -126,6 +136,8 @@ class EnvBuilder:
         for b in KNOWN_BUILTINS:
             if value is getattr(builtins, b):
                 return ("builtin", b)
+        if _raise_builtin(name, value):
+            return ("builtin", name)
         const = const_value(value)
         if const is not None:
             return ("const", const)

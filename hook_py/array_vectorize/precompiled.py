@@ -63,7 +63,7 @@ def lookup(fn: FunctionType, options: dict) -> dict | None:
     entry_opts = entry.get("options") or {}
     if bool(entry_opts.get("protect_domains")) != options["protect_domains"] or bool(
         entry_opts.get("fallback")
-    ) != options["fallback"]:
+    ) != options["fallback"] or bool(entry_opts.get("optimize")) != options["optimize"]:
         return None
     if not assumptions_hold(fn, entry.get("assumptions", ())):
         return None

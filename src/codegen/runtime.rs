@@ -102,6 +102,16 @@ pub const RESULT: Helper = Helper {
               lane equal to its value modulo 2**64 (docs/semantics.md item 13)",
 };
 
+/// The check after the body of a function that can raise (D11).
+pub const RAISES: Helper = Helper {
+    key: "raises",
+    name: "_vec_raises",
+    params: "xp, code, *sites",
+    ops: &[],
+    meaning: "raises the exception of the first lane in C order whose `code` is nonzero: site \
+              `code - 1` of `sites`, each `(make_exception, values)`, called on that lane's values",
+};
+
 /// Every runtime helper, in the order of ARCHITECTURE.md's table.
 pub const HELPERS: &[Helper] = &[
     FLOAT_ARGS,
@@ -112,6 +122,7 @@ pub const HELPERS: &[Helper] = &[
     BROADCAST,
     ELEMENTWISE,
     RESULT,
+    RAISES,
 ];
 
 /// `_vec_binary`'s key for an arithmetic operator.

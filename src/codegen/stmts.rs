@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use super::choice::{self, Coerce};
 use super::dels::free_dead_arrays;
-use super::runtime::{BROADCAST, RESULT, UNARY};
+use super::runtime::{BROADCAST, RAISES, RESULT, UNARY};
 use super::Gen;
 use crate::ir::{Block, IfOut, Inst, Kind, Op, Phi, Value};
 use crate::pyast::{call, name, Expr, Stmt};
@@ -24,6 +24,17 @@ impl Gen<'_> {
     /// The statements of the function's body, its return included, with dead arrays freed.
     pub(super) fn function_body(mut self) -> Vec<Stmt> {
         let mut out = self.block(&self.f.body.clone());
+        if let Some(r) = &self.f.raises {
+            let mut args = vec![self.value(r.code)];
+            for site in &r.sites {
+                let values = site.args.iter().map(|&a| self.value(a)).collect();
+                args.push(Expr::Tuple(vec![
+                    Expr::Lambda(site.params.clone(), site.expr.clone()),
+                    Expr::Tuple(values),
+                ]));
+            }
+            out.push(Stmt::Expr(self.helper(&RAISES, args)));
+        }
         let mut ret = self.value(self.f.ret);
         // An int array that may be uint64 can be an intermediate of the uint64 lattice whose
         // lanes no single dtype holds: the helper gives the returned value one dtype

@@ -47,6 +47,9 @@ pub fn verify(f: &Function, kinds: Kinds) -> Result<(), String> {
     if v.placeholder_like[f.ret.index()] {
         return Err(format!("the return {} is a placeholder", f.ret));
     }
+    for x in f.exit_values().into_iter().skip(1) {
+        v.read(x, "a raise code or raise site argument")?;
+    }
     v.placeholder_reads(&f.body)
 }
 
@@ -355,6 +358,7 @@ mod tests {
                 ],
             },
             ret: Value(2),
+            raises: None,
         }
     }
 

@@ -315,6 +315,7 @@ mod tests {
         let options = Options {
             protect_domains: true,
             fallback: false,
+            optimize: false,
         };
         let ir = ir_after_with(src, "lower", &env(&[]), options).to_string();
         assert!(

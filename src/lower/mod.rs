@@ -27,6 +27,7 @@ mod expr;
 mod inline;
 mod loops;
 mod names;
+mod raise;
 mod scalar_if;
 mod stmt;
 
@@ -38,7 +39,7 @@ use rustpython_parser::ast;
 use crate::diagnostics::{Diagnostic, DiagnosticKind, SourceId, SourceText};
 use crate::env::{AssumedBinding, Env};
 use crate::extract::{self, span, ParsedFunction};
-use crate::ir::{Block, Const, Function, Op, Value};
+use crate::ir::{Block, Const, Function, Op, RaiseSite, Raises, Value};
 use crate::validate;
 use crate::Map as HashMap;
 
@@ -51,6 +52,8 @@ pub struct Options {
     pub protect_domains: bool,
     /// Call what has no array form element by element instead of refusing it.
     pub fallback: bool,
+    /// Python runs with `-O`: `assert` statements are compiled out (D11).
+    pub optimize: bool,
 }
 
 /// What a hidden parameter carries.
@@ -152,6 +155,15 @@ pub struct Lowerer<'s> {
     depth: usize,
     /// The inlining budget ran out (reported once; every later call fails at once).
     over_budget: bool,
+    /// Every `raise`/`assert` lowered so far; site `k` has code `k + 1` (D11).
+    raise_sites: Vec<RaiseSite>,
+    /// The values in a returns list that are raise codes, not returned values.
+    raise_codes: BTreeSet<Value>,
+    /// Where the last raise site stands, for the loops that cannot follow one yet.
+    raise_span: Option<(crate::diagnostics::SourceId, (usize, usize))>,
+    /// The call of the expression statement being lowered (by address): a helper called for its
+    /// checks, whose result is discarded, may fall off its end.
+    statement_call: Option<usize>,
 }
 
 type R<T> = Result<T, ()>;
@@ -187,6 +199,7 @@ impl<'s> Lowerer<'s> {
                 values: vec![],
                 body: Block::default(),
                 ret: Value(0),
+                raises: None,
             },
             blocks: vec![],
             sources,
@@ -200,6 +213,10 @@ impl<'s> Lowerer<'s> {
             undefined_phis: BTreeSet::new(),
             depth: 0,
             over_budget: false,
+            raise_sites: vec![],
+            raise_codes: BTreeSet::new(),
+            raise_span: None,
+            statement_call: None,
         }
     }
 
@@ -254,7 +271,16 @@ impl<'s> Lowerer<'s> {
         match frame.flow.done {
             Done::Always => {
                 let returns = frame.flow.returns.clone();
-                self.chain(&returns).unwrap_or_else(|| self.poison())
+                if let Some(code) = self.raise_chain(&returns, true) {
+                    let code = self.emit(Op::Broadcast(code));
+                    self.f.raises = Some(Raises {
+                        code,
+                        sites: std::mem::take(&mut self.raise_sites),
+                    });
+                }
+                // A function that raises on every path returns nothing: any value will do.
+                self.chain(&returns)
+                    .unwrap_or_else(|| self.konst(Const::Float(0.0)))
             }
             _ => {
                 let end = func.body.last().map_or(func.end, |s| span(s).1);

@@ -26,12 +26,12 @@ pub(super) struct Resolved {
 
 impl Resolved {
     /// Records that `name` was read as `binding`.
-    fn assume(&mut self, name: String, binding: AssumedBinding) {
+    pub(super) fn assume(&mut self, name: String, binding: AssumedBinding) {
         self.used.insert(name, binding);
     }
 
     /// Records that `name` could not be resolved statically.
-    fn defer(&mut self, name: &str) {
+    pub(super) fn defer(&mut self, name: &str) {
         self.deferred.insert(name.to_string());
     }
 }

@@ -59,7 +59,7 @@ pub(crate) fn rename_all(func: &mut Function, map: &HashMap<Value, Value>) {
         }
     }
     block(&mut func.body, map);
-    func.ret = resolve(map, func.ret);
+    func.map_exit_values(|v| resolve(map, v));
 }
 
 #[cfg(test)]

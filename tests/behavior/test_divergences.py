@@ -162,3 +162,47 @@ def test_sign_of_a_nan_computed_from_nans_is_the_librarys():
     library = math.copysign(1.0, float(np.add(np.array([pos]), np.array([neg]))[0]))
     assert values(vectorize(nan_sum_sign), [pos], [neg]) == [library]
     assert nan_sum_sign(pos, neg) in (1.0, -1.0)  # CPython's: one of the two, by its own order
+
+
+def checked_log(rh):
+    if rh > 1.0:
+        raise ValueError(f"rh={rh}")
+    return math.log(rh)
+
+
+def reciprocal_then_check(x, y):
+    r = 1.0 / x
+    if y < 0:
+        raise ValueError("negative y", y)
+    return r
+
+
+def test_every_element_is_evaluated_and_the_first_raising_one_raises():
+    # Item 19: CPython stops at element 1; here all run, and element 1's exception is raised.
+    with pytest.raises(ValueError) as info:
+        vectorize(checked_log)(np.array([0.5, 2.0, 3.0]))
+    assert info.value.args == ("rh=2.0",)
+    assert info.value.__notes__ == ["array-vectorize: raised for element (1,) (flat index 1)"]
+
+
+def test_a_numeric_error_on_an_earlier_element_does_not_raise():
+    # Item 20: CPython raises ZeroDivisionError at element 0; D3 makes it inf, element 1 raises.
+    with pytest.raises(ZeroDivisionError):
+        reciprocal_then_check(0.0, 1.0)
+    with pytest.raises(ValueError) as info:
+        vectorize(reciprocal_then_check)(np.array([0.0, 1.0]), np.array([1.0, -2.0]))
+    assert info.value.args == ("negative y", -2.0)
+
+
+def positive_log(rh):
+    if rh <= 0.0:
+        raise ValueError("rh must be positive")
+    y = math.log(rh)
+    return y * y + y
+
+
+def test_the_formula_after_a_check_runs_on_raising_elements_too():
+    # Item 21: log runs on the element that raised, so NumPy can warn before the exception.
+    with np.errstate(divide="raise"):
+        with pytest.raises(FloatingPointError):
+            vectorize(positive_log)(np.array([0.0, 2.0]))

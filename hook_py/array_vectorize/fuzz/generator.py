@@ -39,7 +39,7 @@ FEATURES = (
 #: Unsupported constructs for rejection programs.
 REJECTIONS = (
     "truthiness", "while", "range_of_array", "list", "string", "print", "bitwise", "unknown_math",
-    "unknown_name", "assert", "break", "generator", "try", "global",
+    "unknown_name", "raise_from", "break", "generator", "try", "global",
 )
 
 TRANSCENDENTAL = (
@@ -711,7 +711,7 @@ class Generator:
             "bitwise": [f"z9 = {p} {rng.choice(['&', '|', '^', '<<'])} 1"],
             "unknown_math": [f"z9 = math.{rng.choice(['gamma', 'erf', 'lgamma', 'factorial'])}({p})"],
             "unknown_name": [f"z9 = undefined_function({p})"],
-            "assert": [f"assert {p} > 0"],
+            "raise_from": [f"raise ValueError({p}) from None"],
             "break": ["for z9 in range(3):", "    break"],
             "generator": [f"z9 = sum({p} for _ in range(3))"],
             "try": ["try:", f"    z9 = 1.0 / {p}", "except ZeroDivisionError:", "    z9 = 0.0"],

@@ -1,0 +1,58 @@
+"""The check after the body of a function that can raise (D11).
+
+Generated code computes, per lane, the number of the first ``raise``/``assert`` the lane reached
+(0 when it returned). If any lane raised, the exception is the one CPython's element loop raises
+first: the first raising lane in C order, built from that lane's values as Python scalars.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def _vec_raises(xp: Any, code: Any, *sites: tuple) -> None:
+    raised = xp.any(code != 0)
+    try:
+        raised = bool(raised)
+    except Exception as exc:  # a traced array (jax.jit) has no concrete truth value
+        raise TypeError(
+            "array-vectorize: this function raises on some elements (a `raise` or `assert`, D11), "
+            "and deciding whether any element raised needs concrete values, but the arrays are "
+            f"traced ({type(raised).__name__}, e.g. under jax.jit); call it outside the trace, or "
+            "move the check out of the vectorized function"
+        ) from exc
+    if not raised:
+        return
+    shape = tuple(int(n) for n in code.shape)
+    flat = xp.reshape(code, (-1,))
+    index = int(xp.argmax(xp.astype(flat != 0, xp.int8)))
+    make, values = sites[int(flat[index]) - 1]
+    exc = make(*(_lane_value(xp, v, shape, index) for v in values))
+    if isinstance(exc, type):
+        exc = exc()
+    if hasattr(exc, "add_note"):
+        exc.add_note(f"array-vectorize: raised for element {_unravel(index, shape)} (flat index {index})")
+    raise exc
+
+
+def _lane_value(xp: Any, value: Any, shape: tuple, index: int) -> Any:
+    """``value`` on lane ``index`` as the Python scalar CPython would see there."""
+    if isinstance(value, (bool, int, float)):
+        return value
+    item = xp.reshape(xp.broadcast_to(value, shape), (-1,))[index]
+    dtype = value.dtype
+    if dtype == xp.bool:
+        return bool(item)
+    if dtype in (xp.float64, xp.float32):
+        return float(item)
+    return int(item)
+
+
+def _unravel(index: int, shape: tuple) -> tuple:
+    out = []
+    for n in reversed(shape):
+        out.append(index % n)
+        index //= n
+    return tuple(reversed(out))
