@@ -46,6 +46,9 @@ pub enum DiagnosticKind {
     UnsupportedSignature,
     /// An integer literal outside the range the compiler represents exactly.
     ValueOutOfRange,
+    /// A construct lowering gave up on without saying why: a compiler bug, rejected (D10)
+    /// rather than compiled with a stand-in value.
+    Unexplained,
 }
 
 impl DiagnosticKind {
@@ -71,6 +74,7 @@ impl DiagnosticKind {
             DiagnosticKind::MissingReturn => "missing-return",
             DiagnosticKind::UnsupportedSignature => "unsupported-signature",
             DiagnosticKind::ValueOutOfRange => "value-out-of-range",
+            DiagnosticKind::Unexplained => "internal-unexplained",
         }
     }
 }

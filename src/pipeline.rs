@@ -156,7 +156,7 @@ impl Passes<'_> {
     fn optimize(&mut self, f: &mut Function, params: &[Kind]) -> Result<(), CompileError> {
         use Kinds::{Fresh, Operations};
         self.run("kinds", Fresh, f, |f| infer_kinds(f, params))?;
-        self.run("fold", Operations, f, fold::run)?;
+        self.run("fold", Fresh, f, |f| fold::run(f, params))?;
         self.run("cse", Operations, f, cse::run)?;
         self.run("dce", Operations, f, dce::run)?;
         self.run("legalize", Fresh, f, |f| legalize::legalize(f, params))?;

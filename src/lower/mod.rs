@@ -251,6 +251,7 @@ impl<'s> Lowerer<'s> {
                 Hidden::Array(n) | Hidden::Callee(n) => n.clone(),
             });
         }
+        self.refuse_unexplained_poison(func);
         let diags = std::mem::take(&mut self.diags);
         if !diags.is_empty() {
             return (None, diags);
@@ -264,6 +265,31 @@ impl<'s> Lowerer<'s> {
             }),
             diags,
         )
+    }
+
+    /// A poisoned value stands in for an expression lowering gave up on; it must never reach
+    /// generated code. Every give-up reports a diagnostic or defers a name (the static compile
+    /// then compiles the live function); one that did neither is a compiler bug, and the
+    /// function is rejected instead of computing with the stand-in (D10).
+    fn refuse_unexplained_poison(&mut self, func: &ParsedFunction) {
+        if !self.diags.is_empty() || !self.names.deferred.is_empty() || self.poisoned.is_empty() {
+            return;
+        }
+        let mut reached = false;
+        crate::ir::walk_insts(&self.f.body, &mut |inst| {
+            if let crate::ir::Inst::Let { dst, .. } = inst {
+                reached |= self.poisoned.contains(dst);
+            }
+        });
+        if reached {
+            self.error(
+                DiagnosticKind::Unexplained,
+                format!("internal error: part of `{}` could not be compiled and the compiler did not say why; this is a bug in array-vectorize (please report it with this function); use fallback=True or leave the function undecorated meanwhile", func.name),
+                func.source,
+                func.start,
+                func.start + 3,
+            );
+        }
     }
 
     /// The function's result: its returns chained, or an error when it can fall off its end.
@@ -343,6 +369,27 @@ mod tests {
     fn a_function_must_return_on_every_path() {
         let e = errors("def f(x):\n    if x > 0.0:\n        return 1.0\n");
         assert!(e.iter().any(|m| m.contains("without returning")), "{e:?}");
+    }
+
+    #[test]
+    fn a_give_up_without_a_reason_is_refused_not_compiled_as_a_stand_in() {
+        // `~` is rejected by validation before lowering; lowered anyway, the expression gives up
+        // without a diagnostic, which must not leave the stand-in 0.0 in the function.
+        let mut sources = vec![];
+        let (id, body) =
+            crate::extract::parse_text(&mut sources, "t.py", "def f(x):\n    return ~x + 1\n", 1)
+                .expect("parses");
+        let func = crate::extract::find_function(id, &sources, &body, "f").expect("found");
+        let env = crate::testing::env(&[]);
+        let (lowered, diags) =
+            super::Lowerer::new(&mut sources, crate::pipeline::Options::default())
+                .lower(&func, &env);
+        assert!(lowered.is_none());
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!(
+            diags[0].kind,
+            crate::diagnostics::DiagnosticKind::Unexplained
+        );
     }
 
     #[test]
