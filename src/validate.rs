@@ -153,14 +153,15 @@ impl Validator<'_> {
                 "`global` and `nonlocal` are not supported: a vectorized function cannot write outside itself",
                 stmt,
             ),
-            S::Try(_) | S::TryStar(_) => self.push_keyword(
+            S::Try(t) => self.try_stmt(t, loop_depth),
+            S::TryStar(_) => self.push_keyword(
                 K::UnsupportedStatement,
-                "`try` is not supported: exceptions cannot be raised per element (numeric errors become IEEE values, D3)",
+                "`try ... except*` (exception groups) is not supported; use plain `except`",
                 stmt,
                 "try",
             ),
             // D11: the exception expression runs in Python on one lane; lowering checks its names.
-            S::Raise(r) => self.raise_stmt(r, stmt),
+            S::Raise(r) => self.raise_stmt(r),
             S::Assert(a) => self.expr(&a.test),
             S::With(_) | S::AsyncWith(_) => self.push_keyword(K::UnsupportedStatement, "`with` is not supported", stmt, "with"),
             S::Import(_) | S::ImportFrom(_) => self.push(
@@ -179,12 +180,21 @@ impl Validator<'_> {
     }
 
     /// `raise` (D11): the exception expression runs in Python on one lane; lowering checks its
-    /// names.
-    fn raise_stmt(&mut self, r: &ast::StmtRaise, stmt: &ast::Stmt) {
-        use DiagnosticKind as K;
-        if r.exc.is_none() {
-            self.push(K::UnsupportedStatement, "a bare `raise` re-raises the exception being handled, and there is none outside `except`; raise an exception, e.g. `raise ValueError(...)`", stmt);
+    /// names, and that a bare `raise` stands in an `except` clause.
+    /// `try` (D11): every clause is checked like any block; lowering resolves and matches the
+    /// classes.
+    fn try_stmt(&mut self, t: &ast::StmtTry, loop_depth: usize) {
+        self.block(&t.body, false, loop_depth);
+        for h in &t.handlers {
+            let ast::ExceptHandler::ExceptHandler(h) = h;
+            self.block(&h.body, false, loop_depth);
         }
+        self.block(&t.orelse, false, loop_depth);
+        self.block(&t.finalbody, false, loop_depth);
+    }
+
+    fn raise_stmt(&mut self, r: &ast::StmtRaise) {
+        use DiagnosticKind as K;
         if let Some(cause) = &r.cause {
             self.push(
                 K::UnsupportedStatement,

@@ -199,9 +199,10 @@ def is_d3(error: BaseException) -> bool:
     return isinstance(error, (ArithmeticError, ValueError)) and any(m in str(error) for m in D3_MESSAGES)
 
 
-def first_raise(original: Callable, *args: Any) -> tuple[BaseException, tuple] | None:
+def first_raise(original: Callable, *args: Any, numeric: bool = False) -> tuple[BaseException, tuple] | None:
     """The exception CPython's element loop raises first (C order), with the element's index;
-    numeric exceptions of D3 do not count."""
+    numeric exceptions of D3 do not count, unless `numeric` (a function whose numeric errors
+    all stand inside `try` bodies, where they raise as in CPython)."""
     np_args = [np.asarray(a) for a in args]
     shape = np.broadcast_shapes(*[a.shape for a in np_args])
     broadcast = [np.broadcast_to(a, shape) for a in np_args]
@@ -209,19 +210,25 @@ def first_raise(original: Callable, *args: Any) -> tuple[BaseException, tuple] |
         try:
             original(*[b[index].item() for b in broadcast])
         except Exception as error:  # noqa: BLE001 - any exception is the expected one
-            if not is_d3(error):
+            if numeric or not is_d3(error):
                 return error, index
     return None
 
 
 def check_raising(
-    vec: Callable, *args: Any, backend: str = "numpy", scalar: Callable | None = None, tolerance: float = 0.0
+    vec: Callable,
+    *args: Any,
+    backend: str = "numpy",
+    scalar: Callable | None = None,
+    tolerance: float = 0.0,
+    numeric: bool = False,
 ) -> Any:
     """`check` for a function that may raise (D11): when CPython's element loop raises, the
     vectorized call raises the same class with the same args and a note naming the element;
-    otherwise values match. Returns the exception raised, or None."""
+    otherwise values match. Returns the exception raised, or None. With `numeric`, numeric
+    errors count as raises (they stand inside `try` bodies)."""
     original = scalar or vec._vectorized_original
-    expected = first_raise(original, *args)
+    expected = first_raise(original, *args, numeric=numeric)
     if expected is None:
         check(vec, *args, backend=backend, scalar=original, tolerance=tolerance)
         return None

@@ -104,7 +104,12 @@ impl Lowerer<'_> {
                 let x = self.math_arg(frame, args[0], f.safe);
                 let lx = self.emit(Op::Math(f, vec![x]));
                 if args.len() == 1 {
+                    self.math_raise(frame, name, &[x], lx);
                     return Ok(lx);
+                }
+                if self.in_try > 0 {
+                    self.error_at(frame, DiagnosticKind::UnsupportedExpression, "math.log(x, base) inside a `try` body is not supported yet; write math.log(x) / math.log(base)".into(), c);
+                    return Err(());
                 }
                 let base = self.math_arg(frame, args[1], f.safe);
                 let lb = self.emit(Op::Math(f, vec![base]));
@@ -152,7 +157,11 @@ impl Lowerer<'_> {
         if name == "pow" {
             vals[0] = self.protect(frame, vals[0], SafeValue::One);
         }
-        let v = self.emit(Op::Math(f, vals));
+        let v = self.emit(Op::Math(f, vals.clone()));
+        if !self.math_raise(frame, name, &vals, v) {
+            self.error_at(frame, DiagnosticKind::UnsupportedExpression, format!("math.{name}() inside a `try` body is not supported yet (which elements raise is not modelled); call it outside the `try`"), c);
+            return Err(());
+        }
         // math.floor/ceil/trunc return ints.
         Ok(match name {
             "floor" | "ceil" | "trunc" => {
@@ -210,6 +219,9 @@ impl Lowerer<'_> {
                     _ => CastOp::Round,
                 };
                 // Float to int is partial (NaN, inf); ints and bools need no guard.
+                if matches!(op, CastOp::Int | CastOp::Round) {
+                    self.int_conversion_raise(frame, name, a[0]);
+                }
                 let v = if matches!(op, CastOp::Int | CastOp::Round)
                     && !matches!(self.kind(a[0]), Kind::Int | Kind::Bool)
                 {

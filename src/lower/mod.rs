@@ -30,6 +30,7 @@ mod names;
 mod raise;
 mod scalar_if;
 mod stmt;
+mod try_stmt;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -134,6 +135,8 @@ struct Frame<'e> {
     cond: Option<Value>,
     /// For an inlined helper: the lanes its caller runs it for (protect_domains, D1).
     outer_live: Option<Value>,
+    /// The raises inside the `try` bodies being lowered, with the variables they saw (D11).
+    catching: try_stmt::Snapshots,
 }
 
 /// Lowers one function (with the helpers it calls) to the IR.
@@ -164,6 +167,16 @@ pub struct Lowerer<'s> {
     /// The call of the expression statement being lowered (by address): a helper called for its
     /// checks, whose result is discarded, may fall off its end.
     statement_call: Option<usize>,
+    /// The builtin class of each raise site, when known (D11: `except` matches on it).
+    site_classes: Vec<Option<&'static str>>,
+    /// How many `try` bodies enclose the code being lowered (numeric errors raise there).
+    in_try: usize,
+    /// How many `finally` clauses enclose the code being lowered (nothing may raise there).
+    in_finally: usize,
+    /// Where each enclosing `try` statement stands.
+    try_spans: Vec<(SourceId, (usize, usize))>,
+    /// The per-lane raise code of each enclosing `except` clause, for a bare `raise`.
+    handling: Vec<Value>,
 }
 
 type R<T> = Result<T, ()>;
@@ -184,6 +197,7 @@ impl<'e> Frame<'e> {
             },
             cond: None,
             outer_live: None,
+            catching: vec![],
         }
     }
 }
@@ -217,6 +231,11 @@ impl<'s> Lowerer<'s> {
             raise_codes: BTreeSet::new(),
             raise_span: None,
             statement_call: None,
+            site_classes: vec![],
+            in_try: 0,
+            in_finally: 0,
+            try_spans: vec![],
+            handling: vec![],
         }
     }
 

@@ -20,12 +20,39 @@ use crate::ir::{CmpOp, Const, Inst, Kind, LogicOp, Op, RaiseSite, Shape, UnOp, V
 impl Lowerer<'_> {
     /// `raise E(...)` on the lanes of the current path.
     pub(super) fn raise_stmt(&mut self, frame: &mut Frame, r: &ast::StmtRaise, stmt: &ast::Stmt) {
-        let Some(exc) = &r.exc else { return };
+        let Some(exc) = &r.exc else {
+            self.reraise(frame, stmt);
+            return;
+        };
         let (start, end) = span(&**exc);
         let text = self.source_slice(frame, start, end);
-        if let Some(code) = self.raise_site(frame, text, &[&**exc], stmt) {
+        let class_expr = match &**exc {
+            ast::Expr::Call(c) => &*c.func,
+            e => e,
+        };
+        let class = self.builtin_class(frame, class_expr);
+        if let Some(code) = self.raise_site(frame, text, &[&**exc], class, stmt) {
             self.raise_on(frame, None, code);
         }
+    }
+
+    /// A bare `raise`: inside an `except` clause, each lane raises again what it raised in the
+    /// `try` body (the same site, from the same values).
+    fn reraise(&mut self, frame: &mut Frame, stmt: &ast::Stmt) {
+        let Some(&code) = self.handling.last() else {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedStatement,
+                "a bare `raise` re-raises the exception being handled, and there is none outside `except`; raise an exception, e.g. `raise ValueError(...)`".into(),
+                stmt,
+            );
+            return;
+        };
+        if self.blocks.len() > 1 || self.in_finally > 0 {
+            self.reject_in_loop(frame, stmt);
+            return;
+        }
+        self.raise_on(frame, None, code);
     }
 
     /// `assert test, msg`: raises `AssertionError(msg)` on the lanes where `test` is false;
@@ -56,7 +83,7 @@ impl Lowerer<'_> {
             None => "AssertionError".to_string(),
         };
         let roots: Vec<&ast::Expr> = a.msg.iter().map(|m| &**m).collect();
-        if let Some(code) = self.raise_site(frame, text, &roots, stmt) {
+        if let Some(code) = self.raise_site(frame, text, &roots, Some("AssertionError"), stmt) {
             self.raise_on(frame, fails, code);
         }
     }
@@ -67,6 +94,9 @@ impl Lowerer<'_> {
         let entry = self.and_opt(frame.cond, mask);
         frame.flow.returns.push((entry, code));
         self.raise_codes.insert(code);
+        if let Some(snapshots) = frame.catching.last_mut() {
+            snapshots.push((code, frame.vars.clone()));
+        }
         frame.flow.done = match (mask, frame.flow.done) {
             (None, _) | (_, Done::Always) => Done::Always,
             (Some(m), Done::Never) => Done::Mask(m),
@@ -119,12 +149,9 @@ impl Lowerer<'_> {
         frame: &mut Frame,
         text: String,
         roots: &[&ast::Expr],
+        class: Option<&'static str>,
         stmt: &ast::Stmt,
     ) -> Option<Value> {
-        if self.blocks.len() > 1 {
-            self.reject_in_loop(frame, stmt);
-            return None;
-        }
         let mut names: Vec<&ast::ExprName> = vec![];
         let mut ok = true;
         for root in roots {
@@ -181,12 +208,46 @@ impl Lowerer<'_> {
         if !ok {
             return None;
         }
-        self.raise_sites.push(RaiseSite {
-            expr: text,
-            params,
-            args,
-        });
-        self.raise_span = Some((frame.source, span(stmt)));
+        self.push_site(frame, (text, params, args), class, Some(stmt))
+    }
+
+    /// Records the raise site `(exception text, its parameters, their values)` of builtin class
+    /// `class` (None: not known when compiling); returns its code, or None after reporting why
+    /// lanes cannot end there. `stmt` is the `raise`/`assert` (None for a numeric error in a
+    /// `try`, reported at the `try`).
+    pub(super) fn push_site(
+        &mut self,
+        frame: &Frame,
+        (expr, params, args): (String, Vec<String>, Vec<Value>),
+        class: Option<&'static str>,
+        stmt: Option<&ast::Stmt>,
+    ) -> Option<Value> {
+        let at = match stmt {
+            Some(s) => Some((frame.source, span(s))),
+            None => self.try_spans.last().copied(),
+        };
+        if self.blocks.len() > 1 || self.in_finally > 0 {
+            let what = if self.in_finally > 0 {
+                "a `finally` clause whose code can raise (a call of a helper that raises) is not supported; move the call after the `try` statement"
+            } else if stmt.is_none() {
+                "a division or power that can raise inside a `try` body, within a `for` loop (or an `if` on its index), is not supported yet; divide outside the loop or check the divisor"
+            } else {
+                "`raise` and `assert` inside a `for` loop (or an `if` on its index) are not supported yet; check before or after the loop"
+            };
+            if let Some((source, (start, end))) = at {
+                self.error(
+                    DiagnosticKind::UnsupportedStatement,
+                    what.into(),
+                    source,
+                    start,
+                    end,
+                );
+            }
+            return None;
+        }
+        self.raise_sites.push(RaiseSite { expr, params, args });
+        self.site_classes.push(class);
+        self.raise_span = at;
         let code = self.f.new_value(Kind::Int, Shape::Scalar, None);
         self.push_inst(Inst::Let {
             dst: code,

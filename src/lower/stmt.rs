@@ -42,6 +42,7 @@ impl Lowerer<'_> {
             S::If(i) => self.if_stmt(frame, i),
             S::Raise(r) => self.raise_stmt(frame, r, stmt),
             S::Assert(a) => self.assert_stmt(frame, a, stmt),
+            S::Try(t) => self.try_stmt(frame, t, stmt),
             S::Expr(e) => {
                 if let ast::Expr::Call(c) = e.value.as_ref() {
                     self.call_stmt(frame, c, &e.value, stmt);

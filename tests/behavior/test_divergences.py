@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from array_vectorize import vectorize
+from array_vectorize import VectorizationError, vectorize
 
 INT64_MAX = np.iinfo(np.int64).max
 INT64_MIN = np.iinfo(np.int64).min
@@ -206,3 +206,28 @@ def test_the_formula_after_a_check_runs_on_raising_elements_too():
     with np.errstate(divide="raise"):
         with pytest.raises(FloatingPointError):
             vectorize(positive_log)(np.array([0.0, 2.0]))
+
+
+def ratio_or_zero(a, b):
+    try:
+        r = a / b
+    except ZeroDivisionError:
+        r = 0.0
+    return r
+
+
+def log_base_in_try(x, base):
+    try:
+        y = math.log(x, base)
+    except ValueError:
+        y = 0.0
+    return y
+
+
+def test_inside_try_numeric_errors_raise_as_in_cpython():
+    # Item 23: inside `try` the division raises and is caught, as CPython; outside it is inf (item 1).
+    assert vectorize(ratio_or_zero)(np.array([1.0, 3.0]), np.array([0.0, 2.0])).tolist() == [0.0, 1.5]
+    assert ratio_or_zero(1.0, 0.0) == 0.0
+    # The two-argument log is not modelled inside `try`: rejected rather than given IEEE values.
+    with pytest.raises(VectorizationError, match=r"math.log\(x, base\) inside a `try` body"):
+        vectorize(log_base_in_try)

@@ -29,12 +29,31 @@ def _vec_raises(xp: Any, code: Any, *sites: tuple) -> None:
     flat = xp.reshape(code, (-1,))
     index = int(xp.argmax(xp.astype(flat != 0, xp.int8)))
     make, values = sites[int(flat[index]) - 1]
-    exc = make(*(_lane_value(xp, v, shape, index) for v in values))
-    if isinstance(exc, type):
-        exc = exc()
+    exc = _exception(make, [_lane_value(xp, v, shape, index) for v in values])
     if hasattr(exc, "add_note"):
         exc.add_note(f"array-vectorize: raised for element {_unravel(index, shape)} (flat index {index})")
     raise exc
+
+
+def _exception(make: Any, values: list) -> BaseException:
+    """The exception of a raise site on one lane's values. Building it may raise instead (a
+    message that fails to format, or a numeric error inside ``try`` whose site is the failing
+    operation itself): that exception is the one CPython raises there."""
+    try:
+        exc = make(*values)
+    except Exception as raised:  # noqa: BLE001 - what CPython raises on this lane
+        exc = raised
+        exc.__traceback__ = None
+    if isinstance(exc, type) and issubclass(exc, BaseException):
+        exc = exc()
+    if not isinstance(exc, BaseException):
+        from .._core import InternalError
+
+        raise InternalError(
+            f"array-vectorize: internal error: a lane marked as raising computes {exc!r} instead; "
+            "this is a bug in array-vectorize (please report it with this function)"
+        )
+    return exc
 
 
 def _lane_value(xp: Any, value: Any, shape: tuple, index: int) -> Any:
