@@ -333,6 +333,7 @@ fn marked(def: &ast::StmtFunctionDef, markers: &Markers) -> Option<MarkedOptions
                 match (arg.as_str(), literal_bool) {
                     ("protect_domains", Some(b)) => opts.options.protect_domains = b,
                     ("fallback", Some(b)) => opts.options.fallback = b,
+                    ("nan_on_raise", Some(b)) => opts.options.nan_on_raise = b,
                     ("namespace", _) => opts.pinned_namespace = true,
                     // verify runs at decoration time on the live function; it shapes no code.
                     ("verify", _) => {}

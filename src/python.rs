@@ -146,6 +146,9 @@ fn options_from_py(d: Option<&Bound<'_, PyDict>>) -> PyResult<Options> {
         if let Some(v) = d.get_item("optimize")? {
             o.optimize = v.is_truthy()?;
         }
+        if let Some(v) = d.get_item("nan_on_raise")? {
+            o.nan_on_raise = v.is_truthy()?;
+        }
     }
     Ok(o)
 }
@@ -321,6 +324,7 @@ fn compile_module<'py>(
         opts.set_item("protect_domains", f.options.options.protect_domains)?;
         opts.set_item("fallback", f.options.options.fallback)?;
         opts.set_item("optimize", f.options.options.optimize)?;
+        opts.set_item("nan_on_raise", f.options.options.nan_on_raise)?;
         opts.set_item("pinned_namespace", f.options.pinned_namespace)?;
         d.set_item("options", opts)?;
         match &f.outcome {

@@ -112,6 +112,16 @@ pub const RAISES: Helper = Helper {
               `code - 1` of `sites`, each `(make_exception, values)`, called on that lane's values",
 };
 
+/// `nan_on_raise=True` (D11): the result as float64 with NaN on the lanes that raised.
+pub const RAISED_TO_NAN: Helper = Helper {
+    key: "raised_to_nan",
+    name: "_vec_raised_to_nan",
+    params: "xp, code, value",
+    ops: &[],
+    meaning: "nan_on_raise=True (D11): `value` as float64 with NaN on the lanes whose `code` is \
+              nonzero, instead of raising",
+};
+
 /// Every runtime helper, in the order of ARCHITECTURE.md's table.
 pub const HELPERS: &[Helper] = &[
     FLOAT_ARGS,
@@ -123,6 +133,7 @@ pub const HELPERS: &[Helper] = &[
     ELEMENTWISE,
     RESULT,
     RAISES,
+    RAISED_TO_NAN,
 ];
 
 /// `_vec_binary`'s key for an arithmetic operator.

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use super::choice::{self, Coerce};
 use super::dels::free_dead_arrays;
-use super::runtime::{BROADCAST, RAISES, RESULT, UNARY};
+use super::runtime::{BROADCAST, RAISED_TO_NAN, RAISES, RESULT, UNARY};
 use super::Gen;
 use crate::ir::{Block, IfOut, Inst, Kind, Op, Phi, Value};
 use crate::pyast::{call, name, Expr, Stmt};
@@ -24,7 +24,11 @@ impl Gen<'_> {
     /// The statements of the function's body, its return included, with dead arrays freed.
     pub(super) fn function_body(mut self) -> Vec<Stmt> {
         let mut out = self.block(&self.f.body.clone());
-        if let Some(r) = &self.f.raises {
+        let nan_code = match &self.f.raises {
+            Some(r) if r.nan => Some(self.value(r.code)),
+            _ => None,
+        };
+        if let Some(r) = self.f.raises.as_ref().filter(|r| !r.nan) {
             let mut args = vec![self.value(r.code)];
             for site in &r.sites {
                 let values = site.args.iter().map(|&a| self.value(a)).collect();
@@ -41,6 +45,9 @@ impl Gen<'_> {
         // (docs/semantics.md item 13).
         if !self.scalar(self.f.ret) && self.operand(self.f.ret).wide {
             ret = self.helper(&RESULT, vec![ret]);
+        }
+        if let Some(code) = nan_code {
+            ret = self.helper(&RAISED_TO_NAN, vec![code, ret]);
         }
         out.push(Stmt::Return(ret));
         let arrays: BTreeSet<String> = (0..self.f.values.len())

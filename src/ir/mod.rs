@@ -104,6 +104,8 @@ pub struct RaiseSite {
 pub struct Raises {
     pub code: Value,
     pub sites: Vec<RaiseSite>,
+    /// The raising lanes give NaN instead of the call raising (`nan_on_raise=True`).
+    pub nan: bool,
 }
 
 /// One compiled function (helpers are inlined into it).

@@ -328,6 +328,7 @@ mod tests {
             protect_domains: true,
             fallback: false,
             optimize: false,
+            nan_on_raise: false,
         };
         let ir = ir_after_with(src, "lower", &env(&[]), options).to_string();
         assert!(

@@ -55,6 +55,8 @@ pub struct Options {
     pub fallback: bool,
     /// Python runs with `-O`: `assert` statements are compiled out (D11).
     pub optimize: bool,
+    /// Lanes that raise give NaN instead of the call raising (D11, `nan_on_raise=True`).
+    pub nan_on_raise: bool,
 }
 
 /// What a hidden parameter carries.
@@ -321,6 +323,7 @@ impl<'s> Lowerer<'s> {
                     self.f.raises = Some(Raises {
                         code,
                         sites: std::mem::take(&mut self.raise_sites),
+                        nan: self.opts.nan_on_raise,
                     });
                 }
                 // A function that raises on every path returns nothing: any value will do.

@@ -46,3 +46,25 @@ def test_jax_jit_gives_a_clear_error():
     jitted = jax.jit(vectorize(f_string_message))
     with pytest.raises(TypeError, match="traced .*jax.jit"):
         jitted(jnp.asarray([0.5]), jnp.asarray([1.0]))
+
+
+def test_jax_jit_error_names_the_option():
+    jitted = jax.jit(vectorize(f_string_message))
+    with pytest.raises(TypeError, match="nan_on_raise=True"):
+        jitted(jnp.asarray([0.5]), jnp.asarray([1.0]))
+
+
+def test_nan_on_raise_under_jax_jit_gives_nan_on_raising_elements():
+    vec = vectorize(f_string_message, nan_on_raise=True)
+    rh = np.array([0.5, 1.5, -0.1, 1.0])
+    t = np.array([10.0, 20.0, 30.0, 40.0])
+    got = np.asarray(jax.jit(vec)(jnp.asarray(rh), jnp.asarray(t)))
+    expected = [f_string_message(a, b) if 0 <= a <= 1 else float("nan") for a, b in zip(rh, t)]
+    np.testing.assert_array_equal(got, np.array(expected))
+
+
+def test_nan_on_raise_keeps_dask_lazy():
+    vec = vectorize(returned_lanes_never_raise, nan_on_raise=True)
+    got = vec(da.from_array(np.array([1.0, 12.0, 6.0, -7.0]), chunks=2))
+    assert isinstance(got, da.Array)
+    np.testing.assert_array_equal(got.compute(), np.array([2.0, 10.0, np.nan, np.nan]))

@@ -247,3 +247,45 @@ def test_rejections_name_the_construct_and_position(fn, text):
         vectorize(fn)
     assert text in str(info.value)
     assert info.value.diagnostics[0]["line"] > fn.__code__.co_firstlineno
+
+
+def count_checked(n):
+    if n < 0:
+        raise ValueError(f"negative count {n}")
+    return n * 2
+
+
+@pytest.mark.parametrize("fn", [f_string_message, returned_lanes_never_raise, count_checked, asserts], ids=lambda f: f.__name__)
+def test_nan_on_raise_gives_nan_exactly_where_cpython_raises(fn, backend):
+    from oracle import first_raise, to_backend, to_numpy
+
+    vec = vectorize(fn, nan_on_raise=True)
+    n = fn.__code__.co_argcount
+    column = np.array([-5, -1, 0, 1, 7, 1000]) if fn is count_checked else np.concatenate([floats(6), [5.5, 7.0, 12.0, -6.0]])
+    args = grid(*[column] * n)
+    got = to_numpy(vec(*[to_backend(a, backend) for a in args]))
+    assert got.dtype == np.float64
+    for lane, scalars in enumerate(zip(*[a.ravel().tolist() for a in args])):
+        raised = first_raise(fn, *[np.array(s) for s in scalars])
+        if raised is not None:
+            assert np.isnan(got.ravel()[lane]), scalars
+        else:
+            try:
+                expected = fn(*scalars)
+            except ArithmeticError:
+                continue  # D3: an IEEE value
+            assert got.ravel()[lane] == expected or (expected != expected and got.ravel()[lane] != got.ravel()[lane]), scalars
+
+
+def test_try_catches_are_unaffected_by_nan_on_raise():
+    def ratio(a, b):
+        try:
+            r = a / b
+        except ZeroDivisionError:
+            r = -1.0
+        if r > 100.0:
+            raise ValueError("too steep")
+        return r
+
+    got = vectorize(ratio, nan_on_raise=True)(np.array([1.0, 500.0, 3.0]), np.array([0.0, 1.0, 2.0]))
+    assert got[0] == -1.0 and np.isnan(got[1]) and got[2] == 1.5

@@ -20,8 +20,9 @@ def _vec_raises(xp: Any, code: Any, *sites: tuple) -> None:
         raise TypeError(
             "array-vectorize: this function raises on some elements (a `raise` or `assert`, D11), "
             "and deciding whether any element raised needs concrete values, but the arrays are "
-            f"traced ({type(raised).__name__}, e.g. under jax.jit); call it outside the trace, or "
-            "move the check out of the vectorized function"
+            f"traced ({type(raised).__name__}, e.g. under jax.jit); decorate it with "
+            "vectorize(..., nan_on_raise=True) to get NaN for the elements that raise instead, call it "
+            "outside the trace, or move the check out of the vectorized function"
         ) from exc
     if not raised:
         return
@@ -33,6 +34,16 @@ def _vec_raises(xp: Any, code: Any, *sites: tuple) -> None:
     if hasattr(exc, "add_note"):
         exc.add_note(f"array-vectorize: raised for element {_unravel(index, shape)} (flat index {index})")
     raise exc
+
+
+def _vec_raised_to_nan(xp: Any, code: Any, value: Any) -> Any:
+    """``nan_on_raise=True``: the returned value, as float64, with NaN on the lanes that raised."""
+    if not hasattr(value, "dtype"):
+        value = xp.asarray(float(value), dtype=xp.float64)
+    elif value.dtype != xp.float64:
+        value = xp.astype(value, xp.float64)
+    nan = xp.asarray(float("nan"), dtype=xp.float64)
+    return xp.where(code != 0, nan, value)
 
 
 def _exception(make: Any, values: list) -> BaseException:
@@ -47,9 +58,7 @@ def _exception(make: Any, values: list) -> BaseException:
     if isinstance(exc, type) and issubclass(exc, BaseException):
         exc = exc()
     if not isinstance(exc, BaseException):
-        from .._core import InternalError
-
-        raise InternalError(
+        raise RuntimeError(
             f"array-vectorize: internal error: a lane marked as raising computes {exc!r} instead; "
             "this is a bug in array-vectorize (please report it with this function)"
         )

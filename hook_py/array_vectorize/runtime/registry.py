@@ -17,12 +17,12 @@ from .. import _core
 from .args import _vec_exact_args, _vec_float_args, make_exact_args, make_float_args
 from .arith import _vec_binary, _vec_result, _vec_unary
 from .elementwise import _vec_elementwise
-from .raises import _vec_raises
+from .raises import _vec_raised_to_nan, _vec_raises
 from .select import _vec_broadcast, _vec_select
 
 _IMPLEMENTATIONS = (
     _vec_float_args, _vec_exact_args, _vec_binary, _vec_unary, _vec_select, _vec_broadcast, _vec_elementwise, _vec_result,
-    _vec_raises,
+    _vec_raises, _vec_raised_to_nan,
 )
 
 
