@@ -2,9 +2,11 @@
 //! passes: front end -> lower -> analyses and rewrites -> codegen. This file only orders the
 //! stages; each lives in its own module (see ARCHITECTURE.md).
 
-use crate::analysis::kinds::infer_kinds;
-use crate::codegen::{self, Generated};
-use crate::diagnostics::{render, CompileError, Diagnostic, Rendered, SourceText};
+mod instances;
+
+use crate::analysis::kinds::{infer_kinds_with, CallKinds};
+use crate::codegen::{self, CallTargets, Generated};
+use crate::diagnostics::{render, CompileError, Diagnostic, DiagnosticKind, Rendered, SourceText};
 use crate::env::{Assumption, Env};
 use crate::frontend;
 use crate::ir::verify::Kinds;
@@ -86,6 +88,11 @@ pub fn compile_observed(
 
     let (lowered, lower_diags) = Lowerer::new(&mut sources, req.options).lower(&func, req.env);
     diags.extend(lower_diags);
+    // A give-up lowering could not explain is explained by any other diagnostic (validation
+    // reports constructs before lowering meets them).
+    if diags.iter().any(|d| d.kind != DiagnosticKind::Unexplained) {
+        diags.retain(|d| d.kind != DiagnosticKind::Unexplained);
+    }
     if let Some(l) = &lowered {
         if !l.deferred.is_empty() {
             return Err(CompileError::Deferred(l.deferred.iter().cloned().collect()));
@@ -103,16 +110,23 @@ pub fn compile_observed(
     };
     let mut exact = lowered.func;
     passes.after("lower", Kinds::Fresh, &exact)?;
+    // Out-of-line helpers (D7) are optimized once per kinds of their arguments, as needed.
+    let mut instances = instances::Instances::new(&lowered.callees, passes.debug);
     let unknown = vec![Kind::Unknown; exact.params.len()];
-    passes.optimize(&mut exact, &unknown)?;
+    passes.optimize(&mut exact, &unknown, &mut |c, k| instances.ret_kind(c, k))?;
 
     // The float fast path: the same IR with float parameters, simplified again (with float
     // kinds, simplification can drop a dependency: `1.0 if x else 1.0`).
     let mut float = exact.clone();
     let float_params = vec![Kind::Float; float.params.len()];
     passes.prefix = "float ";
-    passes.optimize(&mut float, &float_params)?;
+    passes.optimize(&mut float, &float_params, &mut |c, k| {
+        instances.ret_kind(c, k)
+    })?;
 
+    instances.resolve(&float)?;
+    instances.resolve(&exact)?;
+    let targets: CallTargets = instances.into_targets();
     let generated = codegen::generate(
         &float,
         &exact,
@@ -121,6 +135,7 @@ pub fn compile_observed(
             posonly: func.posonly,
             kwonly: func.kwonly,
         },
+        &targets,
     );
     let assumptions = lowered
         .used
@@ -150,17 +165,34 @@ struct Passes<'o> {
 }
 
 impl Passes<'_> {
-    /// Kinds for `params`, then fold, CSE and DCE; then kinds and shapes recomputed on the
-    /// simplified IR (simplification changes both: a select of one value is that value) and
-    /// legalized, so codegen's choices match it; then the result broadcast where needed.
-    fn optimize(&mut self, f: &mut Function, params: &[Kind]) -> Result<(), CompileError> {
+    /// [`Self::simplify`], then the result broadcast where needed.
+    fn optimize(
+        &mut self,
+        f: &mut Function,
+        params: &[Kind],
+        calls: &mut CallKinds,
+    ) -> Result<(), CompileError> {
+        self.simplify(f, params, calls)?;
+        self.run("broadcast", Kinds::Fresh, f, broadcast::broadcast_result)
+    }
+
+    /// Kinds for `params` (a call's from its callee's instance, `calls`), then fold, CSE and
+    /// DCE; then kinds and shapes recomputed on the simplified IR (simplification changes both:
+    /// a select of one value is that value) and legalized, so codegen's choices match it.
+    fn simplify(
+        &mut self,
+        f: &mut Function,
+        params: &[Kind],
+        calls: &mut CallKinds,
+    ) -> Result<(), CompileError> {
         use Kinds::{Fresh, Operations};
-        self.run("kinds", Fresh, f, |f| infer_kinds(f, params))?;
-        self.run("fold", Fresh, f, |f| fold::run(f, params))?;
+        self.run("kinds", Fresh, f, |f| infer_kinds_with(f, params, calls))?;
+        self.run("fold", Fresh, f, |f| fold::run(f, params, calls))?;
         self.run("cse", Operations, f, cse::run)?;
         self.run("dce", Operations, f, dce::run)?;
-        self.run("legalize", Fresh, f, |f| legalize::legalize(f, params))?;
-        self.run("broadcast", Fresh, f, broadcast::broadcast_result)
+        self.run("legalize", Fresh, f, |f| {
+            legalize::legalize(f, params, calls);
+        })
     }
 
     fn run(
@@ -224,13 +256,14 @@ mod tests {
     }
 
     #[test]
-    fn a_phi_left_narrow_by_folding_is_widened_by_legalize() {
+    fn folding_leaves_phi_kinds_recomputed() {
         // `max(k, 10, 2.5)` is a float-promoted select until folding resolves it to the int
-        // `k`; the sum it feeds becomes `num` while the loop's phi still says float.
+        // `k`; the sum it feeds becomes `num`, and so must the loop's phi before any later
+        // simplification reads its kind (D10).
         let src = "def f(x, y):\n    k = 10\n    for i in range(1):\n        v = abs(max(k, 10, 2.5) + (x if y < 2.0 else 10))\n    return v\n";
+        let kinds = crate::testing::ir_after(src, "kinds").to_string();
+        assert!(kinds.contains(": float = phi("), "{kinds}");
         let folded = crate::testing::ir_after(src, "fold").to_string();
-        assert!(folded.contains(": float = phi("), "{folded}");
-        let legal = crate::testing::ir_after(src, "legalize").to_string();
-        assert!(legal.contains(": num = phi("), "{legal}");
+        assert!(folded.contains(": num = phi("), "{folded}");
     }
 }

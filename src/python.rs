@@ -102,6 +102,7 @@ fn env_from_py(d: &Bound<'_, PyDict>) -> PyResult<Env> {
                 None => Binding::Unsupported("a value out of the representable range".into()),
             },
             "math" => Binding::MathModule,
+            "numpy" => Binding::NumpyModule,
             "math_member" => Binding::MathMember(t.get_item(1)?.extract()?),
             "builtin" => Binding::Builtin(t.get_item(1)?.extract()?),
             "function" => {
@@ -204,6 +205,7 @@ fn assumption_to_py<'py>(py: Python<'py>, a: &Assumption) -> PyResult<Bound<'py,
             [PyString::new(py, "const").into_any(), const_to_py(py, c)?],
         )?,
         AssumedBinding::MathModule => PyTuple::new(py, [PyString::new(py, "math")])?,
+        AssumedBinding::NumpyModule => PyTuple::new(py, [PyString::new(py, "numpy")])?,
         AssumedBinding::MathMember(m) => PyTuple::new(py, ["math_member", m.as_str()])?,
         AssumedBinding::Builtin(b) => PyTuple::new(py, ["builtin", b.as_str()])?,
         AssumedBinding::Function { name, line } => PyTuple::new(
@@ -380,6 +382,19 @@ fn sha256_hex<'py>(py: Python<'py>, data: &[u8], start: usize) -> PyResult<Bound
     ))
 }
 
+/// The 64-bit checksum of `data[start:]` that guards a cache file's payload (src/cache.rs).
+#[pyfunction]
+#[pyo3(signature = (data, start = 0))]
+fn checksum64(data: &[u8], start: usize) -> PyResult<u64> {
+    let tail = data.get(start..).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "start {start} is beyond the {} bytes of data",
+            data.len()
+        ))
+    })?;
+    Ok(crate::cache::checksum64(tail))
+}
+
 /// Writes `data` to `path` atomically (temporary file, then rename); `mode` as for a `.pyc`
 /// (restricted to 0o666 and by the umask; owner-only without it). Raises OSError.
 #[pyfunction]
@@ -421,6 +436,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile_function, m)?)?;
     m.add_function(wrap_pyfunction!(compile_module, m)?)?;
     m.add_function(wrap_pyfunction!(sha256_hex, m)?)?;
+    m.add_function(wrap_pyfunction!(checksum64, m)?)?;
     m.add_function(wrap_pyfunction!(element_loop, m)?)?;
     m.add_function(wrap_pyfunction!(write_atomic, m)?)?;
     m.add_function(wrap_pyfunction!(scan_tree, m)?)?;

@@ -153,6 +153,7 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
             _stats.bump("hook_hits")
             if entry.get("from_cache_file"):
                 _stats.bump("disk_cache_hits")
+            return emit.from_cache(original, entry, namespace)
         return emit.materialize(
             original,
             entry["fast_source"],
@@ -161,7 +162,6 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
             exact_entry=entry.get("exact_entry"),
             namespace=namespace,
             code=entry.get("code"),
-            lazy=entry["origin"] == "hook",
             doc=entry.get("doc"),
             scalar_source=entry.get("scalar_source"),
         )

@@ -23,7 +23,12 @@ fn shaped_block(f: &Function, block: &Block, g: &mut Vec<Params>) {
             Inst::Let { dst, op } => {
                 let s = match op {
                     Op::Param(i) if *i < f.declared_params && *i < 64 => 1u64 << i,
-                    Op::Param(_) | Op::Const(_) | Op::AsArray(_) | Op::Placeholder(_) => 0,
+                    // A helper's result (D7) may carry fewer shapes than its arguments.
+                    Op::Param(_)
+                    | Op::Const(_)
+                    | Op::AsArray(_)
+                    | Op::Placeholder(_)
+                    | Op::Call { .. } => 0,
                     Op::Broadcast(_) => u64::MAX,
                     Op::Select(c, a, b) if f.info(*c).shape == Shape::Scalar => {
                         g[a.index()] & g[b.index()]
@@ -79,10 +84,10 @@ mod tests {
     #[test]
     fn a_result_carries_the_shapes_of_the_parameters_it_reads() {
         let f = ir_after("def f(x, y):\n    return x * 2.0 + y\n", "legalize");
-        assert_eq!(shaped_by(&f, f.ret), 0b11);
+        assert_eq!(shaped_by(&f, f.ret[0]), 0b11);
         let g = ir_after("def f(x, y):\n    return x * 2.0\n", "legalize");
-        assert_eq!(shaped_by(&g, g.ret), 0b01);
+        assert_eq!(shaped_by(&g, g.ret[0]), 0b01);
         let h = ir_after("def f(x):\n    return 1.0\n", "legalize");
-        assert_eq!(shaped_by(&h, h.ret), 0);
+        assert_eq!(shaped_by(&h, h.ret[0]), 0);
     }
 }

@@ -4,10 +4,10 @@
 
 use super::choice::{self, CastForm, FloatArg, ScalarArray, UnaryForm};
 use super::runtime::{
-    binary_key, cast_key, compare_key, BINARY, BROADCAST, ELEMENTWISE, SELECT, UNARY,
+    binary_key, by_key, cast_key, compare_key, BINARY, BROADCAST, ELEMENTWISE, F64, SELECT, UNARY,
 };
 use super::{const_kind, Const, Gen};
-use crate::ir::{BinOp, CastOp, CmpOp, Kind, LogicOp, Op, UnOp, Value};
+use crate::ir::{BinOp, CastOp, CmpOp, Kind, LogicOp, MathFn, Op, UnOp, Value};
 use crate::pyast::{bin, call, cmp, name, Expr};
 
 /// Constant `c` converted to kind `k` when `k` is wider (bool < int < float).
@@ -69,11 +69,25 @@ impl Gen<'_> {
             Op::Compare(c, x, y) => self.compare(*c, *x, *y),
             Op::Logic(l, x, y) => self.logic(*l, *x, *y),
             Op::Select(c, a, b) => self.select(dst, *c, *a, *b),
+            Op::Math(m, args) if m.keeps_ints.is_some() => self.numpy_rounding(m, args[0]),
             Op::Math(m, args) => {
                 // Math functions take floats; folding can leave an int constant where lowering
                 // saw a float-kinded merge.
-                let args = args.iter().map(|a| self.float_arg(*a)).collect();
-                self.xcall(m.xp_name, args)
+                let args = args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| {
+                        if i < m.floats {
+                            self.float_arg(*a)
+                        } else {
+                            self.value(*a)
+                        }
+                    })
+                    .collect();
+                match m.runtime.and_then(by_key) {
+                    Some(h) => self.helper(h, args),
+                    None => self.xcall(m.xp_name, args),
+                }
             }
             Op::Cast(c, a) => self.cast(*c, *a),
             Op::Index(t, i) => self.index(dst, *t, *i),
@@ -82,6 +96,7 @@ impl Gen<'_> {
                 all.extend(args.iter().map(|a| self.value(*a)));
                 self.helper(&ELEMENTWISE, all)
             }
+            Op::Call { callee, args } => self.call_helper_fn(*callee, args),
             Op::Broadcast(v) => {
                 let mut all = vec![self.value(*v)];
                 all.extend(self.array_params.iter().map(|p| name(p)));
@@ -168,12 +183,23 @@ impl Gen<'_> {
         )
     }
 
+    /// Python scalar expression `e` as a 0-d value of kind `k`. A float in the float body goes
+    /// through `_vec_f64` (on NumPy a float64 scalar, which computes as a 0-d array does, IEEE
+    /// values and warnings included, in a tenth of the time of `xp.asarray`: loops that lift
+    /// their index arithmetic run it every iteration); else `xp.asarray(e, dtype=...)`.
+    fn lift(&self, e: Expr, k: Kind) -> Expr {
+        if self.float_body && k == Kind::Float {
+            return self.helper(&F64, vec![e]);
+        }
+        self.asarray(e, self.dtype(k))
+    }
+
     /// Python scalar `v` as a 0-d array of kind `k`.
     pub(super) fn scalar_array(&mut self, v: Value, k: Kind) -> Expr {
         let form = choice::scalar_array(self.operand(v), k);
         let e = self.value(v);
         match form {
-            ScalarArray::AsArray(k) => self.asarray(e, self.dtype(k)),
+            ScalarArray::AsArray(k) => self.lift(e, k),
             ScalarArray::Uint64 => self.asarray(e, self.x("uint64")),
             ScalarArray::Helper => self.helper_op(&UNARY, "pos", vec![e]),
         }
@@ -183,7 +209,7 @@ impl Gen<'_> {
     fn as_array(&mut self, v: Value) -> Expr {
         let e = self.value(v);
         if self.scalar(v) {
-            self.asarray(e, self.dtype(self.kind(v)))
+            self.lift(e, self.kind(v))
         } else {
             e
         }
@@ -193,11 +219,22 @@ impl Gen<'_> {
     fn float_arg(&mut self, v: Value) -> Expr {
         let e = self.value(v);
         match choice::float_arg(self.operand(v)) {
-            FloatArg::AsArray => self.asarray(e, self.dtype(Kind::Float)),
+            FloatArg::AsArray => self.lift(e, Kind::Float),
             FloatArg::Same => e,
             FloatArg::AsType => self.xcall("astype", vec![e, self.dtype(Kind::Float)]),
             FloatArg::Helper => self.helper_op(&UNARY, cast_key(CastOp::Float), vec![e]),
         }
+    }
+
+    /// NumPy's `floor`/`ceil`/`trunc`/`rint` (D16): the `xp` function on a float array, the
+    /// runtime's kind-keeping form on anything else.
+    fn numpy_rounding(&mut self, m: &MathFn, a: Value) -> Expr {
+        if self.kind(a) == Kind::Float {
+            let e = self.float_arg(a);
+            return self.xcall(m.xp_name, vec![e]);
+        }
+        let e = self.value(a);
+        self.helper_op(&UNARY, m.keeps_ints.unwrap_or(m.xp_name), vec![e])
     }
 
     fn unary(&mut self, u: UnOp, a: Value) -> Expr {
@@ -277,6 +314,9 @@ impl Gen<'_> {
             return Expr::IfExp(Box::new(ce), Box::new(ae), Box::new(be));
         }
         if let Some(e) = self.min_max(c, a, b) {
+            return e;
+        }
+        if let Some(e) = self.pick(c, a, b) {
             return e;
         }
         let plain = choice::plain_select(self.operand(a), self.operand(b));

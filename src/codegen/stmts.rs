@@ -39,17 +39,25 @@ impl Gen<'_> {
             }
             out.push(Stmt::Expr(self.helper(&RAISES, args)));
         }
-        let mut ret = self.value(self.f.ret);
-        // An int array that may be uint64 can be an intermediate of the uint64 lattice whose
-        // lanes no single dtype holds: the helper gives the returned value one dtype
-        // (docs/semantics.md item 13).
-        if !self.scalar(self.f.ret) && self.operand(self.f.ret).wide {
-            ret = self.helper(&RESULT, vec![ret]);
+        let mut values = Vec::with_capacity(self.f.ret.len());
+        for r in self.f.ret.clone() {
+            let mut e = self.value(r);
+            // An int array that may be uint64 can be an intermediate of the uint64 lattice whose
+            // lanes no single dtype holds: the helper gives the returned value one dtype
+            // (docs/semantics.md item 13). Each position of a tuple result likewise (D13).
+            if !self.returns_raw && !self.scalar(r) && self.operand(r).wide {
+                e = self.helper(&RESULT, vec![e]);
+            }
+            if let Some(code) = &nan_code {
+                e = self.helper(&RAISED_TO_NAN, vec![code.clone(), e]);
+            }
+            values.push(e);
         }
-        if let Some(code) = nan_code {
-            ret = self.helper(&RAISED_TO_NAN, vec![code, ret]);
-        }
-        out.push(Stmt::Return(ret));
+        out.push(Stmt::Return(if self.f.tuple {
+            Expr::Tuple(values)
+        } else {
+            values.into_iter().next().unwrap_or(Expr::None)
+        }));
         let arrays: BTreeSet<String> = (0..self.f.values.len())
             .filter(|&i| {
                 !self.inline[i]
@@ -183,9 +191,7 @@ mod tests {
         let c = compiled("def f(x):\n    acc = 0.0\n    for i in range(1, 4):\n        acc = acc * x + i\n    return acc\n");
         let fast = &c.generated.fast_source;
         assert!(
-            fast.contains(
-                "    acc = xp.asarray(0.0, dtype=xp.float64)\n    for i in range(1, 4):\n"
-            ),
+            fast.contains("    acc = _vec_f64(xp, 0.0)\n    for i in range(1, 4):\n"),
             "{fast}"
         );
         assert!(fast.contains("        acc = acc * x + i\n"), "{fast}");

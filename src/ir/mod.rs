@@ -23,7 +23,9 @@ pub mod types;
 pub mod verify;
 
 pub use constant::{const_kind, float_repr, Const};
-pub use math::{math_fn, MathFn, SafeValue, MATH_CONSTANTS, MATH_FUNCTIONS};
+pub use math::{
+    math_fn, MathFn, SafeValue, MATH_CONSTANTS, MATH_FUNCTIONS, NUMPY_ROUNDING, ROUND_DIGITS,
+};
 pub use op::{result_kind, result_shape, BinOp, CastOp, CmpOp, LogicOp, Op, OpKey, UnOp};
 pub use types::{Kind, Shape, Value};
 
@@ -118,7 +120,10 @@ pub struct Function {
     pub declared_params: usize,
     pub values: Vec<ValueInfo>,
     pub body: Block,
-    pub ret: Value,
+    /// The result: one value, or the positions of a tuple when `tuple` (D13).
+    pub ret: Vec<Value>,
+    /// Whether the function returns a tuple of `ret` (`return a, b`) rather than `ret[0]`.
+    pub tuple: bool,
     /// Where lanes raise, when any can (D11).
     pub raises: Option<Raises>,
 }
@@ -129,9 +134,10 @@ impl Function {
         &self.values[v.index()]
     }
 
-    /// The values read after the body: the result, then the raise code and the raise sites' values.
+    /// The values read after the body: the result's positions, then the raise code and the raise
+    /// sites' values.
     pub fn exit_values(&self) -> Vec<Value> {
-        let mut out = vec![self.ret];
+        let mut out = self.ret.clone();
         if let Some(r) = &self.raises {
             out.push(r.code);
             for site in &r.sites {
@@ -143,7 +149,9 @@ impl Function {
 
     /// Renames every value read after the body.
     pub fn map_exit_values(&mut self, mut f: impl FnMut(Value) -> Value) {
-        self.ret = f(self.ret);
+        for r in self.ret.iter_mut() {
+            *r = f(*r);
+        }
         if let Some(r) = &mut self.raises {
             r.code = f(r.code);
             for site in &mut r.sites {
@@ -220,6 +228,6 @@ mod tests {
         let f = ir_after("def f(x):\n    return x * x + 1.0\n", "dce");
         let counts = use_counts(&f);
         assert_eq!(counts[0], 2, "{f}");
-        assert_eq!(counts[f.ret.index()], 1, "{f}");
+        assert_eq!(counts[f.ret[0].index()], 1, "{f}");
     }
 }

@@ -79,6 +79,12 @@ pub enum Op {
         callee: usize,
         args: Vec<Value>,
     },
+    /// A call of out-of-line helper `callee`, compiled as its own generated function (D7); its
+    /// result is an array whose kind the callee's instance for the arguments' kinds gives.
+    Call {
+        callee: usize,
+        args: Vec<Value>,
+    },
     /// The value spread to the broadcast shape of all parameters, as an array.
     Broadcast(Value),
     /// A scalar as a 0-d array (where a merge needs an array on both sides).
@@ -98,7 +104,9 @@ impl Op {
                 vec![*a, *b]
             }
             Op::Select(c, a, b) => vec![*c, *a, *b],
-            Op::Math(_, args) | Op::ElementCall { args, .. } => args.clone(),
+            Op::Math(_, args) | Op::ElementCall { args, .. } | Op::Call { args, .. } => {
+                args.clone()
+            }
         }
     }
 
@@ -117,6 +125,10 @@ impl Op {
             Op::Select(c, a, b) => Op::Select(f(*c), f(*a), f(*b)),
             Op::Math(m, args) => Op::Math(m, args.iter().map(|v| f(*v)).collect()),
             Op::ElementCall { callee, args } => Op::ElementCall {
+                callee: *callee,
+                args: args.iter().map(|v| f(*v)).collect(),
+            },
+            Op::Call { callee, args } => Op::Call {
                 callee: *callee,
                 args: args.iter().map(|v| f(*v)).collect(),
             },
@@ -150,11 +162,14 @@ impl Op {
             Op::Index(a, b) => key(11, 0, &[*a, *b]),
             Op::Broadcast(a) => key(12, 0, &[*a]),
             Op::AsArray(a) => key(13, 0, &[*a]),
+            // Helpers are pure (D7): a second call with the same arguments is the first's value.
+            Op::Call { callee, args } if args.len() <= 3 => key(14, *callee as u128, args),
             // Tuples are rare and cheap; placeholders stand for distinct variables; element
             // loops call user code.
             Op::Const(Const::Tuple(_))
             | Op::Math(..)
             | Op::Placeholder(_)
+            | Op::Call { .. }
             | Op::ElementCall { .. } => None,
         }
     }
@@ -186,12 +201,19 @@ pub fn result_kind(op: &Op, kind: &impl Fn(Value) -> Kind, param_kinds: &[Kind])
         },
         Op::Binary(_, a, b) => Kind::arith(kind(*a), kind(*b)),
         Op::Select(_, a, b) => Kind::join(kind(*a), kind(*b)),
-        Op::Math(m, _) => m.result,
+        Op::Math(m, args) => match (m.keeps_ints, args.first()) {
+            (Some(_), Some(a)) => match kind(*a) {
+                Kind::Bool => Kind::Int,
+                k => k,
+            },
+            _ => m.result,
+        },
         Op::Cast(CastOp::Float, _) => Kind::Float,
         Op::Cast(CastOp::Int | CastOp::Round, _) => Kind::Int,
         Op::Cast(CastOp::Bool, _) => Kind::Bool,
         Op::Index(t, _) => kind(*t),
-        Op::ElementCall { .. } => Kind::Unknown,
+        // The callee's instance decides (kinds::infer_kinds_with).
+        Op::ElementCall { .. } | Op::Call { .. } => Kind::Unknown,
         Op::Broadcast(a) | Op::AsArray(a) => kind(*a),
     }
 }
@@ -203,6 +225,7 @@ pub fn result_shape(op: &Op, shape: &impl Fn(Value) -> Shape) -> Shape {
         Op::Param(_)
         | Op::Math(..)
         | Op::ElementCall { .. }
+        | Op::Call { .. }
         | Op::Broadcast(_)
         | Op::AsArray(_)
         | Op::Placeholder(_) => Shape::Array,

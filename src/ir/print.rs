@@ -19,7 +19,13 @@ impl fmt::Display for Function {
                 writeln!(f, "    {}: {} with ({})", k + 1, site.expr, args.join(", "))?;
             }
         }
-        writeln!(f, "  return {}", self.ret)?;
+        let ret: Vec<String> = self.ret.iter().map(|r| r.to_string()).collect();
+        let ret = match (self.tuple, ret.len()) {
+            (true, 1) => format!("({},)", ret[0]),
+            (true, _) => format!("({})", ret.join(", ")),
+            _ => ret.join(", "),
+        };
+        writeln!(f, "  return {ret}")?;
         writeln!(f, "}}")
     }
 }
@@ -117,6 +123,7 @@ fn print_op(op: &Op) -> String {
         Op::Cast(o, a) => format!("cast.{} {a}", format!("{o:?}").to_lowercase()),
         Op::Index(a, b) => format!("index {a}[{b}]"),
         Op::ElementCall { callee, args } => format!("element_call #{callee}({})", list(args)),
+        Op::Call { callee, args } => format!("call @{callee}({})", list(args)),
         Op::Broadcast(a) => format!("broadcast {a}"),
         Op::AsArray(a) => format!("asarray {a}"),
         Op::Placeholder(c) => format!("placeholder {}", c.python_repr()),

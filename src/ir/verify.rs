@@ -43,11 +43,20 @@ pub fn verify(f: &Function, kinds: Kinds) -> Result<(), String> {
         scope: vec![],
     };
     v.block(&f.body)?;
-    v.read(f.ret, "the return")?;
-    if v.placeholder_like[f.ret.index()] {
-        return Err(format!("the return {} is a placeholder", f.ret));
+    if f.ret.is_empty() || (!f.tuple && f.ret.len() != 1) {
+        return Err(format!(
+            "the return has {} values but tuple is {}",
+            f.ret.len(),
+            f.tuple
+        ));
     }
-    for x in f.exit_values().into_iter().skip(1) {
+    for &r in &f.ret {
+        v.read(r, "the return")?;
+        if v.placeholder_like[r.index()] {
+            return Err(format!("the return {r} is a placeholder"));
+        }
+    }
+    for x in f.exit_values().into_iter().skip(f.ret.len()) {
         v.read(x, "a raise code or raise site argument")?;
     }
     v.placeholder_reads(&f.body)
@@ -216,6 +225,7 @@ impl Verifier<'_> {
             Op::Param(_)
                 | Op::Math(..)
                 | Op::ElementCall { .. }
+                | Op::Call { .. }
                 | Op::Broadcast(_)
                 | Op::AsArray(_)
         );
@@ -233,7 +243,8 @@ impl Verifier<'_> {
         }
         // Kinds.
         let rule = match op {
-            Op::Param(_) | Op::Placeholder(_) => return Ok(()),
+            // A call's kind is its callee instance's result kind (kinds::infer_kinds_with).
+            Op::Param(_) | Op::Placeholder(_) | Op::Call { .. } => return Ok(()),
             Op::Const(c) => const_kind(c),
             _ => result_kind(op, &|v| self.kind(v), &[]),
         };
@@ -357,7 +368,8 @@ mod tests {
                     },
                 ],
             },
-            ret: Value(2),
+            ret: vec![Value(2)],
+            tuple: false,
             raises: None,
         }
     }
@@ -411,7 +423,7 @@ mod tests {
             other: Block::default(),
             outs: vec![],
         });
-        f.ret = Value(4);
+        f.ret = vec![Value(4)];
         fails(&f, "not defined before it");
     }
 
@@ -457,7 +469,7 @@ mod tests {
         f.body
             .insts
             .push(let_(4, Op::Binary(BinOp::Mul, Value(3), Value(0))));
-        f.ret = Value(4);
+        f.ret = vec![Value(4)];
         fails(&f, "reads the placeholder");
         let mut g = valid();
         g.values.push(info(Kind::Float, Shape::Array));
@@ -488,7 +500,7 @@ mod tests {
                 insts: vec![let_(5, Op::Binary(BinOp::Mul, Value(3), Value(0)))],
             },
         });
-        f.ret = Value(3);
+        f.ret = vec![Value(3)];
         f
     }
 
@@ -506,7 +518,7 @@ mod tests {
         fails(&f, "not defined before it");
         // The index is not visible after the loop.
         let mut f = with_loop(1, 5, Shape::Array);
-        f.ret = Value(4);
+        f.ret = vec![Value(4)];
         fails(&f, "not defined before it");
     }
 
@@ -532,7 +544,7 @@ mod tests {
                 other: Value(5),
             }],
         });
-        f.ret = Value(6);
+        f.ret = vec![Value(6)];
         assert_eq!(verify_fresh(&f), Ok(()));
         let mut narrow = f.clone();
         narrow.values[6].kind = Kind::Bool;

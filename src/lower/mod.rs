@@ -4,7 +4,7 @@
 //! - D1: both sides of an array `if` are lowered; variables assigned on either side merge with
 //!   `Select` (xp.where). Early returns track the lanes already done and the value they returned.
 //! - D2: `and`/`or`/`not` keep Python's value semantics; only provably boolean operands use logic.
-//! - D4: an `if` needs a provably boolean condition; a ternary coerces with `!= 0`.
+//! - D4: a number as a condition (`if`, ternary, `and`/`or`/`not`) is its truth value, `!= 0`.
 //! - D6: `for i in range(...)` with bounds known now becomes a real loop with phis; a condition on
 //!   loop indices and constants only is a Python `if` in the generated code.
 //! - D7: helper functions are inlined at each call (parsed once per compile).
@@ -17,20 +17,26 @@
 //! placeholders, the block stack), `stmt` (statement dispatch, assignments), `control` (`if`,
 //! early returns, merges), `loops` (`for`: carried variables, phis, exits), `expr` (operators,
 //! ternaries, subscripts, D3/protect_domains guards), `names` (the environment: free names,
-//! assumptions, deferrals, hidden parameters), `calls` (builtins and `math`), `inline` (helpers
-//! and nested functions, D7). A new construct arrives as a new file here.
+//! assumptions, deferrals, hidden parameters), `calls` (builtins and `math`), `special` (D17
+//! calls with arguments that are not plain floats), `numpy` (NumPy inside scalar code, D16),
+//! `inline` (helpers and nested functions, D7), `tuples` (several results, D13). A new construct
+//! arrives as a new file here.
 
 mod builder;
+mod callee;
 mod calls;
 mod control;
 mod expr;
 mod inline;
 mod loops;
 mod names;
+mod numpy;
 mod raise;
 mod scalar_if;
+mod special;
 mod stmt;
 mod try_stmt;
+mod tuples;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -45,6 +51,8 @@ use crate::validate;
 use crate::Map as HashMap;
 
 use names::Resolved;
+
+pub use callee::CalleeFn;
 
 /// Options that shape the generated code (part of every cache key).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -78,6 +86,8 @@ pub struct Lowered {
     pub used: BTreeMap<String, AssumedBinding>,
     /// Names the static environment could not resolve.
     pub deferred: BTreeSet<String>,
+    /// Helpers lowered on their own, which `Op::Call` names by index (D7).
+    pub callees: Vec<CalleeFn>,
 }
 
 /// Most helper calls nested inside one another; deeper is almost surely runaway inlining.
@@ -160,6 +170,18 @@ pub struct Lowerer<'s> {
     depth: usize,
     /// The inlining budget ran out (reported once; every later call fails at once).
     over_budget: bool,
+    /// Helpers called with arrays or constants are lowered on their own (`callee.rs`, D7).
+    out_of_line: bool,
+    /// Helpers lowered on their own, in the order they were first called.
+    callees: Vec<CalleeFn>,
+    /// Index in `callees` per helper signature; None for one that is inlined.
+    callee_memo: HashMap<String, Option<usize>>,
+    /// Values of every helper in `callees`, for the budget.
+    callee_values: usize,
+    /// Tuples being lowered, by their handle value (D13).
+    tuples: HashMap<Value, tuples::TupleValue>,
+    /// Where each single returned value was returned, for the arity errors of D13.
+    return_sites: HashMap<Value, (SourceId, usize, usize)>,
     /// Every `raise`/`assert` lowered so far; site `k` has code `k + 1` (D11).
     raise_sites: Vec<RaiseSite>,
     /// The values in a returns list that are raise codes, not returned values.
@@ -214,7 +236,8 @@ impl<'s> Lowerer<'s> {
                 declared_params: 0,
                 values: vec![],
                 body: Block::default(),
-                ret: Value(0),
+                ret: vec![],
+                tuple: false,
                 raises: None,
             },
             blocks: vec![],
@@ -229,6 +252,12 @@ impl<'s> Lowerer<'s> {
             undefined_phis: BTreeSet::new(),
             depth: 0,
             over_budget: false,
+            out_of_line: false,
+            callees: vec![],
+            callee_memo: HashMap::default(),
+            callee_values: 0,
+            tuples: HashMap::default(),
+            return_sites: HashMap::default(),
             raise_sites: vec![],
             raise_codes: BTreeSet::new(),
             raise_span: None,
@@ -243,6 +272,21 @@ impl<'s> Lowerer<'s> {
 
     /// Lowers `func` with free names from `env`. Diagnostics accumulate in `self.diags`.
     pub fn lower(mut self, func: &ParsedFunction, env: &Env) -> (Option<Lowered>, Vec<Diagnostic>) {
+        let mark = self.sources.len();
+        self.lower_function(func, env);
+        if !self.over_budget {
+            return self.finish();
+        }
+        // D7: inlining every helper call would grow past the budget; start over with helpers
+        // lowered on their own and called (`callee.rs`).
+        self.sources.truncate(mark);
+        let mut again = Lowerer::new(self.sources, self.opts);
+        again.out_of_line = true;
+        again.lower_function(func, env);
+        again.finish()
+    }
+
+    fn lower_function(&mut self, func: &ParsedFunction, env: &Env) {
         self.f.name = func.name.clone();
         self.f.params = func.params.clone();
         self.f.declared_params = func.params.len();
@@ -264,8 +308,9 @@ impl<'s> Lowerer<'s> {
         self.call_stack.push(identity(func, self.sources));
         self.body(&mut frame, &func.body);
         let ret = self.finish_function(&mut frame, func);
-        self.f.ret = ret;
+        (self.f.ret, self.f.tuple) = self.result_positions(ret);
         self.f.body = self.close_block(root);
+        self.reject_tuple_uses();
         // Hidden parameters follow the declared ones.
         for h in &self.names.hidden {
             self.f.params.push(match h {
@@ -273,6 +318,10 @@ impl<'s> Lowerer<'s> {
             });
         }
         self.refuse_unexplained_poison(func);
+    }
+
+    /// What [`Self::lower_function`] lowered, or its diagnostics.
+    fn finish(mut self) -> (Option<Lowered>, Vec<Diagnostic>) {
         let diags = std::mem::take(&mut self.diags);
         if !diags.is_empty() {
             return (None, diags);
@@ -283,13 +332,15 @@ impl<'s> Lowerer<'s> {
                 hidden: self.names.hidden,
                 used: self.names.used,
                 deferred: self.names.deferred,
+                callees: self.callees,
             }),
             diags,
         )
     }
 
     /// A poisoned value stands in for an expression lowering gave up on; it must never reach
-    /// generated code. Every give-up reports a diagnostic or defers a name (the static compile
+    /// generated code. Every give-up reports a diagnostic (here, or before lowering in validation,
+    /// which the pipeline then reports alone) or defers a name (the static compile
     /// then compiles the live function); one that did neither is a compiler bug, and the
     /// function is rejected instead of computing with the stand-in (D10).
     fn refuse_unexplained_poison(&mut self, func: &ParsedFunction) {

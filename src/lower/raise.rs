@@ -62,7 +62,7 @@ impl Lowerer<'_> {
             return;
         }
         let test = self.expr(frame, &a.test);
-        let cond = self.condition(frame, &a.test, test);
+        let cond = self.condition(test);
         if self.poisoned.contains(&cond) {
             return;
         }

@@ -342,6 +342,26 @@ impl Lowerer<'_> {
         text.split(|c: char| !ident(c)).any(|w| w == word)
     }
 
+    /// Reports `what` (a call whose raising elements are not modelled) inside a `try` body,
+    /// where CPython's exception would have to reach an `except` clause.
+    pub(super) fn not_in_try(
+        &mut self,
+        frame: &Frame,
+        c: &ast::ExprCall,
+        what: &str,
+    ) -> Result<(), ()> {
+        if self.in_try == 0 {
+            return Ok(());
+        }
+        self.error_at(
+            frame,
+            DiagnosticKind::UnsupportedExpression,
+            format!("{what} inside a `try` body is not supported yet (which elements raise there is not modelled); call it before or after the `try` statement"),
+            c,
+        );
+        Err(())
+    }
+
     /// Inside a `try` body: the lanes where `a op b` raises in CPython (ZeroDivisionError) end
     /// there with the exception CPython gives, evaluated on that lane's operands.
     pub(super) fn numeric_raise(&mut self, frame: &mut Frame, op: BinOp, a: Value, b: Value) {

@@ -58,6 +58,12 @@ def mixed(x):
     return 1 if x > 0.0 else 0.5
 
 
+def mixed_position(x):
+    if x > 0.0:
+        return 1, x
+    return 0.5, x
+
+
 def nan_sum_sign(x, y):
     return math.copysign(1.0, x + y)
 
@@ -72,6 +78,10 @@ def math_half_power(x):
 
 def clamp_low(x):
     return max(x, 0.0)
+
+
+def numpy_on_flags(flag, n):
+    return np.abs(flag) + np.power(n, -1)
 
 
 def test_d3_float_division_by_zero_gives_ieee_values():
@@ -128,6 +138,13 @@ def test_mixed_result_kinds_are_one_float_array():
     assert result.dtype == np.float64 and result.tolist() == [1.0, 0.5]
 
 
+def test_mixed_kinds_in_one_position_of_a_tuple_are_one_float_array():
+    assert type(mixed_position(1.0)[0]) is int and type(mixed_position(-1.0)[0]) is float
+    first, second = vectorize(mixed_position)(np.array([1.0, -1.0]))
+    assert first.dtype == np.float64 and first.tolist() == [1.0, 0.5]
+    assert second.dtype == np.float64 and second.tolist() == [1.0, -1.0]
+
+
 def test_numpy_half_power_is_sqrt():
     assert half_power(-0.0) == 0.0 and math.copysign(1, half_power(-0.0)) == 1.0
     assert half_power(-math.inf) == math.inf
@@ -164,6 +181,13 @@ def test_sign_of_a_nan_computed_from_nans_is_the_librarys():
     assert nan_sum_sign(pos, neg) in (1.0, -1.0)  # CPython's: one of the two, by its own order
 
 
+def test_numpy_calls_on_bools_and_ints_follow_python():
+    # Item 19 (D16): on NumPy scalars np.abs(True) is True and np.power(2, -1) raises; the
+    # vectorized function counts the bool as 1 and computes 2 ** -1 as Python does.
+    assert np.abs(np.bool_(True)) is np.True_
+    with pytest.raises(ValueError):
+        np.power(2, -1)
+    assert values(vectorize(numpy_on_flags), [True, False], [2, 4]) == [1.5, 0.25]
 def checked_log(rh):
     if rh > 1.0:
         raise ValueError(f"rh={rh}")
@@ -178,7 +202,7 @@ def reciprocal_then_check(x, y):
 
 
 def test_every_element_is_evaluated_and_the_first_raising_one_raises():
-    # Item 19: CPython stops at element 1; here all run, and element 1's exception is raised.
+    # Item 20: CPython stops at element 1; here all run, and element 1's exception is raised.
     with pytest.raises(ValueError) as info:
         vectorize(checked_log)(np.array([0.5, 2.0, 3.0]))
     assert info.value.args == ("rh=2.0",)
@@ -186,7 +210,7 @@ def test_every_element_is_evaluated_and_the_first_raising_one_raises():
 
 
 def test_a_numeric_error_on_an_earlier_element_does_not_raise():
-    # Item 20: CPython raises ZeroDivisionError at element 0; D3 makes it inf, element 1 raises.
+    # Item 21: CPython raises ZeroDivisionError at element 0; D3 makes it inf, element 1 raises.
     with pytest.raises(ZeroDivisionError):
         reciprocal_then_check(0.0, 1.0)
     with pytest.raises(ValueError) as info:
@@ -202,7 +226,7 @@ def positive_log(rh):
 
 
 def test_the_formula_after_a_check_runs_on_raising_elements_too():
-    # Item 21: log runs on the element that raised, so NumPy can warn before the exception.
+    # Item 22: log runs on the element that raised, so NumPy can warn before the exception.
     with np.errstate(divide="raise"):
         with pytest.raises(FloatingPointError):
             vectorize(positive_log)(np.array([0.0, 2.0]))
@@ -225,9 +249,9 @@ def log_base_in_try(x, base):
 
 
 def test_inside_try_numeric_errors_raise_as_in_cpython():
-    # Item 23: inside `try` the division raises and is caught, as CPython; outside it is inf (item 1).
+    # Item 24: inside `try` the division raises and is caught, as CPython; outside it is inf (item 1).
     assert vectorize(ratio_or_zero)(np.array([1.0, 3.0]), np.array([0.0, 2.0])).tolist() == [0.0, 1.5]
     assert ratio_or_zero(1.0, 0.0) == 0.0
     # The two-argument log is not modelled inside `try`: rejected rather than given IEEE values.
-    with pytest.raises(VectorizationError, match=r"math.log\(x, base\) inside a `try` body"):
+    with pytest.raises(VectorizationError, match=r"math.log\(x, base\) inside a `try` body is not supported"):
         vectorize(log_base_in_try)
