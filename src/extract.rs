@@ -320,6 +320,11 @@ fn assigned_statement_targets(body: &[ast::Stmt], out: &mut Vec<String>) {
             ast::Stmt::With(w) => assigned_names(&w.body, out),
             ast::Stmt::Try(t) => {
                 assigned_names(&t.body, out);
+                for h in &t.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    out.extend(h.name.iter().map(|n| n.to_string()));
+                    assigned_names(&h.body, out);
+                }
                 assigned_names(&t.orelse, out);
                 assigned_names(&t.finalbody, out);
             }

@@ -39,6 +39,28 @@ pub const KNOWN_BUILTINS: &[&str] = &[
     "enumerate",
 ];
 
+/// Builtins an exception raised per element may name (D11): the exception classes and the
+/// functions messages are built with. The decorator accepts every builtin exception class.
+pub const RAISE_BUILTINS: &[&str] = &[
+    "ArithmeticError",
+    "AssertionError",
+    "BaseException",
+    "Exception",
+    "FloatingPointError",
+    "IndexError",
+    "KeyError",
+    "LookupError",
+    "NotImplementedError",
+    "OverflowError",
+    "RuntimeError",
+    "TypeError",
+    "ValueError",
+    "ZeroDivisionError",
+    "format",
+    "repr",
+    "str",
+];
+
 /// Builtins without a vectorized meaning (`dir(builtins)`, lowercase, Python 3.9-3.13).
 const OTHER_BUILTINS: &[&str] = &[
     "aiter",
@@ -138,6 +160,16 @@ pub fn compile_module(
     path: &str,
     only: Option<&str>,
 ) -> Result<Vec<MarkedFunction>, Rendered> {
+    compile_module_with(source, path, only, false)
+}
+
+/// [`compile_module`] for a Python running with `-O` when `optimize` (asserts compiled out, D11).
+pub fn compile_module_with(
+    source: &str,
+    path: &str,
+    only: Option<&str>,
+    optimize: bool,
+) -> Result<Vec<MarkedFunction>, Rendered> {
     let text_err = |offset: usize, message: String| {
         let src = SourceText::new(path, source, 1);
         let d = crate::diagnostics::Diagnostic {
@@ -174,7 +206,7 @@ pub fn compile_module(
 
     let mut out = vec![];
     let mut visit = |def: &ast::StmtFunctionDef, qualname: String| {
-        let opts = match marked(def, &markers) {
+        let mut opts = match marked(def, &markers) {
             Some(o) => o,
             None if only == Some(qualname.as_str()) => MarkedOptions {
                 options: Options::default(),
@@ -183,6 +215,7 @@ pub fn compile_module(
             },
             None => return,
         };
+        opts.options.optimize = optimize;
         let (start, _) = def_start(def);
         let (line, _) = index.line_col(source, start);
         let text = function_text(source, &index, def);
@@ -309,6 +342,7 @@ fn marked(def: &ast::StmtFunctionDef, markers: &Markers) -> Option<MarkedOptions
                 match (arg.as_str(), literal_bool) {
                     ("protect_domains", Some(b)) => opts.options.protect_domains = b,
                     ("fallback", Some(b)) => opts.options.fallback = b,
+                    ("nan_on_raise", Some(b)) => opts.options.nan_on_raise = b,
                     ("namespace", _) => opts.pinned_namespace = true,
                     // verify runs at decoration time on the live function; it shapes no code.
                     ("verify", _) => {}
@@ -454,7 +488,7 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
             );
         }
     }
-    for b in KNOWN_BUILTINS {
+    for b in KNOWN_BUILTINS.iter().chain(RAISE_BUILTINS) {
         bindings
             .entry((*b).to_string())
             .or_insert_with(|| Binding::Builtin((*b).to_string()));

@@ -27,6 +27,9 @@ pub enum Expr {
     BoolOp(&'static str, Box<Expr>, Box<Expr>),
     IfExp(Box<Expr>, Box<Expr>, Box<Expr>),
     Subscript(Box<Expr>, Box<Expr>),
+    /// `lambda params: (text)`, with `text` an expression copied from the user's source (an
+    /// exception raised per element, D11): it reads only its parameters and builtins.
+    Lambda(Vec<String>, String),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -42,6 +45,8 @@ pub enum Stmt {
     For(String, Expr, Vec<Stmt>),
     /// `while test: body`.
     While(Expr, Vec<Stmt>),
+    /// An expression evaluated for its effect (a runtime check).
+    Expr(Expr),
     /// `def name(params[..posonly], /, params[posonly..], *, kwonly):`
     Def {
         name: String,
@@ -60,7 +65,7 @@ pub fn reads<'a>(s: &'a Stmt, out: &mut std::collections::BTreeSet<&'a str>) {
             out.insert(target);
             expr_reads(e, out);
         }
-        Stmt::Return(e) => expr_reads(e, out),
+        Stmt::Return(e) | Stmt::Expr(e) => expr_reads(e, out),
         Stmt::Del(_) => {}
         Stmt::If(c, then, other) => {
             expr_reads(c, out);
@@ -79,7 +84,12 @@ fn expr_reads<'a>(e: &'a Expr, out: &mut std::collections::BTreeSet<&'a str>) {
         Expr::Name(n) => {
             out.insert(n);
         }
-        Expr::Int(_) | Expr::Float(_) | Expr::Bool(_) | Expr::Str(_) | Expr::None => {}
+        Expr::Int(_)
+        | Expr::Float(_)
+        | Expr::Bool(_)
+        | Expr::Str(_)
+        | Expr::None
+        | Expr::Lambda(..) => {}
         Expr::Tuple(items) | Expr::List(items) => items.iter().for_each(|e| expr_reads(e, out)),
         Expr::Attr(base, _) => expr_reads(base, out),
         Expr::Call(f, args, kwargs) => {
@@ -203,6 +213,11 @@ fn write_expr(e: &Expr, out: &mut String) {
             let _ = write!(out, "{s:?}");
         }
         Expr::None => out.push_str("None"),
+        Expr::Lambda(params, text) => {
+            // A comment in the copied text would swallow the closing parentheses.
+            let end = if text.contains('#') { "\n))" } else { "))" };
+            let _ = write!(out, "(lambda {}: ({text}{end}", params.join(", "));
+        }
         Expr::Tuple(items) => {
             out.push('(');
             write_list(items, out);
@@ -338,6 +353,10 @@ fn stmt(s: &Stmt, depth: usize, out: &mut String) {
         }
         Stmt::Return(e) => {
             out.push_str("return ");
+            write_expr(e, out);
+            out.push('\n');
+        }
+        Stmt::Expr(e) => {
             write_expr(e, out);
             out.push('\n');
         }

@@ -172,6 +172,12 @@ fn options_from_py(d: Option<&Bound<'_, PyDict>>) -> PyResult<Options> {
         if let Some(v) = d.get_item("fallback")? {
             o.fallback = v.is_truthy()?;
         }
+        if let Some(v) = d.get_item("optimize")? {
+            o.optimize = v.is_truthy()?;
+        }
+        if let Some(v) = d.get_item("nan_on_raise")? {
+            o.nan_on_raise = v.is_truthy()?;
+        }
     }
     Ok(o)
 }
@@ -324,9 +330,14 @@ fn compile_module<'py>(
     path: &str,
     only: Option<&str>,
 ) -> PyResult<Bound<'py, PyList>> {
+    let optimize = py
+        .import("sys")?
+        .getattr("flags")?
+        .getattr("optimize")?
+        .is_truthy()?;
     let result = guarded(|| {
         Ok(on_large_stack(|| {
-            module::compile_module(source, path, only)
+            module::compile_module_with(source, path, only, optimize)
         }))
     })?;
     let functions = match result {
@@ -342,6 +353,8 @@ fn compile_module<'py>(
         let opts = PyDict::new(py);
         opts.set_item("protect_domains", f.options.options.protect_domains)?;
         opts.set_item("fallback", f.options.options.fallback)?;
+        opts.set_item("optimize", f.options.options.optimize)?;
+        opts.set_item("nan_on_raise", f.options.options.nan_on_raise)?;
         opts.set_item("pinned_namespace", f.options.pinned_namespace)?;
         d.set_item("options", opts)?;
         match &f.outcome {

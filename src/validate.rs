@@ -125,14 +125,10 @@ impl Validator<'_> {
             ),
             S::Break(_) | S::Continue(_) => {}
             S::Pass(_) => {}
-            S::Expr(e) => {
-                let what = if matches!(e.value.as_ref(), ast::Expr::Call(_)) {
-                    "a call made for its side effects cannot be vectorized; remove it (its result would be discarded)"
-                } else {
-                    "an expression statement has no effect; remove it"
-                };
-                self.push(K::SideEffect, what, stmt);
-            }
+            // A helper called for its checks (D11, `check_range(t, 0, 100)`): lowering accepts
+            // it when the callee is inlined, and reports any other call.
+            S::Expr(e) if matches!(e.value.as_ref(), ast::Expr::Call(_)) => self.expr(&e.value),
+            S::Expr(_) => self.push(K::SideEffect, "an expression statement has no effect; remove it", stmt),
             S::FunctionDef(d) => {
                 if !d.decorator_list.is_empty() {
                     self.push(
@@ -157,14 +153,16 @@ impl Validator<'_> {
                 "`global` and `nonlocal` are not supported: a vectorized function cannot write outside itself",
                 stmt,
             ),
-            S::Try(_) | S::TryStar(_) => self.push_keyword(
+            S::Try(t) => self.try_stmt(t, loop_depth),
+            S::TryStar(_) => self.push_keyword(
                 K::UnsupportedStatement,
-                "`try` is not supported: exceptions cannot be raised per element (numeric errors become IEEE values, D3)",
+                "`try ... except*` (exception groups) is not supported; use plain `except`",
                 stmt,
                 "try",
             ),
-            S::Raise(_) => self.push(K::UnsupportedStatement, "`raise` is not supported in a vectorized function", stmt),
-            S::Assert(_) => self.push(K::UnsupportedStatement, "`assert` is not supported in a vectorized function", stmt),
+            // D11: the exception expression runs in Python on one lane; lowering checks its names.
+            S::Raise(r) => self.raise_stmt(r),
+            S::Assert(a) => self.expr(&a.test),
             S::With(_) | S::AsyncWith(_) => self.push_keyword(K::UnsupportedStatement, "`with` is not supported", stmt, "with"),
             S::Import(_) | S::ImportFrom(_) => self.push(
                 K::UnsupportedStatement,
@@ -178,6 +176,31 @@ impl Validator<'_> {
             }
             S::Match(_) => self.push_keyword(K::UnsupportedStatement, "`match` is not supported; use if/elif", stmt, "match"),
             S::TypeAlias(_) => self.push(K::UnsupportedStatement, "type aliases are not supported here", stmt),
+        }
+    }
+
+    /// `try` (D11): every clause is checked like any block; lowering resolves and matches the
+    /// classes.
+    fn try_stmt(&mut self, t: &ast::StmtTry, loop_depth: usize) {
+        self.block(&t.body, false, loop_depth);
+        for h in &t.handlers {
+            let ast::ExceptHandler::ExceptHandler(h) = h;
+            self.block(&h.body, false, loop_depth);
+        }
+        self.block(&t.orelse, false, loop_depth);
+        self.block(&t.finalbody, false, loop_depth);
+    }
+
+    /// `raise` (D11): the exception expression runs in Python on one lane; lowering checks its
+    /// names, and that a bare `raise` stands in an `except` clause.
+    fn raise_stmt(&mut self, r: &ast::StmtRaise) {
+        use DiagnosticKind as K;
+        if let Some(cause) = &r.cause {
+            self.push(
+                K::UnsupportedStatement,
+                "`raise ... from ...` is not supported; raise the exception without a cause",
+                &**cause,
+            );
         }
     }
 

@@ -230,3 +230,70 @@ def check_positions(raw: tuple, original: Callable, np_args: list, shape: tuple,
             else:
                 assert result.dtype.kind == "b", f"{where}CPython returns bools, got dtype {result.dtype}"
     return results
+
+
+#: Messages of the numeric exceptions D3 turns into IEEE values (outside `try`): an element
+#: raising one of these is compared by value, not expected to raise.
+D3_MESSAGES = (
+    "division by zero",
+    "modulo by zero",
+    "float modulo",
+    "cannot be raised to a negative power",
+    "math domain error",
+    "math range error",
+    "Numerical result out of range",
+    "int too large to convert to float",
+)
+
+
+def is_d3(error: BaseException) -> bool:
+    """Whether CPython's `error` is one of the numeric exceptions D3 turns into IEEE values."""
+    return isinstance(error, (ArithmeticError, ValueError)) and any(m in str(error) for m in D3_MESSAGES)
+
+
+def first_raise(original: Callable, *args: Any, numeric: bool = False) -> tuple[BaseException, tuple] | None:
+    """The exception CPython's element loop raises first (C order), with the element's index;
+    numeric exceptions of D3 do not count, unless `numeric` (a function whose numeric errors
+    all stand inside `try` bodies, where they raise as in CPython)."""
+    np_args = [np.asarray(a) for a in args]
+    shape = np.broadcast_shapes(*[a.shape for a in np_args])
+    broadcast = [np.broadcast_to(a, shape) for a in np_args]
+    for index in np.ndindex(shape):
+        try:
+            original(*[b[index].item() for b in broadcast])
+        except Exception as error:  # noqa: BLE001 - any exception is the expected one
+            if numeric or not is_d3(error):
+                return error, index
+    return None
+
+
+def check_raising(
+    vec: Callable,
+    *args: Any,
+    backend: str = "numpy",
+    scalar: Callable | None = None,
+    tolerance: float = 0.0,
+    numeric: bool = False,
+) -> Any:
+    """`check` for a function that may raise (D11): when CPython's element loop raises, the
+    vectorized call raises the same class with the same args and a note naming the element;
+    otherwise values match. Returns the exception raised, or None. With `numeric`, numeric
+    errors count as raises (they stand inside `try` bodies)."""
+    original = scalar or vec._vectorized_original
+    expected = first_raise(original, *args, numeric=numeric)
+    if expected is None:
+        check(vec, *args, backend=backend, scalar=original, tolerance=tolerance)
+        return None
+    error, index = expected
+    shape = np.broadcast_shapes(*[np.asarray(a).shape for a in args])
+    flat = int(np.ravel_multi_index(index, shape)) if shape else 0
+    try:
+        vec(*[to_backend(a, backend) for a in args])
+    except Exception as got:  # noqa: BLE001
+        assert type(got) is type(error), f"raised {type(got).__name__}: {got}, CPython {type(error).__name__}: {error}"
+        assert got.args == error.args, f"args {got.args!r} != CPython's {error.args!r}"
+        if hasattr(got, "add_note"):
+            note = f"array-vectorize: raised for element {tuple(int(i) for i in index)} (flat index {flat})"
+            assert note in getattr(got, "__notes__", []), getattr(got, "__notes__", None)
+        return got
+    raise AssertionError(f"CPython raises {type(error).__name__}: {error} at {index}; the vectorized call did not raise")

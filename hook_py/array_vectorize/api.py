@@ -4,6 +4,7 @@ fallback decision and the canonical cache (reference architecture, api.py)."""
 from __future__ import annotations
 
 import os
+import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ def vectorize(
     namespace: Any = None,
     fallback: bool = False,
     verify: Any = None,
+    nan_on_raise: bool = False,
 ) -> Any:
     """Compile a scalar function into whole-array Array API code.
 
@@ -43,6 +45,9 @@ def vectorize(
     protect_domains: give partial functions safe operands on lanes whose result is discarded (D1).
     namespace: pin the Array API namespace instead of taking it from the arguments.
     fallback: call what cannot be vectorized element by element instead of rejecting it.
+    nan_on_raise: elements that reach a ``raise`` or ``assert`` (D11) give NaN (a float64 result)
+        instead of the call raising; for traced namespaces (``jax.jit``), where whether any
+        element raised cannot be known at call time.
     verify: example arguments, one per positional parameter, each a number or an array (a tuple
         for several parameters: ``verify=(np.array([-1.0, 0.5]), 1.0)`` for ``f(x, lam)``; a
         bare value for one); the result is checked against the scalar original, element by
@@ -51,7 +56,14 @@ def vectorize(
     if fn is None:
 
         def decorator(fn: Callable) -> Any:
-            return vectorize(fn, protect_domains=protect_domains, namespace=namespace, fallback=fallback, verify=verify)
+            return vectorize(
+                fn,
+                protect_domains=protect_domains,
+                namespace=namespace,
+                fallback=fallback,
+                verify=verify,
+                nan_on_raise=nan_on_raise,
+            )
 
         return decorator
     original = getattr(fn, "_vectorized_original", fn)
@@ -59,7 +71,7 @@ def vectorize(
         raise TypeError(f"vectorize expects a Python function, got {type(fn).__name__}")
     if verify is not None:
         check_verify_examples(original, verify)
-    canonical = not protect_domains and namespace is None and not fallback
+    canonical = not protect_domains and namespace is None and not fallback and not nan_on_raise
     if canonical:
         # The canonical compilation is memoized on the original itself. The identity check
         # skips one that functools.wraps copied onto another function with the __dict__.
@@ -69,7 +81,13 @@ def vectorize(
                 _verify(cached, original, verify)
             return cached
 
-    vec = _build(original, {"protect_domains": bool(protect_domains), "fallback": bool(fallback)}, namespace)
+    options = {
+        "protect_domains": bool(protect_domains),
+        "fallback": bool(fallback),
+        "optimize": sys.flags.optimize > 0,
+        "nan_on_raise": bool(nan_on_raise),
+    }
+    vec = _build(original, options, namespace)
     decorated_modules.add(original.__module__)
     if verify is not None:
         _verify(vec, original, verify)

@@ -22,6 +22,16 @@ if TYPE_CHECKING:
 KNOWN_BUILTINS = frozenset(
     {"abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print", "divmod", "len", "sum", "any", "all", "zip", "enumerate"}
 )
+# Builtins an exception raised per element may name (D11): every builtin exception class, and the
+# functions messages are built with (src/module.rs RAISE_BUILTINS lists the ones the static
+# compile resolves; it defers on the others).
+_MESSAGE_BUILTINS = frozenset({"str", "repr", "format"})
+
+
+def _raise_builtin(name: str, value: Any) -> bool:
+    if getattr(builtins, name, None) is not value:
+        return False
+    return name in _MESSAGE_BUILTINS or (isinstance(value, type) and issubclass(value, BaseException))
 _MATH_MEMBERS = {id(v): k for k, v in vars(math).items() if callable(v)}
 
 
@@ -160,6 +170,8 @@ class EnvBuilder:
         for b in KNOWN_BUILTINS:
             if value is getattr(builtins, b):
                 return ("builtin", b)
+        if _raise_builtin(name, value):
+            return ("builtin", name)
         const = const_value(value)
         if const is not None:
             return ("const", const)

@@ -64,7 +64,9 @@ def lookup(fn: FunctionType, options: dict) -> dict | None:
     entry_opts = entry.get("options") or {}
     if bool(entry_opts.get("protect_domains")) != options["protect_domains"] or bool(
         entry_opts.get("fallback")
-    ) != options["fallback"]:
+    ) != options["fallback"] or bool(entry_opts.get("optimize")) != options["optimize"] or bool(
+        entry_opts.get("nan_on_raise")
+    ) != options.get("nan_on_raise", False):
         return None
     if not assumptions_hold(fn, entry.get("assumptions", ())):
         return None

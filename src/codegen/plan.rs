@@ -91,8 +91,8 @@ impl Gen<'_> {
         };
         let f = self.f;
         reads.scan(&f.body, 0, &mut self.defs);
-        for &r in &f.ret {
-            reads.read(r, 0);
+        for v in f.exit_values() {
+            reads.read(v, 0);
         }
         // In program order (values are numbered as they are created), so an operand's nesting
         // depth is known before its user's.

@@ -253,6 +253,26 @@ pub const OWNED: Helper = Helper {
               shape of `arrays` (no later operand can be larger); False on every other namespace",
 };
 
+/// The check after the body of a function that can raise (D11).
+pub const RAISES: Helper = Helper {
+    key: "raises",
+    name: "_vec_raises",
+    params: "xp, code, *sites",
+    ops: &[],
+    meaning: "raises the exception of the first lane in C order whose `code` is nonzero: site \
+              `code - 1` of `sites`, each `(make_exception, values)`, called on that lane's values",
+};
+
+/// `nan_on_raise=True` (D11): the result as float64 with NaN on the lanes that raised.
+pub const RAISED_TO_NAN: Helper = Helper {
+    key: "raised_to_nan",
+    name: "_vec_raised_to_nan",
+    params: "xp, code, value",
+    ops: &[],
+    meaning: "nan_on_raise=True (D11): `value` as float64 with NaN on the lanes whose `code` is \
+              nonzero, instead of raising",
+};
+
 /// Every runtime helper, in the order of ARCHITECTURE.md's table.
 pub const HELPERS: &[Helper] = &[
     FLOAT_ARGS,
@@ -278,6 +298,8 @@ pub const HELPERS: &[Helper] = &[
     F64,
     ANY,
     OWNED,
+    RAISES,
+    RAISED_TO_NAN,
 ];
 
 /// The helper with key `key` (a `math` function's runtime form, [`crate::ir::MathFn::runtime`]).

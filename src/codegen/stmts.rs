@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use super::choice::{self, Coerce};
 use super::dels::free_dead_arrays;
-use super::runtime::{ANY, BROADCAST, RESULT, UNARY};
+use super::runtime::{ANY, BROADCAST, RAISED_TO_NAN, RAISES, RESULT, UNARY};
 use super::Gen;
 use crate::ir::{Block, IfOut, Inst, Kind, Op, Phi, Value};
 use crate::pyast::{call, name, Expr, Stmt};
@@ -24,6 +24,21 @@ impl Gen<'_> {
     /// The statements of the function's body, its return included, with dead arrays freed.
     pub(super) fn function_body(mut self) -> Vec<Stmt> {
         let mut out = self.block(&self.f.body.clone());
+        let nan_code = match &self.f.raises {
+            Some(r) if r.nan => Some(self.value(r.code)),
+            _ => None,
+        };
+        if let Some(r) = self.f.raises.as_ref().filter(|r| !r.nan) {
+            let mut args = vec![self.value(r.code)];
+            for site in &r.sites {
+                let values = site.args.iter().map(|&a| self.value(a)).collect();
+                args.push(Expr::Tuple(vec![
+                    Expr::Lambda(site.params.clone(), site.expr.clone()),
+                    Expr::Tuple(values),
+                ]));
+            }
+            out.push(Stmt::Expr(self.helper(&RAISES, args)));
+        }
         let mut values = Vec::with_capacity(self.f.ret.len());
         for r in self.f.ret.clone() {
             let mut e = self.value(r);
@@ -32,6 +47,9 @@ impl Gen<'_> {
             // (docs/semantics.md item 13). Each position of a tuple result likewise (D13).
             if !self.returns_raw && !self.scalar(r) && self.operand(r).wide {
                 e = self.helper(&RESULT, vec![e]);
+            }
+            if let Some(code) = &nan_code {
+                e = self.helper(&RAISED_TO_NAN, vec![code.clone(), e]);
             }
             values.push(e);
         }

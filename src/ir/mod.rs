@@ -90,6 +90,29 @@ pub struct ValueInfo {
     pub placeholder: bool,
 }
 
+/// One `raise` or `assert` of the function or of a helper it inlines (D11): the exception
+/// expression's source text, evaluated in Python on the first raising lane with `params` bound
+/// to that lane's values of `args`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RaiseSite {
+    /// The exception expression as written (`ValueError(f"bad {x}")`, or a class).
+    pub expr: String,
+    /// The free names of `expr` that are values (variables, frozen constants).
+    pub params: Vec<String>,
+    /// The values of `params` where the `raise` stands.
+    pub args: Vec<Value>,
+}
+
+/// The lanes that raised (D11): `code` is 0 on lanes that returned and `k` on lanes that reached
+/// `sites[k - 1]` first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Raises {
+    pub code: Value,
+    pub sites: Vec<RaiseSite>,
+    /// The raising lanes give NaN instead of the call raising (`nan_on_raise=True`).
+    pub nan: bool,
+}
+
 /// One compiled function (helpers are inlined into it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Function {
@@ -104,12 +127,42 @@ pub struct Function {
     pub ret: Vec<Value>,
     /// Whether the function returns a tuple of `ret` (`return a, b`) rather than `ret[0]`.
     pub tuple: bool,
+    /// Where lanes raise, when any can (D11).
+    pub raises: Option<Raises>,
 }
 
 impl Function {
     /// What is known about `v`.
     pub fn info(&self, v: Value) -> &ValueInfo {
         &self.values[v.index()]
+    }
+
+    /// The values read after the body: the result's positions, then the raise code and the raise
+    /// sites' values.
+    pub fn exit_values(&self) -> Vec<Value> {
+        let mut out = self.ret.clone();
+        if let Some(r) = &self.raises {
+            out.push(r.code);
+            for site in &r.sites {
+                out.extend(site.args.iter().copied());
+            }
+        }
+        out
+    }
+
+    /// Renames every value read after the body.
+    pub fn map_exit_values(&mut self, mut f: impl FnMut(Value) -> Value) {
+        for r in self.ret.iter_mut() {
+            *r = f(*r);
+        }
+        if let Some(r) = &mut self.raises {
+            r.code = f(r.code);
+            for site in &mut r.sites {
+                for a in &mut site.args {
+                    *a = f(*a);
+                }
+            }
+        }
     }
 
     /// A fresh value (not yet defined by any instruction).
@@ -165,8 +218,8 @@ pub fn use_counts(func: &Function) -> Vec<usize> {
             }
         }
     });
-    for r in &func.ret {
-        counts[r.index()] += 1;
+    for v in func.exit_values() {
+        counts[v.index()] += 1;
     }
     counts
 }

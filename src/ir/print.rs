@@ -12,6 +12,13 @@ impl fmt::Display for Function {
         let mut out = String::new();
         print_block(self, &self.body, 1, &mut out);
         f.write_str(&out)?;
+        if let Some(r) = &self.raises {
+            writeln!(f, "  raise if {} != 0", r.code)?;
+            for (k, site) in r.sites.iter().enumerate() {
+                let args: Vec<String> = site.args.iter().map(|a| a.to_string()).collect();
+                writeln!(f, "    {}: {} with ({})", k + 1, site.expr, args.join(", "))?;
+            }
+        }
         let ret: Vec<String> = self.ret.iter().map(|r| r.to_string()).collect();
         let ret = match (self.tuple, ret.len()) {
             (true, 1) => format!("({},)", ret[0]),

@@ -56,6 +56,9 @@ pub fn verify(f: &Function, kinds: Kinds) -> Result<(), String> {
             return Err(format!("the return {r} is a placeholder"));
         }
     }
+    for x in f.exit_values().into_iter().skip(f.ret.len()) {
+        v.read(x, "a raise code or raise site argument")?;
+    }
     v.placeholder_reads(&f.body)
 }
 
@@ -376,6 +379,7 @@ mod tests {
             },
             ret: vec![Value(2)],
             tuple: false,
+            raises: None,
         }
     }
 

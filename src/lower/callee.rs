@@ -75,7 +75,8 @@ impl Lowerer<'_> {
         env: &Env,
         args: &[Value],
     ) -> Option<R<Value>> {
-        if !self.out_of_line || self.over_budget {
+        // Inside a `try` body its numeric errors must raise into the caller's clauses (D11).
+        if !self.out_of_line || self.over_budget || self.in_try > 0 {
             return None;
         }
         // D1 with protect_domains: the helper guards its partial operations on the lanes its
@@ -109,7 +110,7 @@ impl Lowerer<'_> {
         let index = match self.callee_memo.get(&key) {
             Some(i) => *i,
             None => {
-                let i = self.lower_callee(callee, env, (&sig, live.is_some()), id);
+                let i = self.lower_callee_unless_raising(callee, env, (&sig, live.is_some()), id);
                 self.callee_memo.insert(key, i);
                 i
             }
@@ -228,6 +229,32 @@ impl Lowerer<'_> {
         Some(self.callees.len() - 1)
     }
 
+    /// [`Self::lower_callee`], or None for a helper that can raise (D11): its lanes must end in
+    /// the caller, so it is inlined; what lowering it out of line recorded is forgotten.
+    fn lower_callee_unless_raising(
+        &mut self,
+        callee: &ParsedFunction,
+        env: &Env,
+        sig: (&[ArgSig], bool),
+        id: (String, usize, String),
+    ) -> Option<usize> {
+        let sites = self.raise_sites.len();
+        let codes = self.raise_codes.clone();
+        let span = self.raise_span;
+        let i = self.lower_callee(callee, env, sig, id);
+        if self.raise_sites.len() == sites {
+            return i;
+        }
+        self.raise_sites.truncate(sites);
+        self.site_classes.truncate(sites);
+        self.raise_codes = codes;
+        self.raise_span = span;
+        if let Some(i) = i {
+            self.callees.truncate(i);
+        }
+        None
+    }
+
     /// Sets the function being lowered aside for a fresh one named `name`.
     fn enter(&mut self, name: &str) -> Outer {
         let fresh = Function {
@@ -238,6 +265,7 @@ impl Lowerer<'_> {
             body: Block::default(),
             ret: vec![],
             tuple: false,
+            raises: None,
         };
         Outer {
             f: std::mem::replace(&mut self.f, fresh),

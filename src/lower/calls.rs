@@ -107,15 +107,20 @@ impl Lowerer<'_> {
                 let x = self.math_arg(frame, args[0], f.safe);
                 let lx = self.emit(Op::Math(f, vec![x]));
                 if args.len() == 1 {
+                    self.math_raise(frame, name, &[x], lx);
                     return Ok(lx);
                 }
+                self.not_in_try(frame, c, "math.log(x, base)")?;
                 let base = self.math_arg(frame, args[1], f.safe);
                 let lb = self.emit(Op::Math(f, vec![base]));
                 let lb = self.protect(frame, lb, SafeValue::One);
                 return Ok(self.emit(Op::Binary(BinOp::Div, lx, lb)));
             }
             "isclose" => return self.call_isclose(frame, c),
-            "fsum" => return self.call_fsum(frame, c),
+            "fsum" => {
+                self.not_in_try(frame, c, "math.fsum()")?;
+                return self.call_fsum(frame, c);
+            }
             "degrees" | "radians" => {
                 let args = self.positional(frame, c, &what, 1, 1)?;
                 let x = self.math_arg(frame, args[0], None);
@@ -162,7 +167,10 @@ impl Lowerer<'_> {
         if name == "pow" {
             vals[0] = self.protect(frame, vals[0], SafeValue::One);
         }
-        let v = self.emit(Op::Math(f, vals));
+        let v = self.emit(Op::Math(f, vals.clone()));
+        if !self.math_raise(frame, name, &vals, v) {
+            self.not_in_try(frame, c, &format!("math.{name}()"))?;
+        }
         // math.floor/ceil/trunc return ints.
         Ok(match name {
             "floor" | "ceil" | "trunc" => {
@@ -218,6 +226,7 @@ impl Lowerer<'_> {
                 Ok(acc)
             }
             "round" if c.args.len() == 2 => {
+                self.not_in_try(frame, c, "round(x, ndigits)")?;
                 let a = self.positional(frame, c, &what, 2, 2)?;
                 self.round_digits(frame, c, a[0], a[1])
             }
@@ -230,6 +239,9 @@ impl Lowerer<'_> {
                     _ => CastOp::Round,
                 };
                 // Float to int is partial (NaN, inf); ints and bools need no guard.
+                if matches!(op, CastOp::Int | CastOp::Round) {
+                    self.int_conversion_raise(frame, name, a[0]);
+                }
                 let v = if matches!(op, CastOp::Int | CastOp::Round)
                     && !matches!(self.kind(a[0]), Kind::Int | Kind::Bool)
                 {
@@ -338,6 +350,8 @@ mod tests {
         let options = Options {
             protect_domains: true,
             fallback: false,
+            optimize: false,
+            nan_on_raise: false,
         };
         let ir = ir_after_with(src, "lower", &env(&[]), options).to_string();
         assert!(

@@ -21,7 +21,13 @@ impl Lowerer<'_> {
 
     /// The value of a list of returns: `where(c1, v1, where(c2, v2, ... vn))`. The last value
     /// needs no condition: on lanes no return covers, any value will do.
+    /// Raise entries (D11) are skipped: on lanes that raised, the result does not matter.
     pub(super) fn chain(&mut self, returns: &[(Option<Value>, Value)]) -> Option<Value> {
+        let returns: Vec<(Option<Value>, Value)> = returns
+            .iter()
+            .filter(|(_, v)| !self.raise_codes.contains(v))
+            .copied()
+            .collect();
         let (_, mut acc) = *returns.last()?;
         for &(cond, v) in returns[..returns.len() - 1].iter().rev() {
             acc = match cond {
@@ -50,6 +56,13 @@ impl Lowerer<'_> {
 
     /// The done mask and returned value of `flow` as values (for phis and scalar merges).
     pub(super) fn collapse(&mut self, flow: &Flow) -> (Value, Option<Value>) {
+        if flow
+            .returns
+            .iter()
+            .any(|(_, v)| self.raise_codes.contains(v))
+        {
+            self.reject_raise_before_collapse();
+        }
         let done = match flow.done {
             Done::Mask(m) => m,
             d => self.konst(Const::Bool(d == Done::Always)),

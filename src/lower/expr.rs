@@ -262,7 +262,8 @@ impl Lowerer<'_> {
     }
 
     /// `a op b`, with the divisor or base protected and D3 for Python scalars.
-    pub(super) fn binary(&mut self, frame: &Frame, op: BinOp, a: Value, b: Value) -> Value {
+    pub(super) fn binary(&mut self, frame: &mut Frame, op: BinOp, a: Value, b: Value) -> Value {
+        self.numeric_raise(frame, op, a, b);
         let b = match op {
             BinOp::Div | BinOp::FloorDiv | BinOp::Mod => self.protect(frame, b, SafeValue::One),
             _ => b,

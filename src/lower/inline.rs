@@ -234,6 +234,10 @@ impl Lowerer<'_> {
         (outer, local_fns): (HashMap<String, Var>, HashMap<String, LocalFn>),
         c: &ast::ExprCall,
     ) -> R<Value> {
+        let statement = self.statement_call == Some(std::ptr::from_ref(c) as usize);
+        if statement {
+            self.statement_call = None;
+        }
         let id = identity(callee, self.sources);
         if let Some(first) = self.call_stack.iter().position(|f| *f == id) {
             let cycle: Vec<String> = self.call_stack[first..]
@@ -287,23 +291,30 @@ impl Lowerer<'_> {
         self.call_stack.push(id);
         self.body(&mut inner, &callee.body);
         self.call_stack.pop();
-        match inner.flow.done {
-            Done::Always => {
-                let returns = inner.flow.returns.clone();
-                self.chain(&returns).ok_or(())
+        let complete = inner.flow.done == Done::Always;
+        if complete || statement {
+            let returns = inner.flow.returns.clone();
+            if let Some(code) = self.raise_chain(&returns, complete) {
+                self.raise_from_callee(frame, code);
             }
-            _ => {
-                let (start, end) = (callee.start, callee.start + 3);
-                self.error(
-                    DiagnosticKind::MissingReturn,
-                    format!("helper `{}` can reach the end of its body without returning; add a final `return`", callee.name),
-                    callee.source,
-                    start,
-                    end,
-                );
-                Err(())
-            }
+            // A result on no lane (the helper raises on every path, or its result is
+            // discarded): any value will do.
+            return Ok(self
+                .chain(&returns)
+                .unwrap_or_else(|| self.konst(crate::ir::Const::Float(0.0))));
         }
+        let (start, end) = (callee.start, callee.start + 3);
+        self.error(
+            DiagnosticKind::MissingReturn,
+            format!(
+                "helper `{}` can reach the end of its body without returning; add a final `return`",
+                callee.name
+            ),
+            callee.source,
+            start,
+            end,
+        );
+        Err(())
     }
 }
 

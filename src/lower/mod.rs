@@ -37,12 +37,14 @@ mod loop_exit;
 mod loops;
 mod names;
 mod numpy;
+mod raise;
 mod range_loop;
 mod reduce;
 mod scalar_if;
 mod special;
 mod stmt;
 mod tables;
+mod try_stmt;
 mod tuples;
 mod while_loop;
 
@@ -54,7 +56,7 @@ use rustpython_parser::ast;
 use crate::diagnostics::{Diagnostic, DiagnosticKind, SourceId, SourceText};
 use crate::env::{AssumedBinding, Env};
 use crate::extract::{self, span, ParsedFunction};
-use crate::ir::{Block, Const, Function, Op, Value};
+use crate::ir::{Block, Const, Function, Op, RaiseSite, Raises, Value};
 use crate::validate;
 use crate::Map as HashMap;
 
@@ -69,6 +71,10 @@ pub struct Options {
     pub protect_domains: bool,
     /// Call what has no array form element by element instead of refusing it.
     pub fallback: bool,
+    /// Python runs with `-O`: `assert` statements are compiled out (D11).
+    pub optimize: bool,
+    /// Lanes that raise give NaN instead of the call raising (D11, `nan_on_raise=True`).
+    pub nan_on_raise: bool,
 }
 
 /// What a hidden parameter carries.
@@ -153,6 +159,8 @@ struct Frame<'e> {
     cond: Option<Value>,
     /// For an inlined helper: the lanes its caller runs it for (protect_domains, D1).
     outer_live: Option<Value>,
+    /// The raises inside the `try` bodies being lowered, with the variables they saw (D11).
+    catching: try_stmt::Snapshots,
 }
 
 /// Lowers one function (with the helpers it calls) to the IR.
@@ -188,6 +196,25 @@ pub struct Lowerer<'s> {
     tuples: HashMap<Value, tuples::TupleValue>,
     /// Where each single returned value was returned, for the arity errors of D13.
     return_sites: HashMap<Value, (SourceId, usize, usize)>,
+    /// Every `raise`/`assert` lowered so far; site `k` has code `k + 1` (D11).
+    raise_sites: Vec<RaiseSite>,
+    /// The values in a returns list that are raise codes, not returned values.
+    raise_codes: BTreeSet<Value>,
+    /// Where the last raise site stands, for the loops that cannot follow one yet.
+    raise_span: Option<(crate::diagnostics::SourceId, (usize, usize))>,
+    /// The call of the expression statement being lowered (by address): a helper called for its
+    /// checks, whose result is discarded, may fall off its end.
+    statement_call: Option<usize>,
+    /// The builtin class of each raise site, when known (D11: `except` matches on it).
+    site_classes: Vec<Option<&'static str>>,
+    /// How many `try` bodies enclose the code being lowered (numeric errors raise there).
+    in_try: usize,
+    /// How many `finally` clauses enclose the code being lowered (nothing may raise there).
+    in_finally: usize,
+    /// Where each enclosing `try` statement stands.
+    try_spans: Vec<(SourceId, (usize, usize))>,
+    /// The per-lane raise code of each enclosing `except` clause, for a bare `raise`.
+    handling: Vec<Value>,
 }
 
 type R<T> = Result<T, ()>;
@@ -209,6 +236,7 @@ impl<'e> Frame<'e> {
             },
             cond: None,
             outer_live: None,
+            catching: vec![],
         }
     }
 }
@@ -225,6 +253,7 @@ impl<'s> Lowerer<'s> {
                 body: Block::default(),
                 ret: vec![],
                 tuple: false,
+                raises: None,
             },
             blocks: vec![],
             sources,
@@ -245,6 +274,15 @@ impl<'s> Lowerer<'s> {
             callee_values: 0,
             tuples: HashMap::default(),
             return_sites: HashMap::default(),
+            raise_sites: vec![],
+            raise_codes: BTreeSet::new(),
+            raise_span: None,
+            statement_call: None,
+            site_classes: vec![],
+            in_try: 0,
+            in_finally: 0,
+            try_spans: vec![],
+            handling: vec![],
         }
     }
 
@@ -347,7 +385,17 @@ impl<'s> Lowerer<'s> {
         match frame.flow.done {
             Done::Always => {
                 let returns = frame.flow.returns.clone();
-                self.chain(&returns).unwrap_or_else(|| self.poison())
+                if let Some(code) = self.raise_chain(&returns, true) {
+                    let code = self.emit(Op::Broadcast(code));
+                    self.f.raises = Some(Raises {
+                        code,
+                        sites: std::mem::take(&mut self.raise_sites),
+                        nan: self.opts.nan_on_raise,
+                    });
+                }
+                // A function that raises on every path returns nothing: any value will do.
+                self.chain(&returns)
+                    .unwrap_or_else(|| self.konst(Const::Float(0.0)))
             }
             _ => {
                 let end = func.body.last().map_or(func.end, |s| span(s).1);

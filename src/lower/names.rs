@@ -31,7 +31,7 @@ impl Resolved {
     }
 
     /// Records that `name` could not be resolved statically.
-    fn defer(&mut self, name: &str) {
+    pub(super) fn defer(&mut self, name: &str) {
         self.deferred.insert(name.to_string());
     }
 }

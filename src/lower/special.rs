@@ -168,7 +168,7 @@ impl Lowerer<'_> {
 
     /// `round(x, -digits)` for an int `x`: the nearest multiple of `10**digits`, ties to the even
     /// multiple, as CPython's `int.__round__`.
-    fn round_int_digits(&mut self, frame: &Frame, x: Value, digits: i128) -> Value {
+    fn round_int_digits(&mut self, frame: &mut Frame, x: Value, digits: i128) -> Value {
         let m = self.konst(Const::Int(10i128.pow(digits as u32)));
         let zero = self.konst(Const::Int(0));
         let one = self.konst(Const::Int(1));

@@ -46,6 +46,14 @@ impl Lowerer<'_> {
                 self.do_return(frame, v);
             }
             S::If(i) => self.if_stmt(frame, i),
+            S::Raise(r) => self.raise_stmt(frame, r, stmt),
+            S::Assert(a) => self.assert_stmt(frame, a, stmt),
+            S::Try(t) => self.try_stmt(frame, t, stmt),
+            S::Expr(e) => {
+                if let ast::Expr::Call(c) = e.value.as_ref() {
+                    self.call_stmt(frame, c, &e.value, stmt);
+                }
+            }
             S::For(f) => self.for_stmt(frame, f, stmt),
             S::While(w) => self.while_stmt(frame, w, stmt),
             S::Break(_) => self.loop_exit(frame, true),
@@ -56,12 +64,6 @@ impl Lowerer<'_> {
                     .local_fns
                     .insert(d.name.to_string(), LocalFn { parsed });
                 frame.vars.remove(d.name.as_str());
-            }
-            // Validation reported `raise`; the lanes that reach it leave the function there,
-            // so nothing after it (a missing return, a name it skipped) is reported as well.
-            S::Raise(_) => {
-                let v = self.poison();
-                self.do_return(frame, v);
             }
             // Everything else was reported by validation.
             _ => {}
@@ -119,6 +121,27 @@ impl Lowerer<'_> {
                 ast::Expr::Tuple(tt) => self.unpack(frame, tt, v, t),
                 _ => {}
             }
+        }
+    }
+
+    /// A call whose result is discarded: only an inlined helper (run for its raises, D11).
+    fn call_stmt(
+        &mut self,
+        frame: &mut Frame,
+        c: &ast::ExprCall,
+        call: &ast::Expr,
+        stmt: &ast::Stmt,
+    ) {
+        let id = std::ptr::from_ref(c) as usize;
+        self.statement_call = Some(id);
+        let v = self.expr(frame, call);
+        if self.statement_call.take() == Some(id) && !self.poisoned.contains(&v) {
+            self.error_at(
+                frame,
+                DiagnosticKind::SideEffect,
+                "a call made for its side effects cannot be vectorized; remove it (its result would be discarded)".into(),
+                stmt,
+            );
         }
     }
 

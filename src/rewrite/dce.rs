@@ -6,8 +6,8 @@ use crate::ir::{Block, Function, Inst, Op};
 /// Removes what cannot reach the return value.
 pub fn run(func: &mut Function) {
     let mut live = vec![false; func.values.len()];
-    for r in &func.ret {
-        live[r.index()] = true;
+    for v in func.exit_values() {
+        live[v.index()] = true;
     }
     // Liveness flows backwards and around loops: iterate to a fixpoint.
     loop {

@@ -59,9 +59,7 @@ pub(crate) fn rename_all(func: &mut Function, map: &HashMap<Value, Value>) {
         }
     }
     block(&mut func.body, map);
-    for r in func.ret.iter_mut() {
-        *r = resolve(map, *r);
-    }
+    func.map_exit_values(|v| resolve(map, v));
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ def diagnostics_of(source: str, glob: dict | None = None):
 REJECTIONS = [
     # (source, code, line, col, message fragment); line/col are 1-based in the file.
     ("def f(x, n):\n    for i in range(0, 9, n):\n        x = x + 1\n    return x\n", "dynamic-range", 2, 26, "step of range() must be known"),
-    ("def f(x):\n    try:\n        return 1 / x\n    except ZeroDivisionError:\n        return 0.0\n", "unsupported-statement", 2, 5, "`try` is not supported"),
+    ("def f(x):\n    try:\n        y = 1 / x\n    finally:\n        return 0.0\n", "unsupported-statement", 5, 9, "inside `finally` are not supported"),
     ("def f(x):\n    return [x * i for i in range(3)][0]\n", "unsupported-expression", 2, 12, "comprehension is supported only as the argument"),
     ("def f(x):\n    return x if x > 0 else 'neg'\n", "unsupported-expression", 2, 28, "strings are not supported"),
     ("def f(x):\n    return undefined_function(x)\n", "unknown-call", 2, 12, "cannot call `undefined_function`"),

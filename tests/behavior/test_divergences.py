@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from array_vectorize import vectorize
+from array_vectorize import VectorizationError, vectorize
 
 INT64_MAX = np.iinfo(np.int64).max
 INT64_MIN = np.iinfo(np.int64).min
@@ -299,3 +299,72 @@ def test_item25_sum_adds_left_to_right_from_int_zero():
 
     left_to_right = functools.reduce(operator.add, (1e16, 1.0, -1e16), 0)
     assert values(vectorize(cancelling_sum), [1.0]) == [left_to_right] == [0.0]
+
+
+def checked_log(rh):
+    if rh > 1.0:
+        raise ValueError(f"rh={rh}")
+    return math.log(rh)
+
+
+def reciprocal_then_check(x, y):
+    r = 1.0 / x
+    if y < 0:
+        raise ValueError("negative y", y)
+    return r
+
+
+def test_every_element_is_evaluated_and_the_first_raising_one_raises():
+    # Item 20: CPython stops at element 1; here all run, and element 1's exception is raised.
+    with pytest.raises(ValueError) as info:
+        vectorize(checked_log)(np.array([0.5, 2.0, 3.0]))
+    assert info.value.args == ("rh=2.0",)
+    assert info.value.__notes__ == ["array-vectorize: raised for element (1,) (flat index 1)"]
+
+
+def test_a_numeric_error_on_an_earlier_element_does_not_raise():
+    # Item 21: CPython raises ZeroDivisionError at element 0; D3 makes it inf, element 1 raises.
+    with pytest.raises(ZeroDivisionError):
+        reciprocal_then_check(0.0, 1.0)
+    with pytest.raises(ValueError) as info:
+        vectorize(reciprocal_then_check)(np.array([0.0, 1.0]), np.array([1.0, -2.0]))
+    assert info.value.args == ("negative y", -2.0)
+
+
+def positive_log(rh):
+    if rh <= 0.0:
+        raise ValueError("rh must be positive")
+    y = math.log(rh)
+    return y * y + y
+
+
+def test_the_formula_after_a_check_runs_on_raising_elements_too():
+    # Item 22: log runs on the element that raised, so NumPy can warn before the exception.
+    with np.errstate(divide="raise"):
+        with pytest.raises(FloatingPointError):
+            vectorize(positive_log)(np.array([0.0, 2.0]))
+
+
+def ratio_or_zero(a, b):
+    try:
+        r = a / b
+    except ZeroDivisionError:
+        r = 0.0
+    return r
+
+
+def log_base_in_try(x, base):
+    try:
+        y = math.log(x, base)
+    except ValueError:
+        y = 0.0
+    return y
+
+
+def test_inside_try_numeric_errors_raise_as_in_cpython():
+    # Item 24: inside `try` the division raises and is caught, as CPython; outside it is inf (item 1).
+    assert vectorize(ratio_or_zero)(np.array([1.0, 3.0]), np.array([0.0, 2.0])).tolist() == [0.0, 1.5]
+    assert ratio_or_zero(1.0, 0.0) == 0.0
+    # The two-argument log is not modelled inside `try`: rejected rather than given IEEE values.
+    with pytest.raises(VectorizationError, match=r"math.log\(x, base\) inside a `try` body is not supported"):
+        vectorize(log_base_in_try)

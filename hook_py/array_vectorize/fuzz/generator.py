@@ -45,7 +45,7 @@ FEATURES = (
 #: Unsupported constructs for rejection programs.
 REJECTIONS = (
     "list", "string", "print", "matmul", "unknown_math",
-    "unknown_name", "assert", "comprehension", "try", "global",
+    "unknown_name", "raise_from", "comprehension", "try", "global",
 )
 
 TRANSCENDENTAL = (
@@ -819,7 +819,7 @@ class Generator:
             "matmul": [f"z9 = {p} @ {rng.choice([p, '1.0', '2.0', '0.5'])}"],
             "unknown_math": [f"z9 = math.{rng.choice(['factorial', 'isqrt'])}({p})"],
             "unknown_name": [f"z9 = undefined_function({p})"],
-            "assert": [f"assert {p} > 0"],
+            "raise_from": [f"raise ValueError({p}) from None"],
             "comprehension": [f"z9 = [{p} for _ in range(3)]"],
             "try": ["try:", f"    z9 = 1.0 / {p}", "except ZeroDivisionError:", "    z9 = 0.0"],
             "global": ["global K9", "K9 = 1"],

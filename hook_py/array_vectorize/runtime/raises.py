@@ -1,0 +1,86 @@
+"""The check after the body of a function that can raise (D11).
+
+Generated code computes, per lane, the number of the first ``raise``/``assert`` the lane reached
+(0 when it returned). If any lane raised, the exception is the one CPython's element loop raises
+first: the first raising lane in C order, built from that lane's values as Python scalars.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def _vec_raises(xp: Any, code: Any, *sites: tuple) -> None:
+    raised = xp.any(code != 0)
+    try:
+        raised = bool(raised)
+    except Exception as exc:  # a traced array (jax.jit) has no concrete truth value
+        raise TypeError(
+            "array-vectorize: this function raises on some elements (a `raise` or `assert`, D11), "
+            "and deciding whether any element raised needs concrete values, but the arrays are "
+            f"traced ({type(raised).__name__}, e.g. under jax.jit); decorate it with "
+            "vectorize(..., nan_on_raise=True) to get NaN for the elements that raise instead, call it "
+            "outside the trace, or move the check out of the vectorized function"
+        ) from exc
+    if not raised:
+        return
+    shape = tuple(int(n) for n in code.shape)
+    flat = xp.reshape(code, (-1,))
+    index = int(xp.argmax(xp.astype(flat != 0, xp.int8)))
+    make, values = sites[int(flat[index]) - 1]
+    exc = _exception(make, [_lane_value(xp, v, shape, index) for v in values])
+    if hasattr(exc, "add_note"):
+        exc.add_note(f"array-vectorize: raised for element {_unravel(index, shape)} (flat index {index})")
+    raise exc
+
+
+def _vec_raised_to_nan(xp: Any, code: Any, value: Any) -> Any:
+    """``nan_on_raise=True``: the returned value, as float64, with NaN on the lanes that raised."""
+    if not hasattr(value, "dtype"):
+        value = xp.asarray(float(value), dtype=xp.float64)
+    elif value.dtype != xp.float64:
+        value = xp.astype(value, xp.float64)
+    nan = xp.asarray(float("nan"), dtype=xp.float64)
+    return xp.where(code != 0, nan, value)
+
+
+def _exception(make: Any, values: list) -> BaseException:
+    """The exception of a raise site on one lane's values. Building it may raise instead (a
+    message that fails to format, or a numeric error inside ``try`` whose site is the failing
+    operation itself): that exception is the one CPython raises there."""
+    try:
+        exc = make(*values)
+    except Exception as raised:  # noqa: BLE001 - what CPython raises on this lane
+        exc = raised
+        exc.__traceback__ = None
+    if isinstance(exc, type) and issubclass(exc, BaseException):
+        exc = exc()
+    if not isinstance(exc, BaseException):
+        raise RuntimeError(
+            f"array-vectorize: internal error: a lane marked as raising computes {exc!r} instead; "
+            "this is a bug in array-vectorize (please report it with this function)"
+        )
+    return exc
+
+
+def _lane_value(xp: Any, value: Any, shape: tuple, index: int) -> Any:
+    """``value`` on lane ``index`` as the Python scalar CPython would see there."""
+    if isinstance(value, (bool, int, float)):
+        return value
+    item = xp.reshape(xp.broadcast_to(value, shape), (-1,))[index]
+    dtype = value.dtype
+    if dtype == xp.bool:
+        return bool(item)
+    if dtype in (xp.float64, xp.float32):
+        return float(item)
+    return int(item)
+
+
+def _unravel(index: int, shape: tuple) -> tuple:
+    out = []
+    for n in reversed(shape):
+        out.append(index % n)
+        index //= n
+    return tuple(reversed(out))

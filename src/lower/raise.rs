@@ -1,0 +1,366 @@
+//! `raise` and `assert` (D11): a lane that reaches one ends there, like an early return. The
+//! raise is an entry of the function's returns whose value is the site's code (a value in
+//! `raise_codes`); `chain` skips those entries for the result, `raise_chain` keeps only them, so
+//! a lane that returned first never raises and a lane that raised first never raises again.
+//! After the body, the generated code finds the first lane in C order with a nonzero code and
+//! evaluates that site's exception expression in Python on that lane's values.
+//!
+//! Raises inside `for` loops and loop-index `if`s are rejected: a loop would need the code and
+//! every site's values as phis, and the lanes that raised folded into its activity.
+
+use rustpython_parser::ast;
+
+use super::{Done, Frame, Lowerer};
+use crate::diagnostics::DiagnosticKind;
+use crate::env::{AssumedBinding, Binding};
+use crate::extract::span;
+use crate::ir::eval::truthy;
+use crate::ir::{CmpOp, Const, Inst, Kind, LogicOp, Op, RaiseSite, Shape, UnOp, Value};
+
+impl Lowerer<'_> {
+    /// `raise E(...)` on the lanes of the current path.
+    pub(super) fn raise_stmt(&mut self, frame: &mut Frame, r: &ast::StmtRaise, stmt: &ast::Stmt) {
+        let Some(exc) = &r.exc else {
+            self.reraise(frame, stmt);
+            return;
+        };
+        let (start, end) = span(&**exc);
+        let text = self.source_slice(frame, start, end);
+        let class_expr = match &**exc {
+            ast::Expr::Call(c) => &*c.func,
+            e => e,
+        };
+        let class = self.builtin_class(frame, class_expr);
+        if let Some(code) = self.raise_site(frame, text, &[&**exc], class, stmt) {
+            self.raise_on(frame, None, code);
+        }
+    }
+
+    /// A bare `raise`: inside an `except` clause, each lane raises again what it raised in the
+    /// `try` body (the same site, from the same values).
+    fn reraise(&mut self, frame: &mut Frame, stmt: &ast::Stmt) {
+        let Some(&code) = self.handling.last() else {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedStatement,
+                "a bare `raise` re-raises the exception being handled, and there is none outside `except`; raise an exception, e.g. `raise ValueError(...)`".into(),
+                stmt,
+            );
+            return;
+        };
+        if self.blocks.len() > 1 || self.in_finally > 0 {
+            self.reject_in_loop(frame, stmt);
+            return;
+        }
+        self.raise_on(frame, None, code);
+    }
+
+    /// `assert test, msg`: raises `AssertionError(msg)` on the lanes where `test` is false;
+    /// nothing at all under `-O` (the option is part of every cache key).
+    pub(super) fn assert_stmt(&mut self, frame: &mut Frame, a: &ast::StmtAssert, stmt: &ast::Stmt) {
+        if self.opts.optimize {
+            return;
+        }
+        let test = self.expr(frame, &a.test);
+        let cond = self.condition(test);
+        if self.poisoned.contains(&cond) {
+            return;
+        }
+        let fails = match self.const_of(cond) {
+            Some(c) if truthy(&c) => return,
+            Some(_) => None,
+            None if self.shape(cond) == Shape::Scalar => {
+                self.reject_in_loop(frame, stmt);
+                return;
+            }
+            None => Some(self.emit(Op::Unary(UnOp::Not, cond))),
+        };
+        let text = match &a.msg {
+            Some(m) => {
+                let (start, end) = span(&**m);
+                format!("AssertionError({})", self.source_slice(frame, start, end))
+            }
+            None => "AssertionError".to_string(),
+        };
+        let roots: Vec<&ast::Expr> = a.msg.iter().map(|m| &**m).collect();
+        if let Some(code) = self.raise_site(frame, text, &roots, Some("AssertionError"), stmt) {
+            self.raise_on(frame, fails, code);
+        }
+    }
+
+    /// Ends the lanes of the current path where `mask` holds (all of them for `None`) with the
+    /// raise `code`.
+    pub(super) fn raise_on(&mut self, frame: &mut Frame, mask: Option<Value>, code: Value) {
+        let entry = self.and_opt(frame.cond, mask);
+        frame.flow.returns.push((entry, code));
+        self.raise_codes.insert(code);
+        if let Some(snapshots) = frame.catching.last_mut() {
+            snapshots.push((code, frame.vars.clone()));
+        }
+        frame.flow.done = match (mask, frame.flow.done) {
+            (None, _) | (_, Done::Always) => Done::Always,
+            (Some(m), Done::Never) => Done::Mask(m),
+            (Some(m), Done::Mask(d)) => Done::Mask(self.emit(Op::Logic(LogicOp::Or, d, m))),
+        };
+    }
+
+    /// The raise code of a list of returns: the site number on lanes whose first exit is a raise,
+    /// 0 on the others; `None` when nothing in it raises. With `complete`, every lane reaches
+    /// one of the exits (so the last needs no condition).
+    pub(super) fn raise_chain(
+        &mut self,
+        returns: &[(Option<Value>, Value)],
+        complete: bool,
+    ) -> Option<Value> {
+        if !returns.iter().any(|(_, v)| self.raise_codes.contains(v)) {
+            return None;
+        }
+        let zero = self.konst(Const::Int(0));
+        let code_of = |l: &Self, v: Value| if l.raise_codes.contains(&v) { v } else { zero };
+        let (conditional, mut acc) = match returns.split_last() {
+            Some((&(_, last), rest)) if complete => (rest, code_of(self, last)),
+            _ => (returns, zero),
+        };
+        for &(cond, v) in conditional.iter().rev() {
+            let v = code_of(self, v);
+            acc = match cond {
+                Some(c) => self.select(c, v, acc),
+                None => v,
+            };
+        }
+        Some(acc)
+    }
+
+    /// A callee's raises (an inlined helper's `code`) made the caller's: its lanes end there.
+    pub(super) fn raise_from_callee(&mut self, frame: &mut Frame, code: Value) {
+        let zero = self.konst(Const::Int(0));
+        let raised = self.emit(Op::Compare(CmpOp::Ne, code, zero));
+        match self.const_of(raised) {
+            Some(c) if truthy(&c) => self.raise_on(frame, None, code),
+            Some(_) => {}
+            None => self.raise_on(frame, Some(raised), code),
+        }
+    }
+
+    /// Records a raise site whose exception is `text` (the source of `roots`, or built around
+    /// them); returns its code, or None after reporting why it cannot be compiled.
+    fn raise_site(
+        &mut self,
+        frame: &mut Frame,
+        text: String,
+        roots: &[&ast::Expr],
+        class: Option<&'static str>,
+        stmt: &ast::Stmt,
+    ) -> Option<Value> {
+        let mut names: Vec<&ast::ExprName> = vec![];
+        let mut ok = true;
+        for root in roots {
+            ok &= self.free_names(frame, root, &mut names);
+        }
+        let mut params: Vec<String> = vec![];
+        let mut args = vec![];
+        for n in names {
+            let name = n.id.as_str();
+            if params.iter().any(|p| p == name) {
+                continue;
+            }
+            let local = frame.vars.contains_key(name)
+                || frame.locals.contains(name)
+                || frame.outer.contains_key(name);
+            let binding = frame.env.get(name).cloned();
+            match binding {
+                _ if local => {}
+                Some(Binding::Const(_)) => {}
+                Some(Binding::Builtin(b)) if b == name => {
+                    self.names
+                        .assume(name.to_string(), AssumedBinding::Builtin(b));
+                    continue;
+                }
+                Some(Binding::Unresolved(_)) => {
+                    self.names.defer(name);
+                    ok = false;
+                    continue;
+                }
+                None if self.star_imported(frame, name) => {
+                    ok = false;
+                    continue;
+                }
+                _ => {
+                    let node = ast::Expr::Name(n.clone());
+                    self.error_at(
+                        frame,
+                        DiagnosticKind::UnsupportedExpression,
+                        format!("`{name}` in an exception raised per element must be a variable, a number, a builtin exception class or a builtin function such as `str` (D11: docs/decisions.md#d11)"),
+                        &node,
+                    );
+                    ok = false;
+                    continue;
+                }
+            }
+            let node = ast::Expr::Name(n.clone());
+            let v = self.read_name(frame, name, &node);
+            if self.poisoned.contains(&v) {
+                ok = false;
+            }
+            params.push(name.to_string());
+            args.push(v);
+        }
+        if !ok {
+            return None;
+        }
+        self.push_site(frame, (text, params, args), class, Some(stmt))
+    }
+
+    /// Records the raise site `(exception text, its parameters, their values)` of builtin class
+    /// `class` (None: not known when compiling); returns its code, or None after reporting why
+    /// lanes cannot end there. `stmt` is the `raise`/`assert` (None for a numeric error in a
+    /// `try`, reported at the `try`).
+    pub(super) fn push_site(
+        &mut self,
+        frame: &Frame,
+        (expr, params, args): (String, Vec<String>, Vec<Value>),
+        class: Option<&'static str>,
+        stmt: Option<&ast::Stmt>,
+    ) -> Option<Value> {
+        let at = match stmt {
+            Some(s) => Some((frame.source, span(s))),
+            None => self.try_spans.last().copied(),
+        };
+        if self.blocks.len() > 1 || self.in_finally > 0 {
+            let what = if self.in_finally > 0 {
+                "a `finally` clause whose code can raise (a call of a helper that raises) is not supported; move the call after the `try` statement"
+            } else if stmt.is_none() {
+                "a division or power that can raise inside a `try` body, within a `for` loop (or an `if` on its index), is not supported yet; divide outside the loop or check the divisor"
+            } else {
+                "`raise` and `assert` inside a `for` loop (or an `if` on its index) are not supported yet; check before or after the loop"
+            };
+            if let Some((source, (start, end))) = at {
+                self.error(
+                    DiagnosticKind::UnsupportedStatement,
+                    what.into(),
+                    source,
+                    start,
+                    end,
+                );
+            }
+            return None;
+        }
+        self.raise_sites.push(RaiseSite { expr, params, args });
+        self.site_classes.push(class);
+        self.raise_span = at;
+        let code = self.f.new_value(Kind::Int, Shape::Scalar, None);
+        self.push_inst(Inst::Let {
+            dst: code,
+            op: Op::Const(Const::Int(self.raise_sites.len() as i128)),
+        });
+        Some(code)
+    }
+
+    /// Adds the names `e` reads to `out`; false after reporting a construct that binds names of
+    /// its own (those would need a scope of their own in the generated code).
+    fn free_names<'a>(
+        &mut self,
+        frame: &Frame,
+        e: &'a ast::Expr,
+        out: &mut Vec<&'a ast::ExprName>,
+    ) -> bool {
+        use ast::Expr as E;
+        match e {
+            E::Name(n) => {
+                out.push(n);
+                true
+            }
+            E::Lambda(_)
+            | E::ListComp(_)
+            | E::SetComp(_)
+            | E::DictComp(_)
+            | E::GeneratorExp(_)
+            | E::NamedExpr(_)
+            | E::Await(_)
+            | E::Yield(_)
+            | E::YieldFrom(_) => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnsupportedExpression,
+                    "this expression is not supported in an exception raised per element; compute the message from plain names and calls".into(),
+                    e,
+                );
+                false
+            }
+            _ => {
+                let mut ok = true;
+                for child in children(e) {
+                    ok &= self.free_names(frame, child, out);
+                }
+                ok
+            }
+        }
+    }
+
+    /// Reports a raise where lanes cannot end yet.
+    fn reject_in_loop(&mut self, frame: &Frame, stmt: &ast::Stmt) {
+        self.error_at(
+            frame,
+            DiagnosticKind::UnsupportedStatement,
+            "`raise` and `assert` inside a `for` loop (or an `if` on its index) are not supported yet; check before or after the loop".into(),
+            stmt,
+        );
+    }
+
+    /// Reports a loop or loop-index `if` that returns after a raise (their returns collapse
+    /// into one value, which has no room for the raise).
+    pub(super) fn reject_raise_before_collapse(&mut self) {
+        if let Some((source, (start, end))) = self.raise_span {
+            self.error(
+                DiagnosticKind::UnsupportedStatement,
+                "a `for` loop that returns after this `raise` or `assert` is not supported yet; move the check after the loop or return after it".into(),
+                source,
+                start,
+                end,
+            );
+        }
+    }
+
+    fn source_slice(&self, frame: &Frame, start: usize, end: usize) -> String {
+        self.sources
+            .get(frame.source)
+            .and_then(|s| s.text.get(start..end))
+            .unwrap_or_default()
+            .to_string()
+    }
+}
+
+/// The direct subexpressions of `e` (the ones `free_names` descends into).
+fn children(e: &ast::Expr) -> Vec<&ast::Expr> {
+    use ast::Expr as E;
+    match e {
+        E::BoolOp(b) => b.values.iter().collect(),
+        E::BinOp(b) => vec![&*b.left, &*b.right],
+        E::UnaryOp(u) => vec![&*u.operand],
+        E::IfExp(i) => vec![&*i.test, &*i.body, &*i.orelse],
+        E::Compare(c) => std::iter::once(&*c.left)
+            .chain(c.comparators.iter())
+            .collect(),
+        E::Call(c) => std::iter::once(&*c.func)
+            .chain(c.args.iter())
+            .chain(c.keywords.iter().map(|k| &k.value))
+            .collect(),
+        E::FormattedValue(f) => std::iter::once(&*f.value)
+            .chain(f.format_spec.iter().map(|s| &**s))
+            .collect(),
+        E::JoinedStr(j) => j.values.iter().collect(),
+        E::Attribute(a) => vec![&*a.value],
+        E::Subscript(s) => vec![&*s.value, &*s.slice],
+        E::Starred(s) => vec![&*s.value],
+        E::List(l) => l.elts.iter().collect(),
+        E::Tuple(t) => t.elts.iter().collect(),
+        E::Set(s) => s.elts.iter().collect(),
+        E::Dict(d) => d.keys.iter().flatten().chain(d.values.iter()).collect(),
+        E::Slice(s) => [&s.lower, &s.upper, &s.step]
+            .into_iter()
+            .flatten()
+            .map(|b| &**b)
+            .collect(),
+        _ => vec![],
+    }
+}

@@ -1,0 +1,598 @@
+//! `try` / `except` / `else` / `finally` per lane (D11). Inside a `try` body every raise point
+//! (an explicit `raise`, an inlined helper's, and the numeric errors D3 otherwise turns into IEEE
+//! values: `/ // %` by zero, `0 ** negative`) is an exit of the lanes that reach it, recorded in
+//! the returns list like any raise, with a snapshot of the variables there. After the body, the
+//! per-lane code of the first exit tells which site each lane raised at; each site's class
+//! (known statically: builtin exception classes) picks the first clause that matches it as
+//! CPython matches (subclasses, tuples, bare `except`). The lanes a clause catches leave the
+//! returns list and run the clause from the variables their raise saw; the others run `else`.
+//! Variables merge with `Select` as after an array `if`; `finally` runs after, on every lane,
+//! and may not leave the function (a return or raise there would replace a pending one).
+
+use rustpython_parser::ast;
+
+use super::{Done, Flow, Frame, Lowerer, Var};
+use crate::diagnostics::DiagnosticKind;
+use crate::env::{AssumedBinding, Binding};
+use crate::ir::{BinOp, CmpOp, Const, Kind, LogicOp, Op, Shape, UnOp, Value};
+use crate::Map as HashMap;
+
+/// Which exceptions an `except` clause catches.
+enum Catches {
+    /// A bare `except:`.
+    All,
+    /// The builtin classes named (a tuple gives several).
+    Classes(Vec<&'static str>),
+}
+
+/// The variables where lanes raised inside the `try` bodies being lowered: per `try`, the raise
+/// code of each exit with the variables it saw.
+pub(super) type Snapshots = Vec<Vec<(Value, HashMap<String, Var>)>>;
+
+impl Lowerer<'_> {
+    /// A `try` statement.
+    pub(super) fn try_stmt(&mut self, frame: &mut Frame, t: &ast::StmtTry, stmt: &ast::Stmt) {
+        let clauses = self.clauses(frame, t);
+        let Some(clauses) = clauses.filter(|_| self.finally_stays(frame, &t.finalbody)) else {
+            // Reported; the body alone, so that what it assigns is not reported as well.
+            self.body(frame, &t.body);
+            return;
+        };
+        let cond0 = frame.cond;
+        let prefix = frame.flow.returns.len();
+        let sites_before = self.raise_sites.len();
+        frame.catching.push(vec![]);
+        self.in_try += 1;
+        self.try_spans
+            .push((frame.source, crate::extract::span(stmt)));
+        self.body(frame, &t.body);
+        self.try_spans.pop();
+        self.in_try -= 1;
+        let snapshots = frame.catching.pop().unwrap_or_default();
+        let returns = frame.flow.returns.clone();
+        let code = self.raise_chain(&returns, false);
+        // Site k (1-based) is caught by the first clause matching its class.
+        let mut caught: Vec<Vec<i128>> = vec![vec![]; clauses.len()];
+        for k in sites_before + 1..=self.raise_sites.len() {
+            match self.clause_of(&clauses, k) {
+                Ok(Some(h)) => caught[h].push(k as i128),
+                Ok(None) => {}
+                Err(()) => {
+                    self.error_at(
+                        frame,
+                        DiagnosticKind::UnsupportedStatement,
+                        format!("the class of the exception raised by `{}` inside this `try` is not known when compiling, so which `except` clause catches it cannot be decided; raise a builtin exception class, or catch it with a bare `except:` first (D11: docs/decisions.md#d11)", self.raise_sites[k - 1].expr),
+                        stmt,
+                    );
+                    return;
+                }
+            }
+        }
+        let masks: Vec<Option<Value>> = match code {
+            Some(code) => caught.iter().map(|ks| self.code_in(code, ks)).collect(),
+            None => vec![None; clauses.len()],
+        };
+        let any = masks
+            .iter()
+            .flatten()
+            .copied()
+            .reduce(|a, b| self.emit(Op::Logic(LogicOp::Or, a, b)));
+        // Caught lanes are no exit any more; their other entries (after the raise) never ran.
+        if let Some(any) = any {
+            let not_any = self.emit(Op::Unary(UnOp::Not, any));
+            for entry in &mut frame.flow.returns[prefix..] {
+                entry.0 = Some(match entry.0 {
+                    Some(c) => self.emit(Op::Logic(LogicOp::And, c, not_any)),
+                    None => not_any,
+                });
+            }
+        }
+        // What no clause catches may be caught by an enclosing `try`.
+        if let Some(outer) = frame.catching.last_mut() {
+            outer.extend(snapshots.iter().cloned());
+        }
+        let entry_conds: HashMap<Value, Option<Value>> =
+            returns[prefix..].iter().map(|&(c, v)| (v, c)).collect();
+
+        // `else`: the lanes that raised nothing (those that returned or raised uncaught are done).
+        let body_done = frame.flow.done;
+        let mut paths: Vec<(Option<Value>, HashMap<String, Var>, Done)> = vec![];
+        if body_done != Done::Always {
+            frame.cond = match any {
+                Some(a) => {
+                    let not_any = self.emit(Op::Unary(UnOp::Not, a));
+                    Some(self.and_path(cond0, not_any))
+                }
+                None => cond0,
+            };
+            self.body(frame, &t.orelse);
+            paths.push((None, frame.vars.clone(), frame.flow.done));
+        } else {
+            paths.push((None, frame.vars.clone(), Done::Always));
+        }
+        let else_vars = frame.vars.clone();
+
+        // Each clause, on the lanes it catches, from the variables their raise saw.
+        for (h, clause) in t.handlers.iter().enumerate() {
+            let ast::ExceptHandler::ExceptHandler(clause) = clause;
+            let (Some(mask), Some(code)) = (masks[h], code) else {
+                continue;
+            };
+            frame.vars = self.vars_at_raise(&snapshots, &entry_conds, &else_vars);
+            frame.cond = Some(self.and_path(cond0, mask));
+            frame.flow.done = Done::Never;
+            self.handling.push(code);
+            self.body(frame, &clause.body);
+            self.handling.pop();
+            if let Some(name) = &clause.name {
+                frame.vars.remove(name.as_str());
+            }
+            paths.push((Some(mask), frame.vars.clone(), frame.flow.done));
+        }
+        frame.cond = cond0;
+        self.merge_paths(frame, paths);
+
+        self.in_finally += 1;
+        self.body(frame, &t.finalbody);
+        self.in_finally -= 1;
+    }
+
+    /// The variables a clause starts from: on each lane, those of the raise the lane reached.
+    fn vars_at_raise(
+        &mut self,
+        snapshots: &[(Value, HashMap<String, Var>)],
+        entry_conds: &HashMap<Value, Option<Value>>,
+        fallback: &HashMap<String, Var>,
+    ) -> HashMap<String, Var> {
+        let mut acc: Option<HashMap<String, Var>> = None;
+        for (code, vars) in snapshots.iter().rev() {
+            let cond = entry_conds.get(code).copied().flatten();
+            acc = Some(match (acc, cond) {
+                (Some(later), Some(c)) => self.merge_two(c, vars, &later),
+                _ => vars.clone(),
+            });
+        }
+        acc.unwrap_or_else(|| fallback.clone())
+    }
+
+    /// `where(c, a, b)` per variable; a variable missing or maybe undefined on a side is maybe
+    /// undefined.
+    fn merge_two(
+        &mut self,
+        c: Value,
+        a: &HashMap<String, Var>,
+        b: &HashMap<String, Var>,
+    ) -> HashMap<String, Var> {
+        let never = Flow {
+            done: Done::Never,
+            returns: vec![],
+        };
+        self.merge_vars(a, &never, b, &never, |l, x, y| l.select(c, x, y))
+    }
+
+    /// The variables and done lanes after the paths of a `try` (the `else` path first, then
+    /// each clause's lanes): the paths are disjoint, so each lane takes its own path's.
+    fn merge_paths(
+        &mut self,
+        frame: &mut Frame,
+        paths: Vec<(Option<Value>, HashMap<String, Var>, Done)>,
+    ) {
+        let mut acc: Option<(HashMap<String, Var>, Value)> = None;
+        for (mask, vars, done) in paths.into_iter() {
+            let d = match done {
+                Done::Never => self.konst(Const::Bool(false)),
+                Done::Always => self.konst(Const::Bool(true)),
+                Done::Mask(m) => m,
+            };
+            acc = Some(match (acc, mask) {
+                (None, _) | (_, None) => (vars, d),
+                (Some((before, bd)), Some(m)) => {
+                    let merged = if done == Done::Always {
+                        before
+                    } else if self.const_of(bd) == Some(Const::Bool(true)) {
+                        vars
+                    } else {
+                        self.merge_two(m, &vars, &before)
+                    };
+                    let done = match (self.const_of(d), self.const_of(bd)) {
+                        (Some(x), Some(y)) if x == y => bd,
+                        _ => self.select(m, d, bd),
+                    };
+                    (merged, done)
+                }
+            });
+        }
+        let Some((vars, done)) = acc else { return };
+        frame.vars = vars;
+        frame.flow.done = match self.const_of(done) {
+            Some(Const::Bool(true)) => Done::Always,
+            Some(Const::Bool(false)) => Done::Never,
+            _ => Done::Mask(done),
+        };
+    }
+
+    /// The lanes whose `code` is one of `ks` (None when none can be).
+    fn code_in(&mut self, code: Value, ks: &[i128]) -> Option<Value> {
+        let mut out = None;
+        for &k in ks {
+            let kv = self.konst(Const::Int(k));
+            let eq = self.emit(Op::Compare(CmpOp::Eq, code, kv));
+            out = Some(match out {
+                Some(o) => self.emit(Op::Logic(LogicOp::Or, o, eq)),
+                None => eq,
+            });
+        }
+        out
+    }
+
+    /// The clause catching site `k` (None: no clause does), or Err when its class is unknown
+    /// and a clause before any bare `except` would need it.
+    fn clause_of(&self, clauses: &[Catches], k: usize) -> Result<Option<usize>, ()> {
+        let class = self.site_classes.get(k - 1).copied().flatten();
+        for (h, c) in clauses.iter().enumerate() {
+            match c {
+                Catches::All => return Ok(Some(h)),
+                Catches::Classes(names) => {
+                    let Some(class) = class else { return Err(()) };
+                    if names.iter().any(|n| is_subclass(class, n)) {
+                        return Ok(Some(h));
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// What each `except` clause catches; None after reporting a clause that cannot be compiled.
+    fn clauses(&mut self, frame: &mut Frame, t: &ast::StmtTry) -> Option<Vec<Catches>> {
+        let mut out = vec![];
+        let mut ok = true;
+        for h in &t.handlers {
+            let ast::ExceptHandler::ExceptHandler(h) = h;
+            if let Some(name) = &h.name {
+                if self.reads_word(frame, &h.body, name.as_str()) {
+                    self.error_at(
+                        frame,
+                        DiagnosticKind::UnsupportedStatement,
+                        format!("the caught exception `{name}` cannot be read in a vectorized function (it exists on one element only); drop `as {name}` and build what you need from the variables"),
+                        h,
+                    );
+                    ok = false;
+                }
+            }
+            let Some(ty) = &h.type_ else {
+                out.push(Catches::All);
+                continue;
+            };
+            let elts: Vec<&ast::Expr> = match &**ty {
+                ast::Expr::Tuple(tt) => tt.elts.iter().collect(),
+                e => vec![e],
+            };
+            let mut names = vec![];
+            for e in elts {
+                match self.builtin_class(frame, e) {
+                    Some(c) => names.push(c),
+                    None => {
+                        self.error_at(
+                            frame,
+                            DiagnosticKind::UnsupportedExpression,
+                            "an `except` clause of a vectorized function names builtin exception classes (`ValueError`, `(ZeroDivisionError, OverflowError)`, `ArithmeticError`, `Exception`) or nothing (D11: docs/decisions.md#d11)".into(),
+                            e,
+                        );
+                        ok = false;
+                    }
+                }
+            }
+            out.push(Catches::Classes(names));
+        }
+        ok.then_some(out)
+    }
+
+    /// The builtin exception class `e` names, recorded as an assumption of the static compile.
+    pub(super) fn builtin_class(&mut self, frame: &Frame, e: &ast::Expr) -> Option<&'static str> {
+        let ast::Expr::Name(n) = e else { return None };
+        let name = n.id.as_str();
+        if frame.vars.contains_key(name)
+            || frame.locals.contains(name)
+            || frame.outer.contains_key(name)
+        {
+            return None;
+        }
+        let class = bases(name)?[0];
+        match frame.env.get(name) {
+            Some(Binding::Builtin(b)) if b == name => {
+                self.names
+                    .assume(name.to_string(), AssumedBinding::Builtin(b.clone()));
+                Some(class)
+            }
+            _ => None,
+        }
+    }
+
+    /// Reports a `return` or `raise` in a `finally` clause (it would replace what the lanes
+    /// leave the `try` with); false if there is one.
+    fn finally_stays(&mut self, frame: &Frame, body: &[ast::Stmt]) -> bool {
+        let Some(exit) = first_exit(body) else {
+            return true;
+        };
+        self.error_at(
+            frame,
+            DiagnosticKind::UnsupportedStatement,
+            "`return`, `raise` and `assert` inside `finally` are not supported; move them after the `try` statement".into(),
+            exit,
+        );
+        false
+    }
+
+    /// Whether the source of `body` holds `word` as a whole identifier.
+    fn reads_word(&self, frame: &Frame, body: &[ast::Stmt], word: &str) -> bool {
+        let (Some(first), Some(last)) = (body.first(), body.last()) else {
+            return false;
+        };
+        let (start, _) = crate::extract::span(first);
+        let (_, end) = crate::extract::span(last);
+        let Some(text) = self
+            .sources
+            .get(frame.source)
+            .and_then(|s| s.text.get(start..end))
+        else {
+            return true;
+        };
+        let ident = |c: char| c.is_alphanumeric() || c == '_';
+        text.split(|c: char| !ident(c)).any(|w| w == word)
+    }
+
+    /// Reports `what` (a call whose raising elements are not modelled) inside a `try` body,
+    /// where CPython's exception would have to reach an `except` clause.
+    pub(super) fn not_in_try(
+        &mut self,
+        frame: &Frame,
+        c: &ast::ExprCall,
+        what: &str,
+    ) -> Result<(), ()> {
+        if self.in_try == 0 {
+            return Ok(());
+        }
+        self.error_at(
+            frame,
+            DiagnosticKind::UnsupportedExpression,
+            format!("{what} inside a `try` body is not supported yet (which elements raise there is not modelled); call it before or after the `try` statement"),
+            c,
+        );
+        Err(())
+    }
+
+    /// Inside a `try` body: the lanes where `a op b` raises in CPython (ZeroDivisionError) end
+    /// there with the exception CPython gives, evaluated on that lane's operands.
+    pub(super) fn numeric_raise(&mut self, frame: &mut Frame, op: BinOp, a: Value, b: Value) {
+        if self.in_try == 0 || self.poisoned.contains(&a) || self.poisoned.contains(&b) {
+            return;
+        }
+        if op == BinOp::Pow {
+            self.pow_raises(frame, a, b);
+            return;
+        }
+        let zero = self.konst(Const::Int(0));
+        let (symbol, fails) = match op {
+            BinOp::Div => ("/", self.emit(Op::Compare(CmpOp::Eq, b, zero))),
+            BinOp::FloorDiv => ("//", self.emit(Op::Compare(CmpOp::Eq, b, zero))),
+            BinOp::Mod => ("%", self.emit(Op::Compare(CmpOp::Eq, b, zero))),
+            _ => return,
+        };
+        self.numeric_site(frame, symbol, fails, "ZeroDivisionError", a, b);
+    }
+
+    /// `0.0 ** -1` raises ZeroDivisionError, and a float power whose finite operands give an
+    /// infinite result (or an infinite complex magnitude) raises OverflowError. The zero base is the first site (its lanes raise
+    /// there), the overflow site second.
+    fn pow_raises(&mut self, frame: &mut Frame, a: Value, b: Value) {
+        let zero = self.konst(Const::Int(0));
+        let largest = self.konst(Const::Float(f64::MAX));
+        let finite = |l: &mut Self, v: Value| {
+            let m = l.emit(Op::Unary(UnOp::Abs, v));
+            l.emit(Op::Compare(CmpOp::Le, m, largest))
+        };
+        // `0.0 ** -inf` is inf: only a finite negative exponent raises.
+        let base_zero = self.emit(Op::Compare(CmpOp::Eq, a, zero));
+        let negative = self.emit(Op::Compare(CmpOp::Lt, b, zero));
+        let fb = finite(self, b);
+        let negative = self.emit(Op::Logic(LogicOp::And, negative, fb));
+        let fails = self.emit(Op::Logic(LogicOp::And, base_zero, negative));
+        self.numeric_site(frame, "**", fails, "ZeroDivisionError", a, b);
+        if self.kind(a) == Kind::Int && self.kind(b) == Kind::Int {
+            return;
+        }
+        let (pa, pb) = if self.shape(a) == Shape::Scalar && self.shape(b) == Shape::Scalar {
+            (self.emit(Op::AsArray(a)), b)
+        } else {
+            (a, b)
+        };
+        let p = self.emit(Op::Binary(BinOp::Pow, pa, pb));
+        let huge = {
+            let m = self.emit(Op::Unary(UnOp::Abs, p));
+            self.emit(Op::Compare(CmpOp::Gt, m, largest))
+        };
+        let fa = finite(self, a);
+        let both = self.emit(Op::Logic(LogicOp::And, fa, fb));
+        let fails = self.emit(Op::Logic(LogicOp::And, huge, both));
+        self.numeric_site(frame, "**", fails, "OverflowError", a, b);
+        // A negative base with a fractional exponent: CPython computes a complex power, which
+        // raises OverflowError when its magnitude `abs(a) ** b` overflows.
+        let magnitude = self.emit(Op::Unary(UnOp::Abs, pa));
+        let q = self.emit(Op::Binary(BinOp::Pow, magnitude, pb));
+        let q_abs = self.emit(Op::Unary(UnOp::Abs, q));
+        let q_huge = self.emit(Op::Compare(CmpOp::Gt, q_abs, largest));
+        let complex = self.emit(Op::Compare(CmpOp::Ne, p, p));
+        let fails = self.emit(Op::Logic(LogicOp::And, q_huge, complex));
+        let fails = self.emit(Op::Logic(LogicOp::And, fails, both));
+        self.numeric_site(frame, "**", fails, "OverflowError", a, b);
+    }
+
+    /// Inside a `try` body: the lanes where the `math` function `name` raises in CPython (a NaN
+    /// from arguments that are not NaN: ValueError; an infinity from finite ones: OverflowError,
+    /// or ValueError for the logarithms' poles) end there. `args` are the call's arguments
+    /// (floats, or the int an integral function keeps); false when this function's raises are
+    /// not modelled (the caller reports it).
+    pub(super) fn math_raise(
+        &mut self,
+        frame: &mut Frame,
+        name: &str,
+        args: &[Value],
+        result: Value,
+    ) -> bool {
+        if self.in_try == 0
+            || args
+                .iter()
+                .chain([&result])
+                .any(|v| self.poisoned.contains(v))
+        {
+            return true;
+        }
+        if matches!(name, "floor" | "ceil" | "trunc") {
+            self.int_conversion_raise(frame, &format!("__import__('math').{name}"), args[0]);
+            return true;
+        }
+        let pole = match name {
+            "exp" | "expm1" | "sinh" | "cosh" => Some("OverflowError"),
+            "log" | "log2" | "log10" | "log1p" | "atanh" => Some("ValueError"),
+            "sqrt" | "sin" | "cos" | "tan" | "asin" | "acos" | "atan" | "tanh" | "asinh"
+            | "acosh" | "fabs" | "degrees" | "radians" => None,
+            _ => return false,
+        };
+        let params: Vec<String> = (0..args.len()).map(|i| format!("_a{i}")).collect();
+        let text = format!("__import__('math').{name}({})", params.join(", "));
+        let nan_result = self.emit(Op::Compare(CmpOp::Ne, result, result));
+        let mut fails = nan_result;
+        for &a in args {
+            let number = self.emit(Op::Compare(CmpOp::Eq, a, a));
+            fails = self.emit(Op::Logic(LogicOp::And, fails, number));
+        }
+        self.math_site(
+            frame,
+            fails,
+            "ValueError",
+            (text.clone(), params.clone(), args.to_vec()),
+        );
+        if let Some(class) = pole {
+            let largest = self.konst(Const::Float(f64::MAX));
+            let m = self.emit(Op::Unary(UnOp::Abs, result));
+            let mut fails = self.emit(Op::Compare(CmpOp::Gt, m, largest));
+            for &a in args {
+                let m = self.emit(Op::Unary(UnOp::Abs, a));
+                let finite = self.emit(Op::Compare(CmpOp::Le, m, largest));
+                fails = self.emit(Op::Logic(LogicOp::And, fails, finite));
+            }
+            self.math_site(frame, fails, class, (text, params, args.to_vec()));
+        }
+        true
+    }
+
+    /// Inside a `try` body: `int(a)`, `round(a)`, `math.floor(a)` of a float raise ValueError
+    /// for NaN and OverflowError for an infinity, as CPython does. `function` is the callable's
+    /// text.
+    pub(super) fn int_conversion_raise(&mut self, frame: &mut Frame, function: &str, a: Value) {
+        if self.in_try == 0
+            || self.poisoned.contains(&a)
+            || matches!(self.kind(a), Kind::Int | Kind::Bool)
+        {
+            return;
+        }
+        let site = || (format!("{function}(_a)"), vec!["_a".to_string()], vec![a]);
+        let nan = self.emit(Op::Compare(CmpOp::Ne, a, a));
+        self.math_site(frame, nan, "ValueError", site());
+        let largest = self.konst(Const::Float(f64::MAX));
+        let m = self.emit(Op::Unary(UnOp::Abs, a));
+        let infinite = self.emit(Op::Compare(CmpOp::Gt, m, largest));
+        self.math_site(frame, infinite, "OverflowError", site());
+    }
+
+    /// A raise site of class `class` on the lanes where `fails`.
+    fn math_site(
+        &mut self,
+        frame: &mut Frame,
+        fails: Value,
+        class: &'static str,
+        site: (String, Vec<String>, Vec<Value>),
+    ) {
+        let mask = match self.const_of(fails) {
+            Some(Const::Bool(false)) => return,
+            Some(_) => None,
+            None => Some(fails),
+        };
+        if let Some(code) = self.push_site(frame, site, Some(class), None) {
+            self.raise_on(frame, mask, code);
+        }
+    }
+
+    /// A raise site where `a symbol b` fails (`fails`), its exception CPython's for that
+    /// operation on the lane's operands.
+    fn numeric_site(
+        &mut self,
+        frame: &mut Frame,
+        symbol: &str,
+        fails: Value,
+        class: &'static str,
+        a: Value,
+        b: Value,
+    ) {
+        let text = format!("_a {symbol} _b");
+        self.math_site(
+            frame,
+            fails,
+            class,
+            (text, vec!["_a".into(), "_b".into()], vec![a, b]),
+        );
+    }
+}
+
+/// The first `return`, `raise` or `assert` in `body`, nested blocks included.
+fn first_exit(body: &[ast::Stmt]) -> Option<&ast::Stmt> {
+    use ast::Stmt as S;
+    body.iter().find_map(|s| match s {
+        S::Return(_) | S::Raise(_) | S::Assert(_) => Some(s),
+        S::If(i) => first_exit(&i.body).or_else(|| first_exit(&i.orelse)),
+        S::For(f) => first_exit(&f.body).or_else(|| first_exit(&f.orelse)),
+        S::While(w) => first_exit(&w.body).or_else(|| first_exit(&w.orelse)),
+        S::Try(t) => first_exit(&t.body)
+            .or_else(|| {
+                t.handlers.iter().find_map(|h| {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    first_exit(&h.body)
+                })
+            })
+            .or_else(|| first_exit(&t.orelse))
+            .or_else(|| first_exit(&t.finalbody)),
+        _ => None,
+    })
+}
+
+/// Whether the builtin class `class` is `base` or derives from it.
+fn is_subclass(class: &str, base: &str) -> bool {
+    bases(class).is_some_and(|mro| mro.contains(&base))
+}
+
+/// A builtin exception class and the classes it derives from, itself first (CPython's MRO).
+pub(super) fn bases(name: &str) -> Option<&'static [&'static str]> {
+    const B: &str = "BaseException";
+    const E: &str = "Exception";
+    const A: &str = "ArithmeticError";
+    const L: &str = "LookupError";
+    const R: &str = "RuntimeError";
+    Some(match name {
+        "BaseException" => &[B],
+        "Exception" => &[E, B],
+        "ArithmeticError" => &[A, E, B],
+        "ZeroDivisionError" => &["ZeroDivisionError", A, E, B],
+        "OverflowError" => &["OverflowError", A, E, B],
+        "FloatingPointError" => &["FloatingPointError", A, E, B],
+        "AssertionError" => &["AssertionError", E, B],
+        "LookupError" => &[L, E, B],
+        "IndexError" => &["IndexError", L, E, B],
+        "KeyError" => &["KeyError", L, E, B],
+        "ValueError" => &["ValueError", E, B],
+        "TypeError" => &["TypeError", E, B],
+        "RuntimeError" => &[R, E, B],
+        "NotImplementedError" => &["NotImplementedError", R, E, B],
+        _ => return None,
+    })
+}
