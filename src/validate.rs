@@ -182,13 +182,13 @@ impl Validator<'_> {
     /// `try` (D11): every clause is checked like any block; lowering resolves and matches the
     /// classes.
     fn try_stmt(&mut self, t: &ast::StmtTry, loop_depth: usize) {
-        self.block(&t.body, false, loop_depth);
+        self.block(&t.body, loop_depth);
         for h in &t.handlers {
             let ast::ExceptHandler::ExceptHandler(h) = h;
-            self.block(&h.body, false, loop_depth);
+            self.block(&h.body, loop_depth);
         }
-        self.block(&t.orelse, false, loop_depth);
-        self.block(&t.finalbody, false, loop_depth);
+        self.block(&t.orelse, loop_depth);
+        self.block(&t.finalbody, loop_depth);
     }
 
     /// `raise` (D11): the exception expression runs in Python on one lane; lowering checks its

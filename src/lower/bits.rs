@@ -12,7 +12,7 @@ impl Lowerer<'_> {
     /// `a op b` for the operator at `e`: bit operations check their operands first.
     pub(super) fn binary_at(
         &mut self,
-        frame: &Frame,
+        frame: &mut Frame,
         op: BinOp,
         a: Value,
         b: Value,

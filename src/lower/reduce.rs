@@ -7,6 +7,7 @@
 
 use rustpython_parser::ast;
 
+use super::range_loop::Bounds;
 use super::{Frame, Lowerer, Var, R};
 use crate::diagnostics::DiagnosticKind;
 use crate::env::AssumedBinding;
@@ -68,7 +69,7 @@ impl Lowerer<'_> {
 
     fn reduce(
         &mut self,
-        frame: &Frame,
+        frame: &mut Frame,
         name: &str,
         items: Vec<Item>,
         c: &ast::ExprCall,
@@ -320,7 +321,13 @@ impl Lowerer<'_> {
     ) -> R<Vec<Elem>> {
         match which {
             "range" => {
-                let (start, stop, step) = self.range_bounds(frame, call).ok_or(())?;
+                let (start, stop, step) = match self.range_bounds(frame, call) {
+                    Some(Bounds::Known(start, stop, step)) => (start, stop, step),
+                    Some(Bounds::PerLane(..)) => {
+                        return self.bad_iterable(frame, "a reduction over a `range` whose bounds differ per element cannot be unrolled; use a loop", call);
+                    }
+                    None => return Err(()),
+                };
                 let n = crate::ir::eval::trip_count(start, stop, step);
                 if n > MAX_UNROLLED as i128 {
                     self.error_at(

@@ -166,6 +166,11 @@ impl Lowerer<'_> {
         let never = Flow {
             done: Done::Never,
             returns: vec![],
+            exits: super::loop_exit::Exits {
+                left: Done::Never,
+                broke: Done::Never,
+                snapshots: vec![],
+            },
         };
         self.merge_vars(a, &never, b, &never, |l, x, y| l.select(c, x, y))
     }
