@@ -28,6 +28,8 @@ pub struct ParsedFunction {
     pub end: usize,
     /// `*args`/`**kwargs` ranges: the wrapper cannot reproduce them per lane.
     pub star_params: Vec<(usize, usize)>,
+    /// Per parameter: its annotation, and whether its default is `None` (D14 reads both).
+    pub hints: Vec<(Option<ast::Expr>, bool)>,
 }
 
 const WRAP_PREFIX: &str = "if 1:\n";
@@ -175,7 +177,21 @@ fn parsed(
         .chain(args.kwarg.iter())
         .map(|a| (usize::from(a.range.start()), usize::from(a.range.end())))
         .collect();
+    let hints = args
+        .posonlyargs
+        .iter()
+        .chain(&args.args)
+        .chain(&args.kwonlyargs)
+        .map(|a| {
+            let none_default = matches!(
+                a.default.as_deref(),
+                Some(ast::Expr::Constant(c)) if matches!(c.value, ast::Constant::None)
+            );
+            (a.def.annotation.as_deref().cloned(), none_default)
+        })
+        .collect();
     ParsedFunction {
+        hints,
         source,
         name,
         params,

@@ -262,7 +262,6 @@ impl Validator<'_> {
             E::Compare(c) => {
                 for op in &c.ops {
                     let bad = match op {
-                        ast::CmpOp::Is | ast::CmpOp::IsNot => Some("`is` compares identities, which arrays do not have per element; use `==`"),
                         ast::CmpOp::In | ast::CmpOp::NotIn => Some("`in` is not supported"),
                         _ => None,
                     };
@@ -282,8 +281,12 @@ impl Validator<'_> {
                 } else if !matches!(c.func.as_ref(), E::Name(_)) {
                     self.push(K::UnknownCall, "only calls of named functions are supported", &*c.func);
                 }
-                for a in &c.args {
-                    if let E::Starred(_) = a {
+                let isinstance = matches!(c.func.as_ref(), E::Name(n) if n.id.as_str() == "isinstance");
+                for (i, a) in c.args.iter().enumerate() {
+                    if let (true, 1, E::Tuple(t)) = (isinstance, i, a) {
+                        // D14: the classes of `isinstance(v, (A, B))`.
+                        t.elts.iter().for_each(|e| self.expr(e));
+                    } else if let E::Starred(_) = a {
                         self.push(K::BadArguments, "`*args` in calls is not supported", a);
                     } else {
                         self.expr(a);
@@ -298,21 +301,24 @@ impl Validator<'_> {
                 }
             }
             E::Constant(c) => match &c.value {
-                ast::Constant::Bool(_) | ast::Constant::Int(_) | ast::Constant::Float(_) => {}
-                ast::Constant::Str(_) | ast::Constant::Bytes(_) => {
-                    self.push(K::UnsupportedExpression, "strings are not supported in vectorized code", expr);
+                // D14: strings and None are uniform values (compared, used as keys); lowering
+                // reports them where a number is needed.
+                ast::Constant::Bool(_)
+                | ast::Constant::Int(_)
+                | ast::Constant::Float(_)
+                | ast::Constant::Str(_)
+                | ast::Constant::None => {}
+                ast::Constant::Bytes(_) => {
+                    self.push(K::UnsupportedExpression, "bytes are not supported in vectorized code", expr);
                 }
-                ast::Constant::None => self.push(K::UnsupportedExpression, "`None` has no array form", expr),
                 ast::Constant::Complex { .. } => {
                     self.push(K::UnsupportedExpression, "complex numbers are not supported", expr);
                 }
                 _ => self.push(K::UnsupportedExpression, "this constant is not supported", expr),
             },
-            E::Attribute(a) => {
-                if !matches!(a.value.as_ref(), E::Name(_)) {
-                    self.push(K::UnsupportedExpression, "attribute access is supported only on the `math` module", expr);
-                }
-            }
+            // D14: attributes of uniform values at any depth (`cfg.limits.upper`); lowering
+            // reports an attribute of a number.
+            E::Attribute(a) => self.expr(&a.value),
             E::Subscript(s) => {
                 if matches!(s.slice.as_ref(), E::Slice(_)) {
                     self.push(K::UnsupportedExpression, "slices are not supported", expr);

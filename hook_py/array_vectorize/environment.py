@@ -8,6 +8,7 @@ that become hidden parameters (global arrays, fallback callees) are returned sep
 from __future__ import annotations
 
 import builtins
+import enum
 import linecache
 import math
 import numbers
@@ -18,7 +19,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 # Builtins the compiler gives meaning to (src/module.rs KNOWN_BUILTINS).
-KNOWN_BUILTINS = frozenset({"abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print"})
+KNOWN_BUILTINS = frozenset(
+    {"abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print", "isinstance", "str", "dict", "tuple", "list"}
+)
 _MATH_MEMBERS = {id(v): k for k, v in vars(math).items() if callable(v)}
 
 
@@ -129,6 +132,11 @@ class EnvBuilder:
         const = const_value(value)
         if const is not None:
             return ("const", const)
+        if isinstance(value, type) and issubclass(value, enum.Enum):
+            # D14: its members are uniform values, read through the class (a global of the
+            # generated module).
+            self.hidden_values[name] = value
+            return ("enum", tuple(value.__members__))
         original = unwrap(value)
         if isinstance(original, types.FunctionType):
             try:

@@ -124,7 +124,7 @@ impl<'a> Gen<'a> {
         self.x(match k {
             Kind::Float => "float64",
             Kind::Int => "int64",
-            Kind::Bool | Kind::Unknown => "bool",
+            Kind::Bool | Kind::Unknown | Kind::Object => "bool",
         })
     }
 

@@ -102,6 +102,26 @@ pub const RESULT: Helper = Helper {
               lane equal to its value modulo 2**64 (docs/semantics.md item 13)",
 };
 
+/// The check of a uniform argument (D14).
+pub const UNIFORM: Helper = Helper {
+    key: "uniform",
+    name: "_vec_uniform",
+    params: "value, name",
+    ops: &[],
+    meaning: "`value` unchanged; TypeError naming parameter `name` when it is an array, since \
+              the parameter is read once per call as a Python object (D14)",
+};
+
+/// The prologue of the element loop of `fallback=True` (D7, D14).
+pub const LOOP_ARGS: Helper = Helper {
+    key: "loop_args",
+    name: "_vec_loop_args",
+    params: "*args",
+    ops: &[],
+    meaning: "(xp, *values): numbers and arrays as `_vec_exact_args` converts them, any other \
+              argument (None, a string, a dict, an Enum member: D14) unchanged",
+};
+
 /// Every runtime helper, in the order of ARCHITECTURE.md's table.
 pub const HELPERS: &[Helper] = &[
     FLOAT_ARGS,
@@ -112,6 +132,8 @@ pub const HELPERS: &[Helper] = &[
     BROADCAST,
     ELEMENTWISE,
     RESULT,
+    UNIFORM,
+    LOOP_ARGS,
 ];
 
 /// `_vec_binary`'s key for an arithmetic operator.

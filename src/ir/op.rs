@@ -3,6 +3,7 @@
 use super::constant::{const_kind, Const};
 use super::math::MathFn;
 use super::types::{Kind, Shape, Value};
+use super::uniform::UniformOp;
 
 /// A unary operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -83,6 +84,8 @@ pub enum Op {
     Broadcast(Value),
     /// A scalar as a 0-d array (where a merge needs an array on both sides).
     AsArray(Value),
+    /// An operation on uniform values, run once per call in Python (D14).
+    Uniform(UniformOp, Vec<Value>),
     /// A value never observed on a live lane (the initial value of a variable first assigned
     /// inside a loop, or of the return value): a 0-d array of the merge's kind.
     Placeholder(Const),
@@ -98,7 +101,7 @@ impl Op {
                 vec![*a, *b]
             }
             Op::Select(c, a, b) => vec![*c, *a, *b],
-            Op::Math(_, args) | Op::ElementCall { args, .. } => args.clone(),
+            Op::Math(_, args) | Op::ElementCall { args, .. } | Op::Uniform(_, args) => args.clone(),
         }
     }
 
@@ -120,6 +123,7 @@ impl Op {
                 callee: *callee,
                 args: args.iter().map(|v| f(*v)).collect(),
             },
+            Op::Uniform(u, args) => Op::Uniform(u.clone(), args.iter().map(|v| f(*v)).collect()),
         }
     }
 
@@ -151,8 +155,10 @@ impl Op {
             Op::Broadcast(a) => key(12, 0, &[*a]),
             Op::AsArray(a) => key(13, 0, &[*a]),
             // Tuples are rare and cheap; placeholders stand for distinct variables; element
-            // loops call user code.
+            // loops call user code; reads of uniform values stay where the source has them (a
+            // key missing from a dict raises only on the path that reads it).
             Op::Const(Const::Tuple(_))
+            | Op::Uniform(..)
             | Op::Math(..)
             | Op::Placeholder(_)
             | Op::ElementCall { .. } => None,
@@ -192,6 +198,9 @@ pub fn result_kind(op: &Op, kind: &impl Fn(Value) -> Kind, param_kinds: &[Kind])
         Op::Cast(CastOp::Bool, _) => Kind::Bool,
         Op::Index(t, _) => kind(*t),
         Op::ElementCall { .. } => Kind::Unknown,
+        Op::Uniform(UniformOp::Number, _) => Kind::Unknown,
+        Op::Uniform(u, _) if u.gives_object() => Kind::Object,
+        Op::Uniform(..) => Kind::Bool,
         Op::Broadcast(a) | Op::AsArray(a) => kind(*a),
     }
 }
@@ -199,7 +208,7 @@ pub fn result_kind(op: &Op, kind: &impl Fn(Value) -> Kind, param_kinds: &[Kind])
 /// Whether `op` gives a Python scalar (all operands scalar, computed by plain Python) or an array.
 pub fn result_shape(op: &Op, shape: &impl Fn(Value) -> Shape) -> Shape {
     match op {
-        Op::Const(_) => Shape::Scalar,
+        Op::Const(_) | Op::Uniform(..) => Shape::Scalar,
         Op::Param(_)
         | Op::Math(..)
         | Op::ElementCall { .. }

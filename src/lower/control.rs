@@ -15,6 +15,7 @@ use crate::Map as HashMap;
 impl Lowerer<'_> {
     /// A `return` on the lanes of the current path.
     pub(super) fn do_return(&mut self, frame: &mut Frame, v: Value) {
+        let v = self.as_number(v);
         frame.flow.returns.push((frame.cond, v));
         frame.flow.done = Done::Always;
     }
@@ -65,6 +66,7 @@ impl Lowerer<'_> {
 
     /// `cond` as a condition of an `if`: boolean, or a scalar (Python truthiness is exact there).
     pub(super) fn condition(&mut self, frame: &Frame, test: &ast::Expr, v: Value) -> Value {
+        let v = self.object_truth(v);
         if self.poisoned.contains(&v)
             || self.shape(v) == Shape::Scalar
             || self.kind(v) == Kind::Bool

@@ -72,6 +72,15 @@ impl Lowerer<'_> {
             E::IfExp(i) => self.ternary(frame, i),
             E::Call(c) => self.call(frame, c)?,
             E::Attribute(a) => self.math_constant(frame, a, e)?,
+            E::Tuple(_) => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnsupportedExpression,
+                    "tuples are supported only in assignments like `a, b = b, a` and as the classes of `isinstance`".into(),
+                    e,
+                );
+                return Err(());
+            }
             E::Subscript(s) => self.subscript(frame, s, e)?,
             _ => return Err(()),
         })
@@ -82,6 +91,8 @@ impl Lowerer<'_> {
         Ok(match c {
             ast::Constant::Bool(b) => self.konst(Const::Bool(*b)),
             ast::Constant::Float(f) => self.konst(Const::Float(*f)),
+            // D14: a string or None is a uniform value (compared, used as a key).
+            ast::Constant::Str(_) | ast::Constant::None => self.object_literal(frame, c, e)?,
             ast::Constant::Int(i) => match i.to_string().parse::<i128>() {
                 Ok(n) if n.unsigned_abs() < (1u128 << 64) => self.konst(Const::Int(n)),
                 _ => {
@@ -104,16 +115,13 @@ impl Lowerer<'_> {
         let mut acc: Option<Value> = None;
         for (op, right) in c.ops.iter().zip(&c.comparators) {
             let r = self.expr(frame, right);
-            let op = match op {
-                ast::CmpOp::Lt => CmpOp::Lt,
-                ast::CmpOp::LtE => CmpOp::Le,
-                ast::CmpOp::Gt => CmpOp::Gt,
-                ast::CmpOp::GtE => CmpOp::Ge,
-                ast::CmpOp::Eq => CmpOp::Eq,
-                ast::CmpOp::NotEq => CmpOp::Ne,
-                _ => return Err(()),
+            let cmp = match self.object_compare(frame, op, left, r, c)? {
+                Some(cmp) => cmp,
+                None => {
+                    let op = Self::numeric_cmp(op).ok_or(())?;
+                    self.emit(Op::Compare(op, left, r))
+                }
             };
-            let cmp = self.emit(Op::Compare(op, left, r));
             acc = Some(match acc {
                 None => cmp,
                 Some(prev) => self.emit(Op::Logic(LogicOp::And, prev, cmp)),
@@ -151,9 +159,14 @@ impl Lowerer<'_> {
     }
 
     /// `math.<name>` as a value: one of the `math` constants.
-    fn math_constant(&mut self, frame: &Frame, a: &ast::ExprAttribute, e: &ast::Expr) -> R<Value> {
+    fn math_constant(
+        &mut self,
+        frame: &mut Frame,
+        a: &ast::ExprAttribute,
+        e: &ast::Expr,
+    ) -> R<Value> {
         let ast::Expr::Name(base) = a.value.as_ref() else {
-            return Err(());
+            return self.attribute(frame, a, e);
         };
         if self.resolve_module(frame, base.id.as_str(), &a.value)? {
             let attr = a.attr.as_str();
@@ -168,19 +181,16 @@ impl Lowerer<'_> {
             );
             return Err(());
         }
-        self.error_at(
-            frame,
-            DiagnosticKind::UnsupportedExpression,
-            "attribute access is supported only on the `math` module".into(),
-            e,
-        );
-        Err(())
+        self.attribute(frame, a, e)
     }
 
     /// `T[i]`: a constant tuple indexed by a scalar int.
     fn subscript(&mut self, frame: &mut Frame, s: &ast::ExprSubscript, e: &ast::Expr) -> R<Value> {
         let t = self.expr(frame, &s.value);
         let i = self.expr(frame, &s.slice);
+        if self.is_object(t) {
+            return self.object_item(frame, t, i, e);
+        }
         let tuple_ok = matches!(self.const_of(t), Some(Const::Tuple(_)));
         let index_ok =
             self.shape(i) == Shape::Scalar && matches!(self.kind(i), Kind::Int | Kind::Bool);
@@ -200,6 +210,7 @@ impl Lowerer<'_> {
 
     /// `not a` (D2).
     pub(super) fn not(&mut self, a: Value) -> Value {
+        let a = self.object_truth(a);
         if self.kind(a) == Kind::Bool {
             self.emit(Op::Unary(UnOp::Not, a))
         } else {

@@ -26,12 +26,12 @@ pub(super) struct Resolved {
 
 impl Resolved {
     /// Records that `name` was read as `binding`.
-    fn assume(&mut self, name: String, binding: AssumedBinding) {
+    pub(super) fn assume(&mut self, name: String, binding: AssumedBinding) {
         self.used.insert(name, binding);
     }
 
     /// Records that `name` could not be resolved statically.
-    fn defer(&mut self, name: &str) {
+    pub(super) fn defer(&mut self, name: &str) {
         self.deferred.insert(name.to_string());
     }
 }
@@ -130,7 +130,10 @@ impl Lowerer<'_> {
                 );
                 return Err(());
             }
-            Some(Binding::Const(_)) | Some(Binding::Array) | Some(Binding::Unsupported(_)) => {
+            Some(Binding::Const(_))
+            | Some(Binding::Array)
+            | Some(Binding::Enum(_))
+            | Some(Binding::Unsupported(_)) => {
                 self.error_at(
                     frame,
                     DiagnosticKind::UnknownCall,
@@ -269,6 +272,7 @@ impl Lowerer<'_> {
                 frame.vars.insert(name.to_string(), Var::Def(v));
                 v
             }
+            Some(Binding::Enum(members)) => self.enum_class(name, &members),
             Some(Binding::Unresolved(_)) => {
                 self.names.defer(name);
                 self.poison()
