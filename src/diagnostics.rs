@@ -12,8 +12,6 @@ pub enum DiagnosticKind {
     Syntax,
     /// Input too deeply nested or too large to compile safely.
     TooComplex,
-    /// `if x:` on a value not provably boolean (D4).
-    AmbiguousTruth,
     /// `while` loops have a data-dependent trip count (D6).
     WhileLoop,
     /// `range()` whose bounds are not known at generation time (D6).
@@ -46,6 +44,9 @@ pub enum DiagnosticKind {
     UnsupportedSignature,
     /// An integer literal outside the range the compiler represents exactly.
     ValueOutOfRange,
+    /// A construct lowering gave up on without saying why: a compiler bug, rejected (D10)
+    /// rather than compiled with a stand-in value.
+    Unexplained,
 }
 
 impl DiagnosticKind {
@@ -54,7 +55,6 @@ impl DiagnosticKind {
         match self {
             DiagnosticKind::Syntax => "syntax",
             DiagnosticKind::TooComplex => "too-complex",
-            DiagnosticKind::AmbiguousTruth => "ambiguous-truth",
             DiagnosticKind::WhileLoop => "while-loop",
             DiagnosticKind::DynamicRange => "dynamic-range",
             DiagnosticKind::UnsupportedLoop => "unsupported-loop",
@@ -71,6 +71,7 @@ impl DiagnosticKind {
             DiagnosticKind::MissingReturn => "missing-return",
             DiagnosticKind::UnsupportedSignature => "unsupported-signature",
             DiagnosticKind::ValueOutOfRange => "value-out-of-range",
+            DiagnosticKind::Unexplained => "internal-unexplained",
         }
     }
 }
@@ -266,8 +267,8 @@ mod tests {
     #[test]
     fn decision_codes_point_at_the_decisions_page() {
         assert_eq!(
-            cite_decisions("ambiguous per element (D4); compare"),
-            "ambiguous per element (D4: docs/decisions.md#d4); compare"
+            cite_decisions("per element (D4); compare"),
+            "per element (D4: docs/decisions.md#d4); compare"
         );
         assert_eq!(
             cite_decisions("IEEE values, D3) and D17"),

@@ -32,6 +32,8 @@ pub enum Binding {
     Const(Const),
     /// The stdlib `math` module.
     MathModule,
+    /// The `numpy` module, whose elementwise functions and constants map to `xp` (D16).
+    NumpyModule,
     /// A member of `math` bound directly (`from math import sqrt as s` binds `s` to `sqrt`).
     MathMember(String),
     /// A builtin (`abs`, `min`, `range`, ...), not shadowed.
@@ -66,6 +68,8 @@ pub struct Assumption {
 pub enum AssumedBinding {
     Const(Const),
     MathModule,
+    /// The `numpy` module (`import numpy as np`).
+    NumpyModule,
     MathMember(String),
     Builtin(String),
     /// A function defined in the same module, named `name`, whose `def` is at `line`.

@@ -365,6 +365,9 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
                     count(&bound, &mut bind_count);
                     let b = if a.name.as_str() == "math" {
                         Binding::MathModule
+                    } else if a.name.as_str() == "numpy" {
+                        // D16: assumed to be NumPy; the decorator checks the live module.
+                        Binding::NumpyModule
                     } else {
                         Binding::Unresolved(format!("module {}", a.name))
                     };

@@ -102,6 +102,7 @@ fn env_from_py(d: &Bound<'_, PyDict>) -> PyResult<Env> {
                 None => Binding::Unsupported("a value out of the representable range".into()),
             },
             "math" => Binding::MathModule,
+            "numpy" => Binding::NumpyModule,
             "math_member" => Binding::MathMember(t.get_item(1)?.extract()?),
             "builtin" => Binding::Builtin(t.get_item(1)?.extract()?),
             "function" => {
@@ -200,6 +201,7 @@ fn assumption_to_py<'py>(py: Python<'py>, a: &Assumption) -> PyResult<Bound<'py,
             [PyString::new(py, "const").into_any(), const_to_py(py, c)?],
         )?,
         AssumedBinding::MathModule => PyTuple::new(py, [PyString::new(py, "math")])?,
+        AssumedBinding::NumpyModule => PyTuple::new(py, [PyString::new(py, "numpy")])?,
         AssumedBinding::MathMember(m) => PyTuple::new(py, ["math_member", m.as_str()])?,
         AssumedBinding::Builtin(b) => PyTuple::new(py, ["builtin", b.as_str()])?,
         AssumedBinding::Function { name, line } => PyTuple::new(

@@ -90,7 +90,8 @@ impl Validator<'_> {
                     self.expr(v);
                 }
             }
-            S::Return(r) => match &r.value {
+            S::Return(r) => match r.value.as_deref() {
+                Some(ast::Expr::Tuple(t)) => self.returned_tuple(t, stmt),
                 Some(v) => self.expr(v),
                 None => self.push(
                     K::MissingReturn,
@@ -181,6 +182,28 @@ impl Validator<'_> {
         }
     }
 
+    /// `return a, b` (D13): a flat, non-empty tuple of expressions.
+    fn returned_tuple(&mut self, t: &ast::ExprTuple, stmt: &ast::Stmt) {
+        if t.elts.is_empty() {
+            self.push(
+                DiagnosticKind::UnsupportedExpression,
+                "an empty tuple has no array form; return a number",
+                stmt,
+            );
+        }
+        for e in &t.elts {
+            if matches!(e, ast::Expr::Tuple(_)) {
+                self.push(
+                    DiagnosticKind::UnsupportedExpression,
+                    "a tuple inside a returned tuple is not supported; return its items in one flat tuple",
+                    e,
+                );
+            } else {
+                self.expr(e);
+            }
+        }
+    }
+
     fn target(&mut self, target: &ast::Expr) {
         match target {
             ast::Expr::Name(_) => {}
@@ -229,6 +252,67 @@ impl Validator<'_> {
         self.expr(&l.body);
     }
 
+    /// A call's callee shape and arguments (the callee itself is resolved by lowering).
+    fn call(&mut self, c: &ast::ExprCall) {
+        use ast::Expr as E;
+        use DiagnosticKind as K;
+        // The callee is resolved by lowering; check only the arguments here.
+        if let E::Attribute(a) = c.func.as_ref() {
+            if !matches!(a.value.as_ref(), E::Name(_)) {
+                self.expr(&a.value);
+            }
+        } else if !matches!(c.func.as_ref(), E::Name(_)) {
+            self.push(
+                K::UnknownCall,
+                "only calls of named functions are supported",
+                &*c.func,
+            );
+        }
+        // `math.fsum((a, b, c))`: lowering checks that the callee is `math.fsum` (D17).
+        let fsum = match c.func.as_ref() {
+            E::Attribute(a) => a.attr.as_str() == "fsum",
+            E::Name(n) => n.id.as_str() == "fsum",
+            _ => false,
+        };
+        // `np.clip(x, 0.0, None)`: lowering checks that the callee is NumPy's clip (D16).
+        let clip = matches!(c.func.as_ref(), E::Attribute(a) if a.attr.as_str() == "clip");
+        let none = |e: &ast::Expr| matches!(e, E::Constant(k) if k.value.is_none());
+        let isinstance = matches!(c.func.as_ref(), E::Name(n) if n.id.as_str() == "isinstance");
+        for (i, a) in c.args.iter().enumerate() {
+            if clip && none(a) {
+                continue;
+            }
+            if let (true, 1, E::Tuple(t)) = (isinstance, i, a) {
+                // D14: the classes of `isinstance(v, (A, B))`.
+                t.elts.iter().for_each(|e| self.expr(e));
+            } else if let (
+                true,
+                E::Tuple(ast::ExprTuple { elts, .. }) | E::List(ast::ExprList { elts, .. }),
+            ) = (fsum, a)
+            {
+                elts.iter().for_each(|e| self.expr(e));
+            } else if let E::Starred(_) = a {
+                self.push(K::BadArguments, "`*args` in calls is not supported", a);
+            } else {
+                self.expr(a);
+            }
+        }
+        for k in &c.keywords {
+            if clip && none(&k.value) {
+                continue;
+            }
+            if k.arg.is_none() {
+                self.push(
+                    K::BadArguments,
+                    "`**kwargs` in calls is not supported",
+                    &k.value,
+                );
+            } else {
+                self.expr(&k.value);
+            }
+        }
+    }
+
     fn expr(&mut self, expr: &ast::Expr) {
         use ast::Expr as E;
         use DiagnosticKind as K;
@@ -272,34 +356,7 @@ impl Validator<'_> {
                 self.expr(&c.left);
                 c.comparators.iter().for_each(|e| self.expr(e));
             }
-            E::Call(c) => {
-                // The callee is resolved by lowering; check only the arguments here.
-                if let E::Attribute(a) = c.func.as_ref() {
-                    if !matches!(a.value.as_ref(), E::Name(_)) {
-                        self.expr(&a.value);
-                    }
-                } else if !matches!(c.func.as_ref(), E::Name(_)) {
-                    self.push(K::UnknownCall, "only calls of named functions are supported", &*c.func);
-                }
-                let isinstance = matches!(c.func.as_ref(), E::Name(n) if n.id.as_str() == "isinstance");
-                for (i, a) in c.args.iter().enumerate() {
-                    if let (true, 1, E::Tuple(t)) = (isinstance, i, a) {
-                        // D14: the classes of `isinstance(v, (A, B))`.
-                        t.elts.iter().for_each(|e| self.expr(e));
-                    } else if let E::Starred(_) = a {
-                        self.push(K::BadArguments, "`*args` in calls is not supported", a);
-                    } else {
-                        self.expr(a);
-                    }
-                }
-                for k in &c.keywords {
-                    if k.arg.is_none() {
-                        self.push(K::BadArguments, "`**kwargs` in calls is not supported", &k.value);
-                    } else {
-                        self.expr(&k.value);
-                    }
-                }
-            }
+            E::Call(c) => self.call(c),
             E::Constant(c) => match &c.value {
                 // D14: strings and None are uniform values (compared, used as keys); lowering
                 // reports them where a number is needed.

@@ -12,6 +12,7 @@ import enum
 import linecache
 import math
 import numbers
+import sys
 import types
 
 TYPE_CHECKING = False
@@ -76,6 +77,11 @@ def compile_name(fn: types.FunctionType) -> str:
     return fn.__name__
 
 
+def is_numpy(value: Any) -> bool:
+    """Whether `value` is the NumPy module (D16), without importing NumPy."""
+    return isinstance(value, types.ModuleType) and value is sys.modules.get("numpy")
+
+
 def is_array(value: Any) -> bool:
     return hasattr(value, "__array_namespace__") or (
         hasattr(value, "shape") and hasattr(value, "dtype") and not isinstance(value, numbers.Number)
@@ -124,6 +130,8 @@ class EnvBuilder:
     def describe(self, name: str, value: Any) -> tuple:
         if value is math:
             return ("math",)
+        if is_numpy(value):
+            return ("numpy",)
         if callable(value) and _MATH_MEMBERS.get(id(value)) is not None and getattr(math, _MATH_MEMBERS[id(value)], None) is value:
             return ("math_member", _MATH_MEMBERS[id(value)])
         for b in KNOWN_BUILTINS:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import sys
 
 from ._types import FunctionType
 
@@ -124,6 +125,10 @@ def assumptions_hold(fn: FunctionType, assumptions) -> bool:
                 return False
         elif tag == "math":
             if live is not math:
+                return False
+        elif tag == "numpy":
+            # D16: the module the static compile assumed `import numpy` binds.
+            if live is not sys.modules.get("numpy") or live is None:
                 return False
         elif tag == "math_member":
             if live is not getattr(math, binding[1], missing):

@@ -79,10 +79,10 @@ mod tests {
     #[test]
     fn a_result_carries_the_shapes_of_the_parameters_it_reads() {
         let f = ir_after("def f(x, y):\n    return x * 2.0 + y\n", "legalize");
-        assert_eq!(shaped_by(&f, f.ret), 0b11);
+        assert_eq!(shaped_by(&f, f.ret[0]), 0b11);
         let g = ir_after("def f(x, y):\n    return x * 2.0\n", "legalize");
-        assert_eq!(shaped_by(&g, g.ret), 0b01);
+        assert_eq!(shaped_by(&g, g.ret[0]), 0b01);
         let h = ir_after("def f(x):\n    return 1.0\n", "legalize");
-        assert_eq!(shaped_by(&h, h.ret), 0);
+        assert_eq!(shaped_by(&h, h.ret[0]), 0);
     }
 }

@@ -4,10 +4,10 @@
 
 use super::choice::{self, CastForm, FloatArg, ScalarArray, UnaryForm};
 use super::runtime::{
-    binary_key, cast_key, compare_key, BINARY, BROADCAST, ELEMENTWISE, SELECT, UNARY,
+    binary_key, by_key, cast_key, compare_key, BINARY, BROADCAST, ELEMENTWISE, SELECT, UNARY,
 };
 use super::{const_kind, Const, Gen};
-use crate::ir::{BinOp, CastOp, CmpOp, Kind, LogicOp, ObjLit, Op, UnOp, UniformOp, Value};
+use crate::ir::{BinOp, CastOp, CmpOp, Kind, LogicOp, MathFn, ObjLit, Op, UnOp, UniformOp, Value};
 use crate::pyast::{bin, call, cmp, name, Expr};
 
 /// Constant `c` converted to kind `k` when `k` is wider (bool < int < float).
@@ -69,11 +69,25 @@ impl Gen<'_> {
             Op::Compare(c, x, y) => self.compare(*c, *x, *y),
             Op::Logic(l, x, y) => self.logic(*l, *x, *y),
             Op::Select(c, a, b) => self.select(dst, *c, *a, *b),
+            Op::Math(m, args) if m.keeps_ints.is_some() => self.numpy_rounding(m, args[0]),
             Op::Math(m, args) => {
                 // Math functions take floats; folding can leave an int constant where lowering
                 // saw a float-kinded merge.
-                let args = args.iter().map(|a| self.float_arg(*a)).collect();
-                self.xcall(m.xp_name, args)
+                let args = args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| {
+                        if i < m.floats {
+                            self.float_arg(*a)
+                        } else {
+                            self.value(*a)
+                        }
+                    })
+                    .collect();
+                match m.runtime.and_then(by_key) {
+                    Some(h) => self.helper(h, args),
+                    None => self.xcall(m.xp_name, args),
+                }
             }
             Op::Cast(c, a) => self.cast(*c, *a),
             Op::Index(t, i) => self.index(dst, *t, *i),
@@ -228,6 +242,17 @@ impl Gen<'_> {
             FloatArg::AsType => self.xcall("astype", vec![e, self.dtype(Kind::Float)]),
             FloatArg::Helper => self.helper_op(&UNARY, cast_key(CastOp::Float), vec![e]),
         }
+    }
+
+    /// NumPy's `floor`/`ceil`/`trunc`/`rint` (D16): the `xp` function on a float array, the
+    /// runtime's kind-keeping form on anything else.
+    fn numpy_rounding(&mut self, m: &MathFn, a: Value) -> Expr {
+        if self.kind(a) == Kind::Float {
+            let e = self.float_arg(a);
+            return self.xcall(m.xp_name, vec![e]);
+        }
+        let e = self.value(a);
+        self.helper_op(&UNARY, m.keeps_ints.unwrap_or(m.xp_name), vec![e])
     }
 
     fn unary(&mut self, u: UnOp, a: Value) -> Expr {

@@ -91,7 +91,9 @@ impl Gen<'_> {
         };
         let f = self.f;
         reads.scan(&f.body, 0, &mut self.defs);
-        reads.read(f.ret, 0);
+        for &r in &f.ret {
+            reads.read(r, 0);
+        }
         // In program order (values are numbered as they are created), so an operand's nesting
         // depth is known before its user's.
         let mut depth = vec![0usize; n];

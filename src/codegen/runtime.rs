@@ -59,9 +59,11 @@ pub const UNARY: Helper = Helper {
     params: "xp, op, a",
     ops: &[
         "neg", "pos", "abs", "not", "float", "int", "bool", "round", "floor", "ceil", "trunc",
+        "np_floor", "np_ceil", "np_trunc", "np_round",
     ],
     meaning: "Python's `op(a)` per lane (`bool` is `a != 0`, `not` is `a == 0`; `floor`, `ceil` \
-              and `trunc` are math's, returning ints)",
+              and `trunc` are math's, returning ints; the `np_` ones are NumPy's, a float for a \
+              float and an int unchanged, D16)",
 };
 
 /// `xp.where` across kinds.
@@ -121,6 +123,87 @@ pub const LOOP_ARGS: Helper = Helper {
     meaning: "(xp, *values): numbers and arrays as `_vec_exact_args` converts them, any other \
               argument (None, a string, a dict, an Enum member: D14) unchanged",
 };
+/// A `math` function the Array API lacks (D17), written in `xp` operations by
+/// `runtime/special.py`; `key` is its `math` name (`round_digits`: `round(x, n)`).
+const fn special(
+    key: &'static str,
+    name: &'static str,
+    params: &'static str,
+    meaning: &'static str,
+) -> Helper {
+    Helper {
+        key,
+        name,
+        params,
+        ops: &[],
+        meaning,
+    }
+}
+
+/// `math.erf` per lane (D17).
+pub const ERF: Helper = special(
+    "erf",
+    "_vec_erf",
+    "xp, x",
+    "`math.erf(x)` per lane, within 2 ulps",
+);
+/// `math.erfc` per lane (D17).
+pub const ERFC: Helper = special(
+    "erfc",
+    "_vec_erfc",
+    "xp, x",
+    "`math.erfc(x)` per lane, within 4 ulps",
+);
+/// `math.gamma` per lane (D17).
+pub const GAMMA: Helper = special(
+    "gamma",
+    "_vec_gamma",
+    "xp, x",
+    "`math.gamma(x)` per lane, within 10 ulps; +-inf or nan where CPython raises (D3)",
+);
+/// `math.lgamma` per lane (D17).
+pub const LGAMMA: Helper = special(
+    "lgamma",
+    "_vec_lgamma",
+    "xp, x",
+    "`math.lgamma(x)` per lane, within 8 ulps of max(|result|, 1); inf where CPython raises (D3)",
+);
+/// `math.fmod` per lane (D17).
+pub const FMOD: Helper = special(
+    "fmod",
+    "_vec_fmod",
+    "xp, x, y",
+    "`math.fmod(x, y)` per lane, exact; nan where CPython raises (D3)",
+);
+/// `math.remainder` per lane (D17).
+pub const REMAINDER: Helper = special(
+    "remainder",
+    "_vec_remainder",
+    "xp, x, y",
+    "`math.remainder(x, y)` per lane, exact; nan where CPython raises (D3)",
+);
+/// `math.isclose` per lane (D17).
+pub const ISCLOSE: Helper = special(
+    "isclose",
+    "_vec_isclose",
+    "xp, a, b, rel_tol, abs_tol",
+    "`math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)` per lane (bool)",
+);
+/// `math.fsum` of a fixed sequence per lane (D17).
+pub const FSUM: Helper = special(
+    "fsum",
+    "_vec_fsum",
+    "xp, *values",
+    "`math.fsum((v1, v2, ...))` per lane, exact",
+);
+/// `round(x, n)` for float `x` and a constant int `n` (D17).
+pub const ROUND_DIGITS: Helper = special(
+    "round_digits",
+    "_vec_round_digits",
+    "xp, x, ndigits",
+    "`round(x, ndigits)` per lane for float x and a constant int ndigits, exact; +-inf where \
+     CPython raises OverflowError (D3)",
+);
 
 /// Every runtime helper, in the order of ARCHITECTURE.md's table.
 pub const HELPERS: &[Helper] = &[
@@ -134,7 +217,21 @@ pub const HELPERS: &[Helper] = &[
     RESULT,
     UNIFORM,
     LOOP_ARGS,
+    ERF,
+    ERFC,
+    GAMMA,
+    LGAMMA,
+    FMOD,
+    REMAINDER,
+    ISCLOSE,
+    FSUM,
+    ROUND_DIGITS,
 ];
+
+/// The helper with key `key` (a `math` function's runtime form, [`crate::ir::MathFn::runtime`]).
+pub fn by_key(key: &str) -> Option<&'static Helper> {
+    HELPERS.iter().find(|h| h.key == key)
+}
 
 /// `_vec_binary`'s key for an arithmetic operator.
 pub fn binary_key(op: BinOp) -> &'static str {
@@ -221,6 +318,12 @@ mod tests {
         // The rounding functions of `int(math.floor(x))` (peephole::rounding_to_int).
         for op in crate::codegen::peephole::ROUNDING {
             assert!(UNARY.ops.contains(op), "{op}");
+        }
+        // Every `math` function computed by a runtime helper names one.
+        for m in crate::ir::MATH_FUNCTIONS {
+            if let Some(key) = m.runtime {
+                assert!(by_key(key).is_some(), "{key}");
+            }
         }
     }
 }

@@ -24,14 +24,22 @@ impl Gen<'_> {
     /// The statements of the function's body, its return included, with dead arrays freed.
     pub(super) fn function_body(mut self) -> Vec<Stmt> {
         let mut out = self.block(&self.f.body.clone());
-        let mut ret = self.value(self.f.ret);
-        // An int array that may be uint64 can be an intermediate of the uint64 lattice whose
-        // lanes no single dtype holds: the helper gives the returned value one dtype
-        // (docs/semantics.md item 13).
-        if !self.scalar(self.f.ret) && self.operand(self.f.ret).wide {
-            ret = self.helper(&RESULT, vec![ret]);
+        let mut values = Vec::with_capacity(self.f.ret.len());
+        for r in self.f.ret.clone() {
+            let mut e = self.value(r);
+            // An int array that may be uint64 can be an intermediate of the uint64 lattice whose
+            // lanes no single dtype holds: the helper gives the returned value one dtype
+            // (docs/semantics.md item 13). Each position of a tuple result likewise (D13).
+            if !self.scalar(r) && self.operand(r).wide {
+                e = self.helper(&RESULT, vec![e]);
+            }
+            values.push(e);
         }
-        out.push(Stmt::Return(ret));
+        out.push(Stmt::Return(if self.f.tuple {
+            Expr::Tuple(values)
+        } else {
+            values.into_iter().next().unwrap_or(Expr::None)
+        }));
         let arrays: BTreeSet<String> = (0..self.f.values.len())
             .filter(|&i| {
                 !self.inline[i]

@@ -132,7 +132,8 @@ pub fn fold_op(op: &Op, konst: &impl Fn(Value) -> Option<Const>) -> Option<Const
             }
             _ => None,
         },
-        Op::Math(m, args) => fold_math(m.name, args, konst),
+        // NumPy's rounding keeps an int's kind, which `fold_math` (math's) does not.
+        Op::Math(m, args) if m.keeps_ints.is_none() => fold_math(m.name, args, konst),
         _ => None,
     }
 }

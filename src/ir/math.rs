@@ -24,6 +24,15 @@ pub struct MathFn {
     /// For a function partial on floats (or one that overflows): an argument value in its
     /// domain, for lanes the code does not run for.
     pub safe: Option<SafeValue>,
+    /// For a function the Array API lacks (D17): the key of the runtime helper computing it
+    /// (src/codegen/runtime.rs), which gives the IEEE value where CPython raises (D3).
+    pub runtime: Option<&'static str>,
+    /// How many leading arguments are float arrays; the others (`isclose`'s tolerances,
+    /// `round`'s digits) are passed as they are.
+    pub floats: usize,
+    /// NumPy's rounding (D16): a float is rounded to a float, an int or bool comes back with its
+    /// value (as an int); this is the `_vec_unary` op doing so for an argument of unknown kind.
+    pub keeps_ints: Option<&'static str>,
 }
 
 const fn f(name: &'static str, safe: Option<SafeValue>) -> MathFn {
@@ -33,6 +42,9 @@ const fn f(name: &'static str, safe: Option<SafeValue>) -> MathFn {
         arity: 1,
         result: Kind::Float,
         safe,
+        runtime: None,
+        floats: 1,
+        keeps_ints: None,
     }
 }
 
@@ -43,6 +55,9 @@ const fn f2(name: &'static str) -> MathFn {
         arity: 2,
         result: Kind::Float,
         safe: None,
+        runtime: None,
+        floats: 2,
+        keeps_ints: None,
     }
 }
 
@@ -53,6 +68,23 @@ const fn test(name: &'static str) -> MathFn {
         arity: 1,
         result: Kind::Bool,
         safe: None,
+        runtime: None,
+        floats: 1,
+        keeps_ints: None,
+    }
+}
+
+/// A function of `arity` float arguments computed by the runtime helper `key` (D17).
+const fn special(name: &'static str, key: &'static str, arity: usize, result: Kind) -> MathFn {
+    MathFn {
+        name,
+        xp_name: name,
+        arity,
+        result,
+        safe: None,
+        runtime: Some(key),
+        floats: arity,
+        keeps_ints: None,
     }
 }
 
@@ -97,7 +129,50 @@ pub const MATH_FUNCTIONS: &[MathFn] = &[
     test("isnan"),
     test("isinf"),
     test("isfinite"),
+    // D17: computed by runtime helpers (runtime/special.py), quiet on every lane.
+    special("erf", "erf", 1, Kind::Float),
+    special("erfc", "erfc", 1, Kind::Float),
+    special("gamma", "gamma", 1, Kind::Float),
+    special("lgamma", "lgamma", 1, Kind::Float),
+    special("fmod", "fmod", 2, Kind::Float),
+    special("remainder", "remainder", 2, Kind::Float),
+    // `a, b, rel_tol, abs_tol`: lowering fills in the defaults; the tolerances are passed as
+    // they are, so a negative constant raises as in CPython.
+    MathFn {
+        floats: 2,
+        ..special("isclose", "isclose", 4, Kind::Bool)
+    },
+    // Any number of values (lowering checks the fixed sequence).
+    special("fsum", "fsum", usize::MAX, Kind::Float),
 ];
+
+/// `round(x, ndigits)` for float `x` and a constant int `ndigits` (a builtin, not in `math`).
+pub const ROUND_DIGITS: MathFn = MathFn {
+    floats: 1,
+    ..special("round", "round_digits", 2, Kind::Float)
+};
+
+/// NumPy's `floor`, `ceil`, `trunc` and `round` (D16): unlike `math`'s they return a float for a
+/// float and leave an int as it is (`round` halves to even).
+pub const NUMPY_ROUNDING: &[MathFn] = &[
+    rounding("floor", "floor", "np_floor"),
+    rounding("ceil", "ceil", "np_ceil"),
+    rounding("trunc", "trunc", "np_trunc"),
+    rounding("round", "round", "np_round"),
+];
+
+const fn rounding(name: &'static str, xp_name: &'static str, op: &'static str) -> MathFn {
+    MathFn {
+        name,
+        xp_name,
+        arity: 1,
+        result: Kind::Float,
+        safe: None,
+        runtime: None,
+        floats: 0,
+        keeps_ints: Some(op),
+    }
+}
 
 /// `math` constants.
 pub const MATH_CONSTANTS: &[(&str, f64)] = &[
@@ -126,9 +201,11 @@ mod tests {
                 a.name
             );
             assert!(a.arity == 1 || a.safe.is_none(), "{}", a.name);
+            assert!(a.floats <= a.arity, "{}", a.name);
         }
         assert_eq!(math_fn("fabs").map(|m| m.xp_name), Some("abs"));
         assert_eq!(math_fn("log").and_then(|m| m.safe), Some(SafeValue::One));
-        assert!(math_fn("gamma").is_none());
+        assert!(math_fn("lgamma").is_some_and(|m| m.runtime == Some("lgamma")));
+        assert!(math_fn("factorial").is_none());
     }
 }

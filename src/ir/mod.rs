@@ -24,7 +24,9 @@ pub mod uniform;
 pub mod verify;
 
 pub use constant::{const_kind, float_repr, Const};
-pub use math::{math_fn, MathFn, SafeValue, MATH_CONSTANTS, MATH_FUNCTIONS};
+pub use math::{
+    math_fn, MathFn, SafeValue, MATH_CONSTANTS, MATH_FUNCTIONS, NUMPY_ROUNDING, ROUND_DIGITS,
+};
 pub use op::{result_kind, result_shape, BinOp, CastOp, CmpOp, LogicOp, Op, OpKey, UnOp};
 pub use types::{Kind, Shape, Value};
 pub use uniform::{ObjCmp, ObjLit, UniformOp};
@@ -112,7 +114,10 @@ pub struct Function {
     pub modes: Vec<ParamMode>,
     pub values: Vec<ValueInfo>,
     pub body: Block,
-    pub ret: Value,
+    /// The result: one value, or the positions of a tuple when `tuple` (D13).
+    pub ret: Vec<Value>,
+    /// Whether the function returns a tuple of `ret` (`return a, b`) rather than `ret[0]`.
+    pub tuple: bool,
 }
 
 impl Function {
@@ -176,7 +181,9 @@ pub fn use_counts(func: &Function) -> Vec<usize> {
             }
         }
     });
-    counts[func.ret.index()] += 1;
+    for r in &func.ret {
+        counts[r.index()] += 1;
+    }
     counts
 }
 
@@ -190,6 +197,6 @@ mod tests {
         let f = ir_after("def f(x):\n    return x * x + 1.0\n", "dce");
         let counts = use_counts(&f);
         assert_eq!(counts[0], 2, "{f}");
-        assert_eq!(counts[f.ret.index()], 1, "{f}");
+        assert_eq!(counts[f.ret[0].index()], 1, "{f}");
     }
 }

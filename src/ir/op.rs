@@ -192,7 +192,13 @@ pub fn result_kind(op: &Op, kind: &impl Fn(Value) -> Kind, param_kinds: &[Kind])
         },
         Op::Binary(_, a, b) => Kind::arith(kind(*a), kind(*b)),
         Op::Select(_, a, b) => Kind::join(kind(*a), kind(*b)),
-        Op::Math(m, _) => m.result,
+        Op::Math(m, args) => match (m.keeps_ints, args.first()) {
+            (Some(_), Some(a)) => match kind(*a) {
+                Kind::Bool => Kind::Int,
+                k => k,
+            },
+            _ => m.result,
+        },
         Op::Cast(CastOp::Float, _) => Kind::Float,
         Op::Cast(CastOp::Int | CastOp::Round, _) => Kind::Int,
         Op::Cast(CastOp::Bool, _) => Kind::Bool,

@@ -12,7 +12,13 @@ impl fmt::Display for Function {
         let mut out = String::new();
         print_block(self, &self.body, 1, &mut out);
         f.write_str(&out)?;
-        writeln!(f, "  return {}", self.ret)?;
+        let ret: Vec<String> = self.ret.iter().map(|r| r.to_string()).collect();
+        let ret = match (self.tuple, ret.len()) {
+            (true, 1) => format!("({},)", ret[0]),
+            (true, _) => format!("({})", ret.join(", ")),
+            _ => ret.join(", "),
+        };
+        writeln!(f, "  return {ret}")?;
         writeln!(f, "}}")
     }
 }

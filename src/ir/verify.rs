@@ -43,9 +43,18 @@ pub fn verify(f: &Function, kinds: Kinds) -> Result<(), String> {
         scope: vec![],
     };
     v.block(&f.body)?;
-    v.read(f.ret, "the return")?;
-    if v.placeholder_like[f.ret.index()] {
-        return Err(format!("the return {} is a placeholder", f.ret));
+    if f.ret.is_empty() || (!f.tuple && f.ret.len() != 1) {
+        return Err(format!(
+            "the return has {} values but tuple is {}",
+            f.ret.len(),
+            f.tuple
+        ));
+    }
+    for &r in &f.ret {
+        v.read(r, "the return")?;
+        if v.placeholder_like[r.index()] {
+            return Err(format!("the return {r} is a placeholder"));
+        }
     }
     v.placeholder_reads(&f.body)
 }
@@ -355,7 +364,8 @@ mod tests {
                     },
                 ],
             },
-            ret: Value(2),
+            ret: vec![Value(2)],
+            tuple: false,
         }
     }
 
@@ -408,7 +418,7 @@ mod tests {
             other: Block::default(),
             outs: vec![],
         });
-        f.ret = Value(4);
+        f.ret = vec![Value(4)];
         fails(&f, "not defined before it");
     }
 
@@ -454,7 +464,7 @@ mod tests {
         f.body
             .insts
             .push(let_(4, Op::Binary(BinOp::Mul, Value(3), Value(0))));
-        f.ret = Value(4);
+        f.ret = vec![Value(4)];
         fails(&f, "reads the placeholder");
         let mut g = valid();
         g.values.push(info(Kind::Float, Shape::Array));
@@ -485,7 +495,7 @@ mod tests {
                 insts: vec![let_(5, Op::Binary(BinOp::Mul, Value(3), Value(0)))],
             },
         });
-        f.ret = Value(3);
+        f.ret = vec![Value(3)];
         f
     }
 
@@ -503,7 +513,7 @@ mod tests {
         fails(&f, "not defined before it");
         // The index is not visible after the loop.
         let mut f = with_loop(1, 5, Shape::Array);
-        f.ret = Value(4);
+        f.ret = vec![Value(4)];
         fails(&f, "not defined before it");
     }
 
@@ -529,7 +539,7 @@ mod tests {
                 other: Value(5),
             }],
         });
-        f.ret = Value(6);
+        f.ret = vec![Value(6)];
         assert_eq!(verify_fresh(&f), Ok(()));
         let mut narrow = f.clone();
         narrow.values[6].kind = Kind::Bool;

@@ -155,6 +155,9 @@ impl Lowerer<'_> {
 
     /// `where(c, a, b)`.
     pub(super) fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
+        if let Some(t) = self.select_tuples(c, a, b) {
+            return t;
+        }
         self.emit(Op::Select(c, a, b))
     }
 

@@ -1,7 +1,9 @@
 //! Calls: resolving the callee (see `names`), then the builtins (`abs`, `min`/`max`, the
 //! conversions, `pow`) and the `math` functions, with their arguments guarded by the domain
-//! table of [`crate::ir::math`] under protect_domains; helpers and nested functions are inlined
-//! (`inline`); anything else is an element loop under fallback=True.
+//! table of [`crate::ir::math`] under protect_domains (the functions the Array API lacks call
+//! runtime helpers, D17; those whose arguments are not plain floats are in `special`); helpers
+//! and nested functions are inlined (`inline`); anything else is an element loop under
+//! fallback=True.
 
 use rustpython_parser::ast;
 
@@ -22,6 +24,7 @@ impl Lowerer<'_> {
         };
         match callee {
             Callee::Math(m) => self.call_math(frame, c, &m),
+            Callee::Numpy(name) => self.call_numpy(frame, c, &name),
             Callee::Builtin(b) => self.call_builtin(frame, c, &b),
             Callee::Helper(fs) => self.call_helper(frame, c, &fs),
             Callee::Local(l) => self.call_local(frame, c, &l),
@@ -111,6 +114,8 @@ impl Lowerer<'_> {
                 let lb = self.protect(frame, lb, SafeValue::One);
                 return Ok(self.emit(Op::Binary(BinOp::Div, lx, lb)));
             }
+            "isclose" => return self.call_isclose(frame, c),
+            "fsum" => return self.call_fsum(frame, c),
             "degrees" | "radians" => {
                 let args = self.positional(frame, c, &what, 1, 1)?;
                 let x = self.math_arg(frame, args[0], None);
@@ -201,6 +206,10 @@ impl Lowerer<'_> {
                 }
                 Ok(acc)
             }
+            "round" if c.args.len() == 2 => {
+                let a = self.positional(frame, c, &what, 2, 2)?;
+                self.round_digits(frame, c, a[0], a[1])
+            }
             "float" | "int" | "bool" | "round" => {
                 let a = self.positional(frame, c, &what, 1, 1)?;
                 let op = match name {
@@ -273,6 +282,8 @@ impl Lowerer<'_> {
 pub(super) enum Callee {
     /// A `math` function, by its name in `math`.
     Math(String),
+    /// A NumPy function, by its name in `numpy` (D16).
+    Numpy(String),
     /// A builtin, by name.
     Builtin(String),
     /// A helper function of the environment (D7).
@@ -303,7 +314,7 @@ mod tests {
 
     #[test]
     fn a_math_function_without_counterpart_is_refused() {
-        let e = errors("def f(x):\n    return math.gamma(x)\n");
+        let e = errors("def f(x):\n    return math.factorial(x)\n");
         assert!(
             e.iter().any(|m| m.contains("no Array API counterpart")),
             "{e:?}"

@@ -7,9 +7,8 @@ use std::collections::BTreeSet;
 use rustpython_parser::ast;
 
 use super::{Done, Flow, Frame, Lowerer, Var};
-use crate::diagnostics::DiagnosticKind;
 use crate::ir::eval::truthy;
-use crate::ir::{Block, Const, Kind, LogicOp, Op, Shape, UnOp, Value};
+use crate::ir::{Block, Const, LogicOp, Op, Shape, UnOp, Value};
 use crate::Map as HashMap;
 
 impl Lowerer<'_> {
@@ -64,28 +63,19 @@ impl Lowerer<'_> {
         self.in_block(block, |l| l.collapse(flow))
     }
 
-    /// `cond` as a condition of an `if`: boolean, or a scalar (Python truthiness is exact there).
-    pub(super) fn condition(&mut self, frame: &Frame, test: &ast::Expr, v: Value) -> Value {
-        let v = self.object_truth(v);
-        if self.poisoned.contains(&v)
-            || self.shape(v) == Shape::Scalar
-            || self.kind(v) == Kind::Bool
-        {
+    /// `test` as the condition of an `if`, `elif` or `while`: Python's truth value per lane (D4
+    /// revised), `x != 0` for a number array; booleans and Python scalars as they are.
+    pub(super) fn condition(&mut self, v: Value) -> Value {
+        if self.poisoned.contains(&v) {
             return v;
         }
-        self.error_at(
-            frame,
-            DiagnosticKind::AmbiguousTruth,
-            "the truth of a number is ambiguous per element (D4); compare explicitly, e.g. `if x != 0:`".into(),
-            test,
-        );
-        self.poison()
+        self.truth(v)
     }
 
     /// An `if` statement: only the taken side for a constant condition, else a Python-level or an array `if`.
     pub(super) fn if_stmt(&mut self, frame: &mut Frame, i: &ast::StmtIf) {
         let test = self.expr(frame, &i.test);
-        let cond = self.condition(frame, &i.test, test);
+        let cond = self.condition(test);
         match self.const_of(cond) {
             // A constant condition: only the branch Python takes exists.
             Some(c) => self.body(frame, if truthy(&c) { &i.body } else { &i.orelse }),
@@ -199,8 +189,9 @@ mod tests {
     }
 
     #[test]
-    fn the_truth_of_a_number_is_ambiguous() {
-        let e = errors("def f(x):\n    if x:\n        return 1.0\n    return 2.0\n");
-        assert!(e.iter().any(|m| m.contains("ambiguous")), "{e:?}");
+    fn the_truth_of_a_number_is_its_bool_conversion() {
+        let ir =
+            crate::testing::lowered("def f(x):\n    if x:\n        return 1.0\n    return 2.0\n");
+        assert!(ir.contains("= cast.bool %0"), "{ir}");
     }
 }

@@ -72,16 +72,16 @@ impl Lowerer<'_> {
             E::IfExp(i) => self.ternary(frame, i),
             E::Call(c) => self.call(frame, c)?,
             E::Attribute(a) => self.math_constant(frame, a, e)?,
-            E::Tuple(_) => {
+            E::Subscript(s) => self.subscript(frame, s, e)?,
+            E::Tuple(_) | E::List(_) => {
                 self.error_at(
                     frame,
                     DiagnosticKind::UnsupportedExpression,
-                    "tuples are supported only in assignments like `a, b = b, a` and as the classes of `isinstance`".into(),
+                    "a tuple or list here is supported only as the argument of math.fsum".into(),
                     e,
                 );
                 return Err(());
             }
-            E::Subscript(s) => self.subscript(frame, s, e)?,
             _ => return Err(()),
         })
     }
@@ -134,12 +134,7 @@ impl Lowerer<'_> {
     /// A ternary: only the taken side for a constant condition; else both, merged (D1, D4).
     fn ternary(&mut self, frame: &mut Frame, i: &ast::ExprIfExp) -> Value {
         let test = self.expr(frame, &i.test);
-        // D4: a ternary's numeric condition is coerced with `!= 0`.
-        let cond = if self.kind(test) == Kind::Bool || self.shape(test) == Shape::Scalar {
-            test
-        } else {
-            self.emit(Op::Cast(CastOp::Bool, test))
-        };
+        let cond = self.truth(test);
         if let Some(c) = self.const_of(cond) {
             let taken = truthy(&c);
             return self.expr(frame, if taken { &i.body } else { &i.orelse });
@@ -168,6 +163,9 @@ impl Lowerer<'_> {
         let ast::Expr::Name(base) = a.value.as_ref() else {
             return self.attribute(frame, a, e);
         };
+        if self.is_numpy(frame, base.id.as_str()) {
+            return self.numpy_constant(frame, a.attr.as_str(), e);
+        }
         if self.resolve_module(frame, base.id.as_str(), &a.value)? {
             let attr = a.attr.as_str();
             if let Some((_, value)) = MATH_CONSTANTS.iter().find(|(n, _)| *n == attr) {
@@ -191,6 +189,9 @@ impl Lowerer<'_> {
         if self.is_object(t) {
             return self.object_item(frame, t, i, e);
         }
+        if let Some(item) = self.tuple_item(frame, t, self.const_of(i), e) {
+            return Ok(item);
+        }
         let tuple_ok = matches!(self.const_of(t), Some(Const::Tuple(_)));
         let index_ok =
             self.shape(i) == Shape::Scalar && matches!(self.kind(i), Kind::Int | Kind::Bool);
@@ -206,6 +207,17 @@ impl Lowerer<'_> {
             return Err(());
         }
         Ok(self.emit(Op::Index(t, i)))
+    }
+
+    /// Python's truth value of `v` per lane (D4 revised): `v != 0` for a number array (NaN is
+    /// true, -0.0 false); a boolean, or a Python scalar (whose truth Python decides once), as is.
+    pub(super) fn truth(&mut self, v: Value) -> Value {
+        let v = self.object_truth(v);
+        if self.kind(v) == Kind::Bool || self.shape(v) == Shape::Scalar {
+            v
+        } else {
+            self.emit(Op::Cast(CastOp::Bool, v))
+        }
     }
 
     /// `not a` (D2).
@@ -230,11 +242,7 @@ impl Lowerer<'_> {
             let op = if is_and { LogicOp::And } else { LogicOp::Or };
             return self.emit(Op::Logic(op, a, b));
         }
-        let truth = if self.kind(a) == Kind::Bool {
-            a
-        } else {
-            self.emit(Op::Cast(CastOp::Bool, a))
-        };
+        let truth = self.truth(a);
         if is_and {
             self.select(truth, b, a)
         } else {

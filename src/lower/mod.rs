@@ -4,7 +4,7 @@
 //! - D1: both sides of an array `if` are lowered; variables assigned on either side merge with
 //!   `Select` (xp.where). Early returns track the lanes already done and the value they returned.
 //! - D2: `and`/`or`/`not` keep Python's value semantics; only provably boolean operands use logic.
-//! - D4: an `if` needs a provably boolean condition; a ternary coerces with `!= 0`.
+//! - D4: a number as a condition (`if`, ternary, `and`/`or`/`not`) is its truth value, `!= 0`.
 //! - D6: `for i in range(...)` with bounds known now becomes a real loop with phis; a condition on
 //!   loop indices and constants only is a Python `if` in the generated code.
 //! - D7: helper functions are inlined at each call (parsed once per compile).
@@ -17,8 +17,10 @@
 //! placeholders, the block stack), `stmt` (statement dispatch, assignments), `control` (`if`,
 //! early returns, merges), `loops` (`for`: carried variables, phis, exits), `expr` (operators,
 //! ternaries, subscripts, D3/protect_domains guards), `names` (the environment: free names,
-//! assumptions, deferrals, hidden parameters), `calls` (builtins and `math`), `inline` (helpers
-//! and nested functions, D7). A new construct arrives as a new file here.
+//! assumptions, deferrals, hidden parameters), `calls` (builtins and `math`), `special` (D17
+//! calls with arguments that are not plain floats), `numpy` (NumPy inside scalar code, D16),
+//! `inline` (helpers and nested functions, D7), `tuples` (several results, D13). A new construct
+//! arrives as a new file here.
 
 mod builder;
 mod calls;
@@ -27,8 +29,11 @@ mod expr;
 mod inline;
 mod loops;
 mod names;
+mod numpy;
 mod scalar_if;
+mod special;
 mod stmt;
+mod tuples;
 mod uniform;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -160,6 +165,10 @@ pub struct Lowerer<'s> {
     depth: usize,
     /// The inlining budget ran out (reported once; every later call fails at once).
     over_budget: bool,
+    /// Tuples being lowered, by their handle value (D13).
+    tuples: HashMap<Value, tuples::TupleValue>,
+    /// Where each single returned value was returned, for the arity errors of D13.
+    return_sites: HashMap<Value, (SourceId, usize, usize)>,
 }
 
 type R<T> = Result<T, ()>;
@@ -195,7 +204,8 @@ impl<'s> Lowerer<'s> {
                 modes: vec![],
                 values: vec![],
                 body: Block::default(),
-                ret: Value(0),
+                ret: vec![],
+                tuple: false,
             },
             blocks: vec![],
             sources,
@@ -211,6 +221,8 @@ impl<'s> Lowerer<'s> {
             undefined_phis: BTreeSet::new(),
             depth: 0,
             over_budget: false,
+            tuples: HashMap::default(),
+            return_sites: HashMap::default(),
         }
     }
 
@@ -245,14 +257,16 @@ impl<'s> Lowerer<'s> {
         self.call_stack.push(identity(func, self.sources));
         self.body(&mut frame, &func.body);
         let ret = self.finish_function(&mut frame, func);
-        self.f.ret = ret;
+        (self.f.ret, self.f.tuple) = self.result_positions(ret);
         self.f.body = self.close_block(root);
+        self.reject_tuple_uses();
         // Hidden parameters follow the declared ones.
         for h in &self.names.hidden {
             self.f.params.push(match h {
                 Hidden::Array(n) | Hidden::Callee(n) | Hidden::Object(n) => n.clone(),
             });
         }
+        self.refuse_unexplained_poison(func);
         let diags = std::mem::take(&mut self.diags);
         if !diags.is_empty() {
             return (None, diags);
@@ -266,6 +280,32 @@ impl<'s> Lowerer<'s> {
             }),
             diags,
         )
+    }
+
+    /// A poisoned value stands in for an expression lowering gave up on; it must never reach
+    /// generated code. Every give-up reports a diagnostic (here, or before lowering in validation,
+    /// which the pipeline then reports alone) or defers a name (the static compile
+    /// then compiles the live function); one that did neither is a compiler bug, and the
+    /// function is rejected instead of computing with the stand-in (D10).
+    fn refuse_unexplained_poison(&mut self, func: &ParsedFunction) {
+        if !self.diags.is_empty() || !self.names.deferred.is_empty() || self.poisoned.is_empty() {
+            return;
+        }
+        let mut reached = false;
+        crate::ir::walk_insts(&self.f.body, &mut |inst| {
+            if let crate::ir::Inst::Let { dst, .. } = inst {
+                reached |= self.poisoned.contains(dst);
+            }
+        });
+        if reached {
+            self.error(
+                DiagnosticKind::Unexplained,
+                format!("internal error: part of `{}` could not be compiled and the compiler did not say why; this is a bug in array-vectorize (please report it with this function); use fallback=True or leave the function undecorated meanwhile", func.name),
+                func.source,
+                func.start,
+                func.start + 3,
+            );
+        }
     }
 
     /// The function's result: its returns chained, or an error when it can fall off its end.
@@ -336,6 +376,27 @@ mod tests {
     fn a_function_must_return_on_every_path() {
         let e = errors("def f(x):\n    if x > 0.0:\n        return 1.0\n");
         assert!(e.iter().any(|m| m.contains("without returning")), "{e:?}");
+    }
+
+    #[test]
+    fn a_give_up_without_a_reason_is_refused_not_compiled_as_a_stand_in() {
+        // `~` is rejected by validation before lowering; lowered anyway, the expression gives up
+        // without a diagnostic, which must not leave the stand-in 0.0 in the function.
+        let mut sources = vec![];
+        let (id, body) =
+            crate::extract::parse_text(&mut sources, "t.py", "def f(x):\n    return ~x + 1\n", 1)
+                .expect("parses");
+        let func = crate::extract::find_function(id, &sources, &body, "f").expect("found");
+        let env = crate::testing::env(&[]);
+        let (lowered, diags) =
+            super::Lowerer::new(&mut sources, crate::pipeline::Options::default())
+                .lower(&func, &env);
+        assert!(lowered.is_none());
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!(
+            diags[0].kind,
+            crate::diagnostics::DiagnosticKind::Unexplained
+        );
     }
 
     #[test]

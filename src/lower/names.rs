@@ -121,7 +121,7 @@ impl Lowerer<'_> {
                 );
                 return Err(());
             }
-            Some(Binding::MathModule) => {
+            Some(Binding::MathModule) | Some(Binding::NumpyModule) => {
                 self.error_at(
                     frame,
                     DiagnosticKind::UnknownCall,
@@ -155,6 +155,9 @@ impl Lowerer<'_> {
         let ast::Expr::Name(base) = a.value.as_ref() else {
             return Err(());
         };
+        if self.is_numpy(frame, base.id.as_str()) {
+            return Ok(Callee::Numpy(a.attr.to_string()));
+        }
         if self.resolve_module(frame, base.id.as_str(), &a.value)? {
             Ok(Callee::Math(a.attr.to_string()))
         } else {
@@ -278,6 +281,7 @@ impl Lowerer<'_> {
                 self.poison()
             }
             Some(Binding::MathModule) => self.not_a_value(frame, name, "the `math` module", node),
+            Some(Binding::NumpyModule) => self.not_a_value(frame, name, "the `numpy` module", node),
             Some(Binding::Builtin(b)) => {
                 self.not_a_value(frame, name, &format!("the builtin `{b}`"), node)
             }

@@ -153,11 +153,15 @@ impl Lowerer<'_> {
         match (a, b) {
             (Some(a), Some(b)) => self.if_out(br, a, b),
             (Some(a), None) => {
-                let b = self.placeholder_in(&mut br.other.block, a);
+                let b = self
+                    .map_tuple(a, |l, p| l.placeholder_in(&mut br.other.block, p))
+                    .unwrap_or_else(|| self.placeholder_in(&mut br.other.block, a));
                 self.if_out(br, a, b)
             }
             (None, Some(b)) => {
-                let a = self.placeholder_in(&mut br.then.block, b);
+                let a = self
+                    .map_tuple(b, |l, p| l.placeholder_in(&mut br.then.block, p))
+                    .unwrap_or_else(|| self.placeholder_in(&mut br.then.block, b));
                 self.if_out(br, a, b)
             }
             (None, None) => unreachable!("a merge of two missing values"),
@@ -166,6 +170,10 @@ impl Lowerer<'_> {
 
     /// A merged value of a scalar `if`; both sides are made arrays if either is one.
     fn if_out(&mut self, br: &mut Branches, a: Value, b: Value) -> Value {
+        // Several results (D13): one merged value per position.
+        if let Some(t) = self.merge_tuples(a, b, |l, p, q| l.if_out(br, p, q)) {
+            return t;
+        }
         // A uniform value merged with a number is read as a number on its side.
         let (a, b) = if (self.kind(a) == Kind::Object) != (self.kind(b) == Kind::Object) {
             (

@@ -36,7 +36,11 @@ impl Lowerer<'_> {
             }
             S::Return(r) => {
                 let Some(value) = &r.value else { return };
-                let v = self.expr(frame, value);
+                let v = match value.as_ref() {
+                    ast::Expr::Tuple(t) => self.tuple_return(frame, t, stmt),
+                    _ => self.expr(frame, value),
+                };
+                self.note_return_site(frame, v, stmt);
                 self.do_return(frame, v);
             }
             S::If(i) => self.if_stmt(frame, i),
@@ -107,12 +111,7 @@ impl Lowerer<'_> {
         for t in &a.targets {
             match t {
                 ast::Expr::Name(n) => self.assign(frame, n.id.as_str(), v),
-                ast::Expr::Tuple(_) => self.error_at(
-                    frame,
-                    DiagnosticKind::UnsupportedStatement,
-                    "tuple unpacking needs a tuple of the same length on the right".into(),
-                    t,
-                ),
+                ast::Expr::Tuple(tt) => self.unpack(frame, tt, v, t),
                 _ => {}
             }
         }

@@ -1,20 +1,28 @@
 //! Broadcast: spreads a result that might not have the inputs' broadcast shape.
 
 use crate::analysis::coverage::{shaped_by, Params};
-use crate::ir::{Function, Inst, Op, Shape};
+use crate::ir::{Function, Inst, Op, Shape, Value};
 
 /// A result that does not carry the shape of every array parameter would not have the broadcast
 /// shape of the inputs (think `return 1.0`, or a Python-level `if` on a constant whose other side
-/// merges 0-d placeholders): spread it explicitly.
+/// merges 0-d placeholders): spread it explicitly. Each position of a tuple result is its own
+/// result here (D13).
 pub fn broadcast_result(f: &mut Function) {
-    let ret = f.ret;
+    for i in 0..f.ret.len() {
+        let ret = f.ret[i];
+        f.ret[i] = broadcast_one(f, ret);
+    }
+}
+
+/// `ret`, or its broadcast when it may lack the shape of some array parameter.
+fn broadcast_one(f: &mut Function, ret: Value) -> Value {
     let already = f
         .body
         .insts
         .iter()
         .any(|inst| matches!(inst, Inst::Let { dst, op: Op::Broadcast(_) } if *dst == ret));
     if already {
-        return;
+        return ret;
     }
     // Beyond 64 parameters the analysis does not track shapes: broadcast (harmless when the
     // result had the shape already).
@@ -23,17 +31,17 @@ pub fn broadcast_result(f: &mut Function) {
         n if n < 64 => (1u64 << n) - 1,
         _ => 0,
     };
-    let covered = all != 0 && shaped_by(f, f.ret) == all;
+    let covered = all != 0 && shaped_by(f, ret) == all;
     if covered {
-        return;
+        return ret;
     }
-    let kind = f.info(f.ret).kind;
+    let kind = f.info(ret).kind;
     let dst = f.new_value(kind, Shape::Array, None);
     f.body.insts.push(Inst::Let {
         dst,
-        op: Op::Broadcast(f.ret),
+        op: Op::Broadcast(ret),
     });
-    f.ret = dst;
+    dst
 }
 
 #[cfg(test)]

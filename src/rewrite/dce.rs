@@ -6,7 +6,9 @@ use crate::ir::{Block, Function, Inst, Op};
 /// Removes what cannot reach the return value.
 pub fn run(func: &mut Function) {
     let mut live = vec![false; func.values.len()];
-    live[func.ret.index()] = true;
+    for r in &func.ret {
+        live[r.index()] = true;
+    }
     // Liveness flows backwards and around loops: iterate to a fixpoint.
     loop {
         let before = live.iter().filter(|l| **l).count();

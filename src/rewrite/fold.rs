@@ -1,19 +1,41 @@
 //! Constant folding (what [`crate::ir::eval`] computes exactly like CPython), and simplifications
 //! that keep values exact.
+//!
+//! Folding changes kinds (`max(10, 10, 2.5)` folds to the int `10`), also of values it does not
+//! visit as a `Let`: loop phis and if-merges, whose kinds depend on values later in the walk. So
+//! a simplification that reads a kind (dropping `float(v)` when `v` is a float) runs only in a
+//! second walk, after the kinds are recomputed on the folded IR; the first walk's
+//! simplifications read constants only. The second walk's simplifications replace a value by one
+//! of the same kind, so the kinds it reads stay exact (D10: a stale kind is a silent wrong result).
 
 use crate::Map as HashMap;
 
+use crate::analysis::kinds::infer_kinds;
 use crate::ir::eval::fold_op;
-use crate::ir::{
-    const_kind, result_kind, Block, CastOp, Const, Function, Inst, Kind, LogicOp, Op, UnOp, Value,
-};
+use crate::ir::{const_kind, Block, CastOp, Const, Function, Inst, Kind, LogicOp, Op, UnOp, Value};
 
-/// Folds constants and simplifies, in program order.
-pub fn run(func: &mut Function) {
+/// Folds and simplifies `func`, leaving every value's kind recomputed for `params`.
+pub fn run(func: &mut Function, params: &[Kind]) {
+    walk(func, Reads::Constants);
+    infer_kinds(func, params);
+    walk(func, Reads::Kinds);
+    infer_kinds(func, params);
+}
+
+/// What the simplifications of one walk may read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reads {
+    /// Constant operands only: the kinds may be stale while folding changes them.
+    Constants,
+    /// Also the operands' kinds: valid only when the kinds were just recomputed.
+    Kinds,
+}
+
+fn walk(func: &mut Function, reads: Reads) {
     let mut consts: HashMap<Value, Const> = HashMap::default();
     let mut map: HashMap<Value, Value> = HashMap::default();
     let mut body = std::mem::take(&mut func.body);
-    fold_block(func, &mut body, &mut consts, &mut map);
+    fold_block(func, &mut body, &mut consts, &mut map, reads);
     func.body = body;
     super::rename_all(func, &map);
 }
@@ -23,18 +45,12 @@ fn fold_block(
     block: &mut Block,
     consts: &mut HashMap<Value, Const>,
     map: &mut HashMap<Value, Value>,
+    reads: Reads,
 ) {
     for inst in &mut block.insts {
         match inst {
             Inst::Let { dst, op } => {
                 *op = op.map_operands(|v| super::resolve(map, v));
-                // An operand replaced by a value of another kind (`1 if c else 1.0` folded to
-                // `1`) changes this value's kind: the simplifications below read it.
-                if !matches!(op, Op::Param(_) | Op::Placeholder(_)) {
-                    let values = &func.values;
-                    let k = result_kind(op, &|v: Value| values[v.index()].kind, &[]);
-                    func.values[dst.index()].kind = k;
-                }
                 if let Op::Const(c) = op {
                     consts.insert(*dst, c.clone());
                     continue;
@@ -46,7 +62,7 @@ fn fold_block(
                     *op = Op::Const(c);
                     continue;
                 }
-                if let Some(v) = simplify(func, op, &|v| consts.get(&v).cloned()) {
+                if let Some(v) = simplify(func, op, &|v| consts.get(&v).cloned(), reads) {
                     map.insert(*dst, v);
                 }
             }
@@ -55,22 +71,28 @@ fn fold_block(
                     phi.init = super::resolve(map, phi.init);
                 }
                 // Phis vary per iteration: never constants, even when initialised by one.
-                fold_block(func, body, consts, map);
+                fold_block(func, body, consts, map, reads);
             }
             Inst::If {
                 cond, then, other, ..
             } => {
                 *cond = super::resolve(map, *cond);
-                fold_block(func, then, consts, map);
-                fold_block(func, other, consts, map);
+                fold_block(func, then, consts, map, reads);
+                fold_block(func, other, consts, map, reads);
             }
         }
     }
 }
 
-/// Replaces an operation by an existing value when that is exact for every input.
-fn simplify(func: &Function, op: &Op, konst: &impl Fn(Value) -> Option<Const>) -> Option<Value> {
-    let kind = |v: Value| func.info(v).kind;
+/// Replaces an operation by an existing value when that is exact for every input; reads the
+/// operands' kinds only when `reads` allows it.
+fn simplify(
+    func: &Function,
+    op: &Op,
+    konst: &impl Fn(Value) -> Option<Const>,
+    reads: Reads,
+) -> Option<Value> {
+    let kind = |v: Value| (reads == Reads::Kinds).then(|| func.info(v).kind);
     match op {
         Op::Select(c, a, b) => match konst(*c) {
             Some(Const::Bool(true)) => Some(*a),
@@ -78,10 +100,10 @@ fn simplify(func: &Function, op: &Op, konst: &impl Fn(Value) -> Option<Const>) -
             _ if a == b => Some(*a),
             _ => None,
         },
-        Op::Cast(CastOp::Float, v) if kind(*v) == Kind::Float => Some(*v),
-        Op::Cast(CastOp::Int | CastOp::Round, v) if kind(*v) == Kind::Int => Some(*v),
-        Op::Cast(CastOp::Bool, v) if kind(*v) == Kind::Bool => Some(*v),
-        Op::Unary(UnOp::Pos, v) if matches!(kind(*v), Kind::Int | Kind::Float) => Some(*v),
+        Op::Cast(CastOp::Float, v) if kind(*v) == Some(Kind::Float) => Some(*v),
+        Op::Cast(CastOp::Int | CastOp::Round, v) if kind(*v) == Some(Kind::Int) => Some(*v),
+        Op::Cast(CastOp::Bool, v) if kind(*v) == Some(Kind::Bool) => Some(*v),
+        Op::Unary(UnOp::Pos, v) if matches!(kind(*v), Some(Kind::Int | Kind::Float)) => Some(*v),
         Op::Logic(LogicOp::And, a, b) => match (konst(*a), konst(*b)) {
             (Some(Const::Bool(true)), _) => Some(*b),
             (_, Some(Const::Bool(true))) => Some(*a),
@@ -107,7 +129,7 @@ mod tests {
         let mut ret_op = None;
         walk_insts(&f.body, &mut |inst| {
             if let Inst::Let { dst, op } = inst {
-                if *dst == f.ret {
+                if *dst == f.ret[0] {
                     ret_op = Some(op.clone());
                 }
             }

@@ -59,7 +59,9 @@ pub(crate) fn rename_all(func: &mut Function, map: &HashMap<Value, Value>) {
         }
     }
     block(&mut func.body, map);
-    func.ret = resolve(map, func.ret);
+    for r in func.ret.iter_mut() {
+        *r = resolve(map, *r);
+    }
 }
 
 #[cfg(test)]

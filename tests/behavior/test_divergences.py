@@ -58,6 +58,12 @@ def mixed(x):
     return 1 if x > 0.0 else 0.5
 
 
+def mixed_position(x):
+    if x > 0.0:
+        return 1, x
+    return 0.5, x
+
+
 def nan_sum_sign(x, y):
     return math.copysign(1.0, x + y)
 
@@ -72,6 +78,10 @@ def math_half_power(x):
 
 def clamp_low(x):
     return max(x, 0.0)
+
+
+def numpy_on_flags(flag, n):
+    return np.abs(flag) + np.power(n, -1)
 
 
 def test_d3_float_division_by_zero_gives_ieee_values():
@@ -128,6 +138,13 @@ def test_mixed_result_kinds_are_one_float_array():
     assert result.dtype == np.float64 and result.tolist() == [1.0, 0.5]
 
 
+def test_mixed_kinds_in_one_position_of_a_tuple_are_one_float_array():
+    assert type(mixed_position(1.0)[0]) is int and type(mixed_position(-1.0)[0]) is float
+    first, second = vectorize(mixed_position)(np.array([1.0, -1.0]))
+    assert first.dtype == np.float64 and first.tolist() == [1.0, 0.5]
+    assert second.dtype == np.float64 and second.tolist() == [1.0, -1.0]
+
+
 def test_numpy_half_power_is_sqrt():
     assert half_power(-0.0) == 0.0 and math.copysign(1, half_power(-0.0)) == 1.0
     assert half_power(-math.inf) == math.inf
@@ -162,3 +179,12 @@ def test_sign_of_a_nan_computed_from_nans_is_the_librarys():
     library = math.copysign(1.0, float(np.add(np.array([pos]), np.array([neg]))[0]))
     assert values(vectorize(nan_sum_sign), [pos], [neg]) == [library]
     assert nan_sum_sign(pos, neg) in (1.0, -1.0)  # CPython's: one of the two, by its own order
+
+
+def test_numpy_calls_on_bools_and_ints_follow_python():
+    # Item 19 (D16): on NumPy scalars np.abs(True) is True and np.power(2, -1) raises; the
+    # vectorized function counts the bool as 1 and computes 2 ** -1 as Python does.
+    assert np.abs(np.bool_(True)) is np.True_
+    with pytest.raises(ValueError):
+        np.power(2, -1)
+    assert values(vectorize(numpy_on_flags), [True, False], [2, 4]) == [1.5, 0.25]

@@ -533,6 +533,16 @@ def bool_flowing_into_a_float_loop_variable(x):
     return acc
 
 
+@case("i", "f")
+def folded_max_leaves_the_loop_variable_an_int(units, rate):
+    # `max(base, 10, 2.5)` folds to the int 10, so `fee` is an int in every lane with an int
+    # `units`: the `float()` must stay although the kinds before folding said float.
+    base = 10
+    for _ in range(1):
+        fee = abs(max(base, 10, 2.5) + (units if rate < 2.0 else 10))
+    return float(fee)
+
+
 @case("f")
 def nested_loops(x):
     acc = 0.0

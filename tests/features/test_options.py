@@ -94,8 +94,8 @@ def test_fallback_calls_unknown_functions_per_element():
     import statistics
 
     fn = from_source(
-        "def f(x):\n    if x > 0.0:\n        return erf_like(x) + 1.0\n    return 0.0\n",
-        {"erf_like": math.erf},
+        "def f(x):\n    if x > 0.0:\n        return float(fact_like(int(min(x, 20.0)))) + 1.0\n    return 0.0\n",
+        {"fact_like": math.factorial},
     )
     with pytest.raises(VectorizationError):
         vectorize(fn)

@@ -108,7 +108,6 @@ def test_every_feature_name_is_known():
     "source, problem",
     [
         ("def f(x):\n    if x > 0:\n        y = 1\n    return y\n", "may be undefined"),
-        ("def f(x):\n    if x:\n        return 1\n    return 0\n", "not boolean"),
         ("def f(x):\n    if x > 0:\n        return 1\n", "falls off"),
         ("def f(x):\n    for i in range(0):\n        y = x\n    return y\n", "may be undefined"),
         ("def f(x):\n    y = (z := x) + z\n    return y\n", "walrus"),
@@ -130,6 +129,7 @@ def test_checker_finds_ill_formed_programs(source, problem):
         "def f(x):\n    for i in range(3):\n        if i:\n            x = x + 1\n    return x\n",
         "def f(x):\n    if (y := x * 2) > 1:\n        return y\n    return -y\n",
         "K = 2\ndef f(x):\n    if K:\n        return x\n    return 1.0 if x else 2.0\n",
+        "def f(x):\n    if x:\n        return 1\n    elif not x - 1:\n        return 2\n    return 0\n",
     ],
 )
 def test_checker_accepts_supported_programs(source):

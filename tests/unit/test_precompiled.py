@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from array_vectorize import precompiled
@@ -69,6 +70,9 @@ def helper(v):
         ({}, [("nonexistent_builtin", ("builtin", "nonexistent_builtin"))], False),
         ({"math": math}, [("math", ("math",))], True),
         ({"math": pytest}, [("math", ("math",))], False),
+        ({"np": np}, [("np", ("numpy",))], True),
+        ({"np": math}, [("np", ("numpy",))], False),  # D16: only NumPy itself
+        ({}, [("np", ("numpy",))], False),
         ({"sqrt": math.sqrt}, [("sqrt", ("math_member", "sqrt"))], True),
         ({"sqrt": math.exp}, [("sqrt", ("math_member", "sqrt"))], False),
         ({"K": 2.0}, [("K", ("no-such-kind", 2.0))], False),  # unknown: never trusted

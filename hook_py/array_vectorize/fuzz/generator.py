@@ -7,9 +7,9 @@ Every program is well-formed by construction:
 * every path returns (a block that can fall off the end of ``f`` gets a final ``return``);
 * no name is read where it may be undefined (definite assignment is tracked through branches and
   loops; after ``for`` over a non-empty range, what the body assigns is defined);
-* the condition of every ``if`` is a boolean expression (comparison, ``not``, ``and``/``or`` of
-  booleans, ``bool()``, ``math.isnan``..., a variable only ever assigned booleans) or a Python
-  scalar (loop index, constant); ternaries may have numeric conditions (D4);
+* the condition of an ``if`` is a boolean expression (comparison, ``not``, ``and``/``or`` of
+  booleans, ``bool()``, ``math.isnan``..., a variable only ever assigned booleans), a Python
+  scalar (loop index, constant), or a number (its truth value per element, D4), as are ternaries;
 * variables are named by class (``v*`` numbers, ``b*`` booleans) so the checker in
   ``wellformed.py`` can verify the above statically.
 
@@ -34,11 +34,12 @@ FEATURES = (
     "transcendental", "math_binary", "math_const", "helpers", "keywords", "lambdas", "local_lambda",
     "nested_def", "constants", "tuples", "walrus", "swap", "augassign", "bool_vars", "int64", "uint64", "bool",
     "scalar_args", "from_import", "float_only", "big_literals", "scalar_condition", "after_loop",
+    "truth_condition", "tuple_return",
 )
 
 #: Unsupported constructs for rejection programs.
 REJECTIONS = (
-    "truthiness", "while", "range_of_array", "list", "string", "print", "bitwise", "unknown_math",
+    "while", "range_of_array", "list", "string", "print", "bitwise", "unknown_math",
     "unknown_name", "assert", "break", "generator", "try", "global",
 )
 
@@ -74,6 +75,7 @@ class Program:
 class Callee:
     name: str
     params: List[str]
+    arity: int = 1  # how many values it returns (a tuple when more than 1, D13)
 
 
 @dataclass
@@ -121,6 +123,8 @@ class Generator:
         self.loops_in_if = 0  # enclosing loops that are themselves inside an `if`
         self.array_ifs = 0  # enclosing `if` chains with an array condition
         self.int_casts = True  # int()/round()/math.floor() may be generated
+        self.ret_arity = 1  # values each `return` of the function being generated gives (D13)
+        self.tuple_helpers: List[Callee] = []  # helpers returning tuples, unpacked by callers
 
     # ------------------------------------------------------------------ helpers
     def on(self, feature: str, p: float = 1.0) -> bool:
@@ -185,10 +189,15 @@ class Generator:
                 self.emit(0, "")
                 self.emit(0, f"def h{i}({', '.join(names)}):")
                 self.in_helper = True
+                self.ret_arity = rng.choice([2, 2, 3]) if self.on("tuple_return", 0.35) else 1
                 self.stmt_budget = rng.randint(1, 5)
                 self.function_body(Env(list(names), callees=list(callees)), 1)
                 self.in_helper = False
-                callees.append(Callee(f"h{i}", names))
+                if self.ret_arity > 1:
+                    self.tuple_helpers.append(Callee(f"h{i}", names, self.ret_arity))
+                else:
+                    callees.append(Callee(f"h{i}", names))
+                self.ret_arity = 1
         self.emit(0, "")
         self.emit(0, "")
         self.emit(0, f"def f({', '.join(params)}):")
@@ -257,10 +266,13 @@ class Generator:
             self.ret(env, indent)
 
     def ret(self, env: Env, indent: int) -> None:
-        if self.rng.random() < 0.2:
-            self.emit(indent, f"return {self.cond(env, 3)}")
-        else:
-            self.emit(indent, f"return {self.num(env, 3)}")
+        values = []
+        for _ in range(self.ret_arity):
+            if self.rng.random() < 0.2:
+                values.append(self.cond(env, 3 if self.ret_arity == 1 else 2))
+            else:
+                values.append(self.num(env, 3 if self.ret_arity == 1 else 2))
+        self.emit(indent, f"return {', '.join(values)}")
 
     def block(self, env: Env, indent: int, depth: int, in_loop: bool, top: bool = False) -> bool:
         """Statements into ``self.lines``; updates ``env``; whether control can fall through."""
@@ -274,7 +286,10 @@ class Generator:
             if not falls:
                 return False
         if depth > 0 and self.on("early_return", 0.3 if not in_loop else 0.15):
-            if in_loop and ("loop_return" in self.exclude or (self.loops_in_if and "loop_return_in_if" in self.exclude)):
+            if in_loop and (
+                "loop_return" in self.exclude or (self.loops_in_if and "loop_return_in_if" in self.exclude)
+                or self.ret_arity > 1  # a tuple cannot be returned from inside a loop (D13)
+            ):
                 return True
             if in_loop:
                 self.used.add("loop_return")
@@ -298,6 +313,7 @@ class Generator:
             (2.5 if can_nest else 0, "if"),
             (1.2 if can_nest and loop_ok and self.loop_trips < 6 else 0, "loop"),
             (0.4 if can_nest and loop_ok and self.tuples and self.loop_trips <= 3 else 0, "tuple_loop"),
+            (0.8 if self.tuple_helpers else 0, "tuple_return"),
         ])
         if kind == "assign":
             name = self.fresh("v")
@@ -328,6 +344,13 @@ class Generator:
             return self.range_loop(env, indent, depth)
         elif kind == "tuple_loop":
             return self.tuple_loop(env, indent, depth)
+        elif kind == "tuple_return":
+            # `a, b = h(...)`: a helper's several results unpacked (D13).
+            callee = rng.choice(self.tuple_helpers)
+            names = [self.fresh("v") for _ in range(callee.arity)]
+            args = ", ".join(self.num(env, 2) for _ in callee.params)
+            self.emit(indent, f"{', '.join(names)} = {callee.name}({args})")
+            env.nums.extend(names)
         return True
 
     def if_stmt(self, env: Env, indent: int, depth: int, in_loop: bool) -> bool:
@@ -405,6 +428,11 @@ class Generator:
             scalars = sorted(env.indices) + sorted(self.constants)
             if scalars:
                 return self._scalar_test(rng.choice(scalars))
+        if scalar_ok and self.on("truth_condition", 0.12):
+            # D4: a number as the condition, `x != 0` per element (a Python scalar if it only
+            # reads loop indices and constants).
+            test = self.num(env, 2)
+            return (f"not ({test})" if rng.random() < 0.3 else test), False
         return self.cond(env, 3), False
 
     def _scalar_test(self, text: str) -> Tuple[str, bool]:
@@ -702,14 +730,13 @@ class Generator:
         p = rng.choice(params)
         construct = rng.choice(REJECTIONS)
         body = {
-            "truthiness": [f"if {p} * 2 - 1:", f"    return {p}"],
             "while": [f"while {p} > 0:", f"    {p} = {p} - 1"],
             "range_of_array": [f"for z9 in range({p}):", f"    return {p}"],
             "list": [f"z9 = [{p}, 1.0]"],
             "string": [f"z9 = 'text'"],
             "print": [f"print({p})"],
             "bitwise": [f"z9 = {p} {rng.choice(['&', '|', '^', '<<'])} 1"],
-            "unknown_math": [f"z9 = math.{rng.choice(['gamma', 'erf', 'lgamma', 'factorial'])}({p})"],
+            "unknown_math": [f"z9 = math.{rng.choice(['factorial', 'isqrt'])}({p})"],
             "unknown_name": [f"z9 = undefined_function({p})"],
             "assert": [f"assert {p} > 0"],
             "break": ["for z9 in range(3):", "    break"],
@@ -722,7 +749,7 @@ class Generator:
         # code after an always-returning constant `if` is never lowered (CPython never runs it
         # either), and a reassigned parameter may have become a Python scalar, whose truth is
         # exact.
-        if construct in ("truthiness", "range_of_array", "unknown_math", "unknown_name", "print"):
+        if construct in ("range_of_array", "unknown_math", "unknown_name", "print"):
             at = first_body_line
         else:
             starts = [s for s in self.top_starts if s >= first_body_line] or [first_body_line]

@@ -10,11 +10,11 @@ empty, so a reproducer is always a program of the supported language that CPytho
 * every name read is defined on every path reaching the read (parameters, earlier assignments,
   loop variables inside their loop, and after a loop over a non-empty range what its body
   assigns on every path that completes the iteration);
-* the test of each ``if``/``elif`` is boolean to the compiler's kind inference (comparisons,
-  ``not``, ``and``/``or``/ternaries of booleans, ``bool()``, ``math.isnan``..., variables only
-  ever assigned booleans) or a Python scalar (loop index, constant, tuple item): D4;
+* the test of each ``if``/``elif`` is any supported expression: a number means its truth value
+  per element (D4);
 * calls go to ``math`` functions, the supported builtins, or helpers/lambdas with exactly their
-  parameters;
+  parameters; a helper whose returns are all tuples of one length (D13) is only called as the
+  right side of an unpacking into as many names, and the entry function returns numbers;
 * a walrus appears only as the left operand of a comparison that is an ``if`` test;
 * names read by a local lambda or nested ``def`` from the enclosing function are never assigned
   in it (the compiler freezes them, CPython reads them late).
@@ -51,6 +51,7 @@ class ModuleInfo:
         self.consts: Dict[str, object] = {}
         self.tuples: Dict[str, tuple] = {}
         self.callables: Dict[str, List[str]] = {}
+        self.arities: Dict[str, int] = {}  # helper -> length of the tuples it returns (D13)
         self.math_names: Set[str] = set()
         self.has_math = False
 
@@ -105,11 +106,29 @@ def check_module(module: ast.Module, entry: str) -> None:
         elif isinstance(stmt, ast.FunctionDef):
             check_function(stmt, info, {}, set())
             info.callables[stmt.name] = [a.arg for a in stmt.args.args]
+            arity = return_arity(stmt)
+            if arity > 1:
+                if stmt.name == entry:
+                    raise Invalid("the entry function returns a tuple")
+                info.arities[stmt.name] = arity
             functions.append(stmt.name)
         else:
             raise Invalid(f"unexpected module statement {type(stmt).__name__}")
     if entry not in functions:
         raise Invalid(f"no function {entry}")
+
+
+def return_arity(fn: ast.FunctionDef) -> int:
+    """How many values every ``return`` of ``fn`` gives (1 for a number)."""
+    arities = {
+        len(node.value.elts) if isinstance(node.value, ast.Tuple) else 1
+        for node in ast.walk(fn) if isinstance(node, ast.Return) and node.value is not None
+    }
+    if len(arities) > 1:
+        raise Invalid(f"{fn.name}: returns of different lengths")
+    if any(isinstance(n, ast.For) and any(isinstance(r, ast.Return) for r in ast.walk(n)) for n in ast.walk(fn)) and arities != {1}:
+        raise Invalid(f"{fn.name}: a tuple returned from inside a loop")
+    return arities.pop() if arities else 1
 
 
 def lambda_params(node: ast.Lambda) -> List[str]:
@@ -177,6 +196,8 @@ class Scope:
                         for a, b in zip(t.elts, node.value.elts):
                             if isinstance(a, ast.Name):
                                 assigns.append((a.id, b))
+                    elif isinstance(t, ast.Tuple) and isinstance(node.value, ast.Call):
+                        assigns.extend((a.id, None) for a in t.elts if isinstance(a, ast.Name))
                     else:
                         raise Invalid("assignment target")
                 elif isinstance(node, ast.AugAssign):
@@ -282,7 +303,13 @@ class Scope:
         if isinstance(stmt, ast.Return):
             if stmt.value is None:
                 raise Invalid("bare return")
-            self.expr(stmt.value)
+            if isinstance(stmt.value, ast.Tuple):
+                if len(stmt.value.elts) < 2:
+                    raise Invalid("returned tuple")
+                for e in stmt.value.elts:
+                    self.expr(e)
+            else:
+                self.expr(stmt.value)
             return False
         if isinstance(stmt, ast.Assign):
             if len(stmt.targets) != 1:
@@ -298,15 +325,18 @@ class Scope:
                 self.defined.add(target.id)
                 self.kinds[target.id] = "callable"
                 return True
+            unpacks_call = isinstance(target, ast.Tuple) and isinstance(stmt.value, ast.Call)
             if isinstance(stmt.value, ast.Tuple) and isinstance(target, ast.Tuple):
                 for e in stmt.value.elts:
                     self.expr(e)
+            elif unpacks_call:
+                self.call(stmt.value, arity=len(target.elts))
             else:
                 self.expr(stmt.value)
             if isinstance(target, ast.Name):
                 self.store(target.id)
             elif isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
-                if not isinstance(stmt.value, ast.Tuple) or len(stmt.value.elts) != len(target.elts):
+                if not unpacks_call and (not isinstance(stmt.value, ast.Tuple) or len(stmt.value.elts) != len(target.elts)):
                     raise Invalid("tuple assignment needs a tuple of the same length")
                 for e in target.elts:
                     self.store(e.id)
@@ -417,8 +447,6 @@ class Scope:
             self.store(walrus.target.id)
             return
         self.expr(test)
-        if self.kind_of(test) not in (BOOL, SCALAR):
-            raise Invalid("condition is not boolean (D4)")
 
     def read(self, name: str) -> None:
         if name not in self.defined:
@@ -489,8 +517,12 @@ class Scope:
         else:
             raise Invalid(f"unsupported expression {type(node).__name__}")
 
-    def call(self, node: ast.Call) -> None:
+    def call(self, node: ast.Call, arity: int = 1) -> None:
+        """A call; ``arity`` is how many names its result is unpacked into (1: used as a number)."""
         f = node.func
+        name = f.id if isinstance(f, ast.Name) else None
+        if self.info.arities.get(name, 1) != arity and name not in self.locals_callables:
+            raise Invalid(f"{name} returns {self.info.arities.get(name, 1)} values, used as {arity}")
         for a in node.args:
             if isinstance(a, ast.Starred):
                 raise Invalid("starred")

@@ -102,7 +102,12 @@ _PLAIN = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, **COMPA
 _QUIET = {"truediv": operator.truediv, "floordiv": operator.floordiv, "mod": operator.mod, "pow": None}
 
 BINARY_OPS = frozenset(_PLAIN) | frozenset(_QUIET)
-UNARY_OPS = frozenset(("neg", "pos", "abs", "not", "float", "int", "bool", "round", "floor", "ceil", "trunc"))
+# The ``np_`` ops are NumPy's rounding (D16): a float stays a float, an int or bool keeps its value.
+UNARY_OPS = frozenset((
+    "neg", "pos", "abs", "not", "float", "int", "bool", "round", "floor", "ceil", "trunc",
+    "np_floor", "np_ceil", "np_trunc", "np_round",
+))
+_NUMPY_ROUNDING = {"np_floor": "floor", "np_ceil": "ceil", "np_trunc": "trunc", "np_round": "round"}
 
 
 def _vec_binary(xp: Any, op: str, a: Any, b: Any) -> Any:
@@ -412,6 +417,8 @@ def _float_unary(xp: Any, info: Namespace, op: str, a: Any) -> Any:
         return a != 0.0
     if op == "float":
         return a
+    if op in _NUMPY_ROUNDING:
+        return getattr(xp, _NUMPY_ROUNDING[op])(a)
     if op in ("floor", "ceil", "trunc"):
         # math.floor/ceil/trunc return ints: NaN and beyond int64 as for int() (documented).
         return float_to_int64(xp, info, getattr(xp, op)(xp.where(xp.isnan(a), 0.0, a)))

@@ -11,6 +11,10 @@ broadcast shape from the results:
 * some float: float64 (ints and bools converted with ``float()``);
 * anything else (``None``, ``complex``, ``str``, ...): ``TypeError``.
 
+When ``fn`` returns a tuple (``return a, b``, D13) on every lane, each with the same length, the
+result is a tuple of such arrays, one per position, each built by the rules above; tuples of
+different lengths, or a tuple on some lanes only, are a ``TypeError``.
+
 An exception raised by ``fn`` propagates, as it would from the scalar loop. With no lane at all
 (an empty broadcast shape) ``fn`` is never called and the result is an empty float64 array.
 Values are read with ``tolist()`` when the array type has it (NumPy, PyTorch, CuPy, JAX), else
@@ -109,7 +113,7 @@ def _vec_elementwise(xp: Any, fn: Callable[..., Any], *args: Any) -> Any:
     columns = columns[: len(positions)]
     arrays = arrays[: len(positions)]
     if not arrays:
-        return _result_array(xp, info, [fn(*args)], ())
+        return _results(xp, info, [fn(*args)], ())
     lanes = len(columns[0])
     call_args = list(args)
     results = []
@@ -117,4 +121,19 @@ def _vec_elementwise(xp: Any, fn: Callable[..., Any], *args: Any) -> Any:
         for column, position in zip(columns, positions):
             call_args[position] = column[lane]
         results.append(fn(*call_args))
-    return _result_array(xp, info, results, shape)
+    return _results(xp, info, results, shape)
+
+
+def _results(xp: Any, info: Namespace, results: list[Any], shape: tuple[Any, ...]) -> Any:
+    """One array of the lanes' results, or a tuple of arrays when every lane returned a tuple."""
+    tuples = [r for r in results if isinstance(r, tuple)]
+    if not tuples:
+        return _result_array(xp, info, results, shape)
+    lengths = {len(r) for r in tuples}
+    if len(tuples) != len(results) or len(lengths) != 1:
+        raise TypeError(
+            "array-vectorize: the element-wise fallback got tuples of different lengths (or a tuple "
+            "on some elements only); every element must return the same number of values"
+        )
+    (n,) = lengths
+    return tuple(_result_array(xp, info, [r[k] for r in results], shape) for k in range(n))

@@ -18,11 +18,13 @@ from .args import _vec_exact_args, _vec_float_args, make_exact_args, make_float_
 from .arith import _vec_binary, _vec_result, _vec_unary
 from .elementwise import _vec_elementwise
 from .select import _vec_broadcast, _vec_select
+from .special import SPECIAL_HELPERS
 from .uniform import _vec_loop_args, _vec_uniform
 
 _IMPLEMENTATIONS = (
     _vec_float_args, _vec_exact_args, _vec_binary, _vec_unary, _vec_select, _vec_broadcast, _vec_elementwise, _vec_result,
     _vec_uniform, _vec_loop_args,
+    *(fn for _, fn in SPECIAL_HELPERS.values()),
 )
 
 
