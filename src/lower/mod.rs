@@ -156,6 +156,8 @@ pub struct Lowerer<'s> {
     consts: HashMap<Value, Const>,
     /// The values of the parameters that may be `None` (D14), with their index.
     optional: HashMap<Value, usize>,
+    /// The values of the uniform parameters as passed (D14): a namespace passed in (`xnp`) is one.
+    uniform_args: BTreeSet<Value>,
     /// Where each `None` or string literal is (D14: reported if a number is needed there).
     /// (The flag: a string, else `None`.)
     literals: HashMap<Value, (SourceId, usize, usize, bool)>,
@@ -217,6 +219,7 @@ impl<'s> Lowerer<'s> {
             poisoned: BTreeSet::new(),
             consts: HashMap::default(),
             optional: HashMap::default(),
+            uniform_args: BTreeSet::new(),
             literals: HashMap::default(),
             undefined_phis: BTreeSet::new(),
             depth: 0,
@@ -249,8 +252,14 @@ impl<'s> Lowerer<'s> {
                 ParamMode::Number | ParamMode::Optional => Op::Param(i),
             };
             let v = self.emit_hint(op, Some(p.clone()));
-            if self.f.mode(i) == ParamMode::Optional {
-                self.optional.insert(v, i);
+            match self.f.mode(i) {
+                ParamMode::Optional => {
+                    self.optional.insert(v, i);
+                }
+                ParamMode::Uniform => {
+                    self.uniform_args.insert(v);
+                }
+                ParamMode::Number => {}
             }
             frame.vars.insert(p.clone(), Var::Def(v));
         }

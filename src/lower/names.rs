@@ -155,7 +155,8 @@ impl Lowerer<'_> {
         let ast::Expr::Name(base) = a.value.as_ref() else {
             return Err(());
         };
-        if self.is_numpy(frame, base.id.as_str()) {
+        if self.is_numpy(frame, base.id.as_str()) || self.is_namespace_arg(frame, base.id.as_str())
+        {
             return Ok(Callee::Numpy(a.attr.to_string()));
         }
         if self.resolve_module(frame, base.id.as_str(), &a.value)? {

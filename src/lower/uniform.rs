@@ -578,6 +578,12 @@ impl Lowerer<'_> {
         Err(())
     }
 
+    /// Whether `name` holds a uniform parameter as passed: a call through it (`xnp.minimum(a,
+    /// b)`, a namespace passed in) is NumPy's function of that name (D14, D16).
+    pub(super) fn is_namespace_arg(&self, frame: &Frame, name: &str) -> bool {
+        matches!(frame.vars.get(name), Some(super::Var::Def(v)) if self.uniform_args.contains(v))
+    }
+
     /// The condition of an `if` or `while` on a uniform value: its truth, in Python.
     pub(super) fn object_truth(&mut self, v: Value) -> Value {
         if self.is_object(v) {

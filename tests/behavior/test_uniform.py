@@ -233,3 +233,16 @@ def test_namespace_passed_in_attribute_and_branch():
     vec = vectorize(f)
     check(vec, floats(), np)
     check(vec, floats(), math)
+
+
+def test_calls_through_a_namespace_passed_in_are_numpys():
+    def f(x, xnp):
+        return xnp.minimum(xnp.sqrt(xnp.abs(x)), 2.0) + xnp.maximum(x, 0.0)
+
+    vec = vectorize(f)
+    assert "xnp." not in vec.source
+    out = check(vec, floats(), np)
+    if "strict" in BACKENDS:
+        strict = BACKENDS["strict"]
+        got = vec(strict.asarray(floats()), strict)
+        assert np.array_equal(np.asarray(got), out, equal_nan=True)
