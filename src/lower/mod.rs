@@ -243,7 +243,7 @@ impl<'s> Lowerer<'s> {
                 func.start + 3,
             );
         }
-        self.f.modes = uniform::param_modes(func, env);
+        self.f.modes = self.modes_of(func, env, 0);
         let root = self.open_block(Block::default());
         let mut frame = Frame::new(env, func.source, func);
         for (i, p) in func.params.iter().enumerate() {

@@ -13,7 +13,7 @@ use rustpython_parser::ast;
 
 use super::{Frame, Hidden, Lowerer, R};
 use crate::diagnostics::DiagnosticKind;
-use crate::env::{AssumedBinding, Binding, Env};
+use crate::env::{AssumedBinding, Binding, Env, FunctionSource};
 use crate::extract::ParsedFunction;
 use crate::ir::{CmpOp, Kind, ObjCmp, ObjLit, Op, ParamMode, Shape, UniformOp, Value};
 
@@ -53,11 +53,21 @@ enum Annotated {
 /// a string literal or an Enum member, tests it with `is`/`is not` against anything but `None`,
 /// or passes it to `isinstance`. A parameter annotated `Optional[float]` (`float | None`), or
 /// tested `is None` and used in no uniform way, is optional: `None` or a number.
-pub(super) fn param_modes(func: &ParsedFunction, env: &Env) -> Vec<ParamMode> {
+///
+/// An argument passed on to a helper of the environment counts as the helper uses its
+/// parameter (`tax(income, params)` with `def tax(x, p): return x * p["rate"]`), through
+/// `helper_modes`.
+pub(super) fn param_modes(
+    func: &ParsedFunction,
+    env: &Env,
+    helper_modes: &mut dyn FnMut(&FunctionSource) -> Option<(Vec<String>, Vec<ParamMode>)>,
+) -> Vec<ParamMode> {
     let mut uses = vec![(false, false); func.params.len()];
     let index = |name: &str| func.params.iter().position(|p| p == name);
     walk_stmts(&func.body, &mut |e| {
-        for (name, use_) in uniform_uses(e, env) {
+        let mut found = uniform_uses(e, env);
+        found.extend(helper_uses(e, env, helper_modes));
+        for (name, use_) in found {
             if let Some(i) = index(name) {
                 match use_ {
                     Use::Uniform => uses[i].0 = true,
@@ -81,6 +91,49 @@ pub(super) fn param_modes(func: &ParsedFunction, env: &Env) -> Vec<ParamMode> {
                 Annotated::OptionalNumber => ParamMode::Optional,
                 _ if none_test => ParamMode::Optional,
                 _ => ParamMode::Number,
+            }
+        })
+        .collect()
+}
+
+/// The parameters `e` passes on to a helper of the environment that reads the matching
+/// parameter as a uniform value, or tests it `is None`.
+fn helper_uses<'a>(
+    e: &'a ast::Expr,
+    env: &Env,
+    helper_modes: &mut dyn FnMut(&FunctionSource) -> Option<(Vec<String>, Vec<ParamMode>)>,
+) -> Vec<(&'a str, Use)> {
+    let ast::Expr::Call(c) = e else {
+        return vec![];
+    };
+    let ast::Expr::Name(f) = c.func.as_ref() else {
+        return vec![];
+    };
+    let Some(Binding::Function(fs)) = env.get(f.id.as_str()) else {
+        return vec![];
+    };
+    let Some((names, modes)) = helper_modes(fs) else {
+        return vec![];
+    };
+    let positional = c
+        .args
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (modes.get(i).copied(), a));
+    let keywords = c.keywords.iter().filter_map(|k| {
+        let i = names
+            .iter()
+            .position(|n| Some(n.as_str()) == k.arg.as_deref())?;
+        Some((modes.get(i).copied(), &k.value))
+    });
+    positional
+        .chain(keywords)
+        .filter_map(|(mode, a)| {
+            let ast::Expr::Name(n) = a else { return None };
+            match mode? {
+                ParamMode::Uniform => Some((n.id.as_str(), Use::Uniform)),
+                ParamMode::Optional => Some((n.id.as_str(), Use::NoneTest)),
+                ParamMode::Number => None,
             }
         })
         .collect()
@@ -319,7 +372,33 @@ fn walk_expr<'a>(e: &'a ast::Expr, f: &mut impl FnMut(&'a ast::Expr)) {
     }
 }
 
+/// How deep [`param_modes`] follows arguments into helpers that call helpers.
+const MAX_HELPER_DEPTH: usize = 4;
+
 impl Lowerer<'_> {
+    /// The modes of `func`'s parameters, following arguments into helpers (see [`param_modes`]).
+    pub(super) fn modes_of(
+        &mut self,
+        func: &ParsedFunction,
+        env: &Env,
+        depth: usize,
+    ) -> Vec<ParamMode> {
+        param_modes(func, env, &mut |fs| {
+            if depth >= MAX_HELPER_DEPTH {
+                return None;
+            }
+            // A helper that does not parse is reported where it is inlined, once.
+            let reported = self.diags.len();
+            let Ok(parsed) = self.parse_helper(fs) else {
+                self.diags.truncate(reported);
+                return None;
+            };
+            let helper_env = fs.env.clone().unwrap_or_else(|| env.clone());
+            let modes = self.modes_of(&parsed, &helper_env, depth + 1);
+            Some((parsed.params.clone(), modes))
+        })
+    }
+
     /// Emits a uniform operation.
     pub(super) fn uniform(&mut self, op: UniformOp, args: Vec<Value>) -> Value {
         self.emit(Op::Uniform(op, args))

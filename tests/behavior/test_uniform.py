@@ -246,3 +246,21 @@ def test_calls_through_a_namespace_passed_in_are_numpys():
         strict = BACKENDS["strict"]
         got = vec(strict.asarray(floats()), strict)
         assert np.array_equal(np.asarray(got), out, equal_nan=True)
+
+
+def _band_tax(income, p, status):
+    if status == "joint":
+        return max(income - 2.0 * p["allowance"], 0.0) * p["rate"]
+    return max(income - p["allowance"], 0.0) * p["rate"]
+
+
+def tax_through_a_helper(income, params, status):
+    return _band_tax(income, params, status) + 0.0 * income
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_a_parameter_passed_on_to_a_helper_is_uniform_as_the_helper_reads_it(backend):
+    vec = vectorize(tax_through_a_helper)
+    assert "_vec_float_args(income)" in vec.source
+    for status in ("single", "joint"):
+        check(vec, floats(), {"allowance": 10.0, "rate": 0.25}, status, backend=backend)
