@@ -360,3 +360,61 @@ benchmark(
     lambda rng, n: (rng.uniform(50.0, 150.0, n), 100.0, 130.0, 5.0, rng.uniform(0.01, 2.0, n), 0.03, 0.2),
     (1.0, 50.0, 100.0, 129.0, 130.0, 150.0, 1e-3, 2.0),
 )(knock_out_value)
+
+
+# ----------------------------------------------------------------------------- reciprocal series
+# A loop whose constants come from the loop index: 1.0 / (i + 1) is a Python float per iteration.
+
+
+def reciprocal_series_hand(x):
+    acc = 0.0
+    for i in range(5):
+        acc = acc * x + 1.0 / (i + 1)
+    return acc
+
+
+@benchmark(
+    "Horner over range(5) with coefficients 1 / (i + 1) from the loop index",
+    reciprocal_series_hand,
+    lambda rng, n: (rng.uniform(-1.0, 1.0, n),),
+)
+def reciprocal_series(x):
+    acc = 0.0
+    for i in range(5):
+        acc = acc * x + 1.0 / (i + 1)
+    return acc
+
+
+# ----------------------------------------------------------------------------- clamp, array bounds
+
+
+def clamp_bounds_hand(x, lo, hi):
+    return xp.minimum(xp.maximum(x, lo), hi)
+
+
+@benchmark(
+    "min(max(x, lo), hi) with per-element bounds",
+    clamp_bounds_hand,
+    lambda rng, n: (rng.normal(0.0, 1.0, n), rng.uniform(-1.5, -0.5, n), rng.uniform(0.5, 1.5, n)),
+    # No NaN: np.maximum/np.minimum propagate a NaN bound, CPython's max/min keep x (the
+    # generated code does what CPython does).
+    (0.0, -0.0, 1.0, -1.0, 1e-300, -1e-300, 1e300, -1e300, INF, -INF),
+)
+def clamp_bounds(x, lo, hi):
+    return min(max(x, lo), hi)
+
+
+# ----------------------------------------------------------------------------- floor at a parameter
+
+
+def floor_at_hand(x, c):
+    return xp.maximum(x, c)
+
+
+@benchmark(
+    "max(x, c) with c a parameter",
+    floor_at_hand,
+    lambda rng, n: (rng.normal(0.0, 1.0, n), 0.25),
+)
+def floor_at(x, c):
+    return max(x, c)

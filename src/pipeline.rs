@@ -2,8 +2,10 @@
 //! passes: front end -> lower -> analyses and rewrites -> codegen. This file only orders the
 //! stages; each lives in its own module (see ARCHITECTURE.md).
 
-use crate::analysis::kinds::infer_kinds;
-use crate::codegen::{self, Generated};
+mod instances;
+
+use crate::analysis::kinds::{infer_kinds_with, CallKinds};
+use crate::codegen::{self, CallTargets, Generated};
 use crate::diagnostics::{render, CompileError, Diagnostic, DiagnosticKind, Rendered, SourceText};
 use crate::env::{Assumption, Env};
 use crate::frontend;
@@ -108,16 +110,23 @@ pub fn compile_observed(
     };
     let mut exact = lowered.func;
     passes.after("lower", Kinds::Fresh, &exact)?;
+    // Out-of-line helpers (D7) are optimized once per kinds of their arguments, as needed.
+    let mut instances = instances::Instances::new(&lowered.callees, passes.debug);
     let unknown = vec![Kind::Unknown; exact.params.len()];
-    passes.optimize(&mut exact, &unknown)?;
+    passes.optimize(&mut exact, &unknown, &mut |c, k| instances.ret_kind(c, k))?;
 
     // The float fast path: the same IR with float parameters, simplified again (with float
     // kinds, simplification can drop a dependency: `1.0 if x else 1.0`).
     let mut float = exact.clone();
     let float_params = vec![Kind::Float; float.params.len()];
     passes.prefix = "float ";
-    passes.optimize(&mut float, &float_params)?;
+    passes.optimize(&mut float, &float_params, &mut |c, k| {
+        instances.ret_kind(c, k)
+    })?;
 
+    instances.resolve(&float)?;
+    instances.resolve(&exact)?;
+    let targets: CallTargets = instances.into_targets();
     let generated = codegen::generate(
         &float,
         &exact,
@@ -126,6 +135,7 @@ pub fn compile_observed(
             posonly: func.posonly,
             kwonly: func.kwonly,
         },
+        &targets,
     );
     let assumptions = lowered
         .used
@@ -155,17 +165,34 @@ struct Passes<'o> {
 }
 
 impl Passes<'_> {
-    /// Kinds for `params`, then fold, CSE and DCE; then kinds and shapes recomputed on the
-    /// simplified IR (simplification changes both: a select of one value is that value) and
-    /// legalized, so codegen's choices match it; then the result broadcast where needed.
-    fn optimize(&mut self, f: &mut Function, params: &[Kind]) -> Result<(), CompileError> {
+    /// [`Self::simplify`], then the result broadcast where needed.
+    fn optimize(
+        &mut self,
+        f: &mut Function,
+        params: &[Kind],
+        calls: &mut CallKinds,
+    ) -> Result<(), CompileError> {
+        self.simplify(f, params, calls)?;
+        self.run("broadcast", Kinds::Fresh, f, broadcast::broadcast_result)
+    }
+
+    /// Kinds for `params` (a call's from its callee's instance, `calls`), then fold, CSE and
+    /// DCE; then kinds and shapes recomputed on the simplified IR (simplification changes both:
+    /// a select of one value is that value) and legalized, so codegen's choices match it.
+    fn simplify(
+        &mut self,
+        f: &mut Function,
+        params: &[Kind],
+        calls: &mut CallKinds,
+    ) -> Result<(), CompileError> {
         use Kinds::{Fresh, Operations};
-        self.run("kinds", Fresh, f, |f| infer_kinds(f, params))?;
-        self.run("fold", Fresh, f, |f| fold::run(f, params))?;
+        self.run("kinds", Fresh, f, |f| infer_kinds_with(f, params, calls))?;
+        self.run("fold", Fresh, f, |f| fold::run(f, params, calls))?;
         self.run("cse", Operations, f, cse::run)?;
         self.run("dce", Operations, f, dce::run)?;
-        self.run("legalize", Fresh, f, |f| legalize::legalize(f, params))?;
-        self.run("broadcast", Fresh, f, broadcast::broadcast_result)
+        self.run("legalize", Fresh, f, |f| {
+            legalize::legalize(f, params, calls);
+        })
     }
 
     fn run(

@@ -378,6 +378,19 @@ fn sha256_hex<'py>(py: Python<'py>, data: &[u8], start: usize) -> PyResult<Bound
     ))
 }
 
+/// The 64-bit checksum of `data[start:]` that guards a cache file's payload (src/cache.rs).
+#[pyfunction]
+#[pyo3(signature = (data, start = 0))]
+fn checksum64(data: &[u8], start: usize) -> PyResult<u64> {
+    let tail = data.get(start..).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "start {start} is beyond the {} bytes of data",
+            data.len()
+        ))
+    })?;
+    Ok(crate::cache::checksum64(tail))
+}
+
 /// Writes `data` to `path` atomically (temporary file, then rename); `mode` as for a `.pyc`
 /// (restricted to 0o666 and by the umask; owner-only without it). Raises OSError.
 #[pyfunction]
@@ -419,6 +432,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile_function, m)?)?;
     m.add_function(wrap_pyfunction!(compile_module, m)?)?;
     m.add_function(wrap_pyfunction!(sha256_hex, m)?)?;
+    m.add_function(wrap_pyfunction!(checksum64, m)?)?;
     m.add_function(wrap_pyfunction!(element_loop, m)?)?;
     m.add_function(wrap_pyfunction!(write_atomic, m)?)?;
     m.add_function(wrap_pyfunction!(scan_tree, m)?)?;

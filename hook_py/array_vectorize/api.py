@@ -135,6 +135,7 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
             _stats.bump("hook_hits")
             if entry.get("from_cache_file"):
                 _stats.bump("disk_cache_hits")
+            return emit.from_cache(original, entry, namespace)
         return emit.materialize(
             original,
             entry["fast_source"],
@@ -143,8 +144,7 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
             exact_entry=entry.get("exact_entry"),
             namespace=namespace,
             code=entry.get("code"),
-            hidden=_hidden_objects(original, entry.get("hidden", ())),
-            lazy=entry["origin"] == "hook",
+            hidden=emit.hidden_objects(original, entry.get("hidden", ())),
             doc=entry.get("doc"),
             scalar_source=entry.get("scalar_source"),
         )
@@ -170,16 +170,6 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
         namespace=namespace,
         scalar_source=compiled["scalar_source"],
     )
-
-
-def _hidden_objects(original: FunctionType, hidden: Any) -> dict | None:
-    """The module-level objects a precompiled entry reads as globals (Enum classes, D14),
-    from the live function's globals, which its assumptions were checked against."""
-    names = [n for kind, n in hidden if kind == "object"]
-    if not names:
-        return None
-    glob = original.__globals__
-    return {n: glob[n] for n in names}
 
 
 def compile_live(original: FunctionType, options: dict) -> tuple[dict, dict]:

@@ -40,6 +40,7 @@ def compile_generated(qualname: str, fast_source: str, exact_source: str) -> Cod
 #: first (src/codegen/assemble.rs), with its parameters as the only arguments when nothing is
 #: hidden.
 _LAZY_PROLOGUES = tuple((RUNTIME_HELPERS[key]["name"],) for key in ("float_args", "exact_args"))
+_FLOAT_ARGS = RUNTIME_HELPERS["float_args"]["name"]
 
 
 def entry_code(module_code: CodeType, entry: str) -> CodeType | None:
@@ -89,86 +90,173 @@ def flush_pending_sources(linecache: Any) -> None:
 
 
 def _install(
-    fast_source: str, exact_source: str, exact_entry: str | None, filename: str, glob: dict[str, Any], code: CodeType | None
+    parts: tuple[str, str, str | None], filename: str, glob: dict[str, Any], code: CodeType | None, entry: str
 ) -> None:
-    """Executes the entry (its cached code, when given) now, and the exact body (ARCHITECTURE.md,
-    "Generated code") on its first call: most programs only ever take the float path, and
-    compiling the exact body is more than half of the cost of `compile()`."""
+    """Executes the entry `entry` (its cached code, when given) now, and the exact body
+    (ARCHITECTURE.md, "Generated code") on its first call: most programs only ever take the
+    float path, and compiling the exact body is more than half of the cost of `compile()`.
+    `parts` is ``(fast_source, exact_source, exact_entry)``."""
     if code is None:
-        code = compile(fast_source, filename, "exec", dont_inherit=True)
+        code = compile(parts[0], filename, "exec", dont_inherit=True)
     exec(code, glob)  # noqa: S102 - the generated module only defines functions
-    _install_exact(fast_source, exact_source, exact_entry, filename, glob)
+    blocks = glob.get(_FLOAT_ARGS) is _blocked_prologue()
+    _install_exact(parts, filename, glob, glob[entry] if blocks else None)
 
 
-def _install_exact(fast_source: str, exact_source: str, exact_entry: str | None, filename: str, glob: dict[str, Any]) -> None:
+def _install_exact(
+    parts: tuple[str, str, str | None], filename: str, glob: dict[str, Any], entry: FunctionType | None
+) -> None:
     """Puts the exact body `exact_entry` in `glob`, compiled on its first call, unless it is there
-    already (a code object of the whole module: a wheel's .pyc) or there is none."""
-    if exact_entry is None or exact_entry in glob:
+    already (a code object of the whole module: a wheel's .pyc) or there is none. With `entry`
+    (a function that may be evaluated in blocks), the exact body's slot holds a
+    ``runtime.blocked.Dispatch`` of `entry` and the exact body."""
+    fast_source, exact_source, exact_entry = parts
+    if exact_entry is None:
+        return
+    if exact_entry in glob:
+        if entry is not None and type(glob[exact_entry]) is not _dispatch_type():
+            glob[exact_entry] = _dispatch_type()(entry, glob[exact_entry])
         return
     # Blank lines in front keep the exact body's line numbers those of the registered source,
     # `fast_source + exact_source`.
     padded = "\n" * fast_source.count("\n") + exact_source
+    dispatch = None
 
     def compile_exact(*args: Any, **kwargs: Any) -> Any:
         exec(compile(padded, filename, "exec", dont_inherit=True), glob)  # noqa: S102
-        return glob[exact_entry](*args, **kwargs)
+        exact = glob[exact_entry]
+        if dispatch is not None:
+            dispatch.exact = exact
+            glob[exact_entry] = dispatch
+        return exact(*args, **kwargs)
 
-    glob[exact_entry] = compile_exact
+    if entry is None:
+        glob[exact_entry] = compile_exact
+    else:
+        dispatch = glob[exact_entry] = _dispatch_type()(entry, compile_exact)
+
+
+def _blocked_prologue() -> Any:
+    from .runtime.registry import BLOCKED_FLOAT_ARGS
+
+    return BLOCKED_FLOAT_ARGS
+
+
+def _dispatch_type() -> Any:
+    from .runtime.registry import BLOCKED_DISPATCH
+
+    return BLOCKED_DISPATCH
 
 
 def _globals(module: str, hidden: dict[str, Any] | None, namespace: Any) -> dict[str, Any]:
     """The generated module's globals: the runtime helpers and the hidden values (global arrays,
-    fallback callees, D8)."""
+    fallback callees, D8). A function that binds no hidden values and whose namespace is not
+    pinned may be evaluated in blocks (runtime/blocked.py): its float prologue is the one that
+    sends large NumPy inputs there. (Hidden values are not cut into blocks with the arguments.)"""
     from .runtime.registry import helper_globals  # the runtime loads with the first function
 
-    glob = helper_globals(namespace)
+    glob = helper_globals(namespace, blocked=namespace is None and not hidden)
     glob["__name__"] = module
     if hidden:
         glob.update(hidden)
     return glob
 
 
-class _FirstCall:
-    """What a lazy function's prologue name is bound to until its first call (see `_lazy`). One
-    object rather than a closure: a warm import makes one per function, and a closure's cells
-    are as many more objects for the garbage collector to track."""
+#: The prefix of the generated functions of out-of-line helpers (src/codegen/callee.rs).
+_HELPER_FUNCTIONS = "\ndef _vec_helper_"
 
-    __slots__ = ("code", "exact_entry", "exact_source", "fast_source", "glob", "module", "namespace", "prologue")
 
-    def __init__(
-        self, code: CodeType, glob: dict[str, Any], parts: tuple[str, str, str | None], module: str, namespace: Any
-    ) -> None:
-        self.code = code
-        self.glob = glob
-        self.fast_source, self.exact_source, self.exact_entry = parts
-        self.module = module
-        self.namespace = namespace
-        self.prologue = code.co_names[0]
+class _FirstCall(tuple):
+    """What a lazy function's prologue name is bound to until its first call (see `_lazy`):
+    ``(entry, glob, parts, namespace)``, `parts` as for `_install`. A tuple made in one C call
+    rather than a closure or an object with attributes: a warm import makes one per function."""
+
+    __slots__ = ()
 
     def __call__(self, *args: Any) -> Any:
         # Another thread may have filled the globals meanwhile; filling them twice at once is
         # harmless, the values are the same. The exact body goes in first and the helpers in
         # one update (atomic under the GIL) that replaces this stand-in last: a thread that
         # finds the real prologue finds everything else too.
-        glob = self.glob
-        if glob.get(self.prologue) is self:
+        entry, glob, parts, namespace = self
+        code = entry.__code__
+        prologue = code.co_names[0]
+        if glob.get(prologue) is self:
             if _pending_sources:
                 import linecache
 
                 flush_pending_sources(linecache)
-            _install_exact(self.fast_source, self.exact_source, self.exact_entry, self.code.co_filename, glob)
-            glob.update(_globals(self.module, None, self.namespace))
-        return glob[self.prologue](*args)
+            helpers = _globals(glob["__name__"], None, namespace)
+            blocks = helpers[_FLOAT_ARGS] is _blocked_prologue()
+            if _HELPER_FUNCTIONS in parts[0]:
+                # The entry's text also defines the functions of out-of-line helpers (D7),
+                # which the cached code of the entry alone does not.
+                exec(compile(parts[0], code.co_filename, "exec", dont_inherit=True), glob)  # noqa: S102
+            _install_exact(parts, code.co_filename, glob, entry if blocks else None)
+            glob.update(helpers)
+        return glob[prologue](*args)
 
 
-def _lazy(code: CodeType, parts: tuple[str, str, str | None], module: str, namespace: Any) -> FunctionType:
-    """The entry made from its cached `code`, with globals filled on its first call (see the
-    module doc). The function object is final from the start: references taken before the
-    first call stay valid, and its code, signature and source are the generated ones."""
+def _lazy(code: CodeType, parts: tuple[str, str, str | None], original: FunctionType, namespace: Any) -> FunctionType:
+    """The entry made from its cached `code` for `original`, with globals filled on its first
+    call (see the module doc). The function object is final from the start: references taken
+    before the first call stay valid, and its code, signature and source are the generated
+    ones. Its name, defaults and module (``glob["__name__"]``) are the original's."""
+    glob: dict[str, Any] = {"__name__": original.__module__}
+    vec = FunctionType(code, glob, original.__name__, original.__defaults__)
     # The first global the entry reads is the prologue it calls first.
-    glob: dict[str, Any] = {"__name__": module}
-    glob[code.co_names[0]] = _FirstCall(code, glob, parts, module, namespace)
-    return FunctionType(code, glob)
+    glob[code.co_names[0]] = _FirstCall((vec, glob, parts, namespace))
+    return vec
+
+
+def hidden_objects(original: FunctionType, hidden: Any) -> dict[str, Any] | None:
+    """The module-level objects a precompiled entry reads as globals (Enum classes, D14), from
+    the live function's globals, which its assumptions were checked against."""
+    names = [n for kind, n in hidden if kind == "object"]
+    if not names:
+        return None
+    glob = original.__globals__
+    return {n: glob[n] for n in names}
+
+
+def from_cache(original: FunctionType, entry: dict, namespace: Any) -> FunctionType:
+    """`materialize` for an entry of the import hook, lazily when it can be: the path of every
+    function of a warm import, so it does only what a lazy function needs."""
+    code = entry.get("code")
+    fast_source = entry["fast_source"]
+    exact_source = entry.get("exact_source", "")
+    if code is None or entry.get("hidden") or code.co_names[:1] not in _LAZY_PROLOGUES:
+        return materialize(
+            original,
+            fast_source,
+            entry["entry"],
+            exact_source=exact_source,
+            exact_entry=entry.get("exact_entry"),
+            hidden=hidden_objects(original, entry.get("hidden", ())),
+            namespace=namespace,
+            code=code,
+            lazy=True,
+            doc=entry.get("doc"),
+            scalar_source=entry.get("scalar_source"),
+        )
+    source = fast_source + exact_source
+    register_source_lazily(code.co_filename, source)
+    vec = _lazy(code, (fast_source, exact_source, entry.get("exact_entry")), original, namespace)
+    kwdefaults = original.__kwdefaults__
+    if kwdefaults is not None:
+        vec.__kwdefaults__ = kwdefaults
+    annotations = original.__annotations__
+    if annotations:
+        vec.__annotations__ = dict(annotations)
+    vec.__qualname__ = original.__qualname__
+    doc = entry.get("doc")
+    if doc is None:
+        from .docstring import vectorized_docstring
+
+        doc = vectorized_docstring(original, entry.get("scalar_source"))
+    vec.__doc__ = doc
+    vec.__dict__ = {"_vectorized_original": original, "source": source}
+    return vec
 
 
 def materialize(
@@ -192,20 +280,16 @@ def materialize(
     `fast_source` (the element loop; a wheel's, whose `code` defines both functions) has no
     `exact_source`. `code` and `doc` (the generated module's code object and the vectorized
     docstring) come from the import hook's cache or a wheel when known, so a warm import neither
-    compiles nor tokenizes. `lazy` (the import hook's entries): `code` is the entry function's own
-    code, and the globals are filled on the first call (see the module doc).
+    compiles nor tokenizes. `lazy`: `code` is the entry function's own code (an import hook entry
+    that `from_cache` could not make lazily), so the module is compiled again here.
     """
     source = fast_source + exact_source if exact_source else fast_source
-    if lazy and code is not None and not hidden and code.co_names[:1] in _LAZY_PROLOGUES:
-        register_source_lazily(code.co_filename, source)
-        vec = _lazy(code, (fast_source, exact_source, exact_entry), original.__module__, namespace)
-    else:
-        # A code object from a cache or a wheel carries the name code_filename() would compute.
-        filename = code.co_filename if code is not None else code_filename(original.__qualname__, source)
-        register_source(filename, source)
-        glob = _globals(original.__module__, hidden, namespace)
-        _install(fast_source, exact_source, exact_entry, filename, glob, None if lazy else code)
-        vec = glob[entry]
+    # A code object from a cache or a wheel carries the name code_filename() would compute.
+    filename = code.co_filename if code is not None else code_filename(original.__qualname__, source)
+    register_source(filename, source)
+    glob = _globals(original.__module__, hidden, namespace)
+    _install((fast_source, exact_source, exact_entry), filename, glob, None if lazy else code, entry)
+    vec = glob[entry]
     # The generated entry declares the original's parameters, so with its defaults and
     # annotations its signature is the original's (no inspect.signature needed).
     vec.__defaults__ = original.__defaults__

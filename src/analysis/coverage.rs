@@ -23,7 +23,12 @@ fn shaped_block(f: &Function, block: &Block, g: &mut Vec<Params>) {
             Inst::Let { dst, op } => {
                 let s = match op {
                     Op::Param(i) if *i < f.declared_params && *i < 64 => 1u64 << i,
-                    Op::Param(_) | Op::Const(_) | Op::AsArray(_) | Op::Placeholder(_) => 0,
+                    // A helper's result (D7) may carry fewer shapes than its arguments.
+                    Op::Param(_)
+                    | Op::Const(_)
+                    | Op::AsArray(_)
+                    | Op::Placeholder(_)
+                    | Op::Call { .. } => 0,
                     Op::Broadcast(_) => u64::MAX,
                     Op::Select(c, a, b) if f.info(*c).shape == Shape::Scalar => {
                         g[a.index()] & g[b.index()]

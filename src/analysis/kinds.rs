@@ -15,12 +15,22 @@ use crate::Map;
 /// `Bool`, the bottom of the numeric chain); later rounds join in the value from the loop body.
 /// Kinds only rise from there, so the rounds settle.
 pub fn infer_kinds(func: &mut Function, param_kinds: &[Kind]) {
+    infer_kinds_with(func, param_kinds, &mut |_, _| Kind::Unknown);
+}
+
+/// The result kind of a call of out-of-line helper `callee` (`Op::Call`) for its arguments'
+/// kinds: the kind its instance for those kinds returns (D7).
+pub type CallKinds<'a> = dyn FnMut(usize, &[Kind]) -> Kind + 'a;
+
+/// [`infer_kinds`] of a function that calls out-of-line helpers, whose result kinds `calls`
+/// gives.
+pub fn infer_kinds_with(func: &mut Function, param_kinds: &[Kind], calls: &mut CallKinds) {
     let body = std::mem::take(&mut func.body);
     let ctx = IndexCtx::new(&body);
-    visit(func, &body.insts, param_kinds, true, &ctx);
+    visit(func, &body.insts, param_kinds, true, &ctx, calls);
     for _ in 0..8 {
         let before: Vec<Kind> = func.values.iter().map(|v| v.kind).collect();
-        visit(func, &body.insts, param_kinds, false, &ctx);
+        visit(func, &body.insts, param_kinds, false, &ctx, calls);
         if func.values.iter().map(|v| v.kind).eq(before) {
             break;
         }
@@ -92,7 +102,14 @@ impl IndexCtx {
     }
 }
 
-fn visit(func: &mut Function, insts: &[Inst], param_kinds: &[Kind], first: bool, ctx: &IndexCtx) {
+fn visit(
+    func: &mut Function,
+    insts: &[Inst],
+    param_kinds: &[Kind],
+    first: bool,
+    ctx: &IndexCtx,
+    calls: &mut CallKinds,
+) {
     for inst in insts {
         match inst {
             Inst::Let { dst, op } => {
@@ -102,6 +119,11 @@ fn visit(func: &mut Function, insts: &[Inst], param_kinds: &[Kind], first: bool,
                 };
                 let k = match op {
                     Op::Index(t, i) => ctx.index_kind(*t, *i).unwrap_or(k),
+                    Op::Call { callee, args } => {
+                        let kinds: Vec<Kind> =
+                            args.iter().map(|a| func.values[a.index()].kind).collect();
+                        calls(*callee, &kinds)
+                    }
                     _ => k,
                 };
                 // A placeholder takes the kind of the phi or merge it stands in for (set below).
@@ -123,7 +145,7 @@ fn visit(func: &mut Function, insts: &[Inst], param_kinds: &[Kind], first: bool,
                     func.values[phi.dst.index()].kind = k;
                     func.values[phi.init.index()].kind = placeholder_kind(func, phi.init, k);
                 }
-                visit(func, &body.insts, param_kinds, first, ctx);
+                visit(func, &body.insts, param_kinds, first, ctx, calls);
                 for phi in phis {
                     let k = merge_kind(func, phi.init, phi.next);
                     let k = Kind::join(k, func.values[phi.dst.index()].kind);
@@ -133,8 +155,8 @@ fn visit(func: &mut Function, insts: &[Inst], param_kinds: &[Kind], first: bool,
             Inst::If {
                 then, other, outs, ..
             } => {
-                visit(func, &then.insts, param_kinds, first, ctx);
-                visit(func, &other.insts, param_kinds, first, ctx);
+                visit(func, &then.insts, param_kinds, first, ctx, calls);
+                visit(func, &other.insts, param_kinds, first, ctx, calls);
                 for o in outs {
                     let k = merge_kind(func, o.then, o.other);
                     func.values[o.dst.index()].kind = k;

@@ -17,10 +17,17 @@ use crate::ir::{
 /// Python int scalars get an interval (constants, loop indices, `+ - *`, `//` and `%` by
 /// constants, ternaries, merges); arrays are int64 when every int they derive from is.
 pub fn wide_ints(func: &Function) -> Vec<bool> {
+    wide_ints_with(func, &[])
+}
+
+/// [`wide_ints`] of a function whose parameters `i` with `wide_params[i]` may be wide (the
+/// arguments of an out-of-line helper's instance, D7).
+pub fn wide_ints_with(func: &Function, wide_params: &[bool]) -> Vec<bool> {
     let mut st = WideState {
         range: vec![None; func.values.len()],
         wide: vec![false; func.values.len()],
         defs: vec![None; func.values.len()],
+        wide_params: wide_params.to_vec(),
     };
     walk_insts(&func.body, &mut |inst| {
         if let Inst::Let { dst, op } = inst {
@@ -75,6 +82,7 @@ struct WideState {
     range: Vec<Range>,
     wide: Vec<bool>,
     defs: Vec<Option<Op>>,
+    wide_params: Vec<bool>,
 }
 
 impl WideState {
@@ -207,7 +215,10 @@ impl WideState {
             (Kind::Int, Shape::Array) => self.wide[v.index()],
         };
         match op {
-            Op::Param(_) | Op::Placeholder(_) | Op::Const(_) => false,
+            Op::Param(i) => self.wide_params.get(*i).copied().unwrap_or(false),
+            Op::Placeholder(_) | Op::Const(_) => false,
+            // A helper's int result (D7) may be anything its instance computes.
+            Op::Call { .. } => true,
             // math.floor/ceil/trunc of an int return it unchanged (codegen passes the argument).
             Op::Cast(CastOp::Int, a) => match self.defs[a.index()].as_ref() {
                 Some(Op::Math(m, args)) if matches!(m.name, "floor" | "ceil" | "trunc") => {

@@ -4,28 +4,11 @@
 
 use std::collections::BTreeSet;
 
+use super::callee::{CallTargets, Emitted};
 use super::runtime::{EXACT_ARGS, FLOAT_ARGS, HELPERS, UNIFORM};
-use super::{unique, Function, Gen, Hidden};
+use super::{unique, Function, Gen, Hidden, PYTHON_NAMES};
 use crate::ir::ParamMode;
 use crate::pyast::{self, call, cmp, name, Expr, Stmt};
-
-/// Builtins and literals the generated code reads: never used for variables.
-const PYTHON_NAMES: &[&str] = &[
-    "float",
-    "int",
-    "bool",
-    "round",
-    "abs",
-    "range",
-    "None",
-    "True",
-    "False",
-    "isinstance",
-    "str",
-    "dict",
-    "tuple",
-    "list",
-];
 
 /// How the declared parameters split: the first `posonly` are positional-only, the last
 /// `kwonly` keyword-only.
@@ -202,19 +185,33 @@ impl Names {
             .collect()
     }
 
-    fn body(&self, ir: &Function) -> Vec<Stmt> {
-        Gen::new(ir, &self.xp, &self.taken, &self.local_arrays, &self.locals).function_body()
+    /// The statements of one body; `float_body`: the entry's, whose arguments are all floats.
+    fn body(&self, ir: &Function, float_body: bool, calls: &Emitted) -> Vec<Stmt> {
+        let wide_params = vec![false; ir.params.len()];
+        let mut gen = Gen::new(
+            ir,
+            &self.xp,
+            &self.taken,
+            &self.local_arrays,
+            &self.locals,
+            (&wide_params, Some(calls)),
+        );
+        gen.float_body = float_body;
+        gen.function_body()
     }
 }
 
 /// The generated module of `float_ir` (the IR with float parameters) and `exact_ir` (the same
-/// IR with parameters of unknown kind).
+/// IR with parameters of unknown kind), with the functions of the out-of-line helpers they call
+/// (`targets`, D7).
 pub fn generate(
     float_ir: &Function,
     exact_ir: &Function,
     hidden: &[Hidden],
     signature: Signature,
+    targets: &CallTargets,
 ) -> Generated {
+    let calls = Emitted::new(targets, &[float_ir, exact_ir]);
     let entry = python_name(&exact_ir.name);
     let exact_entry = format!("_vec_exact_{entry}");
     let declared = &exact_ir.params[..exact_ir.declared_params];
@@ -238,11 +235,13 @@ pub fn generate(
         vec![],
     ));
     float_body.push(names.unpack(name(&names.arrays)));
-    float_body.extend(names.body(float_ir));
+    float_body.extend(names.body(float_ir, true, &calls));
+    let float_helpers = calls.drain();
 
     let mut exact_body =
         vec![names.unpack(names.prologue_call(EXACT_ARGS.name, Expr::Bool(false)))];
-    exact_body.extend(names.body(exact_ir));
+    exact_body.extend(names.body(exact_ir, false, &calls));
+    let exact_helpers = calls.drain();
 
     let positional = declared[..declared.len() - signature.kwonly].to_vec();
     let kwonly = declared[declared.len() - signature.kwonly..].to_vec();
@@ -260,10 +259,16 @@ pub fn generate(
         kwonly: vec![],
         body: exact_body,
     };
-    let (fast_source, exact_source) = (
-        pyast::module_part(&fast, true),
-        pyast::module_part(&exact, false),
-    );
+    let mut fast_source = pyast::module_part(&fast, true);
+    let mut exact_source = pyast::module_part(&exact, false);
+    for (helpers, text) in [
+        (float_helpers, &mut fast_source),
+        (exact_helpers, &mut exact_source),
+    ] {
+        for h in &helpers {
+            text.push_str(&pyast::module_part(h, false));
+        }
+    }
     Generated {
         entry,
         exact_entry,

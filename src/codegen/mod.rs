@@ -14,6 +14,7 @@
 //! - `runtime`: the runtime helper contract (names, op keys), exported as `_core.RUNTIME_HELPERS`.
 
 mod assemble;
+mod callee;
 mod choice;
 mod dels;
 mod isel;
@@ -25,15 +26,34 @@ mod stmts;
 use std::collections::BTreeSet;
 
 // What codegen reads of the rest of the core, imported here once for every file below.
-use crate::analysis::ranges::wide_ints;
+use crate::analysis::ranges::wide_ints_with;
 use crate::ir::{const_kind, Const};
 use crate::ir::{Function, Kind, Op, Shape, Value};
 use crate::lower::Hidden;
 use crate::pyast::{attr, call, name, Expr};
 
 pub use assemble::{generate, Generated, Signature};
+pub use callee::CallTargets;
 pub(crate) use plan::unique;
 use runtime::Helper;
+
+/// Builtins and literals the generated code reads: never used for variables.
+const PYTHON_NAMES: &[&str] = &[
+    "float",
+    "int",
+    "bool",
+    "round",
+    "abs",
+    "range",
+    "None",
+    "True",
+    "False",
+    "isinstance",
+    "str",
+    "dict",
+    "tuple",
+    "list",
+];
 
 /// Deepest chain of operations inlined into one expression.
 const MAX_INLINE_DEPTH: usize = 24;
@@ -54,6 +74,14 @@ struct Gen<'a> {
     /// Int values that may lie outside int64 (`kinds::wide_ints`).
     wide: Vec<bool>,
     taken: plan::FreshNames,
+    /// Generating the float body: every argument is float64 (or a Python float), so a float
+    /// scalar lifted to a 0-d value may be the namespace's cheapest one (`runtime::F64`).
+    float_body: bool,
+    /// The generated functions of out-of-line helpers this body calls (D7).
+    calls: Option<&'a callee::Emitted<'a>>,
+    /// A helper's body returns its value as computed (`callee.rs`); the entry's gives it one
+    /// dtype.
+    returns_raw: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -63,6 +91,7 @@ impl<'a> Gen<'a> {
         reserved: &BTreeSet<String>,
         array_params: &'a [String],
         locals: &'a [String],
+        (wide_params, calls): (&[bool], Option<&'a callee::Emitted<'a>>),
     ) -> Self {
         let mut taken = reserved.clone();
         taken.insert(xp.to_string());
@@ -75,8 +104,11 @@ impl<'a> Gen<'a> {
             names: vec![None; n],
             inline: vec![false; n],
             defs: vec![None; n],
-            wide: wide_ints(f),
+            wide: wide_ints_with(f, wide_params),
             taken: plan::FreshNames::new(taken),
+            float_body: false,
+            calls,
+            returns_raw: false,
         };
         g.plan();
         g

@@ -3,9 +3,11 @@
 //!
 //! - `K if K > v else v` (what `max(v, K)` lowers to) as `xp.maximum(K, v)`, and `min` alike;
 //! - `min(max(v, lo), hi)` and `max(min(v, hi), lo)` with `lo <= hi` as `xp.clip(v, lo, hi)`;
+//! - `a if a > b else b` on float arrays in the float body (`max(b, a)` against a parameter) as
+//!   `_vec_pick`, one pass when `a` turns out to be a number;
 //! - `int(math.floor(v))` (and `ceil`, `trunc`) as one helper call from `v`.
 
-use super::runtime::UNARY;
+use super::runtime::{PICK, UNARY};
 use super::{Const, Gen, MAX_INLINE_DEPTH};
 use crate::ir::{CastOp, CmpOp, Kind, Op, Value};
 use crate::pyast::Expr;
@@ -68,7 +70,7 @@ impl Gen<'_> {
                 || counts[v] != 2
                 || def_block[v] != def_block[i]
                 || self.min_max_pattern(*c, *a, *b).is_none()
-                || !matches!(self.defs[v], Some(op) if !matches!(op, Op::Param(_) | Op::ElementCall { .. }))
+                || !matches!(self.defs[v], Some(op) if !matches!(op, Op::Param(_) | Op::ElementCall { .. } | Op::Call { .. }))
             {
                 continue;
             }
@@ -127,6 +129,24 @@ impl Gen<'_> {
         Some(self.xcall("clip", vec![v, Expr::Float(lo), Expr::Float(hi)]))
     }
 
+    /// `a if a > b else b` (`max(b, a)`) and `a if a < b else b` (`min(b, a)`) on float arrays in
+    /// the float body: `_vec_pick`, which is `xp.maximum`/`xp.minimum` (one pass) when `a` turns
+    /// out to be a NumPy scalar other than NaN and zero (a parameter passed as a number: then a
+    /// NaN `b` propagates in both forms and a tie is one value with one sign), else the
+    /// comparison and `where` that `select` prints otherwise.
+    pub(super) fn pick(&mut self, c: Value, a: Value, b: Value) -> Option<Expr> {
+        let Some(Op::Compare(op @ (CmpOp::Gt | CmpOp::Lt), x, y)) = self.def(c) else {
+            return None;
+        };
+        let floats = self.kind(a) == Kind::Float && self.kind(b) == Kind::Float;
+        if !self.float_body || *x != a || *y != b || !floats || self.scalar(a) || self.scalar(b) {
+            return None;
+        }
+        let key = if *op == CmpOp::Gt { "gt" } else { "lt" };
+        let (ae, be) = (self.value(a), self.value(b));
+        Some(self.helper_op(&PICK, key, vec![ae, be]))
+    }
+
     /// math.floor/ceil/trunc return ints, and an int argument comes back unchanged (no trip
     /// through float64, which is inexact beyond 2**53): `int()` of one on an array is one helper
     /// call from the argument.
@@ -175,6 +195,14 @@ mod tests {
     fn a_nan_bound_is_no_min_max() {
         let c = compiled("def f(x):\n    return max(x, math.nan)\n");
         assert!(!c.source.contains("maximum"), "{}", c.source);
+    }
+
+    #[test]
+    fn max_against_a_parameter_is_a_pick_in_the_float_body_only() {
+        let c = compiled("def f(x, c):\n    return max(x, c)\n");
+        let (fast, exact) = (&c.generated.fast_source, &c.generated.exact_source);
+        assert!(fast.contains("_vec_pick(xp, \"gt\", c, x)"), "{fast}");
+        assert!(!exact.contains("_vec_pick"), "{exact}");
     }
 
     #[test]

@@ -205,6 +205,28 @@ pub const ROUND_DIGITS: Helper = special(
      CPython raises OverflowError (D3)",
 );
 
+/// A Python scalar lifted to a float64 0-d value in the float body.
+pub const F64: Helper = Helper {
+    key: "f64",
+    name: "_vec_f64",
+    params: "xp, value",
+    ops: &[],
+    meaning: "Python scalar `value` as a float64 0-d value (float body only): a float64 scalar on \
+              NumPy (it computes as a 0-d array does, at a tenth of `xp.asarray`'s cost), a 0-d \
+              array elsewhere",
+};
+
+/// `a if a op b else b` on float arrays in the float body.
+pub const PICK: Helper = Helper {
+    key: "pick",
+    name: "_vec_pick",
+    params: "xp, op, a, b",
+    ops: &["gt", "lt"],
+    meaning: "`a if a op b else b` per lane for float operands (float body only): \
+              `xp.maximum`/`xp.minimum` when `a` is a NumPy scalar other than NaN and zero, else \
+              a comparison and `where`",
+};
+
 /// Every runtime helper, in the order of ARCHITECTURE.md's table.
 pub const HELPERS: &[Helper] = &[
     FLOAT_ARGS,
@@ -226,6 +248,8 @@ pub const HELPERS: &[Helper] = &[
     ISCLOSE,
     FSUM,
     ROUND_DIGITS,
+    PICK,
+    F64,
 ];
 
 /// The helper with key `key` (a `math` function's runtime form, [`crate::ir::MathFn::runtime`]).

@@ -30,7 +30,7 @@ impl Gen<'_> {
             // An int array that may be uint64 can be an intermediate of the uint64 lattice whose
             // lanes no single dtype holds: the helper gives the returned value one dtype
             // (docs/semantics.md item 13). Each position of a tuple result likewise (D13).
-            if !self.scalar(r) && self.operand(r).wide {
+            if !self.returns_raw && !self.scalar(r) && self.operand(r).wide {
                 e = self.helper(&RESULT, vec![e]);
             }
             values.push(e);
@@ -173,9 +173,7 @@ mod tests {
         let c = compiled("def f(x):\n    acc = 0.0\n    for i in range(1, 4):\n        acc = acc * x + i\n    return acc\n");
         let fast = &c.generated.fast_source;
         assert!(
-            fast.contains(
-                "    acc = xp.asarray(0.0, dtype=xp.float64)\n    for i in range(1, 4):\n"
-            ),
+            fast.contains("    acc = _vec_f64(xp, 0.0)\n    for i in range(1, 4):\n"),
             "{fast}"
         );
         assert!(fast.contains("        acc = acc * x + i\n"), "{fast}");

@@ -80,6 +80,12 @@ pub enum Op {
         callee: usize,
         args: Vec<Value>,
     },
+    /// A call of out-of-line helper `callee`, compiled as its own generated function (D7); its
+    /// result is an array whose kind the callee's instance for the arguments' kinds gives.
+    Call {
+        callee: usize,
+        args: Vec<Value>,
+    },
     /// The value spread to the broadcast shape of all parameters, as an array.
     Broadcast(Value),
     /// A scalar as a 0-d array (where a merge needs an array on both sides).
@@ -101,7 +107,10 @@ impl Op {
                 vec![*a, *b]
             }
             Op::Select(c, a, b) => vec![*c, *a, *b],
-            Op::Math(_, args) | Op::ElementCall { args, .. } | Op::Uniform(_, args) => args.clone(),
+            Op::Math(_, args)
+            | Op::ElementCall { args, .. }
+            | Op::Call { args, .. }
+            | Op::Uniform(_, args) => args.clone(),
         }
     }
 
@@ -124,6 +133,10 @@ impl Op {
                 args: args.iter().map(|v| f(*v)).collect(),
             },
             Op::Uniform(u, args) => Op::Uniform(u.clone(), args.iter().map(|v| f(*v)).collect()),
+            Op::Call { callee, args } => Op::Call {
+                callee: *callee,
+                args: args.iter().map(|v| f(*v)).collect(),
+            },
         }
     }
 
@@ -154,6 +167,8 @@ impl Op {
             Op::Index(a, b) => key(11, 0, &[*a, *b]),
             Op::Broadcast(a) => key(12, 0, &[*a]),
             Op::AsArray(a) => key(13, 0, &[*a]),
+            // Helpers are pure (D7): a second call with the same arguments is the first's value.
+            Op::Call { callee, args } if args.len() <= 3 => key(14, *callee as u128, args),
             // Tuples are rare and cheap; placeholders stand for distinct variables; element
             // loops call user code; reads of uniform values stay where the source has them (a
             // key missing from a dict raises only on the path that reads it).
@@ -161,6 +176,7 @@ impl Op {
             | Op::Uniform(..)
             | Op::Math(..)
             | Op::Placeholder(_)
+            | Op::Call { .. }
             | Op::ElementCall { .. } => None,
         }
     }
@@ -203,7 +219,8 @@ pub fn result_kind(op: &Op, kind: &impl Fn(Value) -> Kind, param_kinds: &[Kind])
         Op::Cast(CastOp::Int | CastOp::Round, _) => Kind::Int,
         Op::Cast(CastOp::Bool, _) => Kind::Bool,
         Op::Index(t, _) => kind(*t),
-        Op::ElementCall { .. } => Kind::Unknown,
+        // The callee's instance decides (kinds::infer_kinds_with).
+        Op::ElementCall { .. } | Op::Call { .. } => Kind::Unknown,
         Op::Uniform(UniformOp::Number, _) => Kind::Unknown,
         Op::Uniform(u, _) if u.gives_object() => Kind::Object,
         Op::Uniform(..) => Kind::Bool,
@@ -218,6 +235,7 @@ pub fn result_shape(op: &Op, shape: &impl Fn(Value) -> Shape) -> Shape {
         Op::Param(_)
         | Op::Math(..)
         | Op::ElementCall { .. }
+        | Op::Call { .. }
         | Op::Broadcast(_)
         | Op::AsArray(_)
         | Op::Placeholder(_) => Shape::Array,

@@ -116,6 +116,7 @@ fn print_op(op: &Op) -> String {
         Op::Cast(o, a) => format!("cast.{} {a}", format!("{o:?}").to_lowercase()),
         Op::Index(a, b) => format!("index {a}[{b}]"),
         Op::ElementCall { callee, args } => format!("element_call #{callee}({})", list(args)),
+        Op::Call { callee, args } => format!("call @{callee}({})", list(args)),
         Op::Broadcast(a) => format!("broadcast {a}"),
         Op::AsArray(a) => format!("asarray {a}"),
         Op::Placeholder(c) => format!("placeholder {}", c.python_repr()),

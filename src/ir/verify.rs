@@ -222,6 +222,7 @@ impl Verifier<'_> {
             Op::Param(_)
                 | Op::Math(..)
                 | Op::ElementCall { .. }
+                | Op::Call { .. }
                 | Op::Broadcast(_)
                 | Op::AsArray(_)
         );
@@ -239,7 +240,8 @@ impl Verifier<'_> {
         }
         // Kinds.
         let rule = match op {
-            Op::Param(_) | Op::Placeholder(_) => return Ok(()),
+            // A call's kind is its callee instance's result kind (kinds::infer_kinds_with).
+            Op::Param(_) | Op::Placeholder(_) | Op::Call { .. } => return Ok(()),
             Op::Const(c) => const_kind(c),
             _ => result_kind(op, &|v| self.kind(v), &[]),
         };

@@ -7,7 +7,8 @@ use std::rc::Rc;
 use rustpython_parser::ast;
 
 use super::{
-    identity, locals_of, Done, Frame, LocalFn, Lowerer, Var, MAX_CALL_DEPTH, MAX_INLINED_VALUES, R,
+    callee, identity, locals_of, Done, Frame, LocalFn, Lowerer, Var, MAX_CALL_DEPTH,
+    MAX_INLINED_VALUES, R,
 };
 use crate::diagnostics::DiagnosticKind;
 use crate::env::{Env, FunctionSource};
@@ -55,6 +56,9 @@ impl Lowerer<'_> {
         let parsed = self.parse_helper(fs)?;
         let args = self.call_args(frame, c, &parsed)?;
         let env = fs.env.as_ref().unwrap_or(frame.env);
+        if let Some(called) = self.call_out_of_line(frame, &parsed, env, &args) {
+            return called;
+        }
         self.inline(frame, &parsed, env, args, Default::default(), c)
     }
 
@@ -184,15 +188,13 @@ impl Lowerer<'_> {
             );
             return Err(());
         }
-        if self.over_budget || self.f.values.len() > MAX_INLINED_VALUES {
+        if self.over_budget || self.lowered_values() > MAX_INLINED_VALUES {
             if !self.over_budget {
                 self.over_budget = true;
-                self.error_at(
-                    frame,
-                    DiagnosticKind::TooComplex,
-                    format!("inlining `{}` here would grow the function past the inlining budget of {MAX_INLINED_VALUES} operations: its helpers call one another so often that copying each call into the function explodes; call a helper once per argument and reuse the result (`y = h(x)`, then `y + y`)", callee.name),
-                    c,
-                );
+                // Outside out-of-line mode this starts lowering over, and the message is
+                // dropped (`callee.rs`).
+                let message = callee::over_budget_message(&callee.name);
+                self.error_at(frame, DiagnosticKind::TooComplex, message, c);
             }
             return Err(());
         }

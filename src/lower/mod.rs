@@ -23,6 +23,7 @@
 //! arrives as a new file here.
 
 mod builder;
+mod callee;
 mod calls;
 mod control;
 mod expr;
@@ -49,6 +50,8 @@ use crate::validate;
 use crate::Map as HashMap;
 
 use names::Resolved;
+
+pub use callee::CalleeFn;
 
 /// Options that shape the generated code (part of every cache key).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -80,6 +83,8 @@ pub struct Lowered {
     pub used: BTreeMap<String, AssumedBinding>,
     /// Names the static environment could not resolve.
     pub deferred: BTreeSet<String>,
+    /// Helpers lowered on their own, which `Op::Call` names by index (D7).
+    pub callees: Vec<CalleeFn>,
 }
 
 /// Most helper calls nested inside one another; deeper is almost surely runaway inlining.
@@ -167,6 +172,14 @@ pub struct Lowerer<'s> {
     depth: usize,
     /// The inlining budget ran out (reported once; every later call fails at once).
     over_budget: bool,
+    /// Helpers called with arrays or constants are lowered on their own (`callee.rs`, D7).
+    out_of_line: bool,
+    /// Helpers lowered on their own, in the order they were first called.
+    callees: Vec<CalleeFn>,
+    /// Index in `callees` per helper signature; None for one that is inlined.
+    callee_memo: HashMap<String, Option<usize>>,
+    /// Values of every helper in `callees`, for the budget.
+    callee_values: usize,
     /// Tuples being lowered, by their handle value (D13).
     tuples: HashMap<Value, tuples::TupleValue>,
     /// Where each single returned value was returned, for the arity errors of D13.
@@ -224,6 +237,10 @@ impl<'s> Lowerer<'s> {
             undefined_phis: BTreeSet::new(),
             depth: 0,
             over_budget: false,
+            out_of_line: false,
+            callees: vec![],
+            callee_memo: HashMap::default(),
+            callee_values: 0,
             tuples: HashMap::default(),
             return_sites: HashMap::default(),
         }
@@ -231,6 +248,21 @@ impl<'s> Lowerer<'s> {
 
     /// Lowers `func` with free names from `env`. Diagnostics accumulate in `self.diags`.
     pub fn lower(mut self, func: &ParsedFunction, env: &Env) -> (Option<Lowered>, Vec<Diagnostic>) {
+        let mark = self.sources.len();
+        self.lower_function(func, env);
+        if !self.over_budget {
+            return self.finish();
+        }
+        // D7: inlining every helper call would grow past the budget; start over with helpers
+        // lowered on their own and called (`callee.rs`).
+        self.sources.truncate(mark);
+        let mut again = Lowerer::new(self.sources, self.opts);
+        again.out_of_line = true;
+        again.lower_function(func, env);
+        again.finish()
+    }
+
+    fn lower_function(&mut self, func: &ParsedFunction, env: &Env) {
         self.f.name = func.name.clone();
         self.f.params = func.params.clone();
         self.f.declared_params = func.params.len();
@@ -276,6 +308,10 @@ impl<'s> Lowerer<'s> {
             });
         }
         self.refuse_unexplained_poison(func);
+    }
+
+    /// What [`Self::lower_function`] lowered, or its diagnostics.
+    fn finish(mut self) -> (Option<Lowered>, Vec<Diagnostic>) {
         let diags = std::mem::take(&mut self.diags);
         if !diags.is_empty() {
             return (None, diags);
@@ -286,6 +322,7 @@ impl<'s> Lowerer<'s> {
                 hidden: self.names.hidden,
                 used: self.names.used,
                 deferred: self.names.deferred,
+                callees: self.callees,
             }),
             diags,
         )

@@ -162,7 +162,7 @@ impl Lowerer<'_> {
             "clip" => self.clip(frame, c),
             "where" => {
                 let a = self.positional(frame, c, &what, 3, 3)?;
-                let cond = self.bool_of(a[0]);
+                let cond = self.as_bool(a[0]);
                 Ok(self.select(cond, a[1], a[2]))
             }
             "sign" => {
@@ -252,7 +252,7 @@ impl Lowerer<'_> {
     }
 
     /// A value's truth as a bool (D4: `x != 0` for a number).
-    fn bool_of(&mut self, v: Value) -> Value {
+    fn as_bool(&mut self, v: Value) -> Value {
         if self.kind(v) == Kind::Bool {
             v
         } else {

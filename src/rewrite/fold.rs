@@ -10,16 +10,17 @@
 
 use crate::Map as HashMap;
 
-use crate::analysis::kinds::infer_kinds;
+use crate::analysis::kinds::{infer_kinds_with, CallKinds};
 use crate::ir::eval::fold_op;
 use crate::ir::{const_kind, Block, CastOp, Const, Function, Inst, Kind, LogicOp, Op, UnOp, Value};
 
-/// Folds and simplifies `func`, leaving every value's kind recomputed for `params`.
-pub fn run(func: &mut Function, params: &[Kind]) {
+/// Folds and simplifies `func`, leaving every value's kind recomputed for `params` (a call's
+/// from `calls`, as `infer_kinds_with` takes it).
+pub fn run(func: &mut Function, params: &[Kind], calls: &mut CallKinds) {
     walk(func, Reads::Constants);
-    infer_kinds(func, params);
+    infer_kinds_with(func, params, calls);
     walk(func, Reads::Kinds);
-    infer_kinds(func, params);
+    infer_kinds_with(func, params, calls);
 }
 
 /// What the simplifications of one walk may read.

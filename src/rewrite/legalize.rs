@@ -1,6 +1,6 @@
 //! Legalize: restores lowering's invariants on the optimized IR.
 
-use crate::analysis::kinds::infer_kinds;
+use crate::analysis::kinds::{infer_kinds_with, CallKinds};
 use crate::analysis::partial::{partial_binary, partial_cast};
 use crate::analysis::shapes::infer_shapes;
 use crate::ir::{walk_insts, Block, Const, Function, Inst, Kind, Op, Shape, Value};
@@ -9,9 +9,10 @@ use crate::Map;
 /// Restores lowering's invariants on the optimized IR, whose kinds and shapes are recomputed:
 /// a partial operation of Python scalars (`partial_binary`, `partial_cast`) that simplification
 /// left with scalar operands (`(i if c else i) // 0`) runs on a 0-d array again (D3,
-/// docs/semantics.md item 16). Leaves `func` with fresh kinds and shapes.
-pub fn legalize(func: &mut Function, param_kinds: &[Kind]) {
-    infer_kinds(func, param_kinds);
+/// docs/semantics.md item 16). Leaves `func` with fresh kinds and shapes (a call's kind from
+/// `calls`, as `infer_kinds_with` takes it).
+pub fn legalize(func: &mut Function, param_kinds: &[Kind], calls: &mut CallKinds) {
+    infer_kinds_with(func, param_kinds, calls);
     infer_shapes(func);
     let mut consts: Map<Value, Const> = Map::default();
     walk_insts(&func.body, &mut |inst| {
@@ -27,7 +28,7 @@ pub fn legalize(func: &mut Function, param_kinds: &[Kind]) {
     let changed = legalize_block(func, &mut body, &consts);
     func.body = body;
     if changed {
-        infer_kinds(func, param_kinds);
+        infer_kinds_with(func, param_kinds, calls);
         infer_shapes(func);
     }
 }

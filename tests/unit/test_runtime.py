@@ -758,6 +758,44 @@ def test_registry_binds_the_cores_contract() -> None:
     assert all(callable(fn) and fn.__name__ == name for name, fn in RUNTIME_HELPERS.values())
 
 
+def test_f64_lifts_python_scalars_to_float64_0d_values() -> None:
+    f64 = RUNTIME_HELPERS["f64"][1]
+    for value in (0.0, -0.0, 1.5, math.inf, math.nan, 3, True, 2**53 + 1):
+        for xp in (array_api_compat.numpy, array_api_strict):
+            got = f64(xp, value)
+            assert got.dtype == xp.float64 and got.shape == ()
+            got, want = float(got), float(value)
+            if want != want:
+                assert got != got
+            else:
+                assert got == want and math.copysign(1, got) == math.copysign(1, want)
+    # NumPy gets a float64 scalar (what the float prologue makes of Python floats), which divides
+    # by zero as a 0-d array does: IEEE values, not ZeroDivisionError.
+    scalar = f64(array_api_compat.numpy, 1.0)
+    assert type(scalar) is np.float64
+    with np.errstate(divide="ignore"):
+        assert scalar / 0 == math.inf
+
+
+@pytest.mark.parametrize("op", ["gt", "lt"])
+def test_pick_is_the_python_ternary_per_lane(op: str) -> None:
+    """`a if a > b else b` (or `<`) exactly, signs of zero and NaNs included, whether `a` is a
+    NumPy scalar (the one-pass path unless NaN or zero), a 0-d array or an array."""
+    pick = RUNTIME_HELPERS["pick"][1]
+    xp = array_api_compat.numpy
+    values = [0.0, -0.0, 1.5, -1.5, math.inf, -math.inf, math.nan, 5e-324, -5e-324, 1e300]
+    b = np.array(values * len(values))
+    for a_value in values:
+        for a in (np.float64(a_value), np.asarray(a_value), np.full(b.shape, a_value)):
+            got = pick(xp, op, a, b)
+            assert got.shape == b.shape
+            for lane, bv in enumerate(values * len(values)):
+                want = a_value if (a_value > bv if op == "gt" else a_value < bv) else bv
+                g = float(got[lane])
+                assert (g != g and want != want) or (g == want and math.copysign(1, g) == math.copysign(1, want)), (
+                    op, a_value, bv, g)
+
+
 def test_helper_globals() -> None:
     g1, g2 = helper_globals(), helper_globals()
     assert g1 == g2 and g1 is not g2  # fresh copies: exec may add to them

@@ -108,22 +108,26 @@ def skip(fullname: str, why: str, level: int = MARKED_MODULES) -> None:
 #     format version   4 bytes   CACHE_FORMAT_VERSION
 #     key             64 bytes   hex sha256 (cache_key)
 #     payload length   8 bytes
-#     payload sha256  64 bytes   hex
+#     payload checksum 8 bytes   _core.checksum64 of the payload
 #     payload          marshal.dumps({"entries": [...]})
 #
 # ``decode_cache`` checks every field before it unmarshals anything; any mismatch or I/O error is
-# a miss. Writing (``compile.write_cache``) goes through ``_core.write_atomic`` (temporary file,
+# a miss. The key guards staleness (a sha256 over the source and everything else that shapes the
+# entries); the payload needs only a guard against torn, truncated or bit-flipped files, which
+# unmarshalling must never see (a damaged code object can crash the interpreter): a 64-bit
+# checksum that runs near memory speed, where a second sha256 over the ~2 KB per function cost a
+# warm import as much as reading the file. Writing (``compile.write_cache``) goes through ``_core.write_atomic`` (temporary file,
 # then rename): concurrent writers of the same module leave one whole file. Both raise on
 # problems; their callers turn every one into a miss or an unwritten file, never an import error.
 
 CACHE_MAGIC = b"AVCACHE\0"
 #: Bump whenever the payload's layout or meaning changes.
-CACHE_FORMAT_VERSION = 4
+CACHE_FORMAT_VERSION = 5
 CACHE_SUFFIX = ".avc"
 #: What cache files are called after CPython's ``<module>.<cache tag>[.opt-N]``.
 CACHE_TAG = f"array-vectorize-{__version__}"
-# magic, version (u32), key (64 hex), payload length (u64), payload sha256 (64 hex): 148 bytes.
-HEADER_SIZE = 8 + 4 + 64 + 8 + 64
+# magic, version (u32), key (64 hex), payload length (u64), payload checksum (u64): 92 bytes.
+HEADER_SIZE = 8 + 4 + 64 + 8 + 8
 
 _fingerprint: bytes | None = None
 
@@ -189,7 +193,7 @@ def decode_cache(data: bytes, key: str | None) -> list[dict]:
     checksum all match and the payload has the expected shape."""
     if len(data) < HEADER_SIZE:
         raise CacheError(f"truncated header ({len(data)} bytes)")
-    magic, version, file_key, length, digest = unpack_header(data)
+    magic, version, file_key, length, checksum = unpack_header(data)
     if magic != CACHE_MAGIC:
         raise CacheError("not an array-vectorize cache file (bad magic)")
     if version != CACHE_FORMAT_VERSION:
@@ -198,8 +202,8 @@ def decode_cache(data: bytes, key: str | None) -> list[dict]:
         raise CacheError("key mismatch (source, compiler or interpreter changed)")
     if len(data) - HEADER_SIZE != length:
         raise CacheError(f"payload is {len(data) - HEADER_SIZE} bytes, header says {length}")
-    # Hashed and unmarshalled in place: a copy of the payload would cost more than the hashing.
-    if _core.sha256_hex(data, HEADER_SIZE).encode() != digest:
+    # Checked and unmarshalled in place: a copy of the payload would cost more than the check.
+    if _core.checksum64(data, HEADER_SIZE) != checksum:
         raise CacheError("payload checksum mismatch")
     payload = memoryview(data)[HEADER_SIZE:]
     # Unmarshalling allocates hundreds of containers (code objects, dicts) but no cycles; left
@@ -221,13 +225,13 @@ def decode_cache(data: bytes, key: str | None) -> list[dict]:
     return entries
 
 
-def unpack_header(data: bytes) -> tuple[bytes, int, bytes, int, bytes]:
+def unpack_header(data: bytes) -> tuple[bytes, int, bytes, int, int]:
     return (
         data[:8],
         int.from_bytes(data[8:12], "little"),
         data[12:76],
         int.from_bytes(data[76:84], "little"),
-        data[84:148],
+        int.from_bytes(data[84:92], "little"),
     )
 
 
@@ -558,7 +562,7 @@ def _read_for_marker(loader, origin: str) -> tuple[bytes | None, str]:
     try:
         n = os.readv(fd, [buf])
         if n < _BUFFER_SIZE:
-            data = bytes(buf[:n]) if buf.find(MARKER, 0, n) >= 0 else None
+            data = bytes(memoryview(buf)[:n]) if buf.find(MARKER, 0, n) >= 0 else None  # one copy
         else:  # a large file: read it whole
             data = read_source(loader, origin)
             if MARKER not in data:

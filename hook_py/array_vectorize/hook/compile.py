@@ -78,14 +78,13 @@ def _write(path: str | None, key: str, entries: list[dict], origin: str) -> str:
 def encode_cache(key: str, entries: list[dict]) -> bytes:
     """The whole cache file for `entries` under `key` (the layout: hook/__init__.py)."""
     payload = marshal.dumps({"entries": cacheable(entries)})
-    digest = _core.sha256_hex(payload).encode()
     header = b"".join(
         [
             CACHE_MAGIC,
             CACHE_FORMAT_VERSION.to_bytes(4, "little"),
             key.encode(),
             len(payload).to_bytes(8, "little"),
-            digest,
+            _core.checksum64(payload).to_bytes(8, "little"),
         ]
     )
     if len(header) != HEADER_SIZE:

@@ -7,6 +7,8 @@ Modules:
 * ``registry``: ``RUNTIME_HELPERS`` (stable key -> emitted name, callable: the core's
   ``_core.RUNTIME_HELPERS`` bound to the functions below) and ``helper_globals``;
 * ``args``: the argument prologues ``_vec_float_args`` and ``_vec_exact_args``;
+* ``blocked``: cache-blocked evaluation of large NumPy inputs (the ``Dispatch`` in a function's
+  exact-body slot, and the float prologue that sends large inputs there);
 * ``arith``: ``_vec_binary`` and ``_vec_unary`` (CPython arithmetic, lane by lane), on top of
   ``compare`` (exact mixed-kind comparisons), ``intops`` (int64 world and uint64 lattice) and
   ``division`` (correctly rounded integer true division);

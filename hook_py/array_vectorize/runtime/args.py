@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     Plan = Callable[[Tuple[Any, ...]], Optional[Tuple[Any, ...]]]
 
-from . import compat
+from . import blocked, compat
 from .dtype import (
     COMPLEX,
     WIDEN_FLOAT,
@@ -176,6 +176,47 @@ def make_float_args(namespace: Any = None) -> Callable[..., tuple[Any, ...] | No
     return _cached_prologue(_float_plan, namespace, "_vec_float_args")
 
 
+def _blocked_float_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
+    """The float plan, which for NumPy arrays of at least ``blocked.THRESHOLD`` elements returns
+    None instead, sending the call to the blocked evaluation in the exact body's slot
+    (runtime/blocked.py). Other namespaces and array types get the float plan itself."""
+    plan = _float_plan(args, pinned)
+    if plan is _no_plan:
+        return plan
+    at = tuple(i for i, a in enumerate(args) if blocked.is_ndarray(a))
+    if not at or len(at) != sum(1 for a in args if hasattr(a, "dtype") and not isinstance(a, float)):
+        return plan
+
+    def large_first(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        for i in at:
+            if args[i].size >= blocked.THRESHOLD and not blocked.blocking_off():
+                return None
+        return plan(args)
+
+    return large_first
+
+
+#: The float prologue of functions that may be evaluated in blocks (emit.py installs it).
+_vec_float_args_blocked = _cached_prologue(_blocked_float_plan, None, "_vec_float_args_blocked")
+
+
+# --------------------------------------------------------------------------- float 0-d values
+
+_F64_MAKERS: dict[Any, Callable[[Any], Any]] = {}
+
+
+def _vec_f64(xp: Any, value: Any) -> Any:
+    """Python scalar `value` as a float64 0-d value of `xp`, where the float body lifts a scalar
+    (codegen's ``F64``): on NumPy a float64 scalar, as the float prologue makes of Python floats
+    (it computes as a 0-d array does, ~10x cheaper than ``xp.asarray``); elsewhere a 0-d array."""
+    try:
+        make = _F64_MAKERS[xp]
+    except KeyError:
+        info = namespace_info(xp)
+        make = _F64_MAKERS[xp] = info.f64.type if compat.is_numpy_namespace(xp) else info.makers["f"]
+    return make(value)
+
+
 # --------------------------------------------------------------------------- exact prologue
 
 
@@ -258,4 +299,4 @@ def make_exact_args(namespace: Any = None) -> Callable[..., tuple[Any, ...]]:
 _vec_float_args = make_float_args()
 _vec_exact_args = make_exact_args()
 
-__all__ = ["_vec_exact_args", "_vec_float_args", "default_namespace", "make_exact_args", "make_float_args"]
+__all__ = ["_vec_exact_args", "_vec_f64", "_vec_float_args", "default_namespace", "make_exact_args", "make_float_args"]

@@ -14,17 +14,18 @@ if TYPE_CHECKING:
     from typing import Any, Callable
 
 from .. import _core
-from .args import _vec_exact_args, _vec_float_args, make_exact_args, make_float_args
+from .args import _vec_exact_args, _vec_f64, _vec_float_args, _vec_float_args_blocked, make_exact_args, make_float_args
 from .arith import _vec_binary, _vec_result, _vec_unary
+from .blocked import Dispatch
 from .elementwise import _vec_elementwise
-from .select import _vec_broadcast, _vec_select
+from .select import _vec_broadcast, _vec_pick, _vec_select
 from .special import SPECIAL_HELPERS
 from .uniform import _vec_loop_args, _vec_uniform
 
 _IMPLEMENTATIONS = (
     _vec_float_args, _vec_exact_args, _vec_binary, _vec_unary, _vec_select, _vec_broadcast, _vec_elementwise, _vec_result,
     _vec_uniform, _vec_loop_args,
-    *(fn for _, fn in SPECIAL_HELPERS.values()),
+    _vec_pick, _vec_f64, *(fn for _, fn in SPECIAL_HELPERS.values()),
 )
 
 
@@ -42,19 +43,30 @@ RUNTIME_HELPERS: dict[str, tuple[str, Callable[..., Any]]] = _bind(_core.RUNTIME
 
 _FLOAT_ARGS = RUNTIME_HELPERS["float_args"][0]
 _EXACT_ARGS = RUNTIME_HELPERS["exact_args"][0]
+
+#: For emit.py: the exact-body slot of a function that may be evaluated in blocks, and the float
+#: prologue that sends large NumPy inputs there (runtime/blocked.py).
+BLOCKED_DISPATCH = Dispatch
+BLOCKED_FLOAT_ARGS = _vec_float_args_blocked
+
 _DEFAULT_GLOBALS: dict[str, Any] = {name: fn for name, fn in RUNTIME_HELPERS.values()}
 _PINNED_GLOBALS: dict[int, tuple[Any, dict[str, Any]]] = {}
 
 
-def helper_globals(namespace: Any = None) -> dict[str, Any]:
+def helper_globals(namespace: Any = None, blocked: bool = False) -> dict[str, Any]:
     """A fresh globals dict for generated code: every helper under its emitted name.
 
     With ``namespace`` the argument prologues use that namespace instead of detecting one from the
-    arguments. The dicts are built once (per namespace) and copied, so callers may add to the
-    result (``exec`` does).
+    arguments. ``blocked`` (only without ``namespace``): the float prologue sends large NumPy
+    inputs to the blocked evaluation (runtime/blocked.py; emit.py puts its ``Dispatch`` in the
+    exact body's slot). The dicts are built once (per namespace) and copied, so callers may add
+    to the result (``exec`` does).
     """
     if namespace is None:
-        return dict(_DEFAULT_GLOBALS)
+        glob = dict(_DEFAULT_GLOBALS)
+        if blocked:
+            glob[_FLOAT_ARGS] = _vec_float_args_blocked
+        return glob
     entry = _PINNED_GLOBALS.get(id(namespace))
     if entry is None or entry[0] is not namespace:
         pinned = dict(_DEFAULT_GLOBALS)

@@ -19,6 +19,16 @@ select per argument, so in an exact body they are ``_vec_binary`` and ``_vec_sel
 limit: with three or more arguments the running winner is already promoted, so when uint64
 values above ``INT64_MAX`` meet negative values, a later comparison sees the wrapped int64 value.
 
+``_vec_pick(xp, op, a, b)`` is ``a if a > b else b`` (``op`` ``"gt"``: CPython's ``max(b, a)``) or
+``a if a < b else b`` (``"lt"``: ``min(b, a)``) for float64 operands, in the float body. When
+``a`` is a NumPy float64 scalar (a parameter passed as a number: the float prologue makes those
+NumPy scalars) that is neither NaN nor zero, it is ``xp.maximum(a, b)`` / ``xp.minimum(a, b)``,
+one pass instead of a comparison and a ``where``, with the same result in every lane: a NaN ``b``
+gives NaN in both, and on a tie ``a`` and ``b`` are one value with one sign. (A NaN ``a`` must
+give ``b``, which ``maximum`` would not; a zero ``a`` ties with ``-0.0``, whose sign ``maximum``
+leaves to the library.) Otherwise, and for arrays (or a 0-d ``b``), it is the comparison and
+``where``.
+
 ``_vec_broadcast(xp, value, *params)`` is ``value`` as an array with the broadcast shape of
 ``value`` and the array ``params``: Python scalars become bool / int64 (uint64 in
 [2**63, 2**64)) / float64 arrays (``xp.full_like`` on a parameter of that shape, keeping its
@@ -99,6 +109,15 @@ def _select(xp: Any, info: Namespace, cond: Any, ka: str, a: Any, kb: str, b: An
     x = a if ka == "b" else info.scalar("b", bool(a))
     y = b if kb == "b" else info.scalar("b", bool(b))
     return xp.where(cond, x, y)
+
+
+def _vec_pick(xp: Any, op: str, a: Any, b: Any) -> Any:
+    t = type(a)
+    # `b` an array of at least one dimension: on 0-d operands `maximum` would return a NumPy
+    # scalar where `where` returns a 0-d array.
+    if t.__name__ == "float64" and t.__module__ == "numpy" and a == a and a != 0.0 and getattr(b, "ndim", 0):
+        return xp.maximum(a, b) if op == "gt" else xp.minimum(a, b)
+    return xp.where(a > b if op == "gt" else a < b, a, b)
 
 
 def broadcast_shape(shapes: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:

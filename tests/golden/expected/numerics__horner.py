@@ -3,7 +3,7 @@ def horner(x):
     if arrays is None:
         return _vec_exact_horner(x)
     xp, x = arrays
-    acc = xp.asarray(0.0, dtype=xp.float64)
+    acc = _vec_f64(xp, 0.0)
     for c in (0.5, -1.0, 2.0, 3.0):
         acc = acc * x + c
     return acc
