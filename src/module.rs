@@ -428,11 +428,6 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
                     })),
                 );
             }
-            ast::Stmt::ClassDef(c) if enum_members(c).is_some() => {
-                count(c.name.as_str(), &mut bind_count);
-                let members = enum_members(c).unwrap_or_default();
-                bindings.insert(c.name.to_string(), Binding::Enum(members));
-            }
             other => {
                 // Anything else that binds (class, for, with, augmented assignment, ...) makes
                 // the name unresolvable.
@@ -448,6 +443,7 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
             }
         }
     }
+    bind_enums(body, &mut bindings);
     // A name bound twice (or written by `global` in a function) is not pinned by the text.
     let mut globals_written = vec![];
     collect_global_writes(body, &mut globals_written);
@@ -472,6 +468,17 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
             .or_insert_with(|| Binding::Unresolved(format!("the builtin `{b}`")));
     }
     bindings
+}
+
+/// Binds every Enum class of the module's top level (D14) to its member names.
+fn bind_enums(body: &[ast::Stmt], bindings: &mut BTreeMap<String, Binding>) {
+    for stmt in body {
+        if let ast::Stmt::ClassDef(c) = stmt {
+            if let Some(members) = enum_members(c) {
+                bindings.insert(c.name.to_string(), Binding::Enum(members));
+            }
+        }
+    }
 }
 
 /// The member names of `class C(Enum):` (also `IntEnum`, `StrEnum`, `enum.Enum`, mixins such as

@@ -733,7 +733,7 @@ class Generator:
             "while": [f"while {p} > 0:", f"    {p} = {p} - 1"],
             "range_of_array": [f"for z9 in range({p}):", f"    return {p}"],
             "list": [f"z9 = [{p}, 1.0]"],
-            "string": [f"z9 = 'text'"],
+            "string": [f"z9 = {p} + 'text'"],
             "print": [f"print({p})"],
             "bitwise": [f"z9 = {p} {rng.choice(['&', '|', '^', '<<'])} 1"],
             "unknown_math": [f"z9 = math.{rng.choice(['factorial', 'isqrt'])}({p})"],
