@@ -42,6 +42,9 @@ pub enum Binding {
     Function(Box<FunctionSource>),
     /// An array: passed as a hidden keyword parameter (D8).
     Array,
+    /// An Enum class with these member names (D14): its members are uniform values, read
+    /// through the class, which the generated module holds as a global bound at decoration (D8).
+    Enum(Vec<String>),
     /// Another callable: only usable through an element loop with `fallback=True`.
     OpaqueCallable(String),
     /// Bound to something the compiler cannot use; the text says what.
@@ -74,4 +77,6 @@ pub enum AssumedBinding {
         name: String,
         line: usize,
     },
+    /// An Enum class with these member names, in definition order.
+    Enum(Vec<String>),
 }

@@ -30,6 +30,8 @@ pub struct ParsedFunction {
     pub star_params: Vec<(usize, usize)>,
     /// Each parameter's default expression, if it has one (for helpers called without it).
     pub defaults: Vec<Option<ast::Expr>>,
+    /// Per parameter: its annotation, and whether its default is `None` (D14 reads both).
+    pub hints: Vec<(Option<ast::Expr>, bool)>,
 }
 
 const WRAP_PREFIX: &str = "if 1:\n";
@@ -177,6 +179,19 @@ fn parsed(
         .chain(args.kwarg.iter())
         .map(|a| (usize::from(a.range.start()), usize::from(a.range.end())))
         .collect();
+    let hints = args
+        .posonlyargs
+        .iter()
+        .chain(&args.args)
+        .chain(&args.kwonlyargs)
+        .map(|a| {
+            let none_default = matches!(
+                a.default.as_deref(),
+                Some(ast::Expr::Constant(c)) if matches!(c.value, ast::Constant::None)
+            );
+            (a.def.annotation.as_deref().cloned(), none_default)
+        })
+        .collect();
     let defaults = args
         .posonlyargs
         .iter()
@@ -185,6 +200,7 @@ fn parsed(
         .map(|a| a.default.as_deref().cloned())
         .collect();
     ParsedFunction {
+        hints,
         source,
         name,
         params,

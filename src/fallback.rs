@@ -2,7 +2,7 @@
 //! element loop (D7) behind the same argument prologue as every generated function. Built as a
 //! Python AST like all generated code (src/pyast.rs), never from a text template.
 
-use crate::codegen::runtime::{ELEMENTWISE, EXACT_ARGS};
+use crate::codegen::runtime::{ELEMENTWISE, LOOP_ARGS};
 use crate::pyast::{self, call, name, Stmt};
 
 /// The global the scalar function is bound to in the generated module.
@@ -10,7 +10,7 @@ pub const ORIGINAL: &str = "_vec_original";
 
 /// ```python
 /// def entry(a, b, /, c, *, d):
-///     xp, a, b, c, d = _vec_exact_args(a, b, c, d)
+///     xp, a, b, c, d = _vec_loop_args(a, b, c, d)
 ///     return _vec_elementwise(xp, _vec_original, a, b, c, d)
 /// ```
 /// `params` are the positional parameters (the first `posonly` positional-only), `kwonly` the
@@ -33,7 +33,7 @@ pub fn element_loop(
     let mut loop_args = vec![name(&xp), name(ORIGINAL)];
     loop_args.extend(args.iter().cloned());
     let body = vec![
-        Stmt::Assign(unpack, vec![call(name(EXACT_ARGS.name), args)]),
+        Stmt::Assign(unpack, vec![call(name(LOOP_ARGS.name), args)]),
         Stmt::Return(call(name(ELEMENTWISE.name), loop_args)),
     ];
     Some(pyast::module(&[Stmt::Def {
@@ -58,7 +58,7 @@ mod tests {
         let src = element_loop("f", &owned(&["a", "b", "c"]), 2, &owned(&["d"])).unwrap();
         assert_eq!(
             src,
-            "def f(a, b, /, c, *, d):\n    xp, a, b, c, d = _vec_exact_args(a, b, c, d)\n    \
+            "def f(a, b, /, c, *, d):\n    xp, a, b, c, d = _vec_loop_args(a, b, c, d)\n    \
              return _vec_elementwise(xp, _vec_original, a, b, c, d)\n"
         );
     }
@@ -66,7 +66,7 @@ mod tests {
     #[test]
     fn element_loop_avoids_a_parameter_named_xp() {
         let src = element_loop("f", &owned(&["xp"]), 0, &[]).unwrap();
-        assert!(src.contains("xp_1, xp = _vec_exact_args(xp)"), "{src}");
+        assert!(src.contains("xp_1, xp = _vec_loop_args(xp)"), "{src}");
     }
 
     #[test]

@@ -37,6 +37,11 @@ pub const KNOWN_BUILTINS: &[&str] = &[
     "all",
     "zip",
     "enumerate",
+    "isinstance",
+    "str",
+    "dict",
+    "tuple",
+    "list",
 ];
 
 /// Builtins an exception raised per element may name (D11): the exception classes and the
@@ -78,7 +83,6 @@ const OTHER_BUILTINS: &[&str] = &[
     "copyright",
     "credits",
     "delattr",
-    "dict",
     "dir",
     "eval",
     "exec",
@@ -94,11 +98,9 @@ const OTHER_BUILTINS: &[&str] = &[
     "hex",
     "id",
     "input",
-    "isinstance",
     "issubclass",
     "iter",
     "license",
-    "list",
     "locals",
     "map",
     "memoryview",
@@ -116,9 +118,7 @@ const OTHER_BUILTINS: &[&str] = &[
     "slice",
     "sorted",
     "staticmethod",
-    "str",
     "super",
-    "tuple",
     "type",
     "vars",
 ];
@@ -477,6 +477,7 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
             }
         }
     }
+    bind_enums(body, &mut bindings);
     // A name bound twice (or written by `global` in a function) is not pinned by the text.
     let mut globals_written = vec![];
     collect_global_writes(body, &mut globals_written);
@@ -501,6 +502,48 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
             .or_insert_with(|| Binding::Unresolved(format!("the builtin `{b}`")));
     }
     bindings
+}
+
+/// Binds every Enum class of the module's top level (D14) to its member names.
+fn bind_enums(body: &[ast::Stmt], bindings: &mut BTreeMap<String, Binding>) {
+    for stmt in body {
+        if let ast::Stmt::ClassDef(c) = stmt {
+            if let Some(members) = enum_members(c) {
+                bindings.insert(c.name.to_string(), Binding::Enum(members));
+            }
+        }
+    }
+}
+
+/// The member names of `class C(Enum):` (also `IntEnum`, `StrEnum`, `enum.Enum`, mixins such as
+/// `(str, Enum)`): the names its body assigns, in order (D14). The decorator checks them against
+/// the live class (its `__members__`), so a class that is not what the text suggests is compiled
+/// live instead.
+fn enum_members(c: &ast::StmtClassDef) -> Option<Vec<String>> {
+    let is_enum_base = |b: &ast::Expr| {
+        let name = match b {
+            ast::Expr::Name(n) => n.id.as_str(),
+            ast::Expr::Attribute(a) => a.attr.as_str(),
+            _ => return false,
+        };
+        matches!(name, "Enum" | "IntEnum" | "StrEnum")
+    };
+    if !c.bases.iter().any(is_enum_base) || !c.decorator_list.is_empty() {
+        return None;
+    }
+    let mut members = vec![];
+    for stmt in &c.body {
+        let target = match stmt {
+            ast::Stmt::Assign(a) if a.targets.len() == 1 => &a.targets[0],
+            ast::Stmt::AnnAssign(a) if a.value.is_some() => a.target.as_ref(),
+            _ => continue,
+        };
+        match target {
+            ast::Expr::Name(n) if !n.id.starts_with('_') => members.push(n.id.to_string()),
+            _ => return None,
+        }
+    }
+    Some(members)
 }
 
 fn collect_global_writes(body: &[ast::Stmt], out: &mut Vec<String>) {
@@ -632,5 +675,28 @@ mod tests {
             panic!("helper is not a function binding");
         };
         assert!(f.source.starts_with("def helper"), "{:?}", f.source);
+    }
+
+    #[test]
+    fn an_enum_class_compiles_statically_with_its_members_assumed() {
+        let source = "from enum import Enum\nfrom array_vectorize import vectorize\n\nclass Unit(Enum):\n    SI = 1\n    IMPERIAL = 2\n\n@vectorize\ndef f(x, unit):\n    if unit == Unit.SI:\n        return x\n    return x * 0.3048\n";
+        let functions = compile_module(source, "m.py", None).expect("parses");
+        let Outcome::Ok(compiled) = &functions[0].outcome else {
+            panic!("f did not compile: {:?}", functions[0].outcome);
+        };
+        let unit = compiled
+            .assumptions
+            .iter()
+            .find(|a| a.name == "Unit")
+            .expect("assumed");
+        assert_eq!(
+            unit.binding,
+            crate::env::AssumedBinding::Enum(vec!["SI".into(), "IMPERIAL".into()])
+        );
+        assert!(
+            compiled.source.contains("if unit == Unit.SI:"),
+            "{}",
+            compiled.source
+        );
     }
 }

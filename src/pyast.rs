@@ -12,10 +12,14 @@ pub enum Expr {
     Float(f64),
     Bool(bool),
     Str(&'static str),
+    /// A string literal of the user's (printed as Python's repr prints it).
+    Text(String),
     None,
     Tuple(Vec<Expr>),
     List(Vec<Expr>),
     Attr(Box<Expr>, &'static str),
+    /// `base.name` with a name from the user's code.
+    Field(Box<Expr>, String),
     Call(Box<Expr>, Vec<Expr>, Vec<(String, Expr)>),
     Bin(&'static str, Box<Expr>, Box<Expr>),
     Neg(Box<Expr>),
@@ -88,10 +92,11 @@ fn expr_reads<'a>(e: &'a Expr, out: &mut std::collections::BTreeSet<&'a str>) {
         | Expr::Float(_)
         | Expr::Bool(_)
         | Expr::Str(_)
+        | Expr::Text(_)
         | Expr::None
         | Expr::Lambda(..) => {}
         Expr::Tuple(items) | Expr::List(items) => items.iter().for_each(|e| expr_reads(e, out)),
-        Expr::Attr(base, _) => expr_reads(base, out),
+        Expr::Attr(base, _) | Expr::Field(base, _) => expr_reads(base, out),
         Expr::Call(f, args, kwargs) => {
             expr_reads(f, out);
             args.iter().for_each(|e| expr_reads(e, out));
@@ -212,6 +217,7 @@ fn write_expr(e: &Expr, out: &mut String) {
         Expr::Str(s) => {
             let _ = write!(out, "{s:?}");
         }
+        Expr::Text(s) => python_str_repr(s, out),
         Expr::None => out.push_str("None"),
         Expr::Lambda(params, text) => {
             // A comment in the copied text would swallow the closing parentheses.
@@ -232,6 +238,11 @@ fn write_expr(e: &Expr, out: &mut String) {
             out.push(']');
         }
         Expr::Attr(b, a) => {
+            wrap(b, P_ATOM, out);
+            out.push('.');
+            out.push_str(a);
+        }
+        Expr::Field(b, a) => {
             wrap(b, P_ATOM, out);
             out.push('.');
             out.push_str(a);
@@ -306,6 +317,30 @@ fn write_expr(e: &Expr, out: &mut String) {
             out.push(']');
         }
     }
+}
+
+/// A Python string literal of `s`: single quotes, backslash escapes for quotes, backslashes and
+/// characters that are not printable (what `repr` does, up to the choice of quotes).
+fn python_str_repr(s: &str, out: &mut String) {
+    use std::fmt::Write as _;
+    out.push('\'');
+    for ch in s.chars() {
+        match ch {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c if c.is_control() => {
+                let _ = write!(out, "\\U{:08x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
 }
 
 /// The text of a module of top-level statements (two blank lines between them).

@@ -149,6 +149,7 @@ fn env_from_py(d: &Bound<'_, PyDict>) -> PyResult<Env> {
                 }))
             }
             "array" => Binding::Array,
+            "enum" => Binding::Enum(t.get_item(1)?.extract()?),
             "callable" => Binding::OpaqueCallable(t.get_item(1)?.extract()?),
             "unsupported" => Binding::Unsupported(t.get_item(1)?.extract()?),
             "unresolved" => Binding::Unresolved(t.get_item(1)?.extract()?),
@@ -222,6 +223,7 @@ fn hidden_to_py(hidden: &[Hidden]) -> Vec<(String, String)> {
         .map(|h| match h {
             Hidden::Array(n) => ("array".to_string(), n.clone()),
             Hidden::Callee(n) => ("callee".to_string(), n.clone()),
+            Hidden::Object(n) => ("object".to_string(), n.clone()),
         })
         .collect()
 }
@@ -242,6 +244,13 @@ fn assumption_to_py<'py>(py: Python<'py>, a: &Assumption) -> PyResult<Bound<'py,
                 PyString::new(py, "function").into_any(),
                 PyString::new(py, name).into_any(),
                 line.into_pyobject(py)?.into_any(),
+            ],
+        )?,
+        AssumedBinding::Enum(members) => PyTuple::new(
+            py,
+            [
+                PyString::new(py, "enum").into_any(),
+                PyTuple::new(py, members)?.into_any(),
             ],
         )?,
     };

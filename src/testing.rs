@@ -11,7 +11,20 @@ pub fn env(extra: &[(&str, Binding)]) -> Env {
     let mut env = Env::new();
     env.insert("math".into(), Binding::MathModule);
     for b in [
-        "abs", "bool", "float", "int", "max", "min", "pow", "range", "round",
+        "abs",
+        "bool",
+        "float",
+        "int",
+        "max",
+        "min",
+        "pow",
+        "range",
+        "round",
+        "isinstance",
+        "str",
+        "dict",
+        "tuple",
+        "list",
     ] {
         env.insert(b.into(), Binding::Builtin(b.into()));
     }

@@ -270,19 +270,8 @@ impl Validator<'_> {
     }
 
     /// A comparison chain: `is` is rejected; `in` takes a table display of constants.
-    fn compare(&mut self, c: &ast::ExprCompare, expr: &ast::Expr) {
-        use DiagnosticKind as K;
-        for op in &c.ops {
-            let bad = match op {
-                ast::CmpOp::Is | ast::CmpOp::IsNot => {
-                    Some("`is` compares identities, which arrays do not have per element; use `==`")
-                }
-                _ => None,
-            };
-            if let Some(msg) = bad {
-                self.push(K::UnsupportedOperator, msg, expr);
-            }
-        }
+    /// `is` is lowering's to judge: it compares uniform values (D14), never numbers.
+    fn compare(&mut self, c: &ast::ExprCompare) {
         self.expr(&c.left);
         for (op, e) in c.ops.iter().zip(&c.comparators) {
             // `x in (1, 2, 3)`: a table display (lower/tables.rs checks its items).
@@ -376,11 +365,15 @@ impl Validator<'_> {
             _ => "",
         };
         let reduces = REDUCERS.contains(&callee);
-        for a in &c.args {
+        let isinstance = callee == "isinstance";
+        for (i, a) in c.args.iter().enumerate() {
             if clip && none(a) {
                 continue;
             }
-            if reduces && matches!(a, E::GeneratorExp(_) | E::ListComp(_)) {
+            if let (true, 1, E::Tuple(t)) = (isinstance, i, a) {
+                // D14: the classes of `isinstance(v, (A, B))`.
+                t.elts.iter().for_each(|e| self.expr(e));
+            } else if reduces && matches!(a, E::GeneratorExp(_) | E::ListComp(_)) {
                 self.comprehension(a);
             } else if (reduces || callee == "len") && !matches!(a, E::Starred(_)) {
                 self.table(a);
@@ -437,24 +430,27 @@ impl Validator<'_> {
                 self.expr(&i.body);
                 self.expr(&i.orelse);
             }
-            E::Compare(c) => self.compare(c, expr),
+            E::Compare(c) => self.compare(c),
             E::Call(c) => self.call(c),
             E::Constant(c) => match &c.value {
-                ast::Constant::Bool(_) | ast::Constant::Int(_) | ast::Constant::Float(_) => {}
-                ast::Constant::Str(_) | ast::Constant::Bytes(_) => {
-                    self.push(K::UnsupportedExpression, "strings are not supported in vectorized code", expr);
+                // D14: strings and None are uniform values (compared, used as keys); lowering
+                // reports them where a number is needed.
+                ast::Constant::Bool(_)
+                | ast::Constant::Int(_)
+                | ast::Constant::Float(_)
+                | ast::Constant::Str(_)
+                | ast::Constant::None => {}
+                ast::Constant::Bytes(_) => {
+                    self.push(K::UnsupportedExpression, "bytes are not supported in vectorized code", expr);
                 }
-                ast::Constant::None => self.push(K::UnsupportedExpression, "`None` has no array form", expr),
                 ast::Constant::Complex { .. } => {
                     self.push(K::UnsupportedExpression, "complex numbers are not supported", expr);
                 }
                 _ => self.push(K::UnsupportedExpression, "this constant is not supported", expr),
             },
-            E::Attribute(a) => {
-                if !matches!(a.value.as_ref(), E::Name(_)) {
-                    self.push(K::UnsupportedExpression, "attribute access is supported only on the `math` module", expr);
-                }
-            }
+            // D14: attributes of uniform values at any depth (`cfg.limits.upper`); lowering
+            // reports an attribute of a number.
+            E::Attribute(a) => self.expr(&a.value),
             E::Subscript(s) => {
                 if matches!(s.slice.as_ref(), E::Slice(_)) {
                     self.push(K::UnsupportedExpression, "slices are not supported", expr);

@@ -120,6 +120,25 @@ def _explainer(original: Callable, args: tuple, np_args: list[np.ndarray], shape
     return fuzz_check.Explainer(models, params, all_float)
 
 
+def is_number_or_array(a: Any) -> bool:
+    return type(a) in (bool, int, float) or isinstance(a, (np.ndarray, np.generic)) or (
+        not isinstance(a, type(np)) and hasattr(a, "__array_namespace__")
+    )
+
+
+class UniformLanes:
+    """A uniform argument seen lane by lane: the same object on every lane."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __getitem__(self, index: Any) -> UniformLanes:
+        return self
+
+    def item(self) -> Any:
+        return self.value
+
+
 def check(
     vec: Callable,
     *args: Any,
@@ -142,14 +161,17 @@ def check(
     the same position of CPython's tuple (`check_positions`).
     """
     original = scalar or vec._vectorized_original
-    np_args = [np.asarray(a) for a in args]
+    # A uniform argument (D14: None, a string, a dict, an Enum member, any object) is passed to
+    # every call of the original as it is.
+    uniform = [not is_number_or_array(a) for a in args]
+    np_args = [np.asarray(0.0 if u else a) for a, u in zip(args, uniform)]
     shape = np.broadcast_shapes(*[a.shape for a in np_args])
     raw = vec(*[to_backend(a, backend) for a in args])
     if isinstance(raw, tuple):
         return check_positions(raw, original, np_args, shape, ulps, check_kind, tolerance)
     result = to_numpy(raw)
     assert result.shape == shape, f"shape {result.shape} != {shape}"
-    broadcast = [np.broadcast_to(a, shape) for a in np_args]
+    broadcast = [UniformLanes(a) if u else np.broadcast_to(n, shape) for a, n, u in zip(args, np_args, uniform)]
     explainer = _explainer(original, args, np_args, shape)
     # Without `check_kind`, the result's kind is not judged: an int may come back as a float.
     float_result = explainer.float_result() or not check_kind

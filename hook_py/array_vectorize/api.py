@@ -162,6 +162,7 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
             exact_entry=entry.get("exact_entry"),
             namespace=namespace,
             code=entry.get("code"),
+            hidden=emit.hidden_objects(original, entry.get("hidden", ())),
             doc=entry.get("doc"),
             scalar_source=entry.get("scalar_source"),
         )

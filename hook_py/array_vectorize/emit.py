@@ -209,6 +209,16 @@ def _lazy(code: CodeType, parts: tuple[str, str, str | None], original: Function
     return vec
 
 
+def hidden_objects(original: FunctionType, hidden: Any) -> dict[str, Any] | None:
+    """The module-level objects a precompiled entry reads as globals (Enum classes, D14), from
+    the live function's globals, which its assumptions were checked against."""
+    names = [n for kind, n in hidden if kind == "object"]
+    if not names:
+        return None
+    glob = original.__globals__
+    return {n: glob[n] for n in names}
+
+
 def from_cache(original: FunctionType, entry: dict, namespace: Any) -> FunctionType:
     """`materialize` for an entry of the import hook, lazily when it can be: the path of every
     function of a warm import, so it does only what a lazy function needs."""
@@ -222,6 +232,7 @@ def from_cache(original: FunctionType, entry: dict, namespace: Any) -> FunctionT
             entry["entry"],
             exact_source=exact_source,
             exact_entry=entry.get("exact_entry"),
+            hidden=hidden_objects(original, entry.get("hidden", ())),
             namespace=namespace,
             code=code,
             lazy=True,

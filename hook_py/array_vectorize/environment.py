@@ -8,6 +8,7 @@ that become hidden parameters (global arrays, fallback callees) are returned sep
 from __future__ import annotations
 
 import builtins
+import enum
 import linecache
 import math
 import numbers
@@ -20,7 +21,8 @@ if TYPE_CHECKING:
 
 # Builtins the compiler gives meaning to (src/module.rs KNOWN_BUILTINS).
 KNOWN_BUILTINS = frozenset(
-    {"abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print", "divmod", "len", "sum", "any", "all", "zip", "enumerate"}
+    {"abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print", "divmod", "len", "sum", "any", "all", "zip", "enumerate",
+     "isinstance", "str", "dict", "tuple", "list"}
 )
 # Builtins an exception raised per element may name (D11): every builtin exception class, and the
 # functions messages are built with (src/module.rs RAISE_BUILTINS lists the ones the static
@@ -175,6 +177,11 @@ class EnvBuilder:
         const = const_value(value)
         if const is not None:
             return ("const", const)
+        if isinstance(value, type) and issubclass(value, enum.Enum):
+            # D14: its members are uniform values, read through the class (a global of the
+            # generated module).
+            self.hidden_values[name] = value
+            return ("enum", tuple(value.__members__))
         original = unwrap(value)
         if isinstance(original, types.FunctionType):
             try:

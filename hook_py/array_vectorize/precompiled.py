@@ -140,6 +140,11 @@ def assumptions_hold(fn: FunctionType, assumptions) -> bool:
         elif tag == "math_member":
             if live is not getattr(math, binding[1], missing):
                 return False
+        elif tag == "enum":
+            # D14: an Enum class with the members the static compile saw (its generated code
+            # reads the members through the live class).
+            if not isinstance(live, type) or tuple(getattr(live, "__members__", ())) != tuple(binding[1]):
+                return False
         else:
             return False
     return True

@@ -245,7 +245,7 @@ impl WideState {
         // or a value of unknown kind.
         let w = |v: &Value| match (kind(v), func.info(*v).shape) {
             (Kind::Float | Kind::Bool, _) => false,
-            (Kind::Unknown, _) => true,
+            (Kind::Unknown | Kind::Object, _) => true,
             (Kind::Int, Shape::Scalar) => !self.range[v.index()].is_some_and(fits_int64),
             (Kind::Int, Shape::Array) => self.wide[v.index()],
         };

@@ -5,8 +5,9 @@
 use std::collections::BTreeSet;
 
 use super::callee::{CallTargets, Emitted};
-use super::runtime::{EXACT_ARGS, FLOAT_ARGS, HELPERS};
+use super::runtime::{EXACT_ARGS, FLOAT_ARGS, HELPERS, UNIFORM};
 use super::{unique, Function, Gen, Hidden, PYTHON_NAMES};
+use crate::ir::ParamMode;
 use crate::pyast::{self, call, cmp, name, Expr, Stmt};
 
 /// How the declared parameters split: the first `posonly` are positional-only, the last
@@ -50,6 +51,10 @@ struct Names {
     arrays: String,
     /// Every name a body must not give a value.
     taken: BTreeSet<String>,
+    /// Per entry of `array_params`: whether it may be `None` (D14, [`ParamMode::Optional`]).
+    optional: Vec<bool>,
+    /// Declared parameters passed as uniform values (D14): never converted.
+    uniform: Vec<String>,
 }
 
 impl Names {
@@ -62,10 +67,24 @@ impl Names {
             .iter()
             .enumerate()
             .filter(|(i, _)| {
-                *i < f.declared_params
-                    || matches!(hidden.get(i - f.declared_params), Some(Hidden::Array(_)))
+                if *i < f.declared_params {
+                    f.mode(*i) != ParamMode::Uniform
+                } else {
+                    matches!(hidden.get(i - f.declared_params), Some(Hidden::Array(_)))
+                }
             })
             .map(|(_, p)| p.clone())
+            .collect();
+        let optional = f
+            .params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| array_params.contains(p))
+            .map(|(i, _)| i < f.declared_params && f.mode(i) == ParamMode::Optional)
+            .collect();
+        let uniform = (0..f.declared_params)
+            .filter(|i| f.mode(*i) == ParamMode::Uniform)
+            .map(|i| f.params[i].clone())
             .collect();
         let reserved: BTreeSet<String> = f
             .params
@@ -86,6 +105,13 @@ impl Names {
             .iter()
             .enumerate()
             .map(|(i, p)| {
+                // A parameter that may be None keeps its name for the argument as passed (`is
+                // None` reads it); its converted value gets a local of its own.
+                if i < f.declared_params && f.mode(i) == ParamMode::Optional {
+                    let local = unique(&format!("{p}_value"), &taken);
+                    taken.insert(local.clone());
+                    return local;
+                }
                 if i < f.declared_params {
                     return p.clone();
                 }
@@ -108,6 +134,8 @@ impl Names {
             xp,
             arrays,
             taken,
+            optional,
+            uniform,
         }
     }
 
@@ -118,12 +146,43 @@ impl Names {
         Stmt::Assign(targets, vec![rhs])
     }
 
-    /// `prologue(a, b)`.
-    fn prologue_call(&self, prologue: &str) -> Expr {
-        call(
-            name(prologue),
-            self.array_params.iter().map(|p| name(p)).collect(),
-        )
+    /// `prologue(a, b)`; a parameter `p` that may be None passes `stand_in if p is None else
+    /// p` (a value no path that runs reads: `is None` decides which code runs, in Python).
+    fn prologue_call(&self, prologue: &str, stand_in: Expr) -> Expr {
+        let args = self
+            .array_params
+            .iter()
+            .zip(&self.optional)
+            .map(|(p, optional)| {
+                if *optional {
+                    Expr::IfExp(
+                        Box::new(cmp("is", name(p), Expr::None)),
+                        Box::new(stand_in.clone()),
+                        Box::new(name(p)),
+                    )
+                } else {
+                    name(p)
+                }
+            })
+            .collect();
+        call(name(prologue), args)
+    }
+
+    /// `p = _vec_uniform(p, "p")` for every uniform parameter: an array passed where the
+    /// function reads a per-call object is an error naming the parameter (D14).
+    fn uniform_checks(&self) -> Vec<Stmt> {
+        self.uniform
+            .iter()
+            .map(|p| {
+                Stmt::Assign(
+                    vec![p.clone()],
+                    vec![call(
+                        name(UNIFORM.name),
+                        vec![name(p), Expr::Text(p.clone())],
+                    )],
+                )
+            })
+            .collect()
     }
 
     /// The statements of one body; `float_body`: the entry's, whose arguments are all floats.
@@ -159,10 +218,13 @@ pub fn generate(
     let names = Names::new(exact_ir, hidden);
 
     // args = _vec_float_args(a, b); the exact body when it is None; else unpacked.
+    // The stand-in for a None argument is a float in the float body (which it keeps on the
+    // fast path) and `False` in the exact body (the narrowest kind: it widens no merge).
     let mut float_body = vec![Stmt::Assign(
         vec![names.arrays.clone()],
-        vec![names.prologue_call(FLOAT_ARGS.name)],
+        vec![names.prologue_call(FLOAT_ARGS.name, Expr::Float(0.0))],
     )];
+    float_body.extend(names.uniform_checks());
     let pass_through = call(
         name(&exact_entry),
         declared.iter().map(|p| name(p)).collect(),
@@ -176,7 +238,8 @@ pub fn generate(
     float_body.extend(names.body(float_ir, true, &calls));
     let float_helpers = calls.drain();
 
-    let mut exact_body = vec![names.unpack(names.prologue_call(EXACT_ARGS.name))];
+    let mut exact_body =
+        vec![names.unpack(names.prologue_call(EXACT_ARGS.name, Expr::Bool(false)))];
     exact_body.extend(names.body(exact_ir, false, &calls));
     let exact_helpers = calls.drain();
 

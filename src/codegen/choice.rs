@@ -174,7 +174,7 @@ pub(super) fn cast(op: CastOp, k: Kind) -> CastForm {
             CastForm::Helper(cast_key(op))
         }
         (CastOp::Bool, Kind::Float | Kind::Int) => CastForm::NonZero,
-        (op, Kind::Unknown) => CastForm::Helper(cast_key(op)),
+        (op, Kind::Unknown | Kind::Object) => CastForm::Helper(cast_key(op)),
     }
 }
 
@@ -196,7 +196,7 @@ pub(super) fn float_arg(a: Operand) -> FloatArg {
         // A wide int array may hold lattice lanes (runtime/intops.py): the helper converts.
         (false, Kind::Int) if a.wide => FloatArg::Helper,
         (false, Kind::Int | Kind::Bool) => FloatArg::AsType,
-        (false, Kind::Unknown) => FloatArg::Helper,
+        (false, Kind::Unknown | Kind::Object) => FloatArg::Helper,
     }
 }
 

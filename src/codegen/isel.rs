@@ -8,7 +8,7 @@ use super::runtime::{
     TAKE, UNARY,
 };
 use super::{const_kind, Const, Gen};
-use crate::ir::{BinOp, CastOp, CmpOp, Kind, LogicOp, MathFn, Op, UnOp, Value};
+use crate::ir::{BinOp, CastOp, CmpOp, Kind, LogicOp, MathFn, ObjLit, Op, UnOp, UniformOp, Value};
 use crate::pyast::{bin, call, cmp, name, Expr};
 
 /// Constant `c` converted to kind `k` when `k` is wider (bool < int < float).
@@ -102,12 +102,41 @@ impl Gen<'_> {
                 all.extend(args.iter().map(|a| self.value(*a)));
                 self.helper(&ELEMENTWISE, all)
             }
+            Op::Uniform(u, args) => self.uniform(u, args),
             Op::Call { callee, args } => self.call_helper_fn(*callee, args),
             Op::Broadcast(v) => {
                 let mut all = vec![self.value(*v)];
                 all.extend(self.array_params.iter().map(|p| name(p)));
                 self.helper(&BROADCAST, all)
             }
+        }
+    }
+
+    /// An operation on uniform values: the Python expression itself, run once per call (D14).
+    fn uniform(&mut self, u: &UniformOp, args: &[Value]) -> Expr {
+        let mut operands: Vec<Expr> = args.iter().map(|a| self.value(*a)).collect();
+        let mut take = || operands.remove(0);
+        match u {
+            UniformOp::Arg(i) | UniformOp::Global(i) => name(&self.f.params[*i]),
+            UniformOp::Builtin(b) => name(b),
+            UniformOp::Lit(ObjLit::None) => Expr::None,
+            UniformOp::Lit(ObjLit::Str(s)) => Expr::Text(s.clone()),
+            UniformOp::Tuple => Expr::Tuple(std::mem::take(&mut operands)),
+            UniformOp::Attr(a) => Expr::Field(Box::new(take()), a.clone()),
+            UniformOp::Item => {
+                let base = take();
+                Expr::Subscript(Box::new(base), Box::new(take()))
+            }
+            UniformOp::Compare(c) => {
+                let a = take();
+                cmp(c.symbol(), a, take())
+            }
+            UniformOp::IsInstance => {
+                let a = take();
+                call(name("isinstance"), vec![a, take()])
+            }
+            UniformOp::Truth => call(name("bool"), vec![take()]),
+            UniformOp::Number => take(),
         }
     }
 
@@ -157,6 +186,7 @@ impl Gen<'_> {
             Kind::Float => Expr::Float(0.0),
             Kind::Int => Expr::Int(0),
             Kind::Bool | Kind::Unknown => Expr::Bool(false),
+            Kind::Object => return Expr::None,
         };
         if self.scalar(dst) {
             zero

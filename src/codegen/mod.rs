@@ -41,7 +41,20 @@ use runtime::Helper;
 
 /// Builtins and literals the generated code reads: never used for variables.
 const PYTHON_NAMES: &[&str] = &[
-    "float", "int", "bool", "round", "abs", "range", "None", "True", "False",
+    "float",
+    "int",
+    "bool",
+    "round",
+    "abs",
+    "range",
+    "None",
+    "True",
+    "False",
+    "isinstance",
+    "str",
+    "dict",
+    "tuple",
+    "list",
 ];
 
 /// Deepest chain of operations inlined into one expression.
@@ -145,7 +158,7 @@ impl<'a> Gen<'a> {
         self.x(match k {
             Kind::Float => "float64",
             Kind::Int => "int64",
-            Kind::Bool | Kind::Unknown => "bool",
+            Kind::Bool | Kind::Unknown | Kind::Object => "bool",
         })
     }
 

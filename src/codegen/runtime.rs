@@ -138,6 +138,25 @@ pub const LOOKUP: Helper = Helper {
               `KeyError(key)` for the first such lane in C order",
 };
 
+/// The check of a uniform argument (D14).
+pub const UNIFORM: Helper = Helper {
+    key: "uniform",
+    name: "_vec_uniform",
+    params: "value, name",
+    ops: &[],
+    meaning: "`value` unchanged; TypeError naming parameter `name` when it is an array, since \
+              the parameter is read once per call as a Python object (D14)",
+};
+
+/// The prologue of the element loop of `fallback=True` (D7, D14).
+pub const LOOP_ARGS: Helper = Helper {
+    key: "loop_args",
+    name: "_vec_loop_args",
+    params: "*args",
+    ops: &[],
+    meaning: "(xp, *values): numbers and arrays as `_vec_exact_args` converts them, any other \
+              argument (None, a string, a dict, an Enum member: D14) unchanged",
+};
 /// A `math` function the Array API lacks (D17), written in `xp` operations by
 /// `runtime/special.py`; `key` is its `math` name (`round_digits`: `round(x, n)`).
 const fn special(
@@ -285,6 +304,8 @@ pub const HELPERS: &[Helper] = &[
     RESULT,
     TAKE,
     LOOKUP,
+    UNIFORM,
+    LOOP_ARGS,
     ERF,
     ERFC,
     GAMMA,

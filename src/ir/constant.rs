@@ -160,7 +160,7 @@ impl Kind {
         match self {
             Kind::Float => Const::Float(0.0),
             Kind::Int => Const::Int(0),
-            Kind::Bool | Kind::Unknown => Const::Bool(false),
+            Kind::Bool | Kind::Unknown | Kind::Object => Const::Bool(false),
         }
     }
 }

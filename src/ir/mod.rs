@@ -20,6 +20,7 @@ pub mod math;
 pub mod op;
 mod print;
 pub mod types;
+pub mod uniform;
 pub mod verify;
 
 pub use constant::{const_kind, float_repr, Const};
@@ -28,6 +29,7 @@ pub use math::{
 };
 pub use op::{result_kind, result_shape, BinOp, CastOp, CmpOp, LogicOp, Op, OpKey, UnOp};
 pub use types::{Kind, Shape, Value};
+pub use uniform::{ObjCmp, ObjLit, UniformOp};
 
 /// A loop-carried variable: `dst` is `init` on entry, and `next` at the end of each iteration.
 #[derive(Debug, Clone, PartialEq)]
@@ -113,6 +115,19 @@ pub struct Raises {
     pub nan: bool,
 }
 
+/// How a declared parameter is passed (D14, `lower::uniform` decides).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ParamMode {
+    /// A number or an array: converted by the argument prologue.
+    #[default]
+    Number,
+    /// A per-call Python object, the same on every lane: never converted.
+    Uniform,
+    /// `None` or a number/array (`limit=None` tested `is None`): `is None` reads the argument
+    /// as passed, numeric uses read it converted (a stand-in when it is `None`).
+    Optional,
+}
+
 /// One compiled function (helpers are inlined into it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Function {
@@ -121,6 +136,8 @@ pub struct Function {
     pub params: Vec<String>,
     /// How many of `params` the user declared.
     pub declared_params: usize,
+    /// How each declared parameter is passed (D14); empty means every one is a number.
+    pub modes: Vec<ParamMode>,
     pub values: Vec<ValueInfo>,
     pub body: Block,
     /// The result: one value, or the positions of a tuple when `tuple` (D13).
@@ -132,6 +149,11 @@ pub struct Function {
 }
 
 impl Function {
+    /// How declared parameter `i` is passed.
+    pub fn mode(&self, i: usize) -> ParamMode {
+        self.modes.get(i).copied().unwrap_or_default()
+    }
+
     /// What is known about `v`.
     pub fn info(&self, v: Value) -> &ValueInfo {
         &self.values[v.index()]

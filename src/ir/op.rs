@@ -3,6 +3,7 @@
 use super::constant::{const_kind, Const};
 use super::math::MathFn;
 use super::types::{Kind, Shape, Value};
+use super::uniform::UniformOp;
 
 /// A unary operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -113,6 +114,8 @@ pub enum Op {
     Broadcast(Value),
     /// A scalar as a 0-d array (where a merge needs an array on both sides).
     AsArray(Value),
+    /// An operation on uniform values, run once per call in Python (D14).
+    Uniform(UniformOp, Vec<Value>),
     /// A value never observed on a live lane (the initial value of a variable first assigned
     /// inside a loop, or of the return value): a 0-d array of the merge's kind.
     Placeholder(Const),
@@ -128,9 +131,10 @@ impl Op {
                 vec![*a, *b]
             }
             Op::Select(c, a, b) => vec![*c, *a, *b],
-            Op::Math(_, args) | Op::ElementCall { args, .. } | Op::Call { args, .. } => {
-                args.clone()
-            }
+            Op::Math(_, args)
+            | Op::ElementCall { args, .. }
+            | Op::Call { args, .. }
+            | Op::Uniform(_, args) => args.clone(),
         }
     }
 
@@ -152,6 +156,7 @@ impl Op {
                 callee: *callee,
                 args: args.iter().map(|v| f(*v)).collect(),
             },
+            Op::Uniform(u, args) => Op::Uniform(u.clone(), args.iter().map(|v| f(*v)).collect()),
             Op::Call { callee, args } => Op::Call {
                 callee: *callee,
                 args: args.iter().map(|v| f(*v)).collect(),
@@ -189,8 +194,10 @@ impl Op {
             // Helpers are pure (D7): a second call with the same arguments is the first's value.
             Op::Call { callee, args } if args.len() <= 3 => key(14, *callee as u128, args),
             // Tuples are rare and cheap; placeholders stand for distinct variables; element
-            // loops call user code.
+            // loops call user code; reads of uniform values stay where the source has them (a
+            // key missing from a dict raises only on the path that reads it).
             Op::Const(Const::Tuple(_) | Const::List(_) | Const::Dict(_))
+            | Op::Uniform(..)
             | Op::Math(..)
             | Op::Placeholder(_)
             | Op::Call { .. }
@@ -252,6 +259,9 @@ pub fn result_kind(op: &Op, kind: &impl Fn(Value) -> Kind, param_kinds: &[Kind])
         Op::Index(t, _) => kind(*t),
         // The callee's instance decides (kinds::infer_kinds_with).
         Op::ElementCall { .. } | Op::Call { .. } => Kind::Unknown,
+        Op::Uniform(UniformOp::Number, _) => Kind::Unknown,
+        Op::Uniform(u, _) if u.gives_object() => Kind::Object,
+        Op::Uniform(..) => Kind::Bool,
         Op::Broadcast(a) | Op::AsArray(a) => kind(*a),
     }
 }
@@ -259,7 +269,7 @@ pub fn result_kind(op: &Op, kind: &impl Fn(Value) -> Kind, param_kinds: &[Kind])
 /// Whether `op` gives a Python scalar (all operands scalar, computed by plain Python) or an array.
 pub fn result_shape(op: &Op, shape: &impl Fn(Value) -> Shape) -> Shape {
     match op {
-        Op::Const(_) => Shape::Scalar,
+        Op::Const(_) | Op::Uniform(..) => Shape::Scalar,
         Op::Param(_)
         | Op::Math(..)
         | Op::ElementCall { .. }

@@ -131,6 +131,7 @@ fn print_op(op: &Op) -> String {
         Op::Broadcast(a) => format!("broadcast {a}"),
         Op::AsArray(a) => format!("asarray {a}"),
         Op::Placeholder(c) => format!("placeholder {}", c.python_repr()),
+        Op::Uniform(u, args) => format!("uniform {u:?}({})", list(args)),
     }
 }
 

@@ -27,6 +27,8 @@ pub enum Kind {
     Float,
     /// Any of the above, decided by the arguments' dtypes at run time.
     Unknown,
+    /// A uniform value (D14): a Python object, the same on every lane (always a scalar).
+    Object,
 }
 
 impl Kind {
@@ -35,8 +37,8 @@ impl Kind {
     pub fn join(a: Kind, b: Kind) -> Kind {
         use Kind::{Bool, Float, Int, Unknown};
         match (a, b) {
-            (Unknown, _) | (_, Unknown) => Unknown,
             (x, y) if x == y => x,
+            (Unknown | Kind::Object, _) | (_, Unknown | Kind::Object) => Unknown,
             (Float, _) | (_, Float) => Float,
             (Int, Bool) | (Bool, Int) => Int,
             _ => Unknown,
@@ -53,8 +55,8 @@ impl Kind {
         use Kind::{Bool, Float, Int, Unknown};
         match (a, b) {
             (Float, _) | (_, Float) => Float,
-            (Unknown, _) | (_, Unknown) => Unknown,
             (Int | Bool, Int | Bool) => Int,
+            _ => Unknown,
         }
     }
 
@@ -65,6 +67,7 @@ impl Kind {
             Kind::Int => "int",
             Kind::Float => "float",
             Kind::Unknown => "num",
+            Kind::Object => "obj",
         }
     }
 }

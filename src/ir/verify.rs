@@ -356,6 +356,7 @@ mod tests {
             name: "f".into(),
             params: vec!["x".into()],
             declared_params: 1,
+            modes: vec![],
             values: vec![
                 info(Kind::Unknown, Shape::Array),
                 info(Kind::Float, Shape::Scalar),

@@ -60,6 +60,7 @@ impl Lowerer<'_> {
 
     /// Emits `op` (folded to a constant when its operands are known), named after `hint`.
     pub(super) fn emit_hint(&mut self, op: Op, hint: Option<String>) -> Value {
+        let op = self.objects_as_numbers(op);
         let values = &self.f.values;
         let kind = result_kind(&op, &|v: Value| values[v.index()].kind, &[]);
         let shape = result_shape(&op, &|v: Value| values[v.index()].shape);

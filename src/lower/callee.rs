@@ -261,6 +261,7 @@ impl Lowerer<'_> {
             name: name.to_string(),
             params: vec![],
             declared_params: 0,
+            modes: vec![],
             values: vec![],
             body: Block::default(),
             ret: vec![],

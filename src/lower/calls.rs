@@ -251,6 +251,7 @@ impl Lowerer<'_> {
                 };
                 Ok(self.cast(op, v))
             }
+            "isinstance" => self.isinstance_call(frame, c),
             "pow" => {
                 let a = self.positional(frame, c, &what, 2, 2)?;
                 Ok(self.binary(frame, BinOp::Pow, a[0], a[1]))

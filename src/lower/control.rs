@@ -15,6 +15,7 @@ use crate::Map as HashMap;
 impl Lowerer<'_> {
     /// A `return` on the lanes of the current path.
     pub(super) fn do_return(&mut self, frame: &mut Frame, v: Value) {
+        let v = self.as_number(v);
         frame.flow.returns.push((frame.cond, v));
         frame.flow.done = self.returning(&frame.flow);
     }

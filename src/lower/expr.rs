@@ -91,6 +91,8 @@ impl Lowerer<'_> {
         Ok(match c {
             ast::Constant::Bool(b) => self.konst(Const::Bool(*b)),
             ast::Constant::Float(f) => self.konst(Const::Float(*f)),
+            // D14: a string or None is a uniform value (compared, used as a key).
+            ast::Constant::Str(_) | ast::Constant::None => self.object_literal(frame, c, e)?,
             ast::Constant::Int(i) => match i.to_string().parse::<i128>() {
                 Ok(n) if n.unsigned_abs() < (1u128 << 64) => self.konst(Const::Int(n)),
                 _ => {
@@ -127,16 +129,13 @@ impl Lowerer<'_> {
                 continue;
             }
             let r = self.expr(frame, right);
-            let op = match op {
-                ast::CmpOp::Lt => CmpOp::Lt,
-                ast::CmpOp::LtE => CmpOp::Le,
-                ast::CmpOp::Gt => CmpOp::Gt,
-                ast::CmpOp::GtE => CmpOp::Ge,
-                ast::CmpOp::Eq => CmpOp::Eq,
-                ast::CmpOp::NotEq => CmpOp::Ne,
-                _ => return Err(()),
+            let cmp = match self.object_compare(frame, op, left, r, c)? {
+                Some(cmp) => cmp,
+                None => {
+                    let op = Self::numeric_cmp(op).ok_or(())?;
+                    self.emit(Op::Compare(op, left, r))
+                }
             };
-            let cmp = self.emit(Op::Compare(op, left, r));
             acc = Some(match acc {
                 None => cmp,
                 Some(prev) => self.emit(Op::Logic(LogicOp::And, prev, cmp)),
@@ -169,9 +168,14 @@ impl Lowerer<'_> {
     }
 
     /// `math.<name>` as a value: one of the `math` constants.
-    fn math_constant(&mut self, frame: &Frame, a: &ast::ExprAttribute, e: &ast::Expr) -> R<Value> {
+    fn math_constant(
+        &mut self,
+        frame: &mut Frame,
+        a: &ast::ExprAttribute,
+        e: &ast::Expr,
+    ) -> R<Value> {
         let ast::Expr::Name(base) = a.value.as_ref() else {
-            return Err(());
+            return self.attribute(frame, a, e);
         };
         if self.is_numpy(frame, base.id.as_str()) {
             return self.numpy_constant(frame, a.attr.as_str(), e);
@@ -189,19 +193,16 @@ impl Lowerer<'_> {
             );
             return Err(());
         }
-        self.error_at(
-            frame,
-            DiagnosticKind::UnsupportedExpression,
-            "attribute access is supported only on the `math` module".into(),
-            e,
-        );
-        Err(())
+        self.attribute(frame, a, e)
     }
 
     /// `T[i]`: a constant table indexed (`tables`), or an item of a tuple result (`tuples`).
     fn subscript(&mut self, frame: &mut Frame, s: &ast::ExprSubscript, e: &ast::Expr) -> R<Value> {
         let t = self.table(frame, &s.value, e, false)?;
         let i = self.expr(frame, &s.slice);
+        if self.is_object(t) {
+            return self.object_item(frame, t, i, e);
+        }
         if let Some(item) = self.tuple_item(frame, t, self.const_of(i), e) {
             return Ok(item);
         }
@@ -211,6 +212,7 @@ impl Lowerer<'_> {
     /// Python's truth value of `v` per lane (D4 revised): `v != 0` for a number array (NaN is
     /// true, -0.0 false); a boolean, or a Python scalar (whose truth Python decides once), as is.
     pub(super) fn truth(&mut self, v: Value) -> Value {
+        let v = self.object_truth(v);
         if self.kind(v) == Kind::Bool || self.shape(v) == Shape::Scalar {
             v
         } else {
@@ -220,6 +222,7 @@ impl Lowerer<'_> {
 
     /// `not a` (D2).
     pub(super) fn not(&mut self, a: Value) -> Value {
+        let a = self.object_truth(a);
         if self.kind(a) == Kind::Bool {
             self.emit(Op::Unary(UnOp::Not, a))
         } else {

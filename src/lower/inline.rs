@@ -19,7 +19,7 @@ use crate::Map as HashMap;
 
 impl Lowerer<'_> {
     /// The parsed and validated helper `fs`, through the shared front end (once per compile).
-    fn parse_helper(&mut self, fs: &FunctionSource) -> R<Rc<ParsedFunction>> {
+    pub(super) fn parse_helper(&mut self, fs: &FunctionSource) -> R<Rc<ParsedFunction>> {
         let key = (fs.path.clone(), fs.first_line, fs.name.clone());
         if let Some(p) = self.helpers.get(&key) {
             return Ok(p.clone());

@@ -46,6 +46,7 @@ mod stmt;
 mod tables;
 mod try_stmt;
 mod tuples;
+mod uniform;
 mod while_loop;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -56,7 +57,7 @@ use rustpython_parser::ast;
 use crate::diagnostics::{Diagnostic, DiagnosticKind, SourceId, SourceText};
 use crate::env::{AssumedBinding, Env};
 use crate::extract::{self, span, ParsedFunction};
-use crate::ir::{Block, Const, Function, Op, RaiseSite, Raises, Value};
+use crate::ir::{Block, Const, Function, Op, ParamMode, RaiseSite, Raises, UniformOp, Value};
 use crate::validate;
 use crate::Map as HashMap;
 
@@ -84,6 +85,8 @@ pub enum Hidden {
     Array(String),
     /// A callable called per element (fallback=True, D7).
     Callee(String),
+    /// A module-level object read as a global (an Enum class, D14).
+    Object(String),
 }
 
 /// The result of lowering one function.
@@ -176,6 +179,13 @@ pub struct Lowerer<'s> {
     call_stack: Vec<(String, usize, String)>,
     poisoned: BTreeSet<Value>,
     consts: HashMap<Value, Const>,
+    /// The values of the parameters that may be `None` (D14), with their index.
+    optional: HashMap<Value, usize>,
+    /// The values of the uniform parameters as passed (D14): a namespace passed in (`xnp`) is one.
+    uniform_args: BTreeSet<Value>,
+    /// Where each `None` or string literal is (D14: reported if a number is needed there).
+    /// (The flag: a string, else `None`.)
+    literals: HashMap<Value, (SourceId, usize, usize, bool)>,
     /// Phis of variables first assigned inside a loop: reading one before the body assigns it
     /// would read the previous iteration's value, or nothing in the first.
     undefined_phis: BTreeSet<Value>,
@@ -249,6 +259,7 @@ impl<'s> Lowerer<'s> {
                 name: String::new(),
                 params: vec![],
                 declared_params: 0,
+                modes: vec![],
                 values: vec![],
                 body: Block::default(),
                 ret: vec![],
@@ -264,6 +275,9 @@ impl<'s> Lowerer<'s> {
             call_stack: vec![],
             poisoned: BTreeSet::new(),
             consts: HashMap::default(),
+            optional: HashMap::default(),
+            uniform_args: BTreeSet::new(),
+            literals: HashMap::default(),
             undefined_phis: BTreeSet::new(),
             depth: 0,
             over_budget: false,
@@ -315,10 +329,24 @@ impl<'s> Lowerer<'s> {
                 func.start + 3,
             );
         }
+        self.f.modes = self.modes_of(func, env, 0);
         let root = self.open_block(Block::default());
         let mut frame = Frame::new(env, func.source, func);
         for (i, p) in func.params.iter().enumerate() {
-            let v = self.emit_hint(Op::Param(i), Some(p.clone()));
+            let op = match self.f.mode(i) {
+                ParamMode::Uniform => Op::Uniform(UniformOp::Arg(i), vec![]),
+                ParamMode::Number | ParamMode::Optional => Op::Param(i),
+            };
+            let v = self.emit_hint(op, Some(p.clone()));
+            match self.f.mode(i) {
+                ParamMode::Optional => {
+                    self.optional.insert(v, i);
+                }
+                ParamMode::Uniform => {
+                    self.uniform_args.insert(v);
+                }
+                ParamMode::Number => {}
+            }
             frame.vars.insert(p.clone(), Var::Def(v));
         }
         self.call_stack.push(identity(func, self.sources));
@@ -330,7 +358,7 @@ impl<'s> Lowerer<'s> {
         // Hidden parameters follow the declared ones.
         for h in &self.names.hidden {
             self.f.params.push(match h {
-                Hidden::Array(n) | Hidden::Callee(n) => n.clone(),
+                Hidden::Array(n) | Hidden::Callee(n) | Hidden::Object(n) => n.clone(),
             });
         }
         self.refuse_unexplained_poison(func);

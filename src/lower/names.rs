@@ -130,7 +130,10 @@ impl Lowerer<'_> {
                 );
                 return Err(());
             }
-            Some(Binding::Const(_)) | Some(Binding::Array) | Some(Binding::Unsupported(_)) => {
+            Some(Binding::Const(_))
+            | Some(Binding::Array)
+            | Some(Binding::Enum(_))
+            | Some(Binding::Unsupported(_)) => {
                 self.error_at(
                     frame,
                     DiagnosticKind::UnknownCall,
@@ -152,7 +155,8 @@ impl Lowerer<'_> {
         let ast::Expr::Name(base) = a.value.as_ref() else {
             return Err(());
         };
-        if self.is_numpy(frame, base.id.as_str()) {
+        if self.is_numpy(frame, base.id.as_str()) || self.is_namespace_arg(frame, base.id.as_str())
+        {
             return Ok(Callee::Numpy(a.attr.to_string()));
         }
         if self.resolve_module(frame, base.id.as_str(), &a.value)? {
@@ -272,6 +276,7 @@ impl Lowerer<'_> {
                 frame.vars.insert(name.to_string(), Var::Def(v));
                 v
             }
+            Some(Binding::Enum(members)) => self.enum_class(name, &members),
             Some(Binding::Unresolved(_)) => {
                 self.names.defer(name);
                 self.poison()

@@ -176,6 +176,15 @@ impl Lowerer<'_> {
         if let Some(t) = self.merge_tuples(a, b, |l, p, q| l.if_out(br, p, q)) {
             return t;
         }
+        // A uniform value merged with a number is read as a number on its side.
+        let (a, b) = if (self.kind(a) == Kind::Object) != (self.kind(b) == Kind::Object) {
+            (
+                self.in_block(&mut br.then.block, |l| l.as_number(a)),
+                self.in_block(&mut br.other.block, |l| l.as_number(b)),
+            )
+        } else {
+            (a, b)
+        };
         let array = self.shape(a) == Shape::Array || self.shape(b) == Shape::Array;
         let a = if array {
             self.as_array_in(&mut br.then.block, a)

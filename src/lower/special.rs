@@ -152,7 +152,7 @@ impl Lowerer<'_> {
             }
             // A parameter's kind is known only per call (float body or exact body), and the
             // result's kind follows it: ask for the conversion rather than guess (D10).
-            Kind::Unknown => {
+            Kind::Unknown | Kind::Object => {
                 self.error_at(
                     frame,
                     DiagnosticKind::BadArguments,

@@ -368,3 +368,30 @@ def test_inside_try_numeric_errors_raise_as_in_cpython():
     # The two-argument log is not modelled inside `try`: rejected rather than given IEEE values.
     with pytest.raises(VectorizationError, match=r"math.log\(x, base\) inside a `try` body is not supported"):
         vectorize(log_base_in_try)
+
+
+def scale_unguarded(x, limit=None):
+    offset = 0.0 if limit is None else 1.0
+    return x * limit + offset
+
+
+def test_an_optional_parameter_read_as_a_number_with_none_reads_the_stand_in():
+    # Item 20 (D14): CPython raises TypeError on `x * None`; the float body reads 0.0.
+    with pytest.raises(TypeError):
+        scale_unguarded(2.0)
+    assert values(vectorize(scale_unguarded), [2.0, -3.0]) == [0.0, -0.0]
+    assert values(vectorize(scale_unguarded), [2.0, -3.0], 2.0) == [5.0, -5.0]
+
+
+def read_on_one_side(x, params):
+    if x > 0.0:
+        return params["a"] * x
+    return 0.0
+
+
+def test_a_uniform_value_read_on_one_side_of_an_array_if_is_read_on_every_call():
+    # Item 21 (D14, D1): no element takes the side that reads "a", so CPython never reads it;
+    # both sides are evaluated, so the read raises.
+    assert [read_on_one_side(x, {}) for x in (-1.0, -2.0)] == [0.0, 0.0]
+    with pytest.raises(KeyError):
+        vectorize(read_on_one_side)(np.array([-1.0, -2.0]), {})

@@ -813,7 +813,7 @@ class Generator:
         construct = rng.choice(REJECTIONS)
         body = {
             "list": [f"z9 = [{p}, 1.0]"],
-            "string": [f"z9 = 'text'"],
+            "string": [f"z9 = {p} + 'text'"],
             "print": [f"print({p})"],
             # The choice among four keeps the random stream of the seeds as it was.
             "matmul": [f"z9 = {p} @ {rng.choice([p, '1.0', '2.0', '0.5'])}"],

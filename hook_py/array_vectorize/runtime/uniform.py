@@ -1,0 +1,54 @@
+"""The check of a uniform argument (D14): a parameter the function reads as a per-call Python
+object (a dict, an Enum member, a string, a namespace) is not converted to an array; an array
+passed there would be read once per call as one object, so it is refused, naming the parameter."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def _vec_uniform(value: Any, name: str) -> Any:
+    """`value` unchanged; TypeError naming parameter `name` when it is an array."""
+    if _is_array(value):
+        raise TypeError(
+            f"argument `{name}` is an array, but the function reads `{name}` as one value per call "
+            "(a dict, an Enum member, a string, an object whose attributes it reads: D14, "
+            "docs/decisions.md#d14); pass a single value, or call the function once per value"
+        )
+    return value
+
+
+def _is_array(a: Any) -> bool:
+    """An array of any library (a module such as `numpy`, whose `shape` and `dtype` are
+    functions, is not)."""
+    if isinstance(a, ModuleType) or isinstance(a, type):
+        return False
+    return hasattr(a, "__array_namespace__") or (hasattr(a, "shape") and hasattr(a, "dtype"))
+
+
+def _is_number_or_array(a: Any) -> bool:
+    if isinstance(a, (bool, int, float)) or _is_array(a):
+        return True
+    import numbers
+
+    return isinstance(a, numbers.Number)
+
+
+def _vec_loop_args(*args: Any) -> tuple[Any, ...]:
+    """``(xp, *values)`` for the element loop of ``fallback=True``: numbers and arrays as
+    ``_vec_exact_args`` converts them, every other argument (None, a string, a dict, an Enum
+    member: a uniform value, D14) unchanged, passed to each call as it is."""
+    from .args import _vec_exact_args
+
+    numeric = [i for i, a in enumerate(args) if _is_number_or_array(a)]
+    if len(numeric) == len(args):
+        return _vec_exact_args(*args)
+    converted = _vec_exact_args(*[args[i] for i in numeric])
+    values = list(args)
+    for i, v in zip(numeric, converted[1:]):
+        values[i] = v
+    return (converted[0], *values)
