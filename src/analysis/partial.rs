@@ -46,7 +46,7 @@ pub fn never_raises(op: BinOp, (ka, ra): (Kind, Range), (kb, rb): (Kind, Range))
             let dividend = match ka {
                 Kind::Float => true,
                 Kind::Int | Kind::Bool => op != BinOp::Div || ra.is_some(),
-                Kind::Unknown => false,
+                Kind::Unknown | Kind::Object => false,
             };
             nonzero && dividend
         }
