@@ -71,6 +71,8 @@ FIXED = {
     "big-literal-product-wraps-next-to-a-negative-lane",
     "big-literal-select-wraps-next-to-a-negative-lane",
     "model-uint64-product-beyond-64-bits-next-to-a-negative-lane",
+    "model-lattice-value-with-a-negative-lane-stays-in-the-lattice",
+    "model-math-of-a-constant-on-a-0d-array",
 }
 
 
@@ -416,6 +418,30 @@ CASES = [
         "def f(p1):\n    for i1 in range(0, 1):\n        if (v4 := 0) >= 0:\n            pass\n    v2 = v4\n    return v2 + p1\n",
         [Column(F, [1.0])],  # CPython 1.0; VectorizationError "name `v4` is not defined"
         "walrus_in_loop: a name bound by `:=` in a loop body is not defined after the loop",
+    ),
+    # ---- the fuzz model (fuzz/model.py), not the compiler ----
+    case(
+        # Seed 90008, program 1075. A claim's exposure: `-1 * 8` with a uint64 factor is in the
+        # uint64 lattice (item 13) and negative, so the runtime keeps it a LatticeInt; `abs` of it
+        # stays in the lattice, and the product with 2**63 - 1 wraps to 2**64 - 8, not int64's
+        # -8. The model dropped lattice membership at a negative lane and predicted int64.
+        "model-lattice-value-with-a-negative-lane-stays-in-the-lattice",
+        "def f(p0, p2, p3):\n    p3 *= abs(p0 * p2)\n    return float(p3)\n",
+        [Column(I, [-1, 3]), Column(U, [8, 2]), Column(I, [2**63 - 1, 5])],
+        "the model read a lattice value with a negative lane as plain int64",
+        owner="fuzz model",
+    ),
+    case(
+        # Seed 90011, program 1619. `math.tanh(1.5)` of a constant is computed on a 0-d array (the
+        # IR does not print it `scalar`), so it is the array library's tanh, one ulp from libm's
+        # (item 9), and `1 % v8` cancels that into 8 ulps of the result. The model computed
+        # CPython's tanh because both operands were Python numbers.
+        "model-math-of-a-constant-on-a-0d-array",
+        "import math\n\ndef f(p2):\n    if p2:\n        for i1 in range(0, 1):\n            return 0\n"
+        "    v8 = math.tanh(1.5)\n    return 1 % v8\n",
+        [Column(F, [0.0, 1.0])],
+        "the model used CPython's math for a math call the core computes on a 0-d array",
+        owner="fuzz model",
     ),
 ]
 

@@ -240,6 +240,9 @@ def _join(kinds: List[str]) -> str:
 class Val:
     lanes: List[Any]
     kind: Optional[str]  # dtype kind of an array (``arrays`` mode), None for a Python scalar
+    # In the uint64 lattice with some lane negative (the runtime's ``LatticeInt``, item 13): held
+    # as int64 lanes, but every later operation on it stays in the lattice.
+    lattice: bool = False
 
 
 class Model:
@@ -373,7 +376,7 @@ class Model:
             lanes = lanes if len(lanes) == n else lanes * n
             return Val(list(lanes), (kind or _natural(lanes[0])) if self.arrays else None)
         if op == "math":
-            return self._math(args[0], [self.env[a] for a in args[1:]])
+            return self._math(args[0], [self.env[a] for a in args[1:]], on_array=self.arrays and not inst.scalar)
         vals = [self.env[a] for a in args]
         if op in ("broadcast", "asarray"):
             v = vals[0]
@@ -432,14 +435,15 @@ class Model:
         held = [x if x is POISON or INT64_MIN <= x < UINT64_END else oracle.wrap(x, "u" if x >= 0 else "i") for x in ints]
         negative = any(x < 0 for x in held if x is not POISON)
         if negative and all(INT64_MIN <= x < INT64_END for x in held if x is not POISON):
-            return Val(held, "i")
+            return Val(held, "i", lattice=True)
         return Val(held, "u")
 
     @staticmethod
     def _lattice(vals: List[Val]) -> bool:
-        """Some operand is uint64 or a Python int in [2**63, 2**64) (intops.py)."""
+        """Some operand is uint64, a lattice value with a negative lane, or a Python int in
+        [2**63, 2**64) (intops.py)."""
         for v in vals:
-            if v.kind == "u" or v.kind is None and type(v.lanes[0]) is int and v.lanes[0] >= INT64_END:
+            if v.kind == "u" or v.lattice or v.kind is None and type(v.lanes[0]) is int and v.lanes[0] >= INT64_END:
                 return True
         return False
 
@@ -523,12 +527,15 @@ class Model:
             ]
         return out
 
-    def _math(self, name: str, vals: List[Val]) -> Val:
+    def _math(self, name: str, vals: List[Val], on_array: bool) -> Val:
+        """``math.name`` of ``vals``: CPython's on Python scalars, the array library's (item 9)
+        where the core computes it on arrays, which it states (``on_array``: not printed
+        ``scalar``, a 0-d array even when every operand is a Python number)."""
         columns = [v.lanes for v in vals]
         if name in ("isnan", "isinf", "isfinite"):
             return self._shaped(_lanes(getattr(math, name), *columns), vals, "b")
         real = getattr(oracle.IEEE_MATH, name)
-        if not self.arrays or all(v.kind is None for v in vals):
+        if not self.arrays or (all(v.kind is None for v in vals) and not on_array):
             return Val(_lanes(real, *columns), None)
         if name in _ROUNDING:
             kind = self._kind_of(vals[0])
