@@ -7,7 +7,6 @@
 
 use rustpython_parser::ast;
 
-use super::range_loop::hint_of;
 use super::{Done, Flow, Frame, Lowerer, Var};
 use crate::ir::{Const, LogicOp, Op, UnOp, Value};
 use crate::Map as HashMap;
@@ -255,6 +254,11 @@ impl Lowerer<'_> {
             Done::Mask(m) => Some(self.and_path(path, m)),
         }
     }
+}
+
+/// The name a carried variable's values are given in the generated code.
+pub(super) fn hint_of(name: &str) -> String {
+    name.replace('.', "_")
 }
 
 /// Whether `body` breaks or continues the loop it is the body of (not a nested loop).

@@ -8,9 +8,7 @@ use std::collections::BTreeSet;
 
 use rustpython_parser::ast;
 
-use super::loop_exit::{has_exit, Exits};
-use super::range_loop::{hint_of, Bounds};
-use super::while_loop::is_forever;
+use super::loop_exit::{has_exit, hint_of, Exits};
 use super::{Done, Flow, Frame, Lowerer, Var};
 use crate::diagnostics::DiagnosticKind;
 use crate::extract;
@@ -700,6 +698,26 @@ impl Lowerer<'_> {
 }
 
 /// Whether `body` holds a `return` (in nested `if`s and loops too).
+/// Whether a loop test is a constant Python takes as true (`while True:`, `while 1:`).
+pub(super) fn is_forever(test: &ast::Expr) -> bool {
+    match test {
+        ast::Expr::Constant(c) => match &c.value {
+            ast::Constant::Bool(b) => *b,
+            ast::Constant::Int(i) => i.to_string() != "0",
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The bounds of a `range(...)`.
+pub(super) enum Bounds {
+    /// Known at generation time (D6): start, stop, step.
+    Known(i128, i128, i128),
+    /// Per lane (D12): start, stop, and the constant step.
+    PerLane(Value, Value, i128),
+}
+
 pub(super) fn contains_return(body: &[ast::Stmt]) -> bool {
     body.iter().any(|s| match s {
         ast::Stmt::Return(_) => true,

@@ -13,14 +13,6 @@ use super::{Frame, Lowerer, Var};
 use crate::diagnostics::DiagnosticKind;
 use crate::ir::{CastOp, CmpOp, Kind, Op, Shape, Value};
 
-/// The bounds of a `range(...)`.
-pub(super) enum Bounds {
-    /// Known at generation time (D6): start, stop, step.
-    Known(i128, i128, i128),
-    /// Per lane (D12): start, stop, and the constant step.
-    PerLane(Value, Value, i128),
-}
-
 impl Lowerer<'_> {
     /// A bound of `range()` that differs per lane: an int or a bool. A float is a `TypeError` in
     /// CPython: an array whose kind is known only at run time goes through `operator.index`
@@ -78,9 +70,4 @@ impl Lowerer<'_> {
         self.lower_loop(frame, spec, stmt);
         frame.vars.remove(&counter);
     }
-}
-
-/// The name a carried variable's values are given in the generated code.
-pub(super) fn hint_of(name: &str) -> String {
-    name.replace('.', "_")
 }

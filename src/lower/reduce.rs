@@ -7,7 +7,7 @@
 
 use rustpython_parser::ast;
 
-use super::range_loop::Bounds;
+use super::loops::Bounds;
 use super::{Frame, Lowerer, Var, R};
 use crate::diagnostics::DiagnosticKind;
 use crate::env::AssumedBinding;

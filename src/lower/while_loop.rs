@@ -11,9 +11,8 @@
 
 use rustpython_parser::ast;
 
-use super::loop_exit::has_exit;
-use super::loops::{contains_return, LoopSpec, LoopTest, Masked};
-use super::range_loop::hint_of;
+use super::loop_exit::{has_exit, hint_of};
+use super::loops::{contains_return, is_forever, LoopSpec, LoopTest, Masked};
 use super::{Done, Flow, Frame, Lowerer, Var};
 use crate::diagnostics::DiagnosticKind;
 use crate::ir::{BinOp, Block, CmpOp, Const, Kind, LogicOp, Op, Shape, UnOp, Value};
@@ -190,17 +189,5 @@ impl Lowerer<'_> {
                 exits: outer_flow.exits.clone(),
             };
         }
-    }
-}
-
-/// Whether a loop test is a constant Python takes as true (`while True:`, `while 1:`).
-pub(super) fn is_forever(test: &ast::Expr) -> bool {
-    match test {
-        ast::Expr::Constant(c) => match &c.value {
-            ast::Constant::Bool(b) => *b,
-            ast::Constant::Int(i) => i.to_string() != "0",
-            _ => false,
-        },
-        _ => false,
     }
 }

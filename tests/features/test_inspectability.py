@@ -147,7 +147,7 @@ def test_show_command(tmp_path):
     assert out.stdout.startswith("def f(x):")
     assert "xp.sqrt(x)" in out.stdout
     bad = tmp_path / "bad.py"
-    bad.write_text("def g(x):\n    while x > 0:\n        x = x - 1\n    else:\n        x = 0\n    return x\n")
+    bad.write_text("def g(x):\n    with open('rates.txt') as table:\n        x = x - 1\n    return x\n")
     res = subprocess.run([sys.executable, "-m", "array_vectorize", "show", f"{bad}:g"], capture_output=True, text=True)
     assert res.returncode == 1
     assert f"{bad}:2:5:" in res.stderr
