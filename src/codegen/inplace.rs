@@ -5,7 +5,8 @@
 //!
 //! A phi qualifies when its next value is a chain of plain float `+ - * /` operations printed as
 //! one expression whose spine (left operands, or either operand of `+` and `*`) ends at the phi
-//! itself, and the phi is read nowhere else in the loop (no other variable can hold its array).
+//! itself, and the phi is read nowhere else in the loop, not even as another phi's next value
+//! (no other variable can hold its array).
 //! The loop then keeps a flag beside it: `None` until the first iteration, which computes the
 //! next value as before (a fresh array: the initial value, perhaps a parameter, is never
 //! written), and then asks `_vec_owned` whether that array may be written (NumPy, float64,
@@ -61,9 +62,14 @@ fn reads_in(block: &Block, v: Value) -> usize {
 impl Gen<'_> {
     /// The in-place form of phi `p` of a loop whose body is `body`, when it qualifies (module
     /// doc).
-    pub(super) fn in_place(&self, p: &Phi, body: &Block) -> Option<InPlace> {
+    pub(super) fn in_place(&self, p: &Phi, phis: &[Phi], body: &Block) -> Option<InPlace> {
         let float_array = |v: Value| self.kind(v) == Kind::Float && !self.scalar(v);
         if !self.float_body || p.next == p.dst || !float_array(p.dst) || !float_array(p.next) {
+            return None;
+        }
+        // Another phi of this loop whose next value is this phi (`a, b = b, b + c`) takes its
+        // array: an update in place would change that variable too.
+        if phis.iter().any(|q| q.dst != p.dst && q.next == p.dst) {
             return None;
         }
         // The next value is read once, by the phi, in the loop's own block (plan inlines
@@ -170,6 +176,8 @@ mod tests {
             "def f(x):\n    acc = x\n    for i in range(3):\n        acc = 1.0 / acc\n    return acc\n",
             // The next value is also read by another phi.
             "def f(x):\n    a = x\n    b = x\n    for i in range(3):\n        a = a * x\n        b = a\n    return a + b\n",
+            // The phi is another phi's next value (a Fibonacci-like shift).
+            "def f(c):\n    a = 0.0\n    b = 0.0\n    for i in range(2):\n        a, b = b, c + b\n    return a\n",
         ] {
             let c = compiled(src);
             assert!(!c.generated.fast_source.contains("_own"), "{src}\n{}", c.source);

@@ -124,7 +124,7 @@ impl Gen<'_> {
         body: &Block,
         out: &mut Vec<Stmt>,
     ) {
-        let in_place: Vec<_> = phis.iter().map(|p| self.in_place(p, body)).collect();
+        let in_place: Vec<_> = phis.iter().map(|p| self.in_place(p, phis, body)).collect();
         let mut flags = vec![None; phis.len()];
         for (i, p) in phis.iter().enumerate() {
             let init = self.coerced(p.init, p.dst);
@@ -138,8 +138,8 @@ impl Gen<'_> {
         }
         let idx = self.name_of(index);
         let mut inner = self.block(body);
-        // An in-place update reads neither another phi nor another's next value (`inplace`):
-        // it may come before the others' assignment.
+        // An in-place update reads neither another phi nor another's next value, and no other
+        // phi takes its array (`inplace`): it may come before the others' assignment.
         for (i, p) in phis.iter().enumerate() {
             if let (Some(plan), Some(flag)) = (&in_place[i], &flags[i]) {
                 let fresh = self.coerced(p.next, p.dst);

@@ -73,6 +73,10 @@ FIXED = {
     "model-uint64-product-beyond-64-bits-next-to-a-negative-lane",
     "model-lattice-value-with-a-negative-lane-stays-in-the-lattice",
     "model-math-of-a-constant-on-a-0d-array",
+    "model-int-to-a-negative-power-is-the-library-pow",
+    "model-math-pow-of-stated-floats-is-the-library-pow",
+    "owned-buffer-is-another-phis-next-value",
+    "owned-buffer-shift-register",
 }
 
 
@@ -419,7 +423,48 @@ CASES = [
         [Column(F, [1.0])],  # CPython 1.0; VectorizationError "name `v4` is not defined"
         "walrus_in_loop: a name bound by `:=` in a loop body is not defined after the loop",
     ),
+    case(
+        # Seed 92002, program 403 (helpers inlined). The float body updated `b` in place
+        # (owned buffers, issue 15) though the parallel copy `a, b = b, c + b` gives `a` b's
+        # array: `a` became `c + b` and then followed b's updates. A silent wrong result of the
+        # float fast path; fixed in codegen/inplace.rs (a phi that is another phi's next value
+        # is never updated in place).
+        "owned-buffer-is-another-phis-next-value",
+        "def h0(a, b, c):\n    for i2 in range(0, 1):\n        a, b = (b, c + b)\n    c += a\n    return (c, 0)\n\n"
+        "def h1(a, b):\n    v6, v7 = h0(0, 0, a)\n    return (0, v6)\n\n"
+        "def f(p0, p1, p2, p3):\n    v10, v11 = h1(p3, 0)\n    return v11\n",
+        [Column(F, [1.0, -2.0]), Column(F, [1.0, 2.0]), Column(F, [1.0, 2.0]), Column(F, [-159.5, 3.0])],
+        "owned buffers: a phi updated in place while another phi holds its array",
+    ),
+    case(
+        "owned-buffer-shift-register",
+        "def f(c):\n    a = 0.0\n    b = 0.0\n    for i in range(3):\n        a, b = b, c + b\n    return a + b\n",
+        [Column(F, [3.0, -0.0, 1e308, float("nan"), 5e-324])],
+        "owned buffers: a phi updated in place while another phi holds its array",
+    ),
     # ---- the fuzz model (fuzz/model.py), not the compiler ----
+    case(
+        # Seeds 92002 #1113 and 92003 #1575: `v ** -2` of an int array is float64 by the array
+        # library's pow (items 9, 12); `//` and `%` then turn its last-bit difference from
+        # libm into a different integer part. The model computed CPython's pow.
+        "model-int-to-a-negative-power-is-the-library-pow",
+        "def f(p1, p2):\n    v2 = p2\n    if p1:\n        return 0\n    v2 /= v2 ** (-2)\n    return v2 // -1\n",
+        [Column(I, [0, 0, 1]), Column(I, [880, 3, 7])],
+        "the model computed an int to a negative power with CPython's pow",
+        owner="fuzz model",
+    ),
+    case(
+        # Seed 92005, program 75: both operands of `math.pow` are stated float (a cast and a
+        # constant), so the exact body prints `xp.pow`, NumPy's sqrt for 0.5 (item 10):
+        # `math.pow(-inf, 0.5)` is nan, not inf. The model used CPython's pow in the exact body
+        # whatever the operands' stated kinds.
+        "model-math-pow-of-stated-floats-is-the-library-pow",
+        "import math\n\ndef f(p0, p2):\n    v6 = math.pow(p2, 0.5)\n    return v6 + p0\n",
+        [Column(B, [False, True]), Column(F, [float("-inf"), 4.0])],
+        "the model used CPython's pow for math.pow of stated floats in the exact body",
+        owner="fuzz model",
+        backends=("numpy",),
+    ),
     case(
         # Seed 90008, program 1075. A claim's exposure: `-1 * 8` with a uint64 factor is in the
         # uint64 lattice (item 13) and negative, so the runtime keeps it a LatticeInt; `abs` of it

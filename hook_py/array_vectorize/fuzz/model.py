@@ -497,15 +497,17 @@ class Model:
 
     def _int_pow(self, a: List[Any], b: List[Any], lattice: bool) -> Val:
         """``int ** int`` on arrays: modulo 2**64 (items 6, 13); where some exponent is negative,
-        float64 on every lane (item 12): the others are their wrapped int power as floats."""
+        float64 on every lane (item 12): the others are their wrapped int power as floats. A
+        negative exponent's lane is ``float(x) ** float(e)`` by the array library (item 9)."""
+        floats = self._pow([x if x is POISON else float(x) for x in a], [e if e is POISON else float(e) for e in b], False, True)
 
-        def power(x: Any, e: Any) -> Any:
+        def power(x: Any, e: Any, by_library: Any) -> Any:
             if e < 0:
-                return oracle.ieee_pow(float(x), float(e))
+                return by_library
             bits = pow(x, e, UINT64_END)
             return bits - UINT64_END if x < 0 and e % 2 and bits else bits
 
-        lanes = _lanes(power, a, b)
+        lanes = _lanes(power, a, b, floats)
         if not any(type(x) is float for x in lanes):
             return self._settle(lanes, "i", lattice)
         ints = self._settle([0 if type(x) is float else x for x in lanes], "i", lattice)
@@ -549,8 +551,11 @@ class Model:
                 return self._settle([self._convert(x, "i") for x in columns[0]], "i", kind == "u")
             return Val(self._numpy(_ROUNDING[name], columns[0]), "f")
         if name == "pow":
+            # As for `**` (`_arith`): the helper (CPython's values) unless the core states both
+            # operands float, then the library's pow (item 10: `math.pow(-inf, 0.5)` is nan).
             fa, fb = ([self._convert(x, "f") for x in c] for c in columns)
-            return Val(self._pow(fa, fb, vals[1].kind is None, self.exact_body), "f")
+            helper = self.exact_body and any(self.printed.get(x) != "float" for x in self.operands)
+            return Val(self._pow(fa, fb, vals[1].kind is None, helper), "f")
         if name == "log" and len(columns) == 2:
             return Val(self._numpy(lambda x, b: np.log(x) / np.log(b), *columns), "f")
         if name not in _NP_MATH:
