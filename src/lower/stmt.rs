@@ -6,7 +6,7 @@ use std::rc::Rc;
 use rustpython_parser::ast;
 
 use super::expr::binop;
-use super::{Frame, LocalFn, Lowerer, Var};
+use super::{Done, Frame, LocalFn, Lowerer, Var};
 use crate::diagnostics::DiagnosticKind;
 use crate::extract;
 use crate::ir::Value;
@@ -15,6 +15,19 @@ impl Lowerer<'_> {
     /// One statement.
     pub(super) fn stmt(&mut self, frame: &mut Frame, stmt: &ast::Stmt) {
         use ast::Stmt as S;
+        if let Done::Mask(left) = frame.flow.exits.left {
+            match stmt {
+                S::For(f) => {
+                    return self
+                        .loop_after_partial_exit(frame, left, |l, fr| l.for_stmt(fr, f, stmt))
+                }
+                S::While(w) => {
+                    return self
+                        .loop_after_partial_exit(frame, left, |l, fr| l.while_stmt(fr, w, stmt))
+                }
+                _ => {}
+            }
+        }
         match stmt {
             S::Assign(a) => self.assign_stmt(frame, a, stmt),
             S::AnnAssign(a) => {

@@ -16,9 +16,24 @@ use crate::Map;
 /// 0-d array lowering made of its dividend is dropped when nothing else reads it. Leaves
 /// `func` with fresh kinds and shapes (a call's kind from `calls`, as `infer_kinds_with` takes
 /// it).
+///
+/// Unlifting a dividend makes the operations that read it scalar only once shapes are
+/// recomputed (`(0 % True)` unlifted leaves `0 / (0 % True)` with scalar operands), so the pass
+/// repeats until it unlifts nothing.
 pub fn legalize(func: &mut Function, param_kinds: &[Kind], calls: &mut CallKinds) {
     infer_kinds_with(func, param_kinds, calls);
     infer_shapes(func);
+    // A bound all the same: a round that unlifts nothing ends it, and the chains of dividends
+    // in real code are short.
+    for _ in 0..16 {
+        if !legalize_round(func, param_kinds, calls) {
+            break;
+        }
+    }
+}
+
+/// One round of [`legalize`] on fresh kinds and shapes: whether it unlifted an operation.
+fn legalize_round(func: &mut Function, param_kinds: &[Kind], calls: &mut CallKinds) -> bool {
     let mut facts = Facts {
         consts: Map::default(),
         lifted: Map::default(),
@@ -49,6 +64,7 @@ pub fn legalize(func: &mut Function, param_kinds: &[Kind], calls: &mut CallKinds
         infer_kinds_with(func, param_kinds, calls);
         infer_shapes(func);
     }
+    unlifted
 }
 
 /// What legalizing reads of the whole function.

@@ -77,6 +77,9 @@ FIXED = {
     "model-math-pow-of-stated-floats-is-the-library-pow",
     "owned-buffer-is-another-phis-next-value",
     "owned-buffer-shift-register",
+    "return-in-a-loop-after-a-partial-continue",
+    "return-in-a-loop-after-a-constant-continue",
+    "division-by-an-unlifted-remainder",
 }
 
 
@@ -441,6 +444,37 @@ CASES = [
         "def f(c):\n    a = 0.0\n    b = 0.0\n    for i in range(3):\n        a, b = b, c + b\n    return a + b\n",
         [Column(F, [3.0, -0.0, 1e308, float("nan"), 5e-324])],
         "owned buffers: a phi updated in place while another phi holds its array",
+    ),
+    case(
+        # Seed 92005, program 408 (minimized, then made per lane): the lanes that took the
+        # `continue` took the nested loop's `return` too. A loop starts exits of its own, so it
+        # did not know they had left the iteration; it is now lowered as under `if <still in
+        # the iteration>:` (lower/control.rs, loop_after_partial_exit).
+        "return-in-a-loop-after-a-partial-continue",
+        "def f(p1):\n    w = 0\n    while w < 2:\n        w += 1\n        if p1 > 0:\n            continue\n"
+        "        for i in range(3):\n            if i:\n                return 0\n    return 1\n",
+        [Column(F, [1.0, -1.0, 0.0, float("nan"), -0.0])],
+        "a return inside a loop after a continue some lanes took ignored that they left",
+    ),
+    case(
+        "return-in-a-loop-after-a-constant-continue",
+        "def f(p1):\n    w8 = 0\n    while True:\n        w8 += 1\n        if w8 > 1:\n            break\n"
+        "        if 1:\n            continue\n        for i12 in range(5):\n            if i12:\n                return 0\n"
+        "        v17 = 0\n    return 1\n",
+        [Column(F, [0.0, 2.0])],
+        "a return inside a loop after a continue some lanes took ignored that they left",
+    ),
+    case(
+        # Seed 92010, program 366 (and 92008 #187): legalize unlifted `0 % True` (a remainder
+        # by 1 never raises) but had already passed `0 / (0 % True)`, whose divisor was still
+        # an array then; with shapes recomputed it was a Python division by zero, and the call
+        # raised ZeroDivisionError where D3 gives nan. Legalize now repeats until it unlifts
+        # nothing.
+        "division-by-an-unlifted-remainder",
+        "def h0(a):\n    a /= 0 % True\n    return a\n\ndef h1(a):\n    return h0(0)\n\n"
+        "def f(p1):\n    v2 = p1\n    if v2 == 0 and h1(0):\n        pass\n    else:\n        v2 = 0\n    return v2\n",
+        [Column(I, [0, 3, -1])],
+        "a partial division left as Python after legalize unlifted its divisor",
     ),
     # ---- the fuzz model (fuzz/model.py), not the compiler ----
     case(
