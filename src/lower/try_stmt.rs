@@ -11,9 +11,9 @@
 
 use rustpython_parser::ast;
 
+use super::exc_class::{builtin_mro, is_subclass, Mro};
 use super::{Done, Flow, Frame, Lowerer, Var};
 use crate::diagnostics::DiagnosticKind;
-use crate::env::{AssumedBinding, Binding};
 use crate::ir::{BinOp, CmpOp, Const, Kind, LogicOp, Op, Shape, UnOp, Value};
 use crate::Map as HashMap;
 
@@ -21,8 +21,8 @@ use crate::Map as HashMap;
 enum Catches {
     /// A bare `except:`.
     All,
-    /// The builtin classes named (a tuple gives several).
-    Classes(Vec<&'static str>),
+    /// The classes named (a tuple gives several), each by its MRO.
+    Classes(Vec<Mro>),
 }
 
 /// The variables where lanes raised inside the `try` bodies being lowered: per `try`, the raise
@@ -233,12 +233,12 @@ impl Lowerer<'_> {
     /// The clause catching site `k` (None: no clause does), or Err when its class is unknown
     /// and a clause before any bare `except` would need it.
     fn clause_of(&self, clauses: &[Catches], k: usize) -> Result<Option<usize>, ()> {
-        let class = self.site_classes.get(k - 1).copied().flatten();
+        let class = self.site_classes.get(k - 1).cloned().flatten();
         for (h, c) in clauses.iter().enumerate() {
             match c {
                 Catches::All => return Ok(Some(h)),
                 Catches::Classes(names) => {
-                    let Some(class) = class else { return Err(()) };
+                    let Some(class) = &class else { return Err(()) };
                     if names.iter().any(|n| is_subclass(class, n)) {
                         return Ok(Some(h));
                     }
@@ -275,15 +275,10 @@ impl Lowerer<'_> {
             };
             let mut names = vec![];
             for e in elts {
-                match self.builtin_class(frame, e) {
+                match self.exception_class(frame, e, false) {
                     Some(c) => names.push(c),
                     None => {
-                        self.error_at(
-                            frame,
-                            DiagnosticKind::UnsupportedExpression,
-                            "an `except` clause of a vectorized function names builtin exception classes (`ValueError`, `(ZeroDivisionError, OverflowError)`, `ArithmeticError`, `Exception`) or nothing (D11: docs/decisions.md#d11)".into(),
-                            e,
-                        );
+                        self.unknown_except_class(frame, e);
                         ok = false;
                     }
                 }
@@ -291,27 +286,6 @@ impl Lowerer<'_> {
             out.push(Catches::Classes(names));
         }
         ok.then_some(out)
-    }
-
-    /// The builtin exception class `e` names, recorded as an assumption of the static compile.
-    pub(super) fn builtin_class(&mut self, frame: &Frame, e: &ast::Expr) -> Option<&'static str> {
-        let ast::Expr::Name(n) = e else { return None };
-        let name = n.id.as_str();
-        if frame.vars.contains_key(name)
-            || frame.locals.contains(name)
-            || frame.outer.contains_key(name)
-        {
-            return None;
-        }
-        let class = bases(name)?[0];
-        match frame.env.get(name) {
-            Some(Binding::Builtin(b)) if b == name => {
-                self.names
-                    .assume(name.to_string(), AssumedBinding::Builtin(b.clone()));
-                Some(class)
-            }
-            _ => None,
-        }
     }
 
     /// Reports a `return` or `raise` in a `finally` clause (it would replace what the lanes
@@ -516,7 +490,7 @@ impl Lowerer<'_> {
         &mut self,
         frame: &mut Frame,
         fails: Value,
-        class: &'static str,
+        class: &str,
         site: (String, Vec<String>, Vec<Value>),
     ) {
         let mask = match self.const_of(fails) {
@@ -524,7 +498,7 @@ impl Lowerer<'_> {
             Some(_) => None,
             None => Some(fails),
         };
-        if let Some(code) = self.push_site(frame, site, Some(class), None) {
+        if let Some(code) = self.push_site(frame, site, builtin_mro(class), None) {
             self.raise_on(frame, mask, code);
         }
     }
@@ -536,7 +510,7 @@ impl Lowerer<'_> {
         frame: &mut Frame,
         symbol: &str,
         fails: Value,
-        class: &'static str,
+        class: &str,
         a: Value,
         b: Value,
     ) {
@@ -568,36 +542,5 @@ fn first_exit(body: &[ast::Stmt]) -> Option<&ast::Stmt> {
             .or_else(|| first_exit(&t.orelse))
             .or_else(|| first_exit(&t.finalbody)),
         _ => None,
-    })
-}
-
-/// Whether the builtin class `class` is `base` or derives from it.
-fn is_subclass(class: &str, base: &str) -> bool {
-    bases(class).is_some_and(|mro| mro.contains(&base))
-}
-
-/// A builtin exception class and the classes it derives from, itself first (CPython's MRO).
-pub(super) fn bases(name: &str) -> Option<&'static [&'static str]> {
-    const B: &str = "BaseException";
-    const E: &str = "Exception";
-    const A: &str = "ArithmeticError";
-    const L: &str = "LookupError";
-    const R: &str = "RuntimeError";
-    Some(match name {
-        "BaseException" => &[B],
-        "Exception" => &[E, B],
-        "ArithmeticError" => &[A, E, B],
-        "ZeroDivisionError" => &["ZeroDivisionError", A, E, B],
-        "OverflowError" => &["OverflowError", A, E, B],
-        "FloatingPointError" => &["FloatingPointError", A, E, B],
-        "AssertionError" => &["AssertionError", E, B],
-        "LookupError" => &[L, E, B],
-        "IndexError" => &["IndexError", L, E, B],
-        "KeyError" => &["KeyError", L, E, B],
-        "ValueError" => &["ValueError", E, B],
-        "TypeError" => &["TypeError", E, B],
-        "RuntimeError" => &[R, E, B],
-        "NotImplementedError" => &["NotImplementedError", R, E, B],
-        _ => return None,
     })
 }
