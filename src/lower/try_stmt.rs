@@ -77,6 +77,17 @@ impl Lowerer<'_> {
             .flatten()
             .copied()
             .reduce(|a, b| self.emit(Op::Logic(LogicOp::Or, a, b)));
+        // A site a clause catches on every lane that reaches it is no exit any more: its entries
+        // go, so a `try` that catches all it raises leaves no check after the body (one that
+        // `jax.jit` could not run, D11).
+        let caught_sites: Vec<i128> = caught.iter().flatten().copied().collect();
+        let tail: Vec<_> = frame.flow.returns.split_off(prefix);
+        for entry in tail {
+            let site = self.site_number(entry.1);
+            if !site.is_some_and(|k| caught_sites.contains(&k)) {
+                frame.flow.returns.push(entry);
+            }
+        }
         // Caught lanes are no exit any more; their other entries (after the raise) never ran.
         if let Some(any) = any {
             let not_any = self.emit(Op::Unary(UnOp::Not, any));
@@ -214,6 +225,21 @@ impl Lowerer<'_> {
             Some(Const::Bool(false)) => Done::Never,
             _ => Done::Mask(done),
         };
+    }
+
+    /// The site whose raise code `v` is (None: not a site's own code, e.g. a helper's codes
+    /// merged). Sites are recorded in the block being built (D11 raises only there).
+    fn site_number(&self, v: Value) -> Option<i128> {
+        if !self.raise_codes.contains(&v) {
+            return None;
+        }
+        self.blocks.last()?.insts.iter().rev().find_map(|i| match i {
+            crate::ir::Inst::Let {
+                dst,
+                op: Op::Const(Const::Int(k)),
+            } if *dst == v => Some(*k),
+            _ => None,
+        })
     }
 
     /// The lanes whose `code` is one of `ks` (None when none can be).
