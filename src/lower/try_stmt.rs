@@ -83,8 +83,9 @@ impl Lowerer<'_> {
         let caught_sites: Vec<i128> = caught.iter().flatten().copied().collect();
         let tail: Vec<_> = frame.flow.returns.split_off(prefix);
         for entry in tail {
-            let site = self.site_number(entry.1);
-            if !site.is_some_and(|k| caught_sites.contains(&k)) {
+            let sites = self.site_numbers(entry.1);
+            let caught = |k: &i128| *k == 0 || caught_sites.contains(k);
+            if !sites.is_some_and(|ks| ks.iter().all(caught)) {
                 frame.flow.returns.push(entry);
             }
         }
@@ -227,19 +228,35 @@ impl Lowerer<'_> {
         };
     }
 
-    /// The site whose raise code `v` is (None: not a site's own code, e.g. a helper's codes
-    /// merged). Sites are recorded in the block being built (D11 raises only there).
-    fn site_number(&self, v: Value) -> Option<i128> {
+    /// The sites the raise code `v` may hold: one site's own code, or a helper's codes merged
+    /// with `Select` (0 where the helper returned); None when that is not known. Raise codes
+    /// are built in the block being lowered (D11 raises only there).
+    fn site_numbers(&self, v: Value) -> Option<Vec<i128>> {
         if !self.raise_codes.contains(&v) {
             return None;
         }
-        self.blocks.last()?.insts.iter().rev().find_map(|i| match i {
-            crate::ir::Inst::Let {
-                dst,
-                op: Op::Const(Const::Int(k)),
-            } if *dst == v => Some(*k),
-            _ => None,
-        })
+        let insts = &self.blocks.last()?.insts;
+        let mut out = vec![];
+        let mut todo = vec![v];
+        while let Some(v) = todo.pop() {
+            if let Some(Const::Int(k)) = self.const_of(v) {
+                out.push(k);
+                continue;
+            }
+            if out.len() + todo.len() > 10_000 {
+                return None;
+            }
+            let op = insts.iter().rev().find_map(|i| match i {
+                crate::ir::Inst::Let { dst, op } if *dst == v => Some(op),
+                _ => None,
+            })?;
+            match op {
+                Op::Const(Const::Int(k)) => out.push(*k),
+                Op::Select(_, a, b) => todo.extend([*a, *b]),
+                _ => return None,
+            }
+        }
+        Some(out)
     }
 
     /// The lanes whose `code` is one of `ks` (None when none can be).
