@@ -246,9 +246,9 @@ impl Lowerer<'_> {
             let what = if self.in_finally > 0 {
                 "a `finally` clause whose code can raise (a call of a helper that raises) is not supported; move the call after the `try` statement"
             } else if stmt.is_none() {
-                "a division or power that can raise inside a `try` body, within a `for` loop (or an `if` on its index), is not supported yet; divide outside the loop or check the divisor"
+                "a division or power that can raise inside a `try` body, within a loop (`for` or `while`, or an `if` on a loop index), is not supported yet; divide outside the loop or check the divisor"
             } else {
-                "`raise` and `assert` inside a `for` loop (or an `if` on its index) are not supported yet; check before or after the loop"
+                "`raise` and `assert` inside a loop (`for` or `while`, or an `if` on a loop index, a helper called there included) are not supported yet (D11: docs/decisions.md#d11); check before or after the loop, or break out and raise after it"
             };
             if let Some((source, (start, end))) = at {
                 self.error(
@@ -323,7 +323,7 @@ impl Lowerer<'_> {
         self.error_at(
             frame,
             DiagnosticKind::UnsupportedStatement,
-            "`raise` and `assert` inside a `for` loop (or an `if` on its index) are not supported yet; check before or after the loop".into(),
+            "`raise` and `assert` inside a loop (`for` or `while`, or an `if` on a loop index, a helper called there included) are not supported yet (D11: docs/decisions.md#d11); check before or after the loop, or break out and raise after it".into(),
             stmt,
         );
     }

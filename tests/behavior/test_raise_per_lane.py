@@ -240,7 +240,7 @@ def _user_class(x):
 @pytest.mark.parametrize(
     "fn, text",
     [
-        (_raise_in_loop, "inside a `for` loop"),
+        (_raise_in_loop, "inside a loop (`for` or `while`"),
         (_raise_from_caught, "the caught exception `e` cannot be read"),
         (_unknown_name_in_message, "`math` in an exception raised per element"),
         (_user_class, "`ThermoError` cannot be raised per element: it is the exception class `ThermoError`, whose body defines `__str__`"),
