@@ -23,7 +23,8 @@
 //! (`while`, and the activity mask of every masked loop, D12), `loop_exit` (`break`,
 //! `continue`, loops' `else:`), `range_loop` (`for` over a `range` with per-lane bounds),
 //! `tables` (constant tables, D15), `divmod`, `reduce` (reductions over tables, unrolled),
-//! `bits` (bitwise operators). A new construct arrives as a new file here.
+//! `bits` (bitwise operators), `raise` and `try_stmt` (D11), `exc_class` (the exception classes
+//! they name). A new construct arrives as a new file here.
 
 mod bits;
 mod builder;
