@@ -12,8 +12,6 @@ pub enum DiagnosticKind {
     Syntax,
     /// Input too deeply nested or too large to compile safely.
     TooComplex,
-    /// `while` loops have a data-dependent trip count (D6).
-    WhileLoop,
     /// `range()` whose bounds are not known at generation time (D6).
     DynamicRange,
     /// A loop other than `for name in range(...)`, or with `else`/`break`/`continue`.
@@ -55,7 +53,6 @@ impl DiagnosticKind {
         match self {
             DiagnosticKind::Syntax => "syntax",
             DiagnosticKind::TooComplex => "too-complex",
-            DiagnosticKind::WhileLoop => "while-loop",
             DiagnosticKind::DynamicRange => "dynamic-range",
             DiagnosticKind::UnsupportedLoop => "unsupported-loop",
             DiagnosticKind::UnsupportedStatement => "unsupported-statement",
@@ -289,7 +286,7 @@ mod tests {
         );
         let start = src.text.find("while").unwrap();
         let diag = Diagnostic {
-            kind: DiagnosticKind::WhileLoop,
+            kind: DiagnosticKind::UnsupportedLoop,
             message: "`while` loops are not supported".into(),
             source: 0,
             start,

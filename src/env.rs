@@ -45,6 +45,12 @@ pub enum Binding {
     /// An Enum class with these member names (D14): its members are uniform values, read
     /// through the class, which the generated module holds as a global bound at decoration (D8).
     Enum(Vec<String>),
+    /// A plain exception class (D11: its body is `pass` or a docstring): its MRO, itself first,
+    /// `object` left out. Builtin classes are named as such (`ValueError`), classes of the
+    /// program by `.` and their qualified name (`.RangeError`), so none is taken for another.
+    /// `raise` constructs it by name, a global of the generated module (D8); `except` matches on
+    /// the MRO, as CPython does.
+    ExceptionClass(Vec<String>),
     /// Another callable: only usable through an element loop with `fallback=True`.
     OpaqueCallable(String),
     /// Bound to something the compiler cannot use; the text says what.
@@ -79,4 +85,6 @@ pub enum AssumedBinding {
     },
     /// An Enum class with these member names, in definition order.
     Enum(Vec<String>),
+    /// A plain exception class with this MRO (see [`Binding::ExceptionClass`]).
+    ExceptionClass(Vec<String>),
 }

@@ -478,6 +478,7 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
         }
     }
     bind_enums(body, &mut bindings);
+    crate::module_classes::bind_exception_classes(body, &mut bindings);
     // A name bound twice (or written by `global` in a function) is not pinned by the text.
     let mut globals_written = vec![];
     collect_global_writes(body, &mut globals_written);

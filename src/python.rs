@@ -150,6 +150,7 @@ fn env_from_py(d: &Bound<'_, PyDict>) -> PyResult<Env> {
             }
             "array" => Binding::Array,
             "enum" => Binding::Enum(t.get_item(1)?.extract()?),
+            "exception" => Binding::ExceptionClass(t.get_item(1)?.extract()?),
             "callable" => Binding::OpaqueCallable(t.get_item(1)?.extract()?),
             "unsupported" => Binding::Unsupported(t.get_item(1)?.extract()?),
             "unresolved" => Binding::Unresolved(t.get_item(1)?.extract()?),
@@ -251,6 +252,13 @@ fn assumption_to_py<'py>(py: Python<'py>, a: &Assumption) -> PyResult<Bound<'py,
             [
                 PyString::new(py, "enum").into_any(),
                 PyTuple::new(py, members)?.into_any(),
+            ],
+        )?,
+        AssumedBinding::ExceptionClass(mro) => PyTuple::new(
+            py,
+            [
+                PyString::new(py, "exception").into_any(),
+                PyTuple::new(py, mro)?.into_any(),
             ],
         )?,
     };

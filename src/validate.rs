@@ -191,18 +191,10 @@ impl Validator<'_> {
         self.block(&t.finalbody, loop_depth);
     }
 
-    /// `raise` (D11): the exception expression runs in Python on one lane; lowering checks its
-    /// names, and that a bare `raise` stands in an `except` clause.
-    fn raise_stmt(&mut self, r: &ast::StmtRaise) {
-        use DiagnosticKind as K;
-        if let Some(cause) = &r.cause {
-            self.push(
-                K::UnsupportedStatement,
-                "`raise ... from ...` is not supported; raise the exception without a cause",
-                &**cause,
-            );
-        }
-    }
+    /// `raise` (D11): the exception expression (and the cause of `raise ... from ...`) runs in
+    /// Python on one lane; lowering checks their names, and that a bare `raise` stands in an
+    /// `except` clause.
+    fn raise_stmt(&mut self, _r: &ast::StmtRaise) {}
 
     /// `return a, b` (D13): a flat, non-empty tuple of expressions.
     fn returned_tuple(&mut self, t: &ast::ExprTuple, stmt: &ast::Stmt) {

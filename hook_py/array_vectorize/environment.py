@@ -15,6 +15,8 @@ import numbers
 import sys
 import types
 
+from .precompiled import exception_class
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -35,8 +37,6 @@ def _raise_builtin(name: str, value: Any) -> bool:
         return False
     return name in _MESSAGE_BUILTINS or (isinstance(value, type) and issubclass(value, BaseException))
 _MATH_MEMBERS = {id(v): k for k, v in vars(math).items() if callable(v)}
-
-
 def free_names(code: types.CodeType) -> set[str]:
     """Every name `code` (or code nested in it) may read from outside: a superset is fine."""
     names = set(code.co_names) | set(code.co_freevars)
@@ -142,6 +142,8 @@ class EnvBuilder:
     def __init__(self) -> None:
         self.hidden_values: dict[str, Any] = {}
         self._visiting: set[int] = set()
+        # The program's exception classes by the name the compiler knows them by (D11).
+        self._exception_classes: dict[str, type] = {}
 
     def env_of(self, fn: types.FunctionType) -> dict[str, tuple]:
         self._visiting.add(id(fn))
@@ -182,6 +184,8 @@ class EnvBuilder:
             # generated module).
             self.hidden_values[name] = value
             return ("enum", tuple(value.__members__))
+        if isinstance(value, type) and issubclass(value, BaseException):
+            return self._exception(name, value)
         original = unwrap(value)
         if isinstance(original, types.FunctionType):
             try:
@@ -203,3 +207,16 @@ class EnvBuilder:
         if isinstance(value, types.ModuleType):
             return ("unsupported", f"the module `{value.__name__}`")
         return ("unsupported", f"a {type(value).__name__}")
+
+    def _exception(self, name: str, cls: type) -> tuple:
+        """An exception class (D11), a global of the generated module where it is raised; two
+        different classes the compiler would know by the same name are refused."""
+        binding = exception_class(cls)
+        if binding[0] == "exception":
+            for c in cls.__mro__:
+                if getattr(builtins, c.__name__, None) is c:
+                    continue
+                if self._exception_classes.setdefault(c.__qualname__, c) is not c:
+                    return ("unsupported", f"the exception class `{c.__qualname__}`, one of two different classes of that name the function reaches; rename one")
+            self.hidden_values[name] = cls
+        return binding

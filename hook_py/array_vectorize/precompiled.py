@@ -98,6 +98,41 @@ def _same_const(live: Any, frozen: Any) -> bool:
     return live == frozen
 
 
+# (Here, not in environment.py: a warm import checks assumptions without loading that.)
+# What the namespace of a class whose body is `pass` or a docstring holds (D11: plain exception
+# classes; src/module_classes.rs is the static compile's reading of the same).
+_PLAIN_CLASS_KEYS = frozenset(
+    {"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__firstlineno__", "__static_attributes__"}
+)
+
+_PLAIN_ONLY = (
+    ": only exception classes whose body is `pass` or a docstring (`class RangeError(ValueError): pass`) can be "
+    "raised or caught per element, since the compiler cannot prove anything else behaves as a plain exception; "
+    "use such a class, or a builtin one"
+)
+
+
+def exception_class(cls: type) -> tuple:
+    """D11: ``("exception", mro)`` for an exception class whose own classes are plain (their
+    body only ``pass`` or a docstring, no metaclass): its MRO, itself first and ``object`` left
+    out, builtin classes by name and the program's by ``"." + __qualname__``. Anything else is
+    ``("unsupported", why)``, which the compiler reports where the class is raised or caught."""
+    mro = []
+    for c in cls.__mro__:
+        if c is object:
+            continue
+        if getattr(builtins, c.__name__, None) is c:
+            mro.append(c.__name__)
+            continue
+        if type(c) is not type:
+            return ("unsupported", f"the exception class `{c.__qualname__}`, whose metaclass is `{type(c).__name__}`{_PLAIN_ONLY}")
+        extra = sorted(set(vars(c)) - _PLAIN_CLASS_KEYS)
+        if extra:
+            return ("unsupported", f"the exception class `{c.__qualname__}`, whose body defines `{extra[0]}`{_PLAIN_ONLY}")
+        mro.append("." + c.__qualname__)
+    return ("exception", tuple(mro))
+
+
 def assumptions_hold(fn: FunctionType, assumptions) -> bool:
     """Checks every (name, binding) the static compiler assumed against `fn`'s live globals.
     (Run for every function of a warm import: kept to one dictionary lookup and a comparison for
@@ -144,6 +179,12 @@ def assumptions_hold(fn: FunctionType, assumptions) -> bool:
             # D14: an Enum class with the members the static compile saw (its generated code
             # reads the members through the live class).
             if not isinstance(live, type) or tuple(getattr(live, "__members__", ())) != tuple(binding[1]):
+                return False
+        elif tag == "exception":
+            # D11: a plain exception class with the MRO the static compile read from the text.
+            if not isinstance(live, type) or not issubclass(live, BaseException):
+                return False
+            if exception_class(live) != ("exception", tuple(binding[1])):
                 return False
         else:
             return False

@@ -279,7 +279,8 @@ pub const RAISES: Helper = Helper {
     params: "xp, code, *sites",
     ops: &[],
     meaning: "raises the exception of the first lane in C order whose `code` is nonzero: site \
-              `code - 1` of `sites`, each `(make_exception, values)`, called on that lane's values",
+              `code - 1` of `sites`, each `(make_exception, values)` or, for `raise ... from cause`, \
+              `(make_exception, values, make_cause)`, called on that lane's values",
 };
 
 /// `nan_on_raise=True` (D11): the result as float64 with NaN on the lanes that raised.

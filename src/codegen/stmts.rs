@@ -32,10 +32,15 @@ impl Gen<'_> {
             let mut args = vec![self.value(r.code)];
             for site in &r.sites {
                 let values = site.args.iter().map(|&a| self.value(a)).collect();
-                args.push(Expr::Tuple(vec![
+                let mut parts = vec![
                     Expr::Lambda(site.params.clone(), site.expr.clone()),
                     Expr::Tuple(values),
-                ]));
+                ];
+                // `raise ... from cause`: the cause, from the same lane's values.
+                if let Some(cause) = &site.cause {
+                    parts.push(Expr::Lambda(site.params.clone(), cause.clone()));
+                }
+                args.push(Expr::Tuple(parts));
             }
             out.push(Stmt::Expr(self.helper(&RAISES, args)));
         }

@@ -103,6 +103,8 @@ pub struct RaiseSite {
     pub params: Vec<String>,
     /// The values of `params` where the `raise` stands.
     pub args: Vec<Value>,
+    /// The cause of `raise ... from cause`, as written, over the same `params`.
+    pub cause: Option<String>,
 }
 
 /// The lanes that raised (D11): `code` is 0 on lanes that returned and `k` on lanes that reached

@@ -23,7 +23,8 @@
 //! (`while`, and the activity mask of every masked loop, D12), `loop_exit` (`break`,
 //! `continue`, loops' `else:`), `range_loop` (`for` over a `range` with per-lane bounds),
 //! `tables` (constant tables, D15), `divmod`, `reduce` (reductions over tables, unrolled),
-//! `bits` (bitwise operators). A new construct arrives as a new file here.
+//! `bits` (bitwise operators), `raise` and `try_stmt` (D11), `exc_class` (the exception classes
+//! they name). A new construct arrives as a new file here.
 
 mod bits;
 mod builder;
@@ -31,6 +32,7 @@ mod callee;
 mod calls;
 mod control;
 mod divmod;
+mod exc_class;
 mod expr;
 mod inline;
 mod loop_exit;
@@ -64,6 +66,7 @@ use crate::Map as HashMap;
 use names::Resolved;
 
 pub use callee::CalleeFn;
+pub use exc_class::builtin_mro;
 
 /// Options that shape the generated code (part of every cache key).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -215,8 +218,8 @@ pub struct Lowerer<'s> {
     /// The call of the expression statement being lowered (by address): a helper called for its
     /// checks, whose result is discarded, may fall off its end.
     statement_call: Option<usize>,
-    /// The builtin class of each raise site, when known (D11: `except` matches on it).
-    site_classes: Vec<Option<&'static str>>,
+    /// The class of each raise site, by its MRO, when known (D11: `except` matches on it).
+    site_classes: Vec<Option<exc_class::Mro>>,
     /// How many `try` bodies enclose the code being lowered (numeric errors raise there).
     in_try: usize,
     /// How many `finally` clauses enclose the code being lowered (nothing may raise there).

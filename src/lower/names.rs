@@ -133,6 +133,7 @@ impl Lowerer<'_> {
             Some(Binding::Const(_))
             | Some(Binding::Array)
             | Some(Binding::Enum(_))
+            | Some(Binding::ExceptionClass(_))
             | Some(Binding::Unsupported(_)) => {
                 self.error_at(
                     frame,
@@ -288,6 +289,9 @@ impl Lowerer<'_> {
             }
             Some(Binding::Function(_)) | Some(Binding::OpaqueCallable(_)) => {
                 self.not_a_value(frame, name, "a function", node)
+            }
+            Some(Binding::ExceptionClass(_)) => {
+                self.not_a_value(frame, name, "an exception class", node)
             }
             Some(Binding::Unsupported(what)) => {
                 self.error_at(

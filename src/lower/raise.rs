@@ -10,7 +10,8 @@
 
 use rustpython_parser::ast;
 
-use super::{Done, Frame, Lowerer};
+use super::exc_class::{builtin_mro, Mro};
+use super::{Done, Frame, Hidden, Lowerer};
 use crate::diagnostics::DiagnosticKind;
 use crate::env::{AssumedBinding, Binding};
 use crate::extract::span;
@@ -30,8 +31,14 @@ impl Lowerer<'_> {
             ast::Expr::Call(c) => &*c.func,
             e => e,
         };
-        let class = self.builtin_class(frame, class_expr);
-        if let Some(code) = self.raise_site(frame, text, &[&**exc], class, stmt) {
+        let class = self.exception_class(frame, class_expr, true);
+        let mut roots = vec![&**exc];
+        let cause = r.cause.as_deref().map(|c| {
+            roots.push(c);
+            let (start, end) = span(c);
+            self.source_slice(frame, start, end)
+        });
+        if let Some(code) = self.raise_site(frame, (text, cause), &roots, class, stmt) {
             self.raise_on(frame, None, code);
         }
     }
@@ -83,7 +90,8 @@ impl Lowerer<'_> {
             None => "AssertionError".to_string(),
         };
         let roots: Vec<&ast::Expr> = a.msg.iter().map(|m| &**m).collect();
-        if let Some(code) = self.raise_site(frame, text, &roots, Some("AssertionError"), stmt) {
+        let class = builtin_mro("AssertionError");
+        if let Some(code) = self.raise_site(frame, (text, None), &roots, class, stmt) {
             self.raise_on(frame, fails, code);
         }
     }
@@ -142,14 +150,15 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Records a raise site whose exception is `text` (the source of `roots`, or built around
-    /// them); returns its code, or None after reporting why it cannot be compiled.
+    /// Records a raise site whose exception is `text` and cause `cause` (the source of `roots`,
+    /// or built around them); returns its code, or None after reporting why it cannot be
+    /// compiled.
     fn raise_site(
         &mut self,
         frame: &mut Frame,
-        text: String,
+        (text, cause): (String, Option<String>),
         roots: &[&ast::Expr],
-        class: Option<&'static str>,
+        class: Option<Mro>,
         stmt: &ast::Stmt,
     ) -> Option<Value> {
         let mut names: Vec<&ast::ExprName> = vec![];
@@ -176,6 +185,13 @@ impl Lowerer<'_> {
                         .assume(name.to_string(), AssumedBinding::Builtin(b));
                     continue;
                 }
+                Some(Binding::ExceptionClass(mro)) => {
+                    // A global of the generated module (D8), bound by emit.
+                    self.names
+                        .assume(name.to_string(), AssumedBinding::ExceptionClass(mro));
+                    self.hidden_param(Hidden::Object(name.to_string()));
+                    continue;
+                }
                 Some(Binding::Unresolved(_)) => {
                     self.names.defer(name);
                     ok = false;
@@ -187,12 +203,8 @@ impl Lowerer<'_> {
                 }
                 _ => {
                     let node = ast::Expr::Name(n.clone());
-                    self.error_at(
-                        frame,
-                        DiagnosticKind::UnsupportedExpression,
-                        format!("`{name}` in an exception raised per element must be a variable, a number, a builtin exception class or a builtin function such as `str` (D11: docs/decisions.md#d11)"),
-                        &node,
-                    );
+                    let message = self.refused_class(frame, &node, "raised").unwrap_or_else(|| format!("`{name}` in an exception raised per element must be a variable, a number, an exception class (builtin, or the program's own whose body is only `pass` or a docstring) or a builtin function such as `str` (D11: docs/decisions.md#d11)"));
+                    self.error_at(frame, DiagnosticKind::UnsupportedExpression, message, &node);
                     ok = false;
                     continue;
                 }
@@ -208,7 +220,11 @@ impl Lowerer<'_> {
         if !ok {
             return None;
         }
-        self.push_site(frame, (text, params, args), class, Some(stmt))
+        let code = self.push_site(frame, (text, params, args), class, Some(stmt));
+        if let (Some(site), Some(_)) = (self.raise_sites.last_mut(), code) {
+            site.cause = cause;
+        }
+        code
     }
 
     /// Records the raise site `(exception text, its parameters, their values)` of builtin class
@@ -219,7 +235,7 @@ impl Lowerer<'_> {
         &mut self,
         frame: &Frame,
         (expr, params, args): (String, Vec<String>, Vec<Value>),
-        class: Option<&'static str>,
+        class: Option<Mro>,
         stmt: Option<&ast::Stmt>,
     ) -> Option<Value> {
         let at = match stmt {
@@ -230,9 +246,9 @@ impl Lowerer<'_> {
             let what = if self.in_finally > 0 {
                 "a `finally` clause whose code can raise (a call of a helper that raises) is not supported; move the call after the `try` statement"
             } else if stmt.is_none() {
-                "a division or power that can raise inside a `try` body, within a `for` loop (or an `if` on its index), is not supported yet; divide outside the loop or check the divisor"
+                "a division or power that can raise inside a `try` body, within a loop (`for` or `while`, or an `if` on a loop index), is not supported yet; divide outside the loop or check the divisor"
             } else {
-                "`raise` and `assert` inside a `for` loop (or an `if` on its index) are not supported yet; check before or after the loop"
+                "`raise` and `assert` inside a loop (`for` or `while`, or an `if` on a loop index, a helper called there included) are not supported yet (D11: docs/decisions.md#d11); check before or after the loop, or break out and raise after it"
             };
             if let Some((source, (start, end))) = at {
                 self.error(
@@ -245,7 +261,12 @@ impl Lowerer<'_> {
             }
             return None;
         }
-        self.raise_sites.push(RaiseSite { expr, params, args });
+        self.raise_sites.push(RaiseSite {
+            expr,
+            params,
+            args,
+            cause: None,
+        });
         self.site_classes.push(class);
         self.raise_span = at;
         let code = self.f.new_value(Kind::Int, Shape::Scalar, None);
@@ -302,7 +323,7 @@ impl Lowerer<'_> {
         self.error_at(
             frame,
             DiagnosticKind::UnsupportedStatement,
-            "`raise` and `assert` inside a `for` loop (or an `if` on its index) are not supported yet; check before or after the loop".into(),
+            "`raise` and `assert` inside a loop (`for` or `while`, or an `if` on a loop index, a helper called there included) are not supported yet (D11: docs/decisions.md#d11); check before or after the loop, or break out and raise after it".into(),
             stmt,
         );
     }

@@ -11,9 +11,9 @@
 
 use rustpython_parser::ast;
 
+use super::exc_class::{builtin_mro, is_subclass, Mro};
 use super::{Done, Flow, Frame, Lowerer, Var};
 use crate::diagnostics::DiagnosticKind;
-use crate::env::{AssumedBinding, Binding};
 use crate::ir::{BinOp, CmpOp, Const, Kind, LogicOp, Op, Shape, UnOp, Value};
 use crate::Map as HashMap;
 
@@ -21,8 +21,8 @@ use crate::Map as HashMap;
 enum Catches {
     /// A bare `except:`.
     All,
-    /// The builtin classes named (a tuple gives several).
-    Classes(Vec<&'static str>),
+    /// The classes named (a tuple gives several), each by its MRO.
+    Classes(Vec<Mro>),
 }
 
 /// The variables where lanes raised inside the `try` bodies being lowered: per `try`, the raise
@@ -77,6 +77,18 @@ impl Lowerer<'_> {
             .flatten()
             .copied()
             .reduce(|a, b| self.emit(Op::Logic(LogicOp::Or, a, b)));
+        // A site a clause catches on every lane that reaches it is no exit any more: its entries
+        // go, so a `try` that catches all it raises leaves no check after the body (one that
+        // `jax.jit` could not run, D11).
+        let caught_sites: Vec<i128> = caught.iter().flatten().copied().collect();
+        let tail: Vec<_> = frame.flow.returns.split_off(prefix);
+        for entry in tail {
+            let sites = self.site_numbers(entry.1);
+            let caught = |k: &i128| *k == 0 || caught_sites.contains(k);
+            if !sites.is_some_and(|ks| ks.iter().all(caught)) {
+                frame.flow.returns.push(entry);
+            }
+        }
         // Caught lanes are no exit any more; their other entries (after the raise) never ran.
         if let Some(any) = any {
             let not_any = self.emit(Op::Unary(UnOp::Not, any));
@@ -216,6 +228,37 @@ impl Lowerer<'_> {
         };
     }
 
+    /// The sites the raise code `v` may hold: one site's own code, or a helper's codes merged
+    /// with `Select` (0 where the helper returned); None when that is not known. Raise codes
+    /// are built in the block being lowered (D11 raises only there).
+    fn site_numbers(&self, v: Value) -> Option<Vec<i128>> {
+        if !self.raise_codes.contains(&v) {
+            return None;
+        }
+        let insts = &self.blocks.last()?.insts;
+        let mut out = vec![];
+        let mut todo = vec![v];
+        while let Some(v) = todo.pop() {
+            if let Some(Const::Int(k)) = self.const_of(v) {
+                out.push(k);
+                continue;
+            }
+            if out.len() + todo.len() > 10_000 {
+                return None;
+            }
+            let op = insts.iter().rev().find_map(|i| match i {
+                crate::ir::Inst::Let { dst, op } if *dst == v => Some(op),
+                _ => None,
+            })?;
+            match op {
+                Op::Const(Const::Int(k)) => out.push(*k),
+                Op::Select(_, a, b) => todo.extend([*a, *b]),
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+
     /// The lanes whose `code` is one of `ks` (None when none can be).
     fn code_in(&mut self, code: Value, ks: &[i128]) -> Option<Value> {
         let mut out = None;
@@ -233,12 +276,12 @@ impl Lowerer<'_> {
     /// The clause catching site `k` (None: no clause does), or Err when its class is unknown
     /// and a clause before any bare `except` would need it.
     fn clause_of(&self, clauses: &[Catches], k: usize) -> Result<Option<usize>, ()> {
-        let class = self.site_classes.get(k - 1).copied().flatten();
+        let class = self.site_classes.get(k - 1).cloned().flatten();
         for (h, c) in clauses.iter().enumerate() {
             match c {
                 Catches::All => return Ok(Some(h)),
                 Catches::Classes(names) => {
-                    let Some(class) = class else { return Err(()) };
+                    let Some(class) = &class else { return Err(()) };
                     if names.iter().any(|n| is_subclass(class, n)) {
                         return Ok(Some(h));
                     }
@@ -275,15 +318,10 @@ impl Lowerer<'_> {
             };
             let mut names = vec![];
             for e in elts {
-                match self.builtin_class(frame, e) {
+                match self.exception_class(frame, e, false) {
                     Some(c) => names.push(c),
                     None => {
-                        self.error_at(
-                            frame,
-                            DiagnosticKind::UnsupportedExpression,
-                            "an `except` clause of a vectorized function names builtin exception classes (`ValueError`, `(ZeroDivisionError, OverflowError)`, `ArithmeticError`, `Exception`) or nothing (D11: docs/decisions.md#d11)".into(),
-                            e,
-                        );
+                        self.unknown_except_class(frame, e);
                         ok = false;
                     }
                 }
@@ -291,27 +329,6 @@ impl Lowerer<'_> {
             out.push(Catches::Classes(names));
         }
         ok.then_some(out)
-    }
-
-    /// The builtin exception class `e` names, recorded as an assumption of the static compile.
-    pub(super) fn builtin_class(&mut self, frame: &Frame, e: &ast::Expr) -> Option<&'static str> {
-        let ast::Expr::Name(n) = e else { return None };
-        let name = n.id.as_str();
-        if frame.vars.contains_key(name)
-            || frame.locals.contains(name)
-            || frame.outer.contains_key(name)
-        {
-            return None;
-        }
-        let class = bases(name)?[0];
-        match frame.env.get(name) {
-            Some(Binding::Builtin(b)) if b == name => {
-                self.names
-                    .assume(name.to_string(), AssumedBinding::Builtin(b.clone()));
-                Some(class)
-            }
-            _ => None,
-        }
     }
 
     /// Reports a `return` or `raise` in a `finally` clause (it would replace what the lanes
@@ -516,7 +533,7 @@ impl Lowerer<'_> {
         &mut self,
         frame: &mut Frame,
         fails: Value,
-        class: &'static str,
+        class: &str,
         site: (String, Vec<String>, Vec<Value>),
     ) {
         let mask = match self.const_of(fails) {
@@ -524,7 +541,7 @@ impl Lowerer<'_> {
             Some(_) => None,
             None => Some(fails),
         };
-        if let Some(code) = self.push_site(frame, site, Some(class), None) {
+        if let Some(code) = self.push_site(frame, site, builtin_mro(class), None) {
             self.raise_on(frame, mask, code);
         }
     }
@@ -536,7 +553,7 @@ impl Lowerer<'_> {
         frame: &mut Frame,
         symbol: &str,
         fails: Value,
-        class: &'static str,
+        class: &str,
         a: Value,
         b: Value,
     ) {
@@ -568,36 +585,5 @@ fn first_exit(body: &[ast::Stmt]) -> Option<&ast::Stmt> {
             .or_else(|| first_exit(&t.orelse))
             .or_else(|| first_exit(&t.finalbody)),
         _ => None,
-    })
-}
-
-/// Whether the builtin class `class` is `base` or derives from it.
-fn is_subclass(class: &str, base: &str) -> bool {
-    bases(class).is_some_and(|mro| mro.contains(&base))
-}
-
-/// A builtin exception class and the classes it derives from, itself first (CPython's MRO).
-pub(super) fn bases(name: &str) -> Option<&'static [&'static str]> {
-    const B: &str = "BaseException";
-    const E: &str = "Exception";
-    const A: &str = "ArithmeticError";
-    const L: &str = "LookupError";
-    const R: &str = "RuntimeError";
-    Some(match name {
-        "BaseException" => &[B],
-        "Exception" => &[E, B],
-        "ArithmeticError" => &[A, E, B],
-        "ZeroDivisionError" => &["ZeroDivisionError", A, E, B],
-        "OverflowError" => &["OverflowError", A, E, B],
-        "FloatingPointError" => &["FloatingPointError", A, E, B],
-        "AssertionError" => &["AssertionError", E, B],
-        "LookupError" => &[L, E, B],
-        "IndexError" => &["IndexError", L, E, B],
-        "KeyError" => &["KeyError", L, E, B],
-        "ValueError" => &["ValueError", E, B],
-        "TypeError" => &["TypeError", E, B],
-        "RuntimeError" => &[R, E, B],
-        "NotImplementedError" => &["NotImplementedError", R, E, B],
-        _ => return None,
     })
 }

@@ -210,10 +210,13 @@ def _raise_in_loop(x):
     return x
 
 
-def _raise_from(x):
-    if x > 0:
-        raise ValueError("x") from None
-    return x
+def _raise_from_caught(x):
+    # The caught exception exists on one element only (`from None` and classes compile).
+    try:
+        y = 1.0 / x
+    except ZeroDivisionError as e:
+        raise ValueError("x") from e
+    return y
 
 
 def _unknown_name_in_message(x):
@@ -223,7 +226,9 @@ def _unknown_name_in_message(x):
 
 
 class ThermoError(ValueError):
-    pass
+    # A body of its own: not provably a plain exception (plain ones compile, D11).
+    def __str__(self):
+        return "thermo"
 
 
 def _user_class(x):
@@ -235,10 +240,10 @@ def _user_class(x):
 @pytest.mark.parametrize(
     "fn, text",
     [
-        (_raise_in_loop, "inside a `for` loop"),
-        (_raise_from, "`raise ... from ...` is not supported"),
+        (_raise_in_loop, "inside a loop (`for` or `while`"),
+        (_raise_from_caught, "the caught exception `e` cannot be read"),
         (_unknown_name_in_message, "`math` in an exception raised per element"),
-        (_user_class, "`ThermoError` in an exception raised per element"),
+        (_user_class, "`ThermoError` cannot be raised per element: it is the exception class `ThermoError`, whose body defines `__str__`"),
     ],
     ids=lambda v: getattr(v, "__name__", "text"),
 )

@@ -353,8 +353,8 @@ def _division_in_loop_in_try(x):
     [
         (_reads_exception, "the caught exception `err` cannot be read"),
         (_return_in_finally, "inside `finally` are not supported"),
-        (_unknown_class, "names builtin exception classes"),
-        (_division_in_loop_in_try, "within a `for` loop"),
+        (_unknown_class, "names exception classes: builtin ones"),
+        (_division_in_loop_in_try, "within a loop (`for` or `while`"),
     ],
     ids=lambda v: getattr(v, "__name__", "text"),
 )

@@ -131,10 +131,14 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
                 fallback = bool((fn.get("options") or {}).get("fallback"))
                 problems.append(_Problem(target, f"{fn['error']}\n  in {target} (marked at {marked_at})", runtime_helps=fallback))
                 continue
-            if fn["status"] == "deferred" or fn["hidden"]:
+            # Module-level objects (Enum classes, exception classes: D11, D14) are globals the
+            # import binds from the live module once their assumptions hold; other hidden values
+            # (arrays, callables) exist only when the module runs.
+            live_only = [h for h in fn.get("hidden") or () if h[0] != "object"]
+            if fn["status"] == "deferred" or live_only:
                 why = [
                     f"`{d}` is bound to something the build cannot evaluate" if d.isidentifier() else d
-                    for d in fn.get("deferred") or [h[-1] for h in fn["hidden"]]
+                    for d in fn.get("deferred") or [h[-1] for h in live_only]
                 ]
                 problems.append(
                     _Problem(
@@ -155,7 +159,7 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
                     "line": fn["line"],
                     "options": fn["options"],
                     "entry": fn["entry"],
-                    "hidden": [],
+                    "hidden": [list(h) for h in fn.get("hidden") or ()],
                     "assumptions": fn["assumptions"],
                     "file": filename,
                     "source_sha256": _core.sha256_hex(source),

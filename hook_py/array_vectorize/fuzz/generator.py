@@ -819,7 +819,8 @@ class Generator:
             "matmul": [f"z9 = {p} @ {rng.choice([p, '1.0', '2.0', '0.5'])}"],
             "unknown_math": [f"z9 = math.{rng.choice(['factorial', 'isqrt'])}({p})"],
             "unknown_name": [f"z9 = undefined_function({p})"],
-            "raise_from": [f"raise ValueError({p}) from None"],
+            # `from None` compiles (D11); a cause no binding resolves does not.
+            "raise_from": [f"raise ValueError({p}) from z8"],
             "comprehension": [f"z9 = [{p} for _ in range(3)]"],
             "try": ["try:", f"    z9 = 1.0 / {p}", "except ZeroDivisionError:", "    z9 = 0.0"],
             "global": ["global K9", "K9 = 1"],

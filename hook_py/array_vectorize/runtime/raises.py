@@ -29,10 +29,15 @@ def _vec_raises(xp: Any, code: Any, *sites: tuple) -> None:
     shape = tuple(int(n) for n in code.shape)
     flat = xp.reshape(code, (-1,))
     index = int(xp.argmax(xp.astype(flat != 0, xp.int8)))
-    make, values = sites[int(flat[index]) - 1]
-    exc = _exception(make, [_lane_value(xp, v, shape, index) for v in values])
+    make, values, *cause = sites[int(flat[index]) - 1]
+    lane = [_lane_value(xp, v, shape, index) for v in values]
+    exc, built = _exception(make, lane)
     if hasattr(exc, "add_note"):
         exc.add_note(f"array-vectorize: raised for element {_unravel(index, shape)} (flat index {index})")
+    if cause and built:
+        # `raise ... from cause`: CPython's own statement sets __cause__ and
+        # __suppress_context__ (a class is instantiated, `None` suppresses the context).
+        raise exc from cause[0](*lane)
     raise exc
 
 
@@ -46,15 +51,18 @@ def _vec_raised_to_nan(xp: Any, code: Any, value: Any) -> Any:
     return xp.where(code != 0, nan, value)
 
 
-def _exception(make: Any, values: list) -> BaseException:
-    """The exception of a raise site on one lane's values. Building it may raise instead (a
-    message that fails to format, or a numeric error inside ``try`` whose site is the failing
-    operation itself): that exception is the one CPython raises there."""
+def _exception(make: Any, values: list) -> tuple[BaseException, bool]:
+    """The exception of a raise site on one lane's values, and whether it was built as written.
+    Building it may raise instead (a message that fails to format, or a numeric error inside
+    ``try`` whose site is the failing operation itself): that exception is the one CPython
+    raises there (and a cause is then never evaluated)."""
+    built = True
     try:
         exc = make(*values)
     except Exception as raised:  # noqa: BLE001 - what CPython raises on this lane
         exc = raised
         exc.__traceback__ = None
+        built = False
     if isinstance(exc, type) and issubclass(exc, BaseException):
         exc = exc()
     if not isinstance(exc, BaseException):
@@ -62,7 +70,7 @@ def _exception(make: Any, values: list) -> BaseException:
             f"array-vectorize: internal error: a lane marked as raising computes {exc!r} instead; "
             "this is a bug in array-vectorize (please report it with this function)"
         )
-    return exc
+    return exc, built
 
 
 def _lane_value(xp: Any, value: Any, shape: tuple, index: int) -> Any:
