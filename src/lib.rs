@@ -23,6 +23,7 @@ pub mod pyast;
 pub mod rewrite;
 pub mod scan;
 pub mod source;
+pub mod static_class;
 pub mod stack;
 pub mod suggest;
 #[cfg(test)]

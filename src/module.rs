@@ -355,7 +355,7 @@ fn marked(def: &ast::StmtFunctionDef, markers: &Markers) -> Option<MarkedOptions
     }
 }
 
-fn def_start(def: &ast::StmtFunctionDef) -> (usize, usize) {
+pub(crate) fn def_start(def: &ast::StmtFunctionDef) -> (usize, usize) {
     let start = match def
         .decorator_list
         .iter()
@@ -371,7 +371,7 @@ fn def_start(def: &ast::StmtFunctionDef) -> (usize, usize) {
 
 /// The text of a function from the start of its first decorator's line to its end: what
 /// `inspect.getsource` returns for it.
-fn function_text(source: &str, index: &LineIndex, def: &ast::StmtFunctionDef) -> String {
+pub(crate) fn function_text(source: &str, index: &LineIndex, def: &ast::StmtFunctionDef) -> String {
     let (start, end) = def_start(def);
     let (line, _) = index.line_col(source, start);
     let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
@@ -399,6 +399,8 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
                     count(&bound, &mut bind_count);
                     let b = if a.name.as_str() == "math" {
                         Binding::MathModule
+                    } else if a.name.as_str() == "bisect" {
+                        Binding::BisectModule
                     } else if a.name.as_str() == "numpy" {
                         // D16: assumed to be NumPy; the decorator checks the live module.
                         Binding::NumpyModule
@@ -413,8 +415,13 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
                 for a in &i.names {
                     let bound = a.asname.as_ref().unwrap_or(&a.name).to_string();
                     count(&bound, &mut bind_count);
-                    let b = if module == "math" && i.level.is_none_or(|l| l.to_u32() == 0) {
+                    let absolute = i.level.is_none_or(|l| l.to_u32() == 0);
+                    let b = if module == "math" && absolute {
                         Binding::MathMember(a.name.to_string())
+                    } else if let (Some(which), "bisect", true) =
+                        (bisect_function(a.name.as_str()), module.as_str(), absolute)
+                    {
+                        Binding::Bisect(which.to_string())
                     } else {
                         Binding::Unresolved(format!("imported from {module}"))
                     };
@@ -478,6 +485,7 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
         }
     }
     bind_enums(body, &mut bindings);
+    crate::static_class::bind_namespaces(source, path, index, body, &mut bindings);
     // A name bound twice (or written by `global` in a function) is not pinned by the text.
     let mut globals_written = vec![];
     collect_global_writes(body, &mut globals_written);
@@ -502,6 +510,15 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
             .or_insert_with(|| Binding::Unresolved(format!("the builtin `{b}`")));
     }
     bindings
+}
+
+/// The function `from bisect import <name>` binds, when it reads a table (D15).
+fn bisect_function(name: &str) -> Option<&'static str> {
+    match name {
+        "bisect_left" => Some("bisect_left"),
+        "bisect_right" | "bisect" => Some("bisect_right"),
+        _ => None,
+    }
 }
 
 /// Binds every Enum class of the module's top level (D14) to its member names.

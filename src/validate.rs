@@ -106,8 +106,11 @@ impl Validator<'_> {
                 self.block(&i.orelse, loop_depth);
             }
             S::For(f) => {
-                if !matches!(f.target.as_ref(), ast::Expr::Name(_)) {
-                    self.push(K::UnsupportedLoop, "the loop variable must be a single name", &*f.target);
+                let names = |t: &ast::ExprTuple| t.elts.iter().all(|e| matches!(e, ast::Expr::Name(_)));
+                let unpacked = matches!(f.target.as_ref(), ast::Expr::Tuple(t) if names(t))
+                    && matches!(f.iter.as_ref(), ast::Expr::Call(c) if matches!(c.func.as_ref(), ast::Expr::Name(n) if matches!(n.id.as_str(), "enumerate" | "zip")));
+                if !matches!(f.target.as_ref(), ast::Expr::Name(_)) && !unpacked {
+                    self.push(K::UnsupportedLoop, "the loop variable must be a single name, or names unpacking `enumerate(T)` or `zip(T1, T2, ...)` of constant tables", &*f.target);
                 }
                 self.expr(&f.iter);
                 self.block(&f.body, loop_depth + 1);
@@ -366,6 +369,13 @@ impl Validator<'_> {
         };
         let reduces = REDUCERS.contains(&callee);
         let isinstance = callee == "isinstance";
+        // `bisect_right((0.0, 1e4), x)`: the table searched (D15, lower/bisect.rs).
+        let searched = match c.func.as_ref() {
+            E::Name(n) => n.id.as_str(),
+            E::Attribute(a) => a.attr.as_str(),
+            _ => "",
+        };
+        let bisect = matches!(searched, "bisect_left" | "bisect_right" | "bisect");
         for (i, a) in c.args.iter().enumerate() {
             if clip && none(a) {
                 continue;
@@ -375,7 +385,9 @@ impl Validator<'_> {
                 t.elts.iter().for_each(|e| self.expr(e));
             } else if reduces && matches!(a, E::GeneratorExp(_) | E::ListComp(_)) {
                 self.comprehension(a);
-            } else if (reduces || callee == "len") && !matches!(a, E::Starred(_)) {
+            } else if ((reduces || callee == "len") && !matches!(a, E::Starred(_)))
+                || (bisect && i == 0)
+            {
                 self.table(a);
             } else if let (
                 true,

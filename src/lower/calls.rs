@@ -9,7 +9,7 @@ use rustpython_parser::ast;
 
 use super::{Frame, Hidden, LocalFn, Lowerer, R};
 use crate::diagnostics::DiagnosticKind;
-use crate::env::FunctionSource;
+use crate::env::{Env, FunctionSource};
 use crate::ir::{math_fn, BinOp, CastOp, CmpOp, Const, Kind, Op, SafeValue, UnOp, Value};
 
 impl Lowerer<'_> {
@@ -29,6 +29,8 @@ impl Lowerer<'_> {
             Callee::Helper(fs) => self.call_helper(frame, c, &fs),
             Callee::Local(l) => self.call_local(frame, c, &l),
             Callee::Opaque(name) => self.element_call(frame, c, name),
+            Callee::Bisect(which) => self.call_bisect(frame, c, &which),
+            Callee::ClassMethod(fs, class) => self.call_classmethod(frame, c, &fs, &class),
         }
     }
 
@@ -316,6 +318,10 @@ pub(super) enum Callee {
     Local(LocalFn),
     /// Another callable, called element by element (fallback=True).
     Opaque(String),
+    /// `bisect.bisect_left` or `bisect.bisect_right` on a constant table (D15).
+    Bisect(String),
+    /// A classmethod, with the attributes of its class (bound to its first parameter).
+    ClassMethod(Box<FunctionSource>, Env),
 }
 
 #[cfg(test)]

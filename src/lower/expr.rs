@@ -174,6 +174,9 @@ impl Lowerer<'_> {
         a: &ast::ExprAttribute,
         e: &ast::Expr,
     ) -> R<Value> {
+        if let Some(v) = self.namespace_attribute(frame, a, e) {
+            return Ok(v);
+        }
         let ast::Expr::Name(base) = a.value.as_ref() else {
             return self.attribute(frame, a, e);
         };

@@ -225,7 +225,7 @@ impl Lowerer<'_> {
     /// names resolved in `env` (and `outer`, for a nested function); its value is its returns
     /// chained. `(outer, local_fns)` are the variables and local functions of the enclosing
     /// function it sees (both empty for a module-level helper).
-    fn inline(
+    pub(super) fn inline(
         &mut self,
         frame: &mut Frame,
         callee: &ParsedFunction,

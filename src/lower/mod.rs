@@ -25,6 +25,7 @@
 //! `tables` (constant tables, D15), `divmod`, `reduce` (reductions over tables, unrolled),
 //! `bits` (bitwise operators). A new construct arrives as a new file here.
 
+mod bisect;
 mod bits;
 mod builder;
 mod callee;
@@ -32,10 +33,12 @@ mod calls;
 mod control;
 mod divmod;
 mod expr;
+mod for_unpack;
 mod inline;
 mod loop_exit;
 mod loops;
 mod names;
+mod namespace;
 mod numpy;
 mod raise;
 mod range_loop;

@@ -1,0 +1,182 @@
+//! Classes used as namespaces and modules reached through an alias (D7, D8): `Const.R` (a class
+//! attribute bound once), `Units.to_k(t)` (a staticmethod, or a function of a module imported as
+//! `import pkg.units as u`), `Units.scale(t)` (a classmethod: its first parameter is bound to the
+//! class, whose attributes it reads as `cls.R`).
+//!
+//! ```python
+//! class Const:                     # env: Const -> Namespace {R: Const(8.314), ...}
+//!     R = 8.314
+//! def f(t):
+//!     return Const.R * t           # lowered as the constant 8.314, assumption `Const.R`
+//! ```
+//!
+//! An attribute resolves as a free name would, under its dotted name, which the static compile
+//! records as its assumption (`("Const.R", ("const", 8.314))`) and the decorator checks.
+
+use rustpython_parser::ast;
+
+use super::calls::Callee;
+use super::names::short_name;
+use super::{Frame, Lowerer, R};
+use crate::diagnostics::DiagnosticKind;
+use crate::env::{AssumedBinding, Binding, Env, FunctionSource};
+use crate::ir::Value;
+
+/// The functions of `bisect` that read a table (`insort` writes one, which D15 cannot).
+const BISECT_FUNCTIONS: &[(&str, &str)] = &[
+    ("bisect_left", "bisect_left"),
+    ("bisect_right", "bisect_right"),
+    ("bisect", "bisect_right"),
+];
+
+impl Lowerer<'_> {
+    /// The dotted name and attributes of `e` when it names a namespace of the environment
+    /// (`Const`, `pkg.units`); None for anything else.
+    fn namespace_path(frame: &Frame, e: &ast::Expr) -> Option<(String, Env)> {
+        match e {
+            ast::Expr::Name(n) => {
+                let name = n.id.as_str();
+                if frame.vars.contains_key(name) || frame.locals.contains(name) {
+                    return None;
+                }
+                match frame.env.get(name) {
+                    Some(Binding::Namespace(attrs)) => Some((name.to_string(), attrs.clone())),
+                    _ => None,
+                }
+            }
+            ast::Expr::Attribute(a) => {
+                let (path, attrs) = Self::namespace_path(frame, &a.value)?;
+                match attrs.get(a.attr.as_str()) {
+                    Some(Binding::Namespace(inner)) => {
+                        Some((format!("{path}.{}", a.attr), inner.clone()))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn no_attribute(&mut self, frame: &Frame, path: &str, attr: &str, e: &ast::Expr) {
+        self.error_at(
+            frame,
+            DiagnosticKind::UndefinedName,
+            format!(
+                "`{path}` has no attribute `{attr}` that vectorized code can read: CPython \
+                 raises AttributeError here, or the attribute is not bound once in the class \
+                 or module (D8)"
+            ),
+            e,
+        );
+    }
+
+    /// `ns.attr` as a value, when `ns` is a namespace of the environment; None otherwise.
+    pub(super) fn namespace_attribute(
+        &mut self,
+        frame: &mut Frame,
+        a: &ast::ExprAttribute,
+        e: &ast::Expr,
+    ) -> Option<Value> {
+        let (path, attrs) = Self::namespace_path(frame, &a.value)?;
+        let dotted = format!("{path}.{}", a.attr);
+        Some(match attrs.get(a.attr.as_str()).cloned() {
+            None => {
+                self.no_attribute(frame, &path, a.attr.as_str(), e);
+                self.poison()
+            }
+            binding => self.read_binding(frame, &dotted, binding, e),
+        })
+    }
+
+    /// The callee `ns.f(...)` for a namespace `ns` of the environment, or `bisect.f(...)`; None
+    /// when the base is neither.
+    pub(super) fn namespace_callee(
+        &mut self,
+        frame: &Frame,
+        a: &ast::ExprAttribute,
+        c: &ast::ExprCall,
+    ) -> Option<R<Callee>> {
+        if let ast::Expr::Name(n) = a.value.as_ref() {
+            let name = n.id.as_str();
+            let shadowed = frame.vars.contains_key(name) || frame.locals.contains(name);
+            if !shadowed && matches!(frame.env.get(name), Some(Binding::BisectModule)) {
+                self.names
+                    .assume(name.to_string(), AssumedBinding::BisectModule);
+                return Some(self.bisect_member(frame, a.attr.as_str(), c));
+            }
+        }
+        let (path, attrs) = Self::namespace_path(frame, &a.value)?;
+        let dotted = format!("{path}.{}", a.attr);
+        Some(match attrs.get(a.attr.as_str()).cloned() {
+            Some(Binding::ClassMethod(fs)) => {
+                self.names.assume(
+                    dotted,
+                    AssumedBinding::ClassMethod {
+                        name: short_name(&fs.name),
+                        line: fs.first_line,
+                    },
+                );
+                Ok(Callee::ClassMethod(fs, attrs))
+            }
+            None => {
+                self.no_attribute(frame, &path, a.attr.as_str(), &c.func);
+                Err(())
+            }
+            binding => self.callee_of_binding(frame, &dotted, binding, c),
+        })
+    }
+
+    fn bisect_member(&mut self, frame: &Frame, attr: &str, c: &ast::ExprCall) -> R<Callee> {
+        match BISECT_FUNCTIONS.iter().find(|(n, _)| *n == attr) {
+            Some((_, which)) => Ok(Callee::Bisect((*which).to_string())),
+            None => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnknownCall,
+                    format!(
+                        "`bisect.{attr}` cannot be vectorized: only `bisect_left`, \
+                         `bisect_right` and `bisect` on a constant sorted table can (D15)"
+                    ),
+                    &*c.func,
+                );
+                Err(())
+            }
+        }
+    }
+
+    /// A call of a classmethod: its first parameter is the class (a namespace bound in its
+    /// environment, not a value), the call's arguments bind the others.
+    pub(super) fn call_classmethod(
+        &mut self,
+        frame: &mut Frame,
+        c: &ast::ExprCall,
+        fs: &FunctionSource,
+        class: &Env,
+    ) -> R<Value> {
+        let parsed = self.parse_helper(fs)?;
+        if parsed.params.len() == parsed.kwonly {
+            self.error_at(
+                frame,
+                DiagnosticKind::BadArguments,
+                format!(
+                    "classmethod `{}` takes no positional parameter to bind the class to",
+                    parsed.name
+                ),
+                c,
+            );
+            return Err(());
+        }
+        let mut unbound = (*parsed).clone();
+        let cls = unbound.params.remove(0);
+        unbound.defaults.remove(0);
+        unbound.hints.remove(0);
+        unbound.posonly = unbound.posonly.saturating_sub(1);
+        let mut env = fs.env.clone().unwrap_or_else(|| frame.env.clone());
+        env.insert(cls, Binding::Namespace(class.clone()));
+        let args = self.call_args(frame, c, &unbound, Some(&env))?;
+        if let Some(called) = self.call_out_of_line(frame, &unbound, &env, &args) {
+            return called;
+        }
+        self.inline(frame, &unbound, &env, args, Default::default(), c)
+    }
+}
