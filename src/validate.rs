@@ -112,7 +112,21 @@ impl Validator<'_> {
                 if !matches!(f.target.as_ref(), ast::Expr::Name(_)) && !unpacked {
                     self.push(K::UnsupportedLoop, "the loop variable must be a single name, or names unpacking `enumerate(T)` or `zip(T1, T2, ...)` of constant tables", &*f.target);
                 }
-                self.expr(&f.iter);
+                match f.iter.as_ref() {
+                    // The tables `enumerate` and `zip` run over (lower/for_unpack.rs).
+                    ast::Expr::Call(c) if unpacked => {
+                        for (i, a) in c.args.iter().enumerate() {
+                            let is_start = i == 1 && matches!(c.func.as_ref(), ast::Expr::Name(n) if n.id.as_str() == "enumerate");
+                            if is_start {
+                                self.expr(a);
+                            } else {
+                                self.table(a);
+                            }
+                        }
+                        c.keywords.iter().for_each(|k| self.expr(&k.value));
+                    }
+                    iter => self.expr(iter),
+                }
                 self.block(&f.body, loop_depth + 1);
                 self.block(&f.orelse, loop_depth);
             }

@@ -19,7 +19,7 @@ use rustpython_parser::ast::Ranged;
 
 use super::{Frame, Lowerer, R};
 use crate::diagnostics::DiagnosticKind;
-use crate::ir::{BinOp, CmpOp, Const, Op, UnOp, Value};
+use crate::ir::{BinOp, CastOp, CmpOp, Const, Op, UnOp, Value};
 
 /// `bisect`'s parameters, in order (`key` is keyword-only).
 const PARAMS: [&str; 4] = ["a", "x", "lo", "hi"];
@@ -76,7 +76,7 @@ impl Lowerer<'_> {
             );
             return Err(());
         }
-        let mut count = self.konst(Const::Int(lo as i128));
+        let mut count: Option<Value> = None;
         for item in searched {
             let t = self.konst(item);
             let hit = if which == "bisect_left" {
@@ -85,9 +85,19 @@ impl Lowerer<'_> {
                 let below = self.emit(Op::Compare(CmpOp::Lt, key, t));
                 self.emit(Op::Unary(UnOp::Not, below))
             };
-            count = self.emit(Op::Binary(BinOp::Add, count, hit));
+            count = Some(match count {
+                Some(c) => self.emit(Op::Binary(BinOp::Add, c, hit)),
+                None => self.emit(Op::Cast(CastOp::Int, hit)),
+            });
         }
-        Ok(count)
+        let lo = self.konst(Const::Int(lo as i128));
+        Ok(match count {
+            Some(c) if self.const_of(lo) != Some(Const::Int(0)) => {
+                self.emit(Op::Binary(BinOp::Add, lo, c))
+            }
+            Some(c) => c,
+            None => lo,
+        })
     }
 
     /// The argument expressions of a `bisect` call, by parameter.

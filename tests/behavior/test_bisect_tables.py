@@ -162,3 +162,12 @@ def test_what_cannot_be_exact_is_rejected_at_its_position(fn, message):
         vectorize(fn)
     line = fn.__code__.co_firstlineno + 1
     assert any(d["line"] == line for d in info.value.diagnostics), info.value.diagnostics
+
+
+def single_band(x):
+    return bisect_right((0.0,), x)
+
+
+def test_a_one_item_table_still_gives_an_int(backend):
+    check(vectorize(single_band), floats(), backend=backend)
+    check(vectorize(single_band), np.array(BOOL_EDGES), backend=backend)
