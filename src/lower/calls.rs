@@ -30,7 +30,9 @@ impl Lowerer<'_> {
             Callee::Local(l) => self.call_local(frame, c, &l),
             Callee::Opaque(name) => self.element_call(frame, c, name),
             Callee::Bisect(which) => self.call_bisect(frame, c, &which),
-            Callee::ClassMethod(fs, class) => self.call_classmethod(frame, c, &fs, &class),
+            Callee::ClassMethod(fs, class, path) => {
+                self.call_classmethod(frame, c, &fs, (&class, path))
+            }
         }
     }
 
@@ -320,8 +322,9 @@ pub(super) enum Callee {
     Opaque(String),
     /// `bisect.bisect_left` or `bisect.bisect_right` on a constant table (D15).
     Bisect(String),
-    /// A classmethod, with the attributes of its class (bound to its first parameter).
-    ClassMethod(Box<FunctionSource>, Env),
+    /// A classmethod, with the attributes and the dotted name of its class (bound to its first
+    /// parameter).
+    ClassMethod(Box<FunctionSource>, Env, String),
 }
 
 #[cfg(test)]

@@ -203,6 +203,9 @@ pub struct Lowerer<'s> {
     callees: Vec<CalleeFn>,
     /// Index in `callees` per helper signature; None for one that is inlined.
     callee_memo: HashMap<String, Option<usize>>,
+    /// The classmethods being inlined: the name of each one's first parameter and the dotted
+    /// name of the class bound to it, under which reads through it are assumed (D8).
+    class_params: Vec<(String, String)>,
     /// Values of every helper in `callees`, for the budget.
     callee_values: usize,
     /// Tuples being lowered, by their handle value (D13).
@@ -288,6 +291,7 @@ impl<'s> Lowerer<'s> {
             out_of_line: false,
             callees: vec![],
             callee_memo: HashMap::default(),
+            class_params: Vec::new(),
             callee_values: 0,
             tuples: HashMap::default(),
             return_sites: HashMap::default(),

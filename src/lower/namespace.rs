@@ -32,20 +32,27 @@ const BISECT_FUNCTIONS: &[(&str, &str)] = &[
 impl Lowerer<'_> {
     /// The dotted name and attributes of `e` when it names a namespace of the environment
     /// (`Const`, `pkg.units`); None for anything else.
-    fn namespace_path(frame: &Frame, e: &ast::Expr) -> Option<(String, Env)> {
+    fn namespace_path(&self, frame: &Frame, e: &ast::Expr) -> Option<(String, Env)> {
         match e {
             ast::Expr::Name(n) => {
                 let name = n.id.as_str();
                 if frame.vars.contains_key(name) || frame.locals.contains(name) {
                     return None;
                 }
-                match frame.env.get(name) {
-                    Some(Binding::Namespace(attrs)) => Some((name.to_string(), attrs.clone())),
-                    _ => None,
-                }
+                let Some(Binding::Namespace(attrs)) = frame.env.get(name) else {
+                    return None;
+                };
+                // A classmethod's `cls` reads its class, under the class's name.
+                let path = self
+                    .class_params
+                    .iter()
+                    .rev()
+                    .find(|(param, _)| param == name)
+                    .map_or(name, |(_, path)| path.as_str());
+                Some((path.to_string(), attrs.clone()))
             }
             ast::Expr::Attribute(a) => {
-                let (path, attrs) = Self::namespace_path(frame, &a.value)?;
+                let (path, attrs) = self.namespace_path(frame, &a.value)?;
                 match attrs.get(a.attr.as_str()) {
                     Some(Binding::Namespace(inner)) => {
                         Some((format!("{path}.{}", a.attr), inner.clone()))
@@ -77,7 +84,7 @@ impl Lowerer<'_> {
         a: &ast::ExprAttribute,
         e: &ast::Expr,
     ) -> Option<Value> {
-        let (path, attrs) = Self::namespace_path(frame, &a.value)?;
+        let (path, attrs) = self.namespace_path(frame, &a.value)?;
         let dotted = format!("{path}.{}", a.attr);
         Some(match attrs.get(a.attr.as_str()).cloned() {
             None => {
@@ -105,7 +112,7 @@ impl Lowerer<'_> {
                 return Some(self.bisect_member(frame, a.attr.as_str(), c));
             }
         }
-        let (path, attrs) = Self::namespace_path(frame, &a.value)?;
+        let (path, attrs) = self.namespace_path(frame, &a.value)?;
         let dotted = format!("{path}.{}", a.attr);
         Some(match attrs.get(a.attr.as_str()).cloned() {
             Some(Binding::ClassMethod(fs)) => {
@@ -116,7 +123,7 @@ impl Lowerer<'_> {
                         line: fs.first_line,
                     },
                 );
-                Ok(Callee::ClassMethod(fs, attrs))
+                Ok(Callee::ClassMethod(fs, attrs, path))
             }
             None => {
                 self.no_attribute(frame, &path, a.attr.as_str(), &c.func);
@@ -151,7 +158,7 @@ impl Lowerer<'_> {
         frame: &mut Frame,
         c: &ast::ExprCall,
         fs: &FunctionSource,
-        class: &Env,
+        (class, path): (&Env, String),
     ) -> R<Value> {
         let parsed = self.parse_helper(fs)?;
         if parsed.params.len() == parsed.kwonly {
@@ -172,11 +179,14 @@ impl Lowerer<'_> {
         unbound.hints.remove(0);
         unbound.posonly = unbound.posonly.saturating_sub(1);
         let mut env = fs.env.clone().unwrap_or_else(|| frame.env.clone());
-        env.insert(cls, Binding::Namespace(class.clone()));
+        env.insert(cls.clone(), Binding::Namespace(class.clone()));
         let args = self.call_args(frame, c, &unbound, Some(&env))?;
-        if let Some(called) = self.call_out_of_line(frame, &unbound, &env, &args) {
-            return called;
-        }
-        self.inline(frame, &unbound, &env, args, Default::default(), c)
+        self.class_params.push((cls, path));
+        let value = match self.call_out_of_line(frame, &unbound, &env, &args) {
+            Some(called) => called,
+            None => self.inline(frame, &unbound, &env, args, Default::default(), c),
+        };
+        self.class_params.pop();
+        value
     }
 }
