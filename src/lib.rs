@@ -17,6 +17,7 @@ pub mod frontend;
 pub mod ir;
 pub mod lower;
 pub mod module;
+pub mod module_text;
 pub mod names;
 pub mod pipeline;
 pub mod pyast;

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use rustpython_parser::ast;
 
 use crate::env::{Binding, Env, FunctionSource};
-use crate::module::{def_start, function_text, literal};
+use crate::module_text::{def_start, function_text, literal};
 use crate::source::LineIndex;
 
 /// Binds each plain top-level class of `body` (not already bound, as an Enum is) to its

@@ -105,31 +105,7 @@ impl Validator<'_> {
                 self.block(&i.body, loop_depth);
                 self.block(&i.orelse, loop_depth);
             }
-            S::For(f) => {
-                let names = |t: &ast::ExprTuple| t.elts.iter().all(|e| matches!(e, ast::Expr::Name(_)));
-                let unpacked = matches!(f.target.as_ref(), ast::Expr::Tuple(t) if names(t))
-                    && matches!(f.iter.as_ref(), ast::Expr::Call(c) if matches!(c.func.as_ref(), ast::Expr::Name(n) if matches!(n.id.as_str(), "enumerate" | "zip")));
-                if !matches!(f.target.as_ref(), ast::Expr::Name(_)) && !unpacked {
-                    self.push(K::UnsupportedLoop, "the loop variable must be a single name, or names unpacking `enumerate(T)` or `zip(T1, T2, ...)` of constant tables", &*f.target);
-                }
-                match f.iter.as_ref() {
-                    // The tables `enumerate` and `zip` run over (lower/for_unpack.rs).
-                    ast::Expr::Call(c) if unpacked => {
-                        for (i, a) in c.args.iter().enumerate() {
-                            let is_start = i == 1 && matches!(c.func.as_ref(), ast::Expr::Name(n) if n.id.as_str() == "enumerate");
-                            if is_start {
-                                self.expr(a);
-                            } else {
-                                self.table(a);
-                            }
-                        }
-                        c.keywords.iter().for_each(|k| self.expr(&k.value));
-                    }
-                    iter => self.expr(iter),
-                }
-                self.block(&f.body, loop_depth + 1);
-                self.block(&f.orelse, loop_depth);
-            }
+            S::For(f) => self.for_stmt(f, loop_depth),
             S::While(w) => {
                 self.expr(&w.test);
                 self.block(&w.body, loop_depth + 1);
@@ -241,6 +217,33 @@ impl Validator<'_> {
                 self.expr(e);
             }
         }
+    }
+
+    /// A `for` loop: one target name, or names unpacking `enumerate`/`zip` of tables.
+    fn for_stmt(&mut self, f: &ast::StmtFor, loop_depth: usize) {
+        let names = |t: &ast::ExprTuple| t.elts.iter().all(|e| matches!(e, ast::Expr::Name(_)));
+        let unpacked = matches!(f.target.as_ref(), ast::Expr::Tuple(t) if names(t))
+            && matches!(f.iter.as_ref(), ast::Expr::Call(c) if matches!(c.func.as_ref(), ast::Expr::Name(n) if matches!(n.id.as_str(), "enumerate" | "zip")));
+        if !matches!(f.target.as_ref(), ast::Expr::Name(_)) && !unpacked {
+            self.push(DiagnosticKind::UnsupportedLoop, "the loop variable must be a single name, or names unpacking `enumerate(T)` or `zip(T1, T2, ...)` of constant tables", &*f.target);
+        }
+        match f.iter.as_ref() {
+            // The tables `enumerate` and `zip` run over (lower/for_unpack.rs).
+            ast::Expr::Call(c) if unpacked => {
+                for (i, a) in c.args.iter().enumerate() {
+                    let is_start = i == 1 && matches!(c.func.as_ref(), ast::Expr::Name(n) if n.id.as_str() == "enumerate");
+                    if is_start {
+                        self.expr(a);
+                    } else {
+                        self.table(a);
+                    }
+                }
+                c.keywords.iter().for_each(|k| self.expr(&k.value));
+            }
+            iter => self.expr(iter),
+        }
+        self.block(&f.body, loop_depth + 1);
+        self.block(&f.orelse, loop_depth);
     }
 
     fn target(&mut self, target: &ast::Expr) {
