@@ -206,6 +206,8 @@ pub struct Lowerer<'s> {
     /// The classmethods being inlined: the name of each one's first parameter and the dotted
     /// name of the class bound to it, under which reads through it are assumed (D8).
     class_params: Vec<(String, String)>,
+    /// The parameter modes of each helper (D14), by helper, computed once per compile.
+    helper_modes: HashMap<(String, usize, String), Vec<ParamMode>>,
     /// Values of every helper in `callees`, for the budget.
     callee_values: usize,
     /// Tuples being lowered, by their handle value (D13).
@@ -292,6 +294,7 @@ impl<'s> Lowerer<'s> {
             callees: vec![],
             callee_memo: HashMap::default(),
             class_params: Vec::new(),
+            helper_modes: HashMap::default(),
             callee_values: 0,
             tuples: HashMap::default(),
             return_sites: HashMap::default(),

@@ -372,8 +372,9 @@ fn walk_expr<'a>(e: &'a ast::Expr, f: &mut impl FnMut(&'a ast::Expr)) {
     }
 }
 
-/// How deep [`param_modes`] follows arguments into helpers that call helpers.
-const MAX_HELPER_DEPTH: usize = 4;
+/// How deep [`param_modes`] follows arguments into helpers that call helpers (each helper's
+/// modes are computed once per compile, so a deep chain costs its length).
+const MAX_HELPER_DEPTH: usize = 64;
 
 impl Lowerer<'_> {
     /// The modes of `func`'s parameters, following arguments into helpers (see [`param_modes`]).
@@ -393,8 +394,13 @@ impl Lowerer<'_> {
                 self.diags.truncate(reported);
                 return None;
             };
+            let key = (fs.path.clone(), fs.first_line, fs.name.clone());
+            if let Some(modes) = self.helper_modes.get(&key) {
+                return Some((parsed.params.clone(), modes.clone()));
+            }
             let helper_env = fs.env.clone().unwrap_or_else(|| env.clone());
             let modes = self.modes_of(&parsed, &helper_env, depth + 1);
+            self.helper_modes.insert(key, modes.clone());
             Some((parsed.params.clone(), modes))
         })
     }
