@@ -17,6 +17,11 @@ impl Lowerer<'_> {
     pub(super) fn call(&mut self, frame: &mut Frame, c: &ast::ExprCall) -> R<Value> {
         use ast::Expr as E;
         // Resolve the callee.
+        if let E::Attribute(a) = c.func.as_ref() {
+            if let Some(got) = self.dict_get(frame, a, c) {
+                return got;
+            }
+        }
         let callee: Callee = match c.func.as_ref() {
             E::Attribute(a) => self.callee_attribute(frame, a, c)?,
             E::Name(n) => self.callee_named(frame, n.id.as_str(), c)?,

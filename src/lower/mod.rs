@@ -31,6 +31,7 @@ mod builder;
 mod callee;
 mod calls;
 mod control;
+mod dict_get;
 mod divmod;
 mod expr;
 mod for_unpack;
