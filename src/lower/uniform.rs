@@ -106,20 +106,21 @@ fn helper_uses<'a>(
     let ast::Expr::Call(c) = e else {
         return vec![];
     };
-    let ast::Expr::Name(f) = c.func.as_ref() else {
-        return vec![];
+    // A helper, a staticmethod or module function through a namespace, or a classmethod (whose
+    // first parameter is its class, not an argument).
+    let (fs, shift) = match callee_binding(&c.func, env) {
+        Some(Binding::Function(fs)) => (fs, 0),
+        Some(Binding::ClassMethod(fs)) => (fs, 1),
+        _ => return vec![],
     };
-    let Some(Binding::Function(fs)) = env.get(f.id.as_str()) else {
-        return vec![];
-    };
-    let Some((names, modes)) = helper_modes(fs) else {
+    let Some((names, modes)) = helper_modes(&fs) else {
         return vec![];
     };
     let positional = c
         .args
         .iter()
         .enumerate()
-        .map(|(i, a)| (modes.get(i).copied(), a));
+        .map(|(i, a)| (modes.get(i + shift).copied(), a));
     let keywords = c.keywords.iter().filter_map(|k| {
         let i = names
             .iter()
@@ -369,6 +370,19 @@ fn walk_expr<'a>(e: &'a ast::Expr, f: &mut impl FnMut(&'a ast::Expr)) {
         E::List(t) => t.elts.iter().for_each(|v| walk_expr(v, f)),
         E::Starred(s) => walk_expr(&s.value, f),
         _ => {}
+    }
+}
+
+/// What the callee expression `f` is bound to: a name of the environment, or an attribute of a
+/// namespace (D7: `Units.to_k`, `u.to_k`).
+fn callee_binding(f: &ast::Expr, env: &Env) -> Option<Binding> {
+    match f {
+        ast::Expr::Name(n) => env.get(n.id.as_str()).cloned(),
+        ast::Expr::Attribute(a) => match callee_binding(&a.value, env)? {
+            Binding::Namespace(attrs) => attrs.get(a.attr.as_str()).cloned(),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -131,10 +131,13 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
                 fallback = bool((fn.get("options") or {}).get("fallback"))
                 problems.append(_Problem(target, f"{fn['error']}\n  in {target} (marked at {marked_at})", runtime_helps=fallback))
                 continue
-            if fn["status"] == "deferred" or fn["hidden"]:
+            # An Enum class (D14, hidden "object") is read from the live module when the wheel's
+            # code is bound, as the hook does; arrays and callees exist only at run time.
+            live_only = [h for h in fn["hidden"] if h[0] != "object"]
+            if fn["status"] == "deferred" or live_only:
                 why = [
                     f"`{d}` is bound to something the build cannot evaluate" if d.isidentifier() else d
-                    for d in fn.get("deferred") or [h[-1] for h in fn["hidden"]]
+                    for d in fn.get("deferred") or [h[-1] for h in live_only]
                 ]
                 problems.append(
                     _Problem(
@@ -155,8 +158,8 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
                     "line": fn["line"],
                     "options": fn["options"],
                     "entry": fn["entry"],
-                    "hidden": [],
-                    "assumptions": fn["assumptions"],
+                    "hidden": [list(h) for h in fn["hidden"]],
+                    "assumptions": [[name, _binding_json(b)] for name, b in fn["assumptions"]],
                     "file": filename,
                     "source_sha256": _core.sha256_hex(source),
                 }
@@ -325,3 +328,21 @@ def _failure_message(problems: list[_Problem]) -> str:
 
 def _listed(targets: list[str]) -> str:
     return ", ".join(targets)
+
+
+def _binding_json(binding) -> list:
+    """An assumption's binding as JSON: a frozen constant's tuples, lists and dicts tagged, since
+    JSON has no tuples and only string keys (D8, D15; `wheel_artifacts` decodes them)."""
+    if binding[0] == "const":
+        return ["const", _const_json(binding[1])]
+    return list(binding)
+
+
+def _const_json(value):
+    if isinstance(value, tuple):
+        return {"tuple": [_const_json(v) for v in value]}
+    if isinstance(value, list):
+        return {"list": [_const_json(v) for v in value]}
+    if isinstance(value, dict):
+        return {"dict": [[_const_json(k), _const_json(v)] for k, v in value.items()]}
+    return value
