@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from array_vectorize import VectorizationError, vectorize
-from oracle import check, floats, ints
+from oracle import check, floats, ints, to_backend
 
 
 class Const:
@@ -164,3 +164,22 @@ def test_helpers_through_a_module_alias_match_cpython(units_package, backend):
 
     check(vectorize(felt), floats(20), np.array([0.0, 4.8, 10.0, 30.0, np.nan])[:, None], backend=backend)
     check(vectorize(through_package), floats(), backend=backend)
+
+
+class Tariff:
+    RATE = 0.25
+
+
+def tariffed(x):
+    return x * Tariff.RATE
+
+
+def test_a_class_attribute_is_frozen_at_decoration_docs_semantics_item_33(backend):
+    vec = vectorize(tariffed)
+    Tariff.RATE = 0.5
+    try:
+        # CPython reads the attribute at each call; the vectorized function froze 0.25 (D8).
+        assert tariffed(2.0) == 1.0
+        assert np.asarray(vec(to_backend(np.array([2.0]), backend))).tolist() == [0.5]
+    finally:
+        Tariff.RATE = 0.25

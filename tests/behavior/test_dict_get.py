@@ -4,11 +4,13 @@ missing key gives the default (itself per lane or constant)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
 from array_vectorize import VectorizationError, vectorize
-from oracle import BOOL_EDGES, check, floats, ints, uints
+from oracle import BOOL_EDGES, check, floats, ints, to_backend, uints
 
 # Personal allowance by filing status; 0 is "unknown".
 ALLOWANCE = {1: 12_570.0, 2: 25_140.0, 3: 18_000.0, 0: 0.0}
@@ -48,3 +50,18 @@ def without_default(status):
 def test_dict_get_without_a_default_is_rejected():
     with pytest.raises(VectorizationError, match="pass a default"):
         vectorize(without_default)
+
+
+NAN_RATES = {math.nan: 1.0, 0.0: 2.0}
+
+
+def nan_object_key(x):
+    return x * NAN_RATES.get(math.nan, 0.0)
+
+
+def test_a_nan_key_is_never_found_docs_semantics_item_34(backend):
+    # CPython finds the very NaN object that is the key (identity before `==`); the vectorized
+    # lookup matches by `==` per element, where NaN equals nothing.
+    assert nan_object_key(2.0) == 2.0
+    got = vectorize(nan_object_key)(to_backend(np.array([2.0, -3.0]), backend))
+    assert np.asarray(got).tolist() == [0.0, -0.0]
