@@ -38,7 +38,14 @@ impl Lowerer<'_> {
         let binding = match e {
             ast::Expr::Name(n) => {
                 let name = n.id.as_str();
-                if frame.vars.contains_key(name) || frame.locals.contains(name) {
+                // A variable holding a constant dict: a helper's parameter left to its default.
+                if let Some(super::Var::Def(v)) = frame.vars.get(name) {
+                    return match self.const_of(*v) {
+                        Some(Const::Dict(entries)) => Some((String::new(), entries)),
+                        _ => None,
+                    };
+                }
+                if frame.locals.contains(name) {
                     return None;
                 }
                 (name.to_string(), frame.env.get(name)?.clone())
@@ -59,10 +66,12 @@ impl Lowerer<'_> {
         entries: Vec<(Const, Const)>,
     ) -> R<Value> {
         let args = self.positional(frame, c, "dict.get()", 1, 2)?;
-        self.names.assume(
-            name.to_string(),
-            AssumedBinding::Const(Const::Dict(entries.clone())),
-        );
+        if !name.is_empty() {
+            self.names.assume(
+                name.to_string(),
+                AssumedBinding::Const(Const::Dict(entries.clone())),
+            );
+        }
         let key = args[0];
         if self.is_object(key) {
             self.error_at(

@@ -49,6 +49,15 @@ class Units:
         return k - cls.K0
 
 
+def band_rate(band, rates=(0.0, 0.2, 0.4, 0.45), weights={0: 1.0, 3: 1.5}):
+    return rates[band] * weights.get(band, 1.0)
+
+
+@vectorize
+def defaulted(income):
+    return income * band_rate(bisect.bisect_right(BANDS, income))
+
+
 @vectorize
 def marginal_rate(income):
     return RATES[bisect.bisect_right(BANDS, income)]
@@ -82,7 +91,7 @@ def band_tax(income):
     return tax
 '''
 
-NAMES = ("marginal_rate", "band", "gas_pressure", "round_trip", "band_tax")
+NAMES = ("marginal_rate", "band", "gas_pressure", "round_trip", "band_tax", "defaulted")
 
 
 @pytest.fixture
@@ -140,7 +149,7 @@ def test_the_module_computes_what_cpython_computes(module):
     name, _ = module
     mod = importlib.import_module(name)
     x = np.array([-1.0, 0.0, 12_570.0, 30_000.0, 50_270.0, 2e5, np.nan, np.inf])
-    for fn_name in ("marginal_rate", "band", "round_trip", "band_tax"):
+    for fn_name in ("marginal_rate", "band", "round_trip", "band_tax", "defaulted"):
         vec = getattr(mod, fn_name)
         expected = [vec._vectorized_original(v) for v in x.tolist()]
         np.testing.assert_array_equal(np.asarray(vec(x)), np.array(expected, dtype=np.float64 if fn_name != "band" else np.int64))
