@@ -24,8 +24,8 @@ pub mod pyast;
 pub mod rewrite;
 pub mod scan;
 pub mod source;
-pub mod static_class;
 pub mod stack;
+pub mod static_class;
 pub mod suggest;
 #[cfg(test)]
 mod testing;

@@ -15,8 +15,8 @@ use rustpython_parser::{parse, Mode};
 
 use crate::diagnostics::{CompileError, Rendered, SourceText};
 use crate::env::{Binding, Env, FunctionSource};
-use crate::pipeline::{compile_function, Compiled, Options, Request};
 use crate::module_text::{def_start, function_text, literal};
+use crate::pipeline::{compile_function, Compiled, Options, Request};
 use crate::source::{check_nesting, Limits, LineIndex};
 
 /// Builtins the compiler gives meaning to.
@@ -569,7 +569,6 @@ fn target_names(t: &ast::Expr, out: &mut Vec<String>) {
         _ => {}
     }
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -247,22 +247,24 @@ fn assumption_to_py<'py>(py: Python<'py>, a: &Assumption) -> PyResult<Bound<'py,
         AssumedBinding::Builtin(b) => PyTuple::new(py, ["builtin", b.as_str()])?,
         AssumedBinding::BisectModule => PyTuple::new(py, [PyString::new(py, "bisect_module")])?,
         AssumedBinding::Bisect(name) => PyTuple::new(py, ["bisect", name.as_str()])?,
-        AssumedBinding::Function { name, line } | AssumedBinding::ClassMethod { name, line } => PyTuple::new(
-            py,
-            [
-                PyString::new(
-                    py,
-                    if matches!(a.binding, AssumedBinding::Function { .. }) {
-                        "function"
-                    } else {
-                        "classmethod"
-                    },
-                )
-                .into_any(),
-                PyString::new(py, name).into_any(),
-                line.into_pyobject(py)?.into_any(),
-            ],
-        )?,
+        AssumedBinding::Function { name, line } | AssumedBinding::ClassMethod { name, line } => {
+            PyTuple::new(
+                py,
+                [
+                    PyString::new(
+                        py,
+                        if matches!(a.binding, AssumedBinding::Function { .. }) {
+                            "function"
+                        } else {
+                            "classmethod"
+                        },
+                    )
+                    .into_any(),
+                    PyString::new(py, name).into_any(),
+                    line.into_pyobject(py)?.into_any(),
+                ],
+            )?
+        }
         AssumedBinding::Enum(members) => PyTuple::new(
             py,
             [

@@ -231,7 +231,8 @@ impl Validator<'_> {
             // The tables `enumerate` and `zip` run over (lower/for_unpack.rs).
             ast::Expr::Call(c) if unpacked => {
                 for (i, a) in c.args.iter().enumerate() {
-                    let is_start = i == 1 && matches!(c.func.as_ref(), ast::Expr::Name(n) if n.id.as_str() == "enumerate");
+                    let is_start = i == 1
+                        && matches!(c.func.as_ref(), ast::Expr::Name(n) if n.id.as_str() == "enumerate");
                     if is_start {
                         self.expr(a);
                     } else {

@@ -109,7 +109,11 @@ impl Lowerer<'_> {
     ) -> R<[Option<&'c ast::Expr>; 4]> {
         let mut slots: [Option<&ast::Expr>; 4] = [None; 4];
         if c.args.len() > PARAMS.len() {
-            self.bad_bisect(frame, c, format!("{which}() takes at most 4 positional arguments"));
+            self.bad_bisect(
+                frame,
+                c,
+                format!("{which}() takes at most 4 positional arguments"),
+            );
             return Err(());
         }
         for (slot, arg) in slots.iter_mut().zip(&c.args) {
@@ -135,8 +139,16 @@ impl Lowerer<'_> {
     }
 
     /// `lo` or `hi`: a constant int in `0..=len` (`hi=None` is `len`).
-    fn bisect_bound(&mut self, frame: &mut Frame, e: &ast::Expr, what: &str, len: usize) -> R<usize> {
-        if what == "hi" && matches!(e, ast::Expr::Constant(k) if matches!(k.value, ast::Constant::None)) {
+    fn bisect_bound(
+        &mut self,
+        frame: &mut Frame,
+        e: &ast::Expr,
+        what: &str,
+        len: usize,
+    ) -> R<usize> {
+        if what == "hi"
+            && matches!(e, ast::Expr::Constant(k) if matches!(k.value, ast::Constant::None))
+        {
             return Ok(len);
         }
         let v = self.expr(frame, e);
@@ -159,12 +171,18 @@ impl Lowerer<'_> {
     fn check_sorted(&mut self, frame: &Frame, items: &[Const], lo: usize, at: &ast::Expr) -> R<()> {
         for (k, item) in items.iter().enumerate() {
             if matches!(item, Const::Float(f) if f.is_nan()) {
-                let why = format!("the table searched by bisect holds a NaN at index {}: it is not sorted", k + lo);
+                let why = format!(
+                    "the table searched by bisect holds a NaN at index {}: it is not sorted",
+                    k + lo
+                );
                 self.bad_bisect(frame, at, why);
                 return Err(());
             }
             if !matches!(item, Const::Int(_) | Const::Float(_) | Const::Bool(_)) {
-                let why = format!("the table searched by bisect must hold numbers; index {} does not", k + lo);
+                let why = format!(
+                    "the table searched by bisect must hold numbers; index {} does not",
+                    k + lo
+                );
                 self.bad_bisect(frame, at, why);
                 return Err(());
             }

@@ -231,7 +231,9 @@ impl Lowerer<'_> {
         let name = n.id.as_str();
         // The compiled function itself is the only entry of the call stack (no helper).
         self.call_stack.len() == 1
-            && self.f.params[..self.f.declared_params].iter().any(|p| p == name)
+            && self.f.params[..self.f.declared_params]
+                .iter()
+                .any(|p| p == name)
             && matches!(frame.vars.get(name), Some(super::Var::Def(d)) if *d == v)
     }
 

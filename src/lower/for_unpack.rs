@@ -68,10 +68,16 @@ impl Lowerer<'_> {
         let Some((which, call)) = which else {
             return self.bad_unpacking(frame, f.iter.as_ref(), "a loop with several targets runs over `enumerate(T)` or `zip(T1, T2, ...)` of constant tables (D15)".into());
         };
-        self.names
-            .assume(which.to_string(), AssumedBinding::Builtin(which.to_string()));
+        self.names.assume(
+            which.to_string(),
+            AssumedBinding::Builtin(which.to_string()),
+        );
         if !call.keywords.is_empty() {
-            return self.bad_unpacking(frame, call, format!("{which}() takes no keyword arguments here"));
+            return self.bad_unpacking(
+                frame,
+                call,
+                format!("{which}() takes no keyword arguments here"),
+            );
         }
         let (start, tables): (Option<i128>, &[ast::Expr]) = match (which, call.args.as_slice()) {
             ("enumerate", [t]) => (Some(0), std::slice::from_ref(t)),
@@ -80,15 +86,29 @@ impl Lowerer<'_> {
                 match self.const_of(v) {
                     Some(Const::Int(i)) => (Some(i), std::slice::from_ref(t)),
                     Some(Const::Bool(b)) => (Some(i128::from(b)), std::slice::from_ref(t)),
-                    _ => return self.bad_unpacking(frame, s, "enumerate()'s start must be a constant int".into()),
+                    _ => {
+                        return self.bad_unpacking(
+                            frame,
+                            s,
+                            "enumerate()'s start must be a constant int".into(),
+                        )
+                    }
                 }
             }
             ("zip", args) if !args.is_empty() => (None, args),
-            _ => return self.bad_unpacking(frame, call, format!("{which}() takes a table (and for enumerate a constant start) here")),
+            _ => {
+                return self.bad_unpacking(
+                    frame,
+                    call,
+                    format!("{which}() takes a table (and for enumerate a constant start) here"),
+                )
+            }
         };
         let columns = usize::from(start.is_some()) + tables.len();
         if names.len() != target.elts.len() || names.len() != columns {
-            let why = format!("{which}() gives {columns} values per item here: unpack them into as many names");
+            let why = format!(
+                "{which}() gives {columns} values per item here: unpack them into as many names"
+            );
             return self.bad_unpacking(frame, f.target.as_ref(), why);
         }
         let mut len = usize::MAX;
@@ -110,7 +130,11 @@ impl Lowerer<'_> {
         let mut targets = names.iter();
         if let Some(start) = start {
             let index = counter_plus(&counter, start, range);
-            prefix.push(assign(targets.next().map_or("", String::as_str), index, range));
+            prefix.push(assign(
+                targets.next().map_or("", String::as_str),
+                index,
+                range,
+            ));
         }
         for (name, t) in targets.zip(tables) {
             let item = ast::Expr::Subscript(ast::ExprSubscript {
@@ -162,7 +186,11 @@ fn counter_plus(counter: &str, start: i128, range: TextRange) -> ast::Expr {
     });
     ast::Expr::BinOp(ast::ExprBinOp {
         left: Box::new(name_expr(counter, range)),
-        op: if start < 0 { ast::Operator::Sub } else { ast::Operator::Add },
+        op: if start < 0 {
+            ast::Operator::Sub
+        } else {
+            ast::Operator::Add
+        },
         right: Box::new(magnitude),
         range,
     })

@@ -191,7 +191,9 @@ impl Lowerer<'_> {
             e => number(e),
         };
         let signed = |e: &E| match e {
-            E::UnaryOp(u) => matches!(u.op, ast::UnaryOp::USub | ast::UnaryOp::UAdd) && number(&u.operand),
+            E::UnaryOp(u) => {
+                matches!(u.op, ast::UnaryOp::USub | ast::UnaryOp::UAdd) && number(&u.operand)
+            }
             e => number(e),
         };
         // D15: a table of numbers written as the default (`table=(0.1, 0.2)`), frozen as the
@@ -199,7 +201,9 @@ impl Lowerer<'_> {
         let table = match default {
             E::Tuple(t) => t.elts.iter().all(signed),
             E::List(l) => l.elts.iter().all(signed),
-            E::Dict(d) => d.keys.iter().all(|k| k.as_ref().is_some_and(signed)) && d.values.iter().all(signed),
+            E::Dict(d) => {
+                d.keys.iter().all(|k| k.as_ref().is_some_and(signed)) && d.values.iter().all(signed)
+            }
             _ => false,
         };
         if table {

@@ -341,7 +341,9 @@ impl Lowerer<'_> {
             }
             Some(Binding::MathModule) => self.not_a_value(frame, name, "the `math` module", node),
             Some(Binding::NumpyModule) => self.not_a_value(frame, name, "the `numpy` module", node),
-            Some(Binding::BisectModule) => self.not_a_value(frame, name, "the `bisect` module", node),
+            Some(Binding::BisectModule) => {
+                self.not_a_value(frame, name, "the `bisect` module", node)
+            }
             Some(Binding::Namespace(_)) => {
                 self.not_a_value(frame, name, "a module or a class used as a namespace", node)
             }
