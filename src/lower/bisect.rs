@@ -210,3 +210,49 @@ impl Lowerer<'_> {
         self.error_at(frame, DiagnosticKind::UnsupportedExpression, why, at);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::env::Binding;
+    use crate::ir::Const;
+    use crate::pipeline::Options;
+    use crate::testing::{env, errors_with, ir_after_with};
+
+    fn with_bisect() -> crate::env::Env {
+        env(&[
+            ("bisect", Binding::BisectModule),
+            ("bisect_right", Binding::Bisect("bisect_right".into())),
+            (
+                "BANDS",
+                Binding::Const(Const::Tuple(vec![Const::Float(1.0), Const::Int(3)])),
+            ),
+        ])
+    }
+
+    #[test]
+    fn a_search_is_one_comparison_per_item_counted_from_lo() {
+        let src =
+            "def f(x):\n    return bisect.bisect_left(BANDS, x) + bisect_right(BANDS, x, 1)\n";
+        let ir = ir_after_with(src, "lower", &with_bisect(), Options::default()).to_string();
+        assert_eq!(ir.matches("lt ").count(), 3, "{ir}");
+        assert!(ir.contains("not "), "{ir}");
+    }
+
+    #[test]
+    fn an_unsorted_table_or_a_key_function_is_rejected() {
+        let e = errors_with(
+            "def f(x):\n    return bisect_right((2.0, 1.0), x)\n",
+            &with_bisect(),
+        );
+        assert!(
+            e.iter()
+                .any(|m| m.contains("index 1 (1.0) is below index 0 (2.0)")),
+            "{e:?}"
+        );
+        let e = errors_with(
+            "def f(x):\n    return bisect_right(BANDS, x, key=abs)\n",
+            &with_bisect(),
+        );
+        assert!(e.iter().any(|m| m.contains("key=")), "{e:?}");
+    }
+}

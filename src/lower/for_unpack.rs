@@ -208,3 +208,31 @@ fn assign(name: &str, value: ast::Expr, range: TextRange) -> ast::Stmt {
         range,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::env::Binding;
+    use crate::testing::{compiled, env, errors_with};
+
+    #[test]
+    fn enumerate_and_zip_loop_over_positions() {
+        let c = compiled(
+            "T = (1.0, 2.0)\nU = [3, 4, 5]\n\n@vectorize\ndef f(x):\n    acc = 0.0\n    for k, c in enumerate(T, 1):\n        acc += k * c * x\n    for a, b in zip(T, U):\n        acc += a * b\n    return acc\n",
+        );
+        assert!(c.source.contains("for _k_c in range(2):"), "{}", c.source);
+        assert!(c.source.contains("for _a_b in range(2):"), "{}", c.source);
+    }
+
+    #[test]
+    fn as_many_names_as_values_per_item() {
+        let zip = env(&[("zip", Binding::Builtin("zip".into()))]);
+        let e = errors_with(
+            "def f(x):\n    for a, b, c in zip((1, 2), (3, 4)):\n        x += a\n    return x\n",
+            &zip,
+        );
+        assert!(
+            e.iter().any(|m| m.contains("gives 2 values per item")),
+            "{e:?}"
+        );
+    }
+}

@@ -190,3 +190,47 @@ impl Lowerer<'_> {
         value
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::env::{AssumedBinding, Binding, Env};
+    use crate::ir::Const;
+    use crate::testing::compiled;
+
+    #[test]
+    fn a_class_attribute_is_a_constant_assumed_under_its_dotted_name() {
+        let c = compiled(
+            "class Const:\n    R = 8.5\n\n    @classmethod\n    def scaled(cls, x):\n        return x * cls.R\n\n@vectorize\ndef f(x):\n    return Const.scaled(x) + Const.R\n",
+        );
+        assert!(
+            c.source.contains("8.5") && !c.source.contains("Const"),
+            "{}",
+            c.source
+        );
+        let names: Vec<&str> = c.assumptions.iter().map(|a| a.name.as_str()).collect();
+        assert!(
+            names.contains(&"Const.R") && names.contains(&"Const.scaled"),
+            "{names:?}"
+        );
+        assert!(!names.iter().any(|n| n.starts_with("cls")), "{names:?}");
+        let scaled = c.assumptions.iter().find(|a| a.name == "Const.scaled");
+        assert!(matches!(
+            scaled.map(|a| &a.binding),
+            Some(AssumedBinding::ClassMethod { name, .. }) if name == "scaled"
+        ));
+    }
+
+    #[test]
+    fn a_missing_attribute_is_reported() {
+        let mut attrs = Env::new();
+        attrs.insert("R".into(), Binding::Const(Const::Float(1.0)));
+        let e = crate::testing::errors_with(
+            "def f(x):\n    return x * K.G\n",
+            &crate::testing::env(&[("K", Binding::Namespace(attrs))]),
+        );
+        assert!(
+            e.iter().any(|m| m.contains("`K` has no attribute `G`")),
+            "{e:?}"
+        );
+    }
+}
