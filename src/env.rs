@@ -51,6 +51,16 @@ pub enum Binding {
     /// `raise` constructs it by name, a global of the generated module (D8); `except` matches on
     /// the MRO, as CPython does.
     ExceptionClass(Vec<String>),
+    /// The stdlib `bisect` module (D15).
+    BisectModule,
+    /// `bisect.bisect_left` or `bisect.bisect_right` (`bisect.bisect` is `bisect_right`), by name.
+    Bisect(String),
+    /// A class used as a namespace, or a module reached through an alias (D7, D8): the
+    /// attributes the function may read as `name.attr`, each with its own binding.
+    Namespace(Env),
+    /// A classmethod of such a class: a helper whose first parameter is bound to the class (its
+    /// `Namespace`) rather than passed.
+    ClassMethod(Box<FunctionSource>),
     /// Another callable: only usable through an element loop with `fallback=True`.
     OpaqueCallable(String),
     /// Bound to something the compiler cannot use; the text says what.
@@ -87,4 +97,14 @@ pub enum AssumedBinding {
     Enum(Vec<String>),
     /// A plain exception class with this MRO (see [`Binding::ExceptionClass`]).
     ExceptionClass(Vec<String>),
+    /// The `bisect` module.
+    BisectModule,
+    /// The function `bisect.<name>`.
+    Bisect(String),
+    /// A classmethod `name` of a class of the same module, whose `def` is at `line`; the
+    /// assumption's name is dotted (`Units.to_k`), as for every attribute of a namespace.
+    ClassMethod {
+        name: String,
+        line: usize,
+    },
 }

@@ -18,6 +18,7 @@ pub mod ir;
 pub mod lower;
 pub mod module;
 pub mod module_classes;
+pub mod module_text;
 pub mod names;
 pub mod pipeline;
 pub mod pyast;
@@ -25,6 +26,7 @@ pub mod rewrite;
 pub mod scan;
 pub mod source;
 pub mod stack;
+pub mod static_class;
 pub mod suggest;
 #[cfg(test)]
 mod testing;

@@ -10,11 +10,12 @@ use std::collections::BTreeMap;
 
 use crate::Map as HashMap;
 
-use rustpython_parser::ast::{self, Ranged};
+use rustpython_parser::ast;
 use rustpython_parser::{parse, Mode};
 
 use crate::diagnostics::{CompileError, Rendered, SourceText};
-use crate::env::{Binding, Const, Env, FunctionSource};
+use crate::env::{Binding, Env, FunctionSource};
+use crate::module_text::{def_start, function_text, literal};
 use crate::pipeline::{compile_function, Compiled, Options, Request};
 use crate::source::{check_nesting, Limits, LineIndex};
 
@@ -355,33 +356,6 @@ fn marked(def: &ast::StmtFunctionDef, markers: &Markers) -> Option<MarkedOptions
     }
 }
 
-fn def_start(def: &ast::StmtFunctionDef) -> (usize, usize) {
-    let start = match def
-        .decorator_list
-        .iter()
-        .map(|d| usize::from(d.range().start()))
-        .min()
-    {
-        // A decorator's range starts after the `@`.
-        Some(decorator) => decorator.saturating_sub(1),
-        None => usize::from(def.range.start()),
-    };
-    (start, usize::from(def.range.end()))
-}
-
-/// The text of a function from the start of its first decorator's line to its end: what
-/// `inspect.getsource` returns for it.
-fn function_text(source: &str, index: &LineIndex, def: &ast::StmtFunctionDef) -> String {
-    let (start, end) = def_start(def);
-    let (line, _) = index.line_col(source, start);
-    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
-    let _ = line;
-    let end = source[end..]
-        .find('\n')
-        .map_or(source.len(), |i| end + i + 1);
-    source[line_start..end].to_string()
-}
-
 /// Free names resolvable from module text: `math` imports, literal constants bound once,
 /// functions defined once; builtins when not shadowed.
 fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -> Env {
@@ -390,34 +364,9 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
     let count = |n: &str, c: &mut HashMap<String, usize>| *c.entry(n.to_string()).or_default() += 1;
     for stmt in body {
         match stmt {
-            ast::Stmt::Import(i) => {
-                for a in &i.names {
-                    let bound = a.asname.as_ref().map_or_else(
-                        || a.name.split('.').next().unwrap_or("").to_string(),
-                        |n| n.to_string(),
-                    );
+            ast::Stmt::Import(_) | ast::Stmt::ImportFrom(_) => {
+                for (bound, b) in import_bindings(stmt) {
                     count(&bound, &mut bind_count);
-                    let b = if a.name.as_str() == "math" {
-                        Binding::MathModule
-                    } else if a.name.as_str() == "numpy" {
-                        // D16: assumed to be NumPy; the decorator checks the live module.
-                        Binding::NumpyModule
-                    } else {
-                        Binding::Unresolved(format!("module {}", a.name))
-                    };
-                    bindings.insert(bound, b);
-                }
-            }
-            ast::Stmt::ImportFrom(i) => {
-                let module = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
-                for a in &i.names {
-                    let bound = a.asname.as_ref().unwrap_or(&a.name).to_string();
-                    count(&bound, &mut bind_count);
-                    let b = if module == "math" && i.level.is_none_or(|l| l.to_u32() == 0) {
-                        Binding::MathMember(a.name.to_string())
-                    } else {
-                        Binding::Unresolved(format!("imported from {module}"))
-                    };
                     bindings.insert(bound, b);
                 }
             }
@@ -479,6 +428,7 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
     }
     bind_enums(body, &mut bindings);
     crate::module_classes::bind_exception_classes(body, &mut bindings);
+    crate::static_class::bind_namespaces(source, path, index, body, &mut bindings);
     // A name bound twice (or written by `global` in a function) is not pinned by the text.
     let mut globals_written = vec![];
     collect_global_writes(body, &mut globals_written);
@@ -503,6 +453,54 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
             .or_insert_with(|| Binding::Unresolved(format!("the builtin `{b}`")));
     }
     bindings
+}
+
+/// The names an `import` or `from ... import` statement binds, with what each is (D8, D15,
+/// D16): `math`, `numpy`, `bisect` and their members; anything else is unresolved.
+fn import_bindings(stmt: &ast::Stmt) -> Vec<(String, Binding)> {
+    let mut out = vec![];
+    match stmt {
+        ast::Stmt::Import(i) => {
+            for a in &i.names {
+                let bound = a.asname.as_ref().map_or_else(
+                    || a.name.split('.').next().unwrap_or("").to_string(),
+                    |n| n.to_string(),
+                );
+                let b = match a.name.as_str() {
+                    "math" => Binding::MathModule,
+                    "bisect" => Binding::BisectModule,
+                    // D16: assumed to be NumPy; the decorator checks the live module.
+                    "numpy" => Binding::NumpyModule,
+                    other => Binding::Unresolved(format!("module {other}")),
+                };
+                out.push((bound, b));
+            }
+        }
+        ast::Stmt::ImportFrom(i) => {
+            let module = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
+            let absolute = i.level.is_none_or(|l| l.to_u32() == 0);
+            for a in &i.names {
+                let bound = a.asname.as_ref().unwrap_or(&a.name).to_string();
+                let b = match (module.as_str(), absolute, bisect_function(a.name.as_str())) {
+                    ("math", true, _) => Binding::MathMember(a.name.to_string()),
+                    ("bisect", true, Some(which)) => Binding::Bisect(which.to_string()),
+                    _ => Binding::Unresolved(format!("imported from {module}")),
+                };
+                out.push((bound, b));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// The function `from bisect import <name>` binds, when it reads a table (D15).
+fn bisect_function(name: &str) -> Option<&'static str> {
+    match name {
+        "bisect_left" => Some("bisect_left"),
+        "bisect_right" | "bisect" => Some("bisect_right"),
+        _ => None,
+    }
 }
 
 /// Binds every Enum class of the module's top level (D14) to its member names.
@@ -571,53 +569,6 @@ fn target_names(t: &ast::Expr, out: &mut Vec<String>) {
         ast::Expr::List(tt) => tt.elts.iter().for_each(|e| target_names(e, out)),
         _ => {}
     }
-}
-
-/// A literal number, bool, negated number, or tuple, list or dict of those.
-pub fn literal(e: &ast::Expr) -> Option<Const> {
-    match e {
-        ast::Expr::Constant(c) => match &c.value {
-            ast::Constant::Bool(b) => Some(Const::Bool(*b)),
-            ast::Constant::Int(i) => i
-                .to_string()
-                .parse::<i128>()
-                .ok()
-                .filter(|n| n.unsigned_abs() < (1u128 << 64))
-                .map(Const::Int),
-            ast::Constant::Float(f) => Some(Const::Float(*f)),
-            _ => None,
-        },
-        ast::Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub) => match literal(&u.operand)? {
-            Const::Int(i) => Some(Const::Int(-i)),
-            Const::Float(f) => Some(Const::Float(-f)),
-            _ => None,
-        },
-        ast::Expr::Tuple(t) => t
-            .elts
-            .iter()
-            .map(literal)
-            .collect::<Option<Vec<_>>>()
-            .map(Const::Tuple),
-        ast::Expr::List(t) => t
-            .elts
-            .iter()
-            .map(literal)
-            .collect::<Option<Vec<_>>>()
-            .map(Const::List),
-        ast::Expr::Dict(d) => dict_literal(d),
-        _ => None,
-    }
-}
-
-/// A dict display of numbers, as CPython builds it (`eval::dict_of`).
-fn dict_literal(d: &ast::ExprDict) -> Option<Const> {
-    let pairs = d
-        .keys
-        .iter()
-        .zip(&d.values)
-        .map(|(k, v)| Some((literal(k.as_ref()?)?, literal(v)?)))
-        .collect::<Option<Vec<_>>>()?;
-    crate::ir::eval::dict_of(pairs)
 }
 
 #[cfg(test)]

@@ -133,21 +133,11 @@ fn env_from_py(d: &Bound<'_, PyDict>) -> PyResult<Env> {
             "numpy" => Binding::NumpyModule,
             "math_member" => Binding::MathMember(t.get_item(1)?.extract()?),
             "builtin" => Binding::Builtin(t.get_item(1)?.extract()?),
-            "function" => {
-                let env_obj = t.get_item(5)?;
-                let env = if env_obj.is_none() {
-                    None
-                } else {
-                    Some(env_from_py(env_obj.cast::<PyDict>()?)?)
-                };
-                Binding::Function(Box::new(FunctionSource {
-                    source: t.get_item(1)?.extract()?,
-                    path: t.get_item(2)?.extract()?,
-                    first_line: t.get_item(3)?.extract()?,
-                    name: t.get_item(4)?.extract()?,
-                    env,
-                }))
-            }
+            "function" => Binding::Function(Box::new(function_from_py(t)?)),
+            "classmethod" => Binding::ClassMethod(Box::new(function_from_py(t)?)),
+            "bisect_module" => Binding::BisectModule,
+            "bisect" => Binding::Bisect(t.get_item(1)?.extract()?),
+            "namespace" => Binding::Namespace(env_from_py(t.get_item(1)?.cast::<PyDict>()?)?),
             "array" => Binding::Array,
             "enum" => Binding::Enum(t.get_item(1)?.extract()?),
             "exception" => Binding::ExceptionClass(t.get_item(1)?.extract()?),
@@ -163,6 +153,23 @@ fn env_from_py(d: &Bound<'_, PyDict>) -> PyResult<Env> {
         env.insert(name, binding);
     }
     Ok(env)
+}
+
+/// `("function" | "classmethod", source, path, first_line, qualname, env)`.
+fn function_from_py(t: &Bound<'_, PyTuple>) -> PyResult<FunctionSource> {
+    let env_obj = t.get_item(5)?;
+    let env = if env_obj.is_none() {
+        None
+    } else {
+        Some(env_from_py(env_obj.cast::<PyDict>()?)?)
+    };
+    Ok(FunctionSource {
+        source: t.get_item(1)?.extract()?,
+        path: t.get_item(2)?.extract()?,
+        first_line: t.get_item(3)?.extract()?,
+        name: t.get_item(4)?.extract()?,
+        env,
+    })
 }
 
 fn options_from_py(d: Option<&Bound<'_, PyDict>>) -> PyResult<Options> {
@@ -239,14 +246,26 @@ fn assumption_to_py<'py>(py: Python<'py>, a: &Assumption) -> PyResult<Bound<'py,
         AssumedBinding::NumpyModule => PyTuple::new(py, [PyString::new(py, "numpy")])?,
         AssumedBinding::MathMember(m) => PyTuple::new(py, ["math_member", m.as_str()])?,
         AssumedBinding::Builtin(b) => PyTuple::new(py, ["builtin", b.as_str()])?,
-        AssumedBinding::Function { name, line } => PyTuple::new(
-            py,
-            [
-                PyString::new(py, "function").into_any(),
-                PyString::new(py, name).into_any(),
-                line.into_pyobject(py)?.into_any(),
-            ],
-        )?,
+        AssumedBinding::BisectModule => PyTuple::new(py, [PyString::new(py, "bisect_module")])?,
+        AssumedBinding::Bisect(name) => PyTuple::new(py, ["bisect", name.as_str()])?,
+        AssumedBinding::Function { name, line } | AssumedBinding::ClassMethod { name, line } => {
+            PyTuple::new(
+                py,
+                [
+                    PyString::new(
+                        py,
+                        if matches!(a.binding, AssumedBinding::Function { .. }) {
+                            "function"
+                        } else {
+                            "classmethod"
+                        },
+                    )
+                    .into_any(),
+                    PyString::new(py, name).into_any(),
+                    line.into_pyobject(py)?.into_any(),
+                ],
+            )?
+        }
         AssumedBinding::Enum(members) => PyTuple::new(
             py,
             [

@@ -105,14 +105,7 @@ impl Validator<'_> {
                 self.block(&i.body, loop_depth);
                 self.block(&i.orelse, loop_depth);
             }
-            S::For(f) => {
-                if !matches!(f.target.as_ref(), ast::Expr::Name(_)) {
-                    self.push(K::UnsupportedLoop, "the loop variable must be a single name", &*f.target);
-                }
-                self.expr(&f.iter);
-                self.block(&f.body, loop_depth + 1);
-                self.block(&f.orelse, loop_depth);
-            }
+            S::For(f) => self.for_stmt(f, loop_depth),
             S::While(w) => {
                 self.expr(&w.test);
                 self.block(&w.body, loop_depth + 1);
@@ -216,6 +209,34 @@ impl Validator<'_> {
                 self.expr(e);
             }
         }
+    }
+
+    /// A `for` loop: one target name, or names unpacking `enumerate`/`zip` of tables.
+    fn for_stmt(&mut self, f: &ast::StmtFor, loop_depth: usize) {
+        let names = |t: &ast::ExprTuple| t.elts.iter().all(|e| matches!(e, ast::Expr::Name(_)));
+        let unpacked = matches!(f.target.as_ref(), ast::Expr::Tuple(t) if names(t))
+            && matches!(f.iter.as_ref(), ast::Expr::Call(c) if matches!(c.func.as_ref(), ast::Expr::Name(n) if matches!(n.id.as_str(), "enumerate" | "zip")));
+        if !matches!(f.target.as_ref(), ast::Expr::Name(_)) && !unpacked {
+            self.push(DiagnosticKind::UnsupportedLoop, "the loop variable must be a single name, or names unpacking `enumerate(T)` or `zip(T1, T2, ...)` of constant tables", &*f.target);
+        }
+        match f.iter.as_ref() {
+            // The tables `enumerate` and `zip` run over (lower/for_unpack.rs).
+            ast::Expr::Call(c) if unpacked => {
+                for (i, a) in c.args.iter().enumerate() {
+                    let is_start = i == 1
+                        && matches!(c.func.as_ref(), ast::Expr::Name(n) if n.id.as_str() == "enumerate");
+                    if is_start {
+                        self.expr(a);
+                    } else {
+                        self.table(a);
+                    }
+                }
+                c.keywords.iter().for_each(|k| self.expr(&k.value));
+            }
+            iter => self.expr(iter),
+        }
+        self.block(&f.body, loop_depth + 1);
+        self.block(&f.orelse, loop_depth);
     }
 
     fn target(&mut self, target: &ast::Expr) {
@@ -358,6 +379,13 @@ impl Validator<'_> {
         };
         let reduces = REDUCERS.contains(&callee);
         let isinstance = callee == "isinstance";
+        // `bisect_right((0.0, 1e4), x)`: the table searched (D15, lower/bisect.rs).
+        let searched = match c.func.as_ref() {
+            E::Name(n) => n.id.as_str(),
+            E::Attribute(a) => a.attr.as_str(),
+            _ => "",
+        };
+        let bisect = matches!(searched, "bisect_left" | "bisect_right" | "bisect");
         for (i, a) in c.args.iter().enumerate() {
             if clip && none(a) {
                 continue;
@@ -367,7 +395,9 @@ impl Validator<'_> {
                 t.elts.iter().for_each(|e| self.expr(e));
             } else if reduces && matches!(a, E::GeneratorExp(_) | E::ListComp(_)) {
                 self.comprehension(a);
-            } else if (reduces || callee == "len") && !matches!(a, E::Starred(_)) {
+            } else if ((reduces || callee == "len") && !matches!(a, E::Starred(_)))
+                || (bisect && i == 0)
+            {
                 self.table(a);
             } else if let (
                 true,

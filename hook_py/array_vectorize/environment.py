@@ -144,13 +144,19 @@ class EnvBuilder:
         self._visiting: set[int] = set()
         # The program's exception classes by the name the compiler knows them by (D11).
         self._exception_classes: dict[str, type] = {}
+        # Classes whose namespace is being described (a method reading its own class).
+        self._classes: set[int] = set()
+        # The names the function being described reads (attributes of a module it uses).
+        self._names: set[str] = set()
 
     def env_of(self, fn: types.FunctionType) -> dict[str, tuple]:
         self._visiting.add(id(fn))
         closure = closure_values(fn)
         glob = fn.__globals__
         env: dict[str, tuple] = {}
-        for name in sorted(free_names(fn.__code__)):
+        outer_names = self._names
+        self._names = free_names(fn.__code__)
+        for name in sorted(self._names):
             if name in closure:
                 value = closure[name]
             elif name in glob:
@@ -162,6 +168,7 @@ class EnvBuilder:
             env[name] = self.describe(name, value)
         env.update(default_bindings(fn))
         self._visiting.discard(id(fn))
+        self._names = outer_names
         return env
 
     def describe(self, name: str, value: Any) -> tuple:
@@ -169,6 +176,14 @@ class EnvBuilder:
             return ("math",)
         if is_numpy(value):
             return ("numpy",)
+        bisect = sys.modules.get("bisect")
+        if bisect is not None:
+            # D15: `bisect.bisect` is `bisect_right`.
+            if value is bisect:
+                return ("bisect_module",)
+            for which in ("bisect_left", "bisect_right"):
+                if value is getattr(bisect, which):
+                    return ("bisect", which)
         if callable(value) and _MATH_MEMBERS.get(id(value)) is not None and getattr(math, _MATH_MEMBERS[id(value)], None) is value:
             return ("math_member", _MATH_MEMBERS[id(value)])
         for b in KNOWN_BUILTINS:
@@ -186,6 +201,22 @@ class EnvBuilder:
             return ("enum", tuple(value.__members__))
         if isinstance(value, type) and issubclass(value, BaseException):
             return self._exception(name, value)
+        if isinstance(value, type) and not issubclass(value, BaseException) and "." not in name:
+            # D7, D8: a class used as a namespace (`Const.R`, `Units.to_k(t)`); called itself,
+            # it is a callable of the element loop (fallback=True).
+            self.hidden_values[name] = value
+            return ("namespace", self.class_attributes(name, value))
+        if isinstance(value, types.ModuleType):
+            # A module reached through an alias (`import pkg.units as u`): the attributes the
+            # function may read.
+            if id(value) in self._classes:
+                return ("unsupported", f"the module `{value.__name__}`")
+            self._classes.add(id(value))
+            try:
+                attrs = {a: getattr(value, a) for a in sorted(self._names) if hasattr(value, a)}
+                return ("namespace", {a: self.describe_attribute(f"{name}.{a}", v) for a, v in attrs.items()})
+            finally:
+                self._classes.discard(id(value))
         original = unwrap(value)
         if isinstance(original, types.FunctionType):
             try:
@@ -204,8 +235,6 @@ class EnvBuilder:
         if callable(value):
             self.hidden_values[name] = value
             return ("callable", f"a {type(value).__name__}")
-        if isinstance(value, types.ModuleType):
-            return ("unsupported", f"the module `{value.__name__}`")
         return ("unsupported", f"a {type(value).__name__}")
 
     def _exception(self, name: str, cls: type) -> tuple:
@@ -220,3 +249,42 @@ class EnvBuilder:
                     return ("unsupported", f"the exception class `{c.__qualname__}`, one of two different classes of that name the function reaches; rename one")
             self.hidden_values[name] = cls
         return binding
+    def describe_attribute(self, dotted: str, value: Any) -> tuple:
+        """An attribute of a namespace: what a free name bound to it would be, except the
+        bindings that need a global of the generated module (arrays, Enum classes, opaque
+        callables), which an attribute cannot name."""
+        described = self.describe(dotted, value)
+        if described[0] in ("array", "enum", "callable", "namespace"):
+            self.hidden_values.pop(dotted, None)
+            if described[0] != "namespace" or isinstance(value, type):
+                return ("unsupported", "an attribute that is not a number, a table or a function")
+        return described
+
+    def class_attributes(self, name: str, cls: type) -> dict[str, tuple]:
+        """Every attribute a class used as a namespace defines (its own and its bases'):
+        constants, staticmethods (helpers) and classmethods (helpers whose first parameter is
+        the class). A method reading its own class sees the class's constants only."""
+        nested = id(cls) in self._classes
+        self._classes.add(id(cls))
+        attrs: dict[str, tuple] = {}
+        try:
+            for klass in reversed(cls.__mro__[:-1]):
+                for attr, raw in vars(klass).items():
+                    if attr.startswith("__"):
+                        continue
+                    dotted = f"{name}.{attr}"
+                    if isinstance(raw, (staticmethod, classmethod)):
+                        if nested:
+                            continue
+                        described = self.describe_attribute(dotted, raw.__func__)
+                        if isinstance(raw, classmethod) and described[0] == "function":
+                            described = ("classmethod",) + described[1:]
+                    elif isinstance(raw, types.FunctionType):
+                        described = ("unsupported", "an instance method: only the staticmethods and classmethods of a class used as a namespace can be called (D7)")
+                    else:
+                        described = self.describe_attribute(dotted, raw)
+                    attrs[attr] = described
+        finally:
+            if not nested:
+                self._classes.discard(id(cls))
+        return attrs

@@ -131,6 +131,21 @@ def exception_class(cls: type) -> tuple:
             return ("unsupported", f"the exception class `{c.__qualname__}`, whose body defines `{extra[0]}`{_PLAIN_ONLY}")
         mro.append("." + c.__qualname__)
     return ("exception", tuple(mro))
+def _attribute_of(glob: dict, dotted: str) -> Any:
+    """The live value the static compile read as `dotted` (`Units.to_k`): a global, then
+    attributes; a class's own (or inherited) raw attribute, so a staticmethod is its function
+    and a classmethod stays a classmethod (D7, D8)."""
+    first, *rest = dotted.split(".")
+    live = glob.get(first, _MISSING)
+    for attr in rest:
+        if live is _MISSING:
+            return _MISSING
+        if isinstance(live, type):
+            raw = next((vars(k)[attr] for k in live.__mro__ if attr in vars(k)), _MISSING)
+            live = raw.__func__ if isinstance(raw, staticmethod) else raw
+        else:
+            live = getattr(live, attr, _MISSING)
+    return live
 
 
 def assumptions_hold(fn: FunctionType, assumptions) -> bool:
@@ -142,10 +157,10 @@ def assumptions_hold(fn: FunctionType, assumptions) -> bool:
     glob = fn.__globals__
     missing = _MISSING
     for name, binding in assumptions:
-        if freevars and name in freevars:
+        if freevars and name.partition(".")[0] in freevars:
             return False
         tag = binding[0]
-        live = glob.get(name, missing)
+        live = glob.get(name, missing) if "." not in name else _attribute_of(glob, name)
         if live is missing:
             live = _BUILTINS.get(name, missing) if tag == "builtin" else missing
             if live is missing:
@@ -174,6 +189,22 @@ def assumptions_hold(fn: FunctionType, assumptions) -> bool:
                 return False
         elif tag == "math_member":
             if live is not getattr(math, binding[1], missing):
+                return False
+        elif tag == "classmethod":
+            # D7: a classmethod of a class used as a namespace (its function, unbound).
+            target = getattr(live, "__func__", None) if isinstance(live, classmethod) else None
+            if (
+                type(target) is not FunctionType
+                or target.__name__ != binding[1]
+                or target.__code__.co_firstlineno != binding[2]
+                or target.__code__.co_filename != code.co_filename
+            ):
+                return False
+        elif tag == "bisect_module":
+            if live is not sys.modules.get("bisect") or live is None:
+                return False
+        elif tag == "bisect":
+            if live is not getattr(sys.modules.get("bisect"), binding[1], missing):
                 return False
         elif tag == "enum":
             # D14: an Enum class with the members the static compile saw (its generated code

@@ -128,7 +128,7 @@ def _load_manifest(filename: str, module: str) -> dict[tuple[str, int], dict] | 
         docs_valid = manifest.get("doc_key") == doc_key()
         entries = {}
         for e in manifest["functions"]:
-            e["assumptions"] = [(name, _tupled(binding)) for name, binding in e["assumptions"]]
+            e["assumptions"] = [(name, _binding(binding)) for name, binding in e["assumptions"]]
             if not docs_valid:
                 e.pop("doc", None)
             entries[(e["qualname"], e["line"])] = e
@@ -158,6 +158,24 @@ def _doc_is_compiled(fn: types.FunctionType) -> bool:
     consts = fn.__code__.co_consts
     first = consts[0] if consts else None
     return fn.__doc__ is (first if isinstance(first, str) else None)
+
+
+def _binding(binding: list) -> tuple:
+    """An assumption's binding as the core returned it (the build tags constants: `_const`)."""
+    if binding[0] == "const":
+        return ("const", _const(binding[1]))
+    return _tupled(binding)
+
+
+def _const(value: Any) -> Any:
+    if isinstance(value, dict):
+        ((tag, items),) = value.items()
+        if tag == "tuple":
+            return tuple(_const(v) for v in items)
+        if tag == "list":
+            return [_const(v) for v in items]
+        return {_const(k): _const(v) for k, v in items}
+    return value
 
 
 def _tupled(value: Any) -> Any:

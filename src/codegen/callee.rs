@@ -18,6 +18,7 @@ use std::collections::BTreeSet;
 
 use super::runtime::HELPERS;
 use super::{unique, Function, Gen, Kind, Value, PYTHON_NAMES};
+use crate::ir::ParamMode;
 use crate::pyast::{call, name, Expr, Stmt};
 use crate::Map;
 
@@ -125,7 +126,12 @@ impl<'a> Emitted<'a> {
             .chain(self.state.borrow().taken.iter().cloned())
             .collect();
         let xp = unique("xp", &reserved);
-        let mut g = Gen::new(f, &xp, &reserved, &f.params, &f.params, (wide, Some(self)));
+        // A uniform argument (D14) is passed as it is: no array to broadcast the result with.
+        let arrays: Vec<String> = (0..f.params.len())
+            .filter(|i| f.mode(*i) != ParamMode::Uniform)
+            .map(|i| f.params[i].clone())
+            .collect();
+        let mut g = Gen::new(f, &xp, &reserved, &arrays, &f.params, (wide, Some(self)));
         g.returns_raw = true;
         let mut params = vec![xp];
         params.extend(f.params.iter().cloned());

@@ -4,9 +4,10 @@
 //! Lowering inlines every helper call (`inline.rs`). When that would grow the function past the
 //! inlining budget (helpers that call one another twice per level copy the innermost body
 //! `2**depth` times), lowering starts over in *out-of-line mode*: each helper called with
-//! arguments that are arrays or constants is lowered once per signature (the constants, and the
-//! kind each array argument has while lowering) into a [`CalleeFn`] whose parameters are the
-//! array arguments, and the call becomes `Op::Call`:
+//! arguments that are arrays, constants or uniform values (D14) is lowered once per signature
+//! (the constants, and the kind each array argument has while lowering) into a [`CalleeFn`]
+//! whose parameters are the array and uniform arguments (a uniform one passed as the Python
+//! object it is), and the call becomes `Op::Call`:
 //!
 //! ```text
 //! def h1(x): return h2(x) + h2(x)      def _vec_helper_h1_0(xp, x):
@@ -28,7 +29,9 @@ use super::{identity, Done, Frame, Lowerer, Var, MAX_CALL_DEPTH, MAX_INLINED_VAL
 use crate::diagnostics::{DiagnosticKind, SourceId};
 use crate::env::Env;
 use crate::extract::ParsedFunction;
-use crate::ir::{walk_insts, Block, Const, Function, Inst, Kind, Op, Shape, Value};
+use crate::ir::{
+    walk_insts, Block, Const, Function, Inst, Kind, Op, ParamMode, Shape, UniformOp, Value,
+};
 use crate::Map as HashMap;
 
 /// A helper lowered on its own (D7): its array arguments are its parameters, its constant
@@ -52,6 +55,9 @@ enum ArgSig {
     Const(Const),
     /// Passed: an array of this kind (as lowering knows it).
     Array(Kind),
+    /// Passed: a uniform value (D14: a parameter dict, an Enum member), the same on every lane,
+    /// read in Python by the helper's function as by the caller.
+    Object,
 }
 
 /// The state of the function being lowered, set aside while a helper is lowered on its own.
@@ -97,6 +103,9 @@ impl Lowerer<'_> {
             if let Some(c) = self.const_of(a) {
                 key.push_str(&format!("|c{}", c.key()));
                 sig.push(ArgSig::Const(c));
+            } else if self.is_object(a) && !self.poisoned.contains(&a) {
+                key.push_str("|o");
+                sig.push(ArgSig::Object);
             } else if self.shape(a) == Shape::Array && !self.poisoned.contains(&a) {
                 key.push_str(&format!("|a{}", self.kind(a).name()));
                 sig.push(ArgSig::Array(self.kind(a)));
@@ -136,7 +145,7 @@ impl Lowerer<'_> {
         let passed = args
             .iter()
             .zip(&sig)
-            .filter(|(_, s)| matches!(s, ArgSig::Array(_)))
+            .filter(|(_, s)| matches!(s, ArgSig::Array(_) | ArgSig::Object))
             .map(|(a, _)| *a)
             .chain(live)
             .collect();
@@ -183,6 +192,13 @@ impl Lowerer<'_> {
                     self.f.values[v.index()].kind = *k;
                     self.f.params.push(p.clone());
                     v
+                }
+                ArgSig::Object => {
+                    let i = self.f.params.len();
+                    self.f.params.push(p.clone());
+                    self.f.modes.resize(i, ParamMode::Number);
+                    self.f.modes.push(ParamMode::Uniform);
+                    self.uniform(UniformOp::Arg(i), vec![])
                 }
             };
             frame.vars.insert(p.clone(), Var::Def(v));
@@ -297,16 +313,19 @@ impl Lowerer<'_> {
 }
 
 /// Whether `func` reads a parameter past its own: a hidden one of the function being compiled
-/// (a global array or a fallback callee, D8), which only that function has.
+/// (a global array, a fallback callee, D8, or an Enum class of the module, D14), which only that
+/// function has.
 fn reads_hidden(func: &Function) -> bool {
     let mut hidden = false;
-    walk_insts(&func.body, &mut |inst| {
-        if let Inst::Let {
+    walk_insts(&func.body, &mut |inst| match inst {
+        Inst::Let {
             op: Op::Param(i), ..
-        } = inst
-        {
-            hidden |= *i >= func.declared_params;
-        }
+        } => hidden |= *i >= func.declared_params,
+        Inst::Let {
+            op: Op::Uniform(UniformOp::Global(_), _),
+            ..
+        } => hidden = true,
+        _ => {}
     });
     hidden
 }

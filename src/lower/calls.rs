@@ -9,7 +9,7 @@ use rustpython_parser::ast;
 
 use super::{Frame, Hidden, LocalFn, Lowerer, R};
 use crate::diagnostics::DiagnosticKind;
-use crate::env::FunctionSource;
+use crate::env::{Env, FunctionSource};
 use crate::ir::{math_fn, BinOp, CastOp, CmpOp, Const, Kind, Op, SafeValue, UnOp, Value};
 
 impl Lowerer<'_> {
@@ -17,6 +17,11 @@ impl Lowerer<'_> {
     pub(super) fn call(&mut self, frame: &mut Frame, c: &ast::ExprCall) -> R<Value> {
         use ast::Expr as E;
         // Resolve the callee.
+        if let E::Attribute(a) = c.func.as_ref() {
+            if let Some(got) = self.dict_get(frame, a, c) {
+                return got;
+            }
+        }
         let callee: Callee = match c.func.as_ref() {
             E::Attribute(a) => self.callee_attribute(frame, a, c)?,
             E::Name(n) => self.callee_named(frame, n.id.as_str(), c)?,
@@ -29,6 +34,10 @@ impl Lowerer<'_> {
             Callee::Helper(fs) => self.call_helper(frame, c, &fs),
             Callee::Local(l) => self.call_local(frame, c, &l),
             Callee::Opaque(name) => self.element_call(frame, c, name),
+            Callee::Bisect(which) => self.call_bisect(frame, c, &which),
+            Callee::ClassMethod(fs, class, path) => {
+                self.call_classmethod(frame, c, &fs, (&class, path))
+            }
         }
     }
 
@@ -316,6 +325,11 @@ pub(super) enum Callee {
     Local(LocalFn),
     /// Another callable, called element by element (fallback=True).
     Opaque(String),
+    /// `bisect.bisect_left` or `bisect.bisect_right` on a constant table (D15).
+    Bisect(String),
+    /// A classmethod, with the attributes and the dotted name of its class (bound to its first
+    /// parameter).
+    ClassMethod(Box<FunctionSource>, Env, String),
 }
 
 #[cfg(test)]

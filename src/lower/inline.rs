@@ -190,6 +190,27 @@ impl Lowerer<'_> {
             E::Attribute(a) => env.is_some() && matches!(a.value.as_ref(), E::Name(_)),
             e => number(e),
         };
+        let signed = |e: &E| match e {
+            E::UnaryOp(u) => {
+                matches!(u.op, ast::UnaryOp::USub | ast::UnaryOp::UAdd) && number(&u.operand)
+            }
+            e => number(e),
+        };
+        // D15: a table of numbers written as the default (`table=(0.1, 0.2)`), frozen as the
+        // live decorator freezes the tuple the `def` computed.
+        let table = match default {
+            E::Tuple(t) => t.elts.iter().all(signed),
+            E::List(l) => l.elts.iter().all(signed),
+            E::Dict(d) => {
+                d.keys.iter().all(|k| k.as_ref().is_some_and(signed)) && d.values.iter().all(signed)
+            }
+            _ => false,
+        };
+        if table {
+            let mut scope = Frame::new(env.unwrap_or(frame.env), callee.source, callee);
+            scope.locals.clear();
+            return self.table(&mut scope, default, default, false);
+        }
         let ok = match default {
             E::UnaryOp(u) => {
                 matches!(u.op, ast::UnaryOp::USub | ast::UnaryOp::UAdd) && named(&u.operand)
@@ -198,7 +219,7 @@ impl Lowerer<'_> {
         };
         if !ok {
             let what = if env.is_some() {
-                "a number, a name or `module.attr`"
+                "a number, a table of numbers, a name or `module.attr`"
             } else {
                 "a number (a nested function's defaults are evaluated where its `def` runs)"
             };
@@ -225,7 +246,7 @@ impl Lowerer<'_> {
     /// names resolved in `env` (and `outer`, for a nested function); its value is its returns
     /// chained. `(outer, local_fns)` are the variables and local functions of the enclosing
     /// function it sees (both empty for a module-level helper).
-    fn inline(
+    pub(super) fn inline(
         &mut self,
         frame: &mut Frame,
         callee: &ParsedFunction,

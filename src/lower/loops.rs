@@ -190,17 +190,27 @@ impl Lowerer<'_> {
 
     /// A `for` statement (D6).
     pub(super) fn for_stmt(&mut self, frame: &mut Frame, f: &ast::StmtFor, stmt: &ast::Stmt) {
-        let Some(mut spec) = self.loop_spec(frame, f, stmt) else {
-            return;
-        };
-        if trip_count(spec.start, spec.stop, spec.step) == 0 {
-            self.body(frame, &f.orelse);
+        if let ast::Expr::Tuple(t) = f.target.as_ref() {
+            self.for_unpacking(frame, f, t, stmt);
             return;
         }
-        if has_exit(&f.body, true, true) {
+        let Some(spec) = self.loop_spec(frame, f, stmt) else {
+            return;
+        };
+        self.counted_for(frame, spec, stmt);
+    }
+
+    /// A `for` loop with known bounds, its body and `else:` in `spec` (a masked loop when the
+    /// body breaks or continues, D12).
+    pub(super) fn counted_for(&mut self, frame: &mut Frame, mut spec: LoopSpec, stmt: &ast::Stmt) {
+        if trip_count(spec.start, spec.stop, spec.step) == 0 {
+            self.body(frame, spec.orelse);
+            return;
+        }
+        if has_exit(spec.body, true, true) {
             let init = self.running_mask(frame);
-            let track_breaks = !f.orelse.is_empty() && has_exit(&f.body, true, false);
-            if has_exit(&f.body, true, false) {
+            let track_breaks = !spec.orelse.is_empty() && has_exit(spec.body, true, false);
+            if has_exit(spec.body, true, false) {
                 // The index at the `break` stays the lane's value after the loop.
                 spec.carried.push(spec.target.clone());
                 spec.carried.sort();

@@ -26,18 +26,22 @@
 //! `bits` (bitwise operators), `raise` and `try_stmt` (D11), `exc_class` (the exception classes
 //! they name). A new construct arrives as a new file here.
 
+mod bisect;
 mod bits;
 mod builder;
 mod callee;
 mod calls;
 mod control;
+mod dict_get;
 mod divmod;
 mod exc_class;
 mod expr;
+mod for_unpack;
 mod inline;
 mod loop_exit;
 mod loops;
 mod names;
+mod namespace;
 mod numpy;
 mod raise;
 mod range_loop;
@@ -203,6 +207,11 @@ pub struct Lowerer<'s> {
     callees: Vec<CalleeFn>,
     /// Index in `callees` per helper signature; None for one that is inlined.
     callee_memo: HashMap<String, Option<usize>>,
+    /// The classmethods being inlined: the name of each one's first parameter and the dotted
+    /// name of the class bound to it, under which reads through it are assumed (D8).
+    class_params: Vec<(String, String)>,
+    /// The parameter modes of each helper (D14), by helper, computed once per compile.
+    helper_modes: HashMap<(String, usize, String), Vec<ParamMode>>,
     /// Values of every helper in `callees`, for the budget.
     callee_values: usize,
     /// Tuples being lowered, by their handle value (D13).
@@ -288,6 +297,8 @@ impl<'s> Lowerer<'s> {
             out_of_line: false,
             callees: vec![],
             callee_memo: HashMap::default(),
+            class_params: Vec::new(),
+            helper_modes: HashMap::default(),
             callee_values: 0,
             tuples: HashMap::default(),
             return_sites: HashMap::default(),

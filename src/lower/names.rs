@@ -70,7 +70,20 @@ impl Lowerer<'_> {
             );
             return Err(());
         }
-        Ok(match frame.env.get(name).cloned() {
+        let binding = frame.env.get(name).cloned();
+        self.callee_of_binding(frame, name, binding, c)
+    }
+
+    /// What a callee bound to `binding` is; `name` is how the call names it (dotted for an
+    /// attribute of a namespace, `Units.to_k`), under which the assumption is recorded.
+    pub(super) fn callee_of_binding(
+        &mut self,
+        frame: &Frame,
+        name: &str,
+        binding: Option<Binding>,
+        c: &ast::ExprCall,
+    ) -> R<Callee> {
+        Ok(match binding {
             Some(Binding::Builtin(b)) => {
                 self.names
                     .assume(name.to_string(), AssumedBinding::Builtin(b.clone()));
@@ -86,11 +99,16 @@ impl Lowerer<'_> {
                 self.names.assume(
                     name.to_string(),
                     AssumedBinding::Function {
-                        name: fs.name.clone(),
+                        name: short_name(&fs.name),
                         line,
                     },
                 );
                 Callee::Helper(fs)
+            }
+            Some(Binding::Bisect(which)) => {
+                self.names
+                    .assume(name.to_string(), AssumedBinding::Bisect(which.clone()));
+                Callee::Bisect(which)
             }
             Some(Binding::OpaqueCallable(what)) => {
                 if self.opts.fallback {
@@ -104,6 +122,15 @@ impl Lowerer<'_> {
                     );
                     return Err(());
                 }
+            }
+            Some(Binding::Unsupported(what)) => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnknownCall,
+                    format!("cannot call `{name}`: it is {what}"),
+                    &*c.func,
+                );
+                return Err(());
             }
             Some(Binding::Unresolved(_)) => {
                 self.names.defer(name);
@@ -121,11 +148,20 @@ impl Lowerer<'_> {
                 );
                 return Err(());
             }
-            Some(Binding::MathModule) | Some(Binding::NumpyModule) => {
+            // A class called (constructed) is a callable of the element loop (fallback=True).
+            Some(Binding::Namespace(_)) if self.opts.fallback && !name.contains('.') => {
+                Callee::Opaque(name.to_string())
+            }
+            Some(
+                Binding::MathModule
+                | Binding::NumpyModule
+                | Binding::BisectModule
+                | Binding::Namespace(_),
+            ) => {
                 self.error_at(
                     frame,
                     DiagnosticKind::UnknownCall,
-                    "a module is not callable".into(),
+                    format!("`{name}` is a module or a class used as a namespace: call one of its functions (D7)"),
                     &*c.func,
                 );
                 return Err(());
@@ -134,7 +170,7 @@ impl Lowerer<'_> {
             | Some(Binding::Array)
             | Some(Binding::Enum(_))
             | Some(Binding::ExceptionClass(_))
-            | Some(Binding::Unsupported(_)) => {
+            | Some(Binding::ClassMethod(_)) => {
                 self.error_at(
                     frame,
                     DiagnosticKind::UnknownCall,
@@ -153,7 +189,16 @@ impl Lowerer<'_> {
         a: &ast::ExprAttribute,
         c: &ast::ExprCall,
     ) -> R<Callee> {
+        if let Some(callee) = self.namespace_callee(frame, a, c) {
+            return callee;
+        }
         let ast::Expr::Name(base) = a.value.as_ref() else {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnknownCall,
+                "only functions of `math`, `numpy`, `bisect`, a module alias or a class used as a namespace can be called as attributes".into(),
+                &*c.func,
+            );
             return Err(());
         };
         if self.is_numpy(frame, base.id.as_str()) || self.is_namespace_arg(frame, base.id.as_str())
@@ -257,6 +302,19 @@ impl Lowerer<'_> {
             return self.poison();
         }
         let binding = frame.env.get(name).cloned();
+        self.read_binding(frame, name, binding, node)
+    }
+
+    /// The value of a name bound to `binding` in the environment; `name` is how the function
+    /// reads it (dotted for an attribute of a namespace, `Const.R`), under which the assumption
+    /// is recorded.
+    pub(super) fn read_binding(
+        &mut self,
+        frame: &mut Frame,
+        name: &str,
+        binding: Option<Binding>,
+        node: &ast::Expr,
+    ) -> Value {
         match binding {
             Some(Binding::Const(c)) => {
                 self.names
@@ -284,6 +342,15 @@ impl Lowerer<'_> {
             }
             Some(Binding::MathModule) => self.not_a_value(frame, name, "the `math` module", node),
             Some(Binding::NumpyModule) => self.not_a_value(frame, name, "the `numpy` module", node),
+            Some(Binding::BisectModule) => {
+                self.not_a_value(frame, name, "the `bisect` module", node)
+            }
+            Some(Binding::Namespace(_)) => {
+                self.not_a_value(frame, name, "a module or a class used as a namespace", node)
+            }
+            Some(Binding::Bisect(_) | Binding::ClassMethod(_)) => {
+                self.not_a_value(frame, name, "a function", node)
+            }
             Some(Binding::Builtin(b)) => {
                 self.not_a_value(frame, name, &format!("the builtin `{b}`"), node)
             }
@@ -332,6 +399,11 @@ impl Lowerer<'_> {
         );
         self.poison()
     }
+}
+
+/// The last component of a qualname: what the live function's `__name__` is.
+pub(super) fn short_name(qualname: &str) -> String {
+    qualname.rsplit('.').next().unwrap_or(qualname).to_string()
 }
 
 #[cfg(test)]

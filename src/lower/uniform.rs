@@ -106,20 +106,21 @@ fn helper_uses<'a>(
     let ast::Expr::Call(c) = e else {
         return vec![];
     };
-    let ast::Expr::Name(f) = c.func.as_ref() else {
-        return vec![];
+    // A helper, a staticmethod or module function through a namespace, or a classmethod (whose
+    // first parameter is its class, not an argument).
+    let (fs, shift) = match callee_binding(&c.func, env) {
+        Some(Binding::Function(fs)) => (fs, 0),
+        Some(Binding::ClassMethod(fs)) => (fs, 1),
+        _ => return vec![],
     };
-    let Some(Binding::Function(fs)) = env.get(f.id.as_str()) else {
-        return vec![];
-    };
-    let Some((names, modes)) = helper_modes(fs) else {
+    let Some((names, modes)) = helper_modes(&fs) else {
         return vec![];
     };
     let positional = c
         .args
         .iter()
         .enumerate()
-        .map(|(i, a)| (modes.get(i).copied(), a));
+        .map(|(i, a)| (modes.get(i + shift).copied(), a));
     let keywords = c.keywords.iter().filter_map(|k| {
         let i = names
             .iter()
@@ -372,8 +373,22 @@ fn walk_expr<'a>(e: &'a ast::Expr, f: &mut impl FnMut(&'a ast::Expr)) {
     }
 }
 
-/// How deep [`param_modes`] follows arguments into helpers that call helpers.
-const MAX_HELPER_DEPTH: usize = 4;
+/// What the callee expression `f` is bound to: a name of the environment, or an attribute of a
+/// namespace (D7: `Units.to_k`, `u.to_k`).
+fn callee_binding(f: &ast::Expr, env: &Env) -> Option<Binding> {
+    match f {
+        ast::Expr::Name(n) => env.get(n.id.as_str()).cloned(),
+        ast::Expr::Attribute(a) => match callee_binding(&a.value, env)? {
+            Binding::Namespace(attrs) => attrs.get(a.attr.as_str()).cloned(),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// How deep [`param_modes`] follows arguments into helpers that call helpers (each helper's
+/// modes are computed once per compile, so a deep chain costs its length).
+const MAX_HELPER_DEPTH: usize = 64;
 
 impl Lowerer<'_> {
     /// The modes of `func`'s parameters, following arguments into helpers (see [`param_modes`]).
@@ -393,8 +408,13 @@ impl Lowerer<'_> {
                 self.diags.truncate(reported);
                 return None;
             };
+            let key = (fs.path.clone(), fs.first_line, fs.name.clone());
+            if let Some(modes) = self.helper_modes.get(&key) {
+                return Some((parsed.params.clone(), modes.clone()));
+            }
             let helper_env = fs.env.clone().unwrap_or_else(|| env.clone());
             let modes = self.modes_of(&parsed, &helper_env, depth + 1);
+            self.helper_modes.insert(key, modes.clone());
             Some((parsed.params.clone(), modes))
         })
     }

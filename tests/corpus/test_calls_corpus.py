@@ -6,6 +6,7 @@ call NumPy, as their users run them) on NumPy and array-api-strict."""
 
 from __future__ import annotations
 
+import colorsys as cs
 import math
 import warnings
 
@@ -160,7 +161,53 @@ def stirling_ratio(n):
     return math.gamma(n + 1.0) / (math.sqrt(2.0 * math.pi * n) * (n / math.e) ** n)
 
 
+# ------------------------------------------------------- classes as namespaces, module constants
+
+
+class Phys:
+    """SI constants, bound once: read as constants (D8)."""
+
+    R = 8.314462618
+    G = 9.80665
+    C_AIR = 1005.0
+    KELVIN = 273.15
+
+    @staticmethod
+    def to_kelvin(celsius):
+        return celsius + Phys.KELVIN
+
+    @classmethod
+    def air_density(cls, celsius, kpa=101.325):
+        return kpa * 1000.0 * 0.0289652 / (cls.R * cls.to_kelvin(celsius))
+
+
+def barometric_pressure(height, celsius):
+    # Isothermal atmosphere: p = p0 exp(-M g h / (R T)).
+    return 101.325 * math.exp(-0.0289652 * Phys.G * height / (Phys.R * Phys.to_kelvin(celsius)))
+
+
+def heating_power(flow, t_in, t_out):
+    return flow * Phys.air_density(t_in) * Phys.C_AIR * (t_out - t_in)
+
+
+# -------------------------------------------------------- helpers through a module alias (stdlib)
+
+
+def luma(r, g, b):
+    # `colorsys` is plain Python: its functions are helpers reached through the alias (D7).
+    y, _, _ = cs.rgb_to_yiq(r, g, b)
+    return y
+
+
+def lightness(r, g, b):
+    return cs.rgb_to_hls(r, g, b)[1]
+
+
 CORPUS = {
+    "luma": (luma, "xxx"),
+    "lightness": (lightness, "xxx"),
+    "barometric_pressure": (barometric_pressure, "fx"),
+    "heating_power": (heating_power, "nxf"),
     "bs_call": (bs_call, "ppvt"),
     "bs_put": (bs_put, "ppvt"),
     "bs_vega": (bs_vega, "ppvt"),

@@ -5,7 +5,9 @@ CPython element by element on numpy and array-api-strict."""
 
 from __future__ import annotations
 
+import bisect
 import math
+from bisect import bisect_left
 
 import numpy as np
 import pytest
@@ -200,6 +202,62 @@ def worst_index(pm25, no2):
     return max(v / lim for v, lim in zip((pm25, no2), (25.0, 40.0)))
 
 
+# ----------------------------------------------------------------- bisect, enumerate/zip, dict.get
+
+NI_THRESHOLDS = (6_396.0, 12_570.0, 50_270.0)
+NI_RATES = (0.0, 0.0, 0.08, 0.02)
+SPEED_LIMITS = [20, 30, 40, 50, 60, 70]
+FINE_BANDS = (0.0, 60.0, 100.0, 200.0, 300.0, 500.0, 1000.0)
+DEPENDANT_SCALE = {0: 1.0, 1: 1.5, 2: 1.8, 3: 2.1}
+REGION_LEVY = {11: 0.012, 12: 0.015, 21: 0.009}
+TARIFF_TOPS = (100.0, 300.0, 1000.0)
+TARIFF_PRICES = (0.12, 0.18, 0.25, 0.31)
+
+
+def national_insurance(weekly_pay):
+    # Rate of the band the pay falls in: bisect on the published thresholds.
+    return weekly_pay * NI_RATES[bisect.bisect_right(NI_THRESHOLDS, weekly_pay)]
+
+
+def speeding_band(speed):
+    # How many limits the speed reaches or exceeds (an int per driver).
+    return bisect_left(SPEED_LIMITS, speed)
+
+
+def fine_for_excess(excess_kmh):
+    # A band per 10% of the fine table; the fine of the band is its lower edge doubled.
+    band = bisect.bisect_right(FINE_BANDS, excess_kmh * 10.0, 1)
+    return 2.0 * FINE_BANDS[band - 1]
+
+
+def equivalised_income(income, dependants):
+    return income / DEPENDANT_SCALE.get(dependants, 2.1 + 0.3 * (dependants - 3))
+
+
+def regional_levy(region, payroll):
+    return payroll * REGION_LEVY.get(region, 0.01)
+
+
+def block_tariff(kwh):
+    # Increasing block tariff: each block's energy at its price.
+    cost = 0.0
+    lower = 0.0
+    for top, price in zip(TARIFF_TOPS, TARIFF_PRICES):
+        if kwh > lower:
+            cost += (min(kwh, top) - lower) * price
+        lower = top
+    if kwh > lower:
+        cost += (kwh - lower) * TARIFF_PRICES[3]
+    return cost
+
+
+def horner_free_polynomial(x):
+    total = 0.0
+    for power, coefficient in enumerate((0.9999, -0.4982, 0.3194, -0.1369), 1):
+        total += coefficient * x**power
+    return total
+
+
 INCOMES = np.array([-1.0, 0.0, 1.0, 12499.99, 12500.0, 30000.0, 62500.0, 1e7, np.inf, 37500.5, -0.0])
 SMALL_INTS = np.array([-3, -1, 0, 1, 2, 3, 5, 6, 7, 11, 12, 13, 19, 23, 100, 2**40], dtype=np.int64)
 DAYS = np.array([-10000, -1, 0, 1, 6, 7, 365, 19000, 2**40, -(2**40)], dtype=np.int64)
@@ -233,6 +291,13 @@ CORPUS = [
     (unpack_day_of_year, (np.array([0, 1, 33, 1036767, 1036799, -1, 2**40 + 45], dtype=np.int64),)),
     (any_threshold_crossed, np.meshgrid(np.array([0.0, 25.0, 30.0, np.nan]), np.array([10.0, 40.5]), np.array([119.0, 121.0]), indexing="ij")),
     (worst_index, np.meshgrid(np.array([0.0, 25.0, 50.0, -1.0, np.nan]), np.array([0.0, 40.0, 80.0, np.inf]), indexing="ij")),
+    (national_insurance, (np.array([-1.0, 0.0, 6_396.0, 6_395.99, 12_570.0, 3e4, 50_270.0, 1e6, np.inf, np.nan, -0.0]),)),
+    (speeding_band, (np.array([-5, 0, 19, 20, 21, 30, 55, 70, 71, 2**62], dtype=np.int64),)),
+    (fine_for_excess, (np.array([-1.0, 0.0, 5.9, 6.0, 10.0, 19.99, 50.0, 100.0, 1e5, np.nan, np.inf]),)),
+    (equivalised_income, np.meshgrid(np.array([0.0, 25_000.0, -0.0, np.inf]), np.array([0, 1, 2, 3, 4, 7, -1]), indexing="ij")),
+    (regional_levy, np.meshgrid(np.array([11, 12, 21, 22, 0, -11]), np.array([1e5, 0.0, np.nan]), indexing="ij")),
+    (block_tariff, (np.array([-5.0, 0.0, 50.0, 100.0, 250.0, 300.0, 999.0, 1000.0, 4000.0, np.inf, np.nan]),)),
+    (horner_free_polynomial, (np.array([-1.0, -0.0, 0.0, 0.25, 0.5, 0.99, 1.0, 2.0, np.nan]),)),
 ]
 
 

@@ -160,7 +160,7 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
                     "options": fn["options"],
                     "entry": fn["entry"],
                     "hidden": [list(h) for h in fn.get("hidden") or ()],
-                    "assumptions": fn["assumptions"],
+                    "assumptions": [[name, _binding_json(b)] for name, b in fn["assumptions"]],
                     "file": filename,
                     "source_sha256": _core.sha256_hex(source),
                 }
@@ -329,3 +329,21 @@ def _failure_message(problems: list[_Problem]) -> str:
 
 def _listed(targets: list[str]) -> str:
     return ", ".join(targets)
+
+
+def _binding_json(binding) -> list:
+    """An assumption's binding as JSON: a frozen constant's tuples, lists and dicts tagged, since
+    JSON has no tuples and only string keys (D8, D15; `wheel_artifacts` decodes them)."""
+    if binding[0] == "const":
+        return ["const", _const_json(binding[1])]
+    return list(binding)
+
+
+def _const_json(value):
+    if isinstance(value, tuple):
+        return {"tuple": [_const_json(v) for v in value]}
+    if isinstance(value, list):
+        return {"list": [_const_json(v) for v in value]}
+    if isinstance(value, dict):
+        return {"dict": [[_const_json(k), _const_json(v)] for k, v in value.items()]}
+    return value

@@ -1,0 +1,155 @@
+"""bisect on constant tables, classes used as namespaces (constants, staticmethods,
+classmethods) and `for` over enumerate/zip give byte-identical generated source on the three ways
+in: the decorator (live compile), the import hook's static compile and the build backend's
+artifact; and the static compile's assumptions (dotted for class attributes, D8) hold for the
+live functions, so the hook and a wheel use the precompiled code."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import uuid
+
+import numpy as np
+import pytest
+
+from array_vectorize import _core
+from array_vectorize.api import compile_live
+from array_vectorize.build import config, precompile
+from array_vectorize.build.wheelfile import Entry
+from array_vectorize.precompiled import assumptions_hold
+
+MODULE = '''\
+import bisect
+from bisect import bisect_left
+
+from array_vectorize import vectorize
+
+BANDS = (12_570.0, 50_270.0, 125_140.0)
+RATES = (0.0, 0.2, 0.4, 0.45)
+UPPER_RATES = [0.2, 0.4, 0.45]
+
+
+class Const:
+    """Constants bound once."""
+
+    R = 8.314462618
+    G = 9.80665
+
+
+class Units:
+    K0 = 273.15
+
+    @staticmethod
+    def to_k(c):
+        return c + Units.K0
+
+    @classmethod
+    def from_k(cls, k):
+        return k - cls.K0
+
+
+def band_rate(band, rates=(0.0, 0.2, 0.4, 0.45), weights={0: 1.0, 3: 1.5}):
+    return rates[band] * weights.get(band, 1.0)
+
+
+@vectorize
+def defaulted(income):
+    return income * band_rate(bisect.bisect_right(BANDS, income))
+
+
+@vectorize
+def marginal_rate(income):
+    return RATES[bisect.bisect_right(BANDS, income)]
+
+
+@vectorize
+def band(income):
+    return bisect_left(BANDS, income, 1)
+
+
+@vectorize
+def gas_pressure(moles, celsius):
+    return moles * Const.R * Units.to_k(celsius) / 0.0224
+
+
+@vectorize
+def round_trip(c):
+    return Units.from_k(Units.to_k(c)) * Const.G
+
+
+@vectorize
+def band_tax(income):
+    tax = 0.0
+    lower = 0.0
+    for top, rate in zip(BANDS, UPPER_RATES):
+        if income > lower:
+            tax += (min(income, top) - lower) * rate
+        lower = top
+    for k, r in enumerate(RATES):
+        tax += 0.0 * k * r
+    return tax
+'''
+
+NAMES = ("marginal_rate", "band", "gas_pressure", "round_trip", "band_tax", "defaulted")
+
+
+@pytest.fixture
+def module(tmp_path, monkeypatch):
+    name = f"avns_{uuid.uuid4().hex[:10]}"
+    (tmp_path / f"{name}.py").write_text(MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield name, tmp_path
+    sys.modules.pop(name, None)
+
+
+def test_decorator_hook_and_backend_give_the_same_source(module):
+    name, tmp_path = module
+    static = {e["name"]: e for e in _core.compile_module(MODULE, str(tmp_path / f"{name}.py"))}
+    dist_info = f"{name}-0.1.0.dist-info"
+    entries = {f"{name}/__init__.py": Entry(b""), f"{name}/m.py": Entry(MODULE.encode())}
+    artifacts, _ = precompile.precompile(entries, dist_info, config.from_table({}), str(tmp_path))
+    mod = importlib.import_module(name)
+    options = {"protect_domains": False, "fallback": False, "optimize": sys.flags.optimize > 0}
+    for fn_name in NAMES:
+        assert static[fn_name]["status"] == "ok", static[fn_name]
+        (artifact,) = [e.data.decode() for k, e in artifacts.items() if k.endswith(f"{fn_name}.py")]
+        vec = getattr(mod, fn_name)
+        live, _ = compile_live(vec._vectorized_original, options)
+        assert live["source"] == static[fn_name]["source"] == artifact == vec.source, fn_name
+        assert assumptions_hold(vec._vectorized_original, static[fn_name]["assumptions"]), static[fn_name]["assumptions"]
+
+
+def test_the_static_assumptions_name_class_attributes_and_bisect(module):
+    name, tmp_path = module
+    static = {e["name"]: e for e in _core.compile_module(MODULE, str(tmp_path / f"{name}.py"))}
+    gas = {a: tuple(b) for a, b in static["gas_pressure"]["assumptions"]}
+    assert gas["Const.R"] == ("const", 8.314462618)
+    assert gas["Units.to_k"][0] == "function"
+    trip = {a: tuple(b) for a, b in static["round_trip"]["assumptions"]}
+    assert trip["Units.from_k"][:2] == ("classmethod", "from_k")
+    assert {a: tuple(b) for a, b in static["marginal_rate"]["assumptions"]}["bisect"] == ("bisect_module",)
+    assert {a: tuple(b) for a, b in static["band"]["assumptions"]}["bisect_left"] == ("bisect", "bisect_left")
+
+
+def test_a_changed_class_attribute_invalidates_the_static_code(module):
+    name, tmp_path = module
+    static = {e["name"]: e for e in _core.compile_module(MODULE, str(tmp_path / f"{name}.py"))}
+    mod = importlib.import_module(name)
+    original = mod.gas_pressure._vectorized_original
+    assert assumptions_hold(original, static["gas_pressure"]["assumptions"])
+    mod.Const.R = 8.0
+    assert not assumptions_hold(original, static["gas_pressure"]["assumptions"])
+    mod.Const.R = 8.314462618
+    mod.Units.from_k = classmethod(lambda cls, k: k)
+    assert not assumptions_hold(mod.round_trip._vectorized_original, static["round_trip"]["assumptions"])
+
+
+def test_the_module_computes_what_cpython_computes(module):
+    name, _ = module
+    mod = importlib.import_module(name)
+    x = np.array([-1.0, 0.0, 12_570.0, 30_000.0, 50_270.0, 2e5, np.nan, np.inf])
+    for fn_name in ("marginal_rate", "band", "round_trip", "band_tax", "defaulted"):
+        vec = getattr(mod, fn_name)
+        expected = [vec._vectorized_original(v) for v in x.tolist()]
+        np.testing.assert_array_equal(np.asarray(vec(x)), np.array(expected, dtype=np.float64 if fn_name != "band" else np.int64))
