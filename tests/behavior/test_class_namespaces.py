@@ -174,7 +174,7 @@ def tariffed(x):
     return x * Tariff.RATE
 
 
-def test_a_class_attribute_is_frozen_at_decoration_docs_semantics_item_33(backend):
+def test_a_class_attribute_is_frozen_at_decoration_docs_semantics_item_35(backend):
     vec = vectorize(tariffed)
     Tariff.RATE = 0.5
     try:

@@ -59,7 +59,7 @@ def nan_object_key(x):
     return x * NAN_RATES.get(math.nan, 0.0)
 
 
-def test_a_nan_key_is_never_found_docs_semantics_item_34(backend):
+def test_a_nan_key_is_never_found_docs_semantics_item_36(backend):
     # CPython finds the very NaN object that is the key (identity before `==`); the vectorized
     # lookup matches by `==` per element, where NaN equals nothing.
     assert nan_object_key(2.0) == 2.0
