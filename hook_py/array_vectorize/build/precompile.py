@@ -133,7 +133,7 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
                 continue
             # An Enum class (D14, hidden "object") is read from the live module when the wheel's
             # code is bound, as the hook does; arrays and callees exist only at run time.
-            live_only = [h for h in fn["hidden"] if h[0] != "object"]
+            live_only = [h for h in fn.get("hidden") or () if h[0] != "object"]
             if fn["status"] == "deferred" or live_only:
                 why = [
                     f"`{d}` is bound to something the build cannot evaluate" if d.isidentifier() else d
