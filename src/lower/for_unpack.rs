@@ -111,6 +111,18 @@ impl Lowerer<'_> {
             );
             return self.bad_unpacking(frame, f.target.as_ref(), why);
         }
+        // The items come from the tables as they are when the loop starts: a body that rebinds
+        // a table's name would make `T[k]` read the new one.
+        let mut assigned = vec![];
+        crate::extract::assigned_names(&f.body, &mut assigned);
+        for t in tables {
+            if let ast::Expr::Name(n) = t {
+                if assigned.iter().any(|a| a == n.id.as_str()) {
+                    let why = format!("this loop's body rebinds `{}`, which it runs over: iterate over a copy bound to another name", n.id);
+                    return self.bad_unpacking(frame, t, why);
+                }
+            }
+        }
         let mut len = usize::MAX;
         for t in tables {
             let v = self.table(frame, t, t, false)?;
@@ -221,6 +233,16 @@ mod tests {
         );
         assert!(c.source.contains("for _k_c in range(2):"), "{}", c.source);
         assert!(c.source.contains("for _a_b in range(2):"), "{}", c.source);
+    }
+
+    #[test]
+    fn a_body_rebinding_the_table_is_rejected() {
+        let zip = env(&[("zip", Binding::Builtin("zip".into()))]);
+        let e = errors_with(
+            "def f(x):\n    t = (1.0, 2.0)\n    for a, b in zip(t, t):\n        t = (3.0, 4.0)\n        x += a\n    return x\n",
+            &zip,
+        );
+        assert!(e.iter().any(|m| m.contains("rebinds `t`")), "{e:?}");
     }
 
     #[test]
