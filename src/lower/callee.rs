@@ -24,6 +24,7 @@
 
 use std::collections::BTreeSet;
 
+use super::loop_exit::MaskOp;
 use super::tuples::TupleValue;
 use super::{identity, Done, Frame, Lowerer, Var, MAX_CALL_DEPTH, MAX_INLINED_VALUES, R};
 use crate::diagnostics::{DiagnosticKind, SourceId};
@@ -67,6 +68,7 @@ struct Outer {
     consts: HashMap<Value, Const>,
     poisoned: BTreeSet<Value>,
     undefined_phis: BTreeSet<Value>,
+    mask_ops: HashMap<Value, MaskOp>,
     tuples: HashMap<Value, TupleValue>,
     return_sites: HashMap<Value, (SourceId, usize, usize)>,
 }
@@ -290,6 +292,7 @@ impl Lowerer<'_> {
             consts: std::mem::take(&mut self.consts),
             poisoned: std::mem::take(&mut self.poisoned),
             undefined_phis: std::mem::take(&mut self.undefined_phis),
+            mask_ops: std::mem::take(&mut self.mask_ops),
             tuples: std::mem::take(&mut self.tuples),
             return_sites: std::mem::take(&mut self.return_sites),
         }
@@ -301,6 +304,7 @@ impl Lowerer<'_> {
         self.consts = outer.consts;
         self.poisoned = outer.poisoned;
         self.undefined_phis = outer.undefined_phis;
+        self.mask_ops = outer.mask_ops;
         self.tuples = outer.tuples;
         self.return_sites = outer.return_sites;
         std::mem::replace(&mut self.f, outer.f)

@@ -112,51 +112,42 @@ impl Lowerer<'_> {
         }
     }
 
-    /// An `if` on an array condition: both sides lowered, their variables merged with `Select` (D1).
-    pub(super) fn array_if(&mut self, frame: &mut Frame, cond: Value, i: &ast::StmtIf) {
-        self.array_branches(
-            frame,
-            cond,
-            |l, frame| l.body(frame, &i.body),
-            |l, frame| l.body(frame, &i.orelse),
-        );
-    }
-
     /// A loop after a `break` or `continue` that only some lanes of the iteration took (D12):
     /// lowered as under `if <lane still in the iteration>:`, so that the lanes that left neither
     /// return nor break inside it. (A loop starts exits of its own, so its body alone would not
-    /// know that they left.)
+    /// know that they left.) The variables are the loop's for every lane: the lanes that left
+    /// read none of them, their carried values were kept where they left (`merge_exits`).
     pub(super) fn loop_after_partial_exit(
         &mut self,
         frame: &mut Frame,
         left: Value,
         lower_loop: impl FnOnce(&mut Self, &mut Frame),
     ) {
+        let saved_flow = frame.flow.clone();
+        let saved_cond = frame.cond;
         let staying = self.emit(Op::Unary(UnOp::Not, left));
-        self.array_branches(frame, staying, lower_loop, |_, _| {});
+        frame.cond = Some(self.and_path(saved_cond, staying));
+        lower_loop(self, frame);
+        frame.cond = saved_cond;
+        let prefix = (saved_flow.returns.len(), saved_flow.exits.snapshots.len());
+        let loop_flow = std::mem::replace(&mut frame.flow, saved_flow.clone());
+        frame.flow = self.merge_flow(staying, left, loop_flow, saved_flow, prefix);
     }
 
-    /// Both sides of an array `if` lowered by `then` and `other`, their variables merged with
-    /// `Select` (D1).
-    fn array_branches(
-        &mut self,
-        frame: &mut Frame,
-        cond: Value,
-        then: impl FnOnce(&mut Self, &mut Frame),
-        other: impl FnOnce(&mut Self, &mut Frame),
-    ) {
+    /// An `if` on an array condition: both sides lowered, their variables merged with `Select` (D1).
+    pub(super) fn array_if(&mut self, frame: &mut Frame, cond: Value, i: &ast::StmtIf) {
         let saved_vars = frame.vars.clone();
         let saved_flow = frame.flow.clone();
         let saved_cond = frame.cond;
 
         frame.cond = Some(self.and_path(saved_cond, cond));
-        then(self, frame);
+        self.body(frame, &i.body);
         let then_vars = std::mem::replace(&mut frame.vars, saved_vars.clone());
         let then_flow = std::mem::replace(&mut frame.flow, saved_flow.clone());
 
         let not_cond = self.emit(Op::Unary(UnOp::Not, cond));
         frame.cond = Some(self.and_path(saved_cond, not_cond));
-        other(self, frame);
+        self.body(frame, &i.orelse);
         let else_vars = std::mem::take(&mut frame.vars);
         let prefix = (saved_flow.returns.len(), saved_flow.exits.snapshots.len());
         let else_flow = std::mem::replace(&mut frame.flow, saved_flow);
@@ -178,10 +169,10 @@ impl Lowerer<'_> {
         mut merge: impl FnMut(&mut Self, Value, Value) -> Value,
     ) -> HashMap<String, Var> {
         // A side that returned on all its lanes contributes nothing after the `if`.
-        if then_flow.ended() {
+        if then_flow.ended() || self.stopped(then_flow) {
             return else_vars.clone();
         }
-        if else_flow.ended() {
+        if else_flow.ended() || self.stopped(else_flow) {
             return then_vars.clone();
         }
         let names: BTreeSet<&String> = then_vars.keys().chain(else_vars.keys()).collect();

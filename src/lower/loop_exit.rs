@@ -22,6 +22,13 @@ pub(super) struct Exits {
     pub(super) snapshots: Vec<Snapshot>,
 }
 
+/// How the `Done` algebra built a mask.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum MaskOp {
+    Not(Value),
+    Or(Value, Value),
+}
+
 /// The state at a `break` or `continue`.
 #[derive(Debug, Clone)]
 pub(super) struct Snapshot {
@@ -224,7 +231,11 @@ impl Lowerer<'_> {
         match a {
             Done::Never => Done::Always,
             Done::Always => Done::Never,
-            Done::Mask(m) => Done::Mask(self.emit(Op::Unary(UnOp::Not, m))),
+            Done::Mask(m) => {
+                let v = self.emit(Op::Unary(UnOp::Not, m));
+                self.mask_ops.insert(v, MaskOp::Not(m));
+                Done::Mask(v)
+            }
         }
     }
 
@@ -233,7 +244,40 @@ impl Lowerer<'_> {
         match (a, b) {
             (Done::Always, _) | (_, Done::Always) => Done::Always,
             (Done::Never, x) | (x, Done::Never) => x,
-            (Done::Mask(x), Done::Mask(y)) => Done::Mask(self.emit(Op::Logic(LogicOp::Or, x, y))),
+            (Done::Mask(x), Done::Mask(y)) => {
+                let v = self.emit(Op::Logic(LogicOp::Or, x, y));
+                self.mask_ops.insert(v, MaskOp::Or(x, y));
+                Done::Mask(v)
+            }
+        }
+    }
+
+    /// Whether every lane of the path has returned or left the iteration, though neither
+    /// `done` nor `left` alone says so (`Flow::ended`): some lanes `continue`d and the others
+    /// then returned, so that `done | left` holds a mask and its negation. The statements
+    /// after are dead for every lane, like those after a `return` that covers all: lowering
+    /// them would only report names the dead path leaves undefined.
+    pub(super) fn stopped(&self, flow: &Flow) -> bool {
+        let (Done::Mask(done), Done::Mask(left)) = (flow.done, flow.exits.left) else {
+            return false;
+        };
+        let mut atoms = vec![];
+        self.disjuncts(done, &mut atoms);
+        self.disjuncts(left, &mut atoms);
+        atoms.iter().any(|a| match self.mask_ops.get(a) {
+            Some(MaskOp::Not(m)) => atoms.contains(m),
+            _ => false,
+        })
+    }
+
+    /// The masks `m` is the `or` of (itself when it is no `or` the `Done` algebra made).
+    fn disjuncts(&self, m: Value, out: &mut Vec<Value>) {
+        match self.mask_ops.get(&m) {
+            Some(MaskOp::Or(a, b)) => {
+                self.disjuncts(*a, out);
+                self.disjuncts(*b, out);
+            }
+            _ => out.push(m),
         }
     }
 

@@ -196,6 +196,8 @@ pub struct Lowerer<'s> {
     /// Phis of variables first assigned inside a loop: reading one before the body assigns it
     /// would read the previous iteration's value, or nothing in the first.
     undefined_phis: BTreeSet<Value>,
+    /// How the `Done` masks were built (`loop_exit::MaskOp`): what [`Lowerer::stopped`] reads.
+    mask_ops: HashMap<Value, loop_exit::MaskOp>,
     depth: usize,
     /// The inlining budget ran out (reported once; every later call fails at once).
     over_budget: bool,
@@ -291,6 +293,7 @@ impl<'s> Lowerer<'s> {
             uniform_args: BTreeSet::new(),
             literals: HashMap::default(),
             undefined_phis: BTreeSet::new(),
+            mask_ops: HashMap::default(),
             depth: 0,
             over_budget: false,
             loop_depth: 0,
@@ -460,7 +463,7 @@ impl<'s> Lowerer<'s> {
     /// Lowers a statement list, stopping after a return (or loop exit) that covers every lane.
     fn body(&mut self, frame: &mut Frame, stmts: &[ast::Stmt]) {
         for stmt in stmts {
-            if frame.flow.ended() {
+            if frame.flow.ended() || self.stopped(&frame.flow) {
                 break;
             }
             if validate::is_string_statement(stmt) {
