@@ -38,8 +38,11 @@ impl Lowerer<'_> {
             let (start, end) = span(c);
             self.source_slice(frame, start, end)
         });
-        if let Some(code) = self.raise_site(frame, (text, cause), &roots, class, stmt) {
-            self.raise_on(frame, None, code);
+        match self.raise_site(frame, (text, cause), &roots, class, stmt) {
+            Some(code) => self.raise_on(frame, None, code),
+            // Reported (or deferred): the lanes still leave here, so nothing after the `raise`
+            // is reported as a consequence (a variable it leaves unassigned).
+            None => frame.flow.done = Done::Always,
         }
     }
 

@@ -1,6 +1,6 @@
 """A branch that ends in `raise` ends its lanes' path (D11): no missing return or possibly
-undefined name follows from it, so each function below compiles (it was once rejected with one
-diagnostic, the `raise`, when raise was unsupported) and raises as CPython's element loop does."""
+undefined name follows from it. Outside loops such functions compile and raise as CPython's
+element loop does; inside loops, where `raise` is rejected, the `raise` is the only diagnostic."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import textwrap
 import numpy as np
 import pytest
 
-from array_vectorize import vectorize
+from array_vectorize import VectorizationError, vectorize
 from oracle import check_raising
 from sourcefile import from_source
 
-RAISING = [
+COMPILING = [
     """
         def tariff(x):
             if x > 0.0:
@@ -38,11 +38,53 @@ RAISING = [
 ]
 
 
+REJECTED = [
+    # (source, line and column of the `raise`). Raises outside loops compile (D11,
+    # tests/behavior/test_raise_per_lane.py); inside loops they are rejected, alone.
+    (
+        """
+        def tariff(x):
+            for i in range(3):
+                if x > i:
+                    raise ValueError("too large")
+                x = x + 1.0
+            return x
+        """,
+        (4, 13),
+    ),
+    (
+        """
+        def tariff(x):
+            n = 0
+            while x > 1.0:
+                if x > 1e9:
+                    phi = 2.0
+                else:
+                    raise ValueError("too large")
+                x = x / phi
+                n += 1
+            return n
+        """,
+        (7, 13),
+    ),
+]
+
+
 @pytest.mark.parametrize("backend", ["numpy", "strict"])
-@pytest.mark.parametrize("source", RAISING)
+@pytest.mark.parametrize("source", COMPILING)
 def test_a_branch_ending_in_raise_leaves_no_undefined_name(source, backend):
     fn = from_source(textwrap.dedent(source).lstrip())
     vec = vectorize(fn)
     x = np.array([2.5, 0.0, -0.0, -0.5, -1.0, -3.0, np.inf, -np.inf, np.nan, 5e-324])
     for lanes in (x, x[:2], x[4:], x[1:2]):
         check_raising(vec, lanes, backend=backend)
+
+
+@pytest.mark.parametrize("source,position", REJECTED)
+def test_a_raise_is_the_only_diagnostic(source, position):
+    fn = from_source(textwrap.dedent(source).lstrip())
+    with pytest.raises(VectorizationError) as info:
+        vectorize(fn)
+    found = [(d["code"], d["line"], d["col"]) for d in info.value.diagnostics]
+    assert found == [("unsupported-statement", *position)], found
+    assert "`raise` and `assert` inside a loop" in info.value.diagnostics[0]["message"]
