@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from . import model, oracle
-from .inputs import Column, KIND_DTYPES, lane_args, lane_count, to_numpy
+from .inputs import Column, KIND_DTYPES, lane_args, lane_count, resolve, to_numpy
 from .wellformed import patterns, returns_bool
 
 _counter = itertools.count()
@@ -110,14 +110,16 @@ class Prepared:
     evaluator: "oracle.Evaluator"
     bool_only: bool
     models: Dict[bool, Tuple[Optional["model.Model"], str]] = field(default_factory=dict)  # ``ir_models``
+    module: Dict[str, Any] = field(default_factory=dict)  # the namespace the program was imported in
+    nan_vec: Any = None  # the program vectorized with ``nan_on_raise=True`` (D11), when asked for
 
 
 def prepare(
-    source: str, directory: str, entry: str = "f", reject: Optional[Tuple[int, int, str]] = None
+    source: str, directory: str, entry: str = "f", reject: Optional[Tuple[int, int, str]] = None, nan_on_raise: bool = False
 ) -> Tuple[Result, Optional[Prepared]]:
-    """Writes ``source`` to a file, imports it and vectorizes ``entry``. Failures at this stage
-    (rejections, crashes, a rejection program accepted) are in the result; ``Prepared`` is
-    ``None`` then."""
+    """Writes ``source`` to a file, imports it and vectorizes ``entry`` (also with
+    ``nan_on_raise=True`` when ``nan_on_raise``). Failures at this stage (rejections, crashes, a
+    rejection program accepted) are in the result; ``Prepared`` is ``None`` then."""
     from array_vectorize import VectorizationError, vectorize
 
     result = Result()
@@ -129,6 +131,7 @@ def prepare(
         return result, None
     try:
         vec = vectorize(fn)
+        nan_vec = vectorize(fn, nan_on_raise=True) if nan_on_raise and reject is None else None
     except VectorizationError as exc:
         if reject is None:
             result.failures.append(Failure("rejected", detail=str(exc), exc_type="VectorizationError"))
@@ -150,7 +153,8 @@ def prepare(
         )
         return result, None
     evaluator = oracle.Evaluator(source, path, entry)
-    return result, Prepared(source, entry, vec, evaluator, returns_bool(ast.parse(source), entry), ir_models(fn))
+    bool_only = returns_bool(ast.parse(source), entry)
+    return result, Prepared(source, entry, vec, evaluator, bool_only, ir_models(fn), fn.__globals__, nan_vec)
 
 
 def ir_models(fn: Any) -> Dict[bool, Tuple[Optional["model.Model"], str]]:
@@ -185,9 +189,11 @@ def check_program(
     directory: str,
     entry: str = "f",
     reject: Optional[Tuple[int, int, str]] = None,
+    nan_on_raise: bool = False,
 ) -> Result:
-    """Vectorizes ``entry`` of ``source`` and compares it with CPython on ``columns``."""
-    result, prepared = prepare(source, directory, entry, reject)
+    """Vectorizes ``entry`` of ``source`` and compares it with CPython on ``columns`` (also
+    compiled with ``nan_on_raise=True`` when ``nan_on_raise``)."""
+    result, prepared = prepare(source, directory, entry, reject, nan_on_raise)
     if prepared is None:
         return result
     return compare(prepared, columns, names, result)
@@ -247,11 +253,16 @@ class Explainer:
         return oracle.close(got, kind, arrays[0][lane], self.ulps, float_result=arrays[1] == "f")
 
 
-def judge(got: Any, kind: str, expected: Any, lane: int, explainer: Explainer, float_result: bool) -> str:
-    """One element: ``"same"`` (CPython's value, ``oracle.agree``), ``"array-rules"`` (a documented
-    difference, ``Explainer.explains``) or ``"mismatch"``. The one comparison of every
-    differential layer (this fuzzer, tests/oracle.py)."""
+def judge(
+    got: Any, kind: str, expected: Any, lane: int, explainer: Explainer, float_result: bool, special: Optional[str] = None
+) -> str:
+    """One element: ``"same"`` (CPython's value, ``oracle.agree``; within the documented ulps of
+    the inexact D17 function ``special`` when the element's value is that function's result),
+    ``"array-rules"`` (a documented difference, ``Explainer.explains``) or ``"mismatch"``. The
+    one comparison of every differential layer (this fuzzer, tests/oracle.py)."""
     if oracle.close(got, kind, expected, explainer.ulps, float_result):
+        return "same"
+    if special is not None and oracle.special_close(got, kind, expected, special):
         return "same"
     if explainer.explains(lane, got, kind, expected):
         return "array-rules"
@@ -260,9 +271,11 @@ def judge(got: Any, kind: str, expected: Any, lane: int, explainer: Explainer, f
 
 def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], result: Optional[Result] = None) -> Result:
     """Runs the vectorized function on ``columns`` on every backend of ``names`` and compares
-    each element with CPython (``oracle.judge``)."""
+    each element with CPython (``oracle.judge``). When some element raises (D11), the call must
+    raise what the first raising element raises; compiled with ``nan_on_raise=True``, it gives
+    NaN on the raising elements and CPython's values elsewhere."""
     result = result or Result()
-    vec, evaluator = prepared.vec, prepared.evaluator
+    evaluator = prepared.evaluator
     n = lane_count(columns)
     expected = [evaluator.run(lane_args(columns, lane)) for lane in range(n)]
     result.cpython_ok = sum(1 for e in expected if isinstance(e, oracle.Ok) and not e.ieee)
@@ -270,65 +283,132 @@ def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], re
         if isinstance(e, oracle.Invalid):
             result.failures.append(Failure("invalid", detail=f"CPython raised {type(e.error).__name__}: {e.error}"))
             return result
+    first_raise = next((lane for lane, e in enumerate(expected) if isinstance(e, oracle.Raised)), None)
     explainer = Explainer(prepared.models, [(c.values, "" if c.scalar else c.kind) for c in columns], all(c.kind == "f" for c in columns))
+    runs = [(prepared.vec, False)] + ([(prepared.nan_vec, True)] if prepared.nan_vec is not None else [])
     for bname, xp in names.items():
-        args = _backend_args(columns, bname, xp)
-        try:
-            out = _call_quietly(vec, args)
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException as exc:  # noqa: BLE001
-            if isinstance(exc, OverflowError) and "vectorized integers are 64-bit" in str(exc):
-                # docs/semantics.md item 17: a Python int beyond 64 bits meeting an array raises,
-                # even on a path CPython does not take.
-                result.skipped["int-beyond-64-bits"] = result.skipped.get("int-beyond-64-bits", 0) + 1
+        args = _backend_args(columns, bname, xp, prepared.module)
+        for vec, nan_mode in runs:
+            where = bname + (" nan_on_raise" if nan_mode else "")
+            try:
+                out = _call_quietly(vec, args)
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except BaseException as exc:  # noqa: BLE001
+                _judge_exception(exc, expected, first_raise, nan_mode, where, result)
                 continue
-            result.failures.append(
-                Failure("crash", bname, detail=f"at call: {_exc_text(exc)}", exc_type=type(exc).__name__, known=_known_crash(exc))
-            )
-            continue
-        problem = _shape_problem(out, xp, bname, n)
-        if problem:
-            sub = "odd-dtype" if problem.startswith("the result dtype") else "shape"
-            result.failures.append(Failure("mismatch", bname, detail=problem, exc_type=sub))
-            continue
-        got = _to_numpy(out)
-        kind = got.dtype.kind
-        dtype = str(got.dtype)
-        values = got.tolist()
-        if prepared.bool_only and kind != "b" and any(isinstance(e, oracle.Ok) for e in expected):
-            result.failures.append(
-                Failure("mismatch", bname, dtype=dtype, detail=f"every return is a bool, but the result dtype is {dtype}", exc_type="dtype")
-            )
-        float_result = explainer.float_result()
-        for lane in range(n):
-            e = expected[lane]
-            if isinstance(e, oracle.Skip):
-                result.skipped[e.reason] = result.skipped.get(e.reason, 0) + 1
+            if first_raise is not None and not nan_mode:
+                e = expected[first_raise]
+                result.failures.append(Failure(
+                    "mismatch", where, first_raise, lane_args(columns, first_raise), e.error, "a result", exc_type="no-raise",
+                    detail=f"CPython raises {type(e.error).__name__}{e.error.args!r} first at element {first_raise}; the call returned",
+                ))
                 continue
-            result.lanes += 1
-            if e.ieee:
-                result.ieee_lanes += 1
-            verdict = judge(values[lane], kind, e.value, lane, explainer, float_result)
-            if verdict == "same":
-                continue
-            if verdict == "array-rules":
-                result.skipped[verdict] = result.skipped.get(verdict, 0) + 1
-                continue
-            result.failures.append(
-                Failure(
-                    "mismatch", bname, lane, lane_args(columns, lane), e.value, values[lane], dtype,
-                    detail=explainer.error, exc_type="ieee" if e.ieee else "value",
-                )
-            )
+            _compare_values(prepared, out, xp, bname, where, expected, columns, explainer, nan_mode, result)
     if any(f.exc_type == "value" for f in result.failures):
         classify_mismatches(result.failures, patterns(ast.parse(prepared.source), prepared.entry))
     return result
 
 
-def _backend_args(columns, bname, xp):
-    """``columns`` as arrays of the backend ``bname`` (namespace ``xp``)."""
-    args = [to_numpy(c, np) for c in columns]
+def _judge_exception(exc: BaseException, expected: list, first_raise: Optional[int], nan_mode: bool, where: str, result: Result) -> None:
+    """The call raised ``exc``: right when it is CPython's exception of the first raising element
+    (same class, same args, a note naming that element), wrong otherwise."""
+    if isinstance(exc, OverflowError) and "vectorized integers are 64-bit" in str(exc):
+        # docs/semantics.md item 17: a Python int beyond 64 bits meeting an array raises,
+        # even on a path CPython does not take.
+        result.skipped["int-beyond-64-bits"] = result.skipped.get("int-beyond-64-bits", 0) + 1
+        return
+    noted = _noted_element(exc)
+    if first_raise is not None and not nan_mode:
+        want = expected[first_raise].error
+        result.lanes += 1
+        if oracle.same_exception(exc, want) and noted == first_raise:
+            return
+        result.failures.append(Failure(
+            "mismatch", where, first_raise, None, want, exc, exc_type="raise",
+            detail=f"CPython raises {type(want).__name__}{want.args!r} first at element {first_raise}; the call raised "
+            f"{type(exc).__name__}{exc.args!r} noted for element {noted}",
+        ))
+        return
+    if noted is not None:  # an element raised (D11) where CPython raises on none, or nan_on_raise raised
+        result.failures.append(Failure(
+            "mismatch", where, noted, None, None, exc, exc_type="raise",
+            detail=f"the call raised {type(exc).__name__}{exc.args!r} for element {noted}; CPython raises on no element"
+            + (" (nan_on_raise)" if nan_mode else ""),
+        ))
+        return
+    result.failures.append(
+        Failure("crash", where, detail=f"at call: {_exc_text(exc)}", exc_type=type(exc).__name__, known=_known_crash(exc))
+    )
+
+
+def _noted_element(exc: BaseException) -> Optional[int]:
+    """The flat index in the note D11 adds to an element's exception (docs/semantics.md item 26)."""
+    for note in getattr(exc, "__notes__", None) or []:
+        found = re.search(r"array-vectorize: raised for element .*\(flat index (\d+)\)", note)
+        if found:
+            return int(found.group(1))
+    return None
+
+
+def _compare_values(
+    prepared: Prepared, out: Any, xp: Any, bname: str, where: str, expected: list, columns: List[Column],
+    explainer: Explainer, nan_mode: bool, result: Result,
+) -> None:
+    """Every element of ``out`` against CPython's (``judge``); in ``nan_mode`` a raising element
+    is NaN and the result float64 (D11's ``nan_on_raise``)."""
+    n = len(expected)
+    problem = _shape_problem(out, xp, bname, n)
+    if problem:
+        sub = "odd-dtype" if problem.startswith("the result dtype") else "shape"
+        result.failures.append(Failure("mismatch", where, detail=problem, exc_type=sub))
+        return
+    got = _to_numpy(out)
+    kind = got.dtype.kind
+    dtype = str(got.dtype)
+    values = got.tolist()
+    if prepared.bool_only and kind != "b" and not nan_mode and any(isinstance(e, oracle.Ok) for e in expected):
+        result.failures.append(
+            Failure("mismatch", where, dtype=dtype, detail=f"every return is a bool, but the result dtype is {dtype}", exc_type="dtype")
+        )
+    if nan_mode and kind != "f":
+        result.failures.append(Failure("mismatch", where, dtype=dtype, detail=f"nan_on_raise gives {dtype}, not float64", exc_type="dtype"))
+        return
+    float_result = nan_mode or explainer.float_result()
+    for lane in range(n):
+        e = expected[lane]
+        if isinstance(e, oracle.Skip):
+            result.skipped[e.reason] = result.skipped.get(e.reason, 0) + 1
+            continue
+        result.lanes += 1
+        if isinstance(e, oracle.Raised):
+            if values[lane] != values[lane]:
+                continue
+            result.failures.append(Failure(
+                "mismatch", where, lane, lane_args(columns, lane), e.error, values[lane], dtype, exc_type="value",
+                detail=f"nan_on_raise: the element raises {type(e.error).__name__}, so its value is NaN",
+            ))
+            continue
+        if e.ieee:
+            result.ieee_lanes += 1
+        verdict = judge(values[lane], kind, e.value, lane, explainer, float_result, e.special)
+        if verdict == "same":
+            continue
+        if verdict == "array-rules":
+            result.skipped[verdict] = result.skipped.get(verdict, 0) + 1
+            continue
+        result.failures.append(
+            Failure(
+                "mismatch", where, lane, lane_args(columns, lane), e.value, values[lane], dtype,
+                detail=explainer.error, exc_type="ieee" if e.ieee else "value",
+            )
+        )
+
+
+def _backend_args(columns, bname, xp, module):
+    """``columns`` as arrays of the backend ``bname`` (namespace ``xp``); a uniform argument
+    that names an object of the program is read from the program's ``module``."""
+    args = [resolve(to_numpy(c, np), module) for c in columns]
     if bname != "numpy":
         args = [xp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
     return args

@@ -29,10 +29,13 @@ from __future__ import annotations
 import ast
 import math
 import types
+import warnings
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
+
+from .oracle_calls import special_math
 
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
@@ -44,6 +47,7 @@ UINT64_END = 1 << 64
 class Ok:
     value: Any
     ieee: bool = False  # CPython raised somewhere (D3) and the IEEE value was taken there
+    special: Optional[str] = None  # the inexact D17 function the value came from (INEXACT_SPECIAL)
 
 
 @dataclass
@@ -57,6 +61,19 @@ class Invalid:
     error: BaseException
 
 
+@dataclass
+class Raised:
+    """CPython's element raised (D11): an explicit ``raise``/``assert``, or a numeric error of a
+    ``try`` body that no ``except`` clause took (item 30)."""
+
+    error: BaseException
+
+
+#: Exception classes a fuzzed program raises on purpose (explicit raises, asserts, numeric
+#: errors inside ``try``); anything else escaping the program is a fuzzer bug (``Invalid``).
+RAISED_CLASSES = (ArithmeticError, ValueError, AssertionError)
+
+
 class Huge(Exception):
     """An integer power beyond 64 bits (``3 ** 2**63``): CPython would compute it for ever; the
     vectorized code wraps it (item 6) or raises (item 17). The element is not compared."""
@@ -67,6 +84,15 @@ class Huge(Exception):
 
 #: How many times CPython raised and an IEEE value was taken instead (``Ok.ieee``).
 FALLBACKS = [0]
+
+#: How many ``try`` bodies are running: inside one, numeric errors are CPython's exceptions, sent
+#: to the ``except`` clauses (D11, item 30); D3's IEEE values hold everywhere else (handlers,
+#: ``else`` and ``finally`` included).
+TRY_DEPTH = [0]
+
+
+def in_try() -> bool:
+    return TRY_DEPTH[0] > 0
 
 
 def np_value(fn: Callable[..., Any], *args: Any) -> Any:
@@ -85,6 +111,8 @@ def _ints(a: Any, b: Any) -> bool:
 
 
 def ieee_div(a: Any, b: Any) -> Any:
+    if in_try():
+        return a / b
     try:
         return a / b
     except ZeroDivisionError:  # items 1, 2: +-inf, nan for 0 / 0
@@ -94,6 +122,8 @@ def ieee_div(a: Any, b: Any) -> Any:
 
 
 def ieee_floordiv(a: Any, b: Any) -> Any:
+    if in_try():
+        return a // b
     try:
         return a // b
     except ZeroDivisionError:  # int // 0 is 0 (item 2); the IEEE quotient for floats (item 1)
@@ -102,6 +132,8 @@ def ieee_floordiv(a: Any, b: Any) -> Any:
 
 
 def ieee_mod(a: Any, b: Any) -> Any:
+    if in_try():
+        return a % b
     try:
         return a % b
     except ZeroDivisionError:
@@ -110,6 +142,8 @@ def ieee_mod(a: Any, b: Any) -> Any:
 
 
 def ieee_pow(a: Any, b: Any) -> Any:
+    if in_try():
+        return a ** b
     if _ints(a, b) and b >= 64 and abs(a) >= 2:
         if b > 100_000:
             raise Huge()
@@ -124,6 +158,8 @@ def ieee_pow(a: Any, b: Any) -> Any:
 
 def _saturate(x: float, exact: Callable[[float], int]) -> int:
     """``int(x)``-like conversions of a float (item 7): nan gives 0, beyond int64 saturates."""
+    if in_try():
+        return exact(x)
     if x != x or x in (math.inf, -math.inf):
         FALLBACKS[0] += 1
     if x != x:
@@ -136,11 +172,19 @@ def _saturate(x: float, exact: Callable[[float], int]) -> int:
 
 
 def ieee_int(x: Any = 0) -> Any:
-    return _saturate(x, int) if type(x) is float else int(x)
+    return _saturate(x, int) if isinstance(x, float) else int(x)
 
 
 def ieee_round(x: Any, *nd: Any) -> Any:
-    return _saturate(x, round) if type(x) is float and not nd else round(x, *nd)
+    if isinstance(x, float) and not nd:
+        return _saturate(x, round)
+    try:
+        return round(x, *nd)
+    except OverflowError:  # D17 table, round_digits: `round(1.7e308, -308)` is +-inf
+        if in_try():
+            raise
+        FALLBACKS[0] += 1
+        return math.copysign(math.inf, x)
 
 
 #: NumPy's counterpart of every math function that can raise (its value where CPython raises).
@@ -164,6 +208,8 @@ def _ieee_math() -> types.SimpleNamespace:
             try:
                 return real(*args)
             except (ValueError, OverflowError, ZeroDivisionError):
+                if in_try():
+                    raise
                 return np_value(npf, *args)
 
         fn.__name__ = name
@@ -176,6 +222,8 @@ def _ieee_math() -> types.SimpleNamespace:
         try:
             return math.log(x, *base)
         except (ValueError, ZeroDivisionError):
+            if in_try():
+                raise
             if base:
                 return np_value(lambda a, b: np.log(a) / np.log(b), x, base[0])
             return np_value(np.log, x)
@@ -183,7 +231,9 @@ def _ieee_math() -> types.SimpleNamespace:
     ns.log = log
     for name in ("floor", "ceil", "trunc"):
         exact = getattr(math, name)
-        setattr(ns, name, (lambda exact: lambda x: _saturate(x, exact) if type(x) is float else exact(x))(exact))
+        setattr(ns, name, (lambda exact: lambda x: _saturate(x, exact) if isinstance(x, float) else exact(x))(exact))
+    for name, fn in special_math().items():
+        setattr(ns, name, fn)
     return ns
 
 
@@ -191,17 +241,31 @@ IEEE_MATH = _ieee_math()
 
 _OPERATORS = {ast.Div: "_ieee_div", ast.FloorDiv: "_ieee_floordiv", ast.Mod: "_ieee_mod", ast.Pow: "_ieee_pow"}
 
+#: The D17 functions documented within some ulps of ``math`` (docs/semantics.md's D17 table).
+INEXACT_SPECIAL = ("erf", "erfc", "gamma", "lgamma")
+
+
+def _call(name: str, *args: ast.expr) -> ast.Call:
+    return ast.Call(ast.Name(name, ast.Load()), list(args), [])
+
 
 class _IEEE(ast.NodeTransformer):
     """``/ // % **`` (and their augmented forms) through the IEEE helpers; ``from math import``
-    reads the IEEE ``math``. Nothing else of the program changes."""
+    reads the IEEE ``math``, ``import numpy as np`` the ``NumpyShim``. A ``try`` body counts
+    itself in ``TRY_DEPTH`` (there the helpers give CPython's exceptions) and marks what leaves
+    it. A ``return`` of the entry function whose value is an inexact D17 call records which one
+    (``Ok.special``: its documented ulp bound applies to that element). Nothing else of the
+    program changes."""
+
+    def __init__(self, entry: str) -> None:
+        self.entry = entry
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
         self.generic_visit(node)
         name = _OPERATORS.get(type(node.op))
         if name is None:
             return node
-        return ast.copy_location(ast.Call(ast.Name(name, ast.Load()), [node.left, node.right], []), node)
+        return ast.copy_location(_call(name, node.left, node.right), node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
         self.generic_visit(node)
@@ -211,7 +275,8 @@ class _IEEE(ast.NodeTransformer):
         return ast.copy_location(ast.Assign([ast.Name(node.target.id, ast.Store())], value), node)
 
     def visit_Import(self, node: ast.Import) -> Any:
-        return None if all(a.name == "math" and a.asname is None for a in node.names) else node
+        dropped = [a for a in node.names if (a.name, a.asname) in (("math", None), ("numpy", "np"))]
+        return None if len(dropped) == len(node.names) else node
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> Any:
         if node.module != "math":
@@ -221,36 +286,115 @@ class _IEEE(ast.NodeTransformer):
             for a in node.names
         ]
 
+    def visit_Try(self, node: ast.Try) -> ast.stmt:
+        self.generic_visit(node)
+        # try: _try_enter(); try: BODY except BaseException as e: _try_mark(e); raise
+        #      finally: _try_leave()
+        mark = ast.ExceptHandler(
+            ast.Name("BaseException", ast.Load()), "_fuzz_exc",
+            [ast.Expr(_call("_try_mark", ast.Name("_fuzz_exc", ast.Load()))), ast.Raise()],
+        )
+        inner = ast.Try(node.body, [mark], [], [ast.Expr(_call("_try_leave"))])
+        node.body = [ast.Expr(_call("_try_enter")), inner]
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.stmt:
+        self.generic_visit(node)
+        if node.name == self.entry:
+            for stmt in _own_statements(node.body):
+                value = stmt.value if isinstance(stmt, ast.Return) else None
+                if isinstance(value, ast.Call) and _special_name(value.func) in INEXACT_SPECIAL:
+                    stmt.value = _call("_special_return", ast.Constant(_special_name(value.func)), value)
+        return node
+
+
+def _special_name(func: ast.expr) -> str:
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "math":
+        return func.attr
+    return ""
+
+
+def _own_statements(body: List[ast.stmt]) -> List[ast.stmt]:
+    """The statements of a function body, nested blocks included, nested functions not."""
+    out: List[ast.stmt] = []
+    for stmt in body:
+        out.append(stmt)
+        if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
+            continue
+        for name in ("body", "orelse", "finalbody"):
+            out.extend(_own_statements(getattr(stmt, name, []) or []))
+        for handler in getattr(stmt, "handlers", []) or []:
+            out.extend(_own_statements(handler.body))
+    return out
+
+
+#: The inexact D17 function whose value the last ``return`` of the entry function gave.
+SPECIAL_RETURN: List[Any] = [None]
+
+
+def _special_return(name: str, value: Any) -> Any:
+    SPECIAL_RETURN[0] = name
+    return value
+
+
+def _try_enter() -> None:
+    TRY_DEPTH[0] += 1
+
+
+def _try_leave() -> None:
+    TRY_DEPTH[0] -= 1
+
+
+def _try_mark(exc: BaseException) -> None:
+    exc.__dict__["fuzz_in_try"] = True
+
 
 class Evaluator:
-    """CPython on one program, with the IEEE values of D3 where it raises (module docstring)."""
+    """CPython on one program, with the IEEE values of D3 where it raises (module docstring).
+    ``resolve`` turns an argument that names an object of the module (an Enum member,
+    ``inputs.ModuleRef``) into that object of the oracle's own module."""
 
     def __init__(self, source: str, path: str, entry: str = "f") -> None:
-        tree = _IEEE().visit(ast.parse(source))
+        from .oracle_calls import NumpyShim
+
+        tree = _IEEE(entry).visit(ast.parse(source))
         ast.fix_missing_locations(tree)
         ns: Dict[str, Any] = {
             "__name__": "array_vectorize_fuzz_oracle", "math": IEEE_MATH, "int": ieee_int, "round": ieee_round,
             "pow": ieee_pow, "_ieee_div": ieee_div, "_ieee_floordiv": ieee_floordiv, "_ieee_mod": ieee_mod,
-            "_ieee_pow": ieee_pow,
+            "_ieee_pow": ieee_pow, "np": NumpyShim(), "_special_return": _special_return,
+            "_try_enter": _try_enter, "_try_leave": _try_leave, "_try_mark": _try_mark,
         }
         exec(compile(tree, path, "exec"), ns)  # noqa: S102 - the fuzzer's own program
+        self.namespace = ns
         self.fn = ns[entry]
 
     def run(self, args: List[Any]) -> Any:
-        """CPython's outcome for one element: ``Ok``, ``Skip`` or ``Invalid``."""
+        """CPython's outcome for one element: ``Ok``, ``Raised``, ``Skip`` or ``Invalid``."""
+        from .inputs import resolve
+
         before = FALLBACKS[0]
+        SPECIAL_RETURN[0] = None
+        TRY_DEPTH[0] = 0
+        args = [resolve(a, self.namespace) for a in args]
         try:
-            r = self.fn(*args)
-        except (Huge, OverflowError):
-            # An int beyond the float range met a float: it lies beyond 64 bits, where the
-            # vectorized code wraps (item 6) or raises (item 17).
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")  # D16: np.sqrt(-1.0) is nan with a warning
+                r = self.fn(*args)
+        except Huge:
             return Skip("int-beyond-64-bits")
+        except RAISED_CLASSES as exc:
+            if isinstance(exc, OverflowError) and not exc.__dict__.get("fuzz_in_try"):
+                # An int beyond the float range met a float: it lies beyond 64 bits, where the
+                # vectorized code wraps (item 6) or raises (item 17).
+                return Skip("int-beyond-64-bits")
+            return Raised(exc)
         except Exception as exc:  # noqa: BLE001 - an ill-formed program
             return Invalid(exc)
         t = type(r)
         if t not in (bool, int, float):
             return Invalid(TypeError(f"the function returned {t.__name__}"))
-        return Ok(r, FALLBACKS[0] != before)
+        return Ok(r, FALLBACKS[0] != before, SPECIAL_RETURN[0])
 
 
 # -------------------------------------------------------------------------------- comparison
@@ -327,3 +471,33 @@ def close(got: Any, dtype_kind: str, expected: Any, ulps: int, float_result: boo
         return False
     return math.isfinite(got) and math.isfinite(expected) and ulp_distance(got, expected) <= ulps
 
+
+
+def special_close(got: Any, dtype_kind: str, expected: Any, key: str) -> bool:
+    """``agree``, or a finite float within the ulp bound docs/semantics.md documents for the
+    inexact D17 function ``key`` (``special.ULP_BOUNDS``; ``lgamma`` counts ulps of
+    ``max(|result|, 1)``), and no wider."""
+    if agree(got, dtype_kind, expected):
+        return True
+    if dtype_kind != "f" or type(expected) is not float or not (math.isfinite(got) and math.isfinite(expected)):
+        return False
+    from array_vectorize.runtime.special import ULP_BOUNDS
+
+    bound = ULP_BOUNDS[key]
+    if key == "lgamma":
+        return abs(got - expected) <= bound * math.ulp(max(abs(expected), 1.0))
+    return ulp_distance(got, expected) <= bound
+
+
+def same_exception(got: BaseException, expected: BaseException) -> bool:
+    """The vectorized call raised CPython's exception: the same class and the same args (a float
+    arg compared as a value, NaN equal to NaN)."""
+    if type(got) is not type(expected) or len(got.args) != len(expected.args):
+        return False
+    for a, b in zip(got.args, expected.args):
+        if isinstance(b, float) and isinstance(a, float):
+            if not same_float(a, b):
+                return False
+        elif type(a) is not type(b) or a != b:
+            return False
+    return True
