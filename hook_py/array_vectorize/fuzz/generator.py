@@ -167,7 +167,6 @@ class Generator(RaisingGrammar, CallGrammar):
         if feature in self.exclude or not hit:
             return False
         self.ext.add(feature)
-        self.used.add(feature)
         return True
 
     def ext_here(self, feature: str, p: float) -> bool:
@@ -296,6 +295,8 @@ class Generator(RaisingGrammar, CallGrammar):
             reject = self.inject_rejection(numeric, first_body_line)
         source = "\n".join(self.lines) + "\n"
         nan_on_raise = bool(self.used & {"raise", "assert", "validator", "try"}) and self.ext_on("nan_on_raise", 0.3)
+        if nan_on_raise:
+            self.used.add("nan_on_raise")
         features = set(self.used)
         features.update({"f": "float64", "i": "int64", "u": "uint64", "b": "bool"}[k] for k in kinds)
         uniforms = {len(numeric) + i: objects for i, objects in enumerate(self.uniforms.values())}
@@ -316,10 +317,12 @@ class Generator(RaisingGrammar, CallGrammar):
             self.validator_arity = 1
         if self.ext & {"raise", "validator"} and self.ext_on("user_exception", 0.5):
             self.module_classes.append("RangeError")
+            self.used.add("user_exception")
         self.ext_on("numpy_calls", 0.3)
         self.ext_on("special_exact", 0.3)
         self.ext_on("special_inexact", 0.15)
         self.uniforms = self.uniform_params()
+        self.used.update({"rates": "uniform_dict", "mode": "uniform_enum", "cap": "uniform_none", "label": "uniform_str"}[u] for u in self.uniforms)
         imports = (["import enum"] if "Mode" in self.module_classes else []) + (["import numpy as np"] if "numpy_calls" in self.ext else [])
         self.lines[1:1] = imports
         if "RangeError" in self.module_classes:
@@ -709,7 +712,8 @@ class Generator(RaisingGrammar, CallGrammar):
 
     # ------------------------------------------------------------------ expressions
     def leaf(self, env: Env) -> str:
-        if self.in_entry and self.uniforms.keys() - {"label", "mode"} and self.ext_rng.random() < 0.08:
+        # (After a raise, no uniform reads: a test on them alone is a Python `if`, rejected there.)
+        if self.in_entry and not self.raised and self.uniforms.keys() - {"label", "mode"} and self.ext_rng.random() < 0.08:
             return self.uniform_leaf(env)
         text = self.plain_leaf(env)
         if self.tables and self.int_casts and self.table_rng.random() < 0.1:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 import types
 import warnings
 from dataclasses import dataclass
@@ -48,6 +49,7 @@ class Ok:
     value: Any
     ieee: bool = False  # CPython raised somewhere (D3) and the IEEE value was taken there
     special: Optional[str] = None  # the inexact D17 function the value came from (INEXACT_SPECIAL)
+    wide: bool = False  # an int outside int64's range was computed on the way (WIDE)
 
 
 @dataclass
@@ -67,6 +69,7 @@ class Raised:
     ``try`` body that no ``except`` clause took (item 30)."""
 
     error: BaseException
+    wide: bool = False  # an int outside int64's range was computed on the way (WIDE)
 
 
 #: Exception classes a fuzzed program raises on purpose (explicit raises, asserts, numeric
@@ -153,12 +156,13 @@ def ieee_pow(a: Any, b: Any) -> Any:
         return np_value(np.power, a, b)
     if type(r) is complex:  # item 4: (-8.0) ** (1/3) is nan
         return np_value(np.power, a, b)
-    return r
+    return _wide(r)
 
 
 def _saturate(x: float, exact: Callable[[float], int]) -> int:
-    """``int(x)``-like conversions of a float (item 7): nan gives 0, beyond int64 saturates."""
-    if in_try():
+    """``int(x)``-like conversions of a float (item 7): nan gives 0, beyond int64 saturates.
+    Inside a ``try`` body, nan and inf raise as in CPython (item 30); other values saturate."""
+    if in_try() and (x != x or x in (math.inf, -math.inf)):
         return exact(x)
     if x != x or x in (math.inf, -math.inf):
         FALLBACKS[0] += 1
@@ -239,7 +243,33 @@ def _ieee_math() -> types.SimpleNamespace:
 
 IEEE_MATH = _ieee_math()
 
-_OPERATORS = {ast.Div: "_ieee_div", ast.FloorDiv: "_ieee_floordiv", ast.Mod: "_ieee_mod", ast.Pow: "_ieee_pow"}
+_OPERATORS = {
+    ast.Div: "_ieee_div", ast.FloorDiv: "_ieee_floordiv", ast.Mod: "_ieee_mod", ast.Pow: "_ieee_pow",
+    ast.Add: "_wide_add", ast.Sub: "_wide_sub", ast.Mult: "_wide_mul",
+}
+
+#: Whether the element being run computed an int outside int64's range (``Ok.wide``,
+#: ``Raised.wide``): there the vectorized value wraps (items 6, 13), so a condition on it, a
+#: raise decision included, may go the other way.
+WIDE = [False]
+
+
+def _wide(v: Any) -> Any:
+    if type(v) is int and not INT64_MIN <= v < INT64_END:
+        WIDE[0] = True
+    return v
+
+
+def _wide_add(a: Any, b: Any) -> Any:
+    return _wide(a + b)
+
+
+def _wide_sub(a: Any, b: Any) -> Any:
+    return _wide(a - b)
+
+
+def _wide_mul(a: Any, b: Any) -> Any:
+    return _wide(a * b)
 
 #: The D17 functions documented within some ulps of ``math`` (docs/semantics.md's D17 table).
 INEXACT_SPECIAL = ("erf", "erfc", "gamma", "lgamma")
@@ -259,6 +289,12 @@ class _IEEE(ast.NodeTransformer):
 
     def __init__(self, entry: str) -> None:
         self.entry = entry
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
+        self.generic_visit(node)
+        if not isinstance(node.op, ast.USub):
+            return node
+        return ast.copy_location(_call("_wide", node), node)
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
         self.generic_visit(node)
@@ -364,6 +400,7 @@ class Evaluator:
             "pow": ieee_pow, "_ieee_div": ieee_div, "_ieee_floordiv": ieee_floordiv, "_ieee_mod": ieee_mod,
             "_ieee_pow": ieee_pow, "np": NumpyShim(), "_special_return": _special_return,
             "_try_enter": _try_enter, "_try_leave": _try_leave, "_try_mark": _try_mark,
+            "_wide_add": _wide_add, "_wide_sub": _wide_sub, "_wide_mul": _wide_mul, "_wide": _wide,
         }
         exec(compile(tree, path, "exec"), ns)  # noqa: S102 - the fuzzer's own program
         self.namespace = ns
@@ -375,6 +412,7 @@ class Evaluator:
 
         before = FALLBACKS[0]
         SPECIAL_RETURN[0] = None
+        WIDE[0] = False
         TRY_DEPTH[0] = 0
         args = [resolve(a, self.namespace) for a in args]
         try:
@@ -388,13 +426,13 @@ class Evaluator:
                 # An int beyond the float range met a float: it lies beyond 64 bits, where the
                 # vectorized code wraps (item 6) or raises (item 17).
                 return Skip("int-beyond-64-bits")
-            return Raised(exc)
+            return Raised(exc, WIDE[0])
         except Exception as exc:  # noqa: BLE001 - an ill-formed program
             return Invalid(exc)
         t = type(r)
         if t not in (bool, int, float):
             return Invalid(TypeError(f"the function returned {t.__name__}"))
-        return Ok(r, FALLBACKS[0] != before, SPECIAL_RETURN[0])
+        return Ok(r, FALLBACKS[0] != before, SPECIAL_RETURN[0], WIDE[0])
 
 
 # -------------------------------------------------------------------------------- comparison
@@ -489,14 +527,25 @@ def special_close(got: Any, dtype_kind: str, expected: Any, key: str) -> bool:
     return ulp_distance(got, expected) <= bound
 
 
-def same_exception(got: BaseException, expected: BaseException) -> bool:
+def same_exception(got: BaseException, expected: BaseException, ints_as_floats: bool = False) -> bool:
     """The vectorized call raised CPython's exception: the same class and the same args (a float
-    arg compared as a value, NaN equal to NaN)."""
+    arg compared as a value, NaN equal to NaN). ``ints_as_floats`` (item 33): an int of CPython's
+    may stand as the float it converts to, in an arg or formatted in a message (``0`` as
+    ``0.0``)."""
     if type(got) is not type(expected) or len(got.args) != len(expected.args):
         return False
     for a, b in zip(got.args, expected.args):
+        if ints_as_floats and type(b) is int and isinstance(a, float):
+            b = float(b)
         if isinstance(b, float) and isinstance(a, float):
             if not same_float(a, b):
+                return False
+        elif ints_as_floats and isinstance(a, str) and isinstance(b, str):
+            pattern = "".join(
+                re.escape(piece) + (r"(?:\.0)?" if piece.isdigit() else "")
+                for piece in re.split(r"(?<![\w.])(\d+)(?![\w.])", b)
+            )
+            if re.fullmatch(pattern, a) is None:
                 return False
         elif type(a) is not type(b) or a != b:
             return False
