@@ -269,7 +269,9 @@ class Explainer:
         """The core says the result is float64 (its printed kind, or the kind the array rules
         give it over the IR): an int result may then be held as a float (item 8)."""
         arrays = self.arrays()
-        return self.ret_kind == "float" or (arrays is not None and arrays[1] == "f")
+        # "num": a kind the core leaves to the call (a number read from a uniform value, D14),
+        # where an int merged with a float is held as float64 too (item 8).
+        return self.ret_kind in ("float", "num") or (arrays is not None and arrays[1] == "f")
 
     def explains(self, lane: int, got: Any, kind: str, expected: Any) -> bool:
         """The IR computes CPython's value on this element (``plain``, with or without the

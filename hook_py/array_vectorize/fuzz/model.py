@@ -116,7 +116,27 @@ def _parse_op(text: str) -> Tuple[str, List[Any]]:
         return "math", [name] + [int(r) for r in _REF.findall(args)]
     if head.startswith("element_call"):
         raise Unsupported("element_call")
+    if head == "uniform":
+        return "uniform", _parse_uniform(rest)
     return head, [int(r) for r in _REF.findall(rest)]
+
+
+#: Uniform operations (D14) printed with a payload: ``Arg(1)()``, ``Lit(Str("low"))()``.
+_UNIFORM_PAYLOAD = ("Arg", "Global", "Builtin", "Lit", "Attr", "Compare")
+
+
+def _parse_uniform(text: str) -> List[Any]:
+    """``[name, payload, operand...]`` of a printed ``UniformOp`` (src/ir/uniform.rs)."""
+    name, _, rest = text.partition("(")
+    payload = None
+    if name in _UNIFORM_PAYLOAD:
+        depth, end = 1, 0
+        for end, ch in enumerate(rest):
+            depth += (ch == "(") - (ch == ")")
+            if depth == 0:
+                break
+        payload, rest = rest[:end], rest[end + 1 :]
+    return [name, payload] + [int(r) for r in _REF.findall(rest)]
 
 
 def parse(text: str) -> Tuple[list, int]:
@@ -162,6 +182,8 @@ def parse(text: str) -> Tuple[list, int]:
                 out.append(node)
             elif line.startswith("return "):
                 out.append(("return", int(line[8:])))
+            elif line.startswith("raise if ") or re.match(r"\d+: ", line):
+                continue  # D11's raise sites: the raising lanes' values are not compared
             else:
                 m = _LET.match(line)
                 if not m:
@@ -385,6 +407,8 @@ class Model:
             return Val(list(lanes), (kind or _natural(lanes[0])) if self.arrays else None)
         if op == "math":
             return self._math(args[0], [self.env[a] for a in args[1:]])
+        if op == "uniform":
+            return Val([self._uniform(args)] * n, None)
         vals = [self.env[a] for a in args]
         if op in ("broadcast", "asarray"):
             v = vals[0]
@@ -419,6 +443,29 @@ class Model:
         if op in _ARITH:
             return self._arith(op, vals[0], vals[1])
         raise Unsupported(op)
+
+    def _uniform(self, args: List[Any]) -> Any:
+        """A uniform operation (D14): Python on the one object every lane sees."""
+        name, payload, *refs = args
+        ops = [self.env[r].lanes[0] for r in refs]
+        if name == "Arg":
+            value = self.params[int(payload)][0][0]
+            if type(value).__name__ == "ModuleRef":
+                raise Unsupported("an Enum member argument")
+            return value
+        if name == "Lit":
+            return None if payload == "None" else _const(payload[4:-1])
+        if name == "Attr":
+            return getattr(ops[0], _const(payload))
+        if name == "Item":
+            return ops[0][ops[1]]
+        if name == "Compare":
+            return {"Eq": operator.eq, "Ne": operator.ne, "Is": operator.is_, "IsNot": operator.is_not}[payload](*ops)
+        if name == "Truth":
+            return bool(ops[0])
+        if name == "Number":
+            return ops[0]
+        raise Unsupported(f"uniform {name}")
 
     def _shaped(self, lanes: List[Any], vals: List[Val], kind: str) -> Val:
         """A result with kind ``kind``: an array if some operand is (``arrays``)."""

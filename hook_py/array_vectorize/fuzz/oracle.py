@@ -126,9 +126,9 @@ def ieee_div(a: Any, b: Any) -> Any:
 
 def ieee_floordiv(a: Any, b: Any) -> Any:
     if in_try():
-        return a // b
+        return _wide(a // b)
     try:
-        return a // b
+        return _wide(a // b)
     except ZeroDivisionError:  # int // 0 is 0 (item 2); the IEEE quotient for floats (item 1)
         FALLBACKS[0] += 1
         return 0 if _ints(a, b) else np_value(np.floor_divide, a, b)
@@ -401,6 +401,7 @@ class Evaluator:
             "_ieee_pow": ieee_pow, "np": NumpyShim(), "_special_return": _special_return,
             "_try_enter": _try_enter, "_try_leave": _try_leave, "_try_mark": _try_mark,
             "_wide_add": _wide_add, "_wide_sub": _wide_sub, "_wide_mul": _wide_mul, "_wide": _wide,
+            "abs": lambda x: _wide(abs(x)),
         }
         exec(compile(tree, path, "exec"), ns)  # noqa: S102 - the fuzzer's own program
         self.namespace = ns
