@@ -457,9 +457,10 @@ def _compare_values(
         if verdict == "array-rules":
             result.skipped[verdict] = result.skipped.get(verdict, 0) + 1
             continue
-        if e.wide and isinstance(explainer.model, Unmodelled):
+        if e.wide and (explainer.error or (nan_mode and values[lane] != values[lane])):
             # CPython computed an int beyond int64 on this element, which the vectorized code
-            # wraps (items 6, 13), and the model cannot read this IR to say what that gives.
+            # wraps (items 6, 13), and the model cannot read this IR (or this call) to say what
+            # that gives, or whether the element raises then (nan_on_raise's NaN).
             result.skipped["int-beyond-64-bits"] = result.skipped.get("int-beyond-64-bits", 0) + 1
             continue
         result.failures.append(

@@ -585,6 +585,8 @@ class Model:
         columns = [v.lanes for v in vals]
         if name in ("isnan", "isinf", "isfinite"):
             return self._shaped(_lanes(getattr(math, name), *columns), vals, "b")
+        if name in _D17:
+            return self._d17(name, vals)
         real = getattr(oracle.IEEE_MATH, name)
         if not self.arrays or all(v.kind is None for v in vals):
             return Val(_lanes(real, *columns), None)
@@ -601,3 +603,21 @@ class Model:
         if name not in _NP_MATH:
             raise Unsupported(f"math.{name}")
         return Val(self._numpy(_NP_MATH[name], *columns), "f")
+
+    def _d17(self, name: str, vals: List[Val]) -> Val:
+        """The D17 helpers: CPython's IEEE values (the D17 table); on arrays they take float64
+        (the inexact ones are judged on their own bound, ``oracle.special_close``)."""
+        arrays = self.arrays and any(v.kind is not None for v in vals)
+        columns = [[self._convert(x, "f") for x in v.lanes] if arrays else v.lanes for v in vals]
+        if name == "round":
+            fn = lambda x, n: oracle.ieee_round(x, int(n))  # noqa: E731
+        elif name == "fsum":
+            fn = lambda *xs: oracle.IEEE_MATH.fsum(xs)  # noqa: E731 - fsum((a, b, c)) of the source
+        elif name == "isclose":  # the IR passes rel_tol and abs_tol
+            fn = lambda a, b, rel, tol: math.isclose(a, b, rel_tol=rel, abs_tol=tol)  # noqa: E731
+        else:
+            fn = getattr(oracle.IEEE_MATH, name)
+        lanes = _lanes(fn, *columns)
+        if not arrays:
+            return Val(lanes, None)
+        return Val(lanes, "b" if name == "isclose" else "f")
