@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from typing import Dict, List
 
+from .wellformed_ext import ANNOTATIONS
+
 ENUM_CLASS = "class Mode(enum.Enum):\n    FAST = 1\n    SLOW = 2\n    EXACT = 3"
 MODES = ("FAST", "SLOW", "EXACT")
 LABELS = ("a", "b", "linear")
@@ -29,7 +31,6 @@ RATE_KEYS = ("low", "high")
 NP_UNARY = ("sqrt", "exp", "log", "abs", "floor", "sign", "float64")
 NP_GUARDS = {"sqrt": "np.abs({}) + 0.5", "log": "np.abs({}) + 1.0", "exp": "{} % 20.0"}
 INEXACT = ("erf", "erfc", "gamma", "lgamma")
-ANNOTATIONS = {"rates": "dict", "mode": "Mode", "cap": "float | None", "label": "str"}
 
 
 class CallGrammar:

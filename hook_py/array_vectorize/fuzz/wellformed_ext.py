@@ -26,6 +26,12 @@ NP_ARITY = {
 }
 SPECIAL_ARITY = {"erf": 1, "erfc": 1, "gamma": 1, "lgamma": 1, "fmod": 2, "remainder": 2, "isclose": 2, "fsum": 1}
 UNIFORM = {"rates", "mode", "cap", "label"}
+#: The annotation a uniform parameter may carry (D14: it makes the parameter uniform).
+ANNOTATIONS = {"rates": "dict", "mode": "Mode", "cap": "float | None", "label": "str"}
+
+
+def annotation_ok(arg: ast.arg) -> bool:
+    return arg.annotation is None or ANNOTATIONS.get(arg.arg) == ast.unparse(arg.annotation)
 
 
 def _invalid() -> type:
