@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from array_vectorize.fuzz import check
-from array_vectorize.fuzz.inputs import Column
+from array_vectorize.fuzz.inputs import Column, ModuleRef
 
 COMPILER = "compiler (src/)"
 
@@ -71,6 +71,8 @@ FIXED = {
     "big-literal-product-wraps-next-to-a-negative-lane",
     "big-literal-select-wraps-next-to-a-negative-lane",
     "model-uint64-product-beyond-64-bits-next-to-a-negative-lane",
+    "uniform-number-lifted-as-bool",
+    "enum-annotation-without-a-read-of-the-class",
 }
 
 
@@ -80,7 +82,7 @@ def case(id, source, columns, cls, owner=COMPILER, backends=("numpy", "strict"))
     return pytest.param(source, columns, backends, id=id, marks=pytest.mark.xfail(strict=True, reason=f"{owner}: {cls}"))
 
 
-F, I, U, B = "f", "i", "u", "b"
+F, I, U, B, O = "f", "i", "u", "b", "o"
 
 #: A clearing house's settlement: the netted position scaled by the all-ones uint64 contract size.
 SETTLEMENT = (
@@ -409,6 +411,38 @@ CASES = [
         "    elif 0:\n        pass\n    return math.copysign(1, v2)\n",
         [Column(F, [0.0, 1.0])],  # CPython -1.0; the folded -nan was printed as xp.nan: 1.0
         "constants: a NaN constant lost its sign bit in codegen (seed 31, program 80)",
+    ),
+    # ---- D14: uniform values ----
+    case(
+        "uniform-number-lifted-as-bool",
+        "def f(p0, rates):\n    v2 = rates['low']\n    return v2 ** 0\n",
+        [Column(F, [1.0, -2.0]), Column(O, [{"low": 0.5}], True)],  # CPython 1.0; vectorized int64 1
+        "codegen: a number read from a uniform dict (kind unknown) became xp.asarray(v, dtype=xp.bool) "
+        "(seed 3, program 280)",
+    ),
+    case(
+        "enum-annotation-without-a-read-of-the-class",
+        "import enum\n\nclass Mode(enum.Enum):\n    FAST = 1\n    SLOW = 2\n\n"
+        "def f(x, mode: Mode):\n    return x * 2.0\n",
+        [Column(F, [1.0, -2.0]), Column(O, [ModuleRef("Mode", "SLOW")], True)],
+        # CPython [2.0, -4.0]; vectorized TypeError "argument 2 has unsupported type Mode": the
+        # decorator's environment held only the names the body reads, not the annotation's class.
+        "environment: an Enum class named only by an annotation was not bound (seed 1, program 36)",
+    ),
+    # ---- D11: raises the compiler rejects (open) ----
+    case(
+        "raise-then-uniform-if-returns",
+        "def f(x, label: str):\n    if x > 3.5:\n        raise ValueError(f'x={x}')\n"
+        "    if label == 'a':\n        return x * 2.0\n    return x\n",
+        [Column(F, [1.0, 2.0]), Column(O, ["a"], True)],  # CPython [2.0, 4.0]; rejected
+        "raise-scalar-block: a Python `if` that returns after a raise is rejected (seed 1, program 21)",
+    ),
+    case(
+        "raise-inside-uniform-if",
+        "def f(x, cap: float | None):\n    if cap is not None:\n        if x > cap:\n"
+        "            raise ValueError('over the cap')\n    return x\n",
+        [Column(F, [1.0, 2.0]), Column(O, [4.0], True)],  # CPython [1.0, 2.0]; rejected
+        "raise-scalar-block: a raise inside a Python `if` (a uniform test) is rejected (seed 1, program 44)",
     ),
     # ---- a program of the supported language rejected ----
     case(

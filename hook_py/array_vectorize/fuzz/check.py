@@ -135,7 +135,8 @@ def prepare(
         nan_vec = vectorize(fn, nan_on_raise=True) if nan_on_raise and reject is None else None
     except VectorizationError as exc:
         if reject is None:
-            result.failures.append(Failure("rejected", detail=str(exc), exc_type="VectorizationError"))
+            known = "raise-scalar-block" if any(m in str(exc) for m in RAISE_SCALAR_BLOCK) else ""
+            result.failures.append(Failure("rejected", detail=str(exc), exc_type="VectorizationError", known=known))
         else:
             problem = _diagnostic_problem(exc, path, reject)
             if problem:
@@ -509,7 +510,17 @@ KNOWN = {
     "`if` on an array condition, with returns: the path condition or the returned value is lost",
     "loop-return-in-if": "a `return` inside a loop inside a branch of an `if` on an array condition: the loop's "
     "done mask ignores the enclosing condition",
+    "raise-scalar-block": "a `raise`/`assert` (D11) inside a Python `if` (a uniform or constant test, D14), or followed "
+    "by a Python `if`, a loop or an inlined helper that returns: rejected (src/lower/raise.rs), with a message "
+    "that speaks of a `for` loop",
 }
+
+
+#: The diagnostics of src/lower/raise.rs behind ``raise-scalar-block``.
+RAISE_SCALAR_BLOCK = (
+    "returns after this `raise` or `assert` is not supported yet",
+    "`raise` and `assert` inside a `for` loop (or an `if` on its index) are not supported yet",
+)
 
 
 def known_class(f: "Failure") -> str:
