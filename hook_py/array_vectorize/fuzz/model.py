@@ -281,6 +281,9 @@ class Model:
     def __init__(self, ir_text: str) -> None:
         self.body, self.ret = parse(ir_text)
         self.approximate = approximate(ir_text)
+        # D11: `raise if %n != 0` (a lane raises where its code is not 0); read after `run`.
+        self.raise_refs = [int(r) for r in re.findall(r"^\s*raise if %(\d+) != 0$", ir_text, re.M)]
+        self.raises: List[bool] = []
 
     def run(
         self, params: List[Tuple[List[Any], str]], arrays: bool, exact_body: bool = True, stated: bool = False
@@ -301,6 +304,8 @@ class Model:
         self.operands: List[int] = []  # of the instruction being interpreted
         self._block(self.body)
         out = self.env[self.ret]
+        codes = [self.env[r].lanes for r in self.raise_refs]
+        self.raises = [any(c[lane] is not POISON and c[lane] != 0 for c in codes) for lane in range(self.n)]
         return out.lanes, out.kind or _natural(out.lanes[0])
 
     # -- blocks

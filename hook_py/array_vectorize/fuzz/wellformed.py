@@ -157,7 +157,7 @@ def function_params(node: ast.FunctionDef) -> List[str]:
     a = node.args
     if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs or node.decorator_list or node.returns:
         raise Invalid("function signature")
-    if not all(wellformed_ext.annotation_ok(x) for x in a.args):
+    if not all(wellformed_ext.annotation_ok(x) for x in a.args) or not wellformed_ext.uniforms_marked(node):
         raise Invalid("annotation")
     return [x.arg for x in a.args]
 

@@ -34,6 +34,12 @@ def annotation_ok(arg: ast.arg) -> bool:
     return arg.annotation is None or ANNOTATIONS.get(arg.arg) == ast.unparse(arg.annotation)
 
 
+def uniforms_marked(fn: ast.FunctionDef) -> bool:
+    """Every uniform parameter is annotated or read (else D14 takes it for a number)."""
+    read = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return all(a.annotation is not None or a.arg in read for a in fn.args.args if a.arg in UNIFORM)
+
+
 def _invalid() -> type:
     from .wellformed import Invalid as WInvalid
 
