@@ -347,7 +347,7 @@ def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], re
     # The first element that raises; an element with an int beyond int64 on the way (its
     # condition may go the other way, items 6, 13) is no sure witness either way.
     first_raise = next((lane for lane, e in enumerate(expected) if isinstance(e, oracle.Raised) and not e.wide), None)
-    explainer = Explainer(prepared.models, [(c.values, "" if c.scalar else c.kind) for c in columns], all(c.kind == "f" for c in columns))
+    explainer = Explainer(prepared.models, [(c.values, "" if c.scalar else c.kind) for c in columns], all(c.kind == "f" for c in columns if c.kind != "o"))
     runs = [(prepared.vec, False)] + ([(prepared.nan_vec, True)] if prepared.nan_vec is not None else [])
     for bname, xp in names.items():
         args = _backend_args(columns, bname, xp, prepared.module)
@@ -563,6 +563,7 @@ KNOWN = {
 RAISE_SCALAR_BLOCK = (
     "returns after this `raise` or `assert` is not supported yet",
     "`raise` and `assert` inside a `for` loop (or an `if` on its index) are not supported yet",
+    "inside a `try` body, within a `for` loop (or an `if` on its index), is not supported yet",
 )
 
 

@@ -54,6 +54,9 @@ class _Poison:
 
 POISON = _Poison()
 
+#: A module-level object the IR reads as a hidden parameter (an Enum class, D14): not modelled.
+_HIDDEN = _Poison()
+
 # ------------------------------------------------------------------------------------ parsing
 
 
@@ -453,11 +456,12 @@ class Model:
         """A uniform operation (D14): Python on the one object every lane sees."""
         name, payload, *refs = args
         ops = [self.env[r].lanes[0] for r in refs]
+        if any(type(x).__name__ == "ModuleRef" or x is _HIDDEN for x in ops):
+            raise Unsupported("an Enum member or class")  # the model does not hold the program's classes
         if name == "Arg":
-            value = self.params[int(payload)][0][0]
-            if type(value).__name__ == "ModuleRef":
-                raise Unsupported("an Enum member argument")
-            return value
+            return self.params[int(payload)][0][0]
+        if name == "Global":
+            return _HIDDEN
         if name == "Lit":
             return None if payload == "None" else _const(payload[4:-1])
         if name == "Attr":
