@@ -300,7 +300,7 @@ class Explainer:
             return all(arrays[lane] == vectorized[lane] for lane in lanes)
         return next((lane for lane, r in enumerate(arrays) if r), None) == vectorized
 
-    def explains(self, lane: int, got: Any, kind: str, expected: Any) -> bool:
+    def explains(self, lane: int, got: Any, kind: str, expected: Any, float_result: bool = False) -> bool:
         """The IR computes CPython's value on this element (``plain``, with or without the
         floats the core states) and the array rules give the vectorized value (``arrays``): the
         difference is a documented one."""
@@ -309,11 +309,12 @@ class Explainer:
             return False
         if not any(p is not None and oracle.same_value(p[lane], expected) for p in (self.plain(), self.plain(stated=True))):
             return False
-        return oracle.close(got, kind, arrays[0][lane], self.ulps, float_result=arrays[1] == "f")
+        return oracle.close(got, kind, arrays[0][lane], self.ulps, float_result=float_result or arrays[1] == "f")
 
 
 def judge(
-    got: Any, kind: str, expected: Any, lane: int, explainer: Explainer, float_result: bool, special: Optional[str] = None
+    got: Any, kind: str, expected: Any, lane: int, explainer: Explainer, float_result: bool, special: Optional[str] = None,
+    nan_mode: bool = False,
 ) -> str:
     """One element: ``"same"`` (CPython's value, ``oracle.agree``; within the documented ulps of
     the inexact D17 function ``special`` when the element's value is that function's result),
@@ -325,7 +326,7 @@ def judge(
             return "same"
     elif oracle.close(got, kind, expected, explainer.ulps, float_result):
         return "same"
-    if explainer.explains(lane, got, kind, expected):
+    if explainer.explains(lane, got, kind, expected, nan_mode):
         return "array-rules"
     return "mismatch"
 
@@ -492,7 +493,7 @@ def _compare_values(
             continue
         if e.ieee:
             result.ieee_lanes += 1
-        verdict = judge(values[lane], kind, e.value, lane, explainer, float_result, e.special)
+        verdict = judge(values[lane], kind, e.value, lane, explainer, float_result, e.special, nan_mode)
         if verdict == "same":
             continue
         if verdict == "array-rules":
