@@ -318,6 +318,7 @@ class Model:
             if isinstance(inst, Let):
                 self.printed[inst.dst] = inst.kind
                 self.operands = [a for a in inst.args if type(a) is int] if inst.op != "math" else inst.args[1:]
+                self.inst = inst
                 value = self._let(inst)
                 if self.arrays:
                     value = self._stated(inst, value)
@@ -597,7 +598,8 @@ class Model:
         if name in _D17:
             return self._d17(name, vals)
         real = getattr(oracle.IEEE_MATH, name)
-        if not self.arrays or all(v.kind is None for v in vals):
+        # On Python scalars `math` computes, unless the core states an array (a 0-d one).
+        if not self.arrays or (all(v.kind is None for v in vals) and self.inst.scalar):
             return Val(_lanes(real, *columns), None)
         if name in _ROUNDING:
             kind = self._kind_of(vals[0])
