@@ -251,6 +251,7 @@ class Explainer:
             try:
                 self._arrays = self.model.run(self.params, arrays=True, exact_body=self.exact_body)
                 self._raises["arrays"] = self.model.raises
+                self._raise_classes = [self.model.site_classes.get(int(c)) for c in self.model.raise_codes]
             except Exception as exc:  # noqa: BLE001 - a gap of the model: reported with the mismatch
                 self.error = f"model: {type(exc).__name__}: {exc}"
         return self._arrays
@@ -299,6 +300,11 @@ class Explainer:
         if isinstance(vectorized, dict):
             return all(arrays[lane] == vectorized[lane] for lane in lanes)
         return next((lane for lane, r in enumerate(arrays) if r), None) == vectorized
+
+    def raise_class(self, lane: int) -> Optional[str]:
+        """The exception class the array rules raise on ``lane`` (after ``explains_raises``)."""
+        classes = getattr(self, "_raise_classes", [])
+        return classes[lane] if lane < len(classes) else None
 
     def explains(self, lane: int, got: Any, kind: str, expected: Any, float_result: bool = False) -> bool:
         """The IR computes CPython's value on this element (``plain``, with or without the
@@ -410,7 +416,7 @@ def _judge_exception(
             # a float in the message; the core prints that operand float.
             result.skipped["array-rules"] = result.skipped.get("array-rules", 0) + 1
             return
-        if explainer.explains_raises(expected, range(len(expected)), noted):
+        if noted != first_raise and _raise_explained(explainer, expected, exc, noted):
             result.skipped["array-rules"] = result.skipped.get("array-rules", 0) + 1
             return
         result.failures.append(Failure(
@@ -420,7 +426,7 @@ def _judge_exception(
         ))
         return
     if noted is not None:  # an element raised (D11) where CPython raises on none, or nan_on_raise raised
-        if not nan_mode and explainer.explains_raises(expected, range(len(expected)), noted):
+        if not nan_mode and _raise_explained(explainer, expected, exc, noted):
             result.skipped["array-rules"] = result.skipped.get("array-rules", 0) + 1
             return
         result.failures.append(Failure(
@@ -432,6 +438,12 @@ def _judge_exception(
     result.failures.append(
         Failure("crash", where, detail=f"at call: {_exc_text(exc)}", exc_type=type(exc).__name__, known=_known_crash(exc))
     )
+
+
+def _raise_explained(explainer: "Explainer", expected: list, exc: BaseException, noted: int) -> bool:
+    """The call raised for element ``noted``, where CPython does not raise first: the IR raises
+    as CPython does and the array rules raise first there, at a site of the class raised."""
+    return explainer.explains_raises(expected, range(len(expected)), noted) and explainer.raise_class(noted) == type(exc).__name__
 
 
 def _wide_before(expected: list, lane: int) -> bool:

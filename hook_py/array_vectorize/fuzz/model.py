@@ -287,6 +287,9 @@ class Model:
         # D11: `raise if %n != 0` (a lane raises where its code is not 0); read after `run`.
         self.raise_refs = [int(r) for r in re.findall(r"^\s*raise if %(\d+) != 0$", ir_text, re.M)]
         self.raises: List[bool] = []
+        self.raise_codes: List[Any] = []  # per lane, the code of the site it raises at (0: none)
+        #: The exception class of each raise site (``N: Class(...) with (...)``).
+        self.site_classes = {int(n): c for n, c in re.findall(r"^\s+(\d+): (\w+)\(", ir_text, re.M)}
 
     def run(
         self, params: List[Tuple[List[Any], str]], arrays: bool, exact_body: bool = True, stated: bool = False
@@ -308,7 +311,8 @@ class Model:
         self._block(self.body)
         out = self.env[self.ret]
         codes = [self.env[r].lanes for r in self.raise_refs]
-        self.raises = [any(c[lane] is not POISON and c[lane] != 0 for c in codes) for lane in range(self.n)]
+        self.raise_codes = [next((c[lane] for c in codes if c[lane] is not POISON and c[lane] != 0), 0) for lane in range(self.n)]
+        self.raises = [code != 0 for code in self.raise_codes]
         return out.lanes, out.kind or _natural(out.lanes[0])
 
     # -- blocks
