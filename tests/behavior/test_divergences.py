@@ -395,3 +395,21 @@ def test_a_uniform_value_read_on_one_side_of_an_array_if_is_read_on_every_call()
     assert [read_on_one_side(x, {}) for x in (-1.0, -2.0)] == [0.0, 0.0]
     with pytest.raises(KeyError):
         vectorize(read_on_one_side)(np.array([-1.0, -2.0]), {})
+
+
+def stock_check(level, reorder):
+    count = 0 if reorder else 2.5  # an int on some elements, a float on others (item 8)
+    if level < 0:
+        raise ValueError(f"count={count}")
+    return level + count
+
+
+def test_item33_a_message_formats_an_int_held_as_float_as_a_float():
+    # Item 33: `count` is one float64 array (item 8), so the message of element 0 shows 0.0
+    # where CPython's element loop shows the int 0.
+    with pytest.raises(ValueError) as cpython:
+        stock_check(-1.0, True)
+    assert cpython.value.args == ("count=0",)
+    with pytest.raises(ValueError) as info:
+        vectorize(stock_check)(np.array([-1.0, 3.0]), np.array([True, False]))
+    assert info.value.args == ("count=0.0",)

@@ -73,6 +73,7 @@ FIXED = {
     "model-uint64-product-beyond-64-bits-next-to-a-negative-lane",
     "uniform-number-lifted-as-bool",
     "enum-annotation-without-a-read-of-the-class",
+    "numpy-sign-of-a-float-constant",
 }
 
 
@@ -428,6 +429,25 @@ CASES = [
         # CPython [2.0, -4.0]; vectorized TypeError "argument 2 has unsupported type Mode": the
         # decorator's environment held only the names the body reads, not the annotation's class.
         "environment: an Enum class named only by an annotation was not bound (seed 1, program 36)",
+    ),
+    case(
+        "uniform-elif-chain-returning-in-a-loop",
+        "def f(p1, rates, cap):\n    w9 = 0\n    while True:\n        w9 += 1\n        if w9 > 1:\n            break\n"
+        "        if cap is not None:\n            return 0.0\n        elif rates['low']:\n            return 1.0\n"
+        "        else:\n            v20 = p1\n        v21 = v20\n    return v21\n",
+        [Column(F, [1.0, 2.0]), Column(O, [{"low": 0}], True), Column(O, [None], True)],
+        # CPython [1.0, 2.0]; VectorizationError "`v20` may be undefined here" (the same chain on
+        # module constants compiles)
+        "uniform: an if/elif/else on uniform tests whose first branches return, in a loop, loses "
+        "the definedness of the else branch (seed 101, program 240; seed 9, program 200)",
+    ),
+    # ---- D16: NumPy calls ----
+    case(
+        "numpy-sign-of-a-float-constant",
+        "import numpy as np\n\ndef f(x):\n    if x > 0.5:\n        return 2\n    if 0 % np.sign(0.0):\n        return 1\n"
+        "    return 0\n",
+        [Column(F, [0.0, 1.0])],  # CPython (NumPy) 1, 2: 0 % 0.0 is nan; vectorized 0, 2
+        "lower/numpy.rs: np.sign's int constants folded np.sign(0.0) to the int 0 (seed 11, program 343)",
     ),
     # ---- D11: raises the compiler rejects (open) ----
     case(
