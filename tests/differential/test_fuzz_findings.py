@@ -449,6 +449,23 @@ CASES = [
         [Column(F, [0.0, 1.0])],  # CPython (NumPy) 1, 2: 0 % 0.0 is nan; vectorized 0, 2
         "lower/numpy.rs: np.sign's int constants folded np.sign(0.0) to the int 0 (seed 11, program 343)",
     ),
+    case(
+        "numpy-power-half-in-the-exact-body",
+        "import numpy as np\n\ndef f(x, n):\n    return np.power(x, 0.5) + n * 0\n",
+        [Column(F, [-math.inf, 4.0]), Column(I, [1, 2])],
+        # NumPy: np.power(-inf, 0.5) is nan (D16); the exact body (an int argument) gives
+        # CPython's pow, inf (the float fast path gives nan)
+        "D16: np.power(x, 0.5) follows CPython's pow in the helpers' body (seed 13, program 353)",
+    ),
+    case(
+        "constant-if-returning-in-a-while-loop",
+        "def f(p2):\n    if p2 > 0:\n        w1 = 0\n        while True:\n            w1 += 1\n            if w1 > 0:\n"
+        "                break\n            if 1:\n                return 0\n            else:\n                v4 = 0\n"
+        "            v5 = v4\n    return p2\n",
+        [Column(F, [1.0, -1.0])],  # CPython [1.0, -1.0]; VectorizationError "`v4` may be undefined here"
+        "D12: after a constant `if` that returns, inside a `while True` loop, the else branch's names are "
+        "taken as maybe undefined (seed 12, program 111)",
+    ),
     # ---- D11: raises the compiler rejects (open) ----
     case(
         "raise-then-uniform-if-returns",
