@@ -438,8 +438,8 @@ CASES = [
         [Column(F, [1.0, 2.0]), Column(O, [{"low": 0}], True), Column(O, [None], True)],
         # CPython [1.0, 2.0]; VectorizationError "`v20` may be undefined here" (the same chain on
         # module constants compiles)
-        "uniform: an if/elif/else on uniform tests whose first branches return, in a loop, loses "
-        "the definedness of the else branch (seed 101, program 240; seed 9, program 200)",
+        "undefined-after-scalar-return: an if/elif/else on uniform tests whose first branches return, in a "
+        "loop, loses the definedness of the else branch (seed 101, program 240; seed 9, program 200)",
     ),
     # ---- D16: NumPy calls ----
     case(
@@ -463,8 +463,8 @@ CASES = [
         "                break\n            if 1:\n                return 0\n            else:\n                v4 = 0\n"
         "            v5 = v4\n    return p2\n",
         [Column(F, [1.0, -1.0])],  # CPython [1.0, -1.0]; VectorizationError "`v4` may be undefined here"
-        "D12: after a constant `if` that returns, inside a `while True` loop, the else branch's names are "
-        "taken as maybe undefined (seed 12, program 111)",
+        "undefined-after-scalar-return: after a constant `if` that returns, inside a `while True` loop, the "
+        "else branch's names are taken as maybe undefined (seed 12, program 111; seed 77068260, program 67)",
     ),
     # ---- D11: raises the compiler rejects (open) ----
     case(

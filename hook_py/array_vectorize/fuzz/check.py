@@ -136,6 +136,8 @@ def prepare(
     except VectorizationError as exc:
         if reject is None:
             known = "raise-scalar-block" if any(m in str(exc) for m in RAISE_SCALAR_BLOCK) else ""
+            if "may be undefined here: it is not assigned on every path" in str(exc):
+                known = "undefined-after-scalar-return"  # wellformed.py proved every read defined
             result.failures.append(Failure("rejected", detail=str(exc), exc_type="VectorizationError", known=known))
         else:
             problem = _diagnostic_problem(exc, path, reject)
@@ -565,6 +567,8 @@ KNOWN = {
     "`if` on an array condition, with returns: the path condition or the returned value is lost",
     "loop-return-in-if": "a `return` inside a loop inside a branch of an `if` on an array condition: the loop's "
     "done mask ignores the enclosing condition",
+    "undefined-after-scalar-return": "in a loop, a Python `if` (a constant or uniform test) one of whose "
+    "branches returns or breaks: a name the other branch assigns is taken as maybe undefined after it",
     "raise-scalar-block": "a `raise`/`assert` (D11) inside a Python `if` (a uniform or constant test, D14), or followed "
     "by a Python `if`, a loop or an inlined helper that returns: rejected (src/lower/raise.rs), with a message "
     "that speaks of a `for` loop",
