@@ -411,9 +411,9 @@ def _judge_exception(
     if first_raise is not None and not nan_mode:
         want = expected[first_raise].error
         result.lanes += 1
-        if oracle.same_exception(exc, want) and noted == first_raise:
+        if oracle.same_exception(exc, want, ulps=explainer.ulps) and noted == first_raise:
             return
-        if held_float and noted == first_raise and oracle.same_exception(exc, want, ints_as_floats=True):
+        if held_float and noted == first_raise and oracle.same_exception(exc, want, ints_as_floats=True, ulps=explainer.ulps):
             # docs/semantics.md item 33: an int the core holds as float64 (item 8) formats as
             # a float in the message; the core prints that operand float.
             result.skipped["array-rules"] = result.skipped.get("array-rules", 0) + 1

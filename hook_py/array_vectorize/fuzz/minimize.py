@@ -69,7 +69,10 @@ def minimize(
         for candidate in _candidates(ast.parse(source), entry):
             if time.monotonic() > deadline:
                 break
-            text = ast.unparse(candidate) + "\n"
+            try:
+                text = ast.unparse(candidate) + "\n"
+            except ValueError:  # a constant of an f-string replaced by a non-string
+                continue
             if text == source or problems(candidate, entry) is not None:
                 continue
             if attempt(text, columns):
