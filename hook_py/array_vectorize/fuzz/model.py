@@ -435,7 +435,9 @@ class Model:
             tup, i = vals
             lanes = _lanes(lambda t, k: t[k], tup.lanes, i.lanes)
             if self.arrays:
-                kind = _join([_natural(x) for x in tup.lanes[0]])
+                # The items' one kind, unless the core states the kind of the items the index
+                # reaches (an int where only int items are reachable).
+                kind = {"int": "i", "bool": "b"}.get(inst.kind) or _join([_natural(x) for x in tup.lanes[0]])
                 lanes = [self._convert(x, kind) for x in lanes]
             return Val(lanes, None)
         if op == "select":
