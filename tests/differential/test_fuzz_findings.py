@@ -74,6 +74,7 @@ FIXED = {
     "uniform-number-lifted-as-bool",
     "enum-annotation-without-a-read-of-the-class",
     "numpy-sign-of-a-float-constant",
+    "try-remainder-by-zero-of-a-python-float-argument",
 }
 
 
@@ -465,6 +466,17 @@ CASES = [
         [Column(F, [1.0, -1.0])],  # CPython [1.0, -1.0]; VectorizationError "`v4` may be undefined here"
         "undefined-after-scalar-return: after a constant `if` that returns, inside a `while True` loop, the "
         "else branch's names are taken as maybe undefined (seed 12, program 111; seed 77068260, program 67)",
+    ),
+    # ---- D11 ----
+    case(
+        "try-remainder-by-zero-of-a-python-float-argument",
+        "def f(p1, p3):\n    try:\n        v2 = p3 % p1\n    except (ValueError, OverflowError):\n"
+        "        raise ValueError(0)\n    return p1\n",
+        [Column(F, [1.0, 0.0]), Column(F, [0.0], True)],
+        # CPython ZeroDivisionError('float modulo') at element 0; vectorized RuntimeError "internal
+        # error: a lane marked as raising computes np.float64(nan)": the site re-ran `%` on the
+        # argument as the float path lifted it, a NumPy float64 (seed 577215, program 22)
+        "runtime/raises.py: a lane's value was the NumPy scalar, not the Python float",
     ),
     # ---- D11: raises the compiler rejects (open) ----
     case(

@@ -67,8 +67,14 @@ def _exception(make: Any, values: list) -> BaseException:
 
 def _lane_value(xp: Any, value: Any, shape: tuple, index: int) -> Any:
     """``value`` on lane ``index`` as the Python scalar CPython would see there."""
-    if isinstance(value, (bool, int, float)):
+    if isinstance(value, bool):
         return value
+    if isinstance(value, float):
+        # A NumPy float64 scalar (a Python float argument the float path lifted) is a float,
+        # but computes as NumPy does: `np.float64(0.0) % 0` is nan, not ZeroDivisionError.
+        return float(value)
+    if isinstance(value, int):
+        return int(value)
     item = xp.reshape(xp.broadcast_to(value, shape), (-1,))[index]
     dtype = value.dtype
     if dtype == xp.bool:
