@@ -232,3 +232,33 @@ def test_exact_special_functions_are_compared_exactly(tmp_path):
     right = prepared.vec
     prepared.vec = lambda x, y: np.nextafter(right(x, y), math.inf)  # every element 1 ulp off
     assert _failures(prepared, columns) == [("mismatch", "value")] * 3
+
+
+#: Each way an element raises (D11), with a column where elements 1 and 2 raise, and the
+#: exception CPython raises first.
+RAISERS = {
+    "assert": ("def f(x):\n    assert x < 3.5, f'x={x}'\n    return x\n", AssertionError("x=4.0")),
+    "validator": (
+        "def check(a):\n    if a > 3.5:\n        raise ArithmeticError('too big', a)\n\n"
+        "def f(x):\n    check(x)\n    return x + 1.0\n",
+        ArithmeticError("too big", 4.0),
+    ),
+    "try": (
+        "import math\n\ndef f(x):\n    try:\n        r = math.log(3.5 - x)\n    except ZeroDivisionError:\n"
+        "        r = 0.0\n    return r\n",
+        ValueError("math domain error"),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RAISERS))
+def test_each_raising_construct_checks_class_and_first_element(name, tmp_path):
+    source, first = RAISERS[name]
+    _, prepared = check.prepare(source, str(tmp_path))
+    assert _failures(prepared, COLUMNS) == []  # the compiler raises `first` for element 1
+    prepared.vec = _raising(type(first)(*first.args), 1)
+    assert _failures(prepared, COLUMNS) == []  # the planted right answer passes
+    wrong_class = RuntimeError if type(first) is not RuntimeError else ValueError
+    for planted in (_raising(wrong_class(*first.args), 1), _raising(type(first)(*first.args), 2), lambda x: x):
+        prepared.vec = planted
+        assert _failures(prepared, COLUMNS) in ([("mismatch", "raise")], [("mismatch", "no-raise")]), name
