@@ -75,6 +75,7 @@ FIXED = {
     "enum-annotation-without-a-read-of-the-class",
     "numpy-sign-of-a-float-constant",
     "try-remainder-by-zero-of-a-python-float-argument",
+    "message-of-a-uint64-lattice-value",
 }
 
 
@@ -477,6 +478,14 @@ CASES = [
         # error: a lane marked as raising computes np.float64(nan)": the site re-ran `%` on the
         # argument as the float path lifted it, a NumPy float64 (seed 577215, program 22)
         "runtime/raises.py: a lane's value was the NumPy scalar, not the Python float",
+    ),
+    case(
+        "message-of-a-uint64-lattice-value",
+        "def f(p0, p2):\n    if p0 <= 0:\n        p2 = p0\n    assert p2 > -5, f'p2={p2}'\n    return 0\n",
+        [Column(U, [1, 1]), Column(I, [-1, -7])],
+        # CPython AssertionError('p2=-7') at element 1; vectorized AttributeError "'LatticeInt'
+        # object has no attribute 'dtype'" (seed 173205, program 774)
+        "runtime/raises.py: a message operand of the uint64 lattice (item 13) was read as an array",
     ),
     # ---- D11: raises the compiler rejects (open) ----
     case(

@@ -565,7 +565,7 @@ def same_exception(got: BaseException, expected: BaseException, ints_as_floats: 
                 return False
         elif ints_as_floats and isinstance(a, str) and isinstance(b, str):
             pattern = "".join(
-                re.escape(piece) + (r"(?:\.0)?" if piece.isdigit() else "")
+                f"(?:{re.escape(piece)}(?:\\.0)?|{re.escape(repr(float(int(piece))))})" if piece.isdigit() else re.escape(piece)
                 for piece in re.split(r"(?<![\w.])(\d+)(?![\w.])", b)
             )
             if re.fullmatch(pattern, a) is None:

@@ -7,6 +7,8 @@ first: the first raising lane in C order, built from that lane's values as Pytho
 
 from __future__ import annotations
 
+from .dtype import LatticeInt
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -75,6 +77,9 @@ def _lane_value(xp: Any, value: Any, shape: tuple, index: int) -> Any:
         return float(value)
     if isinstance(value, int):
         return int(value)
+    if type(value) is LatticeInt:  # a uint64-lattice int with negative lanes (intops.py)
+        bits = _lane_value(xp, value.bits, shape, index)
+        return bits - (1 << 64) if _lane_value(xp, value.neg, shape, index) else bits
     item = xp.reshape(xp.broadcast_to(value, shape), (-1,))[index]
     dtype = value.dtype
     if dtype == xp.bool:
