@@ -487,6 +487,24 @@ CASES = [
         # object has no attribute 'dtype'" (seed 173205, program 774)
         "runtime/raises.py: a message operand of the uint64 lattice (item 13) was read as an array",
     ),
+    case(
+        "exact-body-constant-division-by-zero-raises",
+        "def f(p2):\n    p2 += 0 % True / 0\n    return p2\n",
+        [Column(B, [True, False])],
+        # CPython (D3) nan, nan; the helpers' body computes `0 % True / 0` in Python at call time:
+        # ZeroDivisionError (the float body uses a 0-d array, item 16) (seed 707107, program 36)
+        "scalar-raise: constant arithmetic evaluated eagerly in Python in the helpers' body",
+    ),
+    case(
+        "float-cast-of-a-loop-phi-dropped-in-the-exact-body",
+        "import math\nimport numpy as np\n\ndef f(p0, p1, p2, cap):\n    p2 = 1\n    for i2 in range(-1, 0):\n"
+        "        p0 = float(p2)\n        if p1:\n            p2 = np.minimum(abs(p0), math.radians(p1)) and "
+        "abs(cap if cap is not None else 2) + (p0 - p1)\n    return 0 % (p0 - (p1 + 3))\n",
+        [Column(F, [3.0, 3.0]), Column(I, [2**63 - 1, 5]), Column(F, [6.0, 6.0]), Column(O, [None], True)],
+        # CPython -0.0, -0.0 (p0 is float(1)); the helpers' body assigns p0 the int64 phi of p2
+        # without float(): int64 0, 0 (seed 707107, program 278)
+        "loop phi: `p0 = float(p2)` of an int-initialised phi loses the float() in the exact body",
+    ),
     # ---- D11: raises the compiler rejects (open) ----
     case(
         "raise-then-uniform-if-returns",
