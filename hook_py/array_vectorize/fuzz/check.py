@@ -187,6 +187,7 @@ def _model(text: str) -> Tuple[Optional["model.Model"], str]:
     try:
         found = model.Model(text)
         found.float_raise_operands = float_raise_operands(text)
+        found.uniform_number = "uniform Number(" in text
         return found, kind
     except (model.Unsupported, ValueError, SyntaxError, AttributeError, IndexError, TypeError, NameError) as exc:
         return (Unmodelled(text, f"{type(exc).__name__}: {exc}") if text else None), kind
@@ -209,6 +210,7 @@ class Unmodelled:
     def __init__(self, ir_text: str, why: str) -> None:
         self.approximate = model.approximate(ir_text)
         self.float_raise_operands = float_raise_operands(ir_text)
+        self.uniform_number = "uniform Number(" in ir_text
         self.why = why
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
@@ -276,9 +278,10 @@ class Explainer:
         """The core says the result is float64 (its printed kind, or the kind the array rules
         give it over the IR): an int result may then be held as a float (item 8)."""
         arrays = self.arrays()
-        # "num": a kind the core leaves to the call (a number read from a uniform value, D14),
-        # where an int merged with a float is held as float64 too (item 8).
-        return self.ret_kind in ("float", "num") or (arrays is not None and arrays[1] == "f")
+        # "num" where the IR reads a number from a uniform value (D14): a kind the core leaves
+        # to the call, where an int merged with a float is held as float64 too (item 8).
+        left_to_the_call = self.ret_kind == "num" and getattr(self.model, "uniform_number", False)
+        return self.ret_kind == "float" or left_to_the_call or (arrays is not None and arrays[1] == "f")
 
     def explains_raises(self, expected: list, lanes: Any, vectorized: Any) -> bool:
         """The IR decides CPython's raises on ``lanes`` (``plain``) and the array rules give the
@@ -357,6 +360,9 @@ def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], re
     # condition may go the other way, items 6, 13) is no sure witness either way.
     first_raise = next((lane for lane, e in enumerate(expected) if isinstance(e, oracle.Raised) and not e.wide), None)
     params = [([resolve(v, prepared.module) for v in c.values], "" if c.scalar else c.kind) for c in columns]
+    for m, _ in prepared.models.values():
+        if isinstance(m, model.Model):
+            m.module = prepared.module  # the Enum classes the IR reads as hidden parameters
     explainer = Explainer(prepared.models, params, all(c.kind == "f" for c in columns if c.kind != "o"))
     runs = [(prepared.vec, False)] + ([(prepared.nan_vec, True)] if prepared.nan_vec is not None else [])
     for bname, xp in names.items():

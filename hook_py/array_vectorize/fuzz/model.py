@@ -54,8 +54,6 @@ class _Poison:
 
 POISON = _Poison()
 
-#: A module-level object the IR reads as a hidden parameter (an Enum class, D14): not modelled.
-_HIDDEN = _Poison()
 
 # ------------------------------------------------------------------------------------ parsing
 
@@ -287,6 +285,11 @@ class Model:
         # D11: `raise if %n != 0` (a lane raises where its code is not 0); read after `run`.
         self.raise_refs = [int(r) for r in re.findall(r"^\s*raise if %(\d+) != 0$", ir_text, re.M)]
         self.raises: List[bool] = []
+        #: The program's module (set by check.py) and the IR's parameter names, hidden ones
+        #: included: ``uniform Global(i)`` reads the module object named by the i-th.
+        self.module: Dict[str, Any] = {}
+        header = re.match(r"fn \w+\((.*)\) \{", ir_text.strip())
+        self.header = [n.strip() for n in header.group(1).split(",")] if header else []
         self.raise_codes: List[Any] = []  # per lane, the code of the site it raises at (0: none)
         #: The exception class of each raise site (``N: Class(...) with (...)``).
         self.site_classes = {int(n): c for n, c in re.findall(r"^\s+(\d+): (\w+)\(", ir_text, re.M)}
@@ -463,12 +466,15 @@ class Model:
         """A uniform operation (D14): Python on the one object every lane sees."""
         name, payload, *refs = args
         ops = [self.env[r].lanes[0] for r in refs]
-        if any(type(x).__name__ == "ModuleRef" or x is _HIDDEN for x in ops):
-            raise Unsupported("an Enum member or class")  # the model does not hold the program's classes
+        if any(type(x).__name__ == "ModuleRef" for x in ops):
+            raise Unsupported("an Enum member not resolved")
         if name == "Arg":
             return self.params[int(payload)][0][0]
-        if name == "Global":
-            return _HIDDEN
+        if name == "Global":  # a module object (an Enum class) read by the name the header gives
+            names = self.header
+            if int(payload) >= len(names) or names[int(payload)] not in self.module:
+                raise Unsupported("a hidden module object")
+            return self.module[names[int(payload)]]
         if name == "Lit":
             return None if payload == "None" else _const(payload[4:-1])
         if name == "Attr":
