@@ -195,10 +195,11 @@ def _model(text: str) -> Tuple[Optional["model.Model"], str]:
 
 def float_raise_operands(text: str) -> bool:
     """The core prints some operand of a raise site's message (``N: Class(...) with (%a, ...)``)
-    as a float: an int merged with floats is held as float64 (item 8), and formats as one."""
+    as a float or an int: an int merged with floats is held as float64 (item 8), a bool merged
+    with numbers as a number, and formats as one (item 33)."""
     for operands in re.findall(r"^\s+\d+: .* with \((.*)\)$", text, re.M):
         for ref in re.findall(r"%(\d+)", operands):
-            if re.search(rf"^\s+%{ref}: (?:scalar )?float =", text, re.M):
+            if re.search(rf"^\s+%{ref}: (?:scalar )?(?:float|int) =", text, re.M):
                 return True
     return False
 

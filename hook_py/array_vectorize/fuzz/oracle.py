@@ -556,6 +556,8 @@ def same_exception(got: BaseException, expected: BaseException, ints_as_floats: 
     if type(got) is not type(expected) or len(got.args) != len(expected.args):
         return False
     for a, b in zip(got.args, expected.args):
+        if ints_as_floats and type(b) is bool and isinstance(a, (int, float)) and not isinstance(a, bool):
+            b = type(a)(b)  # a bool held as a number (item 33)
         if ints_as_floats and type(b) is int and isinstance(a, float):
             b = float(b)
         if ulps and isinstance(a, str) and isinstance(b, str) and _close_text(a, b, ulps):
@@ -565,8 +567,10 @@ def same_exception(got: BaseException, expected: BaseException, ints_as_floats: 
                 return False
         elif ints_as_floats and isinstance(a, str) and isinstance(b, str):
             pattern = "".join(
-                f"(?:{re.escape(piece)}(?:\\.0)?|{re.escape(repr(float(int(piece))))})" if piece.isdigit() else re.escape(piece)
-                for piece in re.split(r"(?<![\w.])(\d+)(?![\w.])", b)
+                f"(?:{re.escape(piece)}(?:\\.0)?|{re.escape(repr(float(int(piece))))})" if piece.isdigit()
+                else f"(?:{piece}|{int(piece == 'True')}(?:\\.0)?)" if piece in ("True", "False")
+                else re.escape(piece)
+                for piece in re.split(r"(?<![\w.])(\d+|True|False)(?![\w.])", b)
             )
             if re.fullmatch(pattern, a) is None:
                 return False

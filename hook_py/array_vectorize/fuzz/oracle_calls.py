@@ -68,7 +68,7 @@ def _fsum_ieee(values: Any) -> float:
     try:
         return float(exact)
     except OverflowError:
-        return math.copysign(math.inf, exact)
+        return -math.inf if exact < 0 else math.inf
 
 
 def special_math() -> Dict[str, Callable[..., Any]]:
