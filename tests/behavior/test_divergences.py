@@ -413,3 +413,19 @@ def test_item33_a_message_formats_an_int_held_as_float_as_a_float():
     with pytest.raises(ValueError) as info:
         vectorize(stock_check)(np.array([-1.0, 3.0]), np.array([True, False]))
     assert info.value.args == ("count=0.0",)
+
+
+def flag_check(level, big):
+    flag = True if big else 2  # a bool on some elements, an int on others: one int64 array
+    if level < 0:
+        raise ValueError(f"flag={flag}")
+    return level
+
+
+def test_item33_a_message_formats_a_bool_held_as_int_as_an_int():
+    with pytest.raises(ValueError) as cpython:
+        flag_check(-1.0, True)
+    assert cpython.value.args == ("flag=True",)
+    with pytest.raises(ValueError) as info:
+        vectorize(flag_check)(np.array([-1.0, 3.0]), np.array([True, False]))
+    assert info.value.args == ("flag=1",)
