@@ -12,6 +12,7 @@ import enum
 import linecache
 import math
 import numbers
+import re
 import sys
 import types
 
@@ -43,6 +44,20 @@ def free_names(code: types.CodeType) -> set[str]:
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             names |= free_names(const) - set(const.co_varnames)
+    return names
+
+
+def annotation_names(fn: types.FunctionType) -> set[str]:
+    """The names the parameter annotations of `fn` refer to: an Enum class of the module makes
+    a parameter uniform (D14) even when the body never reads the class (`mode: Mode`)."""
+    names: set[str] = set()
+    for key, value in (getattr(fn, "__annotations__", None) or {}).items():
+        if key == "return":
+            continue
+        if isinstance(value, str):  # `from __future__ import annotations`, or a forward reference
+            names.update(re.findall(r"[A-Za-z_]\w*", value))
+        elif isinstance(value, type):
+            names.add(value.__name__)
     return names
 
 
@@ -155,7 +170,7 @@ class EnvBuilder:
         glob = fn.__globals__
         env: dict[str, tuple] = {}
         outer_names = self._names
-        self._names = free_names(fn.__code__)
+        self._names = free_names(fn.__code__) | annotation_names(fn)
         for name in sorted(self._names):
             if name in closure:
                 value = closure[name]

@@ -264,6 +264,11 @@ impl Gen<'_> {
         if self.float_body && k == Kind::Float {
             return self.helper(&F64, vec![e]);
         }
+        if matches!(k, Kind::Unknown | Kind::Object) {
+            // D14: a number read from a uniform value has a kind only the call knows; its
+            // natural dtype (an int is int64, a float float64), not `dtype(Unknown)`'s bool.
+            return self.xcall("asarray", vec![e]);
+        }
         self.asarray(e, self.dtype(k))
     }
 

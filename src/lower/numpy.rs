@@ -240,9 +240,16 @@ impl Lowerer<'_> {
 
     /// NumPy's `sign(x)`: 1, -1, 0 for zeros of either sign, NaN for NaN; an int for an int.
     fn sign(&mut self, x: Value) -> Value {
-        let zero = self.konst(Const::Int(0));
-        let one = self.konst(Const::Int(1));
-        let minus_one = self.konst(Const::Int(-1));
+        // NumPy's sign of a float is a float (`np.sign(0.0)` is 0.0): with int constants, a
+        // folded float argument gave the int 0, and `0 % np.sign(0.0)` was 0 instead of nan.
+        let (zero, one, minus_one) = if self.kind(x) == Kind::Float {
+            (Const::Float(0.0), Const::Float(1.0), Const::Float(-1.0))
+        } else {
+            (Const::Int(0), Const::Int(1), Const::Int(-1))
+        };
+        let zero = self.konst(zero);
+        let one = self.konst(one);
+        let minus_one = self.konst(minus_one);
         let is_zero = self.emit(Op::Compare(CmpOp::Eq, x, zero));
         let rest = self.select(is_zero, zero, x);
         let neg = self.emit(Op::Compare(CmpOp::Lt, x, zero));

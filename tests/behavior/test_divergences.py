@@ -395,3 +395,37 @@ def test_a_uniform_value_read_on_one_side_of_an_array_if_is_read_on_every_call()
     assert [read_on_one_side(x, {}) for x in (-1.0, -2.0)] == [0.0, 0.0]
     with pytest.raises(KeyError):
         vectorize(read_on_one_side)(np.array([-1.0, -2.0]), {})
+
+
+def stock_check(level, reorder):
+    count = 0 if reorder else 2.5  # an int on some elements, a float on others (item 8)
+    if level < 0:
+        raise ValueError(f"count={count}")
+    return level + count
+
+
+def test_item37_a_message_formats_an_int_held_as_float_as_a_float():
+    # Item 37: `count` is one float64 array (item 8), so the message of element 0 shows 0.0
+    # where CPython's element loop shows the int 0.
+    with pytest.raises(ValueError) as cpython:
+        stock_check(-1.0, True)
+    assert cpython.value.args == ("count=0",)
+    with pytest.raises(ValueError) as info:
+        vectorize(stock_check)(np.array([-1.0, 3.0]), np.array([True, False]))
+    assert info.value.args == ("count=0.0",)
+
+
+def flag_check(level, big):
+    flag = True if big else 2  # a bool on some elements, an int on others: one int64 array
+    if level < 0:
+        raise ValueError(f"flag={flag}")
+    return level
+
+
+def test_item37_a_message_formats_a_bool_held_as_int_as_an_int():
+    with pytest.raises(ValueError) as cpython:
+        flag_check(-1.0, True)
+    assert cpython.value.args == ("flag=True",)
+    with pytest.raises(ValueError) as info:
+        vectorize(flag_check)(np.array([-1.0, 3.0]), np.array([True, False]))
+    assert info.value.args == ("flag=1",)

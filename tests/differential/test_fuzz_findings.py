@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from array_vectorize.fuzz import check
-from array_vectorize.fuzz.inputs import Column
+from array_vectorize.fuzz.inputs import Column, ModuleRef
 
 COMPILER = "compiler (src/)"
 
@@ -80,6 +80,11 @@ FIXED = {
     "return-in-a-loop-after-a-partial-continue",
     "return-in-a-loop-after-a-constant-continue",
     "division-by-an-unlifted-remainder",
+    "uniform-number-lifted-as-bool",
+    "enum-annotation-without-a-read-of-the-class",
+    "numpy-sign-of-a-float-constant",
+    "try-remainder-by-zero-of-a-python-float-argument",
+    "message-of-a-uint64-lattice-value",
 }
 
 
@@ -89,7 +94,7 @@ def case(id, source, columns, cls, owner=COMPILER, backends=("numpy", "strict"))
     return pytest.param(source, columns, backends, id=id, marks=pytest.mark.xfail(strict=True, reason=f"{owner}: {cls}"))
 
 
-F, I, U, B = "f", "i", "u", "b"
+F, I, U, B, O = "f", "i", "u", "b", "o"
 
 #: A clearing house's settlement: the netted position scaled by the all-ones uint64 contract size.
 SETTLEMENT = (
@@ -418,6 +423,111 @@ CASES = [
         "    elif 0:\n        pass\n    return math.copysign(1, v2)\n",
         [Column(F, [0.0, 1.0])],  # CPython -1.0; the folded -nan was printed as xp.nan: 1.0
         "constants: a NaN constant lost its sign bit in codegen (seed 31, program 80)",
+    ),
+    # ---- D14: uniform values ----
+    case(
+        "uniform-number-lifted-as-bool",
+        "def f(p0, rates):\n    v2 = rates['low']\n    return v2 ** 0\n",
+        [Column(F, [1.0, -2.0]), Column(O, [{"low": 0.5}], True)],  # CPython 1.0; vectorized int64 1
+        "codegen: a number read from a uniform dict (kind unknown) became xp.asarray(v, dtype=xp.bool) "
+        "(seed 3, program 280)",
+    ),
+    case(
+        "enum-annotation-without-a-read-of-the-class",
+        "import enum\n\nclass Mode(enum.Enum):\n    FAST = 1\n    SLOW = 2\n\n"
+        "def f(x, mode: Mode):\n    return x * 2.0\n",
+        [Column(F, [1.0, -2.0]), Column(O, [ModuleRef("Mode", "SLOW")], True)],
+        # CPython [2.0, -4.0]; vectorized TypeError "argument 2 has unsupported type Mode": the
+        # decorator's environment held only the names the body reads, not the annotation's class.
+        "environment: an Enum class named only by an annotation was not bound (seed 1, program 36)",
+    ),
+    case(
+        "uniform-elif-chain-returning-in-a-loop",
+        "def f(p1, rates, cap):\n    w9 = 0\n    while True:\n        w9 += 1\n        if w9 > 1:\n            break\n"
+        "        if cap is not None:\n            return 0.0\n        elif rates['low']:\n            return 1.0\n"
+        "        else:\n            v20 = p1\n        v21 = v20\n    return v21\n",
+        [Column(F, [1.0, 2.0]), Column(O, [{"low": 0}], True), Column(O, [None], True)],
+        # CPython [1.0, 2.0]; VectorizationError "`v20` may be undefined here" (the same chain on
+        # module constants compiles)
+        "undefined-after-scalar-return: an if/elif/else on uniform tests whose first branches return, in a "
+        "loop, loses the definedness of the else branch (seed 101, program 240; seed 9, program 200)",
+    ),
+    # ---- D16: NumPy calls ----
+    case(
+        "numpy-sign-of-a-float-constant",
+        "import numpy as np\n\ndef f(x):\n    if x > 0.5:\n        return 2\n    if 0 % np.sign(0.0):\n        return 1\n"
+        "    return 0\n",
+        [Column(F, [0.0, 1.0])],  # CPython (NumPy) 1, 2: 0 % 0.0 is nan; vectorized 0, 2
+        "lower/numpy.rs: np.sign's int constants folded np.sign(0.0) to the int 0 (seed 11, program 343)",
+    ),
+    case(
+        "numpy-power-half-in-the-exact-body",
+        "import numpy as np\n\ndef f(x, n):\n    return np.power(x, 0.5) + n * 0\n",
+        [Column(F, [-math.inf, 4.0]), Column(I, [1, 2])],
+        # NumPy: np.power(-inf, 0.5) is nan (D16); the exact body (an int argument) gives
+        # CPython's pow, inf (the float fast path gives nan)
+        "D16: np.power(x, 0.5) follows CPython's pow in the helpers' body (seed 13, program 353)",
+    ),
+    case(
+        "constant-if-returning-in-a-while-loop",
+        "def f(p2):\n    if p2 > 0:\n        w1 = 0\n        while True:\n            w1 += 1\n            if w1 > 0:\n"
+        "                break\n            if 1:\n                return 0\n            else:\n                v4 = 0\n"
+        "            v5 = v4\n    return p2\n",
+        [Column(F, [1.0, -1.0])],  # CPython [1.0, -1.0]; VectorizationError "`v4` may be undefined here"
+        "undefined-after-scalar-return: after a constant `if` that returns, inside a `while True` loop, the "
+        "else branch's names are taken as maybe undefined (seed 12, program 111; seed 77068260, program 67)",
+    ),
+    # ---- D11 ----
+    case(
+        "try-remainder-by-zero-of-a-python-float-argument",
+        "def f(p1, p3):\n    try:\n        v2 = p3 % p1\n    except (ValueError, OverflowError):\n"
+        "        raise ValueError(0)\n    return p1\n",
+        [Column(F, [1.0, 0.0]), Column(F, [0.0], True)],
+        # CPython ZeroDivisionError('float modulo') at element 0; vectorized RuntimeError "internal
+        # error: a lane marked as raising computes np.float64(nan)": the site re-ran `%` on the
+        # argument as the float path lifted it, a NumPy float64 (seed 577215, program 22)
+        "runtime/raises.py: a lane's value was the NumPy scalar, not the Python float",
+    ),
+    case(
+        "message-of-a-uint64-lattice-value",
+        "def f(p0, p2):\n    if p0 <= 0:\n        p2 = p0\n    assert p2 > -5, f'p2={p2}'\n    return 0\n",
+        [Column(U, [1, 1]), Column(I, [-1, -7])],
+        # CPython AssertionError('p2=-7') at element 1; vectorized AttributeError "'LatticeInt'
+        # object has no attribute 'dtype'" (seed 173205, program 774)
+        "runtime/raises.py: a message operand of the uint64 lattice (item 13) was read as an array",
+    ),
+    case(
+        "exact-body-constant-division-by-zero-raises",
+        "def f(p2):\n    p2 += 0 % True / 0\n    return p2\n",
+        [Column(B, [True, False])],
+        # CPython (D3) nan, nan; the helpers' body computes `0 % True / 0` in Python at call time:
+        # ZeroDivisionError (the float body uses a 0-d array, item 16) (seed 707107, program 36)
+        "scalar-raise: constant arithmetic evaluated eagerly in Python in the helpers' body",
+    ),
+    case(
+        "float-cast-of-a-loop-phi-dropped-in-the-exact-body",
+        "import math\nimport numpy as np\n\ndef f(p0, p1, p2, cap):\n    p2 = 1\n    for i2 in range(-1, 0):\n"
+        "        p0 = float(p2)\n        if p1:\n            p2 = np.minimum(abs(p0), math.radians(p1)) and "
+        "abs(cap if cap is not None else 2) + (p0 - p1)\n    return 0 % (p0 - (p1 + 3))\n",
+        [Column(F, [3.0, 3.0]), Column(I, [2**63 - 1, 5]), Column(F, [6.0, 6.0]), Column(O, [None], True)],
+        # CPython -0.0, -0.0 (p0 is float(1)); the helpers' body assigns p0 the int64 phi of p2
+        # without float(): int64 0, 0 (seed 707107, program 278)
+        "loop phi: `p0 = float(p2)` of an int-initialised phi loses the float() in the exact body",
+    ),
+    # ---- D11: raises the compiler rejects (open) ----
+    case(
+        "raise-then-uniform-if-returns",
+        "def f(x, label: str):\n    if x > 3.5:\n        raise ValueError(f'x={x}')\n"
+        "    if label == 'a':\n        return x * 2.0\n    return x\n",
+        [Column(F, [1.0, 2.0]), Column(O, ["a"], True)],  # CPython [2.0, 4.0]; rejected
+        "raise-scalar-block: a Python `if` that returns after a raise is rejected (seed 1, program 21)",
+    ),
+    case(
+        "raise-inside-uniform-if",
+        "def f(x, cap: float | None):\n    if cap is not None:\n        if x > cap:\n"
+        "            raise ValueError('over the cap')\n    return x\n",
+        [Column(F, [1.0, 2.0]), Column(O, [4.0], True)],  # CPython [1.0, 2.0]; rejected
+        "raise-scalar-block: a raise inside a Python `if` (a uniform test) is rejected (seed 1, program 44)",
     ),
     # ---- a program of the supported language rejected ----
     case(

@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from . import model, oracle
-from .inputs import Column, KIND_DTYPES, lane_args, lane_count, to_numpy
+from .inputs import Column, KIND_DTYPES, lane_args, lane_count, resolve, to_numpy
 from .wellformed import patterns, returns_bool
 
 _counter = itertools.count()
@@ -110,14 +110,17 @@ class Prepared:
     evaluator: "oracle.Evaluator"
     bool_only: bool
     models: Dict[bool, Tuple[Optional["model.Model"], str]] = field(default_factory=dict)  # ``ir_models``
+    module: Dict[str, Any] = field(default_factory=dict)  # the namespace the program was imported in
+    float_raise_operands: bool = False  # the core prints a float operand of an exception's message (``held_float``)
+    nan_vec: Any = None  # the program vectorized with ``nan_on_raise=True`` (D11), when asked for
 
 
 def prepare(
-    source: str, directory: str, entry: str = "f", reject: Optional[Tuple[int, int, str]] = None
+    source: str, directory: str, entry: str = "f", reject: Optional[Tuple[int, int, str]] = None, nan_on_raise: bool = False
 ) -> Tuple[Result, Optional[Prepared]]:
-    """Writes ``source`` to a file, imports it and vectorizes ``entry``. Failures at this stage
-    (rejections, crashes, a rejection program accepted) are in the result; ``Prepared`` is
-    ``None`` then."""
+    """Writes ``source`` to a file, imports it and vectorizes ``entry`` (also with
+    ``nan_on_raise=True`` when ``nan_on_raise``). Failures at this stage (rejections, crashes, a
+    rejection program accepted) are in the result; ``Prepared`` is ``None`` then."""
     from array_vectorize import VectorizationError, vectorize
 
     result = Result()
@@ -129,9 +132,13 @@ def prepare(
         return result, None
     try:
         vec = vectorize(fn)
+        nan_vec = vectorize(fn, nan_on_raise=True) if nan_on_raise and reject is None else None
     except VectorizationError as exc:
         if reject is None:
-            result.failures.append(Failure("rejected", detail=str(exc), exc_type="VectorizationError"))
+            known = "raise-scalar-block" if any(m in str(exc) for m in RAISE_SCALAR_BLOCK) else ""
+            if "may be undefined here: it is not assigned on every path" in str(exc):
+                known = "undefined-after-scalar-return"  # wellformed.py proved every read defined
+            result.failures.append(Failure("rejected", detail=str(exc), exc_type="VectorizationError", known=known))
         else:
             problem = _diagnostic_problem(exc, path, reject)
             if problem:
@@ -150,7 +157,12 @@ def prepare(
         )
         return result, None
     evaluator = oracle.Evaluator(source, path, entry)
-    return result, Prepared(source, entry, vec, evaluator, returns_bool(ast.parse(source), entry), ir_models(fn))
+    bool_only = returns_bool(ast.parse(source), entry)
+    models = ir_models(fn)
+    held = any(getattr(m, "float_raise_operands", False) for m, _ in models.values())
+    return result, Prepared(
+        source, entry, vec, evaluator, bool_only, models, fn.__globals__, nan_vec=nan_vec, float_raise_operands=held
+    )
 
 
 def ir_models(fn: Any) -> Dict[bool, Tuple[Optional["model.Model"], str]]:
@@ -173,9 +185,37 @@ def _model(text: str) -> Tuple[Optional["model.Model"], str]:
         found = re.search(rf"%{ret.group(1)}: (?:scalar )?(\w+) =", text)
         kind = found.group(1) if found else ""
     try:
-        return model.Model(text), kind
-    except (model.Unsupported, ValueError, SyntaxError, AttributeError, IndexError, TypeError, NameError):
-        return None, kind
+        found = model.Model(text)
+        found.float_raise_operands = float_raise_operands(text)
+        found.uniform_number = "uniform Number(" in text
+        return found, kind
+    except (model.Unsupported, ValueError, SyntaxError, AttributeError, IndexError, TypeError, NameError) as exc:
+        return (Unmodelled(text, f"{type(exc).__name__}: {exc}") if text else None), kind
+
+
+def float_raise_operands(text: str) -> bool:
+    """The core prints some operand of a raise site's message (``N: Class(...) with (%a, ...)``)
+    as a float or an int: an int merged with floats is held as float64 (item 8), a bool merged
+    with numbers as a number, and formats as one (item 37)."""
+    for operands in re.findall(r"^\s+\d+: .* with \((.*)\)$", text, re.M):
+        for ref in re.findall(r"%(\d+)", operands):
+            if re.search(rf"^\s+%{ref}: (?:scalar )?(?:float|int) =", text, re.M):
+                return True
+    return False
+
+
+class Unmodelled:
+    """IR the model does not interpret (D11 raises, D14 uniform values...): it explains no
+    difference, but item 9's ulps still apply where the IR holds transcendental functions."""
+
+    def __init__(self, ir_text: str, why: str) -> None:
+        self.approximate = model.approximate(ir_text)
+        self.float_raise_operands = float_raise_operands(ir_text)
+        self.uniform_number = "uniform Number(" in ir_text
+        self.why = why
+
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        raise model.Unsupported(self.why)
 
 
 def check_program(
@@ -185,9 +225,11 @@ def check_program(
     directory: str,
     entry: str = "f",
     reject: Optional[Tuple[int, int, str]] = None,
+    nan_on_raise: bool = False,
 ) -> Result:
-    """Vectorizes ``entry`` of ``source`` and compares it with CPython on ``columns``."""
-    result, prepared = prepare(source, directory, entry, reject)
+    """Vectorizes ``entry`` of ``source`` and compares it with CPython on ``columns`` (also
+    compiled with ``nan_on_raise=True`` when ``nan_on_raise``)."""
+    result, prepared = prepare(source, directory, entry, reject, nan_on_raise)
     if prepared is None:
         return result
     return compare(prepared, columns, names, result)
@@ -206,12 +248,15 @@ class Explainer:
         self.model, self.ret_kind = models.get(self.exact_body, (None, ""))
         self._plain: Dict[bool, List[Any]] = {}
         self._arrays: Optional[Tuple[List[Any], str]] = None
+        self._raises: Dict[Any, List[bool]] = {}  # which lanes raise (D11), per run of the model
         self.error = ""
 
     def arrays(self) -> Optional[Tuple[List[Any], str]]:
         if self._arrays is None and self.model is not None and not self.error:
             try:
                 self._arrays = self.model.run(self.params, arrays=True, exact_body=self.exact_body)
+                self._raises["arrays"] = self.model.raises
+                self._raise_classes = [self.model.site_classes.get(int(c)) for c in self.model.raise_codes]
             except Exception as exc:  # noqa: BLE001 - a gap of the model: reported with the mismatch
                 self.error = f"model: {type(exc).__name__}: {exc}"
         return self._arrays
@@ -220,6 +265,7 @@ class Explainer:
         if stated not in self._plain and self.model is not None and not self.error:
             try:
                 self._plain[stated] = self.model.run(self.params, arrays=False, stated=stated)[0]
+                self._raises[stated] = self.model.raises
             except Exception as exc:  # noqa: BLE001
                 self.error = f"model: {type(exc).__name__}: {exc}"
         return self._plain.get(stated)
@@ -233,9 +279,40 @@ class Explainer:
         """The core says the result is float64 (its printed kind, or the kind the array rules
         give it over the IR): an int result may then be held as a float (item 8)."""
         arrays = self.arrays()
-        return self.ret_kind == "float" or (arrays is not None and arrays[1] == "f")
+        # "num" where the IR reads a number from a uniform value (D14): a kind the core leaves
+        # to the call, where an int merged with a float is held as float64 too (item 8).
+        left_to_the_call = self.ret_kind == "num" and getattr(self.model, "uniform_number", False)
+        return self.ret_kind == "float" or left_to_the_call or (arrays is not None and arrays[1] == "f")
 
-    def explains(self, lane: int, got: Any, kind: str, expected: Any) -> bool:
+    def explains_raises(self, expected: list, lanes: Any, vectorized: Any) -> bool:
+        """The IR decides CPython's raises on ``lanes`` (``plain``) and the array rules give the
+        vectorized call's (``arrays``): a raise decision that differs only by the documented
+        array rules (item 8's floats, items 6, 13's wrapping). ``vectorized``: the element the
+        call raised for first (None: it returned), or, per lane of ``lanes``, whether it raised
+        there (``nan_on_raise``)."""
+        if self.arrays() is None:
+            return False
+        arrays = self._raises.get("arrays")
+        ok = False
+        for stated in (False, True):
+            if self.plain(stated) is None:
+                continue
+            plain = self._raises.get(stated, [])
+            ok = ok or all(
+                plain[lane] == isinstance(expected[lane], oracle.Raised) for lane in lanes if not isinstance(expected[lane], oracle.Skip)
+            )
+        if not ok or arrays is None:
+            return False
+        if isinstance(vectorized, dict):
+            return all(arrays[lane] == vectorized[lane] for lane in lanes)
+        return next((lane for lane, r in enumerate(arrays) if r), None) == vectorized
+
+    def raise_class(self, lane: int) -> Optional[str]:
+        """The exception class the array rules raise on ``lane`` (after ``explains_raises``)."""
+        classes = getattr(self, "_raise_classes", [])
+        return classes[lane] if lane < len(classes) else None
+
+    def explains(self, lane: int, got: Any, kind: str, expected: Any, float_result: bool = False) -> bool:
         """The IR computes CPython's value on this element (``plain``, with or without the
         floats the core states) and the array rules give the vectorized value (``arrays``): the
         difference is a documented one."""
@@ -244,25 +321,35 @@ class Explainer:
             return False
         if not any(p is not None and oracle.same_value(p[lane], expected) for p in (self.plain(), self.plain(stated=True))):
             return False
-        return oracle.close(got, kind, arrays[0][lane], self.ulps, float_result=arrays[1] == "f")
+        return oracle.close(got, kind, arrays[0][lane], self.ulps, float_result=float_result or arrays[1] == "f")
 
 
-def judge(got: Any, kind: str, expected: Any, lane: int, explainer: Explainer, float_result: bool) -> str:
-    """One element: ``"same"`` (CPython's value, ``oracle.agree``), ``"array-rules"`` (a documented
-    difference, ``Explainer.explains``) or ``"mismatch"``. The one comparison of every
-    differential layer (this fuzzer, tests/oracle.py)."""
-    if oracle.close(got, kind, expected, explainer.ulps, float_result):
+def judge(
+    got: Any, kind: str, expected: Any, lane: int, explainer: Explainer, float_result: bool, special: Optional[str] = None,
+    nan_mode: bool = False,
+) -> str:
+    """One element: ``"same"`` (CPython's value, ``oracle.agree``; within the documented ulps of
+    the inexact D17 function ``special`` when the element's value is that function's result),
+    ``"array-rules"`` (a documented difference, ``Explainer.explains``) or ``"mismatch"``. The
+    one comparison of every differential layer (this fuzzer, tests/oracle.py)."""
+    if special is not None:
+        # The element's value is the inexact D17 function's own result: its bound, and no other.
+        if oracle.special_close(got, kind, expected, special):
+            return "same"
+    elif oracle.close(got, kind, expected, explainer.ulps, float_result):
         return "same"
-    if explainer.explains(lane, got, kind, expected):
+    if explainer.explains(lane, got, kind, expected, nan_mode):
         return "array-rules"
     return "mismatch"
 
 
 def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], result: Optional[Result] = None) -> Result:
     """Runs the vectorized function on ``columns`` on every backend of ``names`` and compares
-    each element with CPython (``oracle.judge``)."""
+    each element with CPython (``oracle.judge``). When some element raises (D11), the call must
+    raise what the first raising element raises; compiled with ``nan_on_raise=True``, it gives
+    NaN on the raising elements and CPython's values elsewhere."""
     result = result or Result()
-    vec, evaluator = prepared.vec, prepared.evaluator
+    evaluator = prepared.evaluator
     n = lane_count(columns)
     expected = [evaluator.run(lane_args(columns, lane)) for lane in range(n)]
     result.cpython_ok = sum(1 for e in expected if isinstance(e, oracle.Ok) and not e.ieee)
@@ -270,65 +357,189 @@ def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], re
         if isinstance(e, oracle.Invalid):
             result.failures.append(Failure("invalid", detail=f"CPython raised {type(e.error).__name__}: {e.error}"))
             return result
-    explainer = Explainer(prepared.models, [(c.values, "" if c.scalar else c.kind) for c in columns], all(c.kind == "f" for c in columns))
+    # The first element that raises; an element with an int beyond int64 on the way (its
+    # condition may go the other way, items 6, 13) is no sure witness either way.
+    first_raise = next((lane for lane, e in enumerate(expected) if isinstance(e, oracle.Raised) and not e.wide), None)
+    params = [([resolve(v, prepared.module) for v in c.values], "" if c.scalar else c.kind) for c in columns]
+    for m, _ in prepared.models.values():
+        if isinstance(m, model.Model):
+            m.module = prepared.module  # the Enum classes the IR reads as hidden parameters
+    explainer = Explainer(prepared.models, params, all(c.kind == "f" for c in columns if c.kind != "o"))
+    runs = [(prepared.vec, False)] + ([(prepared.nan_vec, True)] if prepared.nan_vec is not None else [])
     for bname, xp in names.items():
-        args = _backend_args(columns, bname, xp)
-        try:
-            out = _call_quietly(vec, args)
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException as exc:  # noqa: BLE001
-            if isinstance(exc, OverflowError) and "vectorized integers are 64-bit" in str(exc):
-                # docs/semantics.md item 17: a Python int beyond 64 bits meeting an array raises,
-                # even on a path CPython does not take.
-                result.skipped["int-beyond-64-bits"] = result.skipped.get("int-beyond-64-bits", 0) + 1
+        args = _backend_args(columns, bname, xp, prepared.module)
+        for vec, nan_mode in runs:
+            where = bname + (" nan_on_raise" if nan_mode else "")
+            try:
+                out = _call_quietly(vec, args)
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except BaseException as exc:  # noqa: BLE001
+                _judge_exception(exc, expected, first_raise, nan_mode, where, result, prepared.float_raise_operands, explainer)
                 continue
-            result.failures.append(
-                Failure("crash", bname, detail=f"at call: {_exc_text(exc)}", exc_type=type(exc).__name__, known=_known_crash(exc))
-            )
-            continue
-        problem = _shape_problem(out, xp, bname, n)
-        if problem:
-            sub = "odd-dtype" if problem.startswith("the result dtype") else "shape"
-            result.failures.append(Failure("mismatch", bname, detail=problem, exc_type=sub))
-            continue
-        got = _to_numpy(out)
-        kind = got.dtype.kind
-        dtype = str(got.dtype)
-        values = got.tolist()
-        if prepared.bool_only and kind != "b" and any(isinstance(e, oracle.Ok) for e in expected):
-            result.failures.append(
-                Failure("mismatch", bname, dtype=dtype, detail=f"every return is a bool, but the result dtype is {dtype}", exc_type="dtype")
-            )
-        float_result = explainer.float_result()
-        for lane in range(n):
-            e = expected[lane]
-            if isinstance(e, oracle.Skip):
-                result.skipped[e.reason] = result.skipped.get(e.reason, 0) + 1
+            if first_raise is not None and not nan_mode:
+                if _wide_before(expected, first_raise):
+                    result.skipped["int-beyond-64-bits"] = result.skipped.get("int-beyond-64-bits", 0) + 1
+                    continue
+                if explainer.explains_raises(expected, range(n), None):
+                    # The array rules raise on no element here: the returning elements compare.
+                    _compare_values(prepared, out, xp, bname, where, expected, columns, explainer, nan_mode, result, True)
+                    continue
+                e = expected[first_raise]
+                result.failures.append(Failure(
+                    "mismatch", where, first_raise, lane_args(columns, first_raise), e.error, "a result", exc_type="no-raise",
+                    detail=f"CPython raises {type(e.error).__name__}{e.error.args!r} first at element {first_raise}; the call returned",
+                ))
                 continue
-            result.lanes += 1
-            if e.ieee:
-                result.ieee_lanes += 1
-            verdict = judge(values[lane], kind, e.value, lane, explainer, float_result)
-            if verdict == "same":
-                continue
-            if verdict == "array-rules":
-                result.skipped[verdict] = result.skipped.get(verdict, 0) + 1
-                continue
-            result.failures.append(
-                Failure(
-                    "mismatch", bname, lane, lane_args(columns, lane), e.value, values[lane], dtype,
-                    detail=explainer.error, exc_type="ieee" if e.ieee else "value",
-                )
-            )
+            _compare_values(prepared, out, xp, bname, where, expected, columns, explainer, nan_mode, result)
     if any(f.exc_type == "value" for f in result.failures):
         classify_mismatches(result.failures, patterns(ast.parse(prepared.source), prepared.entry))
     return result
 
 
-def _backend_args(columns, bname, xp):
-    """``columns`` as arrays of the backend ``bname`` (namespace ``xp``)."""
-    args = [to_numpy(c, np) for c in columns]
+def _judge_exception(
+    exc: BaseException, expected: list, first_raise: Optional[int], nan_mode: bool, where: str, result: Result,
+    held_float: bool, explainer: "Explainer",
+) -> None:
+    """The call raised ``exc``: right when it is CPython's exception of the first raising element
+    (same class, same args, a note naming that element), wrong otherwise."""
+    if isinstance(exc, OverflowError) and "vectorized integers are 64-bit" in str(exc):
+        # docs/semantics.md item 17: a Python int beyond 64 bits meeting an array raises,
+        # even on a path CPython does not take.
+        result.skipped["int-beyond-64-bits"] = result.skipped.get("int-beyond-64-bits", 0) + 1
+        return
+    noted = _noted_element(exc)
+    if noted is not None and noted < len(expected) and expected[noted].__dict__.get("wide") and (
+        first_raise is None or noted < first_raise
+    ):
+        # The element computed an int beyond int64 (items 6, 13): its condition may differ.
+        result.skipped["int-beyond-64-bits"] = result.skipped.get("int-beyond-64-bits", 0) + 1
+        return
+    if first_raise is not None and not nan_mode:
+        want = expected[first_raise].error
+        result.lanes += 1
+        if oracle.same_exception(exc, want, ulps=explainer.ulps) and noted == first_raise:
+            return
+        if held_float and noted == first_raise and oracle.same_exception(exc, want, ints_as_floats=True, ulps=explainer.ulps):
+            # docs/semantics.md item 37: an int the core holds as float64 (item 8) formats as
+            # a float in the message; the core prints that operand float.
+            result.skipped["array-rules"] = result.skipped.get("array-rules", 0) + 1
+            return
+        if noted != first_raise and _raise_explained(explainer, expected, exc, noted):
+            result.skipped["array-rules"] = result.skipped.get("array-rules", 0) + 1
+            return
+        result.failures.append(Failure(
+            "mismatch", where, first_raise, None, want, exc, exc_type="raise",
+            detail=f"CPython raises {type(want).__name__}{want.args!r} first at element {first_raise}; the call raised "
+            f"{type(exc).__name__}{exc.args!r} noted for element {noted}",
+        ))
+        return
+    if noted is not None:  # an element raised (D11) where CPython raises on none, or nan_on_raise raised
+        if not nan_mode and _raise_explained(explainer, expected, exc, noted):
+            result.skipped["array-rules"] = result.skipped.get("array-rules", 0) + 1
+            return
+        result.failures.append(Failure(
+            "mismatch", where, noted, None, None, exc, exc_type="raise",
+            detail=f"the call raised {type(exc).__name__}{exc.args!r} for element {noted}; CPython raises on no element"
+            + (" (nan_on_raise)" if nan_mode else ""),
+        ))
+        return
+    result.failures.append(
+        Failure("crash", where, detail=f"at call: {_exc_text(exc)}", exc_type=type(exc).__name__, known=_known_crash(exc))
+    )
+
+
+def _raise_explained(explainer: "Explainer", expected: list, exc: BaseException, noted: int) -> bool:
+    """The call raised for element ``noted``, where CPython does not raise first: the IR raises
+    as CPython does and the array rules raise first there, at a site of the class raised."""
+    return explainer.explains_raises(expected, range(len(expected)), noted) and explainer.raise_class(noted) == type(exc).__name__
+
+
+def _wide_before(expected: list, lane: int) -> bool:
+    """Some element before ``lane`` computed an int beyond int64 (``oracle.WIDE``)."""
+    return any(getattr(e, "wide", False) for e in expected[:lane])
+
+
+def _noted_element(exc: BaseException) -> Optional[int]:
+    """The flat index in the note D11 adds to an element's exception (docs/semantics.md item 26)."""
+    for note in getattr(exc, "__notes__", None) or []:
+        found = re.search(r"array-vectorize: raised for element .*\(flat index (\d+)\)", note)
+        if found:
+            return int(found.group(1))
+    return None
+
+
+def _compare_values(
+    prepared: Prepared, out: Any, xp: Any, bname: str, where: str, expected: list, columns: List[Column],
+    explainer: Explainer, nan_mode: bool, result: Result, raises_explained: bool = False,
+) -> None:
+    """Every element of ``out`` against CPython's (``judge``); in ``nan_mode`` a raising element
+    is NaN (so the result is float64 when some element raises, D11's ``nan_on_raise``; one whose
+    IR has no raise site keeps its kind)."""
+    n = len(expected)
+    problem = _shape_problem(out, xp, bname, n)
+    if problem:
+        sub = "odd-dtype" if problem.startswith("the result dtype") else "shape"
+        result.failures.append(Failure("mismatch", where, detail=problem, exc_type=sub))
+        return
+    got = _to_numpy(out)
+    kind = got.dtype.kind
+    dtype = str(got.dtype)
+    values = got.tolist()
+    if prepared.bool_only and kind != "b" and not nan_mode and any(isinstance(e, oracle.Ok) for e in expected):
+        result.failures.append(
+            Failure("mismatch", where, dtype=dtype, detail=f"every return is a bool, but the result dtype is {dtype}", exc_type="dtype")
+        )
+    float_result = nan_mode or explainer.float_result()
+    for lane in range(n):
+        e = expected[lane]
+        if isinstance(e, oracle.Skip):
+            result.skipped[e.reason] = result.skipped.get(e.reason, 0) + 1
+            continue
+        result.lanes += 1
+        if isinstance(e, oracle.Raised):
+            if values[lane] != values[lane] and nan_mode:
+                continue
+            if raises_explained or explainer.explains_raises(expected, [lane], {lane: values[lane] != values[lane]}):
+                result.skipped["array-rules"] = result.skipped.get("array-rules", 0) + 1
+                continue
+            if e.wide:
+                result.skipped["int-beyond-64-bits"] = result.skipped.get("int-beyond-64-bits", 0) + 1
+                continue
+            result.failures.append(Failure(
+                "mismatch", where, lane, lane_args(columns, lane), e.error, values[lane], dtype, exc_type="value",
+                detail=f"nan_on_raise: the element raises {type(e.error).__name__}, so its value is NaN",
+            ))
+            continue
+        if e.ieee:
+            result.ieee_lanes += 1
+        verdict = judge(values[lane], kind, e.value, lane, explainer, float_result, e.special, nan_mode)
+        if verdict == "same":
+            continue
+        if verdict == "array-rules":
+            result.skipped[verdict] = result.skipped.get(verdict, 0) + 1
+            continue
+        if nan_mode and values[lane] != values[lane] and explainer.explains_raises(expected, [lane], {lane: True}):
+            result.skipped["array-rules"] = result.skipped.get("array-rules", 0) + 1
+            continue
+        if e.wide and (explainer.error or (nan_mode and values[lane] != values[lane])):
+            # CPython computed an int beyond int64 on this element, which the vectorized code
+            # wraps (items 6, 13), and the model cannot read this IR (or this call) to say what
+            # that gives, or whether the element raises then (nan_on_raise's NaN).
+            result.skipped["int-beyond-64-bits"] = result.skipped.get("int-beyond-64-bits", 0) + 1
+            continue
+        result.failures.append(
+            Failure(
+                "mismatch", where, lane, lane_args(columns, lane), e.value, values[lane], dtype,
+                detail=explainer.error, exc_type="ieee" if e.ieee else "value",
+            )
+        )
+
+
+def _backend_args(columns, bname, xp, module):
+    """``columns`` as arrays of the backend ``bname`` (namespace ``xp``); a uniform argument
+    that names an object of the program is read from the program's ``module``."""
+    args = [resolve(to_numpy(c, np), module) for c in columns]
     if bname != "numpy":
         args = [xp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
     return args
@@ -363,7 +574,20 @@ KNOWN = {
     "`if` on an array condition, with returns: the path condition or the returned value is lost",
     "loop-return-in-if": "a `return` inside a loop inside a branch of an `if` on an array condition: the loop's "
     "done mask ignores the enclosing condition",
+    "undefined-after-scalar-return": "in a loop, a Python `if` (a constant or uniform test) one of whose "
+    "branches returns or breaks: a name the other branch assigns is taken as maybe undefined after it",
+    "raise-scalar-block": "a `raise`/`assert` (D11) inside a Python `if` (a uniform or constant test, D14), or followed "
+    "by a Python `if`, a loop or an inlined helper that returns: rejected (src/lower/raise.rs), with a message "
+    "that speaks of a `for` loop",
 }
+
+
+#: The diagnostics of src/lower/raise.rs behind ``raise-scalar-block``.
+RAISE_SCALAR_BLOCK = (
+    "returns after this `raise` or `assert` is not supported yet",
+    "`raise` and `assert` inside a `for` loop (or an `if` on its index) are not supported yet",
+    "inside a `try` body, within a `for` loop (or an `if` on its index), is not supported yet",
+)
 
 
 def known_class(f: "Failure") -> str:

@@ -2,7 +2,9 @@
 
 A parameter's kind is one of ``"f"`` (float64), ``"i"`` (int64), ``"u"`` (uint64) or ``"b"``
 (bool). A column is a list of Python scalars (what CPython sees) plus, unless the parameter is
-passed as a Python scalar, the NumPy array the vectorized function receives.
+passed as a Python scalar, the NumPy array the vectorized function receives. A uniform parameter
+(D14, kind ``"o"``) is one Python object passed to every call as it is (a dict, a string,
+``None``, or an Enum member of the program, ``ModuleRef``, looked up in each module that runs it).
 """
 
 from __future__ import annotations
@@ -27,6 +29,24 @@ UINT_EDGES = [
 ]
 
 KIND_DTYPES = {"f": "float64", "i": "int64", "u": "uint64", "b": "bool"}
+
+
+@dataclass(frozen=True)
+class ModuleRef:
+    """An object of the program's module, ``CLASS.MEMBER`` (an Enum member): the oracle and the
+    vectorized function each read it from their own module (``resolve``)."""
+
+    cls: str
+    member: str
+
+    def __repr__(self) -> str:
+        return f"{self.cls}.{self.member}"
+
+
+def resolve(value: Any, namespace: dict) -> Any:
+    if isinstance(value, ModuleRef):
+        return getattr(namespace[value.cls], value.member)
+    return value
 
 
 @dataclass
@@ -73,16 +93,24 @@ def random_value(kind: str, rng: random.Random, edge_rate: float) -> Any:
     raise ValueError(kind)
 
 
-def make_columns(kinds: List[str], lanes: int, rng: random.Random, scalar_rate: float = 0.0) -> List[Column]:
-    """One column per parameter. At least one parameter stays an array."""
+def make_columns(
+    kinds: List[str], lanes: int, rng: random.Random, scalar_rate: float = 0.0, uniforms: Optional[dict] = None
+) -> List[Column]:
+    """One column per parameter. At least one parameter stays an array. ``uniforms`` maps the
+    position of a uniform parameter (kind ``"o"``) to the objects a call may pass; one is
+    picked, from a stream of its own (the numeric columns stay what they were)."""
     edge_rate = rng.choice([0.1, 0.25, 0.4])
     columns = []
-    for kind in kinds:
+    urng = random.Random(rng.random()) if uniforms else None
+    for position, kind in enumerate(kinds):
+        if kind == "o":
+            columns.append(Column(kind, [urng.choice(uniforms[position])], True))
+            continue
         scalar = rng.random() < scalar_rate
         n = 1 if scalar else lanes
         columns.append(Column(kind, [random_value(kind, rng, edge_rate) for _ in range(n)], scalar))
-    if all(c.scalar for c in columns) and columns:
-        c = columns[rng.randrange(len(columns))]
+    if all(c.scalar for c in columns) and any(c.kind != "o" for c in columns):
+        c = rng.choice([c for c in columns if c.kind != "o"])
         c.scalar = False
         c.values = [c.values[0]] + [random_value(c.kind, rng, edge_rate) for _ in range(lanes - 1)]
     # Lanes where two parameters of the same kind are equal (x == y, ties of min/max).
@@ -115,6 +143,8 @@ def select_lanes(columns: List[Column], lanes: List[int]) -> List[Column]:
 
 
 def describe_value(v: Any) -> str:
+    if isinstance(v, BaseException):
+        return f"raises {type(v).__name__}{v.args!r}"
     if isinstance(v, float):
         return repr(v) if math.isfinite(v) else f"float('{v}')"
     return repr(v)
@@ -124,6 +154,6 @@ def describe_args(names: List[str], columns: List[Column], lane: Optional[int]) 
     parts = []
     for name, c in zip(names, columns):
         v = c.values[0] if (c.scalar or lane is None) else c.values[lane]
-        dtype = "python " + type(v).__name__ if c.scalar else KIND_DTYPES[c.kind]
+        dtype = "uniform" if c.kind == "o" else "python " + type(v).__name__ if c.scalar else KIND_DTYPES[c.kind]
         parts.append(f"{name}={describe_value(v)} ({dtype})")
     return ", ".join(parts)

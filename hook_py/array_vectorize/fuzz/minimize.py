@@ -69,7 +69,10 @@ def minimize(
         for candidate in _candidates(ast.parse(source), entry):
             if time.monotonic() > deadline:
                 break
-            text = ast.unparse(candidate) + "\n"
+            try:
+                text = ast.unparse(candidate) + "\n"
+            except ValueError:  # a constant of an f-string replaced by a non-string
+                continue
             if text == source or problems(candidate, entry) is not None:
                 continue
             if attempt(text, columns):
@@ -129,7 +132,7 @@ def _drop_parameter(source: str, columns: List[Column], entry: str, attempt):
 def _simplify_values(source: str, columns: List[Column], attempt) -> Optional[List[Column]]:
     for ci, c in enumerate(columns):
         for vi, v in enumerate(c.values):
-            for simple in SIMPLE_VALUES[c.kind]:
+            for simple in SIMPLE_VALUES.get(c.kind, ()):  # (none for a uniform value)
                 if type(simple) is type(v) and simple == v and repr(simple) == repr(v):
                     break
                 if _simpler(v, simple):

@@ -54,6 +54,7 @@ class _Poison:
 
 POISON = _Poison()
 
+
 # ------------------------------------------------------------------------------------ parsing
 
 
@@ -98,7 +99,6 @@ class If:
 _LET = re.compile(r"%(\d+): (scalar )?(\w+) = (.*)$")
 _MERGE = re.compile(r"%(\d+): (?:scalar )?(\w+) = (?:phi|if_merge)\(%(\d+), %(\d+)\)$")
 _REF = re.compile(r"%(\d+)")
-_RAISE_ENTRY = re.compile(r"\d+: ")
 _CONSTANTS = {"inf": math.inf, "nan": math.nan}
 
 
@@ -117,7 +117,27 @@ def _parse_op(text: str) -> Tuple[str, List[Any]]:
         return "math", [name] + [int(r) for r in _REF.findall(args)]
     if head.startswith("element_call"):
         raise Unsupported("element_call")
+    if head == "uniform":
+        return "uniform", _parse_uniform(rest)
     return head, [int(r) for r in _REF.findall(rest)]
+
+
+#: Uniform operations (D14) printed with a payload: ``Arg(1)()``, ``Lit(Str("low"))()``.
+_UNIFORM_PAYLOAD = ("Arg", "Global", "Builtin", "Lit", "Attr", "Compare")
+
+
+def _parse_uniform(text: str) -> List[Any]:
+    """``[name, payload, operand...]`` of a printed ``UniformOp`` (src/ir/uniform.rs)."""
+    name, _, rest = text.partition("(")
+    payload = None
+    if name in _UNIFORM_PAYLOAD:
+        depth, end = 1, 0
+        for end, ch in enumerate(rest):
+            depth += (ch == "(") - (ch == ")")
+            if depth == 0:
+                break
+        payload, rest = rest[:end], rest[end + 1 :]
+    return [name, payload] + [int(r) for r in _REF.findall(rest)]
 
 
 def parse(text: str) -> Tuple[list, int]:
@@ -163,11 +183,8 @@ def parse(text: str) -> Tuple[list, int]:
                 out.append(node)
             elif line.startswith("return "):
                 out.append(("return", int(line[8:])))
-            elif line.startswith("raise if "):
-                # D11: lanes whose code is not 0 raise; the checks compare values only where
-                # CPython returns, so the raise and its table of exceptions change no value.
-                while pos < len(lines) and _RAISE_ENTRY.match(lines[pos]):
-                    pos += 1
+            elif line.startswith("raise if ") or re.match(r"\d+: ", line):
+                continue  # D11's raise sites: the raising lanes' values are not compared
             else:
                 m = _LET.match(line)
                 if not m:
@@ -242,6 +259,17 @@ def _join(kinds: List[str]) -> str:
     return "b"
 
 
+#: The D17 helpers (docs/semantics.md's D17 table): exact, or within their own documented bound
+#: where their value is the result (``oracle.special_close``); never a reason for item 9's ulps.
+_D17 = ("fmod", "remainder", "fsum", "isclose", "round", "erf", "erfc", "gamma", "lgamma")
+_APPROXIMATE = re.compile(r"math\.(?!(?:" + "|".join(_D17) + r")\()\w+\(| pow ")
+
+
+def approximate(ir_text: str) -> bool:
+    """Item 9: a transcendental function or a float power is on the way; a few ulps allowed."""
+    return _APPROXIMATE.search(ir_text) is not None
+
+
 @dataclass
 class Val:
     lanes: List[Any]
@@ -256,7 +284,18 @@ class Model:
 
     def __init__(self, ir_text: str) -> None:
         self.body, self.ret = parse(ir_text)
-        self.approximate = "math." in ir_text or " pow " in ir_text  # item 9: allow a few ulps
+        self.approximate = approximate(ir_text)
+        # D11: `raise if %n != 0` (a lane raises where its code is not 0); read after `run`.
+        self.raise_refs = [int(r) for r in re.findall(r"^\s*raise if %(\d+) != 0$", ir_text, re.M)]
+        self.raises: List[bool] = []
+        #: The program's module (set by check.py) and the IR's parameter names, hidden ones
+        #: included: ``uniform Global(i)`` reads the module object named by the i-th.
+        self.module: Dict[str, Any] = {}
+        header = re.match(r"fn \w+\((.*)\) \{", ir_text.strip())
+        self.header = [n.strip() for n in header.group(1).split(",")] if header else []
+        self.raise_codes: List[Any] = []  # per lane, the code of the site it raises at (0: none)
+        #: The exception class of each raise site (``N: Class(...) with (...)``).
+        self.site_classes = {int(n): c for n, c in re.findall(r"^\s+(\d+): (\w+)\(", ir_text, re.M)}
 
     def run(
         self, params: List[Tuple[List[Any], str]], arrays: bool, exact_body: bool = True, stated: bool = False
@@ -277,6 +316,9 @@ class Model:
         self.operands: List[int] = []  # of the instruction being interpreted
         self._block(self.body)
         out = self.env[self.ret]
+        codes = [self.env[r].lanes for r in self.raise_refs]
+        self.raise_codes = [next((c[lane] for c in codes if c[lane] is not POISON and c[lane] != 0), 0) for lane in range(self.n)]
+        self.raises = [code != 0 for code in self.raise_codes]
         return out.lanes, out.kind or _natural(out.lanes[0])
 
     # -- blocks
@@ -286,6 +328,7 @@ class Model:
             if isinstance(inst, Let):
                 self.printed[inst.dst] = inst.kind
                 self.operands = [a for a in inst.args if type(a) is int] if inst.op != "math" else inst.args[1:]
+                self.inst = inst
                 value = self._let(inst)
                 if self.arrays:
                     value = self._stated(inst, value)
@@ -382,7 +425,9 @@ class Model:
             lanes = lanes if len(lanes) == n else lanes * n
             return Val(list(lanes), (kind or _natural(lanes[0])) if self.arrays else None)
         if op == "math":
-            return self._math(args[0], [self.env[a] for a in args[1:]], on_array=self.arrays and not inst.scalar)
+            return self._math(args[0], [self.env[a] for a in args[1:]])
+        if op == "uniform":
+            return Val([self._uniform(args)] * n, None)
         vals = [self.env[a] for a in args]
         if op in ("broadcast", "asarray"):
             v = vals[0]
@@ -396,7 +441,9 @@ class Model:
             tup, i = vals
             lanes = _lanes(lambda t, k: t[k], tup.lanes, i.lanes)
             if self.arrays:
-                kind = _join([_natural(x) for x in tup.lanes[0]])
+                # The items' one kind, unless the core states the kind of the items the index
+                # reaches (an int where only int items are reachable).
+                kind = {"int": "i", "bool": "b"}.get(inst.kind) or _join([_natural(x) for x in tup.lanes[0]])
                 lanes = [self._convert(x, kind) for x in lanes]
             return Val(lanes, None)
         if op == "select":
@@ -417,6 +464,33 @@ class Model:
         if op in _ARITH:
             return self._arith(op, vals[0], vals[1])
         raise Unsupported(op)
+
+    def _uniform(self, args: List[Any]) -> Any:
+        """A uniform operation (D14): Python on the one object every lane sees."""
+        name, payload, *refs = args
+        ops = [self.env[r].lanes[0] for r in refs]
+        if any(type(x).__name__ == "ModuleRef" for x in ops):
+            raise Unsupported("an Enum member not resolved")
+        if name == "Arg":
+            return self.params[int(payload)][0][0]
+        if name == "Global":  # a module object (an Enum class) read by the name the header gives
+            names = self.header
+            if int(payload) >= len(names) or names[int(payload)] not in self.module:
+                raise Unsupported("a hidden module object")
+            return self.module[names[int(payload)]]
+        if name == "Lit":
+            return None if payload == "None" else _const(payload[4:-1])
+        if name == "Attr":
+            return getattr(ops[0], _const(payload))
+        if name == "Item":
+            return ops[0][ops[1]]
+        if name == "Compare":
+            return {"Eq": operator.eq, "Ne": operator.ne, "Is": operator.is_, "IsNot": operator.is_not}[payload](*ops)
+        if name == "Truth":
+            return bool(ops[0])
+        if name == "Number":
+            return ops[0]
+        raise Unsupported(f"uniform {name}")
 
     def _shaped(self, lanes: List[Any], vals: List[Val], kind: str) -> Val:
         """A result with kind ``kind``: an array if some operand is (``arrays``)."""
@@ -535,15 +609,18 @@ class Model:
             ]
         return out
 
-    def _math(self, name: str, vals: List[Val], on_array: bool) -> Val:
+    def _math(self, name: str, vals: List[Val]) -> Val:
         """``math.name`` of ``vals``: CPython's on Python scalars, the array library's (item 9)
-        where the core computes it on arrays, which it states (``on_array``: not printed
-        ``scalar``, a 0-d array even when every operand is a Python number)."""
+        where the core computes it on arrays, which it states (not printed ``scalar``: a 0-d
+        array even when every operand is a Python number)."""
         columns = [v.lanes for v in vals]
         if name in ("isnan", "isinf", "isfinite"):
             return self._shaped(_lanes(getattr(math, name), *columns), vals, "b")
+        if name in _D17:
+            return self._d17(name, vals)
         real = getattr(oracle.IEEE_MATH, name)
-        if not self.arrays or (all(v.kind is None for v in vals) and not on_array):
+        # On Python scalars `math` computes, unless the core states an array (a 0-d one).
+        if not self.arrays or (all(v.kind is None for v in vals) and self.inst.scalar):
             return Val(_lanes(real, *columns), None)
         if name in _ROUNDING:
             kind = self._kind_of(vals[0])
@@ -561,3 +638,21 @@ class Model:
         if name not in _NP_MATH:
             raise Unsupported(f"math.{name}")
         return Val(self._numpy(_NP_MATH[name], *columns), "f")
+
+    def _d17(self, name: str, vals: List[Val]) -> Val:
+        """The D17 helpers: CPython's IEEE values (the D17 table); on arrays they take float64
+        (the inexact ones are judged on their own bound, ``oracle.special_close``)."""
+        arrays = self.arrays and any(v.kind is not None for v in vals)
+        columns = [[self._convert(x, "f") for x in v.lanes] if arrays else v.lanes for v in vals]
+        if name == "round":
+            fn = lambda x, n: oracle.ieee_round(x, int(n))  # noqa: E731
+        elif name == "fsum":
+            fn = lambda *xs: oracle.IEEE_MATH.fsum(xs)  # noqa: E731 - fsum((a, b, c)) of the source
+        elif name == "isclose":  # the IR passes rel_tol and abs_tol
+            fn = lambda a, b, rel, tol: math.isclose(a, b, rel_tol=rel, abs_tol=tol)  # noqa: E731
+        else:
+            fn = getattr(oracle.IEEE_MATH, name)
+        lanes = _lanes(fn, *columns)
+        if not arrays:
+            return Val(lanes, None)
+        return Val(lanes, "b" if name == "isclose" else "f")

@@ -28,11 +28,15 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 import types
+import warnings
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
+
+from .oracle_calls import special_math
 
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
@@ -44,6 +48,8 @@ UINT64_END = 1 << 64
 class Ok:
     value: Any
     ieee: bool = False  # CPython raised somewhere (D3) and the IEEE value was taken there
+    special: Optional[str] = None  # the inexact D17 function the value came from (INEXACT_SPECIAL)
+    wide: bool = False  # an int outside int64's range was computed on the way (WIDE)
 
 
 @dataclass
@@ -57,6 +63,20 @@ class Invalid:
     error: BaseException
 
 
+@dataclass
+class Raised:
+    """CPython's element raised (D11): an explicit ``raise``/``assert``, or a numeric error of a
+    ``try`` body that no ``except`` clause took (item 30)."""
+
+    error: BaseException
+    wide: bool = False  # an int outside int64's range was computed on the way (WIDE)
+
+
+#: Exception classes a fuzzed program raises on purpose (explicit raises, asserts, numeric
+#: errors inside ``try``); anything else escaping the program is a fuzzer bug (``Invalid``).
+RAISED_CLASSES = (ArithmeticError, ValueError, AssertionError)
+
+
 class Huge(Exception):
     """An integer power beyond 64 bits (``3 ** 2**63``): CPython would compute it for ever; the
     vectorized code wraps it (item 6) or raises (item 17). The element is not compared."""
@@ -67,6 +87,15 @@ class Huge(Exception):
 
 #: How many times CPython raised and an IEEE value was taken instead (``Ok.ieee``).
 FALLBACKS = [0]
+
+#: How many ``try`` bodies are running: inside one, numeric errors are CPython's exceptions, sent
+#: to the ``except`` clauses (D11, item 30); D3's IEEE values hold everywhere else (handlers,
+#: ``else`` and ``finally`` included).
+TRY_DEPTH = [0]
+
+
+def in_try() -> bool:
+    return TRY_DEPTH[0] > 0
 
 
 def np_value(fn: Callable[..., Any], *args: Any) -> Any:
@@ -85,6 +114,8 @@ def _ints(a: Any, b: Any) -> bool:
 
 
 def ieee_div(a: Any, b: Any) -> Any:
+    if in_try():
+        return a / b
     try:
         return a / b
     except ZeroDivisionError:  # items 1, 2: +-inf, nan for 0 / 0
@@ -94,14 +125,18 @@ def ieee_div(a: Any, b: Any) -> Any:
 
 
 def ieee_floordiv(a: Any, b: Any) -> Any:
+    if in_try():
+        return _wide(a // b)
     try:
-        return a // b
+        return _wide(a // b)
     except ZeroDivisionError:  # int // 0 is 0 (item 2); the IEEE quotient for floats (item 1)
         FALLBACKS[0] += 1
         return 0 if _ints(a, b) else np_value(np.floor_divide, a, b)
 
 
 def ieee_mod(a: Any, b: Any) -> Any:
+    if in_try():
+        return a % b
     try:
         return a % b
     except ZeroDivisionError:
@@ -110,6 +145,8 @@ def ieee_mod(a: Any, b: Any) -> Any:
 
 
 def ieee_pow(a: Any, b: Any) -> Any:
+    if in_try():
+        return a ** b
     if _ints(a, b) and b >= 64 and abs(a) >= 2:
         if b > 100_000:
             raise Huge()
@@ -119,11 +156,14 @@ def ieee_pow(a: Any, b: Any) -> Any:
         return np_value(np.power, a, b)
     if type(r) is complex:  # item 4: (-8.0) ** (1/3) is nan
         return np_value(np.power, a, b)
-    return r
+    return _wide(r)
 
 
 def _saturate(x: float, exact: Callable[[float], int]) -> int:
-    """``int(x)``-like conversions of a float (item 7): nan gives 0, beyond int64 saturates."""
+    """``int(x)``-like conversions of a float (item 7): nan gives 0, beyond int64 saturates.
+    Inside a ``try`` body, nan and inf raise as in CPython (item 30); other values saturate."""
+    if in_try() and (x != x or x in (math.inf, -math.inf)):
+        return exact(x)
     if x != x or x in (math.inf, -math.inf):
         FALLBACKS[0] += 1
     if x != x:
@@ -136,11 +176,19 @@ def _saturate(x: float, exact: Callable[[float], int]) -> int:
 
 
 def ieee_int(x: Any = 0) -> Any:
-    return _saturate(x, int) if type(x) is float else int(x)
+    return _saturate(x, int) if isinstance(x, float) else int(x)
 
 
 def ieee_round(x: Any, *nd: Any) -> Any:
-    return _saturate(x, round) if type(x) is float and not nd else round(x, *nd)
+    if isinstance(x, float) and not nd:
+        return _saturate(x, round)
+    try:
+        return round(x, *nd)
+    except OverflowError:  # D17 table, round_digits: `round(1.7e308, -308)` is +-inf
+        if in_try():
+            raise
+        FALLBACKS[0] += 1
+        return math.copysign(math.inf, x)
 
 
 #: NumPy's counterpart of every math function that can raise (its value where CPython raises).
@@ -164,6 +212,8 @@ def _ieee_math() -> types.SimpleNamespace:
             try:
                 return real(*args)
             except (ValueError, OverflowError, ZeroDivisionError):
+                if in_try():
+                    raise
                 return np_value(npf, *args)
 
         fn.__name__ = name
@@ -176,6 +226,8 @@ def _ieee_math() -> types.SimpleNamespace:
         try:
             return math.log(x, *base)
         except (ValueError, ZeroDivisionError):
+            if in_try():
+                raise
             if base:
                 return np_value(lambda a, b: np.log(a) / np.log(b), x, base[0])
             return np_value(np.log, x)
@@ -183,25 +235,73 @@ def _ieee_math() -> types.SimpleNamespace:
     ns.log = log
     for name in ("floor", "ceil", "trunc"):
         exact = getattr(math, name)
-        setattr(ns, name, (lambda exact: lambda x: _saturate(x, exact) if type(x) is float else exact(x))(exact))
+        setattr(ns, name, (lambda exact: lambda x: _saturate(x, exact) if isinstance(x, float) else exact(x))(exact))
+    for name, fn in special_math().items():
+        setattr(ns, name, fn)
     return ns
 
 
 IEEE_MATH = _ieee_math()
 
-_OPERATORS = {ast.Div: "_ieee_div", ast.FloorDiv: "_ieee_floordiv", ast.Mod: "_ieee_mod", ast.Pow: "_ieee_pow"}
+_OPERATORS = {
+    ast.Div: "_ieee_div", ast.FloorDiv: "_ieee_floordiv", ast.Mod: "_ieee_mod", ast.Pow: "_ieee_pow",
+    ast.Add: "_wide_add", ast.Sub: "_wide_sub", ast.Mult: "_wide_mul",
+}
+
+#: Whether the element being run computed an int outside int64's range (``Ok.wide``,
+#: ``Raised.wide``): there the vectorized value wraps (items 6, 13), so a condition on it, a
+#: raise decision included, may go the other way.
+WIDE = [False]
+
+
+def _wide(v: Any) -> Any:
+    if type(v) is int and not INT64_MIN <= v < INT64_END:
+        WIDE[0] = True
+    return v
+
+
+def _wide_add(a: Any, b: Any) -> Any:
+    return _wide(a + b)
+
+
+def _wide_sub(a: Any, b: Any) -> Any:
+    return _wide(a - b)
+
+
+def _wide_mul(a: Any, b: Any) -> Any:
+    return _wide(a * b)
+
+#: The D17 functions documented within some ulps of ``math`` (docs/semantics.md's D17 table).
+INEXACT_SPECIAL = ("erf", "erfc", "gamma", "lgamma")
+
+
+def _call(name: str, *args: ast.expr) -> ast.Call:
+    return ast.Call(ast.Name(name, ast.Load()), list(args), [])
 
 
 class _IEEE(ast.NodeTransformer):
     """``/ // % **`` (and their augmented forms) through the IEEE helpers; ``from math import``
-    reads the IEEE ``math``. Nothing else of the program changes."""
+    reads the IEEE ``math``, ``import numpy as np`` the ``NumpyShim``. A ``try`` body counts
+    itself in ``TRY_DEPTH`` (there the helpers give CPython's exceptions) and marks what leaves
+    it. A ``return`` of the entry function whose value is an inexact D17 call records which one
+    (``Ok.special``: its documented ulp bound applies to that element). Nothing else of the
+    program changes."""
+
+    def __init__(self, entry: str) -> None:
+        self.entry = entry
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
+        self.generic_visit(node)
+        if not isinstance(node.op, ast.USub):
+            return node
+        return ast.copy_location(_call("_wide", node), node)
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
         self.generic_visit(node)
         name = _OPERATORS.get(type(node.op))
         if name is None:
             return node
-        return ast.copy_location(ast.Call(ast.Name(name, ast.Load()), [node.left, node.right], []), node)
+        return ast.copy_location(_call(name, node.left, node.right), node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
         self.generic_visit(node)
@@ -211,7 +311,8 @@ class _IEEE(ast.NodeTransformer):
         return ast.copy_location(ast.Assign([ast.Name(node.target.id, ast.Store())], value), node)
 
     def visit_Import(self, node: ast.Import) -> Any:
-        return None if all(a.name == "math" and a.asname is None for a in node.names) else node
+        dropped = [a for a in node.names if (a.name, a.asname) in (("math", None), ("numpy", "np"))]
+        return None if len(dropped) == len(node.names) else node
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> Any:
         if node.module != "math":
@@ -221,36 +322,118 @@ class _IEEE(ast.NodeTransformer):
             for a in node.names
         ]
 
+    def visit_Try(self, node: ast.Try) -> ast.stmt:
+        self.generic_visit(node)
+        # try: _try_enter(); try: BODY except BaseException as e: _try_mark(e); raise
+        #      finally: _try_leave()
+        mark = ast.ExceptHandler(
+            ast.Name("BaseException", ast.Load()), "_fuzz_exc",
+            [ast.Expr(_call("_try_mark", ast.Name("_fuzz_exc", ast.Load()))), ast.Raise()],
+        )
+        inner = ast.Try(node.body, [mark], [], [ast.Expr(_call("_try_leave"))])
+        node.body = [ast.Expr(_call("_try_enter")), inner]
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.stmt:
+        self.generic_visit(node)
+        if node.name == self.entry:
+            for stmt in _own_statements(node.body):
+                value = stmt.value if isinstance(stmt, ast.Return) else None
+                if isinstance(value, ast.Call) and _special_name(value.func) in INEXACT_SPECIAL:
+                    stmt.value = _call("_special_return", ast.Constant(_special_name(value.func)), value)
+        return node
+
+
+def _special_name(func: ast.expr) -> str:
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "math":
+        return func.attr
+    return ""
+
+
+def _own_statements(body: List[ast.stmt]) -> List[ast.stmt]:
+    """The statements of a function body, nested blocks included, nested functions not."""
+    out: List[ast.stmt] = []
+    for stmt in body:
+        out.append(stmt)
+        if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
+            continue
+        for name in ("body", "orelse", "finalbody"):
+            out.extend(_own_statements(getattr(stmt, name, []) or []))
+        for handler in getattr(stmt, "handlers", []) or []:
+            out.extend(_own_statements(handler.body))
+    return out
+
+
+#: The inexact D17 function whose value the last ``return`` of the entry function gave.
+SPECIAL_RETURN: List[Any] = [None]
+
+
+def _special_return(name: str, value: Any) -> Any:
+    SPECIAL_RETURN[0] = name
+    return value
+
+
+def _try_enter() -> None:
+    TRY_DEPTH[0] += 1
+
+
+def _try_leave() -> None:
+    TRY_DEPTH[0] -= 1
+
+
+def _try_mark(exc: BaseException) -> None:
+    exc.__dict__["fuzz_in_try"] = True
+
 
 class Evaluator:
-    """CPython on one program, with the IEEE values of D3 where it raises (module docstring)."""
+    """CPython on one program, with the IEEE values of D3 where it raises (module docstring).
+    ``resolve`` turns an argument that names an object of the module (an Enum member,
+    ``inputs.ModuleRef``) into that object of the oracle's own module."""
 
     def __init__(self, source: str, path: str, entry: str = "f") -> None:
-        tree = _IEEE().visit(ast.parse(source))
+        from .oracle_calls import NumpyShim
+
+        tree = _IEEE(entry).visit(ast.parse(source))
         ast.fix_missing_locations(tree)
         ns: Dict[str, Any] = {
             "__name__": "array_vectorize_fuzz_oracle", "math": IEEE_MATH, "int": ieee_int, "round": ieee_round,
             "pow": ieee_pow, "_ieee_div": ieee_div, "_ieee_floordiv": ieee_floordiv, "_ieee_mod": ieee_mod,
-            "_ieee_pow": ieee_pow,
+            "_ieee_pow": ieee_pow, "np": NumpyShim(), "_special_return": _special_return,
+            "_try_enter": _try_enter, "_try_leave": _try_leave, "_try_mark": _try_mark,
+            "_wide_add": _wide_add, "_wide_sub": _wide_sub, "_wide_mul": _wide_mul, "_wide": _wide,
+            "abs": lambda x: _wide(abs(x)),
         }
         exec(compile(tree, path, "exec"), ns)  # noqa: S102 - the fuzzer's own program
+        self.namespace = ns
         self.fn = ns[entry]
 
     def run(self, args: List[Any]) -> Any:
-        """CPython's outcome for one element: ``Ok``, ``Skip`` or ``Invalid``."""
+        """CPython's outcome for one element: ``Ok``, ``Raised``, ``Skip`` or ``Invalid``."""
+        from .inputs import resolve
+
         before = FALLBACKS[0]
+        SPECIAL_RETURN[0] = None
+        WIDE[0] = False
+        TRY_DEPTH[0] = 0
+        args = [resolve(a, self.namespace) for a in args]
         try:
-            r = self.fn(*args)
-        except (Huge, OverflowError):
-            # An int beyond the float range met a float: it lies beyond 64 bits, where the
-            # vectorized code wraps (item 6) or raises (item 17).
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")  # D16: np.sqrt(-1.0) is nan with a warning
+                r = self.fn(*args)
+        except Huge:
             return Skip("int-beyond-64-bits")
+        except RAISED_CLASSES as exc:
+            if isinstance(exc, OverflowError) and not exc.__dict__.get("fuzz_in_try"):
+                # An int beyond the float range met a float: it lies beyond 64 bits, where the
+                # vectorized code wraps (item 6) or raises (item 17).
+                return Skip("int-beyond-64-bits")
+            return Raised(exc, WIDE[0])
         except Exception as exc:  # noqa: BLE001 - an ill-formed program
             return Invalid(exc)
         t = type(r)
         if t not in (bool, int, float):
             return Invalid(TypeError(f"the function returned {t.__name__}"))
-        return Ok(r, FALLBACKS[0] != before)
+        return Ok(r, FALLBACKS[0] != before, SPECIAL_RETURN[0], WIDE[0])
 
 
 # -------------------------------------------------------------------------------- comparison
@@ -327,3 +510,70 @@ def close(got: Any, dtype_kind: str, expected: Any, ulps: int, float_result: boo
         return False
     return math.isfinite(got) and math.isfinite(expected) and ulp_distance(got, expected) <= ulps
 
+
+
+def special_close(got: Any, dtype_kind: str, expected: Any, key: str) -> bool:
+    """``agree``, or a finite float within the ulp bound docs/semantics.md documents for the
+    inexact D17 function ``key`` (``special.ULP_BOUNDS``; ``lgamma`` counts ulps of
+    ``max(|result|, 1)``), and no wider."""
+    if agree(got, dtype_kind, expected):
+        return True
+    if dtype_kind != "f" or type(expected) is not float or not (math.isfinite(got) and math.isfinite(expected)):
+        return False
+    from array_vectorize.runtime.special import ULP_BOUNDS
+
+    bound = ULP_BOUNDS[key]
+    if key == "lgamma":
+        return abs(got - expected) <= bound * math.ulp(max(abs(expected), 1.0))
+    return ulp_distance(got, expected) <= bound
+
+
+_FLOAT_TOKEN = re.compile(r"(-?(?:\d+\.\d*(?:e[-+]\d+)?|\d+e[-+]\d+|inf|nan))")
+
+
+def _close_text(got: str, expected: str, ulps: int) -> bool:
+    """Two messages equal but for floats within ``ulps`` (item 9's values, formatted)."""
+    a, b = _FLOAT_TOKEN.split(got), _FLOAT_TOKEN.split(expected)
+    if len(a) != len(b):
+        return False
+    for i, (x, y) in enumerate(zip(a, b)):
+        if i % 2 == 0 or x == y:
+            if x != y:
+                return False
+            continue
+        fx, fy = float(x), float(y)
+        if not (math.isfinite(fx) and math.isfinite(fy) and ulp_distance(fx, fy) <= ulps):
+            return False
+    return True
+
+
+def same_exception(got: BaseException, expected: BaseException, ints_as_floats: bool = False, ulps: int = 0) -> bool:
+    """The vectorized call raised CPython's exception: the same class and the same args (a float
+    arg compared as a value, NaN equal to NaN). ``ints_as_floats`` (item 37): an int of CPython's
+    may stand as the float it converts to, in an arg or formatted in a message (``0`` as
+    ``0.0``). ``ulps`` (item 9, where the model finds transcendental functions on the way): a
+    float arg, or one formatted in a message, within that many ulps."""
+    if type(got) is not type(expected) or len(got.args) != len(expected.args):
+        return False
+    for a, b in zip(got.args, expected.args):
+        if ints_as_floats and type(b) is bool and isinstance(a, (int, float)) and not isinstance(a, bool):
+            b = type(a)(b)  # a bool held as a number (item 37)
+        if ints_as_floats and type(b) is int and isinstance(a, float):
+            b = float(b)
+        if ulps and isinstance(a, str) and isinstance(b, str) and _close_text(a, b, ulps):
+            continue
+        if isinstance(b, float) and isinstance(a, float):
+            if not (same_float(a, b) or ulps and close(a, "f", b, ulps)):
+                return False
+        elif ints_as_floats and isinstance(a, str) and isinstance(b, str):
+            pattern = "".join(
+                f"(?:{re.escape(piece)}(?:\\.0)?|{re.escape(repr(float(int(piece))))})" if piece.isdigit()
+                else f"(?:{piece}|{int(piece == 'True')}(?:\\.0)?)" if piece in ("True", "False")
+                else re.escape(piece)
+                for piece in re.split(r"(?<![\w.])(\d+|True|False)(?![\w.])", b)
+            )
+            if re.fullmatch(pattern, a) is None:
+                return False
+        elif type(a) is not type(b) or a != b:
+            return False
+    return True

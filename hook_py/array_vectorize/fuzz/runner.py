@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 
 from .check import KNOWN
-from .generator import FEATURES, Generator, Program
+from .generator import FEATURES, OPT_IN, Generator, Program
 from .inputs import Column, describe_args, describe_value, lane_args, make_columns
 
 #: Failure kinds counted as mismatches; every other kind counts as a crash.
@@ -32,7 +32,7 @@ MISMATCH_KINDS = ("mismatch",)
 #: (``check.KNOWN``) and generator features that reach bugs no failure signature recognises.
 #: Each has a strict-xfail reproducer in tests/differential/test_fuzz_findings.py; remove an
 #: entry when its reproducers pass.
-OPEN_BUG_CLASSES: frozenset = frozenset()
+OPEN_BUG_CLASSES: frozenset = frozenset({"raise-scalar-block", "undefined-after-scalar-return"})
 OPEN_BUG_FEATURES: frozenset = frozenset()
 
 
@@ -50,6 +50,7 @@ class Options:
     max_reports: int = 20
     timeout: float = 180.0  # seconds for one program (generation, checks, minimization) in a worker
     known: frozenset = frozenset()  # known bug classes (check.KNOWN) not counted as failures
+    include: frozenset = frozenset()  # opt-in generator features (generator.OPT_IN)
 
 
 @dataclass
@@ -68,9 +69,10 @@ class ProgramReport:
 def make_program(seed: int, index: int, options: Options) -> tuple:
     rng = random.Random(f"{seed}:{index}")
     reject = rng.random() < options.reject_rate
-    program = Generator(rng, exclude=options.exclude, reject=reject).program()
+    program = Generator(rng, exclude=options.exclude, reject=reject, include=options.include).program()
     columns = make_columns(
-        program.kinds, rng.choice(list(options.lanes)), rng, scalar_rate=0.0 if "scalar_args" in options.exclude else 0.08
+        program.kinds, rng.choice(list(options.lanes)), rng, scalar_rate=0.0 if "scalar_args" in options.exclude else 0.08,
+        uniforms=program.uniforms,
     )
     return program, columns
 
@@ -91,7 +93,7 @@ def run_one(seed: int, index: int, options: Options, directory: str) -> ProgramR
             report.crashes += 1
             report.text = _header(seed, index, "invalid program (fuzzer bug)", problem) + _indent(program.source)
             return report
-    result = check.check_program(program.source, columns, names, directory, program.entry, program.reject)
+    result = check.check_program(program.source, columns, names, directory, program.entry, program.reject, program.nan_on_raise)
     report.lanes = result.lanes
     report.skipped = dict(result.skipped)
     report.summary = (
@@ -119,17 +121,20 @@ def run_one(seed: int, index: int, options: Options, directory: str) -> ProgramR
         lanes = sorted({f.lane for f in result.failures if f.key() == key and f.lane is not None})[:3]
 
         def still_fails(src: str, cs: List[Column]) -> bool:
-            r = check.check_program(src, cs, {first.backend: names[first.backend]} if first.backend else names, directory, program.entry)
+            backend = first.backend.split(" ")[0]
+            r = check.check_program(
+                src, cs, {backend: names[backend]} if backend else names, directory, program.entry, nan_on_raise=program.nan_on_raise
+            )
             # A crash reproducer keeps an element CPython computes without error: the vectorized
             # code raises where CPython returns a value.
             return any(f.key() == key for f in r.failures) and (first.kind != "crash" or r.cpython_ok > 0 or not cpython_ok)
 
         source, cols = minimize(program.source, columns, still_fails, lanes, program.entry, options.minimize_budget)
-        result = check.check_program(source, cols, names, directory, program.entry)
+        result = check.check_program(source, cols, names, directory, program.entry, nan_on_raise=program.nan_on_raise)
         result.failures = [f for f in result.failures if check.known_class(f) not in options.known]
         if not result.failures:  # should not happen: fall back to the original
             source, cols = program.source, columns
-            result = check.check_program(source, cols, names, directory, program.entry, program.reject)
+            result = check.check_program(source, cols, names, directory, program.entry, program.reject, program.nan_on_raise)
             result.failures = [f for f in result.failures if check.known_class(f) not in options.known]
     report.text = _failure_text(seed, index, program, source, cols, result.failures)
     return report
@@ -404,6 +409,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--backend", default="numpy,strict", help="comma-separated: numpy, strict")
     parser.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per CPU)")
     parser.add_argument("--exclude", default="", help=f"comma-separated generator features to leave out: {', '.join(FEATURES)}")
+    parser.add_argument("--include", default="", help=f"comma-separated opt-in generator features: {', '.join(sorted(OPT_IN))}")
     parser.add_argument("--reject-rate", type=float, default=0.03, help="share of programs with one unsupported construct")
     parser.add_argument("--no-minimize", action="store_true", help="report failing programs as generated")
     parser.add_argument("--minimize-budget", type=float, default=30.0, help="seconds spent shrinking one failure")
@@ -420,6 +426,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     unknown = exclude - set(FEATURES)
     if unknown:
         parser.error(f"unknown features: {', '.join(sorted(unknown))}")
+    include = frozenset(x for x in args.include.split(",") if x)
+    if include - OPT_IN:
+        parser.error(f"unknown opt-in features: {', '.join(sorted(include - OPT_IN))}")
     known = frozenset(x for x in args.known.split(",") if x)
     if args.skip_open_bugs:
         known |= OPEN_BUG_CLASSES
@@ -430,7 +439,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     options = Options(
         seed=seed, count=args.count, backends=tuple(b for b in args.backend.split(",") if b), exclude=exclude,
         reject_rate=args.reject_rate, minimize=not args.no_minimize, minimize_budget=args.minimize_budget,
-        verbose=args.verbose, max_reports=args.max_reports, known=known, timeout=args.timeout,
+        verbose=args.verbose, max_reports=args.max_reports, known=known, timeout=args.timeout, include=include,
     )
     jobs = args.jobs if args.jobs > 0 else min(os.cpu_count() or 1, 8)
     print(

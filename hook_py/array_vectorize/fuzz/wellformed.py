@@ -17,7 +17,8 @@ empty, so a reproducer is always a program of the supported language that CPytho
   right side of an unpacking into as many names, and the entry function returns numbers;
 * a walrus appears only as the left operand of a comparison that is an ``if`` test;
 * names read by a local lambda or nested ``def`` from the enclosing function are never assigned
-  in it (the compiler freezes them, CPython reads them late).
+  in it (the compiler freezes them, CPython reads them late);
+* the D11, D14, D16 and D17 constructs in the forms ``wellformed_ext.py`` lists.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from __future__ import annotations
 import ast
 import math
 from typing import Dict, List, Optional, Set
+
+from . import wellformed_ext
 
 BUILTIN_ARITY = {"abs": (1, 1), "min": (2, 5), "max": (2, 5), "int": (1, 1), "float": (1, 1), "bool": (1, 1), "round": (1, 1), "pow": (2, 2)}
 MATH_ARITY = {
@@ -55,6 +58,10 @@ class ModuleInfo:
         self.arities: Dict[str, int] = {}  # helper -> length of the tuples it returns (D13)
         self.math_names: Set[str] = set()
         self.has_math = False
+        self.has_numpy = False
+        self.exceptions: Set[str] = set()  # exception classes of the module
+        self.enums: Dict[str, Set[str]] = {}  # Enum classes of the module -> member names
+        self.checkers: Dict[str, int] = {}  # functions of raises/asserts only -> parameter count
 
 
 def problems(module: ast.Module, entry: str = "f") -> Optional[str]:
@@ -70,6 +77,8 @@ def check_module(module: ast.Module, entry: str) -> None:
     info = ModuleInfo()
     functions = []
     for stmt in module.body:
+        if wellformed_ext.module_stmt(info, stmt):
+            continue
         if isinstance(stmt, ast.Import):
             if [a.name for a in stmt.names] != ["math"] or stmt.names[0].asname:
                 raise Invalid("only `import math`")
@@ -148,6 +157,8 @@ def function_params(node: ast.FunctionDef) -> List[str]:
     a = node.args
     if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs or node.decorator_list or node.returns:
         raise Invalid("function signature")
+    if not all(wellformed_ext.annotation_ok(x) for x in a.args) or not wellformed_ext.uniforms_marked(node):
+        raise Invalid("annotation")
     return [x.arg for x in a.args]
 
 
@@ -392,6 +403,9 @@ class Scope:
             return True
         if isinstance(stmt, ast.Pass):
             return True
+        falls = wellformed_ext.stmt(self, stmt)
+        if falls is not None:
+            return falls
         raise Invalid(f"unsupported statement {type(stmt).__name__}")
 
     def store(self, name: str) -> None:
@@ -512,6 +526,8 @@ class Scope:
             raise Invalid(f"{name} may be undefined")
 
     def expr(self, node: ast.expr) -> None:
+        if wellformed_ext.expr(self, node):
+            return
         if isinstance(node, ast.Constant):
             if type(node.value) not in (bool, int, float):
                 raise Invalid("constant")
@@ -590,6 +606,8 @@ class Scope:
 
     def call(self, node: ast.Call, arity: int = 1) -> None:
         """A call; ``arity`` is how many names its result is unpacked into (1: used as a number)."""
+        if wellformed_ext.call(self, node):
+            return
         f = node.func
         name = f.id if isinstance(f, ast.Name) else None
         if self.info.arities.get(name, 1) != arity and name not in self.locals_callables:

@@ -7,6 +7,8 @@ first: the first raising lane in C order, built from that lane's values as Pytho
 
 from __future__ import annotations
 
+from .dtype import LatticeInt
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -75,8 +77,17 @@ def _exception(make: Any, values: list) -> tuple[BaseException, bool]:
 
 def _lane_value(xp: Any, value: Any, shape: tuple, index: int) -> Any:
     """``value`` on lane ``index`` as the Python scalar CPython would see there."""
-    if isinstance(value, (bool, int, float)):
+    if isinstance(value, bool):
         return value
+    if isinstance(value, float):
+        # A NumPy float64 scalar (a Python float argument the float path lifted) is a float,
+        # but computes as NumPy does: `np.float64(0.0) % 0` is nan, not ZeroDivisionError.
+        return float(value)
+    if isinstance(value, int):
+        return int(value)
+    if type(value) is LatticeInt:  # a uint64-lattice int with negative lanes (intops.py)
+        bits = _lane_value(xp, value.bits, shape, index)
+        return bits - (1 << 64) if _lane_value(xp, value.neg, shape, index) else bits
     item = xp.reshape(xp.broadcast_to(value, shape), (-1,))[index]
     dtype = value.dtype
     if dtype == xp.bool:

@@ -1,0 +1,142 @@
+"""The D11 part of the grammar (``Generator`` mixin): ``raise`` in branches, ``assert``, a
+validation helper called first thing, and ``try``/``except``/``else``/``finally`` around partial
+operations.
+
+Every decision is drawn from ``self.ext_rng`` (a stream of its own, ``generator.py``), so a
+program that draws none of these features is the program its seed gave before they existed.
+D11 is implemented outside ``for`` loops, so none of this is generated inside a loop.
+"""
+
+from __future__ import annotations
+
+from typing import List
+
+#: Builtin exception classes of explicit raises (not OverflowError: the oracle tells an
+#: OverflowError from an int beyond the float range only inside ``try``, oracle.py).
+RAISE_CLASSES = ("ValueError", "ArithmeticError", "ZeroDivisionError")
+#: A user exception class at module level (``user_exception``; another branch adds support).
+USER_EXCEPTION = "class RangeError(ValueError):\n    pass"
+#: ``except`` clauses around partial operations.
+HANDLERS = ("ZeroDivisionError", "ValueError", "ArithmeticError", "OverflowError", "(ValueError, OverflowError)", "(ZeroDivisionError, ValueError)")
+
+
+class RaisingGrammar:
+    """Mixin of ``generator.Generator`` (module docstring)."""
+
+    def raise_class(self) -> str:
+        classes = list(RAISE_CLASSES)
+        if "RangeError" in self.module_classes:
+            classes.append("RangeError")
+        return self.ext_rng.choice(classes)
+
+    def raise_args(self, env) -> str:
+        """The exception's arguments: a message built from a value, a constant, or values."""
+        rng = self.ext_rng
+        name = rng.choice(env.nums)
+        form = rng.random()
+        if form < 0.45:
+            return f'f"{name}={{{name}}}"'
+        if form < 0.65:
+            return repr(rng.choice(["out of range", "bad input", ""]))
+        if form < 0.85:
+            return f'"{name}", {name}'
+        return name
+
+    def raise_stmt(self, env, indent: int) -> None:
+        """``if cond: raise Class(args)`` (feature ``raise``)."""
+        self.used.add("raise")
+        self.raised = True
+        test, _ = self.if_condition(env)
+        self.emit(indent, f"if {test}:")
+        self.emit(indent + 1, f"raise {self.raise_class()}({self.raise_args(env)})")
+
+    def assert_stmt(self, env, indent: int) -> None:
+        """``assert cond[, message]`` (feature ``assert``)."""
+        self.used.add("assert")
+        self.raised = True
+        test = self.cond(env, 2)
+        if self.ext_rng.random() < 0.7:
+            self.emit(indent, f"assert {test}, {self.raise_args(env).split(', ')[0]}")
+        else:
+            self.emit(indent, f"assert {test}")
+
+    def validator(self, params: List[str]) -> None:
+        """A module-level helper that only checks its arguments and raises (feature
+        ``validator``); ``f`` calls it first thing (``call_validator``)."""
+        self.used.add("validator")
+        rng = self.ext_rng
+        names = ["a", "b"][: rng.randint(1, min(2, len(params)))]
+        from .generator import Env
+
+        env = Env(list(names))
+        self.emit(0, "")
+        self.emit(0, f"def check({', '.join(names)}):")
+        for _ in range(rng.randint(1, 2)):
+            if rng.random() < 0.7:
+                self.raise_stmt(env, 1)
+            else:
+                self.assert_stmt(env, 1)
+        self.validator_arity = len(names)
+
+    def call_validator(self, params: List[str], indent: int) -> None:
+        numeric = [p for p, k in zip(params, self.kinds) if k != "o"]
+        args = self.ext_rng.sample(numeric, min(self.validator_arity, len(numeric)))
+        while len(args) < self.validator_arity:
+            args.append(numeric[0])
+        self.emit(indent, f"check({', '.join(args)})")
+
+    # ------------------------------------------------------------------ try
+    def try_operand(self, env) -> str:
+        rng = self.ext_rng
+        text = self.leaf(env)
+        if rng.random() < 0.4:
+            text = f"({text} {rng.choice('+-*')} {self.leaf(env)})"
+        return text
+
+    def partial_op(self, env) -> str:
+        """An operation CPython raises on for some values: a division by a value that may be 0,
+        ``math.log``/``sqrt``/``acos``/``exp`` out of their domain, ``int()`` of inf or nan."""
+        rng = self.ext_rng
+        a = self.try_operand(env)
+        kind = rng.choice(["div", "div", "floordiv", "mod", "log", "sqrt", "acos", "exp", "int", "int"])
+        if kind == "div":
+            return f"{a} / {self.try_operand(env)}"
+        if kind == "floordiv":
+            return f"{a} // {self.try_operand(env)}"
+        if kind == "mod":
+            return f"{a} % {self.try_operand(env)}"
+        if kind == "int":
+            return f"int({a})"
+        return f"math.{kind}({a})"
+
+    def try_stmt(self, env, indent: int) -> None:
+        """``try:`` partial operations ``except`` ... [``else:``] [``finally:``] (feature
+        ``try``). Every clause that falls through assigns the body's result name."""
+        self.used.add("try")
+        self.raised = True
+        rng = self.ext_rng
+        target = self.fresh("v")
+        self.emit(indent, "try:")
+        self.in_try = True
+        self.emit(indent + 1, f"{target} = {self.partial_op(env)}")
+        if rng.random() < 0.4:
+            self.emit(indent + 1, f"{target} = {target} + {self.partial_op(env)}")
+        self.in_try = False
+        handlers = rng.sample(HANDLERS, rng.choice([1, 1, 2]))
+        if "ArithmeticError" in handlers and handlers[0] != "ArithmeticError":
+            handlers = ["ArithmeticError"]  # a later clause would be unreachable for its subclasses
+        for h in handlers:
+            self.emit(indent, f"except {h}:")
+            if rng.random() < 0.15:
+                self.emit(indent + 1, f"raise {self.raise_class()}({self.raise_args(env)})")
+            else:
+                self.emit(indent + 1, f"{target} = {self.num(env, 1)}")
+        if rng.random() < 0.4:
+            self.emit(indent, "else:")
+            self.emit(indent + 1, f"{target} = {target} * {self.leaf(env)}")
+        if rng.random() < 0.3:
+            done = self.fresh("v")
+            self.emit(indent, "finally:")
+            self.emit(indent + 1, f"{done} = {self.num(env, 1)}")
+            env.nums.append(done)
+        env.nums.append(target)
