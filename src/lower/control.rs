@@ -169,10 +169,10 @@ impl Lowerer<'_> {
         mut merge: impl FnMut(&mut Self, Value, Value) -> Value,
     ) -> HashMap<String, Var> {
         // A side that returned on all its lanes contributes nothing after the `if`.
-        if then_flow.ended() || self.stopped(then_flow) {
+        if then_flow.ended() {
             return else_vars.clone();
         }
-        if else_flow.ended() || self.stopped(else_flow) {
+        if else_flow.ended() {
             return then_vars.clone();
         }
         let names: BTreeSet<&String> = then_vars.keys().chain(else_vars.keys()).collect();
@@ -207,6 +207,7 @@ impl Lowerer<'_> {
         e: Flow,
         (prefix, exits_prefix): (usize, usize),
     ) -> Flow {
+        let dead = t.ended() && e.ended();
         let done = self.merge_done(cond, not_cond, t.done, e.done);
         let left = self.merge_done(cond, not_cond, t.exits.left, e.exits.left);
         let broke = self.merge_done(cond, not_cond, t.exits.broke, e.exits.broke);
@@ -224,6 +225,7 @@ impl Lowerer<'_> {
                 broke,
                 snapshots,
             },
+            dead,
         }
     }
 

@@ -62,7 +62,7 @@ impl Exits {
 impl Flow {
     /// Whether no lane of the path runs the statements from here on (returned or left).
     pub(super) fn ended(&self) -> bool {
-        self.done == Done::Always || self.exits.left == Done::Always
+        self.done == Done::Always || self.exits.left == Done::Always || self.dead
     }
 }
 
@@ -257,6 +257,15 @@ impl Lowerer<'_> {
     /// then returned, so that `done | left` holds a mask and its negation. The statements
     /// after are dead for every lane, like those after a `return` that covers all: lowering
     /// them would only report names the dead path leaves undefined.
+    /// Whether the statements from here on are dead ([`Flow::ended`]), marking the flow
+    /// `dead` when [`Self::stopped`] finds it so.
+    pub(super) fn ends_here(&self, flow: &mut Flow) -> bool {
+        if !flow.ended() && self.stopped(flow) {
+            flow.dead = true;
+        }
+        flow.ended()
+    }
+
     pub(super) fn stopped(&self, flow: &Flow) -> bool {
         let (Done::Mask(done), Done::Mask(left)) = (flow.done, flow.exits.left) else {
             return false;

@@ -691,6 +691,7 @@ impl Lowerer<'_> {
                 done: Done::Mask(d),
                 returns,
                 exits: attempt.outer_flow.exits.clone(),
+                dead: false,
             };
         }
     }

@@ -138,6 +138,9 @@ struct Flow {
     returns: Vec<(Option<Value>, Value)>,
     /// The lanes that left the innermost loop's iteration by `break`/`continue` (D12).
     exits: loop_exit::Exits,
+    /// Every lane of the path has returned or left, though neither `done` nor `exits.left`
+    /// alone says so (`Lowerer::stopped`): the statements from here on are dead.
+    dead: bool,
 }
 
 /// What a variable holds at a point of the function.
@@ -257,6 +260,7 @@ impl<'e> Frame<'e> {
                 done: Done::Never,
                 returns: vec![],
                 exits: loop_exit::Exits::default(),
+                dead: false,
             },
             cond: None,
             outer_live: None,
@@ -463,7 +467,7 @@ impl<'s> Lowerer<'s> {
     /// Lowers a statement list, stopping after a return (or loop exit) that covers every lane.
     fn body(&mut self, frame: &mut Frame, stmts: &[ast::Stmt]) {
         for stmt in stmts {
-            if frame.flow.ended() || self.stopped(&frame.flow) {
+            if self.ends_here(&mut frame.flow) {
                 break;
             }
             if validate::is_string_statement(stmt) {
@@ -471,6 +475,7 @@ impl<'s> Lowerer<'s> {
             }
             self.stmt(frame, stmt);
         }
+        self.ends_here(&mut frame.flow);
     }
 }
 

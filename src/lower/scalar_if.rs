@@ -60,6 +60,7 @@ impl Lowerer<'_> {
                 done: Done::Always,
                 returns: self.returns_after(&saved_returns, frame.cond, None, ret),
                 exits: saved_flow.exits,
+                dead: false,
             };
             return;
         }
@@ -83,6 +84,7 @@ impl Lowerer<'_> {
                 None => saved_returns,
             },
             exits: saved_flow.exits,
+            dead: false,
         };
     }
 

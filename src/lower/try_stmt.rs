@@ -183,6 +183,7 @@ impl Lowerer<'_> {
                 broke: Done::Never,
                 snapshots: vec![],
             },
+            dead: false,
         };
         self.merge_vars(a, &never, b, &never, |l, x, y| l.select(c, x, y))
     }

@@ -187,6 +187,7 @@ impl Lowerer<'_> {
                 done,
                 returns,
                 exits: outer_flow.exits.clone(),
+                dead: false,
             };
         }
     }

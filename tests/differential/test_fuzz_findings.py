@@ -80,6 +80,7 @@ FIXED = {
     "return-in-a-loop-after-a-partial-continue",
     "return-in-a-loop-after-a-constant-continue",
     "division-by-an-unlifted-remainder",
+    "constant-if-returning-in-a-while-loop",
     "uniform-number-lifted-as-bool",
     "enum-annotation-without-a-read-of-the-class",
     "numpy-sign-of-a-float-constant",
