@@ -238,7 +238,12 @@ def unpack_header(data: bytes) -> tuple[bytes, int, bytes, int, int]:
 def read_cache(path: str, key: str) -> list[dict]:
     """The cached entries at `path` for `key`. FileNotFoundError on a plain miss; CacheError
     (or another OSError) when the file is there but unusable."""
-    # os-level: no buffered file object for one read of a file whose size fstat gives.
+    return decode_cache(_read_file(path), key)
+
+
+def _read_file(path: str) -> bytes:
+    """The bytes of `path`, read at the OS level: no buffered file object (~10 us each here) for
+    one read of a file whose size fstat gives."""
     fd = os.open(path, os.O_RDONLY)
     try:
         size = os.fstat(fd).st_size
@@ -250,7 +255,7 @@ def read_cache(path: str, key: str) -> list[dict]:
             data += more
     finally:
         os.close(fd)
-    return decode_cache(data, key)
+    return data
 
 
 # ---- records of unmarked sources -----------------------------------------------------------------
@@ -308,8 +313,7 @@ def _load_record(directory: str) -> dict[str, tuple[int, int]]:
     if path is None:
         return {}
     try:
-        with open(path, "rb") as f:
-            return _parse_record(f.read())
+        return _parse_record(_read_file(path))
     except OSError:
         return {}
 
