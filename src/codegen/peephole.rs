@@ -275,7 +275,11 @@ mod tests {
         // max(min(x, hi), lo) gives lo where lo > hi; a clip gives hi: two picks.
         let c = compiled("def f(x, lo, hi):\n    return max(min(x, hi), lo)\n");
         assert!(!c.source.contains("_vec_clip"), "{}", c.source);
-        assert!(c.source.contains("_vec_pick(xp, \"gt\", lo, "), "{}", c.source);
+        assert!(
+            c.source.contains("_vec_pick(xp, \"gt\", lo, "),
+            "{}",
+            c.source
+        );
         // The inner value read again elsewhere keeps its name and its own pick.
         let c = compiled("def f(x, lo, hi):\n    m = max(x, lo)\n    return min(m, hi) + m\n");
         assert!(!c.source.contains("_vec_clip"), "{}", c.source);
