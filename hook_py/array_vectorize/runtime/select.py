@@ -132,11 +132,24 @@ def _select(xp: Any, info: Namespace, cond: Any, ka: str, a: Any, kb: str, b: An
 CHECKED_PASS_MIN = 8192
 
 
-def _large_numpy(v: Any) -> bool:
-    """Whether `v` is a ``numpy.ndarray`` of at least CHECKED_PASS_MIN elements (inlined in
-    ``_vec_pick``, which 10-element calls reach too)."""
-    t = type(v)
-    return t.__name__ == "ndarray" and t.__module__ == "numpy" and v.size >= CHECKED_PASS_MIN
+#: ``numpy.ndarray`` once NumPy is loaded (``_numpy_array_type``): the checks below run on
+#: every call of a pick, 10-element calls included, and an identity test is the cheapest (it
+#: also leaves subclasses, masked arrays included, to the comparisons and ``where``).
+_ndarray: Any = None
+
+
+def _numpy_array_type() -> Any:
+    """``numpy.ndarray`` when NumPy is loaded (not imported here), else a type no value has."""
+    global _ndarray
+    numpy = sys.modules.get("numpy")
+    if numpy is None:
+        return _NoArray
+    _ndarray = numpy.ndarray
+    return _ndarray
+
+
+class _NoArray:
+    """The array type while NumPy is not loaded: no argument is one."""
 
 
 def _no_nan_no_zero(r: Any) -> bool:
@@ -153,10 +166,8 @@ def _vec_pick(xp: Any, op: str, a: Any, b: Any) -> Any:
         # The array first: NumPy's loop for a scalar second operand is ~25% faster, and with no
         # NaN `a` and no tie of zeros the order does not change a lane.
         return xp.maximum(b, a) if op == "gt" else xp.minimum(b, a)
-    tb = type(b)
-    if (tb.__name__ == "ndarray" and tb.__module__ == "numpy" and b.size >= CHECKED_PASS_MIN) or (
-        t.__name__ == "ndarray" and t.__module__ == "numpy" and a.size >= CHECKED_PASS_MIN
-    ):
+    nd = _ndarray or _numpy_array_type()
+    if (type(b) is nd and b.size >= CHECKED_PASS_MIN) or (t is nd and a.size >= CHECKED_PASS_MIN):
         r = xp.maximum(a, b) if op == "gt" else xp.minimum(a, b)
         if _no_nan_no_zero(r):
             return r
@@ -165,7 +176,9 @@ def _vec_pick(xp: Any, op: str, a: Any, b: Any) -> Any:
 
 def _vec_clip(xp: Any, x: Any, lo: Any, hi: Any) -> Any:
     """``min(max(x, lo), hi)`` for float64 operands (module docstring)."""
-    if _large_numpy(x) or _large_numpy(lo) or _large_numpy(hi):
+    nd = _ndarray or _numpy_array_type()
+    n = CHECKED_PASS_MIN
+    if (type(x) is nd and x.size >= n) or (type(lo) is nd and lo.size >= n) or (type(hi) is nd and hi.size >= n):
         r = sys.modules["numpy"].clip(x, lo, hi)  # an argument is a numpy.ndarray: NumPy is loaded
         if _no_nan_no_zero(r):
             return r
