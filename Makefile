@@ -51,7 +51,7 @@ test: test-deps test-rust test-python mutation ## Set up (with the test extras),
 bench: $(VENV)/.ready ## Release build, then every benchmark (figures for the README)
 	$(PY) -m maturin build --release --out dist-release --quiet
 	$(PIP) install -q --force-reinstall --no-deps dist-release/*.whl
-	$(PIP) install -q "$$(ls dist-release/*.whl)[test]"
+	$(PIP) install -q "$$(ls dist-release/*.whl)[test,bench]"
 	$(PY) benchmarks/run.py
 
 fmt: ## Format Rust

@@ -330,10 +330,11 @@ def run(quick: bool = False) -> dict:
                 "met": ratio(warm, bare, "process_cpu") <= 1.10,
             },
             {
-                "what": "warm import, hook on vs plain undecorated (the import statement alone, CPU)",
+                # DESIGN.md section 6 (issue 15): the `import` statement, timed in-process.
+                "what": "warm import of 50 marked functions vs plain undecorated (the import statement, CPU)",
                 "figure": f"{warm_vs_plain_module:.2f}x",
-                "bar": "<= 1.10x",
-                "met": warm_vs_plain_module <= 1.10,
+                "bar": "<= 1.3x",
+                "met": warm_vs_plain_module <= 1.3,
             },
             {
                 "what": f"hook overhead importing {len(STDLIB)} unmarked stdlib modules (CPU)",

@@ -3,7 +3,7 @@ installed import compiled nothing."""
 
 from __future__ import annotations
 
-_COUNTERS: dict[str, int] = {
+COUNTERS: dict[str, int] = {
     # Functions compiled by the Rust core in this process (decorator or hook).
     "compiled": 0,
     # Decorations served by the import hook's code, compiled at this import or read from its cache.
@@ -16,9 +16,9 @@ _COUNTERS: dict[str, int] = {
 
 
 def bump(name: str, by: int = 1) -> None:
-    _COUNTERS[name] = _COUNTERS.get(name, 0) + by
+    COUNTERS[name] = COUNTERS.get(name, 0) + by
 
 
 def stats() -> dict[str, int]:
     """Counters since process start: ``compiled``, ``hook_hits``, ``disk_cache_hits``, ``precompiled_hits``, ..."""
-    return dict(_COUNTERS)
+    return dict(COUNTERS)

@@ -81,12 +81,16 @@ def vectorize(
                 _verify(cached, original, verify)
             return cached
 
-    options = {
-        "protect_domains": bool(protect_domains),
-        "fallback": bool(fallback),
-        "optimize": sys.flags.optimize > 0,
-        "nan_on_raise": bool(nan_on_raise),
-    }
+    options = (
+        _canonical_options()
+        if canonical
+        else {
+            "protect_domains": bool(protect_domains),
+            "fallback": bool(fallback),
+            "optimize": sys.flags.optimize > 0,
+            "nan_on_raise": bool(nan_on_raise),
+        }
+    )
     vec = _build(original, options, namespace)
     decorated_modules.add(original.__module__)
     if verify is not None:
@@ -94,6 +98,18 @@ def vectorize(
     if canonical:
         original.__array_vectorized__ = vec
     return vec
+
+
+_CANONICAL_OPTIONS: dict[str, bool] = {}
+
+
+def _canonical_options() -> dict[str, bool]:
+    """The options of ``@vectorize`` without arguments, one dict per process (read only): every
+    decorator of a warm import passes it, and precompiled.lookup compares an entry's options
+    with it once per distinct options of the cache (sys.flags.optimize is fixed at start-up)."""
+    if not _CANONICAL_OPTIONS:
+        _CANONICAL_OPTIONS.update(protect_domains=False, fallback=False, optimize=sys.flags.optimize > 0, nan_on_raise=False)
+    return _CANONICAL_OPTIONS
 
 
 def check_verify_examples(original: FunctionType, examples: Any) -> None:
@@ -150,9 +166,10 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
         if entry["origin"] == "wheel":
             _stats.bump("precompiled_hits")
         else:
-            _stats.bump("hook_hits")
-            if entry.get("from_cache_file"):
-                _stats.bump("disk_cache_hits")
+            counters = _stats.COUNTERS  # the path of every function of a warm import: no calls
+            counters["hook_hits"] += 1
+            if "from_cache_file" in entry:
+                counters["disk_cache_hits"] += 1
             return emit.from_cache(original, entry, namespace)
         return emit.materialize(
             original,

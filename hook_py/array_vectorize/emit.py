@@ -168,8 +168,9 @@ _HELPER_FUNCTIONS = "\ndef _vec_helper_"
 
 class _FirstCall(tuple):
     """What a lazy function's prologue name is bound to until its first call (see `_lazy`):
-    ``(entry, glob, parts, namespace)``, `parts` as for `_install`. A tuple made in one C call
-    rather than a closure or an object with attributes: a warm import makes one per function."""
+    ``(entry, glob, (source, fast_len, exact_entry), namespace)``: the generated module's text,
+    cut into `_install`'s parts only then. A tuple made in one C call rather than a closure or an
+    object with attributes: a warm import makes one per function."""
 
     __slots__ = ()
 
@@ -178,7 +179,8 @@ class _FirstCall(tuple):
         # harmless, the values are the same. The exact body goes in first and the helpers in
         # one update (atomic under the GIL) that replaces this stand-in last: a thread that
         # finds the real prologue finds everything else too.
-        entry, glob, parts, namespace = self
+        entry, glob, (source, fast_len, exact_entry), namespace = self
+        parts = (source[:fast_len], source[fast_len:], exact_entry)
         code = entry.__code__
         prologue = code.co_names[0]
         if glob.get(prologue) is self:
@@ -197,7 +199,7 @@ class _FirstCall(tuple):
         return glob[prologue](*args)
 
 
-def _lazy(code: CodeType, parts: tuple[str, str, str | None], original: FunctionType, namespace: Any) -> FunctionType:
+def _lazy(code: CodeType, text: tuple[str, int, str | None], original: FunctionType, namespace: Any) -> FunctionType:
     """The entry made from its cached `code` for `original`, with globals filled on its first
     call (see the module doc). The function object is final from the start: references taken
     before the first call stay valid, and its code, signature and source are the generated
@@ -205,7 +207,7 @@ def _lazy(code: CodeType, parts: tuple[str, str, str | None], original: Function
     glob: dict[str, Any] = {"__name__": original.__module__}
     vec = FunctionType(code, glob, original.__name__, original.__defaults__)
     # The first global the entry reads is the prologue it calls first.
-    glob[code.co_names[0]] = _FirstCall((vec, glob, parts, namespace))
+    glob[code.co_names[0]] = _FirstCall((vec, glob, text, namespace))
     return vec
 
 
@@ -219,18 +221,27 @@ def hidden_objects(original: FunctionType, hidden: Any) -> dict[str, Any] | None
     return {n: glob[n] for n in names}
 
 
+def _module_text(entry: dict) -> tuple[str, int]:
+    """The generated module's text and the length of its entry's part (`fast_source`): cached
+    whole with ``fast_len`` (hook/compile.py), or fresh from a compile as the two parts."""
+    source, fast_len = entry.get("source"), entry.get("fast_len")
+    if source is None or fast_len is None:
+        fast_source = entry["fast_source"]
+        return fast_source + entry.get("exact_source", ""), len(fast_source)
+    return source, fast_len
+
+
 def from_cache(original: FunctionType, entry: dict, namespace: Any) -> FunctionType:
     """`materialize` for an entry of the import hook, lazily when it can be: the path of every
     function of a warm import, so it does only what a lazy function needs."""
     code = entry.get("code")
-    fast_source = entry["fast_source"]
-    exact_source = entry.get("exact_source", "")
+    source, fast_len = _module_text(entry)
     if code is None or entry.get("hidden") or code.co_names[:1] not in _LAZY_PROLOGUES:
         return materialize(
             original,
-            fast_source,
+            source[:fast_len],
             entry["entry"],
-            exact_source=exact_source,
+            exact_source=source[fast_len:],
             exact_entry=entry.get("exact_entry"),
             hidden=hidden_objects(original, entry.get("hidden", ())),
             namespace=namespace,
@@ -239,9 +250,8 @@ def from_cache(original: FunctionType, entry: dict, namespace: Any) -> FunctionT
             doc=entry.get("doc"),
             scalar_source=entry.get("scalar_source"),
         )
-    source = fast_source + exact_source
     register_source_lazily(code.co_filename, source)
-    vec = _lazy(code, (fast_source, exact_source, entry.get("exact_entry")), original, namespace)
+    vec = _lazy(code, (source, fast_len, entry.get("exact_entry")), original, namespace)
     kwdefaults = original.__kwdefaults__
     if kwdefaults is not None:
         vec.__kwdefaults__ = kwdefaults

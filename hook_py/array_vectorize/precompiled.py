@@ -62,15 +62,31 @@ def lookup(fn: FunctionType, options: dict) -> dict | None:
         if entry is None:
             return None
     entry_opts = entry.get("options") or {}
-    if bool(entry_opts.get("protect_domains")) != options["protect_domains"] or bool(
-        entry_opts.get("fallback")
-    ) != options["fallback"] or bool(entry_opts.get("optimize")) != options["optimize"] or bool(
-        entry_opts.get("nan_on_raise")
-    ) != options.get("nan_on_raise", False):
+    if _matched_options != (entry_opts, options) and not _options_match(entry_opts, options):
         return None
     if not assumptions_hold(fn, entry.get("assumptions", ())):
         return None
     return entry
+
+
+#: The last (entry options, requested options) found to match, both kept alive here so that the
+#: identity comparison cannot meet a recycled object: a module's entries share their options dict
+#: (hook/compile.py `cacheable`), and each decorator of a warm import passes the same canonical
+#: dict (api.py), so the comparison below runs once per module.
+_matched_options: tuple = ()
+
+
+def _options_match(entry_opts: dict, options: dict) -> bool:
+    global _matched_options
+    if (
+        bool(entry_opts.get("protect_domains")) != options["protect_domains"]
+        or bool(entry_opts.get("fallback")) != options["fallback"]
+        or bool(entry_opts.get("optimize")) != options["optimize"]
+        or bool(entry_opts.get("nan_on_raise")) != options.get("nan_on_raise", False)
+    ):
+        return False
+    _matched_options = (entry_opts, options)
+    return True
 
 
 _MISSING = object()

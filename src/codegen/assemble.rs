@@ -196,7 +196,9 @@ impl Names {
             &self.locals,
             (&wide_params, Some(calls)),
         );
-        gen.float_body = float_body;
+        if float_body {
+            gen = gen.for_float_body();
+        }
         gen.function_body()
     }
 }

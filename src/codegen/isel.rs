@@ -397,6 +397,9 @@ impl Gen<'_> {
         if let Some(e) = self.min_max(c, a, b) {
             return e;
         }
+        if let Some(e) = self.array_clip(dst) {
+            return e;
+        }
         if let Some(e) = self.pick(c, a, b) {
             return e;
         }

@@ -116,6 +116,13 @@ impl<'a> Gen<'a> {
         g
     }
 
+    /// The float body's generator: patterns that exist only there (`_vec_clip`) change the plan.
+    fn for_float_body(mut self) -> Self {
+        self.float_body = true;
+        self.plan();
+        self
+    }
+
     fn def(&self, v: Value) -> Option<&'a Op> {
         self.defs[v.index()]
     }

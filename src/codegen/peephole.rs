@@ -4,10 +4,11 @@
 //! - `K if K > v else v` (what `max(v, K)` lowers to) as `xp.maximum(K, v)`, and `min` alike;
 //! - `min(max(v, lo), hi)` and `max(min(v, hi), lo)` with `lo <= hi` as `xp.clip(v, lo, hi)`;
 //! - `a if a > b else b` on float arrays in the float body (`max(b, a)` against a parameter) as
-//!   `_vec_pick`, one pass when `a` turns out to be a number;
+//!   `_vec_pick`, one pass when `a` turns out to be a number or a large NumPy array allows it;
+//! - `min(max(x, lo), hi)` on float arrays in the float body as `_vec_clip`;
 //! - `int(math.floor(v))` (and `ceil`, `trunc`) as one helper call from `v`.
 
-use super::runtime::{PICK, UNARY};
+use super::runtime::{CLIP, PICK, UNARY};
 use super::{Const, Gen, MAX_INLINE_DEPTH};
 use crate::ir::{CastOp, CmpOp, Kind, Op, Value};
 use crate::pyast::Expr;
@@ -129,12 +130,9 @@ impl Gen<'_> {
         Some(self.xcall("clip", vec![v, Expr::Float(lo), Expr::Float(hi)]))
     }
 
-    /// `a if a > b else b` (`max(b, a)`) and `a if a < b else b` (`min(b, a)`) on float arrays in
-    /// the float body: `_vec_pick`, which is `xp.maximum`/`xp.minimum` (one pass) when `a` turns
-    /// out to be a NumPy scalar other than NaN and zero (a parameter passed as a number: then a
-    /// NaN `b` propagates in both forms and a tie is one value with one sign), else the
-    /// comparison and `where` that `select` prints otherwise.
-    pub(super) fn pick(&mut self, c: Value, a: Value, b: Value) -> Option<Expr> {
+    /// `Gt` for `a if a > b else b` (`max(b, a)`) and `Lt` for `a if a < b else b` (`min(b, a)`)
+    /// on float arrays in the float body.
+    fn pick_pattern(&self, c: Value, a: Value, b: Value) -> Option<CmpOp> {
         let Some(Op::Compare(op @ (CmpOp::Gt | CmpOp::Lt), x, y)) = self.def(c) else {
             return None;
         };
@@ -142,9 +140,71 @@ impl Gen<'_> {
         if !self.float_body || *x != a || *y != b || !floats || self.scalar(a) || self.scalar(b) {
             return None;
         }
-        let key = if *op == CmpOp::Gt { "gt" } else { "lt" };
+        Some(*op)
+    }
+
+    /// `a if a > b else b` (`max(b, a)`) and `a if a < b else b` (`min(b, a)`) on float arrays in
+    /// the float body: `_vec_pick`, which is `xp.maximum`/`xp.minimum` (one pass) when `a` turns
+    /// out to be a NumPy scalar other than NaN and zero (a parameter passed as a number: then a
+    /// NaN `b` propagates in both forms and a tie is one value with one sign), or when large
+    /// NumPy arrays give a result with no NaN and no zero (runtime/select.py proves it exact),
+    /// else the comparison and `where` that `select` prints otherwise.
+    pub(super) fn pick(&mut self, c: Value, a: Value, b: Value) -> Option<Expr> {
+        let op = self.pick_pattern(c, a, b)?;
+        let key = if op == CmpOp::Gt { "gt" } else { "lt" };
         let (ae, be) = (self.value(a), self.value(b));
         Some(self.helper_op(&PICK, key, vec![ae, be]))
+    }
+
+    /// For the select `v` = `min(max(x, lo), hi)` on float arrays in the float body (`hi if hi <
+    /// m else m` over `m` = `lo if lo > x else x`, both picks): `m`. Only this order is a clip:
+    /// `max(min(x, hi), lo)` gives `lo` where `lo > hi`, NumPy's `clip` gives `hi`.
+    fn array_clip_inner(&self, v: Value) -> Option<Value> {
+        let Some(Op::Select(c, hi, m)) = self.def(v) else {
+            return None;
+        };
+        let Some(Op::Select(c2, lo, x)) = self.def(*m) else {
+            return None;
+        };
+        let outer = self.pick_pattern(*c, *hi, *m)?;
+        let inner = self.pick_pattern(*c2, *lo, *x)?;
+        (outer == CmpOp::Lt && inner == CmpOp::Gt).then_some(*m)
+    }
+
+    /// The inner pick of an array clip is read twice, both times by the outer one: printing the
+    /// pair as one `_vec_clip` needs it inlined (and both comparisons, each read once, are).
+    pub(super) fn inline_array_clip_inners(&mut self, counts: &[usize], def_block: &[usize]) {
+        for i in 0..self.f.values.len() {
+            let Some(m) = self.array_clip_inner(Value(i as u32)) else {
+                continue;
+            };
+            let (Some(Op::Select(c, _, _)), Some(Op::Select(c2, _, _))) =
+                (self.def(Value(i as u32)), self.def(m))
+            else {
+                continue;
+            };
+            let (m, c, c2) = (m.index(), c.index(), c2.index());
+            let compares_inlined = self.inline[c] && self.inline[c2];
+            if counts[m] == 2 && def_block[m] == def_block[i] && compares_inlined {
+                self.inline[m] = true;
+            }
+        }
+    }
+
+    /// `min(max(x, lo), hi)` on float arrays in the float body, its inner pick inlined:
+    /// `_vec_clip(xp, x, lo, hi)`, one NumPy `clip` pass where that is exact (runtime/select.py),
+    /// else the two picks.
+    pub(super) fn array_clip(&mut self, dst: Value) -> Option<Expr> {
+        let m = self.array_clip_inner(dst)?;
+        let (Some(Op::Select(_, hi, _)), Some(Op::Select(_, lo, x))) = (self.def(dst), self.def(m))
+        else {
+            return None;
+        };
+        if !self.inline[m.index()] {
+            return None;
+        }
+        let (xe, loe, hie) = (self.value(*x), self.value(*lo), self.value(*hi));
+        Some(self.helper(&CLIP, vec![xe, loe, hie]))
     }
 
     /// math.floor/ceil/trunc return ints, and an int argument comes back unchanged (no trip
@@ -203,6 +263,26 @@ mod tests {
         let (fast, exact) = (&c.generated.fast_source, &c.generated.exact_source);
         assert!(fast.contains("_vec_pick(xp, \"gt\", c, x)"), "{fast}");
         assert!(!exact.contains("_vec_pick"), "{exact}");
+    }
+
+    #[test]
+    fn a_clamp_between_parameters_is_one_clip_in_the_float_body_only() {
+        let c = compiled("def f(x, lo, hi):\n    return min(max(x, lo), hi)\n");
+        let (fast, exact) = (&c.generated.fast_source, &c.generated.exact_source);
+        assert!(fast.contains("return _vec_clip(xp, x, lo, hi)"), "{fast}");
+        assert!(!fast.contains("merged"), "{fast}");
+        assert!(!exact.contains("_vec_clip"), "{exact}");
+        // max(min(x, hi), lo) gives lo where lo > hi; a clip gives hi: two picks.
+        let c = compiled("def f(x, lo, hi):\n    return max(min(x, hi), lo)\n");
+        assert!(!c.source.contains("_vec_clip"), "{}", c.source);
+        assert!(
+            c.source.contains("_vec_pick(xp, \"gt\", lo, "),
+            "{}",
+            c.source
+        );
+        // The inner value read again elsewhere keeps its name and its own pick.
+        let c = compiled("def f(x, lo, hi):\n    m = max(x, lo)\n    return min(m, hi) + m\n");
+        assert!(!c.source.contains("_vec_clip"), "{}", c.source);
     }
 
     #[test]

@@ -118,6 +118,7 @@ impl Gen<'_> {
         }
         let counts = use_counts(f);
         self.inline_clip_inners(&counts, &reads.def_block);
+        self.inline_array_clip_inners(&counts, &reads.def_block);
         self.inline_min_max_operands(&counts, &reads.def_block, &mut depth);
     }
 

@@ -257,8 +257,20 @@ pub const PICK: Helper = Helper {
     params: "xp, op, a, b",
     ops: &["gt", "lt"],
     meaning: "`a if a op b else b` per lane for float operands (float body only): \
-              `xp.maximum`/`xp.minimum` when `a` is a NumPy scalar other than NaN and zero, else \
-              a comparison and `where`",
+              `xp.maximum`/`xp.minimum` when `a` is a NumPy scalar other than NaN and zero, or \
+              on large NumPy arrays when the result holds no NaN and no zero; else a comparison \
+              and `where`",
+};
+
+/// `min(max(x, lo), hi)` on float arrays in the float body.
+pub const CLIP: Helper = Helper {
+    key: "clip",
+    name: "_vec_clip",
+    params: "xp, x, lo, hi",
+    ops: &[],
+    meaning: "`min(max(x, lo), hi)` per lane for float operands (float body only): one NumPy \
+              `clip` pass on large arrays when its result holds no NaN and no zero, else two \
+              `_vec_pick`s",
 };
 
 /// Whether a loop-carried array of the float body may be updated in place (`inplace`).
@@ -317,6 +329,7 @@ pub const HELPERS: &[Helper] = &[
     FSUM,
     ROUND_DIGITS,
     PICK,
+    CLIP,
     F64,
     ANY,
     OWNED,

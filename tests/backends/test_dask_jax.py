@@ -81,3 +81,32 @@ def test_jax_jit_matches_cpython(name):
         tolerance=1e-12,
         check_kind=name not in VALUE_DEPENDENT_KIND,
     )
+
+
+def test_clamps_between_large_arrays_on_dask_and_jax():
+    """`_vec_clip`/`_vec_pick` (runtime/select.py) keep their one-pass form for NumPy; on Dask and
+    under jax.jit they are the comparisons and `where`s: edge values in every operand, compared
+    bit for bit with CPython."""
+    from behavior.test_minmax_params import EDGES, N_LARGE, _assert_bitwise, _cpython_bits, _operands, band, floor_at
+
+    def operands(edges):
+        args = _operands(np.random.default_rng(11), N_LARGE)
+        for i, value in enumerate(edges):
+            for operand in range(3):
+                args[operand][100 * i + 7 * operand] = value
+        args[0][5000], args[1][5000] = -0.0, 0.0  # a tie of zeros
+        args[0][5001], args[2][5001] = 0.0, -0.0
+        return args
+
+    # XLA's CPU backend flushes subnormals to zero (docs/semantics.md, divergence 14).
+    normal = [v for v in EDGES if v == 0.0 or not abs(v) < 2.2250738585072014e-308]
+    for fn in (band, floor_at):
+        n = fn.__code__.co_argcount
+        vec = vectorize(fn)
+        used = operands(EDGES)[:n]
+        lazy = vec(*[da.from_array(a, chunks=N_LARGE // 3) for a in used])
+        assert isinstance(lazy, da.Array)
+        _assert_bitwise(lazy.compute(), _cpython_bits(fn, used))
+        used = operands(normal)[:n]
+        traced = jax.jit(vec)(*[jnp.asarray(a) for a in used])
+        _assert_bitwise(np.asarray(traced), _cpython_bits(fn, used))

@@ -61,3 +61,114 @@ def test_against_arrays_of_bounds(backend):
 def test_all_numbers_give_a_0d_array_as_before():
     got = vectorize(floor_at)(1.0, 2.5)
     assert isinstance(got, np.ndarray) and got.shape == () and float(got) == 2.5
+
+
+# ---- large arrays: the checked pass (runtime/select.py, issue 15 item 4) ------------------------
+#
+# From CHECKED_PASS_MIN elements on, NumPy arrays take one maximum/minimum/clip pass, kept only
+# when its result holds no NaN and no zero. Each case puts one edge value into one operand at a
+# lane of the SIMD body and at the last lane (a loop tail), over random values that alone would
+# keep the pass; CPython's result is computed lane by lane and compared bit for bit (NaN with NaN).
+
+from array_vectorize.runtime import select as _select  # noqa: E402
+
+N_LARGE = 3 * _select.CHECKED_PASS_MIN + 5
+EDGES = [math.nan, -math.nan, 0.0, -0.0, math.inf, -math.inf, 5e-324, -5e-324]
+
+
+def _operands(rng, n):
+    return [rng.normal(0.0, 1.0, n), rng.uniform(-1.5, -0.5, n), rng.uniform(0.5, 1.5, n)]
+
+
+def _cpython_bits(fn, args):
+    lists = [a.tolist() for a in args]
+    expected = np.array([fn(*lane) for lane in zip(*lists)], dtype=np.float64)
+    return expected
+
+
+def _assert_bitwise(got, expected):
+    got = np.asarray(got)
+    assert got.dtype == np.float64 and got.shape == expected.shape
+    nan = np.isnan(expected)
+    assert np.array_equal(np.isnan(got), nan), np.flatnonzero(np.isnan(got) != nan)[:5]
+    same_bits = got.view(np.int64) == expected.view(np.int64)
+    bad = np.flatnonzero(~same_bits & ~nan)
+    assert bad.size == 0, f"lane {bad[0]}: got {got[bad[0]]!r}, CPython {expected[bad[0]]!r}"
+
+
+@pytest.fixture
+def kept_passes(monkeypatch):
+    """The outcomes of the result checks in a test: [True, False, ...] (True: the one pass kept)."""
+    outcomes = []
+    check = _select._no_nan_no_zero
+
+    def recording(r):
+        ok = check(r)
+        outcomes.append(ok)
+        return ok
+
+    monkeypatch.setattr(_select, "_no_nan_no_zero", recording)
+    return outcomes
+
+
+def _cases():
+    for operand in range(3):
+        for value in EDGES:
+            yield operand, value, None
+    # Ties: x equal to a bound, zeros of both signs and a number.
+    for tie in (0.0, -0.0, 0.75, -0.75):
+        for operand in (1, 2):
+            for other_zero in (0.0, -0.0):
+                yield operand, tie, other_zero if tie == 0.0 else None
+
+
+@pytest.mark.parametrize("fn", [band, floor_at, cap_at, floor_first], ids=lambda f: f.__name__)
+@pytest.mark.parametrize(("operand", "value", "x_value"), list(_cases()), ids=repr)
+def test_large_arrays_with_an_edge_value(fn, operand, value, x_value, backend, kept_passes):
+    rng = np.random.default_rng(7)
+    args = _operands(rng, N_LARGE)
+    if fn is cap_at:
+        args[1] = args[2]  # min(x, c): c the upper bound
+    args = args[: fn.__code__.co_argcount]
+    if operand < len(args):
+        for lane in (N_LARGE // 2, N_LARGE - 1):
+            args[operand][lane] = value
+            if x_value is not None:
+                args[0][lane] = x_value
+    expected = _cpython_bits(fn, args)
+    _assert_bitwise(vectorize(fn)(*[np.asarray(a) if backend == "numpy" else _to(backend, a) for a in args]), expected)
+    if backend == "numpy":
+        assert kept_passes, "the checked pass did not run"
+    else:
+        assert not kept_passes
+
+
+def _to(backend, a):
+    from oracle import to_backend
+
+    return to_backend(a, backend)
+
+
+def test_the_pass_is_kept_on_clean_inputs_and_redone_on_edges(kept_passes):
+    rng = np.random.default_rng(3)
+    x, lo, hi = _operands(rng, N_LARGE)
+    _assert_bitwise(vectorize(band)(x, lo, hi), _cpython_bits(band, [x, lo, hi]))
+    assert kept_passes == [True]
+    x[100] = -0.0
+    lo[100] = 0.0
+    kept_passes.clear()
+    _assert_bitwise(vectorize(band)(x, lo, hi), _cpython_bits(band, [x, lo, hi]))
+    assert kept_passes == [False]
+    # Below the threshold no pass is tried.
+    kept_passes.clear()
+    small = [a[: _select.CHECKED_PASS_MIN - 1] for a in (x, lo, hi)]
+    _assert_bitwise(vectorize(band)(*small), _cpython_bits(band, small))
+    assert kept_passes == []
+
+
+def test_a_clip_whose_bounds_cross(kept_passes):
+    """lo > hi: CPython's min(max(x, lo), hi) is hi; NumPy's clip is documented alike."""
+    rng = np.random.default_rng(5)
+    x, lo, hi = _operands(rng, N_LARGE)
+    _assert_bitwise(vectorize(band)(x, hi, lo), _cpython_bits(band, [x, hi, lo]))
+    assert kept_passes == [True]

@@ -88,6 +88,18 @@ MUTATIONS: List[Mutation] = [
         "a select of an int array and a Python float truncates the float (promotion wrong)",
     ),
     Mutation(
+        "checked-pass-keeps-zeros", "runtime/select.py",
+        "    return bool(r.all()) and top == top",
+        "    return top == top",
+        "a maximum/minimum/clip pass is kept with a tie of 0.0 and -0.0 in it (the library's sign)",
+    ),
+    Mutation(
+        "checked-pass-keeps-nan", "runtime/select.py",
+        "    return bool(r.all()) and top == top",
+        "    return bool(r.all())",
+        "a maximum/minimum/clip pass is kept with NaN from a bound (CPython keeps x)",
+    ),
+    Mutation(
         "int-truediv-through-float", "runtime/arith.py",
         "_TWO_53 = 2.0**53",
         "_TWO_53 = 2.0**64",

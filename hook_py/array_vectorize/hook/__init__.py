@@ -122,7 +122,7 @@ def skip(fullname: str, why: str, level: int = MARKED_MODULES) -> None:
 
 CACHE_MAGIC = b"AVCACHE\0"
 #: Bump whenever the payload's layout or meaning changes.
-CACHE_FORMAT_VERSION = 5
+CACHE_FORMAT_VERSION = 6
 CACHE_SUFFIX = ".avc"
 #: What cache files are called after CPython's ``<module>.<cache tag>[.opt-N]``.
 CACHE_TAG = f"array-vectorize-{__version__}"
@@ -238,9 +238,24 @@ def unpack_header(data: bytes) -> tuple[bytes, int, bytes, int, int]:
 def read_cache(path: str, key: str) -> list[dict]:
     """The cached entries at `path` for `key`. FileNotFoundError on a plain miss; CacheError
     (or another OSError) when the file is there but unusable."""
-    with open(path, "rb") as f:
-        data = f.read()
-    return decode_cache(data, key)
+    return decode_cache(_read_file(path), key)
+
+
+def _read_file(path: str) -> bytes:
+    """The bytes of `path`, read at the OS level: no buffered file object (~10 us each here) for
+    one read of a file whose size fstat gives."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        size = os.fstat(fd).st_size
+        data = os.read(fd, size)
+        while len(data) < size:  # a short read (a signal, or the file grown meanwhile)
+            more = os.read(fd, size - len(data))
+            if not more:
+                break
+            data += more
+    finally:
+        os.close(fd)
+    return data
 
 
 # ---- records of unmarked sources -----------------------------------------------------------------
@@ -298,8 +313,7 @@ def _load_record(directory: str) -> dict[str, tuple[int, int]]:
     if path is None:
         return {}
     try:
-        with open(path, "rb") as f:
-            return _parse_record(f.read())
+        return _parse_record(_read_file(path))
     except OSError:
         return {}
 
@@ -537,51 +551,36 @@ class VectorizeFinder:
         """Nothing to invalidate: cache files are keyed by content."""
 
 
-# One buffer per thread for the bail-out: most modules fit, and reading into it allocates nothing.
-# 64 KiB: a larger buffer costs more to fault in once (~1.3 us per page here) than the larger
-# modules cost to read whole.
-_BUFFER_SIZE = 1 << 16
-_buffers = None
+# The bail-out reads this much of a source first: most modules fit, and a larger one is read
+# whole. ``os.read`` allocates the bytes without filling them first (a 64 KiB buffer zero-filled
+# once cost a warm import ~45 us of page faults here) and touches only the pages the file fills;
+# the block is reused by the next read once this one is dropped.
+_READ_SIZE = 1 << 16
 
 
 def _read_for_marker(loader, origin: str) -> tuple[bytes | None, str]:
     """The module's source when it mentions `MARKER`, else None; and how that is known. This is
     the hook's whole cost on unmarked modules: a ``stat`` when a record knows the file, else a
-    read into a per-thread buffer and a substring search."""
-    if type(loader) is not SourceFileLoader or not hasattr(os, "readv"):
+    read and a substring search."""
+    if type(loader) is not SourceFileLoader:
         data = read_source(loader, origin)
         return (data if MARKER in data else None, "read")
     remember = _REMEMBER
     if remember and known_unmarked(origin):
         return (None, "recorded")
-    local = _local_buffers()
-    buf = getattr(local, "buf", None)
-    if buf is None:
-        buf = local.buf = bytearray(_BUFFER_SIZE)
     fd = os.open(origin, os.O_RDONLY)
     try:
-        n = os.readv(fd, [buf])
-        if n < _BUFFER_SIZE:
-            data = bytes(memoryview(buf)[:n]) if buf.find(MARKER, 0, n) >= 0 else None  # one copy
-        else:  # a large file: read it whole
+        data = os.read(fd, _READ_SIZE)
+        if len(data) == _READ_SIZE:  # a large file: read it whole
             data = read_source(loader, origin)
-            if MARKER not in data:
-                data = None
-        if data is None and remember:
-            st = os.fstat(fd)
-            learn_unmarked(origin, st.st_size, st.st_mtime_ns)
+        if MARKER not in data:
+            data = None
+            if remember:
+                st = os.fstat(fd)
+                learn_unmarked(origin, st.st_size, st.st_mtime_ns)
     finally:
         os.close(fd)
     return (data, "read")
-
-
-def _local_buffers():
-    global _buffers
-    if _buffers is None:
-        import _thread
-
-        _buffers = _thread._local()
-    return _buffers
 
 
 def _consider(spec, target=None):

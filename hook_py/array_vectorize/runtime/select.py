@@ -20,14 +20,28 @@ limit: with three or more arguments the running winner is already promoted, so w
 values above ``INT64_MAX`` meet negative values, a later comparison sees the wrapped int64 value.
 
 ``_vec_pick(xp, op, a, b)`` is ``a if a > b else b`` (``op`` ``"gt"``: CPython's ``max(b, a)``) or
-``a if a < b else b`` (``"lt"``: ``min(b, a)``) for float64 operands, in the float body. When
-``a`` is a NumPy float64 scalar (a parameter passed as a number: the float prologue makes those
-NumPy scalars) that is neither NaN nor zero, it is ``xp.maximum(a, b)`` / ``xp.minimum(a, b)``,
-one pass instead of a comparison and a ``where``, with the same result in every lane: a NaN ``b``
-gives NaN in both, and on a tie ``a`` and ``b`` are one value with one sign. (A NaN ``a`` must
-give ``b``, which ``maximum`` would not; a zero ``a`` ties with ``-0.0``, whose sign ``maximum``
-leaves to the library.) Otherwise, and for arrays (or a 0-d ``b``), it is the comparison and
-``where``.
+``a if a < b else b`` (``"lt"``: ``min(b, a)``) for float64 operands, in the float body, and
+``_vec_clip(xp, x, lo, hi)`` is ``min(max(x, lo), hi)``: on every namespace the comparisons and
+``where`` that define them, exact by construction. On NumPy two cheaper forms give the same bits:
+
+* ``a`` a NumPy float64 scalar (a parameter passed as a number: the float prologue makes those
+  NumPy scalars) that is neither NaN nor zero: ``xp.maximum(b, a)`` / ``xp.minimum(b, a)``, one
+  pass, with the same result in every lane: a NaN ``b`` gives NaN in both, and on a tie ``a``
+  and ``b`` are one value with one sign. (A NaN ``a`` must give ``b``, which ``maximum`` would
+  not; a zero ``a`` ties with ``-0.0``, whose sign ``maximum`` leaves to the library: NumPy
+  returns its second operand in SIMD lanes, and ``fmax`` either one.)
+* arrays of at least ``CHECKED_PASS_MIN`` elements: one ``maximum`` / ``minimum`` / ``clip`` pass
+  whose result ``r`` is kept when it holds no NaN and no zero (two reductions, ``r.all()`` and
+  ``r.max()``, a fraction of a pass: no temporary), else the comparisons and ``where``. Exact
+  (issue 15 item 4), lane by lane: NaN in ``r`` is excluded, and ``maximum``, ``minimum`` and
+  ``clip`` give NaN whenever an operand is NaN (NumPy's documented NaN propagation; the Array
+  API's ``clip``), so every operand of a kept lane is a number (for ``clip``: a NaN bound that
+  a library treated as absent would give CPython's value too, ``max(x, nan)`` being ``x``).
+  Between numbers ``max``/``min`` have one value, and two floats of one value differ in bits
+  only as ``0.0`` and ``-0.0``, which excluding zero from ``r`` excludes: a tie of zeros gives
+  a zero (an inner tie of ``clip`` with ``hi < 0`` gives ``hi``, as CPython does). ``clip`` is
+  documented as ``minimum(maximum(x, lo), hi)``, and so is ``min(max(x, lo), hi)``, ``lo > hi``
+  included. NaN or zeros in the result only cost the second evaluation.
 
 ``_vec_broadcast(xp, value, *params)`` is ``value`` as an array with the broadcast shape of
 ``value`` and the array ``params``: Python scalars become bool / int64 (uint64 in
@@ -37,6 +51,8 @@ device, when there is one); arrays are broadcast with ``xp.broadcast_to`` (a rea
 """
 
 from __future__ import annotations
+
+import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -111,13 +127,64 @@ def _select(xp: Any, info: Namespace, cond: Any, ka: str, a: Any, kb: str, b: An
     return xp.where(cond, x, y)
 
 
+#: Fewer elements than this and the two reductions of a checked pass cost more than the
+#: comparison and ``where`` they would save (measured crossover 4-8 Ki elements).
+CHECKED_PASS_MIN = 8192
+
+
+#: ``numpy.ndarray`` once NumPy is loaded (``_numpy_array_type``): the checks below run on
+#: every call of a pick, 10-element calls included, and an identity test is the cheapest (it
+#: also leaves subclasses, masked arrays included, to the comparisons and ``where``).
+_ndarray: Any = None
+
+
+def _numpy_array_type() -> Any:
+    """``numpy.ndarray`` when NumPy is loaded (not imported here), else a type no value has."""
+    global _ndarray
+    numpy = sys.modules.get("numpy")
+    if numpy is None:
+        return _NoArray
+    _ndarray = numpy.ndarray
+    return _ndarray
+
+
+class _NoArray:
+    """The array type while NumPy is not loaded: no argument is one."""
+
+
+def _no_nan_no_zero(r: Any) -> bool:
+    """Whether the float64 NumPy array `r` holds neither NaN nor a zero of either sign."""
+    top = r.max()  # NaN when any lane is NaN
+    return bool(r.all()) and top == top
+
+
 def _vec_pick(xp: Any, op: str, a: Any, b: Any) -> Any:
     t = type(a)
     # `b` an array of at least one dimension: on 0-d operands `maximum` would return a NumPy
     # scalar where `where` returns a 0-d array.
     if t.__name__ == "float64" and t.__module__ == "numpy" and a == a and a != 0.0 and getattr(b, "ndim", 0):
-        return xp.maximum(a, b) if op == "gt" else xp.minimum(a, b)
+        # The array first: NumPy's loop for a scalar second operand is ~25% faster, and with no
+        # NaN `a` and no tie of zeros the order does not change a lane.
+        return xp.maximum(b, a) if op == "gt" else xp.minimum(b, a)
+    nd = _ndarray or _numpy_array_type()
+    if (type(b) is nd and b.size >= CHECKED_PASS_MIN) or (t is nd and a.size >= CHECKED_PASS_MIN):
+        r = xp.maximum(a, b) if op == "gt" else xp.minimum(a, b)
+        if _no_nan_no_zero(r):
+            return r
     return xp.where(a > b if op == "gt" else a < b, a, b)
+
+
+def _vec_clip(xp: Any, x: Any, lo: Any, hi: Any) -> Any:
+    """``min(max(x, lo), hi)`` for float64 operands (module docstring)."""
+    nd = _ndarray or _numpy_array_type()
+    n = CHECKED_PASS_MIN
+    if (type(x) is nd and x.size >= n) or (type(lo) is nd and lo.size >= n) or (type(hi) is nd and hi.size >= n):
+        r = sys.modules["numpy"].clip(x, lo, hi)  # an argument is a numpy.ndarray: NumPy is loaded
+        if _no_nan_no_zero(r):
+            return r
+        m = xp.where(lo > x, lo, x)
+        return xp.where(hi < m, hi, m)
+    return _vec_pick(xp, "lt", hi, _vec_pick(xp, "gt", lo, x))
 
 
 def broadcast_shape(shapes: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
