@@ -535,6 +535,10 @@ class Model:
         lanes = [POISON if c is POISON else x for c, x in zip(cond.lanes, lanes)]
         if not self.arrays or (a.kind is None and b.kind is None and cond.kind is None):
             return Val(lanes, None)
+        if cond.kind is None and cond.lanes[0] is not POISON:
+            # A Python condition: codegen prints a ternary, which passes the side it picks
+            # whole (converted to the kind the core states for the select, `_stated`).
+            return a if cond.lanes[0] else b
         return self._settle(lanes, _join([self._kind_of(a), self._kind_of(b)]), self._lattice([a, b]))
 
     def _unary(self, op: str, a: Val) -> Val:
