@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from array_vectorize import VectorizationError, vectorize
+from oracle import to_backend, to_numpy
 
 INT64_MAX = np.iinfo(np.int64).max
 INT64_MIN = np.iinfo(np.int64).min
@@ -429,3 +430,17 @@ def test_item37_a_message_formats_a_bool_held_as_int_as_an_int():
     with pytest.raises(ValueError) as info:
         vectorize(flag_check)(np.array([-1.0, 3.0]), np.array([True, False]))
     assert info.value.args == ("flag=1",)
+
+
+
+def claim_units(x):
+    # Whole units past 2**53 for a positive claim, a fractional share otherwise (item 8).
+    return 9007199254740993 if x > 0.0 else 0.5
+
+
+@pytest.mark.parametrize("backend", ["numpy", "strict"])
+def test_item8_an_int_past_2_53_held_as_float_is_the_nearest_float(backend):
+    got = to_numpy(vectorize(claim_units)(to_backend(np.array([1.0, -1.0]), backend)))
+    assert got.dtype == np.float64
+    assert got.tolist() == [float(2**53 + 1), 0.5]
+    assert float(2**53 + 1) != claim_units(1.0)  # CPython's int, which float64 cannot hold
