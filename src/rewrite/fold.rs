@@ -6,13 +6,19 @@
 //! a simplification that reads a kind (dropping `float(v)` when `v` is a float) runs only in a
 //! second walk, after the kinds are recomputed on the folded IR; the first walk's
 //! simplifications read constants only. The second walk's simplifications replace a value by one
-//! of the same kind, so the kinds it reads stay exact (D10: a stale kind is a silent wrong result).
+//! of the same kind, so the kinds it reads stay exact (D10: a stale kind is a silent wrong result),
+//! except those of loop phis and what is computed from them: a phi's kind is a fixpoint over its
+//! loop, which the replacement itself can move, so the second walk does not read them either.
+
+use std::collections::BTreeSet;
 
 use crate::Map as HashMap;
 
 use crate::analysis::kinds::{infer_kinds_with, CallKinds};
 use crate::ir::eval::fold_op;
-use crate::ir::{const_kind, Block, CastOp, Const, Function, Inst, Kind, LogicOp, Op, UnOp, Value};
+use crate::ir::{
+    const_kind, walk_insts, Block, CastOp, Const, Function, Inst, Kind, LogicOp, Op, UnOp, Value,
+};
 
 /// Folds and simplifies `func`, leaving every value's kind recomputed for `params` (a call's
 /// from `calls`, as `infer_kinds_with` takes it).
@@ -21,6 +27,43 @@ pub fn run(func: &mut Function, params: &[Kind], calls: &mut CallKinds) {
     infer_kinds_with(func, params, calls);
     walk(func, Reads::Kinds);
     infer_kinds_with(func, params, calls);
+}
+
+/// What a walk reads: the kinds (or not), and which values the kinds do not pin.
+struct Facts {
+    reads: Reads,
+    /// Loop phis and the values computed from them: their kinds come from a fixpoint over the
+    /// loop, which a simplification can move (dropping `float(p)` of a phi `p` inferred float
+    /// only through that very conversion leaves `p` an int), so none is read.
+    carried: BTreeSet<Value>,
+}
+
+/// The loop phis of `block` (nested blocks included) and every value computed from one.
+fn loop_carried(block: &Block) -> BTreeSet<Value> {
+    let mut carried = BTreeSet::new();
+    // Source order defines operands before their uses, but a phi's next value comes after
+    // it: repeat until nothing is added.
+    loop {
+        let before = carried.len();
+        walk_insts(block, &mut |inst| match inst {
+            Inst::Loop { phis, .. } => carried.extend(phis.iter().map(|p| p.dst)),
+            Inst::Let { dst, op } => {
+                if op.operands().iter().any(|o| carried.contains(o)) {
+                    carried.insert(*dst);
+                }
+            }
+            Inst::If { outs, .. } => {
+                for o in outs {
+                    if carried.contains(&o.then) || carried.contains(&o.other) {
+                        carried.insert(o.dst);
+                    }
+                }
+            }
+        });
+        if carried.len() == before {
+            return carried;
+        }
+    }
 }
 
 /// What the simplifications of one walk may read.
@@ -36,7 +79,9 @@ fn walk(func: &mut Function, reads: Reads) {
     let mut consts: HashMap<Value, Const> = HashMap::default();
     let mut map: HashMap<Value, Value> = HashMap::default();
     let mut body = std::mem::take(&mut func.body);
-    fold_block(func, &mut body, &mut consts, &mut map, reads);
+    let carried = loop_carried(&body);
+    let reads = Facts { reads, carried };
+    fold_block(func, &mut body, &mut consts, &mut map, &reads);
     func.body = body;
     super::rename_all(func, &map);
 }
@@ -46,7 +91,7 @@ fn fold_block(
     block: &mut Block,
     consts: &mut HashMap<Value, Const>,
     map: &mut HashMap<Value, Value>,
-    reads: Reads,
+    reads: &Facts,
 ) {
     for inst in &mut block.insts {
         match inst {
@@ -91,9 +136,11 @@ fn simplify(
     func: &Function,
     op: &Op,
     konst: &impl Fn(Value) -> Option<Const>,
-    reads: Reads,
+    facts: &Facts,
 ) -> Option<Value> {
-    let kind = |v: Value| (reads == Reads::Kinds).then(|| func.info(v).kind);
+    let kind = |v: Value| {
+        (facts.reads == Reads::Kinds && !facts.carried.contains(&v)).then(|| func.info(v).kind)
+    };
     match op {
         Op::Select(c, a, b) => match konst(*c) {
             Some(Const::Bool(true)) => Some(*a),
@@ -123,6 +170,25 @@ fn simplify(
 mod tests {
     use crate::ir::{walk_insts, CastOp, Inst, Op};
     use crate::testing::ir_after;
+
+    #[test]
+    fn a_conversion_of_a_loop_carried_value_stays() {
+        // `p2` is float only through `float(p2)` flowing back into it; without the conversion
+        // the phi is an int (or unknown) and `p0` would take it as it is.
+        let src = "def f(p0, p1):\n    p2 = 1\n    for i in range(2):\n        p0 = float(p2)\n        if p1:\n            p2 = abs(p0) + p1\n    return p0\n";
+        let f = ir_after(src, "fold");
+        let mut casts = 0;
+        walk_insts(&f.body, &mut |inst| {
+            if let Inst::Let {
+                op: Op::Cast(CastOp::Float, _),
+                ..
+            } = inst
+            {
+                casts += 1;
+            }
+        });
+        assert_eq!(casts, 1, "{f}");
+    }
 
     #[test]
     fn a_conversion_to_the_kind_a_value_has_goes() {

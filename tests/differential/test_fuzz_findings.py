@@ -81,6 +81,8 @@ FIXED = {
     "return-in-a-loop-after-a-constant-continue",
     "division-by-an-unlifted-remainder",
     "constant-if-returning-in-a-while-loop",
+    "exact-body-constant-division-by-zero-raises",
+    "float-cast-of-a-loop-phi-dropped-in-the-exact-body",
     "uniform-number-lifted-as-bool",
     "enum-annotation-without-a-read-of-the-class",
     "numpy-sign-of-a-float-constant",
@@ -499,8 +501,8 @@ CASES = [
     ),
     case(
         "exact-body-constant-division-by-zero-raises",
-        "def f(p2):\n    p2 += 0 % True / 0\n    return p2\n",
-        [Column(B, [True, False])],
+        "def f(p2, q):\n    if q > 0.0:\n        return q\n    p2 += 0 % True / 0\n    return p2\n",
+        [Column(B, [True, False]), Column(F, [1.0, -1.0])],
         # CPython (D3) nan, nan; the helpers' body computes `0 % True / 0` in Python at call time:
         # ZeroDivisionError (the float body uses a 0-d array, item 16) (seed 707107, program 36)
         "scalar-raise: constant arithmetic evaluated eagerly in Python in the helpers' body",
