@@ -157,13 +157,15 @@ impl Lowerer<'_> {
             }
             "maximum" | "minimum" => {
                 let a = self.positional(frame, c, &what, 2, 2)?;
+                let a = self.promoted(&a);
                 Ok(self.extremum(name == "maximum", a[0], a[1]))
             }
             "clip" => self.clip(frame, c),
             "where" => {
                 let a = self.positional(frame, c, &what, 3, 3)?;
                 let cond = self.as_bool(a[0]);
-                Ok(self.select(cond, a[1], a[2]))
+                let v = self.promoted(&a[1..]);
+                Ok(self.select(cond, v[0], v[1]))
             }
             "sign" => {
                 let a = self.positional(frame, c, &what, 1, 1)?;
@@ -186,6 +188,27 @@ impl Lowerer<'_> {
                 Err(())
             }
         }
+    }
+
+    /// The value operands of one NumPy call in the kind NumPy gives them all (its type
+    /// promotion): float if one is a float, else int if one is an int (a bool counts as 0 or 1,
+    /// item 19). `np.where(c, 1.0, 0)` is a float whichever side is taken.
+    fn promoted(&mut self, vals: &[Value]) -> Vec<Value> {
+        let kinds: Vec<Kind> = vals.iter().map(|v| self.kind(*v)).collect();
+        let to = if kinds.contains(&Kind::Float) {
+            Some((Kind::Float, CastOp::Float))
+        } else if kinds.contains(&Kind::Int) && kinds.contains(&Kind::Bool) {
+            Some((Kind::Int, CastOp::Int))
+        } else {
+            None
+        };
+        vals.iter()
+            .zip(&kinds)
+            .map(|(&v, &k)| match to {
+                Some((kind, op)) if k != kind => self.cast(op, v),
+                _ => v,
+            })
+            .collect()
     }
 
     /// NumPy's `maximum(a, b)` (`minimum` with `is_max` false): `a if a > b or isnan(a) else b`,
@@ -228,12 +251,17 @@ impl Lowerer<'_> {
             return Err(());
         };
         let is_none = |e: &ast::Expr| matches!(e, ast::Expr::Constant(k) if k.value.is_none());
-        let mut v = self.expr(frame, x);
+        let mut operands = vec![(self.expr(frame, x), None)];
         for (bound, is_max) in [(lo, true), (hi, false)] {
             if !is_none(bound) {
-                let b = self.expr(frame, bound);
-                v = self.extremum(is_max, v, b);
+                operands.push((self.expr(frame, bound), Some(is_max)));
             }
+        }
+        let values: Vec<Value> = operands.iter().map(|(v, _)| *v).collect();
+        let values = self.promoted(&values);
+        let mut v = values[0];
+        for (&b, (_, is_max)) in values.iter().zip(&operands).skip(1) {
+            v = self.extremum(is_max.unwrap_or_default(), v, b);
         }
         Ok(v)
     }

@@ -83,6 +83,8 @@ FIXED = {
     "constant-if-returning-in-a-while-loop",
     "exact-body-constant-division-by-zero-raises",
     "float-cast-of-a-loop-phi-dropped-in-the-exact-body",
+    "numpy-clip-promotes-its-operands",
+    "numpy-where-promotes-its-operands",
     "uniform-number-lifted-as-bool",
     "enum-annotation-without-a-read-of-the-class",
     "numpy-sign-of-a-float-constant",
@@ -588,6 +590,22 @@ CASES = [
         "def f(p1):\n    v2 = p1\n    if v2 == 0 and h1(0):\n        pass\n    else:\n        v2 = 0\n    return v2\n",
         [Column(I, [0, 3, -1])],
         "a partial division left as Python after legalize unlifted its divisor",
+    ),
+    case(
+        # Seed 95008, program 888: NumPy promotes all of clip's operands, so np.clip(1, 0, 3.0)
+        # is the float 1.0 (`// 0` gave inf in CPython, 0 vectorized); here the sign of -0.0.
+        "numpy-clip-promotes-its-operands",
+        "import numpy as np\n\ndef f(p0):\n    v = np.clip(0, 0, 3.0)\n    return -v * p0\n",
+        [Column(F, [2.0, 3.0])],
+        "D16: np.clip's result kind ignored a float bound",
+    ),
+    case(
+        # Seed 95010, program 1846: np.where(0, 1.0, 0) is the float 0.0 (NumPy promotes both
+        # sides; `// 0` gave nan in CPython, 0 vectorized); here the sign of -0.0.
+        "numpy-where-promotes-its-operands",
+        "import numpy as np\n\ndef f(p0):\n    v = np.where(0, 1.0, 0)\n    return -v * p0\n",
+        [Column(F, [2.0, 3.0])],
+        "D16: np.where's result kind was the taken side's",
     ),
     # ---- the fuzz model (fuzz/model.py), not the compiler ----
     case(
