@@ -83,6 +83,10 @@ impl Lowerer<'_> {
         if let Op::Const(c) = &op {
             self.consts.insert(dst, c.clone());
         }
+        let uniform = |v: &Value| self.uniform_derived.contains(v) || self.kind(*v) == Kind::Object;
+        if matches!(op, Op::Uniform(..)) || op.operands().iter().any(uniform) {
+            self.uniform_derived.insert(dst);
+        }
         self.push_inst(Inst::Let { dst, op });
         dst
     }

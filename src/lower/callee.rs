@@ -69,6 +69,7 @@ struct Outer {
     poisoned: BTreeSet<Value>,
     undefined_phis: BTreeSet<Value>,
     mask_ops: HashMap<Value, MaskOp>,
+    uniform_derived: BTreeSet<Value>,
     tuples: HashMap<Value, TupleValue>,
     return_sites: HashMap<Value, (SourceId, usize, usize)>,
 }
@@ -293,6 +294,7 @@ impl Lowerer<'_> {
             poisoned: std::mem::take(&mut self.poisoned),
             undefined_phis: std::mem::take(&mut self.undefined_phis),
             mask_ops: std::mem::take(&mut self.mask_ops),
+            uniform_derived: std::mem::take(&mut self.uniform_derived),
             tuples: std::mem::take(&mut self.tuples),
             return_sites: std::mem::take(&mut self.return_sites),
         }
@@ -305,6 +307,7 @@ impl Lowerer<'_> {
         self.poisoned = outer.poisoned;
         self.undefined_phis = outer.undefined_phis;
         self.mask_ops = outer.mask_ops;
+        self.uniform_derived = outer.uniform_derived;
         self.tuples = outer.tuples;
         self.return_sites = outer.return_sites;
         std::mem::replace(&mut self.f, outer.f)

@@ -95,11 +95,13 @@ impl Lowerer<'_> {
             Some(c) => self.body(frame, if truthy(&c) { &i.body } else { &i.orelse }),
             None if self.shape(cond) == Shape::Scalar
                 && !has_exit(&i.body, true, true)
-                && !has_exit(&i.orelse, true, true) =>
+                && !has_exit(&i.orelse, true, true)
+                && !self.raise_per_lane(cond, i) =>
             {
                 self.scalar_if(frame, cond, i)
             }
-            // A branch that breaks or continues is per lane even on a scalar condition (D12).
+            // A branch that breaks or continues is per lane even on a scalar condition (D12),
+            // and so is one that raises (D11), unless the condition reads a uniform value.
             None if self.shape(cond) == Shape::Scalar => {
                 let c = match self.kind(cond) {
                     Kind::Bool => cond,
@@ -132,6 +134,17 @@ impl Lowerer<'_> {
         let prefix = (saved_flow.returns.len(), saved_flow.exits.snapshots.len());
         let loop_flow = std::mem::replace(&mut frame.flow, saved_flow.clone());
         frame.flow = self.merge_flow(staying, left, loop_flow, saved_flow, prefix);
+    }
+
+    /// Whether an `if` on the scalar condition `cond` is lowered per lane because a side raises
+    /// (D11: a raise site records its lanes in the function's own block, not in a Python `if`'s).
+    /// Both sides then run, which D1 allows for a condition of numbers; a condition that reads a
+    /// uniform value (D14) stays a Python `if`, since its other side may not hold for that value
+    /// (`if cap is not None: if x > cap: raise ...`), and a raise there is still rejected.
+    fn raise_per_lane(&self, cond: Value, i: &ast::StmtIf) -> bool {
+        self.loop_depth == 0
+            && !self.uniform_derived.contains(&cond)
+            && (contains_raise(&i.body) || contains_raise(&i.orelse))
     }
 
     /// An `if` on an array condition: both sides lowered, their variables merged with `Select` (D1).
@@ -266,4 +279,24 @@ mod tests {
             crate::testing::lowered("def f(x):\n    if x:\n        return 1.0\n    return 2.0\n");
         assert!(ir.contains("= cast.bool %0"), "{ir}");
     }
+}
+
+/// Whether `body` holds a `raise` or an `assert` (in nested `if`s, `try`s and loops too).
+fn contains_raise(body: &[ast::Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        ast::Stmt::Raise(_) | ast::Stmt::Assert(_) => true,
+        ast::Stmt::If(i) => contains_raise(&i.body) || contains_raise(&i.orelse),
+        ast::Stmt::For(f) => contains_raise(&f.body) || contains_raise(&f.orelse),
+        ast::Stmt::While(w) => contains_raise(&w.body) || contains_raise(&w.orelse),
+        ast::Stmt::Try(t) => {
+            contains_raise(&t.body)
+                || contains_raise(&t.orelse)
+                || contains_raise(&t.finalbody)
+                || t.handlers.iter().any(|h| {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    contains_raise(&h.body)
+                })
+        }
+        _ => false,
+    })
 }

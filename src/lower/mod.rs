@@ -201,6 +201,8 @@ pub struct Lowerer<'s> {
     undefined_phis: BTreeSet<Value>,
     /// How the `Done` masks were built (`loop_exit::MaskOp`): what [`Lowerer::stopped`] reads.
     mask_ops: HashMap<Value, loop_exit::MaskOp>,
+    /// Values computed from a uniform value (D14): a condition among them stays a Python `if`.
+    uniform_derived: BTreeSet<Value>,
     depth: usize,
     /// The inlining budget ran out (reported once; every later call fails at once).
     over_budget: bool,
@@ -298,6 +300,7 @@ impl<'s> Lowerer<'s> {
             literals: HashMap::default(),
             undefined_phis: BTreeSet::new(),
             mask_ops: HashMap::default(),
+            uniform_derived: BTreeSet::new(),
             depth: 0,
             over_budget: false,
             loop_depth: 0,
