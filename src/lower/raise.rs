@@ -16,7 +16,7 @@ use crate::diagnostics::DiagnosticKind;
 use crate::env::{AssumedBinding, Binding};
 use crate::extract::span;
 use crate::ir::eval::truthy;
-use crate::ir::{CmpOp, Const, Inst, Kind, LogicOp, Op, RaiseSite, Shape, UnOp, Value};
+use crate::ir::{CastOp, CmpOp, Const, Inst, Kind, LogicOp, Op, RaiseSite, Shape, UnOp, Value};
 
 impl Lowerer<'_> {
     /// `raise E(...)` on the lanes of the current path.
@@ -79,9 +79,21 @@ impl Lowerer<'_> {
         let fails = match self.const_of(cond) {
             Some(c) if truthy(&c) => return,
             Some(_) => None,
-            None if self.shape(cond) == Shape::Scalar => {
+            // A scalar test of numbers outside loops is per lane like an array one (as an `if`
+            // that raises on one, `control::raise_per_lane`); one reading a uniform value is not.
+            None if self.shape(cond) == Shape::Scalar
+                && (self.loop_depth > 0 || self.uniform_derived.contains(&cond)) =>
+            {
                 self.reject_in_loop(frame, stmt);
                 return;
+            }
+            None if self.shape(cond) == Shape::Scalar => {
+                let c = match self.kind(cond) {
+                    Kind::Bool => cond,
+                    _ => self.emit(Op::Cast(CastOp::Bool, cond)),
+                };
+                let c = self.emit(Op::AsArray(c));
+                Some(self.emit(Op::Unary(UnOp::Not, c)))
             }
             None => Some(self.emit(Op::Unary(UnOp::Not, cond))),
         };

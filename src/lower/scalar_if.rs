@@ -66,8 +66,11 @@ impl Lowerer<'_> {
         }
 
         frame.vars = self.merge_scalar_vars(&mut br);
+        // Every lane of both sides returned or left: nothing after the `if` runs.
+        let dead = br.then.flow.ended() && br.other.flow.ended();
         if !returned {
             self.push_if(cond, br.then.block, br.other.block, br.outs);
+            frame.flow.dead |= dead;
             return;
         }
         let done = self.if_out(&mut br, then_done, else_done);
@@ -84,7 +87,7 @@ impl Lowerer<'_> {
                 None => saved_returns,
             },
             exits: saved_flow.exits,
-            dead: false,
+            dead,
         };
     }
 
@@ -122,10 +125,9 @@ impl Lowerer<'_> {
         for name in names {
             let t = br.then.vars.get(&name).copied();
             let e = br.other.vars.get(&name).copied();
-            let (then_returns, else_returns) = (
-                br.then.flow.done == Done::Always,
-                br.other.flow.done == Done::Always,
-            );
+            // A side whose every lane returned or left the iteration (its carried values kept
+            // where it left) leaves nothing observable after the `if` either.
+            let (then_returns, else_returns) = (br.then.flow.ended(), br.other.flow.ended());
             let merged = match (t, e) {
                 (Some(Var::Def(a)), Some(Var::Def(b))) if a == b => Var::Def(a),
                 (Some(Var::Def(a)), Some(Var::Def(b))) => Var::Def(self.if_out(br, a, b)),

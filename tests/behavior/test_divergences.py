@@ -444,3 +444,22 @@ def test_item8_an_int_past_2_53_held_as_float_is_the_nearest_float(backend):
     assert got.dtype == np.float64
     assert got.tolist() == [float(2**53 + 1), 0.5]
     assert float(2**53 + 1) != claim_units(1.0)  # CPython's int, which float64 cannot hold
+
+
+def shares_per_claim(reorder):
+    claims = 0 if reorder else 2.5  # an int on some elements, a float on others (item 8)
+    try:
+        share = 1 / claims
+    except ValueError:
+        share = 0.0
+    return share
+
+
+@pytest.mark.parametrize("backend", ["numpy", "strict"])
+def test_item37_a_division_by_an_int_zero_held_as_float_is_worded_as_a_float_division(backend):
+    with pytest.raises(ZeroDivisionError) as cpython:
+        shares_per_claim(True)
+    assert cpython.value.args == ("division by zero",)
+    with pytest.raises(ZeroDivisionError) as vectorized:
+        vectorize(shares_per_claim)(to_backend(np.array([False, True]), backend))
+    assert vectorized.value.args == ("float division by zero",)
