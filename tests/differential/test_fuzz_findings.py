@@ -85,6 +85,7 @@ FIXED = {
     "float-cast-of-a-loop-phi-dropped-in-the-exact-body",
     "numpy-clip-promotes-its-operands",
     "numpy-where-promotes-its-operands",
+    "checker-a-raise-where-cpython-computes-no-outcome",
     "uniform-number-lifted-as-bool",
     "enum-annotation-without-a-read-of-the-class",
     "numpy-sign-of-a-float-constant",
@@ -608,6 +609,16 @@ CASES = [
         "D16: np.where's result kind was the taken side's",
     ),
     # ---- the fuzz model (fuzz/model.py), not the compiler ----
+    case(
+        # Seed 96007, program 100: CPython's outcome for (2**53) ** (2**53) is not computed (the
+        # oracle skips the element: beyond 64 bits, items 6, 17), but the checker demanded that
+        # the call not raise there; the wrapped int64 power is 0, so the assert fails for it.
+        "checker-a-raise-where-cpython-computes-no-outcome",
+        "def check(a):\n    assert a ** a\n\ndef f(p0):\n    check(p0)\n    return 0\n",
+        [Column(I, [9007199254740992, 2])],
+        "the checker compared a raise on an element whose CPython outcome it skips",
+        owner="fuzz checker",
+    ),
     case(
         # Seeds 92002 #1113 and 92003 #1575: `v ** -2` of an int array is float64 by the array
         # library's pow (items 9, 12); `//` and `%` then turn its last-bit difference from

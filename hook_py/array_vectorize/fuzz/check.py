@@ -424,6 +424,13 @@ def _judge_exception(
         result.skipped["int-beyond-64-bits"] = result.skipped.get("int-beyond-64-bits", 0) + 1
         return
     noted = _noted_element(exc)
+    if noted is not None and noted < len(expected) and isinstance(expected[noted], oracle.Skip) and (
+        first_raise is None or noted < first_raise
+    ):
+        # CPython's outcome for the element is not computed (an int power too large to hold,
+        # beyond 64 bits: items 6, 17): whether it raises is not compared either.
+        result.skipped[expected[noted].reason] = result.skipped.get(expected[noted].reason, 0) + 1
+        return
     if noted is not None and noted < len(expected) and expected[noted].__dict__.get("wide") and (
         first_raise is None or noted < first_raise
     ):
