@@ -50,7 +50,9 @@ impl Gen<'_> {
             // An int array that may be uint64 can be an intermediate of the uint64 lattice whose
             // lanes no single dtype holds: the helper gives the returned value one dtype
             // (docs/semantics.md item 13). Each position of a tuple result likewise (D13).
-            if !self.returns_raw && !self.scalar(r) && self.operand(r).wide {
+            // With nan_on_raise the result is float64: `_vec_raised_to_nan` converts each
+            // lattice lane's own value, which the int64 of the one dtype would have wrapped.
+            if !self.returns_raw && !self.scalar(r) && self.operand(r).wide && nan_code.is_none() {
                 e = self.helper(&RESULT, vec![e]);
             }
             if let Some(code) = &nan_code {

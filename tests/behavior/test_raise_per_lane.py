@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from array_vectorize import VectorizationError, vectorize
-from oracle import check_raising, floats, grid, ints
+from oracle import check_raising, floats, grid, ints, to_backend, to_numpy
 
 T_MAX = 373.15
 MIN_RH = 0
@@ -294,3 +294,20 @@ def test_try_catches_are_unaffected_by_nan_on_raise():
 
     got = vectorize(ratio, nan_on_raise=True)(np.array([1.0, 500.0, 3.0]), np.array([0.0, 1.0, 2.0]))
     assert got[0] == -1.0 and np.isnan(got[1]) and got[2] == 1.5
+
+
+def settlement_or_fail(exposure, fee):
+    # A uint64 exposure plus a rounded fee (docs/semantics.md item 13), a check that never fails.
+    if fee > 1e300:
+        raise ArithmeticError("fee out of range")
+    return exposure + round(fee)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "strict"])
+def test_nan_on_raise_converts_uint64_lattice_lanes_as_float_does(backend):
+    # Fuzz seed 97001, program 155: with a negative lane beside it, a lane past 2**63 was
+    # converted through int64's wrap-around (-8.47e18 for 9.98e18).
+    exposure = np.array([9981073344467819354, 5], dtype=np.uint64)
+    fee = np.array([0.0, -7.0])
+    got = to_numpy(vectorize(settlement_or_fail, nan_on_raise=True)(to_backend(exposure, backend), to_backend(fee, backend)))
+    assert got.tolist() == [float(settlement_or_fail(int(e), float(f))) for e, f in zip(exposure, fee)]

@@ -86,6 +86,7 @@ FIXED = {
     "numpy-clip-promotes-its-operands",
     "numpy-where-promotes-its-operands",
     "checker-a-raise-where-cpython-computes-no-outcome",
+    "try-under-an-if-on-numbers",
     "uniform-number-lifted-as-bool",
     "enum-annotation-without-a-read-of-the-class",
     "numpy-sign-of-a-float-constant",
@@ -607,6 +608,17 @@ CASES = [
         "import numpy as np\n\ndef f(p0):\n    v = np.where(0, 1.0, 0)\n    return -v * p0\n",
         [Column(F, [2.0, 3.0])],
         "D16: np.where's result kind was the taken side's",
+    ),
+    case(
+        # Seed 97003, program 550: a `try` whose body can raise (log(0)), under an `if` on a
+        # scalar condition of numbers, was rejected with a message about loops; it is per lane
+        # now, as an `if` whose side raises.
+        "try-under-an-if-on-numbers",
+        "import math\n\ndef f(p2):\n    if max(0, 1):\n        try:\n            v2 = math.log(p2)\n"
+        "        except ArithmeticError:\n            v2 = 0.0\n        else:\n            v2 = v2 + 1.0\n"
+        "        finally:\n            v3 = 0\n        return v2\n    return -1.0\n",
+        [Column(F, [0.0, 1.0, 2.5, -1.0])],
+        "raise-scalar-block: a try under a Python if on numbers was rejected",
     ),
     # ---- the fuzz model (fuzz/model.py), not the compiler ----
     case(

@@ -7,6 +7,7 @@ first: the first raising lane in C order, built from that lane's values as Pytho
 
 from __future__ import annotations
 
+from .arith import _vec_unary
 from .dtype import LatticeInt
 
 TYPE_CHECKING = False
@@ -44,11 +45,10 @@ def _vec_raises(xp: Any, code: Any, *sites: tuple) -> None:
 
 
 def _vec_raised_to_nan(xp: Any, code: Any, value: Any) -> Any:
-    """``nan_on_raise=True``: the returned value, as float64, with NaN on the lanes that raised."""
-    if not hasattr(value, "dtype"):
-        value = xp.asarray(float(value), dtype=xp.float64)
-    elif value.dtype != xp.float64:
-        value = xp.astype(value, xp.float64)
+    """``nan_on_raise=True``: the returned value, as float64, with NaN on the lanes that raised.
+    An int converts as ``float()`` converts it, uint64 lattice lanes (item 13) included."""
+    if not hasattr(value, "dtype") or isinstance(value, LatticeInt) or value.dtype != xp.float64:
+        value = _vec_unary(xp, "float", value)
     nan = xp.asarray(float("nan"), dtype=xp.float64)
     return xp.where(code != 0, nan, value)
 
