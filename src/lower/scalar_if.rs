@@ -42,6 +42,14 @@ impl Lowerer<'_> {
         // Only new returns change the flow (returns from before the `if` are on both sides).
         let returned = br.then.flow.returns.len() > saved_returns.len()
             || br.other.flow.returns.len() > saved_returns.len();
+        if !returned {
+            // No new return: nothing to collapse (a raise before the `if` stays a raise).
+            frame.vars = self.merge_scalar_vars(&mut br);
+            let dead = br.then.flow.ended() && br.other.flow.ended();
+            self.push_if(cond, br.then.block, br.other.block, br.outs);
+            frame.flow.dead |= dead;
+            return;
+        }
         let (then_done, then_ret) = self.collapse_in(&mut br.then.block, &br.then.flow);
         let (else_done, else_ret) = self.collapse_in(&mut br.other.block, &br.other.flow);
 
@@ -68,11 +76,6 @@ impl Lowerer<'_> {
         frame.vars = self.merge_scalar_vars(&mut br);
         // Every lane of both sides returned or left: nothing after the `if` runs.
         let dead = br.then.flow.ended() && br.other.flow.ended();
-        if !returned {
-            self.push_if(cond, br.then.block, br.other.block, br.outs);
-            frame.flow.dead |= dead;
-            return;
-        }
         let done = self.if_out(&mut br, then_done, else_done);
         let ret = match (then_ret, else_ret) {
             (None, None) => None,

@@ -87,6 +87,7 @@ FIXED = {
     "numpy-where-promotes-its-operands",
     "checker-a-raise-where-cpython-computes-no-outcome",
     "try-under-an-if-on-numbers",
+    "raise-then-a-python-if-that-does-not-return",
     "uniform-number-lifted-as-bool",
     "enum-annotation-without-a-read-of-the-class",
     "numpy-sign-of-a-float-constant",
@@ -619,6 +620,16 @@ CASES = [
         "        finally:\n            v3 = 0\n        return v2\n    return -1.0\n",
         [Column(F, [0.0, 1.0, 2.5, -1.0])],
         "raise-scalar-block: a try under a Python if on numbers was rejected",
+    ),
+    case(
+        # Seed 97003, program 917: a Python `if` that returns nothing after a raise collapsed
+        # the returns all the same, and the raise was rejected ("a loop that returns after
+        # this raise").
+        "raise-then-a-python-if-that-does-not-return",
+        "def check(a):\n    if a > 5.0:\n        raise ZeroDivisionError(a)\n\n"
+        "def f(p1):\n    check(p1)\n    if max(0, 0.5):\n        p1 = p1 + 1.0\n    return p1\n",
+        [Column(F, [1.0, 7.0, -0.0])],
+        "raise-scalar-block: a Python if without a return after a raise was rejected",
     ),
     # ---- the fuzz model (fuzz/model.py), not the compiler ----
     case(
