@@ -165,6 +165,15 @@ impl Lowerer<'_> {
                 let a = self.positional(frame, c, &what, 3, 3)?;
                 let cond = self.as_bool(a[0]);
                 let v = self.promoted(&a[1..]);
+                let (k0, k1) = (self.kind(v[0]), self.kind(v[1]));
+                if self.const_of(cond).is_some() && (k0 != k1 || k0 == Kind::Unknown) {
+                    // A constant condition picks one side, but NumPy's result has the dtype of
+                    // both (`np.where(1, 0, x)` is float for a float `x`), which may be known
+                    // only at run time: the select stays, on a 0-d condition, and the runtime
+                    // joins the kinds.
+                    let c = self.emit(Op::AsArray(cond));
+                    return Ok(self.emit(Op::Select(c, v[0], v[1])));
+                }
                 Ok(self.select(cond, v[0], v[1]))
             }
             "sign" => {

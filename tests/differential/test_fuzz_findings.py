@@ -85,6 +85,7 @@ FIXED = {
     "float-cast-of-a-loop-phi-dropped-in-the-exact-body",
     "numpy-clip-promotes-its-operands",
     "numpy-where-promotes-its-operands",
+    "numpy-where-on-a-constant-promotes-a-parameter",
     "checker-a-raise-where-cpython-computes-no-outcome",
     "try-under-an-if-on-numbers",
     "raise-then-a-python-if-that-does-not-return",
@@ -630,6 +631,15 @@ CASES = [
         "def f(p1):\n    check(p1)\n    if max(0, 0.5):\n        p1 = p1 + 1.0\n    return p1\n",
         [Column(F, [1.0, 7.0, -0.0])],
         "raise-scalar-block: a Python if without a return after a raise was rejected",
+    ),
+    case(
+        # Rotating CI seed 246118432, program 98: np.where(1, 0, p1) with a float p1 is the
+        # float 0.0 (NumPy's dtype of both sides), known only at run time in the helpers' body.
+        "numpy-where-on-a-constant-promotes-a-parameter",
+        "import numpy as np\n\ndef f(p0, p1, p2):\n    v = np.where(1, 0, p1)\n    w = np.where(1, p2, p1)\n"
+        "    return -v * p0 + -w * p0\n",
+        [Column(I, [2, 3]), Column(F, [1.5, -2.0]), Column(I, [0, 4])],
+        "D16: np.where on a constant condition took the int side's kind",
     ),
     # ---- the fuzz model (fuzz/model.py), not the compiler ----
     case(
