@@ -103,11 +103,7 @@ impl Lowerer<'_> {
             // A branch that breaks or continues is per lane even on a scalar condition (D12),
             // and so is one that raises (D11), unless the condition reads a uniform value.
             None if self.shape(cond) == Shape::Scalar => {
-                let c = match self.kind(cond) {
-                    Kind::Bool => cond,
-                    _ => self.emit(Op::Cast(CastOp::Bool, cond)),
-                };
-                let c = self.emit(Op::AsArray(c));
+                let c = self.per_lane_condition(cond);
                 self.array_if(frame, c, i)
             }
             None => self.array_if(frame, cond, i),
@@ -134,6 +130,15 @@ impl Lowerer<'_> {
         let prefix = (saved_flow.returns.len(), saved_flow.exits.snapshots.len());
         let loop_flow = std::mem::replace(&mut frame.flow, saved_flow.clone());
         frame.flow = self.merge_flow(staying, left, loop_flow, saved_flow, prefix);
+    }
+
+    /// The scalar condition `cond` as a 0-d bool array, so that what it guards runs per lane.
+    pub(super) fn per_lane_condition(&mut self, cond: Value) -> Value {
+        let c = match self.kind(cond) {
+            Kind::Bool => cond,
+            _ => self.emit(Op::Cast(CastOp::Bool, cond)),
+        };
+        self.emit(Op::AsArray(c))
     }
 
     /// Whether an `if` on the scalar condition `cond` is lowered per lane because a side raises

@@ -16,7 +16,7 @@ use crate::diagnostics::DiagnosticKind;
 use crate::env::{AssumedBinding, Binding};
 use crate::extract::span;
 use crate::ir::eval::truthy;
-use crate::ir::{CastOp, CmpOp, Const, Inst, Kind, LogicOp, Op, RaiseSite, Shape, UnOp, Value};
+use crate::ir::{CmpOp, Const, Inst, Kind, LogicOp, Op, RaiseSite, Shape, UnOp, Value};
 
 impl Lowerer<'_> {
     /// `raise E(...)` on the lanes of the current path.
@@ -88,11 +88,7 @@ impl Lowerer<'_> {
                 return;
             }
             None if self.shape(cond) == Shape::Scalar => {
-                let c = match self.kind(cond) {
-                    Kind::Bool => cond,
-                    _ => self.emit(Op::Cast(CastOp::Bool, cond)),
-                };
-                let c = self.emit(Op::AsArray(c));
+                let c = self.per_lane_condition(cond);
                 Some(self.emit(Op::Unary(UnOp::Not, c)))
             }
             None => Some(self.emit(Op::Unary(UnOp::Not, cond))),
