@@ -1,27 +1,39 @@
 //! Common-subexpression elimination: an operation computed again over the same operands reuses
 //! the first result. Scoped by block: a value defined inside a loop or branch is not visible after
-//! it, while values from enclosing blocks are visible inside.
+//! it, while values from enclosing blocks are visible inside. The key includes the result's
+//! shape: a constant the builder made an array (a math call's 0-d result folded) is not the
+//! scalar constant of the same value, which a Python `if` may branch on.
 
 use crate::Map as HashMap;
 
-use crate::ir::{Block, Function, Inst, OpKey, Value};
+use crate::ir::{Block, Function, Inst, OpKey, Shape, Value};
+
+/// An operation and the shape of its result.
+type Key = (OpKey, Shape);
 
 /// Replaces each repeated operation by its first result.
 pub fn run(func: &mut Function) {
     let mut map: HashMap<Value, Value> = HashMap::default();
     let mut body = std::mem::take(&mut func.body);
-    block(&mut body, &HashMap::default(), &mut map);
+    let shapes: Vec<Shape> = func.values.iter().map(|v| v.shape).collect();
+    block(&mut body, &shapes, &HashMap::default(), &mut map);
     func.body = body;
     super::rename_all(func, &map);
 }
 
-fn block(b: &mut Block, outer: &HashMap<OpKey, Value>, map: &mut HashMap<Value, Value>) {
+fn block(
+    b: &mut Block,
+    shapes: &[Shape],
+    outer: &HashMap<Key, Value>,
+    map: &mut HashMap<Value, Value>,
+) {
     let mut seen = outer.clone();
     for inst in &mut b.insts {
         match inst {
             Inst::Let { dst, op } => {
                 *op = op.map_operands(|v| super::resolve(map, v));
                 let Some(key) = op.cse_key() else { continue };
+                let key = (key, shapes[dst.index()]);
                 match seen.get(&key) {
                     Some(&first) => {
                         map.insert(*dst, first);
@@ -35,14 +47,14 @@ fn block(b: &mut Block, outer: &HashMap<OpKey, Value>, map: &mut HashMap<Value, 
                 for phi in phis.iter_mut() {
                     phi.init = super::resolve(map, phi.init);
                 }
-                block(body, &seen, map);
+                block(body, shapes, &seen, map);
             }
             Inst::If {
                 cond, then, other, ..
             } => {
                 *cond = super::resolve(map, *cond);
-                block(then, &seen, map);
-                block(other, &seen, map);
+                block(then, shapes, &seen, map);
+                block(other, shapes, &seen, map);
             }
         }
     }
@@ -50,7 +62,7 @@ fn block(b: &mut Block, outer: &HashMap<OpKey, Value>, map: &mut HashMap<Value, 
 
 #[cfg(test)]
 mod tests {
-    use crate::ir::{walk_insts, BinOp, Inst, Op};
+    use crate::ir::{walk_insts, BinOp, Inst, Op, Shape};
     use crate::testing::ir_after;
 
     #[test]
@@ -67,5 +79,21 @@ mod tests {
             }
         });
         assert!(squared, "{f}");
+    }
+
+    /// A math call of a scalar is an array (0-d); folded, its negation is an array `True` that
+    /// must not stand for the scalar `True` a Python `if` branches on (fuzz seed 100001,
+    /// program 1950: "the branch on %7 is not on a scalar" after cse).
+    #[test]
+    fn a_constant_array_does_not_replace_the_scalar_constant_of_its_value() {
+        let f = ir_after(
+            "def f(x):\n    a = min(0, 1)\n    if math.isnan(a):\n        pass\n    elif a == 0:\n        pass\n    return x\n",
+            "cse",
+        );
+        walk_insts(&f.body, &mut |inst| {
+            if let Inst::If { cond, .. } = inst {
+                assert_eq!(f.info(*cond).shape, Shape::Scalar, "{f}");
+            }
+        });
     }
 }

@@ -94,6 +94,7 @@ FIXED = {
     "numpy-sign-of-a-float-constant",
     "try-remainder-by-zero-of-a-python-float-argument",
     "message-of-a-uint64-lattice-value",
+    "folded-math-test-of-an-inlined-constant-beside-a-python-if",
 }
 
 
@@ -522,6 +523,16 @@ CASES = [
         # CPython -0.0, -0.0 (p0 is float(1)); the helpers' body assigns p0 the int64 phi of p2
         # without float(): int64 0, 0 (seed 707107, program 278)
         "loop phi: `p0 = float(p2)` of an int-initialised phi loses the float() in the exact body",
+    ),
+    case(
+        "folded-math-test-of-an-inlined-constant-beside-a-python-if",
+        "import math\n\ndef check(a):\n    if math.isnan(a):\n        pass\n    elif a == 0:\n        pass\n"
+        "    return 0\n\ndef f(p1):\n    v9 = check(min(0, 1))\n    return p1 * 2\n",
+        [Column(I, [0, -3])],
+        # CPython [0, -6]; InternalError "invalid IR after cse: the branch on %7 is not on a
+        # scalar": `not math.isnan(0)` folded to an array True, which cse took for the scalar True
+        # of `a == 0` the Python `if` branches on (seed 100001, program 1950)
+        "rewrite/cse.rs: constants of the same value but different shapes were one",
     ),
     # ---- D11: raises the compiler rejects (open) ----
     case(
