@@ -129,7 +129,11 @@ impl Lowerer<'_> {
         frame.cond = saved_cond;
         let prefix = (saved_flow.returns.len(), saved_flow.exits.snapshots.len());
         let loop_flow = std::mem::replace(&mut frame.flow, saved_flow.clone());
+        // Every staying lane returned or left in the loop, and the others had left before it:
+        // nothing after it runs (a read there of a name no path assigned is dead, not an error).
+        let ended = loop_flow.ended();
         frame.flow = self.merge_flow(staying, left, loop_flow, saved_flow, prefix);
+        frame.flow.dead |= ended;
     }
 
     /// The scalar condition `cond` as a 0-d bool array, so that what it guards runs per lane.
@@ -283,6 +287,16 @@ mod tests {
         let ir =
             crate::testing::lowered("def f(x):\n    if x:\n        return 1.0\n    return 2.0\n");
         assert!(ir.contains("= cast.bool %0"), "{ir}");
+    }
+
+    /// After a partial `break`, a loop that returns on every lane still in the iteration ends
+    /// the path: the read of a name assigned nowhere after it is dead code, not an error.
+    #[test]
+    fn a_loop_returning_on_every_staying_lane_ends_the_path() {
+        let ir = lowered(
+            "def f(x):\n    for i in range(2):\n        if x > 0.0:\n            break\n        for c in range(2):\n            return 0.0\n        y = never_assigned\n    return x\n",
+        );
+        assert!(ir.contains("return"), "{ir}");
     }
 }
 

@@ -95,6 +95,8 @@ FIXED = {
     "try-remainder-by-zero-of-a-python-float-argument",
     "message-of-a-uint64-lattice-value",
     "folded-math-test-of-an-inlined-constant-beside-a-python-if",
+    "loop-returning-on-every-lane-that-stayed-after-a-partial-break",
+    "loop-returning-on-every-lane-that-stayed-after-a-partial-continue",
 }
 
 
@@ -533,6 +535,26 @@ CASES = [
         # scalar": `not math.isnan(0)` folded to an array True, which cse took for the scalar True
         # of `a == 0` the Python `if` branches on (seed 100001, program 1950)
         "rewrite/cse.rs: constants of the same value but different shapes were one",
+    ),
+    case(
+        "loop-returning-on-every-lane-that-stayed-after-a-partial-break",
+        "T0 = (0, 0, 1, 0)\n\ndef f(p3):\n    for i1 in range(-1, 0):\n        if 1:\n            if p3:\n"
+        "                break\n            for c5 in T0:\n                return 0\n        else:\n"
+        "            v9 = 0\n        b10 = v9\n    return p3 + 1.5\n",
+        [Column(F, [0.0, 1.0, -0.0])],
+        # CPython [0, 2.5, 0]; VectorizationError "`v9` may be undefined here": after the inner
+        # loop every lane has broken or returned, but its read was lowered (seed 100006, program 714)
+        "lower/control.rs: a loop after a partial break that returns on every staying lane did not end the path",
+    ),
+    case(
+        "loop-returning-on-every-lane-that-stayed-after-a-partial-continue",
+        "import math\nT0 = (0, 0)\n\ndef f(p0):\n    for i1 in range(0, 1):\n        if 1:\n"
+        "            if math.log(abs(p0)) > 0:\n                continue\n            for c3 in T0:\n                return 0\n"
+        "        else:\n            v5 = 0\n        return v5\n    return p0\n",
+        [Column(F, [0.5, 3.0, -4.0, 1.0])],
+        # CPython [0, 3.0, -4.0, 0]; VectorizationError "`v5` may be undefined here" (seed 98004,
+        # program 1001, with math.log(0) made a per-lane test)
+        "lower/control.rs: the same after a partial continue",
     ),
     # ---- D11: raises the compiler rejects (open) ----
     case(
