@@ -285,7 +285,7 @@ impl Lowerer<'_> {
                 self.error_at(
                     frame,
                     DiagnosticKind::MaybeUndefined,
-                    format!("`{name}` may be undefined here: it is not assigned on every path before this read"),
+                    format!("`{name}` may be undefined here: it is not assigned on every path before this read (a name first assigned in a loop is defined after it only if every way out assigns it); assign it a value before the `if` or loop that may skip it"),
                     node,
                 );
                 return self.poison();

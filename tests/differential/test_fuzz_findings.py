@@ -453,17 +453,6 @@ CASES = [
         # decorator's environment held only the names the body reads, not the annotation's class.
         "environment: an Enum class named only by an annotation was not bound (seed 1, program 36)",
     ),
-    case(
-        "uniform-elif-chain-returning-in-a-loop",
-        "def f(p1, rates, cap):\n    w9 = 0\n    while True:\n        w9 += 1\n        if w9 > 1:\n            break\n"
-        "        if cap is not None:\n            return 0.0\n        elif rates['low']:\n            return 1.0\n"
-        "        else:\n            v20 = p1\n        v21 = v20\n    return v21\n",
-        [Column(F, [1.0, 2.0]), Column(O, [{"low": 0}], True), Column(O, [None], True)],
-        # CPython [1.0, 2.0]; VectorizationError "`v20` may be undefined here" (the same chain on
-        # module constants compiles)
-        "undefined-after-scalar-return: an if/elif/else on uniform tests whose first branches return, in a "
-        "loop, loses the definedness of the else branch (seed 101, program 240; seed 9, program 200)",
-    ),
     # ---- D16: NumPy calls ----
     case(
         "numpy-sign-of-a-float-constant",
