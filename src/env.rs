@@ -42,6 +42,11 @@ pub enum Binding {
     Function(Box<FunctionSource>),
     /// An array: passed as a hidden keyword parameter (D8).
     Array,
+    /// A module-level object that is no number, table or function: a dict of parameters with
+    /// string keys, `None`, a string or an Enum member (`UNIT = Unit.SI`), named by its type
+    /// (`dict`, `NoneType`, `str`, the Enum class). A uniform value (D14) read through a global
+    /// of the generated module, bound at decoration to a copy of the object then (D8).
+    Object(String),
     /// An Enum class with these member names (D14): its members are uniform values, read
     /// through the class, which the generated module holds as a global bound at decoration (D8).
     Enum(Vec<String>),
@@ -95,6 +100,8 @@ pub enum AssumedBinding {
     },
     /// An Enum class with these member names, in definition order.
     Enum(Vec<String>),
+    /// An object of the type so named (see [`Binding::Object`]).
+    Object(String),
     /// A plain exception class with this MRO (see [`Binding::ExceptionClass`]).
     ExceptionClass(Vec<String>),
     /// The `bisect` module.

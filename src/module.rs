@@ -378,6 +378,7 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
                         count(&n, &mut bind_count);
                         let b = match (t, literal(&a.value)) {
                             (ast::Expr::Name(_), Some(c)) => Binding::Const(c),
+                            (ast::Expr::Name(_), None) => object_binding(&a.value),
                             _ => Binding::Unresolved("computed at import time".into()),
                         };
                         bindings.insert(n, b);
@@ -389,9 +390,10 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
                 target_names(&a.target, &mut names);
                 for n in names {
                     count(&n, &mut bind_count);
-                    let b = match a.value.as_deref().and_then(literal) {
-                        Some(c) => Binding::Const(c),
-                        None => Binding::Unresolved("computed at import time".into()),
+                    let b = match (a.value.as_deref(), a.value.as_deref().and_then(literal)) {
+                        (_, Some(c)) => Binding::Const(c),
+                        (Some(v), None) if matches!(*a.target, ast::Expr::Name(_)) => object_binding(v),
+                        _ => Binding::Unresolved("computed at import time".into()),
                     };
                     bindings.insert(n, b);
                 }
@@ -427,6 +429,7 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
         }
     }
     bind_enums(body, &mut bindings);
+    bind_enum_members(&mut bindings);
     crate::module_classes::bind_exception_classes(body, &mut bindings);
     crate::static_class::bind_namespaces(source, path, index, body, &mut bindings);
     // A name bound twice (or written by `global` in a function) is not pinned by the text.
@@ -504,6 +507,53 @@ fn bisect_function(name: &str) -> Option<&'static str> {
 }
 
 /// Binds every Enum class of the module's top level (D14) to its member names.
+/// What a module-level assignment of something other than a number or table binds (D14): a
+/// dict display (of parameters, string keys), `None` or a string literal is an object of that
+/// type, read through a global of the generated module; `Cls.MEMBER` waits for
+/// [`bind_enum_members`] to know whether `Cls` is an Enum class. The live object's type is
+/// checked against the assumption before the static compile's code is used.
+fn object_binding(value: &ast::Expr) -> Binding {
+    match value {
+        ast::Expr::Dict(_) => Binding::Object("dict".into()),
+        ast::Expr::Constant(c) => match c.value {
+            ast::Constant::None => Binding::Object("NoneType".into()),
+            ast::Constant::Str(_) => Binding::Object("str".into()),
+            _ => Binding::Unresolved("computed at import time".into()),
+        },
+        ast::Expr::Attribute(a) => match a.value.as_ref() {
+            ast::Expr::Name(n) => Binding::Unresolved(format!("{ENUM_MEMBER}{}.{}", n.id, a.attr)),
+            _ => Binding::Unresolved("computed at import time".into()),
+        },
+        _ => Binding::Unresolved("computed at import time".into()),
+    }
+}
+
+/// The reason [`object_binding`] gives `NAME = Cls.MEMBER` until the Enum classes are known.
+const ENUM_MEMBER: &str = "an attribute read at import time: ";
+
+/// `NAME = Cls.MEMBER` with `Cls` an Enum class of the module and `MEMBER` one of its members:
+/// an object of type `Cls` (D14); anything else stays unresolved.
+fn bind_enum_members(bindings: &mut BTreeMap<String, Binding>) {
+    let members: Vec<(String, String)> = bindings
+        .iter()
+        .filter_map(|(name, b)| match b {
+            Binding::Unresolved(why) => {
+                let (class, member) = why.strip_prefix(ENUM_MEMBER)?.split_once('.')?;
+                match bindings.get(class) {
+                    Some(Binding::Enum(names)) if names.iter().any(|m| m == member) => {
+                        Some((name.clone(), class.to_string()))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        })
+        .collect();
+    for (name, class) in members {
+        bindings.insert(name, Binding::Object(class));
+    }
+}
+
 fn bind_enums(body: &[ast::Stmt], bindings: &mut BTreeMap<String, Binding>) {
     for stmt in body {
         if let ast::Stmt::ClassDef(c) = stmt {
@@ -627,6 +677,33 @@ mod tests {
             panic!("helper is not a function binding");
         };
         assert!(f.source.starts_with("def helper"), "{:?}", f.source);
+    }
+
+    #[test]
+    fn module_level_objects_compile_statically_as_uniform_globals() {
+        let source = "import enum\nfrom array_vectorize import vectorize\n\nclass Regime(enum.Enum):\n    FLAT = 1\n    BANDED = 2\n\nPARAMS = {\"rate\": 0.2}\nREGIME = Regime.BANDED\nCAP = None\nOTHER = Regime.MISSING\n\n@vectorize\ndef f(x):\n    if REGIME == Regime.FLAT and CAP is None:\n        return x * PARAMS[\"rate\"]\n    return x\n\n@vectorize\ndef g(x):\n    if OTHER == Regime.FLAT:\n        return x\n    return x\n";
+        let functions = compile_module(source, "m.py", None).expect("parses");
+        let Outcome::Ok(compiled) = &functions[0].outcome else {
+            panic!("f did not compile: {:?}", functions[0].outcome);
+        };
+        let assumed = |name: &str| {
+            compiled
+                .assumptions
+                .iter()
+                .find(|a| a.name == name)
+                .map(|a| a.binding.clone())
+        };
+        use crate::env::AssumedBinding::Object;
+        assert_eq!(assumed("PARAMS"), Some(Object("dict".into())));
+        assert_eq!(assumed("REGIME"), Some(Object("Regime".into())));
+        assert_eq!(assumed("CAP"), Some(Object("NoneType".into())));
+        assert!(compiled.source.contains("PARAMS['rate']"), "{}", compiled.source);
+        // `Regime.MISSING` is no member: only the live module can say what it is.
+        assert!(
+            matches!(functions[1].outcome, Outcome::Deferred(_)),
+            "{:?}",
+            functions[1].outcome
+        );
     }
 
     #[test]

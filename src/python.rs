@@ -140,6 +140,7 @@ fn env_from_py(d: &Bound<'_, PyDict>) -> PyResult<Env> {
             "namespace" => Binding::Namespace(env_from_py(t.get_item(1)?.cast::<PyDict>()?)?),
             "array" => Binding::Array,
             "enum" => Binding::Enum(t.get_item(1)?.extract()?),
+            "object" => Binding::Object(t.get_item(1)?.extract()?),
             "exception" => Binding::ExceptionClass(t.get_item(1)?.extract()?),
             "callable" => Binding::OpaqueCallable(t.get_item(1)?.extract()?),
             "unsupported" => Binding::Unsupported(t.get_item(1)?.extract()?),
@@ -273,6 +274,7 @@ fn assumption_to_py<'py>(py: Python<'py>, a: &Assumption) -> PyResult<Bound<'py,
                 PyTuple::new(py, members)?.into_any(),
             ],
         )?,
+        AssumedBinding::Object(type_name) => PyTuple::new(py, ["object", type_name.as_str()])?,
         AssumedBinding::ExceptionClass(mro) => PyTuple::new(
             py,
             [

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 from ._core import RUNTIME_HELPERS, sha256_hex
 from ._types import CodeType, FunctionType
+from .precompiled import frozen_object
 
 
 def code_filename(qualname: str, source: str) -> str:
@@ -212,13 +213,14 @@ def _lazy(code: CodeType, text: tuple[str, int, str | None], original: FunctionT
 
 
 def hidden_objects(original: FunctionType, hidden: Any) -> dict[str, Any] | None:
-    """The module-level objects a precompiled entry reads as globals (Enum classes, D14), from
-    the live function's globals, which its assumptions were checked against."""
+    """The module-level objects a precompiled entry reads as globals (Enum classes; parameter
+    dicts, `None`, strings, Enum members, D14), from the live function's globals, which its
+    assumptions were checked against; a dict frozen as the decorator freezes it."""
     names = [n for kind, n in hidden if kind == "object"]
     if not names:
         return None
     glob = original.__globals__
-    return {n: glob[n] for n in names}
+    return {n: frozen_object(glob[n]) for n in names}
 
 
 def _module_text(entry: dict) -> tuple[str, int]:

@@ -16,7 +16,7 @@ import re
 import sys
 import types
 
-from .precompiled import exception_class
+from .precompiled import exception_class, frozen_object, is_uniform_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -216,6 +216,11 @@ class EnvBuilder:
             return ("enum", tuple(value.__members__))
         if isinstance(value, type) and issubclass(value, BaseException):
             return self._exception(name, value)
+        if is_uniform_object(value):
+            # D14: a parameter dict, `None`, a string or an Enum member bound at module level
+            # is a uniform value, frozen as it is now (D8).
+            self.hidden_values[name] = frozen_object(value)
+            return ("object", type(value).__name__)
         if isinstance(value, type) and not issubclass(value, BaseException) and "." not in name:
             # D7, D8: a class used as a namespace (`Const.R`, `Units.to_k(t)`); called itself,
             # it is a callable of the element loop (fallback=True).
@@ -269,7 +274,7 @@ class EnvBuilder:
         bindings that need a global of the generated module (arrays, Enum classes, opaque
         callables), which an attribute cannot name."""
         described = self.describe(dotted, value)
-        if described[0] in ("array", "enum", "callable", "namespace"):
+        if described[0] in ("array", "enum", "callable", "namespace", "object"):
             self.hidden_values.pop(dotted, None)
             if described[0] != "namespace" or isinstance(value, type):
                 return ("unsupported", "an attribute that is not a number, a table or a function")

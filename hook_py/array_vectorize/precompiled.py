@@ -6,6 +6,8 @@ compiler made still holds for the live function (DESIGN.md section 4); otherwise
 from __future__ import annotations
 
 import builtins
+import copy
+import enum
 import math
 import sys
 
@@ -164,6 +166,23 @@ def _attribute_of(glob: dict, dotted: str) -> Any:
     return live
 
 
+def is_uniform_object(value: object) -> bool:
+    """Whether a module-level `value` that is no number or table is read as a uniform value (D14):
+    a dict (of parameters: string keys), `None`, a string, an Enum member."""
+    return value is None or type(value) in (dict, str) or isinstance(value, enum.Enum)
+
+
+def frozen_object(value: object) -> object:
+    """A uniform module-level object as the generated code holds it: a dict is copied (deeply when
+    it can be), so that later changes to the module's dict do not reach compiled code (D8)."""
+    if type(value) is not dict:
+        return value
+    try:
+        return copy.deepcopy(value)
+    except Exception:  # noqa: BLE001 - an entry that cannot be copied (a module, a lock)
+        return dict(value)
+
+
 def assumptions_hold(fn: FunctionType, assumptions) -> bool:
     """Checks every (name, binding) the static compiler assumed against `fn`'s live globals.
     (Run for every function of a warm import: kept to one dictionary lookup and a comparison for
@@ -226,6 +245,11 @@ def assumptions_hold(fn: FunctionType, assumptions) -> bool:
             # D14: an Enum class with the members the static compile saw (its generated code
             # reads the members through the live class).
             if not isinstance(live, type) or tuple(getattr(live, "__members__", ())) != tuple(binding[1]):
+                return False
+        elif tag == "object":
+            # D14: a module-level parameter dict, None, string or Enum member, read by the
+            # generated code through a global bound to a frozen copy (emit.hidden_objects).
+            if type(live).__name__ != binding[1] or not is_uniform_object(live):
                 return False
         elif tag == "exception":
             # D11: a plain exception class with the MRO the static compile read from the text.

@@ -127,6 +127,10 @@ impl Gen<'_> {
                 let base = take();
                 Expr::Subscript(Box::new(base), Box::new(take()))
             }
+            UniformOp::Get => {
+                let base = take();
+                call(Expr::Field(Box::new(base), "get".into()), std::mem::take(&mut operands))
+            }
             UniformOp::Compare(c) => {
                 let a = take();
                 cmp(c.symbol(), a, take())

@@ -49,6 +49,8 @@ pub enum UniformOp {
     Attr(String),
     /// `a[b]`.
     Item,
+    /// `a.get(b)` or `a.get(b, c)`.
+    Get,
     /// `a op b`.
     Compare(ObjCmp),
     /// `isinstance(a, b)`.

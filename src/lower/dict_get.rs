@@ -1,5 +1,7 @@
 //! `D.get(key, default)` on a constant dict of numbers (D15: a module global, closure or class
 //! attribute bound once to one) with a per-lane key: a select per entry, from the default.
+//! On a uniform value (D14: a parameter dict, a module-level dict with string keys) it is the
+//! Python call itself, once per call, with a key and default the same on every element.
 //!
 //! ```python
 //! ALLOWANCE = {1: 12570.0, 2: 25140.0}
@@ -15,7 +17,7 @@ use rustpython_parser::ast;
 use super::{Frame, Lowerer, R};
 use crate::diagnostics::DiagnosticKind;
 use crate::env::{AssumedBinding, Binding};
-use crate::ir::{CmpOp, Const, Op, Value};
+use crate::ir::{CmpOp, Const, Op, Shape, UniformOp, Value};
 
 impl Lowerer<'_> {
     /// `base.get(...)` when `base` names a constant dict; None when it does not (the call is
@@ -29,8 +31,49 @@ impl Lowerer<'_> {
         if a.attr.as_str() != "get" {
             return None;
         }
+        if self.names_uniform_value(frame, &a.value) {
+            return Some(self.uniform_get(frame, a, c));
+        }
         let (name, entries) = self.constant_dict(frame, &a.value)?;
         Some(self.lower_dict_get(frame, c, &name, entries))
+    }
+
+    /// Whether `e` is a uniform value by its text: a name bound to one (a uniform parameter, a
+    /// module-level object) or an item or attribute of one.
+    fn names_uniform_value(&self, frame: &Frame, e: &ast::Expr) -> bool {
+        match e {
+            ast::Expr::Name(n) => match frame.vars.get(n.id.as_str()) {
+                Some(super::Var::Def(v)) => self.is_object(*v),
+                Some(super::Var::MaybeUndef) => false,
+                None => {
+                    !frame.locals.contains(n.id.as_str())
+                        && matches!(frame.env.get(n.id.as_str()), Some(Binding::Object(_)))
+                }
+            },
+            ast::Expr::Subscript(s) => self.names_uniform_value(frame, &s.value),
+            ast::Expr::Attribute(a) => self.names_uniform_value(frame, &a.value),
+            _ => false,
+        }
+    }
+
+    /// `base.get(key[, default])` on a uniform value: Python's call, once per call (D14).
+    fn uniform_get(&mut self, frame: &mut Frame, a: &ast::ExprAttribute, c: &ast::ExprCall) -> R<Value> {
+        let base = self.expr(frame, &a.value);
+        let mut operands = vec![base];
+        operands.extend(self.positional(frame, c, "dict.get()", 1, 2)?);
+        if let Some(i) = operands[1..].iter().position(|v| self.shape(*v) == Shape::Array) {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedExpression,
+                "`.get()` on a uniform value (D14) runs once per call: its key and default must be the same on every element (a constant, a loop index, another uniform value); for a key per element, use a dict of numbers as a table (D15)".into(),
+                &c.args[i],
+            );
+            return Err(());
+        }
+        if operands.iter().any(|v| self.poisoned.contains(v)) {
+            return Err(());
+        }
+        Ok(self.uniform(UniformOp::Get, operands))
     }
 
     /// The dotted name and entries of the constant dict `e` names, if it does.

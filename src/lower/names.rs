@@ -11,7 +11,7 @@ use super::calls::Callee;
 use super::{Frame, Hidden, Lowerer, Var, R};
 use crate::diagnostics::DiagnosticKind;
 use crate::env::{AssumedBinding, Binding};
-use crate::ir::{Const, Op, Value, MATH_CONSTANTS};
+use crate::ir::{Const, Op, UniformOp, Value, MATH_CONSTANTS};
 
 /// What the function's free names resolved to.
 #[derive(Default)]
@@ -169,6 +169,7 @@ impl Lowerer<'_> {
             Some(Binding::Const(_))
             | Some(Binding::Array)
             | Some(Binding::Enum(_))
+            | Some(Binding::Object(_))
             | Some(Binding::ExceptionClass(_))
             | Some(Binding::ClassMethod(_)) => {
                 self.error_at(
@@ -336,6 +337,7 @@ impl Lowerer<'_> {
                 v
             }
             Some(Binding::Enum(members)) => self.enum_class(name, &members),
+            Some(Binding::Object(type_name)) => self.uniform_global(name, &type_name),
             Some(Binding::Unresolved(_)) => {
                 self.names.defer(name);
                 self.poison()
@@ -382,6 +384,17 @@ impl Lowerer<'_> {
                 self.poison()
             }
         }
+    }
+
+    /// The environment's module-level object `name` (a parameter dict, `None`, a string, an Enum
+    /// member: [`Binding::Object`]), as a global of the generated module (D8, D14).
+    pub(super) fn uniform_global(&mut self, name: &str, type_name: &str) -> Value {
+        self.names
+            .assume(name.to_string(), AssumedBinding::Object(type_name.to_string()));
+        let param = self.hidden_param(Hidden::Object(name.to_string()));
+        let v = self.uniform(UniformOp::Global(param), vec![]);
+        self.f.values[v.index()].hint = Some(name.to_string());
+        v
     }
 
     pub(super) fn not_a_value(

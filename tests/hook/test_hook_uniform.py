@@ -64,3 +64,59 @@ def test_enum_switches_and_parameter_dicts_are_byte_identical_three_ways(project
     kelvin = plain.out["to_kelvin"]["value"]
     assert kelvin[0][1] == 273.15 and kelvin[1][2] == 273.15
     assert plain.out["taxed"]["value"][1][-1] == 5.0
+
+
+GLOBALS_MODULE = '''\\
+import enum
+
+from array_vectorize import vectorize
+
+
+class Grid(enum.Enum):
+    EU = 50
+    US = 60
+
+
+GRID = Grid.US
+TARIFF = {"standing": 0.45, "per_kwh": 0.28, "night": {"per_kwh": 0.09}}
+DISCOUNT = None
+
+
+@vectorize
+def bill(kwh, night_share):
+    day = kwh * (1.0 - night_share) * TARIFF["per_kwh"]
+    night = kwh * night_share * TARIFF["night"].get("per_kwh", TARIFF["per_kwh"])
+    total = TARIFF["standing"] + day + night
+    if DISCOUNT is not None:
+        total = total * (1.0 - DISCOUNT)
+    if GRID == Grid.US:
+        return total * GRID.value / 50.0
+    return total
+'''
+
+GLOBALS_PROBE = """
+import numpy as np
+import globals_mod as m
+kwh = np.array([0.0, -0.0, 1.5, 1e3, 5e-324, np.inf])
+share = np.array([0.0, 0.5, 1.0, 0.25, 0.5, 0.5])
+out = {"bill": {"source": m.bill.source, "value": [repr(v) for v in m.bill(kwh, share).tolist()],
+                "cpython": [repr(m.bill._vectorized_original(a, b)) for a, b in zip(kwh.tolist(), share.tolist())]}}
+"""
+
+
+def test_module_level_uniform_values_are_precompiled_by_the_hook(project: Project):
+    """D14, D8: a module's parameter dict, Enum-member global and `None` global compile
+    statically (the hook's cache hits, so its assumptions held) to the decorator's text, and the
+    precompiled code reads them from the live module as the decorator does."""
+    text = project.write("globals_mod.py", GLOBALS_MODULE).read_text()
+    plain = project.run(GLOBALS_PROBE, hook=False)
+    cold = project.run(GLOBALS_PROBE)
+    warm = project.run(GLOBALS_PROBE)
+    assert cold.stats["hook_hits"] == 1 and warm.stats["disk_cache_hits"] == 1, (cold.stats, warm.stats)
+    static = {e["qualname"]: e for e in _core.compile_module(text, str(project.root / "globals_mod.py"))}
+    assert static["bill"]["status"] == "ok", static["bill"]
+    assumed = dict((a, tuple(b)) for a, b in static["bill"]["assumptions"])
+    assert assumed["TARIFF"] == ("object", "dict") and assumed["GRID"] == ("object", "Grid")
+    assert static["bill"]["source"] == plain.out["bill"]["source"] == cold.out["bill"]["source"] == warm.out["bill"]["source"]
+    for run in (plain, cold, warm):
+        assert run.out["bill"]["value"] == run.out["bill"]["cpython"]
