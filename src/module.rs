@@ -392,7 +392,9 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
                     count(&n, &mut bind_count);
                     let b = match (a.value.as_deref(), a.value.as_deref().and_then(literal)) {
                         (_, Some(c)) => Binding::Const(c),
-                        (Some(v), None) if matches!(*a.target, ast::Expr::Name(_)) => object_binding(v),
+                        (Some(v), None) if matches!(*a.target, ast::Expr::Name(_)) => {
+                            object_binding(v)
+                        }
                         _ => Binding::Unresolved("computed at import time".into()),
                     };
                     bindings.insert(n, b);
@@ -697,7 +699,11 @@ mod tests {
         assert_eq!(assumed("PARAMS"), Some(Object("dict".into())));
         assert_eq!(assumed("REGIME"), Some(Object("Regime".into())));
         assert_eq!(assumed("CAP"), Some(Object("NoneType".into())));
-        assert!(compiled.source.contains("PARAMS['rate']"), "{}", compiled.source);
+        assert!(
+            compiled.source.contains("PARAMS['rate']"),
+            "{}",
+            compiled.source
+        );
         // `Regime.MISSING` is no member: only the live module can say what it is.
         assert!(
             matches!(functions[1].outcome, Outcome::Deferred(_)),

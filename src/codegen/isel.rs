@@ -129,7 +129,10 @@ impl Gen<'_> {
             }
             UniformOp::Get => {
                 let base = take();
-                call(Expr::Field(Box::new(base), "get".into()), std::mem::take(&mut operands))
+                call(
+                    Expr::Field(Box::new(base), "get".into()),
+                    std::mem::take(&mut operands),
+                )
             }
             UniformOp::Compare(c) => {
                 let a = take();

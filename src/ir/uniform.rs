@@ -17,6 +17,8 @@ pub enum ObjCmp {
     Ne,
     Is,
     IsNot,
+    /// `a in b`, `b` a uniform container (`"bonus" in params`).
+    In,
 }
 
 impl ObjCmp {
@@ -27,6 +29,7 @@ impl ObjCmp {
             ObjCmp::Ne => "!=",
             ObjCmp::Is => "is",
             ObjCmp::IsNot => "is not",
+            ObjCmp::In => "in",
         }
     }
 }

@@ -239,27 +239,13 @@ impl Lowerer<'_> {
                 let a = self.positional(frame, c, &what, 2, 2)?;
                 self.round_digits(frame, c, a[0], a[1])
             }
-            "float" | "int" | "bool" | "round" => {
-                let a = self.positional(frame, c, &what, 1, 1)?;
-                let op = match name {
-                    "float" => CastOp::Float,
-                    "int" => CastOp::Int,
-                    "bool" => CastOp::Bool,
-                    _ => CastOp::Round,
-                };
-                // Float to int is partial (NaN, inf); ints and bools need no guard.
-                if matches!(op, CastOp::Int | CastOp::Round) {
-                    self.int_conversion_raise(frame, name, a[0]);
+            "float" if c.keywords.is_empty() && c.args.len() == 1 => {
+                if let Some(text) = text_of(&c.args[0]) {
+                    return self.float_of_text(frame, c, text);
                 }
-                let v = if matches!(op, CastOp::Int | CastOp::Round)
-                    && !matches!(self.kind(a[0]), Kind::Int | Kind::Bool)
-                {
-                    self.protect(frame, a[0], SafeValue::Zero)
-                } else {
-                    a[0]
-                };
-                Ok(self.cast(op, v))
+                self.conversion(frame, c, name, &what)
             }
+            "float" | "int" | "bool" | "round" => self.conversion(frame, c, name, &what),
             "isinstance" => self.isinstance_call(frame, c),
             "pow" => {
                 let a = self.positional(frame, c, &what, 2, 2)?;
@@ -309,6 +295,51 @@ impl Lowerer<'_> {
             }
         }
     }
+
+    /// `float(x)`, `int(x)`, `bool(x)`, `round(x)`.
+    fn conversion(
+        &mut self,
+        frame: &mut Frame,
+        c: &ast::ExprCall,
+        name: &str,
+        what: &str,
+    ) -> R<Value> {
+        let a = self.positional(frame, c, what, 1, 1)?;
+        let op = match name {
+            "float" => CastOp::Float,
+            "int" => CastOp::Int,
+            "bool" => CastOp::Bool,
+            _ => CastOp::Round,
+        };
+        // Float to int is partial (NaN, inf); ints and bools need no guard.
+        if matches!(op, CastOp::Int | CastOp::Round) {
+            self.int_conversion_raise(frame, name, a[0]);
+        }
+        let v = if matches!(op, CastOp::Int | CastOp::Round)
+            && !matches!(self.kind(a[0]), Kind::Int | Kind::Bool)
+        {
+            self.protect(frame, a[0], SafeValue::Zero)
+        } else {
+            a[0]
+        };
+        Ok(self.cast(op, v))
+    }
+
+    /// `float("...")` of a string literal: the number CPython parses, or a positioned error.
+    fn float_of_text(&mut self, frame: &Frame, c: &ast::ExprCall, text: &str) -> R<Value> {
+        match parse_float(text) {
+            Some(f) => Ok(self.konst(Const::Float(f))),
+            None => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnsupportedExpression,
+                    format!("float() of the string {text:?} is not a number this compiler reads: write the number itself (float() of a string is folded for decimal literals, 'nan', 'inf', 'infinity' with a sign)"),
+                    c,
+                );
+                Err(())
+            }
+        }
+    }
 }
 
 /// What a call calls.
@@ -332,8 +363,72 @@ pub(super) enum Callee {
     ClassMethod(Box<FunctionSource>, Env, String),
 }
 
+/// The text of a string literal.
+fn text_of(e: &ast::Expr) -> Option<&str> {
+    match e {
+        ast::Expr::Constant(c) => match &c.value {
+            ast::Constant::Str(s) => Some(s.as_str()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `float(text)` as CPython parses it: surrounding whitespace ignored, `nan`, `inf` and
+/// `infinity` in any case with an optional sign (`-nan` keeps its sign bit), and decimal
+/// ASCII decimal literals whose underscores each stand between two digits. None for anything
+/// else (where CPython raises, or a literal in other digits, which this does not read).
+fn parse_float(text: &str) -> Option<f64> {
+    let t = text.trim();
+    let (negative, body) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let lower = body.to_ascii_lowercase();
+    let magnitude = match lower.as_str() {
+        "nan" => f64::NAN,
+        "inf" | "infinity" => f64::INFINITY,
+        _ => {
+            let bytes = body.as_bytes();
+            let digit = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_digit);
+            let underscores_ok = bytes
+                .iter()
+                .enumerate()
+                .all(|(i, &b)| b != b'_' || (i > 0 && digit(i - 1) && digit(i + 1)));
+            let plain = body.bytes().all(|b| {
+                b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-' | b'_')
+            });
+            let unsigned = !body.starts_with(['+', '-']);
+            if !underscores_ok || !plain || !unsigned || !body.bytes().any(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            body.replace('_', "").parse::<f64>().ok()?
+        }
+    };
+    Some(if negative { -magnitude } else { magnitude })
+}
+
 #[cfg(test)]
 mod tests {
+    use super::parse_float;
+
+    #[test]
+    fn float_of_a_string_reads_what_cpython_reads() {
+        assert!(parse_float(" nan ").is_some_and(|f| f.is_nan() && f.is_sign_positive()));
+        assert!(parse_float("-NaN").is_some_and(|f| f.is_nan() && f.is_sign_negative()));
+        assert_eq!(parse_float("-Infinity"), Some(f64::NEG_INFINITY));
+        assert_eq!(parse_float("+inf"), Some(f64::INFINITY));
+        assert_eq!(parse_float("1_000.5e-1_0"), Some(1000.5e-10));
+        assert_eq!(parse_float("-0"), Some(-0.0));
+        assert!(parse_float("-0").is_some_and(f64::is_sign_negative));
+        for bad in [
+            "", "_1", "1_", "1__0", "+-1", "1e", "e5", "nan1", "0x10", "1_.5", "infinit",
+        ] {
+            assert_eq!(parse_float(bad), None, "{bad:?}");
+        }
+    }
+
     use crate::pipeline::Options;
     use crate::testing::{env, errors, ir_after_with, lowered};
 

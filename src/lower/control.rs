@@ -86,8 +86,15 @@ impl Lowerer<'_> {
         self.truth(v)
     }
 
-    /// An `if` statement: only the taken side for a constant condition, else a Python-level or an array `if`.
-    pub(super) fn if_stmt(&mut self, frame: &mut Frame, i: &ast::StmtIf) {
+    /// An `if` statement: only the taken side for a constant condition, else a Python-level or an
+    /// array `if`. `rest` are the statements after it in its block; true when they were lowered
+    /// too, inside the `if` (see [`Self::rest_inside`]).
+    pub(super) fn if_stmt(
+        &mut self,
+        frame: &mut Frame,
+        i: &ast::StmtIf,
+        rest: &[ast::Stmt],
+    ) -> bool {
         let test = self.expr(frame, &i.test);
         let cond = self.condition(test);
         match self.const_of(cond) {
@@ -98,6 +105,10 @@ impl Lowerer<'_> {
                 && !has_exit(&i.orelse, true, true)
                 && !self.raise_per_lane(cond, i) =>
             {
+                if let Some(joined) = self.rest_inside(cond, i, rest) {
+                    self.scalar_if(frame, cond, &joined);
+                    return true;
+                }
                 self.scalar_if(frame, cond, i)
             }
             // A branch that breaks or continues is per lane even on a scalar condition (D12),
@@ -108,6 +119,31 @@ impl Lowerer<'_> {
             }
             None => self.array_if(frame, cond, i),
         }
+        false
+    }
+
+    /// `if c: <returns> ... <rest>` on a uniform condition (D14) as `if c: <returns> else:
+    /// <rest>` (and likewise with the sides swapped): Python's own meaning, written so that
+    /// the generated code runs `rest` only where CPython reaches it. Otherwise the collapsed
+    /// `if` would be followed by `rest` for every call, and a uniform read there that CPython
+    /// never makes (`params["cap"]` after `if "cap" not in params: return x`) would raise.
+    /// Not when `rest` breaks, continues or raises: those are per lane, not in a Python `if`.
+    fn rest_inside(&self, cond: Value, i: &ast::StmtIf, rest: &[ast::Stmt]) -> Option<ast::StmtIf> {
+        if rest.is_empty()
+            || !self.uniform_derived.contains(&cond)
+            || has_exit(rest, true, true)
+            || contains_raise(rest)
+        {
+            return None;
+        }
+        let (body_leaves, else_leaves) = (always_returns(&i.body), always_returns(&i.orelse));
+        let mut joined = i.clone();
+        match (body_leaves, else_leaves) {
+            (true, false) => joined.orelse.extend_from_slice(rest),
+            (false, true) => joined.body.extend_from_slice(rest),
+            _ => return None,
+        }
+        Some(joined)
     }
 
     /// A loop after a `break` or `continue` that only some lanes of the iteration took (D12):
@@ -289,6 +325,23 @@ mod tests {
         assert!(ir.contains("= cast.bool %0"), "{ir}");
     }
 
+    /// The statements after a uniform `if` that returns run inside its other side: the key
+    /// `rate` is read only where CPython reads it.
+    #[test]
+    fn the_rest_after_a_returning_uniform_if_runs_in_its_other_side() {
+        let src = "def f(x, params: dict, mode: str):\n    if mode == 'none':\n        return x\n    r = params['rate']\n    return x * r\n";
+        let out = crate::testing::compiled(src).source;
+        let body: Vec<&str> = out.lines().collect();
+        let at = |needle: &str| {
+            body.iter()
+                .position(|l| l.contains(needle))
+                .unwrap_or_else(|| panic!("{needle} in {out}"))
+        };
+        let (test, other, read) = (at("if mode == 'none':"), at("else:"), at("['rate']"));
+        assert!(test < other && other < read, "{out}");
+        assert!(body[read].starts_with("        "), "{out}");
+    }
+
     /// After a partial `break`, a loop that returns on every lane still in the iteration ends
     /// the path: the read of a name assigned nowhere after it is dead code, not an error.
     #[test]
@@ -297,6 +350,16 @@ mod tests {
             "def f(x):\n    for i in range(2):\n        if x > 0.0:\n            break\n        for c in range(2):\n            return 0.0\n        y = never_assigned\n    return x\n",
         );
         assert!(ir.contains("return"), "{ir}");
+    }
+}
+
+/// Whether every path through `body` ends in a `return`: its last statement is one, or an `if`
+/// with an `else` both of whose sides always return.
+fn always_returns(body: &[ast::Stmt]) -> bool {
+    match body.last() {
+        Some(ast::Stmt::Return(_)) => true,
+        Some(ast::Stmt::If(i)) => always_returns(&i.body) && always_returns(&i.orelse),
+        _ => false,
     }
 }
 

@@ -57,11 +57,19 @@ impl Lowerer<'_> {
     }
 
     /// `base.get(key[, default])` on a uniform value: Python's call, once per call (D14).
-    fn uniform_get(&mut self, frame: &mut Frame, a: &ast::ExprAttribute, c: &ast::ExprCall) -> R<Value> {
+    fn uniform_get(
+        &mut self,
+        frame: &mut Frame,
+        a: &ast::ExprAttribute,
+        c: &ast::ExprCall,
+    ) -> R<Value> {
         let base = self.expr(frame, &a.value);
         let mut operands = vec![base];
         operands.extend(self.positional(frame, c, "dict.get()", 1, 2)?);
-        if let Some(i) = operands[1..].iter().position(|v| self.shape(*v) == Shape::Array) {
+        if let Some(i) = operands[1..]
+            .iter()
+            .position(|v| self.shape(*v) == Shape::Array)
+        {
             self.error_at(
                 frame,
                 DiagnosticKind::UnsupportedExpression,

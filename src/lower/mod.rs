@@ -469,11 +469,18 @@ impl<'s> Lowerer<'s> {
 
     /// Lowers a statement list, stopping after a return (or loop exit) that covers every lane.
     fn body(&mut self, frame: &mut Frame, stmts: &[ast::Stmt]) {
-        for stmt in stmts {
+        for (k, stmt) in stmts.iter().enumerate() {
             if self.ends_here(&mut frame.flow) {
                 break;
             }
             if validate::is_string_statement(stmt) {
+                continue;
+            }
+            if let ast::Stmt::If(i) = stmt {
+                // The statements after it may run inside one of its sides (`if_stmt`).
+                if self.if_stmt(frame, i, &stmts[k + 1..]) {
+                    break;
+                }
                 continue;
             }
             self.stmt(frame, stmt);

@@ -389,8 +389,10 @@ impl Lowerer<'_> {
     /// The environment's module-level object `name` (a parameter dict, `None`, a string, an Enum
     /// member: [`Binding::Object`]), as a global of the generated module (D8, D14).
     pub(super) fn uniform_global(&mut self, name: &str, type_name: &str) -> Value {
-        self.names
-            .assume(name.to_string(), AssumedBinding::Object(type_name.to_string()));
+        self.names.assume(
+            name.to_string(),
+            AssumedBinding::Object(type_name.to_string()),
+        );
         let param = self.hidden_param(Hidden::Object(name.to_string()));
         let v = self.uniform(UniformOp::Global(param), vec![]);
         self.f.values[v.index()].hint = Some(name.to_string());

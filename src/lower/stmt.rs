@@ -58,7 +58,9 @@ impl Lowerer<'_> {
                 self.note_return_site(frame, v, stmt);
                 self.do_return(frame, v);
             }
-            S::If(i) => self.if_stmt(frame, i),
+            S::If(i) => {
+                self.if_stmt(frame, i, &[]);
+            }
             S::Raise(r) => self.raise_stmt(frame, r, stmt),
             S::Assert(a) => self.assert_stmt(frame, a, stmt),
             S::Try(t) => self.try_stmt(frame, t, stmt),

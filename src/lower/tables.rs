@@ -9,7 +9,7 @@ use rustpython_parser::ast;
 use super::{Frame, Lowerer, R};
 use crate::diagnostics::DiagnosticKind;
 use crate::ir::eval::{dict_of, num_eq};
-use crate::ir::{CmpOp, Const, Kind, Op, Shape, Value};
+use crate::ir::{CmpOp, Const, Kind, ObjCmp, Op, Shape, UniformOp, Value};
 
 /// Largest int an int64 array holds.
 const INT64_MAX: i128 = i64::MAX as i128;
@@ -236,6 +236,27 @@ impl Lowerer<'_> {
         Ok(self.emit(Op::Index(t, i)))
     }
 
+    /// `key in container` with a uniform container (D14: `"bonus" in params`): Python's test,
+    /// once per call, for a key the same on every element.
+    fn object_membership(
+        &mut self,
+        frame: &Frame,
+        x: Value,
+        t: Value,
+        right: &ast::Expr,
+    ) -> R<(Value, Value)> {
+        if self.shape(x) == Shape::Array {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedOperator,
+                "`in` on a uniform value (D14) runs once per call: the left side must be the same on every element (a constant, another uniform value); for a key per element, use a constant table of numbers (D15)".into(),
+                right,
+            );
+            return Err(());
+        }
+        Ok((self.uniform(UniformOp::Compare(ObjCmp::In), vec![x, t]), t))
+    }
+
     /// `x in TABLE` for a constant tuple, list, set or dict (its keys), a display or a frozen
     /// name: `x == c1 or x == c2 ...` as bools, which is CPython's membership for numbers
     /// (equality across int, float and bool; a NaN element is never equal, and an element is
@@ -248,6 +269,9 @@ impl Lowerer<'_> {
         right: &ast::Expr,
     ) -> R<(Value, Value)> {
         let t = self.table(frame, right, right, true)?;
+        if self.is_object(t) {
+            return self.object_membership(frame, x, t, right);
+        }
         let items = match self.const_of(t) {
             Some(Const::Tuple(items) | Const::List(items)) => items,
             Some(Const::Dict(entries)) => entries.into_iter().map(|(k, _)| k).collect(),

@@ -121,6 +121,28 @@ def len_like(p):
     return p["a"] + p["b"]
 
 
+def key_membership(x, params: dict):
+    # A bonus applies only to schemes that define one.
+    if "bonus" in params and "cap" not in params:
+        return x + params["bonus"]
+    if "bonus" in params:
+        return min(x + params["bonus"], params["cap"])
+    return x
+
+
+def dict_get_defaults(x, params: dict):
+    return x * params.get("rate", 0.2) + params.get("fee", 0)
+
+
+def float_of_strings(x, strict: bool = False):
+    lowest = float("inf")
+    if x < lowest:
+        lowest = x
+    if lowest < float("-Infinity") + 1.0 or x != x:
+        return float(" nan ")
+    return lowest * float("1_000.5") + float("-0")
+
+
 SI, IMP = UnitSystem.SI, UnitSystem.IMPERIAL
 
 CASES = [
@@ -135,6 +157,9 @@ CASES = [
     (nested_attribute, [SimpleNamespace(inner=SimpleNamespace(rate=0.5), offset=2.0), SimpleNamespace(inner=SimpleNamespace(rate=-1), offset=0)]),
     (dict_flag, [{"enabled": False, "factor": 3.0}, {"enabled": 1, "factor": 0.5}, {"enabled": "", "factor": 9.0}]),
     (annotated_dict, [{"a": 1.0, "b": 2}, {"a": -0.5, "b": 0.0}]),
+    (key_membership, [{"bonus": 2.5}, {"bonus": -1, "cap": 3.0}, {}, {"cap": 1.0}]),
+    (dict_get_defaults, [{}, {"rate": 1}, {"rate": -0.5, "fee": 2.5}, {"fee": True}]),
+    (float_of_strings, [False, True]),
 ]
 
 
@@ -185,6 +210,52 @@ def test_an_array_where_a_uniform_value_is_read_is_an_error_naming_the_parameter
     name = fn.__code__.co_varnames[1]
     with pytest.raises(TypeError, match=f"argument `{name}` is an array"):
         vec(floats(), np.array([1.0, 2.0]))
+
+
+def scheme_premium(x, params: dict, scheme: str):
+    if scheme == "exempt":
+        return x
+    elif scheme == "flat":
+        return x + params["flat_fee"]
+    fee = params["rate"] * x
+    return max(fee, params["minimum"])
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_reads_after_a_uniform_if_that_returns_run_only_where_cpython_reaches_them(backend):
+    """D14: after `if scheme == "exempt": return x`, CPython never reads params["rate"] for
+    that scheme, so neither may the generated code (a KeyError for a dict without the key)."""
+    vec = vectorize(scheme_premium)
+    check(vec, floats(), {}, "exempt", backend=backend)
+    check(vec, floats(), {"flat_fee": 2.5}, "flat", backend=backend)
+    check(vec, floats(), {"rate": 0.1, "minimum": 1.0}, "banded", backend=backend)
+    check(vec, ints(), {"rate": 1, "minimum": -3}, "banded", backend=backend)
+    with pytest.raises(KeyError):  # CPython's error where CPython reads the key
+        vec(np.array([1.0]), {"flat_fee": 1.0}, "banded")
+
+
+def test_membership_and_get_with_a_key_per_element_are_refused_with_a_position():
+    def by_key(x, params: dict):
+        return x in params
+
+    def get_per_lane(x, params: dict):
+        return params.get("rate", x)
+
+    for fn in (by_key, get_per_lane):
+        with pytest.raises(VectorizationError) as info:
+            vectorize(fn)
+        (d,) = info.value.diagnostics
+        assert "same on every element" in d["message"] and d["line"] > 0 and d["col"] > 0, d
+
+
+def test_float_of_a_string_that_is_no_number_is_refused_with_a_position():
+    def parse(x):
+        return x + float("1.5kg")
+
+    with pytest.raises(VectorizationError) as info:
+        vectorize(parse)
+    (d,) = info.value.diagnostics
+    assert "1.5kg" in d["message"] and d["line"] > 0, d
 
 
 def test_a_missing_key_raises_keyerror_as_cpython_does():
