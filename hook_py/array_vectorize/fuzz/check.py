@@ -188,6 +188,7 @@ def _model(text: str) -> Tuple[Optional["model.Model"], str]:
         found = model.Model(text)
         found.float_raise_operands = float_raise_operands(text)
         found.uniform_number = "uniform Number(" in text
+        found.number_params = number_params(text)
         return found, kind
     except (model.Unsupported, ValueError, SyntaxError, AttributeError, IndexError, TypeError, NameError) as exc:
         return (Unmodelled(text, f"{type(exc).__name__}: {exc}") if text else None), kind
@@ -204,6 +205,27 @@ def float_raise_operands(text: str) -> bool:
     return False
 
 
+def number_params(text: str) -> set:
+    """The parameters the IR reads as numbers (``param k``; the others it reads as uniform
+    objects, D14): the generated code passes these to its argument prologue."""
+    return {int(k) for k in re.findall(r"= param (\d+)$", text, re.M)}
+
+
+def fast_path(columns: List[Column], models: Dict[bool, Tuple[Optional["model.Model"], str]]) -> bool:
+    """The call takes the float fast path: every argument the prologue receives is float64 or
+    a Python float (``runtime/args.py``). A uniform argument (D14) read as a number is passed
+    too (``None`` as 0.0): an int there (``cap=3``) sends the call to the helpers' body."""
+    m = models.get(False, (None, ""))[0]
+    numbers = getattr(m, "number_params", set())
+    for k, c in enumerate(columns):
+        if c.kind == "o":
+            if k in numbers and not (c.values[0] is None or type(c.values[0]) is float):
+                return False
+        elif c.kind != "f":
+            return False
+    return True
+
+
 class Unmodelled:
     """IR the model does not interpret (D11 raises, D14 uniform values...): it explains no
     difference, but item 9's ulps still apply where the IR holds transcendental functions."""
@@ -212,6 +234,7 @@ class Unmodelled:
         self.approximate = model.approximate(ir_text)
         self.float_raise_operands = float_raise_operands(ir_text)
         self.uniform_number = "uniform Number(" in ir_text
+        self.number_params = number_params(ir_text)
         self.why = why
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
@@ -249,6 +272,9 @@ class Explainer:
         self._plain: Dict[bool, List[Any]] = {}
         self._arrays: Optional[Tuple[List[Any], str]] = None
         self._raises: Dict[Any, List[bool]] = {}  # which lanes raise (D11), per run of the model
+        self._plain_classes: Dict[bool, List[Optional[str]]] = {}  # the class each lane raises, plain
+        self._nan_signs: Dict[float, Any] = {}  # ``arrays`` with D3 NaNs of one sign (item 18)
+        self._plain_operands: Dict[bool, List[Optional[tuple]]] = {}
         self.error = ""
 
     def arrays(self) -> Optional[Tuple[List[Any], str]]:
@@ -256,7 +282,10 @@ class Explainer:
             try:
                 self._arrays = self.model.run(self.params, arrays=True, exact_body=self.exact_body)
                 self._raises["arrays"] = self.model.raises
-                self._raise_classes = [self.model.site_classes.get(int(c)) for c in self.model.raise_codes]
+                self._raise_classes = self._site_classes()
+                m = self.model
+                self._raise_exceptions = [m.site_exception(c, lane) if c else None for lane, c in enumerate(m.raise_codes)]
+                self._held = self._site_operands()
             except Exception as exc:  # noqa: BLE001 - a gap of the model: reported with the mismatch
                 self.error = f"model: {type(exc).__name__}: {exc}"
         return self._arrays
@@ -266,6 +295,8 @@ class Explainer:
             try:
                 self._plain[stated] = self.model.run(self.params, arrays=False, stated=stated)[0]
                 self._raises[stated] = self.model.raises
+                self._plain_classes[stated] = self._site_classes()
+                self._plain_operands[stated] = self._site_operands()
             except Exception as exc:  # noqa: BLE001
                 self.error = f"model: {type(exc).__name__}: {exc}"
         return self._plain.get(stated)
@@ -307,10 +338,83 @@ class Explainer:
             return all(arrays[lane] == vectorized[lane] for lane in lanes)
         return next((lane for lane, r in enumerate(arrays) if r), None) == vectorized
 
+    def _site_classes(self) -> List[Optional[str]]:
+        """Per lane, the class of the site the last run of the model raises at (None: none)."""
+        m = self.model
+        return [m.site_class(c, lane) if c else None for lane, c in enumerate(m.raise_codes)]
+
+    def _site_operands(self) -> List[Optional[tuple]]:
+        """Per lane, the site the last run raises at and the values of its operands."""
+        m = self.model
+        out: List[Optional[list]] = []
+        for lane, c in enumerate(m.raise_codes):
+            site = m.sites.get(int(c)) if c and c is not model.POISON else None
+            out.append(None if site is None else (c, [
+                m.env[r].lanes[lane] if len(m.env[r].lanes) > lane else m.env[r].lanes[0] for r in site[1]
+            ]))
+        return out
+
+    def explains_raise_class(self, expected: list, first_raise: int, exc: BaseException, noted: int) -> bool:
+        """CPython raises first at ``first_raise`` and so does the call, but with another class:
+        the IR raises CPython's class first there (``plain``: a site of that class, every raise
+        decision CPython's) and the array rules raise the call's (``arrays``): an int held as
+        float64 compared with an int (item 8) took the other site."""
+        want = type(expected[first_raise].error).__name__
+        if noted != first_raise or want == type(exc).__name__:
+            return False  # the same class with other args: item 37 or a mismatch
+        if not self.explains_raises(expected, range(len(expected)), noted) or not self.raises_this(noted, exc):
+            return False
+        return any(
+            classes[first_raise] == want and all(
+                self._raises[stated][lane] == isinstance(e, oracle.Raised)
+                for lane, e in enumerate(expected) if not isinstance(e, oracle.Skip)
+            )
+            for stated, classes in self._plain_classes.items()
+        )
+
+    def holds_numbers(self, lane: int) -> bool:
+        """Item 37: an operand of the site that raises on ``lane`` is, under the array rules, a
+        float where the IR's plain reading has an int (item 8), or a number where it has a bool
+        (a bool merged with numbers): the message formats that number."""
+        if self.arrays() is None:
+            return False
+        held = getattr(self, "_held", [])
+        if lane >= len(held) or held[lane] is None:
+            return False
+        for stated in (False, True):
+            if self.plain(stated) is None:
+                continue
+            plain = self._plain_operands.get(stated, [])
+            if lane >= len(plain) or plain[lane] is None or plain[lane][0] != held[lane][0]:
+                continue  # the same site on both readings
+            for a, p in zip(held[lane][1], plain[lane][1]):
+                if type(a) is float and type(p) in (int, bool) or type(a) is int and type(p) is bool:
+                    return True
+        return False
+
+    def raises_this(self, lane: int, exc: BaseException) -> bool:
+        """The array rules raise ``exc``'s class on ``lane`` (after ``arrays``), with ``exc``'s
+        args where the model can build the site's exception."""
+        if self.raise_class(lane) != type(exc).__name__:
+            return False
+        built = getattr(self, "_raise_exceptions", [])
+        return lane >= len(built) or built[lane] is None or oracle.same_exception(exc, built[lane], ulps=self.ulps)
+
     def raise_class(self, lane: int) -> Optional[str]:
         """The exception class the array rules raise on ``lane`` (after ``explains_raises``)."""
         classes = getattr(self, "_raise_classes", [])
         return classes[lane] if lane < len(classes) else None
+
+    def wraps_beyond_64_bits(self, lane: int, got: Any, kind: str) -> bool:
+        """On an element where CPython computed an int beyond int64, the IR's plain reading
+        cannot hold it either (an int past the float range met a float conversion the core
+        states, ``cast.float``: the model's POISON), and the array rules, which wrap it (items 6,
+        13), give the vectorized value."""
+        arrays = self.arrays()
+        plains = [p for p in (self.plain(), self.plain(stated=True)) if p is not None]
+        if arrays is None or not plains or any(p[lane] is not model.POISON for p in plains):
+            return False
+        return oracle.close(got, kind, arrays[0][lane], self.ulps, float_result=arrays[1] == "f")
 
     def explains(self, lane: int, got: Any, kind: str, expected: Any, float_result: bool = False) -> bool:
         """The IR computes CPython's value on this element (``plain``, with or without the
@@ -321,7 +425,30 @@ class Explainer:
             return False
         if not any(p is not None and oracle.same_value(p[lane], expected) for p in (self.plain(), self.plain(stated=True))):
             return False
-        return oracle.close(got, kind, arrays[0][lane], self.ulps, float_result=float_result or arrays[1] == "f")
+        return any(
+            oracle.close(got, kind, a[0][lane], self.ulps, float_result=float_result or a[1] == "f")
+            for a in [arrays] + self._signed_nans()
+        )
+
+    def _signed_nans(self) -> List[Tuple[List[Any], str]]:
+        """Item 18: where a D17 helper gives a NaN for a call CPython refuses (D3), that NaN's
+        sign is the array library's, which ``math.copysign`` shows. The ``arrays`` reading with
+        such NaNs negative, and positive (only when the model met one)."""
+        if not getattr(self.model, "d3_nans", False):
+            return []
+        out = []
+        for sign in (-1.0, 1.0):
+            if sign not in self._nan_signs:
+                self.model.nan_sign = sign
+                try:
+                    self._nan_signs[sign] = self.model.run(self.params, arrays=True, exact_body=self.exact_body)
+                except Exception:  # noqa: BLE001 - as ``arrays``: no explanation
+                    self._nan_signs[sign] = None
+                finally:
+                    self.model.nan_sign = None
+            if self._nan_signs[sign] is not None:
+                out.append(self._nan_signs[sign])
+        return out
 
 
 def judge(
@@ -364,7 +491,7 @@ def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], re
     for m, _ in prepared.models.values():
         if isinstance(m, model.Model):
             m.module = prepared.module  # the Enum classes the IR reads as hidden parameters
-    explainer = Explainer(prepared.models, params, all(c.kind == "f" for c in columns if c.kind != "o"))
+    explainer = Explainer(prepared.models, params, fast_path(columns, prepared.models))
     runs = [(prepared.vec, False)] + ([(prepared.nan_vec, True)] if prepared.nan_vec is not None else [])
     for bname, xp in names.items():
         args = _backend_args(columns, bname, xp, prepared.module)
@@ -442,6 +569,10 @@ def _judge_exception(
         result.lanes += 1
         if oracle.same_exception(exc, want, ulps=explainer.ulps) and noted == first_raise:
             return
+        if isinstance(explainer.model, model.Model):
+            # The model reads the site's operands (``holds_numbers``); the IR's printed kinds
+            # only where it cannot.
+            held_float = noted == first_raise and explainer.holds_numbers(noted)
         if held_float and noted == first_raise and oracle.same_exception(exc, want, ints_as_floats=True, ulps=explainer.ulps):
             # docs/semantics.md item 37: an int the core holds as float64 (item 8) formats as
             # a float in the message; the core prints that operand float.
@@ -453,6 +584,9 @@ def _judge_exception(
             result.skipped["array-rules"] = result.skipped.get("array-rules", 0) + 1
             return
         if noted != first_raise and _raise_explained(explainer, expected, exc, noted):
+            result.skipped["array-rules"] = result.skipped.get("array-rules", 0) + 1
+            return
+        if explainer.explains_raise_class(expected, first_raise, exc, noted):
             result.skipped["array-rules"] = result.skipped.get("array-rules", 0) + 1
             return
         result.failures.append(Failure(
@@ -479,7 +613,7 @@ def _judge_exception(
 def _raise_explained(explainer: "Explainer", expected: list, exc: BaseException, noted: int) -> bool:
     """The call raised for element ``noted``, where CPython does not raise first: the IR raises
     as CPython does and the array rules raise first there, at a site of the class raised."""
-    return explainer.explains_raises(expected, range(len(expected)), noted) and explainer.raise_class(noted) == type(exc).__name__
+    return explainer.explains_raises(expected, range(len(expected)), noted) and explainer.raises_this(noted, exc)
 
 
 def _wide_before(expected: list, lane: int) -> bool:
@@ -549,10 +683,13 @@ def _compare_values(
         if nan_mode and values[lane] != values[lane] and explainer.explains_raises(expected, [lane], {lane: True}):
             result.skipped["array-rules"] = result.skipped.get("array-rules", 0) + 1
             continue
-        if e.wide and (explainer.error or (nan_mode and values[lane] != values[lane])):
+        if e.wide and (
+            explainer.error or (nan_mode and values[lane] != values[lane]) or explainer.wraps_beyond_64_bits(lane, values[lane], kind)
+        ):
             # CPython computed an int beyond int64 on this element, which the vectorized code
             # wraps (items 6, 13), and the model cannot read this IR (or this call) to say what
-            # that gives, or whether the element raises then (nan_on_raise's NaN).
+            # that gives, or whether the element raises then (nan_on_raise's NaN), or its plain
+            # reading cannot hold that int where the array rules give the vectorized value.
             result.skipped["int-beyond-64-bits"] = result.skipped.get("int-beyond-64-bits", 0) + 1
             continue
         result.failures.append(
