@@ -31,6 +31,7 @@ FIXED = {
     "oracle-d17-function-of-an-int-beyond-the-float-range",
     "model-an-int-beyond-the-float-range-through-a-stated-float-cast",
     "model-sign-of-a-d3-nan-of-a-d17-helper",
+    "checker-a-user-exception-class-of-the-other-module-copy",
 }
 
 
@@ -43,6 +44,8 @@ def case(id, source, columns, cls, owner=MODEL, backends=("numpy", "strict")):
 F, I, U, B, O = "f", "i", "u", "b", "o"
 
 RATES = {"low": -1.5, "high": 10.0}
+
+USER_CLASSES = "class RangeError(ValueError):\n    pass\n\n\nclass NarrowError(RangeError):\n    pass\n"
 
 #: A clearing house's settlement: the netted position scaled by the all-ones uint64 contract size.
 SETTLEMENT = (
@@ -187,6 +190,16 @@ CASES = [
         [Column(I, [0, 3]), Column(O, [RATES], True)],
         "the sign of a D3 NaN of a D17 helper was CPython's IEEE value's",
     ),
+    case(
+        # Seed 777, program 91 with --include user_exception: the oracle and the vectorized
+        # function each run their own copy of the module, so their RangeError are two class
+        # objects; the checker compared classes by identity.
+        "checker-a-user-exception-class-of-the-other-module-copy",
+        USER_CLASSES + "\n\ndef f(p0):\n    if p0 > 1.0:\n        raise RangeError(f\"p0={p0}\")\n"
+        "    if p0 < -1.0:\n        raise NarrowError(\"low\", p0)\n    return p0\n",
+        [Column(F, [0.5, 5.0, -3.0])],
+        "a user exception class was compared by identity across the two module copies",
+    ),
 ]
 
 
@@ -269,3 +282,22 @@ def test_a_d3_nan_sign_explains_nothing_else(tmp_path):
     source, columns = CASES_BY_ID["model-sign-of-a-d3-nan-of-a-d17-helper"][:2]
     failures = _judged(source, columns, tmp_path, lambda *args: np.array([-1.5, -1.5]))
     assert [f.kind for f in failures] == ["mismatch", "mismatch"]
+
+
+@pytest.mark.parametrize("raised, first", [("RangeError", 1), ("NarrowError", 2), ("ValueError", 1)])
+def test_a_user_exception_class_is_not_its_base_nor_its_subclass(raised, first, tmp_path):
+    # CPython raises RangeError at element 1 (or NarrowError at element 2, with element 1 at
+    # 0.5): the same args under the base, the subclass or a builtin of the same name's MRO
+    # position are wrong.
+    source = CASES_BY_ID["checker-a-user-exception-class-of-the-other-module-copy"][0]
+    columns = [Column(F, [0.5, 5.0, -3.0] if first == 1 else [0.5, 0.5, -3.0])]
+    _, prepared = check.prepare(source, str(tmp_path), "f", None)
+    wrong = {"RangeError": "NarrowError", "NarrowError": "RangeError", "ValueError": "RangeError"}[raised]
+    cls = prepared.module.get(wrong) or ValueError
+    args = ("p0=5.0",) if first == 1 else ("low", -3.0)
+    if raised == "ValueError":  # CPython's RangeError, the call's builtin ValueError
+        cls = ValueError
+    prepared.vec = _raises(cls(*args), first)
+    assert [f.kind for f in check.compare(prepared, columns, check.backends(["numpy"])).failures] == ["mismatch"]
+    prepared.vec = _raises(prepared.module[raised if raised != "ValueError" else "RangeError"](*args), first)
+    assert check.compare(prepared, columns, check.backends(["numpy"])).failures == []
