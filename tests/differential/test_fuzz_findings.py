@@ -533,6 +533,14 @@ CASES = [
         [Column(F, [1.0, 2.0]), Column(O, [4.0], True)],  # CPython [1.0, 2.0]; rejected
         "raise-scalar-block: a raise inside a Python `if` (a uniform test) is rejected (seed 1, program 44)",
     ),
+    case(
+        "try-under-a-uniform-if",
+        "def f(p1, rates):\n    if rates['high']:\n        try:\n            v6 = 1.0 / p1\n"
+        "        except ZeroDivisionError:\n            v6 = 0.0\n        return v6\n    return 0.0\n",
+        [Column(F, [0.0, 2.0]), Column(O, [{"low": 1.0, "high": 2.0}], True)],  # CPython [0.0, 0.5]; rejected
+        "raise-scalar-block: a try under a Python `if` (a uniform test) is rejected as if in a loop "
+        "(seeds 310007 #969, 310009 #1323)",
+    ),
     # ---- a program of the supported language rejected ----
     case(
         "walrus-in-loop-after-loop",

@@ -301,3 +301,28 @@ def test_a_user_exception_class_is_not_its_base_nor_its_subclass(raised, first, 
     assert [f.kind for f in check.compare(prepared, columns, check.backends(["numpy"])).failures] == ["mismatch"]
     prepared.vec = _raises(prepared.module[raised if raised != "ValueError" else "RangeError"](*args), first)
     assert check.compare(prepared, columns, check.backends(["numpy"])).failures == []
+
+
+@pytest.mark.parametrize("source, columns", [
+    (
+        "def f(x, cap: float | None):\n    if cap is not None:\n        if x > cap:\n"
+        "            raise ValueError('over the cap')\n    return x\n",
+        [Column(F, [1.0, 2.0]), Column(O, [4.0], True)],
+    ),
+    (
+        "def f(p1, rates):\n    if rates['high']:\n        try:\n            v6 = 1.0 / p1\n"
+        "        except ZeroDivisionError:\n            v6 = 0.0\n        return v6\n    return 0.0\n",
+        [Column(F, [0.0, 2.0]), Column(O, [RATES], True)],
+    ),
+    (
+        "def check(a):\n    raise ArithmeticError(0, 0)\n\ndef f(p0):\n    check(0)\n    if max(0, 1):\n"
+        "        return 0\n    else:\n        return 0\n",
+        [Column(F, [0.0, 1.0])],
+    ),
+], ids=["raise-in-a-uniform-if", "try-in-a-uniform-if", "python-if-returns-after-a-raise"])
+def test_the_open_raise_rejections_are_known(source, columns, tmp_path):
+    # The reach of runner.OPEN_BUG_CLASSES' raise-scalar-block (strict xfails in
+    # test_fuzz_findings.py): check.RAISE_SCALAR_BLOCK must match the core's messages of today,
+    # or --skip-open-bugs (and CI's seeds) report these as new (seeds 310002 #1262, 310007 #969).
+    failures = check.check_program(source, columns, check.backends(["numpy"]), str(tmp_path)).failures
+    assert [(f.kind, f.known) for f in failures] == [("rejected", "raise-scalar-block")]

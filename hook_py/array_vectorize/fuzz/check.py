@@ -479,8 +479,9 @@ KNOWN = {
 #: The diagnostics of src/lower/raise.rs behind ``raise-scalar-block``.
 RAISE_SCALAR_BLOCK = (
     "returns after this `raise` or `assert` is not supported yet",
-    "`raise` and `assert` inside a `for` loop (or an `if` on its index) are not supported yet",
-    "inside a `try` body, within a `for` loop (or an `if` on its index), is not supported yet",
+    "`raise` and `assert` inside a loop (`for` or `while`, or an `if` on a loop index, a helper called there included) "
+    "are not supported yet",
+    "inside a `try` body, within a loop (`for` or `while`, or an `if` on a loop index), is not supported yet",
 )
 
 
