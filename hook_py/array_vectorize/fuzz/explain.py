@@ -95,9 +95,9 @@ class Unmodelled:
 class Explainer:
     """The model of the array rules for one call (``model.py``): ``plain`` once for all lanes,
     ``arrays`` once, both lazily. ``params``: per declared parameter, its lanes and its dtype kind
-    (empty for a Python scalar, ``Model.run``); ``all_float``: every argument is float64 (or a Python float), so the fast path runs,
-    compiled from the IR with float64 parameters (else the helpers' body, from the IR with unknown
-    kinds)."""
+    (empty for a Python scalar, ``Model.run``); ``all_float``: the call takes the float fast path
+    (``fast_path``), compiled from the IR with float64 parameters (else the helpers' body, from
+    the IR with unknown kinds)."""
 
     def __init__(self, models: Dict[bool, Tuple[Optional["model.Model"], str]], params: List[Tuple[List[Any], str]], all_float: bool) -> None:
         self.params = params
@@ -109,6 +109,11 @@ class Explainer:
         self._plain_classes: Dict[bool, List[Optional[str]]] = {}  # the class each lane raises, plain
         self._nan_signs: Dict[float, Any] = {}  # ``arrays`` with D3 NaNs of one sign (item 18)
         self._plain_operands: Dict[bool, List[Optional[tuple]]] = {}
+        # Per lane, under ``arrays``: the class of the site it raises at, that site's exception
+        # where the model builds it, and the site with its operands' values.
+        self._raise_classes: List[Optional[str]] = []
+        self._raise_exceptions: List[Optional[BaseException]] = []
+        self._held: List[Optional[tuple]] = []
         self.error = ""
 
     def arrays(self) -> Optional[Tuple[List[Any], str]]:
@@ -212,7 +217,7 @@ class Explainer:
         (a bool merged with numbers): the message formats that number."""
         if self.arrays() is None:
             return False
-        held = getattr(self, "_held", [])
+        held = self._held
         if lane >= len(held) or held[lane] is None:
             return False
         for stated in (False, True):
@@ -231,12 +236,12 @@ class Explainer:
         args where the model can build the site's exception."""
         if self.raise_class(lane) != type(exc).__name__:
             return False
-        built = getattr(self, "_raise_exceptions", [])
+        built = self._raise_exceptions
         return lane >= len(built) or built[lane] is None or oracle.same_exception(exc, built[lane], ulps=self.ulps)
 
     def raise_class(self, lane: int) -> Optional[str]:
         """The exception class the array rules raise on ``lane`` (after ``explains_raises``)."""
-        classes = getattr(self, "_raise_classes", [])
+        classes = self._raise_classes
         return classes[lane] if lane < len(classes) else None
 
     def wraps_beyond_64_bits(self, lane: int, got: Any, kind: str) -> bool:
