@@ -182,6 +182,18 @@ def test_sign_of_a_nan_computed_from_nans_is_the_librarys():
     assert nan_sum_sign(pos, neg) in (1.0, -1.0)  # CPython's: one of the two, by its own order
 
 
+def d3_nan_sign(x, y):
+    return math.copysign(1.0, x / y)
+
+
+def test_sign_of_a_d3_nan_is_the_librarys():
+    # Item 18: 0.0 / 0.0 raises in CPython; its D3 value is a NaN signed as the array library
+    # makes it (negative on x86's NumPy), which copysign shows.
+    with np.errstate(all="ignore"):
+        library = math.copysign(1.0, float(np.divide(np.array([0.0]), np.array([0.0]))[0]))
+    assert values(vectorize(d3_nan_sign), [0.0, 1.0], [0.0, 2.0]) == [library, 1.0]
+
+
 def test_numpy_calls_on_bools_and_ints_follow_python():
     # Item 19 (D16): on NumPy scalars np.abs(True) is True and np.power(2, -1) raises; the
     # vectorized function counts the bool as 1 and computes 2 ** -1 as Python does.

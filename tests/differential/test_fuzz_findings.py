@@ -71,10 +71,6 @@ FIXED = {
     "big-literal-product-wraps-next-to-a-negative-lane",
     "big-literal-select-wraps-next-to-a-negative-lane",
     "model-uint64-product-beyond-64-bits-next-to-a-negative-lane",
-    "model-lattice-value-with-a-negative-lane-stays-in-the-lattice",
-    "model-math-of-a-constant-on-a-0d-array",
-    "model-int-to-a-negative-power-is-the-library-pow",
-    "model-math-pow-of-stated-floats-is-the-library-pow",
     "owned-buffer-is-another-phis-next-value",
     "owned-buffer-shift-register",
     "return-in-a-loop-after-a-partial-continue",
@@ -86,7 +82,6 @@ FIXED = {
     "numpy-clip-promotes-its-operands",
     "numpy-where-promotes-its-operands",
     "numpy-where-on-a-constant-promotes-a-parameter",
-    "checker-a-raise-where-cpython-computes-no-outcome",
     "try-under-an-if-on-numbers",
     "raise-then-a-python-if-that-does-not-return",
     "uniform-number-lifted-as-bool",
@@ -560,6 +555,14 @@ CASES = [
         [Column(F, [1.0, 2.0]), Column(O, [4.0], True)],  # CPython [1.0, 2.0]; rejected
         "raise-scalar-block: a raise inside a Python `if` (a uniform test) is rejected (seed 1, program 44)",
     ),
+    case(
+        "try-under-a-uniform-if",
+        "def f(p1, rates):\n    if rates['high']:\n        try:\n            v6 = 1.0 / p1\n"
+        "        except ZeroDivisionError:\n            v6 = 0.0\n        return v6\n    return 0.0\n",
+        [Column(F, [0.0, 2.0]), Column(O, [{"low": 1.0, "high": 2.0}], True)],  # CPython [0.0, 0.5]; rejected
+        "raise-scalar-block: a try under a Python `if` (a uniform test) is rejected as if in a loop "
+        "(seeds 310007 #969, 310009 #1323)",
+    ),
     # ---- a program of the supported language rejected ----
     case(
         "walrus-in-loop-after-loop",
@@ -663,86 +666,7 @@ CASES = [
         [Column(I, [2, 3]), Column(F, [1.5, -2.0]), Column(I, [0, 4])],
         "D16: np.where on a constant condition took the int side's kind",
     ),
-    # ---- the fuzz model (fuzz/model.py), not the compiler ----
-    case(
-        # Seed 96007, program 100: CPython's outcome for (2**53) ** (2**53) is not computed (the
-        # oracle skips the element: beyond 64 bits, items 6, 17), but the checker demanded that
-        # the call not raise there; the wrapped int64 power is 0, so the assert fails for it.
-        "checker-a-raise-where-cpython-computes-no-outcome",
-        "def check(a):\n    assert a ** a\n\ndef f(p0):\n    check(p0)\n    return 0\n",
-        [Column(I, [9007199254740992, 2])],
-        "the checker compared a raise on an element whose CPython outcome it skips",
-        owner="fuzz checker",
-    ),
-    case(
-        # Seeds 92002 #1113 and 92003 #1575: `v ** -2` of an int array is float64 by the array
-        # library's pow (items 9, 12); `//` and `%` then turn its last-bit difference from
-        # libm into a different integer part. The model computed CPython's pow.
-        "model-int-to-a-negative-power-is-the-library-pow",
-        "def f(p1, p2):\n    v2 = p2\n    if p1:\n        return 0\n    v2 /= v2 ** (-2)\n    return v2 // -1\n",
-        [Column(I, [0, 0, 1]), Column(I, [880, 3, 7])],
-        "the model computed an int to a negative power with CPython's pow",
-        owner="fuzz model",
-    ),
-    case(
-        # Seed 92005, program 75: both operands of `math.pow` are stated float (a cast and a
-        # constant), so the exact body prints `xp.pow`, NumPy's sqrt for 0.5 (item 10):
-        # `math.pow(-inf, 0.5)` is nan, not inf. The model used CPython's pow in the exact body
-        # whatever the operands' stated kinds.
-        "model-math-pow-of-stated-floats-is-the-library-pow",
-        "import math\n\ndef f(p0, p2):\n    v6 = math.pow(p2, 0.5)\n    return v6 + p0\n",
-        [Column(B, [False, True]), Column(F, [float("-inf"), 4.0])],
-        "the model used CPython's pow for math.pow of stated floats in the exact body",
-        owner="fuzz model",
-        backends=("numpy",),
-    ),
-    case(
-        # Seed 90008, program 1075. A claim's exposure: `-1 * 8` with a uint64 factor is in the
-        # uint64 lattice (item 13) and negative, so the runtime keeps it a LatticeInt; `abs` of it
-        # stays in the lattice, and the product with 2**63 - 1 wraps to 2**64 - 8, not int64's
-        # -8. The model dropped lattice membership at a negative lane and predicted int64.
-        "model-lattice-value-with-a-negative-lane-stays-in-the-lattice",
-        "def f(p0, p2, p3):\n    p3 *= abs(p0 * p2)\n    return float(p3)\n",
-        [Column(I, [-1, 3]), Column(U, [8, 2]), Column(I, [2**63 - 1, 5])],
-        "the model read a lattice value with a negative lane as plain int64",
-        owner="fuzz model",
-    ),
-    case(
-        # Seed 90011, program 1619. `math.tanh(1.5)` of a constant is computed on a 0-d array (the
-        # IR does not print it `scalar`), so it is the array library's tanh, one ulp from libm's
-        # (item 9), and `1 % v8` cancels that into 8 ulps of the result. The model computed
-        # CPython's tanh because both operands were Python numbers.
-        "model-math-of-a-constant-on-a-0d-array",
-        "import math\n\ndef f(p2):\n    if p2:\n        for i1 in range(0, 1):\n            return 0\n"
-        "    v8 = math.tanh(1.5)\n    return 1 % v8\n",
-        [Column(F, [0.0, 1.0])],
-        "the model used CPython's math for a math call the core computes on a 0-d array",
-        owner="fuzz model",
-    ),
 ]
-
-
-def test_model_wraps_each_lattice_lane_by_its_own_sign(tmp_path):
-    """The model's ``arrays`` reading gives the vectorized values of ``SETTLEMENT`` lane by lane:
-    2**65 - 2 wraps to 2**64 - 2 though the next lane is negative, -3 * (2**64 - 1) to 3."""
-    result, prepared = check.prepare(SETTLEMENT, str(tmp_path), "f", None)
-    model, _ = prepared.models[True]
-    params = [([2, 2, 0], U), ([0, 5, 7], U)]
-    assert model.run(params, arrays=True) == ([2.0**64 - 1.5, 3.5, 0.5], F)
-    assert model.run(params, arrays=False)[0] == [2.0**65 - 1.5, -3 * (2**64 - 1) + 0.5, 0.5]
-
-
-def test_model_reads_a_0d_array_of_a_python_int_as_int64():
-    """A Python int the core computes on a 0-d array (``int()`` of a scalar, item 16) is int64
-    there, so an int64 product wraps (item 6): 3 * 2**62 is -2**62, not the uint64 lattice's
-    3 * 2**62."""
-    from array_vectorize.fuzz import model
-
-    ir = (
-        "fn f(p0) {\n  %0: num = param 0\n  %1: scalar float = const 3.0\n  %2: int = cast.int %1\n"
-        "  %3: scalar int = const 4611686018427387904\n  %4: int = mul %2, %3\n  return %4\n}\n"
-    )
-    assert model.Model(ir).run([([1.0], F)], arrays=True) == ([-(2**62)], I)
 
 
 #: A tranche's notional: the tranche number (an int, through math.ceil) times 2**62, past int64.

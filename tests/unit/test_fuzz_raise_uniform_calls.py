@@ -20,13 +20,13 @@ from array_vectorize.fuzz.inputs import Column, ModuleRef
 from array_vectorize.fuzz.wellformed import problems
 
 NEW_FEATURES = frozenset({
-    "raise", "assert", "validator", "try", "nan_on_raise", "uniform_dict", "uniform_enum", "uniform_none",
+    "raise", "assert", "validator", "try", "nan_on_raise", "user_exception", "uniform_dict", "uniform_enum", "uniform_none",
     "uniform_str", "numpy_calls", "special_exact", "special_inexact",
 })
 
 #: What each feature writes into the program's text.
 EMITS = {
-    "raise": r"raise (ValueError|ArithmeticError|ZeroDivisionError)\(",
+    "raise": r"raise (ValueError|ArithmeticError|ZeroDivisionError|RangeError|NarrowError)\(",
     "assert": r"\n\s+assert ",
     "validator": r"def check\(.*\n(.|\n)*\n    check\(",
     "try": r"try:\n(.|\n)*except \(?(ZeroDivisionError|ValueError|ArithmeticError|OverflowError)",
@@ -61,11 +61,13 @@ def test_nan_on_raise_programs_raise_somewhere():
     assert all(re.search(r"raise |assert |try:|check\(", p.source) for p in hits)
 
 
-def test_user_exception_classes_are_opt_in():
-    # Off by default (another branch adds user exception classes); on with include.
-    assert not any("RangeError" in p.source for p in _programs(200))
-    opted = [p for p in _programs(300, include=frozenset({"user_exception"})) if "user_exception" in p.features]
-    assert opted and all("class RangeError(ValueError):" in p.source for p in opted)
+def test_user_exception_classes_are_generated_by_default():
+    # On by default (the checker compares classes by their MRO's names, oracle.same_class): a
+    # class and its subclass, both raised somewhere; off with exclude.
+    used = [p for p in _programs(300) if "user_exception" in p.features]
+    assert used and all("class NarrowError(RangeError):" in p.source for p in used)
+    assert any("raise RangeError(" in p.source for p in used) and any("raise NarrowError(" in p.source for p in used)
+    assert not any("RangeError" in p.source for p in _programs(200, exclude=frozenset({"user_exception"})))
 
 
 def test_programs_without_the_new_features_are_unchanged():

@@ -21,13 +21,12 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from . import model, oracle
+from .explain import ULPS, Explainer, Unmodelled, fast_path, ir_models  # noqa: F401 - check.Explainer, check.ULPS
 from .inputs import Column, KIND_DTYPES, lane_args, lane_count, resolve, to_numpy
 from .wellformed import patterns, returns_bool
 
 _counter = itertools.count()
 
-#: Tolerance for results of transcendental functions and float powers (documented divergence).
-ULPS = 4
 
 
 @dataclass
@@ -165,59 +164,6 @@ def prepare(
     )
 
 
-def ir_models(fn: Any) -> Dict[bool, Tuple[Optional["model.Model"], str]]:
-    """The core's IR of ``fn`` (``compile_function(..., options={"ir": True})``) as a ``Model``
-    and the printed kind of its result, for the helpers' body (key True) and the float fast path
-    (key False, the IR with float64 parameters)."""
-    from array_vectorize.api import compile_live
-
-    try:
-        compiled, _ = compile_live(fn, {"ir": True})
-    except Exception:  # noqa: BLE001 - the decorator's own compile is what the checks judge
-        return {True: (None, ""), False: (None, "")}
-    return {True: _model(compiled.get("ir", "")), False: _model(compiled.get("float_ir", ""))}
-
-
-def _model(text: str) -> Tuple[Optional["model.Model"], str]:
-    ret = re.search(r"return %(\d+)", text)
-    kind = ""
-    if ret:
-        found = re.search(rf"%{ret.group(1)}: (?:scalar )?(\w+) =", text)
-        kind = found.group(1) if found else ""
-    try:
-        found = model.Model(text)
-        found.float_raise_operands = float_raise_operands(text)
-        found.uniform_number = "uniform Number(" in text
-        return found, kind
-    except (model.Unsupported, ValueError, SyntaxError, AttributeError, IndexError, TypeError, NameError) as exc:
-        return (Unmodelled(text, f"{type(exc).__name__}: {exc}") if text else None), kind
-
-
-def float_raise_operands(text: str) -> bool:
-    """The core prints some operand of a raise site's message (``N: Class(...) with (%a, ...)``)
-    as a float or an int: an int merged with floats is held as float64 (item 8), a bool merged
-    with numbers as a number, and formats as one (item 37)."""
-    for operands in re.findall(r"^\s+\d+: .* with \((.*)\)$", text, re.M):
-        for ref in re.findall(r"%(\d+)", operands):
-            if re.search(rf"^\s+%{ref}: (?:scalar )?(?:float|int) =", text, re.M):
-                return True
-    return False
-
-
-class Unmodelled:
-    """IR the model does not interpret (D11 raises, D14 uniform values...): it explains no
-    difference, but item 9's ulps still apply where the IR holds transcendental functions."""
-
-    def __init__(self, ir_text: str, why: str) -> None:
-        self.approximate = model.approximate(ir_text)
-        self.float_raise_operands = float_raise_operands(ir_text)
-        self.uniform_number = "uniform Number(" in ir_text
-        self.why = why
-
-    def run(self, *args: Any, **kwargs: Any) -> Any:
-        raise model.Unsupported(self.why)
-
-
 def check_program(
     source: str,
     columns: List[Column],
@@ -233,95 +179,6 @@ def check_program(
     if prepared is None:
         return result
     return compare(prepared, columns, names, result)
-
-
-class Explainer:
-    """The model of the array rules for one call (``model.py``): ``plain`` once for all lanes,
-    ``arrays`` once, both lazily. ``params``: per declared parameter, its lanes and its dtype kind
-    (empty for a Python scalar, ``Model.run``); ``all_float``: every argument is float64 (or a Python float), so the fast path runs,
-    compiled from the IR with float64 parameters (else the helpers' body, from the IR with unknown
-    kinds)."""
-
-    def __init__(self, models: Dict[bool, Tuple[Optional["model.Model"], str]], params: List[Tuple[List[Any], str]], all_float: bool) -> None:
-        self.params = params
-        self.exact_body = not all_float
-        self.model, self.ret_kind = models.get(self.exact_body, (None, ""))
-        self._plain: Dict[bool, List[Any]] = {}
-        self._arrays: Optional[Tuple[List[Any], str]] = None
-        self._raises: Dict[Any, List[bool]] = {}  # which lanes raise (D11), per run of the model
-        self.error = ""
-
-    def arrays(self) -> Optional[Tuple[List[Any], str]]:
-        if self._arrays is None and self.model is not None and not self.error:
-            try:
-                self._arrays = self.model.run(self.params, arrays=True, exact_body=self.exact_body)
-                self._raises["arrays"] = self.model.raises
-                self._raise_classes = [self.model.site_classes.get(int(c)) for c in self.model.raise_codes]
-            except Exception as exc:  # noqa: BLE001 - a gap of the model: reported with the mismatch
-                self.error = f"model: {type(exc).__name__}: {exc}"
-        return self._arrays
-
-    def plain(self, stated: bool = False) -> Optional[List[Any]]:
-        if stated not in self._plain and self.model is not None and not self.error:
-            try:
-                self._plain[stated] = self.model.run(self.params, arrays=False, stated=stated)[0]
-                self._raises[stated] = self.model.raises
-            except Exception as exc:  # noqa: BLE001
-                self.error = f"model: {type(exc).__name__}: {exc}"
-        return self._plain.get(stated)
-
-    @property
-    def ulps(self) -> int:
-        """Item 9: a few ulps where transcendental functions or float powers are on the way."""
-        return ULPS if self.model is not None and self.model.approximate else 0
-
-    def float_result(self) -> bool:
-        """The core says the result is float64 (its printed kind, or the kind the array rules
-        give it over the IR): an int result may then be held as a float (item 8)."""
-        arrays = self.arrays()
-        # "num" where the IR reads a number from a uniform value (D14): a kind the core leaves
-        # to the call, where an int merged with a float is held as float64 too (item 8).
-        left_to_the_call = self.ret_kind == "num" and getattr(self.model, "uniform_number", False)
-        return self.ret_kind == "float" or left_to_the_call or (arrays is not None and arrays[1] == "f")
-
-    def explains_raises(self, expected: list, lanes: Any, vectorized: Any) -> bool:
-        """The IR decides CPython's raises on ``lanes`` (``plain``) and the array rules give the
-        vectorized call's (``arrays``): a raise decision that differs only by the documented
-        array rules (item 8's floats, items 6, 13's wrapping). ``vectorized``: the element the
-        call raised for first (None: it returned), or, per lane of ``lanes``, whether it raised
-        there (``nan_on_raise``)."""
-        if self.arrays() is None:
-            return False
-        arrays = self._raises.get("arrays")
-        ok = False
-        for stated in (False, True):
-            if self.plain(stated) is None:
-                continue
-            plain = self._raises.get(stated, [])
-            ok = ok or all(
-                plain[lane] == isinstance(expected[lane], oracle.Raised) for lane in lanes if not isinstance(expected[lane], oracle.Skip)
-            )
-        if not ok or arrays is None:
-            return False
-        if isinstance(vectorized, dict):
-            return all(arrays[lane] == vectorized[lane] for lane in lanes)
-        return next((lane for lane, r in enumerate(arrays) if r), None) == vectorized
-
-    def raise_class(self, lane: int) -> Optional[str]:
-        """The exception class the array rules raise on ``lane`` (after ``explains_raises``)."""
-        classes = getattr(self, "_raise_classes", [])
-        return classes[lane] if lane < len(classes) else None
-
-    def explains(self, lane: int, got: Any, kind: str, expected: Any, float_result: bool = False) -> bool:
-        """The IR computes CPython's value on this element (``plain``, with or without the
-        floats the core states) and the array rules give the vectorized value (``arrays``): the
-        difference is a documented one."""
-        arrays = self.arrays()
-        if arrays is None:
-            return False
-        if not any(p is not None and oracle.same_value(p[lane], expected) for p in (self.plain(), self.plain(stated=True))):
-            return False
-        return oracle.close(got, kind, arrays[0][lane], self.ulps, float_result=float_result or arrays[1] == "f")
 
 
 def judge(
@@ -364,7 +221,7 @@ def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], re
     for m, _ in prepared.models.values():
         if isinstance(m, model.Model):
             m.module = prepared.module  # the Enum classes the IR reads as hidden parameters
-    explainer = Explainer(prepared.models, params, all(c.kind == "f" for c in columns if c.kind != "o"))
+    explainer = Explainer(prepared.models, params, fast_path(columns, prepared.models))
     runs = [(prepared.vec, False)] + ([(prepared.nan_vec, True)] if prepared.nan_vec is not None else [])
     for bname, xp in names.items():
         args = _backend_args(columns, bname, xp, prepared.module)
@@ -442,6 +299,10 @@ def _judge_exception(
         result.lanes += 1
         if oracle.same_exception(exc, want, ulps=explainer.ulps) and noted == first_raise:
             return
+        if isinstance(explainer.model, model.Model):
+            # The model reads the site's operands (``holds_numbers``); the IR's printed kinds
+            # only where it cannot.
+            held_float = noted == first_raise and explainer.holds_numbers(noted)
         if held_float and noted == first_raise and oracle.same_exception(exc, want, ints_as_floats=True, ulps=explainer.ulps):
             # docs/semantics.md item 37: an int the core holds as float64 (item 8) formats as
             # a float in the message; the core prints that operand float.
@@ -453,6 +314,9 @@ def _judge_exception(
             result.skipped["array-rules"] = result.skipped.get("array-rules", 0) + 1
             return
         if noted != first_raise and _raise_explained(explainer, expected, exc, noted):
+            result.skipped["array-rules"] = result.skipped.get("array-rules", 0) + 1
+            return
+        if explainer.explains_raise_class(expected, first_raise, exc, noted):
             result.skipped["array-rules"] = result.skipped.get("array-rules", 0) + 1
             return
         result.failures.append(Failure(
@@ -479,7 +343,7 @@ def _judge_exception(
 def _raise_explained(explainer: "Explainer", expected: list, exc: BaseException, noted: int) -> bool:
     """The call raised for element ``noted``, where CPython does not raise first: the IR raises
     as CPython does and the array rules raise first there, at a site of the class raised."""
-    return explainer.explains_raises(expected, range(len(expected)), noted) and explainer.raise_class(noted) == type(exc).__name__
+    return explainer.explains_raises(expected, range(len(expected)), noted) and explainer.raises_this(noted, exc)
 
 
 def _wide_before(expected: list, lane: int) -> bool:
@@ -549,10 +413,13 @@ def _compare_values(
         if nan_mode and values[lane] != values[lane] and explainer.explains_raises(expected, [lane], {lane: True}):
             result.skipped["array-rules"] = result.skipped.get("array-rules", 0) + 1
             continue
-        if e.wide and (explainer.error or (nan_mode and values[lane] != values[lane])):
+        if e.wide and (
+            explainer.error or (nan_mode and values[lane] != values[lane]) or explainer.wraps_beyond_64_bits(lane, values[lane], kind)
+        ):
             # CPython computed an int beyond int64 on this element, which the vectorized code
             # wraps (items 6, 13), and the model cannot read this IR (or this call) to say what
-            # that gives, or whether the element raises then (nan_on_raise's NaN).
+            # that gives, or whether the element raises then (nan_on_raise's NaN), or its plain
+            # reading cannot hold that int where the array rules give the vectorized value.
             result.skipped["int-beyond-64-bits"] = result.skipped.get("int-beyond-64-bits", 0) + 1
             continue
         result.failures.append(
@@ -612,8 +479,9 @@ KNOWN = {
 #: The diagnostics of src/lower/raise.rs behind ``raise-scalar-block``.
 RAISE_SCALAR_BLOCK = (
     "returns after this `raise` or `assert` is not supported yet",
-    "`raise` and `assert` inside a `for` loop (or an `if` on its index) are not supported yet",
-    "inside a `try` body, within a `for` loop (or an `if` on its index), is not supported yet",
+    "`raise` and `assert` inside a loop (`for` or `while`, or an `if` on a loop index, a helper called there included) "
+    "are not supported yet",
+    "inside a `try` body, within a loop (`for` or `while`, or an `if` on a loop index), is not supported yet",
 )
 
 

@@ -14,8 +14,10 @@ from typing import List
 #: Builtin exception classes of explicit raises (not OverflowError: the oracle tells an
 #: OverflowError from an int beyond the float range only inside ``try``, oracle.py).
 RAISE_CLASSES = ("ValueError", "ArithmeticError", "ZeroDivisionError")
-#: A user exception class at module level (``user_exception``; another branch adds support).
-USER_EXCEPTION = "class RangeError(ValueError):\n    pass"
+#: User exception classes at module level (``user_exception``): a subclass of a builtin and a
+#: subclass of that, so that a class confused with its base is seen.
+USER_EXCEPTION = "class RangeError(ValueError):\n    pass\n\n\nclass NarrowError(RangeError):\n    \"\"\"Out of a narrower range.\"\"\""
+USER_CLASSES = ("RangeError", "NarrowError")
 #: ``except`` clauses around partial operations.
 HANDLERS = ("ZeroDivisionError", "ValueError", "ArithmeticError", "OverflowError", "(ValueError, OverflowError)", "(ZeroDivisionError, ValueError)")
 
@@ -26,7 +28,7 @@ class RaisingGrammar:
     def raise_class(self) -> str:
         classes = list(RAISE_CLASSES)
         if "RangeError" in self.module_classes:
-            classes.append("RangeError")
+            classes.extend(USER_CLASSES)
         return self.ext_rng.choice(classes)
 
     def raise_args(self, env) -> str:

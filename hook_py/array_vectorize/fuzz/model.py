@@ -26,6 +26,7 @@ vectorized code compared with itself.
 
 from __future__ import annotations
 
+import builtins
 import math
 import operator
 import re
@@ -224,6 +225,20 @@ _NP_MATH = dict(oracle.NUMPY_MATH, log=np.log)
 _ROUNDING = {"floor": np.floor, "ceil": np.ceil, "trunc": np.trunc}
 
 
+#: The operands of a numeric raise site of a ``try`` body (src/lower/try_stmt.rs).
+_NUMERIC_SITE = re.compile(r"\b_[ab]\d*\b")
+
+
+def _is_nan(x: Any) -> bool:
+    if isinstance(x, (tuple, list)):
+        return any(_is_nan(y) for y in x)
+    return type(x) is float and x != x
+
+
+def _exception_class(x: Any) -> bool:
+    return isinstance(x, type) and issubclass(x, BaseException)
+
+
 def _lanes(fn: Any, *columns: List[Any]) -> List[Any]:
     out = []
     for args in zip(*columns):
@@ -294,8 +309,16 @@ class Model:
         header = re.match(r"fn \w+\((.*)\) \{", ir_text.strip())
         self.header = [n.strip() for n in header.group(1).split(",")] if header else []
         self.raise_codes: List[Any] = []  # per lane, the code of the site it raises at (0: none)
-        #: The exception class of each raise site (``N: Class(...) with (...)``).
-        self.site_classes = {int(n): c for n, c in re.findall(r"^\s+(\d+): (\w+)\(", ir_text, re.M)}
+        #: A D17 helper gave a NaN where CPython raises (D3) in an ``arrays`` run; the sign such
+        #: a NaN takes there (None: the one CPython's IEEE value has), item 18.
+        self.d3_nans = False
+        self.nan_sign: Optional[float] = None
+        #: Each raise site (``N: EXPR with (%a, ...)``): its expression as written and the values
+        #: of its free names where it stands.
+        self.sites = {
+            int(n): (expr, [int(r) for r in _REF.findall(refs)])
+            for n, expr, refs in re.findall(r"^\s+(\d+): (.*) with \((.*)\)$", ir_text, re.M)
+        }
 
     def run(
         self, params: List[Tuple[List[Any], str]], arrays: bool, exact_body: bool = True, stated: bool = False
@@ -308,6 +331,8 @@ class Model:
         of the source into a merge it made float64)."""
         self.arrays = arrays
         self.stated = stated
+        if arrays:
+            self.d3_nans = False
         self.exact_body = exact_body
         self.n = max(len(p[0]) for p in params)
         self.params = params
@@ -320,6 +345,52 @@ class Model:
         self.raise_codes = [next((c[lane] for c in codes if c[lane] is not POISON and c[lane] != 0), 0) for lane in range(self.n)]
         self.raises = [code != 0 for code in self.raise_codes]
         return out.lanes, out.kind or _natural(out.lanes[0])
+
+    def site_class(self, code: Any, lane: int) -> Optional[str]:
+        """The exception class raise site ``code`` raises on ``lane`` of the last run: the class
+        its expression names (``ValueError(...)``, a bare ``AssertionError``), or, for a numeric
+        error of a ``try`` body (``int(_a)``, ``_a // _b``, ``__import__('math').log(_a0)``:
+        the operation itself, on the operands the core passes), what CPython's operation raises
+        on this run's values of those operands (an int held as float64 gives ``int(nan)``'s
+        ValueError, item 8)."""
+        site = self.sites.get(int(code)) if code is not POISON else None
+        if site is None:
+            return None
+        head = re.match(r"(\w+)(?:\(|$)", site[0])
+        if head and not _NUMERIC_SITE.search(site[0]):
+            builtin = getattr(builtins, head.group(1), None)
+            if not (callable(builtin) and not _exception_class(builtin)):
+                return head.group(1)
+        exc = self.site_exception(code, lane)
+        return None if exc is None else type(exc).__name__
+
+    def site_exception(self, code: Any, lane: int) -> Optional[BaseException]:
+        """The exception raise site ``code`` raises on ``lane`` of the last run, where the model
+        can build it: a numeric site's operation on its operands' values, or an expression of
+        builtins and constants only (``ZeroDivisionError(0, 0)``). None otherwise (the site
+        formats the program's own values: the checker compares the class)."""
+        site = self.sites.get(int(code)) if code is not POISON else None
+        if site is None:
+            return None
+        expr, refs = site
+        names = list(dict.fromkeys(_NUMERIC_SITE.findall(expr)))
+        if len(names) != len(refs):
+            return None
+        values = []
+        for ref in refs:
+            lanes = self.env[ref].lanes
+            values.append(lanes[lane] if len(lanes) > lane else lanes[0])
+        if any(v is POISON for v in values):
+            return None
+        try:
+            made = eval(expr, {"__builtins__": builtins}, dict(zip(names, values)))  # noqa: S307 - the core's site
+        except NameError:
+            return None
+        except Exception as exc:  # noqa: BLE001 - a numeric site raises its exception
+            return exc if names else None
+        if _exception_class(made):
+            made = made()
+        return made if isinstance(made, BaseException) and not names else None
 
     # -- blocks
 
@@ -657,6 +728,19 @@ class Model:
         else:
             fn = getattr(oracle.IEEE_MATH, name)
         lanes = _lanes(fn, *columns)
+        if self.arrays and not self.inst.scalar:  # the helper runs on arrays (0-d ones included)
+            self._d3_nan_signs(lanes, columns)
         if not arrays:
             return Val(lanes, None)
         return Val(lanes, "b" if name == "isclose" else "f")
+
+    def _d3_nan_signs(self, lanes: List[Any], columns: List[List[Any]]) -> None:
+        """A D17 helper's NaN from operands that are not NaN (CPython raised, D3) takes the sign
+        ``nan_sign`` (in place)."""
+        for i, x in enumerate(lanes):
+            if type(x) is float and x != x and not any(_is_nan(c[i]) for c in columns):
+                # D3: CPython raises here and the helper gives a NaN, whose sign is the array
+                # library's (item 18): ``nan_sign`` when the checker asks for one.
+                self.d3_nans = True
+                if self.nan_sign is not None:
+                    lanes[i] = math.copysign(math.nan, self.nan_sign)

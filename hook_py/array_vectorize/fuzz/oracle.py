@@ -547,13 +547,26 @@ def _close_text(got: str, expected: str, ulps: int) -> bool:
     return True
 
 
+def _class_key(cls: type) -> List[tuple]:
+    """A class as the names along its MRO: a builtin by its module and name, a class of the
+    program by its qualified name (the oracle and the vectorized function each run their own
+    copy of the program's module, so its classes are two objects of the same names)."""
+    return [(c.__module__ if c.__module__ == "builtins" else "", c.__qualname__) for c in cls.__mro__]
+
+
+def same_class(got: type, expected: type) -> bool:
+    """The same exception class: the same object, or the same names along the MRO (a subclass
+    is not its base, nor a base its subclass)."""
+    return got is expected or _class_key(got) == _class_key(expected)
+
+
 def same_exception(got: BaseException, expected: BaseException, ints_as_floats: bool = False, ulps: int = 0) -> bool:
-    """The vectorized call raised CPython's exception: the same class and the same args (a float
+    """The vectorized call raised CPython's exception: the same class (``same_class``) and the same args (a float
     arg compared as a value, NaN equal to NaN). ``ints_as_floats`` (item 37): an int of CPython's
     may stand as the float it converts to, in an arg or formatted in a message (``0`` as
     ``0.0``). ``ulps`` (item 9, where the model finds transcendental functions on the way): a
     float arg, or one formatted in a message, within that many ulps."""
-    if type(got) is not type(expected) or len(got.args) != len(expected.args):
+    if not same_class(type(got), type(expected)) or len(got.args) != len(expected.args):
         return False
     for a, b in zip(got.args, expected.args):
         if ints_as_floats and type(b) is bool and isinstance(a, (int, float)) and not isinstance(a, bool):

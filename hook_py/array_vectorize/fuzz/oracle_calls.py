@@ -28,6 +28,18 @@ def _in_try() -> bool:
     return in_try()
 
 
+def _beyond_floats(args: Any) -> bool:
+    """Some argument (or item of ``fsum``'s one argument) is an int too large for a float."""
+    for a in args:
+        for x in a if isinstance(a, (tuple, list)) else (a,):
+            if type(x) is int:
+                try:
+                    float(x)
+                except OverflowError:
+                    return True
+    return False
+
+
 def _fallback(fn: Callable[..., Any], ieee: Callable[..., Any]) -> Callable[..., Any]:
     def call(*args: Any) -> Any:
         try:
@@ -35,6 +47,13 @@ def _fallback(fn: Callable[..., Any], ieee: Callable[..., Any]) -> Callable[...,
         except (ValueError, OverflowError):
             if _in_try():
                 raise
+            if _beyond_floats(args):
+                # CPython's OverflowError converting the int, not the function's own error (the
+                # D17 table): an int beyond 64 bits, which the vectorized code wraps (item 6)
+                # or refuses (item 17). The element is not compared.
+                from .oracle import Huge
+
+                raise Huge() from None
             from .oracle import FALLBACKS
 
             FALLBACKS[0] += 1

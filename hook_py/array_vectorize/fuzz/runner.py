@@ -409,7 +409,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--backend", default="numpy,strict", help="comma-separated: numpy, strict")
     parser.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per CPU)")
     parser.add_argument("--exclude", default="", help=f"comma-separated generator features to leave out: {', '.join(FEATURES)}")
-    parser.add_argument("--include", default="", help=f"comma-separated opt-in generator features: {', '.join(sorted(OPT_IN))}")
+    parser.add_argument("--include", default="", help=f"comma-separated opt-in generator features: {', '.join(sorted(OPT_IN)) or 'none today'}")
     parser.add_argument("--reject-rate", type=float, default=0.03, help="share of programs with one unsupported construct")
     parser.add_argument("--no-minimize", action="store_true", help="report failing programs as generated")
     parser.add_argument("--minimize-budget", type=float, default=30.0, help="seconds spent shrinking one failure")

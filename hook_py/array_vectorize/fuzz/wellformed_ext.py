@@ -2,7 +2,8 @@
 ``grammar_calls.py``), called by ``wellformed.Scope`` and ``wellformed.check_module``:
 
 * module level: ``import numpy as np``, ``import enum``, ``class Mode(enum.Enum)`` with int
-  members, ``class RangeError(ValueError): pass``, and ``check(...)``, a function of raises and
+  members, exception classes of a builtin or an earlier one whose body is ``pass`` or a docstring
+  (``class RangeError(ValueError): pass``), and ``check(...)``, a function of raises and
   asserts only that returns nothing, called only as a statement;
 * ``raise Class(args)`` of a builtin or module exception class, ``assert``, and ``try`` with
   ``except`` clauses naming exception classes, ``else`` and ``finally``, none inside a loop
@@ -59,7 +60,11 @@ def module_stmt(info: Any, stmt: ast.stmt) -> bool:
         return False
     if isinstance(stmt, ast.ClassDef):
         base = stmt.bases[0] if len(stmt.bases) == 1 else None
-        if isinstance(base, ast.Name) and base.id in EXCEPTIONS and [type(s) for s in stmt.body] == [ast.Pass]:
+        body_ok = len(stmt.body) == 1 and (
+            isinstance(stmt.body[0], ast.Pass)
+            or isinstance(stmt.body[0], ast.Expr) and isinstance(stmt.body[0].value, ast.Constant) and type(stmt.body[0].value.value) is str
+        )
+        if isinstance(base, ast.Name) and (base.id in EXCEPTIONS or base.id in info.exceptions) and body_ok:
             info.exceptions.add(stmt.name)
             return True
         if isinstance(base, ast.Attribute) and ast.unparse(base) == "enum.Enum":

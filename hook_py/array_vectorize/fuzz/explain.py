@@ -1,0 +1,290 @@
+"""The model of the array rules (``model.py``) as the checker reads it: the core's IR of a
+program (``ir_models``), the body a call runs (``fast_path``), and ``Explainer``, which says
+whether a difference from CPython on one call is exactly a documented rule's
+(docs/testing.md, "The model of the array rules").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Optional, Tuple
+
+from . import model, oracle
+from .inputs import Column
+
+#: Tolerance for results of transcendental functions and float powers (documented divergence).
+ULPS = 4
+
+
+def ir_models(fn: Any) -> Dict[bool, Tuple[Optional["model.Model"], str]]:
+    """The core's IR of ``fn`` (``compile_function(..., options={"ir": True})``) as a ``Model``
+    and the printed kind of its result, for the helpers' body (key True) and the float fast path
+    (key False, the IR with float64 parameters)."""
+    from array_vectorize.api import compile_live
+
+    try:
+        compiled, _ = compile_live(fn, {"ir": True})
+    except Exception:  # noqa: BLE001 - the decorator's own compile is what the checks judge
+        return {True: (None, ""), False: (None, "")}
+    return {True: _model(compiled.get("ir", "")), False: _model(compiled.get("float_ir", ""))}
+
+
+def _model(text: str) -> Tuple[Optional["model.Model"], str]:
+    ret = re.search(r"return %(\d+)", text)
+    kind = ""
+    if ret:
+        found = re.search(rf"%{ret.group(1)}: (?:scalar )?(\w+) =", text)
+        kind = found.group(1) if found else ""
+    try:
+        found = model.Model(text)
+        found.float_raise_operands = float_raise_operands(text)
+        found.uniform_number = "uniform Number(" in text
+        found.number_params = number_params(text)
+        return found, kind
+    except (model.Unsupported, ValueError, SyntaxError, AttributeError, IndexError, TypeError, NameError) as exc:
+        return (Unmodelled(text, f"{type(exc).__name__}: {exc}") if text else None), kind
+
+
+def float_raise_operands(text: str) -> bool:
+    """The core prints some operand of a raise site's message (``N: Class(...) with (%a, ...)``)
+    as a float or an int: an int merged with floats is held as float64 (item 8), a bool merged
+    with numbers as a number, and formats as one (item 37)."""
+    for operands in re.findall(r"^\s+\d+: .* with \((.*)\)$", text, re.M):
+        for ref in re.findall(r"%(\d+)", operands):
+            if re.search(rf"^\s+%{ref}: (?:scalar )?(?:float|int) =", text, re.M):
+                return True
+    return False
+
+
+def number_params(text: str) -> set:
+    """The parameters the IR reads as numbers (``param k``; the others it reads as uniform
+    objects, D14): the generated code passes these to its argument prologue."""
+    return {int(k) for k in re.findall(r"= param (\d+)$", text, re.M)}
+
+
+def fast_path(columns: List[Column], models: Dict[bool, Tuple[Optional["model.Model"], str]]) -> bool:
+    """The call takes the float fast path: every argument the prologue receives is float64 or
+    a Python float (``runtime/args.py``). A uniform argument (D14) read as a number is passed
+    too (``None`` as 0.0): an int there (``cap=3``) sends the call to the helpers' body."""
+    m = models.get(False, (None, ""))[0]
+    numbers = getattr(m, "number_params", set())
+    for k, c in enumerate(columns):
+        if c.kind == "o":
+            if k in numbers and not (c.values[0] is None or type(c.values[0]) is float):
+                return False
+        elif c.kind != "f":
+            return False
+    return True
+
+
+class Unmodelled:
+    """IR the model does not interpret (D11 raises, D14 uniform values...): it explains no
+    difference, but item 9's ulps still apply where the IR holds transcendental functions."""
+
+    def __init__(self, ir_text: str, why: str) -> None:
+        self.approximate = model.approximate(ir_text)
+        self.float_raise_operands = float_raise_operands(ir_text)
+        self.uniform_number = "uniform Number(" in ir_text
+        self.number_params = number_params(ir_text)
+        self.why = why
+
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        raise model.Unsupported(self.why)
+
+
+class Explainer:
+    """The model of the array rules for one call (``model.py``): ``plain`` once for all lanes,
+    ``arrays`` once, both lazily. ``params``: per declared parameter, its lanes and its dtype kind
+    (empty for a Python scalar, ``Model.run``); ``all_float``: the call takes the float fast path
+    (``fast_path``), compiled from the IR with float64 parameters (else the helpers' body, from
+    the IR with unknown kinds)."""
+
+    def __init__(self, models: Dict[bool, Tuple[Optional["model.Model"], str]], params: List[Tuple[List[Any], str]], all_float: bool) -> None:
+        self.params = params
+        self.exact_body = not all_float
+        self.model, self.ret_kind = models.get(self.exact_body, (None, ""))
+        self._plain: Dict[bool, List[Any]] = {}
+        self._arrays: Optional[Tuple[List[Any], str]] = None
+        self._raises: Dict[Any, List[bool]] = {}  # which lanes raise (D11), per run of the model
+        self._plain_classes: Dict[bool, List[Optional[str]]] = {}  # the class each lane raises, plain
+        self._nan_signs: Dict[float, Any] = {}  # ``arrays`` with D3 NaNs of one sign (item 18)
+        self._plain_operands: Dict[bool, List[Optional[tuple]]] = {}
+        # Per lane, under ``arrays``: the class of the site it raises at, that site's exception
+        # where the model builds it, and the site with its operands' values.
+        self._raise_classes: List[Optional[str]] = []
+        self._raise_exceptions: List[Optional[BaseException]] = []
+        self._held: List[Optional[tuple]] = []
+        self.error = ""
+
+    def arrays(self) -> Optional[Tuple[List[Any], str]]:
+        if self._arrays is None and self.model is not None and not self.error:
+            try:
+                self._arrays = self.model.run(self.params, arrays=True, exact_body=self.exact_body)
+                self._raises["arrays"] = self.model.raises
+                self._raise_classes = self._site_classes()
+                m = self.model
+                self._raise_exceptions = [m.site_exception(c, lane) if c else None for lane, c in enumerate(m.raise_codes)]
+                self._held = self._site_operands()
+            except Exception as exc:  # noqa: BLE001 - a gap of the model: reported with the mismatch
+                self.error = f"model: {type(exc).__name__}: {exc}"
+        return self._arrays
+
+    def plain(self, stated: bool = False) -> Optional[List[Any]]:
+        if stated not in self._plain and self.model is not None and not self.error:
+            try:
+                self._plain[stated] = self.model.run(self.params, arrays=False, stated=stated)[0]
+                self._raises[stated] = self.model.raises
+                self._plain_classes[stated] = self._site_classes()
+                self._plain_operands[stated] = self._site_operands()
+            except Exception as exc:  # noqa: BLE001
+                self.error = f"model: {type(exc).__name__}: {exc}"
+        return self._plain.get(stated)
+
+    @property
+    def ulps(self) -> int:
+        """Item 9: a few ulps where transcendental functions or float powers are on the way."""
+        return ULPS if self.model is not None and self.model.approximate else 0
+
+    def float_result(self) -> bool:
+        """The core says the result is float64 (its printed kind, or the kind the array rules
+        give it over the IR): an int result may then be held as a float (item 8)."""
+        arrays = self.arrays()
+        # "num" where the IR reads a number from a uniform value (D14): a kind the core leaves
+        # to the call, where an int merged with a float is held as float64 too (item 8).
+        left_to_the_call = self.ret_kind == "num" and getattr(self.model, "uniform_number", False)
+        return self.ret_kind == "float" or left_to_the_call or (arrays is not None and arrays[1] == "f")
+
+    def explains_raises(self, expected: list, lanes: Any, vectorized: Any) -> bool:
+        """The IR decides CPython's raises on ``lanes`` (``plain``) and the array rules give the
+        vectorized call's (``arrays``): a raise decision that differs only by the documented
+        array rules (item 8's floats, items 6, 13's wrapping). ``vectorized``: the element the
+        call raised for first (None: it returned), or, per lane of ``lanes``, whether it raised
+        there (``nan_on_raise``)."""
+        if self.arrays() is None:
+            return False
+        arrays = self._raises.get("arrays")
+        ok = False
+        for stated in (False, True):
+            if self.plain(stated) is None:
+                continue
+            plain = self._raises.get(stated, [])
+            ok = ok or all(
+                plain[lane] == isinstance(expected[lane], oracle.Raised) for lane in lanes if not isinstance(expected[lane], oracle.Skip)
+            )
+        if not ok or arrays is None:
+            return False
+        if isinstance(vectorized, dict):
+            return all(arrays[lane] == vectorized[lane] for lane in lanes)
+        return next((lane for lane, r in enumerate(arrays) if r), None) == vectorized
+
+    def _site_classes(self) -> List[Optional[str]]:
+        """Per lane, the class of the site the last run of the model raises at (None: none)."""
+        m = self.model
+        return [m.site_class(c, lane) if c else None for lane, c in enumerate(m.raise_codes)]
+
+    def _site_operands(self) -> List[Optional[tuple]]:
+        """Per lane, the site the last run raises at and the values of its operands."""
+        m = self.model
+        out: List[Optional[list]] = []
+        for lane, c in enumerate(m.raise_codes):
+            site = m.sites.get(int(c)) if c and c is not model.POISON else None
+            out.append(None if site is None else (c, [
+                m.env[r].lanes[lane] if len(m.env[r].lanes) > lane else m.env[r].lanes[0] for r in site[1]
+            ]))
+        return out
+
+    def explains_raise_class(self, expected: list, first_raise: int, exc: BaseException, noted: int) -> bool:
+        """CPython raises first at ``first_raise`` and so does the call, but with another class:
+        the IR raises CPython's class first there (``plain``: a site of that class, every raise
+        decision CPython's) and the array rules raise the call's (``arrays``): an int held as
+        float64 compared with an int (item 8) took the other site."""
+        want = type(expected[first_raise].error).__name__
+        if noted != first_raise or want == type(exc).__name__:
+            return False  # the same class with other args: item 37 or a mismatch
+        if not self.explains_raises(expected, range(len(expected)), noted) or not self.raises_this(noted, exc):
+            return False
+        return any(
+            classes[first_raise] == want and all(
+                self._raises[stated][lane] == isinstance(e, oracle.Raised)
+                for lane, e in enumerate(expected) if not isinstance(e, oracle.Skip)
+            )
+            for stated, classes in self._plain_classes.items()
+        )
+
+    def holds_numbers(self, lane: int) -> bool:
+        """Item 37: an operand of the site that raises on ``lane`` is, under the array rules, a
+        float where the IR's plain reading has an int (item 8), or a number where it has a bool
+        (a bool merged with numbers): the message formats that number."""
+        if self.arrays() is None:
+            return False
+        held = self._held
+        if lane >= len(held) or held[lane] is None:
+            return False
+        for stated in (False, True):
+            if self.plain(stated) is None:
+                continue
+            plain = self._plain_operands.get(stated, [])
+            if lane >= len(plain) or plain[lane] is None or plain[lane][0] != held[lane][0]:
+                continue  # the same site on both readings
+            for a, p in zip(held[lane][1], plain[lane][1]):
+                if type(a) is float and type(p) in (int, bool) or type(a) is int and type(p) is bool:
+                    return True
+        return False
+
+    def raises_this(self, lane: int, exc: BaseException) -> bool:
+        """The array rules raise ``exc``'s class on ``lane`` (after ``arrays``), with ``exc``'s
+        args where the model can build the site's exception."""
+        if self.raise_class(lane) != type(exc).__name__:
+            return False
+        built = self._raise_exceptions
+        return lane >= len(built) or built[lane] is None or oracle.same_exception(exc, built[lane], ulps=self.ulps)
+
+    def raise_class(self, lane: int) -> Optional[str]:
+        """The exception class the array rules raise on ``lane`` (after ``explains_raises``)."""
+        classes = self._raise_classes
+        return classes[lane] if lane < len(classes) else None
+
+    def wraps_beyond_64_bits(self, lane: int, got: Any, kind: str) -> bool:
+        """On an element where CPython computed an int beyond int64, the IR's plain reading
+        cannot hold it either (an int past the float range met a float conversion the core
+        states, ``cast.float``: the model's POISON), and the array rules, which wrap it (items 6,
+        13), give the vectorized value."""
+        arrays = self.arrays()
+        plains = [p for p in (self.plain(), self.plain(stated=True)) if p is not None]
+        if arrays is None or not plains or any(p[lane] is not model.POISON for p in plains):
+            return False
+        return oracle.close(got, kind, arrays[0][lane], self.ulps, float_result=arrays[1] == "f")
+
+    def explains(self, lane: int, got: Any, kind: str, expected: Any, float_result: bool = False) -> bool:
+        """The IR computes CPython's value on this element (``plain``, with or without the
+        floats the core states) and the array rules give the vectorized value (``arrays``): the
+        difference is a documented one."""
+        arrays = self.arrays()
+        if arrays is None:
+            return False
+        if not any(p is not None and oracle.same_value(p[lane], expected) for p in (self.plain(), self.plain(stated=True))):
+            return False
+        return any(
+            oracle.close(got, kind, a[0][lane], self.ulps, float_result=float_result or a[1] == "f")
+            for a in [arrays] + self._signed_nans()
+        )
+
+    def _signed_nans(self) -> List[Tuple[List[Any], str]]:
+        """Item 18: where a D17 helper gives a NaN for a call CPython refuses (D3), that NaN's
+        sign is the array library's, which ``math.copysign`` shows. The ``arrays`` reading with
+        such NaNs negative, and positive (only when the model met one)."""
+        if not getattr(self.model, "d3_nans", False):
+            return []
+        out = []
+        for sign in (-1.0, 1.0):
+            if sign not in self._nan_signs:
+                self.model.nan_sign = sign
+                try:
+                    self._nan_signs[sign] = self.model.run(self.params, arrays=True, exact_body=self.exact_body)
+                except Exception:  # noqa: BLE001 - as ``arrays``: no explanation
+                    self._nan_signs[sign] = None
+                finally:
+                    self.model.nan_sign = None
+            if self._nan_signs[sign] is not None:
+                out.append(self._nan_signs[sign])
+        return out

@@ -1,0 +1,328 @@
+"""Gaps of the fuzzer's own oracle, model and checker (``array_vectorize.fuzz``), as minimized
+reproducers: programs whose vectorized result is what a documented item of docs/semantics.md
+says, where the fuzzer reported a mismatch (or a bug it should have found and did not see).
+
+Same conventions as ``test_fuzz_findings.py`` (the compiler's cases): each case runs
+``check.check_program``, the fuzzer's one comparison, on NumPy and array-api-strict. A case in
+``FIXED`` failed before its fix (the commit that added it says so) and stays as a regression
+test; an open one is a strict xfail with its owner.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from array_vectorize.fuzz import check
+from array_vectorize.fuzz.inputs import Column
+
+MODEL = "fuzz model (fuzz/model.py, fuzz/check.py)"
+
+FIXED = {
+    "checker-a-raise-where-cpython-computes-no-outcome",
+    "model-int-to-a-negative-power-is-the-library-pow",
+    "model-math-pow-of-stated-floats-is-the-library-pow",
+    "model-lattice-value-with-a-negative-lane-stays-in-the-lattice",
+    "model-math-of-a-constant-on-a-0d-array",
+    "model-class-of-a-bare-assert-site",
+    "model-try-int-of-an-int-held-as-float",
+    "model-int-held-as-float-compares-into-another-raise",
+    "model-message-of-a-uniform-merge-held-as-float",
+    "checker-a-uniform-int-sends-the-call-to-the-exact-body",
+    "oracle-d17-function-of-an-int-beyond-the-float-range",
+    "model-an-int-beyond-the-float-range-through-a-stated-float-cast",
+    "model-sign-of-a-d3-nan-of-a-d17-helper",
+    "checker-a-user-exception-class-of-the-other-module-copy",
+}
+
+
+def case(id, source, columns, cls, owner=MODEL, backends=("numpy", "strict")):
+    if id in FIXED:
+        return pytest.param(source, columns, backends, id=id)
+    return pytest.param(source, columns, backends, id=id, marks=pytest.mark.xfail(strict=True, reason=f"{owner}: {cls}"))
+
+
+F, I, U, B, O = "f", "i", "u", "b", "o"
+
+RATES = {"low": -1.5, "high": 10.0}
+
+USER_CLASSES = "class RangeError(ValueError):\n    pass\n\n\nclass NarrowError(RangeError):\n    pass\n"
+
+#: A clearing house's settlement: the netted position scaled by the all-ones uint64 contract size.
+SETTLEMENT = (
+    "def f(credit, debit):\n"
+    "    if credit:\n"
+    "        credit = (credit - debit) * 18446744073709551615\n"
+    "    return credit + 0.5\n"
+)
+
+CASES = [
+    # ---- found before these were kept apart ----
+    case(
+        # Seed 96007, program 100: CPython's outcome for (2**53) ** (2**53) is not computed (the
+        # oracle skips the element: beyond 64 bits, items 6, 17), but the checker demanded that
+        # the call not raise there; the wrapped int64 power is 0, so the assert fails for it.
+        "checker-a-raise-where-cpython-computes-no-outcome",
+        "def check(a):\n    assert a ** a\n\ndef f(p0):\n    check(p0)\n    return 0\n",
+        [Column(I, [9007199254740992, 2])],
+        "the checker compared a raise on an element whose CPython outcome it skips",
+            ),
+    case(
+        # Seeds 92002 #1113 and 92003 #1575: `v ** -2` of an int array is float64 by the array
+        # library's pow (items 9, 12); `//` and `%` then turn its last-bit difference from
+        # libm into a different integer part. The model computed CPython's pow.
+        "model-int-to-a-negative-power-is-the-library-pow",
+        "def f(p1, p2):\n    v2 = p2\n    if p1:\n        return 0\n    v2 /= v2 ** (-2)\n    return v2 // -1\n",
+        [Column(I, [0, 0, 1]), Column(I, [880, 3, 7])],
+        "the model computed an int to a negative power with CPython's pow",
+            ),
+    case(
+        # Seed 92005, program 75: both operands of `math.pow` are stated float (a cast and a
+        # constant), so the exact body prints `xp.pow`, NumPy's sqrt for 0.5 (item 10):
+        # `math.pow(-inf, 0.5)` is nan, not inf. The model used CPython's pow in the exact body
+        # whatever the operands' stated kinds.
+        "model-math-pow-of-stated-floats-is-the-library-pow",
+        "import math\n\ndef f(p0, p2):\n    v6 = math.pow(p2, 0.5)\n    return v6 + p0\n",
+        [Column(B, [False, True]), Column(F, [float("-inf"), 4.0])],
+        "the model used CPython's pow for math.pow of stated floats in the exact body",
+                backends=("numpy",),
+    ),
+    case(
+        # Seed 90008, program 1075. A claim's exposure: `-1 * 8` with a uint64 factor is in the
+        # uint64 lattice (item 13) and negative, so the runtime keeps it a LatticeInt; `abs` of it
+        # stays in the lattice, and the product with 2**63 - 1 wraps to 2**64 - 8, not int64's
+        # -8. The model dropped lattice membership at a negative lane and predicted int64.
+        "model-lattice-value-with-a-negative-lane-stays-in-the-lattice",
+        "def f(p0, p2, p3):\n    p3 *= abs(p0 * p2)\n    return float(p3)\n",
+        [Column(I, [-1, 3]), Column(U, [8, 2]), Column(I, [2**63 - 1, 5])],
+        "the model read a lattice value with a negative lane as plain int64",
+            ),
+    case(
+        # Seed 90011, program 1619. `math.tanh(1.5)` of a constant is computed on a 0-d array (the
+        # IR does not print it `scalar`), so it is the array library's tanh, one ulp from libm's
+        # (item 9), and `1 % v8` cancels that into 8 ulps of the result. The model computed
+        # CPython's tanh because both operands were Python numbers.
+        "model-math-of-a-constant-on-a-0d-array",
+        "import math\n\ndef f(p2):\n    if p2:\n        for i1 in range(0, 1):\n            return 0\n"
+        "    v8 = math.tanh(1.5)\n    return 1 % v8\n",
+        [Column(F, [0.0, 1.0])],
+        "the model used CPython's math for a math call the core computes on a 0-d array",
+            ),
+    # ---- issues 10 and 13: the last campaigns' mismatches ----
+    case(
+        # Seed 97007, program 1784. `p1 *= 1.0` in the loop holds p1 as float64 (item 8), so the
+        # second trip's `0 // p1` is the IEEE 0 // 0.0, nan, true: p2 = 0 and the assert fails,
+        # where CPython's `0 // False` is 0 (item 2). The model saw that raise, but read the
+        # class of a bare `AssertionError` site (no parentheses) as None.
+        "model-class-of-a-bare-assert-site",
+        "T0 = (0, 0, 0, 0)\n\ndef f(p1, p2):\n    for c1 in T0:\n        if 0 // p1:\n"
+        "            p2 = 0\n            p1 *= 1.0\n    assert p2\n    return 0\n",
+        [Column(B, [False, True]), Column(B, [True, True])],
+        "the class of a raise site without arguments was not read",
+    ),
+    case(
+        # Seed 98003, program 828. max(0, float(p1)) merges an int and a float: float64 (item 8),
+        # so `0 // 0.0` is nan (not CPython's `0 // 0` == 0, item 2) and `int(nan)` in the try
+        # body raises ValueError. The site is the operation itself (`int(_a)`); the model took
+        # `int` for the class.
+        "model-try-int-of-an-int-held-as-float",
+        "def f(p0, p1):\n    p1 = 0 // max(0, float(p1))\n    try:\n        v2 = 0\n        v2 = int(p1)\n"
+        "    except ArithmeticError:\n        v2 = 0\n    return 0\n",
+        [Column(U, [0, 3]), Column(B, [False, True])],
+        "the class of a try body's numeric raise site was the function's name",
+    ),
+    case(
+        # Seed 99007, program 969. max(1.0, a) is float64 (item 8): 2**64 - 1 is 2.0**64 there,
+        # which is not equal to the uint64 2**64 - 1 (exact comparison), so the other raise runs
+        # on the very element where CPython raises. The checker explained a raise decision only
+        # at another element.
+        "model-int-held-as-float-compares-into-another-raise",
+        "def check(a):\n    if max(1.0, a) == a:\n        raise ZeroDivisionError(0, 0)\n"
+        "    raise ArithmeticError(0)\n\ndef f(p0):\n    check(p0)\n    return 0\n",
+        [Column(U, [2**64 - 1, 3])],
+        "a different exception at CPython's first raising element was not explained",
+    ),
+    case(
+        # Seed 97004, program 1830. The ternary of rates['high'] (a float) and 0 is a merge whose
+        # kind the IR leaves to the call (`num`): float64 here, so the message shows 0.0 (item
+        # 37). The checker only read operands the IR prints float or int.
+        "model-message-of-a-uniform-merge-held-as-float",
+        "def f(p1, rates, cap):\n    v7 = rates['high'] if (cap if cap is not None else 0) else 0\n"
+        "    assert 0, v7\n    return 0\n",
+        [Column(F, [0.0, 2.5]), Column(O, [RATES], True), Column(O, [None], True)],
+        "a message operand held as float64 by the call's kinds was not recognised",
+    ),
+    case(
+        # Seed 97003, program 740. cap=3 is an int, so the prologue sends the call to the
+        # helpers' body; the checker used the float fast path's IR because every array was
+        # float64. There, trunc(-4.04e68) saturates to INT64_MIN (item 7), abs wraps it (item 6)
+        # and `p0 // v7` is positive: False where CPython gives True.
+        "checker-a-uniform-int-sends-the-call-to-the-exact-body",
+        "import math\n\ndef f(p0, cap):\n    v7 = abs(math.trunc(p0))\n"
+        "    v8 = (0 if cap is None else cap) // 0\n    return v8 >= p0 // v7\n",
+        [Column(F, [-4.0385659504833176e68, 3.5]), Column(O, [3], True)],
+        "the checker read the float body's IR for a call that runs the helpers' body",
+    ),
+    case(
+        # Seed 97007, program 350. math.remainder(0, 573 ** 772): CPython raises OverflowError
+        # converting the int, an int beyond 64 bits (items 6, 17), not remainder's ValueError;
+        # the oracle gave the D17 table's nan for it.
+        "oracle-d17-function-of-an-int-beyond-the-float-range",
+        "import math\n\ndef f(p0, p1):\n    p0 -= math.remainder(0, p1 ** p0)\n    return p0\n",
+        [Column(I, [772, 3]), Column(I, [573, 2])],
+        "the oracle took an int conversion's OverflowError for the function's own error",
+    ),
+    case(
+        # Seed 99001, program 651. 3 ** 994 wraps (item 6) and log10 of the wrapped int is 17.9;
+        # CPython's is 474.3. The IR converts the int to float first (`cast.float`), which no
+        # float can hold: the model's plain reading had no value there and the element failed.
+        "model-an-int-beyond-the-float-range-through-a-stated-float-cast",
+        "import math\n\ndef f(p1):\n    v1 = math.log10(3 ** p1)\n    return v1\n",
+        [Column(I, [994, 3])],
+        "an element beyond 64 bits whose IR cannot be read plainly was compared",
+    ),
+    case(
+        # Seed 98008, program 1171. math.remainder(0, 0) raises in CPython; its D3 value is a
+        # NaN whose sign is the array library's (item 18): negative on NumPy, so copysign gives
+        # -1.0. The model gave the NaN CPython's IEEE value has.
+        "model-sign-of-a-d3-nan-of-a-d17-helper",
+        "import math\n\ndef f(p1, rates):\n    v1 = math.copysign(1, math.remainder(0, 0))\n"
+        "    v1 = math.fsum((v1, 0, rates['low'], 0))\n    return v1\n",
+        [Column(I, [0, 3]), Column(O, [RATES], True)],
+        "the sign of a D3 NaN of a D17 helper was CPython's IEEE value's",
+    ),
+    case(
+        # Seed 777, program 91 with --include user_exception: the oracle and the vectorized
+        # function each run their own copy of the module, so their RangeError are two class
+        # objects; the checker compared classes by identity.
+        "checker-a-user-exception-class-of-the-other-module-copy",
+        USER_CLASSES + "\n\ndef f(p0):\n    if p0 > 1.0:\n        raise RangeError(f\"p0={p0}\")\n"
+        "    if p0 < -1.0:\n        raise NarrowError(\"low\", p0)\n    return p0\n",
+        [Column(F, [0.5, 5.0, -3.0])],
+        "a user exception class was compared by identity across the two module copies",
+    ),
+]
+
+
+def test_model_wraps_each_lattice_lane_by_its_own_sign(tmp_path):
+    """The model's ``arrays`` reading gives the vectorized values of ``SETTLEMENT`` lane by lane:
+    2**65 - 2 wraps to 2**64 - 2 though the next lane is negative, -3 * (2**64 - 1) to 3."""
+    result, prepared = check.prepare(SETTLEMENT, str(tmp_path), "f", None)
+    model, _ = prepared.models[True]
+    params = [([2, 2, 0], U), ([0, 5, 7], U)]
+    assert model.run(params, arrays=True) == ([2.0**64 - 1.5, 3.5, 0.5], F)
+    assert model.run(params, arrays=False)[0] == [2.0**65 - 1.5, -3 * (2**64 - 1) + 0.5, 0.5]
+
+
+def test_model_reads_a_0d_array_of_a_python_int_as_int64():
+    """A Python int the core computes on a 0-d array (``int()`` of a scalar, item 16) is int64
+    there, so an int64 product wraps (item 6): 3 * 2**62 is -2**62, not the uint64 lattice's
+    3 * 2**62."""
+    from array_vectorize.fuzz import model
+
+    ir = (
+        "fn f(p0) {\n  %0: num = param 0\n  %1: scalar float = const 3.0\n  %2: int = cast.int %1\n"
+        "  %3: scalar int = const 4611686018427387904\n  %4: int = mul %2, %3\n  return %4\n}\n"
+    )
+    assert model.Model(ir).run([([1.0], F)], arrays=True) == ([-(2**62)], I)
+
+
+@pytest.mark.parametrize("source, columns, backends", CASES)
+def test_fuzz_model_finding(source, columns, backends, tmp_path):
+    names = check.backends(list(backends))
+    result = check.check_program(source, columns, names, str(tmp_path))
+    assert not result.failures, "\n".join(f"{f.kind} {f.backend} {f.detail} {f.expected!r} {f.got!r}" for f in result.failures)
+    assert result.cpython_ok > 0 or result.lanes > 0  # some element's value or raise was compared
+
+CASES_BY_ID = {c.id: c.values for c in CASES}
+
+
+def _judged(source, columns, tmp_path, fake):
+    """The failures ``check.compare`` reports for ``source`` when the vectorized call is
+    ``fake`` (the explanations above must not accept what the array rules do not give)."""
+    _, prepared = check.prepare(source, str(tmp_path), "f", None)
+    prepared.vec = fake
+    return check.compare(prepared, columns, check.backends(["numpy"])).failures
+
+
+def _raises(exc, element):
+    exc.add_note(f"array-vectorize: raised for element ({element},) (flat index {element})")
+
+    def call(*args):
+        raise exc
+
+    return call
+
+
+def test_another_raise_class_is_explained_only_where_the_array_rules_take_it(tmp_path):
+    # Element 0 is 3: max(1.0, 3) is 3.0 == 3 under the array rules too, so the array rules
+    # raise ZeroDivisionError there, as CPython: ArithmeticError is wrong.
+    source = CASES_BY_ID["model-int-held-as-float-compares-into-another-raise"][0]
+    failures = _judged(source, [Column(U, [3, 2**64 - 1])], tmp_path, _raises(ArithmeticError(0), 0))
+    assert [f.kind for f in failures] == ["mismatch"]
+
+
+def test_a_numeric_site_raises_the_class_of_its_operation(tmp_path):
+    # int(nan) raises ValueError: OverflowError (int(inf)'s) at the same site is wrong.
+    source = CASES_BY_ID["model-try-int-of-an-int-held-as-float"][0]
+    fake = _raises(OverflowError("cannot convert float infinity to integer"), 0)
+    assert [f.kind for f in _judged(source, [Column(U, [0, 3]), Column(B, [False, True])], tmp_path, fake)] == ["mismatch"]
+
+
+def test_a_message_shows_a_float_only_where_the_array_rules_hold_one(tmp_path):
+    held = CASES_BY_ID["model-message-of-a-uniform-merge-held-as-float"]
+    assert [f.kind for f in _judged(held[0], held[1], tmp_path, _raises(AssertionError(0.5), 0))] == ["mismatch"]
+    plain = "def f(p1):\n    v7 = 0 if p1 > 9.0 else 1\n    assert 0, v7\n    return 0\n"
+    fake = _raises(AssertionError(1.0), 0)
+    assert [f.kind for f in _judged(plain, [Column(F, [0.0, 2.5])], tmp_path, fake)] == ["mismatch"]
+
+
+def test_a_d3_nan_sign_explains_nothing_else(tmp_path):
+    import numpy as np
+
+    source, columns = CASES_BY_ID["model-sign-of-a-d3-nan-of-a-d17-helper"][:2]
+    failures = _judged(source, columns, tmp_path, lambda *args: np.array([-1.5, -1.5]))
+    assert [f.kind for f in failures] == ["mismatch", "mismatch"]
+
+
+@pytest.mark.parametrize("raised, first", [("RangeError", 1), ("NarrowError", 2), ("ValueError", 1)])
+def test_a_user_exception_class_is_not_its_base_nor_its_subclass(raised, first, tmp_path):
+    # CPython raises RangeError at element 1 (or NarrowError at element 2, with element 1 at
+    # 0.5): the same args under the base, the subclass or a builtin of the same name's MRO
+    # position are wrong.
+    source = CASES_BY_ID["checker-a-user-exception-class-of-the-other-module-copy"][0]
+    columns = [Column(F, [0.5, 5.0, -3.0] if first == 1 else [0.5, 0.5, -3.0])]
+    _, prepared = check.prepare(source, str(tmp_path), "f", None)
+    wrong = {"RangeError": "NarrowError", "NarrowError": "RangeError", "ValueError": "RangeError"}[raised]
+    cls = prepared.module.get(wrong) or ValueError
+    args = ("p0=5.0",) if first == 1 else ("low", -3.0)
+    if raised == "ValueError":  # CPython's RangeError, the call's builtin ValueError
+        cls = ValueError
+    prepared.vec = _raises(cls(*args), first)
+    assert [f.kind for f in check.compare(prepared, columns, check.backends(["numpy"])).failures] == ["mismatch"]
+    prepared.vec = _raises(prepared.module[raised if raised != "ValueError" else "RangeError"](*args), first)
+    assert check.compare(prepared, columns, check.backends(["numpy"])).failures == []
+
+
+@pytest.mark.parametrize("source, columns", [
+    (
+        "def f(x, cap: float | None):\n    if cap is not None:\n        if x > cap:\n"
+        "            raise ValueError('over the cap')\n    return x\n",
+        [Column(F, [1.0, 2.0]), Column(O, [4.0], True)],
+    ),
+    (
+        "def f(p1, rates):\n    if rates['high']:\n        try:\n            v6 = 1.0 / p1\n"
+        "        except ZeroDivisionError:\n            v6 = 0.0\n        return v6\n    return 0.0\n",
+        [Column(F, [0.0, 2.0]), Column(O, [RATES], True)],
+    ),
+    (
+        "def check(a):\n    raise ArithmeticError(0, 0)\n\ndef f(p0):\n    check(0)\n    if max(0, 1):\n"
+        "        return 0\n    else:\n        return 0\n",
+        [Column(F, [0.0, 1.0])],
+    ),
+], ids=["raise-in-a-uniform-if", "try-in-a-uniform-if", "python-if-returns-after-a-raise"])
+def test_the_open_raise_rejections_are_known(source, columns, tmp_path):
+    # The reach of runner.OPEN_BUG_CLASSES' raise-scalar-block (strict xfails in
+    # test_fuzz_findings.py): check.RAISE_SCALAR_BLOCK must match the core's messages of today,
+    # or --skip-open-bugs (and CI's seeds) report these as new (seeds 310002 #1262, 310007 #969).
+    failures = check.check_program(source, columns, check.backends(["numpy"]), str(tmp_path)).failures
+    assert [(f.kind, f.known) for f in failures] == [("rejected", "raise-scalar-block")]
