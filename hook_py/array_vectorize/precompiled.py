@@ -164,6 +164,27 @@ def _attribute_of(glob: dict, dotted: str) -> Any:
     return live
 
 
+def _scoped(name: str) -> tuple[Any, str | None]:
+    """The live value of `name` in another module of the program (``pkg.units:OFFSET``: a name
+    a helper imported from ``pkg.units`` reads there, issue 12), and that module's file."""
+    module_name, _, attr = name.partition(":")
+    module = sys.modules.get(module_name)
+    if module is None:
+        return _MISSING, None
+    return _attribute_of(vars(module), attr), getattr(module, "__file__", None)
+
+
+def _file_sha256(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    from . import _core
+
+    return _core.sha256_hex(data)
+
+
 def assumptions_hold(fn: FunctionType, assumptions) -> bool:
     """Checks every (name, binding) the static compiler assumed against `fn`'s live globals.
     (Run for every function of a warm import: kept to one dictionary lookup and a comparison for
@@ -176,7 +197,11 @@ def assumptions_hold(fn: FunctionType, assumptions) -> bool:
         if freevars and name.partition(".")[0] in freevars:
             return False
         tag = binding[0]
-        live = glob.get(name, missing) if "." not in name else _attribute_of(glob, name)
+        filename = code.co_filename
+        if ":" in name:
+            live, filename = _scoped(name)
+        else:
+            live = glob.get(name, missing) if "." not in name else _attribute_of(glob, name)
         if live is missing:
             live = _BUILTINS.get(name, missing) if tag == "builtin" else missing
             if live is missing:
@@ -190,7 +215,21 @@ def assumptions_hold(fn: FunctionType, assumptions) -> bool:
                 type(target) is not FunctionType
                 or target.__name__ != binding[1]
                 or target.__code__.co_firstlineno != binding[2]
-                or target.__code__.co_filename != code.co_filename
+                or target.__code__.co_filename != filename
+            ):
+                return False
+        elif tag == "module_function":
+            # Issue 12: a function of another module of the program, whose text (the whole file)
+            # the static compile read: the same function of that module, and the same file.
+            target = getattr(live, "_vectorized_original", live)
+            module = sys.modules.get(binding[3])
+            if (
+                type(target) is not FunctionType
+                or module is None
+                or target.__globals__ is not vars(module)
+                or target.__name__ != binding[1]
+                or target.__code__.co_firstlineno != binding[2]
+                or _file_sha256(target.__code__.co_filename) != binding[4]
             ):
                 return False
         elif tag == "builtin":
@@ -213,7 +252,7 @@ def assumptions_hold(fn: FunctionType, assumptions) -> bool:
                 type(target) is not FunctionType
                 or target.__name__ != binding[1]
                 or target.__code__.co_firstlineno != binding[2]
-                or target.__code__.co_filename != code.co_filename
+                or target.__code__.co_filename != filename
             ):
                 return False
         elif tag == "bisect_module":

@@ -69,8 +69,7 @@ impl Lowerer<'_> {
         if !matches!(frame.env.get(name), Some(Binding::NumpyModule)) {
             return false;
         }
-        self.names
-            .assume(name.to_string(), AssumedBinding::NumpyModule);
+        self.assume(frame, name, AssumedBinding::NumpyModule);
         true
     }
 

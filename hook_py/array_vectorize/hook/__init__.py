@@ -188,7 +188,7 @@ def cache_path(source_path: str) -> str | None:
     return f"{base}.{CACHE_TAG}{CACHE_SUFFIX}"
 
 
-def decode_cache(data: bytes, key: str | None) -> list[dict]:
+def decode_cache(data: bytes, key: str | None, origin: str | None = None) -> list[dict]:
     """The entries of a cache file; CacheError unless header, key (when given), length and
     checksum all match and the payload has the expected shape."""
     if len(data) < HEADER_SIZE:
@@ -222,7 +222,22 @@ def decode_cache(data: bytes, key: str | None) -> list[dict]:
         isinstance(e, dict) and isinstance(e.get("qualname"), str) and isinstance(e.get("line"), int) for e in entries
     ):
         raise CacheError("payload has an unexpected shape")
+    if origin is not None:
+        _check_deps(record.get("deps") or (), origin)
     return entries
+
+
+def _check_deps(deps, origin: str) -> None:
+    """CacheError unless every other module of the program the compile read (issue 12: a helper
+    imported from it) still has the bytes it had."""
+    here = os.path.dirname(origin)
+    for rel, sha in deps:
+        try:
+            data = _read_file(os.path.join(here, rel))
+        except OSError:
+            raise CacheError(f"{rel}, which it imports from, is unreadable") from None
+        if _core.sha256_hex(data) != sha:
+            raise CacheError(f"{rel}, which it imports from, changed")
 
 
 def unpack_header(data: bytes) -> tuple[bytes, int, bytes, int, int]:
@@ -235,10 +250,11 @@ def unpack_header(data: bytes) -> tuple[bytes, int, bytes, int, int]:
     )
 
 
-def read_cache(path: str, key: str) -> list[dict]:
-    """The cached entries at `path` for `key`. FileNotFoundError on a plain miss; CacheError
-    (or another OSError) when the file is there but unusable."""
-    return decode_cache(_read_file(path), key)
+def read_cache(path: str, key: str, origin: str | None = None) -> list[dict]:
+    """The cached entries at `path` for `key` (and the module at `origin`, whose imported
+    modules' bytes are checked). FileNotFoundError on a plain miss; CacheError (or another
+    OSError) when the file is there but unusable."""
+    return decode_cache(_read_file(path), key, origin)
 
 
 def _read_file(path: str) -> bytes:
@@ -445,7 +461,7 @@ def _prepare(fullname: str, origin: str, data: bytes, namespace: dict) -> None:
     else:
         why_miss = "no cache file"
         try:
-            entries = read_cache(path, key)
+            entries = read_cache(path, key, origin)
         except (FileNotFoundError, NotADirectoryError):
             pass
         except (CacheError, OSError, ValueError) as exc:
