@@ -174,15 +174,28 @@ def _scoped(name: str) -> tuple[Any, str | None]:
     return _attribute_of(vars(module), attr), getattr(module, "__file__", None)
 
 
+#: path -> (st_mtime_ns, st_size, sha256 hex): a module's file hashed once per process while it
+#: stays as it was (the functions of a module that import the same helper check it each).
+_FILE_SHA256: dict[str, tuple[int, int, str]] = {}
+
+
 def _file_sha256(path: str) -> str | None:
+    import os
+
     try:
+        st = os.stat(path)
+        known = _FILE_SHA256.get(path)
+        if known is not None and known[:2] == (st.st_mtime_ns, st.st_size):
+            return known[2]
         with open(path, "rb") as f:
             data = f.read()
     except OSError:
         return None
     from . import _core
 
-    return _core.sha256_hex(data)
+    sha = _core.sha256_hex(data)
+    _FILE_SHA256[path] = (st.st_mtime_ns, st.st_size, sha)
+    return sha
 
 
 def assumptions_hold(fn: FunctionType, assumptions) -> bool:

@@ -64,7 +64,7 @@ def _program_modules(source: str, fullname: str, origin: str) -> tuple[str, dict
     it would run the package's code); one that is not Python source (a C extension, a namespace
     package) is left out: the names imported from it stay unresolved and their functions are
     compiled at run time."""
-    from importlib.machinery import PathFinder, SourceFileLoader
+    from importlib.machinery import PathFinder
 
     from ..imports import imported_modules, package_of
 
@@ -76,6 +76,12 @@ def _program_modules(source: str, fullname: str, origin: str) -> tuple[str, dict
     for name in imported_modules(source, fullname, is_package):
         parent = name.rpartition(".")[0]
         search = None
+        imported = sys.modules.get(name)
+        if imported is not None:  # what the import system already found
+            spec = getattr(imported, "__spec__", None)
+            if spec is not None:
+                _add_source(name, spec, here, modules, deps)
+            continue
         if parent == fullname:  # a package's own submodule, while its __init__ loads
             search = [here]
         elif parent:
@@ -87,18 +93,27 @@ def _program_modules(source: str, fullname: str, origin: str) -> tuple[str, dict
             spec = PathFinder.find_spec(name, list(search) if search is not None else None)
         except (ImportError, ValueError, OSError):
             continue
-        if spec is None or not isinstance(spec.loader, SourceFileLoader) or not str(spec.origin).endswith(".py"):
-            continue
-        try:
-            with open(spec.origin, "rb") as f:
-                raw = f.read()
-            text = decode_source(raw)
-        except (OSError, UnicodeDecodeError, SyntaxError):
-            continue
-        sha = _core.sha256_hex(raw)
-        modules[name] = (text, spec.origin, sha)
-        deps.append((os.path.relpath(spec.origin, here), sha))
+        if spec is not None:
+            _add_source(name, spec, here, modules, deps)
     return package, modules, deps
+
+
+def _add_source(name: str, spec, here: str, modules: dict, deps: list) -> None:
+    """Adds module `name`'s text when its spec is a plain source file."""
+    from importlib.machinery import SourceFileLoader
+
+    origin = getattr(spec, "origin", None)
+    if not isinstance(spec.loader, SourceFileLoader) or not isinstance(origin, str) or not origin.endswith(".py"):
+        return
+    try:
+        with open(origin, "rb") as f:
+            raw = f.read()
+        text = decode_source(raw)
+    except (OSError, UnicodeDecodeError, SyntaxError):
+        return
+    sha = _core.sha256_hex(raw)
+    modules[name] = (text, origin, sha)
+    deps.append((os.path.relpath(origin, here), sha))
 
 
 def _first_problem(exc: Exception) -> str:
