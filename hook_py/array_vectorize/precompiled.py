@@ -216,7 +216,7 @@ def assumptions_hold(fn: FunctionType, assumptions) -> bool:
         else:
             live = glob.get(name, missing) if "." not in name else _attribute_of(glob, name)
         if live is missing:
-            live = _BUILTINS.get(name, missing) if tag == "builtin" else missing
+            live = _BUILTINS.get(name.rpartition(":")[2], missing) if tag == "builtin" else missing
             if live is missing:
                 return False
         if tag == "const":

@@ -163,7 +163,7 @@ TABLE = (0.5, 1.5, 2.5)
 
 
 def clamp(k):
-    return 0.0 if k < 0.0 else k
+    return 0.0 if k < 0.0 else abs(k)
 
 
 def to_kelvin(c):
@@ -241,6 +241,7 @@ def test_helpers_imported_from_a_sibling_module_are_the_same_three_ways(package)
     assert assumed["u.to_kelvin"][:4] == ("module_function", "to_kelvin", 9, f"{name}.units")
     assert assumed[f"{name}.units:clamp"] == ("function", "clamp", 5)
     assert assumed["u.OFFSET"] == ("const", 273.15)
+    assert assumed[f"{name}.units:abs"] == ("builtin", "abs")  # a builtin the helper reads there
 
 
 def test_a_changed_helper_module_invalidates_the_static_code(package):

@@ -19,7 +19,7 @@ LIMITS = (-273.15, 1e4)
 def clamp(k):
     if k < 0.0:
         return 0.0
-    return k
+    return abs(k)   # a builtin read in this module: assumed as `pkg.units:abs`
 
 
 def to_kelvin(c):
