@@ -109,7 +109,12 @@ def skip(fullname: str, why: str, level: int = MARKED_MODULES) -> None:
 #     key             64 bytes   hex sha256 (cache_key)
 #     payload length   8 bytes
 #     payload checksum 8 bytes   _core.checksum64 of the payload
-#     payload          marshal.dumps({"entries": [...]})
+#     payload          marshal.dumps({"entries": [...], "deps": [(path, sha256), ...]})
+#
+# ``deps`` (format 7, issue 12; absent when empty): the other modules of the program whose text
+# the compile read (a helper imported from ``.units``), each by its path relative to the module's
+# directory and the sha256 of its bytes, checked on every read (``_check_deps``): an edit of
+# ``units.py`` makes the importer's cache file unusable, and it is compiled and written again.
 #
 # ``decode_cache`` checks every field before it unmarshals anything; any mismatch or I/O error is
 # a miss. The key guards staleness (a sha256 over the source and everything else that shapes the
@@ -122,7 +127,7 @@ def skip(fullname: str, why: str, level: int = MARKED_MODULES) -> None:
 
 CACHE_MAGIC = b"AVCACHE\0"
 #: Bump whenever the payload's layout or meaning changes.
-CACHE_FORMAT_VERSION = 6
+CACHE_FORMAT_VERSION = 7
 CACHE_SUFFIX = ".avc"
 #: What cache files are called after CPython's ``<module>.<cache tag>[.opt-N]``.
 CACHE_TAG = f"array-vectorize-{__version__}"
