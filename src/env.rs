@@ -77,6 +77,15 @@ pub enum Binding {
 /// The free names a function may read, with what each is bound to.
 pub type Env = BTreeMap<String, Binding>;
 
+/// Static compilation only: in the environment of another module of the program (a helper
+/// imported from it, `from .units import to_k`, or its alias, `import pkg.units as u`), the key
+/// holding `Binding::Unresolved(<module name>)`. No identifier can read it. Assumptions about
+/// the names that module's functions read are recorded as `<module name>:<name>`, which the
+/// decorator checks against that module's live globals.
+pub const SCOPE_KEY: &str = "@module";
+/// With [`SCOPE_KEY`]: `Binding::Unresolved(<hex sha256 of the module's source bytes>)`.
+pub const SHA_KEY: &str = "@sha256";
+
 /// One binding the static compiler relied on; the decorator checks it against the live function.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Assumption {
@@ -108,6 +117,15 @@ pub enum AssumedBinding {
     BisectModule,
     /// The function `bisect.<name>`.
     Bisect(String),
+    /// A function `name` whose `def` is at `line` of another module of the program, `module`
+    /// (its `__name__`), whose source file has the sha256 `sha256` (hex): the decorator checks
+    /// the live function's globals are that module's and hashes its file again.
+    ModuleFunction {
+        name: String,
+        line: usize,
+        module: String,
+        sha256: String,
+    },
     /// A classmethod `name` of a class of the same module, whose `def` is at `line`; the
     /// assumption's name is dotted (`Units.to_k`), as for every attribute of a namespace.
     ClassMethod {

@@ -15,6 +15,7 @@ use rustpython_parser::{parse, Mode};
 
 use crate::diagnostics::{CompileError, Rendered, SourceText};
 use crate::env::{Binding, Env, FunctionSource};
+use crate::module_imports::Imports;
 use crate::module_text::{def_start, function_text, literal};
 use crate::pipeline::{compile_function, Compiled, Options, Request};
 use crate::source::{check_nesting, Limits, LineIndex};
@@ -171,6 +172,18 @@ pub fn compile_module_with(
     only: Option<&str>,
     optimize: bool,
 ) -> Result<Vec<MarkedFunction>, Rendered> {
+    compile_module_in(source, path, only, optimize, &Imports::default())
+}
+
+/// [`compile_module_with`] where the module's imports of `imports.modules` resolve to those
+/// modules' text (src/module_imports.rs).
+pub fn compile_module_in(
+    source: &str,
+    path: &str,
+    only: Option<&str>,
+    optimize: bool,
+    imports: &Imports,
+) -> Result<Vec<MarkedFunction>, Rendered> {
     let text_err = |offset: usize, message: String| {
         let src = SourceText::new(path, source, 1);
         let d = crate::diagnostics::Diagnostic {
@@ -203,7 +216,7 @@ pub fn compile_module_with(
     if markers.names.is_empty() && markers.modules.is_empty() && only.is_none() {
         return Ok(vec![]);
     }
-    let env = module_env(source, path, &index, &module.body);
+    let env = module_env(source, path, &index, &module.body, imports);
 
     let mut out = vec![];
     let mut visit = |def: &ast::StmtFunctionDef, qualname: String| {
@@ -358,7 +371,13 @@ fn marked(def: &ast::StmtFunctionDef, markers: &Markers) -> Option<MarkedOptions
 
 /// Free names resolvable from module text: `math` imports, literal constants bound once,
 /// functions defined once; builtins when not shadowed.
-fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -> Env {
+fn module_env(
+    source: &str,
+    path: &str,
+    index: &LineIndex,
+    body: &[ast::Stmt],
+    imports: &Imports,
+) -> Env {
     let mut bind_count: HashMap<String, usize> = HashMap::default();
     let mut bindings: BTreeMap<String, Binding> = BTreeMap::new();
     let count = |n: &str, c: &mut HashMap<String, usize>| *c.entry(n.to_string()).or_default() += 1;
@@ -368,6 +387,9 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
                 for (bound, b) in import_bindings(stmt) {
                     count(&bound, &mut bind_count);
                     bindings.insert(bound, b);
+                }
+                if !imports.modules.is_empty() {
+                    bindings.extend(imports.bindings(stmt, &env_of_text));
                 }
             }
             ast::Stmt::Assign(a) => {
@@ -458,6 +480,24 @@ fn module_env(source: &str, path: &str, index: &LineIndex, body: &[ast::Stmt]) -
             .or_insert_with(|| Binding::Unresolved(format!("the builtin `{b}`")));
     }
     bindings
+}
+
+/// The environment of another module's text, without imports of the program's modules (one
+/// level, src/module_imports.rs); None when it does not parse or is past the module limits.
+fn env_of_text(source: &str, path: &str) -> Option<Env> {
+    check_nesting(source, &Limits::MODULE).ok()?;
+    let Ok(ast::Mod::Module(mut m)) = parse(source, Mode::Module, path) else {
+        return None;
+    };
+    m.body = crate::names::normalize_body(source, m.body);
+    let index = LineIndex::new(source);
+    Some(module_env(
+        source,
+        path,
+        &index,
+        &m.body,
+        &Imports::default(),
+    ))
 }
 
 /// The names an `import` or `from ... import` statement binds, with what each is (D8, D15,
@@ -674,7 +714,13 @@ mod tests {
             }
         );
         assert_eq!(functions[0].line, 7);
-        let env = module_env(source, "m.py", &LineIndex::new(source), &parse_body(source));
+        let env = module_env(
+            source,
+            "m.py",
+            &LineIndex::new(source),
+            &parse_body(source),
+            &Imports::default(),
+        );
         let Some(Binding::Function(f)) = env.get("helper") else {
             panic!("helper is not a function binding");
         };
@@ -733,5 +779,51 @@ mod tests {
             "{}",
             compiled.source
         );
+    }
+
+    #[test]
+    fn a_helper_of_another_module_compiles_with_its_file_pinned() {
+        use crate::module_imports::ForeignModule;
+        let units = "K = 273.15\n\ndef to_k(c):\n    return c + K\n\nto_r = make()\n";
+        let mut imports = Imports {
+            package: "pkg".into(),
+            ..Imports::default()
+        };
+        imports.modules.insert(
+            "pkg.units".into(),
+            ForeignModule {
+                source: units.into(),
+                path: "pkg/units.py".into(),
+                sha256: "ab".into(),
+            },
+        );
+        let source = "from array_vectorize import vectorize\nfrom .units import to_k, to_r\nimport pkg.units as u\n\n@vectorize\ndef f(c):\n    return to_k(c) * u.K\n\n@vectorize\ndef g(c):\n    return to_r(c)\n";
+        let functions =
+            compile_module_in(source, "pkg/m.py", None, false, &imports).expect("parses");
+        let Outcome::Ok(compiled) = &functions[0].outcome else {
+            panic!("f did not compile: {:?}", functions[0].outcome);
+        };
+        let assumed: BTreeMap<_, _> = compiled
+            .assumptions
+            .iter()
+            .map(|a| (a.name.as_str(), a.binding.clone()))
+            .collect();
+        assert_eq!(
+            assumed["to_k"],
+            crate::env::AssumedBinding::ModuleFunction {
+                name: "to_k".into(),
+                line: 3,
+                module: "pkg.units".into(),
+                sha256: "ab".into()
+            }
+        );
+        let k = crate::env::AssumedBinding::Const(crate::env::Const::Float(273.15));
+        assert_eq!(assumed["pkg.units:K"], k);
+        assert_eq!(assumed["u.K"], k);
+        // A name the other module binds at run time stays the decorator's.
+        assert!(matches!(&functions[1].outcome, Outcome::Deferred(n) if n == &["to_r"]));
+        // Without the other module's text, as before.
+        let functions = compile_module(source, "pkg/m.py", None).expect("parses");
+        assert!(matches!(&functions[0].outcome, Outcome::Deferred(_)));
     }
 }

@@ -13,6 +13,7 @@ use crate::diagnostics::{CompileError, Rendered};
 use crate::env::{AssumedBinding, Assumption, Binding, Const, Env, FunctionSource};
 use crate::lower::Hidden;
 use crate::module::{self, Outcome};
+use crate::module_imports::{ForeignModule, Imports};
 use crate::pipeline::{self, Compiled, Options, Request};
 use crate::stack::on_large_stack;
 
@@ -267,6 +268,21 @@ fn assumption_to_py<'py>(py: Python<'py>, a: &Assumption) -> PyResult<Bound<'py,
                 ],
             )?
         }
+        AssumedBinding::ModuleFunction {
+            name,
+            line,
+            module,
+            sha256,
+        } => PyTuple::new(
+            py,
+            [
+                PyString::new(py, "module_function").into_any(),
+                PyString::new(py, name).into_any(),
+                line.into_pyobject(py)?.into_any(),
+                PyString::new(py, module).into_any(),
+                PyString::new(py, sha256).into_any(),
+            ],
+        )?,
         AssumedBinding::Enum(members) => PyTuple::new(
             py,
             [
@@ -360,14 +376,36 @@ fn compile_function<'py>(
 }
 
 /// Statically compiles every marked function of a module's source (and `only`, if named).
+/// `package`: the module's `__package__`; `modules`: other modules of the program its imports
+/// may name, `{absolute name: (source, path, sha256 hex of the source bytes)}`
+/// (src/module_imports.rs).
 #[pyfunction]
-#[pyo3(signature = (source, path, only=None))]
+#[pyo3(signature = (source, path, only=None, package=None, modules=None))]
 fn compile_module<'py>(
     py: Python<'py>,
     source: &str,
     path: &str,
     only: Option<&str>,
+    package: Option<String>,
+    modules: Option<std::collections::BTreeMap<String, (String, String, String)>>,
 ) -> PyResult<Bound<'py, PyList>> {
+    let imports = Imports {
+        package: package.unwrap_or_default(),
+        modules: modules
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(name, (source, path, sha256))| {
+                (
+                    name,
+                    ForeignModule {
+                        source,
+                        path,
+                        sha256,
+                    },
+                )
+            })
+            .collect(),
+    };
     let optimize = py
         .import("sys")?
         .getattr("flags")?
@@ -375,7 +413,7 @@ fn compile_module<'py>(
         .is_truthy()?;
     let result = guarded(|| {
         Ok(on_large_stack(|| {
-            module::compile_module_with(source, path, only, optimize)
+            module::compile_module_in(source, path, only, optimize, &imports)
         }))
     })?;
     let functions = match result {

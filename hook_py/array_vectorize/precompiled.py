@@ -181,6 +181,38 @@ def frozen_object(value: object) -> object:
         return copy.deepcopy(value)
     except Exception:  # noqa: BLE001 - an entry that cannot be copied (a module, a lock)
         return dict(value)
+def _scoped(name: str) -> tuple[Any, str | None]:
+    """The live value of `name` in another module of the program (``pkg.units:OFFSET``: a name
+    a helper imported from ``pkg.units`` reads there, issue 12), and that module's file."""
+    module_name, _, attr = name.partition(":")
+    module = sys.modules.get(module_name)
+    if module is None:
+        return _MISSING, None
+    return _attribute_of(vars(module), attr), getattr(module, "__file__", None)
+
+
+#: path -> (st_mtime_ns, st_size, sha256 hex): a module's file hashed once per process while it
+#: stays as it was (the functions of a module that import the same helper check it each).
+_FILE_SHA256: dict[str, tuple[int, int, str]] = {}
+
+
+def _file_sha256(path: str) -> str | None:
+    import os
+
+    try:
+        st = os.stat(path)
+        known = _FILE_SHA256.get(path)
+        if known is not None and known[:2] == (st.st_mtime_ns, st.st_size):
+            return known[2]
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    from . import _core
+
+    sha = _core.sha256_hex(data)
+    _FILE_SHA256[path] = (st.st_mtime_ns, st.st_size, sha)
+    return sha
 
 
 def assumptions_hold(fn: FunctionType, assumptions) -> bool:
@@ -195,9 +227,13 @@ def assumptions_hold(fn: FunctionType, assumptions) -> bool:
         if freevars and name.partition(".")[0] in freevars:
             return False
         tag = binding[0]
-        live = glob.get(name, missing) if "." not in name else _attribute_of(glob, name)
+        filename = code.co_filename
+        if ":" in name:
+            live, filename = _scoped(name)
+        else:
+            live = glob.get(name, missing) if "." not in name else _attribute_of(glob, name)
         if live is missing:
-            live = _BUILTINS.get(name, missing) if tag == "builtin" else missing
+            live = _BUILTINS.get(name.rpartition(":")[2], missing) if tag == "builtin" else missing
             if live is missing:
                 return False
         if tag == "const":
@@ -209,7 +245,21 @@ def assumptions_hold(fn: FunctionType, assumptions) -> bool:
                 type(target) is not FunctionType
                 or target.__name__ != binding[1]
                 or target.__code__.co_firstlineno != binding[2]
-                or target.__code__.co_filename != code.co_filename
+                or target.__code__.co_filename != filename
+            ):
+                return False
+        elif tag == "module_function":
+            # Issue 12: a function of another module of the program, whose text (the whole file)
+            # the static compile read: the same function of that module, and the same file.
+            target = getattr(live, "_vectorized_original", live)
+            module = sys.modules.get(binding[3])
+            if (
+                type(target) is not FunctionType
+                or module is None
+                or target.__globals__ is not vars(module)
+                or target.__name__ != binding[1]
+                or target.__code__.co_firstlineno != binding[2]
+                or _file_sha256(target.__code__.co_filename) != binding[4]
             ):
                 return False
         elif tag == "builtin":
@@ -232,7 +282,7 @@ def assumptions_hold(fn: FunctionType, assumptions) -> bool:
                 type(target) is not FunctionType
                 or target.__name__ != binding[1]
                 or target.__code__.co_firstlineno != binding[2]
-                or target.__code__.co_filename != code.co_filename
+                or target.__code__.co_filename != filename
             ):
                 return False
         elif tag == "bisect_module":

@@ -8,7 +8,9 @@ use super::runtime::{
     TAKE, UNARY,
 };
 use super::{const_kind, Const, Gen};
-use crate::ir::{BinOp, CastOp, CmpOp, Kind, LogicOp, MathFn, ObjLit, Op, UnOp, UniformOp, Value};
+use crate::ir::{
+    BinOp, CastOp, CmpOp, Kind, LogicOp, MathFn, ObjLit, Op, UnOp, UniformOp, Value, NUMPY_POWER,
+};
 use crate::pyast::{bin, call, cmp, name, Expr};
 
 /// Constant `c` converted to kind `k` when `k` is wider (bool < int < float).
@@ -76,6 +78,10 @@ impl Gen<'_> {
             Op::Logic(l, x, y) => self.logic(*l, *x, *y),
             Op::Select(c, a, b) => self.select(dst, *c, *a, *b),
             Op::Math(m, args) if m.keeps_ints.is_some() => self.numpy_rounding(m, args[0]),
+            Op::Math(m, args) if m.name == NUMPY_POWER.name => {
+                let (x, y) = (self.value(args[0]), self.value(args[1]));
+                self.helper_op(&BINARY, "np_pow", vec![x, y])
+            }
             Op::Math(m, args) => {
                 // Math functions take floats; folding can leave an int constant where lowering
                 // saw a float-kinded merge.

@@ -47,10 +47,11 @@ pub const BINARY: Helper = Helper {
     params: "xp, op, a, b",
     ops: &[
         "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lt", "le", "gt", "ge", "eq",
-        "ne", "and", "or", "xor", "lshift", "rshift",
+        "ne", "and", "or", "xor", "lshift", "rshift", "np_pow",
     ],
     meaning: "Python's `a op b` per lane (bitwise ops on ints and bools: TypeError for a float; \
-              a negative shift count gives 0, docs/semantics.md)",
+              a negative shift count gives 0, docs/semantics.md; `np_pow` is NumPy's `power` \
+              on floats, `sqrt` for an exponent of 0.5, and `**` on two ints, D16)",
 };
 
 /// Python's `op(a)` per lane.

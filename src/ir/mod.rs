@@ -25,7 +25,8 @@ pub mod verify;
 
 pub use constant::{const_kind, float_repr, Const};
 pub use math::{
-    math_fn, MathFn, SafeValue, MATH_CONSTANTS, MATH_FUNCTIONS, NUMPY_ROUNDING, ROUND_DIGITS,
+    math_fn, MathFn, SafeValue, MATH_CONSTANTS, MATH_FUNCTIONS, NUMPY_POWER, NUMPY_ROUNDING,
+    ROUND_DIGITS,
 };
 pub use op::{result_kind, result_shape, BinOp, CastOp, CmpOp, LogicOp, Op, OpKey, UnOp};
 pub use types::{Kind, Shape, Value};

@@ -1,7 +1,7 @@
 //! Operations: what one `Let` computes, with the rules for the kind and shape of its result.
 
 use super::constant::{const_kind, Const};
-use super::math::MathFn;
+use super::math::{MathFn, NUMPY_POWER};
 use super::types::{Kind, Shape, Value};
 use super::uniform::UniformOp;
 
@@ -246,6 +246,10 @@ pub fn result_kind(op: &Op, kind: &impl Fn(Value) -> Kind, param_kinds: &[Kind])
         },
         Op::Binary(_, a, b) => Kind::arith(kind(*a), kind(*b)),
         Op::Select(_, a, b) => Kind::join(kind(*a), kind(*b)),
+        Op::Math(m, args) if m.name == NUMPY_POWER.name => match (kind(args[0]), kind(args[1])) {
+            (Kind::Float, _) | (_, Kind::Float) => Kind::Float,
+            _ => Kind::Unknown,
+        },
         Op::Math(m, args) => match (m.keeps_ints, args.first()) {
             (Some(_), Some(a)) => match kind(*a) {
                 Kind::Bool => Kind::Int,

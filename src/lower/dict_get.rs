@@ -118,8 +118,9 @@ impl Lowerer<'_> {
     ) -> R<Value> {
         let args = self.positional(frame, c, "dict.get()", 1, 2)?;
         if !name.is_empty() {
-            self.names.assume(
-                name.to_string(),
+            self.assume(
+                frame,
+                name,
                 AssumedBinding::Const(Const::Dict(entries.clone())),
             );
         }

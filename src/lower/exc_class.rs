@@ -35,15 +35,11 @@ impl Lowerer<'_> {
         match frame.env.get(name) {
             Some(Binding::Builtin(b)) if b == name => {
                 let mro = builtin_mro(name)?;
-                self.names
-                    .assume(name.to_string(), AssumedBinding::Builtin(b.clone()));
+                self.assume(frame, name, AssumedBinding::Builtin(b.clone()));
                 Some(mro)
             }
             Some(Binding::ExceptionClass(mro)) => {
-                self.names.assume(
-                    name.to_string(),
-                    AssumedBinding::ExceptionClass(mro.clone()),
-                );
+                self.assume(frame, name, AssumedBinding::ExceptionClass(mro.clone()));
                 if raised {
                     self.hidden_param(Hidden::Object(name.to_string()));
                 }

@@ -68,10 +68,7 @@ impl Lowerer<'_> {
         let Some((which, call)) = which else {
             return self.bad_unpacking(frame, f.iter.as_ref(), "a loop with several targets runs over `enumerate(T)` or `zip(T1, T2, ...)` of constant tables (D15)".into());
         };
-        self.names.assume(
-            which.to_string(),
-            AssumedBinding::Builtin(which.to_string()),
-        );
+        self.assume(frame, which, AssumedBinding::Builtin(which.to_string()));
         if !call.keywords.is_empty() {
             return self.bad_unpacking(
                 frame,

@@ -10,7 +10,7 @@ use rustpython_parser::ast;
 use super::calls::Callee;
 use super::{Frame, Hidden, Lowerer, Var, R};
 use crate::diagnostics::DiagnosticKind;
-use crate::env::{AssumedBinding, Binding};
+use crate::env::{AssumedBinding, Binding, SCOPE_KEY, SHA_KEY};
 use crate::ir::{Const, Op, UniformOp, Value, MATH_CONSTANTS};
 
 /// What the function's free names resolved to.
@@ -37,6 +37,16 @@ impl Resolved {
 }
 
 impl Lowerer<'_> {
+    /// Records that `name` was read as `binding` in `frame`: in a helper of another module of
+    /// the program (static compilation), under `<module>:<name>`.
+    pub(super) fn assume(&mut self, frame: &Frame, name: &str, binding: AssumedBinding) {
+        let name = match frame.env.get(SCOPE_KEY) {
+            Some(Binding::Unresolved(module)) => format!("{module}:{name}"),
+            _ => name.to_string(),
+        };
+        self.names.assume(name, binding);
+    }
+
     /// The parameter index of a hidden parameter, allocated on first use.
     pub(super) fn hidden_param(&mut self, hidden: Hidden) -> usize {
         let hs = &mut self.names.hidden;
@@ -85,29 +95,37 @@ impl Lowerer<'_> {
     ) -> R<Callee> {
         Ok(match binding {
             Some(Binding::Builtin(b)) => {
-                self.names
-                    .assume(name.to_string(), AssumedBinding::Builtin(b.clone()));
+                self.assume(frame, name, AssumedBinding::Builtin(b.clone()));
                 Callee::Builtin(b)
             }
             Some(Binding::MathMember(m)) => {
-                self.names
-                    .assume(name.to_string(), AssumedBinding::MathMember(m.clone()));
+                self.assume(frame, name, AssumedBinding::MathMember(m.clone()));
                 Callee::Math(m)
             }
             Some(Binding::Function(fs)) => {
                 let line = fs.first_line;
-                self.names.assume(
-                    name.to_string(),
-                    AssumedBinding::Function {
+                let binding = match (
+                    fs.env.as_ref().and_then(|e| e.get(SCOPE_KEY)),
+                    fs.env.as_ref().and_then(|e| e.get(SHA_KEY)),
+                ) {
+                    (Some(Binding::Unresolved(module)), Some(Binding::Unresolved(sha256))) => {
+                        AssumedBinding::ModuleFunction {
+                            name: short_name(&fs.name),
+                            line,
+                            module: module.clone(),
+                            sha256: sha256.clone(),
+                        }
+                    }
+                    _ => AssumedBinding::Function {
                         name: short_name(&fs.name),
                         line,
                     },
-                );
+                };
+                self.assume(frame, name, binding);
                 Callee::Helper(fs)
             }
             Some(Binding::Bisect(which)) => {
-                self.names
-                    .assume(name.to_string(), AssumedBinding::Bisect(which.clone()));
+                self.assume(frame, name, AssumedBinding::Bisect(which.clone()));
                 Callee::Bisect(which)
             }
             Some(Binding::OpaqueCallable(what)) => {
@@ -249,8 +267,7 @@ impl Lowerer<'_> {
         }
         match frame.env.get(name) {
             Some(Binding::MathModule) => {
-                self.names
-                    .assume(name.to_string(), AssumedBinding::MathModule);
+                self.assume(frame, name, AssumedBinding::MathModule);
                 Ok(true)
             }
             Some(Binding::Unresolved(_)) => {
@@ -318,14 +335,12 @@ impl Lowerer<'_> {
     ) -> Value {
         match binding {
             Some(Binding::Const(c)) => {
-                self.names
-                    .assume(name.to_string(), AssumedBinding::Const(c.clone()));
+                self.assume(frame, name, AssumedBinding::Const(c.clone()));
                 self.emit_hint(Op::Const(c), Some(name.to_string()))
             }
             Some(Binding::MathMember(m)) => {
                 if let Some((_, value)) = MATH_CONSTANTS.iter().find(|(n, _)| *n == m) {
-                    self.names
-                        .assume(name.to_string(), AssumedBinding::MathMember(m.clone()));
+                    self.assume(frame, name, AssumedBinding::MathMember(m.clone()));
                     return self.konst(Const::Float(*value));
                 }
                 self.not_a_value(frame, name, &format!("the function `math.{m}`"), node)

@@ -107,8 +107,7 @@ impl Lowerer<'_> {
             let name = n.id.as_str();
             let shadowed = frame.vars.contains_key(name) || frame.locals.contains(name);
             if !shadowed && matches!(frame.env.get(name), Some(Binding::BisectModule)) {
-                self.names
-                    .assume(name.to_string(), AssumedBinding::BisectModule);
+                self.assume(frame, name, AssumedBinding::BisectModule);
                 return Some(self.bisect_member(frame, a.attr.as_str(), c));
             }
         }
@@ -116,8 +115,9 @@ impl Lowerer<'_> {
         let dotted = format!("{path}.{}", a.attr);
         Some(match attrs.get(a.attr.as_str()).cloned() {
             Some(Binding::ClassMethod(fs)) => {
-                self.names.assume(
-                    dotted,
+                self.assume(
+                    frame,
+                    &dotted,
                     AssumedBinding::ClassMethod {
                         name: short_name(&fs.name),
                         line: fs.first_line,

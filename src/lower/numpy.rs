@@ -12,7 +12,8 @@ use super::{Frame, Lowerer, R};
 use crate::diagnostics::DiagnosticKind;
 use crate::env::{AssumedBinding, Binding};
 use crate::ir::{
-    math_fn, BinOp, CastOp, CmpOp, Const, Kind, LogicOp, Op, UnOp, Value, NUMPY_ROUNDING,
+    math_fn, BinOp, CastOp, CmpOp, Const, Kind, LogicOp, Op, UnOp, Value, NUMPY_POWER,
+    NUMPY_ROUNDING,
 };
 
 /// NumPy's float functions that are `math`'s under another name (or the same one).
@@ -61,6 +62,27 @@ const SUPPORTED: &str = "the float functions (sqrt, exp, log, sin, arctan2, hypo
                          constants pi, e, inf, nan, euler_gamma";
 
 impl Lowerer<'_> {
+    /// `np.power(x, y)` as NumPy computes it on scalars (D16): C's `pow`, except that an
+    /// exponent of 0.5 is `sqrt` (`np.power(-0.0, 0.5)` is -0.0, `np.power(-inf, 0.5)` nan, where
+    /// `pow` and CPython's `**` give 0.0 and inf). Two ints are `**` (docs/semantics.md item 19);
+    /// a constant exponent other than 0.5, or an int one, is `**` on floats, whose helpers give
+    /// C's values; an exponent that may be 0.5 only at run time goes to the runtime's `np_pow`.
+    fn numpy_power(&mut self, frame: &mut Frame, x: Value, y: Value) -> Value {
+        let int = |k: Kind| matches!(k, Kind::Int | Kind::Bool);
+        let (kx, ky) = (self.kind(x), self.kind(y));
+        if let Some(Const::Float(h)) = self.const_of(y) {
+            if h == 0.5 {
+                let sqrt = math_fn("sqrt").expect("math.sqrt is known");
+                let x = self.math_arg(frame, x, sqrt.safe);
+                return self.emit(Op::Math(sqrt, vec![x]));
+            }
+        }
+        if (int(kx) && int(ky)) || self.const_of(y).is_some() || int(ky) {
+            return self.binary(frame, BinOp::Pow, x, y);
+        }
+        self.emit(Op::Math(&NUMPY_POWER, vec![x, y]))
+    }
+
     /// Whether `name` is the `numpy` module here (recording the assumption when it is).
     pub(super) fn is_numpy(&mut self, frame: &Frame, name: &str) -> bool {
         if frame.vars.contains_key(name) || frame.locals.contains(name) {
@@ -69,8 +91,7 @@ impl Lowerer<'_> {
         if !matches!(frame.env.get(name), Some(Binding::NumpyModule)) {
             return false;
         }
-        self.names
-            .assume(name.to_string(), AssumedBinding::NumpyModule);
+        self.assume(frame, name, AssumedBinding::NumpyModule);
         true
     }
 
@@ -131,16 +152,14 @@ impl Lowerer<'_> {
                 let a = self.positional(frame, c, &what, 1, 1)?;
                 Ok(self.binary(frame, BinOp::Mul, a[0], a[0]))
             }
-            "power" | "float_power" => {
+            "power" => {
                 let a = self.positional(frame, c, &what, 2, 2)?;
-                let (x, y) = if name == "float_power" {
-                    (
-                        self.math_arg(frame, a[0], None),
-                        self.math_arg(frame, a[1], None),
-                    )
-                } else {
-                    (a[0], a[1])
-                };
+                Ok(self.numpy_power(frame, a[0], a[1]))
+            }
+            "float_power" => {
+                let a = self.positional(frame, c, &what, 2, 2)?;
+                let x = self.math_arg(frame, a[0], None);
+                let y = self.math_arg(frame, a[1], None);
                 Ok(self.binary(frame, BinOp::Pow, x, y))
             }
             "degrees" | "rad2deg" | "radians" | "deg2rad" => {

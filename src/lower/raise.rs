@@ -192,14 +192,12 @@ impl Lowerer<'_> {
                 _ if local => {}
                 Some(Binding::Const(_)) => {}
                 Some(Binding::Builtin(b)) if b == name => {
-                    self.names
-                        .assume(name.to_string(), AssumedBinding::Builtin(b));
+                    self.assume(frame, name, AssumedBinding::Builtin(b));
                     continue;
                 }
                 Some(Binding::ExceptionClass(mro)) => {
                     // A global of the generated module (D8), bound by emit.
-                    self.names
-                        .assume(name.to_string(), AssumedBinding::ExceptionClass(mro));
+                    self.assume(frame, name, AssumedBinding::ExceptionClass(mro));
                     self.hidden_param(Hidden::Object(name.to_string()));
                     continue;
                 }

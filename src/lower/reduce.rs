@@ -281,8 +281,7 @@ impl Lowerer<'_> {
                     let name = n.id.as_str();
                     for which in ["range", "enumerate", "zip"] {
                         if self.is_builtin(frame, name, which) {
-                            self.names
-                                .assume(name.to_string(), AssumedBinding::Builtin(which.into()));
+                            self.assume(frame, name, AssumedBinding::Builtin(which.into()));
                             return self.builtin_iterable(frame, which, call);
                         }
                     }

@@ -649,8 +649,7 @@ impl Lowerer<'_> {
                 match frame.env.get(name).cloned() {
                     Some(Binding::Enum(members)) => Ok(self.enum_class(name, &members)),
                     Some(Binding::Builtin(b)) if ISINSTANCE_TYPES.contains(&b.as_str()) => {
-                        self.names
-                            .assume(name.to_string(), AssumedBinding::Builtin(b.clone()));
+                        self.assume(frame, name, AssumedBinding::Builtin(b.clone()));
                         Ok(self.uniform(UniformOp::Builtin(b), vec![]))
                     }
                     Some(Binding::Unresolved(_)) => {

@@ -34,10 +34,10 @@ def on_numpy_scalars(fn):
     return oracle
 
 
-def check_np(vec, *args, backend="numpy"):
+def check_np(vec, *args, backend="numpy", ulps=0):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        return check(vec, *args, backend=backend, scalar=on_numpy_scalars(vec._vectorized_original))
+        return check(vec, *args, backend=backend, scalar=on_numpy_scalars(vec._vectorized_original), ulps=ulps)
 
 
 def pairs():
@@ -215,3 +215,91 @@ def test_a_local_variable_named_np_is_not_numpy():
 
     with pytest.raises(VectorizationError):
         vectorize(f)
+
+
+# np.power (D16): NumPy's scalar power, C's pow except that an exponent of 0.5 is sqrt
+# (np.power(-0.0, 0.5) is -0.0, np.power(-inf, 0.5) nan, where CPython's ** gives 0.0 and inf),
+# in the float body and in the exact body (an int argument) alike. NumPy's array power (SIMD) and
+# its scalar power may differ by an ulp on finite lanes (1e300 ** -1.0), whichever body runs:
+# those checks allow one; the special values are exact.
+POWER_BASES = np.array([0.0, -0.0, 1.0, -1.0, 4.0, -4.0, 0.25, -8.0, 2.5, 1e-300, 1e300, math.inf, -math.inf,
+                        math.nan])
+POWER_EXPONENTS = np.array([0.5, -0.5, 1.5, 0.25, 1.0 / 3.0, 2.0, 3.0, -1.0, -2.0, 0.0, 1.0, math.inf, -math.inf,
+                            math.nan])
+
+
+@vectorize
+def half_power(x):
+    return np.power(x, 0.5)
+
+
+@vectorize
+def half_power_beside_an_int(x, n):
+    return np.power(x, 0.5) + n * 0
+
+
+@vectorize
+def power_of(x, y):
+    return np.power(x, y)
+
+
+@vectorize
+def fractional_powers(x):
+    return np.power(x, 1.5) + np.power(x, -0.5) + np.power(x, 0.25) * np.power(x, 1.0 / 3.0)
+
+
+@vectorize
+def int_powers(x):
+    return np.power(x, 2) + np.power(x, 3) - np.power(x, -1)
+
+
+@vectorize
+def power_with_int_exponent(x, k):
+    return np.power(x, k)
+
+
+def power_pairs():
+    a, b = np.meshgrid(POWER_BASES, POWER_EXPONENTS)
+    return a.ravel(), b.ravel()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_np_power_of_a_half_is_numpys_sqrt_in_both_bodies(backend):
+    """Fails before: the exact body gave CPython's pow (inf for -inf, 0.0 for -0.0)."""
+    out = check_np(half_power, POWER_BASES, backend=backend)
+    assert math.copysign(1.0, out[1]) == -1.0 and math.isnan(out[12])
+    n = np.arange(POWER_BASES.size)
+    out = check_np(half_power_beside_an_int, POWER_BASES, n, backend=backend)
+    assert math.isnan(out[12])
+    assert "xp.sqrt(" in half_power.source and "np_pow" not in half_power.source
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_np_power_with_a_run_time_exponent_matches_numpy_scalars(backend):
+    """Fails before: an exponent array of 0.5 gave C's pow in the float body (inf for -inf)."""
+    x, y = power_pairs()
+    out = check_np(power_of, x, y, backend=backend, ulps=1)
+    half = (y == 0.5) & (x == -math.inf)
+    assert np.isnan(out[half]).all()
+    negative_zero = (y == 0.5) & (x == 0.0) & np.signbit(x)
+    assert np.signbit(out[negative_zero]).all() and (out[negative_zero] == 0.0).all()
+    # The exact body: an int exponent next to float bases, float exponents next to int bases.
+    k = np.array([0, 1, 2, 3, -1, -2, 5])
+    xs = np.repeat(POWER_BASES, k.size)
+    check_np(power_with_int_exponent, xs, np.tile(k, POWER_BASES.size), backend=backend, ulps=1)
+    bases = np.array([0, 1, 2, 3, 4, 9, -4, -1])
+    check_np(power_of, np.repeat(bases, POWER_EXPONENTS.size), np.tile(POWER_EXPONENTS, bases.size), backend=backend, ulps=1)
+    # Two ints: `**` (docs/semantics.md item 19), int64 where NumPy's scalars agree.
+    small = np.array([0, 1, 2, 3, -2, -3])
+    a, b = np.meshgrid(small, np.array([0, 1, 2, 3, 5]))
+    out = check_np(power_of, a.ravel(), b.ravel(), backend=backend)
+    assert out.dtype.kind == "i"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_np_power_of_constant_exponents_matches_numpy_scalars(backend):
+    check_np(fractional_powers, POWER_BASES, backend=backend, ulps=2)
+    check_np(int_powers, POWER_BASES, backend=backend, ulps=1)
+    ints_in = np.array([1, 2, 3, -1, -2, 7])
+    check_np(fractional_powers, ints_in, backend=backend, ulps=2)
+    check_np(half_power, ints_in, backend=backend)

@@ -357,3 +357,89 @@ def test_another_wrapped_backend_and_flat_layout(tmp_path, wheelhouse, base_env)
     assert (stats["precompiled_hits"], stats["compiled"]) == (2, 0)
     assert ramp == [0.0, 0.5, 1.0]
     assert area == [math.pi * 4.0]
+
+
+IMP_UNITS = """\
+    OFFSET = 273.15
+
+
+    def clamp(k):
+        return 0.0 if k < 0.0 else k
+
+
+    def to_kelvin(c):
+        if c < -OFFSET:
+            return -1.0
+        return clamp(c + OFFSET)
+"""
+
+IMP_CONV = """\
+    from array_vectorize import vectorize
+    from .units import to_kelvin
+    import imp_pkg.units as u
+
+
+    @vectorize
+    def doubled(c):
+        return to_kelvin(c) * 2.0
+
+
+    @vectorize
+    def aliased(c):
+        return u.to_kelvin(c) - u.OFFSET
+"""
+
+IMP_PROBE = (
+    "import json, array_vectorize, numpy as np\n"
+    "from imp_pkg import conv\n"
+    "cs = [-400.0, -273.15, -0.0, 25.5, float('nan'), float('inf')]\n"
+    "got = [conv.doubled(np.array(cs)).tolist(), conv.aliased(np.array(cs)).tolist()]\n"
+    "want = [[conv.doubled._vectorized_original(c) for c in cs], [conv.aliased._vectorized_original(c) for c in cs]]\n"
+    "print(json.dumps([array_vectorize.stats(), repr(got), repr(want), conv.doubled.__code__.co_filename]))"
+)
+
+
+def test_helpers_imported_from_a_sibling_module_are_precompiled(tmp_path, wheelhouse, base_env):
+    """Issue 12 (fails before it: the build reported both functions deferred, `imported from
+    .units`): the wheel ships their code, used with compiling forbidden; an edit of the helper's
+    module is in the next build's output, and an installed file edited after the build is caught
+    by the check of its bytes."""
+    src = write_project(
+        tmp_path / "imp",
+        {
+            "pyproject.toml": pyproject("imp-pkg"),
+            "src/imp_pkg/__init__.py": "",
+            "src/imp_pkg/units.py": IMP_UNITS,
+            "src/imp_pkg/conv.py": IMP_CONV,
+        },
+    )
+    out = tmp_path / "out"
+    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", out, src], env=wheelhouse.pip_env())
+    (wheel,) = out.glob("imp_pkg-*.whl")
+    assert "imp_pkg/__vectorized__/conv/doubled.py" in check_record(wheel)
+    venv = _install_fresh(tmp_path, base_env, wheel)
+    stats, got, want, code_file = json.loads(run([python_of(venv), "-c", IMP_PROBE], env=clean_env(ARRAY_VECTORIZE_NO_COMPILE="1")).stdout)
+    assert (stats["precompiled_hits"], stats["compiled"]) == (2, 0)
+    assert got == want and code_file.startswith("<array-vectorize ")
+    before = got
+
+    # The helper's module edited in the source tree: a new build, a new wheel, the new behaviour.
+    units = src / "src" / "imp_pkg" / "units.py"
+    units.write_text(units.read_text().replace("return -1.0", "return -9.0").replace("273.15", "200.0"))
+    out2 = tmp_path / "out2"
+    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", out2, src], env=wheelhouse.pip_env())
+    (wheel2,) = out2.glob("imp_pkg-*.whl")
+    venv2 = new_venv(tmp_path / "venv2", base=base_env)
+    pip_into(venv2, "install", "--no-deps", "--no-index", wheel2)
+    stats, got, want, _ = json.loads(run([python_of(venv2), "-c", IMP_PROBE], env=clean_env(ARRAY_VECTORIZE_NO_COMPILE="1")).stdout)
+    assert (stats["precompiled_hits"], stats["compiled"]) == (2, 0)
+    assert got == want != before
+
+    # The installed helper module edited after the build: the wheel's code is not used.
+    installed = site_packages(venv) / "imp_pkg" / "units.py"
+    installed.write_text(installed.read_text().replace("return -1.0", "return -3.25"))
+    proc = run([python_of(venv), "-c", IMP_PROBE], env=clean_env(ARRAY_VECTORIZE_NO_COMPILE="1"), check=False)
+    assert proc.returncode != 0 and "would be compiled" in proc.stderr, proc.stderr
+    stats, got, want, _ = json.loads(run([python_of(venv), "-c", IMP_PROBE], env=clean_env()).stdout)
+    assert (stats["precompiled_hits"], stats["compiled"]) == (0, 2)
+    assert got == want and got.startswith("[[-6.5, ")

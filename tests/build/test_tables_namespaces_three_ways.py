@@ -153,3 +153,110 @@ def test_the_module_computes_what_cpython_computes(module):
         vec = getattr(mod, fn_name)
         expected = [vec._vectorized_original(v) for v in x.tolist()]
         np.testing.assert_array_equal(np.asarray(vec(x)), np.array(expected, dtype=np.float64 if fn_name != "band" else np.int64))
+
+
+# Issue 12: helpers of another module of the package, imported by name (relative and absolute)
+# and through a module alias.
+UNITS = '''\
+OFFSET = 273.15
+TABLE = (0.5, 1.5, 2.5)
+
+
+def clamp(k):
+    return 0.0 if k < 0.0 else abs(k)
+
+
+def to_kelvin(c):
+    return clamp(c + OFFSET) * TABLE[1]
+'''
+
+CONV = '''\
+from array_vectorize import vectorize
+from .units import to_kelvin
+from {pkg}.units import clamp as cl, OFFSET
+import {pkg}.units as u
+
+
+@vectorize
+def relative(c):
+    return to_kelvin(c) - OFFSET
+
+
+@vectorize
+def aliased(c, d):
+    if d > c:
+        return u.to_kelvin(d) + u.TABLE[0]
+    return cl(c) * u.OFFSET
+'''
+
+
+@pytest.fixture
+def package(tmp_path, monkeypatch):
+    name = f"avpkg_{uuid.uuid4().hex[:10]}"
+    (tmp_path / name).mkdir()
+    (tmp_path / name / "__init__.py").write_text("")
+    (tmp_path / name / "units.py").write_text(UNITS)
+    (tmp_path / name / "conv.py").write_text(CONV.format(pkg=name))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield name, tmp_path
+    for mod in (name, f"{name}.units", f"{name}.conv"):
+        sys.modules.pop(mod, None)
+
+
+def test_helpers_imported_from_a_sibling_module_are_the_same_three_ways(package):
+    """Fails before issue 12: the hook and the backend deferred both functions."""
+    from array_vectorize.hook.compile import _program_modules
+
+    name, tmp_path = package
+    conv_path = tmp_path / name / "conv.py"
+    text = conv_path.read_text()
+    importlib.import_module(name)  # the package is imported before its submodule loads
+    package_name, modules, deps = _program_modules(text, f"{name}.conv", str(conv_path))
+    assert package_name == name and sorted(modules) == [f"{name}.units"]
+    assert deps == [("units.py", _core.sha256_hex((tmp_path / name / "units.py").read_bytes()))]
+    hook = {e["name"]: e for e in _core.compile_module(text, str(conv_path), None, package_name, modules)}
+    dist_info = f"{name}-0.1.0.dist-info"
+    entries = {
+        f"{name}/__init__.py": Entry(b""),
+        f"{name}/units.py": Entry(UNITS.encode()),
+        f"{name}/conv.py": Entry(text.encode()),
+    }
+    artifacts, report = precompile.precompile(entries, dist_info, config.from_table({}), str(tmp_path))
+    assert sorted(report.precompiled) == [f"{name}.conv:aliased", f"{name}.conv:relative"]
+    mod = importlib.import_module(f"{name}.conv")
+    options = {"protect_domains": False, "fallback": False, "optimize": sys.flags.optimize > 0}
+    x = np.array([-400.0, -273.15, -0.0, 25.5, np.nan, np.inf, -np.inf])
+    y = np.array([0.0, 1.0, -5.0, 30.0, 2.0, np.nan, 0.0])
+    for fn_name in ("relative", "aliased"):
+        assert hook[fn_name]["status"] == "ok", hook[fn_name]
+        (artifact,) = [e.data.decode() for k, e in artifacts.items() if k.endswith(f"{fn_name}.py")]
+        vec = getattr(mod, fn_name)
+        live, _ = compile_live(vec._vectorized_original, options)
+        assert live["source"] == hook[fn_name]["source"] == artifact == vec.source, fn_name
+        assert assumptions_hold(vec._vectorized_original, hook[fn_name]["assumptions"]), hook[fn_name]["assumptions"]
+        args = (x,) if fn_name == "relative" else (x, y)
+        expected = [vec._vectorized_original(*lane) for lane in zip(*[a.tolist() for a in args])]
+        np.testing.assert_array_equal(np.asarray(vec(*args)), np.array(expected))
+    assumed = dict(hook["aliased"]["assumptions"])
+    assert assumed["u.to_kelvin"][:4] == ("module_function", "to_kelvin", 9, f"{name}.units")
+    assert assumed[f"{name}.units:clamp"] == ("function", "clamp", 5)
+    assert assumed["u.OFFSET"] == ("const", 273.15)
+    assert assumed[f"{name}.units:abs"] == ("builtin", "abs")  # a builtin the helper reads there
+
+
+def test_a_changed_helper_module_invalidates_the_static_code(package):
+    name, tmp_path = package
+    conv_path = tmp_path / name / "conv.py"
+    units_path = tmp_path / name / "units.py"
+    modules = {f"{name}.units": (UNITS, str(units_path), _core.sha256_hex(UNITS.encode()))}
+    static = {e["name"]: e for e in _core.compile_module(conv_path.read_text(), str(conv_path), None, name, modules)}
+    mod = importlib.import_module(f"{name}.conv")
+    original = mod.relative._vectorized_original
+    assert assumptions_hold(original, static["relative"]["assumptions"])
+    units = sys.modules[f"{name}.units"]
+    units.OFFSET = 300.0  # a name the helper reads, rebound at run time
+    assert not assumptions_hold(original, static["relative"]["assumptions"])
+    units.OFFSET = 273.15
+    assert assumptions_hold(original, static["relative"]["assumptions"])
+    units_path.write_text(UNITS + "\n# edited\n")  # the helper's file: its bytes are pinned
+    assert not assumptions_hold(original, static["relative"]["assumptions"])

@@ -212,7 +212,7 @@ def test_packages_relative_imports_init_and_namespace_packages(project: Project)
 
         @vectorize
         def shifted(x):
-            return x + OFFSET   # a relative import: resolved only at run time (deferred)
+            return x + OFFSET   # a relative import: read from consts.py's text (issue 12)
         """,
     )
     project.write(
@@ -241,8 +241,8 @@ out = [pkg.top(_x).tolist(), pkg.scaled(_x).tolist(), pkg.shifted(_x).tolist(), 
     assert cold.out == warm.out == plain.out
     assert cold.hook_stat("hook_modules_compiled") == 3  # pkg, pkg.sub, nspkg.inner.mod
     assert warm.hook_stat("hook_cache_hits") == 3
-    assert warm.stats["disk_cache_hits"] == 3  # top, scaled, ns_fn
-    assert warm.stats["compiled"] == 1  # shifted, by its decorator
+    assert warm.stats["disk_cache_hits"] == 4  # top, scaled, shifted, ns_fn
+    assert warm.stats["compiled"] == 0
     names = {p.relative_to(project.root).as_posix() for p in project.cache_files()}
     assert names == {
         f"pkg/__pycache__/{cache_name('__init__')}",

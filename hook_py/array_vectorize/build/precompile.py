@@ -85,6 +85,7 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
     problems: list[_Problem] = []
     targets: list[str] = []  # every marked function seen, for the config check
     source_paths = _source_index(source_root)
+    shipped = _shipped_modules(entries, dist_info)
     for arcname in sorted(entries):
         path = install_path(arcname, dist_info)
         if path is None or not path.endswith(".py") or f"/{ARTIFACT_DIR}/" in f"/{path}":
@@ -98,7 +99,8 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
         shown = _shown_path(path, source_paths)
         try:
             text = importlib.util.decode_source(data)
-            functions = _core.compile_module(text, shown)
+            package, modules = _program_modules(text, module, path, shipped, source_paths)
+            functions = _core.compile_module(text, shown, None, package, modules)
         except (SyntaxError, UnicodeDecodeError) as exc:
             functions = None
             why = f"{shown}: cannot decode this module: {exc}"
@@ -329,6 +331,41 @@ def _failure_message(problems: list[_Problem]) -> str:
 
 def _listed(targets: list[str]) -> str:
     return ", ".join(targets)
+
+
+def _shipped_modules(entries: dict[str, Entry], dist_info: str) -> dict[str, tuple[str, bytes]]:
+    """Every Python source module the wheel installs: module name -> (install path, bytes)."""
+    out = {}
+    for arcname, entry in entries.items():
+        path = install_path(arcname, dist_info)
+        if path is None or not path.endswith(".py") or f"/{ARTIFACT_DIR}/" in f"/{path}":
+            continue
+        name = module_name(path)
+        if name is not None:
+            out[name] = (path, entry.data)
+    return out
+
+
+def _program_modules(text: str, module: str, path: str, shipped: dict, source_paths) -> tuple[str, dict]:
+    """The modules of the wheel this module's imports name (array_vectorize/imports.py), each
+    found where the import system finds it once installed: the submodule's file in its package
+    directory, as the wheel lays it out (``pkg/units.py``, ``pkg/units/__init__.py``). Modules
+    the wheel does not ship as source stay unresolved (their functions are reported deferred)."""
+    from ..imports import imported_modules, package_of
+
+    is_package = path.endswith("/__init__.py") or path == "__init__.py"
+    modules = {}
+    for name in imported_modules(text, module, is_package):
+        found = shipped.get(name)
+        if found is None:
+            continue
+        other_path, data = found
+        try:
+            other_text = importlib.util.decode_source(data)
+        except (SyntaxError, UnicodeDecodeError):
+            continue
+        modules[name] = (other_text, _shown_path(other_path, source_paths), _core.sha256_hex(data))
+    return package_of(module, is_package), modules
 
 
 def _binding_json(binding) -> list:

@@ -109,7 +109,12 @@ def skip(fullname: str, why: str, level: int = MARKED_MODULES) -> None:
 #     key             64 bytes   hex sha256 (cache_key)
 #     payload length   8 bytes
 #     payload checksum 8 bytes   _core.checksum64 of the payload
-#     payload          marshal.dumps({"entries": [...]})
+#     payload          marshal.dumps({"entries": [...], "deps": [(path, sha256), ...]})
+#
+# ``deps`` (format 7, issue 12; absent when empty): the other modules of the program whose text
+# the compile read (a helper imported from ``.units``), each by its path relative to the module's
+# directory and the sha256 of its bytes, checked on every read (``_check_deps``): an edit of
+# ``units.py`` makes the importer's cache file unusable, and it is compiled and written again.
 #
 # ``decode_cache`` checks every field before it unmarshals anything; any mismatch or I/O error is
 # a miss. The key guards staleness (a sha256 over the source and everything else that shapes the
@@ -122,7 +127,7 @@ def skip(fullname: str, why: str, level: int = MARKED_MODULES) -> None:
 
 CACHE_MAGIC = b"AVCACHE\0"
 #: Bump whenever the payload's layout or meaning changes.
-CACHE_FORMAT_VERSION = 6
+CACHE_FORMAT_VERSION = 7
 CACHE_SUFFIX = ".avc"
 #: What cache files are called after CPython's ``<module>.<cache tag>[.opt-N]``.
 CACHE_TAG = f"array-vectorize-{__version__}"
@@ -188,7 +193,7 @@ def cache_path(source_path: str) -> str | None:
     return f"{base}.{CACHE_TAG}{CACHE_SUFFIX}"
 
 
-def decode_cache(data: bytes, key: str | None) -> list[dict]:
+def decode_cache(data: bytes, key: str | None, origin: str | None = None) -> list[dict]:
     """The entries of a cache file; CacheError unless header, key (when given), length and
     checksum all match and the payload has the expected shape."""
     if len(data) < HEADER_SIZE:
@@ -222,7 +227,22 @@ def decode_cache(data: bytes, key: str | None) -> list[dict]:
         isinstance(e, dict) and isinstance(e.get("qualname"), str) and isinstance(e.get("line"), int) for e in entries
     ):
         raise CacheError("payload has an unexpected shape")
+    if origin is not None:
+        _check_deps(record.get("deps") or (), origin)
     return entries
+
+
+def _check_deps(deps, origin: str) -> None:
+    """CacheError unless every other module of the program the compile read (issue 12: a helper
+    imported from it) still has the bytes it had."""
+    here = os.path.dirname(origin)
+    for rel, sha in deps:
+        try:
+            data = _read_file(os.path.join(here, rel))
+        except OSError:
+            raise CacheError(f"{rel}, which it imports from, is unreadable") from None
+        if _core.sha256_hex(data) != sha:
+            raise CacheError(f"{rel}, which it imports from, changed")
 
 
 def unpack_header(data: bytes) -> tuple[bytes, int, bytes, int, int]:
@@ -235,10 +255,11 @@ def unpack_header(data: bytes) -> tuple[bytes, int, bytes, int, int]:
     )
 
 
-def read_cache(path: str, key: str) -> list[dict]:
-    """The cached entries at `path` for `key`. FileNotFoundError on a plain miss; CacheError
-    (or another OSError) when the file is there but unusable."""
-    return decode_cache(_read_file(path), key)
+def read_cache(path: str, key: str, origin: str | None = None) -> list[dict]:
+    """The cached entries at `path` for `key` (and the module at `origin`, whose imported
+    modules' bytes are checked). FileNotFoundError on a plain miss; CacheError (or another
+    OSError) when the file is there but unusable."""
+    return decode_cache(_read_file(path), key, origin)
 
 
 def _read_file(path: str) -> bytes:
@@ -445,7 +466,7 @@ def _prepare(fullname: str, origin: str, data: bytes, namespace: dict) -> None:
     else:
         why_miss = "no cache file"
         try:
-            entries = read_cache(path, key)
+            entries = read_cache(path, key, origin)
         except (FileNotFoundError, NotADirectoryError):
             pass
         except (CacheError, OSError, ValueError) as exc:

@@ -41,7 +41,8 @@ def compile_and_cache(
     t0 = time.perf_counter()
     try:
         source = decode_source(data)
-        entries = _core.compile_module(source, origin)
+        package, modules, deps = _program_modules(source, fullname, origin)
+        entries = _core.compile_module(source, origin, None, package, modules)
     except (_core.VectorizationError, _core.InternalError, UnicodeDecodeError, SyntaxError, ValueError) as exc:
         _stats.bump("hook_compile_errors")
         skip(fullname, f"static compile failed: {_first_problem(exc)}")
@@ -51,7 +52,68 @@ def compile_and_cache(
     _add_python_side(entries, source, origin, fullname)
     register(origin, entries, namespace)
     seconds = time.perf_counter() - t0
-    log(fullname, f"compiled ({summary(entries)}) in {seconds * 1e3:.1f} ms [{why_miss}]; {_write(path, key, entries, origin)}")
+    log(fullname, f"compiled ({summary(entries)}) in {seconds * 1e3:.1f} ms [{why_miss}]; {_write(path, key, entries, origin, deps)}")
+
+
+def _program_modules(source: str, fullname: str, origin: str) -> tuple[str, dict, list]:
+    """The modules of the program this module's imports name (array_vectorize/imports.py),
+    found as the import system finds a submodule (the parent package's
+    ``submodule_search_locations``; a top-level module on ``sys.path``), when it is a plain
+    source file: ``({name: (text, path, sha256)}, [(path relative to the module's directory,
+    sha256)])``. A module whose parent package is not imported yet is not looked for (finding
+    it would run the package's code); one that is not Python source (a C extension, a namespace
+    package) is left out: the names imported from it stay unresolved and their functions are
+    compiled at run time."""
+    from importlib.machinery import PathFinder
+
+    from ..imports import imported_modules, package_of
+
+    is_package = os.path.basename(origin).startswith("__init__.")
+    package = package_of(fullname, is_package)
+    modules: dict = {}
+    deps: list = []
+    here = os.path.dirname(origin)
+    for name in imported_modules(source, fullname, is_package):
+        parent = name.rpartition(".")[0]
+        search = None
+        imported = sys.modules.get(name)
+        if imported is not None:  # what the import system already found
+            spec = getattr(imported, "__spec__", None)
+            if spec is not None:
+                _add_source(name, spec, here, modules, deps)
+            continue
+        if parent == fullname:  # a package's own submodule, while its __init__ loads
+            search = [here]
+        elif parent:
+            parent_module = sys.modules.get(parent)
+            search = getattr(getattr(parent_module, "__spec__", None), "submodule_search_locations", None)
+            if search is None:
+                continue
+        try:
+            spec = PathFinder.find_spec(name, list(search) if search is not None else None)
+        except (ImportError, ValueError, OSError):
+            continue
+        if spec is not None:
+            _add_source(name, spec, here, modules, deps)
+    return package, modules, deps
+
+
+def _add_source(name: str, spec, here: str, modules: dict, deps: list) -> None:
+    """Adds module `name`'s text when its spec is a plain source file."""
+    from importlib.machinery import SourceFileLoader
+
+    origin = getattr(spec, "origin", None)
+    if not isinstance(spec.loader, SourceFileLoader) or not isinstance(origin, str) or not origin.endswith(".py"):
+        return
+    try:
+        with open(origin, "rb") as f:
+            raw = f.read()
+        text = decode_source(raw)
+    except (OSError, UnicodeDecodeError, SyntaxError):
+        return
+    sha = _core.sha256_hex(raw)
+    modules[name] = (text, origin, sha)
+    deps.append((os.path.relpath(origin, here), sha))
 
 
 def _first_problem(exc: Exception) -> str:
@@ -63,13 +125,13 @@ def _first_problem(exc: Exception) -> str:
     return lines[0] if lines else type(exc).__name__
 
 
-def _write(path: str | None, key: str, entries: list[dict], origin: str) -> str:
+def _write(path: str | None, key: str, entries: list[dict], origin: str, deps: list = ()) -> str:
     if path is None:
         return "cache off" if not cache_enabled() else "no cache location"
     if sys.dont_write_bytecode:
         return "cache not written (sys.dont_write_bytecode)"
     try:
-        write_cache(path, key, entries, origin)
+        write_cache(path, key, entries, origin, deps)
     except (OSError, ValueError) as exc:
         _stats.bump("hook_cache_write_errors")
         return f"cache not written ({exc})"
@@ -77,9 +139,14 @@ def _write(path: str | None, key: str, entries: list[dict], origin: str) -> str:
     return f"cache written {path}"
 
 
-def encode_cache(key: str, entries: list[dict]) -> bytes:
-    """The whole cache file for `entries` under `key` (the layout: hook/__init__.py)."""
-    payload = marshal.dumps({"entries": cacheable(entries)})
+def encode_cache(key: str, entries: list[dict], deps: list = ()) -> bytes:
+    """The whole cache file for `entries` under `key` (the layout: hook/__init__.py); `deps`:
+    the other modules of the program the compile read, ``(path relative to the module's
+    directory, sha256 of its bytes)``, checked on read."""
+    record: dict = {"entries": cacheable(entries)}
+    if deps:
+        record["deps"] = [tuple(d) for d in deps]
+    payload = marshal.dumps(record)
     header = b"".join(
         [
             CACHE_MAGIC,
@@ -94,10 +161,10 @@ def encode_cache(key: str, entries: list[dict]) -> bytes:
     return header + payload
 
 
-def write_cache(path: str, key: str, entries: list[dict], source_path: str) -> None:
+def write_cache(path: str, key: str, entries: list[dict], source_path: str, deps: list = ()) -> None:
     """Writes the cache file atomically, creating its directory as CPython does for ``.pyc``
     files. Raises OSError (or ValueError for unmarshallable entries); callers log and go on."""
-    data = encode_cache(key, entries)
+    data = encode_cache(key, entries, deps)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     _core.write_atomic(path, data, pyc_mode(source_path))
 

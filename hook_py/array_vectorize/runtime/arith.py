@@ -101,7 +101,7 @@ from .intops import (
 #: Operations whose float result needs no special value handling: the plain operator.
 _PLAIN = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, **COMPARE_OPS}
 #: Float operations that may produce IEEE special values CPython would raise on (D3).
-_QUIET = {"truediv": operator.truediv, "floordiv": operator.floordiv, "mod": operator.mod, "pow": None}
+_QUIET = {"truediv": operator.truediv, "floordiv": operator.floordiv, "mod": operator.mod, "pow": None, "np_pow": None}
 
 BINARY_OPS = frozenset(_PLAIN) | frozenset(_QUIET) | BIT_OPS
 # The ``np_`` ops are NumPy's rounding (D16): a float stays a float, an int or bool keeps its value.
@@ -207,6 +207,8 @@ def _float_binary(xp: Any, info: Namespace, op: str, x: Any, y: Any) -> Any:
         return plain(x, y)
     if op == "pow":
         return _pow(xp, info, x, y)
+    if op == "np_pow":
+        return _np_pow(xp, info, x, y)
     with info.quiet():
         return _QUIET[op](x, y)
 
@@ -236,6 +238,24 @@ def _pow(xp: Any, info: Namespace, x: Any, y: Any) -> Any:
     return xp.where(xp.logical_and(half, x == -math.inf), math.inf, result)
 
 
+def _np_pow(xp: Any, info: Namespace, x: Any, y: Any) -> Any:
+    """NumPy's ``np.power`` of float64 scalars (D16): C99's ``pow``, except that an exponent of
+    0.5 is computed as ``sqrt``, as ``np.power(np.float64(x), 0.5)`` is: ``-0.0 ** 0.5 == -0.0``
+    and ``-inf ** 0.5`` is nan (``pow`` and CPython: ``0.0`` and ``inf``). (NumPy's own array
+    power takes that path only for a scalar exponent; a lane of an exponent array is ``pow``.)"""
+    if type(x) is float:
+        x = info.scalar("f", x)
+    if type(y) is float:
+        y = info.scalar("f", y)
+    with info.quiet():
+        result = xp.pow(x, y)
+        result = xp.where(xp.logical_or(y == 0.0, x == 1.0), 1.0, result)
+        half = y == 0.5
+        if known_any(xp, half) is not False:
+            result = xp.where(half, xp.sqrt(x), result)
+    return result
+
+
 def _uint_lattice(v: Any, kind: str) -> bool:
     return kind in "ul" or (kind == "I" and python_int_kind(int(v)) != "i")
 
@@ -246,7 +266,7 @@ def _int_binary(xp: Any, info: Namespace, op: str, ka: str, a: Any, kb: str, b: 
         if quotient is not None:
             return quotient
         return _int_truediv(xp, info, to_int(xp, info, ka, a), to_int(xp, info, kb, b))
-    if op == "pow":
+    if op == "pow" or op == "np_pow":  # NumPy's power of two ints is `**` (semantics.md item 19)
         return _int_pow(xp, info, ka, a, kb, b)
     if _uint_lattice(a, ka) or _uint_lattice(b, kb):
         ia, ib = to_int(xp, info, ka, a), to_int(xp, info, kb, b)
