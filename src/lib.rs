@@ -19,6 +19,7 @@ pub mod lower;
 pub mod module;
 pub mod module_classes;
 pub mod module_imports;
+pub mod module_objects;
 pub mod module_text;
 pub mod names;
 pub mod pipeline;

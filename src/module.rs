@@ -400,7 +400,9 @@ fn module_env(
                         count(&n, &mut bind_count);
                         let b = match (t, literal(&a.value)) {
                             (ast::Expr::Name(_), Some(c)) => Binding::Const(c),
-                            (ast::Expr::Name(_), None) => object_binding(&a.value),
+                            (ast::Expr::Name(_), None) => {
+                                crate::module_objects::object_binding(&a.value)
+                            }
                             _ => Binding::Unresolved("computed at import time".into()),
                         };
                         bindings.insert(n, b);
@@ -415,7 +417,7 @@ fn module_env(
                     let b = match (a.value.as_deref(), a.value.as_deref().and_then(literal)) {
                         (_, Some(c)) => Binding::Const(c),
                         (Some(v), None) if matches!(*a.target, ast::Expr::Name(_)) => {
-                            object_binding(v)
+                            crate::module_objects::object_binding(v)
                         }
                         _ => Binding::Unresolved("computed at import time".into()),
                     };
@@ -452,8 +454,8 @@ fn module_env(
             }
         }
     }
-    bind_enums(body, &mut bindings);
-    bind_enum_members(&mut bindings);
+    crate::module_objects::bind_enums(body, &mut bindings);
+    crate::module_objects::bind_enum_members(&mut bindings);
     crate::module_classes::bind_exception_classes(body, &mut bindings);
     crate::static_class::bind_namespaces(source, path, index, body, &mut bindings);
     // A name bound twice (or written by `global` in a function) is not pinned by the text.
@@ -549,94 +551,6 @@ fn bisect_function(name: &str) -> Option<&'static str> {
 }
 
 /// Binds every Enum class of the module's top level (D14) to its member names.
-/// What a module-level assignment of something other than a number or table binds (D14): a
-/// dict display (of parameters, string keys), `None` or a string literal is an object of that
-/// type, read through a global of the generated module; `Cls.MEMBER` waits for
-/// [`bind_enum_members`] to know whether `Cls` is an Enum class. The live object's type is
-/// checked against the assumption before the static compile's code is used.
-fn object_binding(value: &ast::Expr) -> Binding {
-    match value {
-        ast::Expr::Dict(_) => Binding::Object("dict".into()),
-        ast::Expr::Constant(c) => match c.value {
-            ast::Constant::None => Binding::Object("NoneType".into()),
-            ast::Constant::Str(_) => Binding::Object("str".into()),
-            _ => Binding::Unresolved("computed at import time".into()),
-        },
-        ast::Expr::Attribute(a) => match a.value.as_ref() {
-            ast::Expr::Name(n) => Binding::Unresolved(format!("{ENUM_MEMBER}{}.{}", n.id, a.attr)),
-            _ => Binding::Unresolved("computed at import time".into()),
-        },
-        _ => Binding::Unresolved("computed at import time".into()),
-    }
-}
-
-/// The reason [`object_binding`] gives `NAME = Cls.MEMBER` until the Enum classes are known.
-const ENUM_MEMBER: &str = "an attribute read at import time: ";
-
-/// `NAME = Cls.MEMBER` with `Cls` an Enum class of the module and `MEMBER` one of its members:
-/// an object of type `Cls` (D14); anything else stays unresolved.
-fn bind_enum_members(bindings: &mut BTreeMap<String, Binding>) {
-    let members: Vec<(String, String)> = bindings
-        .iter()
-        .filter_map(|(name, b)| match b {
-            Binding::Unresolved(why) => {
-                let (class, member) = why.strip_prefix(ENUM_MEMBER)?.split_once('.')?;
-                match bindings.get(class) {
-                    Some(Binding::Enum(names)) if names.iter().any(|m| m == member) => {
-                        Some((name.clone(), class.to_string()))
-                    }
-                    _ => None,
-                }
-            }
-            _ => None,
-        })
-        .collect();
-    for (name, class) in members {
-        bindings.insert(name, Binding::Object(class));
-    }
-}
-
-fn bind_enums(body: &[ast::Stmt], bindings: &mut BTreeMap<String, Binding>) {
-    for stmt in body {
-        if let ast::Stmt::ClassDef(c) = stmt {
-            if let Some(members) = enum_members(c) {
-                bindings.insert(c.name.to_string(), Binding::Enum(members));
-            }
-        }
-    }
-}
-
-/// The member names of `class C(Enum):` (also `IntEnum`, `StrEnum`, `enum.Enum`, mixins such as
-/// `(str, Enum)`): the names its body assigns, in order (D14). The decorator checks them against
-/// the live class (its `__members__`), so a class that is not what the text suggests is compiled
-/// live instead.
-fn enum_members(c: &ast::StmtClassDef) -> Option<Vec<String>> {
-    let is_enum_base = |b: &ast::Expr| {
-        let name = match b {
-            ast::Expr::Name(n) => n.id.as_str(),
-            ast::Expr::Attribute(a) => a.attr.as_str(),
-            _ => return false,
-        };
-        matches!(name, "Enum" | "IntEnum" | "StrEnum")
-    };
-    if !c.bases.iter().any(is_enum_base) || !c.decorator_list.is_empty() {
-        return None;
-    }
-    let mut members = vec![];
-    for stmt in &c.body {
-        let target = match stmt {
-            ast::Stmt::Assign(a) if a.targets.len() == 1 => &a.targets[0],
-            ast::Stmt::AnnAssign(a) if a.value.is_some() => a.target.as_ref(),
-            _ => continue,
-        };
-        match target {
-            ast::Expr::Name(n) if !n.id.starts_with('_') => members.push(n.id.to_string()),
-            _ => return None,
-        }
-    }
-    Some(members)
-}
-
 fn collect_global_writes(body: &[ast::Stmt], out: &mut Vec<String>) {
     for stmt in body {
         match stmt {
