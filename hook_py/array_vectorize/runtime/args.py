@@ -232,7 +232,13 @@ def _vec_owned(xp: Any, value: Any, *arrays: Any) -> bool:
         return False
     if value.base is not None or not value.flags.writeable or value.dtype.char != "d":
         return False
-    shapes = [a.shape for a in arrays if type(a) is _ndarray()]
+    nd = type(value)
+    shapes = [a.shape for a in arrays if type(a) is nd]
+    shape = value.shape
+    # Every array argument of the value's shape or 0-d: that is their broadcast shape, without
+    # numpy.broadcast_shapes (~1 us, which a 10-element call feels).
+    if all(s == shape or s == () for s in shapes) and (shape in shapes or not shape):
+        return True
     try:
         return value.shape == sys.modules["numpy"].broadcast_shapes(*shapes)
     except ValueError:
