@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use rustpython_parser::ast;
 
 use super::loop_exit::{has_exit, hint_of, Exits};
-use super::{Done, Flow, Frame, Lowerer, Var};
+use super::{Done, Flow, Frame, Lowerer, Uniform, Var};
 use crate::diagnostics::DiagnosticKind;
 use crate::extract;
 use crate::ir::eval::trip_count;
@@ -108,6 +108,8 @@ struct Attempt {
     broke: Option<(Value, Value)>,
     /// A masked loop's variables at the end of its body, before the exits are merged in.
     end_vars: HashMap<String, Var>,
+    /// Counters kept as Python ints in the body, with their per-lane phis (`while_loop`).
+    uniform: Vec<Uniform>,
 }
 
 impl Lowerer<'_> {
@@ -436,10 +438,11 @@ impl Lowerer<'_> {
         let mut body_vars = std::mem::replace(&mut frame.vars, outer_vars.clone());
         let mut body_flow = std::mem::replace(&mut frame.flow, outer_flow.clone());
         let end_vars = body_vars.clone();
+        let mut uniform = vec![];
         let (active, broke) = match (&spec.mask, active_phi) {
             (Some(mask), Some(a)) => {
                 frame.cond = outer_cond;
-                let (next, broke_next) = self.mask_iteration(
+                let (next, broke_next, counters) = self.mask_iteration(
                     frame,
                     &mut block,
                     (&mask.test, a, broke_phi),
@@ -449,6 +452,7 @@ impl Lowerer<'_> {
                     &mut body_flow,
                 );
                 frame.vars = outer_vars.clone();
+                uniform = counters;
                 (Some((a, next)), broke_phi.zip(broke_next))
             }
             _ => (None, None),
@@ -472,6 +476,7 @@ impl Lowerer<'_> {
             active,
             broke,
             end_vars,
+            uniform,
         }
     }
 
@@ -503,6 +508,7 @@ impl Lowerer<'_> {
                 next,
             });
         }
+        self.uniform_phis(&attempt.uniform, &attempt.outer_vars, &mut phis);
         // Variables first assigned in the body: carried out of the loop if assigned on every
         // path of it (the last iteration's value), or before a `break`/`continue`.
         let mut first_assigned = false;
@@ -641,6 +647,9 @@ impl Lowerer<'_> {
             if !attempt.phis.iter().any(|(n, _)| n == name) {
                 frame.vars.insert(name.clone(), Var::MaybeUndef);
             }
+        }
+        for u in &attempt.uniform {
+            frame.vars.insert(u.name.clone(), Var::Def(u.lanes));
         }
         let broke = attempt.broke.map(|(b, _)| b);
         let mut broke_only = vec![];

@@ -151,6 +151,15 @@ enum Var {
     MaybeUndef,
 }
 
+/// A masked loop's counter kept as a Python int in its body (`while_loop`, `is_counter_step`):
+/// the phi of its per-lane value, which the variable holds after the loop, and that phi's next
+/// value.
+struct Uniform {
+    name: String,
+    lanes: Value,
+    next: Value,
+}
+
 /// A nested `def` or a lambda assigned in the function: inlined where called, reading the
 /// enclosing variables as they are at the call.
 #[derive(Clone)]

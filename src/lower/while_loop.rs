@@ -13,9 +13,9 @@ use rustpython_parser::ast;
 
 use super::loop_exit::{has_exit, hint_of};
 use super::loops::{contains_return, is_forever, LoopSpec, LoopTest, Masked};
-use super::{Done, Flow, Frame, Lowerer, Var};
+use super::{Done, Flow, Frame, Lowerer, Uniform, Var};
 use crate::diagnostics::DiagnosticKind;
-use crate::ir::{BinOp, Block, CmpOp, Const, Kind, LogicOp, Op, Shape, UnOp, Value};
+use crate::ir::{BinOp, Block, CmpOp, Const, Inst, Kind, LogicOp, Op, Phi, Shape, UnOp, Value};
 use crate::Map as HashMap;
 
 impl Lowerer<'_> {
@@ -95,9 +95,12 @@ impl Lowerer<'_> {
         done_phi: Option<Value>,
         body_vars: &mut HashMap<String, Var>,
         body_flow: &mut Flow,
-    ) -> (Value, Option<Value>) {
+    ) -> (Value, Option<Value>, Vec<Uniform>) {
         self.in_block(block, |l| {
             let exits = body_flow.exits.clone();
+            // A `while` whose body neither breaks nor continues: its counters may stay Python ints.
+            let counters = matches!(test, LoopTest::While(_)) && exits.snapshots.is_empty();
+            let mut uniform = vec![];
             l.merge_exits(&exits, phis, body_vars);
             if let LoopTest::Range { counter, step, .. } = test {
                 if let Some(Var::Def(c)) = body_vars.get(counter).copied() {
@@ -109,6 +112,10 @@ impl Lowerer<'_> {
             for (name, dst) in phis {
                 if let Some(Var::Def(v)) = body_vars.get(name).copied() {
                     if v != *dst {
+                        if counters && l.is_counter_step(v, *dst) {
+                            uniform.push(l.lanes_of(name, active, v, *dst));
+                            continue;
+                        }
                         let masked = l.select(active, v, *dst);
                         if l.f.info(masked).hint.is_none() {
                             l.f.values[masked.index()].hint = Some(hint_of(name));
@@ -142,7 +149,15 @@ impl Lowerer<'_> {
                     frame.vars = body_vars.clone();
                     let v = l.expr(frame, t);
                     let cond = l.condition(v);
-                    l.and_path(Some(still), cond)
+                    if l.shape(cond) == Shape::Scalar && l.const_of(cond).is_none() {
+                        // A test on Python values (a counter): the lanes still running when it
+                        // holds, else none (`still if n < 50 else False`), with no per-lane `and`.
+                        let none = l.konst(Const::Bool(false));
+                        let none = l.emit(Op::AsArray(none));
+                        l.select(cond, still, none)
+                    } else {
+                        l.and_path(Some(still), cond)
+                    }
                 }
                 LoopTest::Counted => still,
                 LoopTest::Range {
@@ -158,8 +173,73 @@ impl Lowerer<'_> {
                     _ => still,
                 },
             };
-            (l.as_mask(next), broke_next)
+            (l.as_mask(next), broke_next, uniform)
         })
+    }
+
+    /// Whether `v`, a masked loop's next value of the carried `dst`, is `dst + k` or `dst - k`
+    /// for a Python int `dst` and an int constant `k` (an iteration counter, `n += 1`): then every
+    /// lane active in an iteration holds the same value of it. A lane is active in an iteration
+    /// only if it was in every one before (the mask only loses lanes), so it took every step
+    /// from the same start; a lane's own value matters only while it is active (the body's
+    /// values reach the carried variables, the returns and the mask through `where(active, ..)`,
+    /// D12). So the counter stays a Python int inside the loop (no per-lane `where` and no
+    /// int64 array), and [`Uniform`] keeps the per-lane value for after the loop.
+    fn is_counter_step(&self, v: Value, dst: Value) -> bool {
+        if self.shape(dst) != Shape::Scalar
+            || self.kind(dst) != Kind::Int
+            || self.kind(v) != Kind::Int
+        {
+            return false;
+        }
+        let Some(block) = self.blocks.last() else {
+            return false;
+        };
+        let is_int = |c: Value| matches!(self.const_of(c), Some(Const::Int(_)));
+        block.insts.iter().any(|inst| match inst {
+            Inst::Let { dst: d, op } if *d == v => match op {
+                Op::Binary(BinOp::Add, a, b) => {
+                    (*a == dst && is_int(*b)) || (*b == dst && is_int(*a))
+                }
+                Op::Binary(BinOp::Sub, a, b) => *a == dst && is_int(*b),
+                _ => false,
+            },
+            _ => false,
+        })
+    }
+
+    /// The phis of the counters' per-lane values, started from their values before the loop.
+    pub(super) fn uniform_phis(
+        &mut self,
+        uniform: &[Uniform],
+        outer_vars: &HashMap<String, Var>,
+        phis: &mut Vec<Phi>,
+    ) {
+        for u in uniform {
+            let init = match outer_vars.get(&u.name) {
+                Some(Var::Def(v)) => self.fit_init(*v, u.lanes),
+                _ => self.placeholder(u.lanes),
+            };
+            phis.push(Phi {
+                dst: u.lanes,
+                init,
+                next: u.next,
+            });
+        }
+    }
+
+    /// The per-lane value of the counter `name` (see [`Self::is_counter_step`]): a phi of its own,
+    /// `where(active, next, lanes)`, read after the loop (dead code otherwise).
+    fn lanes_of(&mut self, name: &str, active: Value, v: Value, dst: Value) -> Uniform {
+        let lanes = self
+            .f
+            .new_value(self.kind(dst), Shape::Array, Some(hint_of(name)));
+        let next = self.select(active, v, lanes);
+        Uniform {
+            name: name.to_string(),
+            lanes,
+            next,
+        }
     }
 
     /// The return state after a per-lane loop (`while`, per-lane `range`): the loop's returns
@@ -190,5 +270,31 @@ impl Lowerer<'_> {
                 dead: false,
             };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::lowered;
+
+    #[test]
+    fn an_iteration_counter_stays_a_python_int() {
+        let ir = lowered("def f(x):\n    n = 0\n    while n < 50 and x > 1.0:\n        x = x * 0.5\n        n += 1\n    return x\n");
+        assert!(ir.contains("scalar int = phi("), "{ir}");
+    }
+
+    #[test]
+    fn a_counter_read_after_the_loop_keeps_its_lanes() {
+        let ir = lowered("def f(x):\n    n = 0\n    while x > 1.0:\n        x = x * 0.5\n        n += 1\n    return n\n");
+        assert!(
+            ir.contains("scalar int = phi(") && ir.contains(": int = phi("),
+            "{ir}"
+        );
+    }
+
+    #[test]
+    fn a_counter_stepped_per_lane_is_an_array() {
+        let ir = lowered("def f(x):\n    n = 0\n    while n < 9:\n        if x > 1.0:\n            n += 2\n        n += 1\n    return x\n");
+        assert!(!ir.contains("scalar int = phi("), "{ir}");
     }
 }

@@ -27,6 +27,10 @@ pub fn run(func: &mut Function, params: &[Kind], calls: &mut CallKinds) {
     infer_kinds_with(func, params, calls);
     walk(func, Reads::Kinds);
     infer_kinds_with(func, params, calls);
+    if super::loop_return::run(func) {
+        walk(func, Reads::Constants);
+        infer_kinds_with(func, params, calls);
+    }
 }
 
 /// What a walk reads: the kinds (or not), and which values the kinds do not pin.

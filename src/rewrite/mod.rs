@@ -1,5 +1,5 @@
 //! Rewrites: IR-to-IR passes, one per file (the analyses they read are in
-//! [`crate::analysis`]). The pipeline runs them in order: `fold`, `cse`, `dce`, `legalize`,
+//! [`crate::analysis`]). The pipeline runs them in order: `fold` (with `loop_return`), `cse`, `dce`, `legalize`,
 //! `broadcast`.
 
 pub mod broadcast;
@@ -7,6 +7,7 @@ pub mod cse;
 pub mod dce;
 pub mod fold;
 pub mod legalize;
+pub mod loop_return;
 
 use crate::Map as HashMap;
 

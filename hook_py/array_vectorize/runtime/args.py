@@ -228,11 +228,22 @@ def _vec_owned(xp: Any, value: Any, *arrays: Any) -> bool:
     of `arrays`, the function's array arguments (no operand can be larger). Never on another
     namespace: JAX arrays are immutable, and CuPy and torch, which would qualify, are not tested
     here."""
-    if type(value) is not _ndarray():
+    nd = _ndarray()
+    if type(value) is not nd:
         return False
-    if value.base is not None or not value.flags.writeable or value.dtype.char != "d":
+    if value.base is not None or value.dtype.char != "d" or not value.flags.writeable:
         return False
-    shapes = [a.shape for a in arrays if type(a) is _ndarray()]
+    shape = value.shape
+    if len(arrays) == 1:
+        # One array argument (the common case): the broadcast shape is its shape, or () for a
+        # number.
+        a = arrays[0]
+        return shape == (a.shape if type(a) is nd else ())
+    shapes = [a.shape for a in arrays if type(a) is nd]
+    # Every array argument of the value's shape or 0-d: that is their broadcast shape, without
+    # numpy.broadcast_shapes (~1 us, which a 10-element call feels).
+    if all(s == shape or s == () for s in shapes) and (shape in shapes or not shape):
+        return True
     try:
         return value.shape == sys.modules["numpy"].broadcast_shapes(*shapes)
     except ValueError:

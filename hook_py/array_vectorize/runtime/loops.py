@@ -8,6 +8,8 @@ the tracer's own error.
 
 from __future__ import annotations
 
+import sys
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -17,8 +19,32 @@ if TYPE_CHECKING:
 TRACED_LOOP_ERROR: type = RuntimeError
 
 
+#: ``(numpy.ndarray, numpy.count_nonzero)`` once NumPy is loaded (``_numpy_fast``).
+_NUMPY_FAST: Any = None
+
+
+def _numpy_fast() -> Any:
+    global _NUMPY_FAST
+    numpy = sys.modules.get("numpy")
+    if numpy is None:
+        return (_NoArray, None)
+    _NUMPY_FAST = (numpy.ndarray, numpy.count_nonzero)
+    return _NUMPY_FAST
+
+
+class _NoArray:
+    """A type no value has: the fast path's type while NumPy is not loaded."""
+
+
 def _vec_any(xp: Any, mask: Any) -> bool:
-    """Whether any lane of the bool array ``mask`` is true, as a Python bool."""
+    """Whether any lane of the bool array ``mask`` is true, as a Python bool.
+
+    A bool ``numpy.ndarray`` (exactly that type) is tested with ``count_nonzero``: ~0.2 us on a
+    10-element mask against ~2 us for ``any`` (NumPy's reduction wrapper), which the loop pays
+    once per iteration; the count is nonzero exactly when some lane is true."""
+    nd, count = _NUMPY_FAST or _numpy_fast()
+    if type(mask) is nd and mask.dtype.char == "?":
+        return count(mask) != 0
     try:
         return bool(xp.any(mask))
     except Exception as exc:

@@ -213,6 +213,16 @@ def _vec_broadcast(xp: Any, value: Any, *params: Any) -> Any:
     """``value`` as an array of the broadcast shape of ``value`` and ``params`` (module docstring)."""
     if type(value) is LatticeInt:
         return LatticeInt(_vec_broadcast(xp, value.bits, *params), _vec_broadcast(xp, value.neg, *params))
+    if type(value) is (_ndarray or _numpy_array_type()):
+        # A NumPy array whose shape each parameter has, or is 0-d (a number): already of the
+        # broadcast shape (the common case, checked without the general walk below).
+        shape = value.shape
+        for p in params:
+            s = getattr(p, "shape", ())
+            if s != shape and s != ():
+                break
+        else:
+            return value
     info = _NAMESPACES.get(xp) or namespace_info(xp)
     arrays = [p for p in params if hasattr(p, "shape")]
     is_array = hasattr(value, "shape")
