@@ -55,15 +55,12 @@ impl Lowerer<'_> {
         out
     }
 
-    /// The done mask and returned value of `flow` as values (for phis and scalar merges).
+    /// The done mask and returned value of `flow` as values (for phis and scalar merges). The
+    /// value skips the raise entries (D11), which the caller keeps: a loop keeps the returns from
+    /// before it, whose lanes are done in its phi, ahead of its own (`returns_after`); a scalar
+    /// `if` keeps the returns from before it too, and merges the raises of its sides into a
+    /// code of their own (`scalar_if::raise_code_out`).
     pub(super) fn collapse(&mut self, flow: &Flow) -> (Value, Option<Value>) {
-        if flow
-            .returns
-            .iter()
-            .any(|(_, v)| self.raise_codes.contains(v))
-        {
-            self.reject_raise_before_collapse();
-        }
         let done = match flow.done {
             Done::Mask(m) => m,
             d => self.konst(Const::Bool(d == Done::Always)),

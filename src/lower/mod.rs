@@ -229,8 +229,11 @@ pub struct Lowerer<'s> {
     raise_sites: Vec<RaiseSite>,
     /// The values in a returns list that are raise codes, not returned values.
     raise_codes: BTreeSet<Value>,
-    /// Where the last raise site stands, for the loops that cannot follow one yet.
-    raise_span: Option<(crate::diagnostics::SourceId, (usize, usize))>,
+    /// How many sides of Python-level `if`s (`scalar_if`) enclose the code being lowered: their
+    /// blocks are the ones a raise may stand in (D11), their merge carrying its code and values.
+    scalar_if_depth: usize,
+    /// The `scalar_if_depth` of the outermost `try` body around the code being lowered.
+    try_if_depth: usize,
     /// The call of the expression statement being lowered (by address): a helper called for its
     /// checks, whose result is discarded, may fall off its end.
     statement_call: Option<usize>,
@@ -314,7 +317,8 @@ impl<'s> Lowerer<'s> {
             return_sites: HashMap::default(),
             raise_sites: vec![],
             raise_codes: BTreeSet::new(),
-            raise_span: None,
+            scalar_if_depth: 0,
+            try_if_depth: 0,
             statement_call: None,
             site_classes: vec![],
             in_try: 0,

@@ -58,8 +58,13 @@ impl Lowerer<'_> {
             );
             return;
         };
-        if self.blocks.len() > 1 || self.in_finally > 0 {
-            self.reject_in_loop(frame, stmt);
+        if let Some(what) = self.no_raise_here(false) {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedStatement,
+                what.into(),
+                stmt,
+            );
             return;
         }
         self.raise_on(frame, None, code);
@@ -79,11 +84,11 @@ impl Lowerer<'_> {
         let fails = match self.const_of(cond) {
             Some(c) if truthy(&c) => return,
             Some(_) => None,
-            // A scalar test of numbers outside loops is per lane like an array one (as an `if`
-            // that raises on one, `control::raise_per_lane`); one reading a uniform value is not.
-            None if self.shape(cond) == Shape::Scalar
-                && (self.loop_depth > 0 || self.uniform_derived.contains(&cond)) =>
-            {
+            // A scalar test outside loops is per lane like an array one (as an `if` that raises
+            // on numbers, `control::raise_per_lane`). One reading a uniform value (D14) is too:
+            // the test is computed once either way, and an `assert` has no other side that the
+            // value could make invalid.
+            None if self.shape(cond) == Shape::Scalar && self.loop_depth > 0 => {
                 self.reject_in_loop(frame, stmt);
                 return;
             }
@@ -253,14 +258,7 @@ impl Lowerer<'_> {
             Some(s) => Some((frame.source, span(s))),
             None => self.try_spans.last().copied(),
         };
-        if self.blocks.len() > 1 || self.in_finally > 0 {
-            let what = if self.in_finally > 0 {
-                "a `finally` clause whose code can raise (a call of a helper that raises) is not supported; move the call after the `try` statement"
-            } else if stmt.is_none() {
-                "a division or power that can raise inside a `try` body, within a loop (`for` or `while`, or an `if` on a loop index), is not supported yet; divide outside the loop or check the divisor"
-            } else {
-                "`raise` and `assert` inside a loop (`for` or `while`, or an `if` on a loop index, a helper called there included) are not supported yet (D11: docs/decisions.md#d11); check before or after the loop, or break out and raise after it"
-            };
+        if let Some(what) = self.no_raise_here(stmt.is_none()) {
             if let Some((source, (start, end))) = at {
                 self.error(
                     DiagnosticKind::UnsupportedStatement,
@@ -279,13 +277,35 @@ impl Lowerer<'_> {
             cause: None,
         });
         self.site_classes.push(class);
-        self.raise_span = at;
         let code = self.f.new_value(Kind::Int, Shape::Scalar, None);
         self.push_inst(Inst::Let {
             dst: code,
             op: Op::Const(Const::Int(self.raise_sites.len() as i128)),
         });
         Some(code)
+    }
+
+    /// Why lanes cannot end at a raise site here, if they cannot (`numeric`: the site is a
+    /// numeric error of a `try` body). A site may stand in the function's own block or in the
+    /// sides of Python-level `if`s around it (D11: `scalar_if` carries its code and values out),
+    /// not in a loop, a helper lowered on its own, a `finally` clause, or a Python `if` inside a
+    /// `try` body (a `try` inside the `if` is fine).
+    fn no_raise_here(&self, numeric: bool) -> Option<&'static str> {
+        if self.in_finally > 0 {
+            return Some("a `finally` clause whose code can raise (a call of a helper that raises) is not supported; move the call after the `try` statement");
+        }
+        if self.blocks.len() <= 1 + self.scalar_if_depth && self.loop_depth == 0 {
+            // A `try` body around the `if` would match its clauses on the site's own code.
+            if self.in_try == 0 || self.try_if_depth == self.scalar_if_depth {
+                return None;
+            }
+            return Some("a raise inside an `if` on a uniform value (D14), within a `try` body, is not supported yet; move the `if` out of the `try`, or test with a condition on numbers");
+        }
+        Some(if numeric {
+            "a division or power that can raise inside a `try` body, within a loop (`for` or `while`, or an `if` on a loop index), is not supported yet; divide outside the loop or check the divisor"
+        } else {
+            IN_LOOP
+        })
     }
 
     /// Adds the names `e` reads to `out`; false after reporting a construct that binds names of
@@ -334,23 +354,9 @@ impl Lowerer<'_> {
         self.error_at(
             frame,
             DiagnosticKind::UnsupportedStatement,
-            "`raise` and `assert` inside a loop (`for` or `while`, or an `if` on a loop index, a helper called there included) are not supported yet (D11: docs/decisions.md#d11); check before or after the loop, or break out and raise after it".into(),
+            IN_LOOP.into(),
             stmt,
         );
-    }
-
-    /// Reports a loop or loop-index `if` that returns after a raise (their returns collapse
-    /// into one value, which has no room for the raise).
-    pub(super) fn reject_raise_before_collapse(&mut self) {
-        if let Some((source, (start, end))) = self.raise_span {
-            self.error(
-                DiagnosticKind::UnsupportedStatement,
-                "a `for` loop that returns after this `raise` or `assert` is not supported yet; move the check after the loop or return after it".into(),
-                source,
-                start,
-                end,
-            );
-        }
     }
 
     fn source_slice(&self, frame: &Frame, start: usize, end: usize) -> String {
@@ -361,6 +367,9 @@ impl Lowerer<'_> {
             .to_string()
     }
 }
+
+/// Why a raise in a loop is rejected.
+const IN_LOOP: &str = "`raise` and `assert` inside a loop (`for` or `while`, or an `if` on a loop index, a helper called there included) are not supported yet (D11: docs/decisions.md#d11); check before or after the loop, or break out and raise after it";
 
 /// The direct subexpressions of `e` (the ones `free_names` descends into).
 fn children(e: &ast::Expr) -> Vec<&ast::Expr> {

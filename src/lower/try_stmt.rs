@@ -42,12 +42,7 @@ impl Lowerer<'_> {
         let prefix = frame.flow.returns.len();
         let sites_before = self.raise_sites.len();
         frame.catching.push(vec![]);
-        self.in_try += 1;
-        self.try_spans
-            .push((frame.source, crate::extract::span(stmt)));
-        self.body(frame, &t.body);
-        self.try_spans.pop();
-        self.in_try -= 1;
+        self.try_body(frame, &t.body, stmt);
         let snapshots = frame.catching.pop().unwrap_or_default();
         let returns = frame.flow.returns.clone();
         let code = self.raise_chain(&returns, false);
@@ -227,6 +222,21 @@ impl Lowerer<'_> {
             Some(Const::Bool(false)) => Done::Never,
             _ => Done::Mask(done),
         };
+    }
+
+    /// Lowers the body of the `try` statement `stmt`, where numeric errors raise.
+    fn try_body(&mut self, frame: &mut Frame, body: &[ast::Stmt], stmt: &ast::Stmt) {
+        let try_if_depth = self.try_if_depth;
+        if self.in_try == 0 {
+            self.try_if_depth = self.scalar_if_depth;
+        }
+        self.in_try += 1;
+        self.try_spans
+            .push((frame.source, crate::extract::span(stmt)));
+        self.body(frame, body);
+        self.try_spans.pop();
+        self.in_try -= 1;
+        self.try_if_depth = try_if_depth;
     }
 
     /// The sites the raise code `v` may hold: one site's own code, or a helper's codes merged

@@ -94,6 +94,8 @@ FIXED = {
     "numpy-sign-of-a-float-constant",
     "try-remainder-by-zero-of-a-python-float-argument",
     "message-of-a-uint64-lattice-value",
+    "raise-then-uniform-if-returns",
+    "raise-inside-uniform-if",
 }
 
 
@@ -528,14 +530,14 @@ CASES = [
         "raise-then-uniform-if-returns",
         "def f(x, label: str):\n    if x > 3.5:\n        raise ValueError(f'x={x}')\n"
         "    if label == 'a':\n        return x * 2.0\n    return x\n",
-        [Column(F, [1.0, 2.0]), Column(O, ["a"], True)],  # CPython [2.0, 4.0]; rejected
+        [Column(F, [1.0, 2.0]), Column(O, ["a"], True)],  # CPython [2.0, 4.0]; was rejected
         "raise-scalar-block: a Python `if` that returns after a raise is rejected (seed 1, program 21)",
     ),
     case(
         "raise-inside-uniform-if",
         "def f(x, cap: float | None):\n    if cap is not None:\n        if x > cap:\n"
         "            raise ValueError('over the cap')\n    return x\n",
-        [Column(F, [1.0, 2.0]), Column(O, [4.0], True)],  # CPython [1.0, 2.0]; rejected
+        [Column(F, [1.0, 2.0]), Column(O, [4.0], True)],  # CPython [1.0, 2.0]; was rejected
         "raise-scalar-block: a raise inside a Python `if` (a uniform test) is rejected (seed 1, program 44)",
     ),
     # ---- a program of the supported language rejected ----

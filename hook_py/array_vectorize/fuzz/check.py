@@ -135,7 +135,7 @@ def prepare(
         nan_vec = vectorize(fn, nan_on_raise=True) if nan_on_raise and reject is None else None
     except VectorizationError as exc:
         if reject is None:
-            known = "raise-scalar-block" if any(m in str(exc) for m in RAISE_SCALAR_BLOCK) else ""
+            known = ""
             if "may be undefined here: it is not assigned on every path" in str(exc):
                 known = "undefined-after-scalar-return"  # wellformed.py proved every read defined
             result.failures.append(Failure("rejected", detail=str(exc), exc_type="VectorizationError", known=known))
@@ -604,17 +604,9 @@ KNOWN = {
     "undefined-after-scalar-return": "in a loop, a Python `if` (a constant or uniform test) one of whose "
     "branches returns or breaks: a name the other branch assigns is taken as maybe undefined after it",
     "raise-scalar-block": "a `raise`/`assert` (D11) inside a Python `if` (a uniform or constant test, D14), or followed "
-    "by a Python `if`, a loop or an inlined helper that returns: rejected (src/lower/raise.rs), with a message "
-    "that speaks of a `for` loop",
+    "by a Python `if`, a loop or an inlined helper that returns: was rejected (src/lower/raise.rs); compiled since "
+    "the Python `if` carries the raise codes of its sides out (scalar_if.rs raise_code_out)",
 }
-
-
-#: The diagnostics of src/lower/raise.rs behind ``raise-scalar-block``.
-RAISE_SCALAR_BLOCK = (
-    "returns after this `raise` or `assert` is not supported yet",
-    "`raise` and `assert` inside a `for` loop (or an `if` on its index) are not supported yet",
-    "inside a `try` body, within a `for` loop (or an `if` on its index), is not supported yet",
-)
 
 
 def known_class(f: "Failure") -> str:

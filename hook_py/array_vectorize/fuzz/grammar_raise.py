@@ -45,7 +45,6 @@ class RaisingGrammar:
     def raise_stmt(self, env, indent: int) -> None:
         """``if cond: raise Class(args)`` (feature ``raise``)."""
         self.used.add("raise")
-        self.raised = True
         test, _ = self.if_condition(env)
         self.emit(indent, f"if {test}:")
         self.emit(indent + 1, f"raise {self.raise_class()}({self.raise_args(env)})")
@@ -53,7 +52,6 @@ class RaisingGrammar:
     def assert_stmt(self, env, indent: int) -> None:
         """``assert cond[, message]`` (feature ``assert``)."""
         self.used.add("assert")
-        self.raised = True
         test = self.cond(env, 2)
         if self.ext_rng.random() < 0.7:
             self.emit(indent, f"assert {test}, {self.raise_args(env).split(', ')[0]}")
@@ -113,7 +111,6 @@ class RaisingGrammar:
         """``try:`` partial operations ``except`` ... [``else:``] [``finally:``] (feature
         ``try``). Every clause that falls through assigns the body's result name."""
         self.used.add("try")
-        self.raised = True
         rng = self.ext_rng
         target = self.fresh("v")
         self.emit(indent, "try:")
