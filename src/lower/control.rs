@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use rustpython_parser::ast;
 
 use super::loop_exit::{has_exit, Exits};
+use super::raise::contains_raise;
 use super::{Done, Flow, Frame, Lowerer, Var};
 use crate::ir::eval::truthy;
 use crate::ir::{Block, CastOp, Const, Kind, LogicOp, Op, Shape, UnOp, Value};
@@ -281,16 +282,4 @@ mod tests {
             crate::testing::lowered("def f(x):\n    if x:\n        return 1.0\n    return 2.0\n");
         assert!(ir.contains("= cast.bool %0"), "{ir}");
     }
-}
-
-/// Whether `body` holds a `raise`, an `assert` or a `try` (whose body's numeric errors are
-/// raise sites), in nested `if`s and loops too.
-fn contains_raise(body: &[ast::Stmt]) -> bool {
-    body.iter().any(|s| match s {
-        ast::Stmt::Raise(_) | ast::Stmt::Assert(_) | ast::Stmt::Try(_) => true,
-        ast::Stmt::If(i) => contains_raise(&i.body) || contains_raise(&i.orelse),
-        ast::Stmt::For(f) => contains_raise(&f.body) || contains_raise(&f.orelse),
-        ast::Stmt::While(w) => contains_raise(&w.body) || contains_raise(&w.orelse),
-        _ => false,
-    })
 }

@@ -9,6 +9,8 @@ use std::collections::BTreeSet;
 use rustpython_parser::ast;
 
 use super::loop_exit::{has_exit, hint_of, Exits};
+use super::loop_raise::LoopRaises;
+use super::raise::contains_raise;
 use super::{Done, Flow, Frame, Lowerer, Var};
 use crate::diagnostics::DiagnosticKind;
 use crate::extract;
@@ -29,7 +31,9 @@ pub(super) struct LoopSpec<'a> {
     items: Option<Vec<Const>>,
     /// Variables assigned in the body (other than the target), sorted.
     pub(super) carried: Vec<String>,
+    /// Whether lanes may return or raise (D11, `loop_raise`) inside: the loop carries the lanes done.
     has_return: bool,
+    raises: bool,
     /// Returns before the loop, as one (done, value) pair the loop carries.
     outer_done: Value,
     outer_ret: Option<Value>,
@@ -108,6 +112,7 @@ struct Attempt {
     broke: Option<(Value, Value)>,
     /// A masked loop's variables at the end of its body, before the exits are merged in.
     end_vars: HashMap<String, Var>,
+    raises: Option<LoopRaises>,
 }
 
 impl Lowerer<'_> {
@@ -238,7 +243,9 @@ impl Lowerer<'_> {
                     .insert(name.clone(), (self.kind(*v), self.shape(*v)));
             }
         }
+        let sites = self.raise_sites.len();
         for _attempt in 0..MAX_ATTEMPTS {
+            self.forget_sites(sites);
             let diag_mark = self.diags.len();
             let attempt = self.loop_attempt(frame, &spec, &assumed);
             if attempt.body_flow.done == Done::Always && spec.mask.is_none() {
@@ -249,6 +256,7 @@ impl Lowerer<'_> {
                     None => self.konst(Const::Int(spec.start)),
                 };
                 frame.vars.insert(spec.target.clone(), Var::Def(first));
+                self.forget_sites(sites);
                 self.body(frame, spec.body);
                 return;
             }
@@ -332,7 +340,8 @@ impl Lowerer<'_> {
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
-        let has_return = contains_return(body);
+        let raises = contains_raise(body);
+        let has_return = contains_return(body) || raises;
         let (outer_done, outer_ret) = if has_return && !frame.flow.returns.is_empty() {
             let flow = frame.flow.clone();
             self.collapse(&flow)
@@ -347,6 +356,7 @@ impl Lowerer<'_> {
             items,
             carried,
             has_return,
+            raises,
             outer_done,
             outer_ret,
             body,
@@ -361,6 +371,7 @@ impl Lowerer<'_> {
         let outer_vars = frame.vars.clone();
         let outer_flow = frame.flow.clone();
         let outer_cond = frame.cond;
+        let values_mark = self.f.values.len();
         let open = self.open_block(Block::default());
         let index_kind = match &spec.items {
             Some(items) => items
@@ -406,6 +417,7 @@ impl Lowerer<'_> {
                 frame.flow.returns = vec![];
             }
         }
+        let mut raises = self.enter_loop_raises(frame, spec.raises, done_phi, values_mark);
         match &spec.mask {
             Some(Masked {
                 test: LoopTest::Range { counter, .. },
@@ -429,9 +441,7 @@ impl Lowerer<'_> {
             _ => None,
         };
         frame.flow.exits = Exits::default();
-        self.loop_depth += 1;
-        self.body(frame, spec.body);
-        self.loop_depth -= 1;
+        self.loop_body(frame, spec.body, spec.raises);
         let mut block = self.close_block(open);
         let mut body_vars = std::mem::replace(&mut frame.vars, outer_vars.clone());
         let mut body_flow = std::mem::replace(&mut frame.flow, outer_flow.clone());
@@ -453,6 +463,7 @@ impl Lowerer<'_> {
             }
             _ => (None, None),
         };
+        self.leave_loop_raises(&mut block, &body_flow, raises.as_mut());
         let body_ret = if spec.has_return && body_flow.done != Done::Always {
             self.in_block(&mut block, |l| l.chain(&body_flow.returns))
         } else {
@@ -472,6 +483,7 @@ impl Lowerer<'_> {
             active,
             broke,
             end_vars,
+            raises,
         }
     }
 
@@ -554,6 +566,7 @@ impl Lowerer<'_> {
             assumed.ret = attempt.body_ret.map(|r| (self.kind(r), Shape::Array));
             return None;
         }
+        self.loop_raise_phis(attempt.raises.as_ref(), &mut phis);
         Some(phis)
     }
 
@@ -666,6 +679,7 @@ impl Lowerer<'_> {
                 .cloned()
                 .collect();
         }
+        self.exit_loop_raises(frame, attempt.raises.as_ref(), &mut attempt.outer_flow);
         if spec.is_while() {
             let (done, ret) = (attempt.done_phi, attempt.ret_phi);
             self.exit_while(frame, spec, &attempt.outer_flow, done, ret);

@@ -5,8 +5,8 @@
 //! After the body, the generated code finds the first lane in C order with a nonzero code and
 //! evaluates that site's exception expression in Python on that lane's values.
 //!
-//! Raises inside `for` loops and loop-index `if`s are rejected: a loop would need the code and
-//! every site's values as phis, and the lanes that raised folded into its activity.
+//! A raise inside a Python-level `if` (`scalar_if`) or a loop (`loop_raise`) leaves it as a
+//! raise code carried out of the construct, with the site's values.
 
 use rustpython_parser::ast;
 
@@ -84,14 +84,10 @@ impl Lowerer<'_> {
         let fails = match self.const_of(cond) {
             Some(c) if truthy(&c) => return,
             Some(_) => None,
-            // A scalar test outside loops is per lane like an array one (as an `if` that raises
-            // on numbers, `control::raise_per_lane`). One reading a uniform value (D14) is too:
-            // the test is computed once either way, and an `assert` has no other side that the
-            // value could make invalid.
-            None if self.shape(cond) == Shape::Scalar && self.loop_depth > 0 => {
-                self.reject_in_loop(frame, stmt);
-                return;
-            }
+            // A scalar test (a loop index, a uniform value: D14) is per lane like an array one
+            // (as an `if` that raises on numbers, `control::raise_per_lane`): the test is
+            // computed once either way, and an `assert` has no other side that the value could
+            // make invalid.
             None if self.shape(cond) == Shape::Scalar => {
                 let c = self.per_lane_condition(cond);
                 Some(self.emit(Op::Unary(UnOp::Not, c)))
@@ -270,6 +266,33 @@ impl Lowerer<'_> {
             }
             return None;
         }
+        // Inside a loop, a value the body defines is snapshot per lane (`loop_raise`): numbers.
+        // The operands of a numeric error are the numbers the operation computed on.
+        let args: Vec<Value> = match stmt {
+            None if self.loop_depth > 0 => args
+                .into_iter()
+                .map(|a| match self.kind(a) {
+                    Kind::Object if !self.uniform_args.contains(&a) => self.as_number(a),
+                    _ => a,
+                })
+                .collect(),
+            _ => args,
+        };
+        let carried = |l: &Self, a: &Value| {
+            l.tuples.contains_key(a) || (l.kind(*a) == Kind::Object && !l.uniform_args.contains(a))
+        };
+        if self.loop_depth > 0 && args.iter().any(|a| carried(self, a)) {
+            if let Some((source, (start, end))) = at {
+                self.error(
+                    DiagnosticKind::UnsupportedStatement,
+                    "an exception raised inside a loop may read numbers and the function's parameters, not a tuple or a uniform value (D14) computed in the function; build the message from those".into(),
+                    source,
+                    start,
+                    end,
+                );
+            }
+            return None;
+        }
         self.raise_sites.push(RaiseSite {
             expr,
             params,
@@ -286,26 +309,29 @@ impl Lowerer<'_> {
     }
 
     /// Why lanes cannot end at a raise site here, if they cannot (`numeric`: the site is a
-    /// numeric error of a `try` body). A site may stand in the function's own block or in the
-    /// sides of Python-level `if`s around it (D11: `scalar_if` carries its code and values out),
-    /// not in a loop, a helper lowered on its own, a `finally` clause, or a Python `if` inside a
-    /// `try` body (a `try` inside the `if` is fine).
+    /// numeric error of a `try` body). A site may stand in the function's own block, in the
+    /// sides of Python-level `if`s (D11: `scalar_if` carries its code and values out) and in the
+    /// bodies of loops that carry raises (`loop_raise`); not in a loop whose body shows no raise
+    /// (a helper's), a `finally` clause, or a loop or Python `if` inside a `try` body (whose
+    /// clauses match on the codes of the `try`'s own block).
     fn no_raise_here(&self, numeric: bool) -> Option<&'static str> {
         if self.in_finally > 0 {
             return Some("a `finally` clause whose code can raise (a call of a helper that raises) is not supported; move the call after the `try` statement");
         }
-        if self.blocks.len() <= 1 + self.scalar_if_depth && self.loop_depth == 0 {
-            // A `try` body around the `if` would match its clauses on the site's own code.
-            if self.in_try == 0 || self.try_if_depth == self.scalar_if_depth {
-                return None;
-            }
-            return Some("a raise inside an `if` on a uniform value (D14), within a `try` body, is not supported yet; move the `if` out of the `try`, or test with a condition on numbers");
+        // A numeric error there is inside a `try` body around the loop.
+        if self.loops_without_raises > 0 && !numeric {
+            return Some(HELPER_IN_LOOP);
         }
-        Some(if numeric {
-            "a division or power that can raise inside a `try` body, within a loop (`for` or `while`, or an `if` on a loop index), is not supported yet; divide outside the loop or check the divisor"
-        } else {
-            IN_LOOP
-        })
+        if self.loops_without_raises > 0
+            || (self.in_try > 0 && self.try_block_depth != self.blocks.len())
+        {
+            return Some(if numeric {
+                "a division or power that can raise inside a `try` body, within a loop (`for` or `while`) or an `if` on a uniform value inside that body, is not supported yet; put the `try` statement inside the loop or the `if`"
+            } else {
+                "a raise inside a loop (`for` or `while`) or an `if` on a uniform value (D14), within a `try` body, is not supported yet; put the `try` statement inside the loop or the `if`, or move the `if` out of the `try`"
+            });
+        }
+        None
     }
 
     /// Adds the names `e` reads to `out`; false after reporting a construct that binds names of
@@ -349,16 +375,6 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Reports a raise where lanes cannot end yet.
-    fn reject_in_loop(&mut self, frame: &Frame, stmt: &ast::Stmt) {
-        self.error_at(
-            frame,
-            DiagnosticKind::UnsupportedStatement,
-            IN_LOOP.into(),
-            stmt,
-        );
-    }
-
     fn source_slice(&self, frame: &Frame, start: usize, end: usize) -> String {
         self.sources
             .get(frame.source)
@@ -368,8 +384,8 @@ impl Lowerer<'_> {
     }
 }
 
-/// Why a raise in a loop is rejected.
-const IN_LOOP: &str = "`raise` and `assert` inside a loop (`for` or `while`, or an `if` on a loop index, a helper called there included) are not supported yet (D11: docs/decisions.md#d11); check before or after the loop, or break out and raise after it";
+/// Why a helper's raise in a loop is rejected.
+const HELPER_IN_LOOP: &str = "a helper that can raise (a `raise`, an `assert`, or a `try` around an operation that can fail), called inside a loop whose own body has none, is not supported yet (D11: docs/decisions.md#d11); check before or after the loop, or raise in the loop's body";
 
 /// The direct subexpressions of `e` (the ones `free_names` descends into).
 fn children(e: &ast::Expr) -> Vec<&ast::Expr> {
@@ -404,4 +420,16 @@ fn children(e: &ast::Expr) -> Vec<&ast::Expr> {
             .collect(),
         _ => vec![],
     }
+}
+
+/// Whether `body` holds a `raise`, an `assert` or a `try` (whose body's numeric errors are
+/// raise sites), in nested `if`s and loops too.
+pub(super) fn contains_raise(body: &[ast::Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        ast::Stmt::Raise(_) | ast::Stmt::Assert(_) | ast::Stmt::Try(_) => true,
+        ast::Stmt::If(i) => contains_raise(&i.body) || contains_raise(&i.orelse),
+        ast::Stmt::For(f) => contains_raise(&f.body) || contains_raise(&f.orelse),
+        ast::Stmt::While(w) => contains_raise(&w.body) || contains_raise(&w.orelse),
+        _ => false,
+    })
 }

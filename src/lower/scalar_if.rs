@@ -165,9 +165,7 @@ impl Lowerer<'_> {
         saved_flow: &Flow,
     ) -> Side {
         let open = self.open_block(Block::default());
-        self.scalar_if_depth += 1;
         self.body(frame, stmts);
-        self.scalar_if_depth -= 1;
         let vars = std::mem::replace(&mut frame.vars, saved_vars.clone());
         let flow = std::mem::replace(&mut frame.flow, saved_flow.clone());
         Side {

@@ -180,8 +180,13 @@ impl Lowerer<'_> {
             }) => is_forever(t) && !has_exit(spec.body, true, false),
             _ => false,
         };
-        if let (Some(d), Some(r)) = (done_phi, ret_phi) {
-            let returns = self.returns_after(&outer_flow.returns, frame.cond, Some(d), r);
+        if let Some(d) = done_phi {
+            // Without a returned value, the lanes done raised (D11, `loop_raise`): the raise
+            // entry is the last of `outer_flow`.
+            let returns = match ret_phi {
+                Some(r) => self.returns_after(&outer_flow.returns, frame.cond, Some(d), r),
+                None => outer_flow.returns.clone(),
+            };
             let done = if forever { Done::Always } else { Done::Mask(d) };
             frame.flow = Flow {
                 done,

@@ -190,9 +190,9 @@ def _raise_in_uniform_if_in_try(x, mode: str):
 def test_raise_inside_a_uniform_if_inside_a_try_is_rejected_with_its_position():
     with pytest.raises(VectorizationError) as info:
         vectorize(_raise_in_uniform_if_in_try)
-    assert "a raise inside an `if` on a uniform value (D14" in str(info.value)
+    assert "or an `if` on a uniform value (D14" in str(info.value)
     assert "within a `try` body, is not supported yet" in str(info.value)
-    assert "move the `if` out of the `try`" in str(info.value)
+    assert "or move the `if` out of the `try`" in str(info.value)
     diag = info.value.diagnostics[0]
     assert diag["line"] == _raise_in_uniform_if_in_try.__code__.co_firstlineno + 4, diag
 

@@ -137,6 +137,7 @@ class Generator(RaisingGrammar, CallGrammar):
         self.stmt_budget = 0
         self.loop_trips = 1
         self.loop_depth = 0
+        self.numeric_params: List[str] = []  # f's numeric parameters (D11 messages inside loops)
         self.in_helper = False
         self.if_depth = 0  # enclosing `if` statements
         self.loops_in_if = 0  # enclosing loops that are themselves inside an `if`
@@ -262,6 +263,7 @@ class Generator(RaisingGrammar, CallGrammar):
         self.emit(0, "")
         self.emit(0, "")
         numeric = list(params)
+        self.numeric_params = numeric
         params = params + list(self.uniforms)
         self.emit(0, f"def f({', '.join(params)}):")
         first_body_line = len(self.lines)
@@ -414,9 +416,9 @@ class Generator(RaisingGrammar, CallGrammar):
 
     def statement(self, env: Env, indent: int, depth: int, in_loop: bool) -> bool:
         rng = self.rng
-        if self.in_entry and self.loop_depth == 0 and self.ext & {"raise", "assert", "try"}:
-            # D11 statements (grammar_raise.py): in f, outside loops (the compiler rejects
-            # them there, src/lower/raise.rs), Python `if`s on uniform values included.
+        if self.in_entry and self.ext & {"raise", "assert", "try"}:
+            # D11 statements (grammar_raise.py): in f, inside loops and Python `if`s on uniform
+            # values too (not in helpers: a helper's raise inside a loop is rejected).
             if self.ext_here("raise", 0.2):
                 self.raise_stmt(env, indent)
                 return True

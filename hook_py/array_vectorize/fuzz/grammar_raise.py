@@ -4,7 +4,8 @@ operations.
 
 Every decision is drawn from ``self.ext_rng`` (a stream of its own, ``generator.py``), so a
 program that draws none of these features is the program its seed gave before they existed.
-D11 is implemented outside ``for`` loops, so none of this is generated inside a loop.
+Raises stand in f's own statements (inside its loops too), never in a helper: a helper's raise
+inside a loop is rejected (src/lower/raise.rs).
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ class RaisingGrammar:
     def raise_args(self, env) -> str:
         """The exception's arguments: a message built from a value, a constant, or values."""
         rng = self.ext_rng
-        name = rng.choice(env.nums)
+        # Inside a loop, a message reads the numeric parameters only: one reading a uniform value
+        # (D14) the loop computes is rejected (src/lower/raise.rs push_site).
+        name = rng.choice(self.numeric_params if self.loop_depth else env.nums)
         form = rng.random()
         if form < 0.45:
             return f'f"{name}={{{name}}}"'
