@@ -293,3 +293,44 @@ def test_the_suggested_rewrite_matches_cpython(backend):
     check_raising(vectorize(halvings_checked), values, backend=backend)
     for v in values:
         check_raising(vectorize(halvings_checked), np.array([v]), backend=backend)
+
+
+def loop_under_a_uniform_if(x, mode: str):
+    # The loop's raise code and snapshots leave the Python `if` too (scalar_if.rs).
+    if mode == "check":
+        for k in range(3):
+            y = x * k
+            if y > 5.0:
+                raise ValueError(f"y={y} at k={k}")
+    return x
+
+
+def loop_under_an_array_if(x):
+    if x > 0:
+        t = x
+        for k in range(4):
+            t = t * 2.0
+            if t > 100.0:
+                raise OverflowError(f"t={t}")
+        return t
+    return -x
+
+
+@pytest.mark.parametrize("mode", ["check", "skip"])
+def test_loop_that_raises_under_a_uniform_if(mode, backend):
+    _each(vectorize(loop_under_a_uniform_if), XS, mode, backend=backend)
+
+
+def test_loop_that_raises_under_an_array_if(backend):
+    _each(vectorize(loop_under_an_array_if), XS, backend=backend)
+
+
+def test_nan_on_raise_in_a_loop():
+    def expected(v):
+        try:
+            return trajectory_settles(v)
+        except ValueError:
+            return math.nan
+
+    got = vectorize(trajectory_settles, nan_on_raise=True)(XS)
+    np.testing.assert_array_equal(got, np.array([expected(float(v)) for v in XS]))
