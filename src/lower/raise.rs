@@ -16,7 +16,7 @@ use crate::diagnostics::DiagnosticKind;
 use crate::env::{AssumedBinding, Binding};
 use crate::extract::span;
 use crate::ir::eval::truthy;
-use crate::ir::{CmpOp, Const, Inst, Kind, LogicOp, Op, RaiseSite, Shape, UnOp, Value};
+use crate::ir::{CmpOp, Const, Inst, Kind, Op, RaiseSite, Shape, UnOp, Value};
 
 impl Lowerer<'_> {
     /// `raise E(...)` on the lanes of the current path.
@@ -111,17 +111,25 @@ impl Lowerer<'_> {
     /// Ends the lanes of the current path where `mask` holds (all of them for `None`) with the
     /// raise `code`.
     pub(super) fn raise_on(&mut self, frame: &mut Frame, mask: Option<Value>, code: Value) {
-        let entry = self.and_opt(frame.cond, mask);
+        // Lanes that left the loop's iteration by `break`/`continue` (D12) do not reach it: the
+        // code is read from the entry's condition, so it must exclude them (a return's value
+        // need not: `returning` keeps them out of the lanes done).
+        let staying = self.done_not(frame.flow.exits.left);
+        let hit = match mask {
+            Some(m) => self.done_and(Done::Mask(m), staying),
+            None => staying,
+        };
+        let entry = match hit {
+            Done::Never => return,
+            Done::Mask(h) => self.and_opt(frame.cond, Some(h)),
+            Done::Always => frame.cond,
+        };
         frame.flow.returns.push((entry, code));
         self.raise_codes.insert(code);
         if let Some(snapshots) = frame.catching.last_mut() {
             snapshots.push((code, frame.vars.clone()));
         }
-        frame.flow.done = match (mask, frame.flow.done) {
-            (None, _) | (_, Done::Always) => Done::Always,
-            (Some(m), Done::Never) => Done::Mask(m),
-            (Some(m), Done::Mask(d)) => Done::Mask(self.emit(Op::Logic(LogicOp::Or, d, m))),
-        };
+        frame.flow.done = self.done_or(frame.flow.done, hit);
     }
 
     /// The raise code of a list of returns: the site number on lanes whose first exit is a raise,

@@ -96,6 +96,7 @@ FIXED = {
     "message-of-a-uint64-lattice-value",
     "raise-then-uniform-if-returns",
     "raise-inside-uniform-if",
+    "raise-in-a-loop-after-a-partial-continue",
 }
 
 
@@ -539,6 +540,16 @@ CASES = [
         "            raise ValueError('over the cap')\n    return x\n",
         [Column(F, [1.0, 2.0]), Column(O, [4.0], True)],  # CPython [1.0, 2.0]; was rejected
         "raise-scalar-block: a raise inside a Python `if` (a uniform test) is rejected (seed 1, program 44)",
+    ),
+    case(
+        # Seed 1, program 376, once raises compiled inside loops: the raise entry's condition
+        # held the lanes that had left the iteration by `continue`, so they raised too (fixed in
+        # raise.rs raise_on: the entry and the lanes done exclude them).
+        "raise-in-a-loop-after-a-partial-continue",
+        "def f(p2):\n    for i1 in range(0, 1):\n        if p2:\n            continue\n"
+        "        raise ZeroDivisionError(0)\n    return 0\n",
+        [Column(F, [1.0, float("nan"), -2.5])],  # CPython [0, 0, 0]; the vectorized call raised
+        "raise in a loop: lanes that continued raised",
     ),
     # ---- a program of the supported language rejected ----
     case(
