@@ -277,9 +277,11 @@ def first_raise(original: Callable, *args: Any, numeric: bool = False) -> tuple[
     """The exception CPython's element loop raises first (C order), with the element's index;
     numeric exceptions of D3 do not count, unless `numeric` (a function whose numeric errors
     all stand inside `try` bodies, where they raise as in CPython)."""
-    np_args = [np.asarray(a) for a in args]
+    # A uniform argument (D14) is passed to every call as it is, as `check` does.
+    uniform = [not is_number_or_array(a) for a in args]
+    np_args = [np.asarray(0.0 if u else a) for a, u in zip(args, uniform)]
     shape = np.broadcast_shapes(*[a.shape for a in np_args])
-    broadcast = [np.broadcast_to(a, shape) for a in np_args]
+    broadcast = [UniformLanes(a) if u else np.broadcast_to(n, shape) for a, n, u in zip(args, np_args, uniform)]
     for index in np.ndindex(shape):
         try:
             original(*[b[index].item() for b in broadcast])
@@ -307,7 +309,7 @@ def check_raising(
         check(vec, *args, backend=backend, scalar=original, tolerance=tolerance)
         return None
     error, index = expected
-    shape = np.broadcast_shapes(*[np.asarray(a).shape for a in args])
+    shape = np.broadcast_shapes(*[np.asarray(0.0 if not is_number_or_array(a) else a).shape for a in args])
     flat = int(np.ravel_multi_index(index, shape)) if shape else 0
     try:
         vec(*[to_backend(a, backend) for a in args])

@@ -259,7 +259,6 @@ impl Lowerer<'_> {
     ) -> Option<usize> {
         let sites = self.raise_sites.len();
         let codes = self.raise_codes.clone();
-        let span = self.raise_span;
         let i = self.lower_callee(callee, env, sig, id);
         if self.raise_sites.len() == sites {
             return i;
@@ -267,7 +266,6 @@ impl Lowerer<'_> {
         self.raise_sites.truncate(sites);
         self.site_classes.truncate(sites);
         self.raise_codes = codes;
-        self.raise_span = span;
         if let Some(i) = i {
             self.callees.truncate(i);
         }

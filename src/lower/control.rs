@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use rustpython_parser::ast;
 
 use super::loop_exit::{has_exit, Exits};
+use super::raise::contains_raise;
 use super::{Done, Flow, Frame, Lowerer, Var};
 use crate::ir::eval::truthy;
 use crate::ir::{Block, CastOp, Const, Kind, LogicOp, Op, Shape, UnOp, Value};
@@ -55,15 +56,12 @@ impl Lowerer<'_> {
         out
     }
 
-    /// The done mask and returned value of `flow` as values (for phis and scalar merges).
+    /// The done mask and returned value of `flow` as values (for phis and scalar merges). The
+    /// value skips the raise entries (D11), which the caller keeps: a loop keeps the returns from
+    /// before it, whose lanes are done in its phi, ahead of its own (`returns_after`); a scalar
+    /// `if` keeps the returns from before it too, and merges the raises of its sides into a
+    /// code of their own (`scalar_if::raise_code_out`).
     pub(super) fn collapse(&mut self, flow: &Flow) -> (Value, Option<Value>) {
-        if flow
-            .returns
-            .iter()
-            .any(|(_, v)| self.raise_codes.contains(v))
-        {
-            self.reject_raise_before_collapse();
-        }
         let done = match flow.done {
             Done::Mask(m) => m,
             d => self.konst(Const::Bool(d == Done::Always)),
@@ -127,13 +125,10 @@ impl Lowerer<'_> {
     /// the generated code runs `rest` only where CPython reaches it. Otherwise the collapsed
     /// `if` would be followed by `rest` for every call, and a uniform read there that CPython
     /// never makes (`params["cap"]` after `if "cap" not in params: return x`) would raise.
-    /// Not when `rest` breaks, continues or raises: those are per lane, not in a Python `if`.
+    /// Not when `rest` breaks or continues: that is per lane, not in a Python `if` (D12). A
+    /// raise in `rest` stays per lane inside the side (D11, `scalar_if` carries its code out).
     fn rest_inside(&self, cond: Value, i: &ast::StmtIf, rest: &[ast::Stmt]) -> Option<ast::StmtIf> {
-        if rest.is_empty()
-            || !self.uniform_derived.contains(&cond)
-            || has_exit(rest, true, true)
-            || contains_raise(rest)
-        {
+        if rest.is_empty() || !self.uniform_derived.contains(&cond) || has_exit(rest, true, true) {
             return None;
         }
         let (body_leaves, else_leaves) = (always_returns(&i.body), always_returns(&i.orelse));
@@ -361,16 +356,4 @@ fn always_returns(body: &[ast::Stmt]) -> bool {
         Some(ast::Stmt::If(i)) => always_returns(&i.body) && always_returns(&i.orelse),
         _ => false,
     }
-}
-
-/// Whether `body` holds a `raise`, an `assert` or a `try` (whose body's numeric errors are
-/// raise sites), in nested `if`s and loops too.
-fn contains_raise(body: &[ast::Stmt]) -> bool {
-    body.iter().any(|s| match s {
-        ast::Stmt::Raise(_) | ast::Stmt::Assert(_) | ast::Stmt::Try(_) => true,
-        ast::Stmt::If(i) => contains_raise(&i.body) || contains_raise(&i.orelse),
-        ast::Stmt::For(f) => contains_raise(&f.body) || contains_raise(&f.orelse),
-        ast::Stmt::While(w) => contains_raise(&w.body) || contains_raise(&w.orelse),
-        _ => false,
-    })
 }

@@ -9,6 +9,9 @@ use std::collections::BTreeSet;
 use rustpython_parser::ast;
 
 use super::loop_exit::{has_exit, hint_of, Exits};
+use super::loop_raise::LoopRaises;
+use super::raise::contains_raise;
+use super::syntax::{contains_return, is_forever};
 use super::{Done, Flow, Frame, Lowerer, Uniform, Var};
 use crate::diagnostics::DiagnosticKind;
 use crate::extract;
@@ -29,7 +32,9 @@ pub(super) struct LoopSpec<'a> {
     items: Option<Vec<Const>>,
     /// Variables assigned in the body (other than the target), sorted.
     pub(super) carried: Vec<String>,
+    /// Whether lanes may return or raise (D11, `loop_raise`) inside: the loop carries the lanes done.
     has_return: bool,
+    raises: bool,
     /// Returns before the loop, as one (done, value) pair the loop carries.
     outer_done: Value,
     outer_ret: Option<Value>,
@@ -110,6 +115,7 @@ struct Attempt {
     end_vars: HashMap<String, Var>,
     /// Counters kept as Python ints in the body, with their per-lane phis (`while_loop`).
     uniform: Vec<Uniform>,
+    raises: Option<LoopRaises>,
 }
 
 impl Lowerer<'_> {
@@ -240,7 +246,9 @@ impl Lowerer<'_> {
                     .insert(name.clone(), (self.kind(*v), self.shape(*v)));
             }
         }
+        let sites = self.raise_sites.len();
         for _attempt in 0..MAX_ATTEMPTS {
+            self.forget_sites(sites);
             let diag_mark = self.diags.len();
             let attempt = self.loop_attempt(frame, &spec, &assumed);
             if attempt.body_flow.done == Done::Always && spec.mask.is_none() {
@@ -251,6 +259,7 @@ impl Lowerer<'_> {
                     None => self.konst(Const::Int(spec.start)),
                 };
                 frame.vars.insert(spec.target.clone(), Var::Def(first));
+                self.forget_sites(sites);
                 self.body(frame, spec.body);
                 return;
             }
@@ -334,7 +343,8 @@ impl Lowerer<'_> {
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
-        let has_return = contains_return(body);
+        let raises = contains_raise(body);
+        let has_return = contains_return(body) || raises;
         let (outer_done, outer_ret) = if has_return && !frame.flow.returns.is_empty() {
             let flow = frame.flow.clone();
             self.collapse(&flow)
@@ -349,6 +359,7 @@ impl Lowerer<'_> {
             items,
             carried,
             has_return,
+            raises,
             outer_done,
             outer_ret,
             body,
@@ -363,6 +374,7 @@ impl Lowerer<'_> {
         let outer_vars = frame.vars.clone();
         let outer_flow = frame.flow.clone();
         let outer_cond = frame.cond;
+        let values_mark = self.f.values.len();
         let open = self.open_block(Block::default());
         let index_kind = match &spec.items {
             Some(items) => items
@@ -408,6 +420,7 @@ impl Lowerer<'_> {
                 frame.flow.returns = vec![];
             }
         }
+        let mut raises = self.enter_loop_raises(frame, spec.raises, done_phi, values_mark);
         match &spec.mask {
             Some(Masked {
                 test: LoopTest::Range { counter, .. },
@@ -431,9 +444,7 @@ impl Lowerer<'_> {
             _ => None,
         };
         frame.flow.exits = Exits::default();
-        self.loop_depth += 1;
-        self.body(frame, spec.body);
-        self.loop_depth -= 1;
+        self.loop_body(frame, spec.body, spec.raises);
         let mut block = self.close_block(open);
         let mut body_vars = std::mem::replace(&mut frame.vars, outer_vars.clone());
         let mut body_flow = std::mem::replace(&mut frame.flow, outer_flow.clone());
@@ -457,6 +468,7 @@ impl Lowerer<'_> {
             }
             _ => (None, None),
         };
+        self.leave_loop_raises(&mut block, &body_flow, raises.as_mut());
         let body_ret = if spec.has_return && body_flow.done != Done::Always {
             self.in_block(&mut block, |l| l.chain(&body_flow.returns))
         } else {
@@ -477,6 +489,7 @@ impl Lowerer<'_> {
             broke,
             end_vars,
             uniform,
+            raises,
         }
     }
 
@@ -560,6 +573,7 @@ impl Lowerer<'_> {
             assumed.ret = attempt.body_ret.map(|r| (self.kind(r), Shape::Array));
             return None;
         }
+        self.loop_raise_phis(attempt.raises.as_ref(), &mut phis);
         Some(phis)
     }
 
@@ -675,6 +689,7 @@ impl Lowerer<'_> {
                 .cloned()
                 .collect();
         }
+        self.exit_loop_raises(frame, attempt.raises.as_ref(), &mut attempt.outer_flow);
         if spec.is_while() {
             let (done, ret) = (attempt.done_phi, attempt.ret_phi);
             self.exit_while(frame, spec, &attempt.outer_flow, done, ret);
@@ -717,35 +732,12 @@ impl Lowerer<'_> {
     }
 }
 
-/// Whether `body` holds a `return` (in nested `if`s and loops too).
-/// Whether a loop test is a constant Python takes as true (`while True:`, `while 1:`).
-pub(super) fn is_forever(test: &ast::Expr) -> bool {
-    match test {
-        ast::Expr::Constant(c) => match &c.value {
-            ast::Constant::Bool(b) => *b,
-            ast::Constant::Int(i) => i.to_string() != "0",
-            _ => false,
-        },
-        _ => false,
-    }
-}
-
 /// The bounds of a `range(...)`.
 pub(super) enum Bounds {
     /// Known at generation time (D6): start, stop, step.
     Known(i128, i128, i128),
     /// Per lane (D12): start, stop, and the constant step.
     PerLane(Value, Value, i128),
-}
-
-pub(super) fn contains_return(body: &[ast::Stmt]) -> bool {
-    body.iter().any(|s| match s {
-        ast::Stmt::Return(_) => true,
-        ast::Stmt::If(i) => contains_return(&i.body) || contains_return(&i.orelse),
-        ast::Stmt::For(f) => contains_return(&f.body) || contains_return(&f.orelse),
-        ast::Stmt::While(w) => contains_return(&w.body) || contains_return(&w.orelse),
-        _ => false,
-    })
 }
 
 #[cfg(test)]

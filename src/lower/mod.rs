@@ -39,6 +39,7 @@ mod expr;
 mod for_unpack;
 mod inline;
 mod loop_exit;
+mod loop_raise;
 mod loops;
 mod names;
 mod namespace;
@@ -49,6 +50,7 @@ mod reduce;
 mod scalar_if;
 mod special;
 mod stmt;
+mod syntax;
 mod tables;
 mod try_stmt;
 mod tuples;
@@ -238,8 +240,11 @@ pub struct Lowerer<'s> {
     raise_sites: Vec<RaiseSite>,
     /// The values in a returns list that are raise codes, not returned values.
     raise_codes: BTreeSet<Value>,
-    /// Where the last raise site stands, for the loops that cannot follow one yet.
-    raise_span: Option<(crate::diagnostics::SourceId, (usize, usize))>,
+    /// How many loops around the code being lowered do not carry raises (their body holds no
+    /// `raise`, `assert` or `try`, `loop_raise`): a raise there (a helper's) is reported (D11).
+    loops_without_raises: usize,
+    /// How many blocks were open at the outermost `try` body around the code being lowered.
+    try_block_depth: usize,
     /// The call of the expression statement being lowered (by address): a helper called for its
     /// checks, whose result is discarded, may fall off its end.
     statement_call: Option<usize>,
@@ -323,7 +328,8 @@ impl<'s> Lowerer<'s> {
             return_sites: HashMap::default(),
             raise_sites: vec![],
             raise_codes: BTreeSet::new(),
-            raise_span: None,
+            loops_without_raises: 0,
+            try_block_depth: 0,
             statement_call: None,
             site_classes: vec![],
             in_try: 0,

@@ -5,8 +5,8 @@
 //! After the body, the generated code finds the first lane in C order with a nonzero code and
 //! evaluates that site's exception expression in Python on that lane's values.
 //!
-//! Raises inside `for` loops and loop-index `if`s are rejected: a loop would need the code and
-//! every site's values as phis, and the lanes that raised folded into its activity.
+//! A raise inside a Python-level `if` (`scalar_if`) or a loop (`loop_raise`) leaves it as a
+//! raise code carried out of the construct, with the site's values.
 
 use rustpython_parser::ast;
 
@@ -16,7 +16,7 @@ use crate::diagnostics::DiagnosticKind;
 use crate::env::{AssumedBinding, Binding};
 use crate::extract::span;
 use crate::ir::eval::truthy;
-use crate::ir::{CmpOp, Const, Inst, Kind, LogicOp, Op, RaiseSite, Shape, UnOp, Value};
+use crate::ir::{CmpOp, Const, Inst, Kind, Op, RaiseSite, Shape, UnOp, Value};
 
 impl Lowerer<'_> {
     /// `raise E(...)` on the lanes of the current path.
@@ -58,8 +58,13 @@ impl Lowerer<'_> {
             );
             return;
         };
-        if self.blocks.len() > 1 || self.in_finally > 0 {
-            self.reject_in_loop(frame, stmt);
+        if let Some(what) = self.no_raise_here(false) {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedStatement,
+                what.into(),
+                stmt,
+            );
             return;
         }
         self.raise_on(frame, None, code);
@@ -79,14 +84,10 @@ impl Lowerer<'_> {
         let fails = match self.const_of(cond) {
             Some(c) if truthy(&c) => return,
             Some(_) => None,
-            // A scalar test of numbers outside loops is per lane like an array one (as an `if`
-            // that raises on one, `control::raise_per_lane`); one reading a uniform value is not.
-            None if self.shape(cond) == Shape::Scalar
-                && (self.loop_depth > 0 || self.uniform_derived.contains(&cond)) =>
-            {
-                self.reject_in_loop(frame, stmt);
-                return;
-            }
+            // A scalar test (a loop index, a uniform value: D14) is per lane like an array one
+            // (as an `if` that raises on numbers, `control::raise_per_lane`): the test is
+            // computed once either way, and an `assert` has no other side that the value could
+            // make invalid.
             None if self.shape(cond) == Shape::Scalar => {
                 let c = self.per_lane_condition(cond);
                 Some(self.emit(Op::Unary(UnOp::Not, c)))
@@ -110,17 +111,25 @@ impl Lowerer<'_> {
     /// Ends the lanes of the current path where `mask` holds (all of them for `None`) with the
     /// raise `code`.
     pub(super) fn raise_on(&mut self, frame: &mut Frame, mask: Option<Value>, code: Value) {
-        let entry = self.and_opt(frame.cond, mask);
+        // Lanes that left the loop's iteration by `break`/`continue` (D12) do not reach it: the
+        // code is read from the entry's condition, so it must exclude them (a return's value
+        // need not: `returning` keeps them out of the lanes done).
+        let staying = self.done_not(frame.flow.exits.left);
+        let hit = match mask {
+            Some(m) => self.done_and(Done::Mask(m), staying),
+            None => staying,
+        };
+        let entry = match hit {
+            Done::Never => return,
+            Done::Mask(h) => self.and_opt(frame.cond, Some(h)),
+            Done::Always => frame.cond,
+        };
         frame.flow.returns.push((entry, code));
         self.raise_codes.insert(code);
         if let Some(snapshots) = frame.catching.last_mut() {
             snapshots.push((code, frame.vars.clone()));
         }
-        frame.flow.done = match (mask, frame.flow.done) {
-            (None, _) | (_, Done::Always) => Done::Always,
-            (Some(m), Done::Never) => Done::Mask(m),
-            (Some(m), Done::Mask(d)) => Done::Mask(self.emit(Op::Logic(LogicOp::Or, d, m))),
-        };
+        frame.flow.done = self.done_or(frame.flow.done, hit);
     }
 
     /// The raise code of a list of returns: the site number on lanes whose first exit is a raise,
@@ -251,18 +260,38 @@ impl Lowerer<'_> {
             Some(s) => Some((frame.source, span(s))),
             None => self.try_spans.last().copied(),
         };
-        if self.blocks.len() > 1 || self.in_finally > 0 {
-            let what = if self.in_finally > 0 {
-                "a `finally` clause whose code can raise (a call of a helper that raises) is not supported; move the call after the `try` statement"
-            } else if stmt.is_none() {
-                "a division or power that can raise inside a `try` body, within a loop (`for` or `while`, or an `if` on a loop index), is not supported yet; divide outside the loop or check the divisor"
-            } else {
-                "`raise` and `assert` inside a loop (`for` or `while`, or an `if` on a loop index, a helper called there included) are not supported yet (D11: docs/decisions.md#d11); check before or after the loop, or break out and raise after it"
-            };
+        if let Some(what) = self.no_raise_here(stmt.is_none()) {
             if let Some((source, (start, end))) = at {
                 self.error(
                     DiagnosticKind::UnsupportedStatement,
                     what.into(),
+                    source,
+                    start,
+                    end,
+                );
+            }
+            return None;
+        }
+        // Inside a loop, a value the body defines is snapshot per lane (`loop_raise`): numbers.
+        // The operands of a numeric error are the numbers the operation computed on.
+        let args: Vec<Value> = match stmt {
+            None if self.loop_depth > 0 => args
+                .into_iter()
+                .map(|a| match self.kind(a) {
+                    Kind::Object if !self.uniform_args.contains(&a) => self.as_number(a),
+                    _ => a,
+                })
+                .collect(),
+            _ => args,
+        };
+        let carried = |l: &Self, a: &Value| {
+            l.tuples.contains_key(a) || (l.kind(*a) == Kind::Object && !l.uniform_args.contains(a))
+        };
+        if self.loop_depth > 0 && args.iter().any(|a| carried(self, a)) {
+            if let Some((source, (start, end))) = at {
+                self.error(
+                    DiagnosticKind::UnsupportedStatement,
+                    "an exception raised inside a loop may read numbers and the function's parameters, not a tuple or a uniform value (D14) computed in the function; build the message from those".into(),
                     source,
                     start,
                     end,
@@ -277,13 +306,38 @@ impl Lowerer<'_> {
             cause: None,
         });
         self.site_classes.push(class);
-        self.raise_span = at;
         let code = self.f.new_value(Kind::Int, Shape::Scalar, None);
         self.push_inst(Inst::Let {
             dst: code,
             op: Op::Const(Const::Int(self.raise_sites.len() as i128)),
         });
         Some(code)
+    }
+
+    /// Why lanes cannot end at a raise site here, if they cannot (`numeric`: the site is a
+    /// numeric error of a `try` body). A site may stand in the function's own block, in the
+    /// sides of Python-level `if`s (D11: `scalar_if` carries its code and values out) and in the
+    /// bodies of loops that carry raises (`loop_raise`); not in a loop whose body shows no raise
+    /// (a helper's), a `finally` clause, or a loop or Python `if` inside a `try` body (whose
+    /// clauses match on the codes of the `try`'s own block).
+    fn no_raise_here(&self, numeric: bool) -> Option<&'static str> {
+        if self.in_finally > 0 {
+            return Some("a `finally` clause whose code can raise (a call of a helper that raises) is not supported; move the call after the `try` statement");
+        }
+        // A numeric error there is inside a `try` body around the loop.
+        if self.loops_without_raises > 0 && !numeric {
+            return Some(HELPER_IN_LOOP);
+        }
+        if self.loops_without_raises > 0
+            || (self.in_try > 0 && self.try_block_depth != self.blocks.len())
+        {
+            return Some(if numeric {
+                "a division or power that can raise inside a `try` body, within a loop (`for` or `while`) or an `if` on a uniform value inside that body, is not supported yet; put the `try` statement inside the loop or the `if`"
+            } else {
+                "a raise inside a loop (`for` or `while`) or an `if` on a uniform value (D14), within a `try` body, is not supported yet; put the `try` statement inside the loop or the `if`, or move the `if` out of the `try`"
+            });
+        }
+        None
     }
 
     /// Adds the names `e` reads to `out`; false after reporting a construct that binds names of
@@ -327,30 +381,6 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Reports a raise where lanes cannot end yet.
-    fn reject_in_loop(&mut self, frame: &Frame, stmt: &ast::Stmt) {
-        self.error_at(
-            frame,
-            DiagnosticKind::UnsupportedStatement,
-            "`raise` and `assert` inside a loop (`for` or `while`, or an `if` on a loop index, a helper called there included) are not supported yet (D11: docs/decisions.md#d11); check before or after the loop, or break out and raise after it".into(),
-            stmt,
-        );
-    }
-
-    /// Reports a loop or loop-index `if` that returns after a raise (their returns collapse
-    /// into one value, which has no room for the raise).
-    pub(super) fn reject_raise_before_collapse(&mut self) {
-        if let Some((source, (start, end))) = self.raise_span {
-            self.error(
-                DiagnosticKind::UnsupportedStatement,
-                "a `for` loop that returns after this `raise` or `assert` is not supported yet; move the check after the loop or return after it".into(),
-                source,
-                start,
-                end,
-            );
-        }
-    }
-
     fn source_slice(&self, frame: &Frame, start: usize, end: usize) -> String {
         self.sources
             .get(frame.source)
@@ -359,6 +389,9 @@ impl Lowerer<'_> {
             .to_string()
     }
 }
+
+/// Why a helper's raise in a loop is rejected.
+const HELPER_IN_LOOP: &str = "a helper that can raise (a `raise`, an `assert`, or a `try` around an operation that can fail), called inside a loop whose own body has none, is not supported yet (D11: docs/decisions.md#d11); check before or after the loop, or raise in the loop's body";
 
 /// The direct subexpressions of `e` (the ones `free_names` descends into).
 fn children(e: &ast::Expr) -> Vec<&ast::Expr> {
@@ -393,4 +426,16 @@ fn children(e: &ast::Expr) -> Vec<&ast::Expr> {
             .collect(),
         _ => vec![],
     }
+}
+
+/// Whether `body` holds a `raise`, an `assert` or a `try` (whose body's numeric errors are
+/// raise sites), in nested `if`s and loops too.
+pub(super) fn contains_raise(body: &[ast::Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        ast::Stmt::Raise(_) | ast::Stmt::Assert(_) | ast::Stmt::Try(_) => true,
+        ast::Stmt::If(i) => contains_raise(&i.body) || contains_raise(&i.orelse),
+        ast::Stmt::For(f) => contains_raise(&f.body) || contains_raise(&f.orelse),
+        ast::Stmt::While(w) => contains_raise(&w.body) || contains_raise(&w.orelse),
+        _ => false,
+    })
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use rustpython_parser::ast;
 
 use super::{Done, Flow, Frame, Lowerer, Var};
-use crate::ir::{Block, IfOut, Kind, Shape, Value};
+use crate::ir::{Block, CmpOp, Const, IfOut, Inst, Kind, Op, Shape, Value};
 use crate::Map as HashMap;
 
 /// One side of a scalar `if`, lowered into its own block.
@@ -30,6 +30,9 @@ impl Lowerer<'_> {
         let saved_vars = frame.vars.clone();
         let saved_flow = frame.flow.clone();
         let saved_returns = saved_flow.returns.clone();
+        // Values created from here on are defined inside the sides, raise sites recorded from
+        // here on stand there.
+        let (values_mark, sites_mark) = (self.f.values.len(), self.raise_sites.len());
         let then = self.scalar_side(frame, &i.body, &saved_vars, &saved_flow);
         let other = self.scalar_side(frame, &i.orelse, &saved_vars, &saved_flow);
         let mut br = Branches {
@@ -37,6 +40,7 @@ impl Lowerer<'_> {
             other,
             outs: vec![],
         };
+        self.site_args_out(&mut br, values_mark, sites_mark);
 
         // Returns inside the branches, collapsed to values in each branch's block.
         // Only new returns change the flow (returns from before the `if` are on both sides).
@@ -52,46 +56,104 @@ impl Lowerer<'_> {
         }
         let (then_done, then_ret) = self.collapse_in(&mut br.then.block, &br.then.flow);
         let (else_done, else_ret) = self.collapse_in(&mut br.other.block, &br.other.flow);
+        let code = self.raise_code_out(&mut br, saved_returns.len());
 
-        // Both sides returned on every lane: so does the whole `if`, whichever side runs.
-        if br.then.flow.done == Done::Always && br.other.flow.done == Done::Always {
-            // Nothing after the `if` runs; the variables stay those from before it, so that an
-            // enclosing `if` merging this branch finds each one defined as it was (an empty map
-            // would make it stand a placeholder, an array, for a scalar such as a loop index).
-            frame.vars = saved_vars;
-            let (Some(tr), Some(er)) = (then_ret, else_ret) else {
-                return;
-            };
-            let ret = self.if_out(&mut br, tr, er);
-            self.push_if(cond, br.then.block, br.other.block, br.outs);
-            frame.flow = Flow {
-                done: Done::Always,
-                returns: self.returns_after(&saved_returns, frame.cond, None, ret),
-                exits: saved_flow.exits,
-                dead: false,
-            };
-            return;
-        }
-
-        frame.vars = self.merge_scalar_vars(&mut br);
-        // Every lane of both sides returned or left: nothing after the `if` runs.
-        let dead = br.then.flow.ended() && br.other.flow.ended();
-        let done = self.if_out(&mut br, then_done, else_done);
+        // Both sides returned (or raised) on every lane: so does the whole `if`, whichever side
+        // runs. Nothing after it runs; the variables stay those from before it, so that an
+        // enclosing `if` merging this branch finds each one defined as it was (an empty map
+        // would make it stand a placeholder, an array, for a scalar such as a loop index).
+        let all_done = br.then.flow.done == Done::Always && br.other.flow.done == Done::Always;
+        let dead = !all_done && br.then.flow.ended() && br.other.flow.ended();
+        frame.vars = if all_done {
+            saved_vars
+        } else {
+            self.merge_scalar_vars(&mut br)
+        };
+        let done = (!all_done).then(|| self.if_out(&mut br, then_done, else_done));
         let ret = match (then_ret, else_ret) {
             (None, None) => None,
             (a, b) => Some(self.if_out_or_placeholder(&mut br, a, b)),
         };
-        // After the `if` that defines `done` and `ret`: returns_after may read them.
+        // After the `if` that defines `done`, `ret` and `code`: the returns may read them.
         self.push_if(cond, br.then.block, br.other.block, br.outs);
+        let mut returns = saved_returns;
+        if let Some(code) = code {
+            // D11: the lanes that raised inside the `if` come before those that returned there
+            // (`code` is 0 on a lane whose first exit there was a return).
+            let zero = self.konst(Const::Int(0));
+            let raised = self.emit(Op::Compare(CmpOp::Ne, code, zero));
+            let entry = self.and_opt(frame.cond, Some(raised));
+            returns.push((entry, code));
+        }
+        if let Some(r) = ret {
+            returns = self.returns_after(&returns, frame.cond, done, r);
+        }
         frame.flow = Flow {
-            done: Done::Mask(done),
-            returns: match ret {
-                Some(r) => self.returns_after(&saved_returns, frame.cond, Some(done), r),
-                None => saved_returns,
-            },
+            done: done.map_or(Done::Always, Done::Mask),
+            returns,
             exits: saved_flow.exits,
             dead,
         };
+    }
+
+    /// D11: the raise code of the lanes whose first exit inside the `if` is a raise (0 on the
+    /// others), merged from the two sides; None when neither side raises. Collapsing a side's
+    /// returns drops its raise entries (`chain`): this is what keeps them, as one entry after
+    /// the `if` whose value is a raise code.
+    fn raise_code_out(&mut self, br: &mut Branches, before: usize) -> Option<Value> {
+        let raises = |l: &Self, flow: &Flow| {
+            flow.returns[before.min(flow.returns.len())..]
+                .iter()
+                .any(|(_, v)| l.raise_codes.contains(v))
+        };
+        if !raises(self, &br.then.flow) && !raises(self, &br.other.flow) {
+            return None;
+        }
+        let side_code = |l: &mut Self, side: &mut Side| {
+            let returns = side.flow.returns.clone();
+            l.in_block(&mut side.block, |l| {
+                l.raise_chain(&returns, false)
+                    .unwrap_or_else(|| l.konst(Const::Int(0)))
+            })
+        };
+        let then_code = side_code(self, &mut br.then);
+        let else_code = side_code(self, &mut br.other);
+        let code = self.if_out(br, then_code, else_code);
+        self.raise_codes.insert(code);
+        Some(code)
+    }
+
+    /// D11: the values of the raise sites recorded inside the sides (from `sites_mark` on) that
+    /// are defined there (from `values_mark` on), merged out of the `if` so that the message
+    /// can be built after the body; the side that did not reach the site gives a placeholder
+    /// (its lanes have another code). Every site is read after the body, those a `try` inside
+    /// the side catches on every lane included.
+    fn site_args_out(&mut self, br: &mut Branches, values_mark: usize, sites_mark: usize) {
+        for site in sites_mark..self.raise_sites.len() {
+            for i in 0..self.raise_sites[site].args.len() {
+                let a = self.raise_sites[site].args[i];
+                if a.index() < values_mark {
+                    continue;
+                }
+                let in_then = self.defined_in(&br.then.block, a);
+                let merged = if in_then {
+                    self.if_out_or_placeholder(br, Some(a), None)
+                } else {
+                    self.if_out_or_placeholder(br, None, Some(a))
+                };
+                self.raise_sites[site].args[i] = merged;
+            }
+        }
+    }
+
+    /// Whether `v` is defined at the top level of `block` (by an instruction, a loop's phis or
+    /// an `if`'s merged values).
+    fn defined_in(&self, block: &Block, v: Value) -> bool {
+        block.insts.iter().any(|inst| match inst {
+            Inst::Let { dst, .. } => *dst == v,
+            Inst::Loop { index, phis, .. } => *index == v || phis.iter().any(|p| p.dst == v),
+            Inst::If { outs, .. } => outs.iter().any(|o| o.dst == v),
+        })
     }
 
     /// Lowers one side of a scalar `if` into its own block, leaving `frame` as it was before.
@@ -232,5 +294,39 @@ mod tests {
         );
         assert!(ir.contains("if %"), "{ir}");
         assert!(ir.contains("if_merge("), "{ir}");
+    }
+
+    #[test]
+    fn a_raise_inside_a_uniform_if_leaves_it_as_a_merged_code() {
+        // D11: the site's code is a value of the `if`'s block, merged out with 0 on the other
+        // side; the message's `t`, defined in the block, is merged out too.
+        let c = crate::testing::compiled(
+            "def f(x, mode: str):\n    if mode == 'strict':\n        t = x * 2.0\n        if t > 1.0:\n            raise ValueError(f'{t}')\n    return x\n",
+        );
+        assert!(c.source.contains("if mode == 'strict':"), "{}", c.source);
+        assert!(c.source.contains("_vec_raises("), "{}", c.source);
+        assert!(c.ir.raises.is_some());
+    }
+
+    #[test]
+    fn a_uniform_if_returning_after_a_raise_compiles() {
+        // D11: the raise before the `if` keeps its entry ahead of the `if`'s collapsed returns.
+        let c = crate::testing::compiled(
+            "def f(x, mode: str):\n    if x > 3.5:\n        raise ValueError(f'x={x}')\n    if mode == 'a':\n        return x * 2.0\n    return x\n",
+        );
+        assert!(c.source.contains("_vec_raises("), "{}", c.source);
+    }
+
+    #[test]
+    fn a_raise_inside_a_uniform_if_inside_a_try_is_rejected() {
+        let env = crate::testing::env(&[(
+            "ValueError",
+            crate::env::Binding::Builtin("ValueError".into()),
+        )]);
+        let e = crate::testing::errors_with(
+            "def f(x, mode: str):\n    try:\n        if mode == 'a':\n            raise ValueError('a')\n    except ValueError:\n        return 0.0\n    return x\n",
+            &env,
+        );
+        assert!(e.iter().any(|m| m.contains("within a `try` body")), "{e:?}");
     }
 }

@@ -33,7 +33,8 @@ impl Lowerer<'_> {
     /// A `try` statement.
     pub(super) fn try_stmt(&mut self, frame: &mut Frame, t: &ast::StmtTry, stmt: &ast::Stmt) {
         let clauses = self.clauses(frame, t);
-        let Some(clauses) = clauses.filter(|_| self.finally_stays(frame, &t.finalbody)) else {
+        let stays = self.finally_stays(frame, &t.finalbody) && self.clauses_stay(frame, t, stmt);
+        let Some(clauses) = clauses.filter(|_| stays) else {
             // Reported; the body alone, so that what it assigns is not reported as well.
             self.body(frame, &t.body);
             return;
@@ -42,12 +43,7 @@ impl Lowerer<'_> {
         let prefix = frame.flow.returns.len();
         let sites_before = self.raise_sites.len();
         frame.catching.push(vec![]);
-        self.in_try += 1;
-        self.try_spans
-            .push((frame.source, crate::extract::span(stmt)));
-        self.body(frame, &t.body);
-        self.try_spans.pop();
-        self.in_try -= 1;
+        self.try_body(frame, &t.body, stmt);
         let snapshots = frame.catching.pop().unwrap_or_default();
         let returns = frame.flow.returns.clone();
         let code = self.raise_chain(&returns, false);
@@ -229,6 +225,21 @@ impl Lowerer<'_> {
         };
     }
 
+    /// Lowers the body of the `try` statement `stmt`, where numeric errors raise.
+    fn try_body(&mut self, frame: &mut Frame, body: &[ast::Stmt], stmt: &ast::Stmt) {
+        let try_block_depth = self.try_block_depth;
+        if self.in_try == 0 {
+            self.try_block_depth = self.blocks.len();
+        }
+        self.in_try += 1;
+        self.try_spans
+            .push((frame.source, crate::extract::span(stmt)));
+        self.body(frame, body);
+        self.try_spans.pop();
+        self.in_try -= 1;
+        self.try_block_depth = try_block_depth;
+    }
+
     /// The sites the raise code `v` may hold: one site's own code, or a helper's codes merged
     /// with `Select` (0 where the helper returned); None when that is not known. Raise codes
     /// are built in the block being lowered (D11 raises only there).
@@ -343,6 +354,27 @@ impl Lowerer<'_> {
             DiagnosticKind::UnsupportedStatement,
             "`return`, `raise` and `assert` inside `finally` are not supported; move them after the `try` statement".into(),
             exit,
+        );
+        false
+    }
+
+    /// Reports a `break` or `continue` in an `except`, `else` or `finally` clause of a `try`
+    /// inside a loop (the lanes' exits there are not merged with the clauses' paths yet, D11
+    /// with D12); false if there is one.
+    fn clauses_stay(&mut self, frame: &Frame, t: &ast::StmtTry, stmt: &ast::Stmt) -> bool {
+        let handlers = t.handlers.iter().map(|h| {
+            let ast::ExceptHandler::ExceptHandler(h) = h;
+            &h.body[..]
+        });
+        let mut clauses = handlers.chain([&t.orelse[..], &t.finalbody[..]]);
+        if self.loop_depth == 0 || !clauses.any(|c| super::loop_exit::has_exit(c, true, true)) {
+            return true;
+        }
+        self.error_at(
+            frame,
+            DiagnosticKind::UnsupportedStatement,
+            "`break` and `continue` inside an `except`, `else` or `finally` clause of a `try` in a loop are not supported yet; set a variable there and break after the `try` statement".into(),
+            stmt,
         );
         false
     }

@@ -12,7 +12,8 @@
 use rustpython_parser::ast;
 
 use super::loop_exit::{has_exit, hint_of};
-use super::loops::{contains_return, is_forever, LoopSpec, LoopTest, Masked};
+use super::loops::{LoopSpec, LoopTest, Masked};
+use super::syntax::{contains_return, is_forever};
 use super::{Done, Flow, Frame, Lowerer, Uniform, Var};
 use crate::diagnostics::DiagnosticKind;
 use crate::ir::{BinOp, Block, CmpOp, Const, Inst, Kind, LogicOp, Op, Phi, Shape, UnOp, Value};
@@ -260,8 +261,13 @@ impl Lowerer<'_> {
             }) => is_forever(t) && !has_exit(spec.body, true, false),
             _ => false,
         };
-        if let (Some(d), Some(r)) = (done_phi, ret_phi) {
-            let returns = self.returns_after(&outer_flow.returns, frame.cond, Some(d), r);
+        if let Some(d) = done_phi {
+            // Without a returned value, the lanes done raised (D11, `loop_raise`): the raise
+            // entry is the last of `outer_flow`.
+            let returns = match ret_phi {
+                Some(r) => self.returns_after(&outer_flow.returns, frame.cond, Some(d), r),
+                None => outer_flow.returns.clone(),
+            };
             let done = if forever { Done::Always } else { Done::Mask(d) };
             frame.flow = Flow {
                 done,

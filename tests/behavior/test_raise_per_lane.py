@@ -203,10 +203,13 @@ def test_assert_compiled_out_under_dash_O(tmp_path):
     assert "AssertionError: positive" in plain.stderr
 
 
-def _raise_in_loop(x):
-    for i in range(3):
-        if x > i:
-            raise ValueError("in loop")
+def _raise_in_loop_in_try(x):
+    try:
+        for i in range(3):
+            if x > i:
+                raise ValueError("in loop")
+    except ValueError:
+        x = 0.0
     return x
 
 
@@ -240,7 +243,7 @@ def _user_class(x):
 @pytest.mark.parametrize(
     "fn, text",
     [
-        (_raise_in_loop, "inside a loop (`for` or `while`"),
+        (_raise_in_loop_in_try, "a raise inside a loop (`for` or `while`) or an `if` on a uniform value"),
         (_raise_from_caught, "the caught exception `e` cannot be read"),
         (_unknown_name_in_message, "`math` in an exception raised per element"),
         (_user_class, "`ThermoError` cannot be raised per element: it is the exception class `ThermoError`, whose body defines `__str__`"),

@@ -234,6 +234,29 @@ def test_reads_after_a_uniform_if_that_returns_run_only_where_cpython_reaches_th
         vec(np.array([1.0]), {"flat_fee": 1.0}, "banded")
 
 
+def checked_premium(x, params: dict, scheme: str):
+    if scheme == "exempt":
+        return x
+    if x < 0:
+        raise ValueError(f"negative amount {x} under {scheme}")
+    return x * params["rate"]
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_a_raise_after_a_uniform_if_that_returns_runs_only_where_cpython_reaches_it(backend):
+    """D11, D14: the check after `if scheme == "exempt": return x` raises for the other schemes
+    on CPython's first raising element, and reads `params["rate"]` only for them."""
+    vec = vectorize(checked_premium)
+    check(vec, floats(), {}, "exempt", backend=backend)
+    check(vec, np.abs(floats()), {"rate": 0.25}, "standard", backend=backend)
+    x = np.array([3.0, -0.0, -2.5, -7.0])
+    with pytest.raises(ValueError) as got:
+        vec(x, {"rate": 0.25}, "standard")
+    with pytest.raises(ValueError) as expected:
+        [checked_premium(v, {"rate": 0.25}, "standard") for v in x.tolist()]
+    assert str(got.value) == str(expected.value)
+
+
 def test_membership_and_get_with_a_key_per_element_are_refused_with_a_position():
     def by_key(x, params: dict):
         return x in params

@@ -93,6 +93,9 @@ FIXED = {
     "loop-returning-on-every-lane-that-stayed-after-a-partial-break",
     "loop-returning-on-every-lane-that-stayed-after-a-partial-continue",
     "numpy-power-half-in-the-exact-body",
+    "raise-then-uniform-if-returns",
+    "raise-inside-uniform-if",
+    "raise-in-a-loop-after-a-partial-continue",
 }
 
 
@@ -546,14 +549,14 @@ CASES = [
         "raise-then-uniform-if-returns",
         "def f(x, label: str):\n    if x > 3.5:\n        raise ValueError(f'x={x}')\n"
         "    if label == 'a':\n        return x * 2.0\n    return x\n",
-        [Column(F, [1.0, 2.0]), Column(O, ["a"], True)],  # CPython [2.0, 4.0]; rejected
+        [Column(F, [1.0, 2.0]), Column(O, ["a"], True)],  # CPython [2.0, 4.0]; was rejected
         "raise-scalar-block: a Python `if` that returns after a raise is rejected (seed 1, program 21)",
     ),
     case(
         "raise-inside-uniform-if",
         "def f(x, cap: float | None):\n    if cap is not None:\n        if x > cap:\n"
         "            raise ValueError('over the cap')\n    return x\n",
-        [Column(F, [1.0, 2.0]), Column(O, [4.0], True)],  # CPython [1.0, 2.0]; rejected
+        [Column(F, [1.0, 2.0]), Column(O, [4.0], True)],  # CPython [1.0, 2.0]; was rejected
         "raise-scalar-block: a raise inside a Python `if` (a uniform test) is rejected (seed 1, program 44)",
     ),
     case(
@@ -563,6 +566,16 @@ CASES = [
         [Column(F, [0.0, 2.0]), Column(O, [{"low": 1.0, "high": 2.0}], True)],  # CPython [0.0, 0.5]; rejected
         "raise-scalar-block: a try under a Python `if` (a uniform test) is rejected as if in a loop "
         "(seeds 310007 #969, 310009 #1323)",
+    ),
+    case(
+        # Seed 1, program 376, once raises compiled inside loops: the raise entry's condition
+        # held the lanes that had left the iteration by `continue`, so they raised too (fixed in
+        # raise.rs raise_on: the entry and the lanes done exclude them).
+        "raise-in-a-loop-after-a-partial-continue",
+        "def f(p2):\n    for i1 in range(0, 1):\n        if p2:\n            continue\n"
+        "        raise ZeroDivisionError(0)\n    return 0\n",
+        [Column(F, [1.0, float("nan"), -2.5])],  # CPython [0, 0, 0]; the vectorized call raised
+        "raise in a loop: lanes that continued raised",
     ),
     # ---- a program of the supported language rejected ----
     case(

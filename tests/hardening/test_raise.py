@@ -1,6 +1,7 @@
 """A branch that ends in `raise` ends its lanes' path (D11): no missing return or possibly
 undefined name follows from it. Outside loops such functions compile and raise as CPython's
-element loop does; inside loops, where `raise` is rejected, the `raise` is the only diagnostic."""
+element loop does, inside loops too; inside a loop inside a `try` body, where `raise` is
+rejected, the `raise` is the only diagnostic."""
 
 from __future__ import annotations
 
@@ -35,14 +36,7 @@ COMPILING = [
         def tariff(x):
             raise ValueError("unsupported")
         """,
-]
-
-
-REJECTED = [
-    # (source, line and column of the `raise`). Raises outside loops compile (D11,
-    # tests/behavior/test_raise_per_lane.py); inside loops they are rejected, alone.
-    (
-        """
+    """
         def tariff(x):
             for i in range(3):
                 if x > i:
@@ -50,13 +44,10 @@ REJECTED = [
                 x = x + 1.0
             return x
         """,
-        (4, 13),
-    ),
-    (
-        """
+    """
         def tariff(x):
             n = 0
-            while x > 1.0:
+            while x > 1.0 and n < 50:
                 if x > 1e9:
                     phi = 2.0
                 else:
@@ -65,7 +56,44 @@ REJECTED = [
                 n += 1
             return n
         """,
-        (7, 13),
+]
+
+
+REJECTED = [
+    # (source, line and column of the `raise`). Raises compile inside loops too (D11,
+    # tests/behavior/test_raise_in_loops.py); inside a loop inside a `try` body they are
+    # rejected, alone.
+    (
+        """
+        def tariff(x):
+            try:
+                for i in range(3):
+                    if x > i:
+                        raise ValueError("too large")
+                    x = x + 1.0
+            except ValueError:
+                x = 0.0
+            return x
+        """,
+        (5, 17),
+    ),
+    (
+        """
+        def tariff(x):
+            n = 0
+            try:
+                while x > 1.0:
+                    if x > 1e9:
+                        phi = 2.0
+                    else:
+                        raise ValueError("too large")
+                    x = x / phi
+                    n += 1
+            except ValueError:
+                n = -1
+            return n
+        """,
+        (8, 17),
     ),
 ]
 
@@ -87,4 +115,4 @@ def test_a_raise_is_the_only_diagnostic(source, position):
         vectorize(fn)
     found = [(d["code"], d["line"], d["col"]) for d in info.value.diagnostics]
     assert found == [("unsupported-statement", *position)], found
-    assert "`raise` and `assert` inside a loop" in info.value.diagnostics[0]["message"]
+    assert "a raise inside a loop (`for` or `while`) or an `if` on a uniform value" in info.value.diagnostics[0]["message"]

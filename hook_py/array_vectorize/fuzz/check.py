@@ -134,7 +134,7 @@ def prepare(
         nan_vec = vectorize(fn, nan_on_raise=True) if nan_on_raise and reject is None else None
     except VectorizationError as exc:
         if reject is None:
-            known = "raise-scalar-block" if any(m in str(exc) for m in RAISE_SCALAR_BLOCK) else ""
+            known = ""
             if "may be undefined here: it is not assigned on every path" in str(exc):
                 known = "undefined-after-scalar-return"  # wellformed.py proved every read defined
             result.failures.append(Failure("rejected", detail=str(exc), exc_type="VectorizationError", known=known))
@@ -468,21 +468,13 @@ KNOWN = {
     "`if` on an array condition, with returns: the path condition or the returned value is lost",
     "loop-return-in-if": "a `return` inside a loop inside a branch of an `if` on an array condition: the loop's "
     "done mask ignores the enclosing condition",
-    "undefined-after-scalar-return": "in a loop, a Python `if` (a constant or uniform test) one of whose "
-    "branches returns or breaks: a name the other branch assigns is taken as maybe undefined after it",
+    "undefined-after-scalar-return": "a name wellformed.py proves defined reported as maybe undefined (once: in a "
+    "loop, a Python `if` one of whose branches returns; last: a loop after a partial break that returns on every "
+    "staying lane, control.rs loop_after_partial_exit)",
     "raise-scalar-block": "a `raise`/`assert` (D11) inside a Python `if` (a uniform or constant test, D14), or followed "
-    "by a Python `if`, a loop or an inlined helper that returns: rejected (src/lower/raise.rs), with a message "
-    "that speaks of a `for` loop",
+    "by a Python `if`, a loop or an inlined helper that returns: was rejected (src/lower/raise.rs); compiled since "
+    "the Python `if` carries the raise codes of its sides out (scalar_if.rs raise_code_out)",
 }
-
-
-#: The diagnostics of src/lower/raise.rs behind ``raise-scalar-block``.
-RAISE_SCALAR_BLOCK = (
-    "returns after this `raise` or `assert` is not supported yet",
-    "`raise` and `assert` inside a loop (`for` or `while`, or an `if` on a loop index, a helper called there included) "
-    "are not supported yet",
-    "inside a `try` body, within a loop (`for` or `while`, or an `if` on a loop index), is not supported yet",
-)
 
 
 def known_class(f: "Failure") -> str:

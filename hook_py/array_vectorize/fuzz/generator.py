@@ -93,7 +93,6 @@ class Callee:
     name: str
     params: List[str]
     arity: int = 1  # how many values it returns (a tuple when more than 1, D13)
-    returns: int = 1  # how many `return` statements it has
 
 
 @dataclass
@@ -138,6 +137,7 @@ class Generator(RaisingGrammar, CallGrammar):
         self.stmt_budget = 0
         self.loop_trips = 1
         self.loop_depth = 0
+        self.numeric_params: List[str] = []  # f's numeric parameters (D11 messages inside loops)
         self.in_helper = False
         self.if_depth = 0  # enclosing `if` statements
         self.loops_in_if = 0  # enclosing loops that are themselves inside an `if`
@@ -156,7 +156,6 @@ class Generator(RaisingGrammar, CallGrammar):
         self.validator_arity = 0
         self.in_entry = False  # generating f's own statements (not a helper, lambda or nested def)
         self.in_try = False
-        self.raised = False  # f has a raise, assert, try or validator call before this point
         self.scalar_ifs = 0  # enclosing `if`/`elif` tests that are Python scalars
         self.special_param = ""
         self.kinds: List[str] = []
@@ -249,23 +248,22 @@ class Generator(RaisingGrammar, CallGrammar):
                 names = ["a", "b", "c"][: rng.randint(1, 3)]
                 self.emit(0, "")
                 self.emit(0, f"def h{i}({', '.join(names)}):")
-                start = len(self.lines)
                 self.in_helper = True
                 self.ret_arity = rng.choice([2, 2, 3]) if self.on("tuple_return", 0.35) else 1
                 self.stmt_budget = rng.randint(1, 5)
                 self.function_body(Env(list(names), callees=list(callees)), 1)
                 self.in_helper = False
-                returns = sum(1 for line in self.lines[start:] if line.lstrip().startswith("return "))
                 if self.ret_arity > 1:
-                    self.tuple_helpers.append(Callee(f"h{i}", names, self.ret_arity, returns))
+                    self.tuple_helpers.append(Callee(f"h{i}", names, self.ret_arity))
                 else:
-                    callees.append(Callee(f"h{i}", names, 1, returns))
+                    callees.append(Callee(f"h{i}", names, 1))
                 self.ret_arity = 1
         if self.validator_arity:
             self.validator(params)
         self.emit(0, "")
         self.emit(0, "")
         numeric = list(params)
+        self.numeric_params = numeric
         params = params + list(self.uniforms)
         self.emit(0, f"def f({', '.join(params)}):")
         first_body_line = len(self.lines)
@@ -283,7 +281,6 @@ class Generator(RaisingGrammar, CallGrammar):
         if self.validator_arity:
             self.top_starts.append(len(self.lines))
             self.call_validator(numeric, 1)
-            self.raised = True
         def_line = first_body_line - 1
         self.in_entry = True
         self.function_body(env, 1, top=True)
@@ -370,11 +367,9 @@ class Generator(RaisingGrammar, CallGrammar):
             inner.frozen = frozenset(env.nums)
             saved = self.stmt_budget
             self.stmt_budget = self.rng.randint(1, 3)
-            start = len(self.lines)
             self.function_body(inner, 2)
             self.stmt_budget = saved
-            returns = sum(1 for line in self.lines[start:] if line.lstrip().startswith("return "))
-            env.callees.append(Callee(name, ["t"], 1, returns))
+            env.callees.append(Callee(name, ["t"], 1))
 
     # ------------------------------------------------------------------ statements
     def function_body(self, env: Env, indent: int, top: bool = False) -> None:
@@ -406,14 +401,9 @@ class Generator(RaisingGrammar, CallGrammar):
             if not falls:
                 return False
         if depth > 0 and self.on("early_return", 0.3 if not in_loop else 0.15):
-            if self.in_entry and self.raised and self.scalar_ifs:
-                return True
             if in_loop and (
                 "loop_return" in self.exclude or (self.loops_in_if and "loop_return_in_if" in self.exclude)
                 or self.ret_arity > 1  # a tuple cannot be returned from inside a loop (D13)
-                # D11: no loop and no Python-scalar `if` returns after a raise or assert (their
-                # returns collapse into one value; src/lower/raise.rs rejects it)
-                or (self.in_entry and self.raised)
             ):
                 return True
             if in_loop:
@@ -426,9 +416,9 @@ class Generator(RaisingGrammar, CallGrammar):
 
     def statement(self, env: Env, indent: int, depth: int, in_loop: bool) -> bool:
         rng = self.rng
-        if self.in_entry and self.loop_depth == 0 and not self.scalar_ifs and self.ext & {"raise", "assert", "try"}:
-            # D11 statements (grammar_raise.py): in f, outside loops and Python-scalar `if`s
-            # (the compiler rejects both, src/lower/raise.rs).
+        if self.in_entry and self.ext & {"raise", "assert", "try"}:
+            # D11 statements (grammar_raise.py): in f, inside loops and Python `if`s on uniform
+            # values too (not in helpers: a helper's raise inside a loop is rejected).
             if self.ext_here("raise", 0.2):
                 self.raise_stmt(env, indent)
                 return True
@@ -441,9 +431,6 @@ class Generator(RaisingGrammar, CallGrammar):
         can_nest = depth < 3 and self.stmt_budget > 0
         assignable = [v for v in env.nums if v not in env.frozen]
         loop_ok = self.loop_depth == 0 or (self.loop_depth == 1 and "nested_loop" not in self.exclude)
-        # D11: after a raise or assert, f's loops (their breaks, returns and index `if`s) are
-        # rejected (src/lower/raise.rs reject_raise_before_collapse): none are generated.
-        loop_ok = loop_ok and not (self.in_entry and self.raised)
         kind = self.pick([
             (3.0, "assign"),
             (0.8, "bool_vars"),
@@ -454,7 +441,7 @@ class Generator(RaisingGrammar, CallGrammar):
             (1.2 if can_nest and loop_ok and self.loop_trips < 6 else 0, "loop"),
             (0.4 if can_nest and loop_ok and self.tuples and self.loop_trips <= 3 else 0, "tuple_loop"),
             (0.6 if can_nest and loop_ok and self.loop_trips <= 3 else 0, "while_loop"),
-            (0.5 if self.loop_depth and not (self.in_entry and self.raised) else 0, "loop_exit"),
+            (0.5 if self.loop_depth else 0, "loop_exit"),
             (0.8 if self.tuple_callees() else 0, "tuple_return"),
         ])
         if kind == "assign":
@@ -568,8 +555,6 @@ class Generator(RaisingGrammar, CallGrammar):
         """An ``if`` test and whether it is a Python scalar (loop index, constant)."""
         rng = self.rng
         scalar_ok = not self.array_ifs or "scalar_if_in_array_if" not in self.exclude
-        # D11: after a raise, a Python-scalar `if` is rejected (src/lower/raise.rs).
-        scalar_ok = scalar_ok and not (self.in_entry and self.raised)
         if self.in_entry and self.uniforms and scalar_ok and self.ext_rng.random() < 0.2:
             return self._scalar_test(self.uniform_test())  # a Python `if` (D14)
         if env.indices and self.on("index_branch", 0.35):
@@ -712,8 +697,7 @@ class Generator(RaisingGrammar, CallGrammar):
 
     # ------------------------------------------------------------------ expressions
     def leaf(self, env: Env) -> str:
-        # (After a raise, no uniform reads: a test on them alone is a Python `if`, rejected there.)
-        if self.in_entry and not self.raised and self.uniforms.keys() - {"label", "mode"} and self.ext_rng.random() < 0.08:
+        if self.in_entry and self.uniforms.keys() - {"label", "mode"} and self.ext_rng.random() < 0.08:
             return self.uniform_leaf(env)
         text = self.plain_leaf(env)
         if self.tables and self.int_casts and self.table_rng.random() < 0.1:
@@ -884,16 +868,10 @@ class Generator(RaisingGrammar, CallGrammar):
         return f"math.{name}({arg})"
 
     def callable(self, env: Env) -> List[Callee]:
-        """The callees of ``env``; after a raise in f, only those with one ``return`` (an
-        inlined helper's returns collapse into one value, which src/lower/raise.rs rejects after
-        a raise)."""
-        if self.in_entry and self.raised:
-            return [c for c in env.callees if c.returns <= 1]
+        """The callees of ``env``."""
         return env.callees
 
     def tuple_callees(self) -> List[Callee]:
-        if self.in_entry and self.raised:
-            return [c for c in self.tuple_helpers if c.returns <= 1]
         return self.tuple_helpers
 
     def call(self, env: Env, e) -> str:

@@ -4,7 +4,8 @@ operations.
 
 Every decision is drawn from ``self.ext_rng`` (a stream of its own, ``generator.py``), so a
 program that draws none of these features is the program its seed gave before they existed.
-D11 is implemented outside ``for`` loops, so none of this is generated inside a loop.
+Raises stand in f's own statements (inside its loops too), never in a helper: a helper's raise
+inside a loop is rejected (src/lower/raise.rs).
 """
 
 from __future__ import annotations
@@ -34,7 +35,9 @@ class RaisingGrammar:
     def raise_args(self, env) -> str:
         """The exception's arguments: a message built from a value, a constant, or values."""
         rng = self.ext_rng
-        name = rng.choice(env.nums)
+        # Inside a loop, a message reads the numeric parameters only: one reading a uniform value
+        # (D14) the loop computes is rejected (src/lower/raise.rs push_site).
+        name = rng.choice(self.numeric_params if self.loop_depth else env.nums)
         form = rng.random()
         if form < 0.45:
             return f'f"{name}={{{name}}}"'
@@ -47,7 +50,6 @@ class RaisingGrammar:
     def raise_stmt(self, env, indent: int) -> None:
         """``if cond: raise Class(args)`` (feature ``raise``)."""
         self.used.add("raise")
-        self.raised = True
         test, _ = self.if_condition(env)
         self.emit(indent, f"if {test}:")
         self.emit(indent + 1, f"raise {self.raise_class()}({self.raise_args(env)})")
@@ -55,7 +57,6 @@ class RaisingGrammar:
     def assert_stmt(self, env, indent: int) -> None:
         """``assert cond[, message]`` (feature ``assert``)."""
         self.used.add("assert")
-        self.raised = True
         test = self.cond(env, 2)
         if self.ext_rng.random() < 0.7:
             self.emit(indent, f"assert {test}, {self.raise_args(env).split(', ')[0]}")
@@ -115,7 +116,6 @@ class RaisingGrammar:
         """``try:`` partial operations ``except`` ... [``else:``] [``finally:``] (feature
         ``try``). Every clause that falls through assigns the body's result name."""
         self.used.add("try")
-        self.raised = True
         rng = self.ext_rng
         target = self.fresh("v")
         self.emit(indent, "try:")

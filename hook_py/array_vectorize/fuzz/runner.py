@@ -32,7 +32,7 @@ MISMATCH_KINDS = ("mismatch",)
 #: (``check.KNOWN``) and generator features that reach bugs no failure signature recognises.
 #: Each has a strict-xfail reproducer in tests/differential/test_fuzz_findings.py; remove an
 #: entry when its reproducers pass.
-OPEN_BUG_CLASSES: frozenset = frozenset({"raise-scalar-block"})
+OPEN_BUG_CLASSES: frozenset = frozenset()
 OPEN_BUG_FEATURES: frozenset = frozenset()
 
 

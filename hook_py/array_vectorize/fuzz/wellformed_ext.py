@@ -6,9 +6,8 @@
   (``class RangeError(ValueError): pass``), and ``check(...)``, a function of raises and
   asserts only that returns nothing, called only as a statement;
 * ``raise Class(args)`` of a builtin or module exception class, ``assert``, and ``try`` with
-  ``except`` clauses naming exception classes, ``else`` and ``finally``, none inside a loop
-  (D11 is implemented outside ``for`` loops); after a ``try``, the names every completing path
-  assigned are defined;
+  ``except`` clauses naming exception classes, ``else`` and ``finally`` (inside loops too); after
+  a ``try``, the names every completing path assigned are defined;
 * ``np.F(...)`` of the D16 functions, ``np.pi``/``np.inf``; the D17 ``math`` functions,
   ``math.fsum`` of a tuple, ``round(x, n)`` with a constant int ``n``;
 * the uniform parameters (D14) only in their forms: ``rates["low"]``, ``mode is Mode.X``,
@@ -91,8 +90,6 @@ def module_stmt(info: Any, stmt: ast.stmt) -> bool:
 def stmt(scope: Any, node: ast.stmt) -> Any:
     """Whether ``node`` falls through, or None when it is none of the statements above."""
     bad = _invalid()
-    if isinstance(node, (ast.Raise, ast.Assert, ast.Try)) and scope.loops:
-        raise bad("raise/assert/try inside a loop")
     if isinstance(node, ast.Raise):
         exc = node.exc
         if node.cause is not None or not (isinstance(exc, ast.Call) and isinstance(exc.func, ast.Name)):

@@ -88,6 +88,9 @@ def _lane_value(xp: Any, value: Any, shape: tuple, index: int) -> Any:
     if type(value) is LatticeInt:  # a uint64-lattice int with negative lanes (intops.py)
         bits = _lane_value(xp, value.bits, shape, index)
         return bits - (1 << 64) if _lane_value(xp, value.neg, shape, index) else bits
+    if not hasattr(value, "dtype"):
+        # A uniform value (D14: None, a string, a dict, an Enum member): the same on every lane.
+        return value
     item = xp.reshape(xp.broadcast_to(value, shape), (-1,))[index]
     dtype = value.dtype
     if dtype == xp.bool:

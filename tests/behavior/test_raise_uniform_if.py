@@ -1,0 +1,216 @@
+"""`raise` and `assert` (D11) inside a Python-level `if` on a uniform value (D14), and before a
+Python `if` or a loop that returns: the `if` stays a Python `if`, the lanes that raised inside
+it leave it with their raise code (merged from its two sides), and the call raises what CPython's
+element loop raises first, built from that element's values, against CPython as the oracle.
+
+PYTEST_DONT_REWRITE: the scalar functions' own `assert`s must stay CPython's.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from array_vectorize import VectorizationError, vectorize
+from oracle import FLOAT_EDGES, INT_EDGES, check_raising
+
+
+def capped_speed(v, cap: float | None):
+    # Physics validation: a speed limit that may be absent.
+    if cap is not None:
+        if v > cap:
+            raise ValueError(f"speed {v} exceeds the cap {cap}")
+    return v * 3.6
+
+
+def discount_factor(rate, t, convention: str):
+    # Finance: the convention picks the formula and its own domain check.
+    if convention == "simple":
+        if rate * t <= -1.0:
+            raise ValueError(f"simple discounting undefined at rate={rate}, t={t}")
+        return 1.0 / (1.0 + rate * t)
+    elif convention == "continuous":
+        return math.exp(-rate * t)
+    else:
+        raise ValueError(f"unknown convention {convention!r}")
+
+
+def kinetic_energy(m, v, units: str):
+    # The check before a Python `if` that returns (its returns collapse into one value).
+    if m < 0.0:
+        raise ValueError(f"negative mass {m}")
+    e = 0.5 * m * v * v
+    if units == "kJ":
+        return e / 1000.0
+    return e
+
+
+def withholding(income, regime: str):
+    # The message reads a value the Python `if`'s side defines.
+    if regime == "progressive":
+        taxable = income - 10000.0
+        if taxable < -10000.0:
+            raise ValueError(f"negative income {income}, taxable {taxable}")
+        rate = 0.3
+    else:
+        rate = 0.2
+        taxable = income
+    return taxable * rate
+
+
+def strict_band(x, mode: str, level: str):
+    # Nested Python `if`s inside an array `if`; lanes that returned first never raise.
+    if x > 0:
+        if mode == "strict":
+            if x > 100:
+                return 100.0
+            if level == "hi":
+                if x > 50:
+                    raise OverflowError(f"x={x} above 50 in strict hi")
+        return x
+    return -x
+
+
+def checked_mode(x, mode: str):
+    assert mode != "off", f"mode {mode} with x={x}"
+    return x + 1
+
+
+def first_crossing(x, level):
+    # A loop that returns after a raise.
+    if x != x:
+        raise ValueError("the path starts at NaN")
+    for k in range(4):
+        if x * (k + 1) > level:
+            return k
+    return -1
+
+
+def guarded_ratio(a, b, policy: str):
+    # A `try` inside the Python `if`: what it catches never leaves the `if`.
+    if policy == "lenient":
+        try:
+            r = a / b
+        except ZeroDivisionError:
+            r = 0.0
+    else:
+        if b == 0:
+            raise ZeroDivisionError(f"ratio {a}/{b} under the strict policy")
+        r = a / b
+    return r
+
+
+def int_units(n, unit: str):
+    if unit == "bytes":
+        if n < 0:
+            raise ValueError(f"negative byte count {n}")
+        return n
+    return n * 1024
+
+
+FLOATS = np.array(FLOAT_EDGES)
+INTS = np.array(INT_EDGES, dtype=np.int64)
+
+
+def _each(vec, *args, backend):
+    """The whole array, then each element alone (which element raises first is CPython's)."""
+    check_raising(vec, *args, backend=backend)
+    array = args[0]
+    for v in array:
+        check_raising(vec, np.array([v], dtype=array.dtype), *args[1:], backend=backend)
+
+
+@pytest.mark.parametrize("cap", [None, 4.0, 0.0, -0.0, math.inf, -math.inf, math.nan])
+def test_raise_inside_an_if_on_an_optional_parameter(cap, backend):
+    _each(vectorize(capped_speed), FLOATS, cap, backend=backend)
+    check_raising(vectorize(capped_speed), np.array([1.0, 2.0]), cap, backend=backend)
+
+
+@pytest.mark.parametrize("convention", ["simple", "continuous", "other"])
+@pytest.mark.parametrize("t", [2.0, -0.0, math.inf])
+def test_raise_in_one_branch_of_an_if_elif_chain(convention, t, backend):
+    _each(vectorize(discount_factor), FLOATS, t, convention, backend=backend)
+
+
+@pytest.mark.parametrize("units", ["J", "kJ"])
+def test_raise_before_an_if_that_returns(units, backend):
+    _each(vectorize(kinetic_energy), FLOATS, 3.0, units, backend=backend)
+    check_raising(vectorize(kinetic_energy), np.abs(FLOATS), -0.0, units, backend=backend)
+
+
+@pytest.mark.parametrize("regime", ["progressive", "flat"])
+def test_message_from_a_value_defined_inside_the_if(regime, backend):
+    _each(vectorize(withholding), FLOATS, regime, backend=backend)
+    got = check_raising(vectorize(withholding), np.array([5000.0, -1e6, -2e6]), regime, backend=backend)
+    assert (got is None) == (regime == "flat")
+
+
+@pytest.mark.parametrize("mode", ["strict", "lax"])
+@pytest.mark.parametrize("level", ["hi", "lo"])
+def test_nested_uniform_ifs_inside_an_array_if(mode, level, backend):
+    _each(vectorize(strict_band), FLOATS, mode, level, backend=backend)
+    check_raising(vectorize(strict_band), np.array([60.0, 120.0, 70.0]), mode, level, backend=backend)
+
+
+@pytest.mark.parametrize("mode", ["on", "off"])
+def test_assert_on_a_uniform_test(mode, backend):
+    _each(vectorize(checked_mode), FLOATS, mode, backend=backend)
+
+
+@pytest.mark.parametrize("level", [3.0, -0.0, math.inf, math.nan])
+def test_raise_before_a_loop_that_returns(level, backend):
+    _each(vectorize(first_crossing), FLOATS, level, backend=backend)
+
+
+@pytest.mark.parametrize("policy", ["lenient", "strict"])
+def test_try_inside_a_uniform_if(policy, backend):
+    b = np.array([0.0, -0.0, 1.0, math.inf, math.nan, 2.0])
+    _each(vectorize(guarded_ratio), b * 0.0 + 3.0, b, policy, backend=backend)
+    check_raising(vectorize(guarded_ratio), np.array([1.0, 2.0]), np.array([2.0, 0.0]), policy, backend=backend)
+
+
+@pytest.mark.parametrize("unit", ["bytes", "kib"])
+def test_int_edges(unit, backend):
+    _each(vectorize(int_units), INTS, unit, backend=backend)
+
+
+def _raise_in_uniform_if_in_try(x, mode: str):
+    try:
+        if mode == "strict":
+            if x < 0:
+                raise ValueError(f"negative {x}")
+        y = x
+    except ValueError:
+        y = 0.0
+    return y
+
+
+def test_raise_inside_a_uniform_if_inside_a_try_is_rejected_with_its_position():
+    with pytest.raises(VectorizationError) as info:
+        vectorize(_raise_in_uniform_if_in_try)
+    assert "or an `if` on a uniform value (D14" in str(info.value)
+    assert "within a `try` body, is not supported yet" in str(info.value)
+    assert "or move the `if` out of the `try`" in str(info.value)
+    diag = info.value.diagnostics[0]
+    assert diag["line"] == _raise_in_uniform_if_in_try.__code__.co_firstlineno + 4, diag
+
+
+def rejected_rewrite(x, mode: str):
+    # The rewrite the message suggests: the `if` on the uniform value outside the `try`.
+    if mode == "strict":
+        try:
+            if x < 0:
+                raise ValueError(f"negative {x}")
+            y = x
+        except ValueError:
+            y = 0.0
+    else:
+        y = x
+    return y
+
+
+@pytest.mark.parametrize("mode", ["strict", "lax"])
+def test_the_suggested_rewrite_matches_cpython(mode, backend):
+    _each(vectorize(rejected_rewrite), FLOATS, mode, backend=backend)
