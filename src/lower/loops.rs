@@ -387,39 +387,7 @@ impl Lowerer<'_> {
         let index = self
             .f
             .new_value(index_kind, Shape::Scalar, Some(spec.target.clone()));
-        // Phis for carried variables.
-        let mut phis: Vec<(String, Value)> = vec![];
-        for name in &spec.carried {
-            match assumed.vars.get(name) {
-                Some(&(k, s)) => {
-                    let dst = self.f.new_value(k, s, Some(hint_of(name)));
-                    if !matches!(outer_vars.get(name), Some(Var::Def(_))) {
-                        self.undefined_phis.insert(dst);
-                    }
-                    frame.vars.insert(name.clone(), Var::Def(dst));
-                    phis.push((name.clone(), dst));
-                }
-                None => {
-                    frame.vars.insert(name.clone(), Var::MaybeUndef);
-                }
-            }
-        }
-        let mut done_phi = None;
-        let mut ret_phi = None;
-        if spec.has_return {
-            let d = self
-                .f
-                .new_value(Kind::Bool, Shape::Array, Some("done".into()));
-            frame.flow.done = Done::Mask(d);
-            done_phi = Some(d);
-            if let Some((k, s)) = assumed.ret {
-                let r = self.f.new_value(k, s, Some("result".into()));
-                frame.flow.returns = vec![(Some(d), r)];
-                ret_phi = Some(r);
-            } else {
-                frame.flow.returns = vec![];
-            }
-        }
+        let (phis, done_phi, ret_phi) = self.enter_phis(frame, spec, assumed, &outer_vars);
         let mut raises = self.enter_loop_raises(frame, spec.raises, done_phi, values_mark);
         match &spec.mask {
             Some(Masked {
@@ -491,6 +459,51 @@ impl Lowerer<'_> {
             uniform,
             raises,
         }
+    }
+
+    /// The phis a loop attempt starts its body with: one per carried variable the attempt
+    /// assumed a kind for (the others maybe undefined until assigned), and the done mask and
+    /// returned value of a loop that returns.
+    fn enter_phis(
+        &mut self,
+        frame: &mut Frame,
+        spec: &LoopSpec,
+        assumed: &Assumed,
+        outer_vars: &HashMap<String, Var>,
+    ) -> (Vec<(String, Value)>, Option<Value>, Option<Value>) {
+        let mut phis: Vec<(String, Value)> = vec![];
+        for name in &spec.carried {
+            match assumed.vars.get(name) {
+                Some(&(k, s)) => {
+                    let dst = self.f.new_value(k, s, Some(hint_of(name)));
+                    if !matches!(outer_vars.get(name), Some(Var::Def(_))) {
+                        self.undefined_phis.insert(dst);
+                    }
+                    frame.vars.insert(name.clone(), Var::Def(dst));
+                    phis.push((name.clone(), dst));
+                }
+                None => {
+                    frame.vars.insert(name.clone(), Var::MaybeUndef);
+                }
+            }
+        }
+        let mut done_phi = None;
+        let mut ret_phi = None;
+        if spec.has_return {
+            let d = self
+                .f
+                .new_value(Kind::Bool, Shape::Array, Some("done".into()));
+            frame.flow.done = Done::Mask(d);
+            done_phi = Some(d);
+            if let Some((k, s)) = assumed.ret {
+                let r = self.f.new_value(k, s, Some("result".into()));
+                frame.flow.returns = vec![(Some(d), r)];
+                ret_phi = Some(r);
+            } else {
+                frame.flow.returns = vec![];
+            }
+        }
+        (phis, done_phi, ret_phi)
     }
 
     /// The loop's phis when the attempt's kinds settled; None (with `assumed` widened for the
