@@ -96,6 +96,7 @@ FIXED = {
     "raise-then-uniform-if-returns",
     "raise-inside-uniform-if",
     "raise-in-a-loop-after-a-partial-continue",
+    "try-under-a-uniform-if",
 }
 
 
