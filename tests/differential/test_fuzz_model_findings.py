@@ -32,6 +32,7 @@ FIXED = {
     "model-an-int-beyond-the-float-range-through-a-stated-float-cast",
     "model-sign-of-a-d3-nan-of-a-d17-helper",
     "checker-a-user-exception-class-of-the-other-module-copy",
+    "model-inexact-d17-helper-after-a-uint64-negation-wrapped",
 }
 
 
@@ -199,6 +200,17 @@ CASES = [
         "    if p0 < -1.0:\n        raise NarrowError(\"low\", p0)\n    return p0\n",
         [Column(F, [0.5, 5.0, -3.0])],
         "a user exception class was compared by identity across the two module copies",
+    ),
+    case(
+        # Seed 1, program 64 (found by the raise helper's campaign): `-p0` of the uint64 2**64 - 1
+        # leaves [-2**63, 2**64) and wraps to 1 (item 13), so the loop runs and returns lgamma(6);
+        # the model's array reading gives that through CPython's lgamma, one ulp from the D17
+        # helper the core calls, and was compared within item 9's ulps only (0 here).
+        "model-inexact-d17-helper-after-a-uint64-negation-wrapped",
+        "import math\n\ndef f(p0, p1, cap):\n    w2 = 0\n    while w2 < 1 and 0 <= -p0:\n        w2 += 1\n"
+        "        return math.lgamma(p1)\n    return cap is None\n",
+        [Column(U, [18446744073709551615, 3]), Column(I, [6, 2]), Column(O, [4.0], True)],
+        "an inexact D17 helper on the way was compared to the model's CPython value with 0 ulps",
     ),
 ]
 
