@@ -33,6 +33,7 @@ FIXED = {
     "model-sign-of-a-d3-nan-of-a-d17-helper",
     "checker-a-user-exception-class-of-the-other-module-copy",
     "model-inexact-d17-helper-after-a-uint64-negation-wrapped",
+    "checker-message-of-an-int-held-as-float-then-divided-by-zero",
 }
 
 
@@ -211,6 +212,17 @@ CASES = [
         "        return math.lgamma(p1)\n    return cap is None\n",
         [Column(U, [18446744073709551615, 3]), Column(I, [6, 2]), Column(O, [4.0], True)],
         "an inexact D17 helper on the way was compared to the model's CPython value with 0 ulps",
+    ),
+    case(
+        # Seed 120001, program 1879: `max(0, p2)` with p2 == 0.0 is CPython's int 0, held as
+        # float64 (item 8), so `// 0` gives D3's nan where CPython's int gives D3's 0, and the
+        # message formats that: 'p2=nan' for 'p2=0' (item 37). The checker compared messages
+        # with ints written as floats only.
+        "checker-message-of-an-int-held-as-float-then-divided-by-zero",
+        "def f(p1, p2):\n    p2 *= 0.0\n    p1 = max(0, p2) // 0\n    v3 = p1\n    p2 = v3\n    if 1:\n"
+        "        raise ZeroDivisionError(f'p2={p2}')\n    return 0\n",
+        [Column(F, [0.0, 1.0]), Column(B, [False, True])],
+        "a message formatting an operand the array rules hold as float, after D3, was a mismatch",
     ),
 ]
 

@@ -231,6 +231,36 @@ class Explainer:
                     return True
         return False
 
+    def formats_held(self, lane: int, exc: BaseException, want: BaseException) -> bool:
+        """Item 37: the call raises CPython's exception at the same site on ``lane``, its message
+        formatting each operand as the array rules hold it: an int held as float64 (item 8) and
+        what D3 then gives (``0.0 // 0`` is nan where CPython's int ``0 // 0`` is D3's 0). The
+        message is CPython's with each such operand's text replaced by the held value's."""
+        if type(exc) is not type(want) or len(exc.args) != len(want.args) or self.arrays() is None:
+            return False
+        held = self._held[lane] if lane < len(self._held) else None
+        if held is None:
+            return False
+        for stated in (False, True):
+            if self.plain(stated) is None:
+                continue
+            plain = self._plain_operands.get(stated, [])
+            if lane >= len(plain) or plain[lane] is None or plain[lane][0] != held[0]:
+                continue
+            texts = [str(a) for a in want.args]
+            changed = False
+            for a, p in zip(held[1], plain[lane][1]):
+                if type(a) is type(p) and (a == p or a != a and p != p):
+                    continue
+                if type(a) is not float or type(p) not in (int, bool):
+                    break  # only what holding an int as float64 explains
+                texts = [t.replace(str(p), str(a)) for t in texts]
+                changed = True
+            else:
+                if changed and [str(a) for a in exc.args] == texts:
+                    return True
+        return False
+
     def raises_this(self, lane: int, exc: BaseException) -> bool:
         """The array rules raise ``exc``'s class on ``lane`` (after ``arrays``), with ``exc``'s
         args where the model can build the site's exception."""
