@@ -34,6 +34,7 @@ FIXED = {
     "checker-a-user-exception-class-of-the-other-module-copy",
     "model-inexact-d17-helper-after-a-uint64-negation-wrapped",
     "checker-message-of-an-int-held-as-float-then-divided-by-zero",
+    "model-numpy-floor-of-a-python-float-is-a-float",
 }
 
 
@@ -223,6 +224,17 @@ CASES = [
         "        raise ZeroDivisionError(f'p2={p2}')\n    return 0\n",
         [Column(F, [0.0, 1.0]), Column(B, [False, True])],
         "a message formatting an operand the array rules hold as float, after D3, was a mismatch",
+    ),
+    case(
+        # Seed 120002, program 1656: `np.floor(cap)` of the uniform float -2.0 is NumPy's float
+        # -2.0 (D16), so `p1` is 3.0 and `(p2 - 1) // (p1 - 10)` a float division of an int that
+        # left int64 (item 6 wraps it in the vectorized code). The model's plain reading took
+        # the IR's rounding call for math.floor (an int), so it did not give CPython's value.
+        "model-numpy-floor-of-a-python-float-is-a-float",
+        "import numpy as np\n\ndef f(p1, p2, cap):\n    p1 = 1\n    p1 += abs(np.floor(cap if cap is not None else 0))\n"
+        "    return (p2 - 1) // (p1 - 10) + p2\n",
+        [Column(F, [0.0, 1.0]), Column(I, [-9223372036854775808, 5]), Column(O, [-2.0], True)],
+        "np.floor of a Python float read as math.floor in the model's plain reading",
     ),
 ]
 

@@ -698,6 +698,10 @@ class Model:
         if name in _D17:
             return self._d17(name, vals)
         real = getattr(oracle.IEEE_MATH, name)
+        if name in _ROUNDING and all(v.kind is None for v in vals) and (not self.arrays or self.inst.scalar):
+            # D16: a rounding call in the IR is NumPy's (`math.floor` lowers to a cast): on a
+            # Python float it gives a float (nan and inf included), an int or bool stays as is.
+            return Val([float(_ROUNDING[name](x)) if type(x) is float else x for x in columns[0]], None)
         # On Python scalars `math` computes, unless the core states an array (a 0-d one).
         if not self.arrays or (all(v.kind is None for v in vals) and self.inst.scalar):
             return Val(_lanes(real, *columns), None)
