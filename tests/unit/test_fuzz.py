@@ -84,6 +84,24 @@ def test_rejection_programs_are_rejected_with_positions():
     assert totals["crashes"] == 0, out.getvalue()
 
 
+def test_a_defect_found_while_lowering_is_the_first_statement_of_f():
+    """Lowering skips code after an always-returning `if` (CPython never runs it), so a rejection
+    program's defect that only lowering reports must come first (seed 120003, program 35: a
+    `raise ... from z8` after an if/elif that always returns was accepted)."""
+    seen = 0
+    for i in range(400):
+        program = Generator(random.Random(i), reject=True).program()
+        first, _, construct = program.reject
+        if construct not in ("raise_from", "unknown_name", "unknown_math", "print"):
+            continue
+        seen += 1
+        tree = ast.parse(program.source)
+        (f,) = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "f"]
+        body = [s for s in f.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        assert body[0].lineno == first, program.source
+    assert seen > 20
+
+
 def test_generated_programs_are_well_formed():
     for i in range(300):
         program = Generator(random.Random(i)).program()

@@ -956,8 +956,9 @@ class Generator(RaisingGrammar, CallGrammar):
         # statement of f; those rejected while lowering (they need kinds or bindings) go first:
         # code after an always-returning constant `if` is never lowered (CPython never runs it
         # either), and a reassigned parameter may have become a Python scalar, whose truth is
-        # exact.
-        if construct in ("unknown_math", "unknown_name", "print"):
+        # exact. (A `raise ... from z8` placed after an if/elif that always returns was dead
+        # code the core no longer lowers: seed 120003, program 35.)
+        if construct in ("unknown_math", "unknown_name", "print", "raise_from"):
             at = first_body_line
         else:
             starts = [s for s in self.top_starts if s >= first_body_line] or [first_body_line]
