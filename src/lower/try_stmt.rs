@@ -40,6 +40,7 @@ impl Lowerer<'_> {
             return;
         };
         let cond0 = frame.cond;
+        let done0 = frame.flow.done;
         let prefix = frame.flow.returns.len();
         let sites_before = self.raise_sites.len();
         frame.catching.push(vec![]);
@@ -116,7 +117,15 @@ impl Lowerer<'_> {
             self.body(frame, &t.orelse);
             paths.push((None, frame.vars.clone(), frame.flow.done));
         } else {
-            paths.push((None, frame.vars.clone(), Done::Always));
+            // Every lane that reached the body raised: those no clause catches are done, and
+            // the lanes that did not reach it (an enclosing condition, a loop's lanes that left
+            // or finished) keep what they were (seed 130001 #550: a `while` loop's lanes were
+            // all taken for done, so a `break` after the `try` was lost).
+            let done = match cond0 {
+                None => Done::Always,
+                Some(c) => self.done_or(done0, Done::Mask(c)),
+            };
+            paths.push((None, frame.vars.clone(), done));
         }
         let else_vars = frame.vars.clone();
 
@@ -129,6 +138,9 @@ impl Lowerer<'_> {
             frame.vars = self.vars_at_raise(&snapshots, &entry_conds, &else_vars);
             frame.cond = Some(self.and_path(cond0, mask));
             frame.flow.done = Done::Never;
+            // The body may have ended every lane (all raised: `Flow::dead`); the caught ones
+            // run on here (seed 130001 #550: the clause and what followed were not lowered).
+            frame.flow.dead = false;
             self.handling.push(code);
             self.body(frame, &clause.body);
             self.handling.pop();
@@ -139,6 +151,7 @@ impl Lowerer<'_> {
         }
         frame.cond = cond0;
         self.merge_paths(frame, paths);
+        frame.flow.dead = false; // what ends now, the merged `done` says
 
         self.in_finally += 1;
         self.body(frame, &t.finalbody);

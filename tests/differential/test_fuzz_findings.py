@@ -97,6 +97,7 @@ FIXED = {
     "raise-inside-uniform-if",
     "raise-in-a-loop-after-a-partial-continue",
     "try-under-a-uniform-if",
+    "try-whose-body-always-raises-in-a-while-loop",
 }
 
 
@@ -577,6 +578,18 @@ CASES = [
         "        raise ZeroDivisionError(0)\n    return 0\n",
         [Column(F, [1.0, float("nan"), -2.5])],  # CPython [0, 0, 0]; the vectorized call raised
         "raise in a loop: lanes that continued raised",
+    ),
+    case(
+        # Seed 130001, program 550: every lane that reached the `try` raised, so its body's flow
+        # was dead (Flow::dead) and stayed so: the `except` clause and the `break` after the
+        # `try` were not lowered. (try_stmt.rs: each clause, and the merge, start live.)
+        "try-whose-body-always-raises-in-a-while-loop",
+        "def f(p1, p3):\n    w7 = 0\n    while True:\n        w7 += 1\n        if w7 > 1:\n            break\n"
+        "        try:\n            v11 = 0 % 0\n        except ZeroDivisionError:\n            v11 = 0\n"
+        "        if p1:\n            break\n    return w7 + p3\n",
+        [Column(F, [1.0, 0.0, -0.0, 2.5]), Column(F, [0.0, 1.5, -2.0, 0.25])],
+        # CPython [1.0, 3.5, 0.0, 1.25]; vectorized [2.0, 3.5, 0.0, 2.25]
+        "try in a loop: a body that raises on every lane lost the clauses and what followed",
     ),
     # ---- a program of the supported language rejected ----
     case(
