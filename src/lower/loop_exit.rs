@@ -274,7 +274,12 @@ impl Lowerer<'_> {
         self.disjuncts(done, &mut atoms);
         self.disjuncts(left, &mut atoms);
         atoms.iter().any(|a| match self.mask_ops.get(a) {
-            Some(MaskOp::Not(m)) => atoms.contains(m),
+            // `not m` with `m` (or every part of an `or` that makes it) among the atoms too.
+            Some(MaskOp::Not(m)) => {
+                let mut parts = vec![];
+                self.disjuncts(*m, &mut parts);
+                atoms.contains(m) || parts.iter().all(|p| atoms.contains(p))
+            }
             _ => false,
         })
     }

@@ -105,7 +105,10 @@ impl Lowerer<'_> {
 
         // `else`: the lanes that raised nothing (those that returned or raised uncaught are done).
         let body_done = frame.flow.done;
-        let mut paths: Vec<(Option<Value>, HashMap<String, Var>, Done)> = vec![];
+        let mut paths: Vec<(Option<Value>, HashMap<String, Var>, Done, bool)> = vec![];
+        // Whether every path (the `else`, each clause) ends every lane it runs: then nothing
+        // after the `try` runs (a read there of a name no path assigned is dead code).
+        let mut all_end = true;
         if body_done != Done::Always {
             frame.cond = match any {
                 Some(a) => {
@@ -115,7 +118,8 @@ impl Lowerer<'_> {
                 None => cond0,
             };
             self.body(frame, &t.orelse);
-            paths.push((None, frame.vars.clone(), frame.flow.done));
+            all_end = self.ends_here(&mut frame.flow);
+            paths.push((None, frame.vars.clone(), frame.flow.done, all_end));
         } else {
             // Every lane that reached the body raised: those no clause catches are done, and
             // the lanes that did not reach it (an enclosing condition, a loop's lanes that left
@@ -125,7 +129,7 @@ impl Lowerer<'_> {
                 None => Done::Always,
                 Some(c) => self.done_or(done0, Done::Mask(c)),
             };
-            paths.push((None, frame.vars.clone(), done));
+            paths.push((None, frame.vars.clone(), done, true));
         }
         let else_vars = frame.vars.clone();
 
@@ -147,11 +151,13 @@ impl Lowerer<'_> {
             if let Some(name) = &clause.name {
                 frame.vars.remove(name.as_str());
             }
-            paths.push((Some(mask), frame.vars.clone(), frame.flow.done));
+            let ended = self.ends_here(&mut frame.flow);
+            all_end &= ended;
+            paths.push((Some(mask), frame.vars.clone(), frame.flow.done, ended));
         }
         frame.cond = cond0;
         self.merge_paths(frame, paths);
-        frame.flow.dead = false; // what ends now, the merged `done` says
+        frame.flow.dead = all_end;
 
         self.in_finally += 1;
         self.body(frame, &t.finalbody);
@@ -202,10 +208,12 @@ impl Lowerer<'_> {
     fn merge_paths(
         &mut self,
         frame: &mut Frame,
-        paths: Vec<(Option<Value>, HashMap<String, Var>, Done)>,
+        paths: Vec<(Option<Value>, HashMap<String, Var>, Done, bool)>,
     ) {
         let mut acc: Option<(HashMap<String, Var>, Value)> = None;
-        for (mask, vars, done) in paths.into_iter() {
+        // `ended`: every lane of the path returned, raised or left, so its variables are read
+        // by no lane after the `try`.
+        for (mask, vars, done, ended) in paths.into_iter() {
             let d = match done {
                 Done::Never => self.konst(Const::Bool(false)),
                 Done::Always => self.konst(Const::Bool(true)),
@@ -214,7 +222,7 @@ impl Lowerer<'_> {
             acc = Some(match (acc, mask) {
                 (None, _) | (_, None) => (vars, d),
                 (Some((before, bd)), Some(m)) => {
-                    let merged = if done == Done::Always {
+                    let merged = if ended || done == Done::Always {
                         before
                     } else if self.const_of(bd) == Some(Const::Bool(true)) {
                         vars

@@ -98,6 +98,7 @@ FIXED = {
     "raise-in-a-loop-after-a-partial-continue",
     "try-under-a-uniform-if",
     "try-whose-body-always-raises-in-a-while-loop",
+    "try-in-a-loop-whose-clause-raises-then-a-read-of-the-body-s-name",
 }
 
 
@@ -590,6 +591,18 @@ CASES = [
         [Column(F, [1.0, 0.0, -0.0, 2.5]), Column(F, [0.0, 1.5, -2.0, 0.25])],
         # CPython [1.0, 3.5, 0.0, 1.25]; vectorized [2.0, 3.5, 0.0, 2.25]
         "try in a loop: a body that raises on every lane lost the clauses and what followed",
+    ),
+    case(
+        # A guard for the fix above (rotating CI seed 88791618, program 82, found while making
+        # it): the clause raises on every lane it catches, so the name the body assigns is read
+        # after the `try` from the body's path only; it was "may be undefined" when the clause's
+        # variables took part in the merge.
+        "try-in-a-loop-whose-clause-raises-then-a-read-of-the-body-s-name",
+        "def f(p2):\n    w7 = 0\n    while True:\n        w7 += 1\n        if w7 > 2:\n            break\n"
+        "        try:\n            v13 = 6.0 / (p2 - 1.0)\n        except (ZeroDivisionError, ValueError):\n"
+        "            raise ValueError(0)\n        return v13 + w7\n    return 0\n",
+        [Column(F, [3.0, 0.0, -2.5, 1.0])],
+        "try in a loop: a clause ending every lane it catches took part in the merge of the variables",
     ),
     # ---- a program of the supported language rejected ----
     case(

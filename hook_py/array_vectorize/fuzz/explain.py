@@ -283,7 +283,7 @@ class Explainer:
         plains = [p for p in (self.plain(), self.plain(stated=True)) if p is not None]
         if arrays is None or not plains or any(p[lane] is not model.POISON for p in plains):
             return False
-        return self._close(got, kind, arrays[0][lane], arrays[1] == "f")
+        return oracle.close(got, kind, arrays[0][lane], self.ulps, float_result=arrays[1] == "f")
 
     def explains(self, lane: int, got: Any, kind: str, expected: Any, float_result: bool = False) -> bool:
         """The IR computes CPython's value on this element (``plain``, with or without the
@@ -295,18 +295,9 @@ class Explainer:
         if not any(p is not None and oracle.same_value(p[lane], expected) for p in (self.plain(), self.plain(stated=True))):
             return False
         return any(
-            self._close(got, kind, a[0][lane], float_result or a[1] == "f")
+            oracle.close(got, kind, a[0][lane], self.ulps, float_result=float_result or a[1] == "f")
             for a in [arrays] + self._signed_nans()
         )
-
-    def _close(self, got: Any, kind: str, modelled: Any, float_result: bool) -> bool:
-        """The vectorized value is the model's, within item 9's ulps, or within the bound of an
-        inexact D17 helper on the way (the model computes CPython's function, the core its
-        helper: docs/semantics.md's D17 table, ``oracle.special_close``)."""
-        if oracle.close(got, kind, modelled, self.ulps, float_result=float_result):
-            return True
-        inexact = getattr(self.model, "inexact_d17", ())
-        return any(oracle.special_close(got, kind, modelled, name) for name in inexact)
 
     def _signed_nans(self) -> List[Tuple[List[Any], str]]:
         """Item 18: where a D17 helper gives a NaN for a call CPython refuses (D3), that NaN's

@@ -300,8 +300,6 @@ class Model:
     def __init__(self, ir_text: str) -> None:
         self.body, self.ret = parse(ir_text)
         self.approximate = approximate(ir_text)
-        #: The inexact D17 helpers the IR calls (their own ulp bounds, ``oracle.special_close``).
-        self.inexact_d17 = [n for n in oracle.INEXACT_SPECIAL if f"math.{n}(" in ir_text]
         # D11: `raise if %n != 0` (a lane raises where its code is not 0); read after `run`.
         self.raise_refs = [int(r) for r in re.findall(r"^\s*raise if %(\d+) != 0$", ir_text, re.M)]
         self.raises: List[bool] = []
