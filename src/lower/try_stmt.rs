@@ -106,8 +106,7 @@ impl Lowerer<'_> {
         // `else`: the lanes that raised nothing (those that returned or raised uncaught are done).
         let body_done = frame.flow.done;
         let mut paths: Vec<(Option<Value>, HashMap<String, Var>, Done, bool)> = vec![];
-        // Whether every path (the `else`, each clause) ends every lane it runs: then nothing
-        // after the `try` runs (a read there of a name no path assigned is dead code).
+        // Every path (the `else`, each clause) ends every lane it runs: nothing after runs.
         let mut all_end = true;
         if body_done != Done::Always {
             frame.cond = match any {
@@ -121,10 +120,8 @@ impl Lowerer<'_> {
             all_end = self.ends_here(&mut frame.flow);
             paths.push((None, frame.vars.clone(), frame.flow.done, all_end));
         } else {
-            // Every lane that reached the body raised: those no clause catches are done, and
-            // the lanes that did not reach it (an enclosing condition, a loop's lanes that left
-            // or finished) keep what they were (seed 130001 #550: a `while` loop's lanes were
-            // all taken for done, so a `break` after the `try` was lost).
+            // Every lane that reached the body raised: those no clause catches are done; the
+            // others (not on the path, a loop's lanes that left) keep what they were.
             let done = match cond0 {
                 None => Done::Always,
                 Some(c) => self.done_or(done0, Done::Mask(c)),
@@ -141,16 +138,7 @@ impl Lowerer<'_> {
             };
             frame.vars = self.vars_at_raise(&snapshots, &entry_conds, &else_vars);
             frame.cond = Some(self.and_path(cond0, mask));
-            frame.flow.done = Done::Never;
-            // The body may have ended every lane (all raised: `Flow::dead`); the caught ones
-            // run on here (seed 130001 #550: the clause and what followed were not lowered).
-            frame.flow.dead = false;
-            self.handling.push(code);
-            self.body(frame, &clause.body);
-            self.handling.pop();
-            if let Some(name) = &clause.name {
-                frame.vars.remove(name.as_str());
-            }
+            self.clause_body(frame, clause, code);
             let ended = self.ends_here(&mut frame.flow);
             all_end &= ended;
             paths.push((Some(mask), frame.vars.clone(), frame.flow.done, ended));
@@ -162,6 +150,26 @@ impl Lowerer<'_> {
         self.in_finally += 1;
         self.body(frame, &t.finalbody);
         self.in_finally -= 1;
+    }
+
+    /// An `except` clause's body on the lanes it catches (`frame.cond`), from the variables
+    /// their raise saw; `code` is what a bare `raise` in it raises again.
+    fn clause_body(
+        &mut self,
+        frame: &mut Frame,
+        clause: &ast::ExceptHandlerExceptHandler,
+        code: Value,
+    ) {
+        frame.flow.done = Done::Never;
+        // The body may have ended every lane (all raised: `Flow::dead`); the caught ones
+        // run on here (seed 130001 #550: the clause and what followed were not lowered).
+        frame.flow.dead = false;
+        self.handling.push(code);
+        self.body(frame, &clause.body);
+        self.handling.pop();
+        if let Some(name) = &clause.name {
+            frame.vars.remove(name.as_str());
+        }
     }
 
     /// The variables a clause starts from: on each lane, those of the raise the lane reached.
