@@ -40,7 +40,6 @@ impl Lowerer<'_> {
             return;
         };
         let cond0 = frame.cond;
-        let done0 = frame.flow.done;
         let prefix = frame.flow.returns.len();
         let sites_before = self.raise_sites.len();
         frame.catching.push(vec![]);
@@ -120,13 +119,9 @@ impl Lowerer<'_> {
             all_end = self.ends_here(&mut frame.flow);
             paths.push((None, frame.vars.clone(), frame.flow.done, all_end));
         } else {
-            // Every lane that reached the body raised: those no clause catches are done; the
-            // others (not on the path, a loop's lanes that left) keep what they were.
-            let done = match cond0 {
-                None => Done::Always,
-                Some(c) => self.done_or(done0, Done::Mask(c)),
-            };
-            paths.push((None, frame.vars.clone(), done, true));
+            // Every lane of the path raised (`done` is relative to the path, as in
+            // `merge_flow`): those no clause catches are done.
+            paths.push((None, frame.vars.clone(), Done::Always, true));
         }
         let else_vars = frame.vars.clone();
 

@@ -99,6 +99,7 @@ FIXED = {
     "try-under-a-uniform-if",
     "try-whose-body-always-raises-in-a-while-loop",
     "try-in-a-loop-whose-clause-raises-then-a-read-of-the-body-s-name",
+    "try-raising-uncaught-inside-an-array-if-then-return",
 }
 
 
@@ -603,6 +604,17 @@ CASES = [
         "            raise ValueError(0)\n        return v13 + w7\n    return 0\n",
         [Column(F, [3.0, 0.0, -2.5, 1.0])],
         "try in a loop: a clause ending every lane it catches took part in the merge of the variables",
+    ),
+    case(
+        # A guard for the same fix (campaign 13, seed 140002, program 774, on an attempt that
+        # made the lanes outside the `if`'s path part of the `try`'s done mask, which is relative
+        # to the path): "`f` can reach the end of its body without returning".
+        "try-raising-uncaught-inside-an-array-if-then-return",
+        "def f(p1, cap):\n    if p1:\n        if cap is None:\n            pass\n        try:\n"
+        "            v10 = 1 / 0\n        except OverflowError:\n            v10 = 0\n        finally:\n"
+        "            v11 = 0\n        return 0\n    else:\n        return 0\n",
+        [Column(I, [0, 0, 0]), Column(O, [3], True)],
+        "try inside an array if: the path-relative done mask of a body that always raises",
     ),
     # ---- a program of the supported language rejected ----
     case(
