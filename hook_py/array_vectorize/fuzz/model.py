@@ -632,7 +632,9 @@ class Model:
         if (ka == "f" or kb == "f") or op == "div":
             fa, fb = [self._convert(x, "f") for x in a.lanes], [self._convert(x, "f") for x in b.lanes]
             if op == "div" and ka != "f" and kb != "f":
-                return Val(_lanes(oracle.ieee_div, a.lanes, b.lanes), "f")  # int / int: correctly rounded
+                lanes = _lanes(oracle.ieee_div, a.lanes, b.lanes)  # int / int: correctly rounded
+                self._d3_nan_signs(lanes, [a.lanes, b.lanes])  # 0 / 0: D3's NaN, item 18's sign
+                return Val(lanes, "f")
             if op == "pow":
                 # Codegen calls the helper (CPython's values) unless the core states both
                 # operands float: then the operator, NumPy's values (item 10).
@@ -741,8 +743,8 @@ class Model:
         return Val(lanes, "b" if name == "isclose" else "f")
 
     def _d3_nan_signs(self, lanes: List[Any], columns: List[List[Any]]) -> None:
-        """A D17 helper's NaN from operands that are not NaN (CPython raised, D3) takes the sign
-        ``nan_sign`` (in place)."""
+        """A NaN from operands that are not NaN where CPython raised (D3: a D17 helper, an int
+        division by zero) takes the sign ``nan_sign`` (in place)."""
         for i, x in enumerate(lanes):
             if type(x) is float and x != x and not any(_is_nan(c[i]) for c in columns):
                 # D3: CPython raises here and the helper gives a NaN, whose sign is the array
