@@ -183,7 +183,8 @@ def ieee_round(x: Any, *nd: Any) -> Any:
     if isinstance(x, float) and not nd:
         return _saturate(x, round)
     try:
-        return round(x, *nd)
+        # An int rounded to tens or more may leave int64 (`round(INT64_MAX, -1)`): WIDE, item 6.
+        return _wide(round(x, *nd))
     except OverflowError:  # D17 table, round_digits: `round(1.7e308, -308)` is +-inf
         if in_try():
             raise
