@@ -616,6 +616,20 @@ CASES = [
         [Column(I, [0, 0, 0]), Column(O, [3], True)],
         "try inside an array if: the path-relative done mask of a body that always raises",
     ),
+    case(
+        # Campaign 15 (final tree), seed 160004, program 1135: on array-api-strict the merge of
+        # the `except` clauses' values selects between NumPy's floor of a uint64-range literal
+        # (uint64, item 13) and int(p1) (int64) with a plain `xp.where`, which array-api-strict
+        # refuses to promote: TypeError where CPython raises ValueError('math domain error').
+        # NumPy promotes to float64 and passes. Open.
+        "merge-of-a-uint64-constant-and-an-int64-array-on-strict",
+        "import math\nimport numpy as np\n\ndef f(p1):\n    try:\n        v1 = int(p1)\n    except ValueError:\n"
+        "        v1 = np.floor(9223372036854775808)\n    except OverflowError:\n        v1 = 0\n    try:\n"
+        "        v2 = math.acos(v1)\n        v2 = 0\n    except ArithmeticError:\n        v2 = 0\n"
+        "    finally:\n        v3 = 0\n    return 0\n",
+        [Column(F, [2.0, 0.5])],
+        "codegen: a select of uint64 and int64 operands as a plain xp.where (strict cannot promote them)",
+    ),
     # ---- a program of the supported language rejected ----
     case(
         "walrus-in-loop-after-loop",
