@@ -262,6 +262,9 @@ impl WideState {
                 _ => w(a),
             },
             Op::Cast(CastOp::Round, a) | Op::AsArray(a) | Op::Broadcast(a) => w(a),
+            // NumPy's floor/ceil/trunc/round keep an int as it is (D16): as wide as it was
+            // (`np.floor(2**63)` is uint64; seed 160004 #1135).
+            Op::Math(m, args) if m.keeps_ints.is_some() => args.iter().any(&w),
             Op::Unary(_, a) => w(a),
             Op::Binary(_, x, y) | Op::Select(_, x, y) => w(x) || w(y),
             // A table with an int of 2**63 or more gathers into a uint64 array.
