@@ -34,6 +34,7 @@ FIXED = {
     "checker-a-user-exception-class-of-the-other-module-copy",
     "checker-message-of-an-int-held-as-float-then-divided-by-zero",
     "model-numpy-floor-of-a-python-float-is-a-float",
+    "checker-message-of-a-number-computed-from-an-int-held-as-float",
 }
 
 
@@ -46,6 +47,7 @@ def case(id, source, columns, cls, owner=MODEL, backends=("numpy", "strict")):
 F, I, U, B, O = "f", "i", "u", "b", "o"
 
 RATES = {"low": -1.5, "high": 10.0}
+RATES_TWO = {"low": 2.0, "high": 1e300}
 
 USER_CLASSES = "class RangeError(ValueError):\n    pass\n\n\nclass NarrowError(RangeError):\n    pass\n"
 
@@ -237,6 +239,17 @@ CASES = [
         "    return (p2 - 1) // (p1 - 10) + p2\n",
         [Column(F, [0.0, 1.0]), Column(I, [-9223372036854775808, 5]), Column(O, [-2.0], True)],
         "np.floor of a Python float read as math.floor in the model's plain reading",
+    ),
+    case(
+        # Seed 160006, program 350: `1.0 if p0 else 0` holds the int 0 as 0.0 (item 8), so
+        # `2 // 0.0` is inf (CPython-with-D3: `2 // 0 == 0`), int(inf) saturates (item 7) and the
+        # table read gives 1: the message says p0=1.0 where CPython's says p0=0.0. Both readings
+        # of the operand are floats, which formats_held did not consider.
+        "checker-message-of-a-number-computed-from-an-int-held-as-float",
+        "S0 = [0, 0, 0, 1]\n\ndef f(p0, rates):\n    v2 = int(rates['low']) // (1.0 if p0 else 0)\n"
+        "    p0 += S0[int(v2) % 4]\n    if 1:\n        raise ArithmeticError(f'p0={p0}')\n    return 0\n",
+        [Column(F, [0.0, 1.0]), Column(O, [RATES_TWO], True)],
+        "a message operand both readings hold as floats of different values",
     ),
 ]
 

@@ -234,8 +234,9 @@ class Explainer:
     def formats_held(self, lane: int, exc: BaseException, want: BaseException) -> bool:
         """Item 37: the call raises CPython's exception at the same site on ``lane``, its message
         formatting each operand as the array rules hold it: an int held as float64 (item 8) and
-        what D3 then gives (``0.0 // 0`` is nan where CPython's int ``0 // 0`` is D3's 0). The
-        message is CPython's with each such operand's text replaced by the held value's."""
+        what D3 then gives (``0.0 // 0`` is nan where CPython's int ``0 // 0`` is D3's 0), or a
+        number computed from one (``S0[int(2 // 0.0) % 4]``, item 7's saturation on the way).
+        The message is CPython's with each such operand's text replaced by the held value's."""
         if type(exc) is not type(want) or len(exc.args) != len(want.args) or self.arrays() is None:
             return False
         held = self._held[lane] if lane < len(self._held) else None
@@ -252,8 +253,8 @@ class Explainer:
             for a, p in zip(held[1], plain[lane][1]):
                 if type(a) is type(p) and (a == p or a != a and p != p):
                     continue
-                if type(a) is not float or type(p) not in (int, bool):
-                    break  # only what holding an int as float64 explains
+                if type(a) not in (int, float, bool) or type(p) not in (int, float, bool):
+                    break  # numbers the two readings compute differently (items 7, 8 on the way)
                 texts = [t.replace(str(p), str(a)) for t in texts]
                 changed = True
             else:
