@@ -14,10 +14,8 @@ import numpy as np
 import pytest
 
 from array_vectorize import VectorizationError, _core, vectorize
-from array_vectorize.api import compile_live
-from array_vectorize.build import config, precompile
-from array_vectorize.build.wheelfile import Entry
 from array_vectorize.precompiled import assumptions_hold
+from three_ways import assert_same_source_three_ways
 
 MODULE = '''\
 import enum
@@ -77,19 +75,7 @@ def module(tmp_path, monkeypatch):
 
 def test_decorator_hook_and_backend_give_the_same_source(module):
     name, tmp_path = module
-    static = {e["name"]: e for e in _core.compile_module(MODULE, str(tmp_path / f"{name}.py"))}
-    dist_info = f"{name}-0.1.0.dist-info"
-    entries = {f"{name}/__init__.py": Entry(b""), f"{name}/m.py": Entry(MODULE.encode())}
-    artifacts, _ = precompile.precompile(entries, dist_info, config.from_table({}), str(tmp_path))
-    mod = importlib.import_module(name)
-    options = {"protect_domains": False, "fallback": False, "optimize": sys.flags.optimize > 0}
-    for fn_name in NAMES:
-        assert static[fn_name]["status"] == "ok", static[fn_name]
-        (artifact,) = [e.data.decode() for k, e in artifacts.items() if k.endswith(f"{fn_name}.py")]
-        vec = getattr(mod, fn_name)
-        live, _ = compile_live(vec._vectorized_original, options)
-        assert live["source"] == static[fn_name]["source"] == artifact == vec.source, fn_name
-        assert assumptions_hold(vec._vectorized_original, static[fn_name]["assumptions"]), static[fn_name]["assumptions"]
+    assert_same_source_three_ways(MODULE, name, tmp_path, NAMES)
 
 
 def test_the_static_compile_assumes_each_globals_type(module):

@@ -1,0 +1,31 @@
+"""The check the three-way tests share: a module's marked functions give byte-identical
+generated source through the decorator (live compile), the import hook's static compile and the
+build backend's artifact, and the static compile's assumptions hold for the live functions."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+from array_vectorize import _core
+from array_vectorize.api import compile_live
+from array_vectorize.build import config, precompile
+from array_vectorize.build.wheelfile import Entry
+from array_vectorize.precompiled import assumptions_hold
+
+
+def assert_same_source_three_ways(text: str, name: str, tmp_path, names) -> None:
+    """`text` is written as module `name` (importable from `tmp_path`) and as a wheel's `name/m.py`."""
+    static = {e["name"]: e for e in _core.compile_module(text, str(tmp_path / f"{name}.py"))}
+    dist_info = f"{name}-0.1.0.dist-info"
+    entries = {f"{name}/__init__.py": Entry(b""), f"{name}/m.py": Entry(text.encode())}
+    artifacts, _ = precompile.precompile(entries, dist_info, config.from_table({}), str(tmp_path))
+    mod = importlib.import_module(name)
+    options = {"protect_domains": False, "fallback": False, "optimize": sys.flags.optimize > 0}
+    for fn_name in names:
+        assert static[fn_name]["status"] == "ok", static[fn_name]
+        (artifact,) = [e.data.decode() for k, e in artifacts.items() if k.endswith(f"{fn_name}.py")]
+        vec = getattr(mod, fn_name)
+        live, _ = compile_live(vec._vectorized_original, options)
+        assert live["source"] == static[fn_name]["source"] == artifact == vec.source, fn_name
+        assert assumptions_hold(vec._vectorized_original, static[fn_name]["assumptions"]), static[fn_name]["assumptions"]
