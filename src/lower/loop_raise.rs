@@ -9,8 +9,32 @@
 //! returns. Which element raises is then CPython's: the first one in C order, whatever the
 //! iteration it raised in (the element loop runs each element's iterations to the end first).
 
-use super::{Flow, Frame, Lowerer};
+use crate::Map as HashMap;
+
+use super::{Flow, Frame, Lowerer, Var};
+use crate::diagnostics::DiagnosticKind;
 use crate::ir::{Block, CmpOp, Const, Kind, Op, Phi, Shape, Value};
+
+/// What a raise site inside a loop may read (`leave_loop_raises`, `raise::push_site`).
+pub(super) const LOOP_MESSAGE_READS: &str = "an exception raised inside a loop may read numbers, the function's parameters and uniform values (D14) from before the loop, not a tuple or a uniform value the loop computes; build the message from those";
+
+/// The phis of a loop's variables that its body leaves as they were (`phis`: by name), with the
+/// values they start with (`outer`: the variables before the loop).
+pub(super) fn unchanged_phis(
+    phis: &[(String, Value)],
+    body_vars: &HashMap<String, Var>,
+    outer: &HashMap<String, Var>,
+) -> HashMap<Value, Value> {
+    phis.iter()
+        .filter_map(|(name, dst)| {
+            let changed = matches!(body_vars.get(name), Some(Var::Def(v)) if v != dst);
+            match outer.get(name) {
+                Some(Var::Def(init)) if !changed => Some((*dst, *init)),
+                _ => None,
+            }
+        })
+        .collect()
+}
 
 /// The raise state a loop whose body can raise carries.
 pub(super) struct LoopRaises {
@@ -70,12 +94,16 @@ impl Lowerer<'_> {
     }
 
     /// At the end of the body (emitted into `block`): the next raise code, and the snapshots of
-    /// the values the body's raise sites read, which the sites read instead.
+    /// the values the body's raise sites read, which the sites read instead. A uniform value
+    /// (D14) has no array to snapshot: a site may read one from before the loop, also through a
+    /// phi the body never changes (`unchanged`: the phi and the value it starts with), and no
+    /// other.
     pub(super) fn leave_loop_raises(
         &mut self,
         block: &mut Block,
         flow: &Flow,
         r: Option<&mut LoopRaises>,
+        unchanged: &HashMap<Value, Value>,
     ) {
         let Some(r) = r else {
             return;
@@ -88,7 +116,14 @@ impl Lowerer<'_> {
             for site in r.sites_mark..l.raise_sites.len() {
                 for i in 0..l.raise_sites[site].args.len() {
                     let a = l.raise_sites[site].args[i];
-                    if a.index() < r.values_mark {
+                    if a.index() < r.values_mark || l.uniform_args.contains(&a) {
+                        continue;
+                    }
+                    if l.kind(a) == Kind::Object {
+                        match unchanged.get(&a) {
+                            Some(&init) => l.raise_sites[site].args[i] = init,
+                            None => l.uniform_read_in_loop(site),
+                        }
                         continue;
                     }
                     let hint = l.f.info(a).hint.clone();
@@ -100,6 +135,19 @@ impl Lowerer<'_> {
             }
             r.next = Some(next);
         });
+    }
+
+    /// Reports that raise site `site` reads a uniform value its loop defines.
+    fn uniform_read_in_loop(&mut self, site: usize) {
+        if let Some((source, (start, end))) = self.site_classes[site].1 {
+            self.error(
+                DiagnosticKind::UnsupportedStatement,
+                LOOP_MESSAGE_READS.into(),
+                source,
+                start,
+                end,
+            );
+        }
     }
 
     /// The phis of the raise code (0 on entry) and of the snapshots (placeholders on entry: a

@@ -248,8 +248,9 @@ pub struct Lowerer<'s> {
     /// The call of the expression statement being lowered (by address): a helper called for its
     /// checks, whose result is discarded, may fall off its end.
     statement_call: Option<usize>,
-    /// The class of each raise site, by its MRO, when known (D11: `except` matches on it).
-    site_classes: Vec<Option<exc_class::Mro>>,
+    /// The class of each raise site, by its MRO, when known (D11: `except` matches on it), and
+    /// where its `raise` stands.
+    site_classes: Vec<(Option<exc_class::Mro>, Option<(SourceId, (usize, usize))>)>,
     /// How many `try` bodies enclose the code being lowered (numeric errors raise there).
     in_try: usize,
     /// How many `finally` clauses enclose the code being lowered (nothing may raise there).

@@ -284,14 +284,12 @@ impl Lowerer<'_> {
                 .collect(),
             _ => args,
         };
-        let carried = |l: &Self, a: &Value| {
-            l.tuples.contains_key(a) || (l.kind(*a) == Kind::Object && !l.uniform_args.contains(a))
-        };
-        if self.loop_depth > 0 && args.iter().any(|a| carried(self, a)) {
+        // A uniform value the loop defines is checked as the body ends (`loop_raise`).
+        if self.loop_depth > 0 && args.iter().any(|a| self.tuples.contains_key(a)) {
             if let Some((source, (start, end))) = at {
                 self.error(
                     DiagnosticKind::UnsupportedStatement,
-                    "an exception raised inside a loop may read numbers and the function's parameters, not a tuple or a uniform value (D14) computed in the function; build the message from those".into(),
+                    super::loop_raise::LOOP_MESSAGE_READS.into(),
                     source,
                     start,
                     end,
@@ -305,7 +303,7 @@ impl Lowerer<'_> {
             args,
             cause: None,
         });
-        self.site_classes.push(class);
+        self.site_classes.push((class, at));
         let code = self.f.new_value(Kind::Int, Shape::Scalar, None);
         self.push_inst(Inst::Let {
             dst: code,

@@ -153,6 +153,7 @@ class Generator(RaisingGrammar, CallGrammar):
         self.ext: set = set()  # the ones this program draws
         self.module_classes: List[str] = []
         self.uniforms: Dict[str, list] = {}
+        self.last_uniform_leaf = ""  # the last number read from a uniform parameter (uniform_leaf)
         self.validator_arity = 0
         self.in_entry = False  # generating f's own statements (not a helper, lambda or nested def)
         self.in_try = False
@@ -446,7 +447,7 @@ class Generator(RaisingGrammar, CallGrammar):
         ])
         if kind == "assign":
             name = self.fresh("v")
-            self.emit(indent, f"{name} = {self.num(env, 3)}")
+            self.emit(indent, f"{name} = {self.assigned_num(env, 3)}")
             env.nums.append(name)
         elif kind == "bool_vars":
             existing = [b for b in env.bools if rng.random() < 0.5]
@@ -456,7 +457,7 @@ class Generator(RaisingGrammar, CallGrammar):
                 env.bools.append(name)
         elif kind == "reassign":
             name = rng.choice(assignable)
-            self.emit(indent, f"{name} = {self.num(env, 3)}")
+            self.emit(indent, f"{name} = {self.assigned_num(env, 3)}")
         elif kind == "augassign":
             name = rng.choice(assignable)
             op = rng.choice(["+=", "-=", "*=", "+=", "*=", "/=", "//=", "%="])
@@ -749,6 +750,16 @@ class Generator(RaisingGrammar, CallGrammar):
         if kind == "math_const":
             return "math." + rng.choice(["pi", "e", "tau", "inf", "nan"])
         raise AssertionError(kind)
+
+    def assigned_num(self, env: Env, d: int) -> str:
+        """The right side of an assignment: ``num``, but inside a loop a bare read of a uniform
+        parameter is made a number (``+rates["low"]``): a raise message in the loop (which reads
+        ``numeric_params``) may not read a uniform value the loop defines (D14; src/lower/
+        loop_raise.rs)."""
+        text = self.num(env, d)
+        if self.loop_depth and text == self.last_uniform_leaf:
+            return f"+{text}"
+        return text
 
     def num(self, env: Env, d: int) -> str:
         rng = self.rng

@@ -81,7 +81,10 @@ class CallGrammar:
             choices.append(f"(cap if cap is not None else {k})")
         if "mode" in self.uniforms:
             choices.append("mode.value")
-        return rng.choice(choices) if choices else self.plain_leaf(env)
+        if not choices:
+            return self.plain_leaf(env)
+        self.last_uniform_leaf = rng.choice(choices)
+        return self.last_uniform_leaf
 
     def uniform_test(self) -> str:
         """A condition on uniform parameters only (a Python ``if``, D14)."""

@@ -36,7 +36,8 @@ class RaisingGrammar:
         """The exception's arguments: a message built from a value, a constant, or values."""
         rng = self.ext_rng
         # Inside a loop, a message reads the numeric parameters only: one reading a uniform value
-        # (D14) the loop computes is rejected (src/lower/raise.rs push_site).
+        # (D14) the loop computes is rejected (src/lower/loop_raise.rs), so assignments there
+        # make such a value a number (`assigned_num`).
         name = rng.choice(self.numeric_params if self.loop_depth else env.nums)
         form = rng.random()
         if form < 0.45:
@@ -132,7 +133,7 @@ class RaisingGrammar:
             if rng.random() < 0.15:
                 self.emit(indent + 1, f"raise {self.raise_class()}({self.raise_args(env)})")
             else:
-                self.emit(indent + 1, f"{target} = {self.num(env, 1)}")
+                self.emit(indent + 1, f"{target} = {self.assigned_num(env, 1)}")
         if rng.random() < 0.4:
             self.emit(indent, "else:")
             self.emit(indent + 1, f"{target} = {target} * {self.leaf(env)}")
