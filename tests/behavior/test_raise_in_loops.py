@@ -109,7 +109,7 @@ def _break_in_except(x):
 @pytest.mark.parametrize(
     ("fn", "line", "text"),
     [
-        (_uniform_read_in_message, 4, "an exception raised inside a loop may read numbers and the function's parameters"),
+        (_uniform_read_in_message, 4, "not a tuple or a uniform value the loop computes"),
         (_break_in_except, 2, "`break` and `continue` inside an `except`, `else` or `finally` clause of a `try` in a loop"),
     ],
     ids=lambda v: getattr(v, "__name__", str(v)),
@@ -323,6 +323,28 @@ def test_loop_that_raises_under_a_uniform_if(mode, backend):
 
 def test_loop_that_raises_under_an_array_if(backend):
     _each(vectorize(loop_under_an_array_if), XS, backend=backend)
+
+
+def metered_bill(kwh, tariff: dict):
+    # Uniform values (D14) read before the loop, a number and a string, in the message of a
+    # raise inside it: the same on every iteration, read after the loop as they are.
+    cap = tariff["cap"]
+    unit = tariff.get("unit", "kWh")
+    bill = 0.0
+    for step in range(3):
+        bill += kwh * tariff["rate"]
+        if bill > cap:
+            raise ValueError(f"bill {bill} over the cap {cap} ({unit}) at step {step}")
+    return bill
+
+
+@pytest.mark.parametrize(
+    "tariff",
+    [{"cap": 100, "rate": 0.25}, {"cap": 1e6, "rate": 2.5, "unit": "MWh"}, {"cap": -0.0, "rate": 1.0}],
+    ids=["int-cap", "float-cap-with-unit", "negative-zero-cap"],
+)
+def test_a_loop_raise_reads_uniform_values_from_before_the_loop(tariff, backend):
+    _each(vectorize(metered_bill), XS, tariff, backend=backend)
 
 
 def test_nan_on_raise_in_a_loop():

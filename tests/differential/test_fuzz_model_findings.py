@@ -35,6 +35,7 @@ FIXED = {
     "checker-message-of-an-int-held-as-float-then-divided-by-zero",
     "model-numpy-floor-of-a-python-float-is-a-float",
     "checker-message-of-a-number-computed-from-an-int-held-as-float",
+    "model-float-of-an-int-held-as-float-negates-to-minus-zero",
 }
 
 
@@ -251,6 +252,18 @@ CASES = [
         [Column(F, [0.0, 1.0]), Column(O, [RATES_TWO], True)],
         "a message operand both readings hold as floats of different values",
     ),
+    case(
+        # Seed 170007, program 1948: `v4` is the int 0 where `p1` is false, held as float64 by
+        # the merge with `v4 /= 0` (item 8), so `0 // v4` is nan under the array rules and 0 in
+        # CPython-with-D3. CPython's `-float(v4)` is -0.0; the core dropped the `float()` of a
+        # float64 value, so the model's plain reading negated the int 0 and gave 0, not CPython's
+        # value. The IR now keeps that conversion (rewrite/fold.rs; codegen writes nothing).
+        "model-float-of-an-int-held-as-float-negates-to-minus-zero",
+        "def f(p0, p1):\n    b3 = p1\n    v4 = 0\n    if b3:\n        v4 /= 0\n"
+        "    return -float(v4) if 0 // v4 < 1 else 0\n",
+        [Column(I, [0, 540]), Column(B, [False, True])],
+        "a float() the core folded away was read on the int of a merge held as float",
+    ),
 ]
 
 
@@ -370,9 +383,25 @@ def test_a_user_exception_class_is_not_its_base_nor_its_subclass(raised, first, 
         "        return 0\n    else:\n        return 0\n",
         [Column(F, [0.0, 1.0])],
     ),
-], ids=["raise-in-a-uniform-if", "try-in-a-uniform-if", "python-if-returns-after-a-raise"])
+    (
+        "class RangeError(ValueError):\n    pass\n\ndef f(p2, rates: dict):\n    p2 = rates['high']\n"
+        "    w3 = 0\n    while w3 < 1:\n        w3 += 1\n        if 1:\n            raise RangeError(f'p2={p2}')\n"
+        "        p2 = 0\n        return 1\n    return 0\n",
+        [Column(F, [0.0, 1.0]), Column(O, [{"low": 0.5, "high": -0.25}], True)],
+    ),
+    (
+        "class RangeError(ValueError):\n    pass\n\ndef f(p1, rates):\n    p1 = rates['high']\n    w11 = 0\n"
+        "    while True:\n        w11 += 1\n        if w11 > 0:\n            break\n        if 1:\n"
+        "            raise RangeError(f'p1={p1}')\n        return 0\n    return 0\n",
+        [Column(F, [0.0, 1.0]), Column(O, [{"low": 3, "high": -0.25}], True)],
+    ),
+], ids=["raise-in-a-uniform-if", "try-in-a-uniform-if", "python-if-returns-after-a-raise",
+        "loop-raise-reads-a-uniform-value-from-before-the-loop", "loop-raise-after-a-break-reads-a-uniform-value"])
 def test_the_once_open_raise_rejections_compile_and_match(source, columns, tmp_path):
     # Rejected as raise-scalar-block until the raise codes of a Python `if`'s sides were carried
     # out of it (scalar_if.rs raise_code_out); CI's seeds found them (310002 #1262, 310007 #969).
+    # The loop cases read a uniform value (D14) assigned before the loop through a variable the
+    # body reassigns only after the raise: rejected until loop_raise.rs read such a phi as its
+    # value from before the loop (120005 #1051, 170002 #1551).
     failures = check.check_program(source, columns, check.backends(["numpy"]), str(tmp_path)).failures
     assert failures == []
