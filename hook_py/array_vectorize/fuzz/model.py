@@ -35,6 +35,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from ..runtime.special import SPECIAL_HELPERS
 from . import oracle
 
 INT64_MIN = oracle.INT64_MIN
@@ -723,8 +724,9 @@ class Model:
         return Val(self._numpy(_NP_MATH[name], *columns), "f")
 
     def _d17(self, name: str, vals: List[Val]) -> Val:
-        """The D17 helpers: CPython's IEEE values (the D17 table); on arrays they take float64
-        (the inexact ones are judged on their own bound, ``oracle.special_close``)."""
+        """The D17 helpers: CPython's IEEE values (the D17 table); on arrays they take float64,
+        and the inexact ones give the runtime helper's own values (judged against CPython on
+        their own bound, ``oracle.special_close``, where the element's value is their result)."""
         arrays = self.arrays and any(v.kind is not None for v in vals)
         columns = [[self._convert(x, "f") for x in v.lanes] if arrays else v.lanes for v in vals]
         if name == "round":
@@ -735,8 +737,16 @@ class Model:
             fn = lambda a, b, rel, tol: math.isclose(a, b, rel_tol=rel, abs_tol=tol)  # noqa: E731
         else:
             fn = getattr(oracle.IEEE_MATH, name)
-        lanes = _lanes(fn, *columns)
-        if self.arrays and not self.inst.scalar:  # the helper runs on arrays (0-d ones included)
+        on_arrays = self.arrays and not self.inst.scalar  # the helper runs on arrays (0-d ones too)
+        if on_arrays and name in oracle.INEXACT_SPECIAL:
+            # The inexact helpers' values on arrays are their own, within their bound of
+            # CPython's: an element the array rules explain otherwise (a wrapped int on the way,
+            # item 13) gives the helper's value, not CPython's (seed 1 #64).
+            helper = SPECIAL_HELPERS[name][1]
+            lanes = self._numpy(lambda *xs: helper(np, *xs), *columns)
+        else:
+            lanes = _lanes(fn, *columns)
+        if on_arrays:
             self._d3_nan_signs(lanes, columns)
         if not arrays:
             return Val(lanes, None)
