@@ -40,6 +40,46 @@ struct Facts {
     /// loop, which a simplification can move (dropping `int(p)` of a phi `p` inferred int only
     /// through that very conversion leaves `p` a float), so none is read.
     carried: BTreeSet<Value>,
+    /// The float merges with an int or bool input (item 8: they hold ints as float64).
+    holds_ints: BTreeSet<Value>,
+}
+
+/// The values of `func` that merge an int or bool into a float (a `select`, a loop phi, an
+/// if-merge; also a merge of such a merge), by the kinds as they stand.
+fn float_merges_of_ints(func: &Function, block: &Block) -> BTreeSet<Value> {
+    let kind = |v: Value| func.info(v).kind;
+    let mut held = BTreeSet::new();
+    // A phi's next value comes after it: repeat until nothing is added.
+    loop {
+        let before = held.len();
+        let mut merge = |dst: Value, inputs: &[Value]| {
+            let int_like =
+                |v: &Value| matches!(kind(*v), Kind::Int | Kind::Bool) || held.contains(v);
+            if kind(dst) == Kind::Float && inputs.iter().any(int_like) {
+                held.insert(dst);
+            }
+        };
+        walk_insts(block, &mut |inst| match inst {
+            Inst::Let {
+                dst,
+                op: Op::Select(_, a, b),
+            } => merge(*dst, &[*a, *b]),
+            Inst::Loop { phis, .. } => {
+                for p in phis {
+                    merge(p.dst, &[p.init, p.next]);
+                }
+            }
+            Inst::If { outs, .. } => {
+                for o in outs {
+                    merge(o.dst, &[o.then, o.other]);
+                }
+            }
+            Inst::Let { .. } => {}
+        });
+        if held.len() == before {
+            return held;
+        }
+    }
 }
 
 /// The loop phis of `block` (nested blocks included) and every value computed from one.
@@ -84,7 +124,15 @@ fn walk(func: &mut Function, reads: Reads) {
     let mut map: HashMap<Value, Value> = HashMap::default();
     let mut body = std::mem::take(&mut func.body);
     let carried = loop_carried(&body);
-    let reads = Facts { reads, carried };
+    let holds_ints = match reads {
+        Reads::Kinds => float_merges_of_ints(func, &body),
+        Reads::Constants => BTreeSet::new(),
+    };
+    let reads = Facts {
+        reads,
+        carried,
+        holds_ints,
+    };
     fold_block(func, &mut body, &mut consts, &mut map, &reads);
     func.body = body;
     super::rename_all(func, &map);
@@ -152,9 +200,14 @@ fn simplify(
             _ if a == b => Some(*a),
             _ => None,
         },
-        // `float(v)` of a float stays: codegen writes nothing for it (`choice::cast`), and it
-        // says where the source converts a value the IR holds as float64 but that is an int on
-        // some lanes (a merge, item 8), which the fuzzer's model reads per lane as CPython.
+        // `float(v)` of a merge that holds ints as float64 (item 8) stays: codegen writes
+        // nothing for it (`choice::cast`), and the fuzzer's model reads it per element as
+        // CPython does (`-float(v)` of the int 0 is -0.0; seed 170007 #1948).
+        Op::Cast(CastOp::Float, v)
+            if kind(*v) == Some(Kind::Float) && !facts.holds_ints.contains(v) =>
+        {
+            Some(*v)
+        }
         Op::Cast(CastOp::Int | CastOp::Round, v) if kind(*v) == Some(Kind::Int) => Some(*v),
         Op::Cast(CastOp::Bool, v) if kind(*v) == Some(Kind::Bool) => Some(*v),
         Op::Unary(UnOp::Pos, v) if matches!(kind(*v), Some(Kind::Int | Kind::Float)) => Some(*v),
@@ -197,7 +250,21 @@ mod tests {
     }
 
     #[test]
-    fn a_float_conversion_of_a_float_stays_in_the_ir_and_costs_no_code() {
+    fn a_conversion_to_the_kind_a_value_has_goes() {
+        let f = ir_after("def f(x):\n    return float(x * 1.5)\n", "fold");
+        let mut ret_op = None;
+        walk_insts(&f.body, &mut |inst| {
+            if let Inst::Let { dst, op } = inst {
+                if *dst == f.ret[0] {
+                    ret_op = Some(op.clone());
+                }
+            }
+        });
+        assert!(!matches!(ret_op, Some(Op::Cast(CastOp::Float, _))), "{f}");
+    }
+
+    #[test]
+    fn a_float_conversion_of_a_merge_holding_ints_stays_and_costs_no_code() {
         // `v` is an int on the lanes that skip the `if` (held as float64, item 8): the model of
         // the fuzzer reads `-float(v)` there as CPython does (-0.0 for 0), which it could not if
         // the conversion were gone (seed 170007 #1948).
