@@ -5,13 +5,15 @@ against CPython element by element (docs/testing.md).
 
 * ``generator.py`` writes well-formed random programs (module text: constants, helpers, lambdas
   and the entry function ``f``), plus, at a low rate, programs with one unsupported construct
-  that must be rejected with a positioned ``VectorizationError``;
+  that must be rejected with a positioned ``VectorizationError``; its statements and its
+  expressions are the mixins ``grammar_statements.py`` and ``grammar_expressions.py``;
 * ``grammar_raise.py`` (D11: ``raise``, ``assert``, a validation helper, ``try``) and
   ``grammar_calls.py`` (D14 uniform parameters, D16 NumPy calls, D17 functions) are the
   generator's newer parts, drawn from a random stream of their own;
-* ``wellformed.py`` (with ``wellformed_ext.py`` for those constructs) is the static checker of well-formedness (every path returns, no reads of
-  possibly undefined names, conditions of ``if`` statements are booleans), used on every
-  generated program and on every candidate of the minimizer;
+* ``wellformed.py`` (with ``wellformed_expressions.py`` for the rules of expressions and calls,
+  and ``wellformed_ext.py`` for those constructs) is the static checker of well-formedness (every
+  path returns, no reads of possibly undefined names, conditions of ``if`` statements are
+  booleans), used on every generated program and on every candidate of the minimizer;
 * ``inputs.py`` makes the input columns (random and edge values of float64, int64, uint64, bool);
 * ``oracle.py`` runs CPython on every element (with the IEEE values of D3 where it raises, and
   CPython's exceptions inside ``try`` bodies and from explicit raises) and holds the comparison of

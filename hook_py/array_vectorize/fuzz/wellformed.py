@@ -19,6 +19,12 @@ empty, so a reproducer is always a program of the supported language that CPytho
 * names read by a local lambda or nested ``def`` from the enclosing function are never assigned
   in it (the compiler freezes them, CPython reads them late);
 * the D11, D14, D16 and D17 constructs in the forms ``wellformed_ext.py`` lists.
+
+This module holds the module-level checks, ``Scope``'s statement walk (which names are defined
+where, the kinds of variables, ``return``/``break``/``continue``, loops) and the analyses
+``check.py`` uses (``returns_bool``, and ``patterns``, the shapes of control flow it classifies
+failures by); the rules for expressions and calls are ``Scope``'s mixin in
+``wellformed_expressions.py`` (with ``Invalid``).
 """
 
 from __future__ import annotations
@@ -28,25 +34,11 @@ import math
 from typing import Dict, List, Optional, Set
 
 from . import wellformed_ext
+from .wellformed_expressions import ALLOWED_BINOPS, MATH_ARITY, ExpressionRules, Invalid
 
-BUILTIN_ARITY = {"abs": (1, 1), "min": (2, 5), "max": (2, 5), "int": (1, 1), "float": (1, 1), "bool": (1, 1), "round": (1, 1), "pow": (2, 2)}
-MATH_ARITY = {
-    **{name: (1, 1) for name in (
-        "sqrt", "exp", "expm1", "log1p", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
-        "cosh", "tanh", "asinh", "acosh", "atanh", "fabs", "floor", "ceil", "trunc", "isnan", "isinf",
-        "isfinite", "degrees", "radians")},
-    "log": (1, 2), "atan2": (2, 2), "hypot": (2, 2), "copysign": (2, 2), "pow": (2, 2),
-}
-MATH_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
 BOOL_MATH = ("isnan", "isinf", "isfinite")
-ALLOWED_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
-ALLOWED_CMPOPS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 
 BOOL, NUM, SCALAR = "bool", "num", "scalar"
-
-
-class Invalid(Exception):
-    pass
 
 
 class ModuleInfo:
@@ -190,7 +182,7 @@ def check_function(fn: ast.FunctionDef, info: ModuleInfo, outer: Dict[str, str],
         raise Invalid(f"{fn.name}: a path falls off the end")
 
 
-class Scope:
+class Scope(ExpressionRules):
     def __init__(self, info: ModuleInfo, defined: Set[str], kinds: Dict[str, str]) -> None:
         self.info = info
         self.defined = set(defined)
@@ -504,156 +496,6 @@ class Scope:
         inner.indices = {}
         inner.locals_callables = dict(self.locals_callables)
         return inner
-
-    # -------------------------------------------------------------- expressions
-    def condition(self, test: ast.expr) -> None:
-        if isinstance(test, ast.Compare) and isinstance(test.left, ast.NamedExpr):
-            walrus = test.left
-            self.expr(walrus.value)
-            if not isinstance(walrus.target, ast.Name):
-                raise Invalid("walrus target")
-            for c in test.comparators:
-                self.expr(c)
-            for op in test.ops:
-                if not isinstance(op, ALLOWED_CMPOPS):
-                    raise Invalid("comparison operator")
-            self.store(walrus.target.id)
-            return
-        self.expr(test)
-
-    def read(self, name: str) -> None:
-        if name not in self.defined:
-            raise Invalid(f"{name} may be undefined")
-
-    def expr(self, node: ast.expr) -> None:
-        if wellformed_ext.expr(self, node):
-            return
-        if isinstance(node, ast.Constant):
-            if type(node.value) not in (bool, int, float):
-                raise Invalid("constant")
-            if type(node.value) is int and not -(2**63) <= node.value < 2**64:
-                raise Invalid("literal beyond 64 bits")
-        elif isinstance(node, ast.Name):
-            if not isinstance(node.ctx, ast.Load):
-                raise Invalid("store in expression")
-            n = node.id
-            if n in self.defined:
-                if self.kinds.get(n) == "callable":
-                    raise Invalid("function used as a value")
-                return
-            if n in self.info.consts:
-                return
-            raise Invalid(f"{n} may be undefined")
-        elif isinstance(node, ast.BinOp):
-            if not isinstance(node.op, ALLOWED_BINOPS):
-                raise Invalid("operator")
-            self.expr(node.left)
-            self.expr(node.right)
-        elif isinstance(node, ast.UnaryOp):
-            if not isinstance(node.op, (ast.USub, ast.UAdd, ast.Not)):
-                raise Invalid("unary operator")
-            self.expr(node.operand)
-        elif isinstance(node, ast.Compare):
-            if not all(isinstance(op, ALLOWED_CMPOPS) for op in node.ops):
-                raise Invalid("comparison operator")
-            self.expr(node.left)
-            for c in node.comparators:
-                self.expr(c)
-        elif isinstance(node, ast.BoolOp):
-            for v in node.values:
-                self.expr(v)
-        elif isinstance(node, ast.IfExp):
-            self.expr(node.test)
-            self.expr(node.body)
-            self.expr(node.orelse)
-        elif isinstance(node, ast.Call):
-            self.call(node)
-        elif isinstance(node, ast.Attribute):
-            if not (isinstance(node.value, ast.Name) and node.value.id == "math" and self.info.has_math and node.attr in MATH_CONSTANTS):
-                raise Invalid("attribute")
-        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in self.info.tables:
-            idx = node.slice
-            if not (
-                isinstance(idx, ast.BinOp)
-                and isinstance(idx.op, ast.Mod)
-                and isinstance(idx.right, ast.Constant)
-                and idx.right.value == self.info.tables[node.value.id]
-                and isinstance(idx.left, ast.Call)
-                and getattr(idx.left.func, "id", None) == "int"
-            ):
-                raise Invalid("table index must be int(x) % size")
-            self.expr(idx.left)
-        elif isinstance(node, ast.Subscript):
-            if not isinstance(node.value, ast.Name) or node.value.id not in self.info.tuples:
-                raise Invalid("subscript")
-            size = len(self.info.tuples[node.value.id])
-            idx = node.slice
-            if isinstance(idx, ast.Name) and idx.id in self.indices:
-                values = self.indices[idx.id]
-                if not values or not all(-size <= v < size for v in values):
-                    raise Invalid("index out of range")
-            else:
-                try:
-                    v = ast.literal_eval(idx)
-                except ValueError:
-                    raise Invalid("index must be constant or a loop index") from None
-                if type(v) is not int or not -size <= v < size:
-                    raise Invalid("index out of range")
-        elif isinstance(node, ast.NamedExpr):
-            raise Invalid("walrus outside an if test")
-        else:
-            raise Invalid(f"unsupported expression {type(node).__name__}")
-
-    def call(self, node: ast.Call, arity: int = 1) -> None:
-        """A call; ``arity`` is how many names its result is unpacked into (1: used as a number)."""
-        if wellformed_ext.call(self, node):
-            return
-        f = node.func
-        name = f.id if isinstance(f, ast.Name) else None
-        if self.info.arities.get(name, 1) != arity and name not in self.locals_callables:
-            raise Invalid(f"{name} returns {self.info.arities.get(name, 1)} values, used as {arity}")
-        for a in node.args:
-            if isinstance(a, ast.Starred):
-                raise Invalid("starred")
-            self.expr(a)
-        for k in node.keywords:
-            if k.arg is None:
-                raise Invalid("**kwargs")
-            self.expr(k.value)
-        n = len(node.args)
-        if isinstance(f, ast.Attribute):
-            if not (isinstance(f.value, ast.Name) and f.value.id == "math" and self.info.has_math and f.attr in MATH_ARITY):
-                raise Invalid("call of an attribute")
-            lo, hi = MATH_ARITY[f.attr]
-            if node.keywords or not lo <= n <= hi:
-                raise Invalid("math arity")
-            return
-        if not isinstance(f, ast.Name):
-            raise Invalid("call target")
-        name = f.id
-        params = self.locals_callables.get(name) or self.info.callables.get(name)
-        if params is not None:
-            if name not in self.locals_callables and name in self.defined:
-                raise Invalid("call of a shadowed name")
-            given = set(params[:n])
-            for k in node.keywords:
-                if k.arg not in params or k.arg in given:
-                    raise Invalid("keyword argument")
-                given.add(k.arg)
-            if n > len(params) or given != set(params):
-                raise Invalid("call arity")
-            return
-        if name in self.info.math_names and name not in self.defined:
-            lo, hi = MATH_ARITY[name]
-            if node.keywords or not lo <= n <= hi:
-                raise Invalid("math arity")
-            return
-        if name in BUILTIN_ARITY and name not in self.defined:
-            lo, hi = BUILTIN_ARITY[name]
-            if node.keywords or not lo <= n <= hi:
-                raise Invalid("builtin arity")
-            return
-        raise Invalid(f"call of {name}")
 
 
 def is_finite_const(v: object) -> bool:

@@ -1,5 +1,6 @@
 """Well-formedness of the D11, D14, D16 and D17 constructs (``grammar_raise.py``,
-``grammar_calls.py``), called by ``wellformed.Scope`` and ``wellformed.check_module``:
+``grammar_calls.py``), called by ``wellformed.Scope`` (``expr`` and ``call`` by its expression
+rules, ``wellformed_expressions.py``) and ``wellformed.check_module``:
 
 * module level: ``import numpy as np``, ``import enum``, ``class Mode(enum.Enum)`` with int
   members, exception classes of a builtin or an earlier one whose body is ``pass`` or a docstring
