@@ -5,6 +5,7 @@ infinities, subnormals; in both argument orders, and in a clamp."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -172,3 +173,16 @@ def test_a_clip_whose_bounds_cross(kept_passes):
     x, lo, hi = _operands(rng, N_LARGE)
     _assert_bitwise(vectorize(band)(x, hi, lo), _cpython_bits(band, [x, hi, lo]))
     assert kept_passes == [True]
+
+
+def test_small_arrays_of_one_shape_every_edge_combination(kept_passes):
+    """Below CHECKED_PASS_MIN, NumPy bounds of x's shape take the comparisons written into a copy
+    of x (``_vec_clip``'s ``copyto``): every combination of edge values and ties, bit for bit,
+    and the inputs are left as they were."""
+    values = EDGES + [0.75, -0.75]
+    x, lo, hi = (np.ascontiguousarray(row) for row in np.array(list(itertools.product(values, repeat=3))).T)
+    before = [a.copy() for a in (x, lo, hi)]
+    _assert_bitwise(vectorize(band)(x, lo, hi), _cpython_bits(band, [x, lo, hi]))
+    assert kept_passes == []
+    for a, b in zip((x, lo, hi), before):
+        assert np.array_equal(a.view(np.int64), b.view(np.int64))

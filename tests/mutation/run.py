@@ -100,6 +100,12 @@ MUTATIONS: List[Mutation] = [
         "a maximum/minimum/clip pass is kept with NaN from a bound (CPython keeps x)",
     ),
     Mutation(
+        "small-clip-tie-takes-the-bound", "runtime/select.py",
+        "        copyto(r, lo, where=lo > x)",
+        "        copyto(r, lo, where=lo >= x)",
+        "a small clip replaces x by an equal lower bound (0.0 for -0.0: CPython's max keeps x)",
+    ),
+    Mutation(
         "int-truediv-through-float", "runtime/arith.py",
         "_TWO_53 = 2.0**53",
         "_TWO_53 = 2.0**64",
