@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from array_vectorize.fuzz import check, oracle
-from array_vectorize.fuzz.generator import FEATURES, Generator
+from array_vectorize.fuzz.generator import FEATURES, LOWERING_REJECTIONS, Generator
 from array_vectorize.fuzz.inputs import Column
 from array_vectorize.fuzz.minimize import minimize
 from array_vectorize.fuzz.runner import OPEN_BUG_CLASSES, OPEN_BUG_FEATURES, Options, run
@@ -87,12 +87,13 @@ def test_rejection_programs_are_rejected_with_positions():
 def test_a_defect_found_while_lowering_is_the_first_statement_of_f():
     """Lowering skips code after an always-returning `if` (CPython never runs it), so a rejection
     program's defect that only lowering reports must come first (seed 120003, program 35: a
-    `raise ... from z8` after an if/elif that always returns was accepted)."""
+    `raise ... from z8` after an if/elif that always returns was accepted; seed 190002, program
+    1537: `z9 = p2 + 'text'`, a string being a uniform value, D14)."""
     seen = 0
     for i in range(400):
         program = Generator(random.Random(i), reject=True).program()
         first, _, construct = program.reject
-        if construct not in ("raise_from", "unknown_name", "unknown_math", "print"):
+        if construct not in LOWERING_REJECTIONS:
             continue
         seen += 1
         tree = ast.parse(program.source)

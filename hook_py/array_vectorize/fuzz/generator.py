@@ -65,6 +65,9 @@ REJECTIONS = (
     "list", "string", "print", "matmul", "unknown_math",
     "unknown_name", "raise_from", "comprehension", "with", "global",
 )
+#: The rejections only lowering reports (they need kinds or bindings): ``inject_rejection`` puts
+#: them first in ``f``.
+LOWERING_REJECTIONS = ("unknown_math", "unknown_name", "print", "raise_from", "string")
 
 
 @dataclass
@@ -388,8 +391,9 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         # code after an always-returning constant `if` is never lowered (CPython never runs it
         # either), and a reassigned parameter may have become a Python scalar, whose truth is
         # exact. (A `raise ... from z8` placed after an if/elif that always returns was dead
-        # code the core no longer lowers: seed 120003, program 35.)
-        if construct in ("unknown_math", "unknown_name", "print", "raise_from"):
+        # code the core no longer lowers: seed 120003, program 35. A string is a uniform value
+        # (D14), rejected only where lowering meets it as a number: seed 190002, program 1537.)
+        if construct in LOWERING_REJECTIONS:
             at = first_body_line
         else:
             starts = [s for s in self.top_starts if s >= first_body_line] or [first_body_line]
