@@ -349,6 +349,22 @@ def test_a_d3_nan_sign_explains_nothing_else(tmp_path):
     assert [f.kind for f in failures] == ["mismatch", "mismatch"]
 
 
+def test_the_sign_copysign_shows_of_a_nan_of_nans_explains_nothing_else(tmp_path):
+    # `abs(b) * b` of D3's NaN is a NaN of NaNs: copysign(1.0, v3) may give either sign
+    # (item 18, seed 190005 #72), and nothing else.
+    import numpy as np
+
+    source = (
+        "import math\n\ndef h0(a, b, c):\n    b = 0.0 // 0\n    v3 = abs(b) * b\n    return math.copysign(1, v3)\n\n"
+        "def f(p0, p1):\n    return h0(0, 0, 0) * 2.0\n"
+    )
+    columns = [Column(I, [10], True), Column(U, [3, 0])]
+    for sign in (1.0, -1.0):
+        assert _judged(source, columns, tmp_path, lambda *args, s=sign: np.array([2.0 * s, 2.0 * s])) == []
+    failures = _judged(source, columns, tmp_path, lambda *args: np.array([1.0, -3.0]))
+    assert [f.kind for f in failures] == ["mismatch", "mismatch"]
+
+
 @pytest.mark.parametrize("raised, first", [("RangeError", 1), ("NarrowError", 2), ("ValueError", 1)])
 def test_a_user_exception_class_is_not_its_base_nor_its_subclass(raised, first, tmp_path):
     # CPython raises RangeError at element 1 (or NarrowError at element 2, with element 1 at

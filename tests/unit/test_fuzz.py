@@ -112,6 +112,16 @@ def test_a_d3_nan_of_an_int_division_takes_the_librarys_sign():
     assert totals["mismatches"] == 0 and totals["crashes"] == 0, out.getvalue()
 
 
+def test_copysign_of_a_nan_of_nans_shows_a_sign_picked_by_whoever_computed_it():
+    """Item 18: `b = 0.0 // 0` is D3's NaN and `abs(b) * b` a NaN of NaNs, whose sign NumPy's
+    scalar math, its loops and CPython's float each pick their own way (and in an operand order
+    the core may change); `math.copysign(1, v3)` shows it. The model varied the signs of D3 NaNs
+    in the array reading only (seed 190005, program 72, replayed exactly: a mismatch before)."""
+    out = io.StringIO()
+    totals = run(_options(seed=190005, count=1), [72], out=out)
+    assert totals["mismatches"] == 0 and totals["crashes"] == 0, out.getvalue()
+
+
 def test_an_int_rounded_beyond_int64_is_wide():
     """Items 6, 7: `round(int(1e300), -1)` is CPython's big int; the vectorized int saturates
     to INT64_MAX, whose rounding to tens wraps, so a test on it may go the other way. The

@@ -108,6 +108,9 @@ class Explainer:
         self._raises: Dict[Any, List[bool]] = {}  # which lanes raise (D11), per run of the model
         self._plain_classes: Dict[bool, List[Optional[str]]] = {}  # the class each lane raises, plain
         self._nan_signs: Dict[float, Any] = {}  # ``arrays`` with D3 NaNs of one sign (item 18)
+        self._arrays_signs_nans = False  # ``arrays`` met a NaN whose sign is a pick (item 18)
+        self._plain_signs_nans: Dict[bool, bool] = {}  # ``plain`` (by ``stated``) showed one
+        self._plain_signed: Optional[List[List[Any]]] = None  # ``plain`` with those of one sign
         self._plain_operands: Dict[bool, List[Optional[tuple]]] = {}
         # Per lane, under ``arrays``: the class of the site it raises at, that site's exception
         # where the model builds it, and the site with its operands' values.
@@ -125,6 +128,7 @@ class Explainer:
                 m = self.model
                 self._raise_exceptions = [m.site_exception(c, lane) if c else None for lane, c in enumerate(m.raise_codes)]
                 self._held = self._site_operands()
+                self._arrays_signs_nans = m.d3_nans or m.nan_signs_shown
             except Exception as exc:  # noqa: BLE001 - a gap of the model: reported with the mismatch
                 self.error = f"model: {type(exc).__name__}: {exc}"
         return self._arrays
@@ -136,6 +140,7 @@ class Explainer:
                 self._raises[stated] = self.model.raises
                 self._plain_classes[stated] = self._site_classes()
                 self._plain_operands[stated] = self._site_operands()
+                self._plain_signs_nans[stated] = self.model.nan_signs_shown
             except Exception as exc:  # noqa: BLE001
                 self.error = f"model: {type(exc).__name__}: {exc}"
         return self._plain.get(stated)
@@ -293,18 +298,39 @@ class Explainer:
         arrays = self.arrays()
         if arrays is None:
             return False
-        if not any(p is not None and oracle.same_value(p[lane], expected) for p in (self.plain(), self.plain(stated=True))):
+        plains = [self.plain(), self.plain(stated=True)] + self._signed_plains()
+        if not any(p is not None and oracle.same_value(p[lane], expected) for p in plains):
             return False
         return any(
             oracle.close(got, kind, a[0][lane], self.ulps, float_result=float_result or a[1] == "f")
             for a in [arrays] + self._signed_nans()
         )
 
+    def _signed_plains(self) -> List[List[Any]]:
+        """Item 18 in the ``plain`` reading: where it shows the sign of a NaN computed from NaNs
+        (``math.copysign``), CPython's own operand order picked that sign, which the IR's order
+        need not keep. The ``plain`` readings with such signs negative, and positive."""
+        if self._plain_signed is None:
+            self._plain_signed = []
+            for stated in (False, True):
+                if not self._plain_signs_nans.get(stated):
+                    continue
+                for sign in (-1.0, 1.0):
+                    self.model.nan_sign = sign
+                    try:
+                        self._plain_signed.append(self.model.run(self.params, arrays=False, stated=stated)[0])
+                    except Exception:  # noqa: BLE001 - as ``plain``: no explanation
+                        pass
+                    finally:
+                        self.model.nan_sign = None
+        return self._plain_signed
+
     def _signed_nans(self) -> List[Tuple[List[Any], str]]:
-        """Item 18: where a D17 helper gives a NaN for a call CPython refuses (D3), that NaN's
-        sign is the array library's, which ``math.copysign`` shows. The ``arrays`` reading with
-        such NaNs negative, and positive (only when the model met one)."""
-        if not getattr(self.model, "d3_nans", False):
+        """Item 18: where a D17 helper or a division gives a NaN for a call CPython refuses
+        (D3), and where a NaN is computed from NaNs, that NaN's sign is the array library's,
+        which ``math.copysign`` shows. The ``arrays`` reading with such NaNs (and the results of
+        ``copysign`` of a NaN) negative, and positive (only when the model met one)."""
+        if not self._arrays_signs_nans:
             return []
         out = []
         for sign in (-1.0, 1.0):
