@@ -278,9 +278,11 @@ impl Gen<'_> {
             return self.helper(&F64, vec![e]);
         }
         if matches!(k, Kind::Unknown | Kind::Object) {
-            // D14: a number read from a uniform value has a kind only the call knows; its
-            // natural dtype (an int is int64, a float float64), not `dtype(Unknown)`'s bool.
-            return self.xcall("asarray", vec![e]);
+            // D14: a number read from a uniform value has a kind only the call knows: its own
+            // dtype (a bool, an int int64 or uint64, a float float64), and item 17's
+            // OverflowError for an int beyond 64 bits (`xp.asarray` gives an object array or
+            // the library's error; seed 200007 #1724).
+            return self.helper_op(&UNARY, "lift", vec![e]);
         }
         self.asarray(e, self.dtype(k))
     }

@@ -61,12 +61,13 @@ pub const UNARY: Helper = Helper {
     params: "xp, op, a",
     ops: &[
         "neg", "pos", "abs", "not", "invert", "float", "int", "bool", "round", "floor", "ceil",
-        "trunc", "np_floor", "np_ceil", "np_trunc", "np_round", "index",
+        "trunc", "np_floor", "np_ceil", "np_trunc", "np_round", "index", "lift",
     ],
     meaning: "Python's `op(a)` per lane (`bool` is `a != 0`, `not` is `a == 0`; `invert` is `~` \
               on ints and bools; `floor`, `ceil` and `trunc` are math's, returning ints; the \
               `np_` ones are NumPy's, a float for a float and an int unchanged, D16; `index` is \
-              `operator.index`: TypeError for a float)",
+              `operator.index`: TypeError for a float; `lift` is a Python number as a 0-d array \
+              of its own kind, item 17's OverflowError beyond 64 bits)",
 };
 
 /// `xp.where` across kinds.

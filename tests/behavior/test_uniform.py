@@ -287,6 +287,38 @@ def test_a_missing_key_raises_keyerror_as_cpython_does():
         vec(floats(), {"rate": 1.0})
 
 
+def scaled_levy(x, schedule):
+    # A levy whose scale is computed in Python from the parameters (D14): an int, a bool or a
+    # float only the call knows, made an array of its own kind where it meets `x`.
+    scale = schedule["units"] * schedule["per_unit"]
+    return x % 7 + scale // schedule["bands"]
+
+
+@pytest.mark.parametrize(
+    "schedule",
+    [
+        {"units": 3, "per_unit": 2, "bands": 4},
+        {"units": 2**62, "per_unit": 3, "bands": 1},  # in [2**63, 2**64): uint64 (item 13)
+        {"units": True, "per_unit": True, "bands": True},  # True * True is the int 1
+        {"units": 1.5, "per_unit": -2, "bands": -0.5},
+    ],
+    ids=["int", "uint64", "bools", "float"],
+)
+def test_a_number_computed_from_uniform_values_takes_its_own_kind(schedule, backend):
+    check(vectorize(scaled_levy), ints(), schedule, backend=backend)
+
+
+@pytest.mark.parametrize("backend_name", BACKEND_NAMES)
+def test_a_number_computed_from_uniform_values_beyond_64_bits_is_item_17(backend_name):
+    # 7 * INT64_MAX meets an array: the OverflowError of docs/semantics.md item 17, not an object
+    # array (NumPy) or the library's own error (array-api-strict; seed 200007 #1724).
+    from oracle import to_backend
+
+    vec = vectorize(scaled_levy)
+    with pytest.raises(OverflowError, match="vectorized integers are 64-bit"):
+        vec(to_backend(ints(), backend_name), {"units": 7, "per_unit": 9223372036854775807, "bands": 1})
+
+
 def test_a_key_read_only_on_a_branch_not_taken_is_not_read():
     def f(x, params):
         if params["mode"] == "flat":

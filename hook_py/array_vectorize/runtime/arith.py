@@ -107,7 +107,7 @@ BINARY_OPS = frozenset(_PLAIN) | frozenset(_QUIET) | BIT_OPS
 # The ``np_`` ops are NumPy's rounding (D16): a float stays a float, an int or bool keeps its value.
 UNARY_OPS = frozenset((
     "neg", "pos", "abs", "not", "invert", "float", "int", "bool", "round", "floor", "ceil", "trunc",
-    "np_floor", "np_ceil", "np_trunc", "np_round", "index",
+    "np_floor", "np_ceil", "np_trunc", "np_round", "index", "lift",
 ))
 _NUMPY_ROUNDING = {"np_floor": "floor", "np_ceil": "ceil", "np_trunc": "trunc", "np_round": "round"}
 
@@ -380,6 +380,8 @@ def _vec_unary(xp: Any, op: str, a: Any) -> Any:
     if kind in "BIF":
         kind = _scalar_kind(a, kind)
         a = info.scalar(kind, a)
+    if op == "lift":  # a number whose kind only the call knows (D14), as an array of that kind
+        return a
     if op == "invert":
         return bit_invert(xp, info, kind, a)
     if kind == "f":
