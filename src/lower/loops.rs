@@ -119,83 +119,6 @@ struct Attempt {
 }
 
 impl Lowerer<'_> {
-    /// The bounds of `range(...)`: known now (D6), or per lane (D12, `range_loop`); None after
-    /// reporting what is wrong with them.
-    pub(super) fn range_bounds(
-        &mut self,
-        frame: &mut Frame,
-        call: &ast::ExprCall,
-    ) -> Option<Bounds> {
-        let n = call.args.len();
-        if !(1..=3).contains(&n) || !call.keywords.is_empty() {
-            self.error_at(
-                frame,
-                DiagnosticKind::BadArguments,
-                format!("range() takes 1 to 3 positional arguments, got {n}"),
-                call,
-            );
-            return None;
-        }
-        let mut vals = vec![];
-        for a in &call.args {
-            let v = self.expr(frame, a);
-            if self.poisoned.contains(&v) {
-                return None;
-            }
-            match self.const_of(v) {
-                Some(Const::Int(i)) => vals.push(Ok(i)),
-                Some(Const::Bool(b)) => vals.push(Ok(i128::from(b))),
-                Some(_) => {
-                    self.error_at(
-                        frame,
-                        DiagnosticKind::BadArguments,
-                        "range() bounds must be integers".into(),
-                        a,
-                    );
-                    return None;
-                }
-                None => vals.push(Err(self.per_lane_bound(frame, v, a)?)),
-            }
-        }
-        let zero = Ok(0);
-        let one = Ok(1);
-        let (start, stop, step) = match vals.as_slice() {
-            [stop] => (&zero, stop, &one),
-            [start, stop] => (start, stop, &one),
-            [start, stop, step] => (start, stop, step),
-            _ => return None,
-        };
-        let Ok(step) = *step else {
-            self.error_at(
-                frame,
-                DiagnosticKind::DynamicRange,
-                "the step of range() must be known at generation time (D6): use a constant".into(),
-                &call.args[2],
-            );
-            return None;
-        };
-        if step == 0 {
-            self.error_at(
-                frame,
-                DiagnosticKind::BadArguments,
-                "range() step must not be zero".into(),
-                call,
-            );
-            return None;
-        }
-        match (*start, *stop) {
-            (Ok(a), Ok(b)) => Some(Bounds::Known(a, b, step)),
-            (a, b) => {
-                let mut value = |r: Result<i128, Value>| match r {
-                    Ok(i) => self.konst(Const::Int(i)),
-                    Err(v) => v,
-                };
-                let (a, b) = (value(a), value(b));
-                Some(Bounds::PerLane(a, b, step))
-            }
-        }
-    }
-
     /// A `for` statement (D6).
     pub(super) fn for_stmt(&mut self, frame: &mut Frame, f: &ast::StmtFor, stmt: &ast::Stmt) {
         if let ast::Expr::Tuple(t) = f.target.as_ref() {
@@ -233,7 +156,17 @@ impl Lowerer<'_> {
     }
 
     /// Lowers the body of a `for` or `while` loop until the carried kinds settle, then emits it.
+    /// A loop whose body shows no raise but calls a helper that raises (D11) is lowered again
+    /// carrying raises; a raise met while a loop around this one does not carry them is left
+    /// for that loop to see.
     pub(super) fn lower_loop(&mut self, frame: &mut Frame, spec: LoopSpec, stmt: &ast::Stmt) {
+        let outer = std::mem::take(&mut self.raise_in_unprepared_loop);
+        self.settle_loop(frame, spec, stmt);
+        self.raise_in_unprepared_loop |= outer;
+    }
+
+    /// `lower_loop`'s attempts.
+    fn settle_loop(&mut self, frame: &mut Frame, mut spec: LoopSpec, stmt: &ast::Stmt) {
         // Kinds and shapes of carried variables, refined until lowering the body agrees with them.
         let mut assumed = Assumed {
             vars: HashMap::default(),
@@ -251,6 +184,11 @@ impl Lowerer<'_> {
             self.forget_sites(sites);
             let diag_mark = self.diags.len();
             let attempt = self.loop_attempt(frame, &spec, &assumed);
+            if !spec.raises && std::mem::take(&mut self.raise_in_unprepared_loop) {
+                self.diags.truncate(diag_mark);
+                self.carry_raises(frame, &mut spec, &mut assumed);
+                continue;
+            }
             if attempt.body_flow.done == Done::Always && spec.mask.is_none() {
                 // Every element returns in the first iteration: no loop at all.
                 self.diags.truncate(diag_mark);
@@ -365,6 +303,23 @@ impl Lowerer<'_> {
             body,
             orelse: &[],
             mask: None,
+        }
+    }
+
+    /// Makes `spec` a loop that carries raises (and so the lanes done, as `carried_spec` does
+    /// for a body that shows a raise): a helper called in its body raises.
+    fn carry_raises(&mut self, frame: &Frame, spec: &mut LoopSpec, assumed: &mut Assumed) {
+        spec.raises = true;
+        if spec.has_return {
+            return;
+        }
+        spec.has_return = true;
+        if !frame.flow.returns.is_empty() {
+            let flow = frame.flow.clone();
+            let (done, ret) = self.collapse(&flow);
+            spec.outer_done = done;
+            spec.outer_ret = ret;
+            assumed.ret = ret.map(|r| (self.kind(r), Shape::Array));
         }
     }
 

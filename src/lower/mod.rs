@@ -243,6 +243,9 @@ pub struct Lowerer<'s> {
     /// How many loops around the code being lowered do not carry raises (their body holds no
     /// `raise`, `assert` or `try`, `loop_raise`): a raise there (a helper's) is reported (D11).
     loops_without_raises: usize,
+    /// A raise was met inside a loop that does not carry raises (a helper's `raise` or
+    /// `assert`): the innermost such loop is lowered again carrying them (`loops::lower_loop`).
+    raise_in_unprepared_loop: bool,
     /// How many blocks were open at the outermost `try` body around the code being lowered.
     try_block_depth: usize,
     /// The call of the expression statement being lowered (by address): a helper called for its
@@ -330,6 +333,7 @@ impl<'s> Lowerer<'s> {
             raise_sites: vec![],
             raise_codes: BTreeSet::new(),
             loops_without_raises: 0,
+            raise_in_unprepared_loop: false,
             try_block_depth: 0,
             statement_call: None,
             site_classes: vec![],

@@ -260,6 +260,11 @@ impl Lowerer<'_> {
             Some(s) => Some((frame.source, span(s))),
             None => self.try_spans.last().copied(),
         };
+        if self.loops_without_raises > 0 {
+            // A helper's raise in a loop whose own body shows none: the loop is lowered again,
+            // carrying raises, and this report goes with the attempt (`loops::lower_loop`).
+            self.raise_in_unprepared_loop = true;
+        }
         if let Some(what) = self.no_raise_here(stmt.is_none()) {
             if let Some((source, (start, end))) = at {
                 self.error(
@@ -315,9 +320,10 @@ impl Lowerer<'_> {
     /// Why lanes cannot end at a raise site here, if they cannot (`numeric`: the site is a
     /// numeric error of a `try` body). A site may stand in the function's own block, in the
     /// sides of Python-level `if`s (D11: `scalar_if` carries its code and values out) and in the
-    /// bodies of loops that carry raises (`loop_raise`); not in a loop whose body shows no raise
-    /// (a helper's), a `finally` clause, or a loop or Python `if` inside a `try` body (whose
-    /// clauses match on the codes of the `try`'s own block).
+    /// bodies of loops that carry raises (`loop_raise`); not in a loop lowered without them (a
+    /// helper's raise: that loop is lowered again carrying them), a `finally` clause, or a loop
+    /// or Python `if` inside a `try` body (whose clauses match on the codes of the `try`'s own
+    /// block).
     fn no_raise_here(&self, numeric: bool) -> Option<&'static str> {
         if self.in_finally > 0 {
             return Some("a `finally` clause whose code can raise (a call of a helper that raises) is not supported; move the call after the `try` statement");
@@ -389,7 +395,9 @@ impl Lowerer<'_> {
 }
 
 /// Why a helper's raise in a loop is rejected.
-const HELPER_IN_LOOP: &str = "a helper that can raise (a `raise`, an `assert`, or a `try` around an operation that can fail), called inside a loop whose own body has none, is not supported yet (D11: docs/decisions.md#d11); check before or after the loop, or raise in the loop's body";
+/// Reported while a loop is lowered without carrying raises; the loop is then lowered again
+/// carrying them (`loops::lower_loop`), so this stands only in a discarded attempt.
+const HELPER_IN_LOOP: &str = "a helper that can raise (a `raise`, an `assert`, or a `try` around an operation that can fail) is called inside a loop that does not carry raises (D11: docs/decisions.md#d11)";
 
 /// The direct subexpressions of `e` (the ones `free_names` descends into).
 fn children(e: &ast::Expr) -> Vec<&ast::Expr> {

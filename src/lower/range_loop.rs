@@ -1,4 +1,5 @@
-//! `for target in range(...)` whose bounds differ per lane (D12): the masked loop of
+//! The bounds of `range(...)` (`range_bounds`: known now, D6, or per lane), and `for target in
+//! range(...)` whose bounds differ per lane (D12): the masked loop of
 //! `while_loop`, run to the largest trip count. A counter starts at `start` and moves by `step`
 //! at the end of each iteration; a lane is active while its counter has not reached its `stop`
 //! (and it has not broken out or returned). The target takes the counter's value at the start of
@@ -8,12 +9,89 @@
 use rustpython_parser::ast;
 
 use super::loop_exit::has_exit;
-use super::loops::{LoopTest, Masked};
+use super::loops::{Bounds, LoopTest, Masked};
 use super::{Frame, Lowerer, Var};
 use crate::diagnostics::DiagnosticKind;
-use crate::ir::{CastOp, CmpOp, Kind, Op, Shape, Value};
+use crate::ir::{CastOp, CmpOp, Const, Kind, Op, Shape, Value};
 
 impl Lowerer<'_> {
+    /// The bounds of `range(...)`: known now (D6), or per lane (D12, below); None after
+    /// reporting what is wrong with them.
+    pub(super) fn range_bounds(
+        &mut self,
+        frame: &mut Frame,
+        call: &ast::ExprCall,
+    ) -> Option<Bounds> {
+        let n = call.args.len();
+        if !(1..=3).contains(&n) || !call.keywords.is_empty() {
+            self.error_at(
+                frame,
+                DiagnosticKind::BadArguments,
+                format!("range() takes 1 to 3 positional arguments, got {n}"),
+                call,
+            );
+            return None;
+        }
+        let mut vals = vec![];
+        for a in &call.args {
+            let v = self.expr(frame, a);
+            if self.poisoned.contains(&v) {
+                return None;
+            }
+            match self.const_of(v) {
+                Some(Const::Int(i)) => vals.push(Ok(i)),
+                Some(Const::Bool(b)) => vals.push(Ok(i128::from(b))),
+                Some(_) => {
+                    self.error_at(
+                        frame,
+                        DiagnosticKind::BadArguments,
+                        "range() bounds must be integers".into(),
+                        a,
+                    );
+                    return None;
+                }
+                None => vals.push(Err(self.per_lane_bound(frame, v, a)?)),
+            }
+        }
+        let zero = Ok(0);
+        let one = Ok(1);
+        let (start, stop, step) = match vals.as_slice() {
+            [stop] => (&zero, stop, &one),
+            [start, stop] => (start, stop, &one),
+            [start, stop, step] => (start, stop, step),
+            _ => return None,
+        };
+        let Ok(step) = *step else {
+            self.error_at(
+                frame,
+                DiagnosticKind::DynamicRange,
+                "the step of range() must be known at generation time (D6): use a constant".into(),
+                &call.args[2],
+            );
+            return None;
+        };
+        if step == 0 {
+            self.error_at(
+                frame,
+                DiagnosticKind::BadArguments,
+                "range() step must not be zero".into(),
+                call,
+            );
+            return None;
+        }
+        match (*start, *stop) {
+            (Ok(a), Ok(b)) => Some(Bounds::Known(a, b, step)),
+            (a, b) => {
+                let mut value = |r: Result<i128, Value>| match r {
+                    Ok(i) => self.konst(Const::Int(i)),
+                    Err(v) => v,
+                };
+                let (a, b) = (value(a), value(b));
+                Some(Bounds::PerLane(a, b, step))
+            }
+        }
+    }
+
     /// A bound of `range()` that differs per lane: an int or a bool. A float is a `TypeError` in
     /// CPython: an array whose kind is known only at run time goes through `operator.index`
     /// (`CastOp::Index`), which raises it; a float is reported (None).

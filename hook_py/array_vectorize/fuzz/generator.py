@@ -52,7 +52,7 @@ FEATURES = (
     "truth_condition", "tuple_return",
     "while_loop", "while_true", "break", "continue",
     # D11 (grammar_raise.py), D14, D16, D17 (grammar_calls.py); drawn from a stream of their own.
-    "raise", "assert", "validator", "try", "nan_on_raise", "user_exception",
+    "raise", "assert", "validator", "validator_in_loop", "try", "nan_on_raise", "user_exception",
     "uniform_dict", "uniform_enum", "uniform_none", "uniform_str", "numpy_calls", "special_exact", "special_inexact",
 )
 
@@ -144,6 +144,9 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         self.table_rng = random.Random(0)
         # D11, D14, D16, D17 features (grammar_raise.py, grammar_calls.py): their own stream too.
         self.ext_rng = random.Random(0)
+        #: Calls of the validator inside f's loops (``call_validator_in_loop``): a stream of
+        #: their own, so the programs of a seed that draw none stay as they were.
+        self.loop_check_rng = random.Random(0)
         self.ext: set = set()  # the ones this program draws
         self.module_classes: List[str] = []
         self.uniforms: Dict[str, list] = {}
@@ -299,6 +302,7 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         """Draws the D11/D14/D16/D17 features of this program (half the programs draw none) and
         writes what they need at module level (imports, classes)."""
         self.ext_rng = random.Random(hash(rng.getstate()[1]) + 1)
+        self.loop_check_rng = random.Random(hash(rng.getstate()[1]) + 2)
         self.kinds = kinds
         if self.ext_rng.random() < 0.5:
             return

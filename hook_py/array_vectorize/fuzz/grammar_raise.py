@@ -89,6 +89,20 @@ class RaisingGrammar:
             args.append(numeric[0])
         self.emit(indent, f"check({', '.join(args)})")
 
+    def call_validator_in_loop(self, indent: int) -> None:
+        """Sometimes, ``f``'s call of the validator first thing in a loop's body: a helper that
+        raises, in a loop whose own body shows no raise (D11; the core lowers such a loop again
+        carrying raises)."""
+        rng = self.loop_check_rng
+        if not (self.validator_arity and self.in_entry) or "validator_in_loop" in self.exclude:
+            return
+        if rng.random() >= 0.3:
+            return
+        self.used.add("validator_in_loop")
+        numeric = [p for p, k in zip(self.numeric_params, self.kinds) if k != "o"]
+        args = [rng.choice(numeric) for _ in range(self.validator_arity)]
+        self.emit(indent, f"check({', '.join(args)})")
+
     # ------------------------------------------------------------------ try
     def try_operand(self, env) -> str:
         rng = self.ext_rng

@@ -300,6 +300,7 @@ class StatementGrammar:
         self.exits = 0
         self.loop_depth += 1
         self.loops_in_if += self.if_depth > 0
+        self.call_validator_in_loop(indent + 1)
         falls = self.block(body, indent + 1, depth + 1, in_loop=True)
         self.loops_in_if -= self.if_depth > 0
         self.loop_depth -= 1
