@@ -23,8 +23,22 @@ pub fn wide_ints(func: &Function) -> Vec<bool> {
 /// [`wide_ints`] of a function whose parameters `i` with `wide_params[i]` may be wide (the
 /// arguments of an out-of-line helper's instance, D7).
 pub fn wide_ints_with(func: &Function, wide_params: &[bool]) -> Vec<bool> {
+    int_facts(func, wide_params).wide
+}
+
+/// What codegen reads of a function's ints (`int_facts`).
+pub struct IntFacts {
+    /// Per value, [`wide_ints_with`].
+    pub wide: Vec<bool>,
+    /// Per value, a Python int scalar known to lie within +-2**53, so that a float64 holds it
+    /// exactly (a comparison with a float array may convert it).
+    pub exact_in_float: Vec<bool>,
+}
+
+/// [`IntFacts`] of `func`, its parameters wide as [`wide_ints_with`] takes them.
+pub fn int_facts(func: &Function, wide_params: &[bool]) -> IntFacts {
     let st = WideState::solve(func, wide_params);
-    (0..func.values.len())
+    let wide = (0..func.values.len())
         .map(|i| {
             let info = &func.values[i];
             match (info.kind, info.shape) {
@@ -33,7 +47,17 @@ pub fn wide_ints_with(func: &Function, wide_params: &[bool]) -> Vec<bool> {
                 (_, Shape::Array) => st.wide[i] || info.kind == Kind::Unknown,
             }
         })
-        .collect()
+        .collect();
+    let limit = 1i128 << 53;
+    let exact_in_float = st
+        .range
+        .iter()
+        .map(|r| r.is_some_and(|(lo, hi)| lo >= -limit && hi <= limit))
+        .collect();
+    IntFacts {
+        wide,
+        exact_in_float,
+    }
 }
 
 /// The interval of every Python int (or bool) scalar that has one (the ranges `wide_ints`

@@ -14,6 +14,8 @@ pub(super) struct Operand {
     pub scalar: bool,
     /// An int that may lie outside int64 (`kinds::wide_ints`).
     pub wide: bool,
+    /// A Python int known to lie within +-2**53 (`ranges::int_facts`): a float64 holds it.
+    pub exact_in_float: bool,
     /// Its value when it is an int constant.
     pub int_const: Option<i128>,
     /// Whether it is a constant of any kind.
@@ -27,11 +29,13 @@ impl Operand {
         self.kind == Kind::Int && self.wide
     }
 
-    /// An int scalar that converts to float exactly: a constant within 2**53, or a loop index.
+    /// An int scalar that converts to float exactly: one whose interval lies within +-2**53 (a
+    /// constant, a loop index, arithmetic on those; not a sum of constants past int64 that did
+    /// not fold, seed 220009 #1456).
     fn small_int(self) -> bool {
         match self.int_const {
             Some(n) => n.unsigned_abs() <= 1 << 53,
-            None => !self.constant,
+            None => self.exact_in_float,
         }
     }
 
@@ -272,6 +276,7 @@ mod tests {
             kind,
             scalar: false,
             wide: false,
+            exact_in_float: false,
             int_const: None,
             constant: false,
         }
@@ -354,10 +359,14 @@ mod tests {
         let f = array(Kind::Float);
         assert!(plain_compare(CmpOp::Lt, f, int(1 << 53)));
         assert!(!plain_compare(CmpOp::Lt, f, int((1 << 53) + 1)));
-        assert!(
-            plain_compare(CmpOp::Lt, f, scalar(Kind::Int)),
-            "a loop index"
-        );
+        let index = Operand {
+            exact_in_float: true,
+            ..scalar(Kind::Int)
+        };
+        assert!(plain_compare(CmpOp::Lt, f, index), "a loop index");
+        // A Python int whose interval is unknown or reaches past 2**53 (`10 + (2**64 - 1)`,
+        // which did not fold): the helper compares it exactly, or raises item 17's error.
+        assert!(!plain_compare(CmpOp::Lt, f, scalar(Kind::Int)));
         assert!(!plain_compare(CmpOp::Lt, f, array(Kind::Int)));
         assert!(plain_compare(
             CmpOp::Eq,

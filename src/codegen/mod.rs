@@ -28,7 +28,7 @@ mod stmts;
 use std::collections::BTreeSet;
 
 // What codegen reads of the rest of the core, imported here once for every file below.
-use crate::analysis::ranges::wide_ints_with;
+use crate::analysis::ranges::int_facts;
 use crate::ir::{const_kind, Const};
 use crate::ir::{Function, Kind, Op, Shape, Value};
 use crate::lower::Hidden;
@@ -75,6 +75,8 @@ struct Gen<'a> {
     defs: Vec<Option<&'a Op>>,
     /// Int values that may lie outside int64 (`kinds::wide_ints`).
     wide: Vec<bool>,
+    /// Python int scalars known to lie within +-2**53 (`ranges::int_facts`).
+    exact_in_float: Vec<bool>,
     taken: plan::FreshNames,
     /// Generating the float body: every argument is float64 (or a Python float), so a float
     /// scalar lifted to a 0-d value may be the namespace's cheapest one (`runtime::F64`).
@@ -98,6 +100,7 @@ impl<'a> Gen<'a> {
         let mut taken = reserved.clone();
         taken.insert(xp.to_string());
         let n = f.values.len();
+        let ints = int_facts(f, wide_params);
         let mut g = Gen {
             f,
             xp: xp.to_string(),
@@ -106,7 +109,8 @@ impl<'a> Gen<'a> {
             names: vec![None; n],
             inline: vec![false; n],
             defs: vec![None; n],
-            wide: wide_ints_with(f, wide_params),
+            wide: ints.wide,
+            exact_in_float: ints.exact_in_float,
             taken: plan::FreshNames::new(taken),
             float_body: false,
             calls,
@@ -146,6 +150,7 @@ impl<'a> Gen<'a> {
             kind: self.kind(v),
             scalar: self.scalar(v),
             wide: self.wide[v.index()],
+            exact_in_float: self.exact_in_float[v.index()],
             int_const,
             constant,
         }

@@ -101,6 +101,7 @@ FIXED = {
     "try-in-a-loop-whose-clause-raises-then-a-read-of-the-body-s-name",
     "try-raising-uncaught-inside-an-array-if-then-return",
     "merge-of-a-uint64-constant-and-an-int64-array-on-strict",
+    "float-compared-with-an-unfolded-int-past-2-pow-53",
 }
 
 
@@ -734,6 +735,17 @@ CASES = [
         "    return -v * p0 + -w * p0\n",
         [Column(I, [2, 3]), Column(F, [1.5, -2.0]), Column(I, [0, 4])],
         "D16: np.where on a constant condition took the int side's kind",
+    ),
+    case(
+        # Campaign 21, seed 220009, program 1456: `K0 + 18446744073709551615` does not fold (past
+        # int64), so the float body compared a float array with it by the plain `<`, which NumPy
+        # does through float64 (2**64 < 2**64: False); CPython compares exactly (True). Codegen
+        # took every Python int that is not a constant for a loop index within 2**53.
+        "float-compared-with-an-unfolded-int-past-2-pow-53",
+        "K0 = 10\n\ndef f(p0, p1):\n    if p1 + 18446744073709551615 < K0 + 18446744073709551615:\n"
+        "        return p0 + 1.0\n    return p0\n",
+        [Column(F, [0.0, 2.5, -1.0, 3.0]), Column(F, [0.0, 4096.0, -1e30, 1e20])],
+        "a float array compared with an unfolded Python int past 2**53 by a plain operator",
     ),
 ]
 
