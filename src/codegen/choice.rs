@@ -18,8 +18,6 @@ pub(super) struct Operand {
     pub exact_in_float: bool,
     /// Its value when it is an int constant.
     pub int_const: Option<i128>,
-    /// Whether it is a constant of any kind.
-    pub constant: bool,
 }
 
 impl Operand {
@@ -278,7 +276,6 @@ mod tests {
             wide: false,
             exact_in_float: false,
             int_const: None,
-            constant: false,
         }
     }
 
@@ -292,7 +289,6 @@ mod tests {
     fn int(n: i128) -> Operand {
         Operand {
             int_const: Some(n),
-            constant: true,
             ..scalar(Kind::Int)
         }
     }

@@ -141,10 +141,9 @@ impl<'a> Gen<'a> {
 
     /// What instruction selection knows of `v` when it picks a form (`choice`).
     fn operand(&self, v: Value) -> choice::Operand {
-        let (int_const, constant) = match self.def(v) {
-            Some(Op::Const(Const::Int(n))) => (Some(*n), true),
-            Some(Op::Const(_)) => (None, true),
-            _ => (None, false),
+        let int_const = match self.def(v) {
+            Some(Op::Const(Const::Int(n))) => Some(*n),
+            _ => None,
         };
         choice::Operand {
             kind: self.kind(v),
@@ -152,7 +151,6 @@ impl<'a> Gen<'a> {
             wide: self.wide[v.index()],
             exact_in_float: self.exact_in_float[v.index()],
             int_const,
-            constant,
         }
     }
 
