@@ -264,7 +264,7 @@ impl Lowerer<'_> {
             return i;
         }
         self.raise_sites.truncate(sites);
-        self.site_classes.truncate(sites);
+        self.site_info.truncate(sites);
         self.raise_codes = codes;
         if let Some(i) = i {
             self.callees.truncate(i);

@@ -102,12 +102,9 @@ impl Lowerer<'_> {
         &mut self,
         block: &mut Block,
         flow: &Flow,
-        r: Option<&mut LoopRaises>,
+        r: &mut LoopRaises,
         unchanged: &HashMap<Value, Value>,
     ) {
-        let Some(r) = r else {
-            return;
-        };
         let returns = flow.returns.clone();
         self.in_block(block, |l| {
             let next = l.raise_chain(&returns, false).unwrap_or(r.code);
@@ -139,7 +136,7 @@ impl Lowerer<'_> {
 
     /// Reports that raise site `site` reads a uniform value its loop defines.
     fn uniform_read_in_loop(&mut self, site: usize) {
-        if let Some((source, (start, end))) = self.site_classes[site].1 {
+        if let Some((source, (start, end))) = self.site_info[site].at {
             self.error(
                 DiagnosticKind::UnsupportedStatement,
                 LOOP_MESSAGE_READS.into(),
@@ -191,7 +188,7 @@ impl Lowerer<'_> {
     /// lowered again).
     pub(super) fn forget_sites(&mut self, mark: usize) {
         self.raise_sites.truncate(mark);
-        self.site_classes.truncate(mark);
+        self.site_info.truncate(mark);
     }
 }
 

@@ -391,8 +391,10 @@ impl Lowerer<'_> {
             }
             _ => (None, None),
         };
-        let unchanged = super::loop_raise::unchanged_phis(&phis, &body_vars, &outer_vars);
-        self.leave_loop_raises(&mut block, &body_flow, raises.as_mut(), &unchanged);
+        if let Some(r) = raises.as_mut() {
+            let unchanged = super::loop_raise::unchanged_phis(&phis, &body_vars, &outer_vars);
+            self.leave_loop_raises(&mut block, &body_flow, r, &unchanged);
+        }
         let body_ret = if spec.has_return && body_flow.done != Done::Always {
             self.in_block(&mut block, |l| l.chain(&body_flow.returns))
         } else {

@@ -187,6 +187,13 @@ struct Frame<'e> {
     catching: try_stmt::Snapshots,
 }
 
+/// A raise site's class, by its MRO, when known (D11: `except` matches on it), and where its
+/// `raise` stands (None for a numeric error of a `try` body).
+struct SiteInfo {
+    class: Option<exc_class::Mro>,
+    at: Option<(SourceId, (usize, usize))>,
+}
+
 /// Lowers one function (with the helpers it calls) to the IR.
 pub struct Lowerer<'s> {
     f: Function,
@@ -251,9 +258,8 @@ pub struct Lowerer<'s> {
     /// The call of the expression statement being lowered (by address): a helper called for its
     /// checks, whose result is discarded, may fall off its end.
     statement_call: Option<usize>,
-    /// The class of each raise site, by its MRO, when known (D11: `except` matches on it), and
-    /// where its `raise` stands.
-    site_classes: Vec<(Option<exc_class::Mro>, Option<(SourceId, (usize, usize))>)>,
+    /// What each raise site's exception is and where it stands (`SiteInfo`).
+    site_info: Vec<SiteInfo>,
     /// How many `try` bodies enclose the code being lowered (numeric errors raise there).
     in_try: usize,
     /// How many `finally` clauses enclose the code being lowered (nothing may raise there).
@@ -336,7 +342,7 @@ impl<'s> Lowerer<'s> {
             raise_in_unprepared_loop: false,
             try_block_depth: 0,
             statement_call: None,
-            site_classes: vec![],
+            site_info: vec![],
             in_try: 0,
             in_finally: 0,
             try_spans: vec![],

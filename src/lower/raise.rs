@@ -308,7 +308,7 @@ impl Lowerer<'_> {
             args,
             cause: None,
         });
-        self.site_classes.push((class, at));
+        self.site_info.push(super::SiteInfo { class, at });
         let code = self.f.new_value(Kind::Int, Shape::Scalar, None);
         self.push_inst(Inst::Let {
             dst: code,

@@ -312,7 +312,7 @@ impl Lowerer<'_> {
     /// The clause catching site `k` (None: no clause does), or Err when its class is unknown
     /// and a clause before any bare `except` would need it.
     fn clause_of(&self, clauses: &[Catches], k: usize) -> Result<Option<usize>, ()> {
-        let class = self.site_classes.get(k - 1).and_then(|s| s.0.clone());
+        let class = self.site_info.get(k - 1).and_then(|s| s.class.clone());
         for (h, c) in clauses.iter().enumerate() {
             match c {
                 Catches::All => return Ok(Some(h)),

@@ -21,11 +21,18 @@ def assert_same_source_three_ways(text: str, name: str, tmp_path, names) -> None
     entries = {f"{name}/__init__.py": Entry(b""), f"{name}/m.py": Entry(text.encode())}
     artifacts, _ = precompile.precompile(entries, dist_info, config.from_table({}), str(tmp_path))
     mod = importlib.import_module(name)
-    options = {"protect_domains": False, "fallback": False, "optimize": sys.flags.optimize > 0}
     for fn_name in names:
-        assert static[fn_name]["status"] == "ok", static[fn_name]
-        (artifact,) = [e.data.decode() for k, e in artifacts.items() if k.endswith(f"{fn_name}.py")]
-        vec = getattr(mod, fn_name)
-        live, _ = compile_live(vec._vectorized_original, options)
-        assert live["source"] == static[fn_name]["source"] == artifact == vec.source, fn_name
-        assert assumptions_hold(vec._vectorized_original, static[fn_name]["assumptions"]), static[fn_name]["assumptions"]
+        assert_one_same_three_ways(mod, fn_name, static, artifacts)
+
+
+def assert_one_same_three_ways(mod, fn_name: str, static: dict, artifacts: dict) -> None:
+    """Function `fn_name` of the imported module `mod`: its live compile, its static compile (the
+    entries of `_core.compile_module` by name) and its artifact of `precompile` give one source,
+    and the static compile's assumptions hold for the live function."""
+    assert static[fn_name]["status"] == "ok", static[fn_name]
+    (artifact,) = [e.data.decode() for k, e in artifacts.items() if k.endswith(f"{fn_name}.py")]
+    vec = getattr(mod, fn_name)
+    options = {"protect_domains": False, "fallback": False, "optimize": sys.flags.optimize > 0}
+    live, _ = compile_live(vec._vectorized_original, options)
+    assert live["source"] == static[fn_name]["source"] == artifact == vec.source, fn_name
+    assert assumptions_hold(vec._vectorized_original, static[fn_name]["assumptions"]), static[fn_name]["assumptions"]

@@ -316,14 +316,21 @@ class Explainer:
                 if not self._plain_signs_nans.get(stated):
                     continue
                 for sign in (-1.0, 1.0):
-                    self.model.nan_sign = sign
-                    try:
-                        self._plain_signed.append(self.model.run(self.params, arrays=False, stated=stated)[0])
-                    except Exception:  # noqa: BLE001 - as ``plain``: no explanation
-                        pass
-                    finally:
-                        self.model.nan_sign = None
+                    run = self._run_with_nan_sign(sign, arrays=False, stated=stated)
+                    if run is not None:
+                        self._plain_signed.append(run[0])
         return self._plain_signed
+
+    def _run_with_nan_sign(self, sign: float, **how: Any) -> Optional[Tuple[List[Any], str]]:
+        """A run of the model (``Model.run``'s ``how``) with the NaNs whose sign is a pick
+        (item 18) of sign ``sign``; None where the model cannot give it (no explanation)."""
+        self.model.nan_sign = sign
+        try:
+            return self.model.run(self.params, **how)
+        except Exception:  # noqa: BLE001 - a gap of the model: no explanation
+            return None
+        finally:
+            self.model.nan_sign = None
 
     def _signed_nans(self) -> List[Tuple[List[Any], str]]:
         """Item 18: where a D17 helper or a division gives a NaN for a call CPython refuses
@@ -335,13 +342,7 @@ class Explainer:
         out = []
         for sign in (-1.0, 1.0):
             if sign not in self._nan_signs:
-                self.model.nan_sign = sign
-                try:
-                    self._nan_signs[sign] = self.model.run(self.params, arrays=True, exact_body=self.exact_body)
-                except Exception:  # noqa: BLE001 - as ``arrays``: no explanation
-                    self._nan_signs[sign] = None
-                finally:
-                    self.model.nan_sign = None
+                self._nan_signs[sign] = self._run_with_nan_sign(sign, arrays=True, exact_body=self.exact_body)
             if self._nan_signs[sign] is not None:
                 out.append(self._nan_signs[sign])
         return out
