@@ -199,18 +199,38 @@ def numba_vectorized(scalar):
     return numba.vectorize([f"float64({', '.join(['float64'] * n)})"])(with_jitted_callees(scalar))
 
 
+def with_xp(fn, xp):
+    """`fn` (a hand-written version, unedited) with its module's global ``xp`` bound to `xp`: the
+    module's plain functions are re-created over one copy of its globals, so the helpers it calls
+    see the new ``xp`` too."""
+    glob = dict(fn.__globals__, xp=xp)
+
+    def rebound(f):
+        return types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__, f.__closure__)
+
+    for name, value in fn.__globals__.items():
+        if isinstance(value, types.FunctionType) and value.__module__ == fn.__module__:
+            glob[name] = rebound(value)
+    return rebound(fn)
+
+
+def _error_text(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]}"
+
+
 def peer_figures(bench, gen, big, cfg: Config) -> dict:
     """The generated code under jax.jit against numba.vectorize of the scalar original, each
     where installed: steady state (compiled by warm-up calls), process CPU time (XLA may run on
-    a thread of its own), median of back-to-back ratios."""
+    a thread of its own), median of back-to-back ratios. The hand-written version under jax.jit
+    (``xp`` = jax.numpy) is timed against both: what XLA costs without the code generator."""
     out: dict = {}
     jax = _jax()
     nb = None
     try:
         nb = numba_vectorized(bench.scalar)
     except Exception as exc:  # noqa: BLE001 - a peer that cannot take the function is a finding
-        out["numba_error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]}"
-    jitted = None
+        out["numba_error"] = _error_text(exc)
+    jitted = jitted_hand = None
     if jax is not None:
         import jax.numpy as jnp
 
@@ -220,18 +240,29 @@ def peer_figures(bench, gen, big, cfg: Config) -> dict:
         def jitted(*_):
             return jit(*jargs).block_until_ready()
 
+        jit_hand = jax.jit(with_xp(bench.hand, jnp))
+
+        def jitted_hand(*_):
+            return jit_hand(*jargs).block_until_ready()
+
     if nb is not None and "numba_error" not in out:
         try:
             nb(*big)
         except Exception as exc:  # noqa: BLE001
-            out["numba_error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]}"
+            out["numba_error"] = _error_text(exc)
             nb = None
     if jitted is not None:
         try:
             jitted()
         except Exception as exc:  # noqa: BLE001 - a while loop cannot be traced (D12): a finding
-            out["jax_error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]}"
+            out["jax_error"] = _error_text(exc)
             jitted = None
+    if jitted_hand is not None:
+        try:
+            jitted_hand()
+        except Exception as exc:  # noqa: BLE001 - a data-dependent loop or an xp function jax lacks
+            out["jax_hand_error"] = _error_text(exc)
+            jitted_hand = None
     if nb is not None:
         # The generated code on NumPy (what runs without jax) against numba, on every function
         # numba compiles: the figure for those jax.jit cannot trace.
@@ -248,6 +279,19 @@ def peer_figures(bench, gen, big, cfg: Config) -> dict:
     elif nb is not None:
         tn, _ = time_pair(nb, nb, big, cfg.peer_repeats, clock=time.process_time)
         out["numba_ms"] = statistics.median(tn) * 1e3
+    if jitted_hand is not None:
+        th: list[float] = []
+        if jitted is not None:
+            tj, t = time_pair(jitted, jitted_hand, big, cfg.peer_repeats, clock=time.process_time)
+            th += t
+            out["jax_gen_vs_hand"] = statistics.median(j / h for j, h in zip(tj, t))
+        if nb is not None:
+            t, tn = time_pair(jitted_hand, nb, big, cfg.peer_repeats, clock=time.process_time)
+            th += t
+            out["jax_hand_vs_numba"] = statistics.median(h / n for h, n in zip(t, tn))
+        if not th:
+            th, _ = time_pair(jitted_hand, jitted_hand, big, cfg.peer_repeats, clock=time.process_time)
+        out["jax_hand_ms"] = statistics.median(th) * 1e3
     return out
 
 
@@ -299,7 +343,8 @@ def runtime_rows(cfg: Config, only: set[str] | None) -> list[dict]:
             f"  {bench.name:<16} hand {row['hand_ms']:7.2f} ms  gen {row['gen_ms']:7.2f} ms  "
             f"ratio {row['ratio']:.3f}  np.vectorize {row['npvec_ms']:8.0f} ms  "
             f"10-elt +{row['overhead_us']:.2f} us  peak MB {row['hand_peak_mb']:.0f}/{row['gen_peak_mb']:.0f}"
-            + (f"  jax/numba {row['jax_vs_numba']:.2f}" if "jax_vs_numba" in row else ""),
+            + (f"  jax/numba {row['jax_vs_numba']:.2f}" if "jax_vs_numba" in row else "")
+            + (f"  jax gen/hand {row['jax_gen_vs_hand']:.2f}" if "jax_gen_vs_hand" in row else ""),
             file=sys.stderr,
         )
     return rows
@@ -355,7 +400,12 @@ def runtime_bars(rows: list[dict]) -> list[dict]:
         untraced = [r["function"] for r in ok if "jax_error" in r]
         if peers:
             worst_peer = max(peers, key=lambda r: r["jax_vs_numba"])
-            figure = f"{worst_peer['jax_vs_numba']:.2f} ({worst_peer['function']}; {len(peers)} functions"
+            figure = f"{worst_peer['jax_vs_numba']:.2f} ({worst_peer['function']}"
+            if "jax_hand_vs_numba" in worst_peer:
+                figure += f"; jax.jit(hand-written) {worst_peer['jax_hand_vs_numba']:.2f} of numba"
+            if "jax_gen_vs_hand" in worst_peer:
+                figure += f", generated / hand-written under jax.jit {worst_peer['jax_gen_vs_hand']:.2f}"
+            figure += f"; {len(peers)} functions"
             figure += f"; jax.jit cannot trace {', '.join(untraced)})" if untraced else ")"
             bars.append(
                 {
@@ -435,11 +485,23 @@ def print_runtime(rows: list[dict], cfg: Config) -> None:
                 f"{r['numba_ms']:.2f}" if "numba_ms" in r else r.get("numba_error", "-"),
                 f"{r['jax_vs_numba']:.2f}" if "jax_vs_numba" in r else "-",
                 f"{r['gen_vs_numba']:.2f}" if "gen_vs_numba" in r else "-",
+                f"{r['jax_hand_ms']:.2f}" if "jax_hand_ms" in r else r.get("jax_hand_error", "-")[:40],
+                f"{r['jax_gen_vs_hand']:.2f}" if "jax_gen_vs_hand" in r else "-",
             ]
         )
     print(
         md_table(
-            ["function", "hand-written peak MB", "generated peak MB", "jax.jit(generated) ms", "numba.vectorize ms", "jax / numba", "generated (NumPy) / numba"],
+            [
+                "function",
+                "hand-written peak MB",
+                "generated peak MB",
+                "jax.jit(generated) ms",
+                "numba.vectorize ms",
+                "jax / numba",
+                "generated (NumPy) / numba",
+                "jax.jit(hand) ms",
+                "jax gen / jax hand",
+            ],
             table,
         )
     )
@@ -449,7 +511,10 @@ def print_runtime(rows: list[dict], cfg: Config) -> None:
         "(float64, XLA on one thread) and numba.vectorize of the scalar original (float64 signature),\n"
         "steady state, process CPU time, median of back-to-back ratios; '-' where a peer is not installed.\n"
         "generated (NumPy) / numba: the generated function on NumPy arrays against numba.vectorize, timed\n"
-        "the same way (the only peer figure of a function jax.jit cannot trace: a while loop, D12)."
+        "the same way (the only peer figure of a function jax.jit cannot trace: a while loop, D12).\n"
+        "jax.jit(hand): the hand-written version under jax.jit (xp = jax.numpy), timed the same way\n"
+        "against jax.jit(generated) (jax gen / jax hand) and against numba: XLA's own floor, without\n"
+        "the code generator. An error where jax.jit cannot trace it (a data-dependent loop)."
     )
 
     print(f"\n## Call overhead: {N_SMALL}-element inputs (median of {cfg.small_repeats} x {cfg.small_number} calls)\n")
