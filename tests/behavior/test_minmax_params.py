@@ -176,9 +176,9 @@ def test_a_clip_whose_bounds_cross(kept_passes):
 
 
 def test_small_arrays_of_one_shape_every_edge_combination(kept_passes):
-    """Below CHECKED_PASS_MIN, NumPy bounds of x's shape take the comparisons written into a copy
-    of x (``_vec_clip``'s ``copyto``): every combination of edge values and ties, bit for bit,
-    and the inputs are left as they were."""
+    """Below CHECKED_PASS_MIN, NumPy bounds of x's shape whose clip result holds a NaN or a zero
+    take the comparisons written into a copy of x (``_vec_clip``'s ``copyto``): every
+    combination of edge values and ties, bit for bit, and the inputs are left as they were."""
     values = EDGES + [0.75, -0.75]
     x, lo, hi = (np.ascontiguousarray(row) for row in np.array(list(itertools.product(values, repeat=3))).T)
     before = [a.copy() for a in (x, lo, hi)]
@@ -186,3 +186,52 @@ def test_small_arrays_of_one_shape_every_edge_combination(kept_passes):
     assert kept_passes == []
     for a, b in zip((x, lo, hi), before):
         assert np.array_equal(a.view(np.int64), b.view(np.int64))
+
+
+# ---- small arrays of one shape: the clip ufunc, checked by count_nonzero and vdot -----------------
+
+
+@pytest.fixture
+def kept_small(monkeypatch):
+    """The outcomes of the small arrays' result check (``_small_no_nan_no_zero``) in a test."""
+    outcomes = []
+    check = _select._small_no_nan_no_zero
+
+    def recording(r):
+        ok = check(r)
+        outcomes.append(ok)
+        return ok
+
+    monkeypatch.setattr(_select, "_small_no_nan_no_zero", recording)
+    return outcomes
+
+
+@pytest.mark.parametrize("shape", [(10,), (3, 4), (1,)], ids=str)
+@pytest.mark.parametrize(("operand", "value", "x_value"), list(_cases()), ids=repr)
+def test_small_arrays_with_an_edge_value(operand, value, x_value, shape, kept_small):
+    """One edge value (NaN of either sign, a zero, an infinity, a subnormal, a tie of x with a
+    bound) in one operand at the last lane of otherwise ordinary values: alone it must send the
+    call from the clip ufunc to the comparisons when it would change a lane's bits; the result
+    is CPython's, bit for bit, on 1-d and 2-d arrays (``vdot`` flattens)."""
+    rng = np.random.default_rng(11)
+    n = int(np.prod(shape))
+    args = _operands(rng, n)
+    args[operand][n - 1] = value
+    if x_value is not None:
+        args[0][n - 1] = x_value
+    expected = _cpython_bits(band, args).reshape(shape)
+    _assert_bitwise(vectorize(band)(*[a.reshape(shape) for a in args]), expected)
+    assert len(kept_small) == 1, "the small clip pass did not run"
+
+
+@pytest.mark.parametrize("n", [1, 10, 1000, _select.CHECKED_PASS_MIN - 1])
+def test_small_clip_pass_is_kept_on_clean_inputs_and_redone_on_a_tie(n, kept_small, kept_passes):
+    rng = np.random.default_rng(n)
+    x, lo, hi = _operands(rng, n)
+    _assert_bitwise(vectorize(band)(x, lo, hi), _cpython_bits(band, [x, lo, hi]))
+    assert kept_small == [True] and kept_passes == []
+    x[n // 2] = -0.0
+    lo[n // 2] = 0.0
+    kept_small.clear()
+    _assert_bitwise(vectorize(band)(x, lo, hi), _cpython_bits(band, [x, lo, hi]))
+    assert kept_small == [False]

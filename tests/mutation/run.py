@@ -106,6 +106,18 @@ MUTATIONS: List[Mutation] = [
         "a small clip replaces x by an equal lower bound (0.0 for -0.0: CPython's max keeps x)",
     ),
     Mutation(
+        "small-clip-check-keeps-zeros", "runtime/select.py",
+        "    if (_count_nonzero or _numpy_count_nonzero())(r) != r.size:",
+        "    if False:",
+        "a small clip pass is kept with a tie of 0.0 and -0.0 in it (the library's sign)",
+    ),
+    Mutation(
+        "small-clip-check-keeps-nan", "runtime/select.py",
+        "    return bool(squares == squares)",
+        "    return True",
+        "a small clip pass is kept with NaN from a bound (CPython keeps x)",
+    ),
+    Mutation(
         "int-truediv-through-float", "runtime/arith.py",
         "_TWO_53 = 2.0**53",
         "_TWO_53 = 2.0**64",

@@ -87,70 +87,46 @@ def _no_plan(args: tuple[Any, ...]) -> None:
 
 def _float_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
     """The float prologue's plan for arguments of these types."""
-    scalar_at = []
+    kinds = []
     arrays = []
     for a in args:
         t = type(a)
-        if t is float or (t is not bool and t is not int and _is_python_float(a)):
-            scalar_at.append(True)
+        if t is float:
+            kinds.append("F")
+        elif t is not bool and t is not int and _is_python_float(a):
+            kinds.append("S")
         elif t is bool or t is int or not hasattr(a, "dtype"):
             return _no_plan
         else:
-            scalar_at.append(False)
+            kinds.append("A")
             arrays.append(a)
     xp = _resolve_namespace(arrays, pinned)
     info = namespace_info(xp)
-    f64 = info.f64
-    is_float64 = info.is_float64
-
-    if not any(scalar_at):
-        if len(args) == 1:
-
-            def one_array(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
-                dt = args[0].dtype
-                if dt is f64 or is_float64(dt):
-                    return (xp,) + args
-                return None
-
-            return one_array
-        if len(args) == 2:
-
-            def two_arrays(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
-                a, b = args
-                if (a.dtype is f64 or is_float64(a.dtype)) and (b.dtype is f64 or is_float64(b.dtype)):
-                    return (xp, a, b)
-                return None
-
-            return two_arrays
-
-        def arrays_only(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
-            for a in args:
-                dt = a.dtype
-                if dt is not f64 and not is_float64(dt):
-                    return None
-            return (xp,) + args
-
-        return arrays_only
-
     # NumPy: a Python float becomes a float64 *scalar*. It behaves as a 0-d array in every
     # operation the generated code does (IEEE results, warnings, broadcasting), and arithmetic
     # on it costs ~0.04 us against ~0.3 us for a 0-d array: parameters like `rate` in
     # `x * exp(-rate * t)` stay cheap on small inputs. Other namespaces get 0-d arrays.
     make = info.f64.type if compat.is_numpy_namespace(xp) else info.makers["f"]
-    scalars = tuple(i for i, is_scalar in enumerate(scalar_at) if is_scalar)
-    arrays_at = tuple(i for i, is_scalar in enumerate(scalar_at) if not is_scalar)
+    return _straight_line_plan(kinds, {"xp": xp, "f64": info.f64, "is_float64": info.is_float64, "make": make})
 
-    def with_scalars(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
-        for i in arrays_at:
-            dt = args[i].dtype
-            if dt is not f64 and not is_float64(dt):
-                return None
-        out = [xp, *args]
-        for i in scalars:
-            out[i + 1] = make(float(args[i]))
-        return tuple(out)
 
-    return with_scalars
+def _straight_line_plan(kinds: list[str], env: dict[str, Any]) -> Plan:
+    """The float plan for one tuple of argument types as straight-line code, compiled once per
+    tuple: no loop over positions and no list, ~0.2 us less per call than a generic plan (the
+    float prologue is most of a 10-element call's overhead). `kinds` per position: "A" an array
+    (float64 or the plan gives None), "F" a float and "S" a float subclass (made float64 values
+    of `xp` by `make`)."""
+    names = [f"a{i}" for i in range(len(kinds))]
+    lines = ["def plan(args):"]
+    if names:
+        lines.append(f"    {', '.join(names)}, = args")
+    for name, kind in zip(names, kinds):
+        if kind == "A":
+            lines += [f"    d = {name}.dtype", "    if d is not f64 and not is_float64(d):", "        return None"]
+    values = {"A": "{}", "F": "make({})", "S": "make(float({}))"}
+    lines.append(f"    return (xp, {''.join(values[k].format(n) + ', ' for n, k in zip(names, kinds))})")
+    exec("\n".join(lines), env)  # source built above from fixed pieces only
+    return env["plan"]
 
 
 def _cached_prologue(build: Callable[[tuple[Any, ...], Any], Plan], namespace: Any, name: str) -> Callable[..., Any]:
