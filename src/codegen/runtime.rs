@@ -264,14 +264,15 @@ pub const PICK: Helper = Helper {
               and `where`",
 };
 
-/// `min(max(x, lo), hi)` on float arrays in the float body.
+/// `min(max(x, lo), hi)` in the float body, bounds arrays or float constants.
 pub const CLIP: Helper = Helper {
     key: "clip",
     name: "_vec_clip",
     params: "xp, x, lo, hi",
     ops: &[],
-    meaning: "`min(max(x, lo), hi)` per lane for float operands (float body only): one NumPy \
-              `clip` pass on large arrays when its result holds no NaN and no zero, else two \
+    meaning: "`min(max(x, lo), hi)` per lane for float operands (float body only): with constant \
+              bounds `xp.clip`, NumPy's `clip` ufunc on NumPy arrays where exact; with array \
+              bounds one NumPy `clip` pass when its result holds no NaN and no zero, else two \
               `_vec_pick`s",
 };
 

@@ -235,3 +235,116 @@ def test_small_clip_pass_is_kept_on_clean_inputs_and_redone_on_a_tie(n, kept_sma
     kept_small.clear()
     _assert_bitwise(vectorize(band)(x, lo, hi), _cpython_bits(band, [x, lo, hi]))
     assert kept_small == [False]
+
+
+# ---- constant bounds: `_vec_clip` with Python float bounds ------------------------------------
+#
+# `min(max(x, lo), hi)` with constants lo <= hi is `_vec_clip(xp, x, lo, hi)` in the float body:
+# on NumPy arrays NumPy's clip ufunc (exact with no zero bound; with one zero bound the lanes
+# where x is a zero get x back, below CHECKED_PASS_MIN), else `xp.clip`.
+
+
+def saturation(x):
+    """A colour channel saturated to [0, 1]."""
+    return min(max(x, 0.0), 1.0)
+
+
+def rail_voltage(v):
+    """An op-amp output limited by its +-3.3 V rails."""
+    return min(max(v, -3.3), 3.3)
+
+
+def cooling_demand(q):
+    """Heat flow a chiller can remove: never positive, at most 5 kW."""
+    return min(max(q, -5e3), -0.0)
+
+
+def signed_zero_floor(x):
+    return max(min(x, 5e-324), -0.0)
+
+
+def pinned_to_zero(x):
+    """Both bounds zero (0.0 <= -0.0 holds): the ufunc is not used."""
+    return min(max(x, 0.0), -0.0)
+
+
+def unbounded(x):
+    return min(max(x, -math.inf), math.inf)
+
+
+CONSTANT_CLAMPS = [saturation, rail_voltage, cooling_demand, signed_zero_floor, pinned_to_zero, unbounded]
+CLAMP_VALUES = EDGES + [0.0, -0.0, 1.0, -1.0, 3.3, -3.3, -5e3, 5e-324, 1e300, -1e300, 0.5]
+
+
+BOUNDS = {
+    saturation: (0.0, 1.0),
+    rail_voltage: (-3.3, 3.3),
+    cooling_demand: (-5e3, -0.0),
+    signed_zero_floor: (-0.0, 5e-324),
+    pinned_to_zero: (0.0, -0.0),
+    unbounded: (-math.inf, math.inf),
+}
+
+
+@pytest.fixture
+def clip_ufunc_calls(monkeypatch):
+    """How many times `_vec_clip` called NumPy's clip ufunc in a test."""
+    calls = []
+    ufunc = _select._clip_ufunc or _select._numpy_clip_ufunc()
+
+    def recording(*args):
+        calls.append(args)
+        return ufunc(*args)
+
+    monkeypatch.setattr(_select, "_clip_ufunc", recording)
+    return calls
+
+
+@pytest.mark.parametrize("shape", [(1,), (10,), (4, 7), (3 * _select.CHECKED_PASS_MIN + 5,)], ids=str)
+@pytest.mark.parametrize("fn", CONSTANT_CLAMPS, ids=lambda f: f.__name__)
+def test_constant_bounds_on_numpy_bit_for_bit(fn, shape, clip_ufunc_calls):
+    """Edge values, ties with both bounds, zeros of both signs and random values, bit for bit
+    against CPython; NumPy's clip ufunc is used exactly where the rule above says."""
+    vec = vectorize(fn)
+    assert "_vec_clip(xp, " in vec.source.split("def _vec_exact")[0], vec.source
+    n = int(np.prod(shape))
+    rng = np.random.default_rng(n)
+    x = rng.normal(0.0, 4.0, n)
+    x[: min(n, len(CLAMP_VALUES))] = CLAMP_VALUES[: min(n, len(CLAMP_VALUES))]
+    rng.shuffle(x)
+    expected = _cpython_bits(fn, [x]).reshape(shape)
+    _assert_bitwise(vec(x.reshape(shape)), expected)
+    lo, hi = BOUNDS[fn]
+    zeros = (lo == 0.0) + (hi == 0.0)
+    uses_ufunc = zeros == 0 or (zeros == 1 and n < _select.CHECKED_PASS_MIN)
+    assert len(clip_ufunc_calls) == uses_ufunc
+
+
+@pytest.mark.parametrize("fn", CONSTANT_CLAMPS, ids=lambda f: f.__name__)
+def test_constant_bounds_whatever_the_library_does_on_a_tie(fn, monkeypatch):
+    """NumPy's clip loops have given the bound on a tie of zeros (NumPy 1: `x > lo ? x : lo`)
+    or x (NumPy 2.4): with a ufunc that always takes the bound on a tie, the result is still
+    CPython's, bit for bit (the lanes where x is a zero get x back)."""
+
+    def clip_taking_the_bound(x, lo, hi):
+        m = np.where(np.isnan(x) | (x > lo), x, lo)
+        return np.where(np.isnan(m) | (m < hi), m, hi)
+
+    monkeypatch.setattr(_select, "_clip_ufunc", clip_taking_the_bound)
+    x = np.array(CLAMP_VALUES * 2)
+    _assert_bitwise(vectorize(fn)(x), _cpython_bits(fn, [x]))
+
+
+@pytest.mark.parametrize("fn", CONSTANT_CLAMPS, ids=lambda f: f.__name__)
+def test_constant_bounds_on_every_backend(fn, backend):
+    check(vectorize(fn), floats(30), backend=backend)
+    check(vectorize(fn), np.array(CLAMP_VALUES), backend=backend)
+
+
+def test_constant_bounds_on_numbers_and_0d_arrays():
+    """All-scalar calls and 0-d arrays take `xp.clip`, as before: a 0-d array back."""
+    for value in (-0.0, 0.5, 7.0, math.nan):
+        for arg in (value, np.asarray(value)):
+            got = vectorize(saturation)(arg)
+            assert isinstance(got, (np.ndarray, np.floating)) and np.shape(got) == ()
+            _assert_bitwise(np.asarray(got).reshape(1), _cpython_bits(saturation, [np.array([value])]))

@@ -118,6 +118,12 @@ MUTATIONS: List[Mutation] = [
         "a small clip pass is kept with NaN from a bound (CPython keeps x)",
     ),
     Mutation(
+        "constant-clip-keeps-the-libraries-tie", "runtime/select.py",
+        '                    sys.modules["numpy"].copyto(r, x, where=x == 0.0)',
+        "                    pass",
+        "a clip to a zero constant keeps the clip loop's pick on a tie of zeros (CPython keeps x)",
+    ),
+    Mutation(
         "int-truediv-through-float", "runtime/arith.py",
         "_TWO_53 = 2.0**53",
         "_TWO_53 = 2.0**64",
