@@ -5,6 +5,7 @@ infinities, subnormals; in both argument orders, and in a clamp."""
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import math
 
@@ -348,3 +349,48 @@ def test_constant_bounds_on_numbers_and_0d_arrays():
             got = vectorize(saturation)(arg)
             assert isinstance(got, (np.ndarray, np.floating)) and np.shape(got) == ()
             _assert_bitwise(np.asarray(got).reshape(1), _cpython_bits(saturation, [np.array([value])]))
+
+
+BOUND_POOL = [-math.inf, -1e300, -3.3, -5e-324, -0.0, 0.0, 5e-324, 1.0, 3.3, 1e300, math.inf]
+
+
+def _literal(v: float) -> str:
+    return ("-math.inf" if v < 0 else "math.inf") if math.isinf(v) else repr(v)
+
+
+def _clamp_module(tmp_path_factory):
+    """One module of `min(max(x, lo), hi)` functions, one per pair lo <= hi of BOUND_POOL (and
+    `max(min(x, hi), lo)`, the other order that is a clip), written to a file so that
+    `vectorize` reads their source."""
+    lines = ["import math", ""]
+    pairs = [(lo, hi) for lo in BOUND_POOL for hi in BOUND_POOL if lo <= hi]
+    for i, (lo, hi) in enumerate(pairs):
+        lo, hi = _literal(lo), _literal(hi)
+        lines += [f"def clamp_{i}(x):", f"    return min(max(x, {lo}), {hi})", ""]
+        lines += [f"def clamp_rev_{i}(x):", f"    return max(min(x, {hi}), {lo})", ""]
+    path = tmp_path_factory.mktemp("clamps") / "constant_clamps.py"
+    path.write_text("\n".join(lines))
+    spec = importlib.util.spec_from_file_location("constant_clamps", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module, pairs
+
+
+def test_every_pair_of_constant_bounds(tmp_path_factory):
+    """Every pair lo <= hi of infinities, zeros of both signs, subnormals and numbers as the
+    constant bounds of a clamp, in both orders that are a clip, on 10 and on 3 x 8 Ki + 5
+    elements holding every value of the pool, NaN of both signs and random values: CPython's
+    result, bit for bit."""
+    module, pairs = _clamp_module(tmp_path_factory)
+    rng = np.random.default_rng(17)
+    values = np.array(BOUND_POOL + [math.nan, -math.nan, 0.5, -7.0])
+    small = values[rng.permutation(len(values))][:10]
+    large = rng.normal(0.0, 4.0, 3 * _select.CHECKED_PASS_MIN + 5)
+    large[rng.choice(large.size, 200, replace=False)] = np.resize(values, 200)
+    for i in range(len(pairs)):
+        for name in (f"clamp_{i}", f"clamp_rev_{i}"):
+            fn = getattr(module, name)
+            vec = vectorize(fn)
+            assert "_vec_clip(xp, " in vec.source.split("def _vec_exact")[0], (pairs[i], vec.source)
+            for x in (small, large):
+                _assert_bitwise(vec(x), _cpython_bits(fn, [x]))
