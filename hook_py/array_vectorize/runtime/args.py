@@ -85,8 +85,9 @@ def _no_plan(args: tuple[Any, ...]) -> None:
 # --------------------------------------------------------------------------- float prologue
 
 
-def _float_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
-    """The float prologue's plan for arguments of these types."""
+def _float_plan_parts(args: tuple[Any, ...], pinned: Any) -> tuple[list[str], dict[str, Any]] | None:
+    """What the float plan for arguments of these types needs (`_straight_line_plan`'s `kinds`
+    and `env`), or None when the float body cannot take them."""
     kinds = []
     arrays = []
     for a in args:
@@ -96,7 +97,7 @@ def _float_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
         elif t is not bool and t is not int and _is_python_float(a):
             kinds.append("S")
         elif t is bool or t is int or not hasattr(a, "dtype"):
-            return _no_plan
+            return None
         else:
             kinds.append("A")
             arrays.append(a)
@@ -107,24 +108,35 @@ def _float_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
     # on it costs ~0.04 us against ~0.3 us for a 0-d array: parameters like `rate` in
     # `x * exp(-rate * t)` stay cheap on small inputs. Other namespaces get 0-d arrays.
     make = info.f64.type if compat.is_numpy_namespace(xp) else info.makers["f"]
-    return _straight_line_plan(kinds, {"xp": xp, "f64": info.f64, "is_float64": info.is_float64, "make": make})
+    return kinds, {"xp": xp, "f64": info.f64, "is_float64": info.is_float64, "make": make}
 
 
-def _straight_line_plan(kinds: list[str], env: dict[str, Any]) -> Plan:
+def _float_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
+    """The float prologue's plan for arguments of these types."""
+    parts = _float_plan_parts(args, pinned)
+    return _no_plan if parts is None else _straight_line_plan(*parts)
+
+
+def _straight_line_plan(kinds: list[str], env: dict[str, Any], large_at: tuple[int, ...] = ()) -> Plan:
     """The float plan for one tuple of argument types as straight-line code, compiled once per
     tuple: no loop over positions and no list, ~0.2 us less per call than a generic plan (the
     float prologue is most of a 10-element call's overhead). `kinds` per position: "A" an array
     (float64 or the plan gives None), "F" a float and "S" a float subclass (made float64 values
-    of `xp` by `make`)."""
+    of `xp` by `make`). `large_at`: the positions of NumPy arrays whose size sends the call to
+    the blocked evaluation (None first, `_blocked_float_plan`)."""
     names = [f"a{i}" for i in range(len(kinds))]
     lines = ["def plan(args):"]
     if names:
         lines.append(f"    {', '.join(names)}, = args")
+    if large_at:
+        large = " or ".join(f"a{i}.size >= blocked.THRESHOLD" for i in large_at)
+        lines += [f"    if ({large}) and not blocked.blocking_off():", "        return None"]
     for name, kind in zip(names, kinds):
         if kind == "A":
             lines += [f"    d = {name}.dtype", "    if d is not f64 and not is_float64(d):", "        return None"]
     values = {"A": "{}", "F": "make({})", "S": "make(float({}))"}
     lines.append(f"    return (xp, {''.join(values[k].format(n) + ', ' for n, k in zip(names, kinds))})")
+    env = dict(env, blocked=blocked)
     exec("\n".join(lines), env)  # source built above from fixed pieces only
     return env["plan"]
 
@@ -157,20 +169,13 @@ def _blocked_float_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
     """The float plan, which for NumPy arrays of at least ``blocked.THRESHOLD`` elements returns
     None instead, sending the call to the blocked evaluation in the exact body's slot
     (runtime/blocked.py). Other namespaces and array types get the float plan itself."""
-    plan = _float_plan(args, pinned)
-    if plan is _no_plan:
-        return plan
+    parts = _float_plan_parts(args, pinned)
+    if parts is None:
+        return _no_plan
     at = tuple(i for i, a in enumerate(args) if blocked.is_ndarray(a))
     if not at or len(at) != sum(1 for a in args if hasattr(a, "dtype") and not isinstance(a, float)):
-        return plan
-
-    def large_first(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
-        for i in at:
-            if args[i].size >= blocked.THRESHOLD and not blocked.blocking_off():
-                return None
-        return plan(args)
-
-    return large_first
+        return _straight_line_plan(*parts)
+    return _straight_line_plan(*parts, large_at=at)
 
 
 #: The float prologue of functions that may be evaluated in blocks (emit.py installs it).
