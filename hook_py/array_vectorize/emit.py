@@ -102,6 +102,8 @@ def _install(
     exec(code, glob)  # noqa: S102 - the generated module only defines functions
     blocks = glob.get(_FLOAT_ARGS) is _blocked_prologue()
     _install_exact(parts, filename, glob, glob[entry] if blocks else None)
+    if _FLOAT_ARGS in glob:
+        glob[_FLOAT_ARGS] = _own_prologue(glob[_FLOAT_ARGS], glob)
 
 
 def _install_exact(
@@ -135,6 +137,14 @@ def _install_exact(
         glob[exact_entry] = compile_exact
     else:
         dispatch = glob[exact_entry] = _dispatch_type()(entry, compile_exact)
+
+
+def _own_prologue(shared: Any, glob: dict[str, Any]) -> Any:
+    """The float prologue of the function whose globals are `glob`: one that specializes itself
+    to the argument types it sees (runtime/args.py `specializing_prologue`)."""
+    from .runtime.registry import SPECIALIZING_PROLOGUE
+
+    return SPECIALIZING_PROLOGUE(shared, glob, _FLOAT_ARGS)
 
 
 def _blocked_prologue() -> Any:
@@ -196,6 +206,7 @@ class _FirstCall(tuple):
                 # which the cached code of the entry alone does not.
                 exec(compile(parts[0], code.co_filename, "exec", dont_inherit=True), glob)  # noqa: S102
             _install_exact(parts, code.co_filename, glob, entry if blocks else None)
+            helpers[_FLOAT_ARGS] = _own_prologue(helpers[_FLOAT_ARGS], glob)
             glob.update(helpers)
         return glob[prologue](*args)
 

@@ -124,6 +124,12 @@ MUTATIONS: List[Mutation] = [
         "a clip to a zero constant keeps the clip loop's pick on a tie of zeros (CPython keeps x)",
     ),
     Mutation(
+        "own-prologue-ignores-types", "runtime/args.py",
+        '        guard = " and ".join(f"type(a{i}) is t{i}" for i in range(len(types))) or "True"',
+        '        guard = "True"',
+        "a function's own float prologue keeps the plan of the first argument types it saw",
+    ),
+    Mutation(
         "int-truediv-through-float", "runtime/arith.py",
         "_TWO_53 = 2.0**53",
         "_TWO_53 = 2.0**64",

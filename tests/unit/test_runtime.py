@@ -717,6 +717,107 @@ def test_pinned_prologues_use_the_namespace() -> None:
     assert xp is array_api_strict and a.dtype == array_api_strict.int64 and b.dtype == array_api_strict.bool
 
 
+class _Pricey(float):
+    """A float subclass (a price type), which the float prologue makes a plain float64 value."""
+
+
+def _prologue_calls() -> list[tuple[Any, ...]]:
+    """Two-argument calls of every kind the float prologue meets, each type tuple twice, with a
+    float32 array among float64 ones of the same type (the dtype is checked per call)."""
+    x, x32 = np.asarray([1.0, -0.0]), np.asarray([1.0], dtype=np.float32)
+    s = array_api_strict.asarray([2.0, 3.0])
+    calls = [(x, 1.5), (x, x), (x32, x), (x, 2), (True, x), (1.5, -0.0), (_Pricey(0.25), x),
+             (np.float64(2.5), x), (s, 0.5), (s, s), (x, "rate"), (x, 1.5), (x32, 0.5)]
+    return calls + calls[::-1]
+
+
+def _same_prologue_result(got: Any, expected: Any) -> bool:
+    if got is None or expected is None:
+        return got is expected
+    return len(got) == len(expected) and got[0] is expected[0] and all(
+        type(a) is type(b) and (a is b or same(float(a), float(b))) for a, b in zip(got[1:], expected[1:])
+    )
+
+
+def test_a_functions_own_prologue_gives_the_shared_prologues_results() -> None:
+    shared = make_float_args()
+    glob: dict[str, Any] = {}
+    glob["p"] = args_module.specializing_prologue(make_float_args(), glob, "p")
+    first = glob["p"]
+    for call in _prologue_calls()[: args_module.MAX_SPECIALIZATIONS]:
+        assert _same_prologue_result(glob["p"](*call), shared(*call)), call
+        assert glob["p"] is not first  # the call made (or remade) the function's own
+    # Past MAX_SPECIALIZATIONS changes of types the shared prologue takes over, still right.
+    for call in _prologue_calls():
+        assert _same_prologue_result(glob["p"](*call), shared(*call)), call
+    assert glob["p"].__name__ == "_vec_float_args" and getattr(glob["p"], "specializing", None)
+
+
+def test_a_functions_own_prologue_stays_while_the_types_stay() -> None:
+    glob: dict[str, Any] = {}
+    glob["p"] = args_module.specializing_prologue(make_float_args(), glob, "p")
+    x = np.ones(3)
+    glob["p"](x, 2.0)
+    own = glob["p"]
+    for value in (0.5, -0.0, math.inf):
+        assert glob["p"](x, value)[2] == np.float64(value)
+    assert glob["p"] is own and own.__name__ == "p"
+    assert glob["p"](np.ones(2, dtype=np.float32), 1.0) is None and glob["p"] is own
+
+
+def test_a_functions_own_blocked_prologue_sends_large_numpy_inputs_to_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    from array_vectorize.runtime import blocked
+
+    monkeypatch.setattr(blocked, "THRESHOLD", 100)
+    glob: dict[str, Any] = {}
+    glob["p"] = args_module.specializing_prologue(args_module._vec_float_args_blocked, glob, "p")
+    assert glob["p"](np.ones(10), 1.0) is not None
+    assert glob["p"](np.ones(100), 1.0) is None
+    blocked._state.off = True  # a call run whole after blocking was declined
+    try:
+        assert glob["p"](np.ones(100), 1.0) is not None
+    finally:
+        blocked._state.off = False
+
+
+def test_a_prologue_without_parts_is_kept() -> None:
+    def stand_in(*args: Any) -> None:
+        return None
+
+    assert args_module.specializing_prologue(stand_in, {}, "p") is stand_in
+
+
+def test_vectorized_calls_of_changing_types_on_one_function() -> None:
+    """One vectorized function called with NumPy arrays, numbers, ints, array-api-strict arrays and
+    float32 arrays in turn, past MAX_SPECIALIZATIONS changes: CPython's results throughout."""
+    from array_vectorize import vectorize
+
+    def discount(price: float, rate: float) -> float:
+        return price * (1.0 - rate) if rate < 0.5 else price / 2.0
+
+    vec = vectorize(discount)
+    prices, rates = [100.0, -0.0, 7.5], [0.1, 0.6, 0.5]
+    kinds = [
+        lambda v: np.asarray(v),
+        lambda v: array_api_strict.asarray(v),
+        lambda v: np.asarray(v, dtype=np.float32),
+        lambda v: np.asarray([int(t) for t in v]),
+    ]
+    checked = 0
+    for _ in range(3):
+        for make_price in kinds:
+            for make_rate in kinds[:2]:
+                try:
+                    got = vec(make_price(prices), make_rate(rates))
+                except TypeError:  # NumPy and array-api-strict arrays in one call
+                    continue
+                expected = [discount(float(p), r) for p, r in zip(np.asarray(make_price(prices), dtype=np.float64).tolist(), rates)]
+                assert [float(v) for v in np.asarray(got).tolist()] == expected
+                checked += 1
+        assert same(float(vec(100.0, 0.25)), 75.0) and same(float(vec(3, 0.75)), 1.5)
+    assert checked == 12  # per round: NumPy, strict, float32 and int prices with a rate of their own library
+
+
 @backends
 def test_exact_args_conversions(be: Backend) -> None:
     lib = be.lib

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable
 
 from .. import _core
-from .args import _vec_exact_args, _vec_f64, _vec_float_args, _vec_float_args_blocked, _vec_owned, make_exact_args, make_float_args
+from .args import _vec_exact_args, _vec_f64, _vec_float_args, _vec_float_args_blocked, _vec_owned, make_exact_args, make_float_args, specializing_prologue
 from .arith import _vec_binary, _vec_result, _vec_unary
 from . import loops
 from .blocked import Dispatch
@@ -55,6 +55,8 @@ _EXACT_ARGS = RUNTIME_HELPERS["exact_args"][0]
 #: prologue that sends large NumPy inputs there (runtime/blocked.py).
 BLOCKED_DISPATCH = Dispatch
 BLOCKED_FLOAT_ARGS = _vec_float_args_blocked
+#: For emit.py: a generated function's own float prologue (made from the shared one it is given).
+SPECIALIZING_PROLOGUE = specializing_prologue
 
 _DEFAULT_GLOBALS: dict[str, Any] = {name: fn for name, fn in RUNTIME_HELPERS.values()}
 _PINNED_GLOBALS: dict[int, tuple[Any, dict[str, Any]]] = {}

@@ -246,10 +246,10 @@ def _vec_clip(xp: Any, x: Any, lo: Any, hi: Any) -> Any:
                     sys.modules["numpy"].copyto(r, x, where=x == 0.0)
                 return r
         return xp.clip(x, lo, hi)
-    if type(x) is nd and type(lo) is nd and type(hi) is nd and x.shape == lo.shape == hi.shape:
+    if type(x) is nd and type(lo) is nd and type(hi) is nd and (shape := x.shape) == lo.shape and shape == hi.shape:
         if x.size >= CHECKED_PASS_MIN:
             return _clip_checked_pass(xp, x, lo, hi)
-        if x.ndim:  # 0-d: the ufunc would return a NumPy scalar
+        if shape:  # 0-d: the ufunc would return a NumPy scalar
             r = (_clip_ufunc or _numpy_clip_ufunc())(x, lo, hi)
             if _small_no_nan_no_zero(r):
                 return r
