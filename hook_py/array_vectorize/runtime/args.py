@@ -152,8 +152,22 @@ def _plan_body(parts: PlanParts, indent: str) -> list[str]:
     return [indent + line for line in lines]
 
 
+#: The code of each plan and prologue text compiled so far: the text depends only on the kinds
+#: of the arguments, so functions called with the same kinds share it (compiling costs ~70 us,
+#: running the compiled `def` ~0.2 us). Bounded like the plans.
+_CODE: dict[str, Any] = {}
+
+
 def _compiled(lines: list[str], env: dict[str, Any], name: str) -> Any:
-    exec("\n".join(lines), env)  # source built from the fixed pieces above only
+    """The function `name` that `lines` define, with `env` as its globals."""
+    text = "\n".join(lines)
+    code = _CODE.get(text)
+    if code is None:
+        if len(_CODE) >= _MAX_PLANS:
+            _CODE.clear()
+        # The text is built from the fixed pieces above only.
+        code = _CODE[text] = compile(text, f"<array-vectorize {name}>", "exec")
+    exec(code, env)  # noqa: S102 - defines one function
     return env[name]
 
 
