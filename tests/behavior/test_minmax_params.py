@@ -98,19 +98,25 @@ def _assert_bitwise(got, expected):
     assert bad.size == 0, f"lane {bad[0]}: got {got[bad[0]]!r}, CPython {expected[bad[0]]!r}"
 
 
-@pytest.fixture
-def kept_passes(monkeypatch):
-    """The outcomes of the result checks in a test: [True, False, ...] (True: the one pass kept)."""
+def _record_outcomes(monkeypatch, check_name):
+    """The outcomes of runtime/select.py's result check `check_name` in a test: [True, False,
+    ...] (True: the one pass kept)."""
     outcomes = []
-    check = _select._no_nan_no_zero
+    check = getattr(_select, check_name)
 
     def recording(r):
         ok = check(r)
         outcomes.append(ok)
         return ok
 
-    monkeypatch.setattr(_select, "_no_nan_no_zero", recording)
+    monkeypatch.setattr(_select, check_name, recording)
     return outcomes
+
+
+@pytest.fixture
+def kept_passes(monkeypatch):
+    """The outcomes of the large arrays' result check (``_no_nan_no_zero``) in a test."""
+    return _record_outcomes(monkeypatch, "_no_nan_no_zero")
 
 
 def _cases():
@@ -195,16 +201,7 @@ def test_small_arrays_of_one_shape_every_edge_combination(kept_passes):
 @pytest.fixture
 def kept_small(monkeypatch):
     """The outcomes of the small arrays' result check (``_small_no_nan_no_zero``) in a test."""
-    outcomes = []
-    check = _select._small_no_nan_no_zero
-
-    def recording(r):
-        ok = check(r)
-        outcomes.append(ok)
-        return ok
-
-    monkeypatch.setattr(_select, "_small_no_nan_no_zero", recording)
-    return outcomes
+    return _record_outcomes(monkeypatch, "_small_no_nan_no_zero")
 
 
 @pytest.mark.parametrize("shape", [(10,), (3, 4), (1,)], ids=str)
