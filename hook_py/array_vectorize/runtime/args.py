@@ -22,8 +22,8 @@ dtype identity test per array. The namespace itself comes from
 (``vectorize(namespace=xp)``) gets its own prologues from ``make_float_args`` / ``make_exact_args``:
 they skip namespace detection and use ``xp`` for Python scalars. Each generated function's float
 prologue is its own (``specializing_prologue``): the type test and the plan for the types it last
-saw compiled into one function, which saves the type tuple, the lookup and a call (~0.35 us of a
-10-element call).
+saw compiled into one function, which saves the type tuple, the lookup and a call (~0.2 us for
+the prologue alone, ~0.35 us of a 10-element call of clamp_bounds).
 """
 
 from __future__ import annotations
@@ -268,7 +268,6 @@ def specializing_prologue(shared: Callable[..., Any], glob: dict[str, Any], name
 
     first_call.__name__ = first_call.__qualname__ = name
     return first_call
-
 
 
 # --------------------------------------------------------------------------- float 0-d values

@@ -177,6 +177,7 @@ _count_nonzero: Any = None
 
 
 def _numpy_count_nonzero() -> Any:
+    """NumPy's C ``count_nonzero`` (``numpy.count_nonzero`` where the private module moved)."""
     global _count_nonzero
     numpy = sys.modules["numpy"]
     core = getattr(numpy, "_core", None) or numpy.core
