@@ -212,6 +212,14 @@ fn write_expr(e: &Expr, out: &mut String) {
         Expr::Int(i) => {
             let _ = write!(out, "{i}");
         }
+        // `repr` of an infinity or a NaN (`inf`, `nan`) is no Python literal: a name the
+        // generated module does not define. `float("...")` is one without an import (codegen
+        // prints IR constants as `xp.inf`/`xp.nan`; this keeps any other path valid).
+        Expr::Float(f) if !f.is_finite() => {
+            let sign = if f.is_sign_negative() { "-" } else { "" };
+            let word = if f.is_nan() { "nan" } else { "inf" };
+            let _ = write!(out, "float(\"{sign}{word}\")");
+        }
         Expr::Float(f) => out.push_str(&float_repr(*f)),
         Expr::Bool(b) => out.push_str(if *b { "True" } else { "False" }),
         Expr::Str(s) => {
@@ -485,6 +493,19 @@ mod tests {
         assert_eq!(expr(&neg_pow), "-a ** b");
         let cmp_chain = cmp("<", cmp("<", name("a"), name("b")), name("c"));
         assert_eq!(expr(&cmp_chain), "(a < b) < c");
+    }
+
+    #[test]
+    fn non_finite_floats_print_as_float_calls() {
+        // `inf` and `nan` (their repr) would be undefined names in the generated module.
+        let e = bin(
+            "*",
+            Expr::Float(f64::INFINITY),
+            Expr::Float(f64::NEG_INFINITY),
+        );
+        assert_eq!(expr(&e), "float(\"inf\") * float(\"-inf\")");
+        assert_eq!(expr(&Expr::Float(f64::NAN)), "float(\"nan\")");
+        assert_eq!(expr(&Expr::Float(-f64::NAN)), "float(\"-nan\")");
     }
 
     #[test]
