@@ -205,6 +205,21 @@ fn write_list(items: &[Expr], out: &mut String) {
     }
 }
 
+/// A float literal: its `repr`, except that the repr of an infinity or a NaN (`inf`, `nan`) is
+/// no Python literal but a name the generated module does not define; `float("...")` is valid
+/// without an import. (Codegen prints IR constants as `xp.inf`/`xp.nan`; this keeps any other
+/// path valid.)
+fn write_float(f: f64, out: &mut String) {
+    use std::fmt::Write as _;
+    if f.is_finite() {
+        out.push_str(&float_repr(f));
+    } else {
+        let sign = if f.is_sign_negative() { "-" } else { "" };
+        let word = if f.is_nan() { "nan" } else { "inf" };
+        let _ = write!(out, "float(\"{sign}{word}\")");
+    }
+}
+
 fn write_expr(e: &Expr, out: &mut String) {
     use std::fmt::Write as _;
     match e {
@@ -212,15 +227,7 @@ fn write_expr(e: &Expr, out: &mut String) {
         Expr::Int(i) => {
             let _ = write!(out, "{i}");
         }
-        // `repr` of an infinity or a NaN (`inf`, `nan`) is no Python literal: a name the
-        // generated module does not define. `float("...")` is one without an import (codegen
-        // prints IR constants as `xp.inf`/`xp.nan`; this keeps any other path valid).
-        Expr::Float(f) if !f.is_finite() => {
-            let sign = if f.is_sign_negative() { "-" } else { "" };
-            let word = if f.is_nan() { "nan" } else { "inf" };
-            let _ = write!(out, "float(\"{sign}{word}\")");
-        }
-        Expr::Float(f) => out.push_str(&float_repr(*f)),
+        Expr::Float(f) => write_float(*f, out),
         Expr::Bool(b) => out.push_str(if *b { "True" } else { "False" }),
         Expr::Str(s) => {
             let _ = write!(out, "{s:?}");
