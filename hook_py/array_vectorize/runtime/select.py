@@ -156,18 +156,24 @@ CHECKED_PASS_MIN = 8192
 _ndarray: Any = None
 
 
+def _numpy_c_function(module: str, name: str) -> Any:
+    """NumPy's C function `name` from its private `module` (``numpy._core``; ``numpy.core`` in
+    NumPy 1), without the Python layers of the public ``numpy.<name>``; that public function
+    where the private module moved."""
+    numpy = sys.modules["numpy"]
+    core = getattr(numpy, "_core", None) or numpy.core
+    found = getattr(getattr(core, module, None), name, None)
+    return found if callable(found) else getattr(numpy, name)
+
+
 #: NumPy's ``clip`` ufunc once looked up (``_numpy_clip_ufunc``): ``numpy.clip`` reaches it
 #: through two Python layers, ~1.7 us of a 10-element call.
 _clip_ufunc: Any = None
 
 
 def _numpy_clip_ufunc() -> Any:
-    """NumPy's ``clip`` ufunc (``numpy.clip`` itself where the private module moved)."""
     global _clip_ufunc
-    numpy = sys.modules["numpy"]
-    core = getattr(numpy, "_core", None) or numpy.core  # NumPy 2 / NumPy 1
-    clip = getattr(getattr(core, "umath", None), "clip", None)
-    _clip_ufunc = clip if isinstance(clip, numpy.ufunc) else numpy.clip
+    _clip_ufunc = _numpy_c_function("umath", "clip")
     return _clip_ufunc
 
 
@@ -177,11 +183,8 @@ _count_nonzero: Any = None
 
 
 def _numpy_count_nonzero() -> Any:
-    """NumPy's C ``count_nonzero`` (``numpy.count_nonzero`` where the private module moved)."""
     global _count_nonzero
-    numpy = sys.modules["numpy"]
-    core = getattr(numpy, "_core", None) or numpy.core
-    _count_nonzero = getattr(getattr(core, "multiarray", None), "count_nonzero", numpy.count_nonzero)
+    _count_nonzero = _numpy_c_function("multiarray", "count_nonzero")
     return _count_nonzero
 
 
