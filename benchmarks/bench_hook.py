@@ -24,6 +24,11 @@ load on the machine) and in wall time:
    ``hook/__init__.py``; the first import after an edit reads and searches the source).
 3. Cold import with the hook (no cache file): the cost per marked function of compiling and
    writing the cache, next to the decorator compiling at run time.
+4. Floors of any warm import under the product's contract (the decorator returns the final
+   function, with its generated code, docstring and source, DESIGN.md section 4): the same module
+   with an identity decorator in place of ``vectorize`` (what 50 decorator calls cost at the
+   least), and the same again reading and unmarshalling the marked module's cache file (what
+   holding the generated code of 50 functions costs, before any key, check or decorator work).
 """
 
 from __future__ import annotations
@@ -85,6 +90,25 @@ def _marked_module(n: int, marked: bool) -> str:
             "",
         ]
     return "\n".join(out)
+
+
+def _floor_module(n: int, cache_file: str | None) -> str:
+    """The marked module with ``vectorize`` an identity decorator defined in it; with
+    `cache_file`, the module also reads that file and unmarshals its payload first, as a warm
+    import does (without the key, the checksum or any decorator work)."""
+    head = ["def vectorize(fn):", "    return fn", ""]
+    if cache_file is not None:
+        from array_vectorize import hook
+
+        head = [
+            "import marshal as _marshal, os as _os",
+            f"_fd = _os.open({cache_file!r}, _os.O_RDONLY)",
+            "_data = _os.read(_fd, _os.fstat(_fd).st_size)",
+            "_os.close(_fd)",
+            f"_entries = _marshal.loads(memoryview(_data)[{hook.HEADER_SIZE}:])",
+            *head,
+        ]
+    return _marked_module(n, True).replace("from array_vectorize import vectorize", "\n".join(head))
 
 
 def _env(root: Path) -> dict:
@@ -196,6 +220,12 @@ def run(quick: bool = False) -> dict:
         _child(root, "import array_vectorize.auto", ["marked50", "plain50"])
         _child(root, "", ["plain50"])
 
+        # Floors (item 4 of the module doc), next to the cache file just written.
+        (cache_file,) = cache_dir.glob("marked50.*.avc")
+        (root / "identity50.py").write_text(_floor_module(N_FUNCTIONS, None))
+        (root / "identity_cache50.py").write_text(_floor_module(N_FUNCTIONS, str(cache_file)))
+        _child(root, "", ["identity50", "identity_cache50"])
+
         def drop_hook_cache():
             for p in cache_dir.glob("marked50.*.avc"):
                 p.unlink()
@@ -206,6 +236,12 @@ def run(quick: bool = False) -> dict:
                 "hook off (decorators compile)": (root, "import array_vectorize", ["marked50"]),
                 "plain undecorated": (root, "import array_vectorize", ["plain50"]),
                 "plain undecorated, no array_vectorize": (root, "", ["plain50"]),
+                "floor: identity decorators": (root, "import array_vectorize", ["identity50"]),
+                "floor: identity decorators, cache file read and unmarshalled": (
+                    root,
+                    "import array_vectorize",
+                    ["identity_cache50"],
+                ),
                 "hook, cold (no cache file)": (root, "import array_vectorize.auto", ["marked50"], drop_hook_cache),
                 # A process that calls these functions has an array library loaded: the same two
                 # imports after NumPy's (which also loads the stdlib modules the hook defers).
@@ -235,6 +271,8 @@ def run(quick: bool = False) -> dict:
     warm, off, plain = m["hook, warm"], m["hook off (decorators compile)"], m["plain undecorated"]
     cold = m["hook, cold (no cache file)"]
     bare = m["plain undecorated, no array_vectorize"]
+    floor_calls = m["floor: identity decorators"]
+    floor_cache = m["floor: identity decorators, cache file read and unmarshalled"]
     on, no = s["stdlib, hook on"], s["stdlib, hook off"]
     tp_on, tp_off = s["third-party, hook on"], s["third-party, hook off"]
     rows = []
@@ -281,6 +319,10 @@ def run(quick: bool = False) -> dict:
         "ratios (CPU time unless noted)": {
             "warm hook / hook off, module": round(warm_vs_off, 3),
             "warm hook / plain undecorated, module": round(warm_vs_plain_module, 2),
+            "floor, identity decorators / plain undecorated, module": round(ratio(floor_calls, plain, "module_cpu"), 2),
+            "floor, identity decorators and the cache file unmarshalled / plain undecorated, module": round(
+                ratio(floor_cache, plain, "module_cpu"), 2
+            ),
             "warm hook / plain undecorated, process (both import array_vectorize)": round(warm_vs_plain_process, 3),
             "warm hook / plain undecorated, process, wall": round(ratio(warm, plain, "process_wall"), 3),
             "warm hook / plain module without array_vectorize at all, process": round(ratio(warm, bare, "process_cpu"), 3),
