@@ -7,13 +7,18 @@ The fixture shrinks the blocks to a few elements so that every call here is cut 
 
 from __future__ import annotations
 
+import math
+import os
+import subprocess
+import sys
 import threading
+import time
 
 import numpy as np
 import pytest
 
 from array_vectorize import vectorize
-from array_vectorize.runtime import blocked
+from array_vectorize.runtime import blocked, threads
 from behavior.test_language import CASES
 from oracle import BACKENDS, BOOL_EDGES, check, floats, grid, ints, to_backend, to_numpy, uints
 
@@ -21,10 +26,12 @@ THRESHOLD = 20
 BLOCK = 7
 
 
-@pytest.fixture
-def blocks(monkeypatch):
-    """Blocking from 20 elements on, in blocks of 7, for every function; returns the list of
-    calls that really ran blocked (one entry per call that was not declined)."""
+@pytest.fixture(params=["1", "4"], ids=["one-thread", "four-threads"])
+def blocks(monkeypatch, request):
+    """Blocking from 20 elements on, in blocks of 7, for every function, the blocks after the
+    first in the calling thread alone or on four threads (runtime/threads.py); returns the list
+    of calls that really ran blocked (one entry per call that was not declined)."""
+    monkeypatch.setenv(threads.THREADS_ENV, request.param)
     monkeypatch.setattr(blocked, "THRESHOLD", THRESHOLD)
     monkeypatch.setattr(blocked, "BLOCK", BLOCK)
     monkeypatch.setattr(blocked, "MIN_OPERATIONS", 0)
@@ -219,3 +226,196 @@ def test_light_bodies_are_left_whole(monkeypatch, blocks):
     vec = vectorize(tax_due)  # its body makes more than five operations
     check(vec, x, 20_000.0, 0.2)
     assert blocks
+
+
+# ---- blocks on several threads (runtime/threads.py) ----------------------------------------------
+
+
+@pytest.fixture
+def slow_low_blocks(monkeypatch):
+    """Blocks below the fourth take 20 ms longer, so that other threads finish higher blocks
+    first; returns the threads (idents) that ran each block's lanes, by first lane."""
+    ran_on = {}
+    call = blocked._call_block
+
+    def slow(dispatch, args, lo, block, shape):
+        ran_on[lo] = threading.get_ident()
+        if lo < 4 * BLOCK:
+            time.sleep(0.02)
+        return call(dispatch, args, lo, block, shape)
+
+    monkeypatch.setattr(blocked, "_call_block", slow)
+    return ran_on
+
+
+def test_blocks_run_on_several_threads_with_the_sequential_bits(monkeypatch, blocks, slow_low_blocks):
+    monkeypatch.setenv(threads.THREADS_ENV, "4")
+    vec = vectorize(tax_due)
+    args = (_incomes(200), np.linspace(0.0, 30_000.0, 200), 0.22)
+    got = check(vec, *args)
+    assert_bitwise(got, whole(vec, *args))
+    assert len(set(slow_low_blocks.values())) > 1, "every block ran in the calling thread"
+
+
+def checked_reading(rh, t):
+    if rh > 1.0:
+        raise ValueError(f"relative humidity {rh} above saturation")
+    if t < -273.15:
+        raise OverflowError(f"temperature {t} below absolute zero")
+    return rh * 6.112 * math.exp(17.62 * t / (243.12 + t))
+
+
+def _raised(vec, *args):
+    with pytest.raises(Exception) as info:
+        vec(*args)
+    exc = info.value
+    return type(exc), exc.args, getattr(exc, "__notes__", None)
+
+
+@pytest.mark.parametrize("shape", [(120,), (24, 5)], ids=["1-d", "2-d"])
+@pytest.mark.parametrize("first, later", [(10, 100), (100, 10)], ids=["lower-block-first", "higher-block-first"])
+def test_the_lowest_raising_block_decides_and_its_note_names_the_whole_calls_element(
+    shape, first, later, blocks, slow_low_blocks
+):
+    # Two lanes raise different exceptions, in blocks 1 and 14; the lower block is slowed down,
+    # so on several threads the higher one fails first. CPython's element loop raises at the
+    # first in C order; the note names its place in the whole call, not in its block.
+    rh = np.full(120, 0.5)
+    t = np.linspace(-40.0, 45.0, 120)
+    rh[first] = 1.5
+    t[later] = -300.0
+    vec = vectorize(checked_reading)
+    got = _raised(vec, rh.reshape(shape), t.reshape(shape))
+    assert got == _raised(whole, vec, rh.reshape(shape), t.reshape(shape))
+    wanted = ValueError if first < later else OverflowError
+    index = min(first, later)
+    assert got[0] is wanted
+    assert got[2] == [
+        f"array-vectorize: raised for element {np.unravel_index(index, shape)!r} (flat index {index})".replace(
+            "np.int64(", ""
+        ).replace(")", "", len(shape))
+    ]
+
+
+def test_a_declined_block_below_a_raising_one_gives_the_whole_calls_outcome(blocks, slow_low_blocks):
+    def settle(u, v):
+        if u == 7:
+            raise ValueError(f"account {u} is frozen")
+        return u - v
+
+    vec = vectorize(settle)
+    u = np.arange(2**63, 2**63 + 120, dtype=np.uint64)
+    v = np.full(120, 5, dtype=np.uint64)
+    u[9] = 1  # block 1: a negative lane, int64 results (item 13): the blocked run is declined
+    u[100] = 7  # block 14 raises
+    assert _raised(vec, u, v) == _raised(whole, vec, u, v)
+    u[9], u[100] = 7, 1  # the raise below, the negative lane above
+    assert _raised(vec, u, v) == _raised(whole, vec, u, v)
+
+
+TAX_BANDS = (0.0, 0.1, 0.2, 0.4)
+BAND_RATES = {1: 0.1, 2: 0.2, 3: 0.4}
+
+
+def test_table_errors_name_the_whole_calls_element(blocks):
+    def band_rate(band):
+        return TAX_BANDS[band]
+
+    def keyed_rate(band):
+        return BAND_RATES[band]
+
+    bands = np.full(90, 2, dtype=np.int64)
+    bands[61] = 9
+    for fn in (band_rate, keyed_rate):
+        vec = vectorize(fn)
+        got = _raised(vec, bands)
+        assert got == _raised(whole, vec, bands)
+        assert "element 61 (C order)" in got[2][0], got
+
+
+def _overflows_everywhere_but_block_zero():
+    x = np.full(120, 2.0)
+    x[BLOCK::BLOCK] = 1e200  # one lane in every block but the first
+    return x
+
+
+def squared_energy(x):
+    return x * x * 0.5 + 1.0
+
+
+def test_numpy_errstate_holds_in_worker_threads(monkeypatch, blocks, slow_low_blocks):
+    monkeypatch.setenv(threads.THREADS_ENV, "4")
+    vec = vectorize(squared_energy)
+    x = _overflows_everywhere_but_block_zero()
+    with np.errstate(over="raise"):
+        with pytest.raises(FloatingPointError):
+            whole(vec, x)
+        with pytest.raises(FloatingPointError):
+            vec(x)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a worker warning under its own default errstate fails
+        with np.errstate(over="ignore"):
+            assert_bitwise(vec(x), whole(vec, x))
+    assert len(set(slow_low_blocks.values())) > 1
+
+
+def test_thread_count_from_the_environment(monkeypatch, blocks):
+    vec = vectorize(tax_due)
+    args = (_incomes(100), 10_000.0, 0.2)
+    want = whole(vec, *args)
+
+    def no_pool(workers):
+        raise AssertionError("the pool was used")
+
+    for value in ("1", "0", "-3", "many"):
+        monkeypatch.setenv(threads.THREADS_ENV, value)
+        with monkeypatch.context() as m:
+            m.setattr(threads, "executor", no_pool)
+            if value == "1":
+                assert_bitwise(vec(*args), want)
+            else:
+                threads._warned.discard(value)
+                with pytest.warns(RuntimeWarning, match=f"{threads.THREADS_ENV}='{value}' is not a positive integer"):
+                    assert_bitwise(vec(*args), want)
+    monkeypatch.delenv(threads.THREADS_ENV)
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert threads.threads() == max(1, min(cpus, threads.MAX_DEFAULT_THREADS))
+
+
+_FORK_CHILD = """
+import os, sys
+import numpy as np
+from array_vectorize import vectorize
+from array_vectorize.runtime import blocked, threads
+blocked.THRESHOLD, blocked.BLOCK, blocked.MIN_OPERATIONS = 20, 7, 0
+
+@vectorize
+def premium(age, cover):
+    if age < 30.0:
+        return cover * 0.01
+    return cover * (0.01 + (age - 30.0) * 0.0005)
+
+age = np.linspace(18.0, 80.0, 200)
+want = [premium._vectorized_original(a, 1e5) for a in age.tolist()]
+assert premium(age, 1e5).tolist() == want
+assert threads._pool is not None, "the parent's call did not use the pool"
+pid = os.fork()
+if pid == 0:
+    ok = premium(age, 1e5).tolist() == want and threads._pool[0] == os.getpid()
+    os._exit(0 if ok else 1)
+_, status = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork")
+def test_a_forked_child_makes_its_own_pool(tmp_path):
+    # The parent's worker threads do not exist in the child: a child submitting to the
+    # parent's pool would wait forever.
+    script = tmp_path / "premiums.py"
+    script.write_text(_FORK_CHILD)
+    env = {**os.environ, threads.THREADS_ENV: "2"}
+    proc = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr

@@ -22,6 +22,11 @@ structure) abandons the blocked run, and the call is evaluated again whole. When
 agrees, the whole array decides the same way (all blocks "no lane negative" is the whole array's
 "no lane negative"), with the same lane values.
 
+The blocks after the first run on several threads when the process may use more than one CPU
+(runtime/threads.py: ``ARRAY_VECTORIZE_THREADS``, one call at a time on the pool): NumPy releases
+the GIL inside its loops, and the outcome is the sequential loop's whatever the threads (the
+lowest block's failure decides, ``_fill_rest``).
+
 Only NumPy is blocked: ``out[lo:hi] = block`` needs in-place slice assignment (JAX arrays are
 immutable; Dask and array-api-strict are left whole), and only exact ``numpy.ndarray`` arguments
 (a subclass may override slicing or arithmetic).
@@ -29,12 +34,15 @@ immutable; Dask and array-api-strict are left whole), and only exact ``numpy.nda
 
 from __future__ import annotations
 
+import contextvars
 import sys
 import threading
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
+
+from . import threads
 
 #: Elements per block: a handful of float64 temporaries of 32 Ki elements (256 KiB each) fit in
 #: the L2 caches of current x86 and ARM cores.
@@ -44,6 +52,28 @@ BLOCK = 1 << 15
 THRESHOLD = 1 << 17
 
 _state = threading.local()
+
+
+def lane_position(index: int, shape: tuple) -> tuple[int, tuple]:
+    """Where lane `index` (C order) of an array of `shape` that a generated body computed lies in
+    the whole call: during a block, an array of the block's shape holds the lanes from the
+    block's first onwards (``(lo + index, whole shape)``); anything else (a call not blocked, an
+    argument passed whole to every block) is numbered as in the whole call already. The notes
+    of exceptions raised for a lane (runtime/raises.py, runtime/tables.py) name it by this."""
+    lanes = getattr(_state, "lanes", None)
+    if lanes is None or tuple(shape) != lanes[1]:
+        return index, shape
+    return lanes[0] + index, lanes[2]
+
+
+def _call_block(dispatch: Dispatch, args: tuple[Any, ...], lo: int, block: tuple, shape: tuple) -> Any:
+    """The entry on one block's arguments, with the block's place in the call known to
+    `lane_position` in this thread meanwhile."""
+    _state.lanes = (lo, block, shape)
+    try:
+        return dispatch.call_entry(args)
+    finally:
+        _state.lanes = None
 
 
 def blocking_off() -> bool:
@@ -154,26 +184,95 @@ def _run_blocked(dispatch: Dispatch, args: tuple[Any, ...]) -> Any:
     if plan is None:
         return _DECLINED
     bounds, take, block_shape = plan
-    size = bounds[-1]
-    out = None
-    multiple = False
-    for lo, hi in zip(bounds, bounds[1:]):
-        result = dispatch.call_entry(take(lo, hi))
-        multiple = type(result) is tuple
-        parts = result if multiple else (result,)
-        expected = block_shape(lo, hi)
-        if out is None:
-            if not _agrees(parts, None, expected):
-                return _DECLINED
-            out = tuple(np.empty(size, dtype=part.dtype) for part in parts)
-        elif not _agrees(parts, out, expected):
-            return _DECLINED
-        for dest, part in zip(out, parts):
-            dest[lo:hi] = part.reshape(-1)
-    if out is None:
+    if len(bounds) < 2:
+        return _DECLINED
+    # The first block in this thread: it fixes the outputs' dtypes (and fills in a lazy
+    # function's globals before any other thread calls it).
+    lo, hi = bounds[0], bounds[1]
+    block = block_shape(lo, hi)
+    result = _call_block(dispatch, take(lo, hi), lo, block, shape)
+    multiple = type(result) is tuple
+    parts = result if multiple else (result,)
+    if not _agrees(parts, None, block):
+        return _DECLINED
+    out = tuple(np.empty(bounds[-1], dtype=part.dtype) for part in parts)
+    for dest, part in zip(out, parts):
+        dest[lo:hi] = part.reshape(-1)
+    if _fill_rest(dispatch, take, block_shape, bounds, shape, out, multiple, np) is _DECLINED:
         return _DECLINED
     results = tuple(o.reshape(shape) for o in out)
     return results if multiple else results[0]
+
+
+def _fill_rest(
+    dispatch: Dispatch,
+    take: Any,
+    block_shape: Any,
+    bounds: list[int],
+    shape: tuple,
+    out: tuple[Any, ...],
+    multiple: bool,
+    np: Any,
+) -> Any:
+    """Blocks 1 onwards into `out`, on as many threads as runtime/threads.py allows. Whatever the
+    threads, the outcome is the sequential loop's: the failure of the lowest block decides, a
+    block that disagrees with the first (``_DECLINED``) or an exception its lanes raised (D11),
+    and every block below it has been written. Blocks are handed out in increasing order, so once
+    a failure is recorded the blocks still to be taken are above it and are skipped."""
+    n_blocks = len(bounds) - 1
+    if n_blocks < 2:
+        return None
+    pending = iter(range(1, n_blocks))  # next() on it is atomic under the GIL
+    failures: list[tuple[int, Any]] = []
+
+    def fill() -> None:
+        for i in pending:
+            if failures:
+                return
+            lo, hi = bounds[i], bounds[i + 1]
+            block = block_shape(lo, hi)
+            try:
+                result = _call_block(dispatch, take(lo, hi), lo, block, shape)
+            except Exception as exc:  # noqa: BLE001 - re-raised below if it is the lowest block's
+                failures.append((i, exc))
+                return
+            parts = result if type(result) is tuple else (result,)
+            if (type(result) is tuple) is not multiple or not _agrees(parts, out, block):
+                failures.append((i, _DECLINED))
+                return
+            for dest, part in zip(out, parts):
+                dest[lo:hi] = part.reshape(-1)
+
+    workers = min(threads.threads(), n_blocks - 1) - 1  # besides this thread
+    if workers < 1 or not threads.numpy_errstate_is_a_context_variable(np) or not threads.try_acquire():
+        fill()
+    else:
+        try:
+            futures = []
+            try:
+                pool = threads.executor(workers)
+                for _ in range(workers):
+                    # Each worker runs in a copy of this thread's context: NumPy's errstate (the
+                    # caller's `with np.errstate(...)`) holds there as here.
+                    futures.append(pool.submit(contextvars.copy_context().run, fill))
+            except RuntimeError:
+                pass  # no thread can be started (interpreter shutdown): the others do it all
+            try:
+                fill()
+                for future in futures:
+                    future.result()
+            except BaseException:
+                failures.append((-1, None))  # the workers stop at their next block
+                raise
+        finally:
+            threads.release()
+    if not failures:
+        return None
+    failure = min(failures, key=lambda f: f[0])[1]
+    failures.clear()  # no cycle through the exception's traceback
+    if failure is _DECLINED:
+        return _DECLINED
+    raise failure
 
 
 def _plan(args: tuple[Any, ...], shape: tuple[int, ...]):

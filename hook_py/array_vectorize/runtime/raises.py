@@ -8,6 +8,7 @@ first: the first raising lane in C order, built from that lane's values as Pytho
 from __future__ import annotations
 
 from .arith import _vec_unary
+from .blocked import lane_position
 from .dtype import LatticeInt
 
 TYPE_CHECKING = False
@@ -36,7 +37,8 @@ def _vec_raises(xp: Any, code: Any, *sites: tuple) -> None:
     lane = [_lane_value(xp, v, shape, index) for v in values]
     exc, built = _exception(make, lane)
     if hasattr(exc, "add_note"):
-        exc.add_note(f"array-vectorize: raised for element {_unravel(index, shape)} (flat index {index})")
+        where, whole = lane_position(index, shape)  # in a block: its place in the whole call
+        exc.add_note(f"array-vectorize: raised for element {_unravel(where, whole)} (flat index {where})")
     if cause and built:
         # `raise ... from cause`: CPython's own statement sets __cause__ and
         # __suppress_context__ (a class is instantiated, `None` suppresses the context).

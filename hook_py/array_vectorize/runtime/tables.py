@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 from .arith import _vec_binary
+from .blocked import lane_position
 from .dtype import _NAMESPACES, INT64_MAX, LatticeInt, namespace_info
 
 
@@ -54,7 +55,8 @@ def _out_of_range(xp: Any, index: Any, bad: Any, what: str, offset: int = 0) -> 
         err = IndexError(f"{what} index out of range")
     else:
         err = IndexError("cannot fit 'int' into an index-sized integer")
-    err.add_note(f"array-vectorize: first out-of-range lane is element {first} (C order), index {value}")
+    lane = lane_position(first, tuple(bad.shape))[0]  # in a block: its place in the whole call
+    err.add_note(f"array-vectorize: first out-of-range lane is element {lane} (C order), index {value}")
     return err
 
 
@@ -120,6 +122,7 @@ def _vec_lookup(xp: Any, keys: tuple, values: tuple, key: Any) -> Any:
         lane = int(xp.argmax(xp.astype(missing, xp.int8)))
         value = _lane_value(xp, info, key, lane)
         err = KeyError(value)
+        lane = lane_position(lane, tuple(shape))[0]  # in a block: its place in the whole call
         err.add_note(f"array-vectorize: first missing key is element {lane} (C order)")
         raise err
     pos = xp.broadcast_to(pos, found.shape)

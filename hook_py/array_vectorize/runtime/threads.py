@@ -1,0 +1,98 @@
+"""The worker threads of blocked evaluation (runtime/blocked.py): how many a large call may use,
+and the one pool they come from.
+
+A blocked call's blocks are independent (every lane is computed by the same code on the same
+operands), and NumPy releases the GIL inside its loops over a block, so the blocks of one call
+can run on several cores at once with the same results, bit for bit. How many threads:
+
+- ``ARRAY_VECTORIZE_THREADS=n`` (``1``: the calling thread alone, as before this existed);
+- otherwise the CPUs this process may run on (``os.sched_getaffinity``), at most
+  ``MAX_DEFAULT_THREADS``: as numexpr and BLAS libraries do by default.
+
+One call at a time uses the pool: a call that finds it taken (another thread of the program is
+in a parallel call: a Dask threaded scheduler, the program's own threads) runs its blocks in its
+own thread, so threads are never multiplied by threads. A process forked from one with a pool
+gets a pool of its own on its first parallel call (the parent's threads are not in the child).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import warnings
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+THREADS_ENV = "ARRAY_VECTORIZE_THREADS"
+#: The default's ceiling: more threads than this rarely pay for one call's blocks.
+MAX_DEFAULT_THREADS = 8
+
+_default: int | None = None
+_warned: set[str] = set()
+
+
+def threads() -> int:
+    """How many threads (the calling one included) a blocked call may run its blocks on. Read on
+    every large call, so that the variable can be changed while the program runs."""
+    value = os.environ.get(THREADS_ENV, "").strip()
+    if value:
+        try:
+            n = int(value)
+        except ValueError:
+            n = 0
+        if n >= 1:
+            return n
+        if value not in _warned:
+            _warned.add(value)
+            warnings.warn(
+                f"{THREADS_ENV}={value!r} is not a positive integer: blocked calls run in the calling thread "
+                f"alone; set it to a number of threads (1 for none besides the caller), or unset it for one "
+                f"per CPU (at most {MAX_DEFAULT_THREADS})",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+        return 1
+    global _default
+    if _default is None:
+        try:
+            cpus = len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            cpus = os.cpu_count() or 1
+        _default = max(1, min(cpus, MAX_DEFAULT_THREADS))
+    return _default
+
+
+#: Held by the one call whose blocks are on the pool (taken without waiting: see the module doc).
+_busy = threading.Lock()
+#: (pid, workers, executor): the pool of the process that made it.
+_pool: tuple[int, int, Any] | None = None
+
+
+def try_acquire() -> bool:
+    return _busy.acquire(blocking=False)
+
+
+def release() -> None:
+    _busy.release()
+
+
+def executor(workers: int) -> Any:
+    """A ``ThreadPoolExecutor`` with at least `workers` threads, made in this process (call with
+    the pool acquired)."""
+    global _pool
+    pid = os.getpid()
+    if _pool is None or _pool[0] != pid or _pool[1] < workers:
+        from concurrent.futures import ThreadPoolExecutor  # on the first parallel call only
+
+        if _pool is not None and _pool[0] == pid:
+            _pool[2].shutdown(wait=False)
+        _pool = (pid, workers, ThreadPoolExecutor(max_workers=workers, thread_name_prefix="array-vectorize"))
+    return _pool[2]
+
+
+def numpy_errstate_is_a_context_variable(np: Any) -> bool:
+    """NumPy 2 keeps ``errstate`` in a context variable, which worker threads get by running in a
+    copy of the caller's context; NumPy 1 keeps it per thread, so its calls stay in one thread."""
+    return int(np.__version__.split(".", 1)[0]) >= 2
