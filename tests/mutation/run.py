@@ -130,6 +130,24 @@ MUTATIONS: List[Mutation] = [
         "a function's own float prologue keeps the plan of the first argument types it saw",
     ),
     Mutation(
+        "threaded-blocks-take-the-first-failure-recorded", "runtime/blocked.py",
+        "    failure = min(failures, key=lambda f: f[0])[1]",
+        "    failure = failures[0][1]",
+        "blocks on several threads: the exception of whichever block failed first in time is raised, not the lowest block's",
+    ),
+    Mutation(
+        "threaded-blocks-lose-the-callers-errstate", "runtime/blocked.py",
+        "pool.submit(contextvars.copy_context().run, fill)",
+        "pool.submit(fill)",
+        "blocks on worker threads run under NumPy's default errstate, not the caller's",
+    ),
+    Mutation(
+        "blocked-notes-number-lanes-within-the-block", "runtime/blocked.py",
+        "    return lanes[0] + index, lanes[2]",
+        "    return index, shape",
+        "an exception raised for a lane of a block names the element's place in its block",
+    ),
+    Mutation(
         "int-truediv-through-float", "runtime/arith.py",
         "_TWO_53 = 2.0**53",
         "_TWO_53 = 2.0**64",

@@ -8,7 +8,8 @@ Modules:
   ``_core.RUNTIME_HELPERS`` bound to the functions below) and ``helper_globals``;
 * ``args``: the argument prologues ``_vec_float_args`` and ``_vec_exact_args``;
 * ``blocked``: cache-blocked evaluation of large NumPy inputs (the ``Dispatch`` in a function's
-  exact-body slot, and the float prologue that sends large inputs there);
+  exact-body slot, and the float prologue that sends large inputs there), its blocks on the
+  worker threads of ``threads``;
 * ``arith``: ``_vec_binary`` and ``_vec_unary`` (CPython arithmetic, lane by lane), on top of
   ``compare`` (exact mixed-kind comparisons), ``intops`` (int64 world and uint64 lattice) and
   ``division`` (correctly rounded integer true division);
