@@ -66,8 +66,21 @@ def threads() -> int:
 
 #: Held by the one call whose blocks are on the pool (taken without waiting: see the module doc).
 _busy = threading.Lock()
-#: (pid, workers, executor): the pool of the process that made it.
-_pool: tuple[int, int, Any] | None = None
+#: (workers, executor): the pool.
+_pool: tuple[int, Any] | None = None
+
+
+def _forget_the_parents_pool() -> None:
+    """In a forked child: the parent's worker threads are not there (a task submitted to its
+    pool would wait forever), and its lock may have been held by a thread that is not there
+    either."""
+    global _busy, _pool
+    _busy = threading.Lock()
+    _pool = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_the_parents_pool)
 
 
 def try_acquire() -> bool:
@@ -79,17 +92,15 @@ def release() -> None:
 
 
 def executor(workers: int) -> Any:
-    """A ``ThreadPoolExecutor`` with at least `workers` threads, made in this process (call with
-    the pool acquired)."""
+    """A ``ThreadPoolExecutor`` with at least `workers` threads (call with the pool acquired)."""
     global _pool
-    pid = os.getpid()
-    if _pool is None or _pool[0] != pid or _pool[1] < workers:
+    if _pool is None or _pool[0] < workers:
         from concurrent.futures import ThreadPoolExecutor  # on the first parallel call only
 
-        if _pool is not None and _pool[0] == pid:
-            _pool[2].shutdown(wait=False)
-        _pool = (pid, workers, ThreadPoolExecutor(max_workers=workers, thread_name_prefix="array-vectorize"))
-    return _pool[2]
+        if _pool is not None:
+            _pool[1].shutdown(wait=False)
+        _pool = (workers, ThreadPoolExecutor(max_workers=workers, thread_name_prefix="array-vectorize"))
+    return _pool[1]
 
 
 def numpy_errstate_is_a_context_variable(np: Any) -> bool:
