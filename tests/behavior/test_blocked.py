@@ -248,6 +248,13 @@ def slow_low_blocks(monkeypatch):
     return ran_on
 
 
+#: NumPy 1 keeps errstate per thread, so its blocked calls stay in the calling thread.
+needs_context_errstate = pytest.mark.skipif(
+    not threads.numpy_errstate_is_a_context_variable(np), reason="NumPy 1: blocks stay in the calling thread"
+)
+
+
+@needs_context_errstate
 def test_blocks_run_on_several_threads_with_the_sequential_bits(monkeypatch, blocks, slow_low_blocks):
     monkeypatch.setenv(threads.THREADS_ENV, "4")
     vec = vectorize(tax_due)
@@ -343,6 +350,7 @@ def squared_energy(x):
     return x * x * 0.5 + 1.0
 
 
+@needs_context_errstate
 def test_numpy_errstate_holds_in_worker_threads(monkeypatch, blocks, slow_low_blocks):
     monkeypatch.setenv(threads.THREADS_ENV, "4")
     vec = vectorize(squared_energy)
@@ -411,6 +419,7 @@ sys.exit(os.waitstatus_to_exitcode(status))
 """
 
 
+@needs_context_errstate
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork")
 def test_a_forked_child_makes_its_own_pool(tmp_path):
     # The parent's worker threads do not exist in the child: a child submitting to the
