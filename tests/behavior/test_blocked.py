@@ -32,6 +32,7 @@ def blocks(monkeypatch, request):
     first in the calling thread alone or on four threads (runtime/threads.py); returns the list
     of calls that really ran blocked (one entry per call that was not declined)."""
     monkeypatch.setenv(threads.THREADS_ENV, request.param)
+    monkeypatch.setattr(blocked, "MIN_PARALLEL_SECONDS_PER_ELEMENT", 0.0)  # blocks of 7 are light
     monkeypatch.setattr(blocked, "THRESHOLD", THRESHOLD)
     monkeypatch.setattr(blocked, "BLOCK", BLOCK)
     monkeypatch.setattr(blocked, "MIN_OPERATIONS", 0)
@@ -264,6 +265,22 @@ def test_blocks_run_on_several_threads_with_the_sequential_bits(monkeypatch, blo
     assert len(set(slow_low_blocks.values())) > 1, "every block ran in the calling thread"
 
 
+def test_blocks_of_a_light_body_stay_in_the_calling_thread(monkeypatch, blocks):
+    # The first block decides: a body faster than MIN_PARALLEL_SECONDS_PER_ELEMENT keeps the
+    # others in this thread (on light bodies the threads mostly wait for each other's GIL).
+    monkeypatch.setenv(threads.THREADS_ENV, "4")
+    monkeypatch.setattr(blocked, "MIN_PARALLEL_SECONDS_PER_ELEMENT", 1.0)
+
+    def no_pool(workers):
+        raise AssertionError("the pool was used")
+
+    monkeypatch.setattr(threads, "executor", no_pool)
+    vec = vectorize(tax_due)
+    args = (_incomes(200), 12_000.0, 0.2)
+    assert_bitwise(check(vec, *args), whole(vec, *args))
+    assert blocks
+
+
 def checked_reading(rh, t):
     if rh > 1.0:
         raise ValueError(f"relative humidity {rh} above saturation")
@@ -398,6 +415,7 @@ import numpy as np
 from array_vectorize import vectorize
 from array_vectorize.runtime import blocked, threads
 blocked.THRESHOLD, blocked.BLOCK, blocked.MIN_OPERATIONS = 20, 7, 0
+blocked.MIN_PARALLEL_SECONDS_PER_ELEMENT = 0.0
 
 @vectorize
 def premium(age, cover):

@@ -23,9 +23,10 @@ agrees, the whole array decides the same way (all blocks "no lane negative" is t
 "no lane negative"), with the same lane values.
 
 The blocks after the first run on several threads when the process may use more than one CPU
-(runtime/threads.py: ``ARRAY_VECTORIZE_THREADS``, one call at a time on the pool): NumPy releases
-the GIL inside its loops, and the outcome is the sequential loop's whatever the threads (the
-lowest block's failure decides, ``_fill_rest``).
+(runtime/threads.py: ``ARRAY_VECTORIZE_THREADS``, one call at a time on the pool) and the body is
+heavy enough to gain (the first block's time, ``MIN_PARALLEL_SECONDS_PER_ELEMENT``): NumPy
+releases the GIL inside its loops, and the outcome is the sequential loop's whatever the threads
+(the lowest block's failure decides, ``_fill_rest``).
 
 Only NumPy is blocked: ``out[lo:hi] = block`` needs in-place slice assignment (JAX arrays are
 immutable; Dask and array-api-strict are left whole), and only exact ``numpy.ndarray`` arguments
@@ -37,6 +38,7 @@ from __future__ import annotations
 import contextvars
 import sys
 import threading
+import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -50,6 +52,14 @@ BLOCK = 1 << 15
 #: Elements from which a call is blocked. Below, the per-block cost of running the body's Python
 #: (a few microseconds per block) is not repaid.
 THRESHOLD = 1 << 17
+
+#: The blocks after the first go to worker threads only when the first took at least this long
+#: per element (so ~200 us for a block of 32 Ki): each array operation holds the GIL while NumPy
+#: sets it up, and on light bodies the threads mostly wait for each other's GIL. Measured with
+#: `make bench` on 2 cores (the same functions on one thread and on two): kepler (5.4 ms a
+#: block), bs_call (1.2 ms) and knock_out_value (0.8 ms) ran 1.3-1.9x faster; smoothstep and
+#: reciprocal_series (0.12-0.14 ms) 1.1-1.6x slower.
+MIN_PARALLEL_SECONDS_PER_ELEMENT = 6e-9
 
 _state = threading.local()
 
@@ -190,7 +200,9 @@ def _run_blocked(dispatch: Dispatch, args: tuple[Any, ...]) -> Any:
     # function's globals before any other thread calls it).
     lo, hi = bounds[0], bounds[1]
     block = block_shape(lo, hi)
+    started = time.perf_counter()
     result = _call_block(dispatch, take(lo, hi), lo, block, shape)
+    heavy = time.perf_counter() - started >= MIN_PARALLEL_SECONDS_PER_ELEMENT * (hi - lo)
     multiple = type(result) is tuple
     parts = result if multiple else (result,)
     if not _agrees(parts, None, block):
@@ -198,7 +210,7 @@ def _run_blocked(dispatch: Dispatch, args: tuple[Any, ...]) -> Any:
     out = tuple(np.empty(bounds[-1], dtype=part.dtype) for part in parts)
     for dest, part in zip(out, parts):
         dest[lo:hi] = part.reshape(-1)
-    if _fill_rest(dispatch, take, block_shape, bounds, shape, out, multiple, np) is _DECLINED:
+    if _fill_rest(dispatch, take, block_shape, bounds, shape, out, multiple, np, heavy) is _DECLINED:
         return _DECLINED
     results = tuple(o.reshape(shape) for o in out)
     return results if multiple else results[0]
@@ -213,8 +225,10 @@ def _fill_rest(
     out: tuple[Any, ...],
     multiple: bool,
     np: Any,
+    heavy: bool,
 ) -> Any:
-    """Blocks 1 onwards into `out`, on as many threads as runtime/threads.py allows. Whatever the
+    """Blocks 1 onwards into `out`, on as many threads as runtime/threads.py allows when the body
+    is `heavy` (``MIN_PARALLEL_SECONDS_PER_ELEMENT``), else in this thread. Whatever the
     threads, the outcome is the sequential loop's: the failure of the lowest block decides, a
     block that disagrees with the first (``_DECLINED``) or an exception its lanes raised (D11),
     and every block below it has been written. Blocks are handed out in increasing order, so once
@@ -243,7 +257,7 @@ def _fill_rest(
             for dest, part in zip(out, parts):
                 dest[lo:hi] = part.reshape(-1)
 
-    workers = min(threads.threads(), n_blocks - 1) - 1  # besides this thread
+    workers = min(threads.threads(), n_blocks - 1) - 1 if heavy else 0  # besides this thread
     if workers < 1 or not threads.numpy_errstate_is_a_context_variable(np) or not threads.try_acquire():
         fill()
     else:
