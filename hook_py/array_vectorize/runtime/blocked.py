@@ -24,7 +24,7 @@ agrees, the whole array decides the same way (all blocks "no lane negative" is t
 
 The blocks after the first run on several threads when the process may use more than one CPU
 (runtime/threads.py: ``ARRAY_VECTORIZE_THREADS``, one call at a time on the pool) and the body is
-heavy enough to gain (the first block's time, ``MIN_PARALLEL_SECONDS_PER_ELEMENT``): NumPy
+heavy enough to gain (its fastest first block, ``MIN_PARALLEL_SECONDS_PER_ELEMENT``): NumPy
 releases the GIL inside its loops, and the outcome is the sequential loop's whatever the threads
 (the lowest block's failure decides, ``_fill_rest``).
 
@@ -53,8 +53,8 @@ BLOCK = 1 << 15
 #: (a few microseconds per block) is not repaid.
 THRESHOLD = 1 << 17
 
-#: The blocks after the first go to worker threads only when the first took at least this long
-#: per element (so ~200 us for a block of 32 Ki): each array operation holds the GIL while NumPy
+#: The blocks after the first go to worker threads only when the function's first blocks took at
+#: least this long per element (the fastest so far: ~200 us for a block of 32 Ki): each array operation holds the GIL while NumPy
 #: sets it up, and on light bodies the threads mostly wait for each other's GIL. Measured with
 #: `make bench` on 2 cores (the same functions on one thread and on two): kepler (5.4 ms a
 #: block), bs_call (1.2 ms) and knock_out_value (0.8 ms) ran 1.3-1.9x faster; smoothstep and
@@ -98,7 +98,7 @@ class Dispatch:
     parameters positionally; ``n_positional`` of them are positional in the entry and the rest,
     ``keywords``, keyword-only."""
 
-    __slots__ = ("entry", "exact", "keywords", "n_positional", "worth")
+    __slots__ = ("entry", "exact", "fastest", "keywords", "n_positional", "worth")
 
     def __init__(self, entry: Callable[..., Any], exact: Callable[..., Any]) -> None:
         code = entry.__code__
@@ -107,6 +107,10 @@ class Dispatch:
         self.n_positional = code.co_argcount
         self.keywords = code.co_varnames[code.co_argcount : code.co_argcount + code.co_kwonlyargcount]
         self.worth: bool | None = None  # worth_blocking(entry), on the first large call
+        # The fastest first block so far, in seconds per element: whether the body is heavy
+        # enough for worker threads (MIN_PARALLEL_SECONDS_PER_ELEMENT). The minimum over calls,
+        # so that a block slowed down by other load does not decide.
+        self.fastest = float("inf")
 
     def __call__(self, *args: Any) -> Any:
         if blocking_off() or not _large(args):
@@ -202,7 +206,8 @@ def _run_blocked(dispatch: Dispatch, args: tuple[Any, ...]) -> Any:
     block = block_shape(lo, hi)
     started = time.perf_counter()
     result = _call_block(dispatch, take(lo, hi), lo, block, shape)
-    heavy = time.perf_counter() - started >= MIN_PARALLEL_SECONDS_PER_ELEMENT * (hi - lo)
+    dispatch.fastest = fastest = min(dispatch.fastest, (time.perf_counter() - started) / (hi - lo))
+    heavy = fastest >= MIN_PARALLEL_SECONDS_PER_ELEMENT
     multiple = type(result) is tuple
     parts = result if multiple else (result,)
     if not _agrees(parts, None, block):
