@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -274,7 +275,7 @@ def test_blocks_of_a_light_body_stay_in_the_calling_thread(monkeypatch, blocks):
     def no_pool(workers):
         raise AssertionError("the pool was used")
 
-    monkeypatch.setattr(threads, "executor", no_pool)
+    monkeypatch.setattr(threads, "pool", no_pool)
     vec = vectorize(tax_due)
     args = (_incomes(200), 12_000.0, 0.2)
     assert_bitwise(check(vec, *args), whole(vec, *args))
@@ -394,7 +395,7 @@ def test_thread_count_from_the_environment(monkeypatch, blocks):
     for value in ("1", "0", "-3", "many"):
         monkeypatch.setenv(threads.THREADS_ENV, value)
         with monkeypatch.context() as m:
-            m.setattr(threads, "executor", no_pool)
+            m.setattr(threads, "pool", no_pool)
             if value == "1":
                 assert_bitwise(vec(*args), want)
             else:
@@ -444,3 +445,42 @@ def test_a_forked_child_makes_its_own_pool(tmp_path):
     env = {**os.environ, threads.THREADS_ENV: "2"}
     proc = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
+
+
+_ENDLESS_CHILD = """
+import numpy as np
+from array_vectorize import vectorize
+from array_vectorize.runtime import blocked
+blocked.THRESHOLD, blocked.BLOCK, blocked.MIN_OPERATIONS = 20, 7, 0
+blocked.MIN_PARALLEL_SECONDS_PER_ELEMENT = 0.0
+
+@vectorize
+def relax(x):
+    while x == x:  # a number never leaves (as in CPython); NaN leaves at once
+        x = x * 1.0
+    return x
+
+x = np.full(70, np.nan)
+x[7::7] = 1.0  # an endless lane in every block but the first: on every thread
+print("calling", flush=True)
+relax(x)
+"""
+
+
+@needs_context_errstate
+@pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix", reason="POSIX signals")
+def test_ctrl_c_on_an_endless_call_lets_the_interpreter_exit(tmp_path):
+    # Ctrl-C reaches the main thread only: the workers go on with their endless blocks, and
+    # must not keep the interpreter from exiting (daemon threads, runtime/threads.py Pool).
+    script = tmp_path / "relax.py"
+    script.write_text(_ENDLESS_CHILD)
+    env = {**os.environ, threads.THREADS_ENV: "3"}
+    proc = subprocess.Popen([sys.executable, str(script)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "calling"
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert "KeyboardInterrupt" in err, err

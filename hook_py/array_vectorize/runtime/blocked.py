@@ -267,19 +267,19 @@ def _fill_rest(
         fill()
     else:
         try:
-            futures = []
+            tasks = []
             try:
-                pool = threads.executor(workers)
-                for _ in range(workers):
-                    # Each worker runs in a copy of this thread's context: NumPy's errstate (the
-                    # caller's `with np.errstate(...)`) holds there as here.
-                    futures.append(pool.submit(contextvars.copy_context().run, fill))
+                pool = threads.pool(workers)
             except RuntimeError:
-                pass  # no thread can be started (interpreter shutdown): the others do it all
+                pool = None  # no thread can be started: this thread does it all
+            if pool is not None:
+                # Each worker runs in a copy of this thread's context: NumPy's errstate (the
+                # caller's `with np.errstate(...)`) holds there as here.
+                tasks = [pool.submit(contextvars.copy_context().run, fill) for _ in range(workers)]
             try:
                 fill()
-                for future in futures:
-                    future.result()
+                for task in tasks:
+                    task.wait()
             except BaseException:
                 failures.append((-1, None))  # the workers stop at their next block
                 raise

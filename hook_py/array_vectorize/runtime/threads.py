@@ -64,10 +64,63 @@ def threads() -> int:
     return _default
 
 
+class Task:
+    """One function call on a worker thread; ``wait()`` returns when it has run, raising what it
+    raised."""
+
+    __slots__ = ("args", "done", "error", "fn")
+
+    def __init__(self, fn: Any, *args: Any) -> None:
+        self.fn = fn
+        self.args = args
+        self.done = threading.Event()
+        self.error: BaseException | None = None
+
+    def __call__(self) -> None:
+        try:
+            self.fn(*self.args)
+        except BaseException as exc:  # noqa: BLE001 - raised again in the waiting thread
+            self.error = exc
+        finally:
+            self.done.set()
+
+    def wait(self) -> None:
+        self.done.wait()
+        if self.error is not None:
+            raise self.error
+
+
+class Pool:
+    """Worker threads taking tasks from one queue. They are daemon threads: a block that never
+    ends (a `while` loop that a lane never leaves, D12, as CPython's would not) cannot keep the
+    interpreter from exiting once the caller was interrupted (Ctrl-C reaches the main thread
+    only), as the joined threads of a ``ThreadPoolExecutor`` would."""
+
+    def __init__(self) -> None:
+        import queue  # on the first parallel call only
+
+        self.tasks = queue.SimpleQueue()
+        self.size = 0
+
+    def grow(self, workers: int) -> None:
+        while self.size < workers:
+            thread = threading.Thread(target=self._work, name=f"array-vectorize-{self.size + 1}", daemon=True)
+            thread.start()
+            self.size += 1
+
+    def _work(self) -> None:
+        while True:
+            self.tasks.get()()
+
+    def submit(self, fn: Any, *args: Any) -> Task:
+        task = Task(fn, *args)
+        self.tasks.put(task)
+        return task
+
+
 #: Held by the one call whose blocks are on the pool (taken without waiting: see the module doc).
 _busy = threading.Lock()
-#: (workers, executor): the pool.
-_pool: tuple[int, Any] | None = None
+_pool: Pool | None = None
 
 
 def _forget_the_parents_pool() -> None:
@@ -91,16 +144,14 @@ def release() -> None:
     _busy.release()
 
 
-def executor(workers: int) -> Any:
-    """A ``ThreadPoolExecutor`` with at least `workers` threads (call with the pool acquired)."""
+def pool(workers: int) -> Pool:
+    """The pool, with at least `workers` threads (call with it acquired). RuntimeError when no
+    thread can be started."""
     global _pool
-    if _pool is None or _pool[0] < workers:
-        from concurrent.futures import ThreadPoolExecutor  # on the first parallel call only
-
-        if _pool is not None:
-            _pool[1].shutdown(wait=False)
-        _pool = (workers, ThreadPoolExecutor(max_workers=workers, thread_name_prefix="array-vectorize"))
-    return _pool[1]
+    if _pool is None:
+        _pool = Pool()
+    _pool.grow(workers)
+    return _pool
 
 
 def numpy_errstate_is_a_context_variable(np: Any) -> bool:
