@@ -447,6 +447,34 @@ def test_a_forked_child_makes_its_own_pool(tmp_path):
     assert proc.returncode == 0, proc.stderr
 
 
+def test_a_call_does_its_blocks_itself_when_every_worker_is_busy(monkeypatch, blocks):
+    # Workers can be busy for good (the endless blocks of a call interrupted earlier): a call
+    # must not wait for tasks that no worker takes; its own thread does the blocks.
+    monkeypatch.setenv(threads.THREADS_ENV, "3")
+    assert threads.try_acquire()
+    try:
+        pool = threads.pool(2)
+    finally:
+        threads.release()
+    gate = threading.Event()
+    for _ in range(pool.size):
+        pool.submit(gate.wait)
+    vec = vectorize(tax_due)
+    args = (_incomes(120), 12_000.0, 0.2)
+    want = whole(vec, *args)
+    results = []
+    caller = threading.Thread(target=lambda: results.append(vec(*args)))
+    try:
+        caller.start()
+        caller.join(timeout=30)
+        finished = not caller.is_alive()
+    finally:
+        gate.set()
+        caller.join()
+    assert finished, "the call waited for a busy pool"
+    assert_bitwise(results[0], want)
+
+
 _ENDLESS_CHILD = """
 import numpy as np
 from array_vectorize import vectorize

@@ -279,7 +279,7 @@ def _fill_rest(
             try:
                 fill()
                 for task in tasks:
-                    task.wait()
+                    task.wait_or_cancel()
             except BaseException:
                 failures.append((-1, None))  # the workers stop at their next block
                 raise

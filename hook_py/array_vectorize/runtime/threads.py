@@ -65,18 +65,23 @@ def threads() -> int:
 
 
 class Task:
-    """One function call on a worker thread; ``wait()`` returns when it has run, raising what it
-    raised."""
+    """One function call for a worker thread. ``wait_or_cancel()``, in the thread that submitted
+    it, cancels it if no worker has taken it yet, else waits for it, raising what it raised: a
+    call never waits for a task that no worker is free to run (every worker busy with another
+    call's endless blocks after that call was interrupted, say); its own thread does the work."""
 
-    __slots__ = ("args", "done", "error", "fn")
+    __slots__ = ("args", "done", "error", "fn", "taken")
 
     def __init__(self, fn: Any, *args: Any) -> None:
         self.fn = fn
         self.args = args
+        self.taken = threading.Lock()  # by the worker that runs it, or by the cancel
         self.done = threading.Event()
         self.error: BaseException | None = None
 
     def __call__(self) -> None:
+        if not self.taken.acquire(blocking=False):
+            return  # cancelled
         try:
             self.fn(*self.args)
         except BaseException as exc:  # noqa: BLE001 - raised again in the waiting thread
@@ -84,7 +89,9 @@ class Task:
         finally:
             self.done.set()
 
-    def wait(self) -> None:
+    def wait_or_cancel(self) -> None:
+        if self.taken.acquire(blocking=False):
+            return  # no worker took it
         self.done.wait()
         if self.error is not None:
             raise self.error
