@@ -12,7 +12,8 @@ which returns ``None`` for NumPy float64 arguments of at least ``THRESHOLD`` ele
 for non-float arguments; so the entry calls its exact body's slot, where a ``Dispatch`` sits. The
 dispatch runs the entry over blocks (each block is below the threshold, so it takes the entry's
 usual path, float or exact) or, when the arguments cannot be blocked, runs the entry once whole
-with blocking off in this thread; small non-float calls go straight to the exact body.
+with blocking off in this thread; calls with other than float64 arrays and floats (and small
+ones) go straight to the exact body, whole (``_large``).
 
 Results never change: every lane is computed by the same code on the same operands. The whole-
 array decisions of docs/semantics.md (item 12: int ** int is int64 only when no exponent is
@@ -20,7 +21,11 @@ negative; item 13: uint64 results only when no lane is negative) are taken per b
 blocks must agree: a block whose result differs from the first block's in dtype or shape (or
 structure) abandons the blocked run, and the call is evaluated again whole. When every block
 agrees, the whole array decides the same way (all blocks "no lane negative" is the whole array's
-"no lane negative"), with the same lane values.
+"no lane negative"), with the same lane values. Not every whole-array decision of the exact body
+shows in the result's dtype, though (a select of an int and a float is float on every lane once
+any lane takes the float side: an int lane's later arithmetic wraps at 64 bits in a block where
+no lane does), so only calls on float64 arrays and floats are blocked; their lanes are float64
+from the start.
 
 The blocks after the first run on several threads when the process may use more than one CPU
 (runtime/threads.py: ``ARRAY_VECTORIZE_THREADS``, one call at a time on the pool) and the body is
@@ -173,10 +178,21 @@ def is_ndarray(a: Any) -> bool:
 
 
 def _large(args: tuple[Any, ...]) -> bool:
+    """Whether a call is blocked: a float64 NumPy array of at least ``THRESHOLD`` elements, and
+    every argument a float64 array or a float (the float body's inputs). The exact body makes
+    whole-array decisions that the agreement of the blocks' dtypes does not show: a select of
+    an int and a float makes every lane float when any lane takes the float side, so an int
+    lane's later arithmetic wraps at 64 bits in a block where no lane does and rounds in float
+    in the whole call (fuzz campaign 29, seed 320004 #1634). Calls with other arguments run whole."""
+    large = False
     for a in args:
-        if is_ndarray(a) and a.size >= THRESHOLD:
-            return True
-    return False
+        if is_ndarray(a):
+            if a.dtype.kind != "f" or a.dtype.itemsize != 8:
+                return False
+            large = large or a.size >= THRESHOLD
+        elif not isinstance(a, float):
+            return False
+    return large
 
 
 def _run_blocked(dispatch: Dispatch, args: tuple[Any, ...]) -> Any:
