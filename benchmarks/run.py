@@ -62,6 +62,7 @@ import numpy as np  # noqa: E402
 
 import array_vectorize  # noqa: E402
 from array_vectorize import _core  # noqa: E402
+from array_vectorize.runtime import threads  # noqa: E402
 
 import functions  # noqa: E402
 
@@ -86,8 +87,6 @@ class Config:
         self.peer_repeats = 5 if quick else 15
         self.peers = True
         # Threads a large generated call runs its blocks on (runtime/threads.py).
-        from array_vectorize.runtime import threads
-
         self.threads = threads.threads()
 
 
@@ -102,21 +101,20 @@ CLOCK = CLOCKS["cpu"]
 #: The clock of calls on 1e6 elements: wall time, since a large generated call runs its blocks on
 #: several threads (the calling thread's CPU time would leave the others' work out).
 BIG_CLOCK = time.perf_counter
-THREADS_ENV = "ARRAY_VECTORIZE_THREADS"
 
 
 class one_thread:
     """``with one_thread():`` large generated calls run in the calling thread alone."""
 
     def __enter__(self):
-        self.saved = os.environ.get(THREADS_ENV)
-        os.environ[THREADS_ENV] = "1"
+        self.saved = os.environ.get(threads.THREADS_ENV)
+        os.environ[threads.THREADS_ENV] = "1"
 
     def __exit__(self, *exc):
         if self.saved is None:
-            del os.environ[THREADS_ENV]
+            del os.environ[threads.THREADS_ENV]
         else:
-            os.environ[THREADS_ENV] = self.saved
+            os.environ[threads.THREADS_ENV] = self.saved
 
 
 def _once(fn, args, clock=None) -> float:
@@ -400,13 +398,14 @@ def runtime_bars(rows: list[dict]) -> list[dict]:
         ratios = [r["ratio"] for r in ok]
         worst = max(ok, key=lambda r: r["ratio"])
         slowest_speedup = min(ok, key=lambda r: r["speedup"])
-        one = all("ratio1" in r for r in ok)
         # The same figures with the generated code on one thread, shown beside the bars' own.
-        median1 = f"; 1 thread {statistics.median(r['ratio1'] for r in ok):.3f}" if one else ""
-        worst1 = max(ok, key=lambda r: r["ratio1"]) if one else None
-        worst1 = f"; 1 thread {worst1['ratio1']:.3f} ({worst1['function']})" if one else ""
-        slowest1 = min(ok, key=lambda r: r["speedup1"]) if one else None
-        slowest1 = f"; 1 thread {slowest1['speedup1']:.1f}x ({slowest1['function']})" if one else ""
+        median1 = worst1 = slowest1 = ""
+        if all("ratio1" in r for r in ok):
+            median1 = f"; 1 thread {statistics.median(r['ratio1'] for r in ok):.3f}"
+            w = max(ok, key=lambda r: r["ratio1"])
+            worst1 = f"; 1 thread {w['ratio1']:.3f} ({w['function']})"
+            sl = min(ok, key=lambda r: r["speedup1"])
+            slowest1 = f"; 1 thread {sl['speedup1']:.1f}x ({sl['function']})"
         worst_overhead = max(ok, key=lambda r: r["overhead_us"])
         bars += [
             {

@@ -265,16 +265,17 @@ def test_blocks_run_on_several_threads_with_the_sequential_bits(monkeypatch, blo
     assert len(set(slow_low_blocks.values())) > 1, "every block ran in the calling thread"
 
 
+def _no_pool(workers):
+    raise AssertionError("the pool was used")
+
+
 def test_blocks_of_a_light_body_stay_in_the_calling_thread(monkeypatch, blocks):
     # The first block decides: a body faster than MIN_PARALLEL_SECONDS_PER_ELEMENT keeps the
     # others in this thread (on light bodies the threads mostly wait for each other's GIL).
     monkeypatch.setenv(threads.THREADS_ENV, "4")
     monkeypatch.setattr(blocked, "MIN_PARALLEL_SECONDS_PER_ELEMENT", 1.0)
 
-    def no_pool(workers):
-        raise AssertionError("the pool was used")
-
-    monkeypatch.setattr(threads, "pool", no_pool)
+    monkeypatch.setattr(threads, "pool", _no_pool)
     vec = vectorize(tax_due)
     args = (_incomes(200), 12_000.0, 0.2)
     assert_bitwise(check(vec, *args), whole(vec, *args))
@@ -411,13 +412,10 @@ def test_thread_count_from_the_environment(monkeypatch, blocks):
     args = (_incomes(100), 10_000.0, 0.2)
     want = whole(vec, *args)
 
-    def no_pool(workers):
-        raise AssertionError("the pool was used")
-
     for value in ("1", "0", "-3", "many"):
         monkeypatch.setenv(threads.THREADS_ENV, value)
         with monkeypatch.context() as m:
-            m.setattr(threads, "pool", no_pool)
+            m.setattr(threads, "pool", _no_pool)
             if value == "1":
                 assert_bitwise(vec(*args), want)
             else:
@@ -429,14 +427,18 @@ def test_thread_count_from_the_environment(monkeypatch, blocks):
     assert threads.threads() == max(1, min(cpus, threads.MAX_DEFAULT_THREADS))
 
 
+#: A child script's settings: the fixture's tiny blocks, on threads whatever the body.
+_TINY_BLOCKS = """from array_vectorize.runtime import blocked
+blocked.THRESHOLD, blocked.BLOCK, blocked.MIN_OPERATIONS = 20, 7, 0
+blocked.MIN_PARALLEL_SECONDS_PER_ELEMENT = 0.0
+"""
+
 _FORK_CHILD = """
 import os, sys
 import numpy as np
 from array_vectorize import vectorize
-from array_vectorize.runtime import blocked, threads
-blocked.THRESHOLD, blocked.BLOCK, blocked.MIN_OPERATIONS = 20, 7, 0
-blocked.MIN_PARALLEL_SECONDS_PER_ELEMENT = 0.0
-
+from array_vectorize.runtime import threads
+{tiny_blocks}
 @vectorize
 def premium(age, cover):
     if age < 30.0:
@@ -463,7 +465,7 @@ def test_a_forked_child_makes_its_own_pool(tmp_path):
     # The parent's worker threads do not exist in the child: a child submitting to the
     # parent's pool would wait forever.
     script = tmp_path / "premiums.py"
-    script.write_text(_FORK_CHILD)
+    script.write_text(_FORK_CHILD.replace("{tiny_blocks}", _TINY_BLOCKS))
     env = {**os.environ, threads.THREADS_ENV: "2"}
     proc = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
@@ -504,10 +506,7 @@ import signal
 signal.signal(signal.SIGINT, signal.default_int_handler)
 import numpy as np
 from array_vectorize import vectorize
-from array_vectorize.runtime import blocked
-blocked.THRESHOLD, blocked.BLOCK, blocked.MIN_OPERATIONS = 20, 7, 0
-blocked.MIN_PARALLEL_SECONDS_PER_ELEMENT = 0.0
-
+{tiny_blocks}
 @vectorize
 def relax(x):
     while x == x:  # a number never leaves (as in CPython); NaN leaves at once
@@ -527,7 +526,7 @@ def test_ctrl_c_on_an_endless_call_lets_the_interpreter_exit(tmp_path):
     # Ctrl-C reaches the main thread only: the workers go on with their endless blocks, and
     # must not keep the interpreter from exiting (daemon threads, runtime/threads.py Pool).
     script = tmp_path / "relax.py"
-    script.write_text(_ENDLESS_CHILD)
+    script.write_text(_ENDLESS_CHILD.replace("{tiny_blocks}", _TINY_BLOCKS))
     env = {**os.environ, threads.THREADS_ENV: "3"}
     proc = subprocess.Popen([sys.executable, str(script)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
