@@ -458,6 +458,23 @@ def test_item8_an_int_past_2_53_held_as_float_is_the_nearest_float(backend):
     assert float(2**53 + 1) != claim_units(1.0)  # CPython's int, which float64 cannot hold
 
 
+def lots_remainder(full_lots):
+    # A whole number of lots, or a sliver of one; the remainder of an empty order by the lot.
+    lot = 0 if full_lots else 1e-09
+    return 0 % lot
+
+
+@pytest.mark.parametrize("backend", ["numpy", "strict"])
+def test_item8_a_branch_merge_is_float_where_every_element_takes_the_int_branch(backend):
+    # `lot` is one float64 array even when no element takes the float branch, so `0 % lot`
+    # follows float rules: nan (item 1), not the int remainder by zero's 0 (item 2).
+    with pytest.raises(ZeroDivisionError):
+        lots_remainder(True)
+    got = to_numpy(vectorize(lots_remainder)(to_backend(np.array([True, True]), backend)))
+    assert got.dtype == np.float64
+    assert np.isnan(got).all()
+
+
 def shares_per_claim(reorder):
     claims = 0 if reorder else 2.5  # an int on some elements, a float on others (item 8)
     try:

@@ -37,6 +37,7 @@ FIXED = {
     "checker-message-of-a-number-computed-from-an-int-held-as-float",
     "model-float-of-an-int-held-as-float-negates-to-minus-zero",
     "model-inexact-d17-helper-after-a-uint64-negation-wrapped",
+    "model-int-held-as-float-takes-another-site-of-the-same-class",
 }
 
 
@@ -146,6 +147,19 @@ CASES = [
         "    raise ArithmeticError(0)\n\ndef f(p0):\n    check(p0)\n    return 0\n",
         [Column(U, [2**64 - 1, 3])],
         "a different exception at CPython's first raising element was not explained",
+    ),
+    case(
+        # Seed 320010, program 566. `v2` merges the int 0 and the float 1e-09, so it is one
+        # float64 array (item 8) and `0 % v2` is the float remainder 0 % 0.0, nan (item 1),
+        # where the IR's plain reading has the int 0 % 0, 0 (item 2): `nan <= 0` is false, and
+        # the call raises at the second assert, AssertionError(), where CPython's model raises
+        # the first one's AssertionError(0). The checker explained another site only when its
+        # class differed.
+        "model-int-held-as-float-takes-another-site-of-the-same-class",
+        "def f(p0):\n    v2 = 0 if p0 >= 0 else 1e-09\n    if (v5 := (0 % v2)) <= 0:\n"
+        "        assert 0, 0\n    assert 0\n    return 0\n",
+        [Column(B, [False, True])],
+        "a raise at another site of the same class at CPython's first raising element was not explained",
     ),
     case(
         # Seed 97004, program 1830. The ternary of rates['high'] (a float) and 0 is a merge whose
@@ -324,6 +338,15 @@ def test_another_raise_class_is_explained_only_where_the_array_rules_take_it(tmp
     source = CASES_BY_ID["model-int-held-as-float-compares-into-another-raise"][0]
     failures = _judged(source, [Column(U, [3, 2**64 - 1])], tmp_path, _raises(ArithmeticError(0), 0))
     assert [f.kind for f in failures] == ["mismatch"]
+
+
+def test_another_site_of_the_same_class_is_explained_only_with_its_own_args(tmp_path):
+    # The array rules take the second assert on element 0 (nan <= 0 is false): its
+    # AssertionError() is explained; the same class with args neither site gives is not.
+    source = CASES_BY_ID["model-int-held-as-float-takes-another-site-of-the-same-class"][0]
+    columns = [Column(B, [False, True])]
+    assert _judged(source, columns, tmp_path, _raises(AssertionError(), 0)) == []
+    assert [f.kind for f in _judged(source, columns, tmp_path, _raises(AssertionError(1), 0))] == ["mismatch"]
 
 
 def test_a_numeric_site_raises_the_class_of_its_operation(tmp_path):

@@ -320,7 +320,7 @@ def _judge_exception(
         if noted != first_raise and _raise_explained(explainer, expected, exc, noted):
             result.skipped["array-rules"] = result.skipped.get("array-rules", 0) + 1
             return
-        if explainer.explains_raise_class(expected, first_raise, exc, noted):
+        if explainer.explains_raise_site(expected, first_raise, exc, noted):
             result.skipped["array-rules"] = result.skipped.get("array-rules", 0) + 1
             return
         result.failures.append(Failure(

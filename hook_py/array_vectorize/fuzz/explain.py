@@ -198,23 +198,39 @@ class Explainer:
             ]))
         return out
 
-    def explains_raise_class(self, expected: list, first_raise: int, exc: BaseException, noted: int) -> bool:
-        """CPython raises first at ``first_raise`` and so does the call, but with another class:
+    def explains_raise_site(self, expected: list, first_raise: int, exc: BaseException, noted: int) -> bool:
+        """CPython raises first at ``first_raise`` and so does the call, but another exception:
         the IR raises CPython's class first there (``plain``: a site of that class, every raise
-        decision CPython's) and the array rules raise the call's (``arrays``): an int held as
-        float64 compared with an int (item 8) took the other site."""
+        decision CPython's) and the array rules raise the call's at another site (``arrays``):
+        an int held as float64 compared with an int, or divided by zero (item 8), took the other
+        site. With the same class the sites must differ and the model must build the call's
+        exception (args and all): the same site with other args is item 37 or a mismatch."""
         want = type(expected[first_raise].error).__name__
-        if noted != first_raise or want == type(exc).__name__:
-            return False  # the same class with other args: item 37 or a mismatch
+        if noted != first_raise:
+            return False
         if not self.explains_raises(expected, range(len(expected)), noted) or not self.raises_this(noted, exc):
             return False
+        if want == type(exc).__name__:
+            held = self._held[noted] if noted < len(self._held) else None
+            built = self._raise_exceptions[noted] if noted < len(self._raise_exceptions) else None
+            if held is None or built is None:
+                return False
+        else:
+            held = None
         return any(
-            classes[first_raise] == want and all(
+            classes[first_raise] == want
+            and (held is None or self._plain_site(stated, first_raise) not in (None, held[0]))
+            and all(
                 self._raises[stated][lane] == isinstance(e, oracle.Raised)
                 for lane, e in enumerate(expected) if not isinstance(e, oracle.Skip)
             )
             for stated, classes in self._plain_classes.items()
         )
+
+    def _plain_site(self, stated: bool, lane: int) -> Any:
+        """The site ``plain`` (by ``stated``) raises at on ``lane`` (None: none known)."""
+        operands = self._plain_operands.get(stated, [])
+        return operands[lane][0] if lane < len(operands) and operands[lane] is not None else None
 
     def holds_numbers(self, lane: int) -> bool:
         """Item 37: an operand of the site that raises on ``lane`` is, under the array rules, a
