@@ -10,6 +10,7 @@ test; an open one is a strict xfail with its owner.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from array_vectorize.fuzz import check
@@ -38,6 +39,7 @@ FIXED = {
     "model-float-of-an-int-held-as-float-negates-to-minus-zero",
     "model-inexact-d17-helper-after-a-uint64-negation-wrapped",
     "model-int-held-as-float-takes-another-site-of-the-same-class",
+    "model-numpy-function-of-a-python-float-in-the-plain-reading",
 }
 
 
@@ -160,6 +162,17 @@ CASES = [
         "        assert 0, 0\n    assert 0\n    return 0\n",
         [Column(B, [False, True])],
         "a raise at another site of the same class at CPython's first raising element was not explained",
+    ),
+    case(
+        # Seed 350001, program 873 (fuzz campaign 32). `np.exp` of a Python float is NumPy's
+        # exp, which CPython ran; the IR reads it as `math.exp`, so the plain reading gave
+        # libm's value, an ulp away, and the checker demanded it exactly. The cosh before it
+        # differs by an ulp too (item 9), and `% 5` makes that a difference of 1e-12 relative,
+        # which only the array rules' reading (NumPy's cosh) explains.
+        "model-numpy-function-of-a-python-float-in-the-plain-reading",
+        "import math\nimport numpy as np\n\ndef f(p2):\n    return np.exp(math.cosh(10) % 5)\n",
+        [Column(F, [0.0, 1.0])],
+        "the plain reading of a NumPy transcendental function on a Python float was compared exactly",
     ),
     case(
         # Seed 97004, program 1830. The ternary of rates['high'] (a float) and 0 is a merge whose
@@ -347,6 +360,17 @@ def test_another_site_of_the_same_class_is_explained_only_with_its_own_args(tmp_
     columns = [Column(B, [False, True])]
     assert _judged(source, columns, tmp_path, _raises(AssertionError(), 0)) == []
     assert [f.kind for f in _judged(source, columns, tmp_path, _raises(AssertionError(1), 0))] == ["mismatch"]
+
+
+def test_a_plain_reading_within_ulps_explains_only_the_array_rules_value(tmp_path):
+    # The plain reading may be an ulp from CPython's np.exp; the call's value must still be
+    # the array rules' (NumPy's cosh, % 5, exp): a value 1e-9 away is a mismatch.
+    source = CASES_BY_ID["model-numpy-function-of-a-python-float-in-the-plain-reading"][0]
+
+    def fake(p2):
+        return np.full(np.shape(p2), 25.35358406612504 + 1e-9)
+
+    assert [f.kind for f in _judged(source, [Column(F, [0.0, 1.0])], tmp_path, fake)] == ["mismatch", "mismatch"]
 
 
 def test_a_numeric_site_raises_the_class_of_its_operation(tmp_path):

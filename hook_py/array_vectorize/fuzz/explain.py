@@ -315,12 +315,20 @@ class Explainer:
         if arrays is None:
             return False
         plains = [self.plain(), self.plain(stated=True)] + self._signed_plains()
-        if not any(p is not None and oracle.same_value(p[lane], expected) for p in plains):
+        if not any(p is not None and self._plain_is_cpythons(p[lane], expected) for p in plains):
             return False
         return any(
             oracle.close(got, kind, a[0][lane], self.ulps, float_result=float_result or a[1] == "f")
             for a in [arrays] + self._signed_nans()
         )
+
+    def _plain_is_cpythons(self, plain: Any, expected: Any) -> bool:
+        """The ``plain`` reading gives CPython's value: exactly, or within item 9's ulps where
+        transcendental functions are on the way (the IR reads ``np.exp(x)`` of the source as
+        ``math.exp``, and NumPy's loop on a Python number may round otherwise than libm)."""
+        if oracle.same_value(plain, expected):
+            return True
+        return type(plain) is float and type(expected) is float and oracle.close(plain, "f", expected, self.ulps)
 
     def _signed_plains(self) -> List[List[Any]]:
         """Item 18 in the ``plain`` reading: where it shows the sign of a NaN computed from NaNs
