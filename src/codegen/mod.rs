@@ -12,6 +12,7 @@
 //! - `stmts`: blocks, loops, ifs and the conversions at their merges;
 //! - `dels`: `del` of arrays after their last read;
 //! - `inplace`: loop-carried float arrays of the generated code's own, updated in place;
+//! - `pack`: `while` loops of the float body computing only their still-active lanes;
 //! - `runtime`: the runtime helper contract (names, op keys), exported as `_core.RUNTIME_HELPERS`.
 
 mod assemble;
@@ -20,6 +21,7 @@ mod choice;
 mod dels;
 mod inplace;
 mod isel;
+mod pack;
 mod peephole;
 mod plan;
 pub mod runtime;

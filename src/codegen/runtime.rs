@@ -118,6 +118,38 @@ pub const ANY: Helper = Helper {
               lazy namespaces; a VectorizationError under tracing, where it cannot be known)",
 };
 
+/// The state of a packed `while` loop (src/codegen/pack.rs), made before it runs.
+pub const LANES: Helper = Helper {
+    key: "lanes",
+    name: "_vec_lanes",
+    params: "xp, carried, *values",
+    ops: &[],
+    meaning: "a packing state for the loop about to run, or None when its arrays are never \
+              packed (not all NumPy arrays of bool, int or float, or none of 4096 lanes or \
+              more); `values` are its `carried` variables, then the locals it reads",
+};
+
+/// At the top of each iteration of a packed `while` loop.
+pub const PACK: Helper = Helper {
+    key: "pack",
+    name: "_vec_pack",
+    params: "xp, lanes, mask, *values",
+    ops: &[],
+    meaning: "`values` unchanged, or, once at most half of the current lanes are active in \
+              `mask`, every array among them reduced to the active lanes (the carried values \
+              of the others kept in `lanes`)",
+};
+
+/// After a packed `while` loop.
+pub const UNPACK: Helper = Helper {
+    key: "unpack",
+    name: "_vec_unpack",
+    params: "xp, lanes, *values",
+    ops: &[],
+    meaning: "`values` as the loop would have left them unpacked: each carried array with every \
+              lane, each local its own array again",
+};
+
 /// A constant table indexed per lane (D15).
 pub const TAKE: Helper = Helper {
     key: "take",
@@ -335,6 +367,9 @@ pub const HELPERS: &[Helper] = &[
     CLIP,
     F64,
     ANY,
+    LANES,
+    PACK,
+    UNPACK,
     OWNED,
     RAISES,
     RAISED_TO_NAN,

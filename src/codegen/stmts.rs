@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use super::choice::{self, Coerce};
 use super::dels::free_dead_arrays;
+use super::pack::pack_while_loops;
 use super::runtime::{ANY, BROADCAST, RAISED_TO_NAN, RAISES, RESULT, UNARY};
 use super::Gen;
 use crate::ir::{Block, IfOut, Inst, Kind, Op, Phi, Value};
@@ -65,6 +66,10 @@ impl Gen<'_> {
         } else {
             values.into_iter().next().unwrap_or(Expr::None)
         }));
+        if self.float_body && !self.returns_raw {
+            let taken = &mut self.taken;
+            out = pack_while_loops(out, &self.xp, self.locals, &mut || taken.fresh("lanes"));
+        }
         let arrays: BTreeSet<String> = (0..self.f.values.len())
             .filter(|&i| {
                 !self.inline[i]

@@ -58,3 +58,150 @@ def _vec_any(xp: Any, mask: Any) -> bool:
         )
         err.diagnostics = []
         raise err from exc
+
+
+# --------------------------------------------------------------------------- packed while loops
+
+#: Lanes of the current arrays from which a loop's arrays are packed; below, the iterations
+#: cost their Python more than their elements, and packing would save little.
+PACK_MIN_LANES = 1 << 12
+#: A loop's arrays are packed when at most this share of their lanes is still active.
+PACK_FRACTION = 0.5
+
+
+class Lanes:
+    """The state of one packed ``while`` loop (src/codegen/pack.rs): the lanes its arrays still
+    hold, as flat indices into ``shape`` (None: not packed yet), and, per carried variable, a
+    flat array of ``shape`` holding the value of every lane packed away (None: a Python value,
+    the same on every lane)."""
+
+    __slots__ = ("carried", "shape", "index", "full", "invariant")
+
+    def __init__(self, carried: int) -> None:
+        self.carried = carried
+        self.shape: Any = None
+        self.index: Any = None
+        self.full: list = []
+        self.invariant: tuple = ()
+
+
+def _vec_lanes(xp: Any, carried: int, *values: Any) -> Any:
+    """A ``Lanes`` for the ``while`` loop about to run, or None when its arrays are never packed:
+    the loop's carried variables (the first ``carried`` of ``values``) and the locals it reads
+    (the rest) must be NumPy arrays (exactly ``numpy.ndarray``; bool, int or float: uint64 lanes
+    follow the lattice of docs/semantics.md item 13, whose dtype is decided per array), NumPy
+    or Python scalars, or objects holding no array; and some array has ``PACK_MIN_LANES`` lanes
+    or more. Other namespaces keep their loops as they are (JAX arrays are immutable, Dask's and
+    array-api-strict's indexing by a computed index is not the hot path)."""
+    nd = (_NUMPY_FAST or _numpy_fast())[0]
+    # Small calls first, in one cheap pass: most loops run on a few lanes.
+    for v in values:
+        if type(v) is nd and v.size >= PACK_MIN_LANES:
+            break
+    else:
+        return None
+    generic = sys.modules["numpy"].generic
+    for v in values:
+        t = type(v)
+        if t is nd or isinstance(v, generic):
+            if v.dtype.kind not in "bif":
+                return None
+        elif t in (tuple, list, dict):
+            if any(hasattr(x, "shape") for x in (v.values() if t is dict else v)):
+                return None
+        elif hasattr(v, "shape") or hasattr(v, "__array_namespace__"):
+            return None  # another array type, or a subclass of ndarray
+    return Lanes(carried)
+
+
+def _vec_pack(xp: Any, lanes: Lanes, active: Any, *values: Any) -> tuple:
+    """``values`` (the loop's carried variables, then the locals it reads) unchanged, or, when at
+    most ``PACK_FRACTION`` of the lanes of the current arrays are ``active`` (and they have at
+    least ``PACK_MIN_LANES``), each array of them reduced to the active lanes, flat: every lane
+    keeps its own values, and each iteration from now on computes the active lanes only. The
+    carried values of the lanes left out are kept in ``lanes`` for ``_vec_unpack``."""
+    if type(active) is not (_NUMPY_FAST or _numpy_fast())[0] or not active.ndim:
+        return values  # a mask the same on every lane: every lane active (none ends the loop)
+    held = active.size if lanes.index is None else lanes.index.size
+    if held < PACK_MIN_LANES or _NUMPY_FAST[1](active) > held * PACK_FRACTION:
+        return values
+    numpy = sys.modules["numpy"]
+    nd = numpy.ndarray
+    k = lanes.carried
+    carried, invariant = values[:k], values[k:]
+    if lanes.index is None:
+        shapes = [v.shape for v in values if type(v) is nd]
+        shape = numpy.broadcast_shapes(active.shape, *shapes)
+        lanes.shape = shape
+        lanes.full = [
+            numpy.broadcast_to(c, shape).reshape(-1).copy() if _holds_lanes(numpy, c) else None
+            for c in carried
+        ]
+        lanes.invariant = invariant
+        flat = numpy.broadcast_to(active, shape).reshape(-1)
+        index = numpy.flatnonzero(flat)
+        lanes.index = index
+        packed = [_gather(numpy, v, shape, index) for v in values]
+        return tuple(packed)
+    if active.shape != lanes.index.shape:
+        raise RuntimeError(
+            "array-vectorize internal error: a packed loop's mask has lanes the loop does not hold; "
+            "please report this with the function's source"
+        )
+    _store(numpy, lanes, carried)
+    keep = numpy.flatnonzero(active)
+    lanes.index = lanes.index[keep]
+    return tuple(v[keep] if type(v) is nd and v.ndim else v for v in values)
+
+
+def _vec_unpack(xp: Any, lanes: Lanes, *values: Any) -> tuple:
+    """After a loop ``_vec_pack`` may have packed: ``values`` (its carried variables, then the
+    locals it reads) as they would be had it never packed: each carried array with every lane
+    (the packed lanes' final values, the others' values when they were packed away), in the
+    shape the arrays broadcast to; the locals as they were."""
+    if lanes.index is None:
+        return values
+    numpy = sys.modules["numpy"]
+    k = lanes.carried
+    _store(numpy, lanes, values[:k])
+    out = [c if full is None else full.reshape(lanes.shape) for full, c in zip(lanes.full, values[:k])]
+    return (*out, *lanes.invariant)
+
+
+def _holds_lanes(numpy: Any, v: Any) -> bool:
+    """``v`` is a NumPy array or scalar: a value per lane, or one broadcast to every lane. Any
+    other carried value (a Python number, a uniform object, D14) is the same on every lane."""
+    return type(v) is numpy.ndarray or isinstance(v, numpy.generic)
+
+
+def _gather(numpy: Any, v: Any, shape: tuple, index: Any) -> Any:
+    """``v``'s values at the flat ``index`` of ``shape``, when it is an array with lanes."""
+    if type(v) is numpy.ndarray and v.ndim:
+        return numpy.broadcast_to(v, shape).reshape(-1)[index]
+    return v
+
+
+def _store(numpy: Any, lanes: Lanes, carried: tuple) -> None:
+    """Writes the packed lanes' current values of each carried array into its full array."""
+    for i, (full, c) in enumerate(zip(lanes.full, carried)):
+        if full is None:
+            if type(c) is numpy.ndarray and c.ndim:
+                raise RuntimeError(
+                    "array-vectorize internal error: a packed loop's scalar variable became an array; "
+                    "please report this with the function's source"
+                )
+            continue
+        if getattr(c, "ndim", 0) and c.shape != lanes.index.shape:
+            raise RuntimeError(
+                "array-vectorize internal error: a packed loop's variable has lanes the loop does not "
+                "hold; please report this with the function's source"
+            )
+        dtype = numpy.result_type(full, c)
+        if dtype != full.dtype:
+            if dtype.kind not in "bif":
+                raise RuntimeError(
+                    "array-vectorize internal error: a packed loop's variable changed dtype; please "
+                    "report this with the function's source"
+                )
+            full = lanes.full[i] = full.astype(dtype)
+        full[lanes.index] = c
