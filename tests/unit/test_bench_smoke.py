@@ -88,7 +88,7 @@ def test_generated_is_the_float_fast_path(name):
     # The benchmark times the float body: every argument is float64 or a Python float.
     bench = functions.by_name(name)
     src = bench.generated().source
-    assert f"_vec_exact_{name}(" in src
+    assert f"_vec_exact_{bench.scalar.__name__}(" in src
     float_body = src.split("\ndef _vec_exact_")[0]
     assert "_vec_binary" not in float_body and "_vec_select" not in float_body, float_body
 
