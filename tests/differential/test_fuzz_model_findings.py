@@ -40,6 +40,7 @@ FIXED = {
     "model-inexact-d17-helper-after-a-uint64-negation-wrapped",
     "model-int-held-as-float-takes-another-site-of-the-same-class",
     "model-numpy-function-of-a-python-float-in-the-plain-reading",
+    "checker-message-of-a-user-class-from-a-library-value",
 }
 
 
@@ -173,6 +174,18 @@ CASES = [
         "import math\nimport numpy as np\n\ndef f(p2):\n    return np.exp(math.cosh(10) % 5)\n",
         [Column(F, [0.0, 1.0])],
         "the plain reading of a NumPy transcendental function on a Python float was compared exactly",
+    ),
+    case(
+        # Seed 380003, program 1881 (fuzz campaign 35, not packing-related). NumPy's sinh and
+        # libm's differ by an ulp (item 9), which `% 1` makes a difference in the eighth digit
+        # of the message; the array rules' reading formats the call's value, but the checker
+        # compared the two exceptions' classes by identity, and a class of the program's own is
+        # a different object in the copy CPython ran.
+        "checker-message-of-a-user-class-from-a-library-value",
+        "import math\n\n" + USER_CLASSES + "\n\ndef f(p0, p2):\n    p0 = math.sinh(p2 % 30.0) % 1\n"
+        "    raise NarrowError(f'p0={p0}')\n",
+        [Column(B, [False, True]), Column(F, [-70.76723570108868, 1.5])],
+        "a message formatting a value the array library computes was not recognised for a user class",
     ),
     case(
         # Seed 97004, program 1830. The ternary of rates['high'] (a float) and 0 is a merge whose
@@ -371,6 +384,15 @@ def test_a_plain_reading_within_ulps_explains_only_the_array_rules_value(tmp_pat
         return np.full(np.shape(p2), 25.35358406612504 + 1e-9)
 
     assert [f.kind for f in _judged(source, [Column(F, [0.0, 1.0])], tmp_path, fake)] == ["mismatch", "mismatch"]
+
+
+def test_a_user_class_message_is_explained_only_with_the_array_rules_value(tmp_path):
+    source, columns = CASES_BY_ID["checker-message-of-a-user-class-from-a-library-value"][:2]
+    classes = {"__name__": "a_third_copy"}
+    exec(USER_CLASSES, classes)  # noqa: S102 - the program's own classes, in a third module
+    narrow = classes["NarrowError"]
+    assert _judged(source, columns, tmp_path, _raises(narrow("p0=0.46052105724811554"), 0)) == []
+    assert [f.kind for f in _judged(source, columns, tmp_path, _raises(narrow("p0=0.4605210572481155"), 0))] == ["mismatch"]
 
 
 def test_a_numeric_site_raises_the_class_of_its_operation(tmp_path):

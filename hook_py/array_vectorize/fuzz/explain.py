@@ -258,7 +258,7 @@ class Explainer:
         what D3 then gives (``0.0 // 0`` is nan where CPython's int ``0 // 0`` is D3's 0), or a
         number computed from one (``S0[int(2 // 0.0) % 4]``, item 7's saturation on the way).
         The message is CPython's with each such operand's text replaced by the held value's."""
-        if type(exc) is not type(want) or len(exc.args) != len(want.args) or self.arrays() is None:
+        if not oracle.same_class(type(exc), type(want)) or len(exc.args) != len(want.args) or self.arrays() is None:
             return False
         held = self._held[lane] if lane < len(self._held) else None
         if held is None:
