@@ -159,11 +159,11 @@ impl WideState {
                         }
                     };
                     for p in phis {
-                        self.merge_into(p.dst, p.init, p.next, widen);
+                        self.merge_into(func, p.dst, p.init, p.next, widen);
                     }
                     self.block(func, body, widen);
                     for p in phis {
-                        self.merge_into(p.dst, p.init, p.next, widen);
+                        self.merge_into(func, p.dst, p.init, p.next, widen);
                     }
                 }
                 Inst::If {
@@ -172,15 +172,17 @@ impl WideState {
                     self.block(func, then, widen);
                     self.block(func, other, widen);
                     for o in outs {
-                        self.merge_into(o.dst, o.then, o.other, widen);
+                        self.merge_into(func, o.dst, o.then, o.other, widen);
                     }
                 }
             }
         }
     }
 
-    /// `dst` is `a` or `b`; with `widen`, a range that still grows is given up.
-    fn merge_into(&mut self, dst: Value, a: Value, b: Value, widen: bool) {
+    /// `dst` is `a` or `b`; with `widen`, a range that still grows is given up. `dst` is wide
+    /// when either may be out of int64: a wide array, or a scalar without a safe range (a
+    /// constant of 2**63 or more entering an array phi, fuzz campaign 36).
+    fn merge_into(&mut self, func: &Function, dst: Value, a: Value, b: Value, widen: bool) {
         let joined = hull(self.range[a.index()], self.range[b.index()]);
         let old = self.range[dst.index()];
         self.range[dst.index()] = if widen && old.is_some() && old != joined {
@@ -188,7 +190,19 @@ impl WideState {
         } else {
             joined
         };
-        self.wide[dst.index()] |= self.wide[a.index()] || self.wide[b.index()];
+        let wide = self.value_wide(func, a) || self.value_wide(func, b);
+        self.wide[dst.index()] |= wide;
+    }
+
+    /// An int value that may be out of int64: a wide array, a scalar without a safe range, or
+    /// a value of unknown kind.
+    fn value_wide(&self, func: &Function, v: Value) -> bool {
+        match (func.info(v).kind, func.info(v).shape) {
+            (Kind::Float | Kind::Bool, _) => false,
+            (Kind::Unknown | Kind::Object, _) => true,
+            (Kind::Int, Shape::Scalar) => !self.range[v.index()].is_some_and(fits_int64),
+            (Kind::Int, Shape::Array) => self.wide[v.index()],
+        }
     }
 
     fn op_range(&self, func: &Function, op: &Op) -> Range {
@@ -264,15 +278,7 @@ impl WideState {
     }
 
     fn op_wide(&self, func: &Function, op: &Op) -> bool {
-        let kind = |v: &Value| func.info(*v).kind;
-        // An int operand that may be out of int64: a wide array, a scalar without a safe range,
-        // or a value of unknown kind.
-        let w = |v: &Value| match (kind(v), func.info(*v).shape) {
-            (Kind::Float | Kind::Bool, _) => false,
-            (Kind::Unknown | Kind::Object, _) => true,
-            (Kind::Int, Shape::Scalar) => !self.range[v.index()].is_some_and(fits_int64),
-            (Kind::Int, Shape::Array) => self.wide[v.index()],
-        };
+        let w = |v: &Value| self.value_wide(func, *v);
         match op {
             Op::Param(i) => self.wide_params.get(*i).copied().unwrap_or(false),
             Op::Placeholder(_) | Op::Const(_) => false,

@@ -102,6 +102,7 @@ FIXED = {
     "try-raising-uncaught-inside-an-array-if-then-return",
     "merge-of-a-uint64-constant-and-an-int64-array-on-strict",
     "float-compared-with-an-unfolded-int-past-2-pow-53",
+    "uint64-constant-through-a-range-loop-in-a-while-loop",
 }
 
 
@@ -122,6 +123,19 @@ SETTLEMENT = (
 )
 
 CASES = [
+    # ---- found by fuzz campaign 36 (seed 390007 #886) ----
+    case(
+        # A uint64 literal assigned in a `for` loop nested in a masked `while`: the for loop's
+        # phi merged an int64 array with a scalar constant past int64 and was not marked wide
+        # (the wideness analysis read scalars' wideness from their flag, not their range), so
+        # the while loop's merge was a plain `xp.where` of int64 and uint64: float64 on NumPy
+        # (18446744073709551616, a silent wrong result), a TypeError on array-api-strict.
+        "uint64-constant-through-a-range-loop-in-a-while-loop",
+        "def f(p2):\n    v9 = 0\n    w = 0\n    while p2 < 1 and w < 2:\n        w += 1\n"
+        "        for i in range(1):\n            v9 = 18446744073709551615\n    return v9\n",
+        [Column(F, [0.0, 1.0, -3.5])],
+        "a wide constant entering an array phi through a nested loop",
+    ),
     # ---- control flow: path conditions lost (value mismatches) ----
     case(
         "loop-return-in-if",
