@@ -66,6 +66,7 @@ def assert_bitwise(got, want):
     or the other depending on whether any lane of the call needs its exact division path)."""
     got, want = np.array(to_numpy(got)), np.array(to_numpy(want))
     assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape, want.dtype, want.shape)
+    got, want = got.reshape(-1), want.reshape(-1)  # a 0-d array has no byte view
     if got.dtype.kind == "f":
         nan = np.isnan(got)
         np.testing.assert_array_equal(nan, np.isnan(want))

@@ -16,8 +16,7 @@ import pytest
 
 from array_vectorize import vectorize
 from array_vectorize.runtime import loops
-from behavior.test_blocked import assert_bitwise as _assert_bitwise
-from behavior.test_blocked import case_args
+from behavior.test_blocked import assert_bitwise, case_args
 from behavior.test_language import CASES
 from oracle import BACKENDS, check, check_raising, floats, to_numpy
 
@@ -54,13 +53,6 @@ def unpacked(vec, *args):
         return vec(*args)
     finally:
         loops.PACK_MIN_LANES = saved
-
-
-def assert_bitwise(got, want):
-    """``test_blocked``'s comparison (dtype, shape, bits), 0-d results included."""
-    got, want = np.asarray(to_numpy(got)), np.asarray(to_numpy(want))
-    assert got.shape == want.shape, (got.shape, want.shape)
-    _assert_bitwise(got.reshape(-1), want.reshape(-1))
 
 
 def packed_loops(states):
