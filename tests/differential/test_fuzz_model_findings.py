@@ -10,6 +10,8 @@ test; an open one is a strict xfail with its owner.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -41,6 +43,7 @@ FIXED = {
     "model-int-held-as-float-takes-another-site-of-the-same-class",
     "model-numpy-function-of-a-python-float-in-the-plain-reading",
     "checker-message-of-a-user-class-from-a-library-value",
+    "oracle-a-constant-converted-exactly-beyond-int64",
 }
 
 
@@ -186,6 +189,18 @@ CASES = [
         "    raise NarrowError(f'p0={p0}')\n",
         [Column(B, [False, True]), Column(F, [-70.76723570108868, 1.5])],
         "a message formatting a value the array library computes was not recognised for a user class",
+    ),
+    case(
+        # Seed 410008, program 585 (fuzz campaign 38). A float constant beyond int64 whose
+        # `trunc` the core folds as Python (the closing paragraph of docs/semantics.md's
+        # divergences: scalars of constants keep CPython's semantics), so the call gives
+        # CPython's own 1.8446744073709552e19; the oracle saturated every conversion beyond
+        # int64 (item 7, which holds for arrays) and expected 9.223372036854776e18.
+        "oracle-a-constant-converted-exactly-beyond-int64",
+        "import math\n\ndef f(p1, p2):\n    p2 = float(18446744073709551615)\n"
+        "    return 1.0 + math.trunc(p2 if p1 else p2)\n",
+        [Column(F, [0.0, 1.0]), Column(F, [0.0, 2.5])],
+        "the oracle saturated a conversion the core computes exactly, as CPython does",
     ),
     case(
         # Seed 97004, program 1830. The ternary of rates['high'] (a float) and 0 is a merge whose
@@ -384,6 +399,22 @@ def test_a_plain_reading_within_ulps_explains_only_the_array_rules_value(tmp_pat
         return np.full(np.shape(p2), 25.35358406612504 + 1e-9)
 
     assert [f.kind for f in _judged(source, [Column(F, [0.0, 1.0])], tmp_path, fake)] == ["mismatch", "mismatch"]
+
+
+def test_a_conversion_beyond_int64_takes_cpythons_value_or_the_saturated_one_only(tmp_path):
+    # A lane-dependent float beyond int64: item 7 saturates it (the array rules' value); the
+    # exact conversion is CPython's own. Both are accepted, and nothing else.
+    source = "import math\n\ndef f(p0):\n    return 1.0 + math.trunc(p0 * 1e19)\n"
+    columns = [Column(F, [2.0, 0.5])]
+    exact = 1.0 + math.trunc(2.0 * 1e19)
+
+    def returning(first):
+        return lambda p0: np.array([first, 1.0 + math.trunc(0.5 * 1e19)])
+
+    assert _judged(source, columns, tmp_path, returning(exact)) == []
+    assert _judged(source, columns, tmp_path, returning(float(2**63))) == []
+    assert [f.kind for f in _judged(source, columns, tmp_path, returning(exact * 2))] == ["mismatch"]
+    assert [f.kind for f in _judged(source, columns, tmp_path, returning(float(2**62)))] == ["mismatch"]
 
 
 def test_a_user_class_message_is_explained_only_with_the_array_rules_value(tmp_path):

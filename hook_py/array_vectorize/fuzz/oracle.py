@@ -50,6 +50,11 @@ class Ok:
     ieee: bool = False  # CPython raised somewhere (D3) and the IEEE value was taken there
     special: Optional[str] = None  # the inexact D17 function the value came from (INEXACT_SPECIAL)
     wide: bool = False  # an int outside int64's range was computed on the way (WIDE)
+    #: Where a finite float beyond int64 was converted to an int on the way (item 7 saturates
+    #: it), CPython's own result with the exact conversion: what the call gives where the core
+    #: computed that conversion as Python (a folded constant, the closing paragraph of
+    #: docs/semantics.md's divergences). None elsewhere, or where that run does not return.
+    exact: Any = None
 
 
 @dataclass
@@ -96,6 +101,12 @@ TRY_DEPTH = [0]
 
 def in_try() -> bool:
     return TRY_DEPTH[0] > 0
+
+
+#: Whether a finite float beyond int64 was saturated on the way (item 7; ``Ok.exact``), and
+#: whether conversions are CPython's exact ones instead (the second run that gives ``Ok.exact``).
+SATURATED = [False]
+EXACT_CONVERSIONS = [False]
 
 
 def np_value(fn: Callable[..., Any], *args: Any) -> Any:
@@ -168,6 +179,11 @@ def _saturate(x: float, exact: Callable[[float], int]) -> int:
         FALLBACKS[0] += 1
     if x != x:
         return 0
+    beyond = x >= 9.223372036854775807e18 or x < -9.223372036854775807e18
+    if beyond and x not in (math.inf, -math.inf):
+        if EXACT_CONVERSIONS[0]:
+            return _wide(exact(x))
+        SATURATED[0] = True
     if x >= 9.223372036854775807e18:
         return INT64_MAX
     if x < -9.223372036854775807e18:
@@ -409,7 +425,22 @@ class Evaluator:
         self.fn = ns[entry]
 
     def run(self, args: List[Any]) -> Any:
-        """CPython's outcome for one element: ``Ok``, ``Raised``, ``Skip`` or ``Invalid``."""
+        """CPython's outcome for one element: ``Ok``, ``Raised``, ``Skip`` or ``Invalid``; an
+        ``Ok`` that saturated a finite float (item 7) carries the value of a second run with
+        CPython's exact conversions (``Ok.exact``)."""
+        SATURATED[0] = False
+        outcome = self._run(args)
+        if isinstance(outcome, Ok) and SATURATED[0]:
+            EXACT_CONVERSIONS[0] = True
+            try:
+                exact = self._run(args)
+            finally:
+                EXACT_CONVERSIONS[0] = False
+            if isinstance(exact, Ok):
+                outcome.exact = exact.value
+        return outcome
+
+    def _run(self, args: List[Any]) -> Any:
         from .inputs import resolve
 
         before = FALLBACKS[0]
