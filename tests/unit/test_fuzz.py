@@ -58,22 +58,30 @@ def rotating_seed() -> int:
 ROTATING = rotating_seed()
 
 
-@pytest.mark.parametrize("seed", [101, 202, ROTATING], ids=["101", "202", f"rotating-{ROTATING}"])
-def test_fixed_seeds(seed):
+@pytest.mark.parametrize(
+    "seed, backends, count",
+    [(101, "numpy,strict", 150), (202, "numpy,strict", 150), (ROTATING, "numpy,strict", 150), (ROTATING, "dask", 60)],
+    ids=["101", "202", f"rotating-{ROTATING}", f"rotating-{ROTATING}-dask"],
+)
+def test_fixed_seeds(seed, backends, count):
     # The command line in a fresh interpreter: its worker processes survive a crash of the
     # compiler (a segfault is reported, not fatal), and forking it is safe (this process may have
     # imported JAX). The rotating seed is in the test id; replay a failure with
     # ARRAY_VECTORIZE_FUZZ_SEED=<seed>, or `python -m array_vectorize.fuzz --seed <seed>`.
-    print(f"fuzz seed {seed}")
+    # Dask (lazy, chunked arrays) on fewer programs: each call builds and computes a graph.
+    if backends == "dask":
+        pytest.importorskip("dask.array")
+    print(f"fuzz seed {seed} on {backends}")
     args = [
-        sys.executable, "-m", "array_vectorize.fuzz", "--seed", str(seed), "--count", "150", "--jobs", "2",
-        "--skip-open-bugs", "--minimize-budget", "10",
+        sys.executable, "-m", "array_vectorize.fuzz", "--seed", str(seed), "--count", str(count), "--jobs", "2",
+        "--backend", backends, "--skip-open-bugs", "--minimize-budget", "10",
     ]
     done = subprocess.run(args, capture_output=True, text=True, timeout=600)
     last = done.stdout.strip().splitlines()[-1]
-    found = re.fullmatch(r"programs: 150, lanes: (\d+), mismatches: 0, crashes: 0", last)
+    found = re.fullmatch(rf"programs: {count}, lanes: (\d+), mismatches: 0, crashes: 0", last)
     assert found, f"seed {seed}:\n" + done.stdout + done.stderr
-    assert int(found.group(1)) > 150 * 60  # most elements are compared, not skipped
+    # Most elements are compared, not skipped (about 80 per program and backend).
+    assert int(found.group(1)) > count * 30 * len(backends.split(","))
     assert done.returncode == 0
 
 
@@ -255,6 +263,29 @@ def test_model_reads_the_cores_merges(tmp_path):
     assert not check.compare(prepared, [Column("i", [1, -1])], {"numpy": np}).failures
     # A lowering bug (the IR no longer computes what the source computes) is not explained.
     assert not explainer.explains(0, float("nan"), "f", 1)
+
+
+def test_the_dask_backend_compares_lazy_chunked_calls(tmp_path):
+    # The arguments reach the call as Dask arrays in three chunks, and its result must stay
+    # lazy: a wrong element in the last chunk is a mismatch, an eager result a crash.
+    da = pytest.importorskip("dask.array")
+    src = "def f(x):\n    if x > 0.0:\n        return x\n    return -x\n"
+    _, prepared = check.prepare(src, str(tmp_path))
+    columns = [Column("f", [1.0, -2.0, 3.0, -0.0, 5.0, float("nan")])]
+    names = check.backends(["dask"])
+    assert not check.compare(prepared, columns, names).failures
+    seen = []
+
+    def wrong(x):
+        seen.append((type(x), x.numblocks))
+        return da.abs(x) + (x == 5.0)
+
+    prepared.vec = wrong
+    result = check.compare(prepared, columns, names)
+    assert seen == [(da.Array, (3,))]
+    assert [(f.kind, f.lane, f.expected, f.got) for f in result.failures] == [("mismatch", 4, 5.0, 6.0)]
+    prepared.vec = lambda x: np.abs(np.asarray(x))
+    assert [f.kind for f in check.compare(prepared, columns, names).failures] == ["crash"]
 
 
 def test_a_crash_is_reported(tmp_path):

@@ -65,8 +65,12 @@ def backends(names: List[str]) -> Dict[str, Any]:
             import array_api_strict
 
             out[name] = array_api_strict
+        elif name == "dask":
+            import dask.array
+
+            out[name] = dask.array
         else:
-            raise ValueError(f"unknown backend {name!r} (numpy, strict)")
+            raise ValueError(f"unknown backend {name!r} (numpy, strict, dask)")
     return out
 
 
@@ -229,6 +233,8 @@ def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], re
             where = bname + (" nan_on_raise" if nan_mode else "")
             try:
                 out = _call_quietly(vec, args)
+                if bname == "dask":
+                    out = _computed(out, xp)
             except (KeyboardInterrupt, SystemExit):
                 raise
             except BaseException as exc:  # noqa: BLE001
@@ -440,9 +446,27 @@ def _backend_args(columns, bname, xp, module):
     """``columns`` as arrays of the backend ``bname`` (namespace ``xp``); a uniform argument
     that names an object of the program is read from the program's ``module``."""
     args = [resolve(to_numpy(c, np), module) for c in columns]
+    if bname == "dask":
+        # Chunked in three: the generated code must not depend on one chunk holding every lane.
+        return [xp.from_array(a, chunks=max(1, -(-a.shape[0] // 3))) if isinstance(a, np.ndarray) and a.ndim else a for a in args]
     if bname != "numpy":
         args = [xp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
     return args
+
+
+class NotLazy(Exception):
+    """A call on Dask arrays returned something other than a Dask array (docs/semantics.md: the
+    generated code stays lazy on Dask)."""
+
+
+def _computed(out: Any, da: Any) -> Any:
+    """The NumPy array a Dask call's lazy result computes to (floating-point warnings silenced,
+    as for the call)."""
+    if not isinstance(out, da.Array):
+        raise NotLazy(f"the call on Dask arrays returned a {type(out).__module__}.{type(out).__name__}")
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return out.compute(scheduler="sync")
 
 
 def _call_quietly(vec, args):

@@ -406,7 +406,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--seed", type=int, default=None, help="run seed (default: random, printed)")
     parser.add_argument("--count", type=int, default=100, help="number of programs")
     parser.add_argument("--only", type=int, action="append", default=None, metavar="INDEX", help="run only program INDEX of the seed (repeatable)")
-    parser.add_argument("--backend", default="numpy,strict", help="comma-separated: numpy, strict")
+    parser.add_argument("--backend", default="numpy,strict", help="comma-separated: numpy, strict, dask")
     parser.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per CPU)")
     parser.add_argument("--exclude", default="", help=f"comma-separated generator features to leave out: {', '.join(FEATURES)}")
     parser.add_argument("--include", default="", help=f"comma-separated opt-in generator features: {', '.join(sorted(OPT_IN)) or 'none today'}")
