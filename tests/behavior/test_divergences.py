@@ -223,6 +223,25 @@ def test_item_20_while_loops_run_per_lane_and_refuse_jax_jit():
         jax.jit(vec)(jax.numpy.asarray([0.5, 4.0]))
 
 
+def damped_force(k, x, c, v):
+    return k * x + c * v
+
+
+def test_item_14_jax_flushes_subnormals_eagerly_and_under_jit():
+    # XLA's CPU backend runs every JAX operation, eager ones too: a subnormal operand or result
+    # is zero there, where NumPy (and CPython) keep it. Normal values are CPython's.
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    jnp = jax.numpy
+    vec = vectorize(damped_force)
+    tiny = 5e-324
+    args = ([1.0, 0.5, 2.0], [tiny, 1e-310, 3.0], [1.0, 1.0, 0.25], [0.0, 0.0, 4.0])
+    assert [damped_force(*a) for a in zip(*args)] == [tiny, 5e-311, 7.0]
+    assert values(vec, *args) == [tiny, 5e-311, 7.0]
+    for call in (vec, jax.jit(vec)):
+        assert np.asarray(call(*[jnp.asarray(a) for a in args])).tolist() == [0.0, 0.0, 7.0]
+
+
 def first_step_above(x, n):
     i = -1
     for i in range(n):
