@@ -44,6 +44,8 @@ FIXED = {
     "model-numpy-function-of-a-python-float-in-the-plain-reading",
     "checker-message-of-a-user-class-from-a-library-value",
     "oracle-a-constant-converted-exactly-beyond-int64",
+    "model-int-to-a-python-negative-power-is-the-scalar-exponent-pow",
+    "model-uint64-to-a-python-negative-power-is-the-scalar-exponent-pow",
 }
 
 
@@ -201,6 +203,26 @@ CASES = [
         "    return 1.0 + math.trunc(p2 if p1 else p2)\n",
         [Column(F, [0.0, 1.0]), Column(F, [0.0, 2.5])],
         "the oracle saturated a conversion the core computes exactly, as CPython does",
+    ),
+    case(
+        # Seed 430002, program 1019 (fuzz campaign 40, the first on Dask; also on NumPy and
+        # strict once minimized). `W ** -1` of an int64 array W (the wrapped square, item 6)
+        # is the library's `pow` with the Python exponent as one scalar, which NumPy computes
+        # as `1 / W`; the model took `np.power` over an exponent array, whose loop rounds
+        # W = 78633482980762768 an ulp lower (item 9), and `1 % y` makes that ulp 7e-18.
+        "model-int-to-a-python-negative-power-is-the-scalar-exponent-pow",
+        "def f(p0):\n    p0 *= p0\n    return 1 % p0 ** (-1)\n",
+        [Column(I, [-375705422220, 3, -7])],
+        "the model computed an int to a Python negative power over an exponent array",
+    ),
+    case(
+        # Seed 450001, program 1234 (fuzz campaign 42, blocks and packing forced; the same at
+        # the defaults): `pow(p1, -1)` of a uint64 array, the same gap as above.
+        "model-uint64-to-a-python-negative-power-is-the-scalar-exponent-pow",
+        "def f(p0, p1):\n    p0 = pow(p1, -1)\n    p1 += p1 * p1\n    p1, p0 = (p0, p1)\n"
+        "    return p0 * (1 % p1)\n",
+        [Column(F, [0.0, 1.0]), Column(U, [4270722554949139023, 3])],
+        "the model computed a uint64 to a Python negative power over an exponent array",
     ),
     case(
         # Seed 97004, program 1830. The ternary of rates['high'] (a float) and 0 is a merge whose

@@ -650,14 +650,17 @@ class Model:
             return Val(lanes, "f")
         ia, ib = [self._convert(x, "i") for x in a.lanes], [self._convert(x, "i") for x in b.lanes]
         if op == "pow":
-            return self._int_pow(ia, ib, self._lattice([a, b]))
+            return self._int_pow(ia, ib, self._lattice([a, b]), b.kind is None)
         return self._settle(_lanes(_ARITH[op], ia, ib), "i", self._lattice([a, b]))
 
-    def _int_pow(self, a: List[Any], b: List[Any], lattice: bool) -> Val:
+    def _int_pow(self, a: List[Any], b: List[Any], lattice: bool, scalar_exponent: bool) -> Val:
         """``int ** int`` on arrays: modulo 2**64 (items 6, 13); where some exponent is negative,
         float64 on every lane (item 12): the others are their wrapped int power as floats. A
-        negative exponent's lane is ``float(x) ** float(e)`` by the array library (item 9)."""
-        floats = self._pow([x if x is POISON else float(x) for x in a], [e if e is POISON else float(e) for e in b], False, True)
+        negative exponent's lane is ``float(x) ** float(e)`` by the array library (item 9), with
+        a Python exponent as one (NumPy's loop over an exponent array can round otherwise)."""
+        floats = self._pow(
+            [x if x is POISON else float(x) for x in a], [e if e is POISON else float(e) for e in b], scalar_exponent, True
+        )
 
         def power(x: Any, e: Any, by_library: Any) -> Any:
             if e < 0:
