@@ -46,6 +46,9 @@ FIXED = {
     "oracle-a-constant-converted-exactly-beyond-int64",
     "model-int-to-a-python-negative-power-is-the-scalar-exponent-pow",
     "model-uint64-to-a-python-negative-power-is-the-scalar-exponent-pow",
+    "model-lazy-int-power-of-a-lifted-uniform-exponent-is-float",
+    "model-lazy-int-power-of-a-table-exponent-is-float",
+    "model-plain-reading-of-a-numpy-power-amplified-by-a-remainder",
 }
 
 
@@ -223,6 +226,39 @@ CASES = [
         "    return p0 * (1 % p1)\n",
         [Column(F, [0.0, 1.0]), Column(U, [4270722554949139023, 3])],
         "the model computed a uint64 to a Python negative power over an exponent array",
+    ),
+    case(
+        # Seed 430003, program 1832 (fuzz campaign 40, Dask). A uniform int exponent (D14) is
+        # lifted to a 0-d array of the call's namespace, so on Dask `0 ** cap` is an int power
+        # with a lazy exponent array: float64 (item 12), 1.0 where CPython gives 1. The model
+        # knew item 12 for exponents of mixed signs only.
+        "model-lazy-int-power-of-a-lifted-uniform-exponent-is-float",
+        "def f(p0, cap):\n    return 0 ** (cap if cap is not None else 0)\n",
+        [Column(B, [False, True]), Column(O, [0], True)],
+        "an int power with a lazy exponent array was modelled as int",
+        backends=("dask",),
+    ),
+    case(
+        # Seed 430004, program 472 (fuzz campaign 40, Dask): the exponent read per element from
+        # a table (D15), the same rule.
+        "model-lazy-int-power-of-a-table-exponent-is-float",
+        "M0 = {0: 0, 1: 0}\n\ndef f(p0):\n    return 0 ** M0[int(p0) % 2]\n",
+        [Column(I, [0, 3, -4])],
+        "an int power with a lazy exponent array was modelled as int",
+        backends=("dask",),
+    ),
+    case(
+        # Seed 440007, program 1945 (fuzz campaign 41, defaults). CPython runs `np.power(p0, 1.5)`
+        # with NumPy, whose loop rounds 42 ** 1.5 an ulp from libm's pow (item 9), and `math.sinh`
+        # with libm; the IR reads both calls as `**` and `math`, so its plain reading took libm's
+        # pow, and `% sinh(...)` made that ulp 16: no plain reading was CPython's within item 9's
+        # ulps. The plain readings with NumPy's powers, NumPy's math functions or both are now
+        # tried too (the IR cannot say which calls were NumPy's).
+        "model-plain-reading-of-a-numpy-power-amplified-by-a-remainder",
+        "import math\nimport numpy as np\n\ndef f(p0):\n    v1 = p0\n"
+        "    return 4.0 * np.power(p0, 1.5) % math.sinh(v1 ** 0.5)\n",
+        [Column(U, [42, 7])],
+        "the plain reading computed a NumPy call of the source with the C library",
     ),
     case(
         # Seed 97004, program 1830. The ternary of rates['high'] (a float) and 0 is a merge whose
@@ -437,6 +473,32 @@ def test_a_conversion_beyond_int64_takes_cpythons_value_or_the_saturated_one_onl
     assert _judged(source, columns, tmp_path, returning(float(2**63))) == []
     assert [f.kind for f in _judged(source, columns, tmp_path, returning(exact * 2))] == ["mismatch"]
     assert [f.kind for f in _judged(source, columns, tmp_path, returning(float(2**62)))] == ["mismatch"]
+
+
+def test_a_lazy_int_power_is_the_wrapped_power_as_a_float_and_nothing_else(tmp_path):
+    # Item 12 on Dask: `3 ** n` with an exponent array is float64, each lane the int power
+    # wrapped into int64 (item 6) as a float; wrapped into uint64's range it is wrong.
+    da = pytest.importorskip("dask.array")
+    source = "def f(n):\n    return 3 ** n\n"
+    columns = [Column(I, [2, 41])]
+    _, prepared = check.prepare(source, str(tmp_path), "f", None)
+    names = check.backends(["dask"])
+    unsigned = pow(3, 41, 2**64)
+    assert unsigned >= 2**63
+    for value, failures in ((float(unsigned - 2**64), 0), (float(unsigned), 1)):
+        prepared.vec = lambda n, value=value: da.from_array(np.array([9.0, value]), chunks=1)
+        assert len(check.compare(prepared, columns, names).failures) == failures
+
+
+def test_a_plain_reading_by_numpy_explains_only_the_array_rules_value(tmp_path):
+    # The library readings link the IR to CPython; the call's value must still be the array
+    # rules' (NumPy's power, sinh and %) or CPython's own, 16 ulps apart: 18 ulps past CPython's
+    # is a mismatch.
+    source = CASES_BY_ID["model-plain-reading-of-a-numpy-power-amplified-by-a-remainder"][0]
+    columns = [Column(U, [42])]
+    for value, failures in ((110.08567783908057, 0), (110.08567783908074, 0), (110.085677839081, 1)):
+        fake = lambda p0, value=value: np.array([value])  # noqa: E731
+        assert len(_judged(source, columns, tmp_path, fake)) == failures
 
 
 def test_a_user_class_message_is_explained_only_with_the_array_rules_value(tmp_path):

@@ -225,9 +225,11 @@ def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], re
     for m, _ in prepared.models.values():
         if isinstance(m, model.Model):
             m.module = prepared.module  # the Enum classes the IR reads as hidden parameters
-    explainer = Explainer(prepared.models, params, fast_path(columns, prepared.models))
+    all_float = fast_path(columns, prepared.models)
+    explainers = {lazy: Explainer(prepared.models, params, all_float, lazy) for lazy in {name == "dask" for name in names}}
     runs = [(prepared.vec, False)] + ([(prepared.nan_vec, True)] if prepared.nan_vec is not None else [])
     for bname, xp in names.items():
+        explainer = explainers[bname == "dask"]
         args = _backend_args(columns, bname, xp, prepared.module)
         for vec, nan_mode in runs:
             where = bname + (" nan_on_raise" if nan_mode else "")

@@ -240,6 +240,22 @@ def _exception_class(x: Any) -> bool:
     return isinstance(x, type) and issubclass(x, BaseException)
 
 
+def _by_library(fn: Any, *args: Any) -> Any:
+    """``fn`` (a NumPy ufunc) of Python numbers as a program's D16 call computes it: on 0-d
+    float64 arrays, NumPy's loop (item 9: it can round an ulp from the C library's)."""
+    with np.errstate(all="ignore"):
+        return float(fn(*[np.asarray(float(a)) for a in args]))
+
+
+def _library_pow(a: Any, b: Any) -> Any:
+    if type(a) is float or type(b) is float:
+        try:
+            return _by_library(np.power, a, b)
+        except OverflowError:  # an int beyond the float range
+            pass
+    return oracle.ieee_pow(a, b)
+
+
 def _lanes(fn: Any, *columns: List[Any]) -> List[Any]:
     out = []
     for args in zip(*columns):
@@ -307,6 +323,9 @@ class Model:
         #: The program's module (set by check.py) and the IR's parameter names, hidden ones
         #: included: ``uniform Global(i)`` reads the module object named by the i-th.
         self.module: Dict[str, Any] = {}
+        #: The call's arrays are lazy (Dask): an int power with an exponent array is float64 on
+        #: every lane, whatever the exponents' signs (item 12). Set by ``Explainer.arrays``.
+        self.lazy = False
         header = re.match(r"fn \w+\((.*)\) \{", ir_text.strip())
         self.header = [n.strip() for n in header.group(1).split(",")] if header else []
         self.raise_codes: List[Any] = []  # per lane, the code of the site it raises at (0: none)
@@ -324,16 +343,21 @@ class Model:
         }
 
     def run(
-        self, params: List[Tuple[List[Any], str]], arrays: bool, exact_body: bool = True, stated: bool = False
+        self, params: List[Tuple[List[Any], str]], arrays: bool, exact_body: bool = True, stated: bool = False,
+        library: Tuple[str, ...] = (),
     ) -> Tuple[List[Any], str]:
         """The lanes of the result, and its dtype kind (``arrays``). ``params``: per declared
         parameter, its lanes and its dtype kind (``b i u f``; empty for a Python scalar, whose
         one lane stands for all); ``exact_body``: the helpers' body runs
         (not every argument is float64), whose ``x ** 0.5`` is CPython's. ``stated`` (plain
         mode): a value the core prints as float is a float (it may have absorbed a ``float()``
-        of the source into a merge it made float64)."""
+        of the source into a merge it made float64). ``library`` (plain mode): ``"pow"``, float
+        powers, and ``"math"``, ``math``'s transcendental functions, are NumPy's on Python numbers
+        (``_by_library``), as CPython computes the program's D16 calls, which the IR reads as
+        ``**`` and ``math``."""
         self.arrays = arrays
         self.stated = stated
+        self.library = () if arrays else library
         self.nan_signs_shown = False
         if arrays:
             self.d3_nans = False
@@ -631,7 +655,8 @@ class Model:
 
     def _arith(self, op: str, a: Val, b: Val) -> Val:
         if not self.arrays or (a.kind is None and b.kind is None):
-            return Val(_lanes(_ARITH[op], a.lanes, b.lanes), None)
+            fn = _library_pow if op == "pow" and "pow" in self.library else _ARITH[op]
+            return Val(_lanes(fn, a.lanes, b.lanes), None)
         ka, kb = self._kind_of(a), self._kind_of(b)
         if (ka == "f" or kb == "f") or op == "div":
             fa, fb = [self._convert(x, "f") for x in a.lanes], [self._convert(x, "f") for x in b.lanes]
@@ -655,7 +680,8 @@ class Model:
 
     def _int_pow(self, a: List[Any], b: List[Any], lattice: bool, scalar_exponent: bool) -> Val:
         """``int ** int`` on arrays: modulo 2**64 (items 6, 13); where some exponent is negative,
-        float64 on every lane (item 12): the others are their wrapped int power as floats. A
+        float64 on every lane (item 12; on a lazy backend, wherever the exponent is an array):
+        the others are their wrapped int power as floats. A
         negative exponent's lane is ``float(x) ** float(e)`` by the array library (item 9), with
         a Python exponent as one (NumPy's loop over an exponent array can round otherwise)."""
         floats = self._pow(
@@ -669,7 +695,7 @@ class Model:
             return bits - UINT64_END if x < 0 and e % 2 and bits else bits
 
         lanes = _lanes(power, a, b, floats)
-        if not any(type(x) is float for x in lanes):
+        if not any(type(x) is float for x in lanes) and not (self.lazy and not scalar_exponent):
             return self._settle(lanes, "i", lattice)
         ints = self._settle([0 if type(x) is float else x for x in lanes], "i", lattice)
         return Val([x if type(x) is float or x is POISON else float(w) for x, w in zip(lanes, ints.lanes)], "f")
@@ -714,6 +740,8 @@ class Model:
             return Val([float(_ROUNDING[name](x)) if type(x) is float else x for x in columns[0]], None)
         # On Python scalars `math` computes, unless the core states an array (a 0-d one).
         if not self.arrays or (all(v.kind is None for v in vals) and self.inst.scalar):
+            if name in _NP_MATH and ("pow" if name == "pow" else "math") in self.library:
+                real = lambda *xs: _by_library(_NP_MATH[name], *xs)  # noqa: E731
             lanes = _lanes(real, *columns)
             if name == "copysign":
                 self._copysign_of_nans(lanes, columns[1])
