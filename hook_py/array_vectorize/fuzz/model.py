@@ -248,6 +248,7 @@ def _by_library(fn: Any, *args: Any) -> Any:
 
 
 def _library_pow(a: Any, b: Any) -> Any:
+    """``a ** b`` of Python numbers as ``np.power(a, b)`` computes it where a float is involved."""
     if type(a) is float or type(b) is float:
         try:
             return _by_library(np.power, a, b)
@@ -680,10 +681,10 @@ class Model:
 
     def _int_pow(self, a: List[Any], b: List[Any], lattice: bool, scalar_exponent: bool) -> Val:
         """``int ** int`` on arrays: modulo 2**64 (items 6, 13); where some exponent is negative,
-        float64 on every lane (item 12; on a lazy backend, wherever the exponent is an array):
-        the others are their wrapped int power as floats. A
-        negative exponent's lane is ``float(x) ** float(e)`` by the array library (item 9), with
-        a Python exponent as one (NumPy's loop over an exponent array can round otherwise)."""
+        and on a lazy backend wherever the exponent is an array, float64 on every lane (item
+        12): the others are their wrapped int power as floats. A negative exponent's lane is
+        ``float(x) ** float(e)`` by the array library (item 9), a Python exponent as one scalar
+        (NumPy's loop over an exponent array can round an ulp otherwise)."""
         floats = self._pow(
             [x if x is POISON else float(x) for x in a], [e if e is POISON else float(e) for e in b], scalar_exponent, True
         )
