@@ -154,6 +154,30 @@ def test_excluded_features_are_not_generated():
         assert "loop" not in program.features
 
 
+def test_a_third_of_the_programs_are_also_checked_with_protect_domains():
+    flagged = [Generator(random.Random(i)).program() for i in range(300)]
+    share = sum(p.protect_domains for p in flagged) / len(flagged)
+    assert 0.2 < share < 0.45 and all(("protect_domains" in p.features) == p.protect_domains for p in flagged)
+    excluded = [Generator(random.Random(i), exclude=frozenset({"protect_domains"})).program() for i in range(100)]
+    assert not any(p.protect_domains for p in excluded)
+    # The flag draws nothing: the programs are the ones their seeds gave without it.
+    assert [p.source for p in excluded] == [p.source for p in flagged[:100]]
+
+
+def test_a_wrong_protect_domains_result_is_a_mismatch(tmp_path):
+    # D1: safe operands on the lanes a branch discards change no result; the protected call is
+    # judged as the plain one, under its own name.
+    src = "import math\n\ndef f(x):\n    if x > 0.0:\n        return math.log(x)\n    return x\n"
+    _, prepared = check.prepare(src, str(tmp_path), protect_domains=True)
+    assert prepared.protected_vec is not None and prepared.protected_vec is not prepared.vec
+    columns = [Column("f", [2.0, -1.0, 0.0, 1e-300])]
+    assert not check.compare(prepared, columns, {"numpy": np}).failures
+    good = prepared.protected_vec
+    prepared.protected_vec = lambda x: np.where(x == -1.0, 0.0, good(x))
+    result = check.compare(prepared, columns, {"numpy": np})
+    assert [(f.backend, f.lane, f.got) for f in result.failures] == [("numpy protect_domains", 1, 0.0)]
+
+
 def test_every_feature_name_is_known():
     assert EXCLUDED_FEATURES <= set(FEATURES)
     assert KNOWN_BUGS <= set(check.KNOWN)

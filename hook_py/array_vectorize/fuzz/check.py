@@ -116,13 +116,16 @@ class Prepared:
     module: Dict[str, Any] = field(default_factory=dict)  # the namespace the program was imported in
     float_raise_operands: bool = False  # the core prints a float operand of an exception's message (``held_float``)
     nan_vec: Any = None  # the program vectorized with ``nan_on_raise=True`` (D11), when asked for
+    protected_vec: Any = None  # the program vectorized with ``protect_domains=True`` (D1), when asked for
 
 
 def prepare(
-    source: str, directory: str, entry: str = "f", reject: Optional[Tuple[int, int, str]] = None, nan_on_raise: bool = False
+    source: str, directory: str, entry: str = "f", reject: Optional[Tuple[int, int, str]] = None, nan_on_raise: bool = False,
+    protect_domains: bool = False,
 ) -> Tuple[Result, Optional[Prepared]]:
     """Writes ``source`` to a file, imports it and vectorizes ``entry`` (also with
-    ``nan_on_raise=True`` when ``nan_on_raise``). Failures at this stage (rejections, crashes, a
+    ``nan_on_raise=True`` when ``nan_on_raise``, and with ``protect_domains=True`` when
+    ``protect_domains``: safe operands on discarded lanes change no result, D1). Failures at this stage (rejections, crashes, a
     rejection program accepted) are in the result; ``Prepared`` is ``None`` then."""
     from array_vectorize import VectorizationError, vectorize
 
@@ -136,6 +139,7 @@ def prepare(
     try:
         vec = vectorize(fn)
         nan_vec = vectorize(fn, nan_on_raise=True) if nan_on_raise and reject is None else None
+        protected_vec = vectorize(fn, protect_domains=True) if protect_domains and reject is None else None
     except VectorizationError as exc:
         if reject is None:
             known = ""
@@ -164,7 +168,8 @@ def prepare(
     models = ir_models(fn)
     held = any(getattr(m, "float_raise_operands", False) for m, _ in models.values())
     return result, Prepared(
-        source, entry, vec, evaluator, bool_only, models, fn.__globals__, nan_vec=nan_vec, float_raise_operands=held
+        source, entry, vec, evaluator, bool_only, models, fn.__globals__, nan_vec=nan_vec, float_raise_operands=held,
+        protected_vec=protected_vec,
     )
 
 
@@ -176,10 +181,12 @@ def check_program(
     entry: str = "f",
     reject: Optional[Tuple[int, int, str]] = None,
     nan_on_raise: bool = False,
+    protect_domains: bool = False,
 ) -> Result:
     """Vectorizes ``entry`` of ``source`` and compares it with CPython on ``columns`` (also
-    compiled with ``nan_on_raise=True`` when ``nan_on_raise``)."""
-    result, prepared = prepare(source, directory, entry, reject, nan_on_raise)
+    compiled with ``nan_on_raise=True`` when ``nan_on_raise``, with ``protect_domains=True``
+    when ``protect_domains``)."""
+    result, prepared = prepare(source, directory, entry, reject, nan_on_raise, protect_domains)
     if prepared is None:
         return result
     return compare(prepared, columns, names, result)
@@ -227,12 +234,16 @@ def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], re
             m.module = prepared.module  # the Enum classes the IR reads as hidden parameters
     all_float = fast_path(columns, prepared.models)
     explainers = {lazy: Explainer(prepared.models, params, all_float, lazy) for lazy in {name == "dask" for name in names}}
-    runs = [(prepared.vec, False)] + ([(prepared.nan_vec, True)] if prepared.nan_vec is not None else [])
+    runs = [(prepared.vec, False, "")]
+    if prepared.nan_vec is not None:
+        runs.append((prepared.nan_vec, True, " nan_on_raise"))
+    if prepared.protected_vec is not None:
+        runs.append((prepared.protected_vec, False, " protect_domains"))
     for bname, xp in names.items():
         explainer = explainers[bname == "dask"]
         args = _backend_args(columns, bname, xp, prepared.module)
-        for vec, nan_mode in runs:
-            where = bname + (" nan_on_raise" if nan_mode else "")
+        for vec, nan_mode, how in runs:
+            where = bname + how
             try:
                 out = _call_quietly(vec, args)
                 if bname == "dask":

@@ -31,6 +31,7 @@ the grammar is in ``Generator``'s mixins: ``grammar_statements.py`` (blocks, bra
 from __future__ import annotations
 
 import random
+import zlib
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
@@ -54,6 +55,8 @@ FEATURES = (
     # D11 (grammar_raise.py), D14, D16, D17 (grammar_calls.py); drawn from a stream of their own.
     "raise", "assert", "validator", "validator_in_loop", "try", "nan_on_raise", "user_exception",
     "uniform_dict", "uniform_enum", "uniform_none", "uniform_str", "numpy_calls", "special_exact", "special_inexact",
+    # Decided by the program's text, no stream: also checked compiled with protect_domains=True (D1).
+    "protect_domains",
 )
 
 #: Features generated only when asked for (``Generator(include=...)``, ``--include``); none
@@ -80,6 +83,7 @@ class Program:
     features: set = field(default_factory=set)
     uniforms: Dict[int, list] = field(default_factory=dict)  # position of a uniform parameter -> objects a call passes
     nan_on_raise: bool = False  # also check the program compiled with nan_on_raise=True (D11)
+    protect_domains: bool = False  # also check the program compiled with protect_domains=True (D1)
 
 
 @dataclass
@@ -292,11 +296,19 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         nan_on_raise = bool(self.used & {"raise", "assert", "validator", "try"}) and self.ext_on("nan_on_raise", 0.3)
         if nan_on_raise:
             self.used.add("nan_on_raise")
+        # A third of the programs, by a hash of their text: no random draw, so every other
+        # program of a seed is the one it was before this existed.
+        protect_domains = reject is None and "protect_domains" not in self.exclude and zlib.crc32(source.encode()) % 3 == 0
+        if protect_domains:
+            self.used.add("protect_domains")
         features = set(self.used)
         features.update({"f": "float64", "i": "int64", "u": "uint64", "b": "bool"}[k] for k in kinds)
         uniforms = {len(numeric) + i: objects for i, objects in enumerate(self.uniforms.values())}
         kinds = kinds + ["o"] * len(uniforms)
-        return Program(source, params, kinds, reject=reject, features=features, uniforms=uniforms, nan_on_raise=nan_on_raise)
+        return Program(
+            source, params, kinds, reject=reject, features=features, uniforms=uniforms, nan_on_raise=nan_on_raise,
+            protect_domains=protect_domains,
+        )
 
     def extended_module(self, rng: random.Random, params: List[str], kinds: List[str]) -> None:
         """Draws the D11/D14/D16/D17 features of this program (half the programs draw none) and
