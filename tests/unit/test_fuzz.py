@@ -312,6 +312,28 @@ def test_the_dask_backend_compares_lazy_chunked_calls(tmp_path):
     assert [f.kind for f in check.compare(prepared, columns, names).failures] == ["crash"]
 
 
+def test_the_static_compile_must_generate_the_decorators_source(tmp_path):
+    # DESIGN.md section 2: the import hook's and the build backend's static compile and the
+    # decorator give the same text, and the static compile's assumptions hold for the live
+    # function (else every warm import would compile it again).
+    from array_vectorize import vectorize
+
+    src = "import math\n\nRATE = 0.25\n\n\ndef f(x):\n    return math.exp(-RATE * x)\n"
+    path = check.write_program(str(tmp_path), src)
+    fn = check.load(src, path, "f")
+    vec = vectorize(fn)
+    assert check.static_compile_problem(src, path, "f", fn, vec) is None
+
+    class Other:
+        source = vec.source.replace("0.25", "0.5")
+
+    assert "other code" in check.static_compile_problem(src, path, "f", fn, Other())
+    fn.__globals__["RATE"] = 0.5
+    assert "assumptions do not hold" in check.static_compile_problem(src, path, "f", fn, vec)
+    # No blank line above the function to mark it on: not checked.
+    assert check.static_compile_problem(src.replace("\n\n\ndef", "\ndef"), path, "f", fn, Other()) is None
+
+
 def test_a_crash_is_reported(tmp_path):
     src = "def f(x):\n    return x * 2.0\n"
     _, prepared = check.prepare(src, str(tmp_path))

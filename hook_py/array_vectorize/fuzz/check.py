@@ -9,6 +9,7 @@ fails the same way).
 from __future__ import annotations
 
 import ast
+import difflib
 import itertools
 import linecache
 import os
@@ -31,7 +32,7 @@ _counter = itertools.count()
 
 @dataclass
 class Failure:
-    kind: str  # mismatch | crash | rejected | accepted | diagnostic | invalid
+    kind: str  # mismatch | crash | rejected | accepted | diagnostic | invalid | paths
     backend: str = ""
     lane: Optional[int] = None
     args: Optional[List[Any]] = None
@@ -163,6 +164,9 @@ def prepare(
             Failure("accepted", detail=f"`{reject[2]}` at line {reject[0]} was not rejected\n--- generated ---\n{vec.source}")
         )
         return result, None
+    problem = static_compile_problem(source, path, entry, fn, vec)
+    if problem:
+        result.failures.append(Failure("paths", detail=problem))
     evaluator = oracle.Evaluator(source, path, entry)
     bool_only = returns_bool(ast.parse(source), entry)
     models = ir_models(fn)
@@ -171,6 +175,35 @@ def prepare(
         source, entry, vec, evaluator, bool_only, models, fn.__globals__, nan_vec=nan_vec, float_raise_operands=held,
         protected_vec=protected_vec,
     )
+
+
+def static_compile_problem(source: str, path: str, entry: str, fn: Any, vec: Any) -> Optional[str]:
+    """DESIGN.md section 2's invariant on this program: the static compile that the import hook
+    and the build backend run (``_core.compile_module``, on the text with ``entry`` marked)
+    generates the decorator's source byte for byte, and the assumptions it records hold for the
+    live function (else every warm import would compile it again). None when both hold, or when
+    the static compile defers to the decorator (a name it cannot resolve from the text)."""
+    from array_vectorize import _core, precompiled
+
+    lines = source.split("\n")
+    at = next((i for i, line in enumerate(lines) if line.startswith(f"def {entry}(")), 0)
+    if at == 0 or lines[at - 1].strip():
+        return None  # no blank line to put the decorator on without moving the lines below
+    lines[at - 1] = "@vectorize"
+    marked = "\n".join(lines) + "from array_vectorize import vectorize\n"
+    try:
+        entries = _core.compile_module(marked, path)
+    except Exception as exc:  # noqa: BLE001 - the decorator compiled it: any error is a difference
+        return f"the static compile raised {type(exc).__name__} where the decorator compiled:\n{exc}"
+    static = next((e for e in entries if e.get("qualname") == entry), None)
+    if static is None or static.get("status") != "ok":
+        return None if static is not None and static.get("status") == "deferred" else f"no static entry: {static}"
+    if static["source"] != vec.source:
+        diff = difflib.unified_diff(vec.source.splitlines(True), static["source"].splitlines(True), "decorator", "static")
+        return "the static compile generated other code than the decorator:\n" + "".join(diff)
+    if not precompiled.assumptions_hold(fn, static.get("assumptions", ())):
+        return f"the static compile's assumptions do not hold for the live function: {static.get('assumptions')}"
+    return None
 
 
 def check_program(

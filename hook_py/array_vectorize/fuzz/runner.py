@@ -25,7 +25,7 @@ from .generator import FEATURES, OPT_IN, Generator, Program
 from .inputs import Column, describe_args, describe_value, lane_args, make_columns
 
 #: Failure kinds counted as mismatches; every other kind counts as a crash.
-MISMATCH_KINDS = ("mismatch",)
+MISMATCH_KINDS = ("mismatch", "paths")
 
 #: Bugs found by the fuzzer and still open, set aside by ``--skip-open-bugs`` (and by the CI
 #: seeds of tests/unit/test_fuzz.py) so that a run finds the others: failure classes
@@ -117,7 +117,7 @@ def run_one(seed: int, index: int, options: Options, directory: str) -> ProgramR
     else:
         report.crashes = 1
     source, cols = program.source, columns
-    if options.minimize and program.reject is None and first.kind in ("mismatch", "crash", "rejected"):
+    if options.minimize and program.reject is None and first.kind in ("mismatch", "crash", "rejected", "paths"):
         key = first.key()
         cpython_ok = result.cpython_ok
         lanes = sorted({f.lane for f in result.failures if f.key() == key and f.lane is not None})[:3]
@@ -169,6 +169,7 @@ def _failure_text(seed: int, index: int, program: Program, source: str, columns:
         "accepted": "ACCEPTED an unsupported construct",
         "diagnostic": "BAD DIAGNOSTIC",
         "invalid": "INVALID PROGRAM (fuzzer bug)",
+        "paths": "PATHS DIFFER: the static compile (import hook, build backend) and the decorator",
     }[first.kind]
     out = [_header(seed, index, title)]
     out.append("program" + (" (minimized)" if source != program.source else "") + ":\n")
