@@ -163,11 +163,15 @@ impl Lowerer<'_> {
             // exactly (docs/semantics.md item 16), not a 0-d int64 array that wraps.
             return Ok(self.cast(CastOp::Int, args[0]));
         }
+        // D1: floor/ceil/trunc protect their argument (0 on dead lanes, whose int conversion
+        // then cannot warn), not their result: `int(ceil(x))` stays the one runtime step
+        // (codegen/peephole.rs `rounding_to_int`) that gives an int argument back exactly, where
+        // a select between the two read an int beyond 2**53 through float64.
         let mut vals: Vec<Value> = args
             .iter()
             .map(|a| {
                 if integral {
-                    *a
+                    self.protect(frame, *a, SafeValue::Zero)
                 } else {
                     self.math_arg(frame, *a, safe)
                 }
@@ -181,12 +185,10 @@ impl Lowerer<'_> {
             self.not_in_try(frame, c, &format!("math.{name}()"))?;
         }
         // math.floor/ceil/trunc return ints.
-        Ok(match name {
-            "floor" | "ceil" | "trunc" => {
-                let v = self.protect(frame, v, SafeValue::Zero);
-                self.cast(CastOp::Int, v)
-            }
-            _ => v,
+        Ok(if integral {
+            self.cast(CastOp::Int, v)
+        } else {
+            v
         })
     }
 

@@ -62,6 +62,23 @@ def test_protect_domains_never_changes_results(fn, backend):
     check(vectorize(fn, protect_domains=True), *args, backend=backend)
 
 
+def units_settled(units):
+    # Whole contract units past a threshold: ceil, floor and trunc of an int are that int.
+    if units > 3:
+        return math.ceil(units) - math.floor(units) + math.trunc(units)
+    return 0
+
+
+@pytest.mark.parametrize("dtype", ["int64", "uint64"])
+def test_protect_domains_keeps_floor_ceil_trunc_of_ints_exact(dtype, backend):
+    # D1 protects the argument of floor/ceil/trunc on dead lanes; it protected their result,
+    # which read an int beyond 2**53 through float64 (fuzz seed 480002 #58), and saturated a
+    # uint64 beyond 2**63.
+    big = [2**64 - 1, 2**63 + 1, 2**53 + 1] if dtype == "uint64" else [2**63 - 1, 2**53 + 1, -(2**53) - 1]
+    units = np.array(big + [5, 4, 3, 0, 1], dtype=dtype)
+    check(vectorize(units_settled, protect_domains=True), units, backend=backend)
+
+
 def test_without_protection_dead_lanes_may_warn():
     vec = vectorize(safe_sqrt)
     with np.errstate(invalid="raise"), pytest.raises(FloatingPointError):
