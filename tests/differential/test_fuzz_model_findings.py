@@ -49,6 +49,7 @@ FIXED = {
     "model-lazy-int-power-of-a-lifted-uniform-exponent-is-float",
     "model-lazy-int-power-of-a-table-exponent-is-float",
     "model-plain-reading-of-a-numpy-power-amplified-by-a-remainder",
+    "model-raise-decided-by-the-sign-of-a-d3-nan",
 }
 
 
@@ -259,6 +260,18 @@ CASES = [
         "    return 4.0 * np.power(p0, 1.5) % math.sinh(v1 ** 0.5)\n",
         [Column(U, [42, 7])],
         "the plain reading computed a NumPy call of the source with the C library",
+    ),
+    case(
+        # Seed 460006, program 1883 (fuzz campaign 43, defaults). `math.fmod(p1, 0)` raises in
+        # CPython (D3: nan), and the sign of that NaN is the array library's pick (item 18):
+        # NumPy's is negative, so `copysign(1, ...) > 0` is false and nothing raises, where the
+        # oracle's positive NaN raises. The model took either sign for values only, not for
+        # raise decisions.
+        "model-raise-decided-by-the-sign-of-a-d3-nan",
+        "import math\n\ndef f(p1, cap):\n    if math.copysign(0 if cap is not None else 1, math.fmod(p1, 0)) > 0:\n"
+        "        raise ValueError(0)\n    return 0\n",
+        [Column(F, [-1.0, 2.5]), Column(O, [None], True)],
+        "a raise decided by the sign of a D3 NaN was modelled with CPython's sign only",
     ),
     case(
         # Seed 97004, program 1830. The ternary of rates['high'] (a float) and 0 is a merge whose
@@ -499,6 +512,20 @@ def test_a_plain_reading_by_numpy_explains_only_the_array_rules_value(tmp_path):
     for value, failures in ((110.08567783908057, 0), (110.08567783908074, 0), (110.085677839081, 1)):
         fake = lambda p0, value=value: np.array([value])  # noqa: E731
         assert len(_judged(source, columns, tmp_path, fake)) == failures
+
+
+def test_a_raise_decided_by_a_nan_sign_is_free_only_on_the_lanes_of_such_a_nan(tmp_path):
+    # NumPy's fmod(x, 0) takes x's sign, so the pick is per lane (item 18): elements 0 and 1
+    # (a D3 NaN) may raise or not; element 2 (fmod(3, 2) == 1.0) raises, whatever the pick.
+    source = (
+        "import math\n\ndef f(p1, q):\n    if math.copysign(1.0, math.fmod(p1, q)) > 0:\n"
+        "        raise ValueError(0)\n    return 0\n"
+    )
+    columns = [Column(F, [-1.0, 2.5, 3.0]), Column(F, [0.0, 0.0, 2.0])]
+    for first in (0, 1, 2):
+        assert _judged(source, columns, tmp_path, _raises(ValueError(0), first)) == [], first
+    returned = _judged(source, columns, tmp_path, lambda p1, q: np.zeros(3, dtype=np.int64))
+    assert [f.kind for f in returned] == ["mismatch"]
 
 
 def test_a_user_class_message_is_explained_only_with_the_array_rules_value(tmp_path):

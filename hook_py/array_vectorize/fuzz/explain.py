@@ -112,6 +112,7 @@ class Explainer:
         self._raises: Dict[Any, List[bool]] = {}  # which lanes raise (D11), per run of the model
         self._plain_classes: Dict[bool, List[Optional[str]]] = {}  # the class each lane raises, plain
         self._nan_signs: Dict[float, Any] = {}  # ``arrays`` with D3 NaNs of one sign (item 18)
+        self._nan_sign_raises: Dict[float, List[bool]] = {}  # which lanes raise in those runs
         self._arrays_signs_nans = False  # ``arrays`` met a NaN whose sign is a pick (item 18)
         self._plain_signs_nans: Dict[bool, bool] = {}  # ``plain`` (by ``stated``) showed one
         self._plain_signed: Optional[List[List[Any]]] = None  # ``plain`` with those of one sign
@@ -187,9 +188,9 @@ class Explainer:
     def explains_raises(self, expected: list, lanes: Any, vectorized: Any) -> bool:
         """The IR decides CPython's raises on ``lanes`` (``plain``) and the array rules give the
         vectorized call's (``arrays``): a raise decision that differs only by the documented
-        array rules (item 8's floats, items 6, 13's wrapping). ``vectorized``: the element the
-        call raised for first (None: it returned), or, per lane of ``lanes``, whether it raised
-        there (``nan_on_raise``)."""
+        array rules (item 8's floats, items 6, 13's wrapping, item 18's NaN signs).
+        ``vectorized``: the element the call raised for first (None: it returned), or, per lane
+        of ``lanes``, whether it raised there (``nan_on_raise``)."""
         if self.arrays() is None:
             return False
         arrays = self._raises.get("arrays")
@@ -203,9 +204,16 @@ class Explainer:
             )
         if not ok or arrays is None:
             return False
+        # Item 18: a raise decided by the sign of a D3 NaN (`copysign(1, fmod(x, 0)) > 0`) is
+        # the array library's pick, lane by lane (NumPy's fmod(x, 0) takes x's sign): a lane may
+        # raise (or return) where the model raises (or returns) with either sign.
+        self._signed_nans()
+        runs = [arrays] + list(self._nan_sign_raises.values())
+        may = [{r[lane] for r in runs} for lane in range(len(arrays))]
         if isinstance(vectorized, dict):
-            return all(arrays[lane] == vectorized[lane] for lane in lanes)
-        return next((lane for lane, r in enumerate(arrays) if r), None) == vectorized
+            return all(vectorized[lane] in may[lane] for lane in lanes)
+        first = len(arrays) if vectorized is None else vectorized
+        return all(False in may[lane] for lane in range(first)) and (vectorized is None or True in may[vectorized])
 
     def _site_classes(self) -> List[Optional[str]]:
         """Per lane, the class of the site the last run of the model raises at (None: none)."""
@@ -394,6 +402,8 @@ class Explainer:
         for sign in (-1.0, 1.0):
             if sign not in self._nan_signs:
                 self._nan_signs[sign] = self._run_with_nan_sign(sign, arrays=True, exact_body=self.exact_body)
+                if self._nan_signs[sign] is not None:
+                    self._nan_sign_raises[sign] = list(self.model.raises)
             if self._nan_signs[sign] is not None:
                 out.append(self._nan_signs[sign])
         return out
