@@ -88,7 +88,7 @@ def test_every_language_case_gives_the_whole_calls_bits(name, blocks):
     args = case_args(kinds)
     got = check(vec, *args, ulps=ulps)
     assert_bitwise(got, whole(vec, *args))
-    # Only calls on float64 arrays and floats are blocked (blocked._large: the exact body makes
+    # Only calls on float64 arrays and floats are blocked (blocked.send_large: the exact body makes
     # whole-array decisions per block).
     assert bool(blocks) == (set(kinds) == {"f"}), (kinds, blocks)
 
@@ -539,3 +539,36 @@ def test_ctrl_c_on_an_endless_call_lets_the_interpreter_exit(tmp_path):
         proc.kill()  # a no-op once it has exited
         proc.communicate()
     assert "KeyboardInterrupt" in err, err
+
+
+def settlement_units(notional, rate, mode, limits):
+    # A uniform mode string and parameter dict (D14) beside float arrays: the float prologue
+    # does not see them. `units` is an int on one path and a float on the other (item 8).
+    if mode != "netted":
+        return notional
+    try:
+        units = notional % rate
+        units = 1.0
+    except ArithmeticError:
+        units = limits["floor"]
+    return round(1 // units)
+
+
+def test_uniform_parameters_do_not_send_a_large_call_to_the_exact_body(blocks):
+    # Fuzz campaign 47, seed 510009 #732: with a uniform parameter, a large call went to the
+    # exact body (the dispatch saw a string among its arguments): int64 where the same function
+    # gives float64 on small calls. Now it is blocked like any float call, with the whole
+    # call's dtype and bits.
+    vec = vectorize(settlement_units)
+    rate = np.array([0.0, 1.0, 0.0, 2.0, 0.0, -1.0, 0.5] * 6)
+    notional = np.linspace(-3.0, 3.0, rate.size)
+    limits = {"floor": 0}
+    with np.errstate(all="ignore"):
+        small = vec(notional[:5], rate[:5], "netted", limits)
+        got = vec(notional, rate, "netted", limits)
+        want = whole(vec, notional, rate, "netted", limits)
+    assert small.dtype == got.dtype == want.dtype == np.float64
+    assert_bitwise(got, want)
+    assert blocks == ["settlement_units"]
+    with np.errstate(all="ignore"):
+        assert_bitwise(vec(notional, rate, "gross", limits), notional)

@@ -141,12 +141,13 @@ def _plan_body(parts: PlanParts, indent: str) -> list[str]:
         return [f"{indent}return None"]
     kinds, _, large_at = parts
     lines = []
-    if large_at:
-        large = " or ".join(f"a{i}.size >= blocked.THRESHOLD" for i in large_at)
-        lines += [f"if ({large}) and not blocked.blocking_off():", "    return None"]
     for i, kind in enumerate(kinds):
         if kind == "A":
             lines += [f"d = a{i}.dtype", "if d is not f64 and not is_float64(d):", "    return None"]
+    if large_at:
+        # After the dtype checks: only a call the float body takes is sent to the blocks.
+        large = " or ".join(f"a{i}.size >= blocked.THRESHOLD" for i in large_at)
+        lines += [f"if ({large}) and not blocked.blocking_off():", f"    return blocked.send_large(a{large_at[0]})"]
     values = {"A": "a{}", "F": "make(a{})", "S": "make(float(a{}))"}
     lines.append(f"return (xp, {''.join(values[k].format(i) + ', ' for i, k in enumerate(kinds))})")
     return [indent + line for line in lines]

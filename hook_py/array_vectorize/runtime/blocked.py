@@ -12,8 +12,13 @@ which returns ``None`` for NumPy float64 arguments of at least ``THRESHOLD`` ele
 for non-float arguments; so the entry calls its exact body's slot, where a ``Dispatch`` sits. The
 dispatch runs the entry over blocks (each block is below the threshold, so it takes the entry's
 usual path, float or exact) or, when the arguments cannot be blocked, runs the entry once whole
-with blocking off in this thread; calls with other than float64 arrays and floats (and small
-ones) go straight to the exact body, whole (``_large``).
+with blocking off in this thread. The prologue marks the calls it sends (``send_large``, after
+its dtype checks: float64 arrays and floats only); every other call of the exact body's slot
+(other argument types, small calls) goes straight to the exact body, whole. The mark, not the
+arguments the dispatch sees, decides: those include the D14 uniform parameters (a mode string,
+a parameter dict, ``None``) that the prologue does not examine, and a large call with one went
+to the exact body, whose result dtype can differ from the float body's (fuzz campaign 47, seed
+510009 #732: float64 on 10 elements, int64 on 2**17).
 
 Results never change: every lane is computed by the same code on the same operands. The whole-
 array decisions of docs/semantics.md (item 12: int ** int is int64 only when no exponent is
@@ -118,7 +123,10 @@ class Dispatch:
         self.fastest = float("inf")
 
     def __call__(self, *args: Any) -> Any:
-        if blocking_off() or not _large(args):
+        marker = getattr(_state, "large", None)
+        if marker is not None:
+            _state.large = None
+        if marker is None or blocking_off() or not any(a is marker for a in args):
             return self.exact(*args)
         worth = self.worth
         if worth is None:
@@ -177,22 +185,16 @@ def is_ndarray(a: Any) -> bool:
     return t.__name__ == "ndarray" and t.__module__ == "numpy"
 
 
-def _large(args: tuple[Any, ...]) -> bool:
-    """Whether a call is blocked: a float64 NumPy array of at least ``THRESHOLD`` elements, and
-    every argument a float64 array or a float (the float body's inputs). The exact body makes
-    whole-array decisions that the agreement of the blocks' dtypes does not show: a select of
-    an int and a float makes every lane float when any lane takes the float side, so an int
-    lane's later arithmetic wraps at 64 bits in a block where no lane does and rounds in float
-    in the whole call (fuzz campaign 29, seed 320004 #1634). Calls with other arguments run whole."""
-    large = False
-    for a in args:
-        if is_ndarray(a):
-            if a.dtype.kind != "f" or a.dtype.itemsize != 8:
-                return False
-            large = large or a.size >= THRESHOLD
-        elif not isinstance(a, float):
-            return False
-    return large
+def send_large(marker: Any) -> None:
+    """The float prologue's ``None`` for a large call of float64 NumPy arrays and floats: the
+    ``Dispatch`` its entry calls next runs it in blocks. ``marker``, one of the call's arrays,
+    ties the mark to that call (a mark left by a call that raised before reaching its dispatch
+    matches no other call's arguments). Only calls the float body takes are blocked: the exact
+    body makes whole-array decisions that the agreement of the blocks' dtypes does not show (a
+    select of an int and a float makes every lane float when any lane takes the float side, so
+    an int lane's later arithmetic wraps at 64 bits in a block where no lane does and rounds in
+    float in the whole call: fuzz campaign 29, seed 320004 #1634)."""
+    _state.large = marker
 
 
 def _run_blocked(dispatch: Dispatch, args: tuple[Any, ...]) -> Any:
