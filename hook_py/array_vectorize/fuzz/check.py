@@ -126,8 +126,9 @@ def prepare(
 ) -> Tuple[Result, Optional[Prepared]]:
     """Writes ``source`` to a file, imports it and vectorizes ``entry`` (also with
     ``nan_on_raise=True`` when ``nan_on_raise``, and with ``protect_domains=True`` when
-    ``protect_domains``: safe operands on discarded lanes change no result, D1). Failures at this stage (rejections, crashes, a
-    rejection program accepted) are in the result; ``Prepared`` is ``None`` then."""
+    ``protect_domains``: safe operands on discarded lanes change no result, D1). Failures at
+    this stage (rejections, crashes, a rejection program accepted, a static compile that differs)
+    are in the result; ``Prepared`` is ``None`` then, except after a static compile's."""
     from array_vectorize import VectorizationError, vectorize
 
     result = Result()

@@ -179,15 +179,12 @@ def _saturate(x: float, exact: Callable[[float], int]) -> int:
         FALLBACKS[0] += 1
     if x != x:
         return 0
-    beyond = x >= 9.223372036854775807e18 or x < -9.223372036854775807e18
-    if beyond and x not in (math.inf, -math.inf):
-        if EXACT_CONVERSIONS[0]:
-            return _wide(exact(x))
-        SATURATED[0] = True
-    if x >= 9.223372036854775807e18:
-        return INT64_MAX
-    if x < -9.223372036854775807e18:
-        return INT64_MIN
+    if x >= 9.223372036854775807e18 or x < -9.223372036854775807e18:
+        if x not in (math.inf, -math.inf):
+            if EXACT_CONVERSIONS[0]:
+                return _wide(exact(x))
+            SATURATED[0] = True
+        return INT64_MAX if x > 0 else INT64_MIN
     return exact(x)
 
 

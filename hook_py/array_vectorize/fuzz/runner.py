@@ -93,9 +93,13 @@ def run_one(seed: int, index: int, options: Options, directory: str) -> ProgramR
             report.crashes += 1
             report.text = _header(seed, index, "invalid program (fuzzer bug)", problem) + _indent(program.source)
             return report
-    result = check.check_program(
-        program.source, columns, names, directory, program.entry, program.reject, program.nan_on_raise, program.protect_domains
-    )
+    def checked(source: str, cols: List[Column], backends: dict, reject: Any = None) -> check.Result:
+        return check.check_program(
+            source, cols, backends, directory, program.entry, reject,
+            nan_on_raise=program.nan_on_raise, protect_domains=program.protect_domains,
+        )
+
+    result = checked(program.source, columns, names, program.reject)
     report.lanes = result.lanes
     report.skipped = dict(result.skipped)
     report.summary = (
@@ -124,24 +128,17 @@ def run_one(seed: int, index: int, options: Options, directory: str) -> ProgramR
 
         def still_fails(src: str, cs: List[Column]) -> bool:
             backend = first.backend.split(" ")[0]
-            r = check.check_program(
-                src, cs, {backend: names[backend]} if backend else names, directory, program.entry,
-                nan_on_raise=program.nan_on_raise, protect_domains=program.protect_domains,
-            )
+            r = checked(src, cs, {backend: names[backend]} if backend else names)
             # A crash reproducer keeps an element CPython computes without error: the vectorized
             # code raises where CPython returns a value.
             return any(f.key() == key for f in r.failures) and (first.kind != "crash" or r.cpython_ok > 0 or not cpython_ok)
 
         source, cols = minimize(program.source, columns, still_fails, lanes, program.entry, options.minimize_budget)
-        result = check.check_program(
-            source, cols, names, directory, program.entry, nan_on_raise=program.nan_on_raise, protect_domains=program.protect_domains
-        )
+        result = checked(source, cols, names)
         result.failures = [f for f in result.failures if check.known_class(f) not in options.known]
         if not result.failures:  # should not happen: fall back to the original
             source, cols = program.source, columns
-            result = check.check_program(
-                source, cols, names, directory, program.entry, program.reject, program.nan_on_raise, program.protect_domains
-            )
+            result = checked(source, cols, names, program.reject)
             result.failures = [f for f in result.failures if check.known_class(f) not in options.known]
     report.text = _failure_text(seed, index, program, source, cols, result.failures)
     return report
