@@ -10,9 +10,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::diagnostics::{CompileError, Rendered};
-use crate::env::{AssumedBinding, Assumption, Binding, Const, Env, FunctionSource};
+use crate::env::{AssumedBinding, Assumption, Binding, Const, Env, FunctionSource, Hidden};
 use crate::host::stack::on_large_stack;
-use crate::lower::Hidden;
 use crate::pipeline::{self, Compiled, Options, Request};
 use crate::static_module::imports::{ForeignModule, Imports};
 use crate::static_module::{self, Outcome};

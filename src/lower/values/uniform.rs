@@ -12,10 +12,10 @@
 use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
-use crate::env::{AssumedBinding, Binding, Env, FunctionSource};
+use crate::env::{AssumedBinding, Binding, Env, FunctionSource, Hidden};
 use crate::frontend::extract::ParsedFunction;
 use crate::ir::{CmpOp, Kind, ObjCmp, ObjLit, Op, ParamMode, Shape, UniformOp, Value};
-use crate::lower::{Frame, Hidden, Lowerer, R};
+use crate::lower::{Frame, Lowerer, R};
 
 /// Annotations that make a parameter uniform (bare, or the last part of a dotted name).
 const UNIFORM_ANNOTATIONS: &[&str] = &[
