@@ -534,6 +534,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("BUILD_ID", crate::BUILD_ID)?;
     m.add("RUNTIME_HELPERS", runtime_helpers(py)?)?;
+    // The live decorator's environment binds these names as builtins (environment.py).
+    m.add(
+        "KNOWN_BUILTINS",
+        PyTuple::new(py, crate::static_module::KNOWN_BUILTINS)?,
+    )?;
     m.add("VectorizationError", py.get_type::<VectorizationError>())?;
     m.add("InternalError", py.get_type::<InternalError>())?;
     m.add("DeferredError", py.get_type::<DeferredError>())?;

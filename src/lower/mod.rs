@@ -20,7 +20,10 @@
 //! each a folder whose `mod.rs` says what its files hold: `control/` (array and Python-level
 //! `if`, early returns, merges), `loops/` (D6, D12), `exceptions/` (D11), `calls/` (builtins,
 //! `math`, D16, D17, helpers: D7) and `values/` (tables, tuples, uniform values: D13-D15).
-//! A new construct arrives as a new file in its family.
+//! Each family owns its state, a struct declared in its `mod.rs` whose fields only its files
+//! see (`LoopState`, `ExceptionState`, `CallState`, `ValueState`); the others ask through its
+//! methods. A new construct arrives as a new file in its family (ARCHITECTURE.md, "Adding a
+//! construct").
 
 mod bits;
 mod builder;
