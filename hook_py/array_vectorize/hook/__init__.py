@@ -111,6 +111,7 @@ def skip(fullname: str, why: str, level: int = MARKED_MODULES) -> None:
 #     payload checksum 8 bytes   _core.checksum64 of the payload
 #     payload          marshal.dumps({"entries": [...], "deps": [(path, sha256), ...]})
 #
+# Every entry holds every field a warm import reads (format 8, issue 28; ``entry_problem``).
 # ``deps`` (format 7, issue 12; absent when empty): the other modules of the program whose text
 # the compile read (a helper imported from ``.units``), each by its path relative to the module's
 # directory and the sha256 of its bytes, checked on every read (``_check_deps``): an edit of
@@ -127,7 +128,7 @@ def skip(fullname: str, why: str, level: int = MARKED_MODULES) -> None:
 
 CACHE_MAGIC = b"AVCACHE\0"
 #: Bump whenever the payload's layout or meaning changes.
-CACHE_FORMAT_VERSION = 7
+CACHE_FORMAT_VERSION = 8
 CACHE_SUFFIX = ".avc"
 #: What cache files are called after CPython's ``<module>.<cache tag>[.opt-N]``.
 CACHE_TAG = f"array-vectorize-{__version__}"
@@ -223,13 +224,64 @@ def decode_cache(data: bytes, key: str | None, origin: str | None = None) -> lis
         if collecting:
             gc.enable()
     entries = record.get("entries") if isinstance(record, dict) else None
-    if not isinstance(entries, list) or not all(
-        isinstance(e, dict) and isinstance(e.get("qualname"), str) and isinstance(e.get("line"), int) for e in entries
-    ):
+    if not isinstance(entries, list):
         raise CacheError("payload has an unexpected shape")
+    for e in entries:
+        problem = entry_problem(e)
+        if problem is not None:
+            raise CacheError(f"an entry {problem}")
     if origin is not None:
         _check_deps(record.get("deps") or (), origin)
     return entries
+
+
+#: What every cached entry holds (``compile.cacheable``), and what an entry of status "ok" holds
+#: besides, each with the types its value may have. The generated module is ``source`` split at
+#: ``fast_len``; the docstring is cached (``doc``) or built from ``scalar_source``.
+_ENTRY_FIELDS = {"qualname": (str,), "line": (int,), "status": (str,)}
+_OK_FIELDS = {
+    "options": (dict,),
+    "entry": (str,),
+    "exact_entry": (str, type(None)),
+    "assumptions": (list,),
+    "hidden": (list,),
+    "code": (type(cache_key.__code__), type(None)),
+    "source": (str,),
+    "fast_len": (int,),
+}
+_OK_KEYS = frozenset(_ENTRY_FIELDS) | frozenset(_OK_FIELDS)
+_OPTIONS = ("protect_domains", "fallback", "optimize", "nan_on_raise")
+
+
+def entry_problem(e) -> str | None:
+    """What makes `e` no entry the hook's writer wrote (a field missing or of another type), or
+    None. Issue 28 item 8: a file with the right key and checksum whose entry lacks a field is a
+    miss like any unusable file, never an import error."""
+    if type(e) is not dict:
+        return "is not a dict"
+    required = _OK_FIELDS if e.get("status") == "ok" else {}
+    if not e.keys() >= (_OK_KEYS if required else _ENTRY_FIELDS.keys()):
+        return "misses a field"
+    for fields in (_ENTRY_FIELDS, required):
+        for name, types in fields.items():
+            if type(e[name]) not in types:
+                return f"has a {type(e[name]).__name__} for {name}"
+    if not required:
+        return None
+    if not 0 <= e["fast_len"] <= len(e["source"]):
+        return "has fast_len beyond its source"
+    if type(e.get("doc", e.get("scalar_source"))) is not str:
+        return "has neither doc nor scalar_source"
+    options = e["options"]
+    if any(type(options.get(name)) is not bool for name in _OPTIONS):
+        return "has options of another shape"
+    for item in e["assumptions"]:
+        if type(item) is not tuple or len(item) != 2 or type(item[0]) is not str or type(item[1]) is not tuple or not item[1] or type(item[1][0]) is not str:
+            return "has an assumption of another shape"
+    for item in e["hidden"]:
+        if type(item) is not tuple or len(item) != 2 or type(item[0]) is not str or type(item[1]) is not str:
+            return "has a hidden value of another shape"
+    return None
 
 
 def _check_deps(deps, origin: str) -> None:
