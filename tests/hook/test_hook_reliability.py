@@ -152,3 +152,18 @@ def test_a_cache_entry_missing_a_field_or_holding_a_wrong_type_is_recompiled(pro
     for k, case in enumerate(cases, start=1):
         rewritten = project.root / "__pycache__" / path.name.replace("rates_0", f"rates_{k}")
         assert hook.decode_cache(rewritten.read_bytes(), None) == [dict(e) for e in hook.decode_cache(path.read_bytes(), None)], case
+
+
+def test_a_module_too_deep_for_pythons_parser_is_left_to_the_normal_import(project: Project):
+    # Item 9: CPython cannot parse a 12k-`elif` chain (MemoryError, with or without the hook);
+    # the hook's own reading of it (its imports, the docstrings' compile) must not fail first,
+    # and the import fails as the normal import system fails.
+    lines = ["from array_vectorize import vectorize", "", "", "@vectorize", "def band(income):", "    if income < 0.0:", "        return 0.0"]
+    for i in range(1, 12_001):
+        lines += [f"    elif income < {i * 1000}.0:", f"        return {i * 0.0001!r}"]
+    project.write("bands.py", "\n".join(lines + ["    return 0.45", ""]))
+    plain = project.run("import bands", hook=False, ok=False)
+    hooked = project.run("import bands", ok=False, env={"ARRAY_VECTORIZE_DEBUG": "hook"})
+    assert plain.stderr.splitlines()[-1] == hooked.stderr.splitlines()[-1] == "MemoryError"
+    assert "array_vectorize" not in hooked.stderr.partition("Traceback")[2], hooked.stderr
+    assert "bands: compiled (0 compiled, 0 deferred, 1 rejected)" in hooked.stderr, hooked.stderr

@@ -245,8 +245,8 @@ def _add_python_side(entries: list[dict], source: str, origin: str, fullname: st
     # module's own bytecode: same __doc__ (and -OO strips it alike), same inspect.getsource.
     try:
         module_code = compile(source, origin, "exec", dont_inherit=True)
-    except (SyntaxError, ValueError):
-        return
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return  # MemoryError: too deep for CPython's parser (issue 28 item 9); so is the import
     functions = {}
     stack = [module_code]
     while stack:
