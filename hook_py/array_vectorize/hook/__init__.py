@@ -528,7 +528,7 @@ def _prepare(fullname: str, origin: str, data: bytes, namespace: dict) -> None:
         _stats.bump("hook_cache_hits")
         for entry in entries:
             entry["from_cache_file"] = True  # stats()["disk_cache_hits"] counts their decorations
-        register(origin, entries, namespace)
+        register(origin, entries, namespace, data)
         if _DEBUG:
             log(fullname, f"cache hit ({summary(entries)}) {path}")
         return
@@ -537,10 +537,12 @@ def _prepare(fullname: str, origin: str, data: bytes, namespace: dict) -> None:
     compile_and_cache(fullname, origin, data, key, path, why_miss, namespace)
 
 
-def register(origin: str, entries: list[dict], namespace: dict) -> None:
+def register(origin: str, entries: list[dict], namespace: dict, data: bytes) -> None:
+    """Makes `entries` available to the decorators of the module execution whose globals are
+    `namespace`; `data`, the module's bytes, is the text its code comes from (live_source.py)."""
     for name in registered_names(origin):
         precompiled.forget(name)
-        precompiled.register(name, entries, "hook", namespace)
+        precompiled.register(name, entries, "hook", namespace, data)
 
 
 def summary(entries: list[dict]) -> str:

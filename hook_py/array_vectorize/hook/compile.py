@@ -50,7 +50,7 @@ def compile_and_cache(
     _stats.bump("compiled", sum(1 for e in entries if e.get("status") != "deferred"))
     _stats.bump("hook_modules_compiled")
     _add_python_side(entries, source, origin, fullname)
-    register(origin, entries, namespace)
+    register(origin, entries, namespace, data)
     seconds = time.perf_counter() - t0
     log(fullname, f"compiled ({summary(entries)}) in {seconds * 1e3:.1f} ms [{why_miss}]; {_write(path, key, entries, origin, deps)}")
 
