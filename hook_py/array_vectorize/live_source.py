@@ -52,7 +52,7 @@ def function_source(fn: types.FunctionType) -> tuple[str, str, int]:
     if not lines or first > len(lines):
         raise OSError(f"no source for {fn.__qualname__} in {filename!r}")
     for text in _candidates(fn, lines):
-        if _compiles_to(code, text):
+        if _compiles_to(code, text, fn.__globals__):
             return text, filename, first
     several = "the line holds several lambdas (the compiler reads the first: give each a line of its own), or " if code.co_name == "<lambda>" else ""
     raise SourceChanged(
@@ -98,21 +98,43 @@ def _candidates(fn: types.FunctionType, lines: list[str]):
             yield text
 
 
-def _compiles_to(code: types.CodeType, text: str) -> bool:
-    """Whether Python compiles the function's text in `text` (as the core cuts it) to `code`."""
+def _compiles_to(code: types.CodeType, text: str, glob: dict) -> bool:
+    """Whether Python compiles the function's text in `text` (as the core cuts it) to `code`.
+
+    CPython's compiler also reads one fact of the module around the function: a method call on
+    a name the module binds by an ``import`` is compiled as an attribute load and a call, not as
+    a method call (3.11's ``is_import_originated``). Which names those are is not in the text
+    compiled here, so it is tried with the names bound to modules imported, then with every
+    global name the code reads, then with none: a wrong guess only fails to match."""
     known = _CHECKED.get(id(code))
     if known is not None and known[0] is code and known[1] == text:
         return True
     own = _core.function_text(text, code.co_name)
     if own is None:
         return False
-    found = _compile_in_scopes(code, own)
-    if found is None or not same_code(code, found):
-        return False
-    if len(_CHECKED) >= _MAX_CHECKED:
-        _CHECKED.clear()
-    _CHECKED[id(code)] = (code, text)
-    return True
+    names = sorted(_global_names(code) & glob.keys())
+    modules = [n for n in names if isinstance(glob[n], types.ModuleType)]
+    tried = []
+    for imported in (modules, names, []):
+        if imported in tried:
+            continue
+        tried.append(imported)
+        found = _compile_in_scopes(code, own, imported)
+        if found is not None and same_code(code, found):
+            if len(_CHECKED) >= _MAX_CHECKED:
+                _CHECKED.clear()
+            _CHECKED[id(code)] = (code, text)
+            return True
+    return False
+
+
+def _global_names(code: types.CodeType) -> set:
+    """The names `code` and the code nested in it read (globals and attributes alike)."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _global_names(const)
+    return {n for n in names if n.isidentifier()}
 
 
 def _scopes(code: types.CodeType) -> list[tuple[str, str]]:
@@ -130,10 +152,11 @@ def _scopes(code: types.CodeType) -> list[tuple[str, str]]:
     return scopes
 
 
-def _compile_in_scopes(code: types.CodeType, own: str) -> types.CodeType | None:
+def _compile_in_scopes(code: types.CodeType, own: str, imported: list[str]) -> types.CodeType | None:
     """`own` (a ``def`` block, or a lambda expression) compiled inside stand-ins of the scopes
-    around `code`, the live free variables bound in the innermost function scope; the code
-    object of the function `own` defines, or None."""
+    around `code`, the live free variables bound in the innermost function scope and `imported`
+    bound by an ``import`` at module level; the code object of the function `own` defines, or
+    None."""
     scopes = _scopes(code)
     lambda_ = code.co_name == "<lambda>"
     first = own.splitlines()[0] if own else ""
@@ -144,7 +167,7 @@ def _compile_in_scopes(code: types.CodeType, own: str) -> types.CodeType | None:
     functions = [i for i, (kind, _) in enumerate(scopes) if kind == "def"]
     if free and not functions:
         return None
-    lines = []
+    lines = [f"import {', '.join(imported)}"] if imported else []
     for i, (kind, name) in enumerate(scopes):
         lines.append(f"{indent[:i]}def _av_scope{i}():" if kind == "def" else f"{indent[:i]}class {name}:")
         if free and i == functions[-1]:
