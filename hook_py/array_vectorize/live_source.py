@@ -168,6 +168,8 @@ def _compile_in_scopes(code: types.CodeType, own: str, imported: list[str]) -> t
     if free and not functions:
         return None
     lines = [f"import {', '.join(imported)}"] if imported else []
+    if indent and not scopes:
+        lines.append("if 1:")  # a def in a module-level block (`if`, `try`)
     for i, (kind, name) in enumerate(scopes):
         lines.append(f"{indent[:i]}def _av_scope{i}():" if kind == "def" else f"{indent[:i]}class {name}:")
         if free and i == functions[-1]:

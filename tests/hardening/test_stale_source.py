@@ -11,6 +11,8 @@ text may be reused.
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 OLD = '''\
@@ -284,3 +286,23 @@ def test_a_helper_whose_file_changed_is_not_compiled_from_the_new_text(project):
     )
     res = project.run(EDITED_HELPER, hook=False)
     assert res.out.startswith("VectorizationError") and "`tax` whose text in its file is not the code that runs" in res.out, res.out
+
+
+def test_functions_in_module_level_blocks_and_classes_compile_as_usual(project):
+    # The check compiles each function's text inside stand-ins of what encloses it: a
+    # module-level `if`/`try`, a class (private names mangled, `super()`'s cell), a closure, a
+    # lambda's; none of them may be refused.
+    project.write(
+        "shapes.py",
+        "import math\nfrom array_vectorize import vectorize\n\nif True:\n    @vectorize\n    def area(r):\n"
+        "        return math.pi * r * r\n\ntry:\n    half = vectorize(lambda x: x / 2.0)\nexcept ImportError:\n    pass\n\n\n"
+        "class Ring:\n    __scale = 2.0\n\n    @staticmethod\n    @vectorize\n    def width(r):\n        return r * 2.0\n\n\n"
+        "def make(k):\n    def inner(x):\n        return x * k\n    return vectorize(inner)\n\n\n"
+        "def make_lambda(k):\n    return vectorize(lambda x: x * k)\n",
+    )
+    res = project.run(
+        "import numpy as np, shapes\nx = np.array([1.0, 2.0])\n"
+        "out = [f(x).tolist() for f in (shapes.area, shapes.half, shapes.Ring.width, shapes.make(3.0), shapes.make_lambda(-1.0))]",
+        hook=False,
+    )
+    assert res.out == [[math.pi, math.pi * 4], [0.5, 1.0], [2.0, 4.0], [3.0, 6.0], [-1.0, -2.0]]
