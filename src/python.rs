@@ -474,9 +474,14 @@ fn element_loop(
 #[pyfunction]
 fn function_text(source: &str, name: &str) -> PyResult<Option<String>> {
     guarded(|| {
-        Ok(on_large_stack(|| {
-            crate::frontend::function_text(source, name)
-        }))
+        // A def's block is cut without parsing; a lambda's line is parsed (a deep stack).
+        if crate::frontend::identifiers::is_lambda(name) {
+            Ok(on_large_stack(|| {
+                crate::frontend::function_text(source, name)
+            }))
+        } else {
+            Ok(crate::frontend::function_text(source, name))
+        }
     })
 }
 

@@ -245,6 +245,14 @@ def python_int_kind(v: int) -> str:
 
 def int_overflow(v: int) -> OverflowError:
     return OverflowError(
-        f"array-vectorize runtime: integer {v} does not fit a 64-bit integer array "
+        f"array-vectorize runtime: integer {shown_int(v)} does not fit a 64-bit integer array "
         "(int64 or uint64); vectorized integers are 64-bit"
     )
+
+
+def shown_int(v: int) -> str:
+    """`v` for a message: its digits, or its size when they are too many to print (``10 **
+    100000`` has more than ``sys.get_int_max_str_digits()`` allows)."""
+    if v.bit_length() <= 256:
+        return str(v)
+    return f"{'-' if v < 0 else ''}<an int of {v.bit_length()} bits>"
