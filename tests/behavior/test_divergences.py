@@ -617,3 +617,13 @@ def test_item7_conversions_beyond_int64_saturate_and_nan_gives_zero(fn):
     want += [fn(x) for x in xs[len(want):]]
     out = vectorize(fn)(np.array(xs))
     assert out.dtype == np.int64 and out.tolist() == want
+
+
+def converted_when_small(x):
+    return float(2**1100) if x > 1e308 else x
+
+
+def test_item17_a_conversion_beyond_the_float_range_raises_even_off_cpythons_path():
+    assert converted_when_small(1.0) == 1.0  # CPython never converts for 1.0
+    with pytest.raises(OverflowError, match="too large to convert to float"):
+        vectorize(converted_when_small)(np.array([1.0, 2.0]))
