@@ -149,7 +149,8 @@ def _plan_body(parts: PlanParts, indent: str) -> list[str]:
         large = " or ".join(f"a{i}.size >= blocked.THRESHOLD" for i in large_at)
         lines += [f"if ({large}) and not blocked.blocking_off():", f"    return blocked.send_large(a{large_at[0]})"]
     values = {"A": "a{}", "F": "make(a{})", "S": "make(float(a{}))"}
-    lines.append(f"return (xp, {''.join(values[k].format(i) + ', ' for i, k in enumerate(kinds))})")
+    # No number parameter (every one uniform, D14): the generated code binds `xp = arrays`.
+    lines.append(f"return (xp, {''.join(values[k].format(i) + ', ' for i, k in enumerate(kinds))})" if kinds else "return xp")
     return [indent + line for line in lines]
 
 
@@ -416,7 +417,7 @@ def _exact_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
                 out.append(_python_int_array(info, int(a)))
             else:
                 out.append(makers["b"](bool(a)))
-        return tuple(out)
+        return tuple(out) if len(out) > 1 else xp  # no number parameter: `xp = _vec_exact_args()`
 
     return plan
 
