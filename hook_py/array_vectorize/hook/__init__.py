@@ -40,6 +40,7 @@ except ImportError:  # pragma: no cover - another implementation's importlib
     from importlib.util import MAGIC_NUMBER, cache_from_source
 
 from .. import __version__, _core, _stats, emit, precompiled
+from .entries import entry_problem
 
 # ---- switches and log ----------------------------------------------------------------------------
 
@@ -226,62 +227,12 @@ def decode_cache(data: bytes, key: str | None, origin: str | None = None) -> lis
     entries = record.get("entries") if isinstance(record, dict) else None
     if not isinstance(entries, list):
         raise CacheError("payload has an unexpected shape")
-    for e in entries:
-        problem = entry_problem(e)
-        if problem is not None:
-            raise CacheError(f"an entry {problem}")
+    problem = next((p for p in map(entry_problem, entries) if p is not None), None)
+    if problem is not None:
+        raise CacheError(f"an entry {problem}")
     if origin is not None:
         _check_deps(record.get("deps") or (), origin)
     return entries
-
-
-#: What every cached entry holds (``compile.cacheable``), and what an entry of status "ok" holds
-#: besides, each with the types its value may have. The generated module is ``source`` split at
-#: ``fast_len``; the docstring is cached (``doc``) or built from ``scalar_source``.
-_ENTRY_FIELDS = {"qualname": (str,), "line": (int,), "status": (str,)}
-_OK_FIELDS = {
-    "options": (dict,),
-    "entry": (str,),
-    "exact_entry": (str, type(None)),
-    "assumptions": (list,),
-    "hidden": (list,),
-    "code": (type(cache_key.__code__), type(None)),
-    "source": (str,),
-    "fast_len": (int,),
-}
-_OK_KEYS = frozenset(_ENTRY_FIELDS) | frozenset(_OK_FIELDS)
-_OPTIONS = ("protect_domains", "fallback", "optimize", "nan_on_raise")
-
-
-def entry_problem(e) -> str | None:
-    """What makes `e` no entry the hook's writer wrote (a field missing or of another type), or
-    None. Issue 28 item 8: a file with the right key and checksum whose entry lacks a field is a
-    miss like any unusable file, never an import error."""
-    if type(e) is not dict:
-        return "is not a dict"
-    required = _OK_FIELDS if e.get("status") == "ok" else {}
-    if not e.keys() >= (_OK_KEYS if required else _ENTRY_FIELDS.keys()):
-        return "misses a field"
-    for fields in (_ENTRY_FIELDS, required):
-        for name, types in fields.items():
-            if type(e[name]) not in types:
-                return f"has a {type(e[name]).__name__} for {name}"
-    if not required:
-        return None
-    if not 0 <= e["fast_len"] <= len(e["source"]):
-        return "has fast_len beyond its source"
-    if type(e.get("doc", e.get("scalar_source"))) is not str:
-        return "has neither doc nor scalar_source"
-    options = e["options"]
-    if any(type(options.get(name)) is not bool for name in _OPTIONS):
-        return "has options of another shape"
-    for item in e["assumptions"]:
-        if type(item) is not tuple or len(item) != 2 or type(item[0]) is not str or type(item[1]) is not tuple or not item[1] or type(item[1][0]) is not str:
-            return "has an assumption of another shape"
-    for item in e["hidden"]:
-        if type(item) is not tuple or len(item) != 2 or type(item[0]) is not str or type(item[1]) is not str:
-            return "has a hidden value of another shape"
-    return None
 
 
 def _check_deps(deps, origin: str) -> None:
@@ -538,8 +489,7 @@ def _prepare(fullname: str, origin: str, data: bytes, namespace: dict) -> None:
 
 
 def register(origin: str, entries: list[dict], namespace: dict, data: bytes) -> None:
-    """Makes `entries` available to the decorators of the module execution whose globals are
-    `namespace`; `data`, the module's bytes, is the text its code comes from (live_source.py)."""
+    """`entries` for the decorators of the module execution of `namespace`, compiled from `data`."""
     for name in registered_names(origin):
         precompiled.forget(name)
         precompiled.register(name, entries, "hook", namespace, data)
