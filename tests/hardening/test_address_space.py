@@ -15,7 +15,11 @@ import pytest
 LIMIT = 1400 * 1000 * 1000
 
 CHILD = """
+import resource
 import sys
+# The limit first, before anything allocates (as `prlimit --as` would set it; a preexec_fn would
+# make subprocess fork, which JAX, loaded by other tests, warns about).
+resource.setrlimit(resource.RLIMIT_AS, (BYTES, BYTES))
 import numpy as np
 if sys.argv[1] == "decorate":
     import math
@@ -33,13 +37,8 @@ print("allocated", (first.nbytes + second.nbytes) >> 20, "MiB")
 
 
 def _run(script, mode: str) -> subprocess.CompletedProcess:
-    import resource
-
-    def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (LIMIT, LIMIT))
-
     return subprocess.run(
-        [sys.executable, str(script), mode], preexec_fn=limit, capture_output=True, text=True, timeout=120,
+        [sys.executable, str(script), mode], capture_output=True, text=True, timeout=120,
         env={k: v for k, v in os.environ.items() if not k.startswith("ARRAY_VECTORIZE")},
     )
 
@@ -47,7 +46,7 @@ def _run(script, mode: str) -> subprocess.CompletedProcess:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS as Linux counts it")
 def test_decorating_leaves_the_address_space_to_numpy(tmp_path):
     script = tmp_path / "allocate.py"
-    script.write_text(CHILD)
+    script.write_text(CHILD.replace("BYTES", str(LIMIT)))
     plain = _run(script, "plain")
     assert plain.returncode == 0 and "allocated 762 MiB" in plain.stdout, plain.stderr  # the limit leaves room for this
     decorated = _run(script, "decorate")
