@@ -44,8 +44,9 @@ class Mutation:
     old: str
     new: str
     what: str
-    #: A file of tests/behavior the behaviour layer runs first (the rest after it, as always):
-    #: for a mutation only that file's forcing reaches, so that catching it takes seconds.
+    #: A file of tests/behavior (its path below that folder) the behaviour layer runs first (the
+    #: rest after it, as always): for a mutation only that file's forcing reaches, so that
+    #: catching it takes seconds.
     first: str = ""
 
 
@@ -149,7 +150,7 @@ MUTATIONS: List[Mutation] = [
         "        full[lanes.index] = c",
         "        full[lanes.index[: len(lanes.index) // 2]] = c[: len(lanes.index) // 2] if getattr(c, 'ndim', 0) else c",
         "a packed while loop writes back only the first half of the lanes it still held",
-        first="test_packed_loops.py",
+        first="runtime/test_packed_loops.py",
     ),
     Mutation(
         "blocked-notes-number-lanes-within-the-block", "runtime/blocked.py",
