@@ -17,8 +17,8 @@ Modules:
 * ``elementwise``: ``_vec_elementwise`` (the ``fallback=True`` element loop);
 * ``special``: the ``math`` functions the Array API lacks (D17), listed in ``SPECIAL_HELPERS``
   (not yet registered), on top of ``special_exact`` (``fmod``, ``remainder``, ``fsum``,
-  ``round(x, n)``, ``isclose``), ``special_tables`` (generated polynomial tables) and ``eft``
-  (error-free float transformations);
+  ``round(x, n)``, ``isclose``), ``_generated/special_tables`` (polynomial tables, written by
+  ``tools/special_coefficients.py``) and ``eft`` (error-free float transformations);
 * ``dtype``: kinds and per-namespace dtype tables;
 * ``compat``: ``array_api_compat``, imported on first use.
 
