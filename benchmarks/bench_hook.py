@@ -98,14 +98,14 @@ def _floor_module(n: int, cache_file: str | None) -> str:
     import does (without the key, the checksum or any decorator work)."""
     head = ["def vectorize(fn):", "    return fn", ""]
     if cache_file is not None:
-        from array_vectorize import hook
+        from array_vectorize.hook import cachefile
 
         head = [
             "import marshal as _marshal, os as _os",
             f"_fd = _os.open({cache_file!r}, _os.O_RDONLY)",
             "_data = _os.read(_fd, _os.fstat(_fd).st_size)",
             "_os.close(_fd)",
-            f"_entries = _marshal.loads(memoryview(_data)[{hook.HEADER_SIZE}:])",
+            f"_entries = _marshal.loads(memoryview(_data)[{cachefile.HEADER_SIZE}:])",
             *head,
         ]
     return _marked_module(n, True).replace("from array_vectorize import vectorize", "\n".join(head))

@@ -161,28 +161,29 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
         if options["fallback"]:
             return _element_loop(original, namespace, signature=inner)
         raise _wrapper_error(original, inner)
-    entry = precompiled.lookup(original, options)
-    if entry is not None:
-        if entry["origin"] == "wheel":
+    found = precompiled.lookup(original, options)
+    if found is not None:
+        origin, entry = found
+        hidden = entry.get("hidden")
+        objects = precompiled.hidden_objects(original, hidden) if hidden else None
+        if origin == "wheel":
             _stats.bump("precompiled_hits")
-        else:
-            counters = _stats.COUNTERS  # the path of every function of a warm import: no calls
-            counters["hook_hits"] += 1
-            if "from_cache_file" in entry:
-                counters["disk_cache_hits"] += 1
-            return emit.from_cache(original, entry, namespace)
-        return emit.materialize(
-            original,
-            entry["fast_source"],
-            entry["entry"],
-            exact_source=entry.get("exact_source", ""),
-            exact_entry=entry.get("exact_entry"),
-            namespace=namespace,
-            code=entry.get("code"),
-            hidden=emit.hidden_objects(original, entry.get("hidden", ())),
-            doc=entry.get("doc"),
-            scalar_source=entry.get("scalar_source"),
-        )
+            # The whole module is `fast_source`, and its code (the installer's .pyc) defines the
+            # exact body and the out-of-line helpers too.
+            return emit.materialize(
+                original,
+                entry["fast_source"],
+                entry["entry"],
+                namespace=namespace,
+                code=entry["code"],
+                hidden=objects,
+                doc=entry.get("doc"),
+            )
+        counters = _stats.COUNTERS  # the path of every function of a warm import: no calls
+        counters["hook_hits"] += 1
+        if origin == "cache":
+            counters["disk_cache_hits"] += 1
+        return emit.from_cache(original, entry, namespace, objects)
     if compile_disabled():
         raise CompileDisabledError(
             f"{original.__module__}.{original.__qualname__} would be compiled, but ARRAY_VECTORIZE_NO_COMPILE=1 "

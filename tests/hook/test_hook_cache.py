@@ -12,14 +12,14 @@ import time
 import pytest
 from hookproj import CALLS, MARKED, Project, cache_name
 
-from array_vectorize import hook
+from array_vectorize.hook import cachefile
 from array_vectorize.hook.cli import header_key
 
 IMPORT_MOD = "import mod\nout = {'f': mod.f.source, 'g': mod.g.source}"
 
 
 def valid_entries(path) -> list[dict]:
-    return hook.decode_cache(path.read_bytes(), None)
+    return cachefile.decode_cache(path.read_bytes(), None)
 
 
 def test_cold_import_compiles_and_writes_the_cache(project: Project):
@@ -102,7 +102,7 @@ def _truncate(data: bytes) -> bytes:
 
 
 def _flip_payload(data: bytes) -> bytes:
-    i = hook.HEADER_SIZE + (len(data) - hook.HEADER_SIZE) // 2
+    i = cachefile.HEADER_SIZE + (len(data) - cachefile.HEADER_SIZE) // 2
     return data[:i] + bytes([data[i] ^ 0x10]) + data[i + 1 :]
 
 
