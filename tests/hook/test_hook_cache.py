@@ -152,6 +152,59 @@ def test_corrupted_cache_files_heal(warm_cache, tmp_path, corruption):
     assert again.out == healed.out
 
 
+#: Helpers that call the next one twice, past the inlining budget: the core compiles them out of
+#: line, as functions defined in the generated module's text besides the entry (D7).
+OUT_OF_LINE = (
+    "from array_vectorize import vectorize\n\n"
+    + "".join(f"def h{i}(x):\n    return h{i + 1}(x) + h{i + 1}(x * 0.5)\n\n" for i in range(20))
+    + "def h20(x):\n    return x * 2.0 if x > 1.0 else x\n\n\n@vectorize\ndef f(x):\n    return h0(x)\n"
+)
+CALL_F = "import numpy as np, mod\nout = mod.f(np.array([-1.0, 0.5, 1.5, 3.0])).tolist()"
+
+
+def _as_format_7(data: bytes) -> bytes:
+    """The cache file as format 7 wrote it: the same records without the core's lists of helper
+    functions (emit searched the generated text for them then), under that version."""
+    import marshal
+
+    from array_vectorize import _core
+
+    record = marshal.loads(data[cachefile.HEADER_SIZE :])
+    record["entries"] = [{k: v for k, v in e.items() if k not in ("helpers", "exact_helpers")} for e in record["entries"]]
+    payload = marshal.dumps(record)
+    return b"".join(
+        [
+            data[:8],
+            (7).to_bytes(4, "little"),
+            data[12:76],
+            len(payload).to_bytes(8, "little"),
+            _core.checksum64(payload).to_bytes(8, "little"),
+            payload,
+        ]
+    )
+
+
+def test_a_cache_file_of_the_previous_format_is_compiled_again(project: Project):
+    """Format 8 added the helper lists: a format-7 file, whose records lack them, is a miss (never
+    an import error, never a function without its helpers) and is written again."""
+    project.write("mod.py", OUT_OF_LINE)
+    cold = project.run(CALL_F)
+    path = project.cache_files()[0]
+    valid = path.read_bytes()
+    assert [e["helpers"] for e in valid_entries(path)][0], "the entry's text defines helper functions"
+    path.write_bytes(_as_format_7(valid))
+    healed = project.run(CALL_F, env={"ARRAY_VECTORIZE_DEBUG": "hook"})
+    assert "cache file unusable: format version 7, expected 8" in healed.stderr
+    assert healed.hook_stat("hook_cache_invalid") == 1 and healed.hook_stat("hook_cache_writes") == 1
+    assert healed.out == cold.out
+    assert path.read_bytes() == valid
+    warm = project.run(CALL_F)
+    assert warm.stats["compiled"] == 0 and warm.stats["disk_cache_hits"] == 1 and warm.out == cold.out
+    # CPython's own values, element by element (the scalar original).
+    scalar = project.run("import mod\nout = [mod.f._vectorized_original(v) for v in (-1.0, 0.5, 1.5, 3.0)]", hook=False)
+    assert warm.out == scalar.out
+
+
 @pytest.mark.parametrize("how", ["env", "-B"])
 def test_dont_write_bytecode_imports_without_writing(project: Project, how):
     project.write("mod.py", MARKED)

@@ -33,6 +33,10 @@ from .config import Config
 from .errors import BuildError
 from .wheelfile import Entry
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..records import ManifestFunction
+
 MARKER = b"vectorize"
 
 
@@ -154,22 +158,21 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
             filename = _artifact_name(fn, files)
             source = fn["source"].encode("utf-8")
             files[filename] = source
-            manifest_functions.append(
-                {
-                    "qualname": fn["qualname"],
-                    "name": fn["name"],
-                    "line": fn["line"],
-                    "options": fn["options"],
-                    "entry": fn["entry"],
-                    "hidden": [list(h) for h in fn.get("hidden") or ()],
-                    "assumptions": [[name, _binding_json(b)] for name, b in fn["assumptions"]],
-                    "file": filename,
-                    "source_sha256": _core.sha256_hex(source),
-                }
-            )
+            record: ManifestFunction = {
+                "qualname": fn["qualname"],
+                "name": fn["name"],
+                "line": fn["line"],
+                "options": fn["options"],
+                "entry": fn["entry"],
+                "helpers": fn["helpers"],
+                "exact_helpers": fn["exact_helpers"],
+                "hidden": [list(h) for h in fn.get("hidden") or ()],
+                "assumptions": [[name, _binding_json(b)] for name, b in fn["assumptions"]],
+                "file": filename,
+                "source_sha256": _core.sha256_hex(source),
+            }
             doc = docs.get((fn["qualname"], fn["line"]))
-            if doc is not None:
-                manifest_functions[-1]["doc"] = doc
+            manifest_functions.append(record if doc is None else {**record, "doc": doc})
             report.precompiled.append(target)
         if not manifest_functions:
             continue

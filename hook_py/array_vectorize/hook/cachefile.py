@@ -39,10 +39,10 @@ if TYPE_CHECKING:
 #     payload checksum 8 bytes   _core.checksum64 of the payload
 #     payload          marshal.dumps({"entries": [...], "deps": [(path, sha256), ...]})
 #
-# ``deps`` (since format 7, issue 12; absent when empty): the other modules of the program whose text
-# the compile read (a helper imported from ``.units``), each by its path relative to the module's
-# directory and the sha256 of its bytes, checked on every read (``_check_deps``): an edit of
-# ``units.py`` makes the importer's cache file unusable, and it is compiled and written again.
+# ``deps`` (since format 7, issue 12; absent when empty): the other modules of the program whose
+# text the compile read (a helper imported from ``.units``), each by its path relative to the
+# module's directory and the sha256 of its bytes, checked on every read (``_check_deps``): an edit
+# of ``units.py`` makes the importer's cache file unusable, and it is compiled and written again.
 #
 # ``decode_cache`` checks every field before it unmarshals anything; any mismatch or I/O error is
 # a miss. The key guards staleness (a sha256 over the source and everything else that shapes the
