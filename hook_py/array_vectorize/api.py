@@ -10,6 +10,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
+    from .records import CompiledFunction
+
 from . import _core, _stats, emit, precompiled
 from ._types import FunctionType
 
@@ -164,8 +166,8 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
     found = precompiled.lookup(original, options)
     if found is not None:
         origin, entry = found
-        hidden = entry.get("hidden")
-        objects = precompiled.hidden_objects(original, hidden) if hidden else None
+        hidden_names = entry.get("hidden")
+        objects = precompiled.hidden_objects(original, hidden_names) if hidden_names else None
         if origin == "wheel":
             _stats.bump("precompiled_hits")
             # The whole module is `fast_source`, and its code (the installer's .pyc) defines the
@@ -208,7 +210,7 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
     )
 
 
-def compile_live(original: FunctionType, options: dict) -> tuple[dict, dict]:
+def compile_live(original: FunctionType, options: dict) -> tuple[CompiledFunction, dict]:
     """Compiles the live function with the Rust core; returns (result, hidden values)."""
     from .environment import EnvBuilder, compile_name, function_source
 

@@ -17,7 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .records import Assumption, CachedFunction, Found, Hidden, Options, Origin
+    from .records import Assumption, CachedFunction, Found, Hidden, HookOrigin, Options
 
 # co_filename -> (the globals of the module execution the entries were compiled for,
 # {(qualname, co_firstlineno): (origin, the function's record)}).
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 _REGISTRY: dict[str, tuple[dict, dict[tuple[str, int], Found]]] = {}
 
 
-def register(filename: str, entries: list[CachedFunction], origin: Origin, namespace: dict) -> None:
+def register(filename: str, entries: list[CachedFunction], origin: HookOrigin, namespace: dict) -> None:
     """Makes a module's statically compiled functions available to the decorators of the module
     execution whose globals are `namespace`, in place of what was registered under `filename`."""
     _REGISTRY[filename] = (

@@ -109,32 +109,42 @@ if TYPE_CHECKING:
         ir: str
         float_ir: str
 
-    class ModuleFunction(TypedDict, total=False):
-        """One marked function of ``_core.compile_module``: by its status, ``"ok"`` carries the
-        fields of ``Generated``, ``"deferred"`` the names it waits for, ``"error"`` the problems."""
+    class FunctionRecord(TypedDict, total=False):
+        """What every record of one marked function holds: where it is, with which options it
+        was compiled, and what the decorator needs of its generated module."""
 
         qualname: str
-        name: str
         line: int  # the first decorator's line, co_firstlineno
         options: Options
-        status: Literal["ok", "deferred", "error"]
-        source: str
         entry: str
-        fast_source: str
-        exact_source: str
-        exact_entry: str
         helpers: List[str]
         exact_helpers: List[str]
         hidden: List[Hidden]
         assumptions: List[Assumption]
-        scalar_source: str
+
+    class Outcome(TypedDict, total=False):
+        """How the static compile of a marked function ended: ``"ok"``, ``"deferred"`` (the
+        names it waits for: the decorator compiles it) or ``"error"`` (the problems)."""
+
+        status: Literal["ok", "deferred", "error"]
         deferred: List[str]
         error: str
         diagnostics: List[Diagnostic]
 
+    class ModuleFunction(FunctionRecord, Outcome, total=False):
+        """One marked function of ``_core.compile_module``: an ``"ok"`` one carries the fields
+        of ``Generated``."""
+
+        name: str
+        source: str
+        fast_source: str
+        exact_source: str
+        exact_entry: str
+        scalar_source: str
+
     # ---- what the hook caches, what a wheel ships -----------------------------------------------
 
-    class CachedFunction(TypedDict, total=False):
+    class CachedFunction(FunctionRecord, Outcome, total=False):
         """A ``ModuleFunction`` as the hook's cache holds it (hook/compile.py ``cached``): without
         what a warm import never reads, empty lists left out; the module's text whole
         (``source``) with the length of its entry's part (``fast_len``), or (where the text is
@@ -142,41 +152,21 @@ if TYPE_CHECKING:
         function's code object, and ``doc``, the vectorized docstring, when they could be made
         (then ``scalar_source`` is left out)."""
 
-        qualname: str
-        line: int
-        options: Options
-        status: Literal["ok", "deferred", "error"]
-        entry: str
         exact_entry: str
         source: str
         fast_len: int
         fast_source: str
         exact_source: str
-        helpers: List[str]
-        exact_helpers: List[str]
-        hidden: List[Hidden]
-        assumptions: List[Assumption]
         scalar_source: str
         code: CodeType
         doc: str
-        deferred: List[str]
-        error: str
-        diagnostics: List[Diagnostic]
 
-    class ManifestFunction(TypedDict, total=False):
+    class ManifestFunction(FunctionRecord, total=False):
         """A precompiled function in a wheel's manifest (build/precompile.py writes it,
         wheel_artifacts.py reads it; JSON, so the assumptions' tuples are lists and their
         constants tagged until read): its generated module is the file ``file``, whole."""
 
-        qualname: str
         name: str
-        line: int
-        options: Options
-        entry: str
-        helpers: List[str]
-        exact_helpers: List[str]
-        hidden: List[Hidden]
-        assumptions: List[Assumption]
         file: str
         source_sha256: str
         doc: str
@@ -189,9 +179,8 @@ if TYPE_CHECKING:
         fast_source: str
         code: CodeType
 
-    #: Where a precompiled function comes from: the hook's compile of the module just now
-    #: (``"hook"``), the hook's cache file (``"cache"``), a wheel's artifacts (``"wheel"``).
-    Origin = Literal["hook", "cache", "wheel"]
-    Precompiled = Union[CachedFunction, WheelFunction]
-    #: ``precompiled.lookup``'s answer.
-    Found = Tuple[Origin, Precompiled]
+    #: Where a record of the hook comes from: its compile of the module just now (``"hook"``),
+    #: its cache file (``"cache"``); a wheel's come from its artifacts (``"wheel"``).
+    HookOrigin = Literal["hook", "cache"]
+    #: ``precompiled.lookup``'s answer: where the record comes from, and the record.
+    Found = Union[Tuple[HookOrigin, CachedFunction], Tuple[Literal["wheel"], WheelFunction]]

@@ -16,6 +16,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from test_rust_layering import find_cycle
+
 PACKAGE = Path(__file__).resolve().parents[2] / "hook_py" / "array_vectorize"
 ROOT = "array_vectorize"
 MAX_FILE_LINES = 800
@@ -69,32 +71,6 @@ def dependencies(package: Path = PACKAGE) -> dict[str, set[str]]:
     mods = modules(package)
     known = set(mods)
     return {name: imports_of(name, path, known) for name, path in mods.items() if path.suffix == ".py"}
-
-
-def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    state: dict[str, int] = {}
-    stack: list[str] = []
-
-    def visit(n: str) -> list[str] | None:
-        state[n] = 1
-        stack.append(n)
-        for m in sorted(graph.get(n, ())):
-            if state.get(m) == 1:
-                return stack[stack.index(m) :] + [m]
-            if m not in state:
-                found = visit(m)
-                if found:
-                    return found
-        stack.pop()
-        state[n] = 2
-        return None
-
-    for n in sorted(graph):
-        if n not in state:
-            found = visit(n)
-            if found:
-                return found
-    return None
 
 
 def long_files(package: Path = PACKAGE) -> list[str]:

@@ -35,7 +35,7 @@ from .wheelfile import Entry
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..records import ManifestFunction
+    from ..records import ManifestFunction, ModuleFunction
 
 MARKER = b"vectorize"
 
@@ -198,7 +198,7 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
     return artifacts, report
 
 
-def _docstrings(data: bytes, text: str, functions: list[dict]) -> dict[tuple[str, int], str]:
+def _docstrings(data: bytes, text: str, functions: list[ModuleFunction]) -> dict[tuple[str, int], str]:
     """The vectorized docstring of each compiled function, as the decorator would build it from
     the live function, without running the module: Python compiles the module's text (compile
     executes nothing), each function object is made from its code object, and ``inspect`` reads
@@ -256,7 +256,7 @@ def _runtime(config: Config, target: str) -> bool:
     return any(fnmatch.fnmatchcase(target, p) for p in config.runtime)
 
 
-def _artifact_name(fn: dict, taken: dict[str, bytes]) -> str:
+def _artifact_name(fn: ModuleFunction, taken: dict[str, bytes]) -> str:
     name = f"{fn['qualname']}.py"
     if name in taken:  # the same qualname defined twice in one module
         name = f"{fn['qualname']}-{fn['line']}.py"

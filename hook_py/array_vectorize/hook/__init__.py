@@ -44,7 +44,7 @@ from .cachefile import CacheError, cache_key, cache_path, read_cache, read_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..records import CachedFunction, Origin
+    from ..records import CachedFunction, HookOrigin
 
 # ---- switches and log ----------------------------------------------------------------------------
 
@@ -292,8 +292,8 @@ def _prepare(fullname: str, origin: str, data: bytes, namespace: dict) -> None:
             why_miss = f"cache file unusable: {exc}"
     if entries is not None:
         _stats.bump("hook_cache_hits")
-        # "cache": stats()["disk_cache_hits"] counts their decorations.
-        register(origin, entries, "cache", namespace)
+        # stats()["disk_cache_hits"] counts their decorations.
+        register(origin, entries, namespace, read_from_file=True)
         if _DEBUG:
             log(fullname, f"cache hit ({summary(entries)}) {path}")
         return
@@ -308,14 +308,17 @@ def _prepare(fullname: str, origin: str, data: bytes, namespace: dict) -> None:
     if entries is None:
         skip(fullname, how)  # a failed compile: the decorators compile at run time
         return
-    register(origin, entries, "hook", namespace)
+    register(origin, entries, namespace, read_from_file=False)
     log(fullname, f"compiled ({summary(entries)}) {how}")
 
 
-def register(origin: str, entries: list[CachedFunction], source: Origin, namespace: dict) -> None:
+def register(origin: str, entries: list[CachedFunction], namespace: dict, *, read_from_file: bool) -> None:
+    """Registers the records of the module at `origin` (read from its cache file, or compiled
+    just now) for the module execution whose globals are `namespace`."""
+    came_from: HookOrigin = "cache" if read_from_file else "hook"
     for name in registered_names(origin):
         precompiled.forget(name)
-        precompiled.register(name, entries, source, namespace)
+        precompiled.register(name, entries, came_from, namespace)
 
 
 def summary(entries: list[CachedFunction]) -> str:
