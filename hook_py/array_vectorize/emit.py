@@ -176,9 +176,9 @@ def _globals(module: str, hidden: dict[str, Any] | None, namespace: Any) -> dict
 
 class _FirstCall(tuple):
     """What a lazy function's prologue name is bound to until its first call (see `_lazy`):
-    ``(entry, glob, (source, fast_len, exact_entry, helpers), namespace)``: the generated module's
-    text, cut into `_install`'s parts only then, and whether the entry's part defines functions of
-    out-of-line helpers (the core's list, ``helpers``). A tuple made in one C call rather than a
+    ``(entry, glob, (source, fast_len, exact_entry, helper_functions), namespace)``: the generated
+    module's text, cut into `_install`'s parts only then, and the functions of out-of-line helpers
+    the entry's part defines (the core's list, ``helpers``). A tuple made in one C call rather than a
     closure or an object with attributes: a warm import makes one per function."""
 
     __slots__ = ()
@@ -188,7 +188,7 @@ class _FirstCall(tuple):
         # harmless, the values are the same. The exact body goes in first and the helpers in
         # one update (atomic under the GIL) that replaces this stand-in last: a thread that
         # finds the real prologue finds everything else too.
-        entry, glob, (source, fast_len, exact_entry, helpers), namespace = self
+        entry, glob, (source, fast_len, exact_entry, helper_functions), namespace = self
         parts = (source[:fast_len], source[fast_len:], exact_entry)
         code = entry.__code__
         prologue = code.co_names[0]
@@ -199,7 +199,7 @@ class _FirstCall(tuple):
                 flush_pending_sources(linecache)
             helpers = _globals(glob["__name__"], None, namespace)
             blocks = helpers[_FLOAT_ARGS] is _blocked_prologue()
-            if helpers:
+            if helper_functions:
                 # The entry's text also defines the functions of out-of-line helpers (D7),
                 # which the cached code of the entry alone does not.
                 exec(compile(parts[0], code.co_filename, "exec", dont_inherit=True), glob)  # noqa: S102

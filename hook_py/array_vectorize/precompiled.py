@@ -194,6 +194,8 @@ def hidden_objects(original: FunctionType, hidden: list[Hidden]) -> dict[str, An
         return None
     glob = original.__globals__
     return {n: frozen_object(glob[n]) for n in names}
+
+
 def _scoped(name: str) -> tuple[Any, str | None]:
     """The live value of `name` in another module of the program (``pkg.units:OFFSET``: a name
     a helper imported from ``pkg.units`` reads there, issue 12), and that module's file."""

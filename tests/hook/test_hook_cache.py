@@ -205,6 +205,26 @@ def test_a_cache_file_of_the_previous_format_is_compiled_again(project: Project)
     assert warm.out == scalar.out
 
 
+def test_a_warm_function_defines_the_helper_functions_its_record_lists_and_nothing_else(project: Project):
+    """A warm import makes each function from its cached code; its first call runs the entry's
+    text only when the record lists functions of out-of-line helpers there (D7), and then
+    defines exactly those."""
+    project.write("mod.py", OUT_OF_LINE)
+    project.write("plain.py", MARKED)
+    body = (
+        "import numpy as np, mod, plain\n_x = np.array([0.5, 2.0])\nmod.f(_x)\nplain.f(_x, _x)\n"
+        "out = [sorted(k for k in mod.f.__globals__ if k.startswith('_vec_helper_')), 'f' in plain.f.__globals__,"
+        " [k for k in plain.f.__globals__ if k.startswith('_vec_helper_')]]"
+    )
+    project.run(body)
+    warm = project.run(body)
+    assert warm.stats["compiled"] == 0 and warm.stats["disk_cache_hits"] == 3
+    listed = valid_entries(project.root / "__pycache__" / cache_name("mod"))[0]["helpers"]
+    assert listed and warm.out[0] == sorted(listed)
+    # No helpers: the entry's text is not run again (it would define `f` in the globals).
+    assert warm.out[1] is False and warm.out[2] == []
+
+
 @pytest.mark.parametrize("how", ["env", "-B"])
 def test_dont_write_bytecode_imports_without_writing(project: Project, how):
     project.write("mod.py", MARKED)
