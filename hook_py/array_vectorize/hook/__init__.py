@@ -1,15 +1,15 @@
 """The import hook behind ``import array_vectorize.auto`` (DESIGN.md section 2, way 2).
 
-A warm import goes through this module and ``cachefile`` alone, so this one holds everything
-else a warm import runs, in sections: the switches and the log; the records of unmarked sources;
-``prepare`` (per marked module: the cache, else ``compile.py``); the meta-path finder (the cheap
-bail-out) and its loaders; installation. Every module costs ~70 us to import on top of its
-contents, on the path of every process that installs the hook; the cold parts are modules of
-their own, imported when needed:
+A warm import goes through this module and ``cachefile`` (the cache files' layout, read and
+written: content keys, header, payload) alone, so this one holds everything else a warm import
+runs, in sections: the switches and the log; the records of unmarked sources; ``prepare`` (per
+marked module: the cache, else ``compile.py``); the meta-path finder (the cheap bail-out) and its
+loaders; installation. Every module costs ~70-160 us to import on top of its contents, on the
+path of every process that installs the hook; the cold parts are modules of their own, imported
+when needed:
 
-- ``cachefile``: the cache files' layout, read and written (content keys, header, payload);
 - ``compile``: a cache miss: the Rust core's static compile of the module and the Python side of
-  its entries (the records the cache holds);
+  its entries (the records the cache holds), written by ``cachefile``;
 - ``cli``: ``python -m array_vectorize cache info|clear PATH``.
 
 ``VectorizeFinder`` sits at the front of ``sys.meta_path`` and changes nothing about *finding*: it
