@@ -91,6 +91,12 @@ impl Lowerer<'_> {
         if matches!(op, Op::Uniform(..)) || op.operands().iter().any(uniform) {
             self.uniform_derived.insert(dst);
         }
+        if matches!(
+            op,
+            Op::Compare(..) | Op::Logic(..) | Op::Unary(crate::ir::UnOp::Not, _)
+        ) {
+            self.conditions.insert(dst, op.clone());
+        }
         self.push_inst(Inst::Let { dst, op });
         dst
     }

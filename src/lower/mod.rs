@@ -182,6 +182,13 @@ pub struct Lowerer<'s> {
     opts: Options,
     names: Resolved,
     helpers: HashMap<(String, usize, String), Rc<ParsedFunction>>,
+    /// The definitions of the conditions lowered (comparisons, `and`/`or`, `not`): what
+    /// [`Lowerer::tests`] reads to tell whether the lanes being lowered for are chosen by a
+    /// test of a given value.
+    conditions: HashMap<Value, Op>,
+    /// What the front end found wrong in another library's functions (`FunctionSource::library`),
+    /// kept for the one problem each call reports instead (`calls::inline`).
+    library_problems: HashMap<(String, usize, String), Vec<Diagnostic>>,
     call_stack: Vec<(String, usize, String)>,
     poisoned: BTreeSet<Value>,
     consts: HashMap<Value, Const>,
@@ -294,6 +301,8 @@ impl<'s> Lowerer<'s> {
             opts,
             names: Resolved::default(),
             helpers: HashMap::default(),
+            conditions: HashMap::default(),
+            library_problems: HashMap::default(),
             call_stack: vec![],
             poisoned: BTreeSet::new(),
             consts: HashMap::default(),

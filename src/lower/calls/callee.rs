@@ -365,6 +365,7 @@ mod tests {
                     first_line: first + 1,
                     name: (*n).into(),
                     env: None,
+                    library: false,
                 };
                 (*n, Binding::Function(Box::new(fs)))
             })
