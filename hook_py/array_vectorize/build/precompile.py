@@ -145,12 +145,14 @@ def compile_marked(
             continue
         files: dict[str, bytes] = {}
         manifest_functions = []
+        left_to_runtime = []  # the manifest names them, for the decorator's messages
         docs = _docstrings(data, text, functions)
         for fn in functions:
             target = f"{module}:{fn['qualname']}"
             targets.append(target)
             if _runtime(config, target):
                 report.runtime.append(target)
+                left_to_runtime.append(fn["qualname"])
                 continue
             marked_at = f"{shown}:{fn['line']}"
             if fn["status"] == "error":
@@ -197,9 +199,9 @@ def compile_marked(
             if doc is not None:
                 manifest_functions[-1]["doc"] = doc
             report.precompiled.append(target)
-        if not manifest_functions:
+        if not manifest_functions and not left_to_runtime:
             continue
-        report.modules += 1
+        report.modules += bool(manifest_functions)
         prefix = arcname[: -len(posixpath.basename(arcname))]  # keeps a .data/purelib/ prefix
         stem = posixpath.basename(arcname)[:-3]
         manifest = {
@@ -210,6 +212,8 @@ def compile_marked(
             "doc_key": doc_key(),
             "functions": manifest_functions,
         }
+        if left_to_runtime:
+            manifest["runtime"] = sorted(set(left_to_runtime))
         artifacts[f"{prefix}{ARTIFACT_DIR}/{stem}.json"] = Entry(
             (json.dumps(manifest, indent=1, sort_keys=True, allow_nan=True) + "\n").encode("utf-8")
         )
