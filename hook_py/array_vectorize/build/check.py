@@ -125,7 +125,7 @@ def check(path: str) -> int:
     # No dist-info directory: every entry is a module.
     outcome = compile_marked(entries, "\0", config, shown_path, shipped)
     if outcome.problems:
-        print(failure_message(outcome.problems), file=sys.stderr)
+        print(failure_message(outcome.problems), file=sys.stderr, flush=True)
     report = outcome.report
     modules = len({t.rpartition(":")[0] for t in outcome.targets})
     parts = [f"{len(report.precompiled)} compile"]
@@ -136,6 +136,7 @@ def check(path: str) -> int:
     n = len(outcome.targets)
     print(
         f"array_vectorize check: {n} marked function{'s' if n != 1 else ''} in {modules} "
-        f"module{'s' if modules != 1 else ''} under {path}: {', '.join(parts)}"
+        f"module{'s' if modules != 1 else ''} under {path}: {', '.join(parts)}",
+        flush=True,
     )
     return 1 if outcome.problems else 0
