@@ -15,6 +15,7 @@ import pytest
 
 from array_vectorize import vectorize
 from oracle import FLOAT_EDGES, INT_EDGES, check, grid
+from sourcefile import from_source
 
 
 def ratio(n, d):
@@ -76,6 +77,26 @@ def test_guarded_floor_division_and_remainder_on_ints_and_floats(backend, strict
     finite = np.array([v for v in FLOAT_EDGES if math.isfinite(v)])  # inf // 7.0: see above
     income, people = grid(finite, np.array([0.0, -0.0, 1.0, -3.0, 7.5]))
     check(vectorize(per_capita), income, people, backend=backend)
+
+
+def _tower(depth: int) -> str:
+    """Loss shares through `depth` levels of helpers, each calling the next twice (past the
+    inlining budget they are generated functions of their own, D7), the last a guarded division;
+    the caller branches first, so both functions have conditions of their own."""
+    helpers = "".join(
+        f"def level{i}(a, b):\n    return level{i + 1}(a, b) + level{i + 1}(b, a)\n\n\n" for i in range(depth)
+    )
+    helpers += f"def level{depth}(a, b):\n    if b == 0.0:\n        return 0.0\n    return a / b\n\n\n"
+    caller = "def shares(x, y):\n    if x < y:\n        x = x + 1.0\n    if y > 2.0:\n        return level0(x, y)\n    return level0(y, x)\n"
+    return helpers + caller
+
+
+def test_guards_of_helpers_lowered_on_their_own_are_their_own(backend, strict_warnings):
+    fn = from_source(_tower(12), name="shares")
+    vec = vectorize(fn)
+    assert "def _vec_helper_" in vec.source  # lowered on their own, and called
+    x, y = grid(np.array([0.0, -0.0, 1.5, 3.0, -2.0]), np.array([0.0, 2.5, -1.0, 4.0, -0.0]))
+    check(vec, x, y, backend=backend)
 
 
 def test_a_division_by_zero_on_a_lane_cpython_divides_on_still_signals():

@@ -269,6 +269,21 @@ def same_output(shown: list[str], printed: list[str]) -> bool:
     return True
 
 
+def run_sessions(sessions: list[tuple[str, list[str]]], cwd: Path, env: dict[str, str], timeout: float) -> None:
+    """Runs the commands of `sessions` in one bash (stopping at the first that fails, a pipe's
+    included) and asserts each printed what its session shows, where it shows something."""
+    script = ["set -e -o pipefail"]
+    for n, (command, _) in enumerate(sessions):
+        script += [f"echo '@@ command {n}'", command]
+    proc = subprocess.run(["bash", "-c", "\n".join(script)], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, f"--- stdout\n{proc.stdout[-6000:]}\n--- stderr\n{proc.stderr[-6000:]}"
+    printed = re.split(r"^@@ command \d+\n", proc.stdout, flags=re.M)[1:]
+    assert len(printed) == len(sessions)
+    for (command, shown), out in zip(sessions, printed):
+        if shown:
+            assert same_output(shown, out.splitlines()), f"$ {command}\nshown:\n{shown}\nprinted:\n{out}"
+
+
 #: The heading of README.md's section on installing array-vectorize into one's own environment.
 INSTALL_SECTION = "## Use it in your project"
 

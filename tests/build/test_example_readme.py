@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
-import subprocess
 import sys
 
 from buildenv import (
@@ -28,7 +26,7 @@ from buildenv import (
     copy_example,
     readme_without,
     run,
-    same_output,
+    run_sessions,
 )
 
 
@@ -46,20 +44,9 @@ def test_example_readme_commands_run_as_written(tmp_path):
     (clone / "dist").mkdir()
     (clone / "dist" / wheel.name).symlink_to(wheel)
 
-    script = ["set -e"]
-    for n, command in enumerate(commands):
-        script += [f"echo '@@ command {n}'", command]
     env = clean_env()
     env["LC_ALL"] = "C"  # `ls` sorts by bytes, as shown
-    proc = subprocess.run(
-        ["bash", "-c", "\n".join(script)], cwd=clone, env=env, capture_output=True, text=True, timeout=1200
-    )
-    assert proc.returncode == 0, f"--- stdout\n{proc.stdout[-6000:]}\n--- stderr\n{proc.stderr[-6000:]}"
-    printed = re.split(r"^@@ command \d+\n", proc.stdout, flags=re.M)[1:]
-    assert len(printed) == len(sessions)
-    for (command, shown), out in zip(sessions, printed):
-        if shown:
-            assert same_output(shown, out.splitlines()), f"$ {command}\nshown:\n{shown}\nprinted:\n{out}"
+    run_sessions(sessions, clone, env, timeout=1200)
 
     # What the README shows is what CPython computes, element by element, with the scalar original.
     prices_line = next(line for _, shown in sessions for line in shown if line.startswith("["))

@@ -10,11 +10,9 @@ the same)."""
 
 from __future__ import annotations
 
-import re
 import shutil
-import subprocess
 
-from buildenv import INSTALL_SECTION, REPO, array_vectorize_wheel, clean_env, console_sessions, readme_section, same_output
+from buildenv import INSTALL_SECTION, REPO, array_vectorize_wheel, clean_env, console_sessions, readme_section, run_sessions
 
 
 def test_use_it_in_your_project_runs_as_written(tmp_path):
@@ -32,17 +30,7 @@ def test_use_it_in_your_project_runs_as_written(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
 
-    script = ["set -e -o pipefail"]
-    for n, command in enumerate(commands):
-        script += [f"echo '@@ command {n}'", command]
-    env = clean_env(HOME=str(home))
-    proc = subprocess.run(["bash", "-c", "\n".join(script)], cwd=clone, env=env, capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0, f"--- stdout\n{proc.stdout[-6000:]}\n--- stderr\n{proc.stderr[-6000:]}"
-    printed = re.split(r"^@@ command \d+\n", proc.stdout, flags=re.M)[1:]
-    assert len(printed) == len(sessions)
-    for (command, shown), out in zip(sessions, printed):
-        if shown:
-            assert same_output(shown, out.splitlines()), f"$ {command}\nshown:\n{shown}\nprinted:\n{out}"
+    run_sessions(sessions, clone, clean_env(HOME=str(home)), timeout=900)
     # The environment is the user's own: array-vectorize went there, and nowhere else was needed.
     installed = list((home / "venvs" / "analysis").glob("lib/python*/site-packages/array_vectorize"))
     assert len(installed) == 1
