@@ -92,7 +92,7 @@ def _tower(depth: int) -> str:
 
 
 def test_guards_of_helpers_lowered_on_their_own_are_their_own(backend, strict_warnings):
-    fn = from_source(_tower(12), name="shares")
+    fn = from_source(_tower(14), name="shares")
     vec = vectorize(fn)
     assert "def _vec_helper_" in vec.source  # lowered on their own, and called
     x, y = grid(np.array([0.0, -0.0, 1.5, 3.0, -2.0]), np.array([0.0, 2.5, -1.0, 4.0, -0.0]))
