@@ -6,6 +6,9 @@ runs its exact body, which starts with ``_vec_exact_args(...)``.
 ``_vec_float_args(*args)`` returns ``(xp, *arrays)`` when every argument is a float64 array or a
 Python float (floats become 0-d float64 arrays of ``xp``), else ``None``. With no array argument at
 all, ``xp`` is ``array_api_compat.numpy`` (a ``TypeError`` says so when NumPy is not installed).
+A Python list is ``xp.asarray`` of it, as ``np.vectorize`` takes one (``xp`` from the other
+arguments). A pandas or xarray argument makes it return ``None`` after marking the call for the
+exact body's slot (runtime/containers.py).
 
 ``_vec_exact_args(*args)`` returns ``(xp, *arrays)`` with every argument an array of bool, int64,
 uint64 or float64:
@@ -13,7 +16,8 @@ uint64 or float64:
 * Python ``bool`` -> bool, ``float`` -> float64, ``int`` -> int64, or uint64 when it fits only
   uint64 (``OverflowError`` beyond 64 bits);
 * int8/16/32 and uint8/16/32 arrays -> int64; float16/float32 arrays -> float64;
-* complex arrays and anything else -> ``TypeError``.
+* a list -> ``xp.asarray`` of it, then as an array;
+* complex arrays and anything else -> ``TypeError`` naming the parameter (``argument_label``).
 
 Speed: the plan for a call (the namespace, and what to do with each position) is cached by the
 tuple of argument types, so a call costs one ``tuple(map(type, args))``, one dict lookup and one
@@ -37,8 +41,10 @@ if TYPE_CHECKING:
 
     Plan = Callable[[Tuple[Any, ...]], Optional[Tuple[Any, ...]]]
     # What a float plan is made of (`_float_plan_parts`): per position "A" an array (float64, or
-    # the plan gives None), "F" a float or "S" a float subclass (made float64 values of `xp` by
-    # `make`); the names the plan's code reads; the positions of NumPy arrays whose size sends
+    # the plan gives None), "L" a list (made an array by `asarray`, then as "A"), "F" a float or
+    # "S" a float subclass (made float64 values of `xp` by `make`), or "C" for a pandas or xarray
+    # container (the plan only marks the call, "-" for the other positions); the names the plan's
+    # code reads; the positions of NumPy arrays whose size sends
     # the call to the blocked evaluation (`_blocked_plan_parts`). None: the float body cannot
     # take arguments of these types.
     PlanParts = Optional[Tuple[List[str], Dict[str, Any], Tuple[int, ...]]]
