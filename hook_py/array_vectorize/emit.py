@@ -102,42 +102,38 @@ def _install(
         code = compile(parts[0], filename, "exec", dont_inherit=True)
     exec(code, glob)  # noqa: S102 - the generated module only defines functions
     blocks = glob.get(_FLOAT_ARGS) is _blocked_prologue()
-    _install_exact(parts, filename, glob, glob[entry] if blocks else None)
+    _install_exact(parts, filename, glob, glob[entry], blocks)
     if _FLOAT_ARGS in glob:
         glob[_FLOAT_ARGS] = _own_prologue(glob[_FLOAT_ARGS], glob)
 
 
 def _install_exact(
-    parts: tuple[str, str, str | None], filename: str, glob: dict[str, Any], entry: FunctionType | None
+    parts: tuple[str, str, str | None], filename: str, glob: dict[str, Any], entry: FunctionType, blocks: bool
 ) -> None:
     """Puts the exact body `exact_entry` in `glob`, compiled on its first call, unless it is there
-    already (a code object of the whole module: a wheel's .pyc) or there is none. With `entry`
-    (a function that may be evaluated in blocks), the exact body's slot holds a
-    ``runtime.blocked.Dispatch`` of `entry` and the exact body."""
+    already (a code object of the whole module: a wheel's .pyc) or there is none. The exact
+    body's slot holds a ``runtime.blocked.Dispatch`` of `entry` and the exact body, which runs
+    the calls the float prologue sends it (pandas and xarray arguments, and large NumPy ones
+    when `blocks`: `entry` may be evaluated in blocks) and passes every other call on."""
     fast_source, exact_source, exact_entry = parts
     if exact_entry is None:
         return
     if exact_entry in glob:
-        if entry is not None and type(glob[exact_entry]) is not _dispatch_type():
-            glob[exact_entry] = _dispatch_type()(entry, glob[exact_entry])
+        if type(glob[exact_entry]) is not _dispatch_type():
+            glob[exact_entry] = _dispatch_type()(entry, glob[exact_entry], blocks)
         return
     # Blank lines in front keep the exact body's line numbers those of the registered source,
     # `fast_source + exact_source`.
     padded = "\n" * fast_source.count("\n") + exact_source
-    dispatch = None
 
     def compile_exact(*args: Any, **kwargs: Any) -> Any:
         exec(compile(padded, filename, "exec", dont_inherit=True), glob)  # noqa: S102
         exact = glob[exact_entry]
-        if dispatch is not None:
-            dispatch.exact = exact
-            glob[exact_entry] = dispatch
+        dispatch.exact = exact
+        glob[exact_entry] = dispatch
         return exact(*args, **kwargs)
 
-    if entry is None:
-        glob[exact_entry] = compile_exact
-    else:
-        dispatch = glob[exact_entry] = _dispatch_type()(entry, compile_exact)
+    dispatch = glob[exact_entry] = _dispatch_type()(entry, compile_exact, blocks)
 
 
 def _own_prologue(shared: Any, glob: dict[str, Any]) -> Any:
@@ -203,7 +199,7 @@ class _FirstCall(tuple):
                 # The entry's text also defines the functions of out-of-line helpers (D7),
                 # which the cached code of the entry alone does not.
                 exec(compile(parts[0], code.co_filename, "exec", dont_inherit=True), glob)  # noqa: S102
-            _install_exact(parts, code.co_filename, glob, entry if blocks else None)
+            _install_exact(parts, code.co_filename, glob, entry, blocks)
             helpers[_FLOAT_ARGS] = _own_prologue(helpers[_FLOAT_ARGS], glob)
             glob.update(helpers)
         return glob[prologue](*args)
@@ -223,29 +219,21 @@ def _lazy(
     return vec
 
 
-def _module_text(entry: CachedFunction) -> tuple[str, int]:
-    """The generated module's text and the length of its entry's part (`fast_source`): cached
-    whole with ``fast_len`` (hook/compile.py), or fresh from a compile as the two parts."""
-    source, fast_len = entry.get("source"), entry.get("fast_len")
-    if source is None or fast_len is None:
-        fast_source = entry["fast_source"]
-        return fast_source + entry.get("exact_source", ""), len(fast_source)
-    return source, fast_len
-
-
 def from_cache(original: FunctionType, entry: CachedFunction, namespace: Any, hidden: dict[str, Any] | None) -> FunctionType:
     """`materialize` for a record of the import hook, lazily when it can be: the path of every
     function of a warm import, so it does only what a lazy function needs. `hidden`: the
-    module-level objects it reads (precompiled.hidden_objects), when it reads any."""
-    code = entry.get("code")
-    source, fast_len = _module_text(entry)
-    if code is None or entry.get("hidden") or code.co_names[:1] not in _LAZY_PROLOGUES:
+    module-level objects it reads (precompiled.hidden_objects), when it reads any. The record
+    holds every field read here (hook/cachefile.py ``entry_problem``): the module's text whole,
+    ``source``, cut into its two parts at ``fast_len``."""
+    code = entry["code"]
+    source, fast_len = entry["source"], entry["fast_len"]
+    if code is None or entry["hidden"] or code.co_names[:1] not in _LAZY_PROLOGUES:
         return materialize(
             original,
             source[:fast_len],
             entry["entry"],
             exact_source=source[fast_len:],
-            exact_entry=entry.get("exact_entry"),
+            exact_entry=entry["exact_entry"],
             hidden=hidden,
             namespace=namespace,
             code=code,
@@ -254,7 +242,7 @@ def from_cache(original: FunctionType, entry: CachedFunction, namespace: Any, hi
             scalar_source=entry.get("scalar_source"),
         )
     register_source_lazily(code.co_filename, source)
-    vec = _lazy(code, (source, fast_len, entry.get("exact_entry"), entry.get("helpers")), original, namespace)
+    vec = _lazy(code, (source, fast_len, entry["exact_entry"], entry["helpers"]), original, namespace)
     kwdefaults = original.__kwdefaults__
     if kwdefaults is not None:
         vec.__kwdefaults__ = kwdefaults

@@ -145,20 +145,18 @@ if TYPE_CHECKING:
     # ---- what the hook caches, what a wheel ships -----------------------------------------------
 
     class CachedFunction(FunctionRecord, Outcome, total=False):
-        """A ``ModuleFunction`` as the hook's cache holds it (hook/compile.py ``cached``): without
-        what a warm import never reads, empty lists left out; the module's text whole
-        (``source``) with the length of its entry's part (``fast_len``), or (where the text is
-        not the two parts joined) ``fast_source`` and ``exact_source``; ``code``, the entry
-        function's code object, and ``doc``, the vectorized docstring, when they could be made
-        (then ``scalar_source`` is left out)."""
+        """A ``ModuleFunction`` as the hook's cache holds it (hook/compile.py ``cached``), without
+        what a warm import never reads. One of status ``"ok"`` holds every field a warm import
+        reads, also when empty (hook/cachefile.py ``entry_problem``): the module's text whole
+        (``source``) with the length of its entry's part (``fast_len``); ``code``, the entry
+        function's code object (None when it could not be made, or the function reads hidden
+        values); ``doc``, the vectorized docstring, or else ``scalar_source`` to build it."""
 
         exact_entry: str
         source: str
         fast_len: int
-        fast_source: str
-        exact_source: str
         scalar_source: str
-        code: CodeType
+        code: CodeType | None
         doc: str
 
     class ManifestFunction(FunctionRecord, total=False):

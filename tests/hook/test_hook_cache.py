@@ -162,9 +162,9 @@ OUT_OF_LINE = (
 CALL_F = "import numpy as np, mod\nout = mod.f(np.array([-1.0, 0.5, 1.5, 3.0])).tolist()"
 
 
-def _as_format_7(data: bytes) -> bytes:
-    """The cache file as format 7 wrote it: the same records without the core's lists of helper
-    functions (emit searched the generated text for them then), under that version."""
+def _as_previous_format(data: bytes) -> bytes:
+    """The cache file as the previous format wrote it: the same records without the core's lists
+    of helper functions (emit searched the generated text for them then), under that version."""
     import marshal
 
     from array_vectorize import _core
@@ -175,7 +175,7 @@ def _as_format_7(data: bytes) -> bytes:
     return b"".join(
         [
             data[:8],
-            (7).to_bytes(4, "little"),
+            (cachefile.CACHE_FORMAT_VERSION - 1).to_bytes(4, "little"),
             data[12:76],
             len(payload).to_bytes(8, "little"),
             _core.checksum64(payload).to_bytes(8, "little"),
@@ -185,16 +185,18 @@ def _as_format_7(data: bytes) -> bytes:
 
 
 def test_a_cache_file_of_the_previous_format_is_compiled_again(project: Project):
-    """Format 8 added the helper lists: a format-7 file, whose records lack them, is a miss (never
-    an import error, never a function without its helpers) and is written again."""
+    """The current format added the helper lists: a file of the previous one, whose records lack
+    them, is a miss (never an import error, never a function without its helpers) and is written
+    again."""
     project.write("mod.py", OUT_OF_LINE)
     cold = project.run(CALL_F)
     path = project.cache_files()[0]
     valid = path.read_bytes()
     assert [e["helpers"] for e in valid_entries(path)][0], "the entry's text defines helper functions"
-    path.write_bytes(_as_format_7(valid))
+    path.write_bytes(_as_previous_format(valid))
     healed = project.run(CALL_F, env={"ARRAY_VECTORIZE_DEBUG": "hook"})
-    assert "cache file unusable: format version 7, expected 8" in healed.stderr
+    version = cachefile.CACHE_FORMAT_VERSION
+    assert f"cache file unusable: format version {version - 1}, expected {version}" in healed.stderr
     assert healed.hook_stat("hook_cache_invalid") == 1 and healed.hook_stat("hook_cache_writes") == 1
     assert healed.out == cold.out
     assert path.read_bytes() == valid

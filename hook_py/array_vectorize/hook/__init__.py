@@ -293,9 +293,9 @@ def _prepare(fullname: str, origin: str, data: bytes, namespace: dict) -> None:
     if entries is not None:
         _stats.bump("hook_cache_hits")
         # stats()["disk_cache_hits"] counts their decorations.
-        register(origin, entries, namespace, read_from_file=True)
+        register(origin, entries, namespace, data, read_from_file=True)
         if _DEBUG:
-            log(fullname, f"cache hit ({summary(entries)}) {path}")
+            log(fullname, f"cache hit ({summary(entries, 'read from the cache, nothing compiled')}) {path}")
         return
     from ..api import compile_disabled
 
@@ -308,25 +308,27 @@ def _prepare(fullname: str, origin: str, data: bytes, namespace: dict) -> None:
     if entries is None:
         skip(fullname, how)  # a failed compile: the decorators compile at run time
         return
-    register(origin, entries, namespace, read_from_file=False)
-    log(fullname, f"compiled ({summary(entries)}) {how}")
+    register(origin, entries, namespace, data, read_from_file=False)
+    log(fullname, f"compiled ({summary(entries, 'compiled')}) {how}")
 
 
-def register(origin: str, entries: list[CachedFunction], namespace: dict, *, read_from_file: bool) -> None:
-    """Registers the records of the module at `origin` (read from its cache file, or compiled
-    just now) for the module execution whose globals are `namespace`."""
+def register(origin: str, entries: list[CachedFunction], namespace: dict, data: bytes, *, read_from_file: bool) -> None:
+    """Registers the records of the module at `origin`, compiled from `data` (and read from its
+    cache file, or compiled just now), for the module execution whose globals are `namespace`."""
     came_from: HookOrigin = "cache" if read_from_file else "hook"
     for name in registered_names(origin):
         precompiled.forget(name)
-        precompiled.register(name, entries, came_from, namespace)
+        precompiled.register(name, entries, came_from, namespace, data)
 
 
-def summary(entries: list[CachedFunction]) -> str:
+def summary(entries: list[CachedFunction], ok: str) -> str:
+    """What a module's entries hold, for the debug log: `ok` says what became of the functions
+    that compiled (``compiled`` by this import, ``read from the cache`` on a hit)."""
     counts = {"ok": 0, "deferred": 0, "error": 0}
     for e in entries:
         status = e.get("status", "error")
         counts[status] = counts.get(status, 0) + 1
-    return f"{counts['ok']} compiled, {counts['deferred']} deferred, {counts['error']} rejected"
+    return f"{counts['ok']} {ok}, {counts['deferred']} deferred to the decorator, {counts['error']} rejected"
 
 
 # ---- finder --------------------------------------------------------------------------------------

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 #     payload checksum 8 bytes   _core.checksum64 of the payload
 #     payload          marshal.dumps({"entries": [...], "deps": [(path, sha256), ...]})
 #
+# Every entry holds every field a warm import reads (since format 8, issue 28; ``entry_problem``).
 # ``deps`` (since format 7, issue 12; absent when empty): the other modules of the program whose
 # text the compile read (a helper imported from ``.units``), each by its path relative to the
 # module's directory and the sha256 of its bytes, checked on every read (``_check_deps``): an edit
@@ -55,10 +56,10 @@ if TYPE_CHECKING:
 # unwritten file, never an import error.
 
 CACHE_MAGIC = b"AVCACHE\0"
-#: Bump whenever the payload's layout or meaning changes. 8: the records carry the core's list of
-#: out-of-line helper functions (``helpers``), which format 7's lacked (emit then searched the
-#: generated text for them): a format-7 file is a miss, compiled and written again.
-CACHE_FORMAT_VERSION = 8
+#: Bump whenever the payload's layout or meaning changes. 9: the records carry the core's lists of
+#: out-of-line helper functions (``helpers``, ``exact_helpers``), which format 8's lacked (emit
+#: then searched the generated text for them): an older file is a miss, compiled and written again.
+CACHE_FORMAT_VERSION = 9
 CACHE_SUFFIX = ".avc"
 #: What cache files are called after CPython's ``<module>.<cache tag>[.opt-N]``.
 CACHE_TAG = f"array-vectorize-{__version__}"
@@ -125,6 +126,71 @@ def cache_path(source_path: str) -> str | None:
     return f"{base}.{CACHE_TAG}{CACHE_SUFFIX}"
 
 
+# ---- the shape of an entry (issue 28 item 8): every field a warm import reads, checked for
+# presence and type before any entry is used, so that a cache file with the right key and
+# checksum whose entry lacks a field is a miss like any unusable file, never an import error.
+
+
+def _code_type() -> None:
+    """Stands for its own code object's type (``types.CodeType`` without importing ``types``)."""
+
+
+#: What every cached entry holds (``records.CachedFunction``, made by ``compile.cached``), and what
+#: an entry of status "ok" holds besides, each with the types its value may have. The generated
+#: module is ``source`` split at ``fast_len``; the docstring is cached (``doc``) or built from
+#: ``scalar_source``.
+_ENTRY_FIELDS = {"qualname": (str,), "line": (int,), "status": (str,)}
+_OK_FIELDS = {
+    "options": (dict,),
+    "entry": (str,),
+    "exact_entry": (str, type(None)),
+    "assumptions": (list,),
+    "hidden": (list,),
+    "helpers": (list,),
+    "exact_helpers": (list,),
+    "code": (type(_code_type.__code__), type(None)),
+    "source": (str,),
+    "fast_len": (int,),
+}
+_OK_KEYS = frozenset(_ENTRY_FIELDS) | frozenset(_OK_FIELDS)
+_OPTIONS = ("protect_domains", "fallback", "optimize", "nan_on_raise")
+
+
+def entry_problem(e) -> str | None:
+    """What makes `e` no entry the hook's writer wrote (a field missing or of another type), or
+    None. Issue 28 item 8: a file with the right key and checksum whose entry lacks a field is a
+    miss like any unusable file, never an import error."""
+    if type(e) is not dict:
+        return "is not a dict"
+    required = _OK_FIELDS if e.get("status") == "ok" else {}
+    if not e.keys() >= (_OK_KEYS if required else _ENTRY_FIELDS.keys()):
+        return "misses a field"
+    for fields in (_ENTRY_FIELDS, required):
+        for name, types in fields.items():
+            if type(e[name]) not in types:
+                return f"has a {type(e[name]).__name__} for {name}"
+    if not required:
+        return None
+    if not 0 <= e["fast_len"] <= len(e["source"]):
+        return "has fast_len beyond its source"
+    if type(e.get("doc", e.get("scalar_source"))) is not str:
+        return "has neither doc nor scalar_source"
+    options = e["options"]
+    if any(type(options.get(name)) is not bool for name in _OPTIONS):
+        return "has options of another shape"
+    for item in e["assumptions"]:
+        if type(item) is not tuple or len(item) != 2 or type(item[0]) is not str or type(item[1]) is not tuple or not item[1] or type(item[1][0]) is not str:
+            return "has an assumption of another shape"
+    for item in e["hidden"]:
+        if type(item) is not tuple or len(item) != 2 or type(item[0]) is not str or type(item[1]) is not str:
+            return "has a hidden value of another shape"
+    for names in (e["helpers"], e["exact_helpers"]):
+        for name in names:
+            if type(name) is not str:
+                return "has a helper list of another shape"
+    return None
+
+
 def decode_cache(data: bytes, key: str | None, origin: str | None = None) -> list[CachedFunction]:
     """The entries of a cache file; CacheError unless header, key (when given), length and
     checksum all match and the payload has the expected shape."""
@@ -155,10 +221,11 @@ def decode_cache(data: bytes, key: str | None, origin: str | None = None) -> lis
         if collecting:
             gc.enable()
     entries = record.get("entries") if isinstance(record, dict) else None
-    if not isinstance(entries, list) or not all(
-        isinstance(e, dict) and isinstance(e.get("qualname"), str) and isinstance(e.get("line"), int) for e in entries
-    ):
+    if not isinstance(entries, list):
         raise CacheError("payload has an unexpected shape")
+    problem = next((p for p in map(entry_problem, entries) if p is not None), None)
+    if problem is not None:
+        raise CacheError(f"an entry {problem}")
     if origin is not None:
         _check_deps(record.get("deps") or (), origin)
     return entries

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 # import allocates it once, and the two parts only at the first call (emit.py).
 _NOT_CACHED = frozenset({"ir", "float_ir", "name"})
 _NOT_CACHED_WITH_DOC = _NOT_CACHED | {"scalar_source"}
-_PARTS = frozenset({"fast_source", "exact_source"})
+_WHOLE = frozenset({"fast_source", "exact_source", "source"})
 
 
 def compile_and_cache(
@@ -172,16 +172,15 @@ def cached(
     for e in entries:
         key = (e["qualname"], e["line"])
         doc = docs.get(key)
-        dropped = _NOT_CACHED_WITH_DOC if doc is not None else _NOT_CACHED
-        fast, exact = e.get("fast_source"), e.get("exact_source", "")
-        whole = isinstance(fast, str) and isinstance(exact, str) and e.get("source") == fast + exact
-        dropped = dropped | _PARTS if whole else dropped | {"source"}
-        record = {sys.intern(k): share(v) for k, v in e.items() if k not in dropped and v != []}
-        if whole:
+        dropped = (_NOT_CACHED_WITH_DOC if doc is not None else _NOT_CACHED) | _WHOLE
+        record = {sys.intern(k): share(v) for k, v in e.items() if k not in dropped}
+        if e.get("status") == "ok":
+            # Every field a warm import reads, also when empty (cachefile.entry_problem: an
+            # entry without one is a miss).
+            fast = e["fast_source"]
+            record["source"] = fast + e["exact_source"]
             record["fast_len"] = len(fast)
-        code = codes.get(key)
-        if code is not None:
-            record["code"] = code
+            record["code"] = codes.get(key)
         if doc is not None:
             record["doc"] = doc
         records.append(record)
@@ -220,8 +219,8 @@ def _docstrings(entries: list[ModuleFunction], source: str, origin: str, fullnam
         return {}
     try:
         module_code = compile(source, origin, "exec", dont_inherit=True)
-    except (SyntaxError, ValueError):
-        return {}
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return {}  # MemoryError: too deep for CPython's parser (issue 28 item 9); so is the import
     functions = {}
     stack = [module_code]
     while stack:
