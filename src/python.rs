@@ -16,20 +16,21 @@ use crate::pipeline::{self, Compiled, Options, Request};
 use crate::static_module::imports::{ForeignModule, Imports};
 use crate::static_module::{self, Outcome};
 
+// Named as the package exports them (`array_vectorize.VectorizationError` in a traceback).
 create_exception!(
-    _core,
+    array_vectorize,
     VectorizationError,
     PyValueError,
     "The function cannot be vectorized exactly (D10)."
 );
 create_exception!(
-    _core,
+    array_vectorize,
     InternalError,
     PyRuntimeError,
     "A bug in array-vectorize's compiler; please report it."
 );
 create_exception!(
-    _core,
+    array_vectorize._core,
     DeferredError,
     PyValueError,
     "Static compilation needs the live function."
@@ -156,7 +157,7 @@ fn env_from_py(d: &Bound<'_, PyDict>) -> PyResult<Env> {
     Ok(env)
 }
 
-/// `("function" | "classmethod", source, path, first_line, qualname, env)`.
+/// `("function" | "classmethod", source, path, first_line, qualname, env[, library])`.
 fn function_from_py(t: &Bound<'_, PyTuple>) -> PyResult<FunctionSource> {
     let env_obj = t.get_item(5)?;
     let env = if env_obj.is_none() {
@@ -170,6 +171,7 @@ fn function_from_py(t: &Bound<'_, PyTuple>) -> PyResult<FunctionSource> {
         first_line: t.get_item(3)?.extract()?,
         name: t.get_item(4)?.extract()?,
         env,
+        library: t.len() > 6 && t.get_item(6)?.is_truthy()?,
     })
 }
 
@@ -312,6 +314,10 @@ fn compiled_to_py<'py>(py: Python<'py>, c: &Compiled, d: &Bound<'py, PyDict>) ->
     d.set_item("fast_source", &c.generated.fast_source)?;
     d.set_item("exact_source", &c.generated.exact_source)?;
     d.set_item("exact_entry", &c.generated.exact_entry)?;
+    // Which functions of out-of-line helpers each part defines: emit reads this list, never
+    // the text (ARCHITECTURE.md).
+    d.set_item("helpers", &c.generated.helpers)?;
+    d.set_item("exact_helpers", &c.generated.exact_helpers)?;
     d.set_item("hidden", hidden_to_py(&c.hidden))?;
     let assumptions = PyList::empty(py);
     for a in &c.assumptions {

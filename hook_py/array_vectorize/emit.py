@@ -21,9 +21,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from .records import CachedFunction
+
 from ._core import RUNTIME_HELPERS, sha256_hex
 from ._types import CodeType, FunctionType
-from .precompiled import frozen_object
 
 
 def code_filename(qualname: str, source: str) -> str:
@@ -101,42 +102,38 @@ def _install(
         code = compile(parts[0], filename, "exec", dont_inherit=True)
     exec(code, glob)  # noqa: S102 - the generated module only defines functions
     blocks = glob.get(_FLOAT_ARGS) is _blocked_prologue()
-    _install_exact(parts, filename, glob, glob[entry] if blocks else None)
+    _install_exact(parts, filename, glob, glob[entry], blocks)
     if _FLOAT_ARGS in glob:
         glob[_FLOAT_ARGS] = _own_prologue(glob[_FLOAT_ARGS], glob)
 
 
 def _install_exact(
-    parts: tuple[str, str, str | None], filename: str, glob: dict[str, Any], entry: FunctionType | None
+    parts: tuple[str, str, str | None], filename: str, glob: dict[str, Any], entry: FunctionType, blocks: bool
 ) -> None:
     """Puts the exact body `exact_entry` in `glob`, compiled on its first call, unless it is there
-    already (a code object of the whole module: a wheel's .pyc) or there is none. With `entry`
-    (a function that may be evaluated in blocks), the exact body's slot holds a
-    ``runtime.blocked.Dispatch`` of `entry` and the exact body."""
+    already (a code object of the whole module: a wheel's .pyc) or there is none. The exact
+    body's slot holds a ``runtime.blocked.Dispatch`` of `entry` and the exact body, which runs
+    the calls the float prologue sends it (pandas and xarray arguments, and large NumPy ones
+    when `blocks`: `entry` may be evaluated in blocks) and passes every other call on."""
     fast_source, exact_source, exact_entry = parts
     if exact_entry is None:
         return
     if exact_entry in glob:
-        if entry is not None and type(glob[exact_entry]) is not _dispatch_type():
-            glob[exact_entry] = _dispatch_type()(entry, glob[exact_entry])
+        if type(glob[exact_entry]) is not _dispatch_type():
+            glob[exact_entry] = _dispatch_type()(entry, glob[exact_entry], blocks)
         return
     # Blank lines in front keep the exact body's line numbers those of the registered source,
     # `fast_source + exact_source`.
     padded = "\n" * fast_source.count("\n") + exact_source
-    dispatch = None
 
     def compile_exact(*args: Any, **kwargs: Any) -> Any:
         exec(compile(padded, filename, "exec", dont_inherit=True), glob)  # noqa: S102
         exact = glob[exact_entry]
-        if dispatch is not None:
-            dispatch.exact = exact
-            glob[exact_entry] = dispatch
+        dispatch.exact = exact
+        glob[exact_entry] = dispatch
         return exact(*args, **kwargs)
 
-    if entry is None:
-        glob[exact_entry] = compile_exact
-    else:
-        dispatch = glob[exact_entry] = _dispatch_type()(entry, compile_exact)
+    dispatch = glob[exact_entry] = _dispatch_type()(entry, compile_exact, blocks)
 
 
 def _own_prologue(shared: Any, glob: dict[str, Any]) -> Any:
@@ -173,15 +170,12 @@ def _globals(module: str, hidden: dict[str, Any] | None, namespace: Any) -> dict
     return glob
 
 
-#: The prefix of the generated functions of out-of-line helpers (src/codegen/callee.rs).
-_HELPER_FUNCTIONS = "\ndef _vec_helper_"
-
-
 class _FirstCall(tuple):
     """What a lazy function's prologue name is bound to until its first call (see `_lazy`):
-    ``(entry, glob, (source, fast_len, exact_entry), namespace)``: the generated module's text,
-    cut into `_install`'s parts only then. A tuple made in one C call rather than a closure or an
-    object with attributes: a warm import makes one per function."""
+    ``(entry, glob, (source, fast_len, exact_entry, helper_functions), namespace)``: the generated
+    module's text, cut into `_install`'s parts only then, and the functions of out-of-line helpers
+    the entry's part defines (the core's list, ``helpers``). A tuple made in one C call rather than a
+    closure or an object with attributes: a warm import makes one per function."""
 
     __slots__ = ()
 
@@ -190,7 +184,7 @@ class _FirstCall(tuple):
         # harmless, the values are the same. The exact body goes in first and the helpers in
         # one update (atomic under the GIL) that replaces this stand-in last: a thread that
         # finds the real prologue finds everything else too.
-        entry, glob, (source, fast_len, exact_entry), namespace = self
+        entry, glob, (source, fast_len, exact_entry, helper_functions), namespace = self
         parts = (source[:fast_len], source[fast_len:], exact_entry)
         code = entry.__code__
         prologue = code.co_names[0]
@@ -201,17 +195,19 @@ class _FirstCall(tuple):
                 flush_pending_sources(linecache)
             helpers = _globals(glob["__name__"], None, namespace)
             blocks = helpers[_FLOAT_ARGS] is _blocked_prologue()
-            if _HELPER_FUNCTIONS in parts[0]:
+            if helper_functions:
                 # The entry's text also defines the functions of out-of-line helpers (D7),
                 # which the cached code of the entry alone does not.
                 exec(compile(parts[0], code.co_filename, "exec", dont_inherit=True), glob)  # noqa: S102
-            _install_exact(parts, code.co_filename, glob, entry if blocks else None)
+            _install_exact(parts, code.co_filename, glob, entry, blocks)
             helpers[_FLOAT_ARGS] = _own_prologue(helpers[_FLOAT_ARGS], glob)
             glob.update(helpers)
         return glob[prologue](*args)
 
 
-def _lazy(code: CodeType, text: tuple[str, int, str | None], original: FunctionType, namespace: Any) -> FunctionType:
+def _lazy(
+    code: CodeType, text: tuple[str, int, str | None, list[str] | None], original: FunctionType, namespace: Any
+) -> FunctionType:
     """The entry made from its cached `code` for `original`, with globals filled on its first
     call (see the module doc). The function object is final from the start: references taken
     before the first call stay valid, and its code, signature and source are the generated
@@ -223,40 +219,22 @@ def _lazy(code: CodeType, text: tuple[str, int, str | None], original: FunctionT
     return vec
 
 
-def hidden_objects(original: FunctionType, hidden: Any) -> dict[str, Any] | None:
-    """The module-level objects a precompiled entry reads as globals (Enum classes; parameter
-    dicts, `None`, strings, Enum members, D14), from the live function's globals, which its
-    assumptions were checked against; a dict frozen as the decorator freezes it."""
-    names = [n for kind, n in hidden if kind == "object"]
-    if not names:
-        return None
-    glob = original.__globals__
-    return {n: frozen_object(glob[n]) for n in names}
-
-
-def _module_text(entry: dict) -> tuple[str, int]:
-    """The generated module's text and the length of its entry's part (`fast_source`): cached
-    whole with ``fast_len`` (hook/compile.py), or fresh from a compile as the two parts."""
-    source, fast_len = entry.get("source"), entry.get("fast_len")
-    if source is None or fast_len is None:
-        fast_source = entry["fast_source"]
-        return fast_source + entry.get("exact_source", ""), len(fast_source)
-    return source, fast_len
-
-
-def from_cache(original: FunctionType, entry: dict, namespace: Any) -> FunctionType:
-    """`materialize` for an entry of the import hook, lazily when it can be: the path of every
-    function of a warm import, so it does only what a lazy function needs."""
-    code = entry.get("code")
-    source, fast_len = _module_text(entry)
-    if code is None or entry.get("hidden") or code.co_names[:1] not in _LAZY_PROLOGUES:
+def from_cache(original: FunctionType, entry: CachedFunction, namespace: Any, hidden: dict[str, Any] | None) -> FunctionType:
+    """`materialize` for a record of the import hook, lazily when it can be: the path of every
+    function of a warm import, so it does only what a lazy function needs. `hidden`: the
+    module-level objects it reads (precompiled.hidden_objects), when it reads any. The record
+    holds every field read here (hook/cachefile.py ``entry_problem``): the module's text whole,
+    ``source``, cut into its two parts at ``fast_len``."""
+    code = entry["code"]
+    source, fast_len = entry["source"], entry["fast_len"]
+    if code is None or entry["hidden"] or code.co_names[:1] not in _LAZY_PROLOGUES:
         return materialize(
             original,
             source[:fast_len],
             entry["entry"],
             exact_source=source[fast_len:],
-            exact_entry=entry.get("exact_entry"),
-            hidden=hidden_objects(original, entry.get("hidden", ())),
+            exact_entry=entry["exact_entry"],
+            hidden=hidden,
             namespace=namespace,
             code=code,
             lazy=True,
@@ -264,7 +242,7 @@ def from_cache(original: FunctionType, entry: dict, namespace: Any) -> FunctionT
             scalar_source=entry.get("scalar_source"),
         )
     register_source_lazily(code.co_filename, source)
-    vec = _lazy(code, (source, fast_len, entry.get("exact_entry")), original, namespace)
+    vec = _lazy(code, (source, fast_len, entry["exact_entry"], entry["helpers"]), original, namespace)
     kwdefaults = original.__kwdefaults__
     if kwdefaults is not None:
         vec.__kwdefaults__ = kwdefaults

@@ -5,7 +5,8 @@ Layout, beside each module ``pkg/mod.py`` of the installed wheel that has marked
     pkg/__vectorized__/mod.json              manifest: BUILD_ID, sha256 of mod.py, one entry
                                              per precompiled function (compile_module's, less
                                              the source, plus the vectorized docstring), each
-                                             naming its file
+                                             naming its file; under "runtime", the qualnames
+                                             of those [tool.array-vectorize] runtime lists
     pkg/__vectorized__/mod/<qualname>.py     the generated source, byte for byte; the
                                              installer byte-compiles it like any module
 
@@ -33,9 +34,14 @@ from typing import Any
 
 from . import _core, docstring, emit
 
-# Shared with the writer, array_vectorize/build/precompile.py.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .records import ManifestFunction, WheelFunction
+
+# Shared with the writer, array_vectorize/build/precompile.py. Format 2: each function carries
+# the core's lists of out-of-line helper functions (``helpers``, ``exact_helpers``).
 ARTIFACT_DIR = "__vectorized__"
-FORMAT = 1
+FORMAT = 2
 
 # co_filename of a module -> _Manifest (its entries are None when there are no usable artifacts).
 _MODULES: dict[str, _Manifest] = {}
@@ -53,7 +59,7 @@ class _Manifest:
     __slots__ = ("entries", "namespace", "source", "used")
 
     def __init__(
-        self, loaded: tuple[dict[tuple[str, int], dict] | None, bytes | None], namespace: dict | None = None
+        self, loaded: tuple[dict[tuple[str, int], ManifestFunction] | None, bytes | None], namespace: dict | None = None
     ) -> None:
         self.entries, self.source = loaded  # source: the module's bytes, when they were the built ones
         self.namespace = namespace
@@ -66,9 +72,9 @@ def manifest_path(module_file: str) -> str:
     return os.path.join(head, ARTIFACT_DIR, tail[:-3] + ".json")
 
 
-def lookup(fn: types.FunctionType) -> dict | None:
-    """The wheel's entry for `fn` (with "origin": "wheel", "code" and "fast_source": the whole
-    generated module, since its code defines the exact body too), or None."""
+def lookup(fn: types.FunctionType) -> WheelFunction | None:
+    """The wheel's record for `fn` (its manifest entry with ``fast_source``, the whole generated
+    module, and ``code``, which defines the exact body and the helpers too), or None."""
     filename = fn.__code__.co_filename
     namespace = fn.__globals__
     manifest = _MODULES.get(filename)
@@ -93,9 +99,12 @@ def lookup(fn: types.FunctionType) -> dict | None:
     if loaded is None:
         return None
     source, code = loaded
-    found = dict(entry, origin="wheel", fast_source=source, code=code)
-    if "doc" in found and not _doc_is_compiled(fn):
-        del found["doc"]  # something assigned __doc__: the decorator builds it from the live one
+    # Without the precomputed docstring when something assigned __doc__: the decorator builds
+    # it from the live function.
+    keep_doc = _doc_is_compiled(fn)
+    found: WheelFunction = {k: v for k, v in entry.items() if k != "doc" or keep_doc}
+    found["fast_source"] = source
+    found["code"] = code
     return found
 
 
@@ -106,6 +115,21 @@ def serves(module_file: str, module: str) -> bool:
     # adopt it.
     manifest = _MODULES[module_file] = _Manifest(_load_manifest(module_file, module))
     return bool(manifest.entries)
+
+
+def left_to_runtime(fn: types.FunctionType) -> bool:
+    """Whether the wheel that installed `fn`'s module has no code for it because the project
+    lists it in ``[tool.array-vectorize] runtime`` (the manifest's ``"runtime"``), for the
+    message of ``ARRAY_VECTORIZE_NO_COMPILE=1``. Read on that error path only."""
+    filename = fn.__code__.co_filename
+    if not filename.endswith(".py"):
+        return False
+    try:
+        with open(manifest_path(filename), "rb") as f:
+            manifest = json.loads(f.read())
+        return manifest.get("module") == fn.__module__ and fn.__qualname__ in manifest.get("runtime", ())
+    except (OSError, ValueError, AttributeError, TypeError):
+        return False
 
 
 def forget() -> None:
@@ -121,7 +145,7 @@ def module_bytes(filename: str) -> bytes | None:
     return None if manifest is None else manifest.source
 
 
-def _load_manifest(filename: str, module: str) -> tuple[dict[tuple[str, int], dict] | None, bytes | None]:
+def _load_manifest(filename: str, module: str) -> tuple[dict[tuple[str, int], ManifestFunction] | None, bytes | None]:
     """The manifest's entries and the module's bytes, or (None, None)."""
     if not filename.endswith(".py"):
         return None, None
@@ -142,10 +166,11 @@ def _load_manifest(filename: str, module: str) -> tuple[dict[tuple[str, int], di
         docs_valid = manifest.get("doc_key") == doc_key()
         entries = {}
         for e in manifest["functions"]:
-            e["assumptions"] = [(name, _binding(binding)) for name, binding in e["assumptions"]]
-            if not docs_valid:
-                e.pop("doc", None)
-            entries[(e["qualname"], e["line"])] = e
+            # As the core returned it: binding tuples, constants untagged (`_binding`); the
+            # precomputed docstring only when made by this interpreter and docstring.py.
+            read: ManifestFunction = {k: v for k, v in e.items() if k != "doc" or docs_valid}
+            read["assumptions"] = [(name, _binding(binding)) for name, binding in e["assumptions"]]
+            entries[(e["qualname"], e["line"])] = read
         return entries, source
     except (OSError, ValueError, KeyError, TypeError):
         return None, None
@@ -197,7 +222,7 @@ def _tupled(value: Any) -> Any:
     return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
 
 
-def _load_function(module_file: str, entry: dict) -> tuple[str, types.CodeType] | None:
+def _load_function(module_file: str, entry: ManifestFunction) -> tuple[str, types.CodeType] | None:
     head, tail = os.path.split(module_file)
     path = os.path.join(head, ARTIFACT_DIR, tail[:-3], entry["file"])
     loader = SourceFileLoader(f"{ARTIFACT_DIR}.{entry['qualname']}", path)
