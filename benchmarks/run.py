@@ -6,7 +6,9 @@
    expression vs the ``@vectorize``'d function vs ``np.vectorize`` of the scalar original.
 2. Call overhead on 10-element inputs: generated minus hand-written, per function.
 3. Decoration latency (``bench_compile.py``).
-4. The import hook (``bench_hook.py``) and the build backend (``bench_build.py``), when present:
+4. The real-code set (``bench_realcode.py``, issue 30): functions in the styles of real scientific
+   code and an integer set, each against numba, jax.jit, the hand-written NumPy and np.vectorize.
+5. The import hook (``bench_hook.py``) and the build backend (``bench_build.py``), when present:
    each exposes ``run() -> dict`` (``run(quick=...)`` if it accepts ``quick``). A returned dict is
    printed as it comes: a list of dicts under ``"rows"`` as a table, other keys as ``key: value``;
    an optional ``"bars"`` list of ``{"what", "figure", "bar", "met"}`` joins the summary.
@@ -709,6 +711,7 @@ def main(argv: list[str] | None = None) -> int:
         help="cpu: thread CPU time (default; robust to other load on a shared machine); wall: perf_counter. Calls on 1e6 elements are always timed by wall clock (BIG_CLOCK)",
     )
     parser.add_argument("--no-peers", action="store_true", help="skip jax.jit and numba.vectorize")
+    parser.add_argument("--no-realcode", action="store_true", help="skip bench_realcode")
     parser.add_argument("--no-hook", action="store_true", help="skip bench_hook")
     parser.add_argument("--no-build", action="store_true", help="skip bench_build")
     args = parser.parse_args(argv)
@@ -747,6 +750,20 @@ def main(argv: list[str] | None = None) -> int:
         bars += res.get("bars", [])
     else:
         print(f"\n## Decoration latency\n\nFAILED:\n{err}")
+
+    if not args.no_realcode:
+        print("bench_realcode ...", file=sys.stderr)
+        import bench_realcode
+
+        try:
+            res = bench_realcode.run(quick=cfg.quick)
+        except Exception:  # noqa: BLE001 - a broken suite must not stop the others
+            results["bench_realcode"] = {"error": traceback.format_exc()}
+            print(f"\n## Real code\n\nFAILED:\n{results['bench_realcode']['error']}")
+        else:
+            results["bench_realcode"] = res
+            bench_realcode.report(res, md_table)
+            bars += res["bars"]
 
     for module_name, title, skip in (
         ("bench_hook", "Import hook", args.no_hook),
