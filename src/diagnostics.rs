@@ -3,7 +3,51 @@
 //! Diagnostics carry byte ranges into one of the compile's sources; line and column are computed
 //! once, by [`render`], where the error is shown.
 
-use crate::source::LineIndex;
+/// Maps byte offsets of one source text to 1-based lines and columns.
+///
+/// Columns count characters, not bytes, so a caret lines up under non-ASCII text.
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    line_starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// The line starts of `text`.
+    pub fn new(text: &str) -> Self {
+        let mut line_starts = vec![0];
+        for (i, b) in text.bytes().enumerate() {
+            if b == b'\n' {
+                line_starts.push(i + 1);
+            }
+        }
+        LineIndex { line_starts }
+    }
+
+    /// 1-based (line, column) of a byte offset.
+    pub fn line_col(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = offset.min(text.len());
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line];
+        let col = text
+            .get(start..offset)
+            .map_or(offset - start, |s| s.chars().count());
+        (line + 1, col + 1)
+    }
+
+    /// The text of a 1-based line, without its newline.
+    pub fn line_text<'a>(&self, text: &'a str, line: usize) -> &'a str {
+        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
+            return "";
+        };
+        let end = self.line_starts.get(line).map_or(text.len(), |&e| e);
+        text.get(start..end)
+            .unwrap_or("")
+            .trim_end_matches(['\n', '\r'])
+    }
+}
 
 /// What went wrong, one variant per rule the user can break.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -259,6 +303,17 @@ pub enum CompileError {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn line_col_counts_characters() {
+        let text = "ab\nçd = 1\n";
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.line_col(text, 0), (1, 1));
+        assert_eq!(idx.line_col(text, 3), (2, 1));
+        // 'd' sits after the two-byte 'ç'.
+        assert_eq!(idx.line_col(text, 5), (2, 2));
+        assert_eq!(idx.line_text(text, 2), "çd = 1");
+    }
+
     use super::*;
 
     #[test]

@@ -1,38 +1,23 @@
 //! array-vectorize's compiler core: scalar Python source in, Array API source out.
 //!
-//! `pipeline` runs the stages in order: `frontend` (`extract`, `validate`), `lower`, the
-//! `analysis` and `rewrite` passes over the `ir`, `codegen`. `module` compiles every marked
-//! function of a module statically; `cache` and `scan` serve the import hook and the build
-//! backend. Nothing here depends on Python: the PyO3 binding is `python.rs`, behind the
-//! `python` feature.
+//! `pipeline` runs the stages in order: `frontend` (cut, parse, `extract`, `validate`), `lower`,
+//! the `analysis` and `rewrite` passes over the `ir`, `codegen`. `static_module` compiles every
+//! marked function of a module from its text alone; `host` serves the import hook and the build
+//! backend (cache hashes and atomic writes, the source-tree scan, the compile thread's stack).
+//! Nothing here depends on Python: the PyO3 binding is `python.rs`, behind the `python`
+//! feature.
 
 pub mod analysis;
-pub mod cache;
 pub mod codegen;
 pub mod diagnostics;
 pub mod env;
-pub mod extract;
-pub mod fallback;
 pub mod frontend;
+pub mod host;
 pub mod ir;
 pub mod lower;
-pub mod module;
-pub mod module_classes;
-pub mod module_imports;
-pub mod module_objects;
-pub mod module_text;
-pub mod names;
 pub mod pipeline;
-pub mod pyast;
 pub mod rewrite;
-pub mod scan;
-pub mod source;
-pub mod stack;
-pub mod static_class;
-pub mod suggest;
-#[cfg(test)]
-mod testing;
-pub mod validate;
+pub mod static_module;
 
 #[cfg(feature = "python")]
 mod python;

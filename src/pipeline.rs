@@ -3,6 +3,8 @@
 //! stages; each lives in its own module (see ARCHITECTURE.md).
 
 mod instances;
+#[cfg(test)]
+pub(crate) mod testing;
 
 use crate::analysis::kinds::{infer_kinds_with, CallKinds};
 use crate::codegen::{self, CallTargets, Generated};
@@ -232,7 +234,7 @@ fn render_all(mut diags: Vec<Diagnostic>, sources: &[SourceText]) -> Vec<Rendere
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::env;
+    use crate::pipeline::testing::env;
 
     #[test]
     fn every_pass_is_observed_in_order() {
@@ -261,9 +263,9 @@ mod tests {
         // `k`; the sum it feeds becomes `num`, and so must the loop's phi before any later
         // simplification reads its kind (D10).
         let src = "def f(x, y):\n    k = 10\n    for i in range(1):\n        v = abs(max(k, 10, 2.5) + (x if y < 2.0 else 10))\n    return v\n";
-        let kinds = crate::testing::ir_after(src, "kinds").to_string();
+        let kinds = crate::pipeline::testing::ir_after(src, "kinds").to_string();
         assert!(kinds.contains(": float = phi("), "{kinds}");
-        let folded = crate::testing::ir_after(src, "fold").to_string();
+        let folded = crate::pipeline::testing::ir_after(src, "fold").to_string();
         assert!(folded.contains(": num = phi("), "{folded}");
     }
 }

@@ -11,11 +11,11 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::diagnostics::{CompileError, Rendered};
 use crate::env::{AssumedBinding, Assumption, Binding, Const, Env, FunctionSource};
+use crate::host::stack::on_large_stack;
 use crate::lower::Hidden;
-use crate::module::{self, Outcome};
-use crate::module_imports::{ForeignModule, Imports};
 use crate::pipeline::{self, Compiled, Options, Request};
-use crate::stack::on_large_stack;
+use crate::static_module::imports::{ForeignModule, Imports};
+use crate::static_module::{self, Outcome};
 
 create_exception!(
     _core,
@@ -378,7 +378,7 @@ fn compile_function<'py>(
 /// Statically compiles every marked function of a module's source (and `only`, if named).
 /// `package`: the module's `__package__`; `modules`: other modules of the program its imports
 /// may name, `{absolute name: (source, path, sha256 hex of the source bytes)}`
-/// (src/module_imports.rs).
+/// (src/static_module/imports.rs).
 #[pyfunction]
 #[pyo3(signature = (source, path, only=None, package=None, modules=None))]
 fn compile_module<'py>(
@@ -413,7 +413,7 @@ fn compile_module<'py>(
         .is_truthy()?;
     let result = guarded(|| {
         Ok(on_large_stack(|| {
-            module::compile_module_in(source, path, only, optimize, &imports)
+            static_module::compile_module_in(source, path, only, optimize, &imports)
         }))
     })?;
     let functions = match result {
@@ -455,7 +455,7 @@ fn compile_module<'py>(
 }
 
 /// The generated module of `fallback=True` for a function that cannot be compiled at all: one
-/// element loop with the original's signature (src/fallback.rs). ValueError without parameters.
+/// element loop with the original's signature (src/codegen/fallback.rs). ValueError without parameters.
 #[pyfunction]
 #[pyo3(signature = (entry, params, posonly, kwonly))]
 fn element_loop(
@@ -464,7 +464,7 @@ fn element_loop(
     posonly: usize,
     kwonly: Vec<String>,
 ) -> PyResult<String> {
-    crate::fallback::element_loop(entry, &params, posonly, &kwonly)
+    crate::codegen::fallback::element_loop(entry, &params, posonly, &kwonly)
         .ok_or_else(|| PyValueError::new_err("an element loop needs at least one parameter"))
 }
 
@@ -482,11 +482,11 @@ fn sha256_hex<'py>(py: Python<'py>, data: &[u8], start: usize) -> PyResult<Bound
     let mut hex = [0u8; 64];
     Ok(PyString::new(
         py,
-        crate::cache::sha256_hex_into(tail, &mut hex),
+        crate::host::cache::sha256_hex_into(tail, &mut hex),
     ))
 }
 
-/// The 64-bit checksum of `data[start:]` that guards a cache file's payload (src/cache.rs).
+/// The 64-bit checksum of `data[start:]` that guards a cache file's payload (src/host/cache.rs).
 #[pyfunction]
 #[pyo3(signature = (data, start = 0))]
 fn checksum64(data: &[u8], start: usize) -> PyResult<u64> {
@@ -496,7 +496,7 @@ fn checksum64(data: &[u8], start: usize) -> PyResult<u64> {
             data.len()
         ))
     })?;
-    Ok(crate::cache::checksum64(tail))
+    Ok(crate::host::cache::checksum64(tail))
 }
 
 /// Writes `data` to `path` atomically (temporary file, then rename); `mode` as for a `.pyc`
@@ -504,14 +504,15 @@ fn checksum64(data: &[u8], start: usize) -> PyResult<u64> {
 #[pyfunction]
 #[pyo3(signature = (path, data, mode=None))]
 fn write_atomic(path: &str, data: &[u8], mode: Option<u32>) -> PyResult<()> {
-    crate::cache::write_atomic(Path::new(path), data, mode)
+    crate::host::cache::write_atomic(Path::new(path), data, mode)
         .map_err(|e| PyOSError::new_err(format!("{path}: {e}")))
 }
 
 /// The `.py` files under `root` that mention `vectorize`, relative, sorted.
 #[pyfunction]
 fn scan_tree(root: &str) -> PyResult<Vec<String>> {
-    crate::scan::scan_tree(Path::new(root)).map_err(|e| PyOSError::new_err(format!("{root}: {e}")))
+    crate::host::scan::scan_tree(Path::new(root))
+        .map_err(|e| PyOSError::new_err(format!("{root}: {e}")))
 }
 
 /// The runtime helper contract (src/codegen/runtime.rs) as `{key: {"name", "params", "ops",

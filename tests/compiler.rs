@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use array_vectorize_core::module::{compile_module, Outcome};
+use array_vectorize_core::static_module::{compile_module, Outcome};
 
 fn fixtures() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compiler");

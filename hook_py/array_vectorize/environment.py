@@ -22,13 +22,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-# Builtins the compiler gives meaning to (src/module.rs KNOWN_BUILTINS).
+# Builtins the compiler gives meaning to (src/static_module/mod.rs KNOWN_BUILTINS).
 KNOWN_BUILTINS = frozenset(
     {"abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print", "divmod", "len", "sum", "any", "all", "zip", "enumerate",
      "isinstance", "str", "dict", "tuple", "list"}
 )
 # Builtins an exception raised per element may name (D11): every builtin exception class, and the
-# functions messages are built with (src/module.rs RAISE_BUILTINS lists the ones the static
+# functions messages are built with (src/static_module/mod.rs RAISE_BUILTINS lists the ones the static
 # compile resolves; it defers on the others).
 _MESSAGE_BUILTINS = frozenset({"str", "repr", "format"})
 
@@ -79,7 +79,7 @@ def unwrap(fn: Any) -> Any:
 def function_source(fn: types.FunctionType) -> tuple[str, str, int]:
     """(text from the function's first line to the end of its file, file, first line).
 
-    The compiler cuts the function's block out of the text itself (src/source.rs block_len):
+    The compiler cuts the function's block out of the text itself (src/frontend/source.rs block_len):
     cheaper than `inspect.getsource`, which tokenizes to find the block's end. OSError when the
     source is unavailable.
     """

@@ -3,7 +3,7 @@ the import hook and the build backend: ``from .units import to_k``, ``from pkg.u
 to_k``, ``import pkg.units as u``. Only modules of the importing module's own top-level package
 are followed (``math``, NumPy and the rest keep their own meaning, D8, D16); each is then found
 by the caller as the import system would, its text handed to ``_core.compile_module``
-(``modules=``), which resolves the imported names from it (src/module_imports.rs).
+(``modules=``), which resolves the imported names from it (src/static_module/imports.rs).
 """
 
 from __future__ import annotations

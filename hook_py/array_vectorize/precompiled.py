@@ -118,7 +118,7 @@ def _same_const(live: Any, frozen: Any) -> bool:
 
 # (Here, not in environment.py: a warm import checks assumptions without loading that.)
 # What the namespace of a class whose body is `pass` or a docstring holds (D11: plain exception
-# classes; src/module_classes.rs is the static compile's reading of the same).
+# classes; src/static_module/exception_classes.rs is the static compile's reading of the same).
 _PLAIN_CLASS_KEYS = frozenset(
     {"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__firstlineno__", "__static_attributes__"}
 )

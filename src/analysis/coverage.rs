@@ -82,7 +82,7 @@ fn shaped_block(f: &Function, block: &Block, g: &mut Vec<Params>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::ir_after;
+    use crate::pipeline::testing::ir_after;
 
     #[test]
     fn a_result_carries_the_shapes_of_the_parameters_it_reads() {

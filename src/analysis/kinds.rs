@@ -194,7 +194,7 @@ fn placeholder_kind(func: &Function, v: Value, k: Kind) -> Kind {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::ir_after;
+    use crate::pipeline::testing::ir_after;
 
     #[test]
     fn int_parameters_give_the_kinds_python_gives() {

@@ -313,7 +313,7 @@ impl WideState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::ir_after;
+    use crate::pipeline::testing::ir_after;
 
     #[test]
     fn only_ints_beyond_int64_are_wide() {

@@ -79,7 +79,7 @@ fn visit_shapes(func: &mut Function, insts: &[Inst]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::ir_after;
+    use crate::pipeline::testing::ir_after;
 
     #[test]
     fn arithmetic_on_loop_indices_and_constants_is_scalar() {

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use super::callee::{CallTargets, Emitted};
 use super::runtime::{EXACT_ARGS, FLOAT_ARGS, HELPERS, UNIFORM};
 use super::{unique, Function, Gen, Hidden, PYTHON_NAMES};
+use crate::codegen::pyast::{self, call, cmp, name, Expr, Stmt};
 use crate::ir::ParamMode;
-use crate::pyast::{self, call, cmp, name, Expr, Stmt};
 
 /// How the declared parameters split: the first `posonly` are positional-only, the last
 /// `kwonly` keyword-only.
@@ -289,7 +289,7 @@ fn python_name(n: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::compiled;
+    use crate::pipeline::testing::compiled;
 
     #[test]
     fn the_two_texts_make_the_module_and_each_defines_one_function() {

@@ -18,8 +18,8 @@ use std::collections::BTreeSet;
 
 use super::runtime::HELPERS;
 use super::{unique, Function, Gen, Kind, Value, PYTHON_NAMES};
+use crate::codegen::pyast::{call, name, Expr, Stmt};
 use crate::ir::ParamMode;
-use crate::pyast::{call, name, Expr, Stmt};
 use crate::Map;
 
 /// The out-of-line helpers' instances a compile made, for codegen.
@@ -165,7 +165,7 @@ impl Gen<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::compiled;
+    use crate::pipeline::testing::compiled;
 
     /// `h0 .. h{depth}`, each calling the next twice (past the inlining budget at this depth),
     /// the last one being `leaf`, then the marked `f` returning `body`.

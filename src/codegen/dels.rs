@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::pyast::{reads, Stmt};
+use crate::codegen::pyast::{reads, Stmt};
 
 /// `body` with `del` statements after the last top-level read of each name of `arrays` bound at
 /// the top level (a name bound in a loop or a branch is read across iterations and merges). No
@@ -48,7 +48,7 @@ pub(super) fn free_dead_arrays(body: Vec<Stmt>, arrays: &BTreeSet<String>) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pyast::{bin, module, name, Expr};
+    use crate::codegen::pyast::{bin, module, name, Expr};
 
     fn assign(target: &str, e: Expr) -> Stmt {
         Stmt::Assign(vec![target.into()], vec![e])

@@ -18,8 +18,8 @@
 
 use super::runtime::OWNED;
 use super::{choice, Gen};
+use crate::codegen::pyast::{cmp, name, Expr, Stmt};
 use crate::ir::{BinOp, Block, Inst, Kind, Op, Phi, Value};
-use crate::pyast::{cmp, name, Expr, Stmt};
 
 /// The in-place form of one phi: the operations applied to it, innermost first.
 pub(super) struct InPlace {
@@ -151,7 +151,7 @@ impl Gen<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::compiled;
+    use crate::pipeline::testing::compiled;
 
     #[test]
     fn horner_updates_its_accumulator_in_place_in_the_float_body_only() {

@@ -8,10 +8,10 @@ use super::runtime::{
     TAKE, UNARY,
 };
 use super::{const_kind, Const, Gen};
+use crate::codegen::pyast::{bin, call, cmp, name, Expr};
 use crate::ir::{
     BinOp, CastOp, CmpOp, Kind, LogicOp, MathFn, ObjLit, Op, UnOp, UniformOp, Value, NUMPY_POWER,
 };
-use crate::pyast::{bin, call, cmp, name, Expr};
 
 /// Constant `c` converted to kind `k` when `k` is wider (bool < int < float).
 fn in_kind(c: &Const, k: Kind) -> Const {
@@ -458,7 +458,7 @@ impl Gen<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::compiled;
+    use crate::pipeline::testing::compiled;
 
     #[test]
     fn the_float_body_is_plain_and_the_exact_body_uses_helpers() {

@@ -1,4 +1,4 @@
-//! Codegen: the optimized IR as a Python AST (src/pyast.rs), then as text.
+//! Codegen: the optimized IR as a Python AST (src/codegen/pyast.rs), then as text.
 //!
 //! The generated module has two functions (ARCHITECTURE.md, "Generated code"): the entry, whose
 //! body is the IR compiled with float parameters, and `_vec_exact_<name>`, the same IR compiled
@@ -19,11 +19,13 @@ mod assemble;
 mod callee;
 mod choice;
 mod dels;
+pub mod fallback;
 mod inplace;
 mod isel;
 mod pack;
 mod peephole;
 mod plan;
+pub mod pyast;
 pub mod runtime;
 mod stmts;
 
@@ -31,10 +33,10 @@ use std::collections::BTreeSet;
 
 // What codegen reads of the rest of the core, imported here once for every file below.
 use crate::analysis::ranges::int_facts;
+use crate::codegen::pyast::{attr, call, name, Expr};
 use crate::ir::{const_kind, Const};
 use crate::ir::{Function, Kind, Op, Shape, Value};
 use crate::lower::Hidden;
-use crate::pyast::{attr, call, name, Expr};
 
 pub use assemble::{generate, Generated, Signature};
 pub use callee::CallTargets;
@@ -192,7 +194,7 @@ impl<'a> Gen<'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::compiled;
+    use crate::pipeline::testing::compiled;
 
     /// Programs touching every part of codegen: loops, scalar ifs, merges, peepholes, helpers.
     const PROGRAMS: &[&str] = &[
@@ -209,7 +211,7 @@ mod tests {
             let c = compiled(src);
             assert_eq!(c.source, compiled(src).source, "{src}");
             let mut sources = vec![];
-            let parsed = crate::extract::parse_text(&mut sources, "gen.py", &c.source, 1);
+            let parsed = crate::frontend::extract::parse_text(&mut sources, "gen.py", &c.source, 1);
             let body = parsed
                 .unwrap_or_else(|_| panic!("does not parse:\n{}", c.source))
                 .1;

@@ -33,7 +33,7 @@ use super::runtime::{
     PICK, REMAINDER, ROUND_DIGITS, SELECT, UNPACK,
 };
 use super::PYTHON_NAMES;
-use crate::pyast::{call, cmp, name, reads, Expr, Stmt};
+use crate::codegen::pyast::{call, cmp, name, reads, Expr, Stmt};
 
 /// Runtime helpers a packed body may call: each computes a lane from that lane's operands.
 const LANE_WISE_HELPERS: &[Helper] = &[
@@ -325,7 +325,7 @@ fn expr_names(e: &Expr, out: &mut BTreeSet<String>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::compiled;
+    use crate::pipeline::testing::compiled;
 
     const NEWTON: &str = "def f(m, e):\n    ecc = m\n    n = 0\n    while n < 50:\n        step = (ecc - e * math.sin(ecc) - m) / (1.0 - e * math.cos(ecc))\n        ecc = ecc - step\n        if abs(step) < 1e-12:\n            return ecc\n        n += 1\n    return ecc\n";
 

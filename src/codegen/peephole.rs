@@ -11,8 +11,8 @@
 
 use super::runtime::{CLIP, PICK, UNARY};
 use super::{Const, Gen, MAX_INLINE_DEPTH};
+use crate::codegen::pyast::Expr;
 use crate::ir::{CastOp, CmpOp, Kind, Op, Value};
-use crate::pyast::Expr;
 
 /// The math functions whose `int()` the runtime computes in one step.
 pub(super) const ROUNDING: &[&str] = &["floor", "ceil", "trunc"];
@@ -231,7 +231,7 @@ impl Gen<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::compiled;
+    use crate::pipeline::testing::compiled;
 
     #[test]
     fn max_against_a_float_constant_is_xp_maximum_on_the_float_path() {

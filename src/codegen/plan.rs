@@ -202,7 +202,7 @@ impl FreshNames {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::compiled;
+    use crate::pipeline::testing::compiled;
 
     #[test]
     fn fresh_names_take_the_smallest_free_suffix() {

@@ -8,8 +8,8 @@ use super::dels::free_dead_arrays;
 use super::pack::pack_while_loops;
 use super::runtime::{ANY, BROADCAST, RAISED_TO_NAN, RAISES, RESULT, UNARY};
 use super::Gen;
+use crate::codegen::pyast::{call, name, Expr, Stmt};
 use crate::ir::{Block, IfOut, Inst, Kind, Op, Phi, Value};
-use crate::pyast::{call, name, Expr, Stmt};
 
 /// `range(start, stop, step)` without the arguments that are range's defaults.
 fn range(start: i128, stop: i128, step: i128) -> Expr {
@@ -241,7 +241,7 @@ impl Gen<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::compiled;
+    use crate::pipeline::testing::compiled;
 
     #[test]
     fn a_range_loop_assigns_its_phis_before_and_at_the_end_of_the_body() {
@@ -283,7 +283,7 @@ mod tests {
 
     #[test]
     fn range_prints_only_the_arguments_it_needs() {
-        let print = |s, e, st| crate::pyast::expr(&super::range(s, e, st));
+        let print = |s, e, st| crate::codegen::pyast::expr(&super::range(s, e, st));
         assert_eq!(print(0, 5, 1), "range(5)");
         assert_eq!(print(2, 5, 1), "range(2, 5)");
         assert_eq!(print(5, 0, -2), "range(5, 0, -2)");

@@ -175,7 +175,7 @@ const fn rounding(name: &'static str, xp_name: &'static str, op: &'static str) -
 }
 
 /// NumPy's `power` of an exponent that may be 0.5 at run time (D16): `_vec_binary`'s `np_pow`,
-/// C's `pow` but `sqrt` for an exponent of 0.5 (lower/numpy.rs `numpy_power`). Two ints are
+/// C's `pow` but `sqrt` for an exponent of 0.5 (lower/calls/numpy.rs `numpy_power`). Two ints are
 /// `**`; the result kind is `**`'s.
 pub const NUMPY_POWER: MathFn = MathFn {
     name: "numpy.power",

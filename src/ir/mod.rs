@@ -252,7 +252,7 @@ pub fn use_counts(func: &Function) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::ir_after;
+    use crate::pipeline::testing::ir_after;
 
     #[test]
     fn use_counts_count_every_read() {

@@ -137,7 +137,7 @@ fn print_op(op: &Op) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::ir_after;
+    use crate::pipeline::testing::ir_after;
 
     #[test]
     fn a_loop_prints_its_phis_at_its_head() {

@@ -4,13 +4,13 @@
 
 use rustpython_parser::ast;
 
-use super::{Frame, Lowerer, R};
 use crate::diagnostics::DiagnosticKind;
 use crate::ir::{BinOp, Kind, Op, UnOp, Value};
+use crate::lower::{Frame, Lowerer, R};
 
 impl Lowerer<'_> {
     /// `a op b` for the operator at `e`: bit operations check their operands first.
-    pub(super) fn binary_at(
+    pub(in crate::lower) fn binary_at(
         &mut self,
         frame: &mut Frame,
         op: BinOp,
@@ -25,7 +25,7 @@ impl Lowerer<'_> {
     }
 
     /// `~a`.
-    pub(super) fn invert(&mut self, frame: &Frame, a: Value, e: &ast::Expr) -> R<Value> {
+    pub(in crate::lower) fn invert(&mut self, frame: &Frame, a: Value, e: &ast::Expr) -> R<Value> {
         self.int_operands(frame, &[a], e)?;
         Ok(self.emit(Op::Unary(UnOp::Invert, a)))
     }

@@ -3,24 +3,24 @@
 
 use rustpython_parser::ast::Ranged;
 
-use super::{Frame, Lowerer};
 use crate::diagnostics::{Diagnostic, DiagnosticKind, SourceId};
-use crate::extract::span;
+use crate::frontend::extract::span;
 use crate::ir::eval::fold_op;
 use crate::ir::{const_kind, result_kind, result_shape};
 use crate::ir::{Block, Const, IfOut, Inst, Kind, LogicOp, Op, Shape, Value};
+use crate::lower::{Frame, Lowerer};
 
 /// A block opened on the lowerer's stack: [`Lowerer::close_block`] takes it back, and checks
 /// (panicking in debug builds) that it is the innermost one, so a push without its pop is
 /// caught instead of silently merging two blocks.
 #[must_use = "an open block must be closed"]
-pub(super) struct OpenBlock {
+pub(in crate::lower) struct OpenBlock {
     depth: usize,
 }
 
 impl Lowerer<'_> {
     /// Makes `block` the innermost open block: instructions emitted go to its end.
-    pub(super) fn open_block(&mut self, block: Block) -> OpenBlock {
+    pub(in crate::lower) fn open_block(&mut self, block: Block) -> OpenBlock {
         self.blocks.push(block);
         OpenBlock {
             depth: self.blocks.len(),
@@ -28,7 +28,7 @@ impl Lowerer<'_> {
     }
 
     /// Closes the innermost open block and returns it.
-    pub(super) fn close_block(&mut self, open: OpenBlock) -> Block {
+    pub(in crate::lower) fn close_block(&mut self, open: OpenBlock) -> Block {
         debug_assert_eq!(
             self.blocks.len(),
             open.depth,
@@ -40,7 +40,11 @@ impl Lowerer<'_> {
     }
 
     /// Runs `f` with `block` as the innermost open block (emitting at its end).
-    pub(super) fn in_block<T>(&mut self, block: &mut Block, f: impl FnOnce(&mut Self) -> T) -> T {
+    pub(in crate::lower) fn in_block<T>(
+        &mut self,
+        block: &mut Block,
+        f: impl FnOnce(&mut Self) -> T,
+    ) -> T {
         let open = self.open_block(std::mem::take(block));
         let out = f(self);
         *block = self.close_block(open);
@@ -48,7 +52,7 @@ impl Lowerer<'_> {
     }
 
     /// Appends `inst` to the innermost open block.
-    pub(super) fn push_inst(&mut self, inst: Inst) {
+    pub(in crate::lower) fn push_inst(&mut self, inst: Inst) {
         debug_assert!(
             !self.blocks.is_empty(),
             "lowering emitted with no open block"
@@ -59,7 +63,7 @@ impl Lowerer<'_> {
     }
 
     /// Emits `op` (folded to a constant when its operands are known), named after `hint`.
-    pub(super) fn emit_hint(&mut self, op: Op, hint: Option<String>) -> Value {
+    pub(in crate::lower) fn emit_hint(&mut self, op: Op, hint: Option<String>) -> Value {
         let op = self.objects_as_numbers(op);
         let values = &self.f.values;
         let kind = result_kind(&op, &|v: Value| values[v.index()].kind, &[]);
@@ -92,32 +96,32 @@ impl Lowerer<'_> {
     }
 
     /// Emits `op`.
-    pub(super) fn emit(&mut self, op: Op) -> Value {
+    pub(in crate::lower) fn emit(&mut self, op: Op) -> Value {
         self.emit_hint(op, None)
     }
 
     /// Emits a constant.
-    pub(super) fn konst(&mut self, c: Const) -> Value {
+    pub(in crate::lower) fn konst(&mut self, c: Const) -> Value {
         self.emit(Op::Const(c))
     }
 
     /// The constant `v` is, if known.
-    pub(super) fn const_of(&self, v: Value) -> Option<Const> {
+    pub(in crate::lower) fn const_of(&self, v: Value) -> Option<Const> {
         self.consts.get(&v).cloned()
     }
 
     /// The kind of `v`.
-    pub(super) fn kind(&self, v: Value) -> Kind {
+    pub(in crate::lower) fn kind(&self, v: Value) -> Kind {
         self.f.info(v).kind
     }
 
     /// The shape of `v`.
-    pub(super) fn shape(&self, v: Value) -> Shape {
+    pub(in crate::lower) fn shape(&self, v: Value) -> Shape {
         self.f.info(v).shape
     }
 
     /// A stand-in for a value whose lowering failed (an error is reported); reading it reports nothing more.
-    pub(super) fn poison(&mut self) -> Value {
+    pub(in crate::lower) fn poison(&mut self) -> Value {
         let v = self.f.new_value(Kind::Unknown, Shape::Array, None);
         self.push_inst(Inst::Let {
             dst: v,
@@ -128,7 +132,7 @@ impl Lowerer<'_> {
     }
 
     /// Reports a diagnostic at a byte range of `source`.
-    pub(super) fn error(
+    pub(in crate::lower) fn error(
         &mut self,
         kind: DiagnosticKind,
         message: String,
@@ -146,7 +150,7 @@ impl Lowerer<'_> {
     }
 
     /// Reports a diagnostic at `node`.
-    pub(super) fn error_at<T: Ranged>(
+    pub(in crate::lower) fn error_at<T: Ranged>(
         &mut self,
         frame: &Frame,
         kind: DiagnosticKind,
@@ -158,7 +162,7 @@ impl Lowerer<'_> {
     }
 
     /// `where(c, a, b)`.
-    pub(super) fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
+    pub(in crate::lower) fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
         if let Some(t) = self.select_tuples(c, a, b) {
             return t;
         }
@@ -166,7 +170,11 @@ impl Lowerer<'_> {
     }
 
     /// The conjunction of two optional masks (None is every lane).
-    pub(super) fn and_opt(&mut self, a: Option<Value>, b: Option<Value>) -> Option<Value> {
+    pub(in crate::lower) fn and_opt(
+        &mut self,
+        a: Option<Value>,
+        b: Option<Value>,
+    ) -> Option<Value> {
         match (a, b) {
             (Some(a), Some(b)) => Some(self.emit(Op::Logic(LogicOp::And, a, b))),
             (a, b) => a.or(b),
@@ -174,7 +182,7 @@ impl Lowerer<'_> {
     }
 
     /// `cond` conjoined with the enclosing path condition.
-    pub(super) fn and_path(&mut self, path: Option<Value>, cond: Value) -> Value {
+    pub(in crate::lower) fn and_path(&mut self, path: Option<Value>, cond: Value) -> Value {
         match path {
             None => cond,
             Some(p) => self.emit(Op::Logic(LogicOp::And, p, cond)),
@@ -182,7 +190,7 @@ impl Lowerer<'_> {
     }
 
     /// A placeholder of the kind and shape of `like`, for a merge whose other side defines it.
-    pub(super) fn placeholder(&mut self, like: Value) -> Value {
+    pub(in crate::lower) fn placeholder(&mut self, like: Value) -> Value {
         let kind = self.kind(like);
         let zero = kind.zero();
         // The shape of what it stands in for: a scalar stays a scalar through the merge (and can
@@ -197,12 +205,12 @@ impl Lowerer<'_> {
     }
 
     /// [`Self::placeholder`] emitted at the end of `block`.
-    pub(super) fn placeholder_in(&mut self, block: &mut Block, like: Value) -> Value {
+    pub(in crate::lower) fn placeholder_in(&mut self, block: &mut Block, like: Value) -> Value {
         self.in_block(block, |l| l.placeholder(like))
     }
 
     /// `v` as an array, emitted at the end of `block` when it is a scalar.
-    pub(super) fn as_array_in(&mut self, block: &mut Block, v: Value) -> Value {
+    pub(in crate::lower) fn as_array_in(&mut self, block: &mut Block, v: Value) -> Value {
         if self.shape(v) == Shape::Array {
             return v;
         }
@@ -210,7 +218,7 @@ impl Lowerer<'_> {
     }
 
     /// The initial value of a phi, made an array when the phi is one.
-    pub(super) fn fit_init(&mut self, init: Value, phi: Value) -> Value {
+    pub(in crate::lower) fn fit_init(&mut self, init: Value, phi: Value) -> Value {
         if self.shape(phi) == Shape::Array && self.shape(init) == Shape::Scalar {
             self.emit(Op::AsArray(init))
         } else {
@@ -219,7 +227,13 @@ impl Lowerer<'_> {
     }
 
     /// Emits a scalar `if` with its two blocks and merged values.
-    pub(super) fn push_if(&mut self, cond: Value, then: Block, other: Block, outs: Vec<IfOut>) {
+    pub(in crate::lower) fn push_if(
+        &mut self,
+        cond: Value,
+        then: Block,
+        other: Block,
+        outs: Vec<IfOut>,
+    ) {
         self.push_inst(Inst::If {
             cond,
             then,
@@ -232,7 +246,7 @@ impl Lowerer<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::lowered;
+    use crate::pipeline::testing::lowered;
 
     #[test]
     fn constants_fold_as_they_are_emitted() {

@@ -4,13 +4,13 @@
 
 use rustpython_parser::ast;
 
-use super::{Frame, Lowerer, R};
-use crate::extract::span;
+use crate::frontend::extract::span;
 use crate::ir::{BinOp, Value};
+use crate::lower::{Frame, Lowerer, R};
 
 impl Lowerer<'_> {
     /// `divmod(a, b)`.
-    pub(super) fn divmod(&mut self, frame: &mut Frame, c: &ast::ExprCall) -> R<Value> {
+    pub(in crate::lower) fn divmod(&mut self, frame: &mut Frame, c: &ast::ExprCall) -> R<Value> {
         let args = self.positional(frame, c, "divmod()", 2, 2)?;
         let q = self.binary(frame, BinOp::FloorDiv, args[0], args[1]);
         let r = self.binary(frame, BinOp::Mod, args[0], args[1]);

@@ -4,16 +4,16 @@
 
 use rustpython_parser::ast;
 
-use super::{Frame, Lowerer, MAX_EXPR_DEPTH, R};
 use crate::analysis::partial::{partial_binary, partial_cast};
 use crate::diagnostics::DiagnosticKind;
 use crate::ir::eval::truthy;
 use crate::ir::MATH_CONSTANTS;
 use crate::ir::{BinOp, CastOp, CmpOp, Const, Kind, LogicOp, Op, SafeValue, Shape, UnOp, Value};
+use crate::lower::{Frame, Lowerer, MAX_EXPR_DEPTH, R};
 
 impl Lowerer<'_> {
     /// Lowers an expression; a failure is reported and gives a poisoned value.
-    pub(super) fn expr(&mut self, frame: &mut Frame, e: &ast::Expr) -> Value {
+    pub(in crate::lower) fn expr(&mut self, frame: &mut Frame, e: &ast::Expr) -> Value {
         self.depth += 1;
         let v = if self.depth > MAX_EXPR_DEPTH {
             self.error_at(
@@ -191,7 +191,7 @@ impl Lowerer<'_> {
             self.error_at(
                 frame,
                 DiagnosticKind::UnsupportedExpression,
-                crate::suggest::math_attribute(attr),
+                crate::lower::calls::suggest::math_attribute(attr),
                 e,
             );
             return Err(());
@@ -234,12 +234,12 @@ impl Lowerer<'_> {
             && self.f.params[..self.f.declared_params]
                 .iter()
                 .any(|p| p == name)
-            && matches!(frame.vars.get(name), Some(super::Var::Def(d)) if *d == v)
+            && matches!(frame.vars.get(name), Some(crate::lower::Var::Def(d)) if *d == v)
     }
 
     /// Python's truth value of `v` per lane (D4 revised): `v != 0` for a number array (NaN is
     /// true, -0.0 false); a boolean, or a Python scalar (whose truth Python decides once), as is.
-    pub(super) fn truth(&mut self, v: Value) -> Value {
+    pub(in crate::lower) fn truth(&mut self, v: Value) -> Value {
         let v = self.object_truth(v);
         if self.kind(v) == Kind::Bool || self.shape(v) == Shape::Scalar {
             v
@@ -249,7 +249,7 @@ impl Lowerer<'_> {
     }
 
     /// `not a` (D2).
-    pub(super) fn not(&mut self, a: Value) -> Value {
+    pub(in crate::lower) fn not(&mut self, a: Value) -> Value {
         let a = self.object_truth(a);
         if self.kind(a) == Kind::Bool {
             self.emit(Op::Unary(UnOp::Not, a))
@@ -261,7 +261,7 @@ impl Lowerer<'_> {
     }
 
     /// D2: `a and b` is `b if a else a` per element; logical ops only for provable booleans.
-    pub(super) fn bool_op(&mut self, is_and: bool, a: Value, b: Value) -> Value {
+    pub(in crate::lower) fn bool_op(&mut self, is_and: bool, a: Value, b: Value) -> Value {
         if let Some(c) = self.const_of(a) {
             let t = truthy(&c);
             return if t == is_and { b } else { a };
@@ -281,7 +281,7 @@ impl Lowerer<'_> {
     /// A conversion. `int()`/`round()` of nan or inf raises in CPython, and a float beyond 64
     /// bits has no int array form; on a Python scalar that would raise for every element (D3
     /// gives a value), so a float scalar not known to be in range is converted as a 0-d array.
-    pub(super) fn cast(&mut self, op: CastOp, v: Value) -> Value {
+    pub(in crate::lower) fn cast(&mut self, op: CastOp, v: Value) -> Value {
         let partial = self.shape(v) == Shape::Scalar
             && partial_cast(op, self.kind(v), self.const_of(v).as_ref());
         let v = if partial {
@@ -293,7 +293,13 @@ impl Lowerer<'_> {
     }
 
     /// `a op b`, with the divisor or base protected and D3 for Python scalars.
-    pub(super) fn binary(&mut self, frame: &mut Frame, op: BinOp, a: Value, b: Value) -> Value {
+    pub(in crate::lower) fn binary(
+        &mut self,
+        frame: &mut Frame,
+        op: BinOp,
+        a: Value,
+        b: Value,
+    ) -> Value {
         self.numeric_raise(frame, op, a, b);
         let b = match op {
             BinOp::Div | BinOp::FloorDiv | BinOp::Mod => self.protect(frame, b, SafeValue::One),
@@ -320,7 +326,7 @@ impl Lowerer<'_> {
     /// D1 with protect_domains: on lanes this code does not run for, give a partial function a
     /// value in its domain, so no floating-point error is raised for a lane whose result is
     /// discarded. Never changes a live lane.
-    pub(super) fn protect(&mut self, frame: &Frame, v: Value, safe: SafeValue) -> Value {
+    pub(in crate::lower) fn protect(&mut self, frame: &Frame, v: Value, safe: SafeValue) -> Value {
         if !self.opts.protect_domains || self.shape(v) == Shape::Scalar {
             return v;
         }
@@ -339,14 +345,14 @@ impl Lowerer<'_> {
 
     /// The lanes the code being lowered runs for: the caller's (for an inlined helper), the
     /// enclosing array conditions, and not yet returned. None is every lane.
-    pub(super) fn live_lanes(&mut self, frame: &Frame) -> Option<Value> {
+    pub(in crate::lower) fn live_lanes(&mut self, frame: &Frame) -> Option<Value> {
         let running = self.running(frame);
         self.and_opt(frame.outer_live, running)
     }
 }
 
 /// The IR operation of a Python binary operator (None for `@`).
-pub(super) fn binop(op: &ast::Operator) -> Option<BinOp> {
+pub(in crate::lower) fn binop(op: &ast::Operator) -> Option<BinOp> {
     Some(match op {
         ast::Operator::Add => BinOp::Add,
         ast::Operator::Sub => BinOp::Sub,
@@ -366,7 +372,7 @@ pub(super) fn binop(op: &ast::Operator) -> Option<BinOp> {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::{errors, lowered};
+    use crate::pipeline::testing::{errors, lowered};
 
     #[test]
     fn a_comparison_chain_is_a_conjunction() {

@@ -11,51 +11,29 @@
 //! - D8: free names come from the [`Env`]; arrays become hidden parameters.
 //!
 //! Semantic violations are reported into the same diagnostic list as validation's (D5).
-
 //!
-//! One construct per file: `builder` (emitting instructions with on-the-fly folding, constants,
-//! placeholders, the block stack), `stmt` (statement dispatch, assignments), `control` (`if`,
-//! early returns, merges), `loops` (`for`: carried variables, phis, exits), `expr` (operators,
-//! ternaries, subscripts, D3/protect_domains guards), `names` (the environment: free names,
-//! assumptions, deferrals, hidden parameters), `calls` (builtins and `math`), `special` (D17
-//! calls with arguments that are not plain floats), `numpy` (NumPy inside scalar code, D16),
-//! `inline` (helpers and nested functions, D7), `tuples` (several results, D13), `while_loop`
-//! (`while`, and the activity mask of every masked loop, D12), `loop_exit` (`break`,
-//! `continue`, loops' `else:`), `range_loop` (`for` over a `range` with per-lane bounds),
-//! `tables` (constant tables, D15), `divmod`, `reduce` (reductions over tables, unrolled),
-//! `bits` (bitwise operators), `raise` and `try_stmt` (D11), `exc_class` (the exception classes
-//! they name). A new construct arrives as a new file here.
+//! One construct per file, grouped by family: at the top, `builder` (emitting instructions with
+//! on-the-fly folding, constants, placeholders, the block stack), `stmt` (statement dispatch,
+//! assignments), `expr` (operators, ternaries, subscripts, D3/protect_domains guards), `bits`
+//! (bitwise operators), `divmod`, `syntax` (questions about the syntax tree) and `free_names`
+//! (the environment: free names, assumptions, deferrals, hidden parameters); then the families,
+//! each a folder whose `mod.rs` says what its files hold: `control/` (array and Python-level
+//! `if`, early returns, merges), `loops/` (D6, D12), `exceptions/` (D11), `calls/` (builtins,
+//! `math`, D16, D17, helpers: D7) and `values/` (tables, tuples, uniform values: D13-D15).
+//! A new construct arrives as a new file in its family.
 
-mod bisect;
 mod bits;
 mod builder;
-mod callee;
 mod calls;
 mod control;
-mod dict_get;
 mod divmod;
-mod exc_class;
+mod exceptions;
 mod expr;
-mod for_unpack;
-mod inline;
-mod loop_exit;
-mod loop_raise;
+mod free_names;
 mod loops;
-mod names;
-mod namespace;
-mod numpy;
-mod raise;
-mod range_loop;
-mod reduce;
-mod scalar_if;
-mod special;
 mod stmt;
 mod syntax;
-mod tables;
-mod try_stmt;
-mod tuples;
-mod uniform;
-mod while_loop;
+mod values;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -64,15 +42,15 @@ use rustpython_parser::ast;
 
 use crate::diagnostics::{Diagnostic, DiagnosticKind, SourceId, SourceText};
 use crate::env::{AssumedBinding, Env};
-use crate::extract::{self, span, ParsedFunction};
+use crate::frontend::extract::{self, span, ParsedFunction};
+use crate::frontend::validate;
 use crate::ir::{Block, Const, Function, Op, ParamMode, RaiseSite, Raises, UniformOp, Value};
-use crate::validate;
 use crate::Map as HashMap;
 
-use names::Resolved;
+use free_names::Resolved;
 
-pub use callee::CalleeFn;
-pub use exc_class::builtin_mro;
+pub use calls::callee::CalleeFn;
+pub use exceptions::classes::builtin_mro;
 
 /// Options that shape the generated code (part of every cache key).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -139,7 +117,7 @@ struct Flow {
     done: Done,
     returns: Vec<(Option<Value>, Value)>,
     /// The lanes that left the innermost loop's iteration by `break`/`continue` (D12).
-    exits: loop_exit::Exits,
+    exits: loops::exits::Exits,
     /// Every lane of the path has returned or left, though neither `done` nor `exits.left`
     /// alone says so (`Lowerer::stopped`): the statements from here on are dead.
     dead: bool,
@@ -184,13 +162,13 @@ struct Frame<'e> {
     /// For an inlined helper: the lanes its caller runs it for (protect_domains, D1).
     outer_live: Option<Value>,
     /// The raises inside the `try` bodies being lowered, with the variables they saw (D11).
-    catching: try_stmt::Snapshots,
+    catching: exceptions::try_stmt::Snapshots,
 }
 
 /// A raise site's class, by its MRO, when known (D11: `except` matches on it), and where its
 /// `raise` stands (None for a numeric error of a `try` body).
 struct SiteInfo {
-    class: Option<exc_class::Mro>,
+    class: Option<exceptions::classes::Mro>,
     at: Option<(SourceId, (usize, usize))>,
 }
 
@@ -217,8 +195,8 @@ pub struct Lowerer<'s> {
     /// Phis of variables first assigned inside a loop: reading one before the body assigns it
     /// would read the previous iteration's value, or nothing in the first.
     undefined_phis: BTreeSet<Value>,
-    /// How the `Done` masks were built (`loop_exit::MaskOp`): what [`Lowerer::stopped`] reads.
-    mask_ops: HashMap<Value, loop_exit::MaskOp>,
+    /// How the `Done` masks were built (`loops::exits::MaskOp`): what [`Lowerer::stopped`] reads.
+    mask_ops: HashMap<Value, loops::exits::MaskOp>,
     /// Values computed from a uniform value (D14): a condition among them stays a Python `if`.
     uniform_derived: BTreeSet<Value>,
     depth: usize,
@@ -240,7 +218,7 @@ pub struct Lowerer<'s> {
     /// Values of every helper in `callees`, for the budget.
     callee_values: usize,
     /// Tuples being lowered, by their handle value (D13).
-    tuples: HashMap<Value, tuples::TupleValue>,
+    tuples: HashMap<Value, values::tuples::TupleValue>,
     /// Where each single returned value was returned, for the arity errors of D13.
     return_sites: HashMap<Value, (SourceId, usize, usize)>,
     /// Every `raise`/`assert` lowered so far; site `k` has code `k + 1` (D11).
@@ -251,7 +229,7 @@ pub struct Lowerer<'s> {
     /// `raise`, `assert` or `try`, `loop_raise`): a raise there (a helper's) is reported (D11).
     loops_without_raises: usize,
     /// A raise was met inside a loop that does not carry raises (a helper's `raise` or
-    /// `assert`): the innermost such loop is lowered again carrying them (`loops::lower_loop`).
+    /// `assert`): the innermost such loop is lowered again carrying them (`loops::for_loop::lower_loop`).
     raise_in_unprepared_loop: bool,
     /// How many blocks were open at the outermost `try` body around the code being lowered.
     try_block_depth: usize,
@@ -285,7 +263,7 @@ impl<'e> Frame<'e> {
             flow: Flow {
                 done: Done::Never,
                 returns: vec![],
-                exits: loop_exit::Exits::default(),
+                exits: loops::exits::Exits::default(),
                 dead: false,
             },
             cond: None,
@@ -538,7 +516,7 @@ fn identity(func: &ParsedFunction, sources: &[SourceText]) -> (String, usize, St
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::errors;
+    use crate::pipeline::testing::errors;
 
     #[test]
     fn a_function_must_return_on_every_path() {
@@ -551,15 +529,16 @@ mod tests {
         // `@` is rejected by validation before lowering; lowered anyway, the expression gives up
         // without a diagnostic, which must not leave the stand-in 0.0 in the function.
         let mut sources = vec![];
-        let (id, body) = crate::extract::parse_text(
+        let (id, body) = crate::frontend::extract::parse_text(
             &mut sources,
             "t.py",
             "def f(x):\n    return x @ x + 1\n",
             1,
         )
         .expect("parses");
-        let func = crate::extract::find_function(id, &sources, &body, "f").expect("found");
-        let env = crate::testing::env(&[]);
+        let func =
+            crate::frontend::extract::find_function(id, &sources, &body, "f").expect("found");
+        let env = crate::pipeline::testing::env(&[]);
         let (lowered, diags) =
             super::Lowerer::new(&mut sources, crate::pipeline::Options::default())
                 .lower(&func, &env);

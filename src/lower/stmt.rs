@@ -5,15 +5,15 @@ use std::rc::Rc;
 
 use rustpython_parser::ast;
 
-use super::expr::binop;
-use super::{Done, Frame, LocalFn, Lowerer, Var};
 use crate::diagnostics::DiagnosticKind;
-use crate::extract;
+use crate::frontend::extract;
 use crate::ir::Value;
+use crate::lower::expr::binop;
+use crate::lower::{Done, Frame, LocalFn, Lowerer, Var};
 
 impl Lowerer<'_> {
     /// One statement.
-    pub(super) fn stmt(&mut self, frame: &mut Frame, stmt: &ast::Stmt) {
+    pub(in crate::lower) fn stmt(&mut self, frame: &mut Frame, stmt: &ast::Stmt) {
         use ast::Stmt as S;
         if let Done::Mask(left) = frame.flow.exits.left {
             match stmt {
@@ -161,7 +161,7 @@ impl Lowerer<'_> {
     }
 
     /// Binds `name` to `v` (naming `v` after it when it has no name yet).
-    pub(super) fn assign(&mut self, frame: &mut Frame, name: &str, v: Value) {
+    pub(in crate::lower) fn assign(&mut self, frame: &mut Frame, name: &str, v: Value) {
         if self.f.info(v).hint.is_none() {
             self.f.values[v.index()].hint = Some(name.to_string());
         }
@@ -171,7 +171,7 @@ impl Lowerer<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::{errors, lowered};
+    use crate::pipeline::testing::{errors, lowered};
 
     #[test]
     fn a_swap_reads_both_sides_first() {

@@ -3,7 +3,7 @@
 use rustpython_parser::ast;
 
 /// Whether a loop test is a constant Python takes as true (`while True:`, `while 1:`).
-pub(super) fn is_forever(test: &ast::Expr) -> bool {
+pub(in crate::lower) fn is_forever(test: &ast::Expr) -> bool {
     match test {
         ast::Expr::Constant(c) => match &c.value {
             ast::Constant::Bool(b) => *b,
@@ -15,7 +15,7 @@ pub(super) fn is_forever(test: &ast::Expr) -> bool {
 }
 
 /// Whether `body` holds a `return` (in nested `if`s and loops too).
-pub(super) fn contains_return(body: &[ast::Stmt]) -> bool {
+pub(in crate::lower) fn contains_return(body: &[ast::Stmt]) -> bool {
     body.iter().any(|s| match s {
         ast::Stmt::Return(_) => true,
         ast::Stmt::If(i) => contains_return(&i.body) || contains_return(&i.orelse),

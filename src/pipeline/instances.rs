@@ -1,4 +1,4 @@
-//! Instances of out-of-line helpers (D7): a helper lowered on its own (`lower/callee.rs`) is
+//! Instances of out-of-line helpers (D7): a helper lowered on its own (`lower/calls/callee.rs`) is
 //! optimized once per combination of its arguments' kinds, exactly as the compiled function is
 //! for its parameters' kinds, and its result kind is what a call of it gives the caller's kind
 //! inference. The float body and the exact body share the instances they both need.
@@ -159,8 +159,8 @@ fn array_result(func: &mut Function) {
 #[cfg(test)]
 mod tests {
     use crate::env::{Binding, FunctionSource};
+    use crate::pipeline::testing::{env, ir_after_with};
     use crate::pipeline::Options;
-    use crate::testing::{env, ir_after_with};
 
     /// `h0 .. h{depth}` (each calling the next twice, the last one returning `leaf`) bound in an
     /// environment.

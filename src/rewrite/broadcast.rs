@@ -46,7 +46,7 @@ fn broadcast_one(f: &mut Function, ret: Value) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::ir_after;
+    use crate::pipeline::testing::ir_after;
 
     #[test]
     fn only_a_result_without_the_inputs_shape_is_broadcast() {

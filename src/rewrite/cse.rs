@@ -63,7 +63,7 @@ fn block(
 #[cfg(test)]
 mod tests {
     use crate::ir::{walk_insts, BinOp, Inst, Op, Shape};
-    use crate::testing::ir_after;
+    use crate::pipeline::testing::ir_after;
 
     #[test]
     fn a_repeated_operation_reuses_the_first() {

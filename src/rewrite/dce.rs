@@ -91,7 +91,7 @@ fn sweep(b: &mut Block, live: &[bool]) {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::ir_after;
+    use crate::pipeline::testing::ir_after;
 
     #[test]
     fn what_the_return_does_not_read_goes() {

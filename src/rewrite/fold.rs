@@ -228,7 +228,7 @@ fn simplify(
 #[cfg(test)]
 mod tests {
     use crate::ir::{walk_insts, CastOp, Inst, Op};
-    use crate::testing::ir_after;
+    use crate::pipeline::testing::ir_after;
 
     #[test]
     fn a_conversion_of_a_loop_carried_value_stays() {
@@ -268,7 +268,7 @@ mod tests {
         // `v` is an int on the lanes that skip the `if` (held as float64, item 8): the model of
         // the fuzzer reads `-float(v)` there as CPython does (-0.0 for 0), which it could not if
         // the conversion were gone (seed 170007 #1948).
-        let c = crate::testing::compiled(
+        let c = crate::pipeline::testing::compiled(
             "def f(x, c):\n    v = 0\n    if c:\n        v = x * 1.5\n    return -float(v)\n",
         );
         let ir = format!("{}", c.ir);

@@ -148,7 +148,7 @@ fn legalize_block(func: &mut Function, block: &mut Block, facts: &Facts) -> (boo
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::ir_after;
+    use crate::pipeline::testing::ir_after;
 
     #[test]
     fn a_partial_scalar_operation_left_by_simplification_runs_on_an_array() {

@@ -206,7 +206,7 @@ impl Facts<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::ir_after;
+    use crate::pipeline::testing::ir_after;
 
     const NEWTON: &str = "def f(a):\n    x = a\n    n = 0\n    while n < 40:\n        y = 0.5 * (x + a / x)\n        if abs(y - x) <= 1e-15 * abs(x):\n            return y\n        x = y\n        n += 1\n    return x\n";
 

@@ -4,7 +4,7 @@ lane against CPython, bit for bit, on edge values.
 Three forms, each exact by construction (the comments in src/ say why):
 
 * an iteration counter (`n = 0 ... n += 1`, `n -= 3`) stays a Python int in the loop body
-  (src/lower/while_loop.rs, `is_counter_step`): every lane active in an iteration holds the same
+  (src/lower/loops/while_loop.rs, `is_counter_step`): every lane active in an iteration holds the same
   value; its per-lane value is kept in a phi of its own only when read after the loop;
 * a loop test on Python values only (`n < 40`) selects the still-running lanes with a Python
   conditional instead of a per-lane `and`;

@@ -478,7 +478,7 @@ CASES = [
         "import numpy as np\n\ndef f(x):\n    if x > 0.5:\n        return 2\n    if 0 % np.sign(0.0):\n        return 1\n"
         "    return 0\n",
         [Column(F, [0.0, 1.0])],  # CPython (NumPy) 1, 2: 0 % 0.0 is nan; vectorized 0, 2
-        "lower/numpy.rs: np.sign's int constants folded np.sign(0.0) to the int 0 (seed 11, program 343)",
+        "lower/calls/numpy.rs: np.sign's int constants folded np.sign(0.0) to the int 0 (seed 11, program 343)",
     ),
     case(
         "numpy-power-half-in-the-exact-body",
@@ -552,7 +552,7 @@ CASES = [
         [Column(F, [0.0, 1.0, -0.0])],
         # CPython [0, 2.5, 0]; VectorizationError "`v9` may be undefined here": after the inner
         # loop every lane has broken or returned, but its read was lowered (seed 100006, program 714)
-        "lower/control.rs: a loop after a partial break that returns on every staying lane did not end the path",
+        "lower/control/array_if.rs: a loop after a partial break that returns on every staying lane did not end the path",
     ),
     case(
         "loop-returning-on-every-lane-that-stayed-after-a-partial-continue",
@@ -562,7 +562,7 @@ CASES = [
         [Column(F, [0.5, 3.0, -4.0, 1.0])],
         # CPython [0, 3.0, -4.0, 0]; VectorizationError "`v5` may be undefined here" (seed 98004,
         # program 1001, with math.log(0) made a per-lane test)
-        "lower/control.rs: the same after a partial continue",
+        "lower/control/array_if.rs: the same after a partial continue",
     ),
     # ---- D11: raises the compiler rejects (open) ----
     case(
@@ -677,7 +677,7 @@ CASES = [
         # Seed 92005, program 408 (minimized, then made per lane): the lanes that took the
         # `continue` took the nested loop's `return` too. A loop starts exits of its own, so it
         # did not know they had left the iteration; it is now lowered as under `if <still in
-        # the iteration>:` (lower/control.rs, loop_after_partial_exit).
+        # the iteration>:` (lower/control/array_if.rs, loop_after_partial_exit).
         "return-in-a-loop-after-a-partial-continue",
         "def f(p1):\n    w = 0\n    while w < 2:\n        w += 1\n        if p1 > 0:\n            continue\n"
         "        for i in range(3):\n            if i:\n                return 0\n    return 1\n",

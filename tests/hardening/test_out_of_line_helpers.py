@@ -1,6 +1,6 @@
 """Helpers that call one another twice per level (D7): inlined, `h_i(x) = h_{i+1}(x) + h_{i+1}(x)`
 copies the innermost body `2**depth` times. Past the inlining budget each helper becomes a
-generated function of its own, called (`src/lower/callee.rs`), so these programs compile in
+generated function of its own, called (`src/lower/calls/callee.rs`), so these programs compile in
 linear time and memory and give CPython's results; what is still too big is a clear
 `VectorizationError`.
 

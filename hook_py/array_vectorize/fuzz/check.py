@@ -549,7 +549,7 @@ KNOWN = {
     "loop, a Python `if` one of whose branches returns; last: a loop after a partial break that returns on every "
     "staying lane, control.rs loop_after_partial_exit)",
     "raise-scalar-block": "a `raise`/`assert` (D11) inside a Python `if` (a uniform or constant test, D14), or followed "
-    "by a Python `if`, a loop or an inlined helper that returns: was rejected (src/lower/raise.rs); compiled since "
+    "by a Python `if`, a loop or an inlined helper that returns: was rejected (src/lower/exceptions/raise.rs); compiled since "
     "the Python `if` carries the raise codes of its sides out (scalar_if.rs raise_code_out)",
 }
 

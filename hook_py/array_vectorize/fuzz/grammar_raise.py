@@ -5,7 +5,7 @@ operations.
 Every decision is drawn from ``self.ext_rng`` (a stream of its own, ``generator.py``), so a
 program that draws none of these features is the program its seed gave before they existed.
 Raises stand in f's own statements (inside its loops too), never in a helper: a helper's raise
-inside a loop is rejected (src/lower/raise.rs).
+inside a loop is rejected (src/lower/exceptions/raise.rs).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ class RaisingGrammar:
         """The exception's arguments: a message built from a value, a constant, or values."""
         rng = self.ext_rng
         # Inside a loop, a message reads the numeric parameters only: one reading a uniform value
-        # (D14) the loop computes is rejected (src/lower/loop_raise.rs), so assignments there
+        # (D14) the loop computes is rejected (src/lower/loops/raises.rs), so assignments there
         # make such a value a number (`assigned_num`).
         name = rng.choice(self.numeric_params if self.loop_depth else env.nums)
         form = rng.random()

@@ -226,7 +226,7 @@ _NP_MATH = dict(oracle.NUMPY_MATH, log=np.log)
 _ROUNDING = {"floor": np.floor, "ceil": np.ceil, "trunc": np.trunc}
 
 
-#: The operands of a numeric raise site of a ``try`` body (src/lower/try_stmt.rs).
+#: The operands of a numeric raise site of a ``try`` body (src/lower/exceptions/try_stmt.rs).
 _NUMERIC_SITE = re.compile(r"\b_[ab]\d*\b")
 
 

@@ -45,7 +45,7 @@ from .. import __version__, _core, _stats, emit, precompiled
 
 # The static compiler recognises a marked function only through an import of `array_vectorize`
 # (`from array_vectorize import vectorize [as v]`, `import array_vectorize [as av]`; see
-# src/module.rs `decorator_spellings`), so a module whose bytes lack this name has none. (Plain
+# src/static_module/mod.rs `decorator_spellings`), so a module whose bytes lack this name has none. (Plain
 # "vectorize" would also catch every module that mentions `np.vectorize`.)
 MARKER = b"array_vectorize"
 

@@ -1,0 +1,7 @@
+//! Services for the hosts of the compiler (the import hook, the build backend, the binding):
+//! content hashes and atomic writes for caches (`cache`), the source files of a tree that may
+//! hold marked functions (`scan`), and the large-stack thread every compile runs on (`stack`).
+
+pub mod cache;
+pub mod scan;
+pub mod stack;

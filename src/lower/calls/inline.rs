@@ -1,0 +1,387 @@
+//! Helper inlining (D7): a helper of the environment is parsed and validated once per compile
+//! through the shared front end, then lowered in place of each call; a nested `def` or lambda
+//! likewise, reading the enclosing variables. Recursion and runaway nesting are refused.
+
+use std::rc::Rc;
+
+use rustpython_parser::ast;
+
+use crate::diagnostics::DiagnosticKind;
+use crate::env::{Binding, Env, FunctionSource};
+use crate::frontend;
+use crate::frontend::extract::{span, ParsedFunction};
+use crate::ir::Value;
+use crate::lower::{
+    calls::callee, identity, locals_of, Done, Frame, LocalFn, Lowerer, Var, MAX_CALL_DEPTH,
+    MAX_INLINED_VALUES, R,
+};
+use crate::Map as HashMap;
+
+impl Lowerer<'_> {
+    /// The parsed and validated helper `fs`, through the shared front end (once per compile).
+    pub(in crate::lower) fn parse_helper(&mut self, fs: &FunctionSource) -> R<Rc<ParsedFunction>> {
+        let key = (fs.path.clone(), fs.first_line, fs.name.clone());
+        if let Some(p) = self.helpers.get(&key) {
+            return Ok(p.clone());
+        }
+        let parsed = frontend::parse_function(
+            self.sources,
+            &fs.path,
+            &fs.source,
+            fs.first_line,
+            &fs.name,
+            &mut self.diags,
+        );
+        match parsed {
+            Ok((p, _)) => {
+                let p = Rc::new(p);
+                self.helpers.insert(key, p.clone());
+                Ok(p)
+            }
+            Err(mut d) => {
+                d.message = format!("in helper `{}`: {}", fs.name, d.message);
+                self.diags.push(d);
+                Err(())
+            }
+        }
+    }
+
+    /// A call of a helper function of the environment.
+    pub(in crate::lower) fn call_helper(
+        &mut self,
+        frame: &mut Frame,
+        c: &ast::ExprCall,
+        fs: &FunctionSource,
+    ) -> R<Value> {
+        let parsed = self.parse_helper(fs)?;
+        let env = fs.env.as_ref().unwrap_or(frame.env);
+        let args = self.call_args(frame, c, &parsed, Some(env))?;
+        if let Some(called) = self.call_out_of_line(frame, &parsed, env, &args) {
+            return called;
+        }
+        self.inline(frame, &parsed, env, args, Default::default(), c)
+    }
+
+    /// A call of a function nested in the one being lowered: it reads the enclosing variables
+    /// as they are at the call.
+    pub(in crate::lower) fn call_local(
+        &mut self,
+        frame: &mut Frame,
+        c: &ast::ExprCall,
+        local: &LocalFn,
+    ) -> R<Value> {
+        let args = self.call_args(frame, c, &local.parsed, None)?;
+        let outer: HashMap<String, Var> = frame
+            .outer
+            .iter()
+            .chain(frame.vars.iter())
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
+        // The enclosing function's local functions, as they are at the call, are the callee's
+        // too (Python's closure), unless the callee binds the name itself.
+        let own = locals_of(&local.parsed);
+        let fns: HashMap<String, LocalFn> = frame
+            .local_fns
+            .iter()
+            .filter(|(k, _)| !own.contains(*k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let env = frame.env;
+        self.inline(frame, &local.parsed, env, args, (outer, fns), c)
+    }
+
+    /// Binds call arguments to the callee's parameters (positional, then keywords, then the
+    /// defaults: evaluated in `defaults_env`, the helper's module, or for a nested function
+    /// (None) literals only, as its defaults were evaluated where its `def` ran).
+    pub(in crate::lower) fn call_args(
+        &mut self,
+        frame: &mut Frame,
+        c: &ast::ExprCall,
+        callee: &ParsedFunction,
+        defaults_env: Option<&Env>,
+    ) -> R<Vec<Value>> {
+        let mut bound: Vec<Option<Value>> = vec![None; callee.params.len()];
+        let positional_max = callee.params.len() - callee.kwonly;
+        if c.args.len() > positional_max {
+            self.error_at(
+                frame,
+                DiagnosticKind::BadArguments,
+                format!(
+                    "`{}` takes {} positional arguments, got {}",
+                    callee.name,
+                    positional_max,
+                    c.args.len()
+                ),
+                c,
+            );
+            return Err(());
+        }
+        for (i, a) in c.args.iter().enumerate() {
+            bound[i] = Some(self.expr(frame, a));
+        }
+        for k in &c.keywords {
+            let Some(name) = &k.arg else { return Err(()) };
+            let Some(i) = callee.params.iter().position(|p| p == name.as_str()) else {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::BadArguments,
+                    format!("`{}` has no parameter `{name}`", callee.name),
+                    k,
+                );
+                return Err(());
+            };
+            if bound[i].is_some() {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::BadArguments,
+                    format!("`{}` got two values for `{name}`", callee.name),
+                    k,
+                );
+                return Err(());
+            }
+            bound[i] = Some(self.expr(frame, &k.value));
+        }
+        let mut out = vec![];
+        for (i, b) in bound.into_iter().enumerate() {
+            match (b, callee.defaults.get(i).and_then(Option::as_ref)) {
+                (Some(v), _) => out.push(v),
+                (None, Some(default)) => {
+                    out.push(self.default_value(frame, callee, defaults_env, default)?)
+                }
+                (None, None) => {
+                    self.error_at(
+                        frame,
+                        DiagnosticKind::BadArguments,
+                        format!(
+                            "call of `{}` is missing argument `{}`",
+                            callee.name, callee.params[i]
+                        ),
+                        c,
+                    );
+                    return Err(());
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A parameter's default: a number, or for a module-level helper also a name or `mod.attr`
+    /// of its module (frozen, D8); Err after reporting anything else.
+    fn default_value(
+        &mut self,
+        frame: &Frame,
+        callee: &ParsedFunction,
+        env: Option<&Env>,
+        default: &ast::Expr,
+    ) -> R<Value> {
+        use ast::Expr as E;
+        let number = |e: &E| matches!(e, E::Constant(k) if matches!(k.value, ast::Constant::Int(_) | ast::Constant::Float(_) | ast::Constant::Bool(_)));
+        // The live decorator passes the value the `def` computed, as `=<param>` (D8).
+        let param = callee
+            .defaults
+            .iter()
+            .position(|d| d.as_ref() == Some(default));
+        let live = param.and_then(|i| env?.get(&format!("={}", callee.params[i])));
+        if let Some(Binding::Const(c)) = live {
+            return Ok(self.konst(c.clone()));
+        }
+        let named = |e: &E| match e {
+            E::Name(_) => env.is_some(),
+            E::Attribute(a) => env.is_some() && matches!(a.value.as_ref(), E::Name(_)),
+            e => number(e),
+        };
+        let signed = |e: &E| match e {
+            E::UnaryOp(u) => {
+                matches!(u.op, ast::UnaryOp::USub | ast::UnaryOp::UAdd) && number(&u.operand)
+            }
+            e => number(e),
+        };
+        // D15: a table of numbers written as the default (`table=(0.1, 0.2)`), frozen as the
+        // live decorator freezes the tuple the `def` computed.
+        let table = match default {
+            E::Tuple(t) => t.elts.iter().all(signed),
+            E::List(l) => l.elts.iter().all(signed),
+            E::Dict(d) => {
+                d.keys.iter().all(|k| k.as_ref().is_some_and(signed)) && d.values.iter().all(signed)
+            }
+            _ => false,
+        };
+        if table {
+            let mut scope = Frame::new(env.unwrap_or(frame.env), callee.source, callee);
+            scope.locals.clear();
+            return self.table(&mut scope, default, default, false);
+        }
+        let ok = match default {
+            E::UnaryOp(u) => {
+                matches!(u.op, ast::UnaryOp::USub | ast::UnaryOp::UAdd) && named(&u.operand)
+            }
+            e => named(e),
+        };
+        if !ok {
+            let what = if env.is_some() {
+                "a number, a table of numbers, a name or `module.attr`"
+            } else {
+                "a number (a nested function's defaults are evaluated where its `def` runs)"
+            };
+            self.error(
+                DiagnosticKind::BadArguments,
+                format!(
+                    "a default of `{}` used by this call must be {what}; pass the argument",
+                    callee.name
+                ),
+                callee.source,
+                span(default).0,
+                span(default).1,
+            );
+            return Err(());
+        }
+        // Python evaluates a default where the `def` is, in the helper's module: no parameter
+        // or local of the helper is visible to it.
+        let mut scope = Frame::new(env.unwrap_or(frame.env), callee.source, callee);
+        scope.locals.clear();
+        Ok(self.expr(&mut scope, default))
+    }
+
+    /// Lowers `callee`'s body in place of a call, its parameters bound to `args`, its free
+    /// names resolved in `env` (and `outer`, for a nested function); its value is its returns
+    /// chained. `(outer, local_fns)` are the variables and local functions of the enclosing
+    /// function it sees (both empty for a module-level helper).
+    pub(in crate::lower) fn inline(
+        &mut self,
+        frame: &mut Frame,
+        callee: &ParsedFunction,
+        env: &Env,
+        args: Vec<Value>,
+        (outer, local_fns): (HashMap<String, Var>, HashMap<String, LocalFn>),
+        c: &ast::ExprCall,
+    ) -> R<Value> {
+        let statement = self.statement_call == Some(std::ptr::from_ref(c) as usize);
+        if statement {
+            self.statement_call = None;
+        }
+        let id = identity(callee, self.sources);
+        if let Some(first) = self.call_stack.iter().position(|f| *f == id) {
+            let cycle: Vec<String> = self.call_stack[first..]
+                .iter()
+                .chain([&id])
+                .map(|(_, _, name)| format!("`{name}`"))
+                .collect();
+            self.error_at(
+                frame,
+                DiagnosticKind::Recursion,
+                format!(
+                    "recursion: {}; a function that calls itself cannot be vectorized (D7): \
+                     rewrite it as a `for` loop",
+                    cycle.join(" -> ")
+                ),
+                c,
+            );
+            return Err(());
+        }
+        if self.call_stack.len() >= MAX_CALL_DEPTH {
+            self.error_at(
+                frame,
+                DiagnosticKind::TooComplex,
+                "helper calls nested too deeply".into(),
+                c,
+            );
+            return Err(());
+        }
+        if self.over_budget || self.lowered_values() > MAX_INLINED_VALUES {
+            if !self.over_budget {
+                self.over_budget = true;
+                // Outside out-of-line mode this starts lowering over, and the message is
+                // dropped (`callee.rs`).
+                let message = callee::over_budget_message(&callee.name);
+                self.error_at(frame, DiagnosticKind::TooComplex, message, c);
+            }
+            return Err(());
+        }
+        // The callee's returns are its own; the caller's live lanes matter only for
+        // protect_domains.
+        let caller_live = self.live_lanes(frame);
+        let mut inner = Frame::new(env, callee.source, callee);
+        inner.outer = outer;
+        inner.local_fns = local_fns;
+        if self.opts.protect_domains {
+            inner.outer_live = caller_live;
+        }
+        for (p, v) in callee.params.iter().zip(args) {
+            inner.vars.insert(p.clone(), Var::Def(v));
+        }
+        self.call_stack.push(id);
+        self.body(&mut inner, &callee.body);
+        self.call_stack.pop();
+        let complete = inner.flow.done == Done::Always;
+        if complete || statement {
+            let returns = inner.flow.returns.clone();
+            if let Some(code) = self.raise_chain(&returns, complete) {
+                self.raise_from_callee(frame, code);
+            }
+            // A result on no lane (the helper raises on every path, or its result is
+            // discarded): any value will do.
+            return Ok(self
+                .chain(&returns)
+                .unwrap_or_else(|| self.konst(crate::ir::Const::Float(0.0))));
+        }
+        let (start, end) = (callee.start, callee.start + 3);
+        self.error(
+            DiagnosticKind::MissingReturn,
+            format!(
+                "helper `{}` can reach the end of its body without returning; add a final `return`",
+                callee.name
+            ),
+            callee.source,
+            start,
+            end,
+        );
+        Err(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::env::{Binding, FunctionSource};
+    use crate::pipeline::testing::{env, errors_with, ir_after_with, lowered};
+    use crate::pipeline::Options;
+
+    fn helper(name: &str, source: &str) -> (&'static str, Binding) {
+        let fs = FunctionSource {
+            source: source.into(),
+            path: "helpers.py".into(),
+            first_line: 1,
+            name: name.into(),
+            env: None,
+        };
+        (
+            if name == "sq" { "sq" } else { "g" },
+            Binding::Function(Box::new(fs)),
+        )
+    }
+
+    #[test]
+    fn a_helper_is_inlined() {
+        let env = env(&[helper("sq", "def sq(v):\n    return v * v\n")]);
+        let src = "def f(x):\n    return sq(x) + 1.0\n";
+        let ir = ir_after_with(src, "lower", &env, Options::default()).to_string();
+        assert!(ir.contains("mul %0, %0"), "{ir}");
+    }
+
+    #[test]
+    fn recursion_is_refused() {
+        let env = env(&[helper("g", "def g(v):\n    return g(v)\n")]);
+        let e = errors_with("def f(x):\n    return g(x)\n", &env);
+        assert!(
+            e.iter().any(|m| m.contains("recursion: `g` -> `g`")),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn a_nested_function_reads_the_enclosing_variables() {
+        let ir = lowered(
+            "def f(x):\n    k = 2.0\n    def g(v):\n        return v * k\n    return g(x)\n",
+        );
+        assert!(ir.contains("mul %0, %1"), "{ir}");
+    }
+}

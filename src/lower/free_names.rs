@@ -1,0 +1,468 @@
+//! Names: the environment resolver. A name is a variable of the function (or of the one it is
+//! nested in), else a binding of the frozen environment (D8): a constant, a `math` member, an
+//! array (a hidden parameter), a callee. It records the bindings it read (the static
+//! compiler's assumptions) and the names it left to the live decorator.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustpython_parser::ast;
+
+use crate::diagnostics::DiagnosticKind;
+use crate::env::{AssumedBinding, Binding, SCOPE_KEY, SHA_KEY};
+use crate::ir::{Const, Op, UniformOp, Value, MATH_CONSTANTS};
+use crate::lower::calls::builtins::Callee;
+use crate::lower::{Frame, Hidden, Lowerer, Var, R};
+
+/// What the function's free names resolved to.
+#[derive(Default)]
+pub(in crate::lower) struct Resolved {
+    /// The bindings read, for static compilation's assumptions.
+    pub(in crate::lower) used: BTreeMap<String, AssumedBinding>,
+    /// Names the static environment could not resolve: the live decorator compiles instead.
+    pub(in crate::lower) deferred: BTreeSet<String>,
+    /// What the parameters after the declared ones carry, in order.
+    pub(in crate::lower) hidden: Vec<Hidden>,
+}
+
+impl Resolved {
+    /// Records that `name` was read as `binding`.
+    pub(in crate::lower) fn assume(&mut self, name: String, binding: AssumedBinding) {
+        self.used.insert(name, binding);
+    }
+
+    /// Records that `name` could not be resolved statically.
+    pub(in crate::lower) fn defer(&mut self, name: &str) {
+        self.deferred.insert(name.to_string());
+    }
+}
+
+impl Lowerer<'_> {
+    /// Records that `name` was read as `binding` in `frame`: in a helper of another module of
+    /// the program (static compilation), under `<module>:<name>`.
+    pub(in crate::lower) fn assume(&mut self, frame: &Frame, name: &str, binding: AssumedBinding) {
+        let name = match frame.env.get(SCOPE_KEY) {
+            Some(Binding::Unresolved(module)) => format!("{module}:{name}"),
+            _ => name.to_string(),
+        };
+        self.names.assume(name, binding);
+    }
+
+    /// The parameter index of a hidden parameter, allocated on first use.
+    pub(in crate::lower) fn hidden_param(&mut self, hidden: Hidden) -> usize {
+        let hs = &mut self.names.hidden;
+        let idx = match hs.iter().position(|h| *h == hidden) {
+            Some(i) => i,
+            None => {
+                hs.push(hidden);
+                hs.len() - 1
+            }
+        };
+        self.f.declared_params + idx
+    }
+
+    /// What the called name `name` is: a nested function, a builtin, a `math` function, a helper
+    /// (D7) or an opaque callable (fallback=True); Err after reporting anything else.
+    pub(in crate::lower) fn callee_named(
+        &mut self,
+        frame: &Frame,
+        name: &str,
+        c: &ast::ExprCall,
+    ) -> R<Callee> {
+        if let Some(local) = frame.local_fns.get(name) {
+            return Ok(Callee::Local(local.clone()));
+        }
+        if frame.vars.contains_key(name) || frame.locals.contains(name) {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnknownCall,
+                format!("`{name}` is a variable, not a function"),
+                &*c.func,
+            );
+            return Err(());
+        }
+        let binding = frame.env.get(name).cloned();
+        self.callee_of_binding(frame, name, binding, c)
+    }
+
+    /// What a callee bound to `binding` is; `name` is how the call names it (dotted for an
+    /// attribute of a namespace, `Units.to_k`), under which the assumption is recorded.
+    pub(in crate::lower) fn callee_of_binding(
+        &mut self,
+        frame: &Frame,
+        name: &str,
+        binding: Option<Binding>,
+        c: &ast::ExprCall,
+    ) -> R<Callee> {
+        Ok(match binding {
+            Some(Binding::Builtin(b)) => {
+                self.assume(frame, name, AssumedBinding::Builtin(b.clone()));
+                Callee::Builtin(b)
+            }
+            Some(Binding::MathMember(m)) => {
+                self.assume(frame, name, AssumedBinding::MathMember(m.clone()));
+                Callee::Math(m)
+            }
+            Some(Binding::Function(fs)) => {
+                let line = fs.first_line;
+                let binding = match (
+                    fs.env.as_ref().and_then(|e| e.get(SCOPE_KEY)),
+                    fs.env.as_ref().and_then(|e| e.get(SHA_KEY)),
+                ) {
+                    (Some(Binding::Unresolved(module)), Some(Binding::Unresolved(sha256))) => {
+                        AssumedBinding::ModuleFunction {
+                            name: short_name(&fs.name),
+                            line,
+                            module: module.clone(),
+                            sha256: sha256.clone(),
+                        }
+                    }
+                    _ => AssumedBinding::Function {
+                        name: short_name(&fs.name),
+                        line,
+                    },
+                };
+                self.assume(frame, name, binding);
+                Callee::Helper(fs)
+            }
+            Some(Binding::Bisect(which)) => {
+                self.assume(frame, name, AssumedBinding::Bisect(which.clone()));
+                Callee::Bisect(which)
+            }
+            Some(Binding::OpaqueCallable(what)) => {
+                if self.opts.fallback {
+                    Callee::Opaque(name.to_string())
+                } else {
+                    self.error_at(
+                        frame,
+                        DiagnosticKind::UnknownCall,
+                        format!("cannot vectorize a call of `{name}` ({what}): only `math` functions, supported builtins and pure Python functions can be called (D7); pass fallback=True to call it element by element"),
+                        &*c.func,
+                    );
+                    return Err(());
+                }
+            }
+            Some(Binding::Unsupported(what)) => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnknownCall,
+                    format!("cannot call `{name}`: it is {what}"),
+                    &*c.func,
+                );
+                return Err(());
+            }
+            Some(Binding::Unresolved(_)) => {
+                self.names.defer(name);
+                return Err(());
+            }
+            None => {
+                if self.star_imported(frame, name) {
+                    return Err(());
+                }
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnknownCall,
+                    format!("cannot call `{name}`: name is not defined"),
+                    &*c.func,
+                );
+                return Err(());
+            }
+            // A class called (constructed) is a callable of the element loop (fallback=True).
+            Some(Binding::Namespace(_)) if self.opts.fallback && !name.contains('.') => {
+                Callee::Opaque(name.to_string())
+            }
+            Some(
+                Binding::MathModule
+                | Binding::NumpyModule
+                | Binding::BisectModule
+                | Binding::Namespace(_),
+            ) => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnknownCall,
+                    format!("`{name}` is a module or a class used as a namespace: call one of its functions (D7)"),
+                    &*c.func,
+                );
+                return Err(());
+            }
+            Some(Binding::Const(_))
+            | Some(Binding::Array)
+            | Some(Binding::Enum(_))
+            | Some(Binding::Object(_))
+            | Some(Binding::ExceptionClass(_))
+            | Some(Binding::ClassMethod(_)) => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnknownCall,
+                    format!("`{name}` is not a function"),
+                    &*c.func,
+                );
+                return Err(());
+            }
+        })
+    }
+
+    /// The callee `math.<name>(...)`; Err after reporting any other attribute call.
+    pub(in crate::lower) fn callee_attribute(
+        &mut self,
+        frame: &Frame,
+        a: &ast::ExprAttribute,
+        c: &ast::ExprCall,
+    ) -> R<Callee> {
+        if let Some(callee) = self.namespace_callee(frame, a, c) {
+            return callee;
+        }
+        let ast::Expr::Name(base) = a.value.as_ref() else {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnknownCall,
+                "only functions of `math`, `numpy`, `bisect`, a module alias or a class used as a namespace can be called as attributes".into(),
+                &*c.func,
+            );
+            return Err(());
+        };
+        if self.is_numpy(frame, base.id.as_str()) || self.is_namespace_arg(frame, base.id.as_str())
+        {
+            return Ok(Callee::Numpy(a.attr.to_string()));
+        }
+        if self.resolve_module(frame, base.id.as_str(), &a.value)? {
+            Ok(Callee::Math(a.attr.to_string()))
+        } else {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnknownCall,
+                format!("cannot call `{}.{}`: only functions of the `math` module can be called as attributes", base.id, a.attr),
+                &*c.func,
+            );
+            Err(())
+        }
+    }
+
+    /// A name missing from the environment may still be bound by a star import, which only the
+    /// live function can tell: the static compile defers instead of reporting it.
+    pub(in crate::lower) fn star_imported(&mut self, frame: &Frame, name: &str) -> bool {
+        if frame.env.contains_key("*") {
+            self.names.defer(name);
+            true
+        } else {
+            false
+        }
+    }
+
+    pub(in crate::lower) fn is_builtin(&self, frame: &Frame, name: &str, which: &str) -> bool {
+        name == which
+            && !frame.vars.contains_key(name)
+            && !frame.locals.contains(name)
+            && matches!(frame.env.get(name), Some(Binding::Builtin(b)) if b == which)
+    }
+
+    /// Resolves `name` to `math`; Err after reporting when it is something unusable.
+    pub(in crate::lower) fn resolve_module(
+        &mut self,
+        frame: &Frame,
+        name: &str,
+        node: &ast::Expr,
+    ) -> R<bool> {
+        if frame.vars.contains_key(name) || frame.locals.contains(name) {
+            return Ok(false);
+        }
+        match frame.env.get(name) {
+            Some(Binding::MathModule) => {
+                self.assume(frame, name, AssumedBinding::MathModule);
+                Ok(true)
+            }
+            Some(Binding::Unresolved(_)) => {
+                self.names.defer(name);
+                Err(())
+            }
+            None => {
+                if self.star_imported(frame, name) {
+                    return Err(());
+                }
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UndefinedName,
+                    format!("name `{name}` is not defined"),
+                    node,
+                );
+                Err(())
+            }
+            _ => Ok(false),
+        }
+    }
+
+    pub(in crate::lower) fn read_name(
+        &mut self,
+        frame: &mut Frame,
+        name: &str,
+        node: &ast::Expr,
+    ) -> Value {
+        match frame.vars.get(name).or_else(|| {
+            if frame.locals.contains(name) {
+                None
+            } else {
+                frame.outer.get(name)
+            }
+        }) {
+            Some(Var::Def(v)) if !self.undefined_phis.contains(v) => return *v,
+            Some(Var::Def(_)) | Some(Var::MaybeUndef) => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::MaybeUndefined,
+                    format!("`{name}` may be undefined here: it is not assigned on every path before this read (a name first assigned in a loop is defined after it only if every way out assigns it); assign it a value before the `if` or loop that may skip it"),
+                    node,
+                );
+                return self.poison();
+            }
+            None => {}
+        }
+        if frame.locals.contains(name) {
+            self.error_at(
+                frame,
+                DiagnosticKind::MaybeUndefined,
+                format!("local variable `{name}` is read before it is assigned"),
+                node,
+            );
+            return self.poison();
+        }
+        let binding = frame.env.get(name).cloned();
+        self.read_binding(frame, name, binding, node)
+    }
+
+    /// The value of a name bound to `binding` in the environment; `name` is how the function
+    /// reads it (dotted for an attribute of a namespace, `Const.R`), under which the assumption
+    /// is recorded.
+    pub(in crate::lower) fn read_binding(
+        &mut self,
+        frame: &mut Frame,
+        name: &str,
+        binding: Option<Binding>,
+        node: &ast::Expr,
+    ) -> Value {
+        match binding {
+            Some(Binding::Const(c)) => {
+                self.assume(frame, name, AssumedBinding::Const(c.clone()));
+                self.emit_hint(Op::Const(c), Some(name.to_string()))
+            }
+            Some(Binding::MathMember(m)) => {
+                if let Some((_, value)) = MATH_CONSTANTS.iter().find(|(n, _)| *n == m) {
+                    self.assume(frame, name, AssumedBinding::MathMember(m.clone()));
+                    return self.konst(Const::Float(*value));
+                }
+                self.not_a_value(frame, name, &format!("the function `math.{m}`"), node)
+            }
+            Some(Binding::Array) => {
+                let param = self.hidden_param(Hidden::Array(name.to_string()));
+                let v = self.emit_hint(Op::Param(param), Some(name.to_string()));
+                frame.vars.insert(name.to_string(), Var::Def(v));
+                v
+            }
+            Some(Binding::Enum(members)) => self.enum_class(name, &members),
+            Some(Binding::Object(type_name)) => self.uniform_global(name, &type_name),
+            Some(Binding::Unresolved(_)) => {
+                self.names.defer(name);
+                self.poison()
+            }
+            Some(Binding::MathModule) => self.not_a_value(frame, name, "the `math` module", node),
+            Some(Binding::NumpyModule) => self.not_a_value(frame, name, "the `numpy` module", node),
+            Some(Binding::BisectModule) => {
+                self.not_a_value(frame, name, "the `bisect` module", node)
+            }
+            Some(Binding::Namespace(_)) => {
+                self.not_a_value(frame, name, "a module or a class used as a namespace", node)
+            }
+            Some(Binding::Bisect(_) | Binding::ClassMethod(_)) => {
+                self.not_a_value(frame, name, "a function", node)
+            }
+            Some(Binding::Builtin(b)) => {
+                self.not_a_value(frame, name, &format!("the builtin `{b}`"), node)
+            }
+            Some(Binding::Function(_)) | Some(Binding::OpaqueCallable(_)) => {
+                self.not_a_value(frame, name, "a function", node)
+            }
+            Some(Binding::ExceptionClass(_)) => {
+                self.not_a_value(frame, name, "an exception class", node)
+            }
+            Some(Binding::Unsupported(what)) => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UndefinedName,
+                    format!("`{name}` is {what}, which cannot be frozen into vectorized code (D8): only numbers, tuples of numbers and arrays can"),
+                    node,
+                );
+                self.poison()
+            }
+            None => {
+                if self.star_imported(frame, name) {
+                    return self.poison();
+                }
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UndefinedName,
+                    format!("name `{name}` is not defined"),
+                    node,
+                );
+                self.poison()
+            }
+        }
+    }
+
+    /// The environment's module-level object `name` (a parameter dict, `None`, a string, an Enum
+    /// member: [`Binding::Object`]), as a global of the generated module (D8, D14).
+    pub(in crate::lower) fn uniform_global(&mut self, name: &str, type_name: &str) -> Value {
+        self.names.assume(
+            name.to_string(),
+            AssumedBinding::Object(type_name.to_string()),
+        );
+        let param = self.hidden_param(Hidden::Object(name.to_string()));
+        let v = self.uniform(UniformOp::Global(param), vec![]);
+        self.f.values[v.index()].hint = Some(name.to_string());
+        v
+    }
+
+    pub(in crate::lower) fn not_a_value(
+        &mut self,
+        frame: &Frame,
+        name: &str,
+        what: &str,
+        node: &ast::Expr,
+    ) -> Value {
+        self.error_at(
+            frame,
+            DiagnosticKind::UnsupportedExpression,
+            format!("`{name}` is {what}; it can be called but not used as a value"),
+            node,
+        );
+        self.poison()
+    }
+}
+
+/// The last component of a qualname: what the live function's `__name__` is.
+pub(in crate::lower) fn short_name(qualname: &str) -> String {
+    qualname.rsplit('.').next().unwrap_or(qualname).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::env::Binding;
+    use crate::pipeline::testing::{env, errors, ir_after_with};
+    use crate::pipeline::Options;
+
+    #[test]
+    fn an_undefined_name_is_reported() {
+        let e = errors("def f(x):\n    return x + y\n");
+        assert!(
+            e.iter().any(|m| m.contains("name `y` is not defined")),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn a_global_array_becomes_one_hidden_parameter() {
+        let env = env(&[("table", Binding::Array)]);
+        let src = "def f(x):\n    return x + table + table\n";
+        let f = ir_after_with(src, "lower", &env, Options::default());
+        assert_eq!(f.params, ["x", "table"]);
+        assert_eq!(f.declared_params, 1);
+        assert!(f.to_string().contains("param 1"), "{f}");
+    }
+}

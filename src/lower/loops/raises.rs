@@ -1,0 +1,242 @@
+//! `raise` and `assert` inside loops (D11 with D6/D12): a lane that raises in an iteration leaves
+//! the loop as a lane that returns does (it is done: a masked loop drops it from its activity),
+//! with the site's code; the other lanes go on. The loop carries each lane's raise code (0 until
+//! it raises) as a phi, which the body's returns start with as a raise entry on the lanes done
+//! before the iteration (so a lane keeps the code of its first exit), and a snapshot of every
+//! value a raise site inside the body reads, taken in the iteration where the lane's code
+//! changed: the message is built after the body from the values the lane had at its raise.
+//! After the loop, the lanes whose code is nonzero are one raise entry, ahead of the loop's
+//! returns. Which element raises is then CPython's: the first one in C order, whatever the
+//! iteration it raised in (the element loop runs each element's iterations to the end first).
+
+use crate::Map as HashMap;
+
+use crate::diagnostics::DiagnosticKind;
+use crate::ir::{Block, CmpOp, Const, Kind, Op, Phi, Shape, Value};
+use crate::lower::{Flow, Frame, Lowerer, Var};
+
+/// What a raise site inside a loop may read (`leave_loop_raises`, `raise::push_site`).
+pub(in crate::lower) const LOOP_MESSAGE_READS: &str = "an exception raised inside a loop may read numbers, the function's parameters and uniform values (D14) from before the loop, not a tuple or a uniform value the loop computes; build the message from those";
+
+/// The phis of a loop's variables that its body leaves as they were (`phis`: by name), with the
+/// values they start with (`outer`: the variables before the loop).
+pub(in crate::lower) fn unchanged_phis(
+    phis: &[(String, Value)],
+    body_vars: &HashMap<String, Var>,
+    outer: &HashMap<String, Var>,
+) -> HashMap<Value, Value> {
+    phis.iter()
+        .filter_map(|(name, dst)| {
+            let changed = matches!(body_vars.get(name), Some(Var::Def(v)) if v != dst);
+            match outer.get(name) {
+                Some(Var::Def(init)) if !changed => Some((*dst, *init)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The raise state a loop whose body can raise carries.
+pub(in crate::lower) struct LoopRaises {
+    /// The phi of each lane's raise code.
+    code: Value,
+    /// Its value at the end of the body.
+    next: Option<Value>,
+    /// The snapshot phi of each raise site value defined in the body, and its next value.
+    snapshots: Vec<(Value, Value)>,
+    /// How many values and raise sites there were when the body started.
+    values_mark: usize,
+    sites_mark: usize,
+}
+
+impl Lowerer<'_> {
+    /// Lowers a loop's body; with `raises`, the loop carries the raises inside it, else a raise
+    /// there is reported (`raise::no_raise_here`).
+    pub(in crate::lower) fn loop_body(
+        &mut self,
+        frame: &mut Frame,
+        body: &[rustpython_parser::ast::Stmt],
+        raises: bool,
+    ) {
+        let unprepared = usize::from(!raises);
+        self.loop_depth += 1;
+        self.loops_without_raises += unprepared;
+        self.body(frame, body);
+        self.loops_without_raises -= unprepared;
+        self.loop_depth -= 1;
+    }
+
+    /// Before the body of a loop that carries `raises`: the phi of the raise code, as the first
+    /// entry of the body's returns on the lanes `done` before the iteration. Values from
+    /// `values_mark` on are the loop's (its index and phis included).
+    pub(in crate::lower) fn enter_loop_raises(
+        &mut self,
+        frame: &mut Frame,
+        raises: bool,
+        done: Option<Value>,
+        values_mark: usize,
+    ) -> Option<LoopRaises> {
+        if !raises {
+            return None;
+        }
+        let code = self
+            .f
+            .new_value(Kind::Int, Shape::Array, Some("raised".into()));
+        self.raise_codes.insert(code);
+        frame.flow.returns.insert(0, (done, code));
+        Some(LoopRaises {
+            code,
+            next: None,
+            snapshots: vec![],
+            values_mark,
+            sites_mark: self.raise_sites.len(),
+        })
+    }
+
+    /// At the end of the body (emitted into `block`): the next raise code, and the snapshots of
+    /// the values the body's raise sites read, which the sites read instead. A uniform value
+    /// (D14) has no array to snapshot: a site may read one from before the loop, also through a
+    /// phi the body never changes (`unchanged`: the phi and the value it starts with), and no
+    /// other.
+    pub(in crate::lower) fn leave_loop_raises(
+        &mut self,
+        block: &mut Block,
+        flow: &Flow,
+        r: &mut LoopRaises,
+        unchanged: &HashMap<Value, Value>,
+    ) {
+        let returns = flow.returns.clone();
+        self.in_block(block, |l| {
+            let next = l.raise_chain(&returns, false).unwrap_or(r.code);
+            let next = l.as_mask(next);
+            let changed = l.emit(Op::Compare(CmpOp::Ne, next, r.code));
+            for site in r.sites_mark..l.raise_sites.len() {
+                for i in 0..l.raise_sites[site].args.len() {
+                    let a = l.raise_sites[site].args[i];
+                    if a.index() < r.values_mark || l.uniform_args.contains(&a) {
+                        continue;
+                    }
+                    if l.kind(a) == Kind::Object {
+                        match unchanged.get(&a) {
+                            Some(&init) => l.raise_sites[site].args[i] = init,
+                            None => l.uniform_read_in_loop(site),
+                        }
+                        continue;
+                    }
+                    let hint = l.f.info(a).hint.clone();
+                    let dst = l.f.new_value(l.kind(a), Shape::Array, hint);
+                    let next = l.select(changed, a, dst);
+                    r.snapshots.push((dst, next));
+                    l.raise_sites[site].args[i] = dst;
+                }
+            }
+            r.next = Some(next);
+        });
+    }
+
+    /// Reports that raise site `site` reads a uniform value its loop defines.
+    fn uniform_read_in_loop(&mut self, site: usize) {
+        if let Some((source, (start, end))) = self.site_info[site].at {
+            self.error(
+                DiagnosticKind::UnsupportedStatement,
+                LOOP_MESSAGE_READS.into(),
+                source,
+                start,
+                end,
+            );
+        }
+    }
+
+    /// The phis of the raise code (0 on entry) and of the snapshots (placeholders on entry: a
+    /// lane reads its snapshot only if it raised), emitted before the loop.
+    pub(in crate::lower) fn loop_raise_phis(
+        &mut self,
+        r: Option<&LoopRaises>,
+        phis: &mut Vec<Phi>,
+    ) {
+        let Some(r) = r else {
+            return;
+        };
+        let zero = self.konst(Const::Int(0));
+        let init = self.emit(Op::AsArray(zero));
+        let next = r.next.unwrap_or(r.code);
+        phis.push(Phi {
+            dst: r.code,
+            init,
+            next,
+        });
+        for &(dst, next) in &r.snapshots {
+            let init = self.placeholder(dst);
+            phis.push(Phi { dst, init, next });
+        }
+    }
+
+    /// After the loop: the lanes that raised inside it, as a raise entry after the returns from
+    /// before it (`outer`), ahead of the loop's own returns.
+    pub(in crate::lower) fn exit_loop_raises(
+        &mut self,
+        frame: &Frame,
+        r: Option<&LoopRaises>,
+        outer: &mut Flow,
+    ) {
+        let Some(r) = r else {
+            return;
+        };
+        let zero = self.konst(Const::Int(0));
+        let raised = self.emit(Op::Compare(CmpOp::Ne, r.code, zero));
+        let entry = self.and_opt(frame.cond, Some(raised));
+        outer.returns.push((entry, r.code));
+    }
+
+    /// Forgets the raise sites recorded from `mark` on (by a lowering of a loop's body that is
+    /// lowered again).
+    pub(in crate::lower) fn forget_sites(&mut self, mark: usize) {
+        self.raise_sites.truncate(mark);
+        self.site_info.truncate(mark);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::pipeline::testing::compiled;
+
+    #[test]
+    fn a_loop_that_raises_carries_the_code_and_a_snapshot_of_the_message_values() {
+        let c = compiled(
+            "def f(x):\n    for k in range(3):\n        x = x * 2.0\n        if x > 10.0:\n            raise ValueError(f'{x} at {k}')\n    return x\n",
+        );
+        // The message reads the values at the raise (snapshots), not the loop's last ones.
+        assert!(c.source.contains("_vec_raises("), "{}", c.source);
+        let snapshots = c.ir.raises.as_ref().map(|r| r.sites[0].args.clone());
+        assert_eq!(snapshots.map(|a| a.len()), Some(2), "{}", c.source);
+    }
+
+    #[test]
+    fn a_while_loop_that_only_raises_ends_its_raising_lanes() {
+        let c = compiled(
+            "def f(x):\n    n = 0\n    while x > 1.0:\n        if x > 1e12:\n            raise OverflowError(n)\n        x = x / 2.0\n        n += 1\n    return n\n",
+        );
+        assert!(
+            c.source.contains("while _vec_any(xp, active):"),
+            "{}",
+            c.source
+        );
+        assert!(c.source.contains("_vec_raises("), "{}", c.source);
+    }
+
+    #[test]
+    fn a_loop_calling_a_helper_that_raises_is_lowered_again_carrying_raises() {
+        // Neither loop's own body shows a raise: the inner one is lowered again carrying the
+        // helper's, then the outer one, which the inner one's raise entry reaches.
+        let c = compiled(
+            "def g(v):\n    assert v > 0.0, f'{v} is not positive'\n    return v\n\ndef f(x):\n    acc = 0.0\n    for j in range(2):\n        for k in range(3):\n            acc += g(x - j - k)\n    return acc\n",
+        );
+        assert!(c.source.contains("_vec_raises("), "{}", c.source);
+        assert_eq!(
+            c.ir.raises.as_ref().map(|r| r.sites.len()),
+            Some(1),
+            "{}",
+            c.source
+        );
+    }
+}

@@ -1,0 +1,282 @@
+//! Several results (D13): `return a, b`, a helper's tuple result unpacked by its caller
+//! (`s, c = sincosd(x)`) or indexed with a constant (`r[0]`).
+//!
+//! A tuple exists only while lowering: a handle value standing for its positions, which are
+//! ordinary values. Merges of returns and of variables (`select`) go position by position, so
+//! each position follows the kind rules of a single result; tuples of different lengths on two
+//! paths are an error naming both `return`s. A handle still read by the IR after lowering (a
+//! tuple used as a number, or carried around a loop) is rejected where the tuple was made.
+
+use rustpython_parser::ast;
+
+use crate::diagnostics::{DiagnosticKind, SourceId};
+use crate::frontend::extract::span;
+use crate::ir::{use_counts, Const, Kind, Shape, Value};
+use crate::lower::{Frame, Lowerer};
+
+/// The positions of a tuple and the source it was made at (a `return`, or a call returning one).
+#[derive(Debug, Clone)]
+pub(in crate::lower) struct TupleValue {
+    items: Vec<Value>,
+    site: Site,
+}
+
+/// Where a returned value comes from: source, byte range.
+type Site = (SourceId, usize, usize);
+
+impl Lowerer<'_> {
+    /// `return a, b, ...`: the handle of a tuple of the lowered items.
+    pub(in crate::lower) fn tuple_return(
+        &mut self,
+        frame: &mut Frame,
+        t: &ast::ExprTuple,
+        stmt: &ast::Stmt,
+    ) -> Value {
+        let mut items = Vec::with_capacity(t.elts.len());
+        for e in &t.elts {
+            let v = self.expr(frame, e);
+            if self.tuples.contains_key(&v) {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnsupportedExpression,
+                    "a tuple inside a returned tuple is not supported; return its items in one flat tuple".into(),
+                    e,
+                );
+                return self.poison();
+            }
+            items.push(v);
+        }
+        let (start, end) = span(stmt);
+        self.make_tuple(items, (frame.source, start, end))
+    }
+
+    /// A fresh handle for `items` (a value no instruction may read: see [`Self::reject_tuple_uses`]).
+    /// It is defined as the constant it is written as, so the IR verifier accepts it until DCE
+    /// drops it.
+    pub(in crate::lower) fn make_tuple(&mut self, items: Vec<Value>, site: Site) -> Value {
+        let v = self.f.new_value(Kind::Float, Shape::Scalar, None);
+        self.push_inst(crate::ir::Inst::Let {
+            dst: v,
+            op: crate::ir::Op::Const(Const::Float(0.0)),
+        });
+        self.tuples.insert(v, TupleValue { items, site });
+        v
+    }
+
+    /// Records where a single (non-tuple) value was returned, for arity errors.
+    pub(in crate::lower) fn note_return_site(&mut self, frame: &Frame, v: Value, stmt: &ast::Stmt) {
+        let (start, end) = span(stmt);
+        self.return_sites
+            .entry(v)
+            .or_insert((frame.source, start, end));
+    }
+
+    /// `where(c, a, b)` when `a` or `b` is a tuple: position by position, or an error when the
+    /// two are not tuples of the same length (None when neither is a tuple).
+    pub(in crate::lower) fn select_tuples(
+        &mut self,
+        c: Value,
+        a: Value,
+        b: Value,
+    ) -> Option<Value> {
+        self.merge_tuples(a, b, |l, p, q| l.select(c, p, q))
+    }
+
+    /// `f` of each position of `v` when `v` is a tuple (None when it is not).
+    pub(in crate::lower) fn map_tuple(
+        &mut self,
+        v: Value,
+        mut f: impl FnMut(&mut Self, Value) -> Value,
+    ) -> Option<Value> {
+        let t = self.tuples.get(&v).cloned()?;
+        let items = t.items.iter().map(|&p| f(self, p)).collect();
+        Some(self.make_tuple(items, t.site))
+    }
+
+    /// `merge` of `a` and `b` position by position when either is a tuple, or an error when the
+    /// two are not tuples of the same length (None when neither is a tuple).
+    pub(in crate::lower) fn merge_tuples(
+        &mut self,
+        a: Value,
+        b: Value,
+        mut merge: impl FnMut(&mut Self, Value, Value) -> Value,
+    ) -> Option<Value> {
+        let ta = self.tuples.get(&a).cloned();
+        let tb = self.tuples.get(&b).cloned();
+        if ta.is_none() && tb.is_none() {
+            return None;
+        }
+        if self.poisoned.contains(&a) || self.poisoned.contains(&b) {
+            return Some(self.poison());
+        }
+        match (ta, tb) {
+            (Some(x), Some(y)) if x.items.len() == y.items.len() => {
+                let items = x
+                    .items
+                    .iter()
+                    .zip(&y.items)
+                    .map(|(&p, &q)| merge(self, p, q))
+                    .collect();
+                Some(self.make_tuple(items, x.site))
+            }
+            (x, y) => {
+                let describe =
+                    |l: &Self, t: &Option<TupleValue>, v: Value| -> (usize, Option<Site>) {
+                        match t {
+                            Some(t) => (t.items.len(), Some(t.site)),
+                            None => (1, l.return_sites.get(&v).copied()),
+                        }
+                    };
+                let (na, sa) = describe(self, &x, a);
+                let (nb, sb) = describe(self, &y, b);
+                self.arity_error((na, sa), (nb, sb));
+                Some(self.poison())
+            }
+        }
+    }
+
+    /// Two paths return tuples of different lengths (or a tuple and a single value).
+    fn arity_error(&mut self, a: (usize, Option<Site>), b: (usize, Option<Site>)) {
+        let line = |l: &Self, s: Option<Site>| {
+            s.and_then(|(src, start, _)| l.sources.get(src).map(|t| t.position(start).0))
+        };
+        let values = |n: usize| {
+            if n == 1 {
+                "1 value".to_string()
+            } else {
+                format!("{n} values")
+            }
+        };
+        let (la, lb) = (line(self, a.1), line(self, b.1));
+        let message = match (la, lb) {
+            (Some(la), Some(lb)) => format!(
+                "every path must return the same number of values (D13): the `return` at line {la} gives {}, the `return` at line {lb} gives {}",
+                values(a.0),
+                values(b.0)
+            ),
+            _ => "these several values meet a single value on another path: every path must return the same number of values (D13), and a tuple cannot be returned from inside a loop".into(),
+        };
+        let Some((src, start, end)) = b.1.or(a.1) else {
+            return;
+        };
+        self.error(
+            DiagnosticKind::UnsupportedStatement,
+            message,
+            src,
+            start,
+            end,
+        );
+    }
+
+    /// `a, b = value` where `value` lowered to a tuple of as many items.
+    pub(in crate::lower) fn unpack(
+        &mut self,
+        frame: &mut Frame,
+        targets: &ast::ExprTuple,
+        v: Value,
+        at: &ast::Expr,
+    ) {
+        if self.poisoned.contains(&v) {
+            return;
+        }
+        let Some(t) = self.tuples.get(&v).cloned() else {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedStatement,
+                "tuple unpacking needs a tuple of the same length on the right (a tuple literal or a call of a helper returning one)".into(),
+                at,
+            );
+            return;
+        };
+        if t.items.len() != targets.elts.len() {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedStatement,
+                format!(
+                    "cannot unpack {} values into {} names",
+                    t.items.len(),
+                    targets.elts.len()
+                ),
+                at,
+            );
+            return;
+        }
+        for (target, item) in targets.elts.iter().zip(t.items) {
+            if let ast::Expr::Name(n) = target {
+                self.assign(frame, n.id.as_str(), item);
+            }
+        }
+    }
+
+    /// `r[i]` of a tuple result with a constant index `i` (negative from the end, as Python).
+    pub(in crate::lower) fn tuple_item(
+        &mut self,
+        frame: &Frame,
+        t: Value,
+        index: Option<Const>,
+        e: &ast::Expr,
+    ) -> Option<Value> {
+        let items = self.tuples.get(&t)?.items.clone();
+        let n = items.len() as i128;
+        let i = match index {
+            Some(Const::Int(i)) => Some(i),
+            Some(Const::Bool(b)) => Some(i128::from(b)),
+            _ => None,
+        };
+        match i.map(|i| if i < 0 { i + n } else { i }) {
+            Some(i) if (0..n).contains(&i) => Some(items[i as usize]),
+            Some(_) => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnsupportedExpression,
+                    format!("tuple index out of range: the tuple has {n} values"),
+                    e,
+                );
+                Some(self.poison())
+            }
+            None => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnsupportedExpression,
+                    "a tuple result can be indexed only with a constant (`r[0]`); unpack it instead: `a, b = f(x)`".into(),
+                    e,
+                );
+                Some(self.poison())
+            }
+        }
+    }
+
+    /// The function's result: the positions of a tuple, or one value.
+    pub(in crate::lower) fn result_positions(&self, ret: Value) -> (Vec<Value>, bool) {
+        match self.tuples.get(&ret) {
+            Some(t) => (t.items.clone(), true),
+            None => (vec![ret], false),
+        }
+    }
+
+    /// Reports every tuple handle the lowered function still reads (D10: never a number made up
+    /// for a tuple): a tuple used in arithmetic or a condition, or returned from inside a loop.
+    pub(in crate::lower) fn reject_tuple_uses(&mut self) {
+        if self.tuples.is_empty() {
+            return;
+        }
+        let counts = use_counts(&self.f);
+        let mut misused: Vec<Site> = self
+            .tuples
+            .iter()
+            .filter(|(v, _)| counts.get(v.index()).copied().unwrap_or(0) > 0)
+            .map(|(_, t)| t.site)
+            .collect();
+        misused.sort_unstable();
+        misused.dedup();
+        for (src, start, end) in misused {
+            self.error(
+                DiagnosticKind::UnsupportedExpression,
+                "these several values are used as one value: a tuple result can only be returned, unpacked (`a, b = f(x)`) or indexed with a constant (`r[0]`), and cannot be returned from inside a loop".into(),
+                src,
+                start,
+                end,
+            );
+        }
+    }
+}
