@@ -410,8 +410,8 @@ def make_exact_args(namespace: Any = None) -> Callable[..., tuple[Any, ...]]:
 def _int_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
     """The int body's plan (``_vec_int_args``): every argument an int64 array, an int8/16/32 or
     uint8/16/32 one (widened to int64 as ``_vec_exact_args`` widens it: exactly), or a Python int
-    within int64 (a 0-d int64 array); else ``_no_plan`` (bool, uint64 and float arguments take the
-    exact body).
+    within int64 (a 0-d int64 array); else None (bool, uint64 and float arguments take the exact
+    body). Plans are cached by the arguments' types, so each call checks its arrays' dtypes.
 
     On NumPy, a ufunc of 0-d operands returns a NumPy scalar, whose int arithmetic warns on the
     wrap-around that array arithmetic does silently (docs/semantics.md item 6), where the exact
@@ -424,8 +424,6 @@ def _int_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
     for a in args:
         t = type(a)
         if t is int or (t is not bool and isinstance(a, int) and not hasattr(a, "dtype")):
-            if python_int_kind(int(a)) != "i":
-                return _no_plan
             tags.append("I")
         elif hasattr(a, "dtype") and not isinstance(a, (bool, int, float)):
             tags.append("A")
@@ -434,14 +432,10 @@ def _int_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
             return _no_plan
     xp = _resolve_namespace(arrays, pinned)
     info = namespace_info(xp)
-    # int64, or int8/16/32 and uint8/16/32 (WIDEN_INT), whose every value int64 holds.
-    if any(info.kind_of_dtype(a.dtype) not in ("i", WIDEN_INT) for a in arrays):
-        return _no_plan
     numpy = compat.is_numpy_namespace(xp)
-    if numpy and not any(getattr(a, "ndim", 0) for a in arrays):
-        return _no_plan
     make = info.makers["i"]
     int64 = info.int64
+    kind_of = info.kind_of_dtype
     tags_t = tuple(tags)
 
     def one(tag: str, a: Any) -> Any:
@@ -452,7 +446,19 @@ def _int_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
             a = xp.astype(a, int64)
         return xp.reshape(a, (1,)) if numpy and a.ndim == 0 else a
 
-    def plan(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    def plan(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        shaped = False
+        for tag, a in zip(tags_t, args):
+            if tag == "I":
+                if python_int_kind(int(a)) != "i":
+                    return None
+            # int64, or int8/16/32 and uint8/16/32 (WIDEN_INT), whose every value int64 holds.
+            elif kind_of(a.dtype) not in ("i", WIDEN_INT):
+                return None
+            elif a.ndim:
+                shaped = True
+        if numpy and not shaped:
+            return None
         return (xp, *(one(tag, a) for tag, a in zip(tags_t, args)))
 
     return plan
