@@ -342,6 +342,18 @@ pub const RAISES: Helper = Helper {
               `(make_exception, values, make_cause)`, called on that lane's values",
 };
 
+/// The check after the body of a function whose every lane reaches the same raise, if any
+/// (D11 with a raise code computed from uniform values, D14): run in a Python `if`.
+pub const RAISE_UNIFORM: Helper = Helper {
+    key: "raise_uniform",
+    name: "_vec_raise_uniform",
+    params: "xp, code, arrays, *sites",
+    ops: &[],
+    meaning: "raises the exception of site `code - 1` of `sites` (as `_vec_raises`), built from \
+              the first element's values, with its note, unless the broadcast shape of the \
+              tuple `arrays` has no element; called where `code`, a Python int, is nonzero",
+};
+
 /// `nan_on_raise=True` (D11): the result as float64 with NaN on the lanes that raised.
 pub const RAISED_TO_NAN: Helper = Helper {
     key: "raised_to_nan",
@@ -385,6 +397,7 @@ pub const HELPERS: &[Helper] = &[
     UNPACK,
     OWNED,
     RAISES,
+    RAISE_UNIFORM,
     RAISED_TO_NAN,
 ];
 
