@@ -250,6 +250,20 @@ def test_a_raise_on_uniform_values_is_checked_once(taper, backend):
     assert vec(empty, empty, params).shape == (0,)
 
 
+@pytest.mark.parametrize("taper", [0.55, 1.5])
+def test_nan_on_raise_of_a_raise_on_uniform_values(taper, backend):
+    # The code is a Python int: every element NaN, or none (fuzz seed 515151 #18 on strict).
+    vec = vectorize(housing_award, nan_on_raise=True)
+    from oracle import to_backend, to_numpy
+
+    earnings = np.array([5000.0, 12000.0, 30000.0])
+    got = to_numpy(vec(to_backend(earnings, backend), 900.0, {"taper": taper, "allowance": 8000.0}))
+    if taper > 1.0:
+        assert np.isnan(got).all() and got.shape == (3,)
+    else:
+        np.testing.assert_array_equal(got, vec(earnings, 900.0, {"taper": taper, "allowance": 8000.0}))
+
+
 def test_a_raise_on_uniform_values_under_jax_jit():
     jax = pytest.importorskip("jax")
     jax.config.update("jax_enable_x64", True)

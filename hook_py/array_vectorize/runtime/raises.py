@@ -100,6 +100,8 @@ def _vec_raised_to_nan(xp: Any, code: Any, value: Any) -> Any:
     An int converts as ``float()`` converts it, uint64 lattice lanes (item 13) included."""
     if not hasattr(value, "dtype") or isinstance(value, LatticeInt) or value.dtype != xp.float64:
         value = _vec_unary(xp, "float", value)
+    if type(code) is int:  # every lane's code (a check of uniform values, D14)
+        return xp.full_like(value, float("nan")) if code else value
     nan = xp.asarray(float("nan"), dtype=xp.float64)
     return xp.where(code != 0, nan, value)
 
