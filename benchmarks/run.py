@@ -53,7 +53,6 @@ import statistics  # noqa: E402
 import time  # noqa: E402
 import timeit  # noqa: E402
 import traceback  # noqa: E402
-import tracemalloc  # noqa: E402
 import types  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -67,6 +66,7 @@ from array_vectorize import _core  # noqa: E402
 from array_vectorize.runtime import threads  # noqa: E402
 
 import functions  # noqa: E402
+from peers import peak_bytes  # noqa: E402
 
 N_BIG = 1_000_000
 N_SMALL = 10
@@ -176,22 +176,6 @@ def time_np_vectorize(scalar, args, repeats: int) -> float:
 
 
 # ----------------------------------------------------------------------------- peers and memory
-
-
-def peak_bytes(fn, args) -> int:
-    """Bytes allocated at the peak of one call of `fn(*args)` above what was allocated before it
-    (tracemalloc, which sees NumPy's data buffers): the temporaries and the result."""
-    fn(*args)
-    tracemalloc.start()
-    try:
-        before, _ = tracemalloc.get_traced_memory()
-        tracemalloc.reset_peak()
-        out = fn(*args)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    del out
-    return peak - before
 
 
 def _jax():
