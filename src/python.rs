@@ -469,6 +469,23 @@ fn element_loop(
         .ok_or_else(|| PyValueError::new_err("an element loop needs at least one parameter"))
 }
 
+/// The text the function `name` whose text starts `source` is compiled from: its `def` block, or
+/// the lambda expression the compiler picks (src/frontend/mod.rs `function_text`); None when
+/// there is no such function in it.
+#[pyfunction]
+fn function_text(source: &str, name: &str) -> PyResult<Option<String>> {
+    guarded(|| {
+        // A def's block is cut without parsing; a lambda's line is parsed (a deep stack).
+        if crate::frontend::identifiers::is_lambda(name) {
+            Ok(on_large_stack(|| {
+                crate::frontend::function_text(source, name)
+            }))
+        } else {
+            Ok(crate::frontend::function_text(source, name))
+        }
+    })
+}
+
 /// Hex sha256 of `data[start:]` (a start offset, so that a cache file's payload is hashed in
 /// place rather than copied out first).
 #[pyfunction]
@@ -544,6 +561,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sha256_hex, m)?)?;
     m.add_function(wrap_pyfunction!(checksum64, m)?)?;
     m.add_function(wrap_pyfunction!(element_loop, m)?)?;
+    m.add_function(wrap_pyfunction!(function_text, m)?)?;
     m.add_function(wrap_pyfunction!(write_atomic, m)?)?;
     m.add_function(wrap_pyfunction!(scan_tree, m)?)?;
     Ok(())
