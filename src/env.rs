@@ -6,13 +6,16 @@
 
 use std::collections::BTreeMap;
 
+use crate::frontend::tree::FunctionTree;
+use crate::frontend::Input;
+
 pub use crate::ir::{float_repr, Const};
 
 /// The source of a helper function (D7) and the environment its own free names resolve in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FunctionSource {
-    /// Text that contains the `def` (or the `lambda`) at its first line.
-    pub source: String,
+    /// Where the front end finds the function.
+    pub code: FunctionCode,
     /// File it came from, for diagnostics.
     pub path: String,
     /// 1-based line of `source`'s first line in `path`.
@@ -23,6 +26,30 @@ pub struct FunctionSource {
     /// Where its free names resolve; `None` when that is the caller's environment (a helper of
     /// the same module, and the way the decorator breaks cycles between helpers).
     pub env: Option<Env>,
+}
+
+/// A function's code as the front end takes it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FunctionCode {
+    /// Text that contains the `def` (or the `lambda`) at its first line, parsed by the front end
+    /// (the decorator's helpers: the rest of the file may follow).
+    Text(String),
+    /// A node of a module parsed once (the static compile, issue 25 item 7).
+    Tree(FunctionTree),
+}
+
+impl FunctionSource {
+    /// The front end's input for this function.
+    pub fn input(&self) -> Input<'_> {
+        match &self.code {
+            FunctionCode::Text(source) => Input::Text {
+                source,
+                path: &self.path,
+                first_line: self.first_line,
+            },
+            FunctionCode::Tree(tree) => Input::Tree(tree),
+        }
+    }
 }
 
 /// What one free name is bound to.

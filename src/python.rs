@@ -10,7 +10,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::diagnostics::{CompileError, Rendered};
-use crate::env::{AssumedBinding, Assumption, Binding, Const, Env, FunctionSource};
+use crate::env::{AssumedBinding, Assumption, Binding, Const, Env, FunctionCode, FunctionSource};
+use crate::frontend::Input;
 use crate::host::stack::on_large_stack;
 use crate::lower::Hidden;
 use crate::pipeline::{self, Compiled, Options, Request};
@@ -166,7 +167,7 @@ fn function_from_py(t: &Bound<'_, PyTuple>) -> PyResult<FunctionSource> {
         Some(env_from_py(env_obj.cast::<PyDict>()?)?)
     };
     Ok(FunctionSource {
-        source: t.get_item(1)?.extract()?,
+        code: FunctionCode::Text(t.get_item(1)?.extract()?),
         path: t.get_item(2)?.extract()?,
         first_line: t.get_item(3)?.extract()?,
         name: t.get_item(4)?.extract()?,
@@ -347,9 +348,11 @@ fn compile_function<'py>(
     let options = options_from_py(options)?;
     let result = guarded(|| {
         let req = Request {
-            source,
-            path,
-            first_line,
+            input: Input::Text {
+                source,
+                path,
+                first_line,
+            },
             name,
             env: &env,
             options,
@@ -389,30 +392,29 @@ fn compile_module<'py>(
     package: Option<String>,
     modules: Option<std::collections::BTreeMap<String, (String, String, String)>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let imports = Imports {
-        package: package.unwrap_or_default(),
-        modules: modules
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(name, (source, path, sha256))| {
-                (
-                    name,
-                    ForeignModule {
-                        source,
-                        path,
-                        sha256,
-                    },
-                )
-            })
-            .collect(),
-    };
+    let package = package.unwrap_or_default();
+    let modules = modules
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(name, (source, path, sha256))| {
+            (
+                name,
+                ForeignModule {
+                    source,
+                    path,
+                    sha256,
+                },
+            )
+        })
+        .collect();
     let optimize = py
         .import("sys")?
         .getattr("flags")?
         .getattr("optimize")?
         .is_truthy()?;
     let result = guarded(|| {
-        Ok(on_large_stack(|| {
+        Ok(on_large_stack(move || {
+            let imports = Imports::new(package, modules);
             static_module::compile_module_in(source, path, only, optimize, &imports)
         }))
     })?;

@@ -15,11 +15,14 @@
 //! Only one level is followed: the other module's own imports of the program's modules stay
 //! unresolved.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use rustpython_parser::ast;
 
 use crate::env::{Binding, Env, SCOPE_KEY, SHA_KEY};
+use crate::frontend::tree::ParsedModule;
 
 /// The source of another module of the program.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,11 +40,14 @@ pub struct ForeignModule {
 pub struct Imports {
     pub package: String,
     pub modules: BTreeMap<String, ForeignModule>,
+    /// Each module's scoped environment, built from one parse of its text per compile (issue
+    /// 25 item 7); None when it does not parse or is past the module limits.
+    envs: RefCell<BTreeMap<String, Option<Env>>>,
 }
 
-/// Builds the environment of a module's text (module.rs `module_env`, without imports of the
-/// program's modules); None when the text does not parse.
-pub type EnvOfText<'a> = &'a dyn Fn(&str, &str) -> Option<Env>;
+/// Builds the environment of a parsed module (mod.rs `module_env`, without imports of the
+/// program's modules).
+pub type EnvOfModule<'a> = &'a dyn Fn(&Arc<ParsedModule>) -> Env;
 
 /// `importlib.util.resolve_name` for `from <level dots><module> import ...` in `package`.
 pub fn resolve_name(module: &str, level: u32, package: &str) -> Option<String> {
@@ -65,11 +71,30 @@ pub fn resolve_name(module: &str, level: u32, package: &str) -> Option<String> {
 }
 
 impl Imports {
+    /// The modules `modules` (by absolute name), imported from package `package`.
+    pub fn new(package: String, modules: BTreeMap<String, ForeignModule>) -> Self {
+        Imports {
+            package,
+            modules,
+            envs: RefCell::default(),
+        }
+    }
+
     /// The environment of module `name` as a helper of it sees it: scoped (its module name and
     /// source hash under [`SCOPE_KEY`] and [`SHA_KEY`]).
-    fn env_of(&self, name: &str, env_of_text: EnvOfText) -> Option<Env> {
+    fn env_of(&self, name: &str, env_of_module: EnvOfModule) -> Option<Env> {
+        if let Some(known) = self.envs.borrow().get(name) {
+            return known.clone();
+        }
+        let env = self.scoped_env(name, env_of_module);
+        self.envs.borrow_mut().insert(name.to_string(), env.clone());
+        env
+    }
+
+    fn scoped_env(&self, name: &str, env_of_module: EnvOfModule) -> Option<Env> {
         let m = self.modules.get(name)?;
-        let mut env = env_of_text(&m.source, &m.path)?;
+        let module = Arc::new(ParsedModule::parse(&m.source, &m.path).ok()?);
+        let mut env = env_of_module(&module);
         for (k, b) in env.iter_mut() {
             if !plain(b) {
                 // Enum and exception classes, classes used as namespaces: globals the generated
@@ -85,7 +110,7 @@ impl Imports {
 
     /// The names `stmt` binds to something of another module of the program that its text pins
     /// down; names it leaves out keep the caller's binding (unresolved).
-    pub fn bindings(&self, stmt: &ast::Stmt, env_of_text: EnvOfText) -> Vec<(String, Binding)> {
+    pub fn bindings(&self, stmt: &ast::Stmt, env_of_module: EnvOfModule) -> Vec<(String, Binding)> {
         let mut out = vec![];
         match stmt {
             ast::Stmt::Import(i) => {
@@ -96,7 +121,7 @@ impl Imports {
                         continue;
                     }
                     let bound = a.asname.as_ref().unwrap_or(&a.name).to_string();
-                    if let Some(env) = self.env_of(a.name.as_str(), env_of_text) {
+                    if let Some(env) = self.env_of(a.name.as_str(), env_of_module) {
                         out.push((bound, module_namespace(&env)));
                     }
                 }
@@ -107,14 +132,14 @@ impl Imports {
                 let Some(absolute) = resolve_name(&module, level, &self.package) else {
                     return out;
                 };
-                let env = self.env_of(&absolute, env_of_text);
+                let env = self.env_of(&absolute, env_of_module);
                 for a in &i.names {
                     let bound = a.asname.as_ref().unwrap_or(&a.name).to_string();
                     let member = env.as_ref().and_then(|e| member(e, a.name.as_str()));
                     let sub = format!("{absolute}.{}", a.name);
                     if let Some(b) = member {
                         out.push((bound, b));
-                    } else if let Some(sub_env) = self.env_of(&sub, env_of_text) {
+                    } else if let Some(sub_env) = self.env_of(&sub, env_of_module) {
                         out.push((bound, module_namespace(&sub_env)));
                     }
                 }

@@ -16,16 +16,17 @@ use std::collections::BTreeMap;
 
 use crate::Map as HashMap;
 
-use rustpython_parser::ast;
-use rustpython_parser::{parse, Mode};
+use std::sync::Arc;
 
-use crate::diagnostics::LineIndex;
+use rustpython_parser::ast;
+
 use crate::diagnostics::{CompileError, Rendered, SourceText};
-use crate::env::{Binding, Env, FunctionSource};
-use crate::frontend::source::{check_nesting, Limits};
+use crate::env::{Binding, Env, FunctionCode, FunctionSource};
+use crate::frontend::tree::{FunctionTree, ParsedModule};
+use crate::frontend::Input;
 use crate::pipeline::{compile_function, Compiled, Options, Request};
 use crate::static_module::imports::Imports;
-use crate::static_module::text::{def_start, function_text, literal};
+use crate::static_module::text::literal;
 
 /// Builtins the compiler gives meaning to.
 pub const KNOWN_BUILTINS: &[&str] = &[
@@ -183,7 +184,8 @@ pub fn compile_module_with(
 }
 
 /// [`compile_module_with`] where the module's imports of `imports.modules` resolve to those
-/// modules' text (src/static_module/imports.rs).
+/// modules' text (src/static_module/imports.rs). The module is parsed once; every function
+/// compiled from it, its helpers included, is taken from that tree (issue 25 item 7).
 pub fn compile_module_in(
     source: &str,
     path: &str,
@@ -191,42 +193,28 @@ pub fn compile_module_in(
     optimize: bool,
     imports: &Imports,
 ) -> Result<Vec<MarkedFunction>, Rendered> {
-    let text_err = |offset: usize, message: String| {
-        let src = SourceText::new(path, source, 1);
-        let d = crate::diagnostics::Diagnostic {
-            kind: crate::diagnostics::DiagnosticKind::Syntax,
-            message,
-            source: 0,
-            start: offset,
-            end: offset + 1,
-        };
-        crate::diagnostics::render(&d, &[src])
-    };
-    if let Err((offset, message)) = check_nesting(source, &Limits::MODULE) {
-        return Err(text_err(offset, message));
-    }
-    let module = match parse(source, Mode::Module, path) {
-        Ok(ast::Mod::Module(mut m)) => {
-            m.body = crate::frontend::identifiers::normalize_body(source, m.body);
-            m
-        }
-        Ok(_) => return Ok(vec![]),
-        Err(e) => {
-            return Err(text_err(
-                usize::from(e.offset),
-                format!("cannot parse this module: {}", e.error),
-            ))
+    let module = match ParsedModule::parse(source, path) {
+        Ok(m) => Arc::new(m),
+        Err((offset, message)) => {
+            let src = SourceText::new(path, source, 1);
+            let d = crate::diagnostics::Diagnostic {
+                kind: crate::diagnostics::DiagnosticKind::Syntax,
+                message,
+                source: 0,
+                start: offset,
+                end: offset + 1,
+            };
+            return Err(crate::diagnostics::render(&d, &[src]));
         }
     };
-    let index = LineIndex::new(source);
     let markers = decorator_spellings(&module.body);
     if markers.names.is_empty() && markers.modules.is_empty() && only.is_none() {
         return Ok(vec![]);
     }
-    let env = module_env(source, path, &index, &module.body, imports);
+    let env = module_env(&module, imports);
 
     let mut out = vec![];
-    let mut visit = |def: &ast::StmtFunctionDef, qualname: String| {
+    let mut visit = |def: &ast::StmtFunctionDef, qualname: String, at: Vec<usize>| {
         let mut opts = match marked(def, &markers) {
             Some(o) => o,
             None if only == Some(qualname.as_str()) => MarkedOptions {
@@ -237,16 +225,16 @@ pub fn compile_module_in(
             None => return,
         };
         opts.options.optimize = optimize;
-        let (start, _) = def_start(def);
-        let (line, _) = index.line_col(source, start);
-        let text = function_text(source, &index, def);
+        let tree = FunctionTree {
+            module: module.clone(),
+            at,
+        };
+        let line = tree.first_line();
         let outcome = if let Some(why) = &opts.dynamic {
             Outcome::Deferred(vec![why.clone()])
         } else {
             let req = Request {
-                source: &text,
-                path,
-                first_line: line,
+                input: Input::Tree(&tree),
                 name: &qualname,
                 env: &env,
                 options: opts.options,
@@ -266,13 +254,13 @@ pub fn compile_module_in(
             outcome,
         });
     };
-    for stmt in &module.body {
+    for (i, stmt) in module.body.iter().enumerate() {
         match stmt {
-            ast::Stmt::FunctionDef(def) => visit(def, def.name.to_string()),
+            ast::Stmt::FunctionDef(def) => visit(def, def.name.to_string(), vec![i]),
             ast::Stmt::ClassDef(class) => {
-                for s in &class.body {
+                for (j, s) in class.body.iter().enumerate() {
                     if let ast::Stmt::FunctionDef(def) = s {
-                        visit(def, format!("{}.{}", class.name, def.name));
+                        visit(def, format!("{}.{}", class.name, def.name), vec![i, j]);
                     }
                 }
             }
@@ -378,17 +366,12 @@ fn marked(def: &ast::StmtFunctionDef, markers: &Markers) -> Option<MarkedOptions
 
 /// Free names resolvable from module text: `math` imports, literal constants bound once,
 /// functions defined once; builtins when not shadowed.
-fn module_env(
-    source: &str,
-    path: &str,
-    index: &LineIndex,
-    body: &[ast::Stmt],
-    imports: &Imports,
-) -> Env {
+fn module_env(module: &Arc<ParsedModule>, imports: &Imports) -> Env {
+    let body = &module.body;
     let mut bind_count: HashMap<String, usize> = HashMap::default();
     let mut bindings: BTreeMap<String, Binding> = BTreeMap::new();
     let count = |n: &str, c: &mut HashMap<String, usize>| *c.entry(n.to_string()).or_default() += 1;
-    for stmt in body {
+    for (i, stmt) in body.iter().enumerate() {
         match stmt {
             ast::Stmt::Import(_) | ast::Stmt::ImportFrom(_) => {
                 for (bound, b) in import_bindings(stmt) {
@@ -396,7 +379,8 @@ fn module_env(
                     bindings.insert(bound, b);
                 }
                 if !imports.modules.is_empty() {
-                    bindings.extend(imports.bindings(stmt, &env_of_text));
+                    bindings
+                        .extend(imports.bindings(stmt, &|m| module_env(m, &Imports::default())));
                 }
             }
             ast::Stmt::Assign(a) => {
@@ -433,16 +417,18 @@ fn module_env(
             }
             ast::Stmt::FunctionDef(def) => {
                 count(def.name.as_str(), &mut bind_count);
-                let (start, _) = def_start(def);
-                let (line, _) = index.line_col(source, start);
+                let tree = FunctionTree {
+                    module: module.clone(),
+                    at: vec![i],
+                };
                 bindings.insert(
                     def.name.to_string(),
                     Binding::Function(Box::new(FunctionSource {
-                        source: function_text(source, index, def),
-                        path: path.to_string(),
-                        first_line: line,
+                        path: module.path.clone(),
+                        first_line: tree.first_line(),
                         name: def.name.to_string(),
                         env: None,
+                        code: FunctionCode::Tree(tree),
                     })),
                 );
             }
@@ -464,13 +450,7 @@ fn module_env(
     crate::static_module::objects::bind_enums(body, &mut bindings);
     crate::static_module::objects::bind_enum_members(&mut bindings);
     crate::static_module::exception_classes::bind_exception_classes(body, &mut bindings);
-    crate::static_module::namespace_class::bind_namespaces(
-        source,
-        path,
-        index,
-        body,
-        &mut bindings,
-    );
+    crate::static_module::namespace_class::bind_namespaces(module, &mut bindings);
     // A name bound twice (or written by `global` in a function) is not pinned by the text.
     let mut globals_written = vec![];
     collect_global_writes(body, &mut globals_written);
@@ -495,24 +475,6 @@ fn module_env(
             .or_insert_with(|| Binding::Unresolved(format!("the builtin `{b}`")));
     }
     bindings
-}
-
-/// The environment of another module's text, without imports of the program's modules (one
-/// level, src/static_module/imports.rs); None when it does not parse or is past the module limits.
-fn env_of_text(source: &str, path: &str) -> Option<Env> {
-    check_nesting(source, &Limits::MODULE).ok()?;
-    let Ok(ast::Mod::Module(mut m)) = parse(source, Mode::Module, path) else {
-        return None;
-    };
-    m.body = crate::frontend::identifiers::normalize_body(source, m.body);
-    let index = LineIndex::new(source);
-    Some(module_env(
-        source,
-        path,
-        &index,
-        &m.body,
-        &Imports::default(),
-    ))
 }
 
 /// The names an `import` or `from ... import` statement binds, with what each is (D8, D15,
@@ -594,13 +556,6 @@ fn target_names(t: &ast::Expr, out: &mut Vec<String>) {
 mod tests {
     use super::*;
 
-    fn parse_body(source: &str) -> Vec<ast::Stmt> {
-        match parse(source, Mode::Module, "m.py") {
-            Ok(ast::Mod::Module(m)) => m.body,
-            _ => panic!("does not parse"),
-        }
-    }
-
     fn outcome(source: &str) -> Outcome {
         let mut functions = compile_module(source, "m.py", None).expect("parses");
         functions.remove(0).outcome
@@ -641,17 +596,15 @@ mod tests {
             }
         );
         assert_eq!(functions[0].line, 7);
-        let env = module_env(
-            source,
-            "m.py",
-            &LineIndex::new(source),
-            &parse_body(source),
-            &Imports::default(),
-        );
+        let module = Arc::new(ParsedModule::parse(source, "m.py").expect("parses"));
+        let env = module_env(&module, &Imports::default());
         let Some(Binding::Function(f)) = env.get("helper") else {
             panic!("helper is not a function binding");
         };
-        assert!(f.source.starts_with("def helper"), "{:?}", f.source);
+        let FunctionCode::Tree(tree) = &f.code else {
+            panic!("a helper of the module is taken from its tree");
+        };
+        assert!(tree.text().starts_with("def helper"), "{:?}", tree.text());
     }
 
     #[test]
@@ -712,17 +665,14 @@ mod tests {
     fn a_helper_of_another_module_compiles_with_its_file_pinned() {
         use crate::static_module::imports::ForeignModule;
         let units = "K = 273.15\n\ndef to_k(c):\n    return c + K\n\nto_r = make()\n";
-        let mut imports = Imports {
-            package: "pkg".into(),
-            ..Imports::default()
+        let foreign = ForeignModule {
+            source: units.into(),
+            path: "pkg/units.py".into(),
+            sha256: "ab".into(),
         };
-        imports.modules.insert(
-            "pkg.units".into(),
-            ForeignModule {
-                source: units.into(),
-                path: "pkg/units.py".into(),
-                sha256: "ab".into(),
-            },
+        let imports = Imports::new(
+            "pkg".into(),
+            BTreeMap::from([("pkg.units".to_string(), foreign)]),
         );
         let source = "from array_vectorize import vectorize\nfrom .units import to_k, to_r\nimport pkg.units as u\n\n@vectorize\ndef f(c):\n    return to_k(c) * u.K\n\n@vectorize\ndef g(c):\n    return to_r(c)\n";
         let functions =
