@@ -39,6 +39,17 @@ pub enum FunctionCode {
 }
 
 impl FunctionSource {
+    /// The function's own text, as the front end cuts it (decorators, header, body).
+    pub fn text(&self) -> &str {
+        match &self.code {
+            FunctionCode::Text(source) => {
+                let lambda = crate::frontend::identifiers::is_lambda(&self.name);
+                &source[..crate::frontend::source::block_len(source, lambda)]
+            }
+            FunctionCode::Tree(tree) => tree.text(),
+        }
+    }
+
     /// The front end's input for this function.
     pub fn input(&self) -> Input<'_> {
         match &self.code {
@@ -110,7 +121,9 @@ pub type Env = BTreeMap<String, Binding>;
 /// the names that module's functions read are recorded as `<module name>:<name>`, which the
 /// decorator checks against that module's live globals.
 pub const SCOPE_KEY: &str = "@module";
-/// With [`SCOPE_KEY`]: `Binding::Unresolved(<hex sha256 of the module's source bytes>)`.
+/// With [`SCOPE_KEY`]: `Binding::Unresolved(<hex sha256 of the module's source bytes>)`; absent
+/// for a module of the standard library, whose functions are pinned by their own text
+/// ([`AssumedBinding::StdlibFunction`]).
 pub const SHA_KEY: &str = "@sha256";
 
 /// One binding the static compiler relied on; the decorator checks it against the live function.
@@ -152,6 +165,17 @@ pub enum AssumedBinding {
         line: usize,
         module: String,
         sha256: String,
+    },
+    /// A function `name` of the standard library module `module` (issue 31: `from calendar
+    /// import isleap`), compiled from its source like a helper of the program: the decorator
+    /// checks the live function is that module's `name` and that its own text (what the front
+    /// end cuts from its first line) still has the sha256 `text_sha256` (hex), which holds
+    /// across Python versions that did not change the function, where the file and its line
+    /// numbers change.
+    StdlibFunction {
+        name: String,
+        module: String,
+        text_sha256: String,
     },
     /// A classmethod `name` of a class of the same module, whose `def` is at `line`; the
     /// assumption's name is dotted (`Units.to_k`), as for every attribute of a namespace.

@@ -2,6 +2,7 @@
 //! passes: front end -> lower -> analyses and rewrites -> codegen. This file only orders the
 //! stages; each lives in its own module (see ARCHITECTURE.md).
 
+pub mod constant;
 mod instances;
 #[cfg(test)]
 pub(crate) mod testing;

@@ -284,6 +284,19 @@ fn assumption_to_py<'py>(py: Python<'py>, a: &Assumption) -> PyResult<Bound<'py,
                 PyString::new(py, sha256).into_any(),
             ],
         )?,
+        AssumedBinding::StdlibFunction {
+            name,
+            module,
+            text_sha256,
+        } => PyTuple::new(
+            py,
+            [
+                "stdlib_function",
+                name.as_str(),
+                module.as_str(),
+                text_sha256.as_str(),
+            ],
+        )?,
         AssumedBinding::Enum(members) => PyTuple::new(
             py,
             [
@@ -370,17 +383,22 @@ fn compile_function<'py>(
             Ok(d)
         }
         Err(CompileError::Diagnostics(diags)) => Err(vectorization_error(py, &diags)),
-        Err(CompileError::Deferred(names)) => Err(DeferredError::new_err(format!(
-            "needs the live function for: {}",
-            names.join(", ")
-        ))),
+        Err(CompileError::Deferred(names)) => {
+            let err = DeferredError::new_err(format!(
+                "needs the live function for: {}",
+                names.join(", ")
+            ));
+            let _ = err.value(py).setattr("names", names);
+            Err(err)
+        }
         Err(CompileError::Internal(m)) => Err(InternalError::new_err(m)),
     }
 }
 
 /// Statically compiles every marked function of a module's source (and `only`, if named).
 /// `package`: the module's `__package__`; `modules`: other modules of the program its imports
-/// may name, `{absolute name: (source, path, sha256 hex of the source bytes)}`
+/// may name, `{absolute name: (source, path, sha256 hex of the source bytes, or None for a
+/// module of the standard library)}`
 /// (src/static_module/imports.rs).
 #[pyfunction]
 #[pyo3(signature = (source, path, only=None, package=None, modules=None))]
@@ -390,7 +408,7 @@ fn compile_module<'py>(
     path: &str,
     only: Option<&str>,
     package: Option<String>,
-    modules: Option<std::collections::BTreeMap<String, (String, String, String)>>,
+    modules: Option<std::collections::BTreeMap<String, (String, String, Option<String>)>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let package = package.unwrap_or_default();
     let modules = modules
@@ -470,6 +488,29 @@ fn element_loop(
         .ok_or_else(|| PyValueError::new_err("an element loop needs at least one parameter"))
 }
 
+/// Hex sha256 of a function's own text, cut from `text` (its file from the function's first
+/// line on) as the front end cuts it: what an `AssumedBinding::StdlibFunction` pins.
+#[pyfunction]
+#[pyo3(signature = (text, is_lambda = false))]
+fn function_text_sha256(text: &str, is_lambda: bool) -> String {
+    let own = &text[..crate::frontend::source::block_len(text, is_lambda)];
+    crate::host::cache::sha256_hex(own.as_bytes())
+}
+
+/// The stand-in of a function compiled at its first call, with the original's signature
+/// (src/codegen/first_call.rs).
+#[pyfunction]
+#[pyo3(signature = (entry, params, posonly, kwonly, note))]
+fn first_call_stub(
+    entry: &str,
+    params: Vec<String>,
+    posonly: usize,
+    kwonly: Vec<String>,
+    note: &str,
+) -> String {
+    crate::codegen::first_call::first_call_stub(entry, &params, posonly, &kwonly, note)
+}
+
 /// Hex sha256 of `data[start:]` (a start offset, so that a cache file's payload is hashed in
 /// place rather than copied out first).
 #[pyfunction]
@@ -545,6 +586,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sha256_hex, m)?)?;
     m.add_function(wrap_pyfunction!(checksum64, m)?)?;
     m.add_function(wrap_pyfunction!(element_loop, m)?)?;
+    m.add_function(wrap_pyfunction!(first_call_stub, m)?)?;
+    m.add_function(wrap_pyfunction!(function_text_sha256, m)?)?;
     m.add_function(wrap_pyfunction!(write_atomic, m)?)?;
     m.add_function(wrap_pyfunction!(scan_tree, m)?)?;
     Ok(())

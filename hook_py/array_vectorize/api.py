@@ -66,6 +66,17 @@ def vectorize(
             )
 
         return decorator
+    if isinstance(fn, (staticmethod, classmethod)):
+        # `@vectorize` above `@staticmethod`/`@classmethod`: the function inside, wrapped again.
+        inner = vectorize(
+            fn.__func__,
+            protect_domains=protect_domains,
+            namespace=namespace,
+            fallback=fallback,
+            verify=verify,
+            nan_on_raise=nan_on_raise,
+        )
+        return type(fn)(inner)
     original = getattr(fn, "_vectorized_original", fn)
     if not isinstance(original, FunctionType):
         raise TypeError(f"vectorize expects a Python function, got {type(fn).__name__}")
@@ -163,38 +174,74 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
         raise _wrapper_error(original, inner)
     entry = precompiled.lookup(original, options)
     if entry is not None:
-        if entry["origin"] == "wheel":
-            _stats.bump("precompiled_hits")
-        else:
+        if entry.get("unbound"):
+            # Issue 31: a name its precompiled code assumes is not bound yet (a helper further
+            # down the module, the class whose body is running): checked at the first call.
+            from . import first_call
+
+            return first_call.stand_in(original, options, namespace, entry["unbound"], entry)
+        if entry["origin"] != "wheel":
             counters = _stats.COUNTERS  # the path of every function of a warm import: no calls
             counters["hook_hits"] += 1
             if "from_cache_file" in entry:
                 counters["disk_cache_hits"] += 1
             return emit.from_cache(original, entry, namespace)
-        return emit.materialize(
-            original,
-            entry["fast_source"],
-            entry["entry"],
-            exact_source=entry.get("exact_source", ""),
-            exact_entry=entry.get("exact_entry"),
-            namespace=namespace,
-            code=entry.get("code"),
-            hidden=emit.hidden_objects(original, entry.get("hidden", ())),
-            doc=entry.get("doc"),
-            scalar_source=entry.get("scalar_source"),
-        )
+        return from_entry(original, entry, namespace)
     if compile_disabled():
-        raise CompileDisabledError(
-            f"{original.__module__}.{original.__qualname__} would be compiled, but ARRAY_VECTORIZE_NO_COMPILE=1 "
-            "forbids compiling: precompile it (array_vectorize.build) or unset ARRAY_VECTORIZE_NO_COMPILE"
-        )
+        raise _compile_disabled(original)
     try:
-        compiled, hidden = compile_live(original, options)
+        return compile_and_emit(original, options, namespace, defer_unbound=_can_wait(original))
+    except NotBoundYet as exc:
+        from . import first_call
+
+        return first_call.stand_in(original, options, namespace, exc.names, None)
+
+
+def _can_wait(original: FunctionType) -> bool:
+    # first_call.can_wait without importing first_call (only a function that waits needs it).
+    return not original.__code__.co_flags & 0x0C  # CO_VARARGS | CO_VARKEYWORDS
+
+
+def from_entry(original: FunctionType, entry: dict, namespace: Any, into: dict | None = None) -> FunctionType:
+    """The vectorized function made from a precompiled entry whose assumptions hold: a wheel's,
+    or (at a first call, `into` given) the import hook's."""
+    if entry["origin"] == "wheel":
+        _stats.bump("precompiled_hits")
+        fast, exact, code = entry["fast_source"], entry.get("exact_source", ""), entry.get("code")
+    else:
+        _stats.bump("hook_hits")
+        if "from_cache_file" in entry:
+            _stats.bump("disk_cache_hits")
+        text, fast_len = emit.module_text(entry)
+        fast, exact, code = text[:fast_len], text[fast_len:], None
+    return emit.materialize(
+        original,
+        fast,
+        entry["entry"],
+        exact_source=exact,
+        exact_entry=entry.get("exact_entry"),
+        namespace=namespace,
+        code=code,
+        hidden=emit.hidden_objects(original, entry.get("hidden", ())),
+        doc=entry.get("doc"),
+        scalar_source=entry.get("scalar_source"),
+        into=into,
+    )
+
+
+def compile_and_emit(
+    original: FunctionType, options: dict, namespace: Any, *, defer_unbound: bool = False, into: dict | None = None
+) -> FunctionType:
+    """Compiles the live function and makes the vectorized function (an element loop when
+    fallback=True and the compiler rejects it). `defer_unbound`: raise NotBoundYet when it reads
+    a name not bound yet, rather than the compiler's error."""
+    try:
+        compiled, hidden = compile_live(original, options, defer_unbound=defer_unbound)
     except VectorizationError:
         code = original.__code__
         if not options["fallback"] or not (code.co_argcount or code.co_kwonlyargcount):
             raise  # nothing to loop over without parameters
-        return _element_loop(original, namespace)
+        return _element_loop(original, namespace, into=into)
     return emit.materialize(
         original,
         compiled["fast_source"],
@@ -204,11 +251,29 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
         hidden=hidden,
         namespace=namespace,
         scalar_source=compiled["scalar_source"],
+        into=into,
     )
 
 
-def compile_live(original: FunctionType, options: dict) -> tuple[dict, dict]:
-    """Compiles the live function with the Rust core; returns (result, hidden values)."""
+def _compile_disabled(original: FunctionType) -> CompileDisabledError:
+    return CompileDisabledError(
+        f"{original.__module__}.{original.__qualname__} would be compiled, but ARRAY_VECTORIZE_NO_COMPILE=1 "
+        "forbids compiling: precompile it (array_vectorize.build) or unset ARRAY_VECTORIZE_NO_COMPILE"
+    )
+
+
+class NotBoundYet(Exception):
+    """The live function reads names that are not bound yet (issue 31): `names`."""
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__(", ".join(names))
+        self.names = names
+
+
+def compile_live(original: FunctionType, options: dict, *, defer_unbound: bool = False) -> tuple[dict, dict]:
+    """Compiles the live function with the Rust core; returns (result, hidden values).
+    `defer_unbound`: a name the function (or a helper) reads that is bound nowhere yet raises
+    NotBoundYet; without it, the compiler reports it (`name ... is not defined`)."""
     from .environment import EnvBuilder, compile_name, function_source
 
     try:
@@ -218,12 +283,15 @@ def compile_live(original: FunctionType, options: dict) -> tuple[dict, dict]:
             f"cannot vectorize {original.__qualname__}: its source is not available ({exc}); "
             "define it in a file rather than interactively or with exec()"
         ) from None
-    builder = EnvBuilder()
+    builder = EnvBuilder(mark_unbound=defer_unbound)
     env = builder.env_of(original)
     name = compile_name(original)
     try:
         compiled = _core.compile_function(source, path, first_line, name, env, options)
-    except _core.DeferredError as exc:  # only static compiles defer; a live env never should
+    except _core.DeferredError as exc:
+        # A live env defers only on the names EnvBuilder marked as not bound yet.
+        if builder.unbound:
+            raise NotBoundYet(list(getattr(exc, "names", None) or sorted(builder.unbound))) from None
         raise _core.InternalError(str(exc)) from None
     _stats.bump("compiled")
     hidden = {n: builder.hidden_values[n] for _, n in compiled["hidden"] if n in builder.hidden_values}
@@ -273,7 +341,9 @@ def _wrapper_error(wrapper: FunctionType, inner: FunctionType) -> Exception:
     return error
 
 
-def _element_loop(original: FunctionType, namespace: Any, signature: FunctionType | None = None) -> FunctionType:
+def _element_loop(
+    original: FunctionType, namespace: Any, signature: FunctionType | None = None, into: dict | None = None
+) -> FunctionType:
     """fallback=True for a function that cannot be compiled at all: one element loop (D7).
 
     ``signature``: the function whose parameters the loop declares (the wrapped function, for a
@@ -297,7 +367,13 @@ def _element_loop(original: FunctionType, namespace: Any, signature: FunctionTyp
     except OSError:
         scalar_source = None
     vec = emit.materialize(
-        original, source, entry, hidden={"_vec_original": call_original}, namespace=namespace, scalar_source=scalar_source
+        original,
+        source,
+        entry,
+        hidden={"_vec_original": call_original},
+        namespace=namespace,
+        scalar_source=scalar_source,
+        into=into,
     )
     vec.__defaults__, vec.__kwdefaults__ = shape.__defaults__, shape.__kwdefaults__
     return vec

@@ -159,17 +159,23 @@ def _dispatch_type() -> Any:
     return BLOCKED_DISPATCH
 
 
-def _globals(module: str, hidden: dict[str, Any] | None, namespace: Any) -> dict[str, Any]:
+def _globals(
+    module: str, hidden: dict[str, Any] | None, namespace: Any, into: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The generated module's globals: the runtime helpers and the hidden values (global arrays,
     fallback callees, D8). A function that binds no hidden values and whose namespace is not
     pinned may be evaluated in blocks (runtime/blocked.py): its float prologue is the one that
-    sends large NumPy inputs there. (Hidden values are not cut into blocks with the arguments.)"""
+    sends large NumPy inputs there. (Hidden values are not cut into blocks with the arguments.)
+    `into`: the dict to fill (a function compiled at its first call keeps its globals dict)."""
     from .runtime.registry import helper_globals  # the runtime loads with the first function
 
     glob = helper_globals(namespace, blocked=namespace is None and not hidden)
     glob["__name__"] = module
     if hidden:
         glob.update(hidden)
+    if into is not None:
+        into.update(glob)
+        return into
     return glob
 
 
@@ -234,7 +240,7 @@ def hidden_objects(original: FunctionType, hidden: Any) -> dict[str, Any] | None
     return {n: frozen_object(glob[n]) for n in names}
 
 
-def _module_text(entry: dict) -> tuple[str, int]:
+def module_text(entry: dict) -> tuple[str, int]:
     """The generated module's text and the length of its entry's part (`fast_source`): cached
     whole with ``fast_len`` (hook/compile.py), or fresh from a compile as the two parts."""
     source, fast_len = entry.get("source"), entry.get("fast_len")
@@ -248,7 +254,7 @@ def from_cache(original: FunctionType, entry: dict, namespace: Any) -> FunctionT
     """`materialize` for an entry of the import hook, lazily when it can be: the path of every
     function of a warm import, so it does only what a lazy function needs."""
     code = entry.get("code")
-    source, fast_len = _module_text(entry)
+    source, fast_len = module_text(entry)
     if code is None or entry.get("hidden") or code.co_names[:1] not in _LAZY_PROLOGUES:
         return materialize(
             original,
@@ -295,6 +301,7 @@ def materialize(
     lazy: bool = False,
     doc: str | None = None,
     scalar_source: str | None = None,
+    into: dict[str, Any] | None = None,
 ) -> FunctionType:
     """Executes the generated module and dresses its entry function as `original`.
 
@@ -304,13 +311,14 @@ def materialize(
     `exact_source`. `code` and `doc` (the generated module's code object and the vectorized
     docstring) come from the import hook's cache or a wheel when known, so a warm import neither
     compiles nor tokenizes. `lazy`: `code` is the entry function's own code (an import hook entry
-    that `from_cache` could not make lazily), so the module is compiled again here.
+    that `from_cache` could not make lazily), so the module is compiled again here. `into`: the
+    globals dict to execute the module in (first_call.py: the one its stand-in already has).
     """
     source = fast_source + exact_source if exact_source else fast_source
     # A code object from a cache or a wheel carries the name code_filename() would compute.
     filename = code.co_filename if code is not None else code_filename(original.__qualname__, source)
     register_source(filename, source)
-    glob = _globals(original.__module__, hidden, namespace)
+    glob = _globals(original.__module__, hidden, namespace, into)
     _install((fast_source, exact_source, exact_entry), filename, glob, None if lazy else code, entry)
     vec = glob[entry]
     # The generated entry declares the original's parameters, so with its defaults and

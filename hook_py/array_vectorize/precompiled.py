@@ -18,25 +18,27 @@ if TYPE_CHECKING:
     from typing import Any
 
 # co_filename -> (the globals of the module execution the entries were compiled for,
-# {(qualname, co_firstlineno): entry from _core.compile_module, plus "origin" ("hook" or "wheel")
-# and optionally "code" and "stub" (emit.materialize)}).
+# {(qualname, co_firstlineno): [entries from _core.compile_module, plus "origin" ("hook" or
+# "wheel") and optionally "code" and "stub" (emit.materialize)]}): one entry per function, or,
+# for a function made by a factory, one per call of the factory that the static compile saw
+# (issue 31), each with its closure values among its assumptions.
 #
 # Entries describe the text the hook read just before that module execution, and only that
 # execution may use them, each entry once: a function with the same file, name and line created
 # by anything else (runpy.run_path, spec_from_file_location + exec_module, exec(compile(...)),
 # the same module body run again) may come from an edited text, and is compiled from its own.
-# Checking costs an identity test and a dict pop per decorated function.
-_REGISTRY: dict[str, tuple[dict, dict[tuple[str, int], dict]]] = {}
+# Checking costs an identity test and a dict lookup per decorated function.
+_REGISTRY: dict[str, tuple[dict, dict[tuple[str, int], list[dict]]]] = {}
 
 
 def register(filename: str, entries: list[dict], origin: str, namespace: dict) -> None:
     """Makes a module's statically compiled functions available to the decorators of the module
     execution whose globals are `namespace`, in place of what was registered under `filename`."""
-    table = {}
+    table: dict[tuple[str, int], list[dict]] = {}
     for entry in entries:
         if entry.get("status") == "ok":
             entry["origin"] = origin
-            table[(entry["qualname"], entry["line"])] = entry
+            table.setdefault((entry["qualname"], entry["line"]), []).append(entry)
     _REGISTRY[filename] = (namespace, table)
 
 
@@ -44,31 +46,45 @@ def forget(filename: str) -> None:
     _REGISTRY.pop(filename, None)
 
 
-def _wheel_entry(fn: FunctionType) -> dict | None:
+def _wheel_entry(fn: FunctionType, options: dict) -> dict | None:
     try:
         from . import wheel_artifacts
     except ImportError:
         return None
-    return wheel_artifacts.lookup(fn)
+    return wheel_artifacts.lookup(fn, lambda entry: usable(fn, entry, options))
 
 
 def lookup(fn: FunctionType, options: dict) -> dict | None:
-    """The precompiled entry for `fn` if it is valid for the live function, else None."""
+    """The precompiled entry for `fn` if it is valid for the live function (with "unbound",
+    the names whose check waits for the first call), else None."""
     code = fn.__code__
     registered = _REGISTRY.get(code.co_filename)
-    entry = None
     if registered is not None and registered[0] is fn.__globals__:
-        entry = registered[1].pop((fn.__qualname__, code.co_firstlineno), None)
-    if entry is None:
-        entry = _wheel_entry(fn)
-        if entry is None:
+        candidates = registered[1].get((fn.__qualname__, code.co_firstlineno))
+        if candidates:
+            if len(candidates) == 1:  # every function but those of a factory
+                return usable(fn, candidates.pop(), options)
+            for i, entry in enumerate(candidates):
+                found = usable(fn, entry, options)
+                if found is not None:
+                    del candidates[i]
+                    return found
             return None
+    return _wheel_entry(fn, options)
+
+
+def usable(fn: FunctionType, entry: dict, options: dict) -> dict | None:
+    """`entry` when its options are `options` and its assumptions hold for `fn` (or wait for
+    names not bound yet: then with "unbound"), else None."""
     entry_opts = entry.get("options") or {}
     if _matched_options != (entry_opts, options) and not _options_match(entry_opts, options):
         return None
-    if not assumptions_hold(fn, entry.get("assumptions", ())):
-        return None
-    return entry
+    held = check_assumptions(fn, entry.get("assumptions", ()))
+    if held is True:
+        return entry
+    if held:  # names not bound yet, nothing else different: checked again at the first call
+        return dict(entry, unbound=held)
+    return None
 
 
 #: The last (entry options, requested options) found to match, both kept alive here so that the
@@ -215,27 +231,65 @@ def _file_sha256(path: str) -> str | None:
     return sha
 
 
+#: id(code) -> (code, sha256 of its function's text): a standard library function is read and
+#: hashed once per process.
+_TEXT_SHA256: dict[int, tuple[object, str | None]] = {}
+
+
+def _function_text_sha256(fn: FunctionType) -> str | None:
+    code = fn.__code__
+    known = _TEXT_SHA256.get(id(code))
+    if known is not None and known[0] is code:
+        return known[1]
+    import linecache
+
+    from . import _core
+
+    lines = linecache.getlines(code.co_filename, fn.__globals__)
+    first = code.co_firstlineno
+    sha = None
+    if lines and first <= len(lines):
+        sha = _core.function_text_sha256("".join(lines[first - 1 :]), fn.__name__ == "<lambda>")
+    _TEXT_SHA256[id(code)] = (code, sha)
+    return sha
+
+
 def assumptions_hold(fn: FunctionType, assumptions) -> bool:
-    """Checks every (name, binding) the static compiler assumed against `fn`'s live globals.
-    (Run for every function of a warm import: kept to one dictionary lookup and a comparison for
-    the common bindings.)"""
+    """Whether every (name, binding) the static compiler assumed holds for `fn`'s live globals."""
+    return check_assumptions(fn, assumptions) is True
+
+
+def check_assumptions(fn: FunctionType, assumptions) -> bool | list[str]:
+    """Checks every (name, binding) the static compiler assumed against `fn`'s live globals: True
+    when all hold, False when one does not, else the names not bound yet (issue 31: a helper
+    defined further down the module, the class whose body is running), which only the first
+    call can check. (Run for every function of a warm import: kept to one dictionary lookup and
+    a comparison for the common bindings.)"""
     code = fn.__code__
     freevars = code.co_freevars
     glob = fn.__globals__
     missing = _MISSING
+    unbound: list[str] = []
     for name, binding in assumptions:
-        if freevars and name.partition(".")[0] in freevars:
-            return False
         tag = binding[0]
         filename = code.co_filename
-        if ":" in name:
+        if freevars and name.partition(".")[0] in freevars:
+            # A closure variable (a function made by a factory, issue 31): its cell's value.
+            if "." in name:
+                return False
+            try:
+                live = fn.__closure__[freevars.index(name)].cell_contents
+            except ValueError:  # an empty cell: not bound yet
+                live = missing
+        elif ":" in name:
             live, filename = _scoped(name)
         else:
             live = glob.get(name, missing) if "." not in name else _attribute_of(glob, name)
         if live is missing:
             live = _BUILTINS.get(name.rpartition(":")[2], missing) if tag == "builtin" else missing
             if live is missing:
-                return False
+                unbound.append(name)
+                continue
         if tag == "const":
             if not _same_const(live, binding[1]):
                 return False
@@ -260,6 +314,19 @@ def assumptions_hold(fn: FunctionType, assumptions) -> bool:
                 or target.__name__ != binding[1]
                 or target.__code__.co_firstlineno != binding[2]
                 or _file_sha256(target.__code__.co_filename) != binding[4]
+            ):
+                return False
+        elif tag == "stdlib_function":
+            # Issue 31: a function of the standard library, compiled from its own text, which
+            # must be the live one's (the file and its line numbers change between versions).
+            target = getattr(live, "_vectorized_original", live)
+            module = sys.modules.get(binding[2])
+            if (
+                type(target) is not FunctionType
+                or module is None
+                or target.__globals__ is not vars(module)
+                or target.__name__ != binding[1]
+                or _function_text_sha256(target) != binding[3]
             ):
                 return False
         elif tag == "builtin":
@@ -309,4 +376,4 @@ def assumptions_hold(fn: FunctionType, assumptions) -> bool:
                 return False
         else:
             return False
-    return True
+    return unbound or True

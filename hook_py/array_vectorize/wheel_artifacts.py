@@ -29,7 +29,7 @@ import os
 import sys
 import types
 from importlib.machinery import SourceFileLoader
-from typing import Any
+from typing import Any, Callable
 
 from . import _core, docstring, emit
 
@@ -52,10 +52,10 @@ class _Manifest:
 
     __slots__ = ("entries", "namespace", "used")
 
-    def __init__(self, entries: dict[tuple[str, int], dict] | None, namespace: dict | None = None) -> None:
+    def __init__(self, entries: dict[tuple[str, int], list[dict]] | None, namespace: dict | None = None) -> None:
         self.entries = entries
         self.namespace = namespace
-        self.used: set[tuple[str, int]] = set()
+        self.used: set[tuple[str, int, int]] = set()
 
 
 def manifest_path(module_file: str) -> str:
@@ -64,9 +64,12 @@ def manifest_path(module_file: str) -> str:
     return os.path.join(head, ARTIFACT_DIR, tail[:-3] + ".json")
 
 
-def lookup(fn: types.FunctionType) -> dict | None:
-    """The wheel's entry for `fn` (with "origin": "wheel", "code" and "fast_source": the whole
-    generated module, since its code defines the exact body too), or None."""
+def lookup(fn: types.FunctionType, usable: Callable[[dict], dict | None]) -> dict | None:
+    """The wheel's entry for `fn` that `usable` accepts (precompiled.usable: its options and
+    assumptions checked), as `usable` returns it, with "origin": "wheel", "code" and
+    "fast_source" (the whole generated module, since its code defines the exact body too); or
+    None. A function made by a factory has one entry per call the build saw (issue 31): the
+    first unused one `usable` accepts serves it."""
     filename = fn.__code__.co_filename
     namespace = fn.__globals__
     manifest = _MODULES.get(filename)
@@ -75,24 +78,34 @@ def lookup(fn: types.FunctionType) -> dict | None:
     if manifest.entries is None:
         return None
     key = (fn.__qualname__, fn.__code__.co_firstlineno)
-    if key not in manifest.entries:
+    candidates = manifest.entries.get(key)
+    if not candidates:
         return None
+    fresh = [(*key, i) for i in range(len(candidates)) if (*key, i) not in manifest.used]
     if manifest.namespace is None:
         manifest.namespace = namespace
-    elif manifest.namespace is not namespace or key in manifest.used:
+    elif manifest.namespace is not namespace or not fresh:
         manifest = _MODULES[filename] = _Manifest(_load_manifest(filename, fn.__module__), namespace)
-        if manifest.entries is None or key not in manifest.entries:
+        candidates = (manifest.entries or {}).get(key)
+        if not candidates:
             return None
-    manifest.used.add(key)
-    entry = manifest.entries[key]
-    loaded = _load_function(filename, entry)
-    if loaded is None:
-        return None
-    source, code = loaded
-    found = dict(entry, origin="wheel", fast_source=source, code=code)
-    if "doc" in found and not _doc_is_compiled(fn):
-        del found["doc"]  # something assigned __doc__: the decorator builds it from the live one
-    return found
+        fresh = [(*key, i) for i in range(len(candidates))]
+    if len(candidates) == 1:
+        manifest.used.add(fresh[0])  # one use, whatever the check finds (as the hook's registry)
+    for slot in fresh:
+        found = usable(candidates[slot[2]])
+        if found is None:
+            continue
+        manifest.used.add(slot)
+        loaded = _load_function(filename, found)
+        if loaded is None:
+            return None
+        source, code = loaded
+        found = dict(found, origin="wheel", fast_source=source, code=code)
+        if "doc" in found and not _doc_is_compiled(fn):
+            del found["doc"]  # something assigned __doc__: the decorator builds it from the live one
+        return found
+    return None
 
 
 def serves(module_file: str, module: str) -> bool:
@@ -109,7 +122,7 @@ def forget() -> None:
     _MODULES.clear()
 
 
-def _load_manifest(filename: str, module: str) -> dict[tuple[str, int], dict] | None:
+def _load_manifest(filename: str, module: str) -> dict[tuple[str, int], list[dict]] | None:
     if not filename.endswith(".py"):
         return None
     try:
@@ -131,7 +144,7 @@ def _load_manifest(filename: str, module: str) -> dict[tuple[str, int], dict] | 
             e["assumptions"] = [(name, _binding(binding)) for name, binding in e["assumptions"]]
             if not docs_valid:
                 e.pop("doc", None)
-            entries[(e["qualname"], e["line"])] = e
+            entries.setdefault((e["qualname"], e["line"]), []).append(e)
         return entries
     except (OSError, ValueError, KeyError, TypeError):
         return None

@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use rustpython_parser::ast;
 
-use crate::env::{Binding, Env, SCOPE_KEY, SHA_KEY};
+use crate::env::{Binding, Env, FunctionCode, SCOPE_KEY, SHA_KEY};
 use crate::frontend::tree::ParsedModule;
 
 /// The source of another module of the program.
@@ -30,8 +30,10 @@ pub struct ForeignModule {
     pub source: String,
     /// The path diagnostics name.
     pub path: String,
-    /// Hex sha256 of the source bytes (what the decorator hashes again).
-    pub sha256: String,
+    /// Hex sha256 of the source bytes (what the decorator hashes again); None for a module of
+    /// the standard library, whose functions the decorator checks by their own text instead
+    /// (issue 31: `AssumedBinding::StdlibFunction`).
+    pub sha256: Option<String>,
 }
 
 /// The modules the compiled module's imports may name, by absolute name, and the package its
@@ -42,7 +44,17 @@ pub struct Imports {
     pub modules: BTreeMap<String, ForeignModule>,
     /// Each module's scoped environment, built from one parse of its text per compile (issue
     /// 25 item 7); None when it does not parse or is past the module limits.
-    envs: RefCell<BTreeMap<String, Option<Env>>>,
+    envs: RefCell<BTreeMap<String, Option<Scoped>>>,
+}
+
+/// A module as its importers see it.
+#[derive(Debug, Clone)]
+struct Scoped {
+    /// What its helpers read (scoped: [`SCOPE_KEY`], [`SHA_KEY`]).
+    env: Env,
+    /// Its plain exception classes (D11), which a module importing one by name (`from .errors
+    /// import RangeError`) raises and catches through its own global of that name.
+    exceptions: Env,
 }
 
 /// Builds the environment of a parsed module (mod.rs `module_env`, without imports of the
@@ -83,29 +95,59 @@ impl Imports {
     /// The environment of module `name` as a helper of it sees it: scoped (its module name and
     /// source hash under [`SCOPE_KEY`] and [`SHA_KEY`]).
     fn env_of(&self, name: &str, env_of_module: EnvOfModule) -> Option<Env> {
+        self.scoped(name, env_of_module).map(|s| s.env)
+    }
+
+    fn scoped(&self, name: &str, env_of_module: EnvOfModule) -> Option<Scoped> {
         if let Some(known) = self.envs.borrow().get(name) {
             return known.clone();
         }
-        let env = self.scoped_env(name, env_of_module);
-        self.envs.borrow_mut().insert(name.to_string(), env.clone());
-        env
+        let scoped = self.scope(name, env_of_module);
+        self.envs
+            .borrow_mut()
+            .insert(name.to_string(), scoped.clone());
+        scoped
     }
 
-    fn scoped_env(&self, name: &str, env_of_module: EnvOfModule) -> Option<Env> {
+    fn scope(&self, name: &str, env_of_module: EnvOfModule) -> Option<Scoped> {
         let m = self.modules.get(name)?;
         let module = Arc::new(ParsedModule::parse(&m.source, &m.path).ok()?);
         let mut env = env_of_module(&module);
+        let mut exceptions = Env::new();
+        let replaced_below = m
+            .sha256
+            .is_none()
+            .then(|| last_star_import(&module.body))
+            .flatten();
         for (k, b) in env.iter_mut() {
+            if let Binding::ExceptionClass(_) = b {
+                exceptions.insert(k.clone(), b.clone());
+            }
             if !plain(b) {
                 // Enum and exception classes, classes used as namespaces: globals the generated
                 // code would bind from the importer's module, or assumptions checked against its
                 // file; the live decorator compiles those.
                 *b = Binding::Unresolved(format!("`{k}` of the module {name}"));
             }
+            if let (Binding::Function(fs), Some(star)) = (&*b, replaced_below) {
+                // A standard library module replaces its Python functions by its C
+                // accelerator's (`from _heapq import *` below them): the live ones are not these.
+                let defined = match &fs.code {
+                    FunctionCode::Tree(t) => t.at.first().copied(),
+                    FunctionCode::Text(_) => None,
+                };
+                if defined.is_none_or(|at| at < star) {
+                    *b = Binding::Unresolved(format!(
+                        "`{k}` of the module {name}, which a star import may replace"
+                    ));
+                }
+            }
         }
         env.insert(SCOPE_KEY.into(), Binding::Unresolved(name.to_string()));
-        env.insert(SHA_KEY.into(), Binding::Unresolved(m.sha256.clone()));
-        Some(env)
+        if let Some(sha256) = &m.sha256 {
+            env.insert(SHA_KEY.into(), Binding::Unresolved(sha256.clone()));
+        }
+        Some(Scoped { env, exceptions })
     }
 
     /// The names `stmt` binds to something of another module of the program that its text pins
@@ -132,10 +174,13 @@ impl Imports {
                 let Some(absolute) = resolve_name(&module, level, &self.package) else {
                     return out;
                 };
-                let env = self.env_of(&absolute, env_of_module);
+                let scoped = self.scoped(&absolute, env_of_module);
                 for a in &i.names {
                     let bound = a.asname.as_ref().unwrap_or(&a.name).to_string();
-                    let member = env.as_ref().and_then(|e| member(e, a.name.as_str()));
+                    let member = scoped.as_ref().and_then(|s| {
+                        member(&s.env, a.name.as_str())
+                            .or_else(|| s.exceptions.get(a.name.as_str()).cloned())
+                    });
                     let sub = format!("{absolute}.{}", a.name);
                     if let Some(b) = member {
                         out.push((bound, b));
@@ -148,6 +193,31 @@ impl Imports {
         }
         out
     }
+}
+
+/// The top-level statement of the last star import (`from _bisect import *`, also inside a
+/// `try` or an `if`), if any.
+fn last_star_import(body: &[ast::Stmt]) -> Option<usize> {
+    fn has_star(stmt: &ast::Stmt) -> bool {
+        match stmt {
+            ast::Stmt::ImportFrom(i) => i.names.iter().any(|a| a.name.as_str() == "*"),
+            ast::Stmt::Try(t) => {
+                let handlers = t.handlers.iter().flat_map(|h| {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    h.body.iter()
+                });
+                t.body
+                    .iter()
+                    .chain(handlers)
+                    .chain(&t.orelse)
+                    .chain(&t.finalbody)
+                    .any(has_star)
+            }
+            ast::Stmt::If(i) => i.body.iter().chain(&i.orelse).any(has_star),
+            _ => false,
+        }
+    }
+    body.iter().rposition(has_star)
 }
 
 /// A binding a helper of another module can read: it needs no global of the generated module

@@ -7,7 +7,9 @@
 //! is reported `deferred`, and the decorator compiles it from the live function instead.
 
 pub mod exception_classes;
+pub mod factories;
 pub mod imports;
+pub mod marks;
 pub mod namespace_class;
 pub mod objects;
 pub mod text;
@@ -24,8 +26,10 @@ use crate::diagnostics::{CompileError, Rendered, SourceText};
 use crate::env::{Binding, Env, FunctionCode, FunctionSource};
 use crate::frontend::tree::{FunctionTree, ParsedModule};
 use crate::frontend::Input;
-use crate::pipeline::{compile_function, Compiled, Options, Request};
+use crate::pipeline::{compile_function, Compiled, Request};
 use crate::static_module::imports::Imports;
+pub use crate::static_module::marks::MarkedOptions;
+use crate::static_module::marks::{decorator_spellings, marked};
 use crate::static_module::text::literal;
 
 /// Builtins the compiler gives meaning to.
@@ -133,16 +137,6 @@ const OTHER_BUILTINS: &[&str] = &[
     "vars",
 ];
 
-/// How a marked function's decorator was spelled: the options it passes, if literal.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MarkedOptions {
-    pub options: Options,
-    /// `namespace=` was given (the generated code is the same; the decorator pins it).
-    pub pinned_namespace: bool,
-    /// An option the static compiler cannot read (not a literal): compile at run time.
-    pub dynamic: Option<String>,
-}
-
 #[derive(Debug, Clone)]
 #[allow(clippy::large_enum_variant)] // one per marked function; boxing buys nothing
 /// What became of one marked function.
@@ -208,159 +202,65 @@ pub fn compile_module_in(
         }
     };
     let markers = decorator_spellings(&module.body);
-    if markers.names.is_empty() && markers.modules.is_empty() && only.is_none() {
+    if markers.none() && only.is_none() {
         return Ok(vec![]);
     }
     let env = module_env(&module, imports);
-
     let mut out = vec![];
-    let mut visit = |def: &ast::StmtFunctionDef, qualname: String, at: Vec<usize>| {
-        let mut opts = match marked(def, &markers) {
+    for site in marks::sites(&module.body) {
+        let mut opts = match marked(site.def, &markers) {
             Some(o) => o,
-            None if only == Some(qualname.as_str()) => MarkedOptions {
-                options: Options::default(),
-                pinned_namespace: false,
-                dynamic: None,
-            },
-            None => return,
+            None if only == Some(site.qualname.as_str()) => MarkedOptions::unmarked(),
+            None => continue,
         };
         opts.options.optimize = optimize;
         let tree = FunctionTree {
             module: module.clone(),
-            at,
+            at: site.at,
         };
-        let line = tree.first_line();
-        let outcome = if let Some(why) = &opts.dynamic {
-            Outcome::Deferred(vec![why.clone()])
-        } else {
-            let req = Request {
-                input: Input::Tree(&tree),
-                name: &qualname,
-                env: &env,
-                options: opts.options,
-            };
-            match compile_function(&req) {
-                Ok(c) => Outcome::Ok(c),
-                Err(CompileError::Deferred(names)) => Outcome::Deferred(names),
-                Err(CompileError::Diagnostics(d)) => Outcome::Error(d),
-                Err(CompileError::Internal(m)) => Outcome::Deferred(vec![format!("internal: {m}")]),
-            }
+        let envs = match site.factory {
+            None => vec![env.clone()],
+            Some(factory) => factories::closures(&module, factory, &env),
         };
-        out.push(MarkedFunction {
-            qualname,
-            name: def.name.to_string(),
-            line,
-            options: opts,
-            outcome,
-        });
-    };
-    for (i, stmt) in module.body.iter().enumerate() {
-        match stmt {
-            ast::Stmt::FunctionDef(def) => visit(def, def.name.to_string(), vec![i]),
-            ast::Stmt::ClassDef(class) => {
-                for (j, s) in class.body.iter().enumerate() {
-                    if let ast::Stmt::FunctionDef(def) = s {
-                        visit(def, format!("{}.{}", class.name, def.name), vec![i, j]);
-                    }
-                }
-            }
-            _ => {}
+        let mut outcomes: Vec<Outcome> = envs
+            .iter()
+            .map(|env| compile_marked(&tree, &site.qualname, env, &opts))
+            .collect();
+        if let (Some(factory), true) = (site.factory, outcomes.is_empty()) {
+            outcomes.push(Outcome::Deferred(vec![format!(
+                "it is made by `{}`, which the module's top-level code never calls with arguments its text gives (its closure is known only when it runs)",
+                factory.name
+            )]));
+        }
+        for outcome in outcomes {
+            out.push(MarkedFunction {
+                qualname: site.qualname.clone(),
+                name: site.def.name.to_string(),
+                line: tree.first_line(),
+                options: opts.clone(),
+                outcome,
+            });
         }
     }
     Ok(out)
 }
 
-/// Names under which `vectorize` (or the `array_vectorize` module) is reachable.
-struct Markers {
-    /// `from array_vectorize import vectorize [as v]`: `v`.
-    names: Vec<String>,
-    /// `import array_vectorize [as av]`: `av`.
-    modules: Vec<String>,
-}
-
-fn decorator_spellings(body: &[ast::Stmt]) -> Markers {
-    let mut m = Markers {
-        names: vec![],
-        modules: vec![],
-    };
-    for stmt in body {
-        match stmt {
-            ast::Stmt::ImportFrom(i) => {
-                let module = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
-                if module == "array_vectorize" || module == "array_vectorize.api" {
-                    for a in &i.names {
-                        if a.name.as_str() == "vectorize" {
-                            let bound = a.asname.as_ref().unwrap_or(&a.name).to_string();
-                            m.names.push(bound);
-                        }
-                    }
-                }
-            }
-            ast::Stmt::Import(i) => {
-                for a in &i.names {
-                    if a.name.as_str() == "array_vectorize" {
-                        m.modules
-                            .push(a.asname.as_ref().unwrap_or(&a.name).to_string());
-                    }
-                }
-            }
-            _ => {}
-        }
+/// What becomes of the marked function `tree` compiled in `env`.
+fn compile_marked(tree: &FunctionTree, qualname: &str, env: &Env, opts: &MarkedOptions) -> Outcome {
+    if let Some(why) = &opts.dynamic {
+        return Outcome::Deferred(vec![why.clone()]);
     }
-    m
-}
-
-/// The decorator's options when `def` is marked.
-fn marked(def: &ast::StmtFunctionDef, markers: &Markers) -> Option<MarkedOptions> {
-    let is_marker = |e: &ast::Expr| match e {
-        ast::Expr::Name(n) => markers.names.iter().any(|m| m == n.id.as_str()),
-        ast::Expr::Attribute(a) => {
-            a.attr.as_str() == "vectorize"
-                && matches!(a.value.as_ref(), ast::Expr::Name(n) if markers.modules.iter().any(|m| m == n.id.as_str()))
-        }
-        _ => false,
+    let req = Request {
+        input: Input::Tree(tree),
+        name: qualname,
+        env,
+        options: opts.options,
     };
-    // Only a function whose sole decorator is ours: another decorator could change the function.
-    if def.decorator_list.len() != 1 {
-        return None;
-    }
-    let deco = &def.decorator_list[0];
-    let mut opts = MarkedOptions {
-        options: Options::default(),
-        pinned_namespace: false,
-        dynamic: None,
-    };
-    match deco {
-        e if is_marker(e) => Some(opts),
-        ast::Expr::Call(c) if is_marker(&c.func) => {
-            if !c.args.is_empty() {
-                opts.dynamic = Some("positional decorator arguments".into());
-            }
-            for k in &c.keywords {
-                let Some(arg) = &k.arg else {
-                    opts.dynamic = Some("**options".into());
-                    continue;
-                };
-                let literal_bool = match &k.value {
-                    ast::Expr::Constant(c) => match c.value {
-                        ast::Constant::Bool(b) => Some(b),
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                match (arg.as_str(), literal_bool) {
-                    ("protect_domains", Some(b)) => opts.options.protect_domains = b,
-                    ("fallback", Some(b)) => opts.options.fallback = b,
-                    ("nan_on_raise", Some(b)) => opts.options.nan_on_raise = b,
-                    ("namespace", _) => opts.pinned_namespace = true,
-                    // verify runs at decoration time on the live function; it shapes no code.
-                    ("verify", _) => {}
-                    (other, _) => opts.dynamic = Some(format!("option `{other}` is not a literal")),
-                }
-            }
-            Some(opts)
-        }
-        _ => None,
+    match compile_function(&req) {
+        Ok(c) => Outcome::Ok(c),
+        Err(CompileError::Deferred(names)) => Outcome::Deferred(names),
+        Err(CompileError::Diagnostics(d)) => Outcome::Error(d),
+        Err(CompileError::Internal(m)) => Outcome::Deferred(vec![format!("internal: {m}")]),
     }
 }
 
@@ -389,11 +289,8 @@ fn module_env(module: &Arc<ParsedModule>, imports: &Imports) -> Env {
                     target_names(t, &mut names);
                     for n in names {
                         count(&n, &mut bind_count);
-                        let b = match (t, literal(&a.value)) {
-                            (ast::Expr::Name(_), Some(c)) => Binding::Const(c),
-                            (ast::Expr::Name(_), None) => {
-                                crate::static_module::objects::object_binding(&a.value)
-                            }
+                        let b = match t {
+                            ast::Expr::Name(_) => value_binding(module, i, &a.value, &bindings),
                             _ => Binding::Unresolved("computed at import time".into()),
                         };
                         bindings.insert(n, b);
@@ -405,10 +302,9 @@ fn module_env(module: &Arc<ParsedModule>, imports: &Imports) -> Env {
                 target_names(&a.target, &mut names);
                 for n in names {
                     count(&n, &mut bind_count);
-                    let b = match (a.value.as_deref(), a.value.as_deref().and_then(literal)) {
-                        (_, Some(c)) => Binding::Const(c),
-                        (Some(v), None) if matches!(*a.target, ast::Expr::Name(_)) => {
-                            crate::static_module::objects::object_binding(v)
+                    let b = match a.value.as_deref() {
+                        Some(v) if matches!(*a.target, ast::Expr::Name(_)) => {
+                            value_binding(module, i, v, &bindings)
                         }
                         _ => Binding::Unresolved("computed at import time".into()),
                     };
@@ -462,19 +358,63 @@ fn module_env(module: &Arc<ParsedModule>, imports: &Imports) -> Env {
             );
         }
     }
+    add_builtins(&mut bindings);
+    bindings
+}
+
+/// The builtins `env` does not shadow.
+fn add_builtins(env: &mut Env) {
     for b in KNOWN_BUILTINS.iter().chain(RAISE_BUILTINS) {
-        bindings
-            .entry((*b).to_string())
+        env.entry((*b).to_string())
             .or_insert_with(|| Binding::Builtin((*b).to_string()));
     }
     // Other builtins: the live decorator reports them (or calls them per element under
     // fallback=True, which needs the live object), so the static compile defers.
     for b in OTHER_BUILTINS {
-        bindings
-            .entry((*b).to_string())
+        env.entry((*b).to_string())
             .or_insert_with(|| Binding::Unresolved(format!("the builtin `{b}`")));
     }
-    bindings
+}
+
+/// What `NAME = value` (the top-level statement `at`) binds `NAME` to, read from the text:
+/// a literal; a lambda (a helper, D7); a constant the expression computes exactly from what
+/// the statements before it bound (`RAD = pi / 180.0`, `LIMIT = to_rad(90.0)`: issue 31,
+/// `pipeline::constant`); a module-level object (D14); else unresolved.
+fn value_binding(
+    module: &Arc<ParsedModule>,
+    at: usize,
+    value: &ast::Expr,
+    before: &Env,
+) -> Binding {
+    if let Some(c) = literal(value) {
+        return Binding::Const(c);
+    }
+    match value {
+        ast::Expr::Lambda(_) => {
+            let tree = FunctionTree {
+                module: module.clone(),
+                at: vec![at],
+            };
+            Binding::Function(Box::new(FunctionSource {
+                path: module.path.clone(),
+                first_line: tree.first_line(),
+                name: "<lambda>".into(),
+                env: None,
+                code: FunctionCode::Tree(tree),
+            }))
+        }
+        ast::Expr::Dict(_) | ast::Expr::Constant(_) => {
+            crate::static_module::objects::object_binding(value)
+        }
+        _ => {
+            let mut env = before.clone();
+            add_builtins(&mut env);
+            match crate::pipeline::constant::constant_value(value, module, &env) {
+                Some(c) => Binding::Const(c),
+                None => crate::static_module::objects::object_binding(value),
+            }
+        }
+    }
 }
 
 /// The names an `import` or `from ... import` statement binds, with what each is (D8, D15,
@@ -668,7 +608,7 @@ mod tests {
         let foreign = ForeignModule {
             source: units.into(),
             path: "pkg/units.py".into(),
-            sha256: "ab".into(),
+            sha256: Some("ab".into()),
         };
         let imports = Imports::new(
             "pkg".into(),

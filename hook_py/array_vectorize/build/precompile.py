@@ -236,16 +236,19 @@ def _docstrings(data: bytes, text: str, functions: list[dict]) -> dict[tuple[str
     return docs
 
 
-def _collect_functions(code: types.CodeType, prefix: str, out: dict) -> None:
-    """(qualname, co_firstlineno) -> code object, for functions at module level and in class
-    bodies (the places compile_module looks)."""
+def _collect_functions(code: types.CodeType, prefix: str, out: dict, in_function: bool = False) -> None:
+    """(qualname, co_firstlineno) -> code object, for the functions of the places compile_module
+    looks: the module level, class bodies (nested ones too), and the functions a top-level
+    function defines (a factory's)."""
     for const in code.co_consts:
         if not isinstance(const, types.CodeType):
             continue
         qualname = prefix + const.co_name
         if const.co_flags & 0x2:  # CO_NEWLOCALS: a function
             out.setdefault((qualname, const.co_firstlineno), const)
-        elif not prefix:  # a class body
+            if not prefix:
+                _collect_functions(const, qualname + ".<locals>.", out, in_function=True)
+        elif not in_function:  # a class body
             _collect_functions(const, qualname + ".", out)
 
 
@@ -254,9 +257,15 @@ def _runtime(config: Config, target: str) -> bool:
 
 
 def _artifact_name(fn: dict, taken: dict[str, bytes]) -> str:
-    name = f"{fn['qualname']}.py"
+    # `<locals>` (a function made by a factory) has no place in a portable file name.
+    stem = fn["qualname"].replace("<", "-").replace(">", "-")
+    name = f"{stem}.py"
     if name in taken:  # the same qualname defined twice in one module
-        name = f"{fn['qualname']}-{fn['line']}.py"
+        name = f"{stem}-{fn['line']}.py"
+    n = 1
+    while name in taken:  # a factory's function, once per call of the factory (issue 31)
+        n += 1
+        name = f"{stem}-{fn['line']}-{n}.py"
     return name
 
 
@@ -350,12 +359,22 @@ def _program_modules(text: str, module: str, path: str, shipped: dict, source_pa
     """The modules of the wheel this module's imports name (array_vectorize/imports.py), each
     found where the import system finds it once installed: the submodule's file in its package
     directory, as the wheel lays it out (``pkg/units.py``, ``pkg/units/__init__.py``). Modules
-    the wheel does not ship as source stay unresolved (their functions are reported deferred)."""
-    from ..imports import imported_modules, package_of
+    the wheel does not ship as source stay unresolved (their functions are reported deferred).
+    The modules of the standard library they name are the build interpreter's (sha256 None:
+    each function is pinned by its own text, which the one installed later must match)."""
+    from ..imports import imported_modules, package_of, stdlib_source
 
     is_package = path.endswith("/__init__.py") or path == "__init__.py"
     modules = {}
-    for name in imported_modules(text, module, is_package):
+    program, stdlib = imported_modules(text, module, is_package)
+    for name in stdlib:
+        found = stdlib_source(name)
+        if found is not None:
+            try:
+                modules[name] = (importlib.util.decode_source(found[0]), found[1], None)
+            except (SyntaxError, UnicodeDecodeError):
+                continue
+    for name in program:
         found = shipped.get(name)
         if found is None:
             continue

@@ -59,21 +59,30 @@ def _program_modules(source: str, fullname: str, origin: str) -> tuple[str, dict
     """The modules of the program this module's imports name (array_vectorize/imports.py),
     found as the import system finds a submodule (the parent package's
     ``submodule_search_locations``; a top-level module on ``sys.path``), when it is a plain
-    source file: ``({name: (text, path, sha256)}, [(path relative to the module's directory,
-    sha256)])``. A module whose parent package is not imported yet is not looked for (finding
+    source file, and the modules of the standard library they name (sha256 None: pinned by
+    their functions' own text): ``(package, {name: (text, path, sha256)}, [(path relative to the
+    module's directory, sha256)])``. A module whose parent package is not imported yet is not looked for (finding
     it would run the package's code); one that is not Python source (a C extension, a namespace
     package) is left out: the names imported from it stay unresolved and their functions are
     compiled at run time."""
     from importlib.machinery import PathFinder
 
-    from ..imports import imported_modules, package_of
+    from ..imports import imported_modules, package_of, stdlib_source
 
     is_package = os.path.basename(origin).startswith("__init__.")
     package = package_of(fullname, is_package)
     modules: dict = {}
     deps: list = []
     here = os.path.dirname(origin)
-    for name in imported_modules(source, fullname, is_package):
+    program, stdlib = imported_modules(source, fullname, is_package)
+    for name in stdlib:  # not a dependency of the cache file: the decorator checks each text
+        found = stdlib_source(name)
+        if found is not None:
+            try:
+                modules[name] = (decode_source(found[0]), found[1], None)
+            except (UnicodeDecodeError, SyntaxError):
+                continue
+    for name in program:
         parent = name.rpartition(".")[0]
         search = None
         imported = sys.modules.get(name)
