@@ -179,7 +179,7 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
             # down the module, the class whose body is running): checked at the first call.
             from . import first_call
 
-            return first_call.stand_in(original, options, namespace, entry["unbound"], entry)
+            return first_call.stand_in(original, options, namespace, entry, unbound=entry["unbound"])
         if entry["origin"] != "wheel":
             counters = _stats.COUNTERS  # the path of every function of a warm import: no calls
             counters["hook_hits"] += 1
@@ -188,13 +188,26 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
             return emit.from_cache(original, entry, namespace)
         return from_entry(original, entry, namespace)
     if compile_disabled():
+        if _runtime_listed(original) and _can_wait(original):
+            # Issue 31: its package left it to run time; its module imports, it raises when called.
+            from . import first_call
+
+            return first_call.stand_in(original, options, namespace, None, listed=True)
         raise _compile_disabled(original)
     try:
         return compile_and_emit(original, options, namespace, defer_unbound=_can_wait(original))
     except NotBoundYet as exc:
         from . import first_call
 
-        return first_call.stand_in(original, options, namespace, exc.names, None)
+        return first_call.stand_in(original, options, namespace, None, unbound=exc.names)
+
+
+def _runtime_listed(original: FunctionType) -> bool:
+    try:
+        from . import wheel_artifacts
+    except ImportError:
+        return False
+    return wheel_artifacts.runtime_listed(original)
 
 
 def _can_wait(original: FunctionType) -> bool:
@@ -255,9 +268,16 @@ def compile_and_emit(
     )
 
 
-def _compile_disabled(original: FunctionType) -> CompileDisabledError:
+def _compile_disabled(original: FunctionType, listed: bool = False) -> CompileDisabledError:
+    target = f"{original.__module__}.{original.__qualname__}"
+    if listed:
+        return CompileDisabledError(
+            f"{target} is left to run time by its package (`[tool.array-vectorize] runtime` of its build), "
+            "and ARRAY_VECTORIZE_NO_COMPILE=1 forbids compiling it: unset ARRAY_VECTORIZE_NO_COMPILE, or change "
+            "the function so that its build precompiles it and drop it from `runtime`"
+        )
     return CompileDisabledError(
-        f"{original.__module__}.{original.__qualname__} would be compiled, but ARRAY_VECTORIZE_NO_COMPILE=1 "
+        f"{target} would be compiled, but ARRAY_VECTORIZE_NO_COMPILE=1 "
         "forbids compiling: precompile it (array_vectorize.build) or unset ARRAY_VECTORIZE_NO_COMPILE"
     )
 
@@ -286,16 +306,39 @@ def compile_live(original: FunctionType, options: dict, *, defer_unbound: bool =
     builder = EnvBuilder(mark_unbound=defer_unbound)
     env = builder.env_of(original)
     name = compile_name(original)
+    args = (source, path, first_line, name)
     try:
-        compiled = _core.compile_function(source, path, first_line, name, env, options)
+        compiled = _core.compile_function(*args, env, options)
     except _core.DeferredError as exc:
         # A live env defers only on the names EnvBuilder marked as not bound yet.
-        if builder.unbound:
-            raise NotBoundYet(list(getattr(exc, "names", None) or sorted(builder.unbound))) from None
-        raise _core.InternalError(str(exc)) from None
+        if not builder.unbound:
+            raise _core.InternalError(str(exc)) from None
+        names = list(getattr(exc, "names", None) or sorted(builder.unbound))
+        # Anything else wrong with the function is reported now, not at its first call: the
+        # compile without those names must find nothing but them undefined.
+        _compile_without_unbound(original, args, options, names)
+        raise NotBoundYet(names) from None
+    except VectorizationError:
+        if builder.unbound:  # report the names not defined with the rest, as without marks
+            _compile_without_unbound(original, args, options, [])
+        raise
     _stats.bump("compiled")
     hidden = {n: builder.hidden_values[n] for _, n in compiled["hidden"] if n in builder.hidden_values}
     return compiled, hidden
+
+
+def _compile_without_unbound(original: FunctionType, args: tuple, options: dict, names: list[str]) -> None:
+    """Compiles `original` with the names not bound yet left out of its environment: raises its
+    VectorizationError unless the only problems are those of `names` being undefined."""
+    from .environment import EnvBuilder
+
+    try:
+        _core.compile_function(*args, EnvBuilder().env_of(original), options)
+    except VectorizationError as err:
+        undefined = {f"name `{n}` is not defined" for n in names}
+        undefined |= {f"cannot call `{n}`: name is not defined" for n in names}
+        if any(d["message"] not in undefined for d in err.diagnostics):
+            raise
 
 
 def _wrapped_function(wrapper: FunctionType) -> FunctionType:

@@ -38,10 +38,20 @@ from ._types import FunctionType
 _FIRST_CALL = "_vec_first_call"
 
 
-def stand_in(original: FunctionType, options: dict, namespace: Any, unbound: list[str], entry: dict | None) -> FunctionType:
-    """The stand-in for `original`, whose names `unbound` are not bound yet; `entry` the
-    precompiled entry to check at the first call (None: compile then). `original` takes no
-    ``*args``/``**kwargs`` (api._can_wait: the compiler rejects those, at decoration)."""
+def stand_in(
+    original: FunctionType,
+    options: dict,
+    namespace: Any,
+    entry: dict | None,
+    *,
+    unbound: list[str] = (),
+    listed: bool = False,
+) -> FunctionType:
+    """The stand-in for `original`, whose names `unbound` are not bound yet, or which its
+    package's build left to run time (`listed`: under ARRAY_VECTORIZE_NO_COMPILE=1, the first
+    call raises CompileDisabledError, and the module imported); `entry` the precompiled entry
+    to check at the first call (None: compile then). `original` takes no ``*args``/``**kwargs``
+    (api._can_wait: the compiler rejects those, at decoration)."""
     from .api import compile_and_emit, from_entry
 
     code = original.__code__
@@ -49,11 +59,12 @@ def stand_in(original: FunctionType, options: dict, namespace: Any, unbound: lis
     names = list(code.co_varnames[: n_pos + code.co_kwonlyargcount])
     kwnames = names[n_pos:]
     entry_name = original.__name__ if original.__name__.isidentifier() else "_lambda"
-    shown = ", ".join(f"`{n}`" for n in unbound)
-    note = (
-        f"Not compiled yet: array-vectorize compiles {original.__qualname__} at its first call, "
-        f"since {shown} {'was' if len(unbound) == 1 else 'were'} not bound when it was decorated."
-    )
+    if listed:
+        why = "since its package left it to run time, and ARRAY_VECTORIZE_NO_COMPILE=1 was set when it was decorated"
+    else:
+        shown = ", ".join(f"`{n}`" for n in unbound)
+        why = f"since {shown} {'was' if len(unbound) == 1 else 'were'} not bound when it was decorated"
+    note = f"Not compiled yet: array-vectorize compiles {original.__qualname__} at its first call, {why}."
     text = _core.first_call_stub(entry_name, names[:n_pos], code.co_posonlyargcount, kwnames, note)
     filename = emit.code_filename(original.__qualname__ + " (first call)", text)
     emit.register_source(filename, text)
@@ -72,7 +83,7 @@ def stand_in(original: FunctionType, options: dict, namespace: Any, unbound: lis
         from .api import _compile_disabled, compile_disabled
 
         if compile_disabled():
-            raise _compile_disabled(original)
+            raise _compile_disabled(original, listed)
         return compile_and_emit(original, options, namespace, into=glob)
 
     def first_call(*values: Any) -> Any:

@@ -35,7 +35,9 @@ from . import _core, docstring, emit
 
 # Shared with the writer, array_vectorize/build/precompile.py.
 ARTIFACT_DIR = "__vectorized__"
-FORMAT = 1
+#: 2: several entries may share a (qualname, line) (a factory's function, once per call the
+#: build saw), and "runtime" lists the functions left to run time (issue 31).
+FORMAT = 2
 
 # co_filename of a module -> _Manifest (its entries are None when there are no usable artifacts).
 _MODULES: dict[str, _Manifest] = {}
@@ -50,10 +52,12 @@ class _Manifest:
     reads the manifest and hashes the module file again before trusting it.
     """
 
-    __slots__ = ("entries", "namespace", "used")
+    __slots__ = ("entries", "namespace", "runtime", "used")
 
-    def __init__(self, entries: dict[tuple[str, int], list[dict]] | None, namespace: dict | None = None) -> None:
-        self.entries = entries
+    def __init__(self, loaded: tuple[dict, frozenset] | None, namespace: dict | None = None) -> None:
+        self.entries: dict[tuple[str, int], list[dict]] | None = loaded[0] if loaded else None
+        #: (qualname, line) of the functions `[tool.array-vectorize] runtime` left to run time.
+        self.runtime: frozenset = loaded[1] if loaded else frozenset()
         self.namespace = namespace
         self.used: set[tuple[str, int, int]] = set()
 
@@ -108,6 +112,14 @@ def lookup(fn: types.FunctionType, usable: Callable[[dict], dict | None]) -> dic
     return None
 
 
+def runtime_listed(fn: types.FunctionType) -> bool:
+    """Whether the build left `fn` to run time (`[tool.array-vectorize] runtime`), as its
+    module's manifest says: under ARRAY_VECTORIZE_NO_COMPILE=1 it then raises when called
+    rather than when its module imports (issue 31)."""
+    manifest = _MODULES.get(fn.__code__.co_filename)
+    return manifest is not None and (fn.__qualname__, fn.__code__.co_firstlineno) in manifest.runtime
+
+
 def serves(module_file: str, module: str) -> bool:
     """Whether the module at `module_file`, imported as `module`, has valid precompiled
     artifacts: the import hook need not compile it (the decorator will find them)."""
@@ -122,7 +134,7 @@ def forget() -> None:
     _MODULES.clear()
 
 
-def _load_manifest(filename: str, module: str) -> dict[tuple[str, int], list[dict]] | None:
+def _load_manifest(filename: str, module: str) -> tuple[dict[tuple[str, int], list[dict]], frozenset] | None:
     if not filename.endswith(".py"):
         return None
     try:
@@ -145,7 +157,7 @@ def _load_manifest(filename: str, module: str) -> dict[tuple[str, int], list[dic
             if not docs_valid:
                 e.pop("doc", None)
             entries.setdefault((e["qualname"], e["line"]), []).append(e)
-        return entries
+        return entries, frozenset((q, line) for q, line in manifest.get("runtime", ()))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 

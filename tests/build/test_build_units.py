@@ -346,7 +346,7 @@ def test_deferred_functions_fail_naming_what_only_run_time_knows(tmp_path):
                 import numpy as np
                 from array_vectorize import vectorize
 
-                SCALE = float(np.pi)
+                SCALE = float(np.sin(0.5))
 
 
                 @vectorize
@@ -362,7 +362,13 @@ def test_deferred_functions_fail_naming_what_only_run_time_knows(tmp_path):
         "`SCALE` is bound to something the build cannot evaluate"
     ) in str(info.value)
     artifacts, report = _precompile(entries, root, runtime=["pkg.w:*"])
-    assert artifacts == {} and report.runtime == ["pkg.w:f"]
+    assert report.runtime == ["pkg.w:f"] and report.precompiled == []
+    # The manifest lists it (issue 31): under ARRAY_VECTORIZE_NO_COMPILE=1 its module still
+    # imports, and the function raises when called.
+    (manifest,) = artifacts.values()
+    assert sorted(artifacts) == ["pkg/__vectorized__/w.json"]
+    recorded = json.loads(manifest.data)
+    assert recorded["functions"] == [] and recorded["runtime"] == [["f", 7]]
 
 
 def test_options_the_build_cannot_read(tmp_path):

@@ -119,12 +119,15 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
             continue
         files: dict[str, bytes] = {}
         manifest_functions = []
+        runtime_functions: list[list] = []
         docs = _docstrings(data, text, functions)
         for fn in functions:
             target = f"{module}:{fn['qualname']}"
             targets.append(target)
             if _runtime(config, target):
                 report.runtime.append(target)
+                if [fn["qualname"], fn["line"]] not in runtime_functions:
+                    runtime_functions.append([fn["qualname"], fn["line"]])
                 continue
             marked_at = f"{shown}:{fn['line']}"
             if fn["status"] == "error":
@@ -171,9 +174,9 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
             if doc is not None:
                 manifest_functions[-1]["doc"] = doc
             report.precompiled.append(target)
-        if not manifest_functions:
+        if not manifest_functions and not runtime_functions:
             continue
-        report.modules += 1
+        report.modules += bool(manifest_functions)
         prefix = arcname[: -len(posixpath.basename(arcname))]  # keeps a .data/purelib/ prefix
         stem = posixpath.basename(arcname)[:-3]
         manifest = {
@@ -183,6 +186,9 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
             "source_sha256": _core.sha256_hex(data),
             "doc_key": doc_key(),
             "functions": manifest_functions,
+            # Left to run time by `[tool.array-vectorize] runtime`: under
+            # ARRAY_VECTORIZE_NO_COMPILE=1 their module imports, and each raises when called.
+            "runtime": runtime_functions,
         }
         artifacts[f"{prefix}{ARTIFACT_DIR}/{stem}.json"] = Entry(
             (json.dumps(manifest, indent=1, sort_keys=True, allow_nan=True) + "\n").encode("utf-8")

@@ -479,6 +479,7 @@ def _prepare(fullname: str, origin: str, data: bytes, namespace: dict) -> None:
         register(origin, entries, namespace)
         if _DEBUG:
             log(fullname, f"cache hit ({summary(entries)}) {path}")
+            log_left_to_decorator(fullname, entries)
         return
     from .compile import compile_and_cache
 
@@ -489,6 +490,20 @@ def register(origin: str, entries: list[dict], namespace: dict) -> None:
     for name in registered_names(origin):
         precompiled.forget(name)
         precompiled.register(name, entries, "hook", namespace)
+
+
+def log_left_to_decorator(fullname: str, entries: list[dict]) -> None:
+    """One line per function the static compile left to the decorator, and why: it compiles them
+    at every import (their code is not cached)."""
+    for e in entries:
+        status = e.get("status")
+        if status == "deferred":
+            names = e.get("deferred") or ()
+            why = "; ".join(f"reads `{n}`, which the module's text does not pin down" if n.isidentifier() else n for n in names)
+            log(fullname, f"{e['qualname']} (line {e['line']}) left to the decorator, which compiles it at each import: {why}")
+        elif status == "error":
+            first = (e.get("error") or "").partition("\n")[0]
+            log(fullname, f"{e['qualname']} (line {e['line']}) rejected by the compiler (the decorator reports it): {first}")
 
 
 def summary(entries: list[dict]) -> str:

@@ -16,7 +16,17 @@ except ImportError:  # pragma: no cover - another implementation's importlib
     from importlib.util import decode_source
 
 from .. import _core, _stats
-from . import CACHE_FORMAT_VERSION, CACHE_MAGIC, HEADER_SIZE, cache_enabled, log, register, skip, summary
+from . import (
+    CACHE_FORMAT_VERSION,
+    CACHE_MAGIC,
+    HEADER_SIZE,
+    cache_enabled,
+    log,
+    log_left_to_decorator,
+    register,
+    skip,
+    summary,
+)
 
 # Fields of a compile_module entry that a warm import never reads: debug text, fields only the
 # compile itself uses, and the scalar source, which only serves to build the docstring when that
@@ -53,6 +63,7 @@ def compile_and_cache(
     register(origin, entries, namespace)
     seconds = time.perf_counter() - t0
     log(fullname, f"compiled ({summary(entries)}) in {seconds * 1e3:.1f} ms [{why_miss}]; {_write(path, key, entries, origin, deps)}")
+    log_left_to_decorator(fullname, entries)
 
 
 def _program_modules(source: str, fullname: str, origin: str) -> tuple[str, dict, list]:
