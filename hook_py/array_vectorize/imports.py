@@ -19,6 +19,10 @@ import importlib.util
 import os
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable
+
 #: Modules the compiler gives a meaning of its own: never read as text.
 _OWN_MEANING = frozenset({"math", "bisect", "numpy", "array_vectorize"})
 
@@ -54,6 +58,39 @@ def imported_modules(source: str, fullname: str, is_package: bool) -> tuple[list
             out.append(name)
     std = [n for n in dict.fromkeys(stdlib) if "." not in n and n != top and _in_stdlib(n)]
     return out, std
+
+
+def program_modules(
+    source: str, fullname: str, is_package: bool, find: Callable[[str], tuple[str, str, str] | None]
+) -> dict[str, tuple[str, str, str | None]]:
+    """What ``_core.compile_module(modules=...)`` reads for module `fullname` (text `source`):
+    ``{name: (text, path, sha256)}`` of the modules of the program its imports name, and theirs
+    in turn (a constant of one may come from a helper of a third), each found by `find` (the
+    caller's way: the import system's search, or the wheel's files; None when it is not Python
+    source), and of the standard library modules they name (sha256 None: each function is
+    pinned by its own text)."""
+    modules: dict[str, tuple[str, str, str | None]] = {}
+    queue = [(source, fullname, is_package)]
+    seen = {fullname}
+    while queue:
+        text, name, package = queue.pop(0)
+        program, stdlib = imported_modules(text, name, package)
+        for std in stdlib:
+            found = None if std in modules else stdlib_source(std)
+            if found is not None:
+                try:
+                    modules[std] = (importlib.util.decode_source(found[0]), found[1], None)
+                except (SyntaxError, UnicodeDecodeError):
+                    pass
+        for other in program:
+            if other in seen:
+                continue
+            seen.add(other)
+            found = find(other)
+            if found is not None:
+                modules[other] = found
+                queue.append((found[0], other, os.path.basename(found[1]).startswith("__init__.")))
+    return modules
 
 
 def package_of(fullname: str, is_package: bool) -> str:

@@ -12,8 +12,9 @@
 //! carries the module's name and source hash ([`SCOPE_KEY`], [`SHA_KEY`]): the assumptions read
 //! there are recorded as `<module>:<name>`, and the helper itself as a `ModuleFunction`
 //! assumption naming the module and its hash, which the decorator checks (`precompiled.py`).
-//! Only one level is followed: the other module's own imports of the program's modules stay
-//! unresolved.
+//! The other module's own imports of the program's modules are followed the same way (its
+//! constants may come from a third module: `POLE = to_rad(90.0)`, issue 31), each module read
+//! once per compile; a module that imports back one being read finds nothing of it there.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -57,9 +58,9 @@ struct Scoped {
     exceptions: Env,
 }
 
-/// Builds the environment of a parsed module (mod.rs `module_env`, without imports of the
-/// program's modules).
-pub type EnvOfModule<'a> = &'a dyn Fn(&Arc<ParsedModule>) -> Env;
+/// Builds the environment of a parsed module (mod.rs `module_env`) whose relative imports
+/// resolve against the package given.
+pub type EnvOfModule<'a> = &'a dyn Fn(&Arc<ParsedModule>, &str) -> Env;
 
 /// `importlib.util.resolve_name` for `from <level dots><module> import ...` in `package`.
 pub fn resolve_name(module: &str, level: u32, package: &str) -> Option<String> {
@@ -102,6 +103,8 @@ impl Imports {
         if let Some(known) = self.envs.borrow().get(name) {
             return known.clone();
         }
+        // Being read: a module importing it back (a cycle) finds nothing of it.
+        self.envs.borrow_mut().insert(name.to_string(), None);
         let scoped = self.scope(name, env_of_module);
         self.envs
             .borrow_mut()
@@ -112,7 +115,13 @@ impl Imports {
     fn scope(&self, name: &str, env_of_module: EnvOfModule) -> Option<Scoped> {
         let m = self.modules.get(name)?;
         let module = Arc::new(ParsedModule::parse(&m.source, &m.path).ok()?);
-        let mut env = env_of_module(&module);
+        let is_package = m.path.ends_with("__init__.py");
+        let package = if is_package {
+            name
+        } else {
+            name.rsplit_once('.').map_or("", |(p, _)| p)
+        };
+        let mut env = env_of_module(&module, package);
         let mut exceptions = Env::new();
         let replaced_below = m
             .sha256
@@ -152,7 +161,12 @@ impl Imports {
 
     /// The names `stmt` binds to something of another module of the program that its text pins
     /// down; names it leaves out keep the caller's binding (unresolved).
-    pub fn bindings(&self, stmt: &ast::Stmt, env_of_module: EnvOfModule) -> Vec<(String, Binding)> {
+    pub fn bindings(
+        &self,
+        stmt: &ast::Stmt,
+        package: &str,
+        env_of_module: EnvOfModule,
+    ) -> Vec<(String, Binding)> {
         let mut out = vec![];
         match stmt {
             ast::Stmt::Import(i) => {
@@ -171,7 +185,7 @@ impl Imports {
             ast::Stmt::ImportFrom(i) => {
                 let module = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
                 let level = i.level.map_or(0, |l| l.to_u32());
-                let Some(absolute) = resolve_name(&module, level, &self.package) else {
+                let Some(absolute) = resolve_name(&module, level, package) else {
                     return out;
                 };
                 let scoped = self.scoped(&absolute, env_of_module);

@@ -205,7 +205,7 @@ pub fn compile_module_in(
     if markers.none() && only.is_none() {
         return Ok(vec![]);
     }
-    let env = module_env(&module, imports);
+    let env = module_env(&module, imports, &imports.package);
     let mut out = vec![];
     for site in marks::sites(&module.body) {
         let mut opts = match marked(site.def, &markers) {
@@ -266,7 +266,7 @@ fn compile_marked(tree: &FunctionTree, qualname: &str, env: &Env, opts: &MarkedO
 
 /// Free names resolvable from module text: `math` imports, literal constants bound once,
 /// functions defined once; builtins when not shadowed.
-fn module_env(module: &Arc<ParsedModule>, imports: &Imports) -> Env {
+fn module_env(module: &Arc<ParsedModule>, imports: &Imports, package: &str) -> Env {
     let body = &module.body;
     let mut bind_count: HashMap<String, usize> = HashMap::default();
     let mut bindings: BTreeMap<String, Binding> = BTreeMap::new();
@@ -280,7 +280,7 @@ fn module_env(module: &Arc<ParsedModule>, imports: &Imports) -> Env {
                 }
                 if !imports.modules.is_empty() {
                     bindings
-                        .extend(imports.bindings(stmt, &|m| module_env(m, &Imports::default())));
+                        .extend(imports.bindings(stmt, package, &|m, p| module_env(m, imports, p)));
                 }
             }
             ast::Stmt::Assign(a) => {
@@ -537,7 +537,7 @@ mod tests {
         );
         assert_eq!(functions[0].line, 7);
         let module = Arc::new(ParsedModule::parse(source, "m.py").expect("parses"));
-        let env = module_env(&module, &Imports::default());
+        let env = module_env(&module, &Imports::default(), "");
         let Some(Binding::Function(f)) = env.get("helper") else {
             panic!("helper is not a function binding");
         };

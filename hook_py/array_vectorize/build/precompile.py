@@ -230,7 +230,8 @@ def _docstrings(data: bytes, text: str, functions: list[dict]) -> dict[tuple[str
             fn_code = functions_by_key.get((qualname, line))
             if fn_code is None:
                 continue
-            fn = types.FunctionType(fn_code, {"__name__": filename})
+            closure = tuple(types.CellType() for _ in fn_code.co_freevars)  # a factory's function
+            fn = types.FunctionType(fn_code, {"__name__": filename}, None, None, closure)
             try:
                 # As the decorator does: from the compiler's text of the function if it gave one.
                 args = (fn,) if scalar_source is None else (fn, scalar_source)
@@ -362,35 +363,28 @@ def _shipped_modules(entries: dict[str, Entry], dist_info: str) -> dict[str, tup
 
 
 def _program_modules(text: str, module: str, path: str, shipped: dict, source_paths) -> tuple[str, dict]:
-    """The modules of the wheel this module's imports name (array_vectorize/imports.py), each
-    found where the import system finds it once installed: the submodule's file in its package
-    directory, as the wheel lays it out (``pkg/units.py``, ``pkg/units/__init__.py``). Modules
-    the wheel does not ship as source stay unresolved (their functions are reported deferred).
-    The modules of the standard library they name are the build interpreter's (sha256 None:
-    each function is pinned by its own text, which the one installed later must match)."""
-    from ..imports import imported_modules, package_of, stdlib_source
+    """The modules of the wheel this module's imports name, and theirs in turn
+    (array_vectorize/imports.py), each found where the import system finds it once installed:
+    the submodule's file in its package directory, as the wheel lays it out (``pkg/units.py``,
+    ``pkg/units/__init__.py``). Modules the wheel does not ship as source stay unresolved
+    (their functions are reported deferred). The modules of the standard library they name are
+    the build interpreter's (each function is pinned by its own text, which the one installed
+    later must match)."""
+    from ..imports import package_of, program_modules
 
-    is_package = path.endswith("/__init__.py") or path == "__init__.py"
-    modules = {}
-    program, stdlib = imported_modules(text, module, is_package)
-    for name in stdlib:
-        found = stdlib_source(name)
-        if found is not None:
-            try:
-                modules[name] = (importlib.util.decode_source(found[0]), found[1], None)
-            except (SyntaxError, UnicodeDecodeError):
-                continue
-    for name in program:
+    def find(name: str):
         found = shipped.get(name)
         if found is None:
-            continue
+            return None
         other_path, data = found
         try:
             other_text = importlib.util.decode_source(data)
         except (SyntaxError, UnicodeDecodeError):
-            continue
-        modules[name] = (other_text, _shown_path(other_path, source_paths), _core.sha256_hex(data))
-    return package_of(module, is_package), modules
+            return None
+        return other_text, _shown_path(other_path, source_paths), _core.sha256_hex(data)
+
+    is_package = path.endswith("/__init__.py") or path == "__init__.py"
+    return package_of(module, is_package), program_modules(text, module, is_package, find)
 
 
 def _binding_json(binding) -> list:
