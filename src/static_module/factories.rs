@@ -167,3 +167,82 @@ fn calls_in_expr<'m>(e: &'m ast::Expr, name: &str, out: &mut Vec<&'m ast::ExprCa
         _ => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::env::{AssumedBinding, Const};
+    use crate::static_module::{compile_module, Outcome};
+
+    const FACTORY: &str = "from array_vectorize import vectorize\n\nSCALE = 2.0\n\ndef _make(k, offset=0.5, *, sign=1.0):\n    half = k / 2.0\n\n    @vectorize\n    def f(x):\n        return sign * (x * k + offset)\n\n    @vectorize\n    def g(x):\n        return x * half\n\n    return f\n\n";
+
+    fn closure_of(outcome: &Outcome, name: &str) -> Option<Const> {
+        let Outcome::Ok(c) = outcome else {
+            panic!("not compiled: {outcome:?}");
+        };
+        c.assumptions
+            .iter()
+            .find(|a| a.name == name)
+            .map(|a| match &a.binding {
+                AssumedBinding::Const(c) => c.clone(),
+                other => panic!("{name} assumed as {other:?}"),
+            })
+    }
+
+    #[test]
+    fn a_factorys_function_is_compiled_once_per_top_level_call_with_its_arguments() {
+        let source = format!(
+            "{FACTORY}a = _make(SCALE * 2)\nb = _make(3.0, sign=-1.0)\nTABLE = (_make(1.0, offset=0.0),)\n"
+        );
+        let functions = compile_module(&source, "m.py", None).expect("parses");
+        let f: Vec<_> = functions
+            .iter()
+            .filter(|f| f.qualname == "_make.<locals>.f")
+            .collect();
+        assert_eq!(f.len(), 3);
+        assert!(f.iter().all(|f| f.line == 8));
+        let k = |i: usize| closure_of(&f[i].outcome, "k");
+        assert_eq!(
+            [k(0), k(1), k(2)],
+            [
+                Some(Const::Float(4.0)),
+                Some(Const::Float(3.0)),
+                Some(Const::Float(1.0))
+            ]
+        );
+        assert_eq!(closure_of(&f[1].outcome, "sign"), Some(Const::Float(-1.0)));
+        assert_eq!(closure_of(&f[2].outcome, "offset"), Some(Const::Float(0.0)));
+        assert_eq!(closure_of(&f[0].outcome, "offset"), Some(Const::Float(0.5)));
+        // A local the factory computes when it runs: left to the decorator.
+        let g: Vec<_> = functions
+            .iter()
+            .filter(|f| f.qualname == "_make.<locals>.g")
+            .collect();
+        assert!(g
+            .iter()
+            .all(|g| matches!(&g.outcome, Outcome::Deferred(n) if n == &["half"])));
+    }
+
+    #[test]
+    fn a_factory_the_text_never_calls_with_known_arguments_leaves_its_function_deferred() {
+        for calls in ["", "a = _make(compute())\n", "a = _make(*ARGS)\n"] {
+            let source = format!("{FACTORY}{calls}");
+            let functions = compile_module(&source, "m.py", None).expect("parses");
+            let f = functions
+                .iter()
+                .find(|f| f.qualname == "_make.<locals>.f")
+                .expect("marked");
+            assert!(
+                matches!(&f.outcome, Outcome::Deferred(_)),
+                "{calls}: {:?}",
+                f.outcome
+            );
+        }
+        // A call that would raise TypeError at import is no call the build serves.
+        let source = format!("{FACTORY}a = _make(1.0, nope=2.0)\n");
+        let functions = compile_module(&source, "m.py", None).expect("parses");
+        let f = functions.iter().find(|f| f.qualname == "_make.<locals>.f");
+        assert!(
+            matches!(&f.expect("marked").outcome, Outcome::Deferred(why) if why[0].contains("`_make`"))
+        );
+    }
+}

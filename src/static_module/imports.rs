@@ -285,6 +285,123 @@ fn module_namespace(env: &Env) -> Binding {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::env::{AssumedBinding, Const};
+    use crate::static_module::{compile_module_in, Outcome};
+
+    fn foreign(source: &str, path: &str, sha256: Option<&str>) -> ForeignModule {
+        ForeignModule {
+            source: source.into(),
+            path: path.into(),
+            sha256: sha256.map(str::to_string),
+        }
+    }
+
+    /// name -> assumed binding of the marked functions of `source` (module `pkg.m`).
+    fn assumed(
+        source: &str,
+        modules: &[(&str, ForeignModule)],
+    ) -> Vec<BTreeMap<String, AssumedBinding>> {
+        let modules = modules
+            .iter()
+            .map(|(n, m)| (n.to_string(), m.clone()))
+            .collect();
+        let imports = Imports::new("pkg".into(), modules);
+        let functions =
+            compile_module_in(source, "pkg/m.py", None, false, &imports).expect("parses");
+        functions
+            .into_iter()
+            .map(|f| match f.outcome {
+                Outcome::Ok(c) => c
+                    .assumptions
+                    .into_iter()
+                    .map(|a| (a.name, a.binding))
+                    .collect(),
+                other => panic!("{} not compiled: {other:?}", f.qualname),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn constants_computed_by_a_helper_of_a_third_module_and_exception_classes_resolve() {
+        let units =
+            "from math import pi\n\nRAD = pi / 180.0\n\ndef to_rad(d):\n    return d * RAD\n";
+        let consts = "from .units import to_rad\n\nPOLE = to_rad(90.0)\n";
+        let errors = "class GeoError(ValueError):\n    pass\n";
+        let source = "from array_vectorize import vectorize\nfrom .consts import POLE\nfrom .errors import GeoError\n\n@vectorize\ndef f(lat):\n    if lat > POLE:\n        raise GeoError('beyond a pole')\n    return lat\n";
+        let a = assumed(
+            source,
+            &[
+                ("pkg.units", foreign(units, "pkg/units.py", Some("u"))),
+                ("pkg.consts", foreign(consts, "pkg/consts.py", Some("c"))),
+                ("pkg.errors", foreign(errors, "pkg/errors.py", Some("e"))),
+            ],
+        );
+        assert_eq!(
+            a[0]["POLE"],
+            AssumedBinding::Const(Const::Float(90.0 * (std::f64::consts::PI / 180.0)))
+        );
+        let mro = [".GeoError", "ValueError", "Exception", "BaseException"].map(String::from);
+        assert_eq!(
+            a[0]["GeoError"],
+            AssumedBinding::ExceptionClass(mro.to_vec())
+        );
+    }
+
+    #[test]
+    fn a_standard_library_function_is_pinned_by_its_own_text() {
+        let calendar = "def isleap(year):\n    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n\ndef _accelerated(x):\n    return x\n\ntry:\n    from _calendar import *\nexcept ImportError:\n    pass\n\ndef after(x):\n    return x\n";
+        let source = "from array_vectorize import vectorize\nfrom calendar import isleap, after\n\n@vectorize\ndef f(y):\n    return 1.0 if isleap(y) else 0.0\n\n@vectorize\ndef g(y):\n    return after(y)\n";
+        let modules = [(
+            "calendar",
+            foreign(calendar, "/usr/lib/python3/calendar.py", None),
+        )];
+        let text = "def isleap(year):\n    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n";
+        // Defined above the star import: the accelerator may replace it, so f is deferred...
+        let imports = Imports::new(
+            "pkg".into(),
+            modules
+                .iter()
+                .map(|(n, m)| (n.to_string(), m.clone()))
+                .collect(),
+        );
+        let functions =
+            compile_module_in(source, "pkg/m.py", None, false, &imports).expect("parses");
+        assert!(matches!(&functions[0].outcome, Outcome::Deferred(n) if n == &["isleap"]));
+        // ... and a function below it is the module's own, pinned by its text, not its file.
+        let Outcome::Ok(g) = &functions[1].outcome else {
+            panic!("g not compiled: {:?}", functions[1].outcome);
+        };
+        let after = g
+            .assumptions
+            .iter()
+            .find(|a| a.name == "after")
+            .expect("assumed");
+        let sha = crate::host::cache::sha256_hex(b"def after(x):\n    return x\n");
+        assert_eq!(
+            after.binding,
+            AssumedBinding::StdlibFunction {
+                name: "after".into(),
+                module: "calendar".into(),
+                text_sha256: sha
+            }
+        );
+        let plain = calendar.replace(
+            "try:\n    from _calendar import *\nexcept ImportError:\n    pass\n",
+            "",
+        );
+        let a = assumed(
+            &source[..source.find("\n@vectorize\ndef g").unwrap_or(source.len())],
+            &[("calendar", foreign(&plain, "calendar.py", None))],
+        );
+        // What the decorator hashes: the function's text as the front end cuts it from its
+        // first line (a blank line after it included).
+        let own = &plain[..crate::frontend::source::block_len(&plain, false)];
+        assert!(own.starts_with(text), "{own:?}");
+        let sha = crate::host::cache::sha256_hex(own.as_bytes());
+        assert!(
+            matches!(&a[0]["isleap"], AssumedBinding::StdlibFunction { text_sha256, .. } if *text_sha256 == sha)
+        );
+    }
 
     #[test]
     fn relative_names_resolve_as_importlib_does() {

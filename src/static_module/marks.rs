@@ -204,3 +204,36 @@ fn class_sites<'m>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::static_module::{compile_module, Outcome};
+
+    #[test]
+    fn marks_under_staticmethod_or_classmethod_in_either_order_and_in_nested_classes() {
+        let source = "import functools\nfrom array_vectorize import vectorize\n\nclass Geo:\n    K = 2.0\n\n    @staticmethod\n    @vectorize\n    def a(x):\n        return x * 2.0\n\n    @vectorize\n    @staticmethod\n    def b(x):\n        return x + 1.0\n\n    @classmethod\n    @vectorize\n    def c(cls, x):\n        return x * cls.K\n\n    @vectorize\n    @classmethod\n    def d(cls, x):\n        return x - cls.K\n\n    class Inner:\n        @staticmethod\n        @vectorize\n        def e(x):\n            return -x\n\n    @functools.cache\n    @vectorize\n    def not_marked(x):\n        return x\n";
+        let functions = compile_module(source, "m.py", None).expect("parses");
+        let found: Vec<(&str, usize)> = functions
+            .iter()
+            .map(|f| (f.qualname.as_str(), f.line))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("Geo.a", 7),
+                ("Geo.b", 12),
+                ("Geo.c", 17),
+                ("Geo.d", 22),
+                ("Geo.Inner.e", 28)
+            ]
+        );
+        for f in &functions {
+            assert!(
+                matches!(f.outcome, Outcome::Ok(_)),
+                "{}: {:?}",
+                f.qualname,
+                f.outcome
+            );
+        }
+    }
+}

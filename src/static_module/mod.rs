@@ -515,6 +515,34 @@ mod tests {
     }
 
     #[test]
+    fn constant_expressions_and_lambdas_of_the_module_resolve() {
+        let source = "from math import pi\nfrom array_vectorize import vectorize\n\nRAD = pi / 180.0\nHALF_TURN = 180.0 * RAD\nwrap = lambda d: (d + 180.0) % 360.0 - 180.0\nLATER = helper(2.0)\n\ndef helper(v):\n    return v\n\n@vectorize\ndef f(d):\n    return wrap(d) * RAD + HALF_TURN\n\n@vectorize\ndef g(d):\n    return d * LATER\n";
+        let functions = compile_module(source, "m.py", None).expect("parses");
+        let Outcome::Ok(f) = &functions[0].outcome else {
+            panic!("f did not compile: {:?}", functions[0].outcome);
+        };
+        let assumed: BTreeMap<_, _> = f
+            .assumptions
+            .iter()
+            .map(|a| (a.name.as_str(), a.binding.clone()))
+            .collect();
+        use crate::env::{AssumedBinding, Const};
+        let rad = std::f64::consts::PI / 180.0;
+        assert_eq!(assumed["RAD"], AssumedBinding::Const(Const::Float(rad)));
+        assert_eq!(
+            assumed["HALF_TURN"],
+            AssumedBinding::Const(Const::Float(180.0 * rad))
+        );
+        let lambda = AssumedBinding::Function {
+            name: "<lambda>".into(),
+            line: 6,
+        };
+        assert_eq!(assumed["wrap"], lambda);
+        // `helper` is not bound yet where LATER is computed: the import would fail there.
+        assert!(matches!(&functions[1].outcome, Outcome::Deferred(n) if n == &["LATER"]));
+    }
+
+    #[test]
     fn undecorated_helper_starts_on_its_def_line() {
         // co_firstlineno of an undecorated function is its `def` line; the assumption that the
         // decorator checks against the live helper must say the same.

@@ -49,14 +49,16 @@ class Rules:
 '''
 
 
-def _install(tmp_path: Path, text: str = MODULE, *, byte_compile: bool = True) -> tuple[str, Path]:
-    """Writes package `name` with module `m` and its artifacts under a site directory."""
+def _install(tmp_path: Path, text: str = MODULE, *, byte_compile: bool = True, runtime: tuple = ()) -> tuple[str, Path]:
+    """Writes package `name` with module `m` and its artifacts under a site directory; `runtime`:
+    the module's functions left to run time (`[tool.array-vectorize] runtime`)."""
     name = f"avlookup_{uuid.uuid4().hex[:10]}"
     site = tmp_path / "site"
     dist_info = f"{name}-0.1.0.dist-info"
     entries = {f"{name}/__init__.py": Entry(b""), f"{name}/m.py": Entry(text.encode())}
-    artifacts, report = precompile.precompile(entries, dist_info, config.from_table({}), str(tmp_path))
-    assert len(report.precompiled) == 2
+    table = {"runtime": [f"{name}.m:{f}" for f in runtime]}
+    artifacts, report = precompile.precompile(entries, dist_info, config.from_table(table), str(tmp_path))
+    assert len(report.precompiled) == 2 and len(report.runtime) == len(runtime)
     for arcname, entry in {**entries, **artifacts}.items():
         path = site / arcname
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -207,3 +209,35 @@ def test_serves_tells_the_import_hook_what_the_wheel_covers(tmp_path):
     wheel_artifacts.forget()
     assert not wheel_artifacts.serves(str(site / name / "__init__.py"), name)
     wheel_artifacts.forget()
+
+
+def test_a_function_left_to_run_time_under_no_compile_raises_when_called_and_its_module_imports(
+    tmp_path, importer, monkeypatch
+):
+    """Issue 31: `[tool.array-vectorize] runtime` lists a function for the decorator to compile
+    at import; with compiling forbidden, its module still imports (its precompiled functions
+    run), and the listed function raises CompileDisabledError when called, naming the listing."""
+    text = MODULE.replace("import math\n", "import math\nimport os\n") + textwrap.dedent(
+        """
+
+        GAIN = float(os.environ.get("SENSOR_GAIN", "2.0"))  # read when the module runs
+
+
+        @vectorize
+        def amplified(x):
+            return x * GAIN
+        """
+    )
+    name, site = _install(tmp_path, text, runtime=("amplified",))
+    monkeypatch.setenv("ARRAY_VECTORIZE_NO_COMPILE", "1")
+    before = array_vectorize.stats()
+    mod = importer(name, site)
+    assert _delta(before) == {"compiled": 0, "precompiled_hits": 2}
+    assert mod.clipped(np.array([3.0]))[0] == 2.0
+    assert "Not compiled yet" in mod.amplified.source and "left it to run time" in mod.amplified.source
+    with pytest.raises(array_vectorize.CompileDisabledError, match=r"m\.amplified is left to run time by its package"):
+        mod.amplified(np.array([1.0]))
+    # Allowed to compile, the same function compiles at its next call.
+    monkeypatch.delenv("ARRAY_VECTORIZE_NO_COMPILE")
+    assert mod.amplified(np.array([1.5]))[0] == 3.0
+    assert _delta(before) == {"compiled": 1, "precompiled_hits": 2}

@@ -20,6 +20,7 @@ def _mercator(k0, radius=MEAN_RADIUS):
     return northing
 
 
+# One precompiled function per call (the build reads each call's arguments).
 mercator_y = _mercator(1.0)
 web_mercator_y = _mercator(1.0, radius=6378137.0)
 transverse_y = _mercator(k0=0.9996)
@@ -30,7 +31,3 @@ def transverse_scale(lon, central):
     """Point scale of a transverse projection with the secant factor of UTM, at a longitude."""
     dl = (lon - central) * RAD
     return 0.9996 * (1.0 + 0.5 * dl * dl)
-
-
-def transverse_scale_y(lat):
-    return transverse_y(lat)
