@@ -149,8 +149,9 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
                     _Problem(
                         target,
                         f"{marked_at}: {target} can only be compiled once its module runs: {'; '.join(why)}\n"
-                        "  (the build reads literals, `math`, and functions defined in the module; give decorator\n"
-                        "  options as literals)",
+                        "  (the build reads what the text determines: literals and constants computed exactly\n"
+                        "  from them, `math`, functions of the package and of the standard library, a factory's\n"
+                        "  calls whose arguments the text gives; give decorator options as literals)",
                     )
                 )
                 continue
