@@ -38,6 +38,14 @@ from ._types import FunctionType
 _FIRST_CALL = "_vec_first_call"
 
 
+def resolve(vec: FunctionType) -> None:
+    """Makes `vec` final now if it is a stand-in (what its first call does first): compiles it,
+    or checks and uses its precompiled entry; raises what that first call would."""
+    first_call = vec.__globals__.get(_FIRST_CALL)
+    if first_call is not None:
+        first_call.resolve()
+
+
 def stand_in(
     original: FunctionType,
     options: dict,
@@ -86,15 +94,19 @@ def stand_in(
             raise _compile_disabled(original, listed)
         return compile_and_emit(original, options, namespace, into=glob)
 
-    def first_call(*values: Any) -> Any:
+    def resolve() -> None:
         with lock:
             if vec.__code__ is stub_code:
                 final = make()
                 vec.__code__ = final.__code__
                 vec.__doc__ = final.__doc__
                 vec.__dict__["source"] = final.__dict__["source"]
+
+    def first_call(*values: Any) -> Any:
+        resolve()
         return vec(*values[:n_pos], **dict(zip(kwnames, values[n_pos:])))
 
+    first_call.resolve = resolve  # type: ignore[attr-defined]
     glob[_FIRST_CALL] = first_call
     vec.__defaults__ = original.__defaults__
     vec.__kwdefaults__ = original.__kwdefaults__
