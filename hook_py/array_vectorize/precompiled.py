@@ -254,6 +254,16 @@ def _function_text_sha256(fn: FunctionType) -> str | None:
     return sha
 
 
+def _function_of(live: Any, module_name: str, name: str) -> FunctionType | None:
+    """The Python function `live` stands for (a vectorized one's original) when it is module
+    `module_name`'s function `name`."""
+    target = getattr(live, "_vectorized_original", live)
+    module = sys.modules.get(module_name)
+    if type(target) is not FunctionType or module is None or target.__globals__ is not vars(module) or target.__name__ != name:
+        return None
+    return target
+
+
 def assumptions_hold(fn: FunctionType, assumptions) -> bool:
     """Whether every (name, binding) the static compiler assumed holds for `fn`'s live globals."""
     return check_assumptions(fn, assumptions) is True
@@ -305,13 +315,9 @@ def check_assumptions(fn: FunctionType, assumptions) -> bool | list[str]:
         elif tag == "module_function":
             # Issue 12: a function of another module of the program, whose text (the whole file)
             # the static compile read: the same function of that module, and the same file.
-            target = getattr(live, "_vectorized_original", live)
-            module = sys.modules.get(binding[3])
+            target = _function_of(live, binding[3], binding[1])
             if (
-                type(target) is not FunctionType
-                or module is None
-                or target.__globals__ is not vars(module)
-                or target.__name__ != binding[1]
+                target is None
                 or target.__code__.co_firstlineno != binding[2]
                 or _file_sha256(target.__code__.co_filename) != binding[4]
             ):
@@ -319,15 +325,8 @@ def check_assumptions(fn: FunctionType, assumptions) -> bool | list[str]:
         elif tag == "stdlib_function":
             # Issue 31: a function of the standard library, compiled from its own text, which
             # must be the live one's (the file and its line numbers change between versions).
-            target = getattr(live, "_vectorized_original", live)
-            module = sys.modules.get(binding[2])
-            if (
-                type(target) is not FunctionType
-                or module is None
-                or target.__globals__ is not vars(module)
-                or target.__name__ != binding[1]
-                or _function_text_sha256(target) != binding[3]
-            ):
+            target = _function_of(live, binding[2], binding[1])
+            if target is None or _function_text_sha256(target) != binding[3]:
                 return False
         elif tag == "builtin":
             if live is not _BUILTINS.get(binding[1], missing):

@@ -171,21 +171,15 @@ fn calls_in_expr<'m>(e: &'m ast::Expr, name: &str, out: &mut Vec<&'m ast::ExprCa
 #[cfg(test)]
 mod tests {
     use crate::env::{AssumedBinding, Const};
-    use crate::static_module::{compile_module, Outcome};
+    use crate::static_module::{assumptions_of, compile_module, Outcome};
 
     const FACTORY: &str = "from array_vectorize import vectorize\n\nSCALE = 2.0\n\ndef _make(k, offset=0.5, *, sign=1.0):\n    half = k / 2.0\n\n    @vectorize\n    def f(x):\n        return sign * (x * k + offset)\n\n    @vectorize\n    def g(x):\n        return x * half\n\n    return f\n\n";
 
     fn closure_of(outcome: &Outcome, name: &str) -> Option<Const> {
-        let Outcome::Ok(c) = outcome else {
-            panic!("not compiled: {outcome:?}");
-        };
-        c.assumptions
-            .iter()
-            .find(|a| a.name == name)
-            .map(|a| match &a.binding {
-                AssumedBinding::Const(c) => c.clone(),
-                other => panic!("{name} assumed as {other:?}"),
-            })
+        assumptions_of(outcome).remove(name).map(|b| match b {
+            AssumedBinding::Const(c) => c,
+            other => panic!("{name} assumed as {other:?}"),
+        })
     }
 
     #[test]

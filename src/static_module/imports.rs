@@ -286,7 +286,7 @@ fn module_namespace(env: &Env) -> Binding {
 mod tests {
     use super::*;
     use crate::env::{AssumedBinding, Const};
-    use crate::static_module::{compile_module_in, Outcome};
+    use crate::static_module::{assumptions_of, compile_module_in, Outcome};
 
     fn foreign(source: &str, path: &str, sha256: Option<&str>) -> ForeignModule {
         ForeignModule {
@@ -309,15 +309,8 @@ mod tests {
         let functions =
             compile_module_in(source, "pkg/m.py", None, false, &imports).expect("parses");
         functions
-            .into_iter()
-            .map(|f| match f.outcome {
-                Outcome::Ok(c) => c
-                    .assumptions
-                    .into_iter()
-                    .map(|a| (a.name, a.binding))
-                    .collect(),
-                other => panic!("{} not compiled: {other:?}", f.qualname),
-            })
+            .iter()
+            .map(|f| assumptions_of(&f.outcome))
             .collect()
     }
 

@@ -492,6 +492,18 @@ fn target_names(t: &ast::Expr, out: &mut Vec<String>) {
     }
 }
 
+/// The assumptions of a compiled function by name (tests of the static compile).
+#[cfg(test)]
+pub(crate) fn assumptions_of(outcome: &Outcome) -> BTreeMap<String, crate::env::AssumedBinding> {
+    let Outcome::Ok(c) = outcome else {
+        panic!("not compiled: {outcome:?}");
+    };
+    c.assumptions
+        .iter()
+        .map(|a| (a.name.clone(), a.binding.clone()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -518,14 +530,7 @@ mod tests {
     fn constant_expressions_and_lambdas_of_the_module_resolve() {
         let source = "from math import pi\nfrom array_vectorize import vectorize\n\nRAD = pi / 180.0\nHALF_TURN = 180.0 * RAD\nwrap = lambda d: (d + 180.0) % 360.0 - 180.0\nLATER = helper(2.0)\n\ndef helper(v):\n    return v\n\n@vectorize\ndef f(d):\n    return wrap(d) * RAD + HALF_TURN\n\n@vectorize\ndef g(d):\n    return d * LATER\n";
         let functions = compile_module(source, "m.py", None).expect("parses");
-        let Outcome::Ok(f) = &functions[0].outcome else {
-            panic!("f did not compile: {:?}", functions[0].outcome);
-        };
-        let assumed: BTreeMap<_, _> = f
-            .assumptions
-            .iter()
-            .map(|a| (a.name.as_str(), a.binding.clone()))
-            .collect();
+        let assumed = assumptions_of(&functions[0].outcome);
         use crate::env::{AssumedBinding, Const};
         let rad = std::f64::consts::PI / 180.0;
         assert_eq!(assumed["RAD"], AssumedBinding::Const(Const::Float(rad)));
@@ -645,14 +650,7 @@ mod tests {
         let source = "from array_vectorize import vectorize\nfrom .units import to_k, to_r\nimport pkg.units as u\n\n@vectorize\ndef f(c):\n    return to_k(c) * u.K\n\n@vectorize\ndef g(c):\n    return to_r(c)\n";
         let functions =
             compile_module_in(source, "pkg/m.py", None, false, &imports).expect("parses");
-        let Outcome::Ok(compiled) = &functions[0].outcome else {
-            panic!("f did not compile: {:?}", functions[0].outcome);
-        };
-        let assumed: BTreeMap<_, _> = compiled
-            .assumptions
-            .iter()
-            .map(|a| (a.name.as_str(), a.binding.clone()))
-            .collect();
+        let assumed = assumptions_of(&functions[0].outcome);
         assert_eq!(
             assumed["to_k"],
             crate::env::AssumedBinding::ModuleFunction {
