@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check
 
 .DEFAULT_GOAL := help
-.PHONY: help venv wheel wheelhouse test-deps demo test test-rust test-python mutation bench fmt lint clean
+.PHONY: help venv wheel wheelhouse test-deps demo test test-rust test-python test-torch mutation bench fmt lint clean
 
 help: ## Show this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -43,6 +43,15 @@ test-rust: ## cargo tests of every compiler stage (no Python needed)
 test-python: ## pytest against the installed wheel (run `make test-deps` first)
 	cd tests && ../$(PY) -m pytest -q -p no:cacheprovider
 
+TORCH_VENV := .venv-torch
+
+# PyTorch from PyPI (the plain `pip install torch` wheel), in a venv of its own: with torch
+# importable, tests/oracle.py adds it to every behaviour test's backends.
+test-torch: wheel ## Install PyTorch from PyPI into .venv-torch, then run tests/backends/test_torch.py there
+	test -x $(TORCH_VENV)/bin/python || $(PYTHON) -m venv $(TORCH_VENV)
+	$(TORCH_VENV)/bin/python -m pip install -q --disable-pip-version-check torch "$$(ls dist/*.whl)[test]"
+	cd tests && ../$(TORCH_VENV)/bin/python -m pytest -q -p no:cacheprovider backends/test_torch.py
+
 mutation: ## Break the runtime helpers and codegen one way at a time; the differential tests must notice (~3 min)
 	$(PY) tests/mutation/run.py
 
@@ -62,4 +71,4 @@ lint: ## cargo fmt --check and clippy
 	cargo clippy --quiet -- -D warnings
 
 clean: ## Remove build outputs and the venv
-	rm -rf target dist dist-release wheelhouse $(VENV)
+	rm -rf target dist dist-release wheelhouse $(VENV) $(TORCH_VENV)

@@ -488,15 +488,6 @@ fn element_loop(
         .ok_or_else(|| PyValueError::new_err("an element loop needs at least one parameter"))
 }
 
-/// Hex sha256 of a function's own text, cut from `text` (its file from the function's first
-/// line on) as the front end cuts it: what an `AssumedBinding::StdlibFunction` pins.
-#[pyfunction]
-#[pyo3(signature = (text, is_lambda = false))]
-fn function_text_sha256(text: &str, is_lambda: bool) -> String {
-    let own = &text[..crate::frontend::source::block_len(text, is_lambda)];
-    crate::host::cache::sha256_hex(own.as_bytes())
-}
-
 /// The stand-in of a function compiled at its first call, with the original's signature
 /// (src/codegen/first_call.rs).
 #[pyfunction]
@@ -509,6 +500,23 @@ fn first_call_stub(
     note: &str,
 ) -> String {
     crate::codegen::first_call::first_call_stub(entry, &params, posonly, &kwonly, note)
+}
+
+/// The text the function `name` whose text starts `source` is compiled from: its `def` block, or
+/// the lambda expression the compiler picks (src/frontend/mod.rs `function_text`); None when
+/// there is no such function in it.
+#[pyfunction]
+fn function_text(source: &str, name: &str) -> PyResult<Option<String>> {
+    guarded(|| {
+        // A def's block is cut without parsing; a lambda's line is parsed (a deep stack).
+        if crate::frontend::identifiers::is_lambda(name) {
+            Ok(on_large_stack(|| {
+                crate::frontend::function_text(source, name)
+            }))
+        } else {
+            Ok(crate::frontend::function_text(source, name))
+        }
+    })
 }
 
 /// Hex sha256 of `data[start:]` (a start offset, so that a cache file's payload is hashed in
@@ -587,7 +595,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(checksum64, m)?)?;
     m.add_function(wrap_pyfunction!(element_loop, m)?)?;
     m.add_function(wrap_pyfunction!(first_call_stub, m)?)?;
-    m.add_function(wrap_pyfunction!(function_text_sha256, m)?)?;
+    m.add_function(wrap_pyfunction!(function_text, m)?)?;
     m.add_function(wrap_pyfunction!(write_atomic, m)?)?;
     m.add_function(wrap_pyfunction!(scan_tree, m)?)?;
     Ok(())

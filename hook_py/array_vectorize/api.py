@@ -295,9 +295,12 @@ def compile_live(original: FunctionType, options: dict, *, defer_unbound: bool =
     `defer_unbound`: a name the function (or a helper) reads that is bound nowhere yet raises
     NotBoundYet; without it, the compiler reports it (`name ... is not defined`)."""
     from .environment import EnvBuilder, compile_name, function_source
+    from .live_source import SourceChanged
 
     try:
         source, path, first_line = function_source(original)
+    except SourceChanged as exc:
+        raise _source_changed_error(original, exc) from None
     except (OSError, TypeError) as exc:
         raise VectorizationError(
             f"cannot vectorize {original.__qualname__}: its source is not available ({exc}); "
@@ -339,6 +342,20 @@ def _compile_without_unbound(original: FunctionType, args: tuple, options: dict,
         undefined |= {f"cannot call `{n}`: name is not defined" for n in names}
         if any(d["message"] not in undefined for d in err.diagnostics):
             raise
+
+
+def _source_changed_error(original: FunctionType, exc: Exception) -> Exception:
+    """The refusal of a function whose file no longer holds the code that runs (issue 28 item
+    2), positioned at the line its code starts at."""
+    code = original.__code__
+    path, line = code.co_filename, code.co_firstlineno
+    message = str(exc).split(": ", 1)[-1]
+    error = VectorizationError(f"cannot vectorize: 1 problem\n{path}:{line}:1: {message}")
+    error.diagnostics = [
+        {"code": "source-changed", "message": message, "path": path, "line": line, "col": 1,
+         "end_line": line, "end_col": 2, "text": f"{path}:{line}:1: {message}"}
+    ]
+    return error
 
 
 def _wrapped_function(wrapper: FunctionType) -> FunctionType:

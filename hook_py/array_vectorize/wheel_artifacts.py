@@ -29,7 +29,7 @@ import os
 import sys
 import types
 from importlib.machinery import SourceFileLoader
-from typing import Any, Callable
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _core, docstring, emit
 
@@ -38,6 +38,11 @@ ARTIFACT_DIR = "__vectorized__"
 #: 2: several entries may share a (qualname, line) (a factory's function, once per call the
 #: build saw), and "runtime" lists the functions left to run time (issue 31).
 FORMAT = 2
+
+#: What a manifest gives: entries by (qualname, line), the (qualname, line) of the functions the
+#: build left to run time, and the module's bytes.
+_Loaded = Tuple[Optional[Dict[Tuple[str, int], List[dict]]], frozenset, Optional[bytes]]
+_NOTHING: _Loaded = (None, frozenset(), None)
 
 # co_filename of a module -> _Manifest (its entries are None when there are no usable artifacts).
 _MODULES: dict[str, _Manifest] = {}
@@ -52,12 +57,11 @@ class _Manifest:
     reads the manifest and hashes the module file again before trusting it.
     """
 
-    __slots__ = ("entries", "namespace", "runtime", "used")
+    __slots__ = ("entries", "namespace", "runtime", "source", "used")
 
-    def __init__(self, loaded: tuple[dict, frozenset] | None, namespace: dict | None = None) -> None:
-        self.entries: dict[tuple[str, int], list[dict]] | None = loaded[0] if loaded else None
-        #: (qualname, line) of the functions `[tool.array-vectorize] runtime` left to run time.
-        self.runtime: frozenset = loaded[1] if loaded else frozenset()
+    def __init__(self, loaded: _Loaded, namespace: dict | None = None) -> None:
+        # source: the module's bytes, when they were the built ones
+        self.entries, self.runtime, self.source = loaded
         self.namespace = namespace
         self.used: set[tuple[str, int, int]] = set()
 
@@ -89,7 +93,9 @@ def lookup(fn: types.FunctionType, usable: Callable[[dict], dict | None]) -> dic
     if manifest.namespace is None:
         manifest.namespace = namespace
     elif manifest.namespace is not namespace or not fresh:
-        manifest = _MODULES[filename] = _Manifest(_load_manifest(filename, fn.__module__), namespace)
+        entries, runtime, source = _load_manifest(filename, fn.__module__)
+        # The bytes read before stay a candidate text when the file has changed since.
+        manifest = _MODULES[filename] = _Manifest((entries, runtime, source or manifest.source), namespace)
         candidates = (manifest.entries or {}).get(key)
         if not candidates:
             return None
@@ -134,9 +140,19 @@ def forget() -> None:
     _MODULES.clear()
 
 
-def _load_manifest(filename: str, module: str) -> tuple[dict[tuple[str, int], list[dict]], frozenset] | None:
+def module_bytes(filename: str) -> bytes | None:
+    """The bytes of the module file at `filename` as they were when its manifest was read and
+    they hashed to what the build compiled (live_source.py tries them as the text of a function
+    whose file changed since)."""
+    manifest = _MODULES.get(filename)
+    return None if manifest is None else manifest.source
+
+
+def _load_manifest(filename: str, module: str) -> _Loaded:
+    """The manifest's entries (a list per (qualname, line)), the functions it leaves to run time
+    and the module's bytes, or (None, frozenset(), None)."""
     if not filename.endswith(".py"):
-        return None
+        return _NOTHING
     try:
         with open(manifest_path(filename), "rb") as f:
             manifest = json.loads(f.read())
@@ -146,10 +162,11 @@ def _load_manifest(filename: str, module: str) -> tuple[dict[tuple[str, int], li
             or manifest.get("build_id") != _core.BUILD_ID
             or manifest.get("module") != module
         ):
-            return None
+            return _NOTHING
         with open(filename, "rb") as f:
-            if _core.sha256_hex(f.read()) != manifest.get("source_sha256"):
-                return None  # the installed module is not the one that was compiled
+            source = f.read()
+        if _core.sha256_hex(source) != manifest.get("source_sha256"):
+            return _NOTHING  # the installed module is not the one that was compiled
         docs_valid = manifest.get("doc_key") == doc_key()
         entries = {}
         for e in manifest["functions"]:
@@ -157,9 +174,9 @@ def _load_manifest(filename: str, module: str) -> tuple[dict[tuple[str, int], li
             if not docs_valid:
                 e.pop("doc", None)
             entries.setdefault((e["qualname"], e["line"]), []).append(e)
-        return entries, frozenset((q, line) for q, line in manifest.get("runtime", ()))
+        return entries, frozenset((q, line) for q, line in manifest.get("runtime", ())), source
     except (OSError, ValueError, KeyError, TypeError):
-        return None
+        return _NOTHING
 
 
 _DOC_KEY: list[dict] = []

@@ -507,3 +507,23 @@ def test_a_factorys_function_is_precompiled_per_call_or_the_build_names_it_and_t
     closures = [dict(f["assumptions"])["coefficient"] for f in manifest["functions"]]
     assert closures == [["const", 0.0144], ["const", 0.02 * 1.5]]
     assert manifest["runtime"] == [["_window.<locals>.inside", 16]]
+
+
+def _elif_chain(n: int) -> str:
+    lines = ["from array_vectorize import vectorize", "from . import tables", "", "", "@vectorize", "def band(income):"]
+    lines += ["    if income < 0.0:", "        return 0.0"]
+    for i in range(1, n + 1):
+        lines += [f"    elif income < {i * 1000}.0:", f"        return {i * 0.0001!r}"]
+    return "\n".join(lines + ["    return 0.45", ""])
+
+
+def test_a_module_too_deep_for_pythons_parser_fails_with_a_position(tmp_path):
+    # Issue 28 item 9: a 12k-elif module ended the build in a raw MemoryError traceback from
+    # ast.parse (CPython's parser cannot hold it). The core's own limit names the position.
+    entries, root = _project(tmp_path, {"pkg/__init__.py": "", "pkg/tables.py": "", "pkg/bands.py": _elif_chain(12_000)})
+    with pytest.raises(BuildError) as info:
+        _precompile(entries, root)
+    message = str(info.value)
+    assert "src/pkg/bands.py:2009:5: an `if` with more than 1000 `elif` branches is too large to compile; split it" in message
+    assert "in pkg.bands:band (marked at src/pkg/bands.py:5)" in message
+    assert "Traceback" not in message and "MemoryError" not in message

@@ -218,8 +218,8 @@ def _docstrings(data: bytes, text: str, functions: list[dict]) -> dict[tuple[str
             code = compile(data, filename, "exec", dont_inherit=True)
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         lines = io.TextIOWrapper(io.BytesIO(data), encoding, line_buffering=True).readlines()
-    except (SyntaxError, ValueError, LookupError, UnicodeDecodeError):
-        return {}
+    except (SyntaxError, ValueError, LookupError, UnicodeDecodeError, MemoryError, RecursionError):
+        return {}  # MemoryError: too deep for CPython's parser (issue 28 item 9)
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
     functions_by_key = {}

@@ -149,7 +149,8 @@ def _plan_body(parts: PlanParts, indent: str) -> list[str]:
         large = " or ".join(f"a{i}.size >= blocked.THRESHOLD" for i in large_at)
         lines += [f"if ({large}) and not blocked.blocking_off():", f"    return blocked.send_large(a{large_at[0]})"]
     values = {"A": "a{}", "F": "make(a{})", "S": "make(float(a{}))"}
-    lines.append(f"return (xp, {''.join(values[k].format(i) + ', ' for i, k in enumerate(kinds))})")
+    # No number parameter (every one uniform, D14): the generated code binds `xp = arrays`.
+    lines.append(f"return (xp, {''.join(values[k].format(i) + ', ' for i, k in enumerate(kinds))})" if kinds else "return xp")
     return [indent + line for line in lines]
 
 
@@ -331,6 +332,8 @@ def _ndarray() -> Any:
 def _exact_convert(info: Namespace, a: Any, position: int) -> Any:
     """One array argument as bool / int64 / uint64 / float64."""
     kind = info.kind_of_dtype(a.dtype)
+    if kind == "u" and not info.uint64_arithmetic:
+        return _uint64_as_int64(info, a, position)
     if kind in "biuf":
         return a
     xp = info.xp
@@ -346,10 +349,30 @@ def _exact_convert(info: Namespace, a: Any, position: int) -> Any:
     raise TypeError(f"array-vectorize: argument {position + 1} has unsupported dtype {a.dtype}")
 
 
+def _uint64_as_int64(info: Namespace, a: Any, position: int) -> Any:
+    """A uint64 array on a namespace without uint64 arithmetic (PyTorch): as int64, the same
+    values, when every one is below 2**63 (the result is then int64 where NumPy's would be
+    uint64: docs/semantics.md, PyTorch); a clear TypeError otherwise."""
+    xp = info.xp
+    signed = xp.astype(a, info.int64)  # wraps: a lane at or above 2**63 turns negative
+    if bool(xp.any(signed < 0)):
+        raise TypeError(
+            f"array-vectorize: argument {position + 1} is a uint64 array with values at or above 2**63, "
+            f"which {getattr(xp, '__name__', 'this namespace')} cannot compare or compute with (it lacks "
+            "uint64 arithmetic); pass int64 values, or NumPy arrays"
+        )
+    return signed
+
+
 def _python_int_array(info: Namespace, v: int) -> Any:
     kind = python_int_kind(v)
     if kind == "L":
         raise int_overflow(v)
+    if kind == "u" and not info.uint64_arithmetic:
+        raise TypeError(
+            f"array-vectorize: the int {v} needs uint64, which {getattr(info.xp, '__name__', 'this namespace')} "
+            "cannot compare or compute with; pass NumPy arrays"
+        )
     return info.scalar(kind, v)
 
 
@@ -394,7 +417,7 @@ def _exact_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
                 out.append(_python_int_array(info, int(a)))
             else:
                 out.append(makers["b"](bool(a)))
-        return tuple(out)
+        return tuple(out) if len(out) > 1 else xp  # no number parameter: `xp = _vec_exact_args()`
 
     return plan
 

@@ -13,7 +13,8 @@ for non-float arguments; so the entry calls its exact body's slot, where a ``Dis
 dispatch runs the entry over blocks (each block is below the threshold, so it takes the entry's
 usual path, float or exact) or, when the arguments cannot be blocked, runs the entry once whole
 with blocking off in this thread. The prologue marks the calls it sends (``send_large``, after
-its dtype checks: float64 arrays and floats only); every other call of the exact body's slot
+its dtype checks: float64 arrays and floats only) with the frame of the entry it serves;
+every other call of the exact body's slot
 (other argument types, small calls) goes straight to the exact body, whole. The mark, not the
 arguments the dispatch sees, decides: those include the D14 uniform parameters (a mode string,
 a parameter dict, ``None``) that the prologue does not examine, and a large call with one went
@@ -123,10 +124,11 @@ class Dispatch:
         self.fastest = float("inf")
 
     def __call__(self, *args: Any) -> Any:
-        marker = getattr(_state, "large", None)
-        if marker is not None:
-            _state.large = None
-        if marker is None or blocking_off() or not any(a is marker for a in args):
+        mark = getattr(_state, "large", None)
+        if mark is None:
+            return self.exact(*args)
+        _state.large = None
+        if mark is not sys._getframe(1) or blocking_off():  # not this call's mark (send_large)
             return self.exact(*args)
         worth = self.worth
         if worth is None:
@@ -187,14 +189,33 @@ def is_ndarray(a: Any) -> bool:
 
 def send_large(marker: Any) -> None:
     """The float prologue's ``None`` for a large call of float64 NumPy arrays and floats: the
-    ``Dispatch`` its entry calls next runs it in blocks. ``marker``, one of the call's arrays,
-    ties the mark to that call (a mark left by a call that raised before reaching its dispatch
-    matches no other call's arguments). Only calls the float body takes are blocked: the exact
-    body makes whole-array decisions that the agreement of the blocks' dtypes does not show (a
-    select of an int and a float makes every lane float when any lane takes the float side, so
-    an int lane's later arithmetic wraps at 64 bits in a block where no lane does and rounds in
-    float in the whole call: fuzz campaign 29, seed 320004 #1634)."""
-    _state.large = marker
+    ``Dispatch`` its entry calls next runs it in blocks. Only calls the float body takes are
+    blocked: the exact body makes whole-array decisions that the agreement of the blocks' dtypes
+    does not show (a select of an int and a float makes every lane float when any lane takes the
+    float side, so an int lane's later arithmetic wraps at 64 bits in a block where no lane does
+    and rounds in float in the whole call: fuzz campaign 29, seed 320004 #1634).
+
+    The mark is the frame of the generated entry being called (the first frame above the
+    prologue's own), which only that call's dispatch sees as its caller: a mark left behind by a
+    call interrupted between here and its dispatch (Ctrl-C, issue 28 item 7) matches no later
+    call, whatever its arguments (it holds that frame until this thread's next large call or
+    dispatch). ``marker``, one of the call's arrays, is the plan's (kept for its signature)."""
+    frame = sys._getframe(1)
+    for _ in range(8):  # a plan, its prologue, a first call's wrappers, then the entry
+        name = frame.f_code.co_filename
+        if name.startswith("<array-vectorize ") and name not in _PROLOGUE_FILES:
+            break
+        frame = frame.f_back
+        if frame is None:
+            break
+    # Not found (a prologue called by something else): a mark no dispatch's caller is.
+    _state.large = frame if frame is not None else _NO_ENTRY
+
+
+#: The file names of the compiled plans and prologues (runtime/args.py `_compiled`); a generated
+#: entry's is ``<array-vectorize QUALNAME DIGEST>`` (emit.py `code_filename`).
+_PROLOGUE_FILES = frozenset({"<array-vectorize plan>", "<array-vectorize prologue>"})
+_NO_ENTRY = object()
 
 
 def _run_blocked(dispatch: Dispatch, args: tuple[Any, ...]) -> Any:
