@@ -53,30 +53,32 @@ def vectorize(
         bare value for one); the result is checked against the scalar original, element by
         element, at decoration.
     """
+    # A compile error is raised from here, the user's `@vectorize` line, without the frames of
+    # array_vectorize that found it: its message says where each problem is (file:line:col), and
+    # those frames are of no use to the reader, as pytest hides its own. (An InternalError, a bug
+    # of ours, keeps them.) The `raise` line is what the traceback shows, so it says so.
+    options = (protect_domains, namespace, fallback, verify, nan_on_raise)
     if fn is None:
 
         def decorator(fn: Callable) -> Any:
-            return vectorize(
-                fn,
-                protect_domains=protect_domains,
-                namespace=namespace,
-                fallback=fallback,
-                verify=verify,
-                nan_on_raise=nan_on_raise,
-            )
+            try:
+                return _vectorize(fn, *options)
+            except VectorizationError as exc:
+                raise exc.with_traceback(None) from None  # the problems, each at its file:line:col, are below
 
         return decorator
+    try:
+        return _vectorize(fn, *options)
+    except VectorizationError as exc:
+        raise exc.with_traceback(None) from None  # the problems, each at its file:line:col, are below
+
+
+def _vectorize(
+    fn: Callable, protect_domains: bool, namespace: Any, fallback: bool, verify: Any, nan_on_raise: bool
+) -> Any:
     if isinstance(fn, (staticmethod, classmethod)):
         # `@vectorize` above `@staticmethod`/`@classmethod`: the function inside, wrapped again.
-        inner = vectorize(
-            fn.__func__,
-            protect_domains=protect_domains,
-            namespace=namespace,
-            fallback=fallback,
-            verify=verify,
-            nan_on_raise=nan_on_raise,
-        )
-        return type(fn)(inner)
+        return type(fn)(_vectorize(fn.__func__, protect_domains, namespace, fallback, verify, nan_on_raise))
     original = getattr(fn, "_vectorized_original", fn)
     if not isinstance(original, FunctionType):
         raise TypeError(f"vectorize expects a Python function, got {type(fn).__name__}")
@@ -188,12 +190,13 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
             return emit.from_cache(original, entry, namespace)
         return from_entry(original, entry, namespace)
     if compile_disabled():
-        if _runtime_listed(original) and _can_wait(original):
-            # Issue 31: its package left it to run time; its module imports, it raises when called.
+        if _can_wait(original) and _left_to_runtime(original):
+            # Issue 31: its wheel's build left it to run time; its module imports, and it
+            # raises when called.
             from . import first_call
 
             return first_call.stand_in(original, options, namespace, None, listed=True)
-        raise _compile_disabled(original)
+        raise _compile_disabled_error(original)
     try:
         return compile_and_emit(original, options, namespace, defer_unbound=_can_wait(original))
     except NotBoundYet as exc:
@@ -202,12 +205,12 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
         return first_call.stand_in(original, options, namespace, None, unbound=exc.names)
 
 
-def _runtime_listed(original: FunctionType) -> bool:
+def _left_to_runtime(original: FunctionType) -> bool:
     try:
-        from . import wheel_artifacts
+        from .wheel_artifacts import left_to_runtime
     except ImportError:
         return False
-    return wheel_artifacts.runtime_listed(original)
+    return left_to_runtime(original)
 
 
 def _can_wait(original: FunctionType) -> bool:
@@ -268,17 +271,22 @@ def compile_and_emit(
     )
 
 
-def _compile_disabled(original: FunctionType, listed: bool = False) -> CompileDisabledError:
-    target = f"{original.__module__}.{original.__qualname__}"
-    if listed:
+def _compile_disabled_error(original: FunctionType) -> CompileDisabledError:
+    """What ARRAY_VECTORIZE_NO_COMPILE=1 says of a function it keeps from compiling: one its
+    wheel leaves to run time on purpose (``[tool.array-vectorize] runtime``; it raises when
+    first called, its module imported: issue 31) must be taken out of that list or allowed to
+    compile; any other must be precompiled."""
+    name = f"{original.__module__}.{original.__qualname__}"
+    if _left_to_runtime(original):
         return CompileDisabledError(
-            f"{target} is left to run time by its package (`[tool.array-vectorize] runtime` of its build), "
-            "and ARRAY_VECTORIZE_NO_COMPILE=1 forbids compiling it: unset ARRAY_VECTORIZE_NO_COMPILE, or change "
-            "the function so that its build precompiles it and drop it from `runtime`"
+            f"{name} is listed in [tool.array-vectorize] runtime of the project that built its wheel, so the wheel "
+            "holds no code for it and the decorator compiles it when it is first called, which "
+            f'ARRAY_VECTORIZE_NO_COMPILE=1 forbids: take "{original.__module__}:{original.__qualname__}" out of '
+            "`runtime` (the build then precompiles it, or says why it cannot), or unset ARRAY_VECTORIZE_NO_COMPILE"
         )
     return CompileDisabledError(
-        f"{target} would be compiled, but ARRAY_VECTORIZE_NO_COMPILE=1 "
-        "forbids compiling: precompile it (array_vectorize.build) or unset ARRAY_VECTORIZE_NO_COMPILE"
+        f"{name} would be compiled, but ARRAY_VECTORIZE_NO_COMPILE=1 forbids compiling: precompile it "
+        "(array_vectorize.build) or unset ARRAY_VECTORIZE_NO_COMPILE"
     )
 
 

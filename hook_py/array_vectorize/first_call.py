@@ -88,10 +88,10 @@ def stand_in(
 
             if check_assumptions(original, entry.get("assumptions", ())) is True:
                 return from_entry(original, entry, namespace, into=glob)
-        from .api import _compile_disabled, compile_disabled
+        from .api import _compile_disabled_error, compile_disabled
 
         if compile_disabled():
-            raise _compile_disabled(original, listed)
+            raise _compile_disabled_error(original)
         return compile_and_emit(original, options, namespace, into=glob)
 
     def resolve() -> None:

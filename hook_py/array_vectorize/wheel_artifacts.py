@@ -5,7 +5,8 @@ Layout, beside each module ``pkg/mod.py`` of the installed wheel that has marked
     pkg/__vectorized__/mod.json              manifest: BUILD_ID, sha256 of mod.py, one entry
                                              per precompiled function (compile_module's, less
                                              the source, plus the vectorized docstring), each
-                                             naming its file
+                                             naming its file; under "runtime", the qualnames
+                                             of those [tool.array-vectorize] runtime lists
     pkg/__vectorized__/mod/<qualname>.py     the generated source, byte for byte; the
                                              installer byte-compiles it like any module
 
@@ -39,10 +40,9 @@ ARTIFACT_DIR = "__vectorized__"
 #: build saw), and "runtime" lists the functions left to run time (issue 31).
 FORMAT = 2
 
-#: What a manifest gives: entries by (qualname, line), the (qualname, line) of the functions the
-#: build left to run time, and the module's bytes.
-_Loaded = Tuple[Optional[Dict[Tuple[str, int], List[dict]]], frozenset, Optional[bytes]]
-_NOTHING: _Loaded = (None, frozenset(), None)
+#: What a manifest gives: entries by (qualname, line), a list each, and the module's bytes.
+_Loaded = Tuple[Optional[Dict[Tuple[str, int], List[dict]]], Optional[bytes]]
+_NOTHING: _Loaded = (None, None)
 
 # co_filename of a module -> _Manifest (its entries are None when there are no usable artifacts).
 _MODULES: dict[str, _Manifest] = {}
@@ -57,11 +57,11 @@ class _Manifest:
     reads the manifest and hashes the module file again before trusting it.
     """
 
-    __slots__ = ("entries", "namespace", "runtime", "source", "used")
+    __slots__ = ("entries", "namespace", "source", "used")
 
     def __init__(self, loaded: _Loaded, namespace: dict | None = None) -> None:
         # source: the module's bytes, when they were the built ones
-        self.entries, self.runtime, self.source = loaded
+        self.entries, self.source = loaded
         self.namespace = namespace
         self.used: set[tuple[str, int, int]] = set()
 
@@ -93,9 +93,9 @@ def lookup(fn: types.FunctionType, usable: Callable[[dict], dict | None]) -> dic
     if manifest.namespace is None:
         manifest.namespace = namespace
     elif manifest.namespace is not namespace or not fresh:
-        entries, runtime, source = _load_manifest(filename, fn.__module__)
+        entries, source = _load_manifest(filename, fn.__module__)
         # The bytes read before stay a candidate text when the file has changed since.
-        manifest = _MODULES[filename] = _Manifest((entries, runtime, source or manifest.source), namespace)
+        manifest = _MODULES[filename] = _Manifest((entries, source or manifest.source), namespace)
         candidates = (manifest.entries or {}).get(key)
         if not candidates:
             return None
@@ -118,14 +118,6 @@ def lookup(fn: types.FunctionType, usable: Callable[[dict], dict | None]) -> dic
     return None
 
 
-def runtime_listed(fn: types.FunctionType) -> bool:
-    """Whether the build left `fn` to run time (`[tool.array-vectorize] runtime`), as its
-    module's manifest says: under ARRAY_VECTORIZE_NO_COMPILE=1 it then raises when called
-    rather than when its module imports (issue 31)."""
-    manifest = _MODULES.get(fn.__code__.co_filename)
-    return manifest is not None and (fn.__qualname__, fn.__code__.co_firstlineno) in manifest.runtime
-
-
 def serves(module_file: str, module: str) -> bool:
     """Whether the module at `module_file`, imported as `module`, has valid precompiled
     artifacts: the import hook need not compile it (the decorator will find them)."""
@@ -133,6 +125,22 @@ def serves(module_file: str, module: str) -> bool:
     # adopt it.
     manifest = _MODULES[module_file] = _Manifest(_load_manifest(module_file, module))
     return bool(manifest.entries)
+
+
+def left_to_runtime(fn: types.FunctionType) -> bool:
+    """Whether the wheel that installed `fn`'s module has no code for it because the project
+    lists it in ``[tool.array-vectorize] runtime`` (the manifest's ``"runtime"``): under
+    ``ARRAY_VECTORIZE_NO_COMPILE=1`` it then raises when called, its module imported (issue 31),
+    and the message says so. Read on that path only."""
+    filename = fn.__code__.co_filename
+    if not filename.endswith(".py"):
+        return False
+    try:
+        with open(manifest_path(filename), "rb") as f:
+            manifest = json.loads(f.read())
+        return manifest.get("module") == fn.__module__ and fn.__qualname__ in manifest.get("runtime", ())
+    except (OSError, ValueError, AttributeError, TypeError):
+        return False
 
 
 def forget() -> None:
@@ -149,8 +157,8 @@ def module_bytes(filename: str) -> bytes | None:
 
 
 def _load_manifest(filename: str, module: str) -> _Loaded:
-    """The manifest's entries (a list per (qualname, line)), the functions it leaves to run time
-    and the module's bytes, or (None, frozenset(), None)."""
+    """The manifest's entries (a list per (qualname, line)) and the module's bytes, or
+    (None, None)."""
     if not filename.endswith(".py"):
         return _NOTHING
     try:
@@ -174,7 +182,7 @@ def _load_manifest(filename: str, module: str) -> _Loaded:
             if not docs_valid:
                 e.pop("doc", None)
             entries.setdefault((e["qualname"], e["line"]), []).append(e)
-        return entries, frozenset((q, line) for q, line in manifest.get("runtime", ())), source
+        return entries, source
     except (OSError, ValueError, KeyError, TypeError):
         return _NOTHING
 

@@ -138,12 +138,15 @@ impl Imports {
                 // file; the live decorator compiles those.
                 *b = Binding::Unresolved(format!("`{k}` of the module {name}"));
             }
-            if let (Binding::Function(fs), true) = (&*b, m.sha256.is_none()) {
+            if let (Binding::Function(fs), true) = (&mut *b, m.sha256.is_none()) {
                 // A lambda of the standard library: its assumption would pin its line's text.
                 if fs.name == "<lambda>" {
                     *b = Binding::Unresolved(format!("`{k}`, a lambda of the module {name}"));
                     continue;
                 }
+                // Another library's: its problems are reported at the call, as the decorator
+                // reports them (`FunctionSource::library`).
+                fs.library = true;
             }
             if let (Binding::Function(fs), Some(star)) = (&*b, replaced_below) {
                 // A standard library module replaces its Python functions by its C

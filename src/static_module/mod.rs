@@ -325,6 +325,7 @@ fn module_env(module: &Arc<ParsedModule>, imports: &Imports, package: &str) -> E
                         name: def.name.to_string(),
                         env: None,
                         code: FunctionCode::Tree(tree),
+                        library: false,
                     })),
                 );
             }
@@ -401,6 +402,7 @@ fn value_binding(
                 name: "<lambda>".into(),
                 env: None,
                 code: FunctionCode::Tree(tree),
+                library: false,
             }))
         }
         ast::Expr::Dict(_) | ast::Expr::Constant(_) => {

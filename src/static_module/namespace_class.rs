@@ -109,6 +109,7 @@ fn method(tree: FunctionTree, c: &ast::StmtClassDef, def: &ast::StmtFunctionDef)
         name: format!("{}.{}", c.name, def.name),
         env: None,
         code: FunctionCode::Tree(tree),
+        library: false,
     });
     match decorator {
         "staticmethod" => Binding::Function(fs),

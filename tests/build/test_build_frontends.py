@@ -296,7 +296,7 @@ def test_functions_left_to_run_time_compile_when_imported(tmp_path, wheelhouse, 
     proc = run([python_of(venv), "-c", forbidden], env=clean_env(ARRAY_VECTORIZE_NO_COMPILE="1"))
     compiled, pairs, message = json.loads(proc.stdout)
     assert compiled == 0 and pairs == [8.0]
-    assert message.startswith("bad_pkg.core.scaled is left to run time by its package"), message
+    assert message.startswith("bad_pkg.core.scaled is listed in [tool.array-vectorize] runtime"), message
 
 
 def test_unknown_config_key_fails_the_build(tmp_path, base_env):

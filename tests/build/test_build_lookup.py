@@ -50,15 +50,15 @@ class Rules:
 
 
 def _install(tmp_path: Path, text: str = MODULE, *, byte_compile: bool = True, runtime: tuple = ()) -> tuple[str, Path]:
-    """Writes package `name` with module `m` and its artifacts under a site directory; `runtime`:
-    the module's functions left to run time (`[tool.array-vectorize] runtime`)."""
+    """Writes package `name` with module `m` and its artifacts under a site directory; the
+    qualnames of `runtime` are left to run time (``[tool.array-vectorize] runtime``)."""
     name = f"avlookup_{uuid.uuid4().hex[:10]}"
     site = tmp_path / "site"
     dist_info = f"{name}-0.1.0.dist-info"
     entries = {f"{name}/__init__.py": Entry(b""), f"{name}/m.py": Entry(text.encode())}
-    table = {"runtime": [f"{name}.m:{f}" for f in runtime]}
+    table = {"runtime": [f"{name}.m:{q}" for q in runtime]}
     artifacts, report = precompile.precompile(entries, dist_info, config.from_table(table), str(tmp_path))
-    assert len(report.precompiled) == 2 and len(report.runtime) == len(runtime)
+    assert sorted(report.runtime) == sorted(f"{name}.m:{q}" for q in runtime)
     for arcname, entry in {**entries, **artifacts}.items():
         path = site / arcname
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -229,14 +229,20 @@ def test_a_function_left_to_run_time_under_no_compile_raises_when_called_and_its
         """
     )
     name, site = _install(tmp_path, text, runtime=("amplified",))
+    manifest = json.loads((site / name / "__vectorized__" / "m.json").read_text())
+    assert manifest["runtime"] == ["amplified"]
+    assert [f["qualname"] for f in manifest["functions"]] == ["clipped", "Rules.safe_log"]
     monkeypatch.setenv("ARRAY_VECTORIZE_NO_COMPILE", "1")
     before = array_vectorize.stats()
     mod = importer(name, site)
     assert _delta(before) == {"compiled": 0, "precompiled_hits": 2}
     assert mod.clipped(np.array([3.0]))[0] == 2.0
     assert "Not compiled yet" in mod.amplified.source and "left it to run time" in mod.amplified.source
-    with pytest.raises(array_vectorize.CompileDisabledError, match=r"m\.amplified is left to run time by its package"):
+    with pytest.raises(array_vectorize.CompileDisabledError) as info:
         mod.amplified(np.array([1.0]))
+    message = str(info.value)
+    assert f"{name}.m.amplified is listed in [tool.array-vectorize] runtime of the project that built its wheel" in message
+    assert f'take "{name}.m:amplified" out of `runtime`' in message
     # Allowed to compile, the same function compiles at its next call.
     monkeypatch.delenv("ARRAY_VECTORIZE_NO_COMPILE")
     assert mod.amplified(np.array([1.5]))[0] == 3.0

@@ -25,6 +25,7 @@ import tokenize
 import types
 import warnings
 from dataclasses import dataclass, field
+from typing import Callable, Mapping
 
 from .. import _core
 from ..docstring import vectorized_docstring
@@ -80,12 +81,37 @@ def install_path(arcname: str, dist_info: str) -> str | None:
 def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source_root: str) -> tuple[dict[str, Entry], Report]:
     """The artifacts to add to a wheel whose files are `entries`; raises BuildError listing every
     marked function that can neither be precompiled nor is left to run time by `config`."""
+    source_paths = _source_index(source_root)
+    outcome = compile_marked(
+        entries, dist_info, config, lambda path: _shown_path(path, source_paths), _shipped_modules(entries, dist_info)
+    )
+    _check_runtime_patterns(config, outcome.targets)
+    if outcome.problems:
+        raise BuildError(failure_message(outcome.problems))
+    return outcome.artifacts, outcome.report
+
+
+@dataclass
+class Outcome:
+    """What compiling the marked functions of a wheel's (or a source tree's) modules gave."""
+
+    artifacts: dict[str, Entry]
+    report: Report
+    problems: list[_Problem]
+    targets: list[str]  # every marked function seen, for the config check
+
+
+def compile_marked(
+    entries: dict[str, Entry], dist_info: str, config: Config, shown_path: Callable[[str], str], shipped: Mapping[str, tuple[str, bytes]]
+) -> Outcome:
+    """Every marked function of the ``.py`` files of `entries` (wheel paths, installed at
+    ``install_path``) compiled statically, as the build does and ``python -m array_vectorize
+    check`` reports (build/check.py): messages name files by `shown_path` (what the user edits),
+    and imported modules of the program are looked up in `shipped`."""
     report = Report()
     artifacts: dict[str, Entry] = {}
     problems: list[_Problem] = []
-    targets: list[str] = []  # every marked function seen, for the config check
-    source_paths = _source_index(source_root)
-    shipped = _shipped_modules(entries, dist_info)
+    targets: list[str] = []
     for arcname in sorted(entries):
         path = install_path(arcname, dist_info)
         if path is None or not path.endswith(".py") or f"/{ARTIFACT_DIR}/" in f"/{path}":
@@ -96,10 +122,10 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
         module = module_name(path)
         if module is None:
             continue
-        shown = _shown_path(path, source_paths)
+        shown = shown_path(path)
         try:
             text = importlib.util.decode_source(data)
-            package, modules = _program_modules(text, module, path, shipped, source_paths)
+            package, modules = program_modules(text, module, path, shipped, shown_path)
             functions = _core.compile_module(text, shown, None, package, modules)
         except (SyntaxError, UnicodeDecodeError) as exc:
             functions = None
@@ -119,15 +145,14 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
             continue
         files: dict[str, bytes] = {}
         manifest_functions = []
-        runtime_functions: list[list] = []
+        left_to_runtime = []  # the manifest names them, for the decorator's messages
         docs = _docstrings(data, text, functions)
         for fn in functions:
             target = f"{module}:{fn['qualname']}"
             targets.append(target)
             if _runtime(config, target):
                 report.runtime.append(target)
-                if [fn["qualname"], fn["line"]] not in runtime_functions:
-                    runtime_functions.append([fn["qualname"], fn["line"]])
+                left_to_runtime.append(fn["qualname"])
                 continue
             marked_at = f"{shown}:{fn['line']}"
             if fn["status"] == "error":
@@ -175,7 +200,7 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
             if doc is not None:
                 manifest_functions[-1]["doc"] = doc
             report.precompiled.append(target)
-        if not manifest_functions and not runtime_functions:
+        if not manifest_functions and not left_to_runtime:
             continue
         report.modules += bool(manifest_functions)
         prefix = arcname[: -len(posixpath.basename(arcname))]  # keeps a .data/purelib/ prefix
@@ -187,19 +212,15 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
             "source_sha256": _core.sha256_hex(data),
             "doc_key": doc_key(),
             "functions": manifest_functions,
-            # Left to run time by `[tool.array-vectorize] runtime`: under
-            # ARRAY_VECTORIZE_NO_COMPILE=1 their module imports, and each raises when called.
-            "runtime": runtime_functions,
         }
+        if left_to_runtime:
+            manifest["runtime"] = sorted(set(left_to_runtime))
         artifacts[f"{prefix}{ARTIFACT_DIR}/{stem}.json"] = Entry(
             (json.dumps(manifest, indent=1, sort_keys=True, allow_nan=True) + "\n").encode("utf-8")
         )
         for filename, source in files.items():
             artifacts[f"{prefix}{ARTIFACT_DIR}/{stem}/{filename}"] = Entry(source)
-    _check_runtime_patterns(config, targets)
-    if problems:
-        raise BuildError(_failure_message(problems))
-    return artifacts, report
+    return Outcome(artifacts, report, problems, targets)
 
 
 def _docstrings(data: bytes, text: str, functions: list[dict]) -> dict[tuple[str, int], str]:
@@ -317,7 +338,7 @@ def _known_targets(targets: list[str]) -> str:
     return f"\n(marked functions: {shown})"
 
 
-def _failure_message(problems: list[_Problem]) -> str:
+def failure_message(problems: list[_Problem]) -> str:
     """Every problem, then what to do: a rejected function fails at run time too, so it must
     change; only a deferred one can be left to run time (`runtime = [...]`)."""
     n = len(problems)
@@ -363,7 +384,9 @@ def _shipped_modules(entries: dict[str, Entry], dist_info: str) -> dict[str, tup
     return out
 
 
-def _program_modules(text: str, module: str, path: str, shipped: dict, source_paths) -> tuple[str, dict]:
+def program_modules(
+    text: str, module: str, path: str, shipped: Mapping[str, tuple[str, bytes]], shown_path: Callable[[str], str]
+) -> tuple[str, dict]:
     """The modules of the wheel this module's imports name, and theirs in turn
     (array_vectorize/imports.py), each found where the import system finds it once installed:
     the submodule's file in its package directory, as the wheel lays it out (``pkg/units.py``,
@@ -371,7 +394,8 @@ def _program_modules(text: str, module: str, path: str, shipped: dict, source_pa
     (their functions are reported deferred). The modules of the standard library they name are
     the build interpreter's (each function is pinned by its own text, which the one installed
     later must match)."""
-    from ..imports import package_of, program_modules
+    from ..imports import package_of
+    from ..imports import program_modules as imported
 
     def find(name: str):
         found = shipped.get(name)
@@ -382,10 +406,10 @@ def _program_modules(text: str, module: str, path: str, shipped: dict, source_pa
             other_text = importlib.util.decode_source(data)
         except (SyntaxError, UnicodeDecodeError):
             return None
-        return other_text, _shown_path(other_path, source_paths), _core.sha256_hex(data)
+        return other_text, shown_path(other_path), _core.sha256_hex(data)
 
     is_package = path.endswith("/__init__.py") or path == "__init__.py"
-    return package_of(module, is_package), program_modules(text, module, is_package, find)
+    return package_of(module, is_package), imported(text, module, is_package, find)
 
 
 def _binding_json(binding) -> list:
