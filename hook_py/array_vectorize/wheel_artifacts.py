@@ -36,8 +36,8 @@ from . import _core, docstring, emit
 
 # Shared with the writer, array_vectorize/build/precompile.py.
 ARTIFACT_DIR = "__vectorized__"
-#: 2: several entries may share a (qualname, line) (a factory's function, once per call the
-#: build saw), and "runtime" lists the functions left to run time (issue 31).
+#: 2: several entries may share a (qualname, line): a factory's function, once per call the build
+#: saw (issue 31).
 FORMAT = 2
 
 #: What a manifest gives: entries by (qualname, line), a list each, and the module's bytes.

@@ -380,7 +380,7 @@ def offset(x):
         assert line in res.stderr, res.stderr
         assert "offset (line" not in res.stderr
         assert res.out == 6.0
-    assert "(1 compiled, 1 deferred, 0 rejected)" in warm.stderr
+    assert "cache hit (1 read from the cache, nothing compiled, 1 deferred to the decorator, 0 rejected)" in warm.stderr
     assert warm.stats["compiled"] == 1 and warm.stats["disk_cache_hits"] == 1  # amplified, offset
 
 
