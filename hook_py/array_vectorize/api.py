@@ -10,6 +10,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
+    from .records import CompiledFunction, Found
+
 from . import _core, _stats, emit, precompiled
 from ._types import FunctionType
 
@@ -174,21 +176,16 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
         if options["fallback"]:
             return _element_loop(original, namespace, signature=inner)
         raise _wrapper_error(original, inner)
-    entry = precompiled.lookup(original, options)
-    if entry is not None:
-        if entry.get("unbound"):
+    found = precompiled.lookup(original, options)
+    if found is not None:
+        unbound = found[1].get("unbound")
+        if unbound:
             # Issue 31: a name its precompiled code assumes is not bound yet (a helper further
             # down the module, the class whose body is running): checked at the first call.
             from . import first_call
 
-            return first_call.stand_in(original, options, namespace, entry, unbound=entry["unbound"])
-        if entry["origin"] != "wheel":
-            counters = _stats.COUNTERS  # the path of every function of a warm import: no calls
-            counters["hook_hits"] += 1
-            if "from_cache_file" in entry:
-                counters["disk_cache_hits"] += 1
-            return emit.from_cache(original, entry, namespace)
-        return from_entry(original, entry, namespace)
+            return first_call.stand_in(original, options, namespace, found, unbound=unbound)
+        return from_found(original, found, namespace)
     if compile_disabled():
         if _can_wait(original) and _left_to_runtime(original):
             # Issue 31: its wheel's build left it to run time; its module imports, and it
@@ -218,27 +215,42 @@ def _can_wait(original: FunctionType) -> bool:
     return not original.__code__.co_flags & 0x0C  # CO_VARARGS | CO_VARKEYWORDS
 
 
-def from_entry(original: FunctionType, entry: dict, namespace: Any, into: dict | None = None) -> FunctionType:
-    """The vectorized function made from a precompiled entry whose assumptions hold: a wheel's,
-    or (at a first call, `into` given) the import hook's."""
-    if entry["origin"] == "wheel":
+def from_found(original: FunctionType, found: Found, namespace: Any, into: dict | None = None) -> FunctionType:
+    """The vectorized function made from a precompiled record whose assumptions hold
+    (``precompiled.lookup``'s answer): a wheel's or the import hook's. `into`: the globals dict
+    to make it in (first_call.py, at a first call: the one its stand-in already has)."""
+    origin, entry = found
+    hidden_names = entry.get("hidden")
+    objects = precompiled.hidden_objects(original, hidden_names) if hidden_names else None
+    if origin == "wheel":
         _stats.bump("precompiled_hits")
-        fast, exact, code = entry["fast_source"], entry.get("exact_source", ""), entry.get("code")
-    else:
-        _stats.bump("hook_hits")
-        if "from_cache_file" in entry:
-            _stats.bump("disk_cache_hits")
-        text, fast_len = emit.module_text(entry)
-        fast, exact, code = text[:fast_len], text[fast_len:], None
+        # The whole module is `fast_source`, and its code (the installer's .pyc) defines the
+        # exact body and the out-of-line helpers too.
+        return emit.materialize(
+            original,
+            entry["fast_source"],
+            entry["entry"],
+            namespace=namespace,
+            code=entry["code"],
+            hidden=objects,
+            doc=entry.get("doc"),
+            into=into,
+        )
+    counters = _stats.COUNTERS  # the path of every function of a warm import: no calls
+    counters["hook_hits"] += 1
+    if origin == "cache":
+        counters["disk_cache_hits"] += 1
+    if into is None:
+        return emit.from_cache(original, entry, namespace, objects)
+    source, fast_len = entry["source"], entry["fast_len"]
     return emit.materialize(
         original,
-        fast,
+        source[:fast_len],
         entry["entry"],
-        exact_source=exact,
-        exact_entry=entry.get("exact_entry"),
+        exact_source=source[fast_len:],
+        exact_entry=entry["exact_entry"],
+        hidden=objects,
         namespace=namespace,
-        code=code,
-        hidden=emit.hidden_objects(original, entry.get("hidden", ())),
         doc=entry.get("doc"),
         scalar_source=entry.get("scalar_source"),
         into=into,
@@ -298,7 +310,7 @@ class NotBoundYet(Exception):
         self.names = names
 
 
-def compile_live(original: FunctionType, options: dict, *, defer_unbound: bool = False) -> tuple[dict, dict]:
+def compile_live(original: FunctionType, options: dict, *, defer_unbound: bool = False) -> tuple[CompiledFunction, dict]:
     """Compiles the live function with the Rust core; returns (result, hidden values).
     `defer_unbound`: a name the function (or a helper) reads that is bound nowhere yet raises
     NotBoundYet; without it, the compiler reports it (`name ... is not defined`)."""

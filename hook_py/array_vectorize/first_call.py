@@ -31,6 +31,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from .records import Found
+
 from . import _core, _stats, emit
 from ._types import FunctionType
 
@@ -50,17 +52,17 @@ def stand_in(
     original: FunctionType,
     options: dict,
     namespace: Any,
-    entry: dict | None,
+    found: Found | None,
     *,
     unbound: list[str] = (),
     listed: bool = False,
 ) -> FunctionType:
     """The stand-in for `original`, whose names `unbound` are not bound yet, or which its
     package's build left to run time (`listed`: under ARRAY_VECTORIZE_NO_COMPILE=1, the first
-    call raises CompileDisabledError, and the module imported); `entry` the precompiled entry
+    call raises CompileDisabledError, and the module imported); `found` the precompiled record
     to check at the first call (None: compile then). `original` takes no ``*args``/``**kwargs``
     (api._can_wait: the compiler rejects those, at decoration)."""
-    from .api import compile_and_emit, from_entry
+    from .api import compile_and_emit, from_found
 
     code = original.__code__
     n_pos = code.co_argcount
@@ -83,11 +85,11 @@ def stand_in(
     lock = threading.Lock()
 
     def make() -> FunctionType:
-        if entry is not None:
+        if found is not None:
             from .precompiled import check_assumptions
 
-            if check_assumptions(original, entry.get("assumptions", ())) is True:
-                return from_entry(original, entry, namespace, into=glob)
+            if check_assumptions(original, found[1].get("assumptions", ())) is True:
+                return from_found(original, found, namespace, into=glob)
         from .api import _compile_disabled_error, compile_disabled
 
         if compile_disabled():
@@ -113,6 +115,7 @@ def stand_in(
     if original.__annotations__:
         vec.__annotations__ = dict(original.__annotations__)
     vec.__qualname__ = original.__qualname__
+    entry = found[1] if found is not None else None
     if entry is not None and entry.get("doc") is not None:
         vec.__doc__ = entry["doc"]
     else:

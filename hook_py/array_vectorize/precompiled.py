@@ -17,9 +17,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from .records import Assumption, CachedFunction, Found, Hidden, HookOrigin, Options
+
 # co_filename -> (the globals of the module execution the entries were compiled for,
-# {(qualname, co_firstlineno): [entries from _core.compile_module, plus "origin" ("hook" or
-# "wheel") and optionally "code" and "stub" (emit.materialize)]}): one entry per function, or,
+# {(qualname, co_firstlineno): [(origin, the function's record)]}): one record per function, or,
 # for a function made by a factory, one per call of the factory that the static compile saw
 # (issue 31), each with its closure values among its assumptions.
 #
@@ -28,20 +29,21 @@ if TYPE_CHECKING:
 # by anything else (runpy.run_path, spec_from_file_location + exec_module, exec(compile(...)),
 # the same module body run again) may come from an edited text, and is compiled from its own.
 # Checking costs an identity test and a dict lookup per decorated function.
-_REGISTRY: dict[str, tuple[dict, dict[tuple[str, int], list[dict]]]] = {}
+_REGISTRY: dict[str, tuple[dict, dict[tuple[str, int], list[Found]]]] = {}
 #: co_filename -> the bytes the hook read for the module execution registered under it: the text
 #: its functions' code comes from, also once the file changes on disk (live_source.py).
 _SOURCES: dict[str, bytes] = {}
 
 
-def register(filename: str, entries: list[dict], origin: str, namespace: dict, source: bytes | None = None) -> None:
+def register(
+    filename: str, entries: list[CachedFunction], origin: HookOrigin, namespace: dict, source: bytes | None = None
+) -> None:
     """Makes a module's statically compiled functions available to the decorators of the module
     execution whose globals are `namespace`, in place of what was registered under `filename`."""
-    table: dict[tuple[str, int], list[dict]] = {}
-    for entry in entries:
-        if entry.get("status") == "ok":
-            entry["origin"] = origin
-            table.setdefault((entry["qualname"], entry["line"]), []).append(entry)
+    table: dict[tuple[str, int], list[Found]] = {}
+    for e in entries:
+        if e.get("status") == "ok":
+            table.setdefault((e["qualname"], e["line"]), []).append((origin, e))
     _REGISTRY[filename] = (namespace, table)
     if source is not None:
         _SOURCES[filename] = source
@@ -67,55 +69,60 @@ def module_bytes(filename: str) -> list[bytes]:
     return found
 
 
-def _wheel_entry(fn: FunctionType, options: dict) -> dict | None:
+def _wheel_entry(fn: FunctionType, options: dict) -> Found | None:
     try:
         from . import wheel_artifacts
     except ImportError:
         return None
-    return wheel_artifacts.lookup(fn, lambda entry: usable(fn, entry, options))
+    entry = wheel_artifacts.lookup(fn, lambda e: usable(fn, e, options))
+    return None if entry is None else ("wheel", entry)
 
 
-def lookup(fn: FunctionType, options: dict) -> dict | None:
-    """The precompiled entry for `fn` if it is valid for the live function (with "unbound",
-    the names whose check waits for the first call), else None."""
+def lookup(fn: FunctionType, options: dict) -> Found | None:
+    """Where `fn`'s precompiled record comes from, and the record, if it is valid for the live
+    function (a new record with ``unbound`` when the check of some names waits for the first
+    call: `usable`); else None."""
     code = fn.__code__
     registered = _REGISTRY.get(code.co_filename)
     if registered is not None and registered[0] is fn.__globals__:
         candidates = registered[1].get((fn.__qualname__, code.co_firstlineno))
         if candidates:
             if len(candidates) == 1:  # every function but those of a factory
-                return usable(fn, candidates.pop(), options)
-            for i, entry in enumerate(candidates):
+                origin, entry = candidates.pop()
+                entry = usable(fn, entry, options)
+                return None if entry is None else (origin, entry)
+            for i, (origin, entry) in enumerate(candidates):
                 found = usable(fn, entry, options)
                 if found is not None:
                     del candidates[i]
-                    return found
+                    return origin, found
             return None
     return _wheel_entry(fn, options)
 
 
-def usable(fn: FunctionType, entry: dict, options: dict) -> dict | None:
-    """`entry` when its options are `options` and its assumptions hold for `fn` (or wait for
-    names not bound yet: then with "unbound"), else None."""
+def usable(fn: FunctionType, entry: Any, options: dict) -> Any:
+    """`entry` (a hook's or a wheel's record) when its options are `options` and its assumptions
+    hold for `fn`; a new record with ``unbound``, the names not bound yet, when nothing else
+    differs (issue 31: checked again at the first call); else None."""
     entry_opts = entry.get("options") or {}
     if _matched_options != (entry_opts, options) and not _options_match(entry_opts, options):
         return None
     held = check_assumptions(fn, entry.get("assumptions", ()))
     if held is True:
         return entry
-    if held:  # names not bound yet, nothing else different: checked again at the first call
+    if held:
         return dict(entry, unbound=held)
     return None
 
 
 #: The last (entry options, requested options) found to match, both kept alive here so that the
 #: identity comparison cannot meet a recycled object: a module's entries share their options dict
-#: (hook/compile.py `cacheable`), and each decorator of a warm import passes the same canonical
+#: (hook/compile.py `cached`), and each decorator of a warm import passes the same canonical
 #: dict (api.py), so the comparison below runs once per module.
 _matched_options: tuple = ()
 
 
-def _options_match(entry_opts: dict, options: dict) -> bool:
+def _options_match(entry_opts: Options, options: dict) -> bool:
     global _matched_options
     if (
         bool(entry_opts.get("protect_domains")) != options["protect_domains"]
@@ -218,6 +225,19 @@ def frozen_object(value: object) -> object:
         return copy.deepcopy(value)
     except Exception:  # noqa: BLE001 - an entry that cannot be copied (a module, a lock)
         return dict(value)
+
+
+def hidden_objects(original: FunctionType, hidden: list[Hidden]) -> dict[str, Any] | None:
+    """The module-level objects a precompiled record reads as globals (Enum classes; parameter
+    dicts, `None`, strings, Enum members, D14), from the live function's globals, which its
+    assumptions were checked against; a dict frozen as the decorator freezes it."""
+    names = [n for kind, n in hidden if kind == "object"]
+    if not names:
+        return None
+    glob = original.__globals__
+    return {n: frozen_object(glob[n]) for n in names}
+
+
 def _scoped(name: str) -> tuple[Any, str | None]:
     """The live value of `name` in another module of the program (``pkg.units:OFFSET``: a name
     a helper imported from ``pkg.units`` reads there, issue 12), and that module's file."""
@@ -284,12 +304,12 @@ def _function_of(live: Any, module_name: str, name: str) -> FunctionType | None:
     return target
 
 
-def assumptions_hold(fn: FunctionType, assumptions) -> bool:
+def assumptions_hold(fn: FunctionType, assumptions: list[Assumption]) -> bool:
     """Whether every (name, binding) the static compiler assumed holds for `fn`'s live globals."""
     return check_assumptions(fn, assumptions) is True
 
 
-def check_assumptions(fn: FunctionType, assumptions) -> bool | list[str]:
+def check_assumptions(fn: FunctionType, assumptions: list[Assumption]) -> bool | list[str]:
     """Checks every (name, binding) the static compiler assumed against `fn`'s live globals: True
     when all hold, False when one does not, else the names not bound yet (issue 31: a helper
     defined further down the module, the class whose body is running), which only the first
@@ -384,7 +404,7 @@ def check_assumptions(fn: FunctionType, assumptions) -> bool | list[str]:
                 return False
         elif tag == "object":
             # D14: a module-level parameter dict, None, string or Enum member, read by the
-            # generated code through a global bound to a frozen copy (emit.hidden_objects).
+            # generated code through a global bound to a frozen copy (hidden_objects).
             if type(live).__name__ != binding[1] or not is_uniform_object(live):
                 return False
         elif tag == "exception":

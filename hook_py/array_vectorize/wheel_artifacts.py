@@ -30,19 +30,25 @@ import os
 import sys
 import types
 from importlib.machinery import SourceFileLoader
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any
 
 from . import _core, docstring, emit
 
-# Shared with the writer, array_vectorize/build/precompile.py.
-ARTIFACT_DIR = "__vectorized__"
-#: 2: several entries may share a (qualname, line): a factory's function, once per call the build
-#: saw (issue 31).
-FORMAT = 2
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable
 
-#: What a manifest gives: entries by (qualname, line), a list each, and the module's bytes.
-_Loaded = Tuple[Optional[Dict[Tuple[str, int], List[dict]]], Optional[bytes]]
-_NOTHING: _Loaded = (None, None)
+    from .records import ManifestFunction, WheelFunction
+
+# Shared with the writer, array_vectorize/build/precompile.py. Format 2: each function carries
+# the core's lists of out-of-line helper functions (``helpers``, ``exact_helpers``). Format 3:
+# several functions may share a (qualname, line): a factory's, once per call the build saw
+# (issue 31).
+ARTIFACT_DIR = "__vectorized__"
+FORMAT = 3
+
+#: `_load_manifest`'s answer when the manifest gives nothing usable: no entries, no module bytes.
+_NOTHING = (None, None)
 
 # co_filename of a module -> _Manifest (its entries are None when there are no usable artifacts).
 _MODULES: dict[str, _Manifest] = {}
@@ -59,9 +65,10 @@ class _Manifest:
 
     __slots__ = ("entries", "namespace", "source", "used")
 
-    def __init__(self, loaded: _Loaded, namespace: dict | None = None) -> None:
-        # source: the module's bytes, when they were the built ones
-        self.entries, self.source = loaded
+    def __init__(
+        self, loaded: tuple[dict[tuple[str, int], list[ManifestFunction]] | None, bytes | None], namespace: dict | None = None
+    ) -> None:
+        self.entries, self.source = loaded  # source: the module's bytes, when they were the built ones
         self.namespace = namespace
         self.used: set[tuple[str, int, int]] = set()
 
@@ -72,12 +79,12 @@ def manifest_path(module_file: str) -> str:
     return os.path.join(head, ARTIFACT_DIR, tail[:-3] + ".json")
 
 
-def lookup(fn: types.FunctionType, usable: Callable[[dict], dict | None]) -> dict | None:
-    """The wheel's entry for `fn` that `usable` accepts (precompiled.usable: its options and
-    assumptions checked), as `usable` returns it, with "origin": "wheel", "code" and
-    "fast_source" (the whole generated module, since its code defines the exact body too); or
-    None. A function made by a factory has one entry per call the build saw (issue 31): the
-    first unused one `usable` accepts serves it."""
+def lookup(fn: types.FunctionType, usable: Callable[[ManifestFunction], ManifestFunction | None]) -> WheelFunction | None:
+    """The wheel's record for `fn` that `usable` accepts (precompiled.usable: its options and
+    assumptions checked), as `usable` returns it, with ``fast_source`` (the whole generated
+    module) and ``code`` (which defines the exact body and the helpers too); or None. A function
+    made by a factory has one record per call the build saw (issue 31): the first unused one
+    `usable` accepts serves it."""
     filename = fn.__code__.co_filename
     namespace = fn.__globals__
     manifest = _MODULES.get(filename)
@@ -103,17 +110,20 @@ def lookup(fn: types.FunctionType, usable: Callable[[dict], dict | None]) -> dic
     if len(candidates) == 1:
         manifest.used.add(fresh[0])  # one use, whatever the check finds (as the hook's registry)
     for slot in fresh:
-        found = usable(candidates[slot[2]])
-        if found is None:
+        entry = usable(candidates[slot[2]])
+        if entry is None:
             continue
         manifest.used.add(slot)
-        loaded = _load_function(filename, found)
+        loaded = _load_function(filename, entry)
         if loaded is None:
             return None
         source, code = loaded
-        found = dict(found, origin="wheel", fast_source=source, code=code)
-        if "doc" in found and not _doc_is_compiled(fn):
-            del found["doc"]  # something assigned __doc__: the decorator builds it from the live one
+        # Without the precomputed docstring when something assigned __doc__: the decorator
+        # builds it from the live function.
+        keep_doc = _doc_is_compiled(fn)
+        found: WheelFunction = {k: v for k, v in entry.items() if k != "doc" or keep_doc}
+        found["fast_source"] = source
+        found["code"] = code
         return found
     return None
 
@@ -156,7 +166,7 @@ def module_bytes(filename: str) -> bytes | None:
     return None if manifest is None else manifest.source
 
 
-def _load_manifest(filename: str, module: str) -> _Loaded:
+def _load_manifest(filename: str, module: str) -> tuple[dict[tuple[str, int], list[ManifestFunction]] | None, bytes | None]:
     """The manifest's entries (a list per (qualname, line)) and the module's bytes, or
     (None, None)."""
     if not filename.endswith(".py"):
@@ -178,10 +188,11 @@ def _load_manifest(filename: str, module: str) -> _Loaded:
         docs_valid = manifest.get("doc_key") == doc_key()
         entries = {}
         for e in manifest["functions"]:
-            e["assumptions"] = [(name, _binding(binding)) for name, binding in e["assumptions"]]
-            if not docs_valid:
-                e.pop("doc", None)
-            entries.setdefault((e["qualname"], e["line"]), []).append(e)
+            # As the core returned it: binding tuples, constants untagged (`_binding`); the
+            # precomputed docstring only when made by this interpreter and docstring.py.
+            read: ManifestFunction = {k: v for k, v in e.items() if k != "doc" or docs_valid}
+            read["assumptions"] = [(name, _binding(binding)) for name, binding in e["assumptions"]]
+            entries.setdefault((e["qualname"], e["line"]), []).append(read)
         return entries, source
     except (OSError, ValueError, KeyError, TypeError):
         return _NOTHING
@@ -233,7 +244,7 @@ def _tupled(value: Any) -> Any:
     return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
 
 
-def _load_function(module_file: str, entry: dict) -> tuple[str, types.CodeType] | None:
+def _load_function(module_file: str, entry: ManifestFunction) -> tuple[str, types.CodeType] | None:
     head, tail = os.path.split(module_file)
     path = os.path.join(head, ARTIFACT_DIR, tail[:-3], entry["file"])
     loader = SourceFileLoader(f"{ARTIFACT_DIR}.{entry['qualname']}", path)
