@@ -182,24 +182,33 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
         if unbound:
             # Issue 31: a name its precompiled code assumes is not bound yet (a helper further
             # down the module, the class whose body is running): checked at the first call.
-            from . import first_call
-
-            return first_call.stand_in(original, options, namespace, found, unbound=unbound)
+            return _stand_in(original, options, namespace, found, unbound=unbound)
         return from_found(original, found, namespace)
     if compile_disabled():
         if _can_wait(original) and _left_to_runtime(original):
             # Issue 31: its wheel's build left it to run time; its module imports, and it
             # raises when called.
-            from . import first_call
-
-            return first_call.stand_in(original, options, namespace, None, listed=True)
+            return _stand_in(original, options, namespace, None, listed=True)
         raise _compile_disabled_error(original)
     try:
         return compile_and_emit(original, options, namespace, defer_unbound=_can_wait(original))
     except NotBoundYet as exc:
-        from . import first_call
+        return _stand_in(original, options, namespace, None, unbound=exc.names)
 
-        return first_call.stand_in(original, options, namespace, None, unbound=exc.names)
+
+def _stand_in(original: FunctionType, options: dict, namespace: Any, found: Found | None, **why: Any) -> FunctionType:
+    """first_call.stand_in for `original` (issue 31), which at its first call uses `found`, the
+    precompiled record, if its assumptions hold then, and else compiles the live function."""
+    from . import first_call
+
+    def make(glob: dict) -> FunctionType:
+        if found is not None and precompiled.check_assumptions(original, found[1].get("assumptions", ())) is True:
+            return from_found(original, found, namespace, into=glob)
+        if compile_disabled():
+            raise _compile_disabled_error(original)
+        return compile_and_emit(original, options, namespace, into=glob)
+
+    return first_call.stand_in(original, make, found, **why)
 
 
 def _left_to_runtime(original: FunctionType) -> bool:

@@ -29,7 +29,7 @@ import threading
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Callable
 
     from .records import Found
 
@@ -50,8 +50,7 @@ def resolve(vec: FunctionType) -> None:
 
 def stand_in(
     original: FunctionType,
-    options: dict,
-    namespace: Any,
+    make: Callable[[dict], FunctionType],
     found: Found | None,
     *,
     unbound: list[str] = (),
@@ -59,11 +58,10 @@ def stand_in(
 ) -> FunctionType:
     """The stand-in for `original`, whose names `unbound` are not bound yet, or which its
     package's build left to run time (`listed`: under ARRAY_VECTORIZE_NO_COMPILE=1, the first
-    call raises CompileDisabledError, and the module imported); `found` the precompiled record
-    to check at the first call (None: compile then). `original` takes no ``*args``/``**kwargs``
-    (api._can_wait: the compiler rejects those, at decoration)."""
-    from .api import compile_and_emit, from_found
-
+    call raises CompileDisabledError, and the module imported). `make(glob)` makes the
+    vectorized function in the globals dict `glob` at the first call (api.py: from `found`, the
+    precompiled record, if its assumptions hold then, else by compiling). `original` takes no
+    ``*args``/``**kwargs`` (api._can_wait: the compiler rejects those, at decoration)."""
     code = original.__code__
     n_pos = code.co_argcount
     names = list(code.co_varnames[: n_pos + code.co_kwonlyargcount])
@@ -84,22 +82,10 @@ def stand_in(
     stub_code = vec.__code__
     lock = threading.Lock()
 
-    def make() -> FunctionType:
-        if found is not None:
-            from .precompiled import check_assumptions
-
-            if check_assumptions(original, found[1].get("assumptions", ())) is True:
-                return from_found(original, found, namespace, into=glob)
-        from .api import _compile_disabled_error, compile_disabled
-
-        if compile_disabled():
-            raise _compile_disabled_error(original)
-        return compile_and_emit(original, options, namespace, into=glob)
-
     def resolve() -> None:
         with lock:
             if vec.__code__ is stub_code:
-                final = make()
+                final = make(glob)
                 vec.__code__ = final.__code__
                 vec.__doc__ = final.__doc__
                 vec.__dict__["source"] = final.__dict__["source"]

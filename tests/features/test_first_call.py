@@ -11,7 +11,7 @@ import textwrap
 
 import numpy as np
 import pytest
-from oracle import check, floats
+from oracle import BACKENDS, check, floats
 from sourcefile import from_source
 
 import array_vectorize
@@ -72,6 +72,15 @@ def test_a_helper_defined_below_is_compiled_at_the_first_call():
     compiled, _ = compile_live(original, OPTIONS)
     assert vec.source == compiled["source"]
     assert inspect.getsource(vec) in vec.source and "_vec_first_call" not in vec.source
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+def test_the_first_call_may_come_with_any_array_library(backend):
+    vec = _module(BELOW, "heading_error")["heading_error"]
+    bearings = np.concatenate([floats(), [0.0, -0.0, 180.0, -180.0, 359.5, 1e300, -1e-300]])
+    check(vec, bearings, 10.0, backend=backend)  # the first call, on that library's arrays
+    assert "Not compiled yet" not in vec.source
+    check(vec, bearings, -170.0, backend=backend)
 
 
 def test_a_name_still_unbound_at_the_call_is_the_compilers_error_then_and_the_next_call_retries():
@@ -136,6 +145,8 @@ def test_methods_naming_their_class_and_marks_above_or_below_staticmethod_and_cl
     angles = np.concatenate([floats(), [0.0, -0.0, 90.0, 180.0, 270.0, 360.0]])
     check(sun.declination, angles, ulps=4)
     check(sun.equation_of_centre, angles, ulps=4)
+    for backend in sorted(BACKENDS):
+        check(sun.declination, angles, ulps=4, backend=backend)
     cls_bound = vars(sun)["right_ascension_hint"].__func__
     check(sun.right_ascension_hint, angles, scalar=lambda x: cls_bound._vectorized_original(sun, x), ulps=4)
     hour = vars(sun)["hour_angle"].__func__

@@ -137,10 +137,11 @@ def _write(path: str | None, key: str, records: list[CachedFunction], origin: st
 
 
 def cached(
-    entries: list[ModuleFunction], codes: dict[tuple[str, int], CodeType], docs: dict[tuple[str, int], str]
+    entries: list[ModuleFunction], codes: dict[int, CodeType], docs: dict[tuple[str, int], str]
 ) -> list[CachedFunction]:
     """The records of `entries` as the cache holds them (``records.CachedFunction``), with the
-    code of each entry function and its vectorized docstring where known (by qualname and line):
+    code of each entry function (by position) and its vectorized docstring (by qualname and
+    line: the same for each of a factory's functions) where known:
     without the fields a warm import never reads, and with equal keys and values shared, so that
     marshal writes them once and a warm import allocates them once (every record has the same
     keys; neighbouring functions share their options and most assumptions). Sharing is by
@@ -164,9 +165,8 @@ def cached(
         return value
 
     records = []
-    for e in entries:
-        key = (e["qualname"], e["line"])
-        doc = docs.get(key)
+    for i, e in enumerate(entries):
+        doc = docs.get((e["qualname"], e["line"]))
         dropped = (_NOT_CACHED_WITH_DOC if doc is not None else _NOT_CACHED) | _WHOLE
         record = {sys.intern(k): share(v) for k, v in e.items() if k not in dropped}
         if e.get("status") == "ok":
@@ -175,20 +175,22 @@ def cached(
             fast = e["fast_source"]
             record["source"] = fast + e["exact_source"]
             record["fast_len"] = len(fast)
-            record["code"] = codes.get(key)
+            record["code"] = codes.get(i)
         if doc is not None:
             record["doc"] = doc
         records.append(record)
     return records
 
 
-def _entry_codes(entries: list[ModuleFunction]) -> dict[tuple[str, int], CodeType]:
-    """The code of each compiled entry function, so that a warm import compiles no Python and
-    executes no generated module (emit.py makes the function from it, lazily)."""
+def _entry_codes(entries: list[ModuleFunction]) -> dict[int, CodeType]:
+    """The code of each compiled entry function, by its entry's position in `entries`, so that
+    a warm import compiles no Python and executes no generated module (emit.py makes the
+    function from it, lazily). (Not by (qualname, line): a factory's function has an entry per
+    call of the factory, each with its own closure values: issue 31.)"""
     from ..emit import compile_generated, entry_code
 
     codes = {}
-    for e in entries:
+    for i, e in enumerate(entries):
         if e.get("status") != "ok" or e.get("hidden"):  # values only the live function has
             continue
         try:
@@ -196,7 +198,7 @@ def _entry_codes(entries: list[ModuleFunction]) -> dict[tuple[str, int], CodeTyp
         except (SyntaxError, ValueError):
             continue  # the decorator compiles it and reports the problem
         if code is not None:
-            codes[(e["qualname"], e["line"])] = code
+            codes[i] = code
     return codes
 
 
