@@ -220,7 +220,8 @@ def _left_to_runtime(original: FunctionType) -> bool:
 
 
 def _can_wait(original: FunctionType) -> bool:
-    # first_call.can_wait without importing first_call (only a function that waits needs it).
+    # Issue 31: only a function without *args/**kwargs gets a stand-in (first_call.stand_in
+    # declares the original's parameters); the compiler rejects the others at decoration.
     return not original.__code__.co_flags & 0x0C  # CO_VARARGS | CO_VARKEYWORDS
 
 
