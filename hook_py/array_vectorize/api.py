@@ -250,21 +250,7 @@ def from_found(original: FunctionType, found: Found, namespace: Any, into: dict 
     counters["hook_hits"] += 1
     if origin == "cache":
         counters["disk_cache_hits"] += 1
-    if into is None:
-        return emit.from_cache(original, entry, namespace, objects)
-    source, fast_len = entry["source"], entry["fast_len"]
-    return emit.materialize(
-        original,
-        source[:fast_len],
-        entry["entry"],
-        exact_source=source[fast_len:],
-        exact_entry=entry["exact_entry"],
-        hidden=objects,
-        namespace=namespace,
-        doc=entry.get("doc"),
-        scalar_source=entry.get("scalar_source"),
-        into=into,
-    )
+    return emit.from_cache(original, entry, namespace, objects, into)
 
 
 def compile_and_emit(

@@ -225,15 +225,22 @@ def _lazy(
     return vec
 
 
-def from_cache(original: FunctionType, entry: CachedFunction, namespace: Any, hidden: dict[str, Any] | None) -> FunctionType:
+def from_cache(
+    original: FunctionType,
+    entry: CachedFunction,
+    namespace: Any,
+    hidden: dict[str, Any] | None,
+    into: dict[str, Any] | None = None,
+) -> FunctionType:
     """`materialize` for a record of the import hook, lazily when it can be: the path of every
     function of a warm import, so it does only what a lazy function needs. `hidden`: the
     module-level objects it reads (precompiled.hidden_objects), when it reads any. The record
     holds every field read here (hook/cachefile.py ``entry_problem``): the module's text whole,
-    ``source``, cut into its two parts at ``fast_len``."""
+    ``source``, cut into its two parts at ``fast_len``. `into`: as for `materialize` (never
+    lazy then)."""
     code = entry["code"]
     source, fast_len = entry["source"], entry["fast_len"]
-    if code is None or entry["hidden"] or code.co_names[:1] not in _LAZY_PROLOGUES:
+    if into is not None or code is None or entry["hidden"] or code.co_names[:1] not in _LAZY_PROLOGUES:
         return materialize(
             original,
             source[:fast_len],
@@ -246,6 +253,7 @@ def from_cache(original: FunctionType, entry: CachedFunction, namespace: Any, hi
             lazy=True,
             doc=entry.get("doc"),
             scalar_source=entry.get("scalar_source"),
+            into=into,
         )
     register_source_lazily(code.co_filename, source)
     vec = _lazy(code, (source, fast_len, entry["exact_entry"], entry["helpers"]), original, namespace)
