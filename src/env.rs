@@ -6,6 +6,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::frontend::tree::FunctionTree;
+use crate::frontend::Input;
+
 pub use crate::ir::{float_repr, Const};
 
 /// What a hidden parameter of the generated function carries: a value of the environment that
@@ -23,8 +26,8 @@ pub enum Hidden {
 /// The source of a helper function (D7) and the environment its own free names resolve in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FunctionSource {
-    /// Text that contains the `def` (or the `lambda`) at its first line.
-    pub source: String,
+    /// Where the front end finds the function.
+    pub code: FunctionCode,
     /// File it came from, for diagnostics.
     pub path: String,
     /// 1-based line of `source`'s first line in `path`.
@@ -38,6 +41,41 @@ pub struct FunctionSource {
     /// A function of another library (the standard library, an installed package), whose
     /// source the user does not edit: its problems are reported at the call.
     pub library: bool,
+}
+
+/// A function's code as the front end takes it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FunctionCode {
+    /// Text that contains the `def` (or the `lambda`) at its first line, parsed by the front end
+    /// (the decorator's helpers: the rest of the file may follow).
+    Text(String),
+    /// A node of a module parsed once (the static compile, issue 25 item 7).
+    Tree(FunctionTree),
+}
+
+impl FunctionSource {
+    /// The function's own text, as the front end cuts it (decorators, header, body).
+    pub fn text(&self) -> &str {
+        match &self.code {
+            FunctionCode::Text(source) => {
+                let lambda = crate::frontend::identifiers::is_lambda(&self.name);
+                &source[..crate::frontend::source::block_len(source, lambda)]
+            }
+            FunctionCode::Tree(tree) => tree.text(),
+        }
+    }
+
+    /// The front end's input for this function.
+    pub fn input(&self) -> Input<'_> {
+        match &self.code {
+            FunctionCode::Text(source) => Input::Text {
+                source,
+                path: &self.path,
+                first_line: self.first_line,
+            },
+            FunctionCode::Tree(tree) => Input::Tree(tree),
+        }
+    }
 }
 
 /// What one free name is bound to.
@@ -98,7 +136,9 @@ pub type Env = BTreeMap<String, Binding>;
 /// the names that module's functions read are recorded as `<module name>:<name>`, which the
 /// decorator checks against that module's live globals.
 pub const SCOPE_KEY: &str = "@module";
-/// With [`SCOPE_KEY`]: `Binding::Unresolved(<hex sha256 of the module's source bytes>)`.
+/// With [`SCOPE_KEY`]: `Binding::Unresolved(<hex sha256 of the module's source bytes>)`; absent
+/// for a module of the standard library, whose functions are pinned by their own text
+/// ([`AssumedBinding::StdlibFunction`]).
 pub const SHA_KEY: &str = "@sha256";
 
 /// One binding the static compiler relied on; the decorator checks it against the live function.
@@ -140,6 +180,17 @@ pub enum AssumedBinding {
         line: usize,
         module: String,
         sha256: String,
+    },
+    /// A function `name` of the standard library module `module` (issue 31: `from calendar
+    /// import isleap`), compiled from its source like a helper of the program: the decorator
+    /// checks the live function is that module's `name` and that its own text (what the front
+    /// end cuts from its first line) still has the sha256 `text_sha256` (hex), which holds
+    /// across Python versions that did not change the function, where the file and its line
+    /// numbers change.
+    StdlibFunction {
+        name: String,
+        module: String,
+        text_sha256: String,
     },
     /// A classmethod `name` of a class of the same module, whose `def` is at `line`; the
     /// assumption's name is dotted (`Units.to_k`), as for every attribute of a namespace.

@@ -12,6 +12,9 @@ COUNTERS: dict[str, int] = {
     "disk_cache_hits": 0,
     # Decorations served from code precompiled into a wheel by the build backend.
     "precompiled_hits": 0,
+    # Decorations whose compile (or precompiled code's check) waits for the first call: a name
+    # they read was not bound yet (issue 31, first_call.py). Counted again above when served.
+    "first_call": 0,
 }
 
 

@@ -171,7 +171,13 @@ def default_bindings(fn: types.FunctionType) -> dict[str, tuple]:
 class EnvBuilder:
     """Describes the free names of a function and of every helper it reaches."""
 
-    def __init__(self) -> None:
+    def __init__(self, mark_unbound: bool = False) -> None:
+        """`mark_unbound`: a free name bound nowhere yet (a helper defined further down the
+        module, the class whose body is running) is described as unresolved, so that the
+        compile defers (issue 31: the function is compiled at its first call), and collected in
+        `unbound`; otherwise it is left out, and the compiler reports it."""
+        self.mark_unbound = mark_unbound
+        self.unbound: set[str] = set()
         self.hidden_values: dict[str, Any] = {}
         self._visiting: set[int] = set()
         # The program's exception classes by the name the compiler knows them by (D11).
@@ -195,6 +201,11 @@ class EnvBuilder:
                 value = glob[name]
             elif hasattr(builtins, name):
                 value = getattr(builtins, name)
+            elif self.mark_unbound:
+                # A superset of the names read (attributes too): the compiler ignores the rest.
+                env[name] = ("unresolved", "not bound yet")
+                self.unbound.add(name)
+                continue
             else:
                 continue
             env[name] = self.describe(name, value)

@@ -116,6 +116,11 @@ impl Lowerer<'_> {
                             sha256: sha256.clone(),
                         }
                     }
+                    (Some(Binding::Unresolved(module)), None) => AssumedBinding::StdlibFunction {
+                        name: short_name(&fs.name),
+                        module: module.clone(),
+                        text_sha256: crate::host::cache::sha256_hex(fs.text().as_bytes()),
+                    },
                     _ => AssumedBinding::Function {
                         name: short_name(&fs.name),
                         line,

@@ -333,7 +333,7 @@ pub(in crate::lower) fn over_budget_message(name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::env::{Binding, FunctionSource};
+    use crate::env::{Binding, FunctionCode, FunctionSource};
     use crate::pipeline::testing::{env, errors_with, ir_after_with};
     use crate::pipeline::Options;
 
@@ -351,7 +351,7 @@ mod tests {
                     .map(|l| format!("{l}\n"))
                     .collect();
                 let fs = FunctionSource {
-                    source: text,
+                    code: FunctionCode::Text(text),
                     path: "helpers.py".into(),
                     first_line: first + 1,
                     name: (*n).into(),

@@ -24,14 +24,7 @@ impl Lowerer<'_> {
         }
         // Another library's problems are kept for its calls to report (`call_helper`).
         let mut found = vec![];
-        let parsed = frontend::parse_function(
-            self.sources,
-            &fs.path,
-            &fs.source,
-            fs.first_line,
-            &fs.name,
-            &mut found,
-        );
+        let parsed = frontend::parse_function(self.sources, fs.input(), &fs.name, &mut found);
         let result = match parsed {
             Ok((p, _)) => {
                 let p = Rc::new(p);
@@ -421,13 +414,13 @@ fn dotted(e: &ast::Expr) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::env::{Binding, FunctionSource};
+    use crate::env::{Binding, FunctionCode, FunctionSource};
     use crate::pipeline::testing::{env, errors_with, ir_after_with, lowered};
     use crate::pipeline::Options;
 
     fn helper(name: &str, source: &str) -> (&'static str, Binding) {
         let fs = FunctionSource {
-            source: source.into(),
+            code: FunctionCode::Text(source.into()),
             path: "helpers.py".into(),
             first_line: 1,
             name: name.into(),
