@@ -49,6 +49,9 @@ impl Lowerer<'_> {
                 let Some(op) = binop(&b.op) else {
                     return Err(());
                 };
+                if let Some(joined) = self.container_binop(frame, op, (l, r), e) {
+                    return joined;
+                }
                 self.binary_at(frame, op, l, r, e)?
             }
             E::UnaryOp(u) => {
@@ -73,11 +76,24 @@ impl Lowerer<'_> {
             E::Call(c) => self.call(frame, c)?,
             E::Attribute(a) => self.math_constant(frame, a, e)?,
             E::Subscript(s) => self.subscript(frame, s, e)?,
-            E::Tuple(_) | E::List(_) => {
+            // D18: a container the function makes.
+            E::Tuple(_) | E::List(_) | E::Dict(_) | E::ListComp(_) | E::DictComp(_) => {
+                self.display(frame, e)?
+            }
+            E::Set(_) | E::SetComp(_) => {
                 self.error_at(
                     frame,
                     DiagnosticKind::UnsupportedExpression,
-                    "a tuple or list here is supported only as the argument of math.fsum".into(),
+                    "a set is supported only on the right of `in`; use a tuple or list".into(),
+                    e,
+                );
+                return Err(());
+            }
+            E::GeneratorExp(_) => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnsupportedExpression,
+                    "a generator expression is supported as the argument of sum, min, max, any, all, list() or tuple(); use a list comprehension".into(),
                     e,
                 );
                 return Err(());
@@ -202,12 +218,15 @@ impl Lowerer<'_> {
     /// `T[i]`: a constant table indexed (`tables`), or an item of a tuple result (`tuples`).
     fn subscript(&mut self, frame: &mut Frame, s: &ast::ExprSubscript, e: &ast::Expr) -> R<Value> {
         let t = self.table(frame, &s.value, e, false)?;
+        if let ast::Expr::Slice(sl) = s.slice.as_ref() {
+            return self.container_slice(frame, t, sl, e);
+        }
         let i = self.expr(frame, &s.slice);
         if self.is_object(t) {
             return self.object_item(frame, t, i, e);
         }
-        if let Some(item) = self.tuple_item(frame, t, self.const_of(i), e) {
-            return Ok(item);
+        if let Some(item) = self.container_index(frame, t, (&s.slice, i), e) {
+            return item;
         }
         if self.const_of(t).is_none() && self.is_declared_param(frame, &s.value, t) {
             // D15: a table a caller may pass is not frozen, whatever its default.
@@ -240,6 +259,9 @@ impl Lowerer<'_> {
     /// Python's truth value of `v` per lane (D4 revised): `v != 0` for a number array (NaN is
     /// true, -0.0 false); a boolean, or a Python scalar (whose truth Python decides once), as is.
     pub(in crate::lower) fn truth(&mut self, v: Value) -> Value {
+        if let Some(t) = self.container_truth(v) {
+            return t;
+        }
         let v = self.object_truth(v);
         if self.kind(v) == Kind::Bool || self.shape(v) == Shape::Scalar {
             v
@@ -250,6 +272,7 @@ impl Lowerer<'_> {
 
     /// `not a` (D2).
     pub(in crate::lower) fn not(&mut self, a: Value) -> Value {
+        let a = self.container_truth(a).unwrap_or(a);
         let a = self.object_truth(a);
         if self.kind(a) == Kind::Bool {
             self.emit(Op::Unary(UnOp::Not, a))

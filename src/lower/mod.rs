@@ -217,8 +217,10 @@ pub struct Lowerer<'s> {
     helper_modes: HashMap<(String, usize, String), Vec<ParamMode>>,
     /// Values of every helper in `callees`, for the budget.
     callee_values: usize,
-    /// Tuples being lowered, by their handle value (D13).
+    /// Tuples being lowered, by their handle value (D13), and local containers (D18).
     tuples: HashMap<Value, values::tuples::TupleValue>,
+    /// The lists and dicts made so far (D18).
+    containers: values::containers::Containers,
     /// Where each single returned value was returned, for the arity errors of D13.
     return_sites: HashMap<Value, (SourceId, usize, usize)>,
     /// Every `raise`/`assert` lowered so far; site `k` has code `k + 1` (D11).
@@ -313,6 +315,7 @@ impl<'s> Lowerer<'s> {
             helper_modes: HashMap::default(),
             callee_values: 0,
             tuples: HashMap::default(),
+            containers: values::containers::Containers::default(),
             return_sites: HashMap::default(),
             raise_sites: vec![],
             raise_codes: BTreeSet::new(),

@@ -18,6 +18,10 @@ impl Lowerer<'_> {
         use ast::Expr as E;
         // Resolve the callee.
         if let E::Attribute(a) = c.func.as_ref() {
+            // D18: a method of a list or dict the function made.
+            if let Some(called) = self.container_method(frame, a, c) {
+                return called;
+            }
             if let Some(got) = self.dict_get(frame, a, c) {
                 return got;
             }
@@ -225,6 +229,10 @@ impl Lowerer<'_> {
         }
         match name {
             "len" => self.table_len(frame, c),
+            // D18: containers made by a call.
+            "list" | "tuple" | "dict" | "zip" | "enumerate" => {
+                self.container_builtin(frame, c, name)
+            }
             "abs" => {
                 let a = self.positional(frame, c, &what, 1, 1)?;
                 Ok(self.emit(Op::Unary(UnOp::Abs, a[0])))

@@ -253,7 +253,7 @@ impl Lowerer<'_> {
         if !ok {
             return None;
         }
-        let code = self.push_site(frame, (text, params, args), class, Some(stmt));
+        let code = self.push_site(frame, (text, params, args), class, Some(span(stmt)));
         if let (Some(site), Some(_)) = (self.raise_sites.last_mut(), code) {
             site.cause = cause;
         }
@@ -262,17 +262,19 @@ impl Lowerer<'_> {
 
     /// Records the raise site `(exception text, its parameters, their values)` of builtin class
     /// `class` (None: not known when compiling); returns its code, or None after reporting why
-    /// lanes cannot end there. `stmt` is the `raise`/`assert` (None for a numeric error in a
-    /// `try`, reported at the `try`).
+    /// lanes cannot end there. `raised_at` is the byte range of what raises (a `raise`, an
+    /// `assert`, a read of an unbound name; None for a numeric error in a `try`, reported at the
+    /// `try`).
     pub(in crate::lower) fn push_site(
         &mut self,
         frame: &Frame,
         (expr, params, args): (String, Vec<String>, Vec<Value>),
         class: Option<Mro>,
-        stmt: Option<&ast::Stmt>,
+        raised_at: Option<(usize, usize)>,
     ) -> Option<Value> {
-        let at = match stmt {
-            Some(s) => Some((frame.source, span(s))),
+        let numeric = raised_at.is_none();
+        let at = match raised_at {
+            Some(range) => Some((frame.source, range)),
             None => self.try_spans.last().copied(),
         };
         if self.loops_without_raises > 0 {
@@ -280,7 +282,7 @@ impl Lowerer<'_> {
             // carrying raises, and this report goes with the attempt (`loops::lower_loop`).
             self.raise_in_unprepared_loop = true;
         }
-        if let Some(what) = self.no_raise_here(stmt.is_none()) {
+        if let Some(what) = self.no_raise_here(numeric) {
             if let Some((source, (start, end))) = at {
                 self.error(
                     DiagnosticKind::UnsupportedStatement,
@@ -294,7 +296,7 @@ impl Lowerer<'_> {
         }
         // Inside a loop, a value the body defines is snapshot per lane (`loop_raise`): numbers.
         // The operands of a numeric error are the numbers the operation computed on.
-        let args: Vec<Value> = match stmt {
+        let args: Vec<Value> = match raised_at {
             None if self.loop_depth > 0 => args
                 .into_iter()
                 .map(|a| match self.kind(a) {

@@ -126,6 +126,11 @@ impl Lowerer<'_> {
         f: &ast::StmtFor,
         stmt: &ast::Stmt,
     ) {
+        // D18: a loop over or building containers runs once per item when compiling.
+        if self.unrolls(frame, f) {
+            self.unrolled_for(frame, f);
+            return;
+        }
         if let ast::Expr::Tuple(t) = f.target.as_ref() {
             self.for_unpacking(frame, f, t, stmt);
             return;

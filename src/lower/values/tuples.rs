@@ -12,17 +12,24 @@ use rustpython_parser::ast;
 use crate::diagnostics::{DiagnosticKind, SourceId};
 use crate::frontend::extract::span;
 use crate::ir::{use_counts, Const, Kind, Shape, Value};
+use crate::lower::values::containers::Container;
 use crate::lower::{Frame, Lowerer};
 
 /// The positions of a tuple and the source it was made at (a `return`, or a call returning one).
+/// A local container (D18: a list, a tuple or a dict the function builds) is one too, with
+/// what it is in `container`.
 #[derive(Debug, Clone)]
 pub(in crate::lower) struct TupleValue {
-    items: Vec<Value>,
-    site: Site,
+    pub(in crate::lower) items: Vec<Value>,
+    pub(in crate::lower) site: Site,
+    pub(in crate::lower) container: Container,
+    /// Made by the function (a display, a comprehension, `list()`: D18), not a helper's or a
+    /// `return`'s several values (D13).
+    pub(in crate::lower) local: bool,
 }
 
 /// Where a returned value comes from: source, byte range.
-type Site = (SourceId, usize, usize);
+pub(in crate::lower) type Site = (SourceId, usize, usize);
 
 impl Lowerer<'_> {
     /// `return a, b, ...`: the handle of a tuple of the lowered items.
@@ -54,12 +61,22 @@ impl Lowerer<'_> {
     /// It is defined as the constant it is written as, so the IR verifier accepts it until DCE
     /// drops it.
     pub(in crate::lower) fn make_tuple(&mut self, items: Vec<Value>, site: Site) -> Value {
+        self.make_handle(TupleValue {
+            items,
+            site,
+            container: Container::Tuple,
+            local: false,
+        })
+    }
+
+    /// A fresh handle for `t`.
+    pub(in crate::lower) fn make_handle(&mut self, t: TupleValue) -> Value {
         let v = self.f.new_value(Kind::Float, Shape::Scalar, None);
         self.push_inst(crate::ir::Inst::Let {
             dst: v,
             op: crate::ir::Op::Const(Const::Float(0.0)),
         });
-        self.tuples.insert(v, TupleValue { items, site });
+        self.tuples.insert(v, t);
         v
     }
 
@@ -88,9 +105,9 @@ impl Lowerer<'_> {
         v: Value,
         mut f: impl FnMut(&mut Self, Value) -> Value,
     ) -> Option<Value> {
-        let t = self.tuples.get(&v).cloned()?;
-        let items = t.items.iter().map(|&p| f(self, p)).collect();
-        Some(self.make_tuple(items, t.site))
+        let mut t = self.tuples.get(&v).cloned()?;
+        t.items = t.items.iter().map(|&p| f(self, p)).collect();
+        Some(self.make_handle(t))
     }
 
     /// `merge` of `a` and `b` position by position when either is a tuple, or an error when the
@@ -110,6 +127,7 @@ impl Lowerer<'_> {
             return Some(self.poison());
         }
         match (ta, tb) {
+            (Some(x), Some(y)) if x.local || y.local => Some(self.merge_containers(x, y, merge)),
             (Some(x), Some(y)) if x.items.len() == y.items.len() => {
                 let items = x
                     .items
@@ -118,6 +136,14 @@ impl Lowerer<'_> {
                     .map(|(&p, &q)| merge(self, p, q))
                     .collect();
                 Some(self.make_tuple(items, x.site))
+            }
+            (x, y) if x.as_ref().or(y.as_ref()).is_some_and(|t| t.local) => {
+                let t = x.or(y)?;
+                self.container_error(
+                    t.site,
+                    "a container on some elements meets a number on others (D18): give the variable one type on every path".into(),
+                );
+                Some(self.poison())
             }
             (x, y) => {
                 let describe =
@@ -208,44 +234,6 @@ impl Lowerer<'_> {
         }
     }
 
-    /// `r[i]` of a tuple result with a constant index `i` (negative from the end, as Python).
-    pub(in crate::lower) fn tuple_item(
-        &mut self,
-        frame: &Frame,
-        t: Value,
-        index: Option<Const>,
-        e: &ast::Expr,
-    ) -> Option<Value> {
-        let items = self.tuples.get(&t)?.items.clone();
-        let n = items.len() as i128;
-        let i = match index {
-            Some(Const::Int(i)) => Some(i),
-            Some(Const::Bool(b)) => Some(i128::from(b)),
-            _ => None,
-        };
-        match i.map(|i| if i < 0 { i + n } else { i }) {
-            Some(i) if (0..n).contains(&i) => Some(items[i as usize]),
-            Some(_) => {
-                self.error_at(
-                    frame,
-                    DiagnosticKind::UnsupportedExpression,
-                    format!("tuple index out of range: the tuple has {n} values"),
-                    e,
-                );
-                Some(self.poison())
-            }
-            None => {
-                self.error_at(
-                    frame,
-                    DiagnosticKind::UnsupportedExpression,
-                    "a tuple result can be indexed only with a constant (`r[0]`); unpack it instead: `a, b = f(x)`".into(),
-                    e,
-                );
-                Some(self.poison())
-            }
-        }
-    }
-
     /// The function's result: the positions of a tuple, or one value.
     pub(in crate::lower) fn result_positions(&self, ret: Value) -> (Vec<Value>, bool) {
         match self.tuples.get(&ret) {
@@ -261,18 +249,23 @@ impl Lowerer<'_> {
             return;
         }
         let counts = use_counts(&self.f);
-        let mut misused: Vec<Site> = self
+        let mut misused: Vec<(Site, bool)> = self
             .tuples
             .iter()
             .filter(|(v, _)| counts.get(v.index()).copied().unwrap_or(0) > 0)
-            .map(|(_, t)| t.site)
+            .map(|(_, t)| (t.site, t.local))
             .collect();
-        misused.sort_unstable();
+        misused.sort_unstable_by_key(|&((src, start, end), local)| (src, start, end, local));
         misused.dedup();
-        for (src, start, end) in misused {
+        for ((src, start, end), local) in misused {
+            let message = if local {
+                crate::lower::values::containers::MISUSED.into()
+            } else {
+                "these several values are used as one value: a tuple result can only be returned, unpacked (`a, b = f(x)`) or indexed with a constant (`r[0]`), and cannot be returned from inside a loop".into()
+            };
             self.error(
                 DiagnosticKind::UnsupportedExpression,
-                "these several values are used as one value: a tuple result can only be returned, unpacked (`a, b = f(x)`) or indexed with a constant (`r[0]`), and cannot be returned from inside a loop".into(),
+                message,
                 src,
                 start,
                 end,
