@@ -23,34 +23,6 @@ fn in_kind(c: &Const, k: Kind) -> Const {
     }
 }
 
-fn binary_symbol(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::FloorDiv => "//",
-        BinOp::Mod => "%",
-        BinOp::Pow => "**",
-        BinOp::BitAnd => "&",
-        BinOp::BitOr => "|",
-        BinOp::BitXor => "^",
-        BinOp::LShift => "<<",
-        BinOp::RShift => ">>",
-    }
-}
-
-fn compare_symbol(op: CmpOp) -> &'static str {
-    match op {
-        CmpOp::Lt => "<",
-        CmpOp::Le => "<=",
-        CmpOp::Gt => ">",
-        CmpOp::Ge => ">=",
-        CmpOp::Eq => "==",
-        CmpOp::Ne => "!=",
-    }
-}
-
 impl Gen<'_> {
     /// The expression reading `v`: its inlined definition or its variable.
     pub(super) fn value(&mut self, v: Value) -> Expr {
@@ -369,7 +341,7 @@ impl Gen<'_> {
     }
 
     fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Expr {
-        let sym = binary_symbol(op);
+        let sym = op.symbol();
         let (mut oa, mut ob) = (self.operand(a), self.operand(b));
         let (mut x, mut y) = (self.value(a), self.value(b));
         if oa.scalar && ob.scalar {
@@ -396,7 +368,7 @@ impl Gen<'_> {
         let plain = choice::plain_compare(op, self.operand(a), self.operand(b));
         let (x, y) = (self.value(a), self.value(b));
         if plain {
-            cmp(compare_symbol(op), x, y)
+            cmp(op.symbol(), x, y)
         } else {
             self.helper_op(&BINARY, compare_key(op), vec![x, y])
         }

@@ -340,6 +340,17 @@ pub const RAISED_TO_NAN: Helper = Helper {
               nonzero, instead of raising",
 };
 
+/// The exception a lane raises reading a name it never assigned (D20).
+pub const UNBOUND: Helper = Helper {
+    key: "unbound",
+    name: "_vec_unbound",
+    params: "name, free",
+    ops: &[],
+    meaning: "D20: CPython's UnboundLocalError for reading the local `name` unbound (with `free`, \
+              the NameError of a variable of an enclosing function), worded as the running \
+              interpreter words it; a raise site's exception",
+};
+
 /// Every runtime helper, in the order of ARCHITECTURE.md's table.
 pub const HELPERS: &[Helper] = &[
     FLOAT_ARGS,
@@ -373,6 +384,7 @@ pub const HELPERS: &[Helper] = &[
     OWNED,
     RAISES,
     RAISED_TO_NAN,
+    UNBOUND,
 ];
 
 /// The helper with key `key` (a `math` function's runtime form, [`crate::ir::MathFn::runtime`]).

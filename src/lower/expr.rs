@@ -57,8 +57,14 @@ impl Lowerer<'_> {
             E::UnaryOp(u) => {
                 let a = self.expr(frame, &u.operand);
                 match u.op {
-                    ast::UnaryOp::USub => self.emit(Op::Unary(UnOp::Neg, a)),
-                    ast::UnaryOp::UAdd => self.emit(Op::Unary(UnOp::Pos, a)),
+                    ast::UnaryOp::USub => {
+                        let a = self.open_nones(frame, &[a], |t| format!("-{}", t[0]), e)?[0];
+                        self.emit(Op::Unary(UnOp::Neg, a))
+                    }
+                    ast::UnaryOp::UAdd => {
+                        let a = self.open_nones(frame, &[a], |t| format!("+{}", t[0]), e)?[0];
+                        self.emit(Op::Unary(UnOp::Pos, a))
+                    }
                     ast::UnaryOp::Not => self.not(a),
                     ast::UnaryOp::Invert => self.invert(frame, a, e)?,
                 }
@@ -145,11 +151,15 @@ impl Lowerer<'_> {
                 continue;
             }
             let r = self.expr(frame, right);
-            let cmp = match self.object_compare(frame, op, left, r, c)? {
-                Some(cmp) => cmp,
-                None => {
-                    let op = Self::numeric_cmp(op).ok_or(())?;
-                    self.emit(Op::Compare(op, left, r))
+            let cmp = if let Some(cmp) = self.none_compare(frame, op, left, r, c)? {
+                cmp
+            } else {
+                match self.object_compare(frame, op, left, r, c)? {
+                    Some(cmp) => cmp,
+                    None => {
+                        let op = Self::numeric_cmp(op).ok_or(())?;
+                        self.emit(Op::Compare(op, left, r))
+                    }
                 }
             };
             acc = Some(match acc {
@@ -262,6 +272,9 @@ impl Lowerer<'_> {
         if let Some(t) = self.container_truth(v) {
             return t;
         }
+        if let Some(t) = self.none_truth(v) {
+            return t;
+        }
         let v = self.object_truth(v);
         if self.kind(v) == Kind::Bool || self.shape(v) == Shape::Scalar {
             v
@@ -273,6 +286,7 @@ impl Lowerer<'_> {
     /// `not a` (D2).
     pub(in crate::lower) fn not(&mut self, a: Value) -> Value {
         let a = self.container_truth(a).unwrap_or(a);
+        let a = self.none_truth(a).unwrap_or(a);
         let a = self.object_truth(a);
         if self.kind(a) == Kind::Bool {
             self.emit(Op::Unary(UnOp::Not, a))

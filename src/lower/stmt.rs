@@ -8,6 +8,7 @@ use rustpython_parser::ast;
 use crate::diagnostics::DiagnosticKind;
 use crate::frontend::extract;
 use crate::ir::Value;
+use crate::lower::control::unbound::returns_none;
 use crate::lower::expr::binop;
 use crate::lower::{Done, Frame, LocalFn, Lowerer, Var};
 
@@ -38,6 +39,11 @@ impl Lowerer<'_> {
             }
             S::AugAssign(a) => self.aug_assign(frame, a),
             S::Return(r) => {
+                // D20: None per lane (an error naming the element in the marked function).
+                if returns_none(r.value.as_deref()) {
+                    self.return_none(frame, stmt);
+                    return;
+                }
                 let Some(value) = &r.value else { return };
                 let v = match value.as_ref() {
                     ast::Expr::Tuple(t) => self.tuple_return(frame, t, stmt),
@@ -48,6 +54,14 @@ impl Lowerer<'_> {
                     self.container_error_at(frame, "a list or dict cannot be an element of the result: return a number, or several as a tuple (D13)", value.as_ref());
                     return;
                 }
+                let v = if self.call_stack.len() == 1 {
+                    match self.returned_value(frame, v, stmt) {
+                        Ok(v) => v,
+                        Err(()) => return,
+                    }
+                } else {
+                    v
+                };
                 self.note_return_site(frame, v, stmt);
                 self.do_return(frame, v);
             }
@@ -202,6 +216,7 @@ impl Lowerer<'_> {
             self.f.values[v.index()].hint = Some(name.to_string());
         }
         frame.vars.insert(name.to_string(), Var::Def(v));
+        self.mark_bound(frame, name);
     }
 }
 

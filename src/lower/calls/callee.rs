@@ -217,6 +217,7 @@ impl Lowerer<'_> {
             frame.outer_live = Some(m);
         }
         self.f.declared_params = self.f.params.len();
+        self.start_unbound(&mut frame);
         self.call_stack.push(id);
         self.body(&mut frame, &callee.body);
         self.call_stack.pop();

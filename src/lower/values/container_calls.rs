@@ -170,6 +170,10 @@ impl Lowerer<'_> {
         at: &ast::Expr,
     ) -> Option<R<Vec<Elem>>> {
         let t = self.container(v)?;
+        if t.container == Container::MaybeNone {
+            self.container_error_at(frame, "this value is None on some elements (D20), which cannot be iterated over (CPython raises TypeError)", at);
+            return Some(Err(()));
+        }
         let Container::Dict(_, keys) = &t.container else {
             return Some(Ok(t.items.into_iter().map(Elem::One).collect()));
         };

@@ -39,6 +39,10 @@ impl Lowerer<'_> {
                 self.container_error_at(frame, "this view (zip, enumerate, reversed, keys, values, items) cannot be indexed (CPython raises TypeError); make a list of it first: `list(...)`", e);
                 Err(())
             }
+            Container::MaybeNone => {
+                self.container_error_at(frame, "this value is None on some elements (D20), which cannot be indexed (CPython raises TypeError)", e);
+                Err(())
+            }
             Container::Dict(_, keys) => {
                 let keys = keys.clone();
                 self.dict_item(frame, &keys, &c.items, (slice, i), e)
@@ -409,7 +413,12 @@ impl Lowerer<'_> {
         (a, b): (Value, Value),
         e: &ast::Expr,
     ) -> Option<R<Value>> {
-        let (ca, cb) = (self.container(a), self.container(b));
+        // A value that may be None (D20) is not a container: `binary_at` checks it.
+        let real = |t: TupleValue| (t.container != Container::MaybeNone).then_some(t);
+        let (ca, cb) = (
+            self.container(a).and_then(real),
+            self.container(b).and_then(real),
+        );
         if ca.is_none() && cb.is_none() {
             return None;
         }
@@ -523,14 +532,20 @@ impl Lowerer<'_> {
 
     /// Python's truth value of a container: whether it has items, known when compiling.
     pub(in crate::lower) fn container_truth(&mut self, v: Value) -> Option<Value> {
-        let n = self.container(v)?.items.len();
+        let n = self.sized(v)?;
         Some(self.konst(Const::Bool(n > 0)))
     }
 
     /// `len(c)` of a container.
     pub(in crate::lower) fn container_len(&mut self, v: Value) -> Option<Value> {
-        let n = self.container(v)?.items.len();
+        let n = self.sized(v)?;
         Some(self.konst(Const::Int(n as i128)))
+    }
+
+    /// How many items the container `v` holds (None when `v` is none, or may be None: D20).
+    fn sized(&self, v: Value) -> Option<usize> {
+        let t = self.tuples.get(&v)?;
+        (t.container != Container::MaybeNone).then_some(t.items.len())
     }
 
     /// The container a name holds, when it holds one, for a method call on it.

@@ -41,6 +41,9 @@ pub(in crate::lower) enum Container {
     /// What `zip`, `enumerate`, `reversed` and a dict's `keys()`, `values()` and `items()`
     /// give: something to iterate over, measure or convert, never indexed.
     View,
+    /// Not a container: a value that is None on some lanes (D20, `none_lanes.rs`), its items
+    /// the value and the mask of the None lanes.
+    MaybeNone,
 }
 
 /// A dict key: a number (keys equal under `==` are one key) or a string.
@@ -145,7 +148,7 @@ impl Lowerer<'_> {
                     .collect::<Option<Vec<Const>>>()?;
                 dict_of(keys.into_iter().zip(items).collect())
             }
-            Container::View => None,
+            Container::View | Container::MaybeNone => None,
         }
     }
 
@@ -354,10 +357,10 @@ impl Lowerer<'_> {
         };
         let id = match t.container {
             Container::List(id) | Container::Dict(id, _) => id,
-            Container::Tuple | Container::View => {
+            Container::Tuple | Container::View | Container::MaybeNone => {
                 self.container_error_at(
                     frame,
-                    "a tuple cannot be changed (CPython raises TypeError); make a list",
+                    "only a list or dict can be changed (a tuple cannot: CPython raises TypeError); make a list",
                     at,
                 );
                 return Err(());

@@ -126,6 +126,13 @@ impl Lowerer<'_> {
         if self.poisoned.contains(&a) || self.poisoned.contains(&b) {
             return Some(self.poison());
         }
+        let none = |t: &Option<TupleValue>| {
+            t.as_ref()
+                .is_some_and(|t| t.container == Container::MaybeNone)
+        };
+        if none(&ta) || none(&tb) {
+            return Some(self.merge_maybe_none((a, ta), (b, tb), merge));
+        }
         match (ta, tb) {
             (Some(x), Some(y)) if x.local || y.local => Some(self.merge_containers(x, y, merge)),
             (Some(x), Some(y)) if x.items.len() == y.items.len() => {
@@ -205,7 +212,12 @@ impl Lowerer<'_> {
         if self.poisoned.contains(&v) {
             return;
         }
-        let Some(t) = self.tuples.get(&v).cloned() else {
+        let Some(t) = self
+            .tuples
+            .get(&v)
+            .filter(|t| t.container != Container::MaybeNone)
+            .cloned()
+        else {
             self.error_at(
                 frame,
                 DiagnosticKind::UnsupportedStatement,
@@ -214,20 +226,32 @@ impl Lowerer<'_> {
             );
             return;
         };
-        if t.items.len() != targets.elts.len() {
+        // A dict unpacks into its keys (D18).
+        let items = match self.container_elems(frame, v, at) {
+            Some(Ok(elems)) => elems
+                .into_iter()
+                .map(|el| match el {
+                    crate::lower::values::reduce::Elem::One(v) => v,
+                    crate::lower::values::reduce::Elem::Tuple(_) => self.poison(),
+                })
+                .collect(),
+            Some(Err(())) => return,
+            None => t.items,
+        };
+        if items.len() != targets.elts.len() {
             self.error_at(
                 frame,
                 DiagnosticKind::UnsupportedStatement,
                 format!(
                     "cannot unpack {} values into {} names",
-                    t.items.len(),
+                    items.len(),
                     targets.elts.len()
                 ),
                 at,
             );
             return;
         }
-        for (target, item) in targets.elts.iter().zip(t.items) {
+        for (target, item) in targets.elts.iter().zip(items) {
             if let ast::Expr::Name(n) = target {
                 self.assign(frame, n.id.as_str(), item);
             }
@@ -249,20 +273,16 @@ impl Lowerer<'_> {
             return;
         }
         let counts = use_counts(&self.f);
-        let mut misused: Vec<(Site, bool)> = self
+        let mut misused: Vec<(Site, &str)> = self
             .tuples
             .iter()
             .filter(|(v, _)| counts.get(v.index()).copied().unwrap_or(0) > 0)
-            .map(|(_, t)| (t.site, t.local))
+            .map(|(_, t)| (t.site, misuse_message(t)))
             .collect();
-        misused.sort_unstable_by_key(|&((src, start, end), local)| (src, start, end, local));
+        misused.sort_unstable_by_key(|&((src, start, end), m)| (src, start, end, m));
         misused.dedup();
-        for ((src, start, end), local) in misused {
-            let message = if local {
-                crate::lower::values::containers::MISUSED.into()
-            } else {
-                "these several values are used as one value: a tuple result can only be returned, unpacked (`a, b = f(x)`) or indexed with a constant (`r[0]`), and cannot be returned from inside a loop".into()
-            };
+        for ((src, start, end), message) in misused {
+            let message = message.to_string();
             self.error(
                 DiagnosticKind::UnsupportedExpression,
                 message,
@@ -271,5 +291,17 @@ impl Lowerer<'_> {
                 end,
             );
         }
+    }
+}
+
+/// Why a handle read by the IR cannot be: a local container (D18), a value that may be None
+/// (D20), or a tuple result (D13).
+fn misuse_message(t: &TupleValue) -> &'static str {
+    if t.container == Container::MaybeNone {
+        crate::lower::values::none_lanes::NONE_MISUSED
+    } else if t.local {
+        crate::lower::values::containers::MISUSED
+    } else {
+        "these several values are used as one value: a tuple result can only be returned, unpacked (`a, b = f(x)`) or indexed with a constant (`r[0]`), and cannot be returned from inside a loop"
     }
 }
