@@ -24,8 +24,8 @@ can go on past a known bug. With ``reject=True`` one unsupported construct is in
 This module holds the program level (imports, constants, tuples, tables, lambdas, helpers, the
 signature of ``f``, rejections), the feature lists and ``Program``/``Callee``/``Env``; the rest of
 the grammar is in ``Generator``'s mixins: ``grammar_statements.py`` (blocks, branches, loops),
-``grammar_expressions.py`` (numbers and conditions), ``grammar_raise.py`` (D11) and
-``grammar_calls.py`` (D14, D16, D17).
+``grammar_expressions.py`` (numbers and conditions), ``grammar_raise.py`` (D11),
+``grammar_calls.py`` (D14, D16, D17) and ``grammar_containers.py`` (D18, D20).
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from .grammar_calls import ENUM_CLASS, CallGrammar
+from .grammar_containers import CONTAINER_FEATURES, ContainerGrammar
 from .grammar_expressions import EXACT_MATH, FLOOR_MATH, PRED_MATH, TRANSCENDENTAL, ExpressionGrammar
 from .grammar_raise import USER_EXCEPTION, RaisingGrammar
 from .grammar_statements import StatementGrammar
@@ -55,6 +56,8 @@ FEATURES = (
     # D11 (grammar_raise.py), D14, D16, D17 (grammar_calls.py); drawn from a stream of their own.
     "raise", "assert", "validator", "validator_in_loop", "try", "nan_on_raise", "user_exception",
     "uniform_dict", "uniform_enum", "uniform_none", "uniform_str", "numpy_calls", "special_exact", "special_inexact",
+    # D18, D20 (grammar_containers.py); drawn from a stream of their own.
+    *CONTAINER_FEATURES,
     # Decided by the program's text, no stream: also checked compiled with protect_domains=True (D1).
     "protect_domains",
 )
@@ -65,8 +68,8 @@ OPT_IN: FrozenSet[str] = frozenset()
 
 #: Unsupported constructs for rejection programs.
 REJECTIONS = (
-    "list", "string", "print", "matmul", "unknown_math",
-    "unknown_name", "raise_from", "comprehension", "with", "global",
+    "set", "string", "print", "matmul", "unknown_math",
+    "unknown_name", "raise_from", "set_comprehension", "with", "global",
 )
 #: The rejections only lowering reports (they need kinds or bindings): ``inject_rejection`` puts
 #: them first in ``f``.
@@ -103,9 +106,13 @@ class Env:
     items: List[str] = field(default_factory=list)  # tuple-loop variables (Python scalars)
     callees: List[Callee] = field(default_factory=list)
     frozen: FrozenSet[str] = frozenset()  # names that must not be assigned (read by closures)
+    containers: Dict[str, int] = field(default_factory=dict)  # local list, tuple or dict -> length (D18)
 
     def copy(self) -> "Env":
-        return Env(list(self.nums), list(self.bools), dict(self.indices), list(self.items), list(self.callees), self.frozen)
+        return Env(
+            list(self.nums), list(self.bools), dict(self.indices), list(self.items), list(self.callees), self.frozen,
+            dict(self.containers),
+        )
 
     def meet(self, other: "Env") -> "Env":
         """Names defined on both paths."""
@@ -116,10 +123,11 @@ class Env:
             [i for i in self.items if i in other.items],
             [c for c in self.callees if c in other.callees],
             self.frozen,
+            {k: v for k, v in self.containers.items() if other.containers.get(k) == v},
         )
 
 
-class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar):
+class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar, ContainerGrammar):
     def __init__(
         self, rng: random.Random, exclude: FrozenSet[str] = frozenset(), reject: bool = False, include: FrozenSet[str] = frozenset()
     ) -> None:
@@ -161,6 +169,9 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         self.scalar_ifs = 0  # enclosing `if`/`elif` tests that are Python scalars
         self.special_param = ""
         self.kinds: List[str] = []
+        # D18, D20 features (grammar_containers.py): their own stream too.
+        self.box_rng = random.Random(0)
+        self.box: set = set()
 
     def ext_on(self, feature: str, p: float) -> bool:
         """Whether this program draws ``feature`` (from ``ext_rng``; always consumes one draw)."""
@@ -238,6 +249,8 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
             self.emit(0, f"S0 = {floats!r}")
             self.emit(0, "M0 = {" + ", ".join(f"{k}: {v!r}" for k, v in enumerate(ints)) + "}")
         self.extended_module(rng, params, kinds)
+        self.box_rng = random.Random(hash(rng.getstate()[1]) + 3)
+        self.draw_containers()
         callees: List[Callee] = []
         if self.on("lambdas", 0.3):
             for i in range(rng.randint(1, 2)):
@@ -388,7 +401,9 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         p = rng.choice(params)
         construct = rng.choice(REJECTIONS)
         body = {
-            "list": [f"z9 = [{p}, 1.0]"],
+            # (A list and a list comprehension took these two slots until D18 made them
+            # supported; the random stream stays.)
+            "set": [f"z9 = {{{p}, 1.0}}"],
             "string": [f"z9 = {p} + 'text'"],
             "print": [f"print({p})"],
             # The choice among four keeps the random stream of the seeds as it was.
@@ -397,7 +412,7 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
             "unknown_name": [f"z9 = undefined_function({p})"],
             # `from None` compiles (D11); a cause no binding resolves does not.
             "raise_from": [f"raise ValueError({p}) from z8"],
-            "comprehension": [f"z9 = [{p} for _ in range(3)]"],
+            "set_comprehension": [f"z9 = {{{p} for _ in range(3)}}"],
             # (`try` took this slot until D11 made it supported; the random stream stays.)
             "with": [f"with {p}:", "    z9 = 1.0"],
             "global": ["global K9", "K9 = 1"],

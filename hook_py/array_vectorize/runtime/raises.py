@@ -82,13 +82,11 @@ def _unbound_wording() -> tuple[str, str]:
 _UNBOUND_LOCAL, _UNBOUND_FREE = _unbound_wording()
 
 
-def _vec_unbound(name: str, free: bool) -> NameError:
-    """D20: the exception CPython raises reading `name` where it was never assigned: an
-    UnboundLocalError, or for a variable of an enclosing function a NameError, worded by the
-    running interpreter."""
-    if free:
-        return NameError(_UNBOUND_FREE.format(name))
-    return UnboundLocalError(_UNBOUND_LOCAL.format(name))
+def _vec_unbound(name: str, free: bool) -> str:
+    """D20: the message of the exception CPython raises reading `name` where it was never
+    assigned (an UnboundLocalError, or for a variable of an enclosing function a NameError),
+    worded by the running interpreter."""
+    return (_UNBOUND_FREE if free else _UNBOUND_LOCAL).format(name)
 
 
 def _exception(make: Any, values: list) -> tuple[BaseException, bool]:

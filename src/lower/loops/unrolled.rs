@@ -34,9 +34,13 @@ impl Lowerer<'_> {
     pub(in crate::lower) fn unrolls(&self, frame: &Frame, f: &ast::StmtFor) -> bool {
         let mut names = vec![];
         names_in(&f.iter, &mut names);
+        let (changes, reads) = self.touches_containers(frame, &f.body);
+        // A body that only reads a container of per-lane values (constant indices) may stay a
+        // loop when it breaks or continues: a read by the loop index is then a select per item.
         matches!(f.iter.as_ref(), ast::Expr::List(_) | ast::Expr::Tuple(_))
             || names.iter().any(|n| self.holds_container(frame, n, false))
-            || self.builds_containers(frame, &f.body)
+            || changes
+            || (reads && !has_exit(&f.body, true, true))
     }
 
     /// Whether `name` holds a container (with `lanes`, one with an item that is not a constant).
@@ -50,13 +54,17 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Whether `body` (nested blocks too) makes or changes a container, or reads one of
-    /// per-lane values: lowered as a loop, its variables would carry containers through phis.
-    pub(in crate::lower) fn builds_containers(&self, frame: &Frame, body: &[ast::Stmt]) -> bool {
-        body.iter().any(|s| self.stmt_builds(frame, s))
+    /// Whether `body` (nested blocks too) makes or changes a container (lowered as a loop, its
+    /// variables would carry containers through phis), and whether it reads one of per-lane
+    /// values.
+    fn touches_containers(&self, frame: &Frame, body: &[ast::Stmt]) -> (bool, bool) {
+        body.iter().fold((false, false), |(c, r), s| {
+            let (c2, r2) = self.stmt_touches(frame, s);
+            (c || c2, r || r2)
+        })
     }
 
-    fn stmt_builds(&self, frame: &Frame, s: &ast::Stmt) -> bool {
+    fn stmt_touches(&self, frame: &Frame, s: &ast::Stmt) -> (bool, bool) {
         use ast::Stmt as S;
         let mut names = vec![];
         // A container made, or a method of one called (`a.pop()`, `d.copy()`).
@@ -79,7 +87,12 @@ impl Lowerer<'_> {
             S::Assign(a) => {
                 a.targets.iter().for_each(|t| names_in(t, &mut names));
                 names_in(&a.value, &mut names);
-                makes(&a.value)
+                // `a, b = b, a` binds names; it makes no tuple.
+                let swap = matches!(
+                    (a.targets.as_slice(), a.value.as_ref()),
+                    ([ast::Expr::Tuple(_)], ast::Expr::Tuple(_))
+                );
+                (makes(&a.value) && !swap)
                     || a.targets.iter().any(|t| match t {
                         ast::Expr::Subscript(_) => true,
                         ast::Expr::Name(n) => self.holds_container(frame, n.id.as_str(), false),
@@ -110,25 +123,23 @@ impl Lowerer<'_> {
             }
             S::If(i) => {
                 names_in(&i.test, &mut names);
-                self.builds_containers(frame, &i.body) || self.builds_containers(frame, &i.orelse)
+                return self.blocks_touch(frame, &[&i.body, &i.orelse], &names);
             }
             S::For(f) => {
                 names_in(&f.iter, &mut names);
-                self.builds_containers(frame, &f.body) || self.builds_containers(frame, &f.orelse)
+                return self.blocks_touch(frame, &[&f.body, &f.orelse], &names);
             }
             S::While(w) => {
                 names_in(&w.test, &mut names);
-                self.builds_containers(frame, &w.body) || self.builds_containers(frame, &w.orelse)
+                return self.blocks_touch(frame, &[&w.body, &w.orelse], &names);
             }
             S::Try(t) => {
-                let handlers = t.handlers.iter().any(|h| {
+                let mut blocks: Vec<&[ast::Stmt]> = vec![&t.body, &t.orelse, &t.finalbody];
+                for h in &t.handlers {
                     let ast::ExceptHandler::ExceptHandler(h) = h;
-                    self.builds_containers(frame, &h.body)
-                });
-                handlers
-                    || self.builds_containers(frame, &t.body)
-                    || self.builds_containers(frame, &t.orelse)
-                    || self.builds_containers(frame, &t.finalbody)
+                    blocks.push(&h.body);
+                }
+                return self.blocks_touch(frame, &blocks, &names);
             }
             S::Raise(r) => {
                 r.exc.iter().for_each(|e| names_in(e, &mut names));
@@ -140,7 +151,22 @@ impl Lowerer<'_> {
             }
             _ => false,
         };
-        changed || names.iter().any(|n| self.holds_container(frame, n, true))
+        (changed, self.reads_any(frame, &names))
+    }
+
+    /// [`Self::touches_containers`] of nested blocks, with the names their statement reads.
+    fn blocks_touch(&self, frame: &Frame, blocks: &[&[ast::Stmt]], names: &[&str]) -> (bool, bool) {
+        let mut out = (false, self.reads_any(frame, names));
+        for b in blocks {
+            let (changes, reads) = self.touches_containers(frame, b);
+            out = (out.0 || changes, out.1 || reads);
+        }
+        out
+    }
+
+    /// Whether one of `names` holds a container of per-lane values.
+    fn reads_any(&self, frame: &Frame, names: &[&str]) -> bool {
+        names.iter().any(|n| self.holds_container(frame, n, true))
     }
 
     /// Lowers `for target in iter:` once per item (the module docs).

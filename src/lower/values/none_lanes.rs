@@ -9,7 +9,7 @@
 //! - arithmetic, ordering comparisons, `math` functions and the numeric builtins raise
 //!   CPython's TypeError on the None lanes (D11): the raise site evaluates the very operation
 //!   with None in Python, so the message is CPython's own;
-//!   `h + x`  ->  raise `(None if a0_none else a0) + a1` on the lanes `none`, then `a0 + a1`
+//!   `h + x`  ->  raise `(None if _b0 else _a0) + _a1` on the lanes `none`, then `_a0 + _a1`
 //! - `h is None`, `h is not None`, `==`, `!=` and truth tests (`if h:`, `not h`, `h or 0.0`)
 //!   give CPython's answers per lane (None is falsy and equal to nothing but None);
 //! - a merge (an `if`, a ternary, returns) merges the values and the masks;
@@ -75,13 +75,16 @@ impl Lowerer<'_> {
         let mut texts = vec![];
         let mut values = vec![];
         let mut mask = self.konst(Const::Bool(false));
+        // The parameters are named as the numeric sites of a `try` body's (`_a0`, and `_b0` the
+        // None mask), in the order the text reads them, as the fuzz model reads a site.
         for (k, &v) in operands.iter().enumerate() {
-            let p = format!("a{k}");
+            let p = format!("_a{k}");
             match self.none_parts(v) {
                 Some((value, none)) => {
-                    texts.push(format!("(None if {p}_none else {p})"));
-                    params.extend([p.clone(), format!("{p}_none")]);
-                    args.extend([value, none]);
+                    let flag = format!("_b{k}");
+                    texts.push(format!("(None if {flag} else {p})"));
+                    params.extend([flag, p]);
+                    args.extend([none, value]);
                     values.push(value);
                     mask = self.emit(Op::Logic(LogicOp::Or, mask, none));
                 }
