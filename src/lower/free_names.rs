@@ -310,11 +310,11 @@ impl Lowerer<'_> {
             }
         }
         match var {
-            Some(Var::Def(v)) if !self.undefined_phis.contains(&v) => return v,
+            Some(Var::Def(v)) if !self.loops.is_undefined_phi(v) => return v,
             Some(Var::Def(_)) | Some(Var::MaybeUndef) => {
                 // Lowered again with the name tracked (D20, `Lowerer::lower`); reported if a
                 // frame cannot track it.
-                self.unbound.found.insert(name.to_string());
+                self.note_unbound_read(name);
                 self.error_at(
                     frame,
                     DiagnosticKind::MaybeUndefined,
@@ -326,7 +326,7 @@ impl Lowerer<'_> {
             None => {}
         }
         if frame.locals.contains(name) {
-            self.unbound.found.insert(name.to_string());
+            self.note_unbound_read(name);
             self.error_at(
                 frame,
                 DiagnosticKind::MaybeUndefined,

@@ -49,12 +49,12 @@ impl Lowerer<'_> {
                     ast::Expr::Tuple(t) => self.tuple_return(frame, t, stmt),
                     _ => self.expr(frame, value),
                 };
-                if self.call_stack.len() == 1 && self.is_mutable_container(v) {
+                if self.calls.in_compiled_function() && self.is_mutable_container(v) {
                     // D18: an element of an array is a number, never a list.
                     self.container_error_at(frame, "a list or dict cannot be an element of the result: return a number, or several as a tuple (D13)", value.as_ref());
                     return;
                 }
-                let v = if self.call_stack.len() == 1 {
+                let v = if self.calls.in_compiled_function() {
                     match self.returned_value(frame, v, stmt) {
                         Ok(v) => v,
                         Err(()) => return,
@@ -198,9 +198,9 @@ impl Lowerer<'_> {
         stmt: &ast::Stmt,
     ) {
         let id = std::ptr::from_ref(c) as usize;
-        self.statement_call = Some(id);
+        self.calls.expect_statement_call(id);
         let v = self.expr(frame, call);
-        if self.statement_call.take() == Some(id) && !self.poisoned.contains(&v) {
+        if self.calls.statement_call_unclaimed(id) && !self.poisoned.contains(&v) {
             self.error_at(
                 frame,
                 DiagnosticKind::SideEffect,

@@ -5,3 +5,10 @@
 pub(in crate::lower) mod array_if;
 pub(in crate::lower) mod scalar_if;
 pub(in crate::lower) mod unbound;
+
+/// The state of this family: the names tracked for the lanes that assigned them (D20). Its
+/// fields are this family's; the others ask through `unbound.rs`'s methods.
+#[derive(Default)]
+pub(in crate::lower) struct ControlState {
+    pub(in crate::lower) unbound: unbound::Unbound,
+}

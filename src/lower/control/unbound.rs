@@ -45,14 +45,21 @@ pub(in crate::lower) fn flag_of(name: &str) -> String {
 }
 
 impl Lowerer<'_> {
+    /// Notes a read of `name` that some lanes may reach with it unassigned, while it is not
+    /// tracked: the function is lowered again, tracking it (`Lowerer::lower`).
+    pub(in crate::lower) fn note_unbound_read(&mut self, name: &str) {
+        self.control.unbound.found.insert(name.to_string());
+    }
+
     /// Whether `name` carries a flag of the lanes that assigned it.
     pub(in crate::lower) fn tracks(&self, name: &str) -> bool {
-        self.unbound.tracked.contains(name)
+        self.control.unbound.tracked.contains(name)
     }
 
     /// At the start of a body: every tracked local not yet bound (not a parameter) is unbound.
     pub(in crate::lower) fn start_unbound(&mut self, frame: &mut Frame) {
         let names: Vec<String> = self
+            .control
             .unbound
             .tracked
             .iter()
@@ -147,7 +154,7 @@ impl Lowerer<'_> {
     /// `return` or `return None`: in the marked function an error naming the element (D20); in
     /// a helper, None on the lanes of the path.
     pub(in crate::lower) fn return_none(&mut self, frame: &mut Frame, stmt: &ast::Stmt) {
-        if self.call_stack.len() == 1 {
+        if self.calls.in_compiled_function() {
             let _ = self.raise_returned_none(frame, None, stmt);
             return;
         }

@@ -47,8 +47,7 @@ impl Lowerer<'_> {
     fn holds_container(&self, frame: &Frame, name: &str, lanes: bool) -> bool {
         match frame.vars.get(name) {
             Some(Var::Def(v)) => self
-                .tuples
-                .get(v)
+                .container(*v)
                 .is_some_and(|t| !lanes || t.items.iter().any(|&i| self.const_of(i).is_none())),
             _ => false,
         }

@@ -200,9 +200,8 @@ impl Lowerer<'_> {
         let v = self.named_container(frame, &a.value)?;
         let t = self.container(v)?;
         // A method called as a statement changes its list; the call is not a side effect lost.
-        if self.statement_call == Some(std::ptr::from_ref(c) as usize) {
-            self.statement_call = None;
-        }
+        self.calls
+            .claim_statement_call(std::ptr::from_ref(c) as usize);
         let method = a.attr.as_str();
         Some(match (&t.container, method) {
             (Container::List(_), "append" | "extend" | "insert" | "reverse" | "clear") => self

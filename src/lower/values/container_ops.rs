@@ -544,7 +544,7 @@ impl Lowerer<'_> {
 
     /// How many items the container `v` holds (None when `v` is none, or may be None: D20).
     fn sized(&self, v: Value) -> Option<usize> {
-        let t = self.tuples.get(&v)?;
+        let t = self.values.function.tuples.get(&v)?;
         (t.container != Container::MaybeNone).then_some(t.items.len())
     }
 
@@ -552,7 +552,7 @@ impl Lowerer<'_> {
     pub(in crate::lower) fn named_container(&self, frame: &Frame, e: &ast::Expr) -> Option<Value> {
         let ast::Expr::Name(n) = e else { return None };
         match frame.vars.get(n.id.as_str()) {
-            Some(Var::Def(v)) if self.tuples.contains_key(v) => Some(*v),
+            Some(Var::Def(v)) if self.values.function.tuples.contains_key(v) => Some(*v),
             _ => None,
         }
     }
@@ -560,7 +560,7 @@ impl Lowerer<'_> {
     /// Whether `v` is a list or dict (a value an array cannot hold as an element).
     pub(in crate::lower) fn is_mutable_container(&self, v: Value) -> bool {
         matches!(
-            self.tuples.get(&v).map(|t| &t.container),
+            self.values.function.tuples.get(&v).map(|t| &t.container),
             Some(Container::List(_) | Container::Dict(..) | Container::View)
         )
     }

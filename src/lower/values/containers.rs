@@ -77,10 +77,10 @@ impl Key {
 pub(in crate::lower) struct Containers {
     /// Where each list or dict was made, by identity: the depth of helper calls and of loops
     /// lowered as loops around it. Only code at that place changes it.
-    owners: Vec<(usize, usize)>,
+    pub(in crate::lower::values) owners: Vec<(usize, usize)>,
     /// Lists and dicts stored inside another container: never changed again (the container
     /// holding one would have to change with it).
-    escaped: BTreeSet<usize>,
+    pub(in crate::lower::values) escaped: BTreeSet<usize>,
 }
 
 /// Why a handle reached the IR: a container read as a number.
@@ -92,7 +92,7 @@ pub(in crate::lower) const MAX_ITEMS: usize = 4096;
 impl Lowerer<'_> {
     /// The container `v` is, if it is one.
     pub(in crate::lower) fn container(&self, v: Value) -> Option<TupleValue> {
-        self.tuples.get(&v).cloned()
+        self.values.function.tuples.get(&v).cloned()
     }
 
     /// A new container of `kind` (a list or dict gets a fresh identity, owned here).
@@ -103,8 +103,9 @@ impl Lowerer<'_> {
         site: Site,
     ) -> Value {
         let fresh = |l: &mut Self| {
-            l.containers.owners.push((l.call_stack.len(), l.loop_depth));
-            Some(l.containers.owners.len() - 1)
+            let at = (l.calls.depth(), l.loops.depth());
+            l.values.containers.owners.push(at);
+            Some(l.values.containers.owners.len() - 1)
         };
         let container = match kind {
             Container::List(_) => Container::List(fresh(self)),
@@ -129,7 +130,7 @@ impl Lowerer<'_> {
 
     /// The constant a container of constants is (a dict with number keys only).
     pub(in crate::lower) fn constant_container(&self, v: Value) -> Option<Const> {
-        let t = self.tuples.get(&v)?;
+        let t = self.values.function.tuples.get(&v)?;
         let items = t
             .items
             .iter()
@@ -288,7 +289,7 @@ impl Lowerer<'_> {
     pub(in crate::lower) fn escape(&mut self, v: Value) {
         let Some(t) = self.container(v) else { return };
         if let Container::List(Some(id)) | Container::Dict(Some(id), _) = t.container {
-            self.containers.escaped.insert(id);
+            self.values.containers.escaped.insert(id);
         }
         for item in t.items {
             self.escape(item);
@@ -368,10 +369,10 @@ impl Lowerer<'_> {
         };
         let why = match id {
             None => Some("this variable holds different lists or dicts on different elements (it was assigned under a per-element `if`), so a change to it cannot be made per element (D18); change each one before the `if`"),
-            Some(id) if self.containers.escaped.contains(&id) => Some("this list or dict is stored inside another container, which would change with it (D18); change it before storing it, or store a copy (`list(a)`)"),
-            Some(id) => match self.containers.owners.get(id) {
-                Some(&(depth, _)) if depth != self.call_stack.len() => Some("a helper cannot change a list or dict it was passed, or that its caller made (D18); return a new one instead"),
-                Some(&(_, loops)) if loops != self.loop_depth => Some("a list or dict made outside a loop whose trip count is only known per element (`while`, a `range` with per-element bounds, a loop that breaks) cannot be changed inside it: its length would depend on the elements (D18); change it in a `for` loop over a constant range or table"),
+            Some(id) if self.values.containers.escaped.contains(&id) => Some("this list or dict is stored inside another container, which would change with it (D18); change it before storing it, or store a copy (`list(a)`)"),
+            Some(id) => match self.values.containers.owners.get(id) {
+                Some(&(depth, _)) if depth != self.calls.depth() => Some("a helper cannot change a list or dict it was passed, or that its caller made (D18); return a new one instead"),
+                Some(&(_, loops)) if loops != self.loops.depth() => Some("a list or dict made outside a loop whose trip count is only known per element (`while`, a `range` with per-element bounds, a loop that breaks) cannot be changed inside it: its length would depend on the elements (D18); change it in a `for` loop over a constant range or table"),
                 _ => None,
             },
         };
@@ -397,7 +398,7 @@ impl Lowerer<'_> {
 
     /// Whether `v` is the list or dict of identity `id`.
     fn same_object(&self, v: Value, id: Option<usize>) -> bool {
-        match self.tuples.get(&v).map(|t| &t.container) {
+        match self.values.function.tuples.get(&v).map(|t| &t.container) {
             Some(Container::List(i) | Container::Dict(i, _)) => id.is_some() && *i == id,
             _ => false,
         }

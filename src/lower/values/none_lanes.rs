@@ -46,7 +46,7 @@ impl Lowerer<'_> {
 
     /// The value and the None mask of `v` when it may be None.
     pub(in crate::lower) fn none_parts(&self, v: Value) -> Option<(Value, Value)> {
-        match self.tuples.get(&v) {
+        match self.values.function.tuples.get(&v) {
             Some(TupleValue {
                 container: Container::MaybeNone,
                 items,
@@ -213,7 +213,7 @@ impl Lowerer<'_> {
         if self.none_parts(l).is_none() && self.none_parts(r).is_none() {
             return Ok(None);
         }
-        let none_literal = |s: &Self, v: Value| s.literals.get(&v).is_some_and(|lit| !lit.3);
+        let none_literal = |s: &Self, v: Value| s.values.literals.get(&v).is_some_and(|lit| !lit.3);
         let (handle, other) = if self.none_parts(l).is_some() {
             (l, r)
         } else {
@@ -222,11 +222,11 @@ impl Lowerer<'_> {
         let is_none = none_literal(self, other);
         Ok(Some(match op {
             ast::CmpOp::Is | ast::CmpOp::Eq if is_none => {
-                self.literals.remove(&other);
+                self.values.literals.remove(&other);
                 self.none_identity(handle, false).ok_or(())?
             }
             ast::CmpOp::IsNot | ast::CmpOp::NotEq if is_none => {
-                self.literals.remove(&other);
+                self.values.literals.remove(&other);
                 self.none_identity(handle, true).ok_or(())?
             }
             ast::CmpOp::Eq => self.none_equality(CmpOp::Eq, l, r).ok_or(())?,

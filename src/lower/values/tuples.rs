@@ -42,7 +42,7 @@ impl Lowerer<'_> {
         let mut items = Vec::with_capacity(t.elts.len());
         for e in &t.elts {
             let v = self.expr(frame, e);
-            if self.tuples.contains_key(&v) {
+            if self.values.function.tuples.contains_key(&v) {
                 self.error_at(
                     frame,
                     DiagnosticKind::UnsupportedExpression,
@@ -76,14 +76,16 @@ impl Lowerer<'_> {
             dst: v,
             op: crate::ir::Op::Const(Const::Float(0.0)),
         });
-        self.tuples.insert(v, t);
+        self.values.function.tuples.insert(v, t);
         v
     }
 
     /// Records where a single (non-tuple) value was returned, for arity errors.
     pub(in crate::lower) fn note_return_site(&mut self, frame: &Frame, v: Value, stmt: &ast::Stmt) {
         let (start, end) = span(stmt);
-        self.return_sites
+        self.values
+            .function
+            .return_sites
             .entry(v)
             .or_insert((frame.source, start, end));
     }
@@ -105,7 +107,7 @@ impl Lowerer<'_> {
         v: Value,
         mut f: impl FnMut(&mut Self, Value) -> Value,
     ) -> Option<Value> {
-        let mut t = self.tuples.get(&v).cloned()?;
+        let mut t = self.values.function.tuples.get(&v).cloned()?;
         t.items = t.items.iter().map(|&p| f(self, p)).collect();
         Some(self.make_handle(t))
     }
@@ -118,8 +120,8 @@ impl Lowerer<'_> {
         b: Value,
         mut merge: impl FnMut(&mut Self, Value, Value) -> Value,
     ) -> Option<Value> {
-        let ta = self.tuples.get(&a).cloned();
-        let tb = self.tuples.get(&b).cloned();
+        let ta = self.values.function.tuples.get(&a).cloned();
+        let tb = self.values.function.tuples.get(&b).cloned();
         if ta.is_none() && tb.is_none() {
             return None;
         }
@@ -157,7 +159,7 @@ impl Lowerer<'_> {
                     |l: &Self, t: &Option<TupleValue>, v: Value| -> (usize, Option<Site>) {
                         match t {
                             Some(t) => (t.items.len(), Some(t.site)),
-                            None => (1, l.return_sites.get(&v).copied()),
+                            None => (1, l.values.function.return_sites.get(&v).copied()),
                         }
                     };
                 let (na, sa) = describe(self, &x, a);
@@ -213,6 +215,8 @@ impl Lowerer<'_> {
             return;
         }
         let Some(t) = self
+            .values
+            .function
             .tuples
             .get(&v)
             .filter(|t| t.container != Container::MaybeNone)
@@ -260,7 +264,7 @@ impl Lowerer<'_> {
 
     /// The function's result: the positions of a tuple, or one value.
     pub(in crate::lower) fn result_positions(&self, ret: Value) -> (Vec<Value>, bool) {
-        match self.tuples.get(&ret) {
+        match self.values.function.tuples.get(&ret) {
             Some(t) => (t.items.clone(), true),
             None => (vec![ret], false),
         }
@@ -269,11 +273,13 @@ impl Lowerer<'_> {
     /// Reports every tuple handle the lowered function still reads (D10: never a number made up
     /// for a tuple): a tuple used in arithmetic or a condition, or returned from inside a loop.
     pub(in crate::lower) fn reject_tuple_uses(&mut self) {
-        if self.tuples.is_empty() {
+        if self.values.function.tuples.is_empty() {
             return;
         }
         let counts = use_counts(&self.f);
         let mut misused: Vec<(Site, &str)> = self
+            .values
+            .function
             .tuples
             .iter()
             .filter(|(v, _)| counts.get(v.index()).copied().unwrap_or(0) > 0)
