@@ -78,10 +78,9 @@ pub enum DiagnosticKind {
     NonlocalWrite,
     /// An expression statement or call whose effect would be lost (`print`, ...).
     SideEffect,
-    /// A variable read where some lanes never assigned it.
+    /// A variable read where some lanes never assigned it, not yet tracked (D20: the function
+    /// is lowered again with a flag of the lanes that assigned it).
     MaybeUndefined,
-    /// A path that falls off the end of the function (it would return `None`).
-    MissingReturn,
     /// `*args`, `**kwargs` and other signatures the wrapper cannot reproduce.
     UnsupportedSignature,
     /// An integer literal outside the range the compiler represents exactly.
@@ -109,7 +108,6 @@ impl DiagnosticKind {
             DiagnosticKind::NonlocalWrite => "nonlocal-write",
             DiagnosticKind::SideEffect => "side-effect",
             DiagnosticKind::MaybeUndefined => "maybe-undefined",
-            DiagnosticKind::MissingReturn => "missing-return",
             DiagnosticKind::UnsupportedSignature => "unsupported-signature",
             DiagnosticKind::ValueOutOfRange => "value-out-of-range",
             DiagnosticKind::Unexplained => "internal-unexplained",

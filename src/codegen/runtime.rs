@@ -340,15 +340,15 @@ pub const RAISED_TO_NAN: Helper = Helper {
               nonzero, instead of raising",
 };
 
-/// The exception a lane raises reading a name it never assigned (D20).
+/// The message of the exception a lane raises reading a name it never assigned (D20).
 pub const UNBOUND: Helper = Helper {
     key: "unbound",
     name: "_vec_unbound",
     params: "name, free",
     ops: &[],
-    meaning: "D20: CPython's UnboundLocalError for reading the local `name` unbound (with `free`, \
-              the NameError of a variable of an enclosing function), worded as the running \
-              interpreter words it; a raise site's exception",
+    meaning: "D20: the message of CPython's UnboundLocalError for reading the local `name` \
+              unbound (with `free`, of the NameError for a variable of an enclosing function), \
+              worded as the running interpreter words it; a raise site's argument",
 };
 
 /// Every runtime helper, in the order of ARCHITECTURE.md's table.

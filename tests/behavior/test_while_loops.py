@@ -132,17 +132,20 @@ def test_while_true_without_return_is_rejected():
         spin(np.array([1.0]))
 
 
-def test_variable_first_assigned_in_a_while_may_be_undefined_after():
-    with pytest.raises(VectorizationError, match="may be undefined"):
+def test_variable_first_assigned_in_a_while_is_unbound_where_it_never_ran():
+    # D20: an element whose loop ran no iteration reads `y` unbound, as CPython.
+    from oracle import check_raising
 
-        @vectorize
-        def f(x):
-            while x > 1.0:
-                y = x
-                x = x / 2
-            return y
+    @vectorize
+    def f(x):
+        while x > 1.0:
+            y = x
+            x = x / 2
+        return y
 
-        f(np.array([3.0]))
+    assert check_raising(f, np.array([3.0, 100.0, np.inf])) is None
+    exc = check_raising(f, np.array([3.0, 0.5, np.nan]))
+    assert isinstance(exc, UnboundLocalError)
 
 
 def test_generated_code_is_a_python_while_on_the_mask():

@@ -118,13 +118,17 @@ impl Lowerer<'_> {
             return Some(Ok(value));
         }
         let unbound = self.not(flag);
-        let free = if enclosing { "True" } else { "False" };
-        let site = (format!("_vec_unbound('{name}', {free})"), vec![], vec![]);
-        let class = if enclosing {
-            "NameError"
+        let (class, free) = if enclosing {
+            ("NameError", "True")
         } else {
-            "UnboundLocalError"
+            ("UnboundLocalError", "False")
         };
+        // The class named first: the fuzz model reads a site's class from its head.
+        let site = (
+            format!("{class}(_vec_unbound('{name}', {free}))"),
+            vec![],
+            vec![],
+        );
         if self
             .raise_site_where(frame, unbound, site, class, node)
             .is_err()

@@ -358,6 +358,15 @@ impl Lowerer<'_> {
         taken.ok_or(())
     }
 
+    /// `x == item` as CPython's containers test it: an item that is `x` itself (the same value
+    /// of the function) is found by identity, a NaN too; any other by `==`.
+    pub(in crate::lower) fn same_or_equal(&mut self, x: Value, item: Value) -> Value {
+        if x == item {
+            return self.konst(Const::Bool(true));
+        }
+        self.emit(Op::Compare(CmpOp::Eq, x, item))
+    }
+
     /// A constant key given as a value.
     fn const_key(&self, k: Value) -> Option<Key> {
         match self.const_of(k)? {
@@ -377,11 +386,7 @@ impl Lowerer<'_> {
     ) -> R<Value> {
         let args = self.positional(frame, c, &format!("{method}()"), 1, 1)?;
         let x = args[0];
-        let hits: Vec<Value> = t
-            .items
-            .iter()
-            .map(|&i| self.emit(Op::Compare(CmpOp::Eq, i, x)))
-            .collect();
+        let hits: Vec<Value> = t.items.iter().map(|&i| self.same_or_equal(x, i)).collect();
         if method == "count" {
             let mut acc = self.konst(Const::Int(0));
             for h in hits {

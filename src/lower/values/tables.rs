@@ -272,7 +272,8 @@ impl Lowerer<'_> {
 }
 
 impl Lowerer<'_> {
-    /// `x in c` for a container of per-lane values (D18): `x == c[0] or x == c[1] ...` as bools.
+    /// `x in c` for a container of per-lane values (D18): `x == c[0] or x == c[1] ...` as bools
+    /// (an item that is `x` itself is found, as CPython finds an object by identity first).
     fn lane_membership(
         &mut self,
         x: Value,
@@ -295,7 +296,7 @@ impl Lowerer<'_> {
                 );
                 return Err(());
             }
-            let eq = self.emit(Op::Compare(CmpOp::Eq, x, item));
+            let eq = self.same_or_equal(x, item);
             acc = self.bool_op(false, acc, eq);
         }
         Ok((acc, t))
