@@ -69,14 +69,7 @@ impl Lowerer<'_> {
                     ast::UnaryOp::Invert => self.invert(frame, a, e)?,
                 }
             }
-            E::BoolOp(b) => {
-                let mut acc = self.expr(frame, &b.values[0]);
-                for operand in &b.values[1..] {
-                    let rhs = self.expr(frame, operand);
-                    acc = self.bool_op(matches!(b.op, ast::BoolOp::And), acc, rhs);
-                }
-                acc
-            }
+            E::BoolOp(b) => self.bool_chain(frame, b),
             E::Compare(c) => self.compare(frame, c)?,
             E::IfExp(i) => self.ternary(frame, i),
             E::Call(c) => self.call(frame, c)?,
@@ -169,6 +162,27 @@ impl Lowerer<'_> {
             left = r;
         }
         acc.ok_or(())
+    }
+
+    /// `a and b and ...` / `a or b or ...` (D2): each operand after the first is lowered for
+    /// the lanes CPython evaluates it on (those the operands before let through), so what it
+    /// raises (D11: a helper's raise, an index outside a list, None in arithmetic, D20) is
+    /// raised there only.
+    fn bool_chain(&mut self, frame: &mut Frame, b: &ast::ExprBoolOp) -> Value {
+        let is_and = matches!(b.op, ast::BoolOp::And);
+        let saved = frame.cond;
+        let mut acc = self.expr(frame, &b.values[0]);
+        for operand in &b.values[1..] {
+            let t = self.truth(acc);
+            let go_on = if is_and { t } else { self.not(t) };
+            if self.shape(go_on) == Shape::Array {
+                frame.cond = Some(self.and_path(frame.cond, go_on));
+            }
+            let rhs = self.expr(frame, operand);
+            acc = self.bool_op(is_and, acc, rhs);
+        }
+        frame.cond = saved;
+        acc
     }
 
     /// A ternary: only the taken side for a constant condition; else both, merged (D1, D4).

@@ -140,8 +140,19 @@ def guarded_pick(x, k):
     return 0.0
 
 
+RATES = (0.5, 1.5, 2.5)
+
+
+def short_circuit(x, k):
+    v = [x, -x, 2.0 * x]
+    return 0 <= k < 3 and v[k] > 0.0 or k < 0 and RATES[k] > 1.0
+
+
 def test_lanes_that_do_not_reach_the_index_do_not_raise(backend):
     check(vectorize(guarded_pick), *grid(X[:6], K), backend=backend)
+    # `and`/`or` evaluate their right side only where CPython does: no IndexError for the
+    # elements that short-circuit (the list's D11 raise, and the table's gather, D15).
+    check(vectorize(short_circuit), *grid(X[:6], np.array([-3, -1, 0, 2, 3, 7], dtype=np.int64)), backend=backend)
 
 
 # ----------------------------------------------------------------- building lists

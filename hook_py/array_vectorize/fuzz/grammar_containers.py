@@ -50,17 +50,20 @@ class ContainerGrammar:
         if not self.box or not self.in_entry or self.loop_depth or self.in_try:
             return False
         brng = self.box_rng
-        if brng.random() >= 0.25:
+        if brng.random() >= 0.3:
             return False
         choices = [f for f in ("local_list", "append_loop", "local_dict", "elif_unbound") if f in self.box]
         lists = [n for n in sorted(env.containers) if n.startswith("l")]
         if "list_store" in self.box and lists:
             choices.append("list_store")
-        if "zip_loop" in self.box and env.containers and [v for v in env.nums if v not in env.frozen]:
+        sequences = [n for n in env.containers if n[0] in "lq"]
+        if "zip_loop" in self.box and sequences and [v for v in env.nums if v not in env.frozen]:
             choices.append("zip_loop")
         if not choices:
             return False
-        kind = brng.choice(choices)
+        # Changing and walking the containers made so far, half the time there are some.
+        later = [c for c in choices if c in ("list_store", "zip_loop")]
+        kind = brng.choice(later if later and brng.random() < 0.5 else choices)
         self.used.add(kind)
         getattr(self, f"_box_{kind}")(env, indent)
         return True
@@ -133,7 +136,7 @@ class ContainerGrammar:
         if form < 0.15 and name[0] in "lq":
             reducer = brng.choice(["sum", "max", "min", "len"])
             return f"{reducer}({name})"
-        if form < 0.4 and "lane_index" in self.box and env.nums:
+        if form < 0.4 and "lane_index" in self.box and n >= 2:
             self.used.add("lane_index")
             first = f"int({self.cond(env, 1)})"
             if n >= 3 and brng.random() < 0.5:
