@@ -17,9 +17,8 @@ use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
 use crate::ir::{CmpOp, Const, Op, Value};
-use crate::lower::values::containers::{insert_entry, Container, Key, MAX_ITEMS};
+use crate::lower::values::handles::{insert_entry, Container, Key, Site, TupleValue, MAX_ITEMS};
 use crate::lower::values::reduce::Elem;
-use crate::lower::values::tuples::{Site, TupleValue};
 use crate::lower::{Frame, Lowerer, R};
 
 impl Lowerer<'_> {

@@ -17,8 +17,7 @@ use rustpython_parser::ast;
 
 use crate::ir::{BinOp, CmpOp, Const, Kind, LogicOp, Op, Value};
 use crate::lower::exceptions::classes::builtin_mro;
-use crate::lower::values::containers::{insert_entry, Container, Key, MAX_ITEMS};
-use crate::lower::values::tuples::TupleValue;
+use crate::lower::values::handles::{insert_entry, Container, Key, TupleValue, MAX_ITEMS};
 use crate::lower::{Frame, Lowerer, Var, R};
 
 impl Lowerer<'_> {
@@ -36,7 +35,7 @@ impl Lowerer<'_> {
         }
         Some(match &c.container {
             Container::View => {
-                self.container_error_at(frame, "this view (zip, enumerate, reversed, keys, values, items) cannot be indexed (CPython raises TypeError); make a list of it first: `list(...)`", e);
+                self.container_error_at(frame, "this view (zip, enumerate, keys, values, items) cannot be indexed (CPython raises TypeError); make a list of it first: `list(...)`", e);
                 Err(())
             }
             Container::MaybeNone => {
@@ -444,10 +443,7 @@ impl Lowerer<'_> {
             (BinOp::Mul, Some(x), None) | (BinOp::Mul, None, Some(x)) => {
                 let k = times(self, if ca.is_some() { b } else { a });
                 k.filter(|k| k * x.items.len() <= MAX_ITEMS).map(|k| {
-                    let items = std::iter::repeat(x.items.clone())
-                        .take(k)
-                        .flatten()
-                        .collect();
+                    let items = std::iter::repeat_n(x.items.clone(), k).flatten().collect();
                     (x.container, items)
                 })
             }
@@ -505,8 +501,7 @@ impl Lowerer<'_> {
                 }
             };
             let items = c.items.clone();
-            std::iter::repeat(items)
-                .take(k.saturating_sub(1))
+            std::iter::repeat_n(items, k.saturating_sub(1))
                 .flatten()
                 .collect()
         };

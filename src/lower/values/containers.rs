@@ -2,7 +2,7 @@
 //! sequence of per-lane values whose length is known when compiling.
 //!
 //! A container exists only while lowering, as a handle whose items are ordinary values (the
-//! handle of D13's several results, `tuples::TupleValue`, with what it is in [`Container`]).
+//! handle of D13's several results, `handles::TupleValue`, with what it is in [`Container`]).
 //! Nothing of it reaches the generated code but its items:
 //!
 //! ```python
@@ -24,53 +24,10 @@ use std::collections::BTreeSet;
 use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
-use crate::ir::eval::{dict_of, num_eq};
+use crate::ir::eval::dict_of;
 use crate::ir::{Const, Value};
-use crate::lower::values::tuples::{Site, TupleValue};
+use crate::lower::values::handles::{insert_entry, Container, Key, Site, TupleValue, MAX_ITEMS};
 use crate::lower::{Frame, Lowerer, Var, R};
-
-/// What a handle stands for.
-#[derive(Debug, Clone, PartialEq)]
-pub(in crate::lower) enum Container {
-    /// A tuple: a display, or several results (D13).
-    Tuple,
-    /// A list, by identity (None: different lists on different elements; never changed).
-    List(Option<usize>),
-    /// A dict: its keys in insertion order (its items are the values), and its identity.
-    Dict(Option<usize>, Vec<Key>),
-    /// What `zip`, `enumerate`, `reversed` and a dict's `keys()`, `values()` and `items()`
-    /// give: something to iterate over, measure or convert, never indexed.
-    View,
-    /// Not a container: a value that is None on some lanes (D20, `none_lanes.rs`), its items
-    /// the value and the mask of the None lanes.
-    MaybeNone,
-}
-
-/// A dict key: a number (keys equal under `==` are one key) or a string.
-#[derive(Debug, Clone, PartialEq)]
-pub(in crate::lower) enum Key {
-    Num(Const),
-    Str(String),
-}
-
-impl Key {
-    /// Python's `==` between two keys (numbers across bool, int and float).
-    pub(in crate::lower) fn same(&self, other: &Key) -> bool {
-        match (self, other) {
-            (Key::Num(a), Key::Num(b)) => num_eq(a, b) == Some(true),
-            (Key::Str(a), Key::Str(b)) => a == b,
-            _ => false,
-        }
-    }
-
-    /// The key as Python writes it.
-    pub(in crate::lower) fn repr(&self) -> String {
-        match self {
-            Key::Num(c) => c.python_repr(),
-            Key::Str(s) => format!("{s:?}").replace('"', "'"),
-        }
-    }
-}
 
 /// The lists and dicts made so far.
 #[derive(Debug, Default)]
@@ -82,12 +39,6 @@ pub(in crate::lower) struct Containers {
     /// holding one would have to change with it).
     pub(in crate::lower::values) escaped: BTreeSet<usize>,
 }
-
-/// Why a handle reached the IR: a container read as a number.
-pub(in crate::lower) const MISUSED: &str = "a list, tuple or dict is used here as a number (D18): a container can be indexed, iterated, unpacked, measured with len(), searched with `in` or bisect, and reduced with sum, min, max, any or all; a tuple can also be returned";
-
-/// Most items a container may hold.
-pub(in crate::lower) const MAX_ITEMS: usize = 4096;
 
 impl Lowerer<'_> {
     /// The container `v` is, if it is one.
@@ -472,14 +423,5 @@ impl Lowerer<'_> {
             why.into(),
             node,
         );
-    }
-}
-
-/// Adds `key: value` to `entries`, replacing the value of an equal key in its place (CPython's
-/// dict: `{1: a, 1.0: b}` is `{1: b}`).
-pub(in crate::lower) fn insert_entry(entries: &mut Vec<(Key, Value)>, key: Key, value: Value) {
-    match entries.iter_mut().find(|(k, _)| k.same(&key)) {
-        Some(entry) => entry.1 = value,
-        None => entries.push((key, value)),
     }
 }

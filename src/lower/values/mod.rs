@@ -1,7 +1,7 @@
 //! Values beyond numbers: constant tables (`tables`, D15), `dict.get` on them (`dict_get`),
 //! `bisect` over them (`bisect`), reductions over tables unrolled (`reduce`), tuples and several
 //! results (`tuples`, D13), local containers (`containers`, read and changed by `container_ops`
-//! and `container_calls`, D18), values None on some lanes (`none_lanes`, D20), and uniform
+//! and `container_calls`, D18; the handles of all three in `handles`), values None on some lanes (`none_lanes`, D20), and uniform
 //! per-call values (`uniform`, D14).
 
 pub(in crate::lower) mod bisect;
@@ -9,6 +9,7 @@ pub(in crate::lower) mod container_calls;
 pub(in crate::lower) mod container_ops;
 pub(in crate::lower) mod containers;
 pub(in crate::lower) mod dict_get;
+pub(in crate::lower) mod handles;
 pub(in crate::lower) mod none_lanes;
 pub(in crate::lower) mod reduce;
 pub(in crate::lower) mod tables;
@@ -48,7 +49,7 @@ pub(in crate::lower) struct FunctionValues {
     pub(in crate::lower::values) uniform_derived: BTreeSet<Value>,
     /// Tuples being lowered, by their handle value (D13), local containers (D18) and values
     /// None on some lanes (D20).
-    pub(in crate::lower::values) tuples: HashMap<Value, tuples::TupleValue>,
+    pub(in crate::lower::values) tuples: HashMap<Value, handles::TupleValue>,
     /// Where each single returned value was returned, for the arity errors of D13.
     pub(in crate::lower::values) return_sites: HashMap<Value, (SourceId, usize, usize)>,
 }

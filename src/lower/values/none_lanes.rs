@@ -1,7 +1,7 @@
 //! Values that are None on some lanes (D20): a helper lane that falls off its end, or runs a
 //! bare `return` or `return None`, returns None, as CPython does.
 //!
-//! Such a result is a handle (`tuples::TupleValue` of kind [`Container::MaybeNone`]) holding
+//! Such a result is a handle (`handles::TupleValue` of kind [`Container::MaybeNone`]) holding
 //! the value on the other lanes and the mask of the None lanes. Nothing reads the handle
 //! itself: the uses CPython defines on None are lowered per lane, and any other use is rejected
 //! after lowering (as a tuple read as a number is, D10).
@@ -19,12 +19,8 @@
 use rustpython_parser::ast;
 
 use crate::ir::{CmpOp, Const, LogicOp, Op, UnOp, Value};
-use crate::lower::values::containers::Container;
-use crate::lower::values::tuples::{Site, TupleValue};
+use crate::lower::values::handles::{Container, Site, TupleValue};
 use crate::lower::{Frame, Lowerer, R};
-
-/// Why a value that may be None reached the IR (D20).
-pub(in crate::lower) const NONE_MISUSED: &str = "a value that is None on some elements (a helper that can end without returning a number: D20) is used here in a way that is not checked per element; only arithmetic, comparisons, math functions, numeric builtins, `is None` and truth tests are";
 
 impl Lowerer<'_> {
     /// A value that is None on the lanes `none` and `value` on the others.

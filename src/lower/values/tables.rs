@@ -44,11 +44,7 @@ impl Lowerer<'_> {
                 let (start, end) = crate::frontend::extract::span(value);
                 let items = s.elts.iter().map(|x| self.expr(frame, x)).collect();
                 let site = (frame.source, start, end);
-                self.new_container(
-                    crate::lower::values::containers::Container::Tuple,
-                    items,
-                    site,
-                )
+                self.new_container(crate::lower::values::handles::Container::Tuple, items, site)
             }
             (other, _) => self.expr(frame, other),
         };

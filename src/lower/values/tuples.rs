@@ -9,27 +9,11 @@
 
 use rustpython_parser::ast;
 
-use crate::diagnostics::{DiagnosticKind, SourceId};
+use crate::diagnostics::DiagnosticKind;
 use crate::frontend::extract::span;
 use crate::ir::{use_counts, Const, Kind, Shape, Value};
-use crate::lower::values::containers::Container;
+use crate::lower::values::handles::{misuse_message, Container, Site, TupleValue};
 use crate::lower::{Frame, Lowerer};
-
-/// The positions of a tuple and the source it was made at (a `return`, or a call returning one).
-/// A local container (D18: a list, a tuple or a dict the function builds) is one too, with
-/// what it is in `container`.
-#[derive(Debug, Clone)]
-pub(in crate::lower) struct TupleValue {
-    pub(in crate::lower) items: Vec<Value>,
-    pub(in crate::lower) site: Site,
-    pub(in crate::lower) container: Container,
-    /// Made by the function (a display, a comprehension, `list()`: D18), not a helper's or a
-    /// `return`'s several values (D13).
-    pub(in crate::lower) local: bool,
-}
-
-/// Where a returned value comes from: source, byte range.
-pub(in crate::lower) type Site = (SourceId, usize, usize);
 
 impl Lowerer<'_> {
     /// `return a, b, ...`: the handle of a tuple of the lowered items.
@@ -297,17 +281,5 @@ impl Lowerer<'_> {
                 end,
             );
         }
-    }
-}
-
-/// Why a handle read by the IR cannot be: a local container (D18), a value that may be None
-/// (D20), or a tuple result (D13).
-fn misuse_message(t: &TupleValue) -> &'static str {
-    if t.container == Container::MaybeNone {
-        crate::lower::values::none_lanes::NONE_MISUSED
-    } else if t.local {
-        crate::lower::values::containers::MISUSED
-    } else {
-        "these several values are used as one value: a tuple result can only be returned, unpacked (`a, b = f(x)`) or indexed with a constant (`r[0]`), and cannot be returned from inside a loop"
     }
 }
