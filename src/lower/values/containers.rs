@@ -12,7 +12,8 @@
 //! ```
 //!
 //! Where every item is a constant, the container is a constant table (D15, `tables.rs`): a
-//! per-lane index gathers, `bisect` searches it, a loop over it stays a loop. Lists and dicts are
+//! per-lane index gathers, `bisect` searches it. A loop over a container, or building one, is
+//! unrolled (`loops/unrolled.rs`), so every index into it is a constant. Lists and dicts are
 //! mutable objects: each has an identity, and a change through one name changes every variable
 //! holding it (`b = a; b.append(1)` changes `a` too, as in CPython). A change is exact or
 //! rejected (D10): a list changed by a helper it was passed to, or after it was stored in
