@@ -328,6 +328,27 @@ def test_local_dicts(backend):
     check(vectorize(dict_items), X, backend=backend)
 
 
+def scheme_factors(x, rates, cap=None):
+    # D14 values inside a local dict: a parameter dict read with a constant key, a `None` test.
+    factors = {0: rates["base"], 1: rates["bonus"], 2: cap is not None}
+    total = x * factors[0] + factors[1] * factors[2]
+    return total if cap is None else min(total, cap)
+
+
+def graded_rates(x, rates):
+    steps = [rates["low"] * k for k in range(3)]
+    return x * steps[2] + sum(steps)
+
+
+def test_uniform_values_inside_local_containers(backend):
+    # Compiling these crashed (`rates` and `cap` read only inside a dict display or a
+    # comprehension were taken for numbers; fuzz seeds 561002 #898, 561003 #498, 561004 #900).
+    rates = {"base": 0.25, "bonus": 40.0, "low": 1.5}
+    check(vectorize(scheme_factors), X, rates, backend=backend)
+    check(vectorize(scheme_factors), X, rates, 60.0, backend=backend)
+    check(vectorize(graded_rates), X, rates, backend=backend)
+
+
 def test_a_missing_key_raises_keyerror():
     with pytest.raises(KeyError) as info:
         vectorize(dict_of_values)(np.array([1.0, 2.0, 3.0]), np.array([0, 4, 1]))
