@@ -115,6 +115,31 @@ def test_lanes_off_the_path_never_iterate(backend):
     check(nested_in_branch, np.array([-5, -1, 0, 1, 7, 30]), backend=backend)
 
 
+@vectorize
+def compounded_quarters(balance):
+    quarters = 4
+    while quarters:  # a Python int as the test: its truth (D4)
+        balance = balance * 1.01
+        quarters -= 1
+    return balance
+
+
+@vectorize
+def capped_doublings(x):
+    n = 0
+    while n < 3 and 2:  # the int 2 while n < 3, else False
+        x = x + x
+        n += 1
+    return x
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_a_python_int_as_the_test_loops_on_its_truth(backend):
+    # Both crashed the compiler (an int 0-d array as the loop's bool mask; fuzz seed 561001 #1273).
+    check(compounded_quarters, FLOATS, backend=backend)
+    check(capped_doublings, FLOATS, backend=backend)
+
+
 def test_lane_that_never_enters_keeps_its_values():
     out = halvings(np.array([0.5, 4.0]))
     assert out.tolist() == [0, 2]

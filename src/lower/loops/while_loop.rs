@@ -12,7 +12,9 @@
 use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
-use crate::ir::{BinOp, Block, CmpOp, Const, Inst, Kind, LogicOp, Op, Phi, Shape, UnOp, Value};
+use crate::ir::{
+    BinOp, Block, CastOp, CmpOp, Const, Inst, Kind, LogicOp, Op, Phi, Shape, UnOp, Value,
+};
 use crate::lower::loops::exits::{has_exit, hint_of};
 use crate::lower::loops::for_loop::{LoopSpec, LoopTest, Masked};
 use crate::lower::syntax::{contains_return, is_forever};
@@ -69,8 +71,15 @@ impl Lowerer<'_> {
         self.as_mask(m)
     }
 
-    /// `m` as an array (a scalar condition becomes a 0-d array).
+    /// `m` as a bool array (a scalar condition becomes a 0-d array). A Python scalar condition
+    /// keeps its value (`condition`), so `while n < 1 and 1:` tests the int 1: its truth is the
+    /// mask (D4).
     pub(in crate::lower) fn as_mask(&mut self, m: Value) -> Value {
+        let m = if self.kind(m) == Kind::Bool {
+            m
+        } else {
+            self.emit(Op::Cast(CastOp::Bool, m))
+        };
         if self.shape(m) == Shape::Scalar {
             self.emit(Op::AsArray(m))
         } else {
