@@ -324,7 +324,10 @@ impl<'s> Lowerer<'s> {
     /// What [`Self::lower_function`] lowered, or its diagnostics.
     fn finish(mut self) -> (Option<Lowered>, Vec<Diagnostic>) {
         let diags = std::mem::take(&mut self.diags);
-        if !diags.is_empty() {
+        // A name deferred to the live compile wins over diagnostics: they may come of the
+        // poisoned value standing for it (`l.append(L0(0))` then `l[0]` read a list left
+        // empty), and the decorator reports what holds (D8: static compilation defers).
+        if !diags.is_empty() && self.names.deferred.is_empty() {
             return (None, diags);
         }
         (
