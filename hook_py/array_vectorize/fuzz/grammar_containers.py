@@ -21,10 +21,7 @@ always in range), ``sum(l4)``, ``max(l4)``, ``min(l4)`` and ``len(l4)``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .generator import Env
+from .grammar_env import Env
 
 #: The features of this grammar (``generator.FEATURES`` lists them too).
 CONTAINER_FEATURES = ("local_list", "append_loop", "local_dict", "list_store", "zip_loop", "lane_index", "elif_unbound")
