@@ -16,7 +16,8 @@ is per element is rejected by design, D18), each a feature of ``generator.FEATUR
 
 Reads (``box_leaf``, from ``leaf``): ``l4[c]`` with a constant index in range, ``l4[i]`` with a
 loop index in range, a per-element index (``lane_index``: ``l4[int(b) + int(c)]`` of conditions,
-always in range), ``sum(l4)``, ``max(l4)``, ``min(l4)`` and ``len(l4)``.
+always in range; not in a ``finally`` clause, which may not raise), ``sum(l4)``, ``max(l4)``,
+``min(l4)`` and ``len(l4)``.
 """
 
 from __future__ import annotations
@@ -133,7 +134,9 @@ class ContainerGrammar:
         if form < 0.15 and name[0] in "lq":
             reducer = brng.choice(["sum", "max", "min", "len"])
             return f"{reducer}({name})"
-        if form < 0.4 and "lane_index" in self.box and n >= 2:
+        # Not in a `finally` clause: an index read per element is a raise site (IndexError,
+        # KeyError), and a `finally` clause may not raise (D11; seed 561004 #1167).
+        if form < 0.4 and "lane_index" in self.box and n >= 2 and not self.in_finally:
             self.used.add("lane_index")
             first = f"int({self.cond(env, 1)})"
             if n >= 3 and brng.random() < 0.5:

@@ -353,7 +353,7 @@ impl Lowerer<'_> {
     /// block).
     fn no_raise_here(&self, numeric: bool) -> Option<&'static str> {
         if self.exceptions.in_finally > 0 {
-            return Some("a `finally` clause whose code can raise (a call of a helper that raises) is not supported; move the call after the `try` statement");
+            return Some("a `finally` clause whose code can raise (a call of a helper that raises, an index or key read per element) is not supported; move it after the `try` statement");
         }
         // A numeric error there is inside a `try` body around the loop.
         if self.loops.in_loop_without_raises() && !numeric {
