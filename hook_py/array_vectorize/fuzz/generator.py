@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 import zlib
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from .grammar_calls import ENUM_CLASS, CallGrammar
 from .grammar_containers import CONTAINER_FEATURES, ContainerGrammar
@@ -130,7 +130,10 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         self.validator_arity = 0
         self.in_entry = False  # generating f's own statements (not a helper, lambda or nested def)
         self.in_try = False
-        self.in_finally = False  # a `finally` clause may not raise (D11): no per-element index there
+        # In a `finally` clause or a `while` test, which may not raise (D11, D12): no per-element
+        # index read of a local container, no name some elements never assigned (D20) there.
+        self.raise_free = False
+        self.maybe_unbound: Set[str] = set()
         self.scalar_ifs = 0  # enclosing `if`/`elif` tests that are Python scalars
         self.special_param = ""
         self.kinds: List[str] = []

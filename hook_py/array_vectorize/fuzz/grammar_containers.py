@@ -12,12 +12,13 @@ is per element is rejected by design, D18), each a feature of ``generator.FEATUR
 * ``zip_loop``: ``for a5, b5 in zip(l4, l6):`` then ``v = v + a5 * b5`` (unrolled, D18);
 * ``elif_unbound``: ``if c1: u7 = e`` ``elif c2: u7 = e`` without ``else``, then a read of
   ``u7``: the lanes that took neither branch raise UnboundLocalError there (D20); after the read
-  the name is defined (those lanes have left).
+  the name is defined (those lanes have left), but each read is still a raise site to the
+  compiler, so it is not read where nothing may raise (``raise_free_env``).
 
 Reads (``box_leaf``, from ``leaf``): ``l4[c]`` with a constant index in range, ``l4[i]`` with a
 loop index in range, a per-element index (``lane_index``: ``l4[int(b) + int(c)]`` of conditions,
-always in range; not in a ``finally`` clause, which may not raise), ``sum(l4)``, ``max(l4)``,
-``min(l4)`` and ``len(l4)``.
+always in range; not in a ``finally`` clause or a ``while`` test, which may not raise),
+``sum(l4)``, ``max(l4)``, ``min(l4)`` and ``len(l4)``.
 """
 
 from __future__ import annotations
@@ -124,6 +125,17 @@ class ContainerGrammar:
         reader = self.fresh("v")
         self.emit(indent, f"{reader} = {name} * {self.num(env, 1)}")
         env.nums.extend([name, reader])
+        self.maybe_unbound.add(name)
+
+    def raise_free_env(self, env: Env) -> Env:
+        """``env`` for a place that may not raise (``raise_free``): without the names some
+        elements never assigned (D20: each read of one is a raise site to the compiler). ``env``
+        itself when it holds none, so the random streams of other programs stay."""
+        if not self.maybe_unbound.intersection(env.nums):
+            return env
+        safe = env.copy()
+        safe.nums = [n for n in env.nums if n not in self.maybe_unbound]
+        return safe
 
     def box_leaf(self, env: Env) -> str:
         """A read of a container of ``env`` (``leaf``)."""
@@ -134,9 +146,9 @@ class ContainerGrammar:
         if form < 0.15 and name[0] in "lq":
             reducer = brng.choice(["sum", "max", "min", "len"])
             return f"{reducer}({name})"
-        # Not in a `finally` clause: an index read per element is a raise site (IndexError,
-        # KeyError), and a `finally` clause may not raise (D11; seed 561004 #1167).
-        if form < 0.4 and "lane_index" in self.box and n >= 2 and not self.in_finally:
+        # Not where nothing may raise: an index read per element is a raise site (IndexError,
+        # KeyError; seed 561004 #1167 in a `finally` clause, 561001 #1273 in a `while` test).
+        if form < 0.4 and "lane_index" in self.box and n >= 2 and not self.raise_free:
             self.used.add("lane_index")
             first = f"int({self.cond(env, 1)})"
             if n >= 3 and brng.random() < 0.5:

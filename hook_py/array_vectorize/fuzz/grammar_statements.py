@@ -325,7 +325,9 @@ class StatementGrammar:
         if forever:
             self.emit(indent, "while True:")
         elif rng.random() < 0.6:
-            self.emit(indent, f"while {w} < {bound} and ({self.cond(env, 2)}):")
+            self.raise_free = True
+            self.emit(indent, f"while {w} < {bound} and ({self.cond(self.raise_free_env(env), 2)}):")
+            self.raise_free = False
         else:
             self.emit(indent, f"while {w} < {bound}:")
         self.emit(indent + 1, f"{w} += 1")

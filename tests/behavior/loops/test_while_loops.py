@@ -140,6 +140,44 @@ def test_a_python_int_as_the_test_loops_on_its_truth(backend):
     check(capped_doublings, FLOATS, backend=backend)
 
 
+def _positive_stock(level):
+    if level < 0.0:
+        raise ValueError("negative stock")
+    return level
+
+
+def drawn_down(level):
+    days = 0
+    while days < 30 and _positive_stock(level) > 1.0:
+        level = level * 0.8 - 0.5
+        days += 1
+    return days
+
+
+def drawn_down_in_the_body(level):
+    days = 0
+    while True:
+        if not (days < 30 and _positive_stock(level) > 1.0):
+            break
+        level = level * 0.8 - 0.5
+        days += 1
+    return days
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_a_while_test_that_can_raise_is_refused_where_it_is_and_its_advice_compiles(backend):
+    # The test evaluated again after each iteration raised outside what the loop carries: an
+    # InternalError (fuzz seeds 561001 #1273, 561002 #1868, 561003 #660; on main too).
+    with pytest.raises(VectorizationError, match="a `while` test that can raise") as info:
+        vectorize(drawn_down)
+    (d,) = info.value.diagnostics
+    assert (d["line"], d["col"]) == (drawn_down.__code__.co_firstlineno + 2, 11), d
+    levels = np.array([0.0, 1.0, 2.5, 40.0, 1e6, np.inf])
+    check(vectorize(drawn_down_in_the_body), levels, backend=backend)
+    with pytest.raises(ValueError, match="negative stock"):
+        vectorize(drawn_down_in_the_body)(np.array([5.0, -1.0]))
+
+
 def test_lane_that_never_enters_keeps_its_values():
     out = halvings(np.array([0.5, 4.0]))
     assert out.tolist() == [0, 2]
