@@ -16,8 +16,8 @@ import pytest
 
 from array_vectorize import vectorize
 from backends.test_dask_jax import DaskCall, JitCall
-from behavior.test_local_containers import appended, dict_of_values, gibbs_like, pick, store
-from behavior.test_unbound_names import crop_growth, growth_stage
+from behavior.values.test_local_containers import appended, dict_of_values, gibbs_like, pick, store
+from behavior.control.test_unbound_names import crop_growth, growth_stage
 from oracle import check, floats, grid
 
 da = pytest.importorskip("dask.array")

@@ -55,6 +55,13 @@ impl Lowerer<'_> {
             return;
         }
         let running = self.running(frame);
+        // A Python scalar test keeps its value (`condition`): `while n < 1 and 1:` tests the
+        // int 1, whose truth starts the bool mask (D4).
+        let test = if self.kind(test) == Kind::Bool {
+            test
+        } else {
+            self.emit(Op::Cast(CastOp::Bool, test))
+        };
         let init = self.and_path(running, test);
         let init = self.as_mask(init);
         let mut spec = self.carried_spec(frame, String::new(), (0, 1, 1), None, &w.body);
@@ -74,15 +81,8 @@ impl Lowerer<'_> {
         self.as_mask(m)
     }
 
-    /// `m` as a bool array (a scalar condition becomes a 0-d array). A Python scalar condition
-    /// keeps its value (`condition`), so `while n < 1 and 1:` tests the int 1: its truth is the
-    /// mask (D4).
+    /// `m` as an array (a scalar condition becomes a 0-d array).
     pub(in crate::lower) fn as_mask(&mut self, m: Value) -> Value {
-        let m = if self.kind(m) == Kind::Bool {
-            m
-        } else {
-            self.emit(Op::Cast(CastOp::Bool, m))
-        };
         if self.shape(m) == Shape::Scalar {
             self.emit(Op::AsArray(m))
         } else {
