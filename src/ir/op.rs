@@ -89,6 +89,18 @@ impl CmpOp {
             CmpOp::Ne => "!=",
         }
     }
+
+    /// The comparison with its operands swapped: `a < b` is `b > a`.
+    pub fn swapped(self) -> CmpOp {
+        match self {
+            CmpOp::Lt => CmpOp::Gt,
+            CmpOp::Le => CmpOp::Ge,
+            CmpOp::Gt => CmpOp::Lt,
+            CmpOp::Ge => CmpOp::Le,
+            CmpOp::Eq => CmpOp::Eq,
+            CmpOp::Ne => CmpOp::Ne,
+        }
+    }
 }
 
 /// Elementwise logic on booleans (D2).
