@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Optional
 
-from .wellformed_expressions import Invalid
+from .wellformed_ext import Invalid
 
 REDUCERS = ("sum", "max", "min", "len")
 
