@@ -41,7 +41,9 @@ class ContainerGrammar:
             ("local_list", 0.6), ("append_loop", 0.4), ("local_dict", 0.3), ("list_store", 0.4), ("zip_loop", 0.3),
             ("lane_index", 0.4), ("elif_unbound", 0.4),
         ):
-            if brng.random() < p and feature not in self.exclude:
+            # `append_loop` and `zip_loop` write `for` loops: left out with `loop` too.
+            loops = feature in ("append_loop", "zip_loop") and "loop" in self.exclude
+            if brng.random() < p and feature not in self.exclude and not loops:
                 self.box.add(feature)
 
     def box_statement(self, env: Env, indent: int) -> bool:
