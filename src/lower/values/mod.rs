@@ -1,12 +1,11 @@
 //! Values beyond numbers: constant tables (`tables`, D15), `dict.get` on them (`dict_get`),
 //! `bisect` over them (`bisect`), reductions over tables unrolled (`reduce`), tuples and several
-//! results (`tuples`, D13), local containers (`containers`, read and changed by `container_ops`
-//! and `container_calls`, D18; the handles of all three in `handles`), values None on some lanes (`none_lanes`, D20), and uniform
-//! per-call values (`uniform`, D14; the parameter uses it reads, found by `expr_walk`).
+//! results (`tuples`, D13), local containers (`containers/`: `ops` reads and changes them,
+//! `calls` their methods and builtins, D18; the handles of tuples and containers in
+//! `handles`), values None on some lanes (`none_lanes`, D20), and uniform per-call values
+//! (`uniform`, D14; the parameter uses it reads, found by `expr_walk`).
 
 pub(in crate::lower) mod bisect;
-pub(in crate::lower) mod container_calls;
-pub(in crate::lower) mod container_ops;
 pub(in crate::lower) mod containers;
 pub(in crate::lower) mod dict_get;
 mod expr_walk;

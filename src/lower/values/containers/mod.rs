@@ -20,6 +20,9 @@
 //! another container, or inside a loop that is not unrolled, is refused; so is a length that
 //! differs between elements (an `append` under a per-element `if`), at the change that makes it.
 
+pub(in crate::lower) mod calls;
+pub(in crate::lower) mod ops;
+
 use std::collections::BTreeSet;
 
 use rustpython_parser::ast;
