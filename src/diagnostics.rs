@@ -80,10 +80,9 @@ pub enum DiagnosticKind {
     NonlocalWrite,
     /// An expression statement or call whose effect would be lost (`print`, ...).
     SideEffect,
-    /// A variable read where some lanes never assigned it.
+    /// A variable read where some lanes never assigned it, not yet tracked (D20: the function
+    /// is lowered again with a flag of the lanes that assigned it).
     MaybeUndefined,
-    /// A path that falls off the end of the function (it would return `None`).
-    MissingReturn,
     /// `*args`, `**kwargs` and other signatures the wrapper cannot reproduce.
     UnsupportedSignature,
     /// An integer literal outside the range the compiler represents exactly.
@@ -111,7 +110,6 @@ impl DiagnosticKind {
             DiagnosticKind::NonlocalWrite => "nonlocal-write",
             DiagnosticKind::SideEffect => "side-effect",
             DiagnosticKind::MaybeUndefined => "maybe-undefined",
-            DiagnosticKind::MissingReturn => "missing-return",
             DiagnosticKind::UnsupportedSignature => "unsupported-signature",
             DiagnosticKind::ValueOutOfRange => "value-out-of-range",
             DiagnosticKind::Unexplained => "internal-unexplained",
@@ -196,7 +194,7 @@ pub struct Rendered {
 pub const DECISIONS_DOC: &str = "docs/decisions.md";
 
 /// The highest decision number the decisions page defines.
-const LAST_DECISION: u32 = 17;
+const LAST_DECISION: u32 = 20;
 
 /// `message` with each decision code it cites (`D4`) followed by where it is defined
 /// (`D4: docs/decisions.md#d4`), so a reader can look it up.

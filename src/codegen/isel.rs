@@ -23,34 +23,6 @@ fn in_kind(c: &Const, k: Kind) -> Const {
     }
 }
 
-fn binary_symbol(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::FloorDiv => "//",
-        BinOp::Mod => "%",
-        BinOp::Pow => "**",
-        BinOp::BitAnd => "&",
-        BinOp::BitOr => "|",
-        BinOp::BitXor => "^",
-        BinOp::LShift => "<<",
-        BinOp::RShift => ">>",
-    }
-}
-
-fn compare_symbol(op: CmpOp) -> &'static str {
-    match op {
-        CmpOp::Lt => "<",
-        CmpOp::Le => "<=",
-        CmpOp::Gt => ">",
-        CmpOp::Ge => ">=",
-        CmpOp::Eq => "==",
-        CmpOp::Ne => "!=",
-    }
-}
-
 impl Gen<'_> {
     /// The expression reading `v`: its inlined definition or its variable.
     pub(super) fn value(&mut self, v: Value) -> Expr {
@@ -386,7 +358,7 @@ impl Gen<'_> {
     }
 
     fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Expr {
-        let sym = binary_symbol(op);
+        let sym = op.symbol();
         let (mut oa, mut ob) = (self.operand(a), self.operand(b));
         let (mut x, mut y) = (self.value(a), self.value(b));
         if oa.scalar && ob.scalar {
@@ -431,7 +403,7 @@ impl Gen<'_> {
         if let Some(n) = self.float_const(b).and_then(|c| choice::int_bound(op, c)) {
             if int_array(oa) {
                 let x = self.value(a);
-                return cmp(compare_symbol(op), x, Expr::Int(n));
+                return cmp(op.symbol(), x, Expr::Int(n));
             }
         }
         if let Some(n) = self
@@ -440,13 +412,13 @@ impl Gen<'_> {
         {
             if int_array(ob) {
                 let y = self.value(b);
-                return cmp(compare_symbol(op), Expr::Int(n), y);
+                return cmp(op.symbol(), Expr::Int(n), y);
             }
         }
         let plain = choice::plain_compare(op, oa, ob);
         let (x, y) = (self.value(a), self.value(b));
         if plain {
-            cmp(compare_symbol(op), x, y)
+            cmp(op.symbol(), x, y)
         } else {
             self.helper_op(&BINARY, compare_key(op), vec![x, y])
         }

@@ -364,6 +364,17 @@ pub const RAISED_TO_NAN: Helper = Helper {
               nonzero, instead of raising",
 };
 
+/// The message of the exception a lane raises reading a name it never assigned (D20).
+pub const UNBOUND: Helper = Helper {
+    key: "unbound",
+    name: "_vec_unbound",
+    params: "name, free",
+    ops: &[],
+    meaning: "D20: the message of CPython's UnboundLocalError for reading the local `name` \
+              unbound (with `free`, of the NameError for a variable of an enclosing function), \
+              worded as the running interpreter words it; a raise site's argument",
+};
+
 /// Every runtime helper, in the order of ARCHITECTURE.md's table.
 pub const HELPERS: &[Helper] = &[
     FLOAT_ARGS,
@@ -399,6 +410,7 @@ pub const HELPERS: &[Helper] = &[
     RAISES,
     RAISE_UNIFORM,
     RAISED_TO_NAN,
+    UNBOUND,
 ];
 
 /// The helper with key `key` (a `math` function's runtime form, [`crate::ir::MathFn::runtime`]).

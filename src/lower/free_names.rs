@@ -302,15 +302,25 @@ impl Lowerer<'_> {
         name: &str,
         node: &ast::Expr,
     ) -> Value {
-        match frame.vars.get(name).or_else(|| {
+        let var = frame.vars.get(name).copied().or_else(|| {
             if frame.locals.contains(name) {
                 None
             } else {
-                frame.outer.get(name)
+                frame.outer.get(name).copied()
             }
-        }) {
-            Some(Var::Def(v)) if !self.loops.is_undefined_phi(*v) => return *v,
+        });
+        // D20: lanes that never assigned it raise UnboundLocalError there.
+        if self.tracks(name) && (var.is_some() || frame.locals.contains(name)) {
+            if let Some(read) = self.read_tracked(frame, name, var, node) {
+                return read.unwrap_or_else(|()| self.poison());
+            }
+        }
+        match var {
+            Some(Var::Def(v)) if !self.loops.is_undefined_phi(v) => return v,
             Some(Var::Def(_)) | Some(Var::MaybeUndef) => {
+                // Lowered again with the name tracked (D20, `Lowerer::lower`); reported if a
+                // frame cannot track it.
+                self.note_unbound_read(name);
                 self.error_at(
                     frame,
                     DiagnosticKind::MaybeUndefined,
@@ -322,6 +332,7 @@ impl Lowerer<'_> {
             None => {}
         }
         if frame.locals.contains(name) {
+            self.note_unbound_read(name);
             self.error_at(
                 frame,
                 DiagnosticKind::MaybeUndefined,

@@ -25,7 +25,8 @@ This module holds the program level (imports, constants, tuples, tables, lambdas
 signature of ``f``, rejections), the feature lists and ``Program`` (``Callee`` and ``Env``, which
 every mixin reads, are ``grammar_env.py``'s); the rest of the grammar is in ``Generator``'s
 mixins: ``grammar_statements.py`` (blocks, branches, loops), ``grammar_expressions.py`` (numbers
-and conditions), ``grammar_raise.py`` (D11) and ``grammar_calls.py`` (D14, D16, D17).
+and conditions), ``grammar_raise.py`` (D11), ``grammar_calls.py`` (D14, D16, D17) and
+``grammar_containers.py`` (D18, D20).
 """
 
 from __future__ import annotations
@@ -33,9 +34,10 @@ from __future__ import annotations
 import random
 import zlib
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from .grammar_calls import ENUM_CLASS, CallGrammar
+from .grammar_containers import CONTAINER_FEATURES, ContainerGrammar
 from .grammar_env import Callee, Env
 from .grammar_expressions import EXACT_MATH, FLOOR_MATH, PRED_MATH, TRANSCENDENTAL, ExpressionGrammar
 from .grammar_raise import USER_EXCEPTION, RaisingGrammar
@@ -56,6 +58,8 @@ FEATURES = (
     # D11 (grammar_raise.py), D14, D16, D17 (grammar_calls.py); drawn from a stream of their own.
     "raise", "assert", "validator", "validator_in_loop", "try", "nan_on_raise", "user_exception",
     "uniform_dict", "uniform_enum", "uniform_none", "uniform_str", "numpy_calls", "special_exact", "special_inexact",
+    # D18, D20 (grammar_containers.py); drawn from a stream of their own.
+    *CONTAINER_FEATURES,
     # Decided by the program's text, no stream: also checked compiled with protect_domains=True (D1).
     "protect_domains",
 )
@@ -66,8 +70,8 @@ OPT_IN: FrozenSet[str] = frozenset()
 
 #: Unsupported constructs for rejection programs.
 REJECTIONS = (
-    "list", "string", "print", "matmul", "unknown_math",
-    "unknown_name", "raise_from", "comprehension", "with", "global",
+    "set", "string", "print", "matmul", "unknown_math",
+    "unknown_name", "raise_from", "set_comprehension", "with", "global",
 )
 #: The rejections only lowering reports (they need kinds or bindings): ``inject_rejection`` puts
 #: them first in ``f``.
@@ -87,7 +91,7 @@ class Program:
     protect_domains: bool = False  # also check the program compiled with protect_domains=True (D1)
 
 
-class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar):
+class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar, ContainerGrammar):
     def __init__(
         self, rng: random.Random, exclude: FrozenSet[str] = frozenset(), reject: bool = False, include: FrozenSet[str] = frozenset()
     ) -> None:
@@ -126,9 +130,16 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         self.validator_arity = 0
         self.in_entry = False  # generating f's own statements (not a helper, lambda or nested def)
         self.in_try = False
+        # In a `finally` clause or a `while` test, which may not raise (D11, D12): no per-element
+        # index read of a local container, no name some elements never assigned (D20) there.
+        self.raise_free = False
+        self.maybe_unbound: Set[str] = set()
         self.scalar_ifs = 0  # enclosing `if`/`elif` tests that are Python scalars
         self.special_param = ""
         self.kinds: List[str] = []
+        # D18, D20 features (grammar_containers.py): their own stream too.
+        self.box_rng = random.Random(0)
+        self.box: set = set()
 
     def ext_on(self, feature: str, p: float) -> bool:
         """Whether this program draws ``feature`` (from ``ext_rng``; always consumes one draw)."""
@@ -206,6 +217,8 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
             self.emit(0, f"S0 = {floats!r}")
             self.emit(0, "M0 = {" + ", ".join(f"{k}: {v!r}" for k, v in enumerate(ints)) + "}")
         self.extended_module(rng, params, kinds)
+        self.box_rng = random.Random(hash(rng.getstate()[1]) + 3)
+        self.draw_containers()
         callees: List[Callee] = []
         if self.on("lambdas", 0.3):
             for i in range(rng.randint(1, 2)):
@@ -363,7 +376,9 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         p = rng.choice(params)
         construct = rng.choice(REJECTIONS)
         body = {
-            "list": [f"z9 = [{p}, 1.0]"],
+            # (A list and a list comprehension took these two slots until D18 made them
+            # supported; the random stream stays.)
+            "set": [f"z9 = {{{p}, 1.0}}"],
             "string": [f"z9 = {p} + 'text'"],
             "print": [f"print({p})"],
             # The choice among four keeps the random stream of the seeds as it was.
@@ -372,7 +387,7 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
             "unknown_name": [f"z9 = undefined_function({p})"],
             # `from None` compiles (D11); a cause no binding resolves does not.
             "raise_from": [f"raise ValueError({p}) from z8"],
-            "comprehension": [f"z9 = [{p} for _ in range(3)]"],
+            "set_comprehension": [f"z9 = {{{p} for _ in range(3)}}"],
             # (`try` took this slot until D11 made it supported; the random stream stays.)
             "with": [f"with {p}:", "    z9 = 1.0"],
             "global": ["global K9", "K9 = 1"],

@@ -98,7 +98,8 @@ class Raised:
 
 #: Exception classes a fuzzed program raises on purpose (explicit raises, asserts, numeric
 #: errors inside ``try``); anything else escaping the program is a fuzzer bug (``Invalid``).
-RAISED_CLASSES = (ArithmeticError, ValueError, AssertionError)
+#: (UnboundLocalError: a name some lanes never assigned, D20.)
+RAISED_CLASSES = (ArithmeticError, ValueError, AssertionError, UnboundLocalError)
 
 
 #: NumPy's counterpart of every math function that can raise (its value where CPython raises).

@@ -216,6 +216,7 @@ impl Lowerer<'_> {
             frame.outer_live = Some(m);
         }
         self.f.declared_params = self.f.params.len();
+        self.start_unbound(&mut frame);
         self.calls.call_stack.push(id);
         self.body(&mut frame, &callee.body);
         self.calls.call_stack.pop();

@@ -373,33 +373,28 @@ impl Lowerer<'_> {
         for (p, v) in callee.params.iter().zip(args) {
             inner.vars.insert(p.clone(), Var::Def(v));
         }
+        self.start_unbound(&mut inner);
         self.calls.call_stack.push(id);
         self.body(&mut inner, &callee.body);
         self.calls.call_stack.pop();
-        let complete = inner.flow.done == Done::Always;
+        let complete = inner.flow.ended();
+        let returns = inner.flow.returns.clone();
+        if let Some(code) = self.raise_chain(&returns, complete) {
+            self.raise_from_callee(frame, code);
+        }
+        let value = self.chain(&returns);
         if complete || statement {
-            let returns = inner.flow.returns.clone();
-            if let Some(code) = self.raise_chain(&returns, complete) {
-                self.raise_from_callee(frame, code);
-            }
             // A result on no lane (the helper raises on every path, or its result is
             // discarded): any value will do.
-            return Ok(self
-                .chain(&returns)
-                .unwrap_or_else(|| self.konst(crate::ir::Const::Float(0.0))));
+            return Ok(value.unwrap_or_else(|| self.konst(crate::ir::Const::Float(0.0))));
         }
-        let (start, end) = (callee.start, callee.start + 3);
-        self.error(
-            DiagnosticKind::MissingReturn,
-            format!(
-                "helper `{}` can reach the end of its body without returning; add a final `return`",
-                callee.name
-            ),
-            callee.source,
-            start,
-            end,
-        );
-        Err(())
+        // D20: the lanes that fall off the helper's end return None.
+        let site = (callee.source, callee.start, callee.start + 3);
+        let none = self.none_everywhere(site);
+        Ok(match (value, inner.flow.done) {
+            (Some(v), Done::Mask(done)) => self.select(done, v, none),
+            _ => none,
+        })
     }
 }
 

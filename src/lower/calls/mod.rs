@@ -77,6 +77,19 @@ impl CallState {
         self.call_stack.len() == 1
     }
 
+    /// How many functions are being lowered, one inside the other: 1 in the compiled function.
+    pub(in crate::lower) fn depth(&self) -> usize {
+        self.call_stack.len()
+    }
+
+    /// Takes up the expression statement's call `id` when it is the one being lowered (a
+    /// method changing a container, D18, is made for its effect).
+    pub(in crate::lower) fn claim_statement_call(&mut self, id: usize) {
+        if self.statement_call == Some(id) {
+            self.statement_call = None;
+        }
+    }
+
     /// Whether the inlining budget ran out: lowering starts over with helpers out of line.
     pub(in crate::lower) fn over_budget(&self) -> bool {
         self.over_budget

@@ -1,9 +1,16 @@
 //! Values beyond numbers: constant tables (`tables`, D15), `dict.get` on them (`dict_get`),
 //! `bisect` over them (`bisect`), reductions over tables unrolled (`reduce`), tuples and several
-//! results (`tuples`, D13), and uniform per-call values (`uniform`, D14).
+//! results (`tuples`, D13), local containers (`containers/`: `ops` reads and changes them,
+//! `calls` their methods and builtins, D18; the handles of tuples and containers in
+//! `handles`), values None on some lanes (`none_lanes`, D20), and uniform per-call values
+//! (`uniform`, D14; the parameter uses it reads, found by `expr_walk`).
 
 pub(in crate::lower) mod bisect;
+pub(in crate::lower) mod containers;
 pub(in crate::lower) mod dict_get;
+mod expr_walk;
+pub(in crate::lower) mod handles;
+pub(in crate::lower) mod none_lanes;
 pub(in crate::lower) mod reduce;
 pub(in crate::lower) mod tables;
 pub(in crate::lower) mod tuples;
@@ -28,6 +35,8 @@ pub(in crate::lower) struct ValueState {
     pub(in crate::lower::values) literals: HashMap<Value, (SourceId, usize, usize, bool)>,
     /// The parameter modes of each helper (D14), by helper, computed once per compile.
     pub(in crate::lower::values) helper_modes: HashMap<(String, usize, String), Vec<ParamMode>>,
+    /// The lists and dicts made so far (D18).
+    pub(in crate::lower::values) containers: containers::Containers,
     /// What belongs to the function being built.
     pub(in crate::lower::values) function: FunctionValues,
 }
@@ -38,8 +47,9 @@ pub(in crate::lower) struct ValueState {
 pub(in crate::lower) struct FunctionValues {
     /// Values computed from a uniform value (D14): a condition among them stays a Python `if`.
     pub(in crate::lower::values) uniform_derived: BTreeSet<Value>,
-    /// Tuples being lowered, by their handle value (D13).
-    pub(in crate::lower::values) tuples: HashMap<Value, tuples::TupleValue>,
+    /// Tuples being lowered, by their handle value (D13), local containers (D18) and values
+    /// None on some lanes (D20).
+    pub(in crate::lower::values) tuples: HashMap<Value, handles::TupleValue>,
     /// Where each single returned value was returned, for the arity errors of D13.
     pub(in crate::lower::values) return_sites: HashMap<Value, (SourceId, usize, usize)>,
 }

@@ -11,6 +11,7 @@
 
 use rustpython_parser::ast;
 
+use super::expr_walk::walk_stmts;
 use crate::diagnostics::DiagnosticKind;
 use crate::env::{AssumedBinding, Binding, Env, FunctionSource, Hidden};
 use crate::frontend::extract::ParsedFunction;
@@ -285,96 +286,6 @@ static NONE_EXPR: std::sync::LazyLock<ast::Expr> = std::sync::LazyLock::new(|| {
         kind: None,
     })
 });
-
-/// Calls `f` on every expression of `stmts`, nested ones included.
-fn walk_stmts<'a>(stmts: &'a [ast::Stmt], f: &mut impl FnMut(&'a ast::Expr)) {
-    use ast::Stmt as S;
-    for s in stmts {
-        match s {
-            S::Assign(a) => {
-                a.targets.iter().for_each(|t| walk_expr(t, f));
-                walk_expr(&a.value, f);
-            }
-            S::AugAssign(a) => {
-                walk_expr(&a.target, f);
-                walk_expr(&a.value, f);
-            }
-            S::AnnAssign(a) => a.value.iter().for_each(|v| walk_expr(v, f)),
-            S::Return(r) => r.value.iter().for_each(|v| walk_expr(v, f)),
-            S::Expr(e) => walk_expr(&e.value, f),
-            S::If(i) => {
-                walk_expr(&i.test, f);
-                walk_stmts(&i.body, f);
-                walk_stmts(&i.orelse, f);
-            }
-            S::While(w) => {
-                walk_expr(&w.test, f);
-                walk_stmts(&w.body, f);
-                walk_stmts(&w.orelse, f);
-            }
-            S::For(l) => {
-                walk_expr(&l.iter, f);
-                walk_stmts(&l.body, f);
-                walk_stmts(&l.orelse, f);
-            }
-            S::FunctionDef(d) => walk_stmts(&d.body, f),
-            S::Assert(a) => {
-                walk_expr(&a.test, f);
-                a.msg.iter().for_each(|m| walk_expr(m, f));
-            }
-            S::Raise(r) => r.exc.iter().for_each(|e| walk_expr(e, f)),
-            S::Try(t) => {
-                walk_stmts(&t.body, f);
-                for h in &t.handlers {
-                    let ast::ExceptHandler::ExceptHandler(h) = h;
-                    walk_stmts(&h.body, f);
-                }
-                walk_stmts(&t.orelse, f);
-                walk_stmts(&t.finalbody, f);
-            }
-            _ => {}
-        }
-    }
-}
-
-/// Calls `f` on `e` and every expression inside it.
-fn walk_expr<'a>(e: &'a ast::Expr, f: &mut impl FnMut(&'a ast::Expr)) {
-    use ast::Expr as E;
-    f(e);
-    match e {
-        E::BoolOp(b) => b.values.iter().for_each(|v| walk_expr(v, f)),
-        E::NamedExpr(n) => walk_expr(&n.value, f),
-        E::BinOp(b) => {
-            walk_expr(&b.left, f);
-            walk_expr(&b.right, f);
-        }
-        E::UnaryOp(u) => walk_expr(&u.operand, f),
-        E::Lambda(l) => walk_expr(&l.body, f),
-        E::IfExp(i) => {
-            walk_expr(&i.test, f);
-            walk_expr(&i.body, f);
-            walk_expr(&i.orelse, f);
-        }
-        E::Compare(c) => {
-            walk_expr(&c.left, f);
-            c.comparators.iter().for_each(|v| walk_expr(v, f));
-        }
-        E::Call(c) => {
-            walk_expr(&c.func, f);
-            c.args.iter().for_each(|v| walk_expr(v, f));
-            c.keywords.iter().for_each(|k| walk_expr(&k.value, f));
-        }
-        E::Attribute(a) => walk_expr(&a.value, f),
-        E::Subscript(s) => {
-            walk_expr(&s.value, f);
-            walk_expr(&s.slice, f);
-        }
-        E::Tuple(t) => t.elts.iter().for_each(|v| walk_expr(v, f)),
-        E::List(t) => t.elts.iter().for_each(|v| walk_expr(v, f)),
-        E::Starred(s) => walk_expr(&s.value, f),
-        _ => {}
-    }
-}
 
 /// What the callee expression `f` is bound to: a name of the environment, or an attribute of a
 /// namespace (D7: `Units.to_k`, `u.to_k`).
@@ -771,6 +682,15 @@ mod tests {
             (
                 "def f(x: float, n: int):\n    return x * n\n",
                 &[Number, Number],
+            ),
+            // D18: uses inside a local dict display and a comprehension count too.
+            (
+                "def f(x, cap):\n    d = {0: cap is not None, 1: x}\n    return d[1]\n",
+                &[Number, Optional],
+            ),
+            (
+                "def f(x, p):\n    a = [x * p['w'] for k in range(2)]\n    return a[1]\n",
+                &[Number, Uniform],
             ),
         ];
         for (src, expected) in cases {

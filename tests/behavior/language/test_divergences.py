@@ -513,6 +513,60 @@ def test_item37_a_division_by_an_int_zero_held_as_float_is_worded_as_a_float_div
     assert vectorized.value.args == ("float division by zero",)
 
 
+def _the_very_nan(x, y):
+    return x in [y, x]
+
+
+def _the_same_nan_through_another_name(x, c):
+    z = x if c > 0.0 else 1.0
+    return z in [x, 2.0]
+
+
+def test_item22_a_containers_own_item_is_found_by_identity_only_as_that_variable():
+    # D18: CPython finds `x` in `[y, x]` by identity, a NaN too, and so does the call.
+    assert values(vectorize(_the_very_nan), [math.nan, 1.0], [0.0, 1.0]) == [True, True]
+    # Through another name it is the same object in CPython, compared by `==` here.
+    assert _the_same_nan_through_another_name(math.nan, 1.0) is True
+    assert values(vectorize(_the_same_nan_through_another_name), [math.nan, 2.0], [1.0, 1.0]) == [False, True]
+
+
+def _factor(d):
+    if d < 10.0:
+        return 0.5
+    elif d >= 10.0:
+        return 1.0
+
+
+def _scaled(d, n):
+    return _factor(d) + n
+
+
+def test_item37_the_typeerror_of_a_helpers_none_names_the_array_kind_of_the_other_operand():
+    # D20: `n` is an int merged with a float (item 8): held as float64, the message says 'float'.
+    def mixed(d, k):
+        n = 1 if k > 0 else 2.5
+        return _scaled(d, n)
+
+    assert "'int'" in str(pytest.raises(TypeError, _scaled, math.nan, 1).value)
+    with pytest.raises(TypeError) as info:
+        vectorize(mixed)(np.array([math.nan]), np.array([1.0]))
+    assert str(info.value) == "unsupported operand type(s) for +: 'NoneType' and 'float'"
+
+
+def _positive_part(x):
+    if x > 0.0:
+        return x
+
+
+def test_item38_an_element_the_function_returns_none_for_raises_naming_it():
+    assert _positive_part(-1.0) is None
+    assert values(vectorize(_positive_part), [1.0, 2.0]) == [1.0, 2.0]
+    with pytest.raises(TypeError, match="_positive_part returned None for this element") as info:
+        vectorize(_positive_part)(np.array([1.0, -1.0, -2.0]))
+    if hasattr(info.value, "__notes__"):
+        assert info.value.__notes__ == ["array-vectorize: raised for element (1,) (flat index 1)"]
+
+
 # Item 17: integers beyond 64 bits (issue 28 item 1: a power of int constants was computed on a
 # 0-d int64 array, so `x * 2**70` wrapped to `x * 0` and `x < 2**1100` to `x < 0`).
 
