@@ -55,6 +55,7 @@ const PYTHON_NAMES: &[&str] = &[
     "True",
     "False",
     "isinstance",
+    "type",
     "str",
     "dict",
     "tuple",

@@ -30,7 +30,7 @@ pub use math::{
 };
 pub use op::{result_kind, result_shape, BinOp, CastOp, CmpOp, LogicOp, Op, OpKey, UnOp};
 pub use types::{Kind, Shape, Value};
-pub use uniform::{ObjCmp, ObjLit, UniformOp};
+pub use uniform::{ElementTypes, ObjCmp, ObjLit, UniformOp};
 
 /// A loop-carried variable: `dst` is `init` on entry, and `next` at the end of each iteration.
 #[derive(Debug, Clone, PartialEq)]

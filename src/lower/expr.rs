@@ -61,10 +61,16 @@ impl Lowerer<'_> {
                 }
             }
             E::BoolOp(b) => {
+                let is_and = matches!(b.op, ast::BoolOp::And);
                 let mut acc = self.expr(frame, &b.values[0]);
                 for operand in &b.values[1..] {
+                    // A constant that decides the result: Python never evaluates the rest
+                    // (`isinstance(x, str) and x.lower() == "a"` of a number, D22).
+                    if self.const_of(acc).is_some_and(|c| truthy(&c) != is_and) {
+                        break;
+                    }
                     let rhs = self.expr(frame, operand);
-                    acc = self.bool_op(matches!(b.op, ast::BoolOp::And), acc, rhs);
+                    acc = self.bool_op(is_and, acc, rhs);
                 }
                 acc
             }
@@ -111,6 +117,9 @@ impl Lowerer<'_> {
 
     /// A comparison chain: `a < b < c` is `a < b and b < c`.
     fn compare(&mut self, frame: &mut Frame, c: &ast::ExprCompare) -> R<Value> {
+        if let Some(test) = self.type_compare(frame, c) {
+            return test;
+        }
         let mut left = self.expr(frame, &c.left);
         let mut acc: Option<Value> = None;
         for (op, right) in c.ops.iter().zip(&c.comparators) {

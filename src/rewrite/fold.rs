@@ -16,8 +16,10 @@ use crate::Map as HashMap;
 
 use crate::analysis::kinds::{infer_kinds_with, CallKinds};
 use crate::ir::eval::fold_op;
+use crate::ir::eval::truthy;
 use crate::ir::{
-    const_kind, walk_insts, Block, CastOp, Const, Function, Inst, Kind, LogicOp, Op, UnOp, Value,
+    const_kind, walk_insts, Block, CastOp, Const, ElementTypes, Function, Inst, Kind, LogicOp, Op,
+    UnOp, UniformOp, Value,
 };
 
 /// Folds and simplifies `func`, leaving every value's kind recomputed for `params` (a call's
@@ -42,6 +44,8 @@ struct Facts {
     carried: BTreeSet<Value>,
     /// The float merges with an int or bool input (item 8: they hold ints as float64).
     holds_ints: BTreeSet<Value>,
+    /// The values of the parameters (their kinds are the body's whatever folding does).
+    params: BTreeSet<Value>,
 }
 
 /// The values of `func` that merge an int or bool into a float (a `select`, a loop phi, an
@@ -128,10 +132,21 @@ fn walk(func: &mut Function, reads: Reads) {
         Reads::Kinds => float_merges_of_ints(func, &body),
         Reads::Constants => BTreeSet::new(),
     };
+    let mut params = BTreeSet::new();
+    walk_insts(&body, &mut |inst| {
+        if let Inst::Let {
+            dst,
+            op: Op::Param(_),
+        } = inst
+        {
+            params.insert(*dst);
+        }
+    });
     let reads = Facts {
         reads,
         carried,
         holds_ints,
+        params,
     };
     fold_block(func, &mut body, &mut consts, &mut map, &reads);
     func.body = body;
@@ -145,22 +160,23 @@ fn fold_block(
     map: &mut HashMap<Value, Value>,
     reads: &Facts,
 ) {
-    for inst in &mut block.insts {
-        match inst {
+    let mut out = Vec::with_capacity(block.insts.len());
+    for mut inst in std::mem::take(&mut block.insts) {
+        match &mut inst {
             Inst::Let { dst, op } => {
                 *op = op.map_operands(|v| super::resolve(map, v));
                 if let Op::Const(c) = op {
                     consts.insert(*dst, c.clone());
+                    out.push(inst);
                     continue;
                 }
-                let folded = fold_op(op, &|v| consts.get(&v).cloned());
+                let folded = fold_op(op, &|v| consts.get(&v).cloned())
+                    .or_else(|| element_is(func, op, reads));
                 if let Some(c) = folded {
                     func.values[dst.index()].kind = const_kind(&c);
                     consts.insert(*dst, c.clone());
                     *op = Op::Const(c);
-                    continue;
-                }
-                if let Some(v) = simplify(func, op, &|v| consts.get(&v).cloned(), reads) {
+                } else if let Some(v) = simplify(func, op, &|v| consts.get(&v).cloned(), reads) {
                     map.insert(*dst, v);
                 }
             }
@@ -172,14 +188,51 @@ fn fold_block(
                 fold_block(func, body, consts, map, reads);
             }
             Inst::If {
-                cond, then, other, ..
+                cond,
+                then,
+                other,
+                outs,
             } => {
                 *cond = super::resolve(map, *cond);
+                // A condition this body decides (D22: the type of an element, known from the
+                // body's parameter kinds): only the side Python takes is left, in place.
+                if let Some(taken) = consts.get(cond).map(truthy) {
+                    let side = if taken { then } else { other };
+                    fold_block(func, side, consts, map, reads);
+                    for o in outs.iter() {
+                        let v = super::resolve(map, if taken { o.then } else { o.other });
+                        map.insert(o.dst, v);
+                    }
+                    out.append(&mut side.insts);
+                    continue;
+                }
                 fold_block(func, then, consts, map, reads);
                 fold_block(func, other, consts, map, reads);
             }
         }
+        out.push(inst);
     }
+    block.insts = out;
+}
+
+/// D22: `ElementIs` of a parameter whose kind this body knows (float64 in the float body) is
+/// a constant. Parameters' kinds are the body's own from the start, so the first walk, which
+/// reads no other kind, may read them.
+fn element_is(func: &Function, op: &Op, facts: &Facts) -> Option<Const> {
+    let Op::Uniform(UniformOp::ElementIs(types), args) = op else {
+        return None;
+    };
+    let v = *args.first()?;
+    if !facts.params.contains(&v) {
+        return None;
+    }
+    let t = match func.info(v).kind {
+        Kind::Bool => ElementTypes::BOOL,
+        Kind::Int => ElementTypes::INT,
+        Kind::Float => ElementTypes::FLOAT,
+        Kind::Unknown | Kind::Object => return None,
+    };
+    Some(Const::Bool(types.contains(t)))
 }
 
 /// Replaces an operation by an existing value when that is exact for every input; reads the

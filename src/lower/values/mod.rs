@@ -1,9 +1,11 @@
 //! Values beyond numbers: constant tables (`tables`, D15), `dict.get` on them (`dict_get`),
 //! `bisect` over them (`bisect`), reductions over tables unrolled (`reduce`), tuples and several
-//! results (`tuples`, D13), and uniform per-call values (`uniform`, D14).
+//! results (`tuples`, D13), uniform per-call values (`uniform`, D14), and the type of a
+//! parameter's elements (`type_tests`, D22).
 
 pub(in crate::lower) mod bisect;
 pub(in crate::lower) mod dict_get;
+pub(in crate::lower) mod type_tests;
 pub(in crate::lower) mod reduce;
 pub(in crate::lower) mod tables;
 pub(in crate::lower) mod tuples;
@@ -19,8 +21,6 @@ use crate::Map as HashMap;
 /// are this family's; the others ask through the methods below.
 #[derive(Default)]
 pub(in crate::lower) struct ValueState {
-    /// The values of the parameters that may be `None` (D14), with their index.
-    pub(in crate::lower::values) optional: HashMap<Value, usize>,
     /// The values of the uniform parameters as passed (D14): a namespace passed in (`xnp`) is one.
     pub(in crate::lower::values) uniform_args: BTreeSet<Value>,
     /// Where each `None` or string literal is (D14: reported if a number is needed there).
@@ -42,12 +42,16 @@ pub(in crate::lower) struct FunctionValues {
     pub(in crate::lower::values) tuples: HashMap<Value, tuples::TupleValue>,
     /// Where each single returned value was returned, for the arity errors of D13.
     pub(in crate::lower::values) return_sites: HashMap<Value, (SourceId, usize, usize)>,
+    /// The values of the parameters that may be `None` (D14), with their index.
+    pub(in crate::lower::values) optional: HashMap<Value, usize>,
+    /// The parameters' own values: each has the type its dtype gives on every lane (D22).
+    pub(in crate::lower::values) type_exact: BTreeSet<Value>,
 }
 
 impl ValueState {
     /// Records that parameter `i`, whose value is `v`, may be `None` (D14).
     pub(in crate::lower) fn add_optional_param(&mut self, v: Value, i: usize) {
-        self.optional.insert(v, i);
+        self.function.optional.insert(v, i);
     }
 
     /// Records that `v` is a uniform parameter's value as passed (D14).

@@ -35,9 +35,6 @@ const UNIFORM_ANNOTATIONS: &[&str] = &[
 /// Annotations of a number.
 const NUMBER_ANNOTATIONS: &[&str] = &["float", "int", "bool"];
 
-/// Builtin types `isinstance` may test a uniform value against.
-const ISINSTANCE_TYPES: &[&str] = &["int", "float", "bool", "str", "dict", "tuple", "list"];
-
 /// What an annotation says of a parameter.
 #[derive(Clone, Copy, PartialEq)]
 enum Annotated {
@@ -190,13 +187,38 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
             }
         }
         E::Call(c) => {
-            if matches!(c.func.as_ref(), E::Name(f) if f.id.as_str() == "isinstance") {
+            // D22: `isinstance(x, (int, float))` tests a number's elements; a class only a
+            // per-call object can be an instance of (`str`, `dict`, an Enum) makes it uniform.
+            let isinstance = matches!(c.func.as_ref(), E::Name(f) if f.id.as_str() == "isinstance");
+            if isinstance && c.args.get(1).is_some_and(|k| names_object_class(k, env)) {
                 out.extend(c.args.first().and_then(name_of).map(|n| (n, Use::Uniform)));
             }
         }
         _ => {}
     }
+    // `type(p) is str`, `type(p) in (str, dict)`: likewise.
+    if let E::Compare(c) = e {
+        if let (E::Call(t), Some(k)) = (c.left.as_ref(), c.comparators.first()) {
+            let is_type = matches!(t.func.as_ref(), E::Name(f) if f.id.as_str() == "type");
+            if is_type && names_object_class(k, env) {
+                out.extend(t.args.first().and_then(name_of).map(|n| (n, Use::Uniform)));
+            }
+        }
+    }
     out
+}
+
+/// Whether the classes `e` (a name or a tuple of names) name one that no number is an instance
+/// of but a per-call object may be: `str`, `dict`, an Enum class of the environment (D14, D22).
+fn names_object_class(e: &ast::Expr, env: &Env) -> bool {
+    match e {
+        ast::Expr::Tuple(t) => t.elts.iter().any(|x| names_object_class(x, env)),
+        ast::Expr::Name(n) => {
+            matches!(n.id.as_str(), "str" | "dict")
+                || matches!(env.get(n.id.as_str()), Some(Binding::Enum(_)))
+        }
+        _ => false,
+    }
 }
 
 fn is_none(e: &ast::Expr) -> bool {
@@ -598,88 +620,11 @@ impl Lowerer<'_> {
 
     /// The argument as the caller passed it, for a parameter that may be `None` (the numeric
     /// reads see the converted argument).
-    fn as_passed(&mut self, v: Value) -> Value {
-        match self.values.optional.get(&v).copied() {
+    pub(in crate::lower) fn as_passed(&mut self, v: Value) -> Value {
+        match self.values.function.optional.get(&v).copied() {
             Some(i) => self.uniform(UniformOp::Arg(i), vec![]),
             None => v,
         }
-    }
-
-    /// `isinstance(value, T)` with `value` uniform and `T` a builtin type, an Enum class of the
-    /// environment, or a tuple of those.
-    pub(in crate::lower) fn isinstance_call(
-        &mut self,
-        frame: &mut Frame,
-        c: &ast::ExprCall,
-    ) -> R<Value> {
-        let args = &c.args;
-        if args.len() != 2 || !c.keywords.is_empty() {
-            self.error_at(
-                frame,
-                DiagnosticKind::BadArguments,
-                "isinstance() takes 2 positional arguments".into(),
-                c,
-            );
-            return Err(());
-        }
-        let v = self.expr(frame, &args[0]);
-        let v = self.as_passed(v);
-        if !self.is_object(v) {
-            if !self.poisoned.contains(&v) {
-                self.error_at(
-                    frame,
-                    DiagnosticKind::UnsupportedExpression,
-                    "isinstance() applies to uniform values (D14: a parameter passed as a per-call object); the type of a number per element is decided by the array's dtype".into(),
-                    &args[0],
-                );
-            }
-            return Err(());
-        }
-        let classes = self.isinstance_classes(frame, &args[1])?;
-        Ok(self.uniform(UniformOp::IsInstance, vec![v, classes]))
-    }
-
-    /// The second argument of `isinstance`.
-    fn isinstance_classes(&mut self, frame: &mut Frame, e: &ast::Expr) -> R<Value> {
-        match e {
-            ast::Expr::Tuple(t) => {
-                let items = t
-                    .elts
-                    .iter()
-                    .map(|x| self.isinstance_classes(frame, x))
-                    .collect::<R<Vec<Value>>>()?;
-                Ok(self.uniform(UniformOp::Tuple, items))
-            }
-            ast::Expr::Name(n) if !frame.vars.contains_key(n.id.as_str()) => {
-                let name = n.id.as_str();
-                match frame.env.get(name).cloned() {
-                    Some(Binding::Enum(members)) => Ok(self.enum_class(name, &members)),
-                    Some(Binding::Builtin(b)) if ISINSTANCE_TYPES.contains(&b.as_str()) => {
-                        self.assume(frame, name, AssumedBinding::Builtin(b.clone()));
-                        Ok(self.uniform(UniformOp::Builtin(b), vec![]))
-                    }
-                    Some(Binding::Unresolved(_)) => {
-                        self.names.defer(name);
-                        Err(())
-                    }
-                    _ => self.bad_class(frame, e),
-                }
-            }
-            _ => self.bad_class(frame, e),
-        }
-    }
-
-    fn bad_class(&mut self, frame: &Frame, e: &ast::Expr) -> R<Value> {
-        self.error_at(
-            frame,
-            DiagnosticKind::UnsupportedExpression,
-            format!(
-                "isinstance() here takes a builtin type ({}), an Enum class of the module, or a tuple of those",
-                ISINSTANCE_TYPES.join(", ")
-            ),
-            e,
-        );
-        Err(())
     }
 
     /// Whether `name` holds a uniform parameter as passed: a call through it (`xnp.minimum(a,
