@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 # Builtins the compiler gives meaning to (src/static_module/mod.rs KNOWN_BUILTINS).
 KNOWN_BUILTINS = frozenset(
     {"abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print", "divmod", "len", "sum", "any", "all", "zip", "enumerate",
-     "isinstance", "str", "dict", "tuple", "list"}
+     "isinstance", "type", "complex", "str", "dict", "tuple", "list"}
 )
 # Builtins an exception raised per element may name (D11): every builtin exception class, and the
 # functions messages are built with (src/static_module/mod.rs RAISE_BUILTINS lists the ones the static
@@ -217,6 +217,11 @@ class EnvBuilder:
             for which in ("bisect_left", "bisect_right"):
                 if value is getattr(bisect, which):
                     return ("bisect", which)
+        # D22: the classes `isinstance` tests elements against.
+        if value is numbers:
+            return ("numbers_module",)
+        if isinstance(value, type) and value.__module__ == "numbers" and getattr(numbers, value.__name__, None) is value:
+            return ("numbers_class", value.__name__)
         if callable(value) and _MATH_MEMBERS.get(id(value)) is not None and getattr(math, _MATH_MEMBERS[id(value)], None) is value:
             return ("math_member", _MATH_MEMBERS[id(value)])
         for b in KNOWN_BUILTINS:

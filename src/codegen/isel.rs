@@ -5,8 +5,7 @@
 use super::choice::{self, CastForm, FloatArg, ScalarArray, UnaryForm};
 use super::runtime::{
     binary_key, by_key, cast_key, compare_key, BINARY, BROADCAST, ELEMENTWISE, ELEMENT_TYPE, F64,
-    LOOKUP, SELECT,
-    TAKE, UNARY,
+    LOOKUP, SELECT, TAKE, UNARY,
 };
 use super::{const_kind, Const, Gen};
 use crate::codegen::pyast::{bin, call, cmp, name, Expr};
@@ -160,7 +159,11 @@ impl Gen<'_> {
                 );
                 match types.names().as_slice() {
                     [one] => cmp("is", t, name(one)),
-                    names => cmp("in", t, Expr::Tuple(names.iter().map(|n| name(n)).collect())),
+                    names => cmp(
+                        "in",
+                        t,
+                        Expr::Tuple(names.iter().map(|n| name(n)).collect()),
+                    ),
                 }
             }
         }

@@ -101,11 +101,15 @@ impl ElementTypes {
 
     /// The set's types by their Python names, in the order bool, int, float.
     pub fn names(self) -> Vec<&'static str> {
-        [(Self::BOOL, "bool"), (Self::INT, "int"), (Self::FLOAT, "float")]
-            .into_iter()
-            .filter(|(t, _)| self.contains(*t))
-            .map(|(_, n)| n)
-            .collect()
+        [
+            (Self::BOOL, "bool"),
+            (Self::INT, "int"),
+            (Self::FLOAT, "float"),
+        ]
+        .into_iter()
+        .filter(|(t, _)| self.contains(*t))
+        .map(|(_, n)| n)
+        .collect()
     }
 
     /// The Python type of an element named `name` (`bool`, `int`, `float`).

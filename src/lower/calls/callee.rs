@@ -111,7 +111,11 @@ impl Lowerer<'_> {
                 sig.push(ArgSig::Object);
             } else if self.shape(a) == Shape::Array && !self.poisoned.contains(&a) {
                 let exact = self.is_type_exact(a);
-                key.push_str(&format!("|a{}{}", self.kind(a).name(), if exact { "=" } else { "" }));
+                key.push_str(&format!(
+                    "|a{}{}",
+                    self.kind(a).name(),
+                    if exact { "=" } else { "" }
+                ));
                 sig.push(ArgSig::Array(self.kind(a), exact));
             } else {
                 return None;

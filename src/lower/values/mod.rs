@@ -5,10 +5,10 @@
 
 pub(in crate::lower) mod bisect;
 pub(in crate::lower) mod dict_get;
-pub(in crate::lower) mod type_tests;
 pub(in crate::lower) mod reduce;
 pub(in crate::lower) mod tables;
 pub(in crate::lower) mod tuples;
+pub(in crate::lower) mod type_tests;
 pub(in crate::lower) mod uniform;
 
 use std::collections::BTreeSet;

@@ -221,7 +221,12 @@ impl Lowerer<'_> {
     }
 
     /// The element types `classes` (a class or a tuple of them, as `isinstance` takes) accepts.
-    fn element_types(&mut self, frame: &mut Frame, classes: &ast::Expr, test: Test) -> R<ElementTypes> {
+    fn element_types(
+        &mut self,
+        frame: &mut Frame,
+        classes: &ast::Expr,
+        test: Test,
+    ) -> R<ElementTypes> {
         match classes {
             ast::Expr::Tuple(t) => t.elts.iter().try_fold(ElementTypes::NONE, |acc, e| {
                 Ok(acc.union(self.element_types(frame, e, test)?))
@@ -231,8 +236,12 @@ impl Lowerer<'_> {
                 match frame.env.get(name).cloned() {
                     Some(Binding::Builtin(b)) => {
                         let types = match (b.as_str(), test) {
-                            ("int", Test::Instance) => Some(ElementTypes::BOOL.union(ElementTypes::INT)),
-                            (c, _) if OTHER_BUILTIN_CLASSES.contains(&c) => Some(ElementTypes::NONE),
+                            ("int", Test::Instance) => {
+                                Some(ElementTypes::BOOL.union(ElementTypes::INT))
+                            }
+                            (c, _) if OTHER_BUILTIN_CLASSES.contains(&c) => {
+                                Some(ElementTypes::NONE)
+                            }
                             (c, _) => ElementTypes::of_name(c),
                         };
                         let Some(types) = types else {
@@ -246,7 +255,11 @@ impl Lowerer<'_> {
                             return self.bad_element_class(frame, classes);
                         };
                         self.assume(frame, name, AssumedBinding::NumbersClass(c));
-                        Ok(if test == Test::Exact { ElementTypes::NONE } else { types })
+                        Ok(if test == Test::Exact {
+                            ElementTypes::NONE
+                        } else {
+                            types
+                        })
                     }
                     Some(Binding::Enum(members)) => {
                         self.assume(frame, name, AssumedBinding::Enum(members));
@@ -273,7 +286,11 @@ impl Lowerer<'_> {
                             return self.bad_element_class(frame, classes);
                         };
                         self.assume(frame, base, AssumedBinding::NumbersModule);
-                        Ok(if test == Test::Exact { ElementTypes::NONE } else { types })
+                        Ok(if test == Test::Exact {
+                            ElementTypes::NONE
+                        } else {
+                            types
+                        })
                     }
                     Some(Binding::NumpyModule) if NUMPY_TYPES.contains(&attr) => {
                         self.assume(frame, base, AssumedBinding::NumpyModule);
