@@ -627,3 +627,20 @@ def test_item17_a_conversion_beyond_the_float_range_raises_even_off_cpythons_pat
     assert converted_when_small(1.0) == 1.0  # CPython never converts for 1.0
     with pytest.raises(OverflowError, match="too large to convert to float"):
         vectorize(converted_when_small)(np.array([1.0, 2.0]))
+
+
+def _is_int(n):
+    if isinstance(n, int):
+        return 1
+    return 0
+
+
+def test_item38_a_numpy_scalar_argument_is_a_0d_array_of_python_scalars():
+    # Item 38 (D22): the element of a NumPy scalar argument is the Python scalar `.item()` gives,
+    # as np.vectorize passes it; CPython called with the NumPy scalar itself sees its own type.
+    vec = vectorize(_is_int)
+    assert _is_int(np.int64(3)) == 0 and _is_int(np.int64(3).item()) == 1
+    assert np.asarray(vec(np.int64(3))).item() == 1
+    assert np.asarray(vec(np.float32(0.5))).item() == 0
+    assert np.asarray(vec(np.array([1, 2], dtype=np.int16))).tolist() == [1, 1]
+    assert np.vectorize(_is_int)(np.array([1, 2])).tolist() == [1, 1]

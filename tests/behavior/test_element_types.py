@@ -252,3 +252,40 @@ def test_the_test_is_a_python_if_once_per_call():
     exact = vec.source.split("_vec_exact_args", 1)[1]
     assert "_vec_element_type(xp, n) in (bool, int)" in exact
     assert "_vec_element_type" not in vec.source.split("_vec_exact_args", 1)[0]
+
+
+def decision_example(n):
+    """docs/decisions.md, D22's example."""
+    if not isinstance(n, (int, float)) or n < 0:
+        raise ValueError(f"n must be a non-negative number, got {n}")
+    if isinstance(n, int):
+        return n * (n - 1) // 2
+    return n * (n - 1) / 2.0
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_the_decision_example(backend):
+    vec = vectorize(decision_example)
+    check(vec, INTS[INTS >= 0], backend=backend)
+    check(vec, np.array([0.0, 0.5, 3.0, 1e10]), backend=backend)
+    with pytest.raises(ValueError, match="got -1"):
+        vec(np.array([1, -1]))
+
+
+def capped(x, cap=None):
+    if isinstance(cap, float):
+        return min(x, cap)
+    return x * 1.0
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_none_is_no_number_type(backend):
+    """A parameter whose default is None and whose type is tested is optional (D14): None or a
+    number, and None is none of the element types."""
+    vec = vectorize(capped)
+    x = np.array([0.5, 2.0, -1.0, math.nan])
+    check(vec, x, 1.0, backend=backend)
+    check(vec, x, 1, backend=backend)
+    check(vec, x, np.array([1.0, 0.0, 3.0, 0.5]), backend=backend)
+    assert np.asarray(vec(x)).tolist()[:3] == [capped(a) for a in x.tolist()][:3]
+    assert np.asarray(vec(x, None)).tolist()[:3] == [0.5, 2.0, -1.0]

@@ -49,7 +49,8 @@ enum Annotated {
 /// when the body subscripts it with a constant key, reads an attribute of it, compares it with
 /// a string literal or an Enum member, tests it with `is`/`is not` against anything but `None`,
 /// or passes it to `isinstance`. A parameter annotated `Optional[float]` (`float | None`), or
-/// tested `is None` and used in no uniform way, is optional: `None` or a number.
+/// tested `is None` and used in no uniform way, is optional: `None` or a number; so is one whose
+/// default is `None` whose elements' type is tested (`isinstance(cap, float)`, D22).
 ///
 /// An argument passed on to a helper of the environment counts as the helper uses its
 /// parameter (`tax(income, params)` with `def tax(x, p): return x * p["rate"]`), through
@@ -59,7 +60,7 @@ pub(in crate::lower) fn param_modes(
     env: &Env,
     helper_modes: &mut dyn FnMut(&FunctionSource) -> Option<(Vec<String>, Vec<ParamMode>)>,
 ) -> Vec<ParamMode> {
-    let mut uses = vec![(false, false); func.params.len()];
+    let mut uses = vec![(false, false, false); func.params.len()];
     let index = |name: &str| func.params.iter().position(|p| p == name);
     walk_stmts(&func.body, &mut |e| {
         let mut found = uniform_uses(e, env);
@@ -69,6 +70,7 @@ pub(in crate::lower) fn param_modes(
                 match use_ {
                     Use::Uniform => uses[i].0 = true,
                     Use::NoneTest => uses[i].1 = true,
+                    Use::TypeTest => uses[i].2 = true,
                 }
             }
         }
@@ -77,16 +79,18 @@ pub(in crate::lower) fn param_modes(
         .iter()
         .enumerate()
         .map(|(i, _)| {
-            let (annotation, _) = func.hints.get(i).cloned().unwrap_or((None, false));
+            let (annotation, default_none) = func.hints.get(i).cloned().unwrap_or((None, false));
             let annotated = annotation
                 .as_ref()
                 .map_or(Annotated::Unknown, |a| annotated(a, env));
-            let (uniform_use, none_test) = uses[i];
+            let (uniform_use, none_test, type_test) = uses[i];
             match annotated {
                 Annotated::Uniform => ParamMode::Uniform,
                 _ if uniform_use => ParamMode::Uniform,
                 Annotated::OptionalNumber => ParamMode::Optional,
                 _ if none_test => ParamMode::Optional,
+                // D22: `def f(x, cap=None)` testing `isinstance(cap, float)`: None or a number.
+                _ if type_test && default_none => ParamMode::Optional,
                 _ => ParamMode::Number,
             }
         })
@@ -141,6 +145,8 @@ fn helper_uses<'a>(
 enum Use {
     Uniform,
     NoneTest,
+    /// `isinstance(p, float)`, `type(p) is int`: the type of a number's elements (D22).
+    TypeTest,
 }
 
 /// The parameter uses expression `e` itself makes (its children are walked separately).
@@ -190,8 +196,15 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
             // D22: `isinstance(x, (int, float))` tests a number's elements; a class only a
             // per-call object can be an instance of (`str`, `dict`, an Enum) makes it uniform.
             let isinstance = matches!(c.func.as_ref(), E::Name(f) if f.id.as_str() == "isinstance");
-            if isinstance && c.args.get(1).is_some_and(|k| names_object_class(k, env)) {
-                out.extend(c.args.first().and_then(name_of).map(|n| (n, Use::Uniform)));
+            if let (true, Some(k)) = (isinstance, c.args.get(1)) {
+                let use_ = || {
+                    if names_object_class(k, env) {
+                        Use::Uniform
+                    } else {
+                        Use::TypeTest
+                    }
+                };
+                out.extend(c.args.first().and_then(name_of).map(|n| (n, use_())));
             }
         }
         _ => {}
@@ -200,8 +213,15 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
     if let E::Compare(c) = e {
         if let (E::Call(t), Some(k)) = (c.left.as_ref(), c.comparators.first()) {
             let is_type = matches!(t.func.as_ref(), E::Name(f) if f.id.as_str() == "type");
-            if is_type && names_object_class(k, env) {
-                out.extend(t.args.first().and_then(name_of).map(|n| (n, Use::Uniform)));
+            if is_type {
+                let use_ = || {
+                    if names_object_class(k, env) {
+                        Use::Uniform
+                    } else {
+                        Use::TypeTest
+                    }
+                };
+                out.extend(t.args.first().and_then(name_of).map(|n| (n, use_())));
             }
         }
     }
