@@ -591,6 +591,31 @@ def test_item17_with_an_integer_array_raises_overflow_error_even_off_cpythons_pa
             vectorize(fn)(np.array([1, 3], dtype=np.int64))
 
 
+def dead_overflow(n):
+    v = 1e-300 + (0 - n) % 2**1100
+    return 0
+
+
+def dead_overflow_in_try(n):
+    try:
+        v = 1e-300 + (0 - n) % 2**1100
+    except OverflowError:
+        raise ValueError("out of range")
+    return 0
+
+
+def test_item17_an_operation_that_raises_is_computed_even_when_its_result_is_never_read():
+    # Item 17, last sentence (fuzz finding 520007 #1608): CPython raises on the element 1
+    # (2**1100 - 1 does not convert to float), the vectorized call raises item 17's
+    # OverflowError, also inside a `try` body; on 0 only CPython returns.
+    for fn in (dead_overflow, dead_overflow_in_try):
+        assert fn(0) == 0
+        with pytest.raises((OverflowError, ValueError)):
+            fn(1)
+        with pytest.raises(OverflowError, match="vectorized integers are 64-bit"):
+            vectorize(fn)(np.array([1, 0], dtype=np.int64))
+
+
 def rounded(x):
     return round(x)
 
