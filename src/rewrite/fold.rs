@@ -15,8 +15,7 @@ use std::collections::BTreeSet;
 use crate::Map as HashMap;
 
 use crate::analysis::kinds::{infer_kinds_with, CallKinds};
-use crate::ir::eval::fold_op;
-use crate::ir::eval::truthy;
+use crate::ir::eval::{fold_op, truthy};
 use crate::ir::{
     const_kind, walk_insts, Block, CastOp, Const, ElementTypes, Function, Inst, Kind, LogicOp, Op,
     UnOp, UniformOp, Value,
@@ -148,7 +147,14 @@ fn walk(func: &mut Function, reads: Reads) {
         holds_ints,
         params,
     };
-    fold_block(func, &mut body, &mut consts, &mut map, &reads);
+    fold_block(
+        func,
+        &mut body,
+        &mut consts,
+        &mut map,
+        &reads,
+        &mut BTreeSet::new(),
+    );
     func.body = body;
     super::rename_all(func, &map);
 }
@@ -159,6 +165,7 @@ fn fold_block(
     consts: &mut HashMap<Value, Const>,
     map: &mut HashMap<Value, Value>,
     reads: &Facts,
+    decided: &mut BTreeSet<Value>,
 ) {
     let mut out = Vec::with_capacity(block.insts.len());
     for mut inst in std::mem::take(&mut block.insts) {
@@ -170,9 +177,17 @@ fn fold_block(
                     out.push(inst);
                     continue;
                 }
-                let folded = fold_op(op, &|v| consts.get(&v).cloned())
-                    .or_else(|| element_is(func, op, reads));
+                let folded = match element_is(func, op, reads) {
+                    Some(c) => Some(c),
+                    None => fold_op(op, &|v| consts.get(&v).cloned()),
+                };
                 if let Some(c) = folded {
+                    // D22: a test of an element type, or an operation on one (`not`, `and`).
+                    if matches!(op, Op::Uniform(UniformOp::ElementIs(_), _))
+                        || op.operands().iter().any(|v| decided.contains(v))
+                    {
+                        decided.insert(*dst);
+                    }
                     func.values[dst.index()].kind = const_kind(&c);
                     consts.insert(*dst, c.clone());
                     *op = Op::Const(c);
@@ -185,7 +200,7 @@ fn fold_block(
                     phi.init = super::resolve(map, phi.init);
                 }
                 // Phis vary per iteration: never constants, even when initialised by one.
-                fold_block(func, body, consts, map, reads);
+                fold_block(func, body, consts, map, reads, decided);
             }
             Inst::If {
                 cond,
@@ -194,11 +209,13 @@ fn fold_block(
                 outs,
             } => {
                 *cond = super::resolve(map, *cond);
-                // A condition this body decides (D22: the type of an element, known from the
-                // body's parameter kinds): only the side Python takes is left, in place.
-                if let Some(taken) = consts.get(cond).map(truthy) {
+                // D22: a test of an element type this body decides (the float body's parameters
+                // are float64): only the side Python takes is left, in place, so its result's
+                // kind is not merged with the other side's (`return x + 1` of an int).
+                if let (true, Some(taken)) = (decided.contains(cond), consts.get(cond).map(truthy))
+                {
                     let side = if taken { then } else { other };
-                    fold_block(func, side, consts, map, reads);
+                    fold_block(func, side, consts, map, reads, decided);
                     for o in outs.iter() {
                         let v = super::resolve(map, if taken { o.then } else { o.other });
                         map.insert(o.dst, v);
@@ -206,8 +223,8 @@ fn fold_block(
                     out.append(&mut side.insts);
                     continue;
                 }
-                fold_block(func, then, consts, map, reads);
-                fold_block(func, other, consts, map, reads);
+                fold_block(func, then, consts, map, reads, decided);
+                fold_block(func, other, consts, map, reads, decided);
             }
         }
         out.push(inst);
