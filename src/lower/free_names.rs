@@ -129,13 +129,7 @@ impl Lowerer<'_> {
                 Callee::Bisect(which)
             }
             Some(Binding::NumbersClass(class)) => {
-                self.error_at(
-                    frame,
-                    DiagnosticKind::UnknownCall,
-                    format!("`{name}` is the abstract class `numbers.{class}`: it tests types (D22), it makes no number"),
-                    &*c.func,
-                );
-                return Err(());
+                return self.numbers_class_called(frame, name, &class, c)
             }
             Some(Binding::OpaqueCallable(what)) => {
                 if self.opts.fallback {

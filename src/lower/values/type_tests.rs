@@ -307,6 +307,23 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `Real(x)`: a `numbers` class called (D22: they test types, they make no number).
+    pub(in crate::lower) fn numbers_class_called(
+        &mut self,
+        frame: &Frame,
+        name: &str,
+        class: &str,
+        c: &ast::ExprCall,
+    ) -> R<crate::lower::calls::builtins::Callee> {
+        self.error_at(
+            frame,
+            DiagnosticKind::UnknownCall,
+            format!("`{name}` is the abstract class `numbers.{class}`: it tests types (D22), it makes no number"),
+            &*c.func,
+        );
+        Err(())
+    }
+
     fn bad_element_class(&mut self, frame: &Frame, e: &ast::Expr) -> R<ElementTypes> {
         self.error_at(
             frame,
