@@ -113,6 +113,10 @@ pub enum Binding {
     BisectModule,
     /// `bisect.bisect_left` or `bisect.bisect_right` (`bisect.bisect` is `bisect_right`), by name.
     Bisect(String),
+    /// The stdlib `numbers` module, whose classes `isinstance` tests elements against (D22).
+    NumbersModule,
+    /// A class of the `numbers` module bound directly (`from numbers import Real`), by name.
+    NumbersClass(String),
     /// A class used as a namespace, or a module reached through an alias (D7, D8): the
     /// attributes the function may read as `name.attr`, each with its own binding.
     Namespace(Env),
@@ -172,6 +176,10 @@ pub enum AssumedBinding {
     BisectModule,
     /// The function `bisect.<name>`.
     Bisect(String),
+    /// The `numbers` module.
+    NumbersModule,
+    /// The class `numbers.<name>`.
+    NumbersClass(String),
     /// A function `name` whose `def` is at `line` of another module of the program, `module`
     /// (its `__name__`), whose source file has the sha256 `sha256` (hex): the decorator checks
     /// the live function's globals are that module's and hashes its file again.

@@ -141,6 +141,8 @@ fn env_from_py(d: &Bound<'_, PyDict>) -> PyResult<Env> {
             "classmethod" => Binding::ClassMethod(Box::new(function_from_py(t)?)),
             "bisect_module" => Binding::BisectModule,
             "bisect" => Binding::Bisect(t.get_item(1)?.extract()?),
+            "numbers_module" => Binding::NumbersModule,
+            "numbers_class" => Binding::NumbersClass(t.get_item(1)?.extract()?),
             "namespace" => Binding::Namespace(env_from_py(t.get_item(1)?.cast::<PyDict>()?)?),
             "array" => Binding::Array,
             "enum" => Binding::Enum(t.get_item(1)?.extract()?),
@@ -254,6 +256,8 @@ fn assumption_to_py<'py>(py: Python<'py>, a: &Assumption) -> PyResult<Bound<'py,
         AssumedBinding::Builtin(b) => PyTuple::new(py, ["builtin", b.as_str()])?,
         AssumedBinding::BisectModule => PyTuple::new(py, [PyString::new(py, "bisect_module")])?,
         AssumedBinding::Bisect(name) => PyTuple::new(py, ["bisect", name.as_str()])?,
+        AssumedBinding::NumbersModule => PyTuple::new(py, [PyString::new(py, "numbers_module")])?,
+        AssumedBinding::NumbersClass(name) => PyTuple::new(py, ["numbers_class", name.as_str()])?,
         AssumedBinding::Function { name, line } | AssumedBinding::ClassMethod { name, line } => {
             PyTuple::new(
                 py,

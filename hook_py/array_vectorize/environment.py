@@ -227,6 +227,11 @@ class EnvBuilder:
             for which in ("bisect_left", "bisect_right"):
                 if value is getattr(bisect, which):
                     return ("bisect", which)
+        # D22: the classes `isinstance` tests elements against.
+        if value is numbers:
+            return ("numbers_module",)
+        if isinstance(value, type) and value.__module__ == "numbers" and getattr(numbers, value.__name__, None) is value:
+            return ("numbers_class", value.__name__)
         if callable(value) and _MATH_MEMBERS.get(id(value)) is not None and getattr(math, _MATH_MEMBERS[id(value)], None) is value:
             return ("math_member", _MATH_MEMBERS[id(value)])
         for b in KNOWN_BUILTINS:

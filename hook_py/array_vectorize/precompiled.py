@@ -397,6 +397,12 @@ def check_assumptions(fn: FunctionType, assumptions: list[Assumption]) -> bool |
         elif tag == "bisect":
             if live is not getattr(sys.modules.get("bisect"), binding[1], missing):
                 return False
+        elif tag == "numbers_module":
+            if live is not sys.modules.get("numbers") or live is None:
+                return False
+        elif tag == "numbers_class":
+            if live is not getattr(sys.modules.get("numbers"), binding[1], missing):
+                return False
         elif tag == "enum":
             # D14: an Enum class with the members the static compile saw (its generated code
             # reads the members through the live class).

@@ -4,8 +4,8 @@
 
 use super::choice::{self, CastForm, FloatArg, ScalarArray, UnaryForm};
 use super::runtime::{
-    binary_key, by_key, cast_key, compare_key, BINARY, BROADCAST, ELEMENTWISE, F64, LOOKUP, SELECT,
-    TAKE, UNARY,
+    binary_key, by_key, cast_key, compare_key, BINARY, BROADCAST, ELEMENTWISE, ELEMENT_TYPE, F64,
+    LOOKUP, SELECT, TAKE, UNARY,
 };
 use super::{const_kind, Const, Gen};
 use crate::codegen::pyast::{bin, call, cmp, name, Expr};
@@ -120,8 +120,24 @@ impl Gen<'_> {
                 let a = take();
                 call(name("isinstance"), vec![a, take()])
             }
+            UniformOp::TypeOf => call(name("type"), vec![take()]),
             UniformOp::Truth => call(name("bool"), vec![take()]),
             UniformOp::Number => take(),
+            // D22: `_vec_element_type(xp, x) is float`, `... in (bool, int)`.
+            UniformOp::ElementIs(types) => {
+                let t = call(
+                    name(ELEMENT_TYPE.name),
+                    vec![Expr::Name(self.xp.clone()), take()],
+                );
+                match types.names().as_slice() {
+                    [one] => cmp("is", t, name(one)),
+                    names => cmp(
+                        "in",
+                        t,
+                        Expr::Tuple(names.iter().map(|n| name(n)).collect()),
+                    ),
+                }
+            }
         }
     }
 

@@ -57,6 +57,7 @@ const PYTHON_NAMES: &[&str] = &[
     "True",
     "False",
     "isinstance",
+    "type",
     "str",
     "dict",
     "tuple",

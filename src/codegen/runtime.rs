@@ -194,6 +194,17 @@ pub const UNIFORM: Helper = Helper {
               the parameter is read once per call as a Python object (D14)",
 };
 
+/// The Python type of a parameter's elements (D22).
+pub const ELEMENT_TYPE: Helper = Helper {
+    key: "element_type",
+    name: "_vec_element_type",
+    params: "xp, value",
+    ops: &[],
+    meaning: "the Python type CPython's element loop sees in every element of `value` (a \
+              parameter: an array of bool, int64, uint64 or float64, a LatticeInt, or a Python \
+              scalar): `bool`, `int` or `float`, from its dtype (D22)",
+};
+
 /// The prologue of the element loop of `fallback=True` (D7, D14).
 pub const LOOP_ARGS: Helper = Helper {
     key: "loop_args",
@@ -389,6 +400,7 @@ pub const HELPERS: &[Helper] = &[
     TAKE,
     LOOKUP,
     UNIFORM,
+    ELEMENT_TYPE,
     LOOP_ARGS,
     ERF,
     ERFC,

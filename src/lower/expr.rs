@@ -126,6 +126,9 @@ impl Lowerer<'_> {
 
     /// A comparison chain: `a < b < c` is `a < b and b < c`.
     fn compare(&mut self, frame: &mut Frame, c: &ast::ExprCompare) -> R<Value> {
+        if let Some(test) = self.type_compare(frame, c) {
+            return test;
+        }
         let mut left = self.expr(frame, &c.left);
         let mut acc: Option<Value> = None;
         for (op, right) in c.ops.iter().zip(&c.comparators) {
@@ -173,6 +176,11 @@ impl Lowerer<'_> {
         let saved = frame.cond;
         let mut acc = self.expr(frame, &b.values[0]);
         for operand in &b.values[1..] {
+            // A constant that decides the result: Python never evaluates the rest
+            // (`isinstance(x, str) and x.lower() == "a"` of a number, D22).
+            if self.const_of(acc).is_some_and(|c| truthy(&c) != is_and) {
+                break;
+            }
             let t = self.truth(acc);
             let go_on = if is_and { t } else { self.not(t) };
             if self.shape(go_on) == Shape::Array {

@@ -133,6 +133,9 @@ impl Lowerer<'_> {
                 self.assume(frame, name, AssumedBinding::Bisect(which.clone()));
                 Callee::Bisect(which)
             }
+            Some(Binding::NumbersClass(class)) => {
+                return self.numbers_class_called(frame, name, &class, c)
+            }
             Some(Binding::OpaqueCallable(what)) => {
                 if self.opts.fallback {
                     Callee::Opaque(name.to_string())
@@ -179,6 +182,7 @@ impl Lowerer<'_> {
                 Binding::MathModule
                 | Binding::NumpyModule
                 | Binding::BisectModule
+                | Binding::NumbersModule
                 | Binding::Namespace(_),
             ) => {
                 self.error_at(
@@ -383,6 +387,12 @@ impl Lowerer<'_> {
             Some(Binding::NumpyModule) => self.not_a_value(frame, name, "the `numpy` module", node),
             Some(Binding::BisectModule) => {
                 self.not_a_value(frame, name, "the `bisect` module", node)
+            }
+            Some(Binding::NumbersModule) => {
+                self.not_a_value(frame, name, "the `numbers` module", node)
+            }
+            Some(Binding::NumbersClass(c)) => {
+                self.not_a_value(frame, name, &format!("the class `numbers.{c}`"), node)
             }
             Some(Binding::Namespace(_)) => {
                 self.not_a_value(frame, name, "a module or a class used as a namespace", node)

@@ -289,11 +289,12 @@ impl<'s> Lowerer<'s> {
             match self.f.mode(i) {
                 ParamMode::Optional => {
                     self.values.add_optional_param(v, i);
+                    self.add_type_exact(v);
                 }
                 ParamMode::Uniform => {
                     self.values.add_uniform_arg(v);
                 }
-                ParamMode::Number => {}
+                ParamMode::Number => self.add_type_exact(v),
             }
             frame.vars.insert(p.clone(), Var::Def(v));
         }

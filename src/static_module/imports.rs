@@ -257,6 +257,8 @@ fn plain(b: &Binding) -> bool {
             | Binding::Function(_)
             | Binding::BisectModule
             | Binding::Bisect(_)
+            | Binding::NumbersModule
+            | Binding::NumbersClass(_)
             | Binding::Unresolved(_)
     )
 }

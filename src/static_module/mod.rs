@@ -52,6 +52,8 @@ pub const KNOWN_BUILTINS: &[&str] = &[
     "zip",
     "enumerate",
     "isinstance",
+    "type",
+    "complex",
     "str",
     "dict",
     "tuple",
@@ -433,6 +435,8 @@ fn import_bindings(stmt: &ast::Stmt) -> Vec<(String, Binding)> {
                 let b = match a.name.as_str() {
                     "math" => Binding::MathModule,
                     "bisect" => Binding::BisectModule,
+                    // D22: the classes `isinstance` tests elements against.
+                    "numbers" => Binding::NumbersModule,
                     // D16: assumed to be NumPy; the decorator checks the live module.
                     "numpy" => Binding::NumpyModule,
                     other => Binding::Unresolved(format!("module {other}")),
@@ -448,6 +452,7 @@ fn import_bindings(stmt: &ast::Stmt) -> Vec<(String, Binding)> {
                 let b = match (module.as_str(), absolute, bisect_function(a.name.as_str())) {
                     ("math", true, _) => Binding::MathMember(a.name.to_string()),
                     ("bisect", true, Some(which)) => Binding::Bisect(which.to_string()),
+                    ("numbers", true, _) => Binding::NumbersClass(a.name.to_string()),
                     _ => Binding::Unresolved(format!("imported from {module}")),
                 };
                 out.push((bound, b));

@@ -26,6 +26,7 @@ COMPILER = "compiler (src/)"
 
 # Fixed since they were found; kept as regression tests.
 FIXED = {
+    "int-beyond-64-bits-converted-to-float-in-a-try-body",
     "scalar-phi-result",
     "math-floor-of-int",
     "unbound-done-mask",
@@ -123,13 +124,15 @@ SETTLEMENT = (
 )
 
 CASES = [
-    # ---- found by fuzz campaign 48 (seed 520007 #1608), open ----
+    # ---- found by fuzz campaign 48 (seed 520007 #1608) ----
     case(
         # Issue 28 item 1 made `2 ** 1100` CPython's exact int (it was a wrapped 0-d int64); in a
         # `try` body, an int array `% 2 ** 1100` then meets a float: CPython's lane 0 holds
         # 2**1100 - 1, whose conversion to float raises OverflowError, caught and re-raised as
-        # ValueError; the vectorized call raises nothing (the try body's numeric-error model
-        # knows no int beyond 64 bits).
+        # ValueError; the vectorized call raised nothing: `v` is never read, and dead-code
+        # elimination dropped the operation whose runtime raises item 17's OverflowError.
+        # Fixed: such an operation stays (rewrite/dce.rs `raising_roots`), and the call raises
+        # item 17's OverflowError ("vectorized integers are 64-bit").
         "int-beyond-64-bits-converted-to-float-in-a-try-body",
         "def f(p2):\n    try:\n        v = 1e-300 + (0 - p2) % 2 ** 1100\n    except OverflowError:\n"
         "        raise ValueError('out of range')\n    return 0\n",

@@ -645,6 +645,31 @@ def test_item17_with_an_integer_array_raises_overflow_error_even_off_cpythons_pa
             vectorize(fn)(np.array([1, 3], dtype=np.int64))
 
 
+def dead_overflow(n):
+    v = 1e-300 + (0 - n) % 2**1100
+    return 0
+
+
+def dead_overflow_in_try(n):
+    try:
+        v = 1e-300 + (0 - n) % 2**1100
+    except OverflowError:
+        raise ValueError("out of range")
+    return 0
+
+
+def test_item17_an_operation_that_raises_is_computed_even_when_its_result_is_never_read():
+    # Item 17, last sentence (fuzz finding 520007 #1608): CPython raises on the element 1
+    # (2**1100 - 1 does not convert to float), the vectorized call raises item 17's
+    # OverflowError, also inside a `try` body; on 0 only CPython returns.
+    for fn in (dead_overflow, dead_overflow_in_try):
+        assert fn(0) == 0
+        with pytest.raises((OverflowError, ValueError)):
+            fn(1)
+        with pytest.raises(OverflowError, match="vectorized integers are 64-bit"):
+            vectorize(fn)(np.array([1, 0], dtype=np.int64))
+
+
 def rounded(x):
     return round(x)
 
@@ -681,3 +706,20 @@ def test_item17_a_conversion_beyond_the_float_range_raises_even_off_cpythons_pat
     assert converted_when_small(1.0) == 1.0  # CPython never converts for 1.0
     with pytest.raises(OverflowError, match="too large to convert to float"):
         vectorize(converted_when_small)(np.array([1.0, 2.0]))
+
+
+def _is_int(n):
+    if isinstance(n, int):
+        return 1
+    return 0
+
+
+def test_item39_a_numpy_scalar_argument_is_a_0d_array_of_python_scalars():
+    # Item 38 (D22): the element of a NumPy scalar argument is the Python scalar `.item()` gives,
+    # as np.vectorize passes it; CPython called with the NumPy scalar itself sees its own type.
+    vec = vectorize(_is_int)
+    assert _is_int(np.int64(3)) == 0 and _is_int(np.int64(3).item()) == 1
+    assert np.asarray(vec(np.int64(3))).item() == 1
+    assert np.asarray(vec(np.float32(0.5))).item() == 0
+    assert np.asarray(vec(np.array([1, 2], dtype=np.int16))).tolist() == [1, 1]
+    assert np.vectorize(_is_int)(np.array([1, 2])).tolist() == [1, 1]

@@ -1,4 +1,4 @@
-//! The walk over a function's body that [`super::uniform::param_modes`] reads parameter uses
+//! The walk over a function's body that [`super::param_modes`] reads parameter uses
 //! from (D14): every expression of every statement, nested ones included, displays and
 //! comprehensions too (D18: `{0: cap is not None}` tests `cap` as `cap is not None` alone does).
 

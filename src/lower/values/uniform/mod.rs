@@ -9,14 +9,16 @@
 //! number (`limit=None`) is [`ParamMode::Optional`]: `limit is None` reads the argument as
 //! passed, its numeric uses read it converted.
 
+mod expr_walk;
+
 use rustpython_parser::ast;
 
-use super::expr_walk::walk_stmts;
 use crate::diagnostics::DiagnosticKind;
 use crate::env::{AssumedBinding, Binding, Env, FunctionSource, Hidden};
 use crate::frontend::extract::ParsedFunction;
 use crate::ir::{CmpOp, Kind, ObjCmp, ObjLit, Op, ParamMode, Shape, UniformOp, Value};
 use crate::lower::{Frame, Lowerer, R};
+use expr_walk::walk_stmts;
 
 /// Annotations that make a parameter uniform (bare, or the last part of a dotted name).
 const UNIFORM_ANNOTATIONS: &[&str] = &[
@@ -36,9 +38,6 @@ const UNIFORM_ANNOTATIONS: &[&str] = &[
 /// Annotations of a number.
 const NUMBER_ANNOTATIONS: &[&str] = &["float", "int", "bool"];
 
-/// Builtin types `isinstance` may test a uniform value against.
-const ISINSTANCE_TYPES: &[&str] = &["int", "float", "bool", "str", "dict", "tuple", "list"];
-
 /// What an annotation says of a parameter.
 #[derive(Clone, Copy, PartialEq)]
 enum Annotated {
@@ -56,7 +55,8 @@ type Signature = (Vec<String>, Vec<ParamMode>);
 /// when the body subscripts it with a constant key, reads an attribute of it, compares it with
 /// a string literal or an Enum member, tests it with `is`/`is not` against anything but `None`,
 /// or passes it to `isinstance`. A parameter annotated `Optional[float]` (`float | None`), or
-/// tested `is None` and used in no uniform way, is optional: `None` or a number.
+/// tested `is None` and used in no uniform way, is optional: `None` or a number; so is one whose
+/// default is `None` whose elements' type is tested (`isinstance(cap, float)`, D22).
 ///
 /// An argument passed on to a helper of the environment counts as the helper uses its
 /// parameter (`tax(income, params)` with `def tax(x, p): return x * p["rate"]`), through
@@ -66,7 +66,7 @@ pub(in crate::lower) fn param_modes(
     env: &Env,
     helper_modes: &mut dyn FnMut(&FunctionSource) -> Option<Signature>,
 ) -> Vec<ParamMode> {
-    let mut uses = vec![(false, false); func.params.len()];
+    let mut uses = vec![(false, false, false); func.params.len()];
     let index = |name: &str| func.params.iter().position(|p| p == name);
     walk_stmts(&func.body, &mut |e| {
         let mut found = uniform_uses(e, env);
@@ -76,6 +76,7 @@ pub(in crate::lower) fn param_modes(
                 match use_ {
                     Use::Uniform => uses[i].0 = true,
                     Use::NoneTest => uses[i].1 = true,
+                    Use::TypeTest => uses[i].2 = true,
                 }
             }
         }
@@ -84,16 +85,18 @@ pub(in crate::lower) fn param_modes(
         .iter()
         .enumerate()
         .map(|(i, _)| {
-            let (annotation, _) = func.hints.get(i).cloned().unwrap_or((None, false));
+            let (annotation, default_none) = func.hints.get(i).cloned().unwrap_or((None, false));
             let annotated = annotation
                 .as_ref()
                 .map_or(Annotated::Unknown, |a| annotated(a, env));
-            let (uniform_use, none_test) = uses[i];
+            let (uniform_use, none_test, type_test) = uses[i];
             match annotated {
                 Annotated::Uniform => ParamMode::Uniform,
                 _ if uniform_use => ParamMode::Uniform,
                 Annotated::OptionalNumber => ParamMode::Optional,
                 _ if none_test => ParamMode::Optional,
+                // D22: `def f(x, cap=None)` testing `isinstance(cap, float)`: None or a number.
+                _ if type_test && default_none => ParamMode::Optional,
                 _ => ParamMode::Number,
             }
         })
@@ -148,6 +151,8 @@ fn helper_uses<'a>(
 enum Use {
     Uniform,
     NoneTest,
+    /// `isinstance(p, float)`, `type(p) is int`: the type of a number's elements (D22).
+    TypeTest,
 }
 
 /// The parameter uses expression `e` itself makes (its children are walked separately).
@@ -194,13 +199,52 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
             }
         }
         E::Call(c) => {
-            if matches!(c.func.as_ref(), E::Name(f) if f.id.as_str() == "isinstance") {
-                out.extend(c.args.first().and_then(name_of).map(|n| (n, Use::Uniform)));
+            // D22: `isinstance(x, (int, float))` tests a number's elements; a class only a
+            // per-call object can be an instance of (`str`, `dict`, an Enum) makes it uniform.
+            let isinstance = matches!(c.func.as_ref(), E::Name(f) if f.id.as_str() == "isinstance");
+            if let (true, Some(k)) = (isinstance, c.args.get(1)) {
+                let use_ = || {
+                    if names_object_class(k, env) {
+                        Use::Uniform
+                    } else {
+                        Use::TypeTest
+                    }
+                };
+                out.extend(c.args.first().and_then(name_of).map(|n| (n, use_())));
             }
         }
         _ => {}
     }
+    // `type(p) is str`, `type(p) in (str, dict)`: likewise.
+    if let E::Compare(c) = e {
+        if let (E::Call(t), Some(k)) = (c.left.as_ref(), c.comparators.first()) {
+            let is_type = matches!(t.func.as_ref(), E::Name(f) if f.id.as_str() == "type");
+            if is_type {
+                let use_ = || {
+                    if names_object_class(k, env) {
+                        Use::Uniform
+                    } else {
+                        Use::TypeTest
+                    }
+                };
+                out.extend(t.args.first().and_then(name_of).map(|n| (n, use_())));
+            }
+        }
+    }
     out
+}
+
+/// Whether the classes `e` (a name or a tuple of names) name one that no number is an instance
+/// of but a per-call object may be: `str`, `dict`, an Enum class of the environment (D14, D22).
+fn names_object_class(e: &ast::Expr, env: &Env) -> bool {
+    match e {
+        ast::Expr::Tuple(t) => t.elts.iter().any(|x| names_object_class(x, env)),
+        ast::Expr::Name(n) => {
+            matches!(n.id.as_str(), "str" | "dict")
+                || matches!(env.get(n.id.as_str()), Some(Binding::Enum(_)))
+        }
+        _ => false,
+    }
 }
 
 fn is_none(e: &ast::Expr) -> bool {
@@ -512,88 +556,11 @@ impl Lowerer<'_> {
 
     /// The argument as the caller passed it, for a parameter that may be `None` (the numeric
     /// reads see the converted argument).
-    fn as_passed(&mut self, v: Value) -> Value {
-        match self.values.optional.get(&v).copied() {
+    pub(in crate::lower) fn as_passed(&mut self, v: Value) -> Value {
+        match self.values.function.optional.get(&v).copied() {
             Some(i) => self.uniform(UniformOp::Arg(i), vec![]),
             None => v,
         }
-    }
-
-    /// `isinstance(value, T)` with `value` uniform and `T` a builtin type, an Enum class of the
-    /// environment, or a tuple of those.
-    pub(in crate::lower) fn isinstance_call(
-        &mut self,
-        frame: &mut Frame,
-        c: &ast::ExprCall,
-    ) -> R<Value> {
-        let args = &c.args;
-        if args.len() != 2 || !c.keywords.is_empty() {
-            self.error_at(
-                frame,
-                DiagnosticKind::BadArguments,
-                "isinstance() takes 2 positional arguments".into(),
-                c,
-            );
-            return Err(());
-        }
-        let v = self.expr(frame, &args[0]);
-        let v = self.as_passed(v);
-        if !self.is_object(v) {
-            if !self.poisoned.contains(&v) {
-                self.error_at(
-                    frame,
-                    DiagnosticKind::UnsupportedExpression,
-                    "isinstance() applies to uniform values (D14: a parameter passed as a per-call object); the type of a number per element is decided by the array's dtype".into(),
-                    &args[0],
-                );
-            }
-            return Err(());
-        }
-        let classes = self.isinstance_classes(frame, &args[1])?;
-        Ok(self.uniform(UniformOp::IsInstance, vec![v, classes]))
-    }
-
-    /// The second argument of `isinstance`.
-    fn isinstance_classes(&mut self, frame: &mut Frame, e: &ast::Expr) -> R<Value> {
-        match e {
-            ast::Expr::Tuple(t) => {
-                let items = t
-                    .elts
-                    .iter()
-                    .map(|x| self.isinstance_classes(frame, x))
-                    .collect::<R<Vec<Value>>>()?;
-                Ok(self.uniform(UniformOp::Tuple, items))
-            }
-            ast::Expr::Name(n) if !frame.vars.contains_key(n.id.as_str()) => {
-                let name = n.id.as_str();
-                match frame.env.get(name).cloned() {
-                    Some(Binding::Enum(members)) => Ok(self.enum_class(name, &members)),
-                    Some(Binding::Builtin(b)) if ISINSTANCE_TYPES.contains(&b.as_str()) => {
-                        self.assume(frame, name, AssumedBinding::Builtin(b.clone()));
-                        Ok(self.uniform(UniformOp::Builtin(b), vec![]))
-                    }
-                    Some(Binding::Unresolved(_)) => {
-                        self.names.defer(name);
-                        Err(())
-                    }
-                    _ => self.bad_class(frame, e),
-                }
-            }
-            _ => self.bad_class(frame, e),
-        }
-    }
-
-    fn bad_class(&mut self, frame: &Frame, e: &ast::Expr) -> R<Value> {
-        self.error_at(
-            frame,
-            DiagnosticKind::UnsupportedExpression,
-            format!(
-                "isinstance() here takes a builtin type ({}), an Enum class of the module, or a tuple of those",
-                ISINSTANCE_TYPES.join(", ")
-            ),
-            e,
-        );
-        Err(())
     }
 
     /// Whether `name` holds a uniform parameter as passed: a call through it (`xnp.minimum(a,
