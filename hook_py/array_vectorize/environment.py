@@ -15,6 +15,7 @@ import re
 import sys
 import types
 
+from . import _core
 from .live_source import SourceChanged
 from .live_source import function_source as checked_source
 from .precompiled import exception_class, frozen_object, is_uniform_object
@@ -102,6 +103,18 @@ def compile_name(fn: types.FunctionType) -> str:
 def is_numpy(value: Any) -> bool:
     """Whether `value` is the NumPy module (D16), without importing NumPy."""
     return isinstance(value, types.ModuleType) and value is sys.modules.get("numpy")
+
+
+def numpy_member(value: Any) -> str | None:
+    """The name NumPy binds the function or type `value` to (`np.abs` is `absolute`), when
+    `value` is one of NumPy's module attributes; None otherwise (numbers are constants)."""
+    numpy = sys.modules.get("numpy")
+    if numpy is None or isinstance(value, (types.ModuleType, numbers.Number)):
+        return None
+    name = getattr(value, "__name__", None)
+    if isinstance(name, str) and getattr(numpy, name, None) is value:
+        return name
+    return None
 
 
 def is_array(value: Any) -> bool:
@@ -197,6 +210,13 @@ class EnvBuilder:
                     return ("bisect", which)
         if callable(value) and _MATH_MEMBERS.get(id(value)) is not None and getattr(math, _MATH_MEMBERS[id(value)], None) is value:
             return ("math_member", _MATH_MEMBERS[id(value)])
+        numpy_name = numpy_member(value)
+        if numpy_name is not None:
+            if numpy_name in _core.NUMPY_NAMES:
+                # D16: a NumPy function imported by name (`from numpy import exp as e`).
+                return ("numpy_member", numpy_name)
+            self.hidden_values[name] = value
+            return ("callable", f"the NumPy function `numpy.{numpy_name}`, which D16 does not map (docs/numpy.md)")
         for b in KNOWN_BUILTINS:
             if value is getattr(builtins, b):
                 return ("builtin", b)

@@ -15,6 +15,7 @@ use crate::diagnostics::DiagnosticKind;
 use crate::env::{AssumedBinding, Binding, Env, FunctionSource};
 use crate::frontend::extract::ParsedFunction;
 use crate::ir::{CmpOp, Kind, ObjCmp, ObjLit, Op, ParamMode, Shape, UniformOp, Value};
+use crate::lower::calls::written::round_ndigits_name;
 use crate::lower::{Frame, Hidden, Lowerer, R};
 
 /// Annotations that make a parameter uniform (bare, or the last part of a dotted name).
@@ -193,6 +194,8 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
             if matches!(c.func.as_ref(), E::Name(f) if f.id.as_str() == "isinstance") {
                 out.extend(c.args.first().and_then(name_of).map(|n| (n, Use::Uniform)));
             }
+            // `round(x, n)`: one ndigits per call.
+            out.extend(round_ndigits_name(c).map(|n| (n, Use::Uniform)));
         }
         _ => {}
     }
