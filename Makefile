@@ -11,6 +11,7 @@ help: ## Show this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
 $(VENV)/.ready: pyproject.toml
+	@echo "Creating $(VENV) and installing maturin (the Rust build tool) from PyPI..."
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip "maturin>=1.5,<2"
 	touch $@
@@ -19,7 +20,8 @@ venv: $(VENV)/.ready ## Create .venv with maturin
 
 wheel: $(VENV)/.ready ## Build the extension once (dev profile, opt-level 1) into dist/ and install it
 	rm -rf dist && mkdir -p dist
-	$(PY) -m maturin build --profile dev --out dist --quiet
+	@echo "Building the Rust core with cargo (the first build compiles every crate: about 2-3 minutes on 2 cores; later builds only what changed)..."
+	$(PY) -m maturin build --profile dev --out dist
 	$(PIP) install -q --force-reinstall --no-deps dist/*.whl
 	$(PIP) install -q "$$(ls dist/*.whl)" numpy
 

@@ -17,20 +17,21 @@ use crate::pipeline::{self, Compiled, Options, Request};
 use crate::static_module::imports::{ForeignModule, Imports};
 use crate::static_module::{self, Outcome};
 
+// Named as the package exports them (`array_vectorize.VectorizationError` in a traceback).
 create_exception!(
-    _core,
+    array_vectorize,
     VectorizationError,
     PyValueError,
     "The function cannot be vectorized exactly (D10)."
 );
 create_exception!(
-    _core,
+    array_vectorize,
     InternalError,
     PyRuntimeError,
     "A bug in array-vectorize's compiler; please report it."
 );
 create_exception!(
-    _core,
+    array_vectorize._core,
     DeferredError,
     PyValueError,
     "Static compilation needs the live function."
@@ -158,7 +159,7 @@ fn env_from_py(d: &Bound<'_, PyDict>) -> PyResult<Env> {
     Ok(env)
 }
 
-/// `("function" | "classmethod", source, path, first_line, qualname, env)`.
+/// `("function" | "classmethod", source, path, first_line, qualname, env[, library])`.
 fn function_from_py(t: &Bound<'_, PyTuple>) -> PyResult<FunctionSource> {
     let env_obj = t.get_item(5)?;
     let env = if env_obj.is_none() {
@@ -172,6 +173,7 @@ fn function_from_py(t: &Bound<'_, PyTuple>) -> PyResult<FunctionSource> {
         first_line: t.get_item(3)?.extract()?,
         name: t.get_item(4)?.extract()?,
         env,
+        library: t.len() > 6 && t.get_item(6)?.is_truthy()?,
     })
 }
 

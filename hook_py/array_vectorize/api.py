@@ -53,19 +53,29 @@ def vectorize(
         bare value for one); the result is checked against the scalar original, element by
         element, at decoration.
     """
+    # A compile error is raised from here, the user's `@vectorize` line, without the frames of
+    # array_vectorize that found it: its message says where each problem is (file:line:col), and
+    # those frames are of no use to the reader, as pytest hides its own. (An InternalError, a bug
+    # of ours, keeps them.) The `raise` line is what the traceback shows, so it says so.
+    options = (protect_domains, namespace, fallback, verify, nan_on_raise)
     if fn is None:
 
         def decorator(fn: Callable) -> Any:
-            return vectorize(
-                fn,
-                protect_domains=protect_domains,
-                namespace=namespace,
-                fallback=fallback,
-                verify=verify,
-                nan_on_raise=nan_on_raise,
-            )
+            try:
+                return _vectorize(fn, *options)
+            except VectorizationError as exc:
+                raise exc.with_traceback(None) from None  # the problems, each at its file:line:col, are below
 
         return decorator
+    try:
+        return _vectorize(fn, *options)
+    except VectorizationError as exc:
+        raise exc.with_traceback(None) from None  # the problems, each at its file:line:col, are below
+
+
+def _vectorize(
+    fn: Callable, protect_domains: bool, namespace: Any, fallback: bool, verify: Any, nan_on_raise: bool
+) -> Any:
     original = getattr(fn, "_vectorized_original", fn)
     if not isinstance(original, FunctionType):
         raise TypeError(f"vectorize expects a Python function, got {type(fn).__name__}")
@@ -184,10 +194,7 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
             scalar_source=entry.get("scalar_source"),
         )
     if compile_disabled():
-        raise CompileDisabledError(
-            f"{original.__module__}.{original.__qualname__} would be compiled, but ARRAY_VECTORIZE_NO_COMPILE=1 "
-            "forbids compiling: precompile it (array_vectorize.build) or unset ARRAY_VECTORIZE_NO_COMPILE"
-        )
+        raise _compile_disabled_error(original)
     try:
         compiled, hidden = compile_live(original, options)
     except VectorizationError:
@@ -204,6 +211,26 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
         hidden=hidden,
         namespace=namespace,
         scalar_source=compiled["scalar_source"],
+    )
+
+
+def _compile_disabled_error(original: FunctionType) -> CompileDisabledError:
+    """What ARRAY_VECTORIZE_NO_COMPILE=1 says of a function it keeps from compiling: one its
+    wheel leaves to run time on purpose (``[tool.array-vectorize] runtime``) must be taken out
+    of that list or allowed to compile; any other must be precompiled."""
+    from .wheel_artifacts import left_to_runtime
+
+    name = f"{original.__module__}.{original.__qualname__}"
+    if left_to_runtime(original):
+        return CompileDisabledError(
+            f"{name} is listed in [tool.array-vectorize] runtime of the project that built its wheel, so the wheel "
+            "holds no code for it and the decorator compiles it at import, which ARRAY_VECTORIZE_NO_COMPILE=1 forbids: "
+            f'take "{original.__module__}:{original.__qualname__}" out of `runtime` (the build then precompiles it, '
+            "or says why it cannot), or unset ARRAY_VECTORIZE_NO_COMPILE"
+        )
+    return CompileDisabledError(
+        f"{name} would be compiled, but ARRAY_VECTORIZE_NO_COMPILE=1 forbids compiling: precompile it "
+        "(array_vectorize.build) or unset ARRAY_VECTORIZE_NO_COMPILE"
     )
 
 

@@ -11,6 +11,7 @@ import builtins
 import enum
 import math
 import numbers
+import os
 import re
 import sys
 import types
@@ -76,6 +77,27 @@ def closure_values(fn: types.FunctionType) -> dict[str, Any]:
 def unwrap(fn: Any) -> Any:
     """The scalar original behind a vectorized wrapper."""
     return getattr(fn, "_vectorized_original", fn)
+
+
+_LIBRARY_DIRS: tuple[str, ...] | None = None
+
+
+def is_library_file(path: str) -> bool:
+    """Whether `path` is a file of another library: the standard library or an installed package
+    (site-packages), whose problems the compiler reports at the call (src/lower/calls/inline.rs)."""
+    global _LIBRARY_DIRS
+    if _LIBRARY_DIRS is None:
+        import site
+        import sysconfig
+
+        dirs = {sysconfig.get_paths().get(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+        try:
+            dirs.update(site.getsitepackages())
+            dirs.add(site.getusersitepackages())
+        except AttributeError:  # pragma: no cover - a virtualenv's old site.py
+            pass
+        _LIBRARY_DIRS = tuple(os.path.join(os.path.realpath(d), "") for d in dirs if d)
+    return os.path.realpath(path).startswith(_LIBRARY_DIRS)
 
 
 def function_source(fn: types.FunctionType) -> tuple[str, str, int]:
@@ -267,7 +289,7 @@ class EnvBuilder:
                 env = None  # a cycle: recursion, which the compiler reports
             else:
                 env = self.env_of(original)
-            return ("function", source, path, line, compile_name(original), env)
+            return ("function", source, path, line, compile_name(original), env, is_library_file(path))
         if is_array(value):
             self.hidden_values[name] = value
             return ("array",)

@@ -5,7 +5,8 @@ Layout, beside each module ``pkg/mod.py`` of the installed wheel that has marked
     pkg/__vectorized__/mod.json              manifest: BUILD_ID, sha256 of mod.py, one entry
                                              per precompiled function (compile_module's, less
                                              the source, plus the vectorized docstring), each
-                                             naming its file
+                                             naming its file; under "runtime", the qualnames
+                                             of those [tool.array-vectorize] runtime lists
     pkg/__vectorized__/mod/<qualname>.py     the generated source, byte for byte; the
                                              installer byte-compiles it like any module
 
@@ -106,6 +107,21 @@ def serves(module_file: str, module: str) -> bool:
     # adopt it.
     manifest = _MODULES[module_file] = _Manifest(_load_manifest(module_file, module))
     return bool(manifest.entries)
+
+
+def left_to_runtime(fn: types.FunctionType) -> bool:
+    """Whether the wheel that installed `fn`'s module has no code for it because the project
+    lists it in ``[tool.array-vectorize] runtime`` (the manifest's ``"runtime"``), for the
+    message of ``ARRAY_VECTORIZE_NO_COMPILE=1``. Read on that error path only."""
+    filename = fn.__code__.co_filename
+    if not filename.endswith(".py"):
+        return False
+    try:
+        with open(manifest_path(filename), "rb") as f:
+            manifest = json.loads(f.read())
+        return manifest.get("module") == fn.__module__ and fn.__qualname__ in manifest.get("runtime", ())
+    except (OSError, ValueError, AttributeError, TypeError):
+        return False
 
 
 def forget() -> None:

@@ -362,7 +362,11 @@ def test_deferred_functions_fail_naming_what_only_run_time_knows(tmp_path):
         "`SCALE` is bound to something the build cannot evaluate"
     ) in str(info.value)
     artifacts, report = _precompile(entries, root, runtime=["pkg.w:*"])
-    assert artifacts == {} and report.runtime == ["pkg.w:f"]
+    assert report.runtime == ["pkg.w:f"] and report.precompiled == []
+    # No code; the manifest names the function left to run time, for ARRAY_VECTORIZE_NO_COMPILE's message.
+    assert list(artifacts) == ["pkg/__vectorized__/w.json"]
+    manifest = json.loads(artifacts["pkg/__vectorized__/w.json"].data)
+    assert (manifest["functions"], manifest["runtime"]) == ([], ["f"])
 
 
 def test_options_the_build_cannot_read(tmp_path):

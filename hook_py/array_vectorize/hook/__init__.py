@@ -481,7 +481,7 @@ def _prepare(fullname: str, origin: str, data: bytes, namespace: dict) -> None:
             entry["from_cache_file"] = True  # stats()["disk_cache_hits"] counts their decorations
         register(origin, entries, namespace, data)
         if _DEBUG:
-            log(fullname, f"cache hit ({summary(entries)}) {path}")
+            log(fullname, f"cache hit ({summary(entries, 'read from the cache, nothing compiled')}) {path}")
         return
     from .compile import compile_and_cache
 
@@ -495,12 +495,14 @@ def register(origin: str, entries: list[dict], namespace: dict, data: bytes) -> 
         precompiled.register(name, entries, "hook", namespace, data)
 
 
-def summary(entries: list[dict]) -> str:
+def summary(entries: list[dict], ok: str) -> str:
+    """What a module's entries hold, for the debug log: `ok` says what became of the functions
+    that compiled (``compiled`` by this import, ``read from the cache`` on a hit)."""
     counts = {"ok": 0, "deferred": 0, "error": 0}
     for e in entries:
         status = e.get("status", "error")
         counts[status] = counts.get(status, 0) + 1
-    return f"{counts['ok']} compiled, {counts['deferred']} deferred, {counts['error']} rejected"
+    return f"{counts['ok']} {ok}, {counts['deferred']} deferred to the decorator, {counts['error']} rejected"
 
 
 # ---- finder --------------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ def compile_and_cache(
     _add_python_side(entries, source, origin, fullname)
     register(origin, entries, namespace, data)
     seconds = time.perf_counter() - t0
-    log(fullname, f"compiled ({summary(entries)}) in {seconds * 1e3:.1f} ms [{why_miss}]; {_write(path, key, entries, origin, deps)}")
+    log(fullname, f"compiled ({summary(entries, 'compiled')}) in {seconds * 1e3:.1f} ms [{why_miss}]; {_write(path, key, entries, origin, deps)}")
 
 
 def _program_modules(source: str, fullname: str, origin: str) -> tuple[str, dict, list]:

@@ -22,30 +22,103 @@ impl Lowerer<'_> {
         if let Some(p) = self.calls.helpers.get(&key) {
             return Ok(p.clone());
         }
+        // Another library's problems are kept for its calls to report (`call_helper`).
+        let mut found = vec![];
         let parsed = frontend::parse_function(
             self.sources,
             &fs.path,
             &fs.source,
             fs.first_line,
             &fs.name,
-            &mut self.diags,
+            &mut found,
         );
-        match parsed {
+        let result = match parsed {
             Ok((p, _)) => {
                 let p = Rc::new(p);
-                self.calls.helpers.insert(key, p.clone());
+                self.calls.helpers.insert(key.clone(), p.clone());
                 Ok(p)
             }
             Err(mut d) => {
                 d.message = format!("in helper `{}`: {}", fs.name, d.message);
-                self.diags.push(d);
+                found.push(d);
                 Err(())
             }
+        };
+        if fs.library {
+            self.calls.library_problems.insert(key, found);
+        } else {
+            self.diags.extend(found);
         }
+        result
     }
 
-    /// A call of a helper function of the environment.
+    /// A call of a helper function of the environment. Problems inside another library's
+    /// function (`statistics.fmean`), whose source the user does not edit, become one problem
+    /// at the call ([`Lowerer::library_call_problem`]).
     pub(in crate::lower) fn call_helper(
+        &mut self,
+        frame: &mut Frame,
+        c: &ast::ExprCall,
+        fs: &FunctionSource,
+    ) -> R<Value> {
+        if !fs.library {
+            return self.call_helper_inlined(frame, c, fs);
+        }
+        let mark = self.diags.len();
+        let value = self.call_helper_inlined(frame, c, fs);
+        let (lowered, own): (Vec<_>, Vec<_>) = self
+            .diags
+            .drain(mark..)
+            .partition(|d| d.source != frame.source);
+        self.diags.extend(own);
+        let key = (fs.path.clone(), fs.first_line, fs.name.clone());
+        let mut inside = self
+            .calls
+            .library_problems
+            .get(&key)
+            .cloned()
+            .unwrap_or_default();
+        inside.extend(lowered);
+        if !inside.is_empty() {
+            self.library_call_problem(frame, c, fs, &inside);
+            return Err(());
+        }
+        value
+    }
+
+    /// The one problem reported at a call of another library's function whose code does not
+    /// compile (`inside`: its problems): where the function is, the first of them, and that
+    /// `fallback=True` runs what cannot be vectorized element by element.
+    fn library_call_problem(
+        &mut self,
+        frame: &Frame,
+        c: &ast::ExprCall,
+        fs: &FunctionSource,
+        inside: &[crate::diagnostics::Diagnostic],
+    ) {
+        let callee = dotted(&c.func).unwrap_or_else(|| fs.name.clone());
+        let first = &inside[0];
+        let at = self.sources.get(first.source).map_or(String::new(), |s| {
+            let (line, col) = s.position(first.start);
+            format!("{}:{line}:{col}: ", s.path)
+        });
+        let more = match inside.len() {
+            1 => String::new(),
+            2 => "; 1 more problem there".into(),
+            n => format!("; {} more problems there", n - 1),
+        };
+        self.error_at(
+            frame,
+            DiagnosticKind::UnknownCall,
+            format!(
+                "cannot vectorize this call of `{callee}`, a function of another library ({}:{}) whose code does not compile ({at}{}{more}); with `@vectorize(fallback=True)` what cannot be vectorized runs element by element, calling `{callee}` as it is",
+                fs.path, fs.first_line, first.message
+            ),
+            c,
+        );
+    }
+
+    fn call_helper_inlined(
         &mut self,
         frame: &mut Frame,
         c: &ast::ExprCall,
@@ -337,6 +410,15 @@ impl Lowerer<'_> {
     }
 }
 
+/// `name` or `a.b.c`: how a call names its callee, when it is a plain name or attribute chain.
+fn dotted(e: &ast::Expr) -> Option<String> {
+    match e {
+        ast::Expr::Name(n) => Some(n.id.to_string()),
+        ast::Expr::Attribute(a) => Some(format!("{}.{}", dotted(&a.value)?, a.attr)),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::env::{Binding, FunctionSource};
@@ -350,6 +432,7 @@ mod tests {
             first_line: 1,
             name: name.into(),
             env: None,
+            library: false,
         };
         (
             if name == "sq" { "sq" } else { "g" },

@@ -18,6 +18,7 @@ pub(in crate::lower) mod written;
 
 use std::rc::Rc;
 
+use crate::diagnostics::Diagnostic;
 use crate::frontend::extract::ParsedFunction;
 use crate::Map as HashMap;
 
@@ -38,6 +39,9 @@ pub(in crate::lower) type FunctionId = (String, usize, String);
 pub(in crate::lower) struct CallState {
     /// Every helper parsed so far, by its identity.
     pub(in crate::lower::calls) helpers: HashMap<FunctionId, Rc<ParsedFunction>>,
+    /// What the front end found wrong in another library's functions (`FunctionSource::library`),
+    /// kept for the one problem each call reports instead (`inline.rs`).
+    pub(in crate::lower::calls) library_problems: HashMap<FunctionId, Vec<Diagnostic>>,
     /// The compiled function, then the helpers being inlined into it, innermost last.
     pub(in crate::lower::calls) call_stack: Vec<FunctionId>,
     /// The inlining budget ran out (reported once; every later call fails at once).
