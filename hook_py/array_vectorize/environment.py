@@ -238,7 +238,7 @@ class EnvBuilder:
                 # D16: a NumPy function imported by name (`from numpy import exp as e`).
                 return ("numpy_member", numpy_name)
             self.hidden_values[name] = value
-            return ("callable", f"the NumPy function `numpy.{numpy_name}`, which D16 does not map (docs/numpy.md)")
+            return ("callable", f"the NumPy function `numpy.{numpy_name}`, which is not in the NumPy table of docs/numpy.md")
         for b in KNOWN_BUILTINS:
             if value is getattr(builtins, b):
                 return ("builtin", b)

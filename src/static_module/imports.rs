@@ -156,7 +156,9 @@ fn member(env: &Env, name: &str) -> Option<Binding> {
             }
             Some(Binding::Function(fs))
         }
-        b @ (Binding::Const(_) | Binding::MathMember(_) | Binding::NumpyMember(_)) => Some(b.clone()),
+        b @ (Binding::Const(_) | Binding::MathMember(_) | Binding::NumpyMember(_)) => {
+            Some(b.clone())
+        }
         _ => None,
     }
 }

@@ -562,7 +562,9 @@ fn import_bindings(stmt: &ast::Stmt) -> Vec<(String, Binding)> {
 fn numpy_member(name: &str) -> Binding {
     match crate::lower::numpy_name(name) {
         Some(_) => Binding::NumpyMember(name.to_string()),
-        None => Binding::Unresolved(format!("numpy.{name}, which D16 does not map")),
+        None => Binding::Unresolved(format!(
+            "numpy.{name}, which is not in the NumPy table of docs/numpy.md"
+        )),
     }
 }
 

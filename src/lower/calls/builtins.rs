@@ -305,7 +305,7 @@ impl Lowerer<'_> {
     }
 
     /// `float(x)`, `int(x)`, `bool(x)`, `round(x)`.
-    pub(in crate::lower::calls) fn conversion(
+    fn conversion(
         &mut self,
         frame: &mut Frame,
         c: &ast::ExprCall,

@@ -166,10 +166,10 @@ impl Lowerer<'_> {
                 let a = self.positional(frame, c, &what, 1, 1)?;
                 Ok(self.sign(a[0]))
             }
-            Lowering::Cast(CastOp::Int) => self.conversion(frame, c, "int", &what),
             Lowering::Cast(op) => {
+                // D16: NumPy's cast, which never raises (`np.int64(nan)` is not `int(nan)`).
                 let a = self.positional(frame, c, &what, 1, 1)?;
-                Ok(self.cast(op, a[0]))
+                Ok(self.numpy_cast(frame, op, a[0]))
             }
             Lowering::Constant(_) => {
                 self.error_at(
@@ -190,7 +190,12 @@ impl Lowerer<'_> {
     }
 
     /// `np.where(cond, a, b)` of operands already promoted to one kind.
-    pub(in crate::lower::calls) fn numpy_where(&mut self, cond: Value, a: Value, b: Value) -> Value {
+    pub(in crate::lower::calls) fn numpy_where(
+        &mut self,
+        cond: Value,
+        a: Value,
+        b: Value,
+    ) -> Value {
         let (k0, k1) = (self.kind(a), self.kind(b));
         if self.const_of(cond).is_some() && (k0 != k1 || k0 == Kind::Unknown) {
             // A constant condition picks one side, but NumPy's result has the dtype of

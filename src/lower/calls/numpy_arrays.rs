@@ -189,7 +189,10 @@ impl Lowerer<'_> {
             self.error_at(
                 frame,
                 DiagnosticKind::BadArguments,
-                format!("{what} takes {} and an optional dtype= here", names.join(", ")),
+                format!(
+                    "{what} takes {} and an optional dtype= here",
+                    names.join(", ")
+                ),
                 c,
             );
             return Err(());
@@ -274,7 +277,12 @@ impl Lowerer<'_> {
 
     /// `v` converted as NumPy's unsafe cast does: `float()`, `int()` (truncation toward zero;
     /// nan and ±inf, undefined in NumPy, give item 7's values) or `bool()`, never raising.
-    fn numpy_cast(&mut self, frame: &Frame, op: CastOp, v: Value) -> Value {
+    pub(in crate::lower::calls) fn numpy_cast(
+        &mut self,
+        frame: &Frame,
+        op: CastOp,
+        v: Value,
+    ) -> Value {
         let v = if op == CastOp::Int && !matches!(self.kind(v), Kind::Int | Kind::Bool) {
             self.protect(frame, v, SafeValue::Zero)
         } else {
@@ -308,7 +316,10 @@ impl Lowerer<'_> {
             },
             _ => None,
         }?;
-        let op = DTYPES.iter().find(|(n, _)| *n == written).map(|(_, op)| *op);
+        let op = DTYPES
+            .iter()
+            .find(|(n, _)| *n == written)
+            .map(|(_, op)| *op);
         if let (Some(_), ast::Expr::Name(n)) = (op, d) {
             // The builtin or NumPy name the dtype was read from (D8).
             let name = n.id.as_str();

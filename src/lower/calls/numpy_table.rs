@@ -70,11 +70,14 @@ pub struct NumpyName {
     pub semantics: &'static str,
 }
 
-const IEEE: &str = "NumPy's IEEE value where `math` raises (D3: nan, ±inf); ints and bools as float64 (item 19)";
+const IEEE: &str =
+    "NumPy's IEEE value where `math` raises (D3: nan, ±inf); ints and bools as float64 (item 19)";
 const ARC: &str = "nan outside [-1, 1] (`math` raises ValueError)";
 const LOGS: &str = "-inf at 0 and nan below it (`math` raises ValueError)";
 const TESTS: &str = "a bool per element, as `math`'s";
-const ROUNDING: &str = "a float for a float (`math`'s gives an int), an int or bool left as its int value (item 19)";
+const CAST_INT: &str = "NumPy's cast, not `int()`: truncation toward zero, never raising; a float outside the int64 range (nan, ±inf, |x| ≥ 2**63) casts to an undefined value in NumPy (INT64_MIN on x86, with a RuntimeWarning), vectorized code gives item 7's (docs/semantics.md item 38); ints at 64 bits (item 19)";
+const ROUNDING: &str =
+    "a float for a float (`math`'s gives an int), an int or bool left as its int value (item 19)";
 
 const fn n(name: &'static str, lowering: Lowering, semantics: &'static str) -> NumpyName {
     NumpyName {
@@ -142,7 +145,7 @@ pub const NUMPY_NAMES: &[NumpyName] = &[
     n("sign", Lowering::Sign, "-1, 0 or 1 in the argument's kind; 0.0 for either zero; nan for nan"),
     n("float64", Lowering::Cast(CastOp::Float), "`float(x)`"),
     n("double", Lowering::Cast(CastOp::Float), "as `float64`"),
-    n("int64", Lowering::Cast(CastOp::Int), "`int(x)`: truncation toward zero, ValueError for nan and OverflowError for ±inf as `int()` (D3, item 7); ints at 64 bits (item 19)"),
+    n("int64", Lowering::Cast(CastOp::Int), CAST_INT),
     n("bool_", Lowering::Cast(CastOp::Bool), "`bool(x)`"),
     n("bool", Lowering::Cast(CastOp::Bool), "as `bool_` (NumPy 2's name of its bool type)"),
     n("asarray", Lowering::AsArray, "a number as it is: arithmetic on the 0-d array is NumPy's on scalars (item 19); `dtype=` converts as `astype`"),
@@ -150,7 +153,7 @@ pub const NUMPY_NAMES: &[NumpyName] = &[
     n("ones_like", Lowering::Like(true), "1 in the argument's kind: True for a bool, 1 for an int, 1.0 for a float"),
     n("zeros_like", Lowering::Like(false), "0 in the argument's kind: False for a bool, 0 for an int, 0.0 for a float"),
     n("full_like", Lowering::FullLike, "the fill value in the argument's kind: NumPy converts it to the argument's dtype (`full_like(3, 2.7)` is 2); a fill value that may need narrowing (a float for an argument that may be an int) must be a constant"),
-    n("astype", Lowering::AsType, "`astype(x, T)` and `x.astype(T)` with `T` one of `float`, `int`, `bool`, `numpy.float64`, `numpy.int64`, `numpy.bool_`: NumPy's unsafe cast, `float()`, `int()` (truncation toward zero) and `bool()` on every finite number; NumPy's cast of nan or ±inf to an int is undefined (INT64_MIN on x86, with a warning), vectorized code gives item 7's values"),
+    n("astype", Lowering::AsType, "`astype(x, T)` and `x.astype(T)` with `T` one of `float`, `int`, `bool`, `numpy.float64`, `numpy.int64`, `numpy.bool_` (or their names as strings): NumPy's unsafe cast, not Python's `int()`: as `float64`, `int64`, `bool_`"),
     n("polyval", Lowering::Polyval, "Horner's rule from `zeros_like(x)`, `y = y * x + c` for each coefficient of a constant table, highest power first, as NumPy computes it (`polyval(p, inf)` is nan: `0 * inf`)"),
     n("broadcast_arrays", Lowering::BroadcastArrays, "its arguments unchanged, as a tuple (D13): on scalars broadcasting is the identity"),
     n("pi", Lowering::Constant(std::f64::consts::PI), "`math.pi`"),
@@ -168,10 +171,7 @@ pub fn numpy_name(name: &str) -> Option<&'static NumpyName> {
 /// What the messages list as supported.
 pub fn supported_list() -> String {
     let names: Vec<&str> = NUMPY_NAMES.iter().map(|e| e.name).collect();
-    format!(
-        "{} (docs/numpy.md)",
-        names.join(", ")
-    )
+    format!("{} (docs/numpy.md)", names.join(", "))
 }
 
 impl NumpyName {
@@ -206,8 +206,13 @@ impl NumpyName {
             }
             Lowering::Constant(v) => format!("the constant `{v:?}`"),
             Lowering::AsArray => "the value".into(),
-            Lowering::Like(one) => format!("`xp.where(True, {}, x)`", if one { "True" } else { "False" }),
-            Lowering::FullLike => "the fill value converted to the argument's kind: `xp.where`, `astype`".into(),
+            Lowering::Like(one) => format!(
+                "`xp.where(True, {}, x)`",
+                if one { "True" } else { "False" }
+            ),
+            Lowering::FullLike => {
+                "the fill value converted to the argument's kind: `xp.where`, `astype`".into()
+            }
             Lowering::AsType => "`float(x)`, `int(x)` or `bool(x)`: `astype`".into(),
             Lowering::Polyval => "`y = x * 0`, then `y = y * x + c` per coefficient".into(),
             Lowering::BroadcastArrays => "a tuple of the values (D13)".into(),
@@ -217,7 +222,8 @@ impl NumpyName {
 
 /// The table of docs/numpy.md: one row per accepted name.
 pub fn numpy_names_markdown() -> String {
-    let mut out = String::from("| NumPy name | lowers to (Array API) | NumPy's semantics |\n|---|---|---|\n");
+    let mut out =
+        String::from("| NumPy name | lowers to (Array API) | NumPy's semantics |\n|---|---|---|\n");
     for e in NUMPY_NAMES {
         out.push_str(&format!(
             "| `{}` | {} | {} |\n",

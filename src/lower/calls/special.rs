@@ -126,15 +126,6 @@ impl Lowerer<'_> {
                 );
                 return Err(());
             }
-            // `round(x, None)` is `round(x)`.
-            _ if matches!(nd, ast::Expr::Constant(k) if k.value.is_none()) => {
-                let x = if self.kind(x) == Kind::Float {
-                    self.protect(frame, x, crate::ir::SafeValue::Zero)
-                } else {
-                    x
-                };
-                return Ok(self.cast(CastOp::Round, x));
-            }
             _ => {
                 self.error_at(
                     frame,

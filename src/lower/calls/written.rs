@@ -67,7 +67,9 @@ impl Lowerer<'_> {
             return Err(());
         };
         let x = self.expr(frame, number);
-        match slots[1] {
+        // `round(x, None)` is `round(x)`.
+        let none = |e: &ast::Expr| matches!(e, ast::Expr::Constant(k) if k.value.is_none());
+        match slots[1].filter(|nd| !none(nd)) {
             None => Ok(self.convert_value(frame, "round", x)),
             Some(nd) => {
                 self.not_in_try(frame, c, "round(x, ndigits)")?;
@@ -111,12 +113,18 @@ mod tests {
         let ir = lowered("def f(x):\n    return round(float(x), ndigits=2)\n");
         assert!(ir.contains("round("), "{ir}");
         let e = errors("def f(x):\n    return round(x, digits=2)\n");
-        assert!(e.iter().any(|m| m.contains("takes number and ndigits")), "{e:?}");
+        assert!(
+            e.iter().any(|m| m.contains("takes number and ndigits")),
+            "{e:?}"
+        );
     }
 
     #[test]
     fn modf_is_a_tuple_of_two_floats() {
         let ir = lowered("def f(x):\n    a, b = math.modf(x)\n    return a + b\n");
-        assert!(ir.contains("math.trunc(") && ir.contains("math.copysign("), "{ir}");
+        assert!(
+            ir.contains("math.trunc(") && ir.contains("math.copysign("),
+            "{ir}"
+        );
     }
 }

@@ -159,6 +159,8 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
         E::Subscript(s) if matches!(s.slice.as_ref(), E::Constant(_)) => {
             out.extend(name_of(&s.value).map(|n| (n, Use::Uniform)));
         }
+        // D16: `x.astype(int)` is NumPy's scalar method on a number, not an attribute read.
+        E::Attribute(a) if a.attr.as_str() == "astype" => {}
         E::Attribute(a) => {
             if let Some(n) = name_of(&a.value) {
                 if !matches!(env.get(n), Some(Binding::MathModule | Binding::Enum(_))) {
