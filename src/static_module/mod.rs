@@ -464,6 +464,7 @@ fn module_env(
     }
     crate::static_module::objects::bind_enums(body, &mut bindings);
     crate::static_module::objects::bind_enum_members(&mut bindings);
+    crate::static_module::objects::bind_module_members(&mut bindings);
     crate::static_module::exception_classes::bind_exception_classes(body, &mut bindings);
     crate::static_module::namespace_class::bind_namespaces(
         source,

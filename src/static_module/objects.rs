@@ -64,6 +64,33 @@ pub(crate) fn bind_enum_members(bindings: &mut BTreeMap<String, Binding>) {
     }
 }
 
+/// `EXP = np.exp` / `SQRT = math.sqrt` at module level, with `np` NumPy and `exp` a name of its
+/// table (D16), or `math` the math module: a member bound directly, as `from numpy import exp`
+/// binds it (the decorator checks the live object against the assumption); anything else stays
+/// unresolved.
+pub(crate) fn bind_module_members(bindings: &mut BTreeMap<String, Binding>) {
+    let members: Vec<(String, Binding)> = bindings
+        .iter()
+        .filter_map(|(name, b)| {
+            let Binding::Unresolved(why) = b else {
+                return None;
+            };
+            let (module, member) = why.strip_prefix(ENUM_MEMBER)?.split_once('.')?;
+            let bound = match bindings.get(module)? {
+                Binding::NumpyModule if crate::lower::numpy_name(member).is_some() => {
+                    Binding::NumpyMember(member.to_string())
+                }
+                Binding::MathModule if crate::ir::math_fn(member).is_some() => {
+                    Binding::MathMember(member.to_string())
+                }
+                _ => return None,
+            };
+            Some((name.clone(), bound))
+        })
+        .collect();
+    bindings.extend(members);
+}
+
 pub(crate) fn bind_enums(body: &[ast::Stmt], bindings: &mut BTreeMap<String, Binding>) {
     for stmt in body {
         if let ast::Stmt::ClassDef(c) = stmt {

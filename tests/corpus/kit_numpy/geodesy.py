@@ -7,7 +7,7 @@ from array_vectorize import vectorize
 
 R_EARTH = 6_371_008.8
 WGS84_A = 6_378_137.0
-WGS84_F = 1 / 298.257223563
+WGS84_F = 0.0033528106647474805  # 1 / 298.257223563
 # A made-up polynomial correction (metres) in latitude, highest power first.
 GEOID_POLY = (1.2e-9, -3.4e-5, 0.21, 17.0)
 
