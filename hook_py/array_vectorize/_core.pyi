@@ -6,6 +6,10 @@ from typing import Any
 BUILD_ID: str
 #: The runtime helper contract: key -> {"name", "params", "ops", "meaning"} (src/codegen/runtime.rs).
 RUNTIME_HELPERS: dict[str, dict[str, Any]]
+# D16: the NumPy names accepted inside scalar code, {name: {"lowers_to", "semantics"}}, and
+# the markdown table docs/numpy.md holds (src/lower/calls/numpy_table.rs).
+NUMPY_NAMES: dict[str, dict[str, str]]
+NUMPY_TABLE: str
 
 class VectorizationError(ValueError):
     diagnostics: list[dict[str, Any]]

@@ -133,8 +133,11 @@ def numpy_member(value: Any) -> str | None:
     numpy = sys.modules.get("numpy")
     if numpy is None or isinstance(value, (types.ModuleType, numbers.Number)):
         return None
-    name = getattr(value, "__name__", None)
-    if isinstance(name, str) and getattr(numpy, name, None) is value:
+    module, name = getattr(value, "__module__", None), getattr(value, "__name__", None)
+    # Only NumPy's own objects (`str` is not `np.str`, whose lookup NumPy warns about).
+    if not (isinstance(module, str) and module.split(".")[0] == "numpy" and isinstance(name, str)):
+        return None
+    if getattr(numpy, name, None) is value:
         return name
     return None
 
