@@ -1,7 +1,9 @@
 """Type stub for the compiled core (src/python.rs). Checked against the module by
-tests/unit/test_core_stub.py."""
+tests/unit/test_core_stub.py. The records it takes and returns are declared in records.py."""
 
 from typing import Any
+
+from .records import CompiledFunction, Diagnostic, Env, ModuleFunction
 
 BUILD_ID: str
 #: The runtime helper contract: key -> {"name", "params", "ops", "meaning"} (src/codegen/runtime.rs).
@@ -12,7 +14,7 @@ NUMPY_NAMES: dict[str, dict[str, str]]
 NUMPY_TABLE: str
 
 class VectorizationError(ValueError):
-    diagnostics: list[dict[str, Any]]
+    diagnostics: list[Diagnostic]
 
 class InternalError(RuntimeError): ...
 class DeferredError(ValueError): ...
@@ -22,16 +24,16 @@ def compile_function(
     path: str,
     first_line: int,
     name: str,
-    env: dict[str, tuple[Any, ...]],
+    env: Env,
     options: dict[str, bool] | None = None,
-) -> dict[str, Any]: ...
+) -> CompiledFunction: ...
 def compile_module(
     source: str,
     path: str,
     only: str | None = None,
     package: str | None = None,
     modules: dict[str, tuple[str, str, str]] | None = None,
-) -> list[dict[str, Any]]: ...
+) -> list[ModuleFunction]: ...
 def sha256_hex(data: bytes, start: int = 0) -> str: ...
 def checksum64(data: bytes, start: int = 0) -> int: ...
 def function_text(source: str, name: str) -> str | None: ...

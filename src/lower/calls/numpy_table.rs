@@ -1,7 +1,7 @@
 //! The one table of NumPy inside scalar code (D16): every NumPy name the compiler accepts, through
 //! the module (`np.exp(x)`, `xnp.exp(x)`) or imported by name (`from numpy import exp`, `exp as
 //! e`), with what it lowers to and its semantics. The semantics are NumPy's on float64 scalars,
-//! the oracle of the tests (`tests/behavior/test_numpy_names.py`), not `math`'s: `np.log(-1.0)`
+//! the oracle of the tests (`tests/behavior/calls/test_numpy_names.py`), not `math`'s: `np.log(-1.0)`
 //! is nan where `math.log` raises, `np.round` rounds half to even to a float.
 //!
 //! `lower/calls/numpy.rs` dispatches on [`NumpyName::lowering`]; the static compile binds
