@@ -2,8 +2,8 @@
 //! `np.clip(x, lo, hi)`, `np.pi`, `np.float64(x)`, ... in functions whose scalar form already runs
 //! on NumPy scalars, called through the module (any alias, or a namespace argument, D14) or
 //! imported by name (`from numpy import exp as e`). The names accepted, with what each lowers
-//! to and its semantics, are the table of `numpy_table.rs`; this file dispatches on it. Each lowers to the IR with NumPy's meaning on float64 scalars (the oracle):
-//! the float functions are the `math` ones without CPython's exceptions (the IEEE value is
+//! to and its semantics, are the table of `numpy_table.rs`; this file dispatches on it. Each
+//! lowers to the IR with NumPy's meaning on float64 scalars (the oracle): the float functions are the `math` ones without CPython's exceptions (the IEEE value is
 //! NumPy's answer), `maximum`/`minimum`/`clip` propagate NaN, `floor`/`ceil`/`trunc`/`round`
 //! return floats for floats and leave ints as they are. Nothing in the generated code refers to
 //! NumPy (D9).
