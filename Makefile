@@ -65,7 +65,7 @@ bench: $(VENV)/.ready ## Release build, then every benchmark (figures for the RE
 	$(PIP) install -q "$$(ls dist-release/*.whl)[test,bench]"
 	$(PY) benchmarks/run.py
 
-numpy-table: wheel ## Regenerate docs/numpy.md's table from the compiler's NumPy table (D16)
+numpy-table: test-deps ## Regenerate docs/numpy.md's table from the compiler's NumPy table (D16)
 	$(PY) tools/numpy_table.py
 
 fmt: ## Format Rust

@@ -2,7 +2,7 @@
 src/lower/calls/numpy_table.rs, exported as ``_core.NUMPY_TABLE``): one source of truth.
 
 Run ``python tools/numpy_table.py`` (``make numpy-table``) after changing the Rust table and
-rebuilding the extension (``make wheel``); ``--check`` exits 1 when the docs differ, which
+rebuilding and installing the extension (``make test-deps``); ``--check`` exits 1 when the docs differ, which
 ``tests/unit/test_numpy_table.py`` asserts never happens.
 """
 
