@@ -10,9 +10,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::diagnostics::{CompileError, Rendered};
-use crate::env::{AssumedBinding, Assumption, Binding, Const, Env, FunctionSource};
+use crate::env::{AssumedBinding, Assumption, Binding, Const, Env, FunctionSource, Hidden};
 use crate::host::stack::on_large_stack;
-use crate::lower::Hidden;
 use crate::pipeline::{self, Compiled, Options, Request};
 use crate::static_module::imports::{ForeignModule, Imports};
 use crate::static_module::{self, Outcome};
@@ -577,6 +576,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RUNTIME_HELPERS", runtime_helpers(py)?)?;
     m.add("NUMPY_NAMES", numpy_names(py)?)?;
     m.add("NUMPY_TABLE", crate::lower::numpy_names_markdown())?;
+    // The live decorator's environment binds these names as builtins (environment.py).
+    m.add(
+        "KNOWN_BUILTINS",
+        PyTuple::new(py, crate::static_module::KNOWN_BUILTINS)?,
+    )?;
     m.add("VectorizationError", py.get_type::<VectorizationError>())?;
     m.add("InternalError", py.get_type::<InternalError>())?;
     m.add("DeferredError", py.get_type::<DeferredError>())?;

@@ -12,6 +12,8 @@ RUNTIME_HELPERS: dict[str, dict[str, Any]]
 # the markdown table docs/numpy.md holds (src/lower/calls/numpy_table.rs).
 NUMPY_NAMES: dict[str, dict[str, str]]
 NUMPY_TABLE: str
+#: The builtins the compiler gives meaning to (src/static_module/mod.rs), read by environment.py.
+KNOWN_BUILTINS: tuple[str, ...]
 
 class VectorizationError(ValueError):
     diagnostics: list[Diagnostic]

@@ -16,7 +16,8 @@ import re
 import sys
 import types
 
-from . import _core
+from ._core import KNOWN_BUILTINS as _CORE_KNOWN_BUILTINS
+from ._core import NUMPY_NAMES
 from .live_source import SourceChanged
 from .live_source import function_source as checked_source
 from .precompiled import exception_class, frozen_object, is_uniform_object
@@ -25,11 +26,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-# Builtins the compiler gives meaning to (src/static_module/mod.rs KNOWN_BUILTINS).
-KNOWN_BUILTINS = frozenset(
-    {"abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print", "divmod", "len", "sum", "any", "all", "zip", "enumerate",
-     "isinstance", "str", "dict", "tuple", "list"}
-)
+# Builtins the compiler gives meaning to: the core's list (src/static_module/mod.rs), which the static
+# compile resolves too, so that a new builtin is added in one place.
+KNOWN_BUILTINS = frozenset(_CORE_KNOWN_BUILTINS)
 # Builtins an exception raised per element may name (D11): every builtin exception class, and the
 # functions messages are built with (src/static_module/mod.rs RAISE_BUILTINS lists the ones the static
 # compile resolves; it defers on the others).
@@ -237,7 +236,7 @@ class EnvBuilder:
             return ("math_member", _MATH_MEMBERS[id(value)])
         numpy_name = numpy_member(value)
         if numpy_name is not None:
-            if numpy_name in _core.NUMPY_NAMES:
+            if numpy_name in NUMPY_NAMES:
                 # D16: a NumPy function imported by name (`from numpy import exp as e`).
                 return ("numpy_member", numpy_name)
             self.hidden_values[name] = value
