@@ -51,7 +51,7 @@ pub enum Binding {
     NumpyModule,
     /// A member of `math` bound directly (`from math import sqrt as s` binds `s` to `sqrt`).
     MathMember(String),
-    /// A name of NumPy's table (D16, `lower/calls/numpy_table.rs`) bound directly: `from numpy
+    /// A name of NumPy's table (D16, `lower/calls/numpy/table.rs`) bound directly: `from numpy
     /// import exp as e` binds `e` to `exp`; a function or a constant (`pi`).
     NumpyMember(String),
     /// A builtin (`abs`, `min`, `range`, ...), not shadowed.

@@ -555,7 +555,7 @@ fn runtime_helpers(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     Ok(table)
 }
 
-/// The NumPy names accepted inside scalar code (D16, src/lower/calls/numpy_table.rs) as
+/// The NumPy names accepted inside scalar code (D16, src/lower/calls/numpy/table.rs) as
 /// `{name: {"lowers_to", "semantics"}}`, and the table docs/numpy.md holds (`"markdown"`): the
 /// decorator describes a NumPy function by these names, tools/numpy_table.py writes the docs.
 fn numpy_names(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {

@@ -386,7 +386,7 @@ impl Validator<'_> {
             _ => "",
         };
         let bisect = matches!(searched, "bisect_left" | "bisect_right" | "bisect");
-        // `np.polyval((1.0, 0.5), x)`: the coefficient table (D16, lower/calls/numpy_arrays.rs).
+        // `np.polyval((1.0, 0.5), x)`: the coefficient table (D16, lower/calls/numpy/arrays.rs).
         let polyval = searched == "polyval";
         for (i, a) in c.args.iter().enumerate() {
             if clip && none(a) {

@@ -1,4 +1,4 @@
-"""The NumPy table of docs/numpy.md is the compiler's own (D16, src/lower/calls/numpy_table.rs,
+"""The NumPy table of docs/numpy.md is the compiler's own (D16, src/lower/calls/numpy/table.rs,
 one source of truth): `tools/numpy_table.py --check` fails when they differ, and the decorator
 describes NumPy's functions by the table's names."""
 

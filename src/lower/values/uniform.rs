@@ -162,8 +162,7 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
         E::Subscript(s) if matches!(s.slice.as_ref(), E::Constant(_)) => {
             out.extend(name_of(&s.value).map(|n| (n, Use::Uniform)));
         }
-        // D16: `x.astype(int)` is NumPy's scalar method on a number, not an attribute read.
-        E::Attribute(a) if a.attr.as_str() == "astype" => {}
+        E::Attribute(a) if a.attr.as_str() == "astype" => {} // D16: NumPy's scalar method
         E::Attribute(a) => {
             if let Some(n) = name_of(&a.value) {
                 if !matches!(env.get(n), Some(Binding::MathModule | Binding::Enum(_))) {
@@ -199,8 +198,7 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
             if matches!(c.func.as_ref(), E::Name(f) if f.id.as_str() == "isinstance") {
                 out.extend(c.args.first().and_then(name_of).map(|n| (n, Use::Uniform)));
             }
-            // `round(x, n)`: one ndigits per call.
-            out.extend(round_ndigits_name(c).map(|n| (n, Use::Uniform)));
+            out.extend(round_ndigits_name(c).map(|n| (n, Use::Uniform))); // round(x, n)
         }
         _ => {}
     }

@@ -4,7 +4,7 @@
 //! the oracle of the tests (`tests/behavior/calls/test_numpy_names.py`), not `math`'s: `np.log(-1.0)`
 //! is nan where `math.log` raises, `np.round` rounds half to even to a float.
 //!
-//! `lower/calls/numpy.rs` dispatches on [`NumpyName::lowering`]; the static compile binds
+//! `lower/calls/numpy/mod.rs` dispatches on [`NumpyName::lowering`]; the static compile binds
 //! `from numpy import <name>` only for names of this table (the others wait for the decorator);
 //! the decorator describes a live NumPy function by the same names (`_core.NUMPY_NAMES`); and the
 //! table of docs/numpy.md is generated from [`numpy_names_markdown`] (`tools/numpy_table.py`,

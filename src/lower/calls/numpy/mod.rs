@@ -2,11 +2,14 @@
 //! `np.clip(x, lo, hi)`, `np.pi`, `np.float64(x)`, ... in functions whose scalar form already runs
 //! on NumPy scalars, called through the module (any alias, or a namespace argument, D14) or
 //! imported by name (`from numpy import exp as e`). The names accepted, with what each lowers
-//! to and its semantics, are the table of `numpy_table.rs`; this file dispatches on it. Each
+//! to and its semantics, are the table of `numpy/table.rs`; this file dispatches on it. Each
 //! lowers to the IR with NumPy's meaning on float64 scalars (the oracle): the float functions are the `math` ones without CPython's exceptions (the IEEE value is
 //! NumPy's answer), `maximum`/`minimum`/`clip` propagate NaN, `floor`/`ceil`/`trunc`/`round`
 //! return floats for floats and leave ints as they are. Nothing in the generated code refers to
 //! NumPy (D9).
+
+pub(in crate::lower) mod arrays;
+pub mod table;
 
 use rustpython_parser::ast;
 
@@ -16,8 +19,8 @@ use crate::ir::{
     math_fn, BinOp, CastOp, CmpOp, Const, Kind, LogicOp, MathFn, Op, UnOp, Value, NUMPY_POWER,
     NUMPY_ROUNDING,
 };
-use crate::lower::calls::numpy_table::{numpy_name, supported_list, Lowering};
 use crate::lower::{Frame, Lowerer, R};
+use table::{numpy_name, supported_list, Lowering};
 
 /// NumPy's rounding function `name` (`ir::NUMPY_ROUNDING`).
 pub(in crate::lower::calls) fn rounding_fn(name: &str) -> &'static MathFn {
@@ -85,7 +88,7 @@ impl Lowerer<'_> {
     }
 
     /// A call `np.<name>(...)`, or of a name imported from NumPy (`from numpy import exp`): the
-    /// entry of the NumPy table (`numpy_table.rs`) says what it lowers to.
+    /// entry of the NumPy table (`numpy/table.rs`) says what it lowers to.
     pub(in crate::lower) fn call_numpy(
         &mut self,
         frame: &mut Frame,

@@ -1,5 +1,5 @@
 //! Array-aware scalar code (D16): the NumPy calls that scalar code makes to work on both
-//! numbers and arrays, each with NumPy's meaning on scalars (`numpy_table.rs` has the table):
+//! numbers and arrays, each with NumPy's meaning on scalars (`numpy/table.rs` has the table):
 //! `np.asarray(x)` (the value), `np.ones_like`/`zeros_like`/`full_like` (a constant in the
 //! argument's kind), `np.astype(x, T)` and `x.astype(T)` (NumPy's cast), `np.round(x, d)` with
 //! constant decimals (NumPy's `rint(x * 10**d) / 10**d`), `np.polyval(P, x)` over a constant
