@@ -89,6 +89,9 @@ pub enum Binding {
     NumpyModule,
     /// A member of `math` bound directly (`from math import sqrt as s` binds `s` to `sqrt`).
     MathMember(String),
+    /// A name of NumPy's table (D16, `lower/calls/numpy/table.rs`) bound directly: `from numpy
+    /// import exp as e` binds `e` to `exp`; a function or a constant (`pi`).
+    NumpyMember(String),
     /// A builtin (`abs`, `min`, `range`, ...), not shadowed.
     Builtin(String),
     /// A pure Python function to vectorize with the caller (D7).
@@ -160,6 +163,8 @@ pub enum AssumedBinding {
     /// The `numpy` module (`import numpy as np`).
     NumpyModule,
     MathMember(String),
+    /// The NumPy function or constant of that name (`from numpy import exp`, D16).
+    NumpyMember(String),
     Builtin(String),
     /// A function defined in the same module, named `name`, whose `def` is at `line`.
     Function {

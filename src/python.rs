@@ -136,6 +136,7 @@ fn env_from_py(d: &Bound<'_, PyDict>) -> PyResult<Env> {
             "math" => Binding::MathModule,
             "numpy" => Binding::NumpyModule,
             "math_member" => Binding::MathMember(t.get_item(1)?.extract()?),
+            "numpy_member" => Binding::NumpyMember(t.get_item(1)?.extract()?),
             "builtin" => Binding::Builtin(t.get_item(1)?.extract()?),
             "function" => Binding::Function(Box::new(function_from_py(t)?)),
             "classmethod" => Binding::ClassMethod(Box::new(function_from_py(t)?)),
@@ -253,6 +254,7 @@ fn assumption_to_py<'py>(py: Python<'py>, a: &Assumption) -> PyResult<Bound<'py,
         AssumedBinding::MathModule => PyTuple::new(py, [PyString::new(py, "math")])?,
         AssumedBinding::NumpyModule => PyTuple::new(py, [PyString::new(py, "numpy")])?,
         AssumedBinding::MathMember(m) => PyTuple::new(py, ["math_member", m.as_str()])?,
+        AssumedBinding::NumpyMember(m) => PyTuple::new(py, ["numpy_member", m.as_str()])?,
         AssumedBinding::Builtin(b) => PyTuple::new(py, ["builtin", b.as_str()])?,
         AssumedBinding::BisectModule => PyTuple::new(py, [PyString::new(py, "bisect_module")])?,
         AssumedBinding::Bisect(name) => PyTuple::new(py, ["bisect", name.as_str()])?,
@@ -593,11 +595,27 @@ fn runtime_helpers(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     Ok(table)
 }
 
+/// The NumPy names accepted inside scalar code (D16, src/lower/calls/numpy/table.rs) as
+/// `{name: {"lowers_to", "semantics"}}`, and the table docs/numpy.md holds (`"markdown"`): the
+/// decorator describes a NumPy function by these names, tools/numpy_table.py writes the docs.
+fn numpy_names(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let table = PyDict::new(py);
+    for n in crate::lower::NUMPY_NAMES {
+        let entry = PyDict::new(py);
+        entry.set_item("lowers_to", n.lowers_to())?;
+        entry.set_item("semantics", n.semantics)?;
+        table.set_item(n.name, entry)?;
+    }
+    Ok(table)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("BUILD_ID", crate::BUILD_ID)?;
     m.add("RUNTIME_HELPERS", runtime_helpers(py)?)?;
+    m.add("NUMPY_NAMES", numpy_names(py)?)?;
+    m.add("NUMPY_TABLE", crate::lower::numpy_names_markdown())?;
     // The live decorator's environment binds these names as builtins (environment.py).
     m.add(
         "KNOWN_BUILTINS",

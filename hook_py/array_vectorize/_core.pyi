@@ -8,6 +8,10 @@ from .records import CompiledFunction, Diagnostic, Env, ModuleFunction
 BUILD_ID: str
 #: The runtime helper contract: key -> {"name", "params", "ops", "meaning"} (src/codegen/runtime.rs).
 RUNTIME_HELPERS: dict[str, dict[str, Any]]
+# D16: the NumPy names accepted inside scalar code, {name: {"lowers_to", "semantics"}}, and
+# the markdown table docs/numpy.md holds (src/lower/calls/numpy/table.rs).
+NUMPY_NAMES: dict[str, dict[str, str]]
+NUMPY_TABLE: str
 #: The builtins the compiler gives meaning to (src/static_module/mod.rs), read by environment.py.
 KNOWN_BUILTINS: tuple[str, ...]
 

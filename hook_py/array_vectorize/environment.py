@@ -17,6 +17,7 @@ import sys
 import types
 
 from ._core import KNOWN_BUILTINS as _CORE_KNOWN_BUILTINS
+from ._core import NUMPY_NAMES
 from .live_source import SourceChanged
 from .live_source import function_source as checked_source
 from .precompiled import exception_class, frozen_object, is_uniform_object
@@ -123,6 +124,21 @@ def compile_name(fn: types.FunctionType) -> str:
 def is_numpy(value: Any) -> bool:
     """Whether `value` is the NumPy module (D16), without importing NumPy."""
     return isinstance(value, types.ModuleType) and value is sys.modules.get("numpy")
+
+
+def numpy_member(value: Any) -> str | None:
+    """The name NumPy binds the function or type `value` to (`np.abs` is `absolute`), when
+    `value` is one of NumPy's module attributes; None otherwise (numbers are constants)."""
+    numpy = sys.modules.get("numpy")
+    if numpy is None or isinstance(value, (types.ModuleType, numbers.Number)):
+        return None
+    module, name = getattr(value, "__module__", None), getattr(value, "__name__", None)
+    # Only NumPy's own objects (`str` is not `np.str`, whose lookup NumPy warns about).
+    if not (isinstance(module, str) and module.split(".")[0] == "numpy" and isinstance(name, str)):
+        return None
+    if getattr(numpy, name, None) is value:
+        return name
+    return None
 
 
 def is_array(value: Any) -> bool:
@@ -234,6 +250,13 @@ class EnvBuilder:
             return ("numbers_class", value.__name__)
         if callable(value) and _MATH_MEMBERS.get(id(value)) is not None and getattr(math, _MATH_MEMBERS[id(value)], None) is value:
             return ("math_member", _MATH_MEMBERS[id(value)])
+        numpy_name = numpy_member(value)
+        if numpy_name is not None:
+            if numpy_name in NUMPY_NAMES:
+                # D16: a NumPy function imported by name (`from numpy import exp as e`).
+                return ("numpy_member", numpy_name)
+            self.hidden_values[name] = value
+            return ("callable", f"the NumPy function `numpy.{numpy_name}`, which is not in the NumPy table of docs/numpy.md")
         for b in KNOWN_BUILTINS:
             if value is getattr(builtins, b):
                 return ("builtin", b)

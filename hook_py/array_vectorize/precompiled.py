@@ -381,6 +381,12 @@ def check_assumptions(fn: FunctionType, assumptions: list[Assumption]) -> bool |
         elif tag == "math_member":
             if live is not getattr(math, binding[1], missing):
                 return False
+        elif tag == "numpy_member":
+            # D16: the NumPy function or constant the static compile assumed `from numpy import`
+            # binds.
+            numpy = sys.modules.get("numpy")
+            if numpy is None or live is not getattr(numpy, binding[1], missing):
+                return False
         elif tag == "classmethod":
             # D7: a classmethod of a class used as a namespace (its function, unbound).
             target = getattr(live, "__func__", None) if isinstance(live, classmethod) else None

@@ -398,6 +398,8 @@ impl Validator<'_> {
             _ => "",
         };
         let bisect = matches!(searched, "bisect_left" | "bisect_right" | "bisect");
+        // `np.polyval((1.0, 0.5), x)`: the coefficient table (D16, lower/calls/numpy/arrays.rs).
+        let polyval = searched == "polyval";
         for (i, a) in c.args.iter().enumerate() {
             if clip && none(a) {
                 continue;
@@ -408,7 +410,7 @@ impl Validator<'_> {
             } else if reduces && matches!(a, E::GeneratorExp(_) | E::ListComp(_)) {
                 self.comprehension(a);
             } else if ((reduces || callee == "len") && !matches!(a, E::Starred(_)))
-                || (bisect && i == 0)
+                || ((bisect || polyval) && i == 0)
             {
                 self.table(a);
             } else if let (

@@ -102,6 +102,11 @@ impl Lowerer<'_> {
                 self.assume(frame, name, AssumedBinding::MathMember(m.clone()));
                 Callee::Math(m)
             }
+            Some(Binding::NumpyMember(m)) => {
+                // D16: a NumPy function imported by name is the module's function.
+                self.assume(frame, name, AssumedBinding::NumpyMember(m.clone()));
+                Callee::Numpy(m)
+            }
             Some(Binding::Function(fs)) => {
                 let line = fs.first_line;
                 let binding = match (
@@ -370,6 +375,12 @@ impl Lowerer<'_> {
                     return self.konst(Const::Float(*value));
                 }
                 self.not_a_value(frame, name, &format!("the function `math.{m}`"), node)
+            }
+            Some(Binding::NumpyMember(m)) => {
+                // D16: `from numpy import pi`.
+                self.assume(frame, name, AssumedBinding::NumpyMember(m.clone()));
+                self.numpy_constant(frame, &m, node)
+                    .unwrap_or_else(|()| self.poison())
             }
             Some(Binding::Array) => {
                 let param = self.hidden_param(Hidden::Array(name.to_string()));

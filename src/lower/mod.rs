@@ -53,6 +53,7 @@ use crate::Map as HashMap;
 use free_names::Resolved;
 
 pub use calls::callee::CalleeFn;
+pub use calls::numpy::table::{numpy_name, numpy_names_markdown, NumpyName, NUMPY_NAMES};
 pub use exceptions::classes::builtin_mro;
 
 /// Options that shape the generated code (part of every cache key).

@@ -253,6 +253,7 @@ fn plain(b: &Binding) -> bool {
             | Binding::MathModule
             | Binding::NumpyModule
             | Binding::MathMember(_)
+            | Binding::NumpyMember(_)
             | Binding::Builtin(_)
             | Binding::Function(_)
             | Binding::BisectModule
@@ -264,7 +265,8 @@ fn plain(b: &Binding) -> bool {
 }
 
 /// What the name `name` of a module (its scoped environment `env`) is to a module importing it:
-/// a function of that module (resolving its free names there), a constant, a `math` member;
+/// a function of that module (resolving its free names there), a constant, a `math` or NumPy
+/// member (a module re-exporting them, `from . import numeric as math`, D16);
 /// None for anything else (the importer's binding stays unresolved).
 fn member(env: &Env, name: &str) -> Option<Binding> {
     match env.get(name)? {
@@ -275,7 +277,9 @@ fn member(env: &Env, name: &str) -> Option<Binding> {
             }
             Some(Binding::Function(fs))
         }
-        b @ (Binding::Const(_) | Binding::MathMember(_)) => Some(b.clone()),
+        b @ (Binding::Const(_) | Binding::MathMember(_) | Binding::NumpyMember(_)) => {
+            Some(b.clone())
+        }
         _ => None,
     }
 }

@@ -348,6 +348,7 @@ fn module_env(module: &Arc<ParsedModule>, imports: &Imports, package: &str) -> E
     }
     crate::static_module::objects::bind_enums(body, &mut bindings);
     crate::static_module::objects::bind_enum_members(&mut bindings);
+    crate::static_module::objects::bind_module_members(&mut bindings);
     crate::static_module::exception_classes::bind_exception_classes(body, &mut bindings);
     crate::static_module::namespace_class::bind_namespaces(module, &mut bindings);
     // A name bound twice (or written by `global` in a function) is not pinned by the text.
@@ -451,6 +452,7 @@ fn import_bindings(stmt: &ast::Stmt) -> Vec<(String, Binding)> {
                 let bound = a.asname.as_ref().unwrap_or(&a.name).to_string();
                 let b = match (module.as_str(), absolute, bisect_function(a.name.as_str())) {
                     ("math", true, _) => Binding::MathMember(a.name.to_string()),
+                    ("numpy", true, _) => numpy_member(a.name.as_str()),
                     ("bisect", true, Some(which)) => Binding::Bisect(which.to_string()),
                     ("numbers", true, _) => Binding::NumbersClass(a.name.to_string()),
                     _ => Binding::Unresolved(format!("imported from {module}")),
@@ -461,6 +463,18 @@ fn import_bindings(stmt: &ast::Stmt) -> Vec<(String, Binding)> {
         _ => {}
     }
     out
+}
+
+/// What `from numpy import <name>` binds (D16): a name of NumPy's table, assumed to be NumPy's
+/// (the decorator checks the live object); any other name waits for the decorator, which calls
+/// it per element under fallback=True or reports it.
+fn numpy_member(name: &str) -> Binding {
+    match crate::lower::numpy_name(name) {
+        Some(_) => Binding::NumpyMember(name.to_string()),
+        None => Binding::Unresolved(format!(
+            "numpy.{name}, which is not in the NumPy table of docs/numpy.md"
+        )),
+    }
 }
 
 /// The function `from bisect import <name>` binds, when it reads a table (D15).

@@ -849,3 +849,14 @@ def test_fuzz_finding_process_crash(source, columns, tmp_path):
     case_file.write_bytes(pickle.dumps((source, columns)))
     done = subprocess.run([sys.executable, "-c", _IN_SUBPROCESS, str(case_file), str(tmp_path)], capture_output=True, timeout=120)
     assert done.returncode == 0, f"exit code {done.returncode}\n{done.stderr.decode()[-2000:]}"
+
+
+@pytest.mark.xfail(strict=True, reason=f"{COMPILER}: a divisor protected under protect_domains divides as a float when item 8 holds its int as float64")
+def test_protect_domains_divisor_of_a_mixed_max(tmp_path):
+    """Fuzz campaign 53 (seed 271003 #1389), open: `max(0, 0.0)` is CPython's int 0, held as
+    float64 (item 8); `0 % 0` is then item 2's 0 and `0 // 0` item 2's 0, as without
+    protect_domains, but with it the protected divisor is a float64 array and `0 // 0.0` is nan."""
+    source = "def f(p1):\n    if p1:\n        return 0 // (max(0, 0.0) % 0)\n    return 0\n"
+    names = check.backends(["numpy", "strict"])
+    result = check.check_program(source, [Column(F, [1.0, 0.0])], names, str(tmp_path), protect_domains=True)
+    assert not result.failures, [f"{f.backend} {f.expected!r} {f.got!r}" for f in result.failures]

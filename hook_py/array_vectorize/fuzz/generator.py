@@ -40,6 +40,7 @@ from .grammar_calls import ENUM_CLASS, CallGrammar
 from .grammar_containers import CONTAINER_FEATURES, ContainerGrammar
 from .grammar_env import Callee, Env
 from .grammar_expressions import EXACT_MATH, FLOOR_MATH, PRED_MATH, TRANSCENDENTAL, ExpressionGrammar
+from .grammar_names import respell
 from .grammar_raise import USER_EXCEPTION, RaisingGrammar
 from .grammar_statements import StatementGrammar
 
@@ -62,6 +63,8 @@ FEATURES = (
     *CONTAINER_FEATURES,
     # Decided by the program's text, no stream: also checked compiled with protect_domains=True (D1).
     "protect_domains",
+    # NumPy's spelling (grammar_names.py), decided by a hash of the text of a program with numpy_calls.
+    "numpy_alias", "numpy_by_name", "numpy_as",
 )
 
 #: Features generated only when asked for (``Generator(include=...)``, ``--include``); none
@@ -273,6 +276,11 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         reject = None
         if self.reject:
             reject = self.inject_rejection(numeric, first_body_line)
+        if "numpy_calls" in self.used:
+            # D16: NumPy reached by another alias or by name (grammar_names.py), by a hash.
+            self.lines, spelling = respell(self.lines, self.exclude)
+            if spelling:
+                self.used.add(spelling)
         source = "\n".join(self.lines) + "\n"
         nan_on_raise = bool(self.used & {"raise", "assert", "validator", "try"}) and self.ext_on("nan_on_raise", 0.3)
         if nan_on_raise:

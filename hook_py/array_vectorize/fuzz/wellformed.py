@@ -51,6 +51,9 @@ class ModuleInfo:
         self.math_names: Set[str] = set()
         self.has_math = False
         self.has_numpy = False
+        # NumPy's spellings (grammar_names.py): the module's aliases, and names bound to its members.
+        self.numpy_modules: Set[str] = set()
+        self.numpy_names: Dict[str, str] = {}
         self.exceptions: Set[str] = set()  # exception classes of the module
         self.enums: Dict[str, Set[str]] = {}  # Enum classes of the module -> member names
         self.checkers: Dict[str, int] = {}  # functions of raises/asserts only -> parameter count

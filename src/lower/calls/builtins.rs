@@ -25,6 +25,10 @@ impl Lowerer<'_> {
             if let Some(got) = self.dict_get(frame, a, c) {
                 return got;
             }
+            // D16: `x.astype(float)`, as NumPy's scalars have it.
+            if let Some(converted) = self.astype_method(frame, a, c) {
+                return converted;
+            }
         }
         let callee: Callee = match c.func.as_ref() {
             E::Attribute(a) => self.callee_attribute(frame, a, c)?,
@@ -130,6 +134,7 @@ impl Lowerer<'_> {
                 return Ok(self.emit(Op::Binary(BinOp::Div, lx, lb)));
             }
             "isclose" => return self.call_isclose(frame, c),
+            "modf" => return self.call_modf(frame, c),
             "fsum" => {
                 self.not_in_try(frame, c, "math.fsum()")?;
                 return self.call_fsum(frame, c);
@@ -256,11 +261,7 @@ impl Lowerer<'_> {
                 }
                 Ok(acc)
             }
-            "round" if c.args.len() == 2 => {
-                self.not_in_try(frame, c, "round(x, ndigits)")?;
-                let a = self.builtin_args(frame, c, name, (2, 2))?;
-                self.round_digits(frame, c, a[0], a[1])
-            }
+            "round" if c.args.len() == 2 || !c.keywords.is_empty() => self.call_round(frame, c),
             "float" if c.keywords.is_empty() && c.args.len() == 1 => {
                 if let Some(text) = text_of(&c.args[0]) {
                     return self.float_of_text(frame, c, text);
@@ -348,6 +349,17 @@ impl Lowerer<'_> {
             return Ok(self.cast(CastOp::Bool, a[0]));
         }
         let a = self.builtin_args(frame, c, name, (1, 1))?;
+        Ok(self.convert_value(frame, name, a[0]))
+    }
+
+    /// `float(v)`, `int(v)`, `bool(v)` or `round(v)` (`name`) of a lowered value.
+    pub(in crate::lower::calls) fn convert_value(
+        &mut self,
+        frame: &mut Frame,
+        name: &str,
+        a: Value,
+    ) -> Value {
+        let a = [a];
         let op = match name {
             "float" => CastOp::Float,
             "int" => CastOp::Int,
@@ -365,7 +377,7 @@ impl Lowerer<'_> {
         } else {
             a[0]
         };
-        Ok(self.cast(op, v))
+        self.cast(op, v)
     }
 
     /// `float("...")` of a string literal: the number CPython parses, or a positioned error.

@@ -1,15 +1,18 @@
 //! Calls: builtins and `math` (`builtins`), D17 calls on arguments that are not plain floats
-//! (`special`), NumPy inside scalar code (`numpy`, D16), helpers inlined (`inline`) or lowered on
+//! (`special`), NumPy inside scalar code (`numpy`, D16: the accepted names in `numpy::table`, the
+//! array-aware calls in `numpy::arrays`), helpers inlined (`inline`) or lowered on
 //! their own and called (`callee`, D7), classes and module aliases used as namespaces
-//! (`namespace`), and the did-you-mean messages for `math` names (`suggest`).
+//! (`namespace`), the did-you-mean messages for `math` names (`suggest`), and builtins as people
+//! write them (`written`: `round`'s keywords and a uniform ndigits, `math.modf`).
 
 pub(in crate::lower) mod builtins;
 pub(in crate::lower) mod callee;
 pub(in crate::lower) mod inline;
 pub(in crate::lower) mod namespace;
-pub(in crate::lower) mod numpy;
+pub mod numpy;
 pub(in crate::lower) mod special;
 pub(in crate::lower) mod suggest;
+pub(in crate::lower) mod written;
 
 use std::rc::Rc;
 

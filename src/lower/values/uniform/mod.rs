@@ -17,6 +17,7 @@ use crate::diagnostics::DiagnosticKind;
 use crate::env::{AssumedBinding, Binding, Env, FunctionSource, Hidden};
 use crate::frontend::extract::ParsedFunction;
 use crate::ir::{CmpOp, Kind, ObjCmp, ObjLit, Op, ParamMode, Shape, UniformOp, Value};
+use crate::lower::calls::written::round_ndigits_name;
 use crate::lower::{Frame, Lowerer, R};
 use expr_walk::walk_stmts;
 
@@ -167,6 +168,7 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
         E::Subscript(s) if matches!(s.slice.as_ref(), E::Constant(_)) => {
             out.extend(name_of(&s.value).map(|n| (n, Use::Uniform)));
         }
+        E::Attribute(a) if a.attr.as_str() == "astype" => {} // D16: NumPy's scalar method
         E::Attribute(a) => {
             if let Some(n) = name_of(&a.value) {
                 if !matches!(env.get(n), Some(Binding::MathModule | Binding::Enum(_))) {
@@ -212,6 +214,7 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
                 };
                 out.extend(c.args.first().and_then(name_of).map(|n| (n, use_())));
             }
+            out.extend(round_ndigits_name(c).map(|n| (n, Use::Uniform))); // round(x, n)
         }
         _ => {}
     }
