@@ -1,15 +1,21 @@
 """Every benchmark the project sets a bar for (docs/benchmarks.md) in one run, figures side by side (``make bench``).
 
-    python benchmarks/run.py [--quick] [--json PATH] [--only NAME[,NAME...]]
+    python benchmarks/run.py [--quick] [--json PATH] [--only NAME[,NAME...]] [--title TEXT]
 
 1. Runtime at 1e6 float64 elements, per function of ``functions.py``: the hand-written Array API
    expression vs the ``@vectorize``'d function vs ``np.vectorize`` of the scalar original.
 2. Call overhead on 10-element inputs: generated minus hand-written, per function.
 3. Decoration latency (``bench_compile.py``).
-4. The import hook (``bench_hook.py``) and the build backend (``bench_build.py``), when present:
+4. The real-code set (``bench_realcode.py``, issue 30): functions in the styles of real scientific
+   code and an integer set, each against numba, jax.jit, the hand-written NumPy and np.vectorize.
+5. The import hook (``bench_hook.py``) and the build backend (``bench_build.py``), when present:
    each exposes ``run() -> dict`` (``run(quick=...)`` if it accepts ``quick``). A returned dict is
    printed as it comes: a list of dicts under ``"rows"`` as a table, other keys as ``key: value``;
    an optional ``"bars"`` list of ``{"what", "figure", "bar", "met"}`` joins the summary.
+
+Every full run (not ``--quick``, not ``--only``; or any run given ``--results DIR``) is recorded as
+one JSON file under ``benchmarks/results/`` (``history.py``: date, commit, machine, the report as
+printed and every figure): docs/benchmarks.md quotes the current run, the files keep all of them.
 
 Benchmarks report; they never fail on slowness (the exit status is 0 whatever the figures).
 Calls on 1e6 elements are timed by wall clock (``BIG_CLOCK``): the generated code runs its blocks
@@ -48,10 +54,10 @@ import inspect  # noqa: E402
 import json  # noqa: E402
 import platform  # noqa: E402
 import statistics  # noqa: E402
+import subprocess  # noqa: E402
 import time  # noqa: E402
 import timeit  # noqa: E402
 import traceback  # noqa: E402
-import tracemalloc  # noqa: E402
 import types  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -65,6 +71,8 @@ from array_vectorize import _core  # noqa: E402
 from array_vectorize.runtime import threads  # noqa: E402
 
 import functions  # noqa: E402
+import history  # noqa: E402
+from peers import peak_bytes  # noqa: E402
 
 N_BIG = 1_000_000
 N_SMALL = 10
@@ -174,22 +182,6 @@ def time_np_vectorize(scalar, args, repeats: int) -> float:
 
 
 # ----------------------------------------------------------------------------- peers and memory
-
-
-def peak_bytes(fn, args) -> int:
-    """Bytes allocated at the peak of one call of `fn(*args)` above what was allocated before it
-    (tracemalloc, which sees NumPy's data buffers): the temporaries and the result."""
-    fn(*args)
-    tracemalloc.start()
-    try:
-        before, _ = tracemalloc.get_traced_memory()
-        tracemalloc.reset_peak()
-        out = fn(*args)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    del out
-    return peak - before
 
 
 def _jax():
@@ -426,8 +418,10 @@ def runtime_bars(rows: list[dict]) -> list[dict]:
                 "figure": f"{slowest_speedup['speedup']:.1f}x ({slowest_speedup['function']}"
                 + (f"; numba.vectorize {slowest_speedup['numba_speedup']:.0f}x" if "numba_speedup" in slowest_speedup else "")
                 + f"){slowest1}",
-                "bar": ">= 10x",
-                "met": slowest_speedup["speedup"] >= 10 and not failed,
+                # DESIGN.md section 6: where libm's calls bound every version, numba.vectorize's
+                # speed-up (compiled machine code calling the same libm) is the bar.
+                "bar": ">= 10x, or numba.vectorize's where lower",
+                "met": all(r["speedup"] >= min(10.0, r.get("numba_speedup", 10.0)) for r in ok) and not failed,
             },
             {
                 "what": "10-element call overhead over hand-written, worst",
@@ -697,6 +691,49 @@ def machine_header(cfg: Config) -> str:
     )
 
 
+class _Tee:
+    """``sys.stdout`` that also keeps what is printed: a run's record holds the report as printed."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.parts: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.parts.append(text)
+        return self.stream.write(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self.stream, name)
+
+
+def _git(*args: str) -> str | None:
+    try:
+        done = subprocess.run(["git", *args], cwd=HERE, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def record_run(title: str, started_at: time.struct_time, argv: list[str], report: str, results: dict, directory: Path) -> Path:
+    """Writes the run's record (history.py) to `directory`: the code measured is the checkout's
+    HEAD, plus its uncommitted changes when there are any (said so)."""
+    changes = _git("status", "--porcelain", "--untracked-files=no")
+    sections = history.parse_report(report)
+    header = sections[0] if sections and str(sections[0]["title"]).startswith("array-vectorize benchmarks") else None
+    machine = header["text"] if header else None
+    record = {
+        "title": title,
+        "date": time.strftime("%Y-%m-%dT%H:%MZ", started_at),
+        "commit": _git("rev-parse", "--short", "HEAD"),
+        "uncommitted_changes": bool(changes) if changes is not None else None,
+        "machine": machine,
+        "notes": f"benchmarks/run.py {' '.join(argv)}".strip(),
+        "sections": sections,
+        "figures": results,
+    }
+    return history.write_run(record, directory)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a reduced run (fewer repeats), well under a minute")
@@ -709,10 +746,20 @@ def main(argv: list[str] | None = None) -> int:
         help="cpu: thread CPU time (default; robust to other load on a shared machine); wall: perf_counter. Calls on 1e6 elements are always timed by wall clock (BIG_CLOCK)",
     )
     parser.add_argument("--no-peers", action="store_true", help="skip jax.jit and numba.vectorize")
+    parser.add_argument("--no-realcode", action="store_true", help="skip bench_realcode")
     parser.add_argument("--no-hook", action="store_true", help="skip bench_hook")
     parser.add_argument("--no-build", action="store_true", help="skip bench_build")
+    parser.add_argument("--title", default="make bench", help="what the run is for, in its record")
+    parser.add_argument(
+        "--results",
+        metavar="DIR",
+        type=Path,
+        help=f"record the run there (default: {history.RESULTS}, for full runs only)",
+    )
     args = parser.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)
+    started_at = time.gmtime()
+    report = sys.stdout = _Tee(sys.stdout)
     cfg = Config(args.quick)
     cfg.peers = not args.no_peers
     global CLOCK
@@ -748,6 +795,20 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"\n## Decoration latency\n\nFAILED:\n{err}")
 
+    if not args.no_realcode:
+        print("bench_realcode ...", file=sys.stderr)
+        import bench_realcode
+
+        try:
+            res = bench_realcode.run(quick=cfg.quick)
+        except Exception:  # noqa: BLE001 - a broken suite must not stop the others
+            results["bench_realcode"] = {"error": traceback.format_exc()}
+            print(f"\n## Real code\n\nFAILED:\n{results['bench_realcode']['error']}")
+        else:
+            results["bench_realcode"] = res
+            bench_realcode.report(res, md_table)
+            bars += res["bars"]
+
     for module_name, title, skip in (
         ("bench_hook", "Import hook", args.no_hook),
         ("bench_build", "Build backend", args.no_build),
@@ -770,8 +831,13 @@ def main(argv: list[str] | None = None) -> int:
     print_bars(bars)
     results["bars"] = bars
     print(f"\n(total {time.perf_counter() - started:.0f} s)")
+    sys.stdout = report.stream
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2, default=str))
+    directory = args.results or (history.RESULTS if not (args.quick or args.only) else None)
+    if directory is not None:
+        path = record_run(args.title, started_at, sys.argv[1:] if argv is None else argv, "".join(report.parts), results, directory)
+        print(f"recorded in {path}")
     return 0
 
 

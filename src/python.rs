@@ -315,6 +315,10 @@ fn compiled_to_py<'py>(py: Python<'py>, c: &Compiled, d: &Bound<'py, PyDict>) ->
     d.set_item("fast_source", &c.generated.fast_source)?;
     d.set_item("exact_source", &c.generated.exact_source)?;
     d.set_item("exact_entry", &c.generated.exact_entry)?;
+    // Which functions of out-of-line helpers each part defines: emit reads this list, never
+    // the text (ARCHITECTURE.md).
+    d.set_item("helpers", &c.generated.helpers)?;
+    d.set_item("exact_helpers", &c.generated.exact_helpers)?;
     d.set_item("hidden", hidden_to_py(&c.hidden))?;
     let assumptions = PyList::empty(py);
     for a in &c.assumptions {
@@ -365,6 +369,7 @@ fn compile_function<'py>(
             if want_ir {
                 d.set_item("ir", c.ir.to_string())?;
                 d.set_item("float_ir", c.float_ir.to_string())?;
+                d.set_item("int_ir", c.int_ir.to_string())?;
             }
             Ok(d)
         }

@@ -7,7 +7,9 @@ two lambdas would make it compile something else. So every text is checked befor
 compiles it: the function's text (the ``def`` block, or the lambda the core picks:
 ``_core.function_text``) is compiled by Python inside stand-ins for its enclosing scopes, and the
 code object found there must be the live one (same bytecode, constants, names, flags, nested
-code). The texts tried, in order: what ``linecache`` holds (read when the module was loaded, if
+code). A module pytest loaded has its asserts rewritten by pytest's import hook: its texts are
+compiled through the same rewrite (``_assertion_rewrite``), so functions of test modules and
+conftest files compile too. The texts tried, in order: what ``linecache`` holds (read when the module was loaded, if
 anything read it then), the file as it is now, and the bytes the import hook or a wheel's
 manifest read at import. None matching is ``SourceChanged``.
 
@@ -18,6 +20,7 @@ a nested function on every call pays the check once.
 from __future__ import annotations
 
 import __future__
+import ast
 import linecache
 import types
 from importlib.util import decode_source
@@ -114,18 +117,34 @@ def _compiles_to(code: types.CodeType, text: str, glob: dict) -> bool:
         return False
     names = sorted(_global_names(code) & glob.keys())
     modules = [n for n in names if isinstance(glob[n], types.ModuleType)]
+    rewrite = _assertion_rewrite(glob)
     tried = []
     for imported in (modules, names, []):
         if imported in tried:
             continue
         tried.append(imported)
-        found = _compile_in_scopes(code, own, imported)
+        found = _compile_in_scopes(code, own, imported, rewrite)
         if found is not None and same_code(code, found):
             if len(_CHECKED) >= _MAX_CHECKED:
                 _CHECKED.clear()
             _CHECKED[id(code)] = (code, text)
             return True
     return False
+
+
+def _assertion_rewrite(glob: dict):
+    """pytest's rewrite of a module's asserts when pytest's import hook loaded the module whose
+    globals are `glob` (its test modules, conftest files and the plugins it is told to rewrite),
+    else None: the live code of such a module is the rewritten one."""
+    loader = glob.get("__loader__")
+    kind = type(loader)
+    if kind.__name__ != "AssertionRewritingHook" or kind.__module__ != "_pytest.assertion.rewrite":
+        return None
+    if "PYTEST_DONT_REWRITE" in (glob.get("__doc__") or ""):
+        return None
+    from _pytest.assertion.rewrite import rewrite_asserts  # loaded: its hook loaded the module
+
+    return rewrite_asserts
 
 
 def _global_names(code: types.CodeType) -> set:
@@ -152,11 +171,11 @@ def _scopes(code: types.CodeType) -> list[tuple[str, str]]:
     return scopes
 
 
-def _compile_in_scopes(code: types.CodeType, own: str, imported: list[str]) -> types.CodeType | None:
+def _compile_in_scopes(code: types.CodeType, own: str, imported: list[str], rewrite=None) -> types.CodeType | None:
     """`own` (a ``def`` block, or a lambda expression) compiled inside stand-ins of the scopes
     around `code`, the live free variables bound in the innermost function scope and `imported`
-    bound by an ``import`` at module level; the code object of the function `own` defines, or
-    None."""
+    bound by an ``import`` at module level (its asserts rewritten by `rewrite`, pytest's, when
+    given); the code object of the function `own` defines, or None."""
     scopes = _scopes(code)
     lambda_ = code.co_name == "<lambda>"
     first = own.splitlines()[0] if own else ""
@@ -175,8 +194,15 @@ def _compile_in_scopes(code: types.CodeType, own: str, imported: list[str]) -> t
         if free and i == functions[-1]:
             lines.append(f"{indent[: i + 1] if i + 1 < len(scopes) else indent}{' = '.join(free)} = None")
     lines.append(f"{indent}({own})" if lambda_ else own)
+    text = "\n".join(lines) + "\n"
+    flags = code.co_flags & _FUTURE_FLAGS
     try:
-        module = compile("\n".join(lines) + "\n", code.co_filename, "exec", flags=code.co_flags & _FUTURE_FLAGS, dont_inherit=True)
+        if rewrite is None:
+            module = compile(text, code.co_filename, "exec", flags=flags, dont_inherit=True)
+        else:
+            tree = ast.parse(text, code.co_filename)
+            rewrite(tree, text.encode(), code.co_filename, None)
+            module = compile(tree, code.co_filename, "exec", flags=flags, dont_inherit=True)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
     holder = module

@@ -306,3 +306,25 @@ def test_functions_in_module_level_blocks_and_classes_compile_as_usual(project):
         hook=False,
     )
     assert res.out == [[math.pi, math.pi * 4], [0.5, 1.0], [2.0, 4.0], [3.0, 6.0], [-1.0, -2.0]]
+
+
+def _margin_call(price, floor):
+    # An assert in a module pytest loads: its hook rewrites it, so the live code is not what
+    # CPython compiles from this text (live_source compiles the text through the same rewrite).
+    assert floor >= 0.0, f"negative floor {floor}"
+    return max(price - floor, 0.0)
+
+
+def test_a_function_of_a_module_pytest_rewrote_compiles():
+    import numpy as np
+
+    from array_vectorize import vectorize
+
+    loader = type(globals()["__loader__"])
+    assert (loader.__module__, loader.__name__) == ("_pytest.assertion.rewrite", "AssertionRewritingHook")
+    vec = vectorize(_margin_call)
+    price = np.array([0.0, 5.0, 120.5, -3.0, math.inf])
+    expected = [_margin_call(p, 2.5) for p in price.tolist()]
+    assert vec(price, 2.5).tolist() == expected
+    with pytest.raises(AssertionError, match="negative floor -1.0"):
+        vec(price, -1.0)
