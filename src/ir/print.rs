@@ -247,7 +247,10 @@ mod tests {
 
     #[test]
     fn escapes_keep_a_text_on_its_line() {
-        assert_eq!(super::escape("a\\b\n\"c\"\u{7}", false), "a\\\\b\\n\"c\"\\u{7}");
+        assert_eq!(
+            super::escape("a\\b\n\"c\"\u{7}", false),
+            "a\\\\b\\n\"c\"\\u{7}"
+        );
         assert_eq!(super::escape("say \"hi\"\t", true), "say \\\"hi\\\"\\t");
     }
 }

@@ -251,7 +251,9 @@ impl<'t> Reader<'t> {
             "float" => Kind::Float,
             "num" => Kind::Unknown,
             "obj" => Kind::Object,
-            other => return Err(c.error_before(other, "expected a kind (bool, int, float, num, obj)")),
+            other => {
+                return Err(c.error_before(other, "expected a kind (bool, int, float, num, obj)"))
+            }
         };
         c.expect("=")?;
         self.defines(dst, kind, shape, at)?;
@@ -267,7 +269,10 @@ impl<'t> Reader<'t> {
             return Err(ReadError {
                 line: at.0,
                 col: at.1,
-                message: format!("{v} is defined twice (first at {}:{})", first.at.0, first.at.1),
+                message: format!(
+                    "{v} is defined twice (first at {}:{})",
+                    first.at.0, first.at.1
+                ),
             });
         }
         let info = ValueInfo {
@@ -324,7 +329,10 @@ impl<'t> Reader<'t> {
             return Ok(None);
         };
         let mut probe = c.clone();
-        if probe.value().is_err() || !probe.eat(":") || !probe.rest().contains(&format!("= {name}(")) {
+        if probe.value().is_err()
+            || !probe.eat(":")
+            || !probe.rest().contains(&format!("= {name}("))
+        {
             return Ok(None);
         }
         self.next += 1;
@@ -576,7 +584,10 @@ fn while_indices(f: &mut Function, block: &mut Block) {
     for inst in &mut block.insts {
         match inst {
             Inst::Loop {
-                index, body, active, ..
+                index,
+                body,
+                active,
+                ..
             } => {
                 if active.is_some() {
                     *index = f.new_value(Kind::Int, Shape::Scalar, None);
@@ -646,9 +657,14 @@ fn unary(name: &str) -> Option<UnOp> {
 
 /// The binary operation `name` (arithmetic, comparison, logic) as a constructor.
 fn binary(name: &str) -> Option<Box<dyn Fn(Value, Value) -> Op>> {
-    let arith = |o: BinOp| -> Box<dyn Fn(Value, Value) -> Op> { Box::new(move |a, b| Op::Binary(o, a, b)) };
-    let cmp = |o: CmpOp| -> Box<dyn Fn(Value, Value) -> Op> { Box::new(move |a, b| Op::Compare(o, a, b)) };
-    let logic = |o: LogicOp| -> Box<dyn Fn(Value, Value) -> Op> { Box::new(move |a, b| Op::Logic(o, a, b)) };
+    let arith =
+        |o: BinOp| -> Box<dyn Fn(Value, Value) -> Op> { Box::new(move |a, b| Op::Binary(o, a, b)) };
+    let cmp = |o: CmpOp| -> Box<dyn Fn(Value, Value) -> Op> {
+        Box::new(move |a, b| Op::Compare(o, a, b))
+    };
+    let logic = |o: LogicOp| -> Box<dyn Fn(Value, Value) -> Op> {
+        Box::new(move |a, b| Op::Logic(o, a, b))
+    };
     Some(match name {
         "add" => arith(BinOp::Add),
         "sub" => arith(BinOp::Sub),
@@ -722,10 +738,16 @@ fn uniform(c: &mut Cursor) -> R<UniformOp> {
         "Compare" => {
             c.expect("(")?;
             let word = c.word();
-            let o = [ObjCmp::Eq, ObjCmp::Ne, ObjCmp::Is, ObjCmp::IsNot, ObjCmp::In]
-                .into_iter()
-                .find(|o| super::print::obj_cmp_name(*o) == word)
-                .ok_or_else(|| c.error_before(word, "expected Eq, Ne, Is, IsNot or In"))?;
+            let o = [
+                ObjCmp::Eq,
+                ObjCmp::Ne,
+                ObjCmp::Is,
+                ObjCmp::IsNot,
+                ObjCmp::In,
+            ]
+            .into_iter()
+            .find(|o| super::print::obj_cmp_name(*o) == word)
+            .ok_or_else(|| c.error_before(word, "expected Eq, Ne, Is, IsNot or In"))?;
             c.expect(")")?;
             UniformOp::Compare(o)
         }

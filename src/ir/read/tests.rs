@@ -82,7 +82,10 @@ fn every_construct_reads_back() {
     let raises = f.raises.as_ref().expect("raises");
     assert!(raises.nan);
     assert_eq!(raises.sites[0].params, ["income", "rate"]);
-    assert_eq!(raises.sites[0].expr, "ValueError(f\"bad {income} at {rate}\n\\\")");
+    assert_eq!(
+        raises.sites[0].expr,
+        "ValueError(f\"bad {income} at {rate}\n\\\")"
+    );
     assert_eq!(raises.sites[0].cause.as_deref(), Some("err"));
     assert_eq!(raises.sites[1].cause, None);
     assert!(f.tuple && f.ret.len() == 2);
@@ -130,7 +133,14 @@ fn compiled_functions_read_back_after_every_pass() {
         ("STEPS", Binding::Const(steps)),
     ]);
     for src in sources {
-        for pass in ["lower", "kinds", "fold", "dce", "legalize", "float broadcast"] {
+        for pass in [
+            "lower",
+            "kinds",
+            "fold",
+            "dce",
+            "legalize",
+            "float broadcast",
+        ] {
             round_trip(&ir_after_with(src, pass, &env, Options::default()).to_string());
         }
     }
@@ -175,7 +185,9 @@ fn errors_name_the_line_and_column() {
         assert_eq!(error(&text), expected, "{line}");
     }
     assert_eq!(
-        error(&format!("{head}  for %1 in range(0, 2, 1) {{\n  return %0\n}}\n")),
+        error(&format!(
+            "{head}  for %1 in range(0, 2, 1) {{\n  return %0\n}}\n"
+        )),
         "5:3: expected `}`, found `return`"
     );
     assert_eq!(
@@ -183,7 +195,9 @@ fn errors_name_the_line_and_column() {
         "5:1: the text ends where `}` was expected"
     );
     assert_eq!(
-        error(&format!("{head}  raise if %0 != 0\n    2 (): E\n  return %0\n}}\n")),
+        error(&format!(
+            "{head}  raise if %0 != 0\n    2 (): E\n  return %0\n}}\n"
+        )),
         "5:5: expected raise site 1, found `2`"
     );
 }
