@@ -8,6 +8,18 @@ use std::collections::BTreeMap;
 
 pub use crate::ir::{float_repr, Const};
 
+/// What a hidden parameter of the generated function carries: a value of the environment that
+/// the generated module reads as a global, bound by the decorator (never by the static compile).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Hidden {
+    /// A global array (D8).
+    Array(String),
+    /// A callable called per element (fallback=True, D7).
+    Callee(String),
+    /// A module-level object read as a global (an Enum class, D14).
+    Object(String),
+}
+
 /// The source of a helper function (D7) and the environment its own free names resolve in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FunctionSource {

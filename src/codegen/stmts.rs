@@ -101,6 +101,9 @@ impl Gen<'_> {
         free_dead_arrays(out, &arrays)
     }
 
+    /// The statements of `b`. It walks the structure itself rather than through `ir::walk_steps`:
+    /// each region becomes the nested statement list of the Python `for`, `while` or `if` it is
+    /// printed as.
     fn block(&mut self, b: &Block) -> Vec<Stmt> {
         let mut out = vec![];
         for inst in &b.insts {

@@ -11,13 +11,13 @@
 use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
-use crate::env::{AssumedBinding, Binding};
+use crate::env::{AssumedBinding, Binding, Hidden};
 use crate::frontend::extract::span;
 use crate::ir::eval::truthy;
 use crate::ir::{CmpOp, Const, Inst, Kind, Op, RaiseSite, Shape, UnOp, Value};
 use crate::lower::exceptions::classes::{builtin_mro, Mro};
 use crate::lower::exceptions::SiteInfo;
-use crate::lower::{Done, Frame, Hidden, Lowerer};
+use crate::lower::{Done, Frame, Lowerer};
 
 impl Lowerer<'_> {
     /// `raise E(...)` on the lanes of the current path.
