@@ -1,14 +1,18 @@
 //! The IR's text form both ways (src/ir/read.rs): for every compiler fixture and golden case
-//! (each body's optimized IR: exact, float fast path, int body) and the IR every pass fixture
-//! states, print -> read -> print is identical and the function read passes the verifier.
+//! (each body's optimized IR: exact, float fast path, int body), the IR after every pass of a
+//! few programs covering the grammar, and the IR every pass fixture states, print -> read ->
+//! print is identical and the function read passes the verifier.
 //!
 //! `IR_TEXT_CORPUS=<dir>` adds every `*.ir` file of that directory (one printed function each):
 //! the IR of fuzz programs, written by `python tests/ir_text_corpus.py <dir>`.
 
 use std::path::{Path, PathBuf};
 
+use array_vectorize_core::env::{Binding, Env};
 use array_vectorize_core::ir::read::read;
 use array_vectorize_core::ir::verify::{verify, Kinds};
+use array_vectorize_core::ir::{Const, Function};
+use array_vectorize_core::pipeline::{compile_observed, Options, Request};
 use array_vectorize_core::static_module::{compile_module, Outcome};
 
 fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
@@ -64,6 +68,54 @@ fn compiled_modules_read_back() {
         }
     }
     assert!(checked >= 30, "only {checked} bodies compiled");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn compiled_functions_read_back_after_every_pass() {
+    let sources = [
+        // A masked loop (D12) that returns early, and a raise (D11).
+        "def f(x):\n    while x > 1.0:\n        x = x / 2.0\n        if x < 1.5:\n            return x\n    if x < 0:\n        raise ValueError(f\"negative {x}\")\n    return x\n",
+        // A scalar `if` in a loop over a tuple, and a tuple result.
+        "def f(x):\n    s = 0\n    for k in STEPS:\n        if k > 1:\n            s = s + k * x\n    return s, x\n",
+        // Uniform values (D14) and NumPy's rounding (D16) through a math call.
+        "def f(x, band):\n    if band == \"high\":\n        return math.floor(x)\n    return abs(x)\n",
+    ];
+    let mut env = Env::new();
+    env.insert("math".into(), Binding::MathModule);
+    env.insert("abs".into(), Binding::Builtin("abs".into()));
+    let mro = ["ValueError", "Exception", "BaseException"];
+    env.insert(
+        "ValueError".into(),
+        Binding::ExceptionClass(mro.map(String::from).to_vec()),
+    );
+    let steps = Const::Tuple(vec![Const::Int(1), Const::Float(2.5), Const::Int(3)]);
+    env.insert("STEPS".into(), Binding::Const(steps));
+    let (mut failures, mut checked) = (vec![], 0);
+    for nan_on_raise in [false, true] {
+        for source in sources {
+            let req = Request {
+                source,
+                path: "fixture.py",
+                first_line: 1,
+                name: "f",
+                env: &env,
+                options: Options {
+                    nan_on_raise,
+                    ..Options::default()
+                },
+            };
+            let mut observe = |pass: &str, f: &Function| {
+                checked += 1;
+                failures.extend(round_trip(&format!("after {pass}"), &f.to_string()));
+            };
+            if let Err(e) = compile_observed(&req, &mut observe) {
+                panic!("does not compile: {e:?}\n{source}");
+            }
+        }
+    }
+    // lower, then 6 passes on each of the three bodies, per source and option.
+    assert_eq!(checked, 2 * 3 * 19);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
