@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use array_vectorize_core::env::{Binding, Env};
+use array_vectorize_core::frontend::Input;
 use array_vectorize_core::ir::read::read;
 use array_vectorize_core::ir::verify::{verify, Kinds};
 use array_vectorize_core::ir::{Const, Function};
@@ -80,10 +81,14 @@ fn compiled_functions_read_back_after_every_pass() {
         "def f(x):\n    s = 0\n    for k in STEPS:\n        if k > 1:\n            s = s + k * x\n    return s, x\n",
         // Uniform values (D14) and NumPy's rounding (D16) through a math call.
         "def f(x, band):\n    if band == \"high\":\n        return math.floor(x)\n    return abs(x)\n",
+        // The type of a parameter's elements (D22), decided once per call.
+        "def f(x):\n    if isinstance(x, int) and type(x) is not bool:\n        return x * 2\n    return x\n",
     ];
     let mut env = Env::new();
     env.insert("math".into(), Binding::MathModule);
-    env.insert("abs".into(), Binding::Builtin("abs".into()));
+    for builtin in ["abs", "isinstance", "type", "int", "bool"] {
+        env.insert(builtin.into(), Binding::Builtin(builtin.into()));
+    }
     let mro = ["ValueError", "Exception", "BaseException"];
     env.insert(
         "ValueError".into(),
@@ -95,9 +100,11 @@ fn compiled_functions_read_back_after_every_pass() {
     for nan_on_raise in [false, true] {
         for source in sources {
             let req = Request {
-                source,
-                path: "fixture.py",
-                first_line: 1,
+                input: Input::Text {
+                    source,
+                    path: "fixture.py",
+                    first_line: 1,
+                },
                 name: "f",
                 env: &env,
                 options: Options {

@@ -211,6 +211,9 @@ fn uniform_op(u: &UniformOp) -> String {
         UniformOp::Get => "Get".into(),
         UniformOp::Compare(c) => format!("Compare({})", obj_cmp_name(*c)),
         UniformOp::IsInstance => "IsInstance".into(),
+        UniformOp::TypeOf => "TypeOf".into(),
+        // D22: `ElementIs(bool|int)`, `ElementIs(none)`.
+        UniformOp::ElementIs(types) => format!("ElementIs({types:?})"),
         UniformOp::Truth => "Truth".into(),
         UniformOp::Number => "Number".into(),
     }

@@ -43,7 +43,8 @@
 //! uniform   = "Arg(" INT ")" | "Global(" INT ")" | "Builtin(" STRING ")" | "Lit(None)"
 //!           | "Lit(Str(" STRING "))" | "Tuple" | "Attr(" STRING ")" | "Item" | "Get"
 //!           | "Compare(" ("Eq" | "Ne" | "Is" | "IsNot" | "In") ")" | "IsInstance" | "Truth"
-//!           | "Number"
+//!           | "Number" | "TypeOf" | "ElementIs(" ("none" | TYPE {"|" TYPE}) ")"   (D22)
+//! TYPE      = "bool" | "int" | "float"
 //! values    = [value {", " value}]
 //! ```
 //!
@@ -59,7 +60,7 @@ use super::constant::const_kind;
 use super::math::math_fn_by_ir_name;
 use super::op::{BinOp, CastOp, CmpOp, LogicOp, Op, UnOp};
 use super::types::{Kind, Shape, Value};
-use super::uniform::{ObjCmp, ObjLit, UniformOp};
+use super::uniform::{ElementTypes, ObjCmp, ObjLit, UniformOp};
 use super::{Block, Function, IfOut, Inst, ParamMode, Phi, RaiseSite, Raises, ValueInfo};
 
 mod cursor;
@@ -752,6 +753,24 @@ fn uniform(c: &mut Cursor) -> R<UniformOp> {
             UniformOp::Compare(o)
         }
         "IsInstance" => UniformOp::IsInstance,
+        "TypeOf" => UniformOp::TypeOf,
+        "ElementIs" => {
+            c.expect("(")?;
+            let mut types = ElementTypes::NONE;
+            if !c.eat_word("none") {
+                loop {
+                    let word = c.word();
+                    let t = ElementTypes::of_name(word)
+                        .ok_or_else(|| c.error_before(word, "expected bool, int or float"))?;
+                    types = types.union(t);
+                    if !c.eat("|") {
+                        break;
+                    }
+                }
+            }
+            c.expect(")")?;
+            UniformOp::ElementIs(types)
+        }
         "Truth" => UniformOp::Truth,
         "Number" => UniformOp::Number,
         _ => return Err(c.error_before(name, "expected a uniform operation")),

@@ -176,12 +176,13 @@ def _between(text: str, open_: str, close: str) -> Tuple[str, str]:
 def _uniform(text: str) -> List[Any]:
     """``[name, payload, operand...]`` of ``uniform Name(payload)(values)``; the payload read:
     an int (``Arg``, ``Global``), a string (``Builtin``, ``Attr``, ``Lit(Str)``), None (``Lit(None)``),
-    a comparison's name (``Compare``), None where there is none."""
+    a comparison's name (``Compare``), the element types (``ElementIs``, D22: ``bool|int``, ``none``),
+    None where there is none."""
     paren = text.find("(")
     name = text[:paren]
     rest = text[paren:]
     payload: Any = None
-    if name in ("Arg", "Global", "Builtin", "Lit", "Attr", "Compare"):
+    if name in ("Arg", "Global", "Builtin", "Lit", "Attr", "Compare", "ElementIs"):
         inner, rest = _between(rest, "(", ")")
         if name in ("Arg", "Global"):
             payload = int(inner)
