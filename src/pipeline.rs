@@ -54,6 +54,9 @@ pub struct Compiled {
     pub float_ir: Function,
     /// The scalar function's own text (decorators, header, body), for its docstring.
     pub scalar_source: String,
+    /// The calls run element by element (D19, D23): `residue` or `call_site`, what is called,
+    /// and the call's line.
+    pub element_sites: Vec<(&'static str, String, usize)>,
 }
 
 /// `ARRAY_VECTORIZE_DEBUG=ir` prints the IR after every pass to stderr.
@@ -153,6 +156,7 @@ pub fn compile_observed(
         ir: exact,
         float_ir: float,
         scalar_source: text.to_string(),
+        element_sites: lowered.element_sites,
     })
 }
 

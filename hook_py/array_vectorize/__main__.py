@@ -26,7 +26,7 @@ def show(target: str) -> int:
     try:
         for entry in _core.compile_module(source, path, qualname):
             if entry["qualname"] == qualname and entry["status"] == "ok":
-                print(entry["source"], end="")
+                print(_sites_comment(entry, path) + entry["source"], end="")
                 return 0
             if entry["qualname"] == qualname and entry["status"] == "error":
                 print(entry["error"], file=sys.stderr)
@@ -51,12 +51,30 @@ def show(target: str) -> int:
     fn = getattr(obj, "_vectorized_original", obj)
     if not callable(fn):
         return _usage_error(f"{path}: {qualname} is a {type(fn).__name__}, not a function")
+    from .api import _canonical_options, compile_live
+
     try:
-        print(vectorize(fn).source, end="")
+        vectorize(fn)  # the decorator's own checks (a wrapped function, ...)
+        compiled, _ = compile_live(fn, _canonical_options())
     except _core.VectorizationError as exc:
         print(exc, file=sys.stderr)
         return 1
+    print(_sites_comment(compiled, path) + compiled["source"], end="")
     return 0
+
+
+def _sites_comment(compiled: dict, path: str) -> str:
+    """Comment lines naming the calls the generated code runs element by element (D19, D23)."""
+    lines = []
+    for kind, what, line in compiled.get("element_sites", ()):
+        if kind == "residue":
+            lines.append(
+                f"# {path}:{line}: `{what}` recurses deeper than the compiler inlined it on some elements: its "
+                "scalar original finishes those elements one by one (D19, _vec_residue)\n"
+            )
+        else:
+            lines.append(f"# {path}:{line}: `{what}(...)` runs element by element (D23, _vec_call_site)\n")
+    return "".join(lines) + ("\n" if lines else "")
 
 
 def _usage_error(message: str) -> int:

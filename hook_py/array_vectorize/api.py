@@ -33,7 +33,7 @@ def vectorize(
     *,
     protect_domains: bool = False,
     namespace: Any = None,
-    fallback: bool = False,
+    fallback: bool | str = False,
     verify: Any = None,
     nan_on_raise: bool = False,
 ) -> Any:
@@ -44,7 +44,10 @@ def vectorize(
 
     protect_domains: give partial functions safe operands on lanes whose result is discarded (D1).
     namespace: pin the Array API namespace instead of taking it from the arguments.
-    fallback: call what cannot be vectorized element by element instead of rejecting it.
+    fallback: ``"calls"``: a call that cannot be vectorized (another library's function, a helper
+        the compiler rejects) runs element by element where it stands, the rest vectorized (D23);
+        ``True``: the same, and a function that cannot be compiled at all becomes one element
+        loop; ``False``: such calls are rejected.
     nan_on_raise: elements that reach a ``raise`` or ``assert`` (D11) give NaN (a float64 result)
         instead of the call raising; for traced namespaces (``jax.jit``), where whether any
         element raised cannot be known at call time.
@@ -69,6 +72,8 @@ def vectorize(
     original = getattr(fn, "_vectorized_original", fn)
     if not isinstance(original, FunctionType):
         raise TypeError(f"vectorize expects a Python function, got {type(fn).__name__}")
+    if fallback not in (False, True, "calls"):
+        raise TypeError(f'fallback= takes False, True or "calls", got {fallback!r}')
     if verify is not None:
         check_verify_examples(original, verify)
     canonical = not protect_domains and namespace is None and not fallback and not nan_on_raise
@@ -91,7 +96,7 @@ def vectorize(
             "nan_on_raise": bool(nan_on_raise),
         }
     )
-    vec = _build(original, options, namespace)
+    vec = _build(original, options, namespace, whole=fallback is True)
     decorated_modules.add(original.__module__)
     if verify is not None:
         _verify(vec, original, verify)
@@ -155,14 +160,17 @@ def _verify(vec: FunctionType, original: FunctionType, examples: Any) -> None:
     verify_against_original(vec, original, examples)
 
 
-def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionType:
+def _build(original: FunctionType, options: dict, namespace: Any, whole: bool = False) -> FunctionType:
+    """The vectorized function; `whole` (``fallback=True``): one element loop where the function
+    cannot be compiled."""
     if "__wrapped__" in original.__dict__:  # functools.wraps: the code is the wrapper's
         inner = _wrapped_function(original)
-        if options["fallback"]:
+        if whole:
             return _element_loop(original, namespace, signature=inner)
         raise _wrapper_error(original, inner)
     entry = precompiled.lookup(original, options)
     if entry is not None:
+        _count_sites(entry)
         if entry["origin"] == "wheel":
             _stats.bump("precompiled_hits")
         else:
@@ -192,9 +200,10 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
         compiled, hidden = compile_live(original, options)
     except VectorizationError:
         code = original.__code__
-        if not options["fallback"] or not (code.co_argcount or code.co_kwonlyargcount):
+        if not whole or not (code.co_argcount or code.co_kwonlyargcount):
             raise  # nothing to loop over without parameters
         return _element_loop(original, namespace)
+    _count_sites(compiled)
     return emit.materialize(
         original,
         compiled["fast_source"],
@@ -205,6 +214,13 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
         namespace=namespace,
         scalar_source=compiled["scalar_source"],
     )
+
+
+def _count_sites(compiled: dict) -> None:
+    """Counts the calls the function runs element by element (``stats()``: ``residue_sites``,
+    D19; ``call_sites``, D23)."""
+    for kind, _, _ in compiled.get("element_sites", ()):
+        _stats.bump("residue_sites" if kind == "residue" else "call_sites")
 
 
 def compile_live(original: FunctionType, options: dict) -> tuple[dict, dict]:
@@ -226,7 +242,12 @@ def compile_live(original: FunctionType, options: dict) -> tuple[dict, dict]:
     except _core.DeferredError as exc:  # only static compiles defer; a live env never should
         raise _core.InternalError(str(exc)) from None
     _stats.bump("compiled")
-    hidden = {n: builder.hidden_values[n] for _, n in compiled["hidden"] if n in builder.hidden_values}
+    hidden = {}
+    for kind, n in compiled["hidden"]:
+        if kind == "scalar":  # D19: the scalar original a residue calls
+            hidden[n] = emit.scalar_original(original, n, builder.hidden_values.get(n))
+        elif n in builder.hidden_values:
+            hidden[n] = builder.hidden_values[n]
     return compiled, hidden
 
 

@@ -16,6 +16,7 @@ import re
 import sys
 import types
 
+from .emit import SCALAR_PREFIX
 from .precompiled import exception_class, frozen_object, is_uniform_object
 
 TYPE_CHECKING = False
@@ -176,6 +177,10 @@ class EnvBuilder:
                 value = closure[name]
             elif name in glob:
                 value = glob[name]
+            elif name == fn.__name__:
+                # D19: a function that calls itself by a name not bound yet (`@vectorize` runs
+                # before the `def` binds it, to the function this compiles).
+                value = fn
             elif hasattr(builtins, name):
                 value = getattr(builtins, name)
             else:
@@ -239,10 +244,13 @@ class EnvBuilder:
                 self._classes.discard(id(value))
         original = unwrap(value)
         if isinstance(original, types.FunctionType):
+            # Called as it is where it cannot be vectorized (D23), or read by an exception's
+            # message (D21); its scalar original finishes the lanes of a recursion (D19).
+            self.hidden_values[name] = value
+            self.hidden_values[SCALAR_PREFIX + name] = value
             try:
                 source, path, line = function_source(original)
             except (OSError, TypeError):
-                self.hidden_values[name] = value
                 return ("callable", f"function `{original.__qualname__}` whose source is unavailable")
             if id(original) in self._visiting:
                 env = None  # a cycle: recursion, which the compiler reports

@@ -2,7 +2,7 @@
 
 use std::fmt::{self, Write as _};
 
-use super::op::Op;
+use super::op::{Op, ScalarFn};
 use super::types::{Shape, Value};
 use super::{Block, Function, Inst};
 
@@ -126,7 +126,17 @@ fn print_op(op: &Op) -> String {
         Op::Math(m, args) => format!("math.{}({})", m.name, list(args)),
         Op::Cast(o, a) => format!("cast.{} {a}", format!("{o:?}").to_lowercase()),
         Op::Index(a, b) => format!("index {a}[{b}]"),
-        Op::ElementCall { callee, args } => format!("element_call #{callee}({})", list(args)),
+        Op::ScalarCall { callee, args } => {
+            let callee = match callee {
+                ScalarFn::Residue(i) => format!("residue #{i}"),
+                ScalarFn::Callable(i) => format!("call_site #{i}"),
+                ScalarFn::Lambda(params, body) => {
+                    format!("call_site (lambda {}: {body})", params.join(", "))
+                }
+            };
+            format!("{callee}({})", list(args))
+        }
+        Op::ScalarRaised(a) => format!("scalar_raised {a}"),
         Op::Call { callee, args } => format!("call @{callee}({})", list(args)),
         Op::Broadcast(a) => format!("broadcast {a}"),
         Op::AsArray(a) => format!("asarray {a}"),

@@ -233,7 +233,8 @@ impl Verifier<'_> {
             op,
             Op::Param(_)
                 | Op::Math(..)
-                | Op::ElementCall { .. }
+                | Op::ScalarCall { .. }
+                | Op::ScalarRaised(_)
                 | Op::Call { .. }
                 | Op::Broadcast(_)
                 | Op::AsArray(_)

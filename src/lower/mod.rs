@@ -74,6 +74,25 @@ pub enum Hidden {
     Callee(String),
     /// A module-level object read as a global (an Enum class, D14).
     Object(String),
+    /// The scalar original of the recursive function of this name, which finishes the lanes
+    /// that recurse deeper than it was inlined (D19): global [`Hidden::scalar_global`].
+    Scalar(String),
+}
+
+impl Hidden {
+    /// The global of the generated module holding the scalar original of function `name` (D19;
+    /// emit.py `SCALAR_PREFIX`).
+    pub fn scalar_global(name: &str) -> String {
+        format!("_vec_scalar_{name}")
+    }
+
+    /// The global of the generated module holding this value.
+    pub fn global(&self) -> String {
+        match self {
+            Hidden::Array(n) | Hidden::Callee(n) | Hidden::Object(n) => n.clone(),
+            Hidden::Scalar(n) => Hidden::scalar_global(n),
+        }
+    }
 }
 
 /// The result of lowering one function.
@@ -88,6 +107,9 @@ pub struct Lowered {
     pub deferred: BTreeSet<String>,
     /// Helpers lowered on their own, which `Op::Call` names by index (D7).
     pub callees: Vec<CalleeFn>,
+    /// The calls run element by element: `residue` (a recursion past the levels inlined, D19)
+    /// or `call_site` (D23), the function or callee as written, and the call's line.
+    pub element_sites: Vec<(&'static str, String, usize)>,
 }
 
 /// Most helper calls nested inside one another; deeper is almost surely runaway inlining.
@@ -246,6 +268,8 @@ pub struct Lowerer<'s> {
     try_spans: Vec<(SourceId, (usize, usize))>,
     /// The per-lane raise code of each enclosing `except` clause, for a bare `raise`.
     handling: Vec<Value>,
+    /// Recursive functions inlined within themselves, and the lanes callers bring (D19).
+    recursion: calls::recursion::RecursionState,
 }
 
 type R<T> = Result<T, ()>;
@@ -325,23 +349,32 @@ impl<'s> Lowerer<'s> {
             in_finally: 0,
             try_spans: vec![],
             handling: vec![],
+            recursion: calls::recursion::RecursionState::default(),
         }
     }
 
     /// Lowers `func` with free names from `env`. Diagnostics accumulate in `self.diags`.
-    pub fn lower(mut self, func: &ParsedFunction, env: &Env) -> (Option<Lowered>, Vec<Diagnostic>) {
-        let mark = self.sources.len();
-        self.lower_function(func, env);
-        if !self.over_budget {
-            return self.finish();
+    pub fn lower(self, func: &ParsedFunction, env: &Env) -> (Option<Lowered>, Vec<Diagnostic>) {
+        let Lowerer { sources, opts, .. } = self;
+        let mark = sources.len();
+        let (mut out_of_line, mut levels) = (false, calls::recursion::MAX_LEVELS);
+        loop {
+            sources.truncate(mark);
+            let mut l = Lowerer::new(&mut *sources, opts);
+            l.out_of_line = out_of_line;
+            l.recursion.levels = levels;
+            l.lower_function(func, env);
+            if l.over_budget && !out_of_line {
+                // D7: inlining every helper call would grow past the budget; start over with
+                // helpers lowered on their own and called (`callee.rs`).
+                out_of_line = true;
+            } else if l.recursion.over && levels > 0 {
+                // D19: the inlined levels of a recursion outgrew their budget: fewer.
+                levels /= 2;
+            } else {
+                return l.finish();
+            }
         }
-        // D7: inlining every helper call would grow past the budget; start over with helpers
-        // lowered on their own and called (`callee.rs`).
-        self.sources.truncate(mark);
-        let mut again = Lowerer::new(self.sources, self.opts);
-        again.out_of_line = true;
-        again.lower_function(func, env);
-        again.finish()
     }
 
     fn lower_function(&mut self, func: &ParsedFunction, env: &Env) {
@@ -385,9 +418,7 @@ impl<'s> Lowerer<'s> {
         self.reject_tuple_uses();
         // Hidden parameters follow the declared ones.
         for h in &self.names.hidden {
-            self.f.params.push(match h {
-                Hidden::Array(n) | Hidden::Callee(n) | Hidden::Object(n) => n.clone(),
-            });
+            self.f.params.push(h.global());
         }
         self.refuse_unexplained_poison(func);
     }
@@ -405,6 +436,7 @@ impl<'s> Lowerer<'s> {
                 used: self.names.used,
                 deferred: self.names.deferred,
                 callees: self.callees,
+                element_sites: self.recursion.sites,
             }),
             diags,
         )

@@ -72,6 +72,7 @@ struct Outer {
     uniform_derived: BTreeSet<Value>,
     tuples: HashMap<Value, TupleValue>,
     return_sites: HashMap<Value, (SourceId, usize, usize)>,
+    callers: Vec<crate::lower::calls::scalar_call::CallerLanes>,
 }
 
 impl Lowerer<'_> {
@@ -295,6 +296,7 @@ impl Lowerer<'_> {
             uniform_derived: std::mem::take(&mut self.uniform_derived),
             tuples: std::mem::take(&mut self.tuples),
             return_sites: std::mem::take(&mut self.return_sites),
+            callers: std::mem::take(&mut self.recursion.callers),
         }
     }
 
@@ -308,6 +310,7 @@ impl Lowerer<'_> {
         self.uniform_derived = outer.uniform_derived;
         self.tuples = outer.tuples;
         self.return_sites = outer.return_sites;
+        self.recursion.callers = outer.callers;
         std::mem::replace(&mut self.f, outer.f)
     }
 

@@ -1,6 +1,7 @@
 //! Helper inlining (D7): a helper of the environment is parsed and validated once per compile
 //! through the shared front end, then lowered in place of each call; a nested `def` or lambda
-//! likewise, reading the enclosing variables. Recursion and runaway nesting are refused.
+//! likewise, reading the enclosing variables. A function calling itself is inlined to a bounded
+//! depth (`recursion`, D19); runaway nesting is refused.
 
 use std::rc::Rc;
 
@@ -11,6 +12,8 @@ use crate::env::{Binding, Env, FunctionSource};
 use crate::frontend;
 use crate::frontend::extract::{span, ParsedFunction};
 use crate::ir::Value;
+use crate::lower::calls::recursion::Recursion;
+use crate::lower::calls::scalar_call::CallerLanes;
 use crate::lower::{
     calls::callee, identity, locals_of, Done, Frame, LocalFn, Lowerer, Var, MAX_CALL_DEPTH,
     MAX_INLINED_VALUES, R,
@@ -260,23 +263,12 @@ impl Lowerer<'_> {
             self.statement_call = None;
         }
         let id = identity(callee, self.sources);
-        if let Some(first) = self.call_stack.iter().position(|f| *f == id) {
-            let cycle: Vec<String> = self.call_stack[first..]
-                .iter()
-                .chain([&id])
-                .map(|(_, _, name)| format!("`{name}`"))
-                .collect();
-            self.error_at(
-                frame,
-                DiagnosticKind::Recursion,
-                format!(
-                    "recursion: {}; a function that calls itself cannot be vectorized (D7): \
-                     rewrite it as a `for` loop",
-                    cycle.join(" -> ")
-                ),
-                c,
-            );
-            return Err(());
+        // D19: a function already being inlined around this call recurses.
+        let level = self.call_stack.iter().filter(|f| **f == id).count();
+        if level > 0 {
+            if let Recursion::Value(v) = self.recursive_call(frame, callee, level, &args, c) {
+                return v;
+            }
         }
         if self.call_stack.len() >= MAX_CALL_DEPTH {
             self.error_at(
@@ -309,9 +301,13 @@ impl Lowerer<'_> {
         for (p, v) in callee.params.iter().zip(args) {
             inner.vars.insert(p.clone(), Var::Def(v));
         }
+        self.recursion.callers.push(CallerLanes::of(frame));
+        self.enter_level(level);
         self.call_stack.push(id);
         self.body(&mut inner, &callee.body);
         self.call_stack.pop();
+        self.leave_level(level);
+        self.recursion.callers.pop();
         let complete = inner.flow.done == Done::Always;
         if complete || statement {
             let returns = inner.flow.returns.clone();
@@ -342,7 +338,7 @@ impl Lowerer<'_> {
 #[cfg(test)]
 mod tests {
     use crate::env::{Binding, FunctionSource};
-    use crate::pipeline::testing::{env, errors_with, ir_after_with, lowered};
+    use crate::pipeline::testing::{env, ir_after_with, lowered};
     use crate::pipeline::Options;
 
     fn helper(name: &str, source: &str) -> (&'static str, Binding) {
@@ -368,11 +364,13 @@ mod tests {
     }
 
     #[test]
-    fn recursion_is_refused() {
-        let env = env(&[helper("g", "def g(v):\n    return g(v)\n")]);
-        let e = errors_with("def f(x):\n    return g(x)\n", &env);
+    fn recursion_of_a_nested_function_past_the_levels_is_refused() {
+        let e = crate::pipeline::testing::errors(
+            "def f(x):\n    def g(v):\n        return g(v - 1.0) if v > 0.0 else v\n    return g(x)\n",
+        );
         assert!(
-            e.iter().any(|m| m.contains("recursion: `g` -> `g`")),
+            e.iter().any(|m| m.contains("`g` calls itself deeper than")
+                && m.contains("not a function of the module")),
             "{e:?}"
         );
     }

@@ -361,7 +361,7 @@ impl Lowerer<'_> {
 
     /// Adds the names `e` reads to `out`; false after reporting a construct that binds names of
     /// its own (those would need a scope of their own in the generated code).
-    fn free_names<'a>(
+    pub(in crate::lower) fn free_names<'a>(
         &mut self,
         frame: &Frame,
         e: &'a ast::Expr,
@@ -385,7 +385,7 @@ impl Lowerer<'_> {
                 self.error_at(
                     frame,
                     DiagnosticKind::UnsupportedExpression,
-                    "this expression is not supported in an exception raised per element; compute the message from plain names and calls".into(),
+                    "this expression is not supported in an exception raised per element, or in a call run element by element (D23); compute it from plain names and calls".into(),
                     e,
                 );
                 false
