@@ -87,9 +87,10 @@ impl Lowerer<'_> {
         if let Op::Const(c) = &op {
             self.consts.insert(dst, c.clone());
         }
-        let uniform = |v: &Value| self.uniform_derived.contains(v) || self.kind(*v) == Kind::Object;
+        let uniform =
+            |v: &Value| self.values.is_uniform_derived(*v) || self.kind(*v) == Kind::Object;
         if matches!(op, Op::Uniform(..)) || op.operands().iter().any(uniform) {
-            self.uniform_derived.insert(dst);
+            self.values.add_uniform_derived(dst);
         }
         self.push_inst(Inst::Let { dst, op });
         dst

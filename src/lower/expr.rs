@@ -230,7 +230,7 @@ impl Lowerer<'_> {
         };
         let name = n.id.as_str();
         // The compiled function itself is the only entry of the call stack (no helper).
-        self.call_stack.len() == 1
+        self.calls.in_compiled_function()
             && self.f.params[..self.f.declared_params]
                 .iter()
                 .any(|p| p == name)

@@ -310,7 +310,7 @@ impl Lowerer<'_> {
                 frame.outer.get(name)
             }
         }) {
-            Some(Var::Def(v)) if !self.undefined_phis.contains(v) => return *v,
+            Some(Var::Def(v)) if !self.loops.is_undefined_phi(*v) => return *v,
             Some(Var::Def(_)) | Some(Var::MaybeUndef) => {
                 self.error_at(
                     frame,

@@ -44,7 +44,7 @@ use crate::diagnostics::{Diagnostic, DiagnosticKind, SourceId, SourceText};
 use crate::env::{AssumedBinding, Env};
 use crate::frontend::extract::{self, span, ParsedFunction};
 use crate::frontend::validate;
-use crate::ir::{Block, Const, Function, Op, ParamMode, RaiseSite, Raises, UniformOp, Value};
+use crate::ir::{Block, Const, Function, Op, ParamMode, Raises, UniformOp, Value};
 use crate::Map as HashMap;
 
 use free_names::Resolved;
@@ -112,15 +112,8 @@ pub struct Lowered {
     pub element_sites: Vec<(&'static str, String, usize)>,
 }
 
-/// Most helper calls nested inside one another; deeper is almost surely runaway inlining.
-const MAX_CALL_DEPTH: usize = 32;
 /// Deepest expression nesting lowered.
 const MAX_EXPR_DEPTH: usize = 1200;
-/// Most IR values a function may grow to while helpers are inlined (D7): every call is a copy of
-/// the helper's body, so helpers that call one another twice copy the innermost `2**depth` times.
-/// Real functions stay far below (a few thousand); past it the compile stops with a diagnostic
-/// rather than running out of time or memory.
-const MAX_INLINED_VALUES: usize = 100_000;
 
 /// Which lanes have returned.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -187,14 +180,13 @@ struct Frame<'e> {
     catching: exceptions::try_stmt::Snapshots,
 }
 
-/// A raise site's class, by its MRO, when known (D11: `except` matches on it), and where its
-/// `raise` stands (None for a numeric error of a `try` body).
-struct SiteInfo {
-    class: Option<exceptions::classes::Mro>,
-    at: Option<(SourceId, (usize, usize))>,
-}
-
 /// Lowers one function (with the helpers it calls) to the IR.
+///
+/// The core state is the builder's (the function being built, its blocks, constants and
+/// poisoned values), the sources, the diagnostics, the options and the names resolved; each
+/// family of constructs keeps its own state in its own struct, whose fields only that family
+/// reads (`loops::LoopState`, `exceptions::ExceptionState`, `calls::CallState`,
+/// `values::ValueState`): the others ask through its methods.
 pub struct Lowerer<'s> {
     f: Function,
     /// The blocks being built, innermost last (see `builder::OpenBlock`).
@@ -203,73 +195,14 @@ pub struct Lowerer<'s> {
     diags: Vec<Diagnostic>,
     opts: Options,
     names: Resolved,
-    helpers: HashMap<(String, usize, String), Rc<ParsedFunction>>,
-    call_stack: Vec<(String, usize, String)>,
     poisoned: BTreeSet<Value>,
     consts: HashMap<Value, Const>,
-    /// The values of the parameters that may be `None` (D14), with their index.
-    optional: HashMap<Value, usize>,
-    /// The values of the uniform parameters as passed (D14): a namespace passed in (`xnp`) is one.
-    uniform_args: BTreeSet<Value>,
-    /// Where each `None` or string literal is (D14: reported if a number is needed there).
-    /// (The flag: a string, else `None`.)
-    literals: HashMap<Value, (SourceId, usize, usize, bool)>,
-    /// Phis of variables first assigned inside a loop: reading one before the body assigns it
-    /// would read the previous iteration's value, or nothing in the first.
-    undefined_phis: BTreeSet<Value>,
-    /// How the `Done` masks were built (`loops::exits::MaskOp`): what [`Lowerer::stopped`] reads.
-    mask_ops: HashMap<Value, loops::exits::MaskOp>,
-    /// Values computed from a uniform value (D14): a condition among them stays a Python `if`.
-    uniform_derived: BTreeSet<Value>,
+    /// How deeply the expression being lowered is nested (`MAX_EXPR_DEPTH`).
     depth: usize,
-    /// The inlining budget ran out (reported once; every later call fails at once).
-    over_budget: bool,
-    /// Loops around the statement being lowered (`break` outside one was reported by validation).
-    loop_depth: usize,
-    /// Helpers called with arrays or constants are lowered on their own (`callee.rs`, D7).
-    out_of_line: bool,
-    /// Helpers lowered on their own, in the order they were first called.
-    callees: Vec<CalleeFn>,
-    /// Index in `callees` per helper signature; None for one that is inlined.
-    callee_memo: HashMap<String, Option<usize>>,
-    /// The classmethods being inlined: the name of each one's first parameter and the dotted
-    /// name of the class bound to it, under which reads through it are assumed (D8).
-    class_params: Vec<(String, String)>,
-    /// The parameter modes of each helper (D14), by helper, computed once per compile.
-    helper_modes: HashMap<(String, usize, String), Vec<ParamMode>>,
-    /// Values of every helper in `callees`, for the budget.
-    callee_values: usize,
-    /// Tuples being lowered, by their handle value (D13).
-    tuples: HashMap<Value, values::tuples::TupleValue>,
-    /// Where each single returned value was returned, for the arity errors of D13.
-    return_sites: HashMap<Value, (SourceId, usize, usize)>,
-    /// Every `raise`/`assert` lowered so far; site `k` has code `k + 1` (D11).
-    raise_sites: Vec<RaiseSite>,
-    /// The values in a returns list that are raise codes, not returned values.
-    raise_codes: BTreeSet<Value>,
-    /// How many loops around the code being lowered do not carry raises (their body holds no
-    /// `raise`, `assert` or `try`, `loop_raise`): a raise there (a helper's) is reported (D11).
-    loops_without_raises: usize,
-    /// A raise was met inside a loop that does not carry raises (a helper's `raise` or
-    /// `assert`): the innermost such loop is lowered again carrying them (`loops::for_loop::lower_loop`).
-    raise_in_unprepared_loop: bool,
-    /// How many blocks were open at the outermost `try` body around the code being lowered.
-    try_block_depth: usize,
-    /// The call of the expression statement being lowered (by address): a helper called for its
-    /// checks, whose result is discarded, may fall off its end.
-    statement_call: Option<usize>,
-    /// What each raise site's exception is and where it stands (`SiteInfo`).
-    site_info: Vec<SiteInfo>,
-    /// How many `try` bodies enclose the code being lowered (numeric errors raise there).
-    in_try: usize,
-    /// How many `finally` clauses enclose the code being lowered (nothing may raise there).
-    in_finally: usize,
-    /// Where each enclosing `try` statement stands.
-    try_spans: Vec<(SourceId, (usize, usize))>,
-    /// The per-lane raise code of each enclosing `except` clause, for a bare `raise`.
-    handling: Vec<Value>,
-    /// Recursive functions inlined within themselves, and the lanes callers bring (D19).
-    recursion: calls::recursion::RecursionState,
+    loops: loops::LoopState,
+    exceptions: exceptions::ExceptionState,
+    calls: calls::CallState,
+    values: values::ValueState,
 }
 
 type R<T> = Result<T, ()>;
@@ -317,39 +250,13 @@ impl<'s> Lowerer<'s> {
             diags: vec![],
             opts,
             names: Resolved::default(),
-            helpers: HashMap::default(),
-            call_stack: vec![],
             poisoned: BTreeSet::new(),
             consts: HashMap::default(),
-            optional: HashMap::default(),
-            uniform_args: BTreeSet::new(),
-            literals: HashMap::default(),
-            undefined_phis: BTreeSet::new(),
-            mask_ops: HashMap::default(),
-            uniform_derived: BTreeSet::new(),
             depth: 0,
-            over_budget: false,
-            loop_depth: 0,
-            out_of_line: false,
-            callees: vec![],
-            callee_memo: HashMap::default(),
-            class_params: Vec::new(),
-            helper_modes: HashMap::default(),
-            callee_values: 0,
-            tuples: HashMap::default(),
-            return_sites: HashMap::default(),
-            raise_sites: vec![],
-            raise_codes: BTreeSet::new(),
-            loops_without_raises: 0,
-            raise_in_unprepared_loop: false,
-            try_block_depth: 0,
-            statement_call: None,
-            site_info: vec![],
-            in_try: 0,
-            in_finally: 0,
-            try_spans: vec![],
-            handling: vec![],
-            recursion: calls::recursion::RecursionState::default(),
+            loops: loops::LoopState::default(),
+            exceptions: exceptions::ExceptionState::default(),
+            calls: calls::CallState::default(),
+            values: values::ValueState::default(),
         }
     }
 
@@ -361,14 +268,13 @@ impl<'s> Lowerer<'s> {
         loop {
             sources.truncate(mark);
             let mut l = Lowerer::new(&mut *sources, opts);
-            l.out_of_line = out_of_line;
-            l.recursion.levels = levels;
+            l.calls = calls::CallState::attempt(out_of_line, levels);
             l.lower_function(func, env);
-            if l.over_budget && !out_of_line {
+            if l.calls.over_budget() && !out_of_line {
                 // D7: inlining every helper call would grow past the budget; start over with
                 // helpers lowered on their own and called (`callee.rs`).
                 out_of_line = true;
-            } else if l.recursion.over && levels > 0 {
+            } else if l.calls.recursion_over_budget() && levels > 0 {
                 // D19: the inlined levels of a recursion outgrew their budget: fewer.
                 levels /= 2;
             } else {
@@ -401,16 +307,16 @@ impl<'s> Lowerer<'s> {
             let v = self.emit_hint(op, Some(p.clone()));
             match self.f.mode(i) {
                 ParamMode::Optional => {
-                    self.optional.insert(v, i);
+                    self.values.add_optional_param(v, i);
                 }
                 ParamMode::Uniform => {
-                    self.uniform_args.insert(v);
+                    self.values.add_uniform_arg(v);
                 }
                 ParamMode::Number => {}
             }
             frame.vars.insert(p.clone(), Var::Def(v));
         }
-        self.call_stack.push(identity(func, self.sources));
+        self.calls.enter_compiled(identity(func, self.sources));
         self.body(&mut frame, &func.body);
         let ret = self.finish_function(&mut frame, func);
         (self.f.ret, self.f.tuple) = self.result_positions(ret);
@@ -429,14 +335,15 @@ impl<'s> Lowerer<'s> {
         if !diags.is_empty() {
             return (None, diags);
         }
+        let (callees, element_sites) = self.calls.into_results();
         (
             Some(Lowered {
                 func: self.f,
                 hidden: self.names.hidden,
                 used: self.names.used,
                 deferred: self.names.deferred,
-                callees: self.callees,
-                element_sites: self.recursion.sites,
+                callees,
+                element_sites,
             }),
             diags,
         )
@@ -477,7 +384,7 @@ impl<'s> Lowerer<'s> {
                     let code = self.emit(Op::Broadcast(code));
                     self.f.raises = Some(Raises {
                         code,
-                        sites: std::mem::take(&mut self.raise_sites),
+                        sites: self.exceptions.take_sites(),
                         nan: self.opts.nan_on_raise,
                     });
                 }
@@ -535,7 +442,7 @@ fn locals_of(func: &ParsedFunction) -> BTreeSet<String> {
 }
 
 /// What identifies a function on the call stack: its file, line and name.
-fn identity(func: &ParsedFunction, sources: &[SourceText]) -> (String, usize, String) {
+fn identity(func: &ParsedFunction, sources: &[SourceText]) -> calls::FunctionId {
     let path = sources
         .get(func.source)
         .map(|s| s.path.clone())

@@ -148,9 +148,9 @@ impl Lowerer<'_> {
         stmt: &ast::Stmt,
     ) {
         let id = std::ptr::from_ref(c) as usize;
-        self.statement_call = Some(id);
+        self.calls.expect_statement_call(id);
         let v = self.expr(frame, call);
-        if self.statement_call.take() == Some(id) && !self.poisoned.contains(&v) {
+        if self.calls.statement_call_unclaimed(id) && !self.poisoned.contains(&v) {
             self.error_at(
                 frame,
                 DiagnosticKind::SideEffect,

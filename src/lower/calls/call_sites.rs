@@ -80,7 +80,8 @@ impl Lowerer<'_> {
         }
         let body = format!("{callee}({})", call_args.join(", "));
         let line = self.line_of(frame, start);
-        self.recursion
+        self.calls
+            .recursion
             .sites
             .push(("call_site", callee.clone(), line));
         self.scalar_call(frame, ScalarFn::Lambda(params, body), args, (c, &what))

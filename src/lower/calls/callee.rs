@@ -24,15 +24,16 @@
 
 use std::collections::BTreeSet;
 
-use crate::diagnostics::{DiagnosticKind, SourceId};
+use crate::diagnostics::DiagnosticKind;
 use crate::env::Env;
 use crate::frontend::extract::ParsedFunction;
 use crate::ir::{
     walk_insts, Block, Const, Function, Inst, Kind, Op, ParamMode, Shape, UniformOp, Value,
 };
-use crate::lower::loops::exits::MaskOp;
-use crate::lower::values::tuples::TupleValue;
-use crate::lower::{identity, Done, Frame, Lowerer, Var, MAX_CALL_DEPTH, MAX_INLINED_VALUES, R};
+use crate::lower::calls::{MAX_CALL_DEPTH, MAX_INLINED_VALUES};
+use crate::lower::loops::FunctionLoops;
+use crate::lower::values::FunctionValues;
+use crate::lower::{identity, Done, Frame, Lowerer, Var, R};
 use crate::Map as HashMap;
 
 /// A helper lowered on its own (D7): its array arguments are its parameters, its constant
@@ -67,11 +68,9 @@ struct Outer {
     blocks: Vec<Block>,
     consts: HashMap<Value, Const>,
     poisoned: BTreeSet<Value>,
-    undefined_phis: BTreeSet<Value>,
-    mask_ops: HashMap<Value, MaskOp>,
-    uniform_derived: BTreeSet<Value>,
-    tuples: HashMap<Value, TupleValue>,
-    return_sites: HashMap<Value, (SourceId, usize, usize)>,
+    loops: FunctionLoops,
+    values: FunctionValues,
+    /// The lanes the callers of the helpers being inlined bring (D19, D23): values of `f`.
     callers: Vec<crate::lower::calls::scalar_call::CallerLanes>,
 }
 
@@ -86,7 +85,7 @@ impl Lowerer<'_> {
         args: &[Value],
     ) -> Option<R<Value>> {
         // Inside a `try` body its numeric errors must raise into the caller's clauses (D11).
-        if !self.out_of_line || self.over_budget || self.in_try > 0 {
+        if !self.calls.out_of_line || self.calls.over_budget || self.exceptions.in_try() {
             return None;
         }
         // D1 with protect_domains: the helper guards its partial operations on the lanes its
@@ -98,7 +97,7 @@ impl Lowerer<'_> {
         };
         let id = identity(callee, self.sources);
         // Recursion and runaway nesting: inlining reports them.
-        if self.call_stack.contains(&id) || self.call_stack.len() >= MAX_CALL_DEPTH {
+        if self.calls.call_stack.contains(&id) || self.calls.call_stack.len() >= MAX_CALL_DEPTH {
             return None;
         }
         let mut sig = vec![];
@@ -120,15 +119,15 @@ impl Lowerer<'_> {
         if live.is_some() {
             key.push_str("|live");
         }
-        let index = match self.callee_memo.get(&key) {
+        let index = match self.calls.callee_memo.get(&key) {
             Some(i) => *i,
             None => {
                 let i = self.lower_callee_unless_raising(callee, env, (&sig, live.is_some()), id);
-                self.callee_memo.insert(key, i);
+                self.calls.callee_memo.insert(key, i);
                 i
             }
         }?;
-        let func = &self.callees[index].func;
+        let func = &self.calls.callees[index].func;
         // A helper that folded to a constant is that constant, as inlined.
         let constant = func.body.insts.iter().find_map(|inst| match inst {
             Inst::Let {
@@ -173,8 +172,8 @@ impl Lowerer<'_> {
         (sig, live): (&[ArgSig], bool),
         id: (String, usize, String),
     ) -> Option<usize> {
-        if self.callees.len() >= MAX_CALLEES {
-            self.over_budget = true;
+        if self.calls.callees.len() >= MAX_CALLEES {
+            self.calls.over_budget = true;
             self.error(
                 DiagnosticKind::TooComplex,
                 format!("`{}` is too big to vectorize: its helpers would be compiled as more than {MAX_CALLEES} functions of their own (one per signature of constant arguments); pass values that vary from call to call as arguments of the vectorized function", callee.name),
@@ -218,9 +217,9 @@ impl Lowerer<'_> {
             frame.outer_live = Some(m);
         }
         self.f.declared_params = self.f.params.len();
-        self.call_stack.push(id);
+        self.calls.call_stack.push(id);
         self.body(&mut frame, &callee.body);
-        self.call_stack.pop();
+        self.calls.call_stack.pop();
         let ret = match frame.flow.done {
             Done::Always => {
                 let returns = frame.flow.returns.clone();
@@ -229,24 +228,24 @@ impl Lowerer<'_> {
             _ => None,
         };
         // A helper returning a tuple (D13) is inlined: its handle exists only while lowering.
-        let single = ret.is_some_and(|r| !self.tuples.contains_key(&r));
+        let single = ret.is_some_and(|r| !self.values.is_tuple(r));
         self.f.body = self.close_block(root);
         self.reject_tuple_uses();
         let clean = single && self.poisoned.is_empty() && self.diags.len() == reported;
         let mut func = self.leave(outer);
         if !clean || reads_hidden(&func) {
-            if !self.over_budget {
+            if !self.calls.over_budget {
                 self.diags.truncate(reported);
             }
             return None;
         }
         func.ret = vec![ret?];
-        self.callee_values += func.values.len();
-        self.callees.push(CalleeFn {
+        self.calls.callee_values += func.values.len();
+        self.calls.callees.push(CalleeFn {
             name: callee.name.clone(),
             func,
         });
-        Some(self.callees.len() - 1)
+        Some(self.calls.callees.len() - 1)
     }
 
     /// [`Self::lower_callee`], or None for a helper that can raise (D11): its lanes must end in
@@ -258,17 +257,13 @@ impl Lowerer<'_> {
         sig: (&[ArgSig], bool),
         id: (String, usize, String),
     ) -> Option<usize> {
-        let sites = self.raise_sites.len();
-        let codes = self.raise_codes.clone();
+        let mark = self.exceptions.mark();
         let i = self.lower_callee(callee, env, sig, id);
-        if self.raise_sites.len() == sites {
+        if !self.exceptions.rewind_if_raised(mark) {
             return i;
         }
-        self.raise_sites.truncate(sites);
-        self.site_info.truncate(sites);
-        self.raise_codes = codes;
         if let Some(i) = i {
-            self.callees.truncate(i);
+            self.calls.callees.truncate(i);
         }
         None
     }
@@ -291,12 +286,9 @@ impl Lowerer<'_> {
             blocks: std::mem::take(&mut self.blocks),
             consts: std::mem::take(&mut self.consts),
             poisoned: std::mem::take(&mut self.poisoned),
-            undefined_phis: std::mem::take(&mut self.undefined_phis),
-            mask_ops: std::mem::take(&mut self.mask_ops),
-            uniform_derived: std::mem::take(&mut self.uniform_derived),
-            tuples: std::mem::take(&mut self.tuples),
-            return_sites: std::mem::take(&mut self.return_sites),
-            callers: std::mem::take(&mut self.recursion.callers),
+            loops: self.loops.set_aside(),
+            values: self.values.set_aside(),
+            callers: std::mem::take(&mut self.calls.recursion.callers),
         }
     }
 
@@ -305,18 +297,15 @@ impl Lowerer<'_> {
         self.blocks = outer.blocks;
         self.consts = outer.consts;
         self.poisoned = outer.poisoned;
-        self.undefined_phis = outer.undefined_phis;
-        self.mask_ops = outer.mask_ops;
-        self.uniform_derived = outer.uniform_derived;
-        self.tuples = outer.tuples;
-        self.return_sites = outer.return_sites;
-        self.recursion.callers = outer.callers;
+        self.loops.restore(outer.loops);
+        self.values.restore(outer.values);
+        self.calls.recursion.callers = outer.callers;
         std::mem::replace(&mut self.f, outer.f)
     }
 
     /// Values lowered so far, in every function of the compile: what the inlining budget holds.
     pub(in crate::lower) fn lowered_values(&self) -> usize {
-        self.f.values.len() + self.callee_values
+        self.f.values.len() + self.calls.callee_values
     }
 }
 

@@ -14,17 +14,15 @@ use crate::frontend::extract::{span, ParsedFunction};
 use crate::ir::Value;
 use crate::lower::calls::recursion::Recursion;
 use crate::lower::calls::scalar_call::CallerLanes;
-use crate::lower::{
-    calls::callee, identity, locals_of, Done, Frame, LocalFn, Lowerer, Var, MAX_CALL_DEPTH,
-    MAX_INLINED_VALUES, R,
-};
+use crate::lower::calls::{callee, MAX_CALL_DEPTH, MAX_INLINED_VALUES};
+use crate::lower::{identity, locals_of, Done, Frame, LocalFn, Lowerer, Var, R};
 use crate::Map as HashMap;
 
 impl Lowerer<'_> {
     /// The parsed and validated helper `fs`, through the shared front end (once per compile).
     pub(in crate::lower) fn parse_helper(&mut self, fs: &FunctionSource) -> R<Rc<ParsedFunction>> {
         let key = (fs.path.clone(), fs.first_line, fs.name.clone());
-        if let Some(p) = self.helpers.get(&key) {
+        if let Some(p) = self.calls.helpers.get(&key) {
             return Ok(p.clone());
         }
         let parsed = frontend::parse_function(
@@ -38,7 +36,7 @@ impl Lowerer<'_> {
         match parsed {
             Ok((p, _)) => {
                 let p = Rc::new(p);
-                self.helpers.insert(key, p.clone());
+                self.calls.helpers.insert(key, p.clone());
                 Ok(p)
             }
             Err(mut d) => {
@@ -258,19 +256,19 @@ impl Lowerer<'_> {
         (outer, local_fns): (HashMap<String, Var>, HashMap<String, LocalFn>),
         c: &ast::ExprCall,
     ) -> R<Value> {
-        let statement = self.statement_call == Some(std::ptr::from_ref(c) as usize);
+        let statement = self.calls.statement_call == Some(std::ptr::from_ref(c) as usize);
         if statement {
-            self.statement_call = None;
+            self.calls.statement_call = None;
         }
         let id = identity(callee, self.sources);
         // D19: a function already being inlined around this call recurses.
-        let level = self.call_stack.iter().filter(|f| **f == id).count();
+        let level = self.calls.call_stack.iter().filter(|f| **f == id).count();
         if level > 0 {
             if let Recursion::Value(v) = self.recursive_call(frame, callee, level, &args, c) {
                 return v;
             }
         }
-        if self.call_stack.len() >= MAX_CALL_DEPTH {
+        if self.calls.call_stack.len() >= MAX_CALL_DEPTH {
             self.error_at(
                 frame,
                 DiagnosticKind::TooComplex,
@@ -279,9 +277,9 @@ impl Lowerer<'_> {
             );
             return Err(());
         }
-        if self.over_budget || self.lowered_values() > MAX_INLINED_VALUES {
-            if !self.over_budget {
-                self.over_budget = true;
+        if self.calls.over_budget || self.lowered_values() > MAX_INLINED_VALUES {
+            if !self.calls.over_budget {
+                self.calls.over_budget = true;
                 // Outside out-of-line mode this starts lowering over, and the message is
                 // dropped (`callee.rs`).
                 let message = callee::over_budget_message(&callee.name);
@@ -301,13 +299,13 @@ impl Lowerer<'_> {
         for (p, v) in callee.params.iter().zip(args) {
             inner.vars.insert(p.clone(), Var::Def(v));
         }
-        self.recursion.callers.push(CallerLanes::of(frame));
+        self.calls.recursion.callers.push(CallerLanes::of(frame));
         self.enter_level(level);
-        self.call_stack.push(id);
+        self.calls.call_stack.push(id);
         self.body(&mut inner, &callee.body);
-        self.call_stack.pop();
+        self.calls.call_stack.pop();
         self.leave_level(level);
-        self.recursion.callers.pop();
+        self.calls.recursion.callers.pop();
         let complete = inner.flow.done == Done::Always;
         if complete || statement {
             let returns = inner.flow.returns.clone();

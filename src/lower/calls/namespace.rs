@@ -44,6 +44,7 @@ impl Lowerer<'_> {
                 };
                 // A classmethod's `cls` reads its class, under the class's name.
                 let path = self
+                    .calls
                     .class_params
                     .iter()
                     .rev()
@@ -181,12 +182,12 @@ impl Lowerer<'_> {
         let mut env = fs.env.clone().unwrap_or_else(|| frame.env.clone());
         env.insert(cls.clone(), Binding::Namespace(class.clone()));
         let args = self.call_args(frame, c, &unbound, Some(&env))?;
-        self.class_params.push((cls, path));
+        self.calls.class_params.push((cls, path));
         let value = match self.call_out_of_line(frame, &unbound, &env, &args) {
             Some(called) => called,
             None => self.inline(frame, &unbound, &env, args, Default::default(), c),
         };
-        self.class_params.pop();
+        self.calls.class_params.pop();
         value
     }
 }

@@ -102,14 +102,12 @@ impl Lowerer<'_> {
             // No lane gets here: any value will do.
             return Recursion::Value(Ok(self.konst(Const::Bool(false))));
         }
-        if self
-            .recursion
-            .started
-            .is_some_and(|start| self.recursion.spent + self.f.values.len() - start > LEVELS_BUDGET)
-        {
-            self.recursion.over = true;
+        if self.calls.recursion.started.is_some_and(|start| {
+            self.calls.recursion.spent + self.f.values.len() - start > LEVELS_BUDGET
+        }) {
+            self.calls.recursion.over = true;
         }
-        if level <= self.recursion.levels && !self.recursion.over {
+        if level <= self.calls.recursion.levels && !self.calls.recursion.over {
             return Recursion::Inline;
         }
         Recursion::Value(self.residue(frame, callee, args, c))
@@ -120,10 +118,10 @@ impl Lowerer<'_> {
         if level == 0 {
             return;
         }
-        if self.recursion.active == 0 {
-            self.recursion.started = Some(self.f.values.len());
+        if self.calls.recursion.active == 0 {
+            self.calls.recursion.started = Some(self.f.values.len());
         }
-        self.recursion.active += 1;
+        self.calls.recursion.active += 1;
     }
 
     /// Marks the end of the inlined level entered by [`Self::enter_level`].
@@ -131,13 +129,13 @@ impl Lowerer<'_> {
         if level == 0 {
             return;
         }
-        self.recursion.active -= 1;
-        if self.recursion.active == 0 {
-            if let Some(start) = self.recursion.started.take() {
-                self.recursion.spent += self.f.values.len() - start;
+        self.calls.recursion.active -= 1;
+        if self.calls.recursion.active == 0 {
+            if let Some(start) = self.calls.recursion.started.take() {
+                self.calls.recursion.spent += self.f.values.len() - start;
             }
-            if self.recursion.spent > LEVELS_BUDGET {
-                self.recursion.over = true;
+            if self.calls.recursion.spent > LEVELS_BUDGET {
+                self.calls.recursion.over = true;
             }
         }
     }
@@ -183,7 +181,7 @@ impl Lowerer<'_> {
             Some("it has keyword-only parameters")
         } else if returns_tuple(&callee.body) {
             Some("it returns several values (D13)")
-        } else if args.iter().any(|a| self.tuples.contains_key(a)) {
+        } else if args.iter().any(|a| self.values.is_tuple(*a)) {
             Some("an argument is a tuple")
         } else {
             None
@@ -194,7 +192,7 @@ impl Lowerer<'_> {
                 DiagnosticKind::Recursion,
                 format!(
                     "`{name}` calls itself deeper than the {} levels the compiler inlines on some elements, which its scalar original would finish element by element (D19), but {why}; bound the recursion (so the compiler can prove where it ends), or make `{name}` a function of the module",
-                    self.recursion.levels
+                    self.calls.recursion.levels
                 ),
                 c,
             );
@@ -208,7 +206,10 @@ impl Lowerer<'_> {
         }
         let param = self.hidden_param(Hidden::Scalar(name.clone()));
         let line = self.line_of(frame, crate::frontend::extract::span(c).0);
-        self.recursion.sites.push(("residue", name.clone(), line));
+        self.calls
+            .recursion
+            .sites
+            .push(("residue", name.clone(), line));
         let what = format!("the recursion of `{name}`");
         self.scalar_call(frame, ScalarFn::Residue(param), args.to_vec(), (c, &what))
     }

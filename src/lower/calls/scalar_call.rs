@@ -56,7 +56,7 @@ impl Lowerer<'_> {
         args: Vec<Value>,
         (node, what): (&ast::ExprCall, &str),
     ) -> R<Value> {
-        if self.in_try > 0 || self.in_finally > 0 {
+        if self.exceptions.in_try_statement() {
             self.error_at(
                 frame,
                 DiagnosticKind::UnsupportedExpression,
@@ -94,7 +94,7 @@ impl Lowerer<'_> {
     /// frame's running lanes within those its callers bring (None: every lane).
     pub(in crate::lower) fn reaching_lanes(&mut self, frame: &Frame) -> Option<Value> {
         let mut lanes = self.live_lanes(frame);
-        for caller in self.recursion.callers.clone().iter().rev() {
+        for caller in self.calls.recursion.callers.clone().iter().rev() {
             let stopped = self.done_or(caller.done, caller.left);
             let running = match stopped {
                 Done::Never => None,

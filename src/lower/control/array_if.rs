@@ -27,7 +27,7 @@ impl Lowerer<'_> {
     pub(in crate::lower) fn chain(&mut self, returns: &[(Option<Value>, Value)]) -> Option<Value> {
         let returns: Vec<(Option<Value>, Value)> = returns
             .iter()
-            .filter(|(_, v)| !self.raise_codes.contains(v))
+            .filter(|(_, v)| !self.exceptions.is_code(*v))
             .copied()
             .collect();
         let (_, mut acc) = *returns.last()?;
@@ -132,7 +132,7 @@ impl Lowerer<'_> {
     /// Not when `rest` breaks or continues: that is per lane, not in a Python `if` (D12). A
     /// raise in `rest` stays per lane inside the side (D11, `scalar_if` carries its code out).
     fn rest_inside(&self, cond: Value, i: &ast::StmtIf, rest: &[ast::Stmt]) -> Option<ast::StmtIf> {
-        if rest.is_empty() || !self.uniform_derived.contains(&cond) || has_exit(rest, true, true) {
+        if rest.is_empty() || !self.values.is_uniform_derived(cond) || has_exit(rest, true, true) {
             return None;
         }
         let (body_leaves, else_leaves) = (always_returns(&i.body), always_returns(&i.orelse));
@@ -186,8 +186,8 @@ impl Lowerer<'_> {
     /// uniform value (D14) stays a Python `if`, since its other side may not hold for that value
     /// (`if cap is not None: if x > cap: raise ...`), and a raise there is still rejected.
     fn raise_per_lane(&self, cond: Value, i: &ast::StmtIf) -> bool {
-        self.loop_depth == 0
-            && !self.uniform_derived.contains(&cond)
+        !self.loops.in_loop()
+            && !self.values.is_uniform_derived(cond)
             && (contains_raise(&i.body) || contains_raise(&i.orelse))
     }
 

@@ -32,7 +32,7 @@ impl Lowerer<'_> {
         let saved_returns = saved_flow.returns.clone();
         // Values created from here on are defined inside the sides, raise sites recorded from
         // here on stand there.
-        let (values_mark, sites_mark) = (self.f.values.len(), self.raise_sites.len());
+        let (values_mark, sites_mark) = (self.f.values.len(), self.exceptions.site_count());
         let then = self.scalar_side(frame, &i.body, &saved_vars, &saved_flow);
         let other = self.scalar_side(frame, &i.orelse, &saved_vars, &saved_flow);
         let mut br = Branches {
@@ -104,7 +104,7 @@ impl Lowerer<'_> {
         let raises = |l: &Self, flow: &Flow| {
             flow.returns[before.min(flow.returns.len())..]
                 .iter()
-                .any(|(_, v)| l.raise_codes.contains(v))
+                .any(|(_, v)| l.exceptions.is_code(*v))
         };
         if !raises(self, &br.then.flow) && !raises(self, &br.other.flow) {
             return None;
@@ -119,7 +119,7 @@ impl Lowerer<'_> {
         let then_code = side_code(self, &mut br.then);
         let else_code = side_code(self, &mut br.other);
         let code = self.if_out(br, then_code, else_code);
-        self.raise_codes.insert(code);
+        self.exceptions.add_code(code);
         Some(code)
     }
 
@@ -129,20 +129,17 @@ impl Lowerer<'_> {
     /// (its lanes have another code). Every site is read after the body, those a `try` inside
     /// the side catches on every lane included.
     fn site_args_out(&mut self, br: &mut Branches, values_mark: usize, sites_mark: usize) {
-        for site in sites_mark..self.raise_sites.len() {
-            for i in 0..self.raise_sites[site].args.len() {
-                let a = self.raise_sites[site].args[i];
-                if a.index() < values_mark {
-                    continue;
-                }
-                let in_then = self.defined_in(&br.then.block, a);
-                let merged = if in_then {
-                    self.if_out_or_placeholder(br, Some(a), None)
-                } else {
-                    self.if_out_or_placeholder(br, None, Some(a))
-                };
-                self.raise_sites[site].args[i] = merged;
+        for (site, i, a) in self.exceptions.site_args_from(sites_mark) {
+            if a.index() < values_mark {
+                continue;
             }
+            let in_then = self.defined_in(&br.then.block, a);
+            let merged = if in_then {
+                self.if_out_or_placeholder(br, Some(a), None)
+            } else {
+                self.if_out_or_placeholder(br, None, Some(a))
+            };
+            self.exceptions.set_site_arg(site, i, merged);
         }
     }
 

@@ -16,6 +16,7 @@ use crate::frontend::extract::span;
 use crate::ir::eval::truthy;
 use crate::ir::{CmpOp, Const, Inst, Kind, Op, RaiseSite, Shape, UnOp, Value};
 use crate::lower::exceptions::classes::{builtin_mro, Mro};
+use crate::lower::exceptions::SiteInfo;
 use crate::lower::{Done, Frame, Hidden, Lowerer};
 
 impl Lowerer<'_> {
@@ -54,7 +55,7 @@ impl Lowerer<'_> {
     /// A bare `raise`: inside an `except` clause, each lane raises again what it raised in the
     /// `try` body (the same site, from the same values).
     fn reraise(&mut self, frame: &mut Frame, stmt: &ast::Stmt) {
-        let Some(&code) = self.handling.last() else {
+        let Some(&code) = self.exceptions.handling.last() else {
             self.error_at(
                 frame,
                 DiagnosticKind::UnsupportedStatement,
@@ -140,7 +141,7 @@ impl Lowerer<'_> {
             Done::Always => frame.cond,
         };
         frame.flow.returns.push((entry, code));
-        self.raise_codes.insert(code);
+        self.exceptions.codes.insert(code);
         if let Some(snapshots) = frame.catching.last_mut() {
             snapshots.push((code, frame.vars.clone()));
         }
@@ -155,11 +156,20 @@ impl Lowerer<'_> {
         returns: &[(Option<Value>, Value)],
         complete: bool,
     ) -> Option<Value> {
-        if !returns.iter().any(|(_, v)| self.raise_codes.contains(v)) {
+        if !returns
+            .iter()
+            .any(|(_, v)| self.exceptions.codes.contains(v))
+        {
             return None;
         }
         let zero = self.konst(Const::Int(0));
-        let code_of = |l: &Self, v: Value| if l.raise_codes.contains(&v) { v } else { zero };
+        let code_of = |l: &Self, v: Value| {
+            if l.exceptions.codes.contains(&v) {
+                v
+            } else {
+                zero
+            }
+        };
         let (conditional, mut acc) = match returns.split_last() {
             Some((&(_, last), rest)) if complete => (rest, code_of(self, last)),
             _ => (returns, zero),
@@ -254,7 +264,7 @@ impl Lowerer<'_> {
             return None;
         }
         let code = self.push_site(frame, (text, params, args), class, Some(stmt));
-        if let (Some(site), Some(_)) = (self.raise_sites.last_mut(), code) {
+        if let (Some(site), Some(_)) = (self.exceptions.sites.last_mut(), code) {
             site.cause = cause;
         }
         code
@@ -273,12 +283,12 @@ impl Lowerer<'_> {
     ) -> Option<Value> {
         let at = match stmt {
             Some(s) => Some((frame.source, span(s))),
-            None => self.try_spans.last().copied(),
+            None => self.exceptions.try_spans.last().copied(),
         };
-        if self.loops_without_raises > 0 {
+        if self.loops.in_loop_without_raises() {
             // A helper's raise in a loop whose own body shows none: the loop is lowered again,
             // carrying raises, and this report goes with the attempt (`loops::lower_loop`).
-            self.raise_in_unprepared_loop = true;
+            self.loops.raise_met_unprepared();
         }
         if let Some(what) = self.no_raise_here(stmt.is_none()) {
             if let Some((source, (start, end))) = at {
@@ -295,17 +305,17 @@ impl Lowerer<'_> {
         // Inside a loop, a value the body defines is snapshot per lane (`loop_raise`): numbers.
         // The operands of a numeric error are the numbers the operation computed on.
         let args: Vec<Value> = match stmt {
-            None if self.loop_depth > 0 => args
+            None if self.loops.in_loop() => args
                 .into_iter()
                 .map(|a| match self.kind(a) {
-                    Kind::Object if !self.uniform_args.contains(&a) => self.as_number(a),
+                    Kind::Object if !self.values.is_uniform_arg(a) => self.as_number(a),
                     _ => a,
                 })
                 .collect(),
             _ => args,
         };
         // A uniform value the loop defines is checked as the body ends (`loop_raise`).
-        if self.loop_depth > 0 && args.iter().any(|a| self.tuples.contains_key(a)) {
+        if self.loops.in_loop() && args.iter().any(|a| self.values.is_tuple(*a)) {
             if let Some((source, (start, end))) = at {
                 self.error(
                     DiagnosticKind::UnsupportedStatement,
@@ -317,17 +327,17 @@ impl Lowerer<'_> {
             }
             return None;
         }
-        self.raise_sites.push(RaiseSite {
+        self.exceptions.sites.push(RaiseSite {
             expr,
             params,
             args,
             cause: None,
         });
-        self.site_info.push(crate::lower::SiteInfo { class, at });
+        self.exceptions.info.push(SiteInfo { class, at });
         let code = self.f.new_value(Kind::Int, Shape::Scalar, None);
         self.push_inst(Inst::Let {
             dst: code,
-            op: Op::Const(Const::Int(self.raise_sites.len() as i128)),
+            op: Op::Const(Const::Int(self.exceptions.sites.len() as i128)),
         });
         Some(code)
     }
@@ -340,15 +350,15 @@ impl Lowerer<'_> {
     /// or Python `if` inside a `try` body (whose clauses match on the codes of the `try`'s own
     /// block).
     fn no_raise_here(&self, numeric: bool) -> Option<&'static str> {
-        if self.in_finally > 0 {
+        if self.exceptions.in_finally > 0 {
             return Some("a `finally` clause whose code can raise (a call of a helper that raises) is not supported; move the call after the `try` statement");
         }
         // A numeric error there is inside a `try` body around the loop.
-        if self.loops_without_raises > 0 && !numeric {
+        if self.loops.in_loop_without_raises() && !numeric {
             return Some(HELPER_IN_LOOP);
         }
-        if self.loops_without_raises > 0
-            || (self.in_try > 0 && self.try_block_depth != self.blocks.len())
+        if self.loops.in_loop_without_raises()
+            || (self.exceptions.in_try() && self.exceptions.try_block_depth != self.blocks.len())
         {
             return Some(if numeric {
                 "a division or power that can raise inside a `try` body, within a loop (`for` or `while`) or an `if` on a uniform value inside that body, is not supported yet; put the `try` statement inside the loop or the `if`"

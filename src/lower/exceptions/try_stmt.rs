@@ -46,7 +46,7 @@ impl Lowerer<'_> {
         };
         let cond0 = frame.cond;
         let prefix = frame.flow.returns.len();
-        let sites_before = self.raise_sites.len();
+        let sites_before = self.exceptions.sites.len();
         frame.catching.push(vec![]);
         self.try_body(frame, &t.body, stmt);
         let snapshots = frame.catching.pop().unwrap_or_default();
@@ -54,7 +54,7 @@ impl Lowerer<'_> {
         let code = self.raise_chain(&returns, false);
         // Site k (1-based) is caught by the first clause matching its class.
         let mut caught: Vec<Vec<i128>> = vec![vec![]; clauses.len()];
-        for k in sites_before + 1..=self.raise_sites.len() {
+        for k in sites_before + 1..=self.exceptions.sites.len() {
             match self.clause_of(&clauses, k) {
                 Ok(Some(h)) => caught[h].push(k as i128),
                 Ok(None) => {}
@@ -62,7 +62,7 @@ impl Lowerer<'_> {
                     self.error_at(
                         frame,
                         DiagnosticKind::UnsupportedStatement,
-                        format!("the class of the exception raised by `{}` inside this `try` is not known when compiling, so which `except` clause catches it cannot be decided; raise a builtin exception class, or catch it with a bare `except:` first (D11: docs/decisions.md#d11)", self.raise_sites[k - 1].expr),
+                        format!("the class of the exception raised by `{}` inside this `try` is not known when compiling, so which `except` clause catches it cannot be decided; raise a builtin exception class, or catch it with a bare `except:` first (D11: docs/decisions.md#d11)", self.exceptions.sites[k - 1].expr),
                         stmt,
                     );
                     return;
@@ -147,9 +147,9 @@ impl Lowerer<'_> {
         self.merge_paths(frame, paths);
         frame.flow.dead = all_end;
 
-        self.in_finally += 1;
+        self.exceptions.in_finally += 1;
         self.body(frame, &t.finalbody);
-        self.in_finally -= 1;
+        self.exceptions.in_finally -= 1;
     }
 
     /// An `except` clause's body on the lanes it catches (`frame.cond`), from the variables
@@ -164,9 +164,9 @@ impl Lowerer<'_> {
         // The body may have ended every lane (all raised: `Flow::dead`); the caught ones
         // run on here (seed 130001 #550: the clause and what followed were not lowered).
         frame.flow.dead = false;
-        self.handling.push(code);
+        self.exceptions.handling.push(code);
         self.body(frame, &clause.body);
-        self.handling.pop();
+        self.exceptions.handling.pop();
         if let Some(name) = &clause.name {
             frame.vars.remove(name.as_str());
         }
@@ -256,24 +256,25 @@ impl Lowerer<'_> {
 
     /// Lowers the body of the `try` statement `stmt`, where numeric errors raise.
     fn try_body(&mut self, frame: &mut Frame, body: &[ast::Stmt], stmt: &ast::Stmt) {
-        let try_block_depth = self.try_block_depth;
-        if self.in_try == 0 {
-            self.try_block_depth = self.blocks.len();
+        let try_block_depth = self.exceptions.try_block_depth;
+        if self.exceptions.in_try == 0 {
+            self.exceptions.try_block_depth = self.blocks.len();
         }
-        self.in_try += 1;
-        self.try_spans
+        self.exceptions.in_try += 1;
+        self.exceptions
+            .try_spans
             .push((frame.source, crate::frontend::extract::span(stmt)));
         self.body(frame, body);
-        self.try_spans.pop();
-        self.in_try -= 1;
-        self.try_block_depth = try_block_depth;
+        self.exceptions.try_spans.pop();
+        self.exceptions.in_try -= 1;
+        self.exceptions.try_block_depth = try_block_depth;
     }
 
     /// The sites the raise code `v` may hold: one site's own code, or a helper's codes merged
     /// with `Select` (0 where the helper returned); None when that is not known. Raise codes
     /// are built in the block being lowered (D11 raises only there).
     fn site_numbers(&self, v: Value) -> Option<Vec<i128>> {
-        if !self.raise_codes.contains(&v) {
+        if !self.exceptions.codes.contains(&v) {
             return None;
         }
         let insts = &self.blocks.last()?.insts;
@@ -317,7 +318,11 @@ impl Lowerer<'_> {
     /// The clause catching site `k` (None: no clause does), or Err when its class is unknown
     /// and a clause before any bare `except` would need it.
     fn clause_of(&self, clauses: &[Catches], k: usize) -> Result<Option<usize>, ()> {
-        let class = self.site_info.get(k - 1).and_then(|s| s.class.clone());
+        let class = self
+            .exceptions
+            .info
+            .get(k - 1)
+            .and_then(|s| s.class.clone());
         for (h, c) in clauses.iter().enumerate() {
             match c {
                 Catches::All => return Ok(Some(h)),
@@ -396,7 +401,7 @@ impl Lowerer<'_> {
             &h.body[..]
         });
         let mut clauses = handlers.chain([&t.orelse[..], &t.finalbody[..]]);
-        if self.loop_depth == 0
+        if !self.loops.in_loop()
             || !clauses.any(|c| crate::lower::loops::exits::has_exit(c, true, true))
         {
             return true;
@@ -436,7 +441,7 @@ impl Lowerer<'_> {
         c: &ast::ExprCall,
         what: &str,
     ) -> Result<(), ()> {
-        if self.in_try == 0 {
+        if self.exceptions.in_try == 0 {
             return Ok(());
         }
         self.error_at(
@@ -457,7 +462,7 @@ impl Lowerer<'_> {
         a: Value,
         b: Value,
     ) {
-        if self.in_try == 0 || self.poisoned.contains(&a) || self.poisoned.contains(&b) {
+        if self.exceptions.in_try == 0 || self.poisoned.contains(&a) || self.poisoned.contains(&b) {
             return;
         }
         if op == BinOp::Pow {
@@ -532,7 +537,7 @@ impl Lowerer<'_> {
         args: &[Value],
         result: Value,
     ) -> bool {
-        if self.in_try == 0
+        if self.exceptions.in_try == 0
             || args
                 .iter()
                 .chain([&result])
@@ -588,7 +593,7 @@ impl Lowerer<'_> {
         function: &str,
         a: Value,
     ) {
-        if self.in_try == 0
+        if self.exceptions.in_try == 0
             || self.poisoned.contains(&a)
             || matches!(self.kind(a), Kind::Int | Kind::Bool)
         {

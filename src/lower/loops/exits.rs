@@ -69,7 +69,7 @@ impl Flow {
 impl Lowerer<'_> {
     /// `break` (`brk`) or `continue`: the lanes of the path still running leave the iteration.
     pub(in crate::lower) fn loop_exit(&mut self, frame: &mut Frame, brk: bool) {
-        if self.loop_depth == 0 {
+        if !self.loops.in_loop() {
             return; // outside a loop: reported by validation
         }
         let flow = &frame.flow;
@@ -233,7 +233,7 @@ impl Lowerer<'_> {
             Done::Always => Done::Never,
             Done::Mask(m) => {
                 let v = self.emit(Op::Unary(UnOp::Not, m));
-                self.mask_ops.insert(v, MaskOp::Not(m));
+                self.loops.function.mask_ops.insert(v, MaskOp::Not(m));
                 Done::Mask(v)
             }
         }
@@ -246,7 +246,7 @@ impl Lowerer<'_> {
             (Done::Never, x) | (x, Done::Never) => x,
             (Done::Mask(x), Done::Mask(y)) => {
                 let v = self.emit(Op::Logic(LogicOp::Or, x, y));
-                self.mask_ops.insert(v, MaskOp::Or(x, y));
+                self.loops.function.mask_ops.insert(v, MaskOp::Or(x, y));
                 Done::Mask(v)
             }
         }
@@ -273,20 +273,22 @@ impl Lowerer<'_> {
         let mut atoms = vec![];
         self.disjuncts(done, &mut atoms);
         self.disjuncts(left, &mut atoms);
-        atoms.iter().any(|a| match self.mask_ops.get(a) {
-            // `not m` with `m` (or every part of an `or` that makes it) among the atoms too.
-            Some(MaskOp::Not(m)) => {
-                let mut parts = vec![];
-                self.disjuncts(*m, &mut parts);
-                atoms.contains(m) || parts.iter().all(|p| atoms.contains(p))
-            }
-            _ => false,
-        })
+        atoms
+            .iter()
+            .any(|a| match self.loops.function.mask_ops.get(a) {
+                // `not m` with `m` (or every part of an `or` that makes it) among the atoms too.
+                Some(MaskOp::Not(m)) => {
+                    let mut parts = vec![];
+                    self.disjuncts(*m, &mut parts);
+                    atoms.contains(m) || parts.iter().all(|p| atoms.contains(p))
+                }
+                _ => false,
+            })
     }
 
     /// The masks `m` is the `or` of (itself when it is no `or` the `Done` algebra made).
     fn disjuncts(&self, m: Value, out: &mut Vec<Value>) {
-        match self.mask_ops.get(&m) {
+        match self.loops.function.mask_ops.get(&m) {
             Some(MaskOp::Or(a, b)) => {
                 self.disjuncts(*a, out);
                 self.disjuncts(*b, out);

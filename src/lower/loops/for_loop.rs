@@ -175,9 +175,9 @@ impl Lowerer<'_> {
         spec: LoopSpec,
         stmt: &ast::Stmt,
     ) {
-        let outer = std::mem::take(&mut self.raise_in_unprepared_loop);
+        let outer = std::mem::take(&mut self.loops.raise_in_unprepared);
         self.settle_loop(frame, spec, stmt);
-        self.raise_in_unprepared_loop |= outer;
+        self.loops.raise_in_unprepared |= outer;
     }
 
     /// `lower_loop`'s attempts.
@@ -194,12 +194,12 @@ impl Lowerer<'_> {
                     .insert(name.clone(), (self.kind(*v), self.shape(*v)));
             }
         }
-        let sites = self.raise_sites.len();
+        let sites = self.exceptions.site_count();
         for _attempt in 0..MAX_ATTEMPTS {
-            self.forget_sites(sites);
+            self.exceptions.forget_sites(sites);
             let diag_mark = self.diags.len();
             let attempt = self.loop_attempt(frame, &spec, &assumed);
-            if !spec.raises && std::mem::take(&mut self.raise_in_unprepared_loop) {
+            if !spec.raises && std::mem::take(&mut self.loops.raise_in_unprepared) {
                 self.diags.truncate(diag_mark);
                 self.carry_raises(frame, &mut spec, &mut assumed);
                 continue;
@@ -212,7 +212,7 @@ impl Lowerer<'_> {
                     None => self.konst(Const::Int(spec.start)),
                 };
                 frame.vars.insert(spec.target.clone(), Var::Def(first));
-                self.forget_sites(sites);
+                self.exceptions.forget_sites(sites);
                 self.body(frame, spec.body);
                 return;
             }
@@ -451,7 +451,7 @@ impl Lowerer<'_> {
                 Some(&(k, s)) => {
                     let dst = self.f.new_value(k, s, Some(hint_of(name)));
                     if !matches!(outer_vars.get(name), Some(Var::Def(_))) {
-                        self.undefined_phis.insert(dst);
+                        self.loops.function.undefined_phis.insert(dst);
                     }
                     frame.vars.insert(name.clone(), Var::Def(dst));
                     phis.push((name.clone(), dst));
@@ -641,7 +641,7 @@ impl Lowerer<'_> {
             .collect();
         frame.vars = attempt.outer_vars.clone();
         for (name, dst) in &attempt.phis {
-            self.undefined_phis.remove(dst);
+            self.loops.function.undefined_phis.remove(dst);
             frame.vars.insert(name.clone(), Var::Def(*dst));
         }
         for name in &spec.carried {

@@ -59,11 +59,11 @@ impl Lowerer<'_> {
         raises: bool,
     ) {
         let unprepared = usize::from(!raises);
-        self.loop_depth += 1;
-        self.loops_without_raises += unprepared;
+        self.loops.depth += 1;
+        self.loops.without_raises += unprepared;
         self.body(frame, body);
-        self.loops_without_raises -= unprepared;
-        self.loop_depth -= 1;
+        self.loops.without_raises -= unprepared;
+        self.loops.depth -= 1;
     }
 
     /// Before the body of a loop that carries `raises`: the phi of the raise code, as the first
@@ -82,14 +82,14 @@ impl Lowerer<'_> {
         let code = self
             .f
             .new_value(Kind::Int, Shape::Array, Some("raised".into()));
-        self.raise_codes.insert(code);
+        self.exceptions.add_code(code);
         frame.flow.returns.insert(0, (done, code));
         Some(LoopRaises {
             code,
             next: None,
             snapshots: vec![],
             values_mark,
-            sites_mark: self.raise_sites.len(),
+            sites_mark: self.exceptions.site_count(),
         })
     }
 
@@ -110,25 +110,22 @@ impl Lowerer<'_> {
             let next = l.raise_chain(&returns, false).unwrap_or(r.code);
             let next = l.as_mask(next);
             let changed = l.emit(Op::Compare(CmpOp::Ne, next, r.code));
-            for site in r.sites_mark..l.raise_sites.len() {
-                for i in 0..l.raise_sites[site].args.len() {
-                    let a = l.raise_sites[site].args[i];
-                    if a.index() < r.values_mark || l.uniform_args.contains(&a) {
-                        continue;
-                    }
-                    if l.kind(a) == Kind::Object {
-                        match unchanged.get(&a) {
-                            Some(&init) => l.raise_sites[site].args[i] = init,
-                            None => l.uniform_read_in_loop(site),
-                        }
-                        continue;
-                    }
-                    let hint = l.f.info(a).hint.clone();
-                    let dst = l.f.new_value(l.kind(a), Shape::Array, hint);
-                    let next = l.select(changed, a, dst);
-                    r.snapshots.push((dst, next));
-                    l.raise_sites[site].args[i] = dst;
+            for (site, i, a) in l.exceptions.site_args_from(r.sites_mark) {
+                if a.index() < r.values_mark || l.values.is_uniform_arg(a) {
+                    continue;
                 }
+                if l.kind(a) == Kind::Object {
+                    match unchanged.get(&a) {
+                        Some(&init) => l.exceptions.set_site_arg(site, i, init),
+                        None => l.uniform_read_in_loop(site),
+                    }
+                    continue;
+                }
+                let hint = l.f.info(a).hint.clone();
+                let dst = l.f.new_value(l.kind(a), Shape::Array, hint);
+                let next = l.select(changed, a, dst);
+                r.snapshots.push((dst, next));
+                l.exceptions.set_site_arg(site, i, dst);
             }
             r.next = Some(next);
         });
@@ -136,7 +133,7 @@ impl Lowerer<'_> {
 
     /// Reports that raise site `site` reads a uniform value its loop defines.
     fn uniform_read_in_loop(&mut self, site: usize) {
-        if let Some((source, (start, end))) = self.site_info[site].at {
+        if let Some((source, (start, end))) = self.exceptions.site_at(site) {
             self.error(
                 DiagnosticKind::UnsupportedStatement,
                 LOOP_MESSAGE_READS.into(),
@@ -186,13 +183,6 @@ impl Lowerer<'_> {
         let raised = self.emit(Op::Compare(CmpOp::Ne, r.code, zero));
         let entry = self.and_opt(frame.cond, Some(raised));
         outer.returns.push((entry, r.code));
-    }
-
-    /// Forgets the raise sites recorded from `mark` on (by a lowering of a loop's body that is
-    /// lowered again).
-    pub(in crate::lower) fn forget_sites(&mut self, mark: usize) {
-        self.raise_sites.truncate(mark);
-        self.site_info.truncate(mark);
     }
 }
 

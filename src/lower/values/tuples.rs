@@ -35,7 +35,7 @@ impl Lowerer<'_> {
         let mut items = Vec::with_capacity(t.elts.len());
         for e in &t.elts {
             let v = self.expr(frame, e);
-            if self.tuples.contains_key(&v) {
+            if self.values.function.tuples.contains_key(&v) {
                 self.error_at(
                     frame,
                     DiagnosticKind::UnsupportedExpression,
@@ -59,14 +59,19 @@ impl Lowerer<'_> {
             dst: v,
             op: crate::ir::Op::Const(Const::Float(0.0)),
         });
-        self.tuples.insert(v, TupleValue { items, site });
+        self.values
+            .function
+            .tuples
+            .insert(v, TupleValue { items, site });
         v
     }
 
     /// Records where a single (non-tuple) value was returned, for arity errors.
     pub(in crate::lower) fn note_return_site(&mut self, frame: &Frame, v: Value, stmt: &ast::Stmt) {
         let (start, end) = span(stmt);
-        self.return_sites
+        self.values
+            .function
+            .return_sites
             .entry(v)
             .or_insert((frame.source, start, end));
     }
@@ -88,7 +93,7 @@ impl Lowerer<'_> {
         v: Value,
         mut f: impl FnMut(&mut Self, Value) -> Value,
     ) -> Option<Value> {
-        let t = self.tuples.get(&v).cloned()?;
+        let t = self.values.function.tuples.get(&v).cloned()?;
         let items = t.items.iter().map(|&p| f(self, p)).collect();
         Some(self.make_tuple(items, t.site))
     }
@@ -101,8 +106,8 @@ impl Lowerer<'_> {
         b: Value,
         mut merge: impl FnMut(&mut Self, Value, Value) -> Value,
     ) -> Option<Value> {
-        let ta = self.tuples.get(&a).cloned();
-        let tb = self.tuples.get(&b).cloned();
+        let ta = self.values.function.tuples.get(&a).cloned();
+        let tb = self.values.function.tuples.get(&b).cloned();
         if ta.is_none() && tb.is_none() {
             return None;
         }
@@ -124,7 +129,7 @@ impl Lowerer<'_> {
                     |l: &Self, t: &Option<TupleValue>, v: Value| -> (usize, Option<Site>) {
                         match t {
                             Some(t) => (t.items.len(), Some(t.site)),
-                            None => (1, l.return_sites.get(&v).copied()),
+                            None => (1, l.values.function.return_sites.get(&v).copied()),
                         }
                     };
                 let (na, sa) = describe(self, &x, a);
@@ -179,7 +184,7 @@ impl Lowerer<'_> {
         if self.poisoned.contains(&v) {
             return;
         }
-        let Some(t) = self.tuples.get(&v).cloned() else {
+        let Some(t) = self.values.function.tuples.get(&v).cloned() else {
             self.error_at(
                 frame,
                 DiagnosticKind::UnsupportedStatement,
@@ -216,7 +221,7 @@ impl Lowerer<'_> {
         index: Option<Const>,
         e: &ast::Expr,
     ) -> Option<Value> {
-        let items = self.tuples.get(&t)?.items.clone();
+        let items = self.values.function.tuples.get(&t)?.items.clone();
         let n = items.len() as i128;
         let i = match index {
             Some(Const::Int(i)) => Some(i),
@@ -248,7 +253,7 @@ impl Lowerer<'_> {
 
     /// The function's result: the positions of a tuple, or one value.
     pub(in crate::lower) fn result_positions(&self, ret: Value) -> (Vec<Value>, bool) {
-        match self.tuples.get(&ret) {
+        match self.values.function.tuples.get(&ret) {
             Some(t) => (t.items.clone(), true),
             None => (vec![ret], false),
         }
@@ -257,11 +262,13 @@ impl Lowerer<'_> {
     /// Reports every tuple handle the lowered function still reads (D10: never a number made up
     /// for a tuple): a tuple used in arithmetic or a condition, or returned from inside a loop.
     pub(in crate::lower) fn reject_tuple_uses(&mut self) {
-        if self.tuples.is_empty() {
+        if self.values.function.tuples.is_empty() {
             return;
         }
         let counts = use_counts(&self.f);
         let mut misused: Vec<Site> = self
+            .values
+            .function
             .tuples
             .iter()
             .filter(|(v, _)| counts.get(v.index()).copied().unwrap_or(0) > 0)

@@ -409,12 +409,12 @@ impl Lowerer<'_> {
                 return None;
             };
             let key = (fs.path.clone(), fs.first_line, fs.name.clone());
-            if let Some(modes) = self.helper_modes.get(&key) {
+            if let Some(modes) = self.values.helper_modes.get(&key) {
                 return Some((parsed.params.clone(), modes.clone()));
             }
             let helper_env = fs.env.clone().unwrap_or_else(|| env.clone());
             let modes = self.modes_of(&parsed, &helper_env, depth + 1);
-            self.helper_modes.insert(key, modes.clone());
+            self.values.helper_modes.insert(key, modes.clone());
             Some((parsed.params.clone(), modes))
         })
     }
@@ -478,13 +478,15 @@ impl Lowerer<'_> {
         let is_str = matches!(lit, ObjLit::Str(_));
         let v = self.uniform(UniformOp::Lit(lit), vec![]);
         let (start, end) = crate::frontend::extract::span(e);
-        self.literals.insert(v, (frame.source, start, end, is_str));
+        self.values
+            .literals
+            .insert(v, (frame.source, start, end, is_str));
         Ok(v)
     }
 
     /// A `None` or string literal where a number is needed: reported at the literal.
     fn literal_as_number(&mut self, v: Value) {
-        let Some((source, start, end, is_str)) = self.literals.remove(&v) else {
+        let Some((source, start, end, is_str)) = self.values.literals.remove(&v) else {
             return;
         };
         let message = match is_str {
@@ -597,7 +599,7 @@ impl Lowerer<'_> {
     /// The argument as the caller passed it, for a parameter that may be `None` (the numeric
     /// reads see the converted argument).
     fn as_passed(&mut self, v: Value) -> Value {
-        match self.optional.get(&v).copied() {
+        match self.values.optional.get(&v).copied() {
             Some(i) => self.uniform(UniformOp::Arg(i), vec![]),
             None => v,
         }
@@ -683,7 +685,7 @@ impl Lowerer<'_> {
     /// Whether `name` holds a uniform parameter as passed: a call through it (`xnp.minimum(a,
     /// b)`, a namespace passed in) is NumPy's function of that name (D14, D16).
     pub(in crate::lower) fn is_namespace_arg(&self, frame: &Frame, name: &str) -> bool {
-        matches!(frame.vars.get(name), Some(crate::lower::Var::Def(v)) if self.uniform_args.contains(v))
+        matches!(frame.vars.get(name), Some(crate::lower::Var::Def(v)) if self.values.uniform_args.contains(v))
     }
 
     /// The condition of an `if` or `while` on a uniform value: its truth, in Python.
