@@ -316,7 +316,7 @@ impl<'s> Lowerer<'s> {
             }
             frame.vars.insert(p.clone(), Var::Def(v));
         }
-        self.calls.enter_compiled(identity(func, self.sources));
+        self.calls.enter_compiled(identity(func, self.sources), env);
         self.body(&mut frame, &func.body);
         let ret = self.finish_function(&mut frame, func);
         (self.f.ret, self.f.tuple) = self.result_positions(ret);

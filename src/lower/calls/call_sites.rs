@@ -15,13 +15,17 @@
 //! the function's module (D8: assumptions of the static compile where it resolves them).
 //! A helper the compiler rejects is called the same way, by its name (`inline`).
 
+use std::collections::BTreeMap;
+
 use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
 use crate::env::{AssumedBinding, Binding};
 use crate::frontend::extract::span;
 use crate::ir::{ScalarFn, Value};
-use crate::lower::{Frame, Hidden, Lowerer, R};
+use crate::lower::exceptions::RaiseMark;
+use crate::lower::{Flow, Frame, Hidden, Lowerer, Var, R};
+use crate::Map as HashMap;
 
 impl Lowerer<'_> {
     /// `c` run element by element as written (D23, module docs).
@@ -85,6 +89,49 @@ impl Lowerer<'_> {
             .sites
             .push(("call_site", callee.clone(), line));
         self.scalar_call(frame, ScalarFn::Lambda(params, body), args, (c, &what))
+    }
+
+    /// What lowering stands at before a helper call under fallback (D23): all that lowering
+    /// the call changes, to undo it when the compiler rejects the helper.
+    pub(in crate::lower) fn site_mark(&self, frame: &Frame) -> SiteMark {
+        SiteMark {
+            diags: self.diags.len(),
+            deferred: self.names.deferred.len(),
+            blocks: self.blocks.len(),
+            insts: self.blocks.last().map_or(0, |b| b.insts.len()),
+            values: self.f.values.len(),
+            raises: self.exceptions.mark(),
+            flow: frame.flow.clone(),
+            vars: frame.vars.clone(),
+            hidden: self.names.hidden.len(),
+            used: self.names.used.clone(),
+            sites: self.calls.recursion.sites.len(),
+        }
+    }
+
+    /// Whether the compiler rejected what it lowered since `mark` (it reported why, and deferred
+    /// nothing to the live decorator nor ran out of budget, which lower the function again).
+    pub(in crate::lower) fn rejected_since(&self, mark: &SiteMark) -> bool {
+        self.diags.len() > mark.diags
+            && self.names.deferred.len() == mark.deferred
+            && !self.calls.over_budget()
+            && self.blocks.len() == mark.blocks
+    }
+
+    /// Forgets what lowering did since `mark`: its instructions, diagnostics, raise sites, the
+    /// frame's flow and variables, the hidden parameters and assumptions it added.
+    pub(in crate::lower) fn rewind(&mut self, frame: &mut Frame, mark: SiteMark) {
+        self.diags.truncate(mark.diags);
+        if let Some(b) = self.blocks.last_mut() {
+            b.insts.truncate(mark.insts);
+        }
+        self.poisoned.retain(|v| v.index() < mark.values);
+        self.exceptions.rewind_if_raised(mark.raises);
+        frame.flow = mark.flow;
+        frame.vars = mark.vars;
+        self.names.hidden.truncate(mark.hidden);
+        self.names.used = mark.used;
+        self.calls.recursion.sites.truncate(mark.sites);
     }
 
     /// Binds the module-level `name` a call site reads as a global of the generated module
@@ -161,6 +208,21 @@ impl Lowerer<'_> {
     }
 }
 
+/// See [`Lowerer::site_mark`].
+pub(in crate::lower) struct SiteMark {
+    diags: usize,
+    deferred: usize,
+    blocks: usize,
+    insts: usize,
+    values: usize,
+    raises: RaiseMark,
+    flow: Flow,
+    vars: HashMap<String, Var>,
+    hidden: usize,
+    used: BTreeMap<String, AssumedBinding>,
+    sites: usize,
+}
+
 #[cfg(test)]
 mod tests {
     use crate::env::Binding;
@@ -195,6 +257,29 @@ mod tests {
             text.contains("(lambda mu, sigma, _vec_a0: NormalDist(mu, sigma).cdf(_vec_a0))"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_helper_the_compiler_rejects_runs_per_element_by_its_name() {
+        let fs = crate::env::FunctionSource {
+            source: "def g(v):\n    return len(str(v))\n".into(),
+            path: "helpers.py".into(),
+            first_line: 1,
+            name: "g".into(),
+            env: None,
+        };
+        let e = env(&[
+            ("g", Binding::Function(Box::new(fs))),
+            ("len", Binding::Builtin("len".into())),
+            ("str", Binding::Builtin("str".into())),
+        ]);
+        let src = "def f(x):\n    return x + g(x)\n";
+        let text = ir_after_with(src, "lower", &e, calls()).to_string();
+        assert!(
+            text.contains("call_site (lambda _vec_a0: g(_vec_a0))"),
+            "{text}"
+        );
+        assert!(!errors_with(src, &e).is_empty());
     }
 
     #[test]

@@ -54,8 +54,40 @@ impl Lowerer<'_> {
         c: &ast::ExprCall,
         fs: &FunctionSource,
     ) -> R<Value> {
+        // D23: a helper the compiler rejects runs element by element where it is called.
+        let fallback = self.opts.fallback
+            && matches!(c.func.as_ref(), ast::Expr::Name(_))
+            && !self.exceptions.in_try_statement();
+        let mark = fallback.then(|| self.site_mark(frame));
+        let value = self.call_helper_inlined(frame, c, fs);
+        match mark {
+            Some(mark) if self.rejected_since(&mark) => {
+                self.rewind(frame, mark);
+                self.call_site(frame, c)
+            }
+            _ => value,
+        }
+    }
+
+    /// [`Self::call_helper`], inlined (or lowered on its own and called, D7).
+    fn call_helper_inlined(
+        &mut self,
+        frame: &mut Frame,
+        c: &ast::ExprCall,
+        fs: &FunctionSource,
+    ) -> R<Value> {
         let parsed = self.parse_helper(fs)?;
-        let env = fs.env.as_ref().unwrap_or(frame.env);
+        // A function the live environment was still describing when it met this call (a
+        // cycle, D19) has the environment it was first lowered in.
+        let cycle = match &fs.env {
+            None => self
+                .calls
+                .envs
+                .get(&identity(&parsed, self.sources))
+                .cloned(),
+            Some(_) => None,
+        };
+        let env = fs.env.as_ref().or(cycle.as_ref()).unwrap_or(frame.env);
         let args = self.call_args(frame, c, &parsed, Some(env))?;
         if let Some(called) = self.call_out_of_line(frame, &parsed, env, &args) {
             return called;
@@ -298,6 +330,9 @@ impl Lowerer<'_> {
         }
         for (p, v) in callee.params.iter().zip(args) {
             inner.vars.insert(p.clone(), Var::Def(v));
+        }
+        if !self.calls.envs.contains_key(&id) {
+            self.calls.envs.insert(id.clone(), env.clone());
         }
         self.calls.recursion.callers.push(CallerLanes::of(frame));
         self.enter_level(level);

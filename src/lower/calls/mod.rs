@@ -19,6 +19,7 @@ pub(in crate::lower) mod suggest;
 
 use std::rc::Rc;
 
+use crate::env::Env;
 use crate::frontend::extract::ParsedFunction;
 use crate::Map as HashMap;
 
@@ -64,6 +65,9 @@ pub(in crate::lower) struct CallState {
     /// Recursive functions inlined within themselves, the lanes the callers of the helpers being
     /// inlined bring, and the calls run element by element (D19, D23).
     pub(in crate::lower::calls) recursion: recursion::RecursionState,
+    /// The environment each function was lowered in, for a call that closes a cycle (D19: the
+    /// live environment describes a function it is still describing without one).
+    pub(in crate::lower::calls) envs: HashMap<FunctionId, Env>,
 }
 
 impl CallState {
@@ -86,8 +90,9 @@ impl CallState {
         self.recursion.over
     }
 
-    /// Enters the compiled function `id`: the bottom of the call stack.
-    pub(in crate::lower) fn enter_compiled(&mut self, id: FunctionId) {
+    /// Enters the compiled function `id`, lowered in `env`: the bottom of the call stack.
+    pub(in crate::lower) fn enter_compiled(&mut self, id: FunctionId, env: &Env) {
+        self.envs.insert(id.clone(), env.clone());
         self.call_stack.push(id);
     }
 

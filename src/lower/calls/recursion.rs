@@ -47,9 +47,9 @@ const LEVELS_BUDGET: usize = 1500;
 /// The recursion state of the function being lowered.
 pub(in crate::lower) struct RecursionState {
     /// The most levels a recursive function is inlined within itself in this lowering.
-    pub(in crate::lower) levels: usize,
+    pub(in crate::lower::calls) levels: usize,
     /// The inlined levels grew past [`LEVELS_BUDGET`]: lower again with fewer.
-    pub(in crate::lower) over: bool,
+    pub(in crate::lower::calls) over: bool,
     /// Values the inlined levels added so far, and where the outermost level being inlined
     /// started (None outside any).
     spent: usize,
@@ -58,10 +58,10 @@ pub(in crate::lower) struct RecursionState {
     active: usize,
     /// The lanes each caller of the helpers being inlined brings to its call, innermost last
     /// (`scalar_call::reaching_lanes`).
-    pub(in crate::lower) callers: Vec<CallerLanes>,
+    pub(in crate::lower::calls) callers: Vec<CallerLanes>,
     /// The calls run element by element, for the report of the compile (`stats()`, `show`):
     /// `residue` (D19) or `call_site` (D23), the function or callee as written, and the line.
-    pub(in crate::lower) sites: Vec<(&'static str, String, usize)>,
+    pub(in crate::lower::calls) sites: Vec<super::ElementSite>,
 }
 
 impl Default for RecursionState {
