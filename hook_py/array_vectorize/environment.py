@@ -192,6 +192,10 @@ class EnvBuilder:
         return env
 
     def describe(self, name: str, value: Any) -> tuple:
+        # Any value may be read as a global of the generated code by a call run element by
+        # element as written (D23) or an exception's message (D21); the ones it reads otherwise
+        # are set below (a frozen copy of a uniform object).
+        self.hidden_values.setdefault(name, value)
         if value is math:
             return ("math",)
         if is_numpy(value):
@@ -244,9 +248,7 @@ class EnvBuilder:
                 self._classes.discard(id(value))
         original = unwrap(value)
         if isinstance(original, types.FunctionType):
-            # Called as it is where it cannot be vectorized (D23), or read by an exception's
-            # message (D21); its scalar original finishes the lanes of a recursion (D19).
-            self.hidden_values[name] = value
+            # Its scalar original finishes the lanes of a recursion (D19).
             self.hidden_values[SCALAR_PREFIX + name] = value
             try:
                 source, path, line = function_source(original)

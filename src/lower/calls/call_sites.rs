@@ -134,10 +134,16 @@ impl Lowerer<'_> {
         self.calls.recursion.sites.truncate(mark.sites);
     }
 
-    /// Binds the module-level `name` a call site reads as a global of the generated module
-    /// (D8), recording what the static compile assumed of it; Ok(true) when it is a constant,
-    /// passed as a value instead; Err after reporting (or deferring) a name that is not there.
-    fn site_global(&mut self, frame: &Frame, name: &str, node: &ast::ExprName) -> R<bool> {
+    /// Binds the module-level `name` a call site (D23) or an exception's message (D21) reads as a
+    /// global of the generated module (D8), recording what the static compile assumed of it;
+    /// Ok(true) when it is a constant, read as a value instead; Err after reporting (or
+    /// deferring) a name that is not there.
+    pub(in crate::lower) fn site_global(
+        &mut self,
+        frame: &Frame,
+        name: &str,
+        node: &ast::ExprName,
+    ) -> R<bool> {
         let binding = frame.env.get(name).cloned();
         let assumed = match binding {
             Some(Binding::Const(_)) => return Ok(true),
