@@ -331,8 +331,17 @@ impl<'s> Lowerer<'s> {
 
     /// What [`Self::lower_function`] lowered, or its diagnostics.
     fn finish(mut self) -> (Option<Lowered>, Vec<Diagnostic>) {
-        let diags = std::mem::take(&mut self.diags);
+        let mut diags = std::mem::take(&mut self.diags);
         if !diags.is_empty() {
+            // A helper inlined at several calls (a recursion's levels, D19) reports once.
+            let mut seen = vec![];
+            diags.retain(|d| {
+                let new = !seen.contains(d);
+                if new {
+                    seen.push(d.clone());
+                }
+                new
+            });
             return (None, diags);
         }
         let (callees, element_sites) = self.calls.into_results();

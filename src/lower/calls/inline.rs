@@ -19,12 +19,19 @@ use crate::lower::{identity, locals_of, Done, Frame, LocalFn, Lowerer, Var, R};
 use crate::Map as HashMap;
 
 impl Lowerer<'_> {
-    /// The parsed and validated helper `fs`, through the shared front end (once per compile).
+    /// The parsed and validated helper `fs`, through the shared front end (once per compile);
+    /// Err after reporting what its text holds that cannot be compiled (again at each call:
+    /// a call under fallback forgets the report and calls the helper per element, D23).
     pub(in crate::lower) fn parse_helper(&mut self, fs: &FunctionSource) -> R<Rc<ParsedFunction>> {
         let key = (fs.path.clone(), fs.first_line, fs.name.clone());
         if let Some(p) = self.calls.helpers.get(&key) {
             return Ok(p.clone());
         }
+        if let Some(found) = self.calls.rejected_helpers.get(&key) {
+            self.diags.extend(found.iter().cloned());
+            return Err(());
+        }
+        let mark = self.diags.len();
         let parsed = frontend::parse_function(
             self.sources,
             &fs.path,
@@ -34,17 +41,20 @@ impl Lowerer<'_> {
             &mut self.diags,
         );
         match parsed {
-            Ok((p, _)) => {
+            Ok((p, _)) if self.diags.len() == mark => {
                 let p = Rc::new(p);
                 self.calls.helpers.insert(key, p.clone());
-                Ok(p)
+                return Ok(p);
             }
+            Ok(_) => {}
             Err(mut d) => {
                 d.message = format!("in helper `{}`: {}", fs.name, d.message);
                 self.diags.push(d);
-                Err(())
             }
         }
+        let found = self.diags[mark..].to_vec();
+        self.calls.rejected_helpers.insert(key, found);
+        Err(())
     }
 
     /// A call of a helper function of the environment.

@@ -19,6 +19,7 @@ pub(in crate::lower) mod suggest;
 
 use std::rc::Rc;
 
+use crate::diagnostics::Diagnostic;
 use crate::env::Env;
 use crate::frontend::extract::ParsedFunction;
 use crate::Map as HashMap;
@@ -44,6 +45,8 @@ pub(in crate::lower) type FunctionId = (String, usize, String);
 pub(in crate::lower) struct CallState {
     /// Every helper parsed so far, by its identity.
     pub(in crate::lower::calls) helpers: HashMap<FunctionId, Rc<ParsedFunction>>,
+    /// What the front end reported of each helper it rejected.
+    pub(in crate::lower::calls) rejected_helpers: HashMap<FunctionId, Vec<Diagnostic>>,
     /// The compiled function, then the helpers being inlined into it, innermost last.
     pub(in crate::lower::calls) call_stack: Vec<FunctionId>,
     /// The inlining budget ran out (reported once; every later call fails at once).
