@@ -25,7 +25,7 @@ This module holds the program level (imports, constants, tuples, tables, lambdas
 signature of ``f``, rejections), the feature lists and ``Program``/``Callee``/``Env``; the rest of
 the grammar is in ``Generator``'s mixins: ``grammar_statements.py`` (blocks, branches, loops),
 ``grammar_expressions.py`` (numbers and conditions), ``grammar_raise.py`` (D11) and
-``grammar_calls.py`` (D14, D16, D17).
+``grammar_calls.py`` (D14, D16, D17) and ``grammar_recursion.py`` (D19, D21).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 from .grammar_calls import ENUM_CLASS, CallGrammar
 from .grammar_expressions import EXACT_MATH, FLOOR_MATH, PRED_MATH, TRANSCENDENTAL, ExpressionGrammar
 from .grammar_raise import USER_EXCEPTION, RaisingGrammar
+from .grammar_recursion import RecursionGrammar
 from .grammar_statements import StatementGrammar
 
 #: Generator features; ``--exclude`` takes any of these.
@@ -57,6 +58,8 @@ FEATURES = (
     "uniform_dict", "uniform_enum", "uniform_none", "uniform_str", "numpy_calls", "special_exact", "special_inexact",
     # Decided by the program's text, no stream: also checked compiled with protect_domains=True (D1).
     "protect_domains",
+    # D19, D21 (grammar_recursion.py); drawn from a stream of their own.
+    "recursion", "recursion_self", "recursion_raise", "message_format", "exception_init",
 )
 
 #: Features generated only when asked for (``Generator(include=...)``, ``--include``); none
@@ -119,7 +122,7 @@ class Env:
         )
 
 
-class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar):
+class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar, RecursionGrammar):
     def __init__(
         self, rng: random.Random, exclude: FrozenSet[str] = frozenset(), reject: bool = False, include: FrozenSet[str] = frozenset()
     ) -> None:
@@ -161,6 +164,10 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         self.scalar_ifs = 0  # enclosing `if`/`elif` tests that are Python scalars
         self.special_param = ""
         self.kinds: List[str] = []
+        # D19, D21 (grammar_recursion.py): a stream of their own too.
+        self.rec_rng = random.Random(0)
+        self.rec: set = set()  # the ones this program draws
+        self.recursive: List[str] = []  # the recursive helpers' names
 
     def ext_on(self, feature: str, p: float) -> bool:
         """Whether this program draws ``feature`` (from ``ext_rng``; always consumes one draw)."""
@@ -237,8 +244,11 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
             self.tables = {"S0": len(floats), "M0": len(ints)}
             self.emit(0, f"S0 = {floats!r}")
             self.emit(0, "M0 = {" + ", ".join(f"{k}: {v!r}" for k, v in enumerate(ints)) + "}")
+        self.rec_rng = random.Random(hash(rng.getstate()[1]) + 3)
         self.extended_module(rng, params, kinds)
+        self.recursion_module()
         callees: List[Callee] = []
+        self.recursive_helpers(callees)
         if self.on("lambdas", 0.3):
             for i in range(rng.randint(1, 2)):
                 names = ["a", "b", "c"][: rng.randint(1, 2)]
@@ -283,6 +293,7 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         if self.validator_arity:
             self.top_starts.append(len(self.lines))
             self.call_validator(numeric, 1)
+        self.self_recursion(numeric, 1)
         def_line = first_body_line - 1
         self.in_entry = True
         self.function_body(env, 1, top=True)

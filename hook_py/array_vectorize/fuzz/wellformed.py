@@ -33,7 +33,7 @@ import ast
 import math
 from typing import Dict, List, Optional, Set
 
-from . import wellformed_ext
+from . import wellformed_ext, wellformed_recursion
 from .wellformed_expressions import ALLOWED_BINOPS, MATH_ARITY, ExpressionRules, Invalid
 
 BOOL_MATH = ("isnan", "isinf", "isfinite")
@@ -54,6 +54,7 @@ class ModuleInfo:
         self.exceptions: Set[str] = set()  # exception classes of the module
         self.enums: Dict[str, Set[str]] = {}  # Enum classes of the module -> member names
         self.checkers: Dict[str, int] = {}  # functions of raises/asserts only -> parameter count
+        self.messages: Set[str] = set()  # module-level message strings (D21)
 
 
 def problems(module: ast.Module, entry: str = "f") -> Optional[str]:
@@ -68,8 +69,12 @@ def problems(module: ast.Module, entry: str = "f") -> Optional[str]:
 def check_module(module: ast.Module, entry: str) -> None:
     info = ModuleInfo()
     functions = []
+    # A function may call any function of the module, itself included (D19).
     for stmt in module.body:
-        if wellformed_ext.module_stmt(info, stmt):
+        if isinstance(stmt, ast.FunctionDef) and any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
+            info.callables[stmt.name] = [a.arg for a in stmt.args.args]
+    for stmt in module.body:
+        if wellformed_recursion.module_stmt(info, stmt) or wellformed_ext.module_stmt(info, stmt):
             continue
         if isinstance(stmt, ast.Import):
             if [a.name for a in stmt.names] != ["math"] or stmt.names[0].asname:

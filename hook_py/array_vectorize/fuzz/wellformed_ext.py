@@ -118,8 +118,13 @@ def stmt(scope: Any, node: ast.stmt) -> Any:
 
 
 def message(scope: Any, node: ast.expr) -> None:
-    """An exception argument: a string, an f-string of values, or a number."""
+    """An exception argument: a string, an f-string of values, or a number (or a message built
+    as written, D21: ``wellformed_recursion.message``)."""
+    from . import wellformed_recursion
+
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return
+    if wellformed_recursion.message(scope, node):
         return
     if isinstance(node, ast.JoinedStr):
         for v in node.values:
