@@ -226,6 +226,8 @@ def assumptions_hold(fn: FunctionType, assumptions) -> bool:
                 return False
         elif tag == "function":
             target = getattr(live, "_vectorized_original", live)
+            if name == fn.__name__ and target is fn:
+                continue  # D19: the function calls itself (its line is its decorator's)
             if (
                 type(target) is not FunctionType
                 or target.__name__ != binding[1]

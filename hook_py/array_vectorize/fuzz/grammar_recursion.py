@@ -30,6 +30,15 @@ MESSAGES = (
     ("MSG2", "rate {0:.4g} above the cap"),
     ("MSG3", "x={!r:>12} rejected"),
 )
+#: The features whose operations CPython raises on for some values (D3): left out of a program
+#: whose ``f`` calls itself, since a lane its scalar original finishes (the residue, D19) raises
+#: there where the vectorized levels give an IEEE value (docs/semantics.md).
+PARTIAL_FEATURES = frozenset({
+    "truediv", "floordiv", "mod", "pow", "pow_var", "pow_half", "transcendental", "math_exact", "math_binary",
+    "math_floor", "math_floor_int", "int_cast", "round", "uint64_int_cast", "float_cast",
+})
+#: Their D16 and D17 counterparts (``grammar_calls.py``).
+PARTIAL_EXT = frozenset({"numpy_calls", "special_exact", "special_inexact"})
 #: A class with its own ``__init__`` taking extra arguments (D21).
 LIMIT_ERROR = '''class LimitError(ValueError):
     def __init__(self, name, value, limit):
@@ -42,8 +51,15 @@ class RecursionGrammar:
 
     # ------------------------------------------------------------------ module level
     def recursion_module(self) -> None:
-        """Draws this program's D19/D21 features; writes the message strings and the class."""
+        """Draws this program's D19/D21 features; writes the message strings and the class. A
+        program whose ``f`` calls itself (``recursion_self``) computes without the operations
+        CPython raises on (``PARTIAL_FEATURES``)."""
         rng = self.rec_rng
+        if "recursion_self" not in self.exclude and not self.uniforms and rng.random() < 0.15:
+            self.rec.add("recursion_self")
+            self.exclude = self.exclude | PARTIAL_FEATURES
+            self.ext -= PARTIAL_EXT
+            self.tables = {}
         if "message_format" not in self.exclude and rng.random() < 0.35:
             self.rec.add("message_format")
             self.emit(0, "")
@@ -148,7 +164,7 @@ class RecursionGrammar:
         ``recursion_self``): within the levels inlined, unless ``f`` is big (then its own scalar
         original finishes the deeper elements, D19)."""
         rng = self.rec_rng
-        if "recursion_self" in self.exclude or self.uniforms or rng.random() >= 0.15:
+        if "recursion_self" not in self.rec:
             return
         self.used.add("recursion_self")
         k = rng.randrange(len(params))

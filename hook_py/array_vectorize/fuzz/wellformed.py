@@ -128,6 +128,7 @@ def check_module(module: ast.Module, entry: str) -> None:
             raise Invalid(f"unexpected module statement {type(stmt).__name__}")
     if entry not in functions:
         raise Invalid(f"no function {entry}")
+    wellformed_recursion.recursion(module)
 
 
 def return_arity(fn: ast.FunctionDef) -> int:
