@@ -121,7 +121,7 @@ pub const CALL_SITE: Helper = Helper {
 /// The exception of an element-wise call on the first lane that raised there (D11, D19, D23).
 pub const RERUN: Helper = Helper {
     key: "rerun",
-    name: "_vec_rerun",
+    name: crate::ir::RERUN_HELPER,
     params: "fn, *values",
     ops: &[],
     meaning: "the exception `fn(*values)` raises (a RuntimeError when it returns: the callee is \

@@ -108,6 +108,11 @@ pub struct RaiseSite {
     pub cause: Option<String>,
 }
 
+/// The runtime helper a raise site of a call run element by element calls (D19, D23): it
+/// calls the callee again on the raising lane's values and gives the exception it raises
+/// (the runtime contract's `rerun`, src/codegen/runtime.rs).
+pub const RERUN_HELPER: &str = "_vec_rerun";
+
 /// The lanes that raised (D11): `code` is 0 on lanes that returned and `k` on lanes that reached
 /// `sites[k - 1]` first.
 #[derive(Debug, Clone, PartialEq)]

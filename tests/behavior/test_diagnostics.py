@@ -25,7 +25,7 @@ REJECTIONS = [
     ("def f(x):\n    return [x * i for i in range(3)][0]\n", "unsupported-expression", 2, 12, "comprehension is supported only as the argument"),
     ("def f(x):\n    return x if x > 0 else 'neg'\n", "unsupported-expression", 2, 28, "strings are not supported"),
     ("def f(x):\n    return undefined_function(x)\n", "unknown-call", 2, 12, "cannot call `undefined_function`"),
-    ("def f(x):\n    if x > 0:\n        return f(x - 1)\n    return 0.0\n", "recursion", 3, 16, "calls itself"),
+    ("def f(x):\n    def g(t):\n        return g(t - 1.0) if t > 0.0 else t\n    return g(x)\n", "recursion", 3, 16, "calls itself deeper than"),
     ("def f(x):\n    global G\n    G = x\n    return x\n", "nonlocal-write", 2, 5, "`global` and `nonlocal`"),
     ("def f(x):\n    print(x)\n    return x\n", "side-effect", 2, 5, "side effects"),
     ("def f(x):\n    if x > 0:\n        y = 1.0\n    return y\n", "maybe-undefined", 4, 12, "may be undefined"),

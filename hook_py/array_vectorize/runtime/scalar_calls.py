@@ -235,8 +235,7 @@ def _dask(arrays: list) -> Any:
 def _computed(da: Any, arrays: list) -> tuple[list, Any]:
     """The arrays computed together (one evaluation of their graph) and the chunks of their
     broadcast, which the results take."""
-    import dask
-
+    dask = sys.modules["dask"]  # loaded with dask.array
     lazy = [a if type(a).__module__.startswith("dask") else da.asarray(a) for a in arrays]
     chunks = da.broadcast_arrays(*lazy)[0].chunks
     return list(dask.compute(*lazy)), chunks

@@ -81,7 +81,7 @@ impl Lowerer<'_> {
         let params: Vec<String> = (0..args.len()).map(|i| format!("_vec_a{i}")).collect();
         let expr = format!(
             "{}({fn_text}{})",
-            crate::codegen::runtime::RERUN.name,
+            crate::ir::RERUN_HELPER,
             params.iter().map(|p| format!(", {p}")).collect::<String>()
         );
         if let Some(code) = self.push_site(frame, (expr, params, args), None, None) {
