@@ -61,10 +61,20 @@ impl Lowerer<'_> {
                 }
             }
             E::BoolOp(b) => {
+                let and = matches!(b.op, ast::BoolOp::And);
                 let mut acc = self.expr(frame, &b.values[0]);
                 for operand in &b.values[1..] {
-                    let rhs = self.expr(frame, operand);
-                    acc = self.bool_op(matches!(b.op, ast::BoolOp::And), acc, rhs);
+                    // Python evaluates the operand only on the lanes the ones before left
+                    // undecided: what raises there (D11) or runs element by element (D19, D23)
+                    // holds on those lanes only.
+                    let rhs = if self.may_raise(operand) {
+                        let t = self.truth(acc);
+                        let undecided = if and { t } else { self.not(t) };
+                        self.on_lanes(frame, undecided, |l, frame| l.expr(frame, operand))
+                    } else {
+                        self.expr(frame, operand)
+                    };
+                    acc = self.bool_op(and, acc, rhs);
                 }
                 acc
             }
@@ -128,7 +138,11 @@ impl Lowerer<'_> {
                 left = r;
                 continue;
             }
-            let r = self.expr(frame, right);
+            // `a < b < c` evaluates `c` only where `a < b` holds (as `and`).
+            let r = match acc.filter(|_| self.may_raise(right)) {
+                Some(prev) => self.on_lanes(frame, prev, |l, frame| l.expr(frame, right)),
+                None => self.expr(frame, right),
+            };
             let cmp = match self.object_compare(frame, op, left, r, c)? {
                 Some(cmp) => cmp,
                 None => {
@@ -145,6 +159,55 @@ impl Lowerer<'_> {
         acc.ok_or(())
     }
 
+    /// Whether lowering `e` can record a raise or a call run element by element, which must then
+    /// hold on the lanes that evaluate it only: it holds a call or a subscript (a helper, a
+    /// table), or any operation inside a `try` body (whose numeric errors raise, D11).
+    pub(in crate::lower) fn may_raise(&self, e: &ast::Expr) -> bool {
+        use ast::Expr as E;
+        match e {
+            E::Call(_) | E::Subscript(_) => true,
+            E::Name(_) | E::Constant(_) => false,
+            _ if self.exceptions.in_try() => true,
+            E::BoolOp(b) => b.values.iter().any(|v| self.may_raise(v)),
+            E::BinOp(b) => self.may_raise(&b.left) || self.may_raise(&b.right),
+            E::UnaryOp(u) => self.may_raise(&u.operand),
+            E::IfExp(i) => {
+                self.may_raise(&i.test) || self.may_raise(&i.body) || self.may_raise(&i.orelse)
+            }
+            E::Compare(c) => {
+                self.may_raise(&c.left) || c.comparators.iter().any(|v| self.may_raise(v))
+            }
+            _ => true,
+        }
+    }
+
+    /// `f` lowered on the lanes of the array condition `lanes` only (an operand Python evaluates
+    /// there, D11, D19, D23): the path condition narrowed while `f` runs, and the lanes `f` ends
+    /// (a helper's raise) counted as ended on those lanes only, as an array `if` merges its
+    /// side's. A Python scalar `lanes` decides the whole call: `f` runs as it is.
+    pub(in crate::lower) fn on_lanes<T>(
+        &mut self,
+        frame: &mut Frame,
+        lanes: Value,
+        f: impl FnOnce(&mut Self, &mut Frame) -> T,
+    ) -> T {
+        if self.shape(lanes) != Shape::Array {
+            return f(self, frame);
+        }
+        let saved_cond = frame.cond;
+        let saved_flow = frame.flow.clone();
+        frame.cond = Some(self.and_path(saved_cond, lanes));
+        let out = f(self, frame);
+        frame.cond = saved_cond;
+        if frame.flow.returns.len() != saved_flow.returns.len() {
+            let prefix = (saved_flow.returns.len(), saved_flow.exits.snapshots.len());
+            let after = std::mem::replace(&mut frame.flow, saved_flow.clone());
+            let not_lanes = self.emit(Op::Unary(UnOp::Not, lanes));
+            frame.flow = self.merge_flow(lanes, not_lanes, after, saved_flow, prefix);
+        }
+        out
+    }
+
     /// A ternary: only the taken side for a constant condition; else both, merged (D1, D4).
     fn ternary(&mut self, frame: &mut Frame, i: &ast::ExprIfExp) -> Value {
         let test = self.expr(frame, &i.test);
@@ -153,17 +216,14 @@ impl Lowerer<'_> {
             let taken = truthy(&c);
             return self.expr(frame, if taken { &i.body } else { &i.orelse });
         }
-        let saved = frame.cond;
-        if self.shape(cond) == Shape::Array {
-            frame.cond = Some(self.and_path(saved, cond));
+        if self.shape(cond) != Shape::Array {
+            let a = self.expr(frame, &i.body);
+            let b = self.expr(frame, &i.orelse);
+            return self.select(cond, a, b);
         }
-        let a = self.expr(frame, &i.body);
-        if self.shape(cond) == Shape::Array {
-            let nc = self.emit(Op::Unary(UnOp::Not, cond));
-            frame.cond = Some(self.and_path(saved, nc));
-        }
-        let b = self.expr(frame, &i.orelse);
-        frame.cond = saved;
+        let a = self.on_lanes(frame, cond, |l, frame| l.expr(frame, &i.body));
+        let nc = self.emit(Op::Unary(UnOp::Not, cond));
+        let b = self.on_lanes(frame, nc, |l, frame| l.expr(frame, &i.orelse));
         self.select(cond, a, b)
     }
 
