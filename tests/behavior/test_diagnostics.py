@@ -138,7 +138,7 @@ def test_decision_codes_link_to_the_decisions_page():
     assert any("(D6: docs/decisions.md#d6)" in m for m in messages), messages
     page = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "decisions.md").read_text()
     anchors = set(re.findall(r'<a id="(d\d+)"></a>', page))
-    assert anchors == {f"d{n}" for n in range(1, 18)}
+    assert {f"d{n}" for n in range(1, 18)} | {"d19", "d21", "d23"} <= anchors
     for message in messages:
         for anchor in re.findall(r"docs/decisions\.md#(d\d+)", message):
             assert anchor in anchors
