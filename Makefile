@@ -5,12 +5,13 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check
 
 .DEFAULT_GOAL := help
-.PHONY: help venv wheel wheelhouse test-deps demo test test-rust test-python mutation bench fmt lint clean
+.PHONY: help venv wheel wheelhouse test-deps demo test test-rust test-python test-torch mutation bench fmt lint clean
 
 help: ## Show this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
 $(VENV)/.ready: pyproject.toml
+	@echo "Creating $(VENV) and installing maturin (the Rust build tool) from PyPI..."
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip "maturin>=1.5,<2"
 	touch $@
@@ -19,7 +20,8 @@ venv: $(VENV)/.ready ## Create .venv with maturin
 
 wheel: $(VENV)/.ready ## Build the extension once (dev profile, opt-level 1) into dist/ and install it
 	rm -rf dist && mkdir -p dist
-	$(PY) -m maturin build --profile dev --out dist --quiet
+	@echo "Building the Rust core with cargo (the first build compiles every crate: about 2-3 minutes on 2 cores; later builds only what changed)..."
+	$(PY) -m maturin build --profile dev --out dist
 	$(PIP) install -q --force-reinstall --no-deps dist/*.whl
 	$(PIP) install -q "$$(ls dist/*.whl)" numpy
 
@@ -43,6 +45,15 @@ test-rust: ## cargo tests of every compiler stage (no Python needed)
 test-python: ## pytest against the installed wheel (run `make test-deps` first)
 	cd tests && ../$(PY) -m pytest -q -p no:cacheprovider
 
+TORCH_VENV := .venv-torch
+
+# PyTorch from PyPI (the plain `pip install torch` wheel), in a venv of its own: with torch
+# importable, tests/oracle.py adds it to every behaviour test's backends.
+test-torch: wheel ## Install PyTorch from PyPI into .venv-torch, then run tests/backends/test_torch.py there
+	test -x $(TORCH_VENV)/bin/python || $(PYTHON) -m venv $(TORCH_VENV)
+	$(TORCH_VENV)/bin/python -m pip install -q --disable-pip-version-check torch "$$(ls dist/*.whl)[test]"
+	cd tests && ../$(TORCH_VENV)/bin/python -m pytest -q -p no:cacheprovider backends/test_torch.py
+
 mutation: ## Break the runtime helpers and codegen one way at a time; the differential tests must notice (~3 min)
 	$(PY) tests/mutation/run.py
 
@@ -62,4 +73,4 @@ lint: ## cargo fmt --check and clippy
 	cargo clippy --quiet -- -D warnings
 
 clean: ## Remove build outputs and the venv
-	rm -rf target dist dist-release wheelhouse $(VENV)
+	rm -rf target dist dist-release wheelhouse $(VENV) $(TORCH_VENV)

@@ -23,6 +23,9 @@ pub struct FunctionSource {
     /// Where its free names resolve; `None` when that is the caller's environment (a helper of
     /// the same module, and the way the decorator breaks cycles between helpers).
     pub env: Option<Env>,
+    /// A function of another library (the standard library, an installed package), whose
+    /// source the user does not edit: its problems are reported at the call.
+    pub library: bool,
 }
 
 /// What one free name is bound to.

@@ -26,12 +26,6 @@ mod python;
 /// so the fast non-DoS-resistant hasher is the right one.
 pub(crate) type Map<K, V> = rustc_hash::FxHashMap<K, V>;
 
-// The passes allocate many small short-lived nodes, which mimalloc serves faster than the
-// system allocator. Its v2 line: v3 reserves a large arena on the first allocation, which makes
-// the first call into the core of every process slower (figures in docs/benchmarks.md).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// Identifies the compiler's output format: changes whenever the compiler's source changes
 /// (computed by build.rs), so caches keyed by it never serve code from another compiler.
 pub const BUILD_ID: &str = concat!(

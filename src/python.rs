@@ -17,20 +17,21 @@ use crate::pipeline::{self, Compiled, Options, Request};
 use crate::static_module::imports::{ForeignModule, Imports};
 use crate::static_module::{self, Outcome};
 
+// Named as the package exports them (`array_vectorize.VectorizationError` in a traceback).
 create_exception!(
-    _core,
+    array_vectorize,
     VectorizationError,
     PyValueError,
     "The function cannot be vectorized exactly (D10)."
 );
 create_exception!(
-    _core,
+    array_vectorize,
     InternalError,
     PyRuntimeError,
     "A bug in array-vectorize's compiler; please report it."
 );
 create_exception!(
-    _core,
+    array_vectorize._core,
     DeferredError,
     PyValueError,
     "Static compilation needs the live function."
@@ -157,7 +158,7 @@ fn env_from_py(d: &Bound<'_, PyDict>) -> PyResult<Env> {
     Ok(env)
 }
 
-/// `("function" | "classmethod", source, path, first_line, qualname, env)`.
+/// `("function" | "classmethod", source, path, first_line, qualname, env[, library])`.
 fn function_from_py(t: &Bound<'_, PyTuple>) -> PyResult<FunctionSource> {
     let env_obj = t.get_item(5)?;
     let env = if env_obj.is_none() {
@@ -171,6 +172,7 @@ fn function_from_py(t: &Bound<'_, PyTuple>) -> PyResult<FunctionSource> {
         first_line: t.get_item(3)?.extract()?,
         name: t.get_item(4)?.extract()?,
         env,
+        library: t.len() > 6 && t.get_item(6)?.is_truthy()?,
     })
 }
 
@@ -475,6 +477,23 @@ fn element_loop(
         .ok_or_else(|| PyValueError::new_err("an element loop needs at least one parameter"))
 }
 
+/// The text the function `name` whose text starts `source` is compiled from: its `def` block, or
+/// the lambda expression the compiler picks (src/frontend/mod.rs `function_text`); None when
+/// there is no such function in it.
+#[pyfunction]
+fn function_text(source: &str, name: &str) -> PyResult<Option<String>> {
+    guarded(|| {
+        // A def's block is cut without parsing; a lambda's line is parsed (a deep stack).
+        if crate::frontend::identifiers::is_lambda(name) {
+            Ok(on_large_stack(|| {
+                crate::frontend::function_text(source, name)
+            }))
+        } else {
+            Ok(crate::frontend::function_text(source, name))
+        }
+    })
+}
+
 /// Hex sha256 of `data[start:]` (a start offset, so that a cache file's payload is hashed in
 /// place rather than copied out first).
 #[pyfunction]
@@ -550,6 +569,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sha256_hex, m)?)?;
     m.add_function(wrap_pyfunction!(checksum64, m)?)?;
     m.add_function(wrap_pyfunction!(element_loop, m)?)?;
+    m.add_function(wrap_pyfunction!(function_text, m)?)?;
     m.add_function(wrap_pyfunction!(write_atomic, m)?)?;
     m.add_function(wrap_pyfunction!(scan_tree, m)?)?;
     Ok(())

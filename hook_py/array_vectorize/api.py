@@ -56,19 +56,29 @@ def vectorize(
         bare value for one); the result is checked against the scalar original, element by
         element, at decoration.
     """
+    # A compile error is raised from here, the user's `@vectorize` line, without the frames of
+    # array_vectorize that found it: its message says where each problem is (file:line:col), and
+    # those frames are of no use to the reader, as pytest hides its own. (An InternalError, a bug
+    # of ours, keeps them.) The `raise` line is what the traceback shows, so it says so.
+    options = (protect_domains, namespace, fallback, verify, nan_on_raise)
     if fn is None:
 
         def decorator(fn: Callable) -> Any:
-            return vectorize(
-                fn,
-                protect_domains=protect_domains,
-                namespace=namespace,
-                fallback=fallback,
-                verify=verify,
-                nan_on_raise=nan_on_raise,
-            )
+            try:
+                return _vectorize(fn, *options)
+            except VectorizationError as exc:
+                raise exc.with_traceback(None) from None  # the problems, each at its file:line:col, are below
 
         return decorator
+    try:
+        return _vectorize(fn, *options)
+    except VectorizationError as exc:
+        raise exc.with_traceback(None) from None  # the problems, each at its file:line:col, are below
+
+
+def _vectorize(
+    fn: Callable, protect_domains: bool, namespace: Any, fallback: bool, verify: Any, nan_on_raise: bool
+) -> Any:
     original = getattr(fn, "_vectorized_original", fn)
     if not isinstance(original, FunctionType):
         raise TypeError(f"vectorize expects a Python function, got {type(fn).__name__}")
@@ -192,10 +202,7 @@ def _build(original: FunctionType, options: dict, namespace: Any, whole: bool = 
             scalar_source=entry.get("scalar_source"),
         )
     if compile_disabled():
-        raise CompileDisabledError(
-            f"{original.__module__}.{original.__qualname__} would be compiled, but ARRAY_VECTORIZE_NO_COMPILE=1 "
-            "forbids compiling: precompile it (array_vectorize.build) or unset ARRAY_VECTORIZE_NO_COMPILE"
-        )
+        raise _compile_disabled_error(original)
     try:
         compiled, hidden = compile_live(original, options)
     except VectorizationError:
@@ -223,12 +230,35 @@ def _count_sites(compiled: dict) -> None:
         _stats.bump("residue_sites" if kind == "residue" else "call_sites")
 
 
+def _compile_disabled_error(original: FunctionType) -> CompileDisabledError:
+    """What ARRAY_VECTORIZE_NO_COMPILE=1 says of a function it keeps from compiling: one its
+    wheel leaves to run time on purpose (``[tool.array-vectorize] runtime``) must be taken out
+    of that list or allowed to compile; any other must be precompiled."""
+    from .wheel_artifacts import left_to_runtime
+
+    name = f"{original.__module__}.{original.__qualname__}"
+    if left_to_runtime(original):
+        return CompileDisabledError(
+            f"{name} is listed in [tool.array-vectorize] runtime of the project that built its wheel, so the wheel "
+            "holds no code for it and the decorator compiles it at import, which ARRAY_VECTORIZE_NO_COMPILE=1 forbids: "
+            f'take "{original.__module__}:{original.__qualname__}" out of `runtime` (the build then precompiles it, '
+            "or says why it cannot), or unset ARRAY_VECTORIZE_NO_COMPILE"
+        )
+    return CompileDisabledError(
+        f"{name} would be compiled, but ARRAY_VECTORIZE_NO_COMPILE=1 forbids compiling: precompile it "
+        "(array_vectorize.build) or unset ARRAY_VECTORIZE_NO_COMPILE"
+    )
+
+
 def compile_live(original: FunctionType, options: dict) -> tuple[dict, dict]:
     """Compiles the live function with the Rust core; returns (result, hidden values)."""
     from .environment import EnvBuilder, compile_name, function_source
+    from .live_source import SourceChanged
 
     try:
         source, path, first_line = function_source(original)
+    except SourceChanged as exc:
+        raise _source_changed_error(original, exc) from None
     except (OSError, TypeError) as exc:
         raise VectorizationError(
             f"cannot vectorize {original.__qualname__}: its source is not available ({exc}); "
@@ -249,6 +279,20 @@ def compile_live(original: FunctionType, options: dict) -> tuple[dict, dict]:
         elif n in builder.hidden_values:
             hidden[n] = builder.hidden_values[n]
     return compiled, hidden
+
+
+def _source_changed_error(original: FunctionType, exc: Exception) -> Exception:
+    """The refusal of a function whose file no longer holds the code that runs (issue 28 item
+    2), positioned at the line its code starts at."""
+    code = original.__code__
+    path, line = code.co_filename, code.co_firstlineno
+    message = str(exc).split(": ", 1)[-1]
+    error = VectorizationError(f"cannot vectorize: 1 problem\n{path}:{line}:1: {message}")
+    error.diagnostics = [
+        {"code": "source-changed", "message": message, "path": path, "line": line, "col": 1,
+         "end_line": line, "end_col": 2, "text": f"{path}:{line}:1: {message}"}
+    ]
+    return error
 
 
 def _wrapped_function(wrapper: FunctionType) -> FunctionType:

@@ -101,42 +101,38 @@ def _install(
         code = compile(parts[0], filename, "exec", dont_inherit=True)
     exec(code, glob)  # noqa: S102 - the generated module only defines functions
     blocks = glob.get(_FLOAT_ARGS) is _blocked_prologue()
-    _install_exact(parts, filename, glob, glob[entry] if blocks else None)
+    _install_exact(parts, filename, glob, glob[entry], blocks)
     if _FLOAT_ARGS in glob:
         glob[_FLOAT_ARGS] = _own_prologue(glob[_FLOAT_ARGS], glob)
 
 
 def _install_exact(
-    parts: tuple[str, str, str | None], filename: str, glob: dict[str, Any], entry: FunctionType | None
+    parts: tuple[str, str, str | None], filename: str, glob: dict[str, Any], entry: FunctionType, blocks: bool
 ) -> None:
     """Puts the exact body `exact_entry` in `glob`, compiled on its first call, unless it is there
-    already (a code object of the whole module: a wheel's .pyc) or there is none. With `entry`
-    (a function that may be evaluated in blocks), the exact body's slot holds a
-    ``runtime.blocked.Dispatch`` of `entry` and the exact body."""
+    already (a code object of the whole module: a wheel's .pyc) or there is none. The exact
+    body's slot holds a ``runtime.blocked.Dispatch`` of `entry` and the exact body, which runs
+    the calls the float prologue sends it (pandas and xarray arguments, and large NumPy ones
+    when `blocks`: `entry` may be evaluated in blocks) and passes every other call on."""
     fast_source, exact_source, exact_entry = parts
     if exact_entry is None:
         return
     if exact_entry in glob:
-        if entry is not None and type(glob[exact_entry]) is not _dispatch_type():
-            glob[exact_entry] = _dispatch_type()(entry, glob[exact_entry])
+        if type(glob[exact_entry]) is not _dispatch_type():
+            glob[exact_entry] = _dispatch_type()(entry, glob[exact_entry], blocks)
         return
     # Blank lines in front keep the exact body's line numbers those of the registered source,
     # `fast_source + exact_source`.
     padded = "\n" * fast_source.count("\n") + exact_source
-    dispatch = None
 
     def compile_exact(*args: Any, **kwargs: Any) -> Any:
         exec(compile(padded, filename, "exec", dont_inherit=True), glob)  # noqa: S102
         exact = glob[exact_entry]
-        if dispatch is not None:
-            dispatch.exact = exact
-            glob[exact_entry] = dispatch
+        dispatch.exact = exact
+        glob[exact_entry] = dispatch
         return exact(*args, **kwargs)
 
-    if entry is None:
-        glob[exact_entry] = compile_exact
-    else:
-        dispatch = glob[exact_entry] = _dispatch_type()(entry, compile_exact)
+    dispatch = glob[exact_entry] = _dispatch_type()(entry, compile_exact, blocks)
 
 
 def _own_prologue(shared: Any, glob: dict[str, Any]) -> Any:
@@ -205,7 +201,7 @@ class _FirstCall(tuple):
                 # The entry's text also defines the functions of out-of-line helpers (D7),
                 # which the cached code of the entry alone does not.
                 exec(compile(parts[0], code.co_filename, "exec", dont_inherit=True), glob)  # noqa: S102
-            _install_exact(parts, code.co_filename, glob, entry if blocks else None)
+            _install_exact(parts, code.co_filename, glob, entry, blocks)
             helpers[_FLOAT_ARGS] = _own_prologue(helpers[_FLOAT_ARGS], glob)
             glob.update(helpers)
         return glob[prologue](*args)

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import builtins
 import enum
-import linecache
 import math
 import numbers
+import os
 import re
 import sys
 import types
 
 from .emit import SCALAR_PREFIX
+from .live_source import SourceChanged
+from .live_source import function_source as checked_source
 from .precompiled import exception_class, frozen_object, is_uniform_object
 
 TYPE_CHECKING = False
@@ -77,21 +79,37 @@ def unwrap(fn: Any) -> Any:
     return getattr(fn, "_vectorized_original", fn)
 
 
-def function_source(fn: types.FunctionType) -> tuple[str, str, int]:
-    """(text from the function's first line to the end of its file, file, first line).
+_LIBRARY_DIRS: tuple[str, ...] | None = None
 
-    The compiler cuts the function's block out of the text itself (src/frontend/source.rs block_len):
-    cheaper than `inspect.getsource`, which tokenizes to find the block's end. OSError when the
-    source is unavailable.
+
+def is_library_file(path: str) -> bool:
+    """Whether `path` is a file of another library: the standard library or an installed package
+    (site-packages), whose problems the compiler reports at the call (src/lower/calls/inline.rs)."""
+    global _LIBRARY_DIRS
+    if _LIBRARY_DIRS is None:
+        import site
+        import sysconfig
+
+        dirs = {sysconfig.get_paths().get(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+        try:
+            dirs.update(site.getsitepackages())
+            dirs.add(site.getusersitepackages())
+        except AttributeError:  # pragma: no cover - a virtualenv's old site.py
+            pass
+        _LIBRARY_DIRS = tuple(os.path.join(os.path.realpath(d), "") for d in dirs if d)
+    return os.path.realpath(path).startswith(_LIBRARY_DIRS)
+
+
+def function_source(fn: types.FunctionType) -> tuple[str, str, int]:
+    """(text from the function's first line to the end of its file, file, first line): a text
+    that compiles to the live function's code (live_source.py; issue 28 item 2).
+
+    The compiler cuts the function's block out of the text itself (src/frontend/source.rs
+    block_len): cheaper than `inspect.getsource`, which tokenizes to find the block's end.
+    OSError when the source is unavailable, ``live_source.SourceChanged`` (an OSError) when no
+    text found is the code that runs.
     """
-    code = fn.__code__
-    # A file edited since linecache read it (an edit, then importlib.reload) is read again.
-    linecache.checkcache(code.co_filename)
-    lines = linecache.getlines(code.co_filename, fn.__globals__)
-    first = code.co_firstlineno
-    if not lines or first > len(lines):
-        raise OSError(f"no source for {fn.__qualname__} in {code.co_filename!r}")
-    return "".join(lines[first - 1 :]), code.co_filename, first
+    return checked_source(fn)
 
 
 def compile_name(fn: types.FunctionType) -> str:
@@ -252,13 +270,16 @@ class EnvBuilder:
             self.hidden_values[SCALAR_PREFIX + name] = value
             try:
                 source, path, line = function_source(original)
-            except (OSError, TypeError):
+            except (OSError, TypeError) as exc:
+                if isinstance(exc, SourceChanged):
+                    why = "whose text in its file is not the code that runs (the file changed on disk since it was loaded)"
+                    return ("callable", f"function `{original.__qualname__}` {why}")
                 return ("callable", f"function `{original.__qualname__}` whose source is unavailable")
             if id(original) in self._visiting:
                 env = None  # a cycle: recursion, which the compiler reports
             else:
                 env = self.env_of(original)
-            return ("function", source, path, line, compile_name(original), env)
+            return ("function", source, path, line, compile_name(original), env, is_library_file(path))
         if is_array(value):
             self.hidden_values[name] = value
             return ("array",)

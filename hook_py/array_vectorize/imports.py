@@ -19,7 +19,9 @@ def imported_modules(source: str, fullname: str, is_package: bool) -> list[str]:
     top = fullname.partition(".")[0]
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        # Issue 28 item 9: text too deep for CPython's parser (a 12k-`elif` chain raises
+        # MemoryError) follows no imports; the core's compile names its problem with a position.
         return []
     names: list[str] = []
     for stmt in tree.body:

@@ -27,9 +27,12 @@ if TYPE_CHECKING:
 # the same module body run again) may come from an edited text, and is compiled from its own.
 # Checking costs an identity test and a dict pop per decorated function.
 _REGISTRY: dict[str, tuple[dict, dict[tuple[str, int], dict]]] = {}
+#: co_filename -> the bytes the hook read for the module execution registered under it: the text
+#: its functions' code comes from, also once the file changes on disk (live_source.py).
+_SOURCES: dict[str, bytes] = {}
 
 
-def register(filename: str, entries: list[dict], origin: str, namespace: dict) -> None:
+def register(filename: str, entries: list[dict], origin: str, namespace: dict, source: bytes | None = None) -> None:
     """Makes a module's statically compiled functions available to the decorators of the module
     execution whose globals are `namespace`, in place of what was registered under `filename`."""
     table = {}
@@ -38,10 +41,28 @@ def register(filename: str, entries: list[dict], origin: str, namespace: dict) -
             entry["origin"] = origin
             table[(entry["qualname"], entry["line"])] = entry
     _REGISTRY[filename] = (namespace, table)
+    if source is not None:
+        _SOURCES[filename] = source
 
 
 def forget(filename: str) -> None:
     _REGISTRY.pop(filename, None)
+    _SOURCES.pop(filename, None)
+
+
+def module_bytes(filename: str) -> list[bytes]:
+    """The bytes read at import of the module whose code carries `filename`, by the import hook
+    or with a wheel's manifest: texts a live function may have been compiled from (no more than
+    candidates: live_source.py checks them against the code)."""
+    found = [_SOURCES[filename]] if filename in _SOURCES else []
+    try:
+        from . import wheel_artifacts
+    except ImportError:
+        return found
+    data = wheel_artifacts.module_bytes(filename)
+    if data is not None:
+        found.append(data)
+    return found
 
 
 def _wheel_entry(fn: FunctionType) -> dict | None:

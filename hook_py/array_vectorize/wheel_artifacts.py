@@ -5,7 +5,8 @@ Layout, beside each module ``pkg/mod.py`` of the installed wheel that has marked
     pkg/__vectorized__/mod.json              manifest: BUILD_ID, sha256 of mod.py, one entry
                                              per precompiled function (compile_module's, less
                                              the source, plus the vectorized docstring), each
-                                             naming its file
+                                             naming its file; under "runtime", the qualnames
+                                             of those [tool.array-vectorize] runtime lists
     pkg/__vectorized__/mod/<qualname>.py     the generated source, byte for byte; the
                                              installer byte-compiles it like any module
 
@@ -50,10 +51,12 @@ class _Manifest:
     reads the manifest and hashes the module file again before trusting it.
     """
 
-    __slots__ = ("entries", "namespace", "used")
+    __slots__ = ("entries", "namespace", "source", "used")
 
-    def __init__(self, entries: dict[tuple[str, int], dict] | None, namespace: dict | None = None) -> None:
-        self.entries = entries
+    def __init__(
+        self, loaded: tuple[dict[tuple[str, int], dict] | None, bytes | None], namespace: dict | None = None
+    ) -> None:
+        self.entries, self.source = loaded  # source: the module's bytes, when they were the built ones
         self.namespace = namespace
         self.used: set[tuple[str, int]] = set()
 
@@ -80,7 +83,9 @@ def lookup(fn: types.FunctionType) -> dict | None:
     if manifest.namespace is None:
         manifest.namespace = namespace
     elif manifest.namespace is not namespace or key in manifest.used:
-        manifest = _MODULES[filename] = _Manifest(_load_manifest(filename, fn.__module__), namespace)
+        entries, source = _load_manifest(filename, fn.__module__)
+        # The bytes read before stay a candidate text when the file has changed since.
+        manifest = _MODULES[filename] = _Manifest((entries, source or manifest.source), namespace)
         if manifest.entries is None or key not in manifest.entries:
             return None
     manifest.used.add(key)
@@ -104,14 +109,38 @@ def serves(module_file: str, module: str) -> bool:
     return bool(manifest.entries)
 
 
+def left_to_runtime(fn: types.FunctionType) -> bool:
+    """Whether the wheel that installed `fn`'s module has no code for it because the project
+    lists it in ``[tool.array-vectorize] runtime`` (the manifest's ``"runtime"``), for the
+    message of ``ARRAY_VECTORIZE_NO_COMPILE=1``. Read on that error path only."""
+    filename = fn.__code__.co_filename
+    if not filename.endswith(".py"):
+        return False
+    try:
+        with open(manifest_path(filename), "rb") as f:
+            manifest = json.loads(f.read())
+        return manifest.get("module") == fn.__module__ and fn.__qualname__ in manifest.get("runtime", ())
+    except (OSError, ValueError, AttributeError, TypeError):
+        return False
+
+
 def forget() -> None:
     """Drops what was read (tests; a reinstall in the same process)."""
     _MODULES.clear()
 
 
-def _load_manifest(filename: str, module: str) -> dict[tuple[str, int], dict] | None:
+def module_bytes(filename: str) -> bytes | None:
+    """The bytes of the module file at `filename` as they were when its manifest was read and
+    they hashed to what the build compiled (live_source.py tries them as the text of a function
+    whose file changed since)."""
+    manifest = _MODULES.get(filename)
+    return None if manifest is None else manifest.source
+
+
+def _load_manifest(filename: str, module: str) -> tuple[dict[tuple[str, int], dict] | None, bytes | None]:
+    """The manifest's entries and the module's bytes, or (None, None)."""
     if not filename.endswith(".py"):
-        return None
+        return None, None
     try:
         with open(manifest_path(filename), "rb") as f:
             manifest = json.loads(f.read())
@@ -121,10 +150,11 @@ def _load_manifest(filename: str, module: str) -> dict[tuple[str, int], dict] | 
             or manifest.get("build_id") != _core.BUILD_ID
             or manifest.get("module") != module
         ):
-            return None
+            return None, None
         with open(filename, "rb") as f:
-            if _core.sha256_hex(f.read()) != manifest.get("source_sha256"):
-                return None  # the installed module is not the one that was compiled
+            source = f.read()
+        if _core.sha256_hex(source) != manifest.get("source_sha256"):
+            return None, None  # the installed module is not the one that was compiled
         docs_valid = manifest.get("doc_key") == doc_key()
         entries = {}
         for e in manifest["functions"]:
@@ -132,9 +162,9 @@ def _load_manifest(filename: str, module: str) -> dict[tuple[str, int], dict] | 
             if not docs_valid:
                 e.pop("doc", None)
             entries[(e["qualname"], e["line"])] = e
-        return entries
+        return entries, source
     except (OSError, ValueError, KeyError, TypeError):
-        return None
+        return None, None
 
 
 _DOC_KEY: list[dict] = []

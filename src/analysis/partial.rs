@@ -21,8 +21,14 @@ pub fn partial_binary(
                 && !matches!(konst(b), Some(Const::Float(f)) if f != 0.0 && f.is_finite())
         }
         // Constants that fold (int ** non-negative int) never reach here as a failure; anything
-        // else may raise or go complex (`(-1) ** 0.5`).
-        BinOp::Pow => fold_op(&Op::Binary(op, a, b), konst).is_none(),
+        // else may raise or go complex (`(-1) ** 0.5`), except an int constant to a non-negative
+        // int constant whose exact value leaves the 64-bit range (issue 28 item 1: `2 ** 70` on
+        // a 0-d int64 array wrapped to 0): plain Python computes it exactly, and the runtime
+        // then converts it to float as CPython does (`x * 2 ** 70`), compares it exactly
+        // (`x < 2 ** 1100`), or raises item 17's OverflowError with an integer array.
+        BinOp::Pow => {
+            fold_op(&Op::Binary(op, a, b), konst).is_none() && !exact_big_power(konst(a), konst(b))
+        }
         // A negative shift count raises ValueError (docs/semantics.md, shifts).
         BinOp::LShift | BinOp::RShift => {
             !matches!(konst(b), Some(Const::Int(n)) if n >= 0)
@@ -30,6 +36,25 @@ pub fn partial_binary(
         }
         _ => false,
     }
+}
+
+/// Bits of the largest power of two plain Python computes for a constant `int ** int` in the
+/// generated code (2**24: `10 ** 100000` is 332,193 bits, a millisecond). Beyond, the power
+/// stays on a 0-d array, as any power of run-time values does.
+const BIG_POWER_BITS: u128 = 1 << 24;
+
+/// `base ** exponent` of int constants with an exponent >= 0, whose exact value CPython computes
+/// without raising in bounded time: at most [`BIG_POWER_BITS`] bits.
+fn exact_big_power(base: Option<Const>, exponent: Option<Const>) -> bool {
+    let (Some(Const::Int(base)), Some(Const::Int(exponent))) = (base, exponent) else {
+        return false;
+    };
+    let Ok(exponent) = u128::try_from(exponent) else {
+        return false;
+    };
+    let bits = u128::from(128 - base.unsigned_abs().leading_zeros());
+    bits.checked_mul(exponent)
+        .is_some_and(|b| b <= BIG_POWER_BITS)
 }
 
 /// Whether `a op b` on Python scalars of kinds `ka`, `kb` with int intervals `ra`, `rb`

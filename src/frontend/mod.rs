@@ -30,6 +30,27 @@ pub fn parse_function<'t>(
     Ok((func, text))
 }
 
+/// The text the function `name` (a `__qualname__`) whose text starts `source` is compiled from:
+/// its whole block (decorators, header, body) for a `def`, the one `lambda` expression
+/// [`extract::find_function`] picks for a lambda. The decorator compiles that text with Python
+/// and compares the result with the live code object before trusting the text (issue 28 item 2:
+/// a file edited after its module was loaded). `None` when the text does not parse or holds no
+/// such lambda.
+pub fn function_text(source: &str, name: &str) -> Option<String> {
+    let lambda = identifiers::is_lambda(name);
+    let text = &source[..source::block_len(source, lambda)];
+    if !lambda {
+        return Some(text.to_string());
+    }
+    let mut sources = vec![];
+    let (id, body) = extract::parse_text(&mut sources, "<lambda>", text, 1).ok()?;
+    let func = extract::find_function(id, &sources, &body, name).ok()?;
+    sources[id]
+        .text
+        .get(func.start..func.end)
+        .map(str::to_string)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -46,5 +67,20 @@ mod tests {
         assert_eq!(diags.len(), 1, "the `@` operator is reported");
         let err = parse_function(&mut sources, "m.py", "def g(:\n", 1, "g", &mut diags);
         assert!(err.is_err());
+    }
+
+    #[test]
+    fn function_text_is_the_block_or_the_lambda_compiled() {
+        let src = "@deco\ndef f(x):\n    return x\ny = 1\n";
+        assert_eq!(
+            function_text(src, "f").as_deref(),
+            Some("@deco\ndef f(x):\n    return x\n")
+        );
+        let lam = "    a, b = vec(lambda x: (x +\n  1.0)), vec(lambda x: x * 3.0)\nz = 2\n";
+        assert_eq!(
+            function_text(lam, "make.<locals>.<lambda>").as_deref(),
+            Some("lambda x: (x +\n  1.0)")
+        );
+        assert_eq!(function_text("z = 1\n", "<lambda>"), None);
     }
 }

@@ -92,6 +92,12 @@ impl Lowerer<'_> {
         if matches!(op, Op::Uniform(..)) || op.operands().iter().any(uniform) {
             self.values.add_uniform_derived(dst);
         }
+        if matches!(
+            op,
+            Op::Compare(..) | Op::Logic(..) | Op::Unary(crate::ir::UnOp::Not, _)
+        ) {
+            self.conditions.insert(dst, op.clone());
+        }
         self.push_inst(Inst::Let { dst, op });
         dst
     }

@@ -362,7 +362,7 @@ impl Lowerer<'_> {
     ) -> Value {
         self.numeric_raise(frame, op, a, b);
         let b = match op {
-            BinOp::Div | BinOp::FloorDiv | BinOp::Mod => self.protect(frame, b, SafeValue::One),
+            BinOp::Div | BinOp::FloorDiv | BinOp::Mod => self.protect_divisor(frame, b),
             _ => b,
         };
         let a = if op == BinOp::Pow {
@@ -390,9 +390,37 @@ impl Lowerer<'_> {
         if !self.opts.protect_domains || self.shape(v) == Shape::Scalar {
             return v;
         }
-        let Some(live) = self.live_lanes(frame) else {
+        match self.live_lanes(frame) {
+            Some(live) => self.safe_where_dead(live, v, safe),
+            None => v,
+        }
+    }
+
+    /// A divisor, protected as [`Lowerer::protect`] protects it and also without
+    /// protect_domains when the code being lowered runs under a condition that compares the
+    /// divisor itself with zero (`if d == 0.0: return math.inf` then `n / d`; D1): the lanes the
+    /// guard excludes are the ones CPython never divides, yet NumPy would report a division by
+    /// zero there (CPython reports nothing). One `where` on the divisor, reusing the guard's
+    /// test; any other guard (`if x <= 0.0` before `/ sigma`, `if s >= barrier` before `/ s`)
+    /// leaves the division as it is, at no cost.
+    fn protect_divisor(&mut self, frame: &Frame, v: Value) -> Value {
+        if self.opts.protect_domains {
+            return self.protect(frame, v, SafeValue::One);
+        }
+        if self.shape(v) == Shape::Scalar {
             return v;
-        };
+        }
+        match self.live_lanes(frame) {
+            Some(live) if self.tests_for_zero(live, v, 0) => {
+                self.safe_where_dead(live, v, SafeValue::One)
+            }
+            _ => v,
+        }
+    }
+
+    /// `v` on the `live` lanes and `safe` on the others (`where(c, safe, v)` when `live` is
+    /// `not c`, which saves the negation).
+    fn safe_where_dead(&mut self, live: Value, v: Value, safe: SafeValue) -> Value {
         let safe = match (safe, self.kind(v)) {
             (SafeValue::One, Kind::Float) => Const::Float(1.0),
             (SafeValue::One, _) => Const::Int(1),
@@ -400,7 +428,33 @@ impl Lowerer<'_> {
             (SafeValue::Zero, _) => Const::Int(0),
         };
         let s = self.konst(safe);
+        if let Some(Op::Unary(UnOp::Not, dead)) = self.conditions.get(&live).cloned() {
+            if self.kind(dead) == Kind::Bool {
+                return self.emit(Op::Select(dead, s, v));
+            }
+        }
         self.emit(Op::Select(live, v, s))
+    }
+
+    /// Whether the condition `mask` compares `v` with zero (`d == 0.0`, `d > 0`, `not d`; itself,
+    /// or through `and`, `or` and `not`): a guard of a division by `v`.
+    fn tests_for_zero(&self, mask: Value, v: Value, depth: usize) -> bool {
+        if depth > 32 {
+            return false;
+        }
+        let zero = |x: Value| match self.const_of(x) {
+            Some(Const::Int(n)) => n == 0,
+            Some(Const::Float(f)) => f == 0.0,
+            _ => false,
+        };
+        match self.conditions.get(&mask) {
+            Some(Op::Compare(_, a, b)) => (*a == v && zero(*b)) || (*b == v && zero(*a)),
+            Some(Op::Logic(_, a, b)) => {
+                self.tests_for_zero(*a, v, depth + 1) || self.tests_for_zero(*b, v, depth + 1)
+            }
+            Some(Op::Unary(UnOp::Not, m)) => self.tests_for_zero(*m, v, depth + 1),
+            _ => false,
+        }
     }
 
     /// The lanes the code being lowered runs for: the caller's (for an inlined helper), the
@@ -432,7 +486,43 @@ pub(in crate::lower) fn binop(op: &ast::Operator) -> Option<BinOp> {
 
 #[cfg(test)]
 mod tests {
-    use crate::pipeline::testing::{errors, lowered};
+    use crate::pipeline::testing::{compiled, errors, lowered};
+
+    /// The entry (float body) of `source`'s generated module.
+    fn entry(source: &str) -> String {
+        compiled(source).generated.fast_source
+    }
+
+    #[test]
+    fn a_divisor_compared_with_zero_by_the_guard_gets_one_where_on_the_excluded_lanes() {
+        let guarded = "def f(n, d):\n    if d == 0.0:\n        return 1.0\n    return n / d\n";
+        assert!(
+            entry(guarded).contains("n / xp.where(cond, 1, d)"),
+            "{}",
+            entry(guarded)
+        );
+        let inverted = "def f(n, d):\n    if d != 0:\n        return n % d\n    return 0.0\n";
+        assert!(
+            entry(inverted).contains("xp.where(cond, d, 1)"),
+            "{}",
+            entry(inverted)
+        );
+    }
+
+    #[test]
+    fn a_guard_that_does_not_compare_the_divisor_with_zero_costs_nothing() {
+        for source in [
+            "def f(x, s):\n    if x <= 0.0:\n        return 0.0\n    return x / s\n",
+            "def f(s, b):\n    if s >= b:\n        return 0.0\n    return b / s\n",
+            "def f(n, d):\n    return n / d\n",
+        ] {
+            assert!(
+                !entry(source).contains("where(cond, 1"),
+                "{}",
+                entry(source)
+            );
+        }
+    }
 
     #[test]
     fn a_comparison_chain_is_a_conjunction() {

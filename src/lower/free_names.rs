@@ -234,12 +234,13 @@ impl Lowerer<'_> {
         } else if self.opts.fallback {
             Ok(Callee::Site) // D23: `ND.cdf(x)`, `special.ndtr(x)`
         } else {
-            self.error_at(
-                frame,
-                DiagnosticKind::UnknownCall,
-                format!("cannot call `{}.{}`: only functions of the `math` module can be called as attributes; pass fallback=\"calls\" to call it element by element (D23)", base.id, a.attr),
-                &*c.func,
+            let message = method_call_problem(
+                base.id.as_str(),
+                a.attr.as_str(),
+                frame.vars.contains_key(base.id.as_str())
+                    || frame.locals.contains(base.id.as_str()),
             );
+            self.error_at(frame, DiagnosticKind::UnknownCall, message, &*c.func);
             Err(())
         }
     }
@@ -446,6 +447,33 @@ impl Lowerer<'_> {
 /// The last component of a qualname: what the live function's `__name__` is.
 pub(in crate::lower) fn short_name(qualname: &str) -> String {
     qualname.rsplit('.').next().unwrap_or(qualname).to_string()
+}
+
+/// Why `base.attr(...)` cannot be called: `base` is a value (`local`: a variable of the
+/// function) or a global that is no module or class, and only the functions of `math`, NumPy,
+/// `bisect`, a module alias or a class used as a namespace are called through an attribute. For
+/// a method that collects values (`vals.append(x)`), a rewrite that computes without a list.
+fn method_call_problem(base: &str, attr: &str, local: bool) -> String {
+    let what = if local {
+        format!("`{base}` is a variable of the function, and the methods of values cannot be vectorized")
+    } else {
+        format!("`{base}` is not a module or a class used as a namespace")
+    };
+    let rewrite = match attr {
+        "append" | "extend" | "insert" | "add" | "update" => format!(
+            "; instead of collecting values in `{base}`, combine them as they are computed (`total = total + v` in the loop, or `sum(...)`, `min(...)`, `max(...)`, `any(...)`, `all(...)` of a generator over a range or a table) or give each its own variable"
+        ),
+        _ => String::new(),
+    };
+    // D23: an object's method runs element by element where it stands under fallback="calls".
+    let fallback = if local {
+        ""
+    } else {
+        "; pass fallback=\"calls\" to call it element by element (D23)"
+    };
+    format!(
+        "cannot call `{base}.{attr}`: {what} (the functions of `math`, NumPy, `bisect`, a module alias or a class used as a namespace can be called through an attribute){rewrite}{fallback}"
+    )
 }
 
 #[cfg(test)]

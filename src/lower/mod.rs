@@ -197,6 +197,10 @@ pub struct Lowerer<'s> {
     names: Resolved,
     poisoned: BTreeSet<Value>,
     consts: HashMap<Value, Const>,
+    /// The definitions of the conditions of the function being built (comparisons, `and`/`or`,
+    /// `not`), by value: what `expr::tests_for_zero` reads to tell whether a guard compares a
+    /// divisor with zero (D1). Set aside with `consts` while a helper is lowered on its own.
+    conditions: HashMap<Value, Op>,
     /// How deeply the expression being lowered is nested (`MAX_EXPR_DEPTH`).
     depth: usize,
     loops: loops::LoopState,
@@ -252,6 +256,7 @@ impl<'s> Lowerer<'s> {
             names: Resolved::default(),
             poisoned: BTreeSet::new(),
             consts: HashMap::default(),
+            conditions: HashMap::default(),
             depth: 0,
             loops: loops::LoopState::default(),
             exceptions: exceptions::ExceptionState::default(),

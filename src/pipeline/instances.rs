@@ -178,6 +178,7 @@ mod tests {
                     first_line: 1 + 3 * i,
                     name: format!("h{i}"),
                     env: None,
+                    library: false,
                 };
                 (format!("h{i}"), Binding::Function(Box::new(fs)))
             })

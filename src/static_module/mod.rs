@@ -447,6 +447,7 @@ fn module_env(
                         first_line: line,
                         name: def.name.to_string(),
                         env: None,
+                        library: false,
                     })),
                 );
             }

@@ -117,6 +117,7 @@ fn method(
         first_line: line,
         name: format!("{}.{}", c.name, def.name),
         env: None,
+        library: false,
     });
     match decorator {
         "staticmethod" => Binding::Function(fs),

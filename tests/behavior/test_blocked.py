@@ -572,3 +572,38 @@ def test_uniform_parameters_do_not_send_a_large_call_to_the_exact_body(blocks):
     assert blocks == ["settlement_units"]
     with np.errstate(all="ignore"):
         assert_bitwise(vec(notional, rate, "gross", limits), notional)
+
+
+def clearance(load, margin):
+    # An int `margin` sends the call to the exact body, whole (never blocked: runtime/blocked.py).
+    if load > margin:
+        return load - margin
+    return 0.0
+
+
+@pytest.mark.parametrize("via", ["shared", "own"], ids=["shared-prologue", "own-prologue"])
+def test_an_interrupt_after_the_mark_leaves_no_mark_behind(blocks, monkeypatch, via):
+    # Issue 28 item 7: a KeyboardInterrupt between the prologue's `send_large` and the dispatch
+    # left the mark on the thread, naming the caller's array; the next call with that array and
+    # a Python int was then evaluated in blocks. The mark now names the call's own frame.
+    vec = vectorize(clearance)
+    load = np.linspace(-4.0, 9.0, 43)
+    if via == "own":
+        vec(load[:3], 1.5)  # the function's own prologue (a first call specializes it)
+    send = blocked.send_large
+
+    def interrupted(marker):
+        send(marker)
+        raise KeyboardInterrupt  # as if Ctrl-C arrived just after the mark was set
+
+    monkeypatch.setattr(blocked, "send_large", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        vec(load, 1.5)
+    monkeypatch.setattr(blocked, "send_large", send)
+    got = vec(load, 3)
+    assert blocks == []
+    assert got.dtype == np.float64
+    assert_bitwise(got, np.array([clearance(float(v), 3) for v in load]))
+    # A large float call after it is still blocked.
+    assert_bitwise(vec(load, 1.5), np.array([clearance(float(v), 1.5) for v in load]))
+    assert blocks == ["clearance"]

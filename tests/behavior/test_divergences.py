@@ -511,3 +511,119 @@ def test_item37_a_division_by_an_int_zero_held_as_float_is_worded_as_a_float_div
     with pytest.raises(ZeroDivisionError) as vectorized:
         vectorize(shares_per_claim)(to_backend(np.array([False, True]), backend))
     assert vectorized.value.args == ("float division by zero",)
+
+
+# Item 17: integers beyond 64 bits (issue 28 item 1: a power of int constants was computed on a
+# 0-d int64 array, so `x * 2**70` wrapped to `x * 0` and `x < 2**1100` to `x < 0`).
+
+
+def notional_in_yocto(x):
+    return x * 2**70
+
+
+def below_the_cap(x):
+    return 1.0 if x < 2**1100 else 0.0
+
+
+def below_two_to_64(x):
+    return 1.0 if x < 2**64 else 0.0
+
+
+def googolplex_scaled(x):
+    return x * 10**100000
+
+
+def counts_below_two_to_64(n):
+    return n < 2**64
+
+
+def counts_scaled(n):
+    return n * 2**70
+
+
+def counts_scaled_when_large(n):
+    return n * 2**70 if n > 10**6 else n
+
+
+def test_item17_an_integer_literal_beyond_64_bits_is_refused_at_its_position():
+    def premium(x):
+        return x * 1180591620717411303424
+
+    with pytest.raises(VectorizationError) as info:
+        vectorize(premium)
+    (d,) = info.value.diagnostics
+    assert "integer literal outside the 64-bit range" in d["message"] and d["col"] == 20, d
+
+
+@pytest.mark.parametrize("backend", ["numpy", "strict"])
+def test_item17_a_power_of_constants_meets_floats_as_in_cpython(backend):
+    from oracle import check, floats
+
+    xs = np.concatenate([floats(), [2.0**64, math.nextafter(2.0**64, 0.0), 1.7976931348623157e308, 1e300, 0.5]])
+    for fn in (notional_in_yocto, below_the_cap, below_two_to_64):
+        check(vectorize(fn), xs, backend=backend)
+    assert values(vectorize(notional_in_yocto), [0.5, 1e300]) == [notional_in_yocto(0.5), math.inf] == [2.0**69, math.inf]
+    assert values(vectorize(below_the_cap), [math.inf, -math.inf, 1e308, math.nan]) == [0.0, 1.0, 1.0, 0.0]
+
+
+def test_item17_beyond_the_float_range_raises_overflow_error_as_cpython():
+    with pytest.raises(OverflowError):
+        googolplex_scaled(0.5)
+    with pytest.raises(OverflowError, match="too large to convert to float"):
+        vectorize(googolplex_scaled)(np.array([0.5, 0.0]))
+
+
+@pytest.mark.parametrize("backend", ["numpy", "strict"])
+def test_item17_compares_exactly_with_integer_arrays(backend):
+    from oracle import check, ints, uints
+
+    check(vectorize(counts_below_two_to_64), ints(), backend=backend)
+    check(vectorize(counts_below_two_to_64), uints(), backend=backend)
+    # Directly too: the model of the array rules once read 2**64 as a 0-d int64 power (item 16)
+    # and explained the wrapped comparison.
+    assert values(vectorize(counts_below_two_to_64), np.array([1, -5, INT64_MAX])) == [True, True, True]
+
+
+def test_item17_with_an_integer_array_raises_overflow_error_even_off_cpythons_path():
+    assert counts_scaled_when_large(3) == 3  # CPython never computes the product for 3
+    for fn in (counts_scaled, counts_scaled_when_large):
+        with pytest.raises(OverflowError, match="vectorized integers are 64-bit"):
+            vectorize(fn)(np.array([1, 3], dtype=np.int64))
+
+
+def rounded(x):
+    return round(x)
+
+
+def floored(x):
+    return math.floor(x)
+
+
+def ceiled(x):
+    return math.ceil(x)
+
+
+@pytest.mark.parametrize("fn", [truncate, rounded, floored, ceiled])
+def test_item7_conversions_beyond_int64_saturate_and_nan_gives_zero(fn):
+    # Item 7, each sentence: nan gives 0; +inf and every float from 2**63 up give INT64_MAX;
+    # -inf and every float below -2**63 give INT64_MIN; -2**63 itself and the floats between
+    # convert exactly.
+    with pytest.raises(OverflowError):
+        fn(math.inf)
+    assert fn(1e300) == 10**300 + (int(1e300) - 10**300)  # CPython: the float's exact int
+    below = math.nextafter(-(2.0**63), -math.inf)
+    xs = [math.nan, math.inf, 2.0**63, 1e300, -math.inf, below, -1e300, -(2.0**63), 2.0**62, -12.5, 0.5, -0.0]
+    want = [0, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MIN, INT64_MIN, INT64_MIN, -(2**63)]
+    want += [fn(x) for x in xs[len(want):]]
+    out = vectorize(fn)(np.array(xs))
+    assert out.dtype == np.int64 and out.tolist() == want
+
+
+def converted_when_small(x):
+    return float(2**1100) if x > 1e308 else x
+
+
+def test_item17_a_conversion_beyond_the_float_range_raises_even_off_cpythons_path():
+    assert converted_when_small(1.0) == 1.0  # CPython never converts for 1.0
+    with pytest.raises(OverflowError, match="too large to convert to float"):
+        vectorize(converted_when_small)(np.array([1.0, 2.0]))

@@ -390,3 +390,23 @@ def test_a_parameter_passed_on_to_a_helper_is_uniform_as_the_helper_reads_it(bac
     assert "_vec_float_args(income)" in vec.source
     for status in ("single", "joint"):
         check(vec, floats(), {"allowance": 10.0, "rate": 0.25}, status, backend=backend)
+
+
+def unit_price(quantity):
+    # isinstance makes `quantity` a uniform value (D14): the function has no number parameter.
+    if isinstance(quantity, int):
+        return quantity * 2
+    return quantity * 0.5
+
+
+def surcharge(mode):
+    return 1.5 if mode == "express" else 0.0
+
+
+@pytest.mark.parametrize("fn, args", [(unit_price, (3,)), (unit_price, (2.5,)), (unit_price, (True,)), (surcharge, ("express",)), (surcharge, ("post",))])
+def test_a_function_without_a_number_parameter_called_with_python_scalars(fn, args):
+    # Issue 28 item 5: with every parameter uniform the argument prologue got no argument and
+    # returned a tuple the generated code took for the namespace: AttributeError: 'tuple' object
+    # has no attribute 'bool_'.
+    got = vectorize(fn)(*args)
+    assert np.asarray(got).tolist() == fn(*args)

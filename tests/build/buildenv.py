@@ -16,7 +16,10 @@ import base64
 import csv
 import hashlib
 import io
+import math
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -216,3 +219,83 @@ def check_record(wheel: Path) -> list[str]:
             assert listed[name][2] == str(len(data)), f"{name}: size in RECORD is wrong"
         assert names[-1] == record_name, "RECORD is not the last entry"
     return names
+
+
+# ---------------------------------------------------------------------------- README sessions
+
+NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+
+
+def console_sessions(markdown: str) -> list[tuple[str, list[str]]]:
+    """(command, shown output lines) of every ```console block (indented ones too, as in a list),
+    in order. A command starts at `$ ` and goes on over the following lines until its quotes
+    close."""
+    sessions: list[tuple[str, list[str]]] = []
+    for indent, block in re.findall(r"^( *)```console\n(.*?)^\1```", markdown, re.S | re.M):
+        lines = [line[len(indent) :] for line in block.splitlines()]
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            i += 1
+            if not line.startswith("$ "):
+                sessions[-1][1].append(line)
+                continue
+            command = line[2:]
+            while not _complete(command):
+                command += "\n" + lines[i]
+                i += 1
+            sessions.append((command, []))
+    return sessions
+
+
+def _complete(command: str) -> bool:
+    try:
+        shlex.split(command)
+    except ValueError:  # an open quote: the command goes on on the next line
+        return False
+    return True
+
+
+def same_output(shown: list[str], printed: list[str]) -> bool:
+    """Line for line; numbers equal to 1e-7 relative (the last printed digit may round apart)."""
+    if len(shown) != len(printed):
+        return False
+    for a, b in zip(shown, printed):
+        if NUMBER.sub("#", a).split() != NUMBER.sub("#", b).split():
+            return False
+        for x, y in zip(NUMBER.findall(a), NUMBER.findall(b)):
+            if not math.isclose(float(x), float(y), rel_tol=1e-7, abs_tol=1e-12):
+                return False
+    return True
+
+
+def run_sessions(sessions: list[tuple[str, list[str]]], cwd: Path, env: dict[str, str], timeout: float) -> None:
+    """Runs the commands of `sessions` in one bash (stopping at the first that fails, a pipe's
+    included) and asserts each printed what its session shows, where it shows something."""
+    script = ["set -e -o pipefail"]
+    for n, (command, _) in enumerate(sessions):
+        script += [f"echo '@@ command {n}'", command]
+    proc = subprocess.run(["bash", "-c", "\n".join(script)], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, f"--- stdout\n{proc.stdout[-6000:]}\n--- stderr\n{proc.stderr[-6000:]}"
+    printed = re.split(r"^@@ command \d+\n", proc.stdout, flags=re.M)[1:]
+    assert len(printed) == len(sessions)
+    for (command, shown), out in zip(sessions, printed):
+        if shown:
+            assert same_output(shown, out.splitlines()), f"$ {command}\nshown:\n{shown}\nprinted:\n{out}"
+
+
+#: The heading of README.md's section on installing array-vectorize into one's own environment.
+INSTALL_SECTION = "## Use it in your project"
+
+
+def readme_section(heading: str) -> str:
+    """The text of README.md's section `heading`, up to the next heading of its level."""
+    text = (REPO / "README.md").read_text()
+    start = text.index(heading + "\n")
+    end = text.find("\n## ", start + len(heading))
+    return text[start : end if end >= 0 else len(text)]
+
+
+def readme_without(heading: str) -> str:
+    """README.md without its section `heading`."""
+    return (REPO / "README.md").read_text().replace(readme_section(heading), "")

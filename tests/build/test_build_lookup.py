@@ -49,14 +49,16 @@ class Rules:
 '''
 
 
-def _install(tmp_path: Path, text: str = MODULE, *, byte_compile: bool = True) -> tuple[str, Path]:
-    """Writes package `name` with module `m` and its artifacts under a site directory."""
+def _install(tmp_path: Path, text: str = MODULE, *, byte_compile: bool = True, runtime: tuple = ()) -> tuple[str, Path]:
+    """Writes package `name` with module `m` and its artifacts under a site directory; the
+    qualnames of `runtime` are left to run time (``[tool.array-vectorize] runtime``)."""
     name = f"avlookup_{uuid.uuid4().hex[:10]}"
     site = tmp_path / "site"
     dist_info = f"{name}-0.1.0.dist-info"
     entries = {f"{name}/__init__.py": Entry(b""), f"{name}/m.py": Entry(text.encode())}
-    artifacts, report = precompile.precompile(entries, dist_info, config.from_table({}), str(tmp_path))
-    assert len(report.precompiled) == 2
+    table = {"runtime": [f"{name}.m:{q}" for q in runtime]}
+    artifacts, report = precompile.precompile(entries, dist_info, config.from_table(table), str(tmp_path))
+    assert len(report.precompiled) == 2 - len(runtime)
     for arcname, entry in {**entries, **artifacts}.items():
         path = site / arcname
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -85,6 +87,22 @@ def importer(monkeypatch):
 def _delta(before: dict) -> dict:
     after = array_vectorize.stats()
     return {k: after[k] - before.get(k, 0) for k in ("compiled", "precompiled_hits")}
+
+
+def test_a_function_left_to_run_time_says_so_under_no_compile(tmp_path, importer, monkeypatch):
+    name, site = _install(tmp_path, runtime=("clipped",))
+    manifest = json.loads((site / name / "__vectorized__" / "m.json").read_text())
+    assert manifest["runtime"] == ["clipped"] and [f["qualname"] for f in manifest["functions"]] == ["Rules.safe_log"]
+    monkeypatch.setenv("ARRAY_VECTORIZE_NO_COMPILE", "1")
+    with pytest.raises(array_vectorize.CompileDisabledError) as info:
+        importer(name, site)
+    message = str(info.value)
+    assert f"{name}.m.clipped is listed in [tool.array-vectorize] runtime of the project that built its wheel" in message
+    assert f'take "{name}.m:clipped" out of `runtime`' in message
+    monkeypatch.delenv("ARRAY_VECTORIZE_NO_COMPILE")
+    mod = importer(name, site)  # allowed to compile, it does
+    x = np.array([-4.0, 0.0, 2.5])
+    assert mod.clipped(x).tolist() == [mod.clipped._vectorized_original(v) for v in x.tolist()]
 
 
 def test_installed_artifacts_are_used_without_compiling(tmp_path, importer, monkeypatch):

@@ -362,7 +362,11 @@ def test_deferred_functions_fail_naming_what_only_run_time_knows(tmp_path):
         "`SCALE` is bound to something the build cannot evaluate"
     ) in str(info.value)
     artifacts, report = _precompile(entries, root, runtime=["pkg.w:*"])
-    assert artifacts == {} and report.runtime == ["pkg.w:f"]
+    assert report.runtime == ["pkg.w:f"] and report.precompiled == []
+    # No code; the manifest names the function left to run time, for ARRAY_VECTORIZE_NO_COMPILE's message.
+    assert list(artifacts) == ["pkg/__vectorized__/w.json"]
+    manifest = json.loads(artifacts["pkg/__vectorized__/w.json"].data)
+    assert (manifest["functions"], manifest["runtime"]) == ([], ["f"])
 
 
 def test_options_the_build_cannot_read(tmp_path):
@@ -447,3 +451,23 @@ def test_precompiled_docstring_is_the_decorators(tmp_path):
     path = Path(root) / "src" / "pkg" / "m.py"
     exec(compile(path.read_text(), str(path), "exec"), namespace)  # the live function, for the oracle
     assert doc == vectorized_docstring(namespace["f"]._vectorized_original)
+
+
+def _elif_chain(n: int) -> str:
+    lines = ["from array_vectorize import vectorize", "from . import tables", "", "", "@vectorize", "def band(income):"]
+    lines += ["    if income < 0.0:", "        return 0.0"]
+    for i in range(1, n + 1):
+        lines += [f"    elif income < {i * 1000}.0:", f"        return {i * 0.0001!r}"]
+    return "\n".join(lines + ["    return 0.45", ""])
+
+
+def test_a_module_too_deep_for_pythons_parser_fails_with_a_position(tmp_path):
+    # Issue 28 item 9: a 12k-elif module ended the build in a raw MemoryError traceback from
+    # ast.parse (CPython's parser cannot hold it). The core's own limit names the position.
+    entries, root = _project(tmp_path, {"pkg/__init__.py": "", "pkg/tables.py": "", "pkg/bands.py": _elif_chain(12_000)})
+    with pytest.raises(BuildError) as info:
+        _precompile(entries, root)
+    message = str(info.value)
+    assert "src/pkg/bands.py:2009:5: an `if` with more than 1000 `elif` branches is too large to compile; split it" in message
+    assert "in pkg.bands:band (marked at src/pkg/bands.py:5)" in message
+    assert "Traceback" not in message and "MemoryError" not in message

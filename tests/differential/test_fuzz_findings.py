@@ -123,6 +123,19 @@ SETTLEMENT = (
 )
 
 CASES = [
+    # ---- found by fuzz campaign 48 (seed 520007 #1608), open ----
+    case(
+        # Issue 28 item 1 made `2 ** 1100` CPython's exact int (it was a wrapped 0-d int64); in a
+        # `try` body, an int array `% 2 ** 1100` then meets a float: CPython's lane 0 holds
+        # 2**1100 - 1, whose conversion to float raises OverflowError, caught and re-raised as
+        # ValueError; the vectorized call raises nothing (the try body's numeric-error model
+        # knows no int beyond 64 bits).
+        "int-beyond-64-bits-converted-to-float-in-a-try-body",
+        "def f(p2):\n    try:\n        v = 1e-300 + (0 - p2) % 2 ** 1100\n    except OverflowError:\n"
+        "        raise ValueError('out of range')\n    return 0\n",
+        [Column(I, [1, 0])],
+        "an int beyond 64 bits inside a try body: its float conversion's OverflowError is not a per-lane raise",
+    ),
     # ---- found by fuzz campaign 36 (seed 390007 #886) ----
     case(
         # A uint64 literal assigned in a `for` loop nested in a masked `while`: the for loop's

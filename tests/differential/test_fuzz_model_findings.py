@@ -633,3 +633,41 @@ def test_the_once_open_raise_rejections_compile_and_match(source, columns, tmp_p
     # value from before the loop (120005 #1051, 170002 #1551).
     failures = check.check_program(source, columns, check.backends(["numpy"]), str(tmp_path)).failures
     assert failures == []
+
+
+def _scaled(fn, factor):
+    return lambda *args: fn(*args) * factor
+
+
+def _tail_scaled(parts):
+    def scaled(xp, info, x):
+        small, xq, tail = parts(xp, info, x)
+        return small, xq, tail * 1.01
+
+    return scaled
+
+
+@pytest.mark.parametrize(
+    ("name", "attribute", "broken", "values"),
+    [
+        ("erfc", "split", lambda split: (lambda a: a), [12.3, 25.26, 7.5, 0.75]),
+        ("erf", "_erf_parts", _tail_scaled, [0.75, 1.5, -2.25]),
+        ("gamma", "_stirling_sum", lambda s: _scaled(s, 2.0), [15.5, 30.25, 120.0]),
+        ("lgamma", "_stirling_sum", lambda s: _scaled(s, 2.0), [15.5, 40.0, 1e6]),
+    ],
+    ids=["erfc-exponent-not-split", "erf-scaled", "gamma-stirling-doubled", "lgamma-stirling-doubled"],
+)
+def test_an_inexact_d17_helper_beyond_its_bound_is_a_mismatch(name, attribute, broken, values, tmp_path, monkeypatch):
+    # Issue 28 item 11: the model read erf, erfc, gamma and lgamma on arrays with the runtime
+    # helper itself, so a helper off by more than its documented bound explained its own values
+    # (the judge took the code under test as its reference). The model now judges each of the
+    # helper's values against CPython's math under the bound first.
+    from array_vectorize.runtime import special
+
+    source = f"import math\n\ndef f(p0):\n    return math.{name}(p0)\n"
+    columns = [Column(F, values)]
+    assert not check.check_program(source, columns, check.backends(["numpy"]), str(tmp_path)).failures
+    monkeypatch.setattr(special, attribute, broken(getattr(special, attribute)))
+    (tmp_path / "broken").mkdir()
+    failures = check.check_program(source, columns, check.backends(["numpy"]), str(tmp_path / "broken")).failures
+    assert failures and {f.kind for f in failures} == {"mismatch"}, failures

@@ -1,6 +1,6 @@
 """What README.md says about calls and the generated source, checked: its first example runs and
-gives the results its comments show, a call with Python numbers only returns a 0-d array (the
-documented choice), and `inspect.getsource` gives the entry function of `vec.source`."""
+gives the results its comments show, a call with Python numbers only returns NumPy's 0-d values
+(the documented choice), and `inspect.getsource` gives the entry function of `vec.source`."""
 
 from __future__ import annotations
 
@@ -28,9 +28,10 @@ def test_first_example_gives_what_its_comments_show():
     lines = _first_python_block().splitlines()
     split = (line.partition("   # ") for line in lines)
     shown = [(code.strip(), comment.strip()) for code, _, comment in split if comment.startswith("array(")]
-    # The array call and the call with Python numbers only, whose 0-d result is documented.
-    assert [code.split("(")[0] for code, _ in shown] == ["soft_threshold", "soft_threshold"]
+    # The array call, the call with Python numbers only, whose 0-d result is documented, and a list.
+    assert [code.split("(")[0] for code, _ in shown] == ["soft_threshold"] * 3
     assert any(re.fullmatch(r"soft_threshold\([\d.]+, [\d.]+\)", code) for code, _ in shown)
+    assert any(code.startswith("soft_threshold([") for code, _ in shown)
     # Run from a file, as a reader's script would be (the decorator reads the function's source).
     program = "\n".join(line for line in lines if not line.startswith("print("))
     program += "\n\ndef _namespace():\n    return globals()\n"
@@ -74,6 +75,26 @@ def test_python_numbers_only_give_a_0d_numpy_array(fn, args, dtype):
         assert math.copysign(1.0, got.item()) == math.copysign(1.0, expected)
     # It works as the number it holds.
     assert float(got) == float(expected) and f"{got:.3f}" == f"{expected:.3f}"
+
+
+def premium_and_tax(spot, strike):
+    gain = spot - strike if spot > strike else 0.0
+    return gain, gain * 0.2
+
+
+def scaled(x):
+    return x * 0.2
+
+
+def test_python_numbers_give_numpy_s_0d_values_never_python_numbers():
+    # What README.md's "Calls" says: `xp.where` makes a 0-d array, arithmetic a NumPy scalar, and
+    # a tuple result a tuple of them.
+    got = vectorize(scaled)(2.5)
+    assert type(got) is np.float64 and got == 0.5 and got.shape == ()
+    got = vectorize(premium_and_tax)(105.5, 100.0)
+    assert type(got) is tuple and [type(g) for g in got] == [np.ndarray, np.float64]
+    assert [g.shape for g in got] == [(), ()]
+    assert tuple(g.item() for g in got) == premium_and_tax(105.5, 100.0)
 
 
 def test_every_edge_value_gives_a_0d_array_equal_to_cpython():

@@ -332,9 +332,9 @@ def test_debug_log_says_what_happened_to_each_module(project: Project):
     env = {"ARRAY_VECTORIZE_DEBUG": "ir,hook"}
     cold = project.run("import mod, other", env=env)
     warm = project.run("import mod, other", env=env)
-    assert "array-vectorize hook: mod: compiled (2 compiled, 0 deferred, 0 rejected)" in cold.stderr
+    assert "array-vectorize hook: mod: compiled (2 compiled, 0 deferred to the decorator, 0 rejected)" in cold.stderr
     assert "cache written" in cold.stderr
-    assert "array-vectorize hook: mod: cache hit (2 compiled, 0 deferred, 0 rejected)" in warm.stderr
+    assert "array-vectorize hook: mod: cache hit (2 read from the cache, nothing compiled, 0 deferred to the decorator, 0 rejected)" in warm.stderr
     # `hook` logs the marked modules only; `hook-all` every module the hook sees, skipped or not.
     for res in (cold, warm):
         assert [line for line in res.stderr.splitlines() if line.startswith("array-vectorize hook:")] == [
@@ -343,7 +343,7 @@ def test_debug_log_says_what_happened_to_each_module(project: Project):
     full = project.run("import mod, other, colorsys", env={"ARRAY_VECTORIZE_DEBUG": "hook-all"})
     assert "array-vectorize hook: other: skipped (no marker, known from its record)" in full.stderr
     assert "array-vectorize hook: colorsys: skipped (standard library)" in full.stderr
-    assert "array-vectorize hook: mod: cache hit (2 compiled, 0 deferred, 0 rejected)" in full.stderr
+    assert "array-vectorize hook: mod: cache hit (2 read from the cache, nothing compiled, 0 deferred to the decorator, 0 rejected)" in full.stderr
     quiet = project.run("import mod, other")
     assert quiet.stderr == ""
 

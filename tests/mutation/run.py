@@ -11,6 +11,11 @@ in order, until one fails (catches the mutation):
 * ``hypothesis``: tests/differential/test_hypothesis.py;
 * ``fuzz``: ``python -m array_vectorize.fuzz`` on two fixed seeds.
 
+A layer catches a mutation only by a wrong value: its pytest layers run with ``values_only.py``,
+which sets aside a failure of a comparison of generated text, and codegen mutations patch the
+core's output (``_core_patch``), so every path (decorator, hook, wheel) runs the same mutated code
+and the fuzzer's comparison of the static compile's text with the decorator's cannot fire.
+
 ``tests/unit/test_runtime.py`` is deliberately not a layer: the point is whether the differential
 layers see a wrong result. Prints a table (mutation, caught by, verdict) and exits 1 when fewer
 than ``REQUIRED`` of the mutations are caught, or when a mutation no longer applies (its text
@@ -49,13 +54,27 @@ class Mutation:
     first: str = ""
 
 
-def _emit_patch(old: str, new: str) -> Tuple[str, str]:
-    """A codegen mutation without rebuilding the core: appended to ``emit.py``, a wrapper of
-    ``materialize`` rewrites the generated module's text before it runs (``old`` empty: append)."""
+def _core_patch(old: str, new: str) -> Tuple[str, str]:
+    """A codegen mutation as a real codegen bug would be, without rebuilding the core: appended to
+    the package's ``__init__.py``, wrappers of ``_core.compile_function`` and
+    ``_core.compile_module`` rewrite the generated text they return, so the decorator, the import
+    hook's static compile and the build backend all run the same mutated code (``old`` empty:
+    append). A comparison of the paths' texts cannot see it; only a wrong value can."""
     return "", (
-        "\n\n_unmutated_materialize = materialize\n\n\n"
-        "def materialize(original, source, *args, **kwargs):\n"
-        f"    return _unmutated_materialize(original, source.replace({old!r}, {new!r}), *args, **kwargs)\n"
+        "\n\nfrom . import _core as _mutated_core\n\n\n"
+        "def _mutate_generated(entry):\n"
+        "    for key in ('fast_source', 'exact_source', 'source'):\n"
+        "        if isinstance(entry.get(key), str):\n"
+        f"            entry[key] = entry[key].replace({old!r}, {new!r})\n"
+        "    return entry\n\n\n"
+        "def _mutated(compile, many):\n"
+        "    def mutated(*args, **kwargs):\n"
+        "        result = compile(*args, **kwargs)\n"
+        "        return [_mutate_generated(e) for e in result] if many else _mutate_generated(result)\n"
+        "\n"
+        "    return mutated\n\n\n"
+        "_mutated_core.compile_function = _mutated(_mutated_core.compile_function, False)\n"
+        "_mutated_core.compile_module = _mutated(_mutated_core.compile_module, True)\n"
     )
 
 
@@ -188,19 +207,81 @@ MUTATIONS: List[Mutation] = [
         "uint64-lattice `+` forgets negative results (uint64 instead of int64)",
     ),
     Mutation(
-        "codegen-min-tie-order", "emit.py", *_emit_patch('"lt"', '"le"'),
+        "codegen-min-tie-order", "__init__.py", *_core_patch('"lt"', '"le"'),
         "codegen: the helpers' `<` emitted as `<=` (min/max keep the last of equal arguments)",
     ),
     Mutation(
-        "codegen-fast-le-as-lt", "emit.py", *_emit_patch(" <= ", " < "),
+        "codegen-fast-le-as-lt", "__init__.py", *_core_patch(" <= ", " < "),
         "codegen: the fast path's `<=` emitted as `<`",
+    ),
+    Mutation(
+        "codegen-floor-as-trunc", "__init__.py", *_core_patch("xp.floor(", "xp.trunc("),
+        "codegen: `math.floor` of a float emitted as `xp.trunc`",
+    ),
+    # The D17 helpers (docs/semantics.md's D17 table), each within its documented bound of
+    # CPython's `math` or exact: a break beyond the bound must show as a wrong value.
+    Mutation(
+        "special-erfc-exponent-not-split", "runtime/special.py",
+        "    h = split(a)\n",
+        "    h = a\n",
+        "erf/erfc: exp(-x*x) without the exact split of x*x (erfc(12.3) 17 ulps off, erfc(25.26) 465)",
+        first="test_special_calls.py",
+    ),
+    Mutation(
+        "special-erf-scaled", "runtime/special.py",
+        "xp.copysign(1.0 - tail, x)",
+        "xp.copysign((1.0 - tail) * 1.01, x)",
+        "erf beyond |x| = 0.5 scaled by 1.01",
+        first="test_special_calls.py",
+    ),
+    Mutation(
+        "special-erfc-scaled", "runtime/special.py",
+        "xp.where(x < 0.0, 2.0 - tail, tail))",
+        "xp.where(x < 0.0, 2.0 - tail, tail * 1.01))",
+        "erfc of x >= 0.5 scaled by 1.01",
+        first="test_special_calls.py",
+    ),
+    Mutation(
+        "special-gamma-power-through-exp-log", "runtime/special.py",
+        "    b = xp.pow(a, (a - 0.5) * 0.5)",
+        "    b = xp.exp(xp.log(a) * ((a - 0.5) * 0.5))",
+        "gamma: Stirling's a ** ((a - 0.5) / 2) as exp(log(a) * ...), whose error grows with a (hundreds of ulps near 171)",
+        first="test_special_calls.py",
+    ),
+    Mutation(
+        "special-lgamma-small-piece-too-wide", "runtime/special.py",
+        "    result = xp.where(a < 1e-20, -xp.log(safe), result)",
+        "    result = xp.where(a < 1e-8, -xp.log(safe), result)",
+        "lgamma: -log|x| used up to |x| < 1e-8, where it drops Euler's constant times x",
+        first="test_special_calls.py",
+    ),
+    Mutation(
+        "fsum-tie-ignores-the-next-partial", "runtime/special_exact.py",
+        "    return xp.where(xp.logical_and(same_sign, up - hi == twice), up, hi)",
+        "    return hi",
+        "fsum: a half-way rounding error always rounds to even, whatever the partial below says (fsum((1.0, 2**-53, 2**-106)))",
+        first="test_special_calls.py",
+    ),
+    Mutation(
+        "isclose-abs-tol-exclusive", "runtime/special_exact.py",
+        "        near = xp.logical_or(near, diff <= tol_abs)",
+        "        near = xp.logical_or(near, diff < tol_abs)",
+        "isclose: a difference exactly equal to abs_tol is not close",
+        first="test_special_calls.py",
+    ),
+    Mutation(
+        "isclose-rel-tol-exclusive", "runtime/special_exact.py",
+        "        near = xp.logical_or(diff <= xp.abs(rel * b), diff <= xp.abs(rel * a))",
+        "        near = xp.logical_or(diff < xp.abs(rel * b), diff < xp.abs(rel * a))",
+        "isclose: a difference exactly rel_tol times the larger magnitude is not close",
+        first="test_special_calls.py",
     ),
 ]
 
 LAYERS = [
-    ("behaviour", ["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "behavior"]),
-    ("golden", ["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "golden"]),
-    ("hypothesis", ["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "differential/test_hypothesis.py"]),
+    ("behaviour", ["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "values_only", "behavior"]),
+    ("golden", ["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "values_only", "golden"]),
+    ("hypothesis", ["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "values_only", "differential/test_hypothesis.py"]),
     ("fuzz", ["-m", "array_vectorize.fuzz", "--seed", "101", "--count", "150", "--jobs", "2", "--no-minimize", "--max-reports", "1", "--skip-open-bugs"]),
     ("fuzz", ["-m", "array_vectorize.fuzz", "--seed", "202", "--count", "150", "--jobs", "2", "--no-minimize", "--max-reports", "1", "--skip-open-bugs"]),
 ]
@@ -215,7 +296,9 @@ def installed_package() -> str:
 def run_layers(site: str, timeout: float, first: str = "") -> Optional[str]:
     """The first layer that fails with the package in ``site``, or None. ``first``: a behaviour
     file run before the rest of its layer (pytest collects a path given twice once)."""
-    env = dict(os.environ, PYTHONPATH=site + os.pathsep + os.environ.get("PYTHONPATH", ""), PYTHONDONTWRITEBYTECODE="1")
+    plugin = os.path.join(TESTS, "mutation")  # values_only.py
+    path = os.pathsep.join([site, plugin, os.environ.get("PYTHONPATH", "")])
+    env = dict(os.environ, PYTHONPATH=path, PYTHONDONTWRITEBYTECODE="1")
     for name, args in LAYERS:
         if name == "behaviour" and first:
             args = [*args[:-1], f"behavior/{first}", args[-1]]

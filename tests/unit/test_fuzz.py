@@ -382,6 +382,47 @@ def test_command_line():
     assert done.returncode == 0
 
 
+def test_progress_lines_come_without_verbose_and_the_totals_stay_last():
+    args = [
+        sys.executable, "-m", "array_vectorize.fuzz", "--seed", "4", "--count", "3", "--backend", "numpy",
+        "--jobs", "1", "--skip-open-bugs", "--progress", "0.001",
+    ]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    lines = done.stdout.strip().splitlines()
+    progress = [line for line in lines if line.startswith("progress: ")]
+    assert [p.split(" programs")[0] for p in progress] == ["progress: 1/3", "progress: 2/3", "progress: 3/3"], done.stdout
+    assert all(re.fullmatch(r"progress: \d/3 programs, \d+ lanes, 0 mismatches, 0 crashes \(\d+ s\)", p) for p in progress)
+    assert re.fullmatch(r"programs: 3, lanes: \d+, mismatches: 0, crashes: 0", lines[-1])
+    quiet = subprocess.run(args[:-2] + ["--verbose"], capture_output=True, text=True, timeout=120)
+    assert "progress: " not in quiet.stdout  # --verbose says more: a line per program
+
+
+def test_ctrl_c_sums_up_what_ran_and_exits_130():
+    import signal
+
+    args = [
+        sys.executable, "-m", "array_vectorize.fuzz", "--seed", "4", "--count", "400", "--backend", "numpy",
+        "--jobs", "2", "--progress", "0.001",
+    ]
+    # A terminal's Ctrl-C signals the whole foreground process group: the workers too.
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        first = proc.stdout.readline()  # the header
+        while not first.startswith("progress: "):
+            first = proc.stdout.readline()
+            assert first, "the run ended before its first progress line"
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    lines = out.strip().splitlines()
+    assert proc.returncode == 130, out + err
+    assert any(re.fullmatch(r"interrupted \(Ctrl-C\) after \d+ of 400 programs", line) for line in lines), out
+    assert re.fullmatch(r"programs: \d+, lanes: \d+, mismatches: \d+, crashes: \d+", lines[-1])
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
 _FLAKY_RUN = """
 import io, os, sys, time
 from array_vectorize.fuzz import runner

@@ -25,6 +25,7 @@ import tokenize
 import types
 import warnings
 from dataclasses import dataclass, field
+from typing import Callable, Mapping
 
 from .. import _core
 from ..docstring import vectorized_docstring
@@ -80,12 +81,37 @@ def install_path(arcname: str, dist_info: str) -> str | None:
 def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source_root: str) -> tuple[dict[str, Entry], Report]:
     """The artifacts to add to a wheel whose files are `entries`; raises BuildError listing every
     marked function that can neither be precompiled nor is left to run time by `config`."""
+    source_paths = _source_index(source_root)
+    outcome = compile_marked(
+        entries, dist_info, config, lambda path: _shown_path(path, source_paths), _shipped_modules(entries, dist_info)
+    )
+    _check_runtime_patterns(config, outcome.targets)
+    if outcome.problems:
+        raise BuildError(failure_message(outcome.problems))
+    return outcome.artifacts, outcome.report
+
+
+@dataclass
+class Outcome:
+    """What compiling the marked functions of a wheel's (or a source tree's) modules gave."""
+
+    artifacts: dict[str, Entry]
+    report: Report
+    problems: list[_Problem]
+    targets: list[str]  # every marked function seen, for the config check
+
+
+def compile_marked(
+    entries: dict[str, Entry], dist_info: str, config: Config, shown_path: Callable[[str], str], shipped: Mapping[str, tuple[str, bytes]]
+) -> Outcome:
+    """Every marked function of the ``.py`` files of `entries` (wheel paths, installed at
+    ``install_path``) compiled statically, as the build does and ``python -m array_vectorize
+    check`` reports (build/check.py): messages name files by `shown_path` (what the user edits),
+    and imported modules of the program are looked up in `shipped`."""
     report = Report()
     artifacts: dict[str, Entry] = {}
     problems: list[_Problem] = []
-    targets: list[str] = []  # every marked function seen, for the config check
-    source_paths = _source_index(source_root)
-    shipped = _shipped_modules(entries, dist_info)
+    targets: list[str] = []
     for arcname in sorted(entries):
         path = install_path(arcname, dist_info)
         if path is None or not path.endswith(".py") or f"/{ARTIFACT_DIR}/" in f"/{path}":
@@ -96,10 +122,10 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
         module = module_name(path)
         if module is None:
             continue
-        shown = _shown_path(path, source_paths)
+        shown = shown_path(path)
         try:
             text = importlib.util.decode_source(data)
-            package, modules = _program_modules(text, module, path, shipped, source_paths)
+            package, modules = program_modules(text, module, path, shipped, shown_path)
             functions = _core.compile_module(text, shown, None, package, modules)
         except (SyntaxError, UnicodeDecodeError) as exc:
             functions = None
@@ -119,12 +145,14 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
             continue
         files: dict[str, bytes] = {}
         manifest_functions = []
+        left_to_runtime = []  # the manifest names them, for the decorator's messages
         docs = _docstrings(data, text, functions)
         for fn in functions:
             target = f"{module}:{fn['qualname']}"
             targets.append(target)
             if _runtime(config, target):
                 report.runtime.append(target)
+                left_to_runtime.append(fn["qualname"])
                 continue
             marked_at = f"{shown}:{fn['line']}"
             if fn["status"] == "error":
@@ -173,9 +201,9 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
             if doc is not None:
                 manifest_functions[-1]["doc"] = doc
             report.precompiled.append(target)
-        if not manifest_functions:
+        if not manifest_functions and not left_to_runtime:
             continue
-        report.modules += 1
+        report.modules += bool(manifest_functions)
         prefix = arcname[: -len(posixpath.basename(arcname))]  # keeps a .data/purelib/ prefix
         stem = posixpath.basename(arcname)[:-3]
         manifest = {
@@ -186,15 +214,14 @@ def precompile(entries: dict[str, Entry], dist_info: str, config: Config, source
             "doc_key": doc_key(),
             "functions": manifest_functions,
         }
+        if left_to_runtime:
+            manifest["runtime"] = sorted(set(left_to_runtime))
         artifacts[f"{prefix}{ARTIFACT_DIR}/{stem}.json"] = Entry(
             (json.dumps(manifest, indent=1, sort_keys=True, allow_nan=True) + "\n").encode("utf-8")
         )
         for filename, source in files.items():
             artifacts[f"{prefix}{ARTIFACT_DIR}/{stem}/{filename}"] = Entry(source)
-    _check_runtime_patterns(config, targets)
-    if problems:
-        raise BuildError(_failure_message(problems))
-    return artifacts, report
+    return Outcome(artifacts, report, problems, targets)
 
 
 def _docstrings(data: bytes, text: str, functions: list[dict]) -> dict[tuple[str, int], str]:
@@ -213,8 +240,8 @@ def _docstrings(data: bytes, text: str, functions: list[dict]) -> dict[tuple[str
             code = compile(data, filename, "exec", dont_inherit=True)
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         lines = io.TextIOWrapper(io.BytesIO(data), encoding, line_buffering=True).readlines()
-    except (SyntaxError, ValueError, LookupError, UnicodeDecodeError):
-        return {}
+    except (SyntaxError, ValueError, LookupError, UnicodeDecodeError, MemoryError, RecursionError):
+        return {}  # MemoryError: too deep for CPython's parser (issue 28 item 9)
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
     functions_by_key = {}
@@ -302,7 +329,7 @@ def _known_targets(targets: list[str]) -> str:
     return f"\n(marked functions: {shown})"
 
 
-def _failure_message(problems: list[_Problem]) -> str:
+def failure_message(problems: list[_Problem]) -> str:
     """Every problem, then what to do: a rejected function fails at run time too, so it must
     change; only a deferred one can be left to run time (`runtime = [...]`)."""
     n = len(problems)
@@ -348,7 +375,9 @@ def _shipped_modules(entries: dict[str, Entry], dist_info: str) -> dict[str, tup
     return out
 
 
-def _program_modules(text: str, module: str, path: str, shipped: dict, source_paths) -> tuple[str, dict]:
+def program_modules(
+    text: str, module: str, path: str, shipped: Mapping[str, tuple[str, bytes]], shown_path: Callable[[str], str]
+) -> tuple[str, dict]:
     """The modules of the wheel this module's imports name (array_vectorize/imports.py), each
     found where the import system finds it once installed: the submodule's file in its package
     directory, as the wheel lays it out (``pkg/units.py``, ``pkg/units/__init__.py``). Modules
@@ -366,7 +395,7 @@ def _program_modules(text: str, module: str, path: str, shipped: dict, source_pa
             other_text = importlib.util.decode_source(data)
         except (SyntaxError, UnicodeDecodeError):
             continue
-        modules[name] = (other_text, _shown_path(other_path, source_paths), _core.sha256_hex(data))
+        modules[name] = (other_text, shown_path(other_path), _core.sha256_hex(data))
     return package_of(module, is_package), modules
 
 

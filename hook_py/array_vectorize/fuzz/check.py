@@ -328,9 +328,11 @@ def _judge_exception(
 ) -> None:
     """The call raised ``exc``: right when it is CPython's exception of the first raising element
     (same class, same args, a note naming that element), wrong otherwise."""
-    if isinstance(exc, OverflowError) and "vectorized integers are 64-bit" in str(exc):
-        # docs/semantics.md item 17: a Python int beyond 64 bits meeting an array raises,
-        # even on a path CPython does not take.
+    if isinstance(exc, OverflowError) and (
+        "vectorized integers are 64-bit" in str(exc) or "too large to convert to float" in str(exc)
+    ):
+        # docs/semantics.md item 17: a Python int beyond 64 bits meeting an integer array, or
+        # converted to float beyond the float range, raises, even on a path CPython does not take.
         result.skipped["int-beyond-64-bits"] = result.skipped.get("int-beyond-64-bits", 0) + 1
         return
     noted = _noted_element(exc)

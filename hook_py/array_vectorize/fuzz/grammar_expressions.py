@@ -75,6 +75,10 @@ class ExpressionGrammar:
         if kind == "bool_lit":
             return rng.choice(["True", "False"])
         if kind == "big_literals":
+            if rng.random() < 0.25:
+                # Issue 28 item 1: ints beyond 64 bits, as powers of constants (a literal that
+                # large is refused): a float operand converts them, comparisons are exact.
+                return rng.choice(["2 ** 64", "2 ** 70", "(-2) ** 65", "10 ** 30", "2 ** 1100", "3 ** 45", "2 ** 63"])
             return str(rng.choice([2**53 + 1, 2**62, 2**63 - 1, 2**63, 2**64 - 1, -(2**63)]))
         if kind == "constants":
             return rng.choice(sorted(self.constants))

@@ -87,8 +87,12 @@ def random_value(kind: str, rng: random.Random, edge_rate: float) -> Any:
         r = rng.random()
         if r < 0.6:
             return rng.randint(0, 10)
-        if r < 0.9:
+        if r < 0.85:
             return rng.randint(0, 1000)
+        if r < 0.93:
+            # Near the top of uint64 and around 2**63, where a negative intermediate meets a
+            # lane the lattice holds as uint64 (issue 28 item 3).
+            return rng.choice([2**64 - 1 - rng.randint(0, 1000), 2**63 + rng.randint(-1000, 1000)])
         return rng.randint(0, 2**64 - 1)
     raise ValueError(kind)
 

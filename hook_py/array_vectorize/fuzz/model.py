@@ -854,8 +854,11 @@ class Model:
 
     def _d17(self, name: str, vals: List[Val]) -> Val:
         """The D17 helpers: CPython's IEEE values (the D17 table); on arrays they take float64,
-        and the inexact ones give the runtime helper's own values (judged against CPython on
-        their own bound, ``oracle.special_close``, where the element's value is their result)."""
+        and the inexact ones give the runtime helper's values, which the vectorized code computes
+        on with, each first judged against CPython's ``math`` under its documented bound
+        (``oracle.special_close``): the helper is never its own reference (issue 28 item 11), and
+        a value beyond the bound leaves the model without a reading, so no difference is
+        explained by it."""
         arrays = self.arrays and any(v.kind is not None for v in vals)
         columns = [[self._convert(x, "f") for x in v.lanes] if arrays else v.lanes for v in vals]
         if name == "round":
@@ -873,6 +876,9 @@ class Model:
             # item 13) gives the helper's value, not CPython's (seed 1 #64).
             helper = SPECIAL_HELPERS[name][1]
             lanes = self._numpy(lambda *xs: helper(np, *xs), *columns)
+            for got, want in zip(lanes, _lanes(fn, *columns)):
+                if got is not POISON and want is not POISON and not oracle.special_close(got, "f", want, name):
+                    raise Unsupported(f"math.{name} gives {want!r} where its helper gives {got!r}, beyond the documented bound")
         else:
             lanes = _lanes(fn, *columns)
         if on_arrays:

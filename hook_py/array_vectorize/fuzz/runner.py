@@ -3,7 +3,9 @@
 Program ``index`` of a run with ``--seed N`` is generated from ``random.Random(f"{N}:{index}")``,
 so ``--seed N --only INDEX`` replays one program of a run exactly, whatever ``--count``/``--jobs``.
 The last line of the output is always ``programs: P, lanes: L, mismatches: M, crashes: C``;
-the exit status is 1 when M or C is not zero. ``crashes`` counts exceptions other than
+the exit status is 1 when M or C is not zero. Without ``--verbose`` (one line per program), a
+``progress:`` line with the counts so far comes every ``--progress`` seconds. Ctrl-C stops the
+run: the programs finished so far are summed up as usual, and the exit status is 130. ``crashes`` counts exceptions other than
 ``VectorizationError`` at decoration, exceptions at call time, rejections of programs of the
 supported language, and rejection programs that were accepted or badly diagnosed.
 """
@@ -51,6 +53,7 @@ class Options:
     timeout: float = 180.0  # seconds for one program (generation, checks, minimization) in a worker
     known: frozenset = frozenset()  # known bug classes (check.KNOWN) not counted as failures
     include: frozenset = frozenset()  # opt-in generator features (generator.OPT_IN)
+    progress: float = 15.0  # seconds between progress lines (without verbose; 0: none)
 
 
 @dataclass
@@ -269,7 +272,11 @@ def _minimize_death(source: str, columns: List[Column], exitcode: int, options: 
 
 def _serve(conn: Any) -> None:
     """Worker process: runs the jobs the parent sends until ``None``. One pipe per worker and no
-    lock shared between processes, so a worker killed at any moment cannot block the others."""
+    lock shared between processes, so a worker killed at any moment cannot block the others.
+    Ctrl-C is the parent's to handle (it kills the workers): a worker ignores it."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         job = conn.recv()
         if job is None:
@@ -362,8 +369,11 @@ def run(
     out = out or sys.stdout
     indices = list(range(options.count)) if indices is None else list(indices)
     directory = tempfile.mkdtemp(prefix="array-vectorize-fuzz-")
-    totals: Dict[str, Any] = {"programs": 0, "lanes": 0, "mismatches": 0, "crashes": 0, "skipped": {}, "rejections": 0, "reports": []}
     started = time.monotonic()
+    totals: Dict[str, Any] = {
+        "programs": 0, "lanes": 0, "mismatches": 0, "crashes": 0, "skipped": {}, "rejections": 0, "reports": [],
+        "started": started, "planned": len(indices),
+    }
     jobs_list = [(options.seed, i, options, directory) for i in indices]
     order = {index: n for n, index in enumerate(indices)}
     waiting: Dict[int, ProgramReport] = {}
@@ -375,12 +385,16 @@ def run(
             _account(waiting.pop(next_up[0]), totals, options, out)
             next_up[0] += 1
 
+    totals["shown"] = started  # when the last progress line was printed
+    totals["interrupted"] = False
     try:
         if (isolate or jobs > 1) and jobs_list:
             _run_isolated(jobs_list, max(jobs, 1), options, deliver)
         else:
             for job in jobs_list:
                 deliver(_worker(job))
+    except KeyboardInterrupt:
+        totals["interrupted"] = True  # the programs accounted so far are the partial result
     finally:
         shutil.rmtree(directory, ignore_errors=True)
     totals["seconds"] = time.monotonic() - started
@@ -401,6 +415,16 @@ def _account(report: ProgramReport, totals: Dict[str, Any], options: Options, ou
         totals["reports"].append(report.text)
         if len(totals["reports"]) <= options.max_reports:
             print(report.text, file=out, flush=True)
+    now = time.monotonic()
+    if not options.verbose and options.progress > 0 and now - totals["shown"] >= options.progress:
+        totals["shown"] = now
+        print(
+            f"progress: {totals['programs']}/{totals['planned']} programs, "
+            f"{totals['lanes']} lanes, {totals['mismatches']} mismatches, {totals['crashes']} crashes "
+            f"({now - totals['started']:.0f} s)",
+            file=out,
+            flush=True,
+        )
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -426,6 +450,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         help="set aside the bugs found earlier and still open (OPEN_BUG_CLASSES, OPEN_BUG_FEATURES in runner.py)",
     )
     parser.add_argument("--verbose", action="store_true", help="one line per program")
+    parser.add_argument(
+        "--progress", type=float, default=15.0, metavar="SECONDS",
+        help="without --verbose, a line with the counts so far every SECONDS (default 15; 0: none)",
+    )
     args = parser.parse_args(argv)
     exclude = frozenset(x for x in args.exclude.split(",") if x)
     unknown = exclude - set(FEATURES)
@@ -445,6 +473,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         seed=seed, count=args.count, backends=tuple(b for b in args.backend.split(",") if b), exclude=exclude,
         reject_rate=args.reject_rate, minimize=not args.no_minimize, minimize_budget=args.minimize_budget,
         verbose=args.verbose, max_reports=args.max_reports, known=known, timeout=args.timeout, include=include,
+        progress=args.progress,
     )
     jobs = args.jobs if args.jobs > 0 else min(os.cpu_count() or 1, 8)
     print(
@@ -454,10 +483,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         flush=True,
     )
     totals = run(options, args.only, jobs, isolate=True)
+    if totals["interrupted"]:
+        print(f"interrupted (Ctrl-C) after {totals['programs']} of {len(args.only) if args.only else args.count} programs", flush=True)
     skipped = ", ".join(f"{k} {v}" for k, v in sorted(totals["skipped"].items()))
     print(
         f"time {totals['seconds']:.1f} s; rejection programs {totals['rejections']}; "
         f"elements not compared or allowed to differ (documented divergences): {skipped or 'none'}"
     )
     print(f"programs: {totals['programs']}, lanes: {totals['lanes']}, mismatches: {totals['mismatches']}, crashes: {totals['crashes']}")
+    if totals["interrupted"]:
+        return 130
     return 1 if totals["mismatches"] or totals["crashes"] else 0

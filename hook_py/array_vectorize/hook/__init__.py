@@ -40,6 +40,7 @@ except ImportError:  # pragma: no cover - another implementation's importlib
     from importlib.util import MAGIC_NUMBER, cache_from_source
 
 from .. import __version__, _core, _stats, emit, precompiled
+from .entries import entry_problem
 
 # ---- switches and log ----------------------------------------------------------------------------
 
@@ -111,6 +112,7 @@ def skip(fullname: str, why: str, level: int = MARKED_MODULES) -> None:
 #     payload checksum 8 bytes   _core.checksum64 of the payload
 #     payload          marshal.dumps({"entries": [...], "deps": [(path, sha256), ...]})
 #
+# Every entry holds every field a warm import reads (format 8, issue 28; ``entry_problem``).
 # ``deps`` (format 7, issue 12; absent when empty): the other modules of the program whose text
 # the compile read (a helper imported from ``.units``), each by its path relative to the module's
 # directory and the sha256 of its bytes, checked on every read (``_check_deps``): an edit of
@@ -127,7 +129,7 @@ def skip(fullname: str, why: str, level: int = MARKED_MODULES) -> None:
 
 CACHE_MAGIC = b"AVCACHE\0"
 #: Bump whenever the payload's layout or meaning changes.
-CACHE_FORMAT_VERSION = 7
+CACHE_FORMAT_VERSION = 8
 CACHE_SUFFIX = ".avc"
 #: What cache files are called after CPython's ``<module>.<cache tag>[.opt-N]``.
 CACHE_TAG = f"array-vectorize-{__version__}"
@@ -223,10 +225,11 @@ def decode_cache(data: bytes, key: str | None, origin: str | None = None) -> lis
         if collecting:
             gc.enable()
     entries = record.get("entries") if isinstance(record, dict) else None
-    if not isinstance(entries, list) or not all(
-        isinstance(e, dict) and isinstance(e.get("qualname"), str) and isinstance(e.get("line"), int) for e in entries
-    ):
+    if not isinstance(entries, list):
         raise CacheError("payload has an unexpected shape")
+    problem = next((p for p in map(entry_problem, entries) if p is not None), None)
+    if problem is not None:
+        raise CacheError(f"an entry {problem}")
     if origin is not None:
         _check_deps(record.get("deps") or (), origin)
     return entries
@@ -476,27 +479,30 @@ def _prepare(fullname: str, origin: str, data: bytes, namespace: dict) -> None:
         _stats.bump("hook_cache_hits")
         for entry in entries:
             entry["from_cache_file"] = True  # stats()["disk_cache_hits"] counts their decorations
-        register(origin, entries, namespace)
+        register(origin, entries, namespace, data)
         if _DEBUG:
-            log(fullname, f"cache hit ({summary(entries)}) {path}")
+            log(fullname, f"cache hit ({summary(entries, 'read from the cache, nothing compiled')}) {path}")
         return
     from .compile import compile_and_cache
 
     compile_and_cache(fullname, origin, data, key, path, why_miss, namespace)
 
 
-def register(origin: str, entries: list[dict], namespace: dict) -> None:
+def register(origin: str, entries: list[dict], namespace: dict, data: bytes) -> None:
+    """`entries` for the decorators of the module execution of `namespace`, compiled from `data`."""
     for name in registered_names(origin):
         precompiled.forget(name)
-        precompiled.register(name, entries, "hook", namespace)
+        precompiled.register(name, entries, "hook", namespace, data)
 
 
-def summary(entries: list[dict]) -> str:
+def summary(entries: list[dict], ok: str) -> str:
+    """What a module's entries hold, for the debug log: `ok` says what became of the functions
+    that compiled (``compiled`` by this import, ``read from the cache`` on a hit)."""
     counts = {"ok": 0, "deferred": 0, "error": 0}
     for e in entries:
         status = e.get("status", "error")
         counts[status] = counts.get(status, 0) + 1
-    return f"{counts['ok']} compiled, {counts['deferred']} deferred, {counts['error']} rejected"
+    return f"{counts['ok']} {ok}, {counts['deferred']} deferred to the decorator, {counts['error']} rejected"
 
 
 # ---- finder --------------------------------------------------------------------------------------

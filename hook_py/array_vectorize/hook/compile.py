@@ -19,13 +19,13 @@ from .. import _core, _stats
 from . import CACHE_FORMAT_VERSION, CACHE_MAGIC, HEADER_SIZE, cache_enabled, log, register, skip, summary
 
 # Fields of a compile_module entry that a warm import never reads: debug text, fields only the
-# compile itself uses, and the scalar source, which only serves to build the docstring when that
+# compile itself uses, the origin (`register` sets it again), and the scalar source, which only serves to build the docstring when that
 # is not cached itself. The generated module is cached whole (`source`, which is `fast_source +
 # exact_source`) with the length of `fast_source` (`fast_len`): the function's `.source` is that
 # text, so a warm import allocates it once, and the two parts only at the first call (emit.py).
-_NOT_CACHED = frozenset({"ir", "name"})
+_NOT_CACHED = frozenset({"ir", "name", "origin"})
 _NOT_CACHED_WITH_DOC = _NOT_CACHED | {"scalar_source"}
-_PARTS = frozenset({"fast_source", "exact_source"})
+_WHOLE = frozenset({"fast_source", "exact_source", "source"})
 
 
 def compile_and_cache(
@@ -50,9 +50,9 @@ def compile_and_cache(
     _stats.bump("compiled", sum(1 for e in entries if e.get("status") != "deferred"))
     _stats.bump("hook_modules_compiled")
     _add_python_side(entries, source, origin, fullname)
-    register(origin, entries, namespace)
+    register(origin, entries, namespace, data)
     seconds = time.perf_counter() - t0
-    log(fullname, f"compiled ({summary(entries)}) in {seconds * 1e3:.1f} ms [{why_miss}]; {_write(path, key, entries, origin, deps)}")
+    log(fullname, f"compiled ({summary(entries, 'compiled')}) in {seconds * 1e3:.1f} ms [{why_miss}]; {_write(path, key, entries, origin, deps)}")
 
 
 def _program_modules(source: str, fullname: str, origin: str) -> tuple[str, dict, list]:
@@ -206,13 +206,15 @@ def cacheable(entries: list[dict]) -> list[dict]:
 
     kept = []
     for e in entries:
-        dropped = _NOT_CACHED_WITH_DOC if "doc" in e else _NOT_CACHED
-        fast, exact = e.get("fast_source"), e.get("exact_source", "")
-        whole = isinstance(fast, str) and isinstance(exact, str) and e.get("source") == fast + exact
-        dropped = dropped | _PARTS if whole else dropped | {"source"}
-        cached = {sys.intern(k): share(v) for k, v in e.items() if k not in dropped and v != []}
-        if whole:
+        dropped = (_NOT_CACHED_WITH_DOC if "doc" in e else _NOT_CACHED) | _WHOLE
+        cached = {sys.intern(k): share(v) for k, v in e.items() if k not in dropped}
+        if e.get("status") == "ok":
+            # Every field a warm import reads, also when empty (hook/__init__.py entry_problem:
+            # an entry without one is a miss).
+            fast = e["fast_source"]
+            cached["source"] = fast + e["exact_source"]
             cached["fast_len"] = len(fast)
+            cached.setdefault("code", None)
         kept.append(cached)
     return kept
 
@@ -243,8 +245,8 @@ def _add_python_side(entries: list[dict], source: str, origin: str, fullname: st
     # module's own bytecode: same __doc__ (and -OO strips it alike), same inspect.getsource.
     try:
         module_code = compile(source, origin, "exec", dont_inherit=True)
-    except (SyntaxError, ValueError):
-        return
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return  # MemoryError: too deep for CPython's parser (issue 28 item 9); so is the import
     functions = {}
     stack = [module_code]
     while stack:

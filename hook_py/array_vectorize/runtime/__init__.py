@@ -15,6 +15,8 @@ Modules:
   ``division`` (correctly rounded integer true division);
 * ``select``: ``_vec_select``, ``_vec_broadcast``;
 * ``elementwise``: ``_vec_elementwise`` (the ``fallback=True`` element loop);
+* ``containers``: pandas Series and xarray DataArray arguments (computed on their arrays, the
+  results put back in the same kind of container);
 * ``special``: the ``math`` functions the Array API lacks (D17), listed in ``SPECIAL_HELPERS``
   (not yet registered), on top of ``special_exact`` (``fmod``, ``remainder``, ``fsum``,
   ``round(x, n)``, ``isclose``), ``special_tables`` (generated polynomial tables) and ``eft``

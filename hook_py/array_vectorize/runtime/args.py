@@ -6,6 +6,9 @@ runs its exact body, which starts with ``_vec_exact_args(...)``.
 ``_vec_float_args(*args)`` returns ``(xp, *arrays)`` when every argument is a float64 array or a
 Python float (floats become 0-d float64 arrays of ``xp``), else ``None``. With no array argument at
 all, ``xp`` is ``array_api_compat.numpy`` (a ``TypeError`` says so when NumPy is not installed).
+A Python list is ``xp.asarray`` of it, as ``np.vectorize`` takes one (``xp`` from the other
+arguments). A pandas or xarray argument makes it return ``None`` after marking the call for the
+exact body's slot (runtime/containers.py).
 
 ``_vec_exact_args(*args)`` returns ``(xp, *arrays)`` with every argument an array of bool, int64,
 uint64 or float64:
@@ -13,7 +16,8 @@ uint64 or float64:
 * Python ``bool`` -> bool, ``float`` -> float64, ``int`` -> int64, or uint64 when it fits only
   uint64 (``OverflowError`` beyond 64 bits);
 * int8/16/32 and uint8/16/32 arrays -> int64; float16/float32 arrays -> float64;
-* complex arrays and anything else -> ``TypeError``.
+* a list -> ``xp.asarray`` of it, then as an array;
+* complex arrays and anything else -> ``TypeError`` naming the parameter (``argument_label``).
 
 Speed: the plan for a call (the namespace, and what to do with each position) is cached by the
 tuple of argument types, so a call costs one ``tuple(map(type, args))``, one dict lookup and one
@@ -37,13 +41,15 @@ if TYPE_CHECKING:
 
     Plan = Callable[[Tuple[Any, ...]], Optional[Tuple[Any, ...]]]
     # What a float plan is made of (`_float_plan_parts`): per position "A" an array (float64, or
-    # the plan gives None), "F" a float or "S" a float subclass (made float64 values of `xp` by
-    # `make`); the names the plan's code reads; the positions of NumPy arrays whose size sends
+    # the plan gives None), "L" a list (made an array by `asarray`, then as "A"), "F" a float or
+    # "S" a float subclass (made float64 values of `xp` by `make`), or "C" for a pandas or xarray
+    # container (the plan only marks the call, "-" for the other positions); the names the plan's
+    # code reads; the positions of NumPy arrays whose size sends
     # the call to the blocked evaluation (`_blocked_plan_parts`). None: the float body cannot
     # take arguments of these types.
     PlanParts = Optional[Tuple[List[str], Dict[str, Any], Tuple[int, ...]]]
 
-from . import blocked, compat
+from . import blocked, compat, containers
 from .dtype import (
     COMPLEX,
     WIDEN_FLOAT,
@@ -96,12 +102,18 @@ def _no_plan(args: tuple[Any, ...]) -> None:
 
 def _float_plan_parts(args: tuple[Any, ...], pinned: Any) -> PlanParts:
     """The parts of the float plan for arguments of these types."""
+    at = next((i for i, a in enumerate(args) if containers.is_container(a)), None)
+    if at is not None:
+        # pandas and xarray containers: the plan sends the call to the exact body's slot.
+        return ["C" if i == at else "-" for i in range(len(args))], {"send_container": containers.send_container}, ()
     kinds = []
     arrays = []
     for a in args:
         t = type(a)
         if t is float:
             kinds.append("F")
+        elif t is list:
+            kinds.append("L")
         elif t is not bool and t is not int and _is_python_float(a):
             kinds.append("S")
         elif t is bool or t is int or not hasattr(a, "dtype"):
@@ -117,6 +129,8 @@ def _float_plan_parts(args: tuple[Any, ...], pinned: Any) -> PlanParts:
     # `x * exp(-rate * t)` stay cheap on small inputs. Other namespaces get 0-d arrays.
     make = info.f64.type if compat.is_numpy_namespace(xp) else info.makers["f"]
     env = {"xp": xp, "f64": info.f64, "is_float64": info.is_float64, "make": make, "blocked": blocked}
+    if "L" in kinds:
+        env["asarray"] = xp.asarray
     return kinds, env, ()
 
 
@@ -125,8 +139,8 @@ def _blocked_plan_parts(args: tuple[Any, ...], pinned: Any) -> PlanParts:
     sending the call to the blocked evaluation in the exact body's slot (runtime/blocked.py).
     Other namespaces and array types: the float plan's."""
     parts = _float_plan_parts(args, pinned)
-    if parts is None:
-        return None
+    if parts is None or "C" in parts[0] or "L" in parts[0]:
+        return parts  # a list is converted by the plan, after the blocks would be cut
     at = tuple(i for i, a in enumerate(args) if blocked.is_ndarray(a))
     if not at or len(at) != sum(1 for a in args if hasattr(a, "dtype") and not isinstance(a, float)):
         return parts
@@ -140,16 +154,21 @@ def _plan_body(parts: PlanParts, indent: str) -> list[str]:
     if parts is None:
         return [f"{indent}return None"]
     kinds, _, large_at = parts
+    if "C" in kinds:  # pandas and xarray containers (runtime/containers.py)
+        return [f"{indent}return send_container(a{kinds.index('C')})"]
     lines = []
     for i, kind in enumerate(kinds):
-        if kind == "A":
+        if kind == "L":  # a list, as np.vectorize takes one: an array of the call's namespace
+            lines.append(f"a{i} = asarray(a{i})")
+        if kind in "AL":
             lines += [f"d = a{i}.dtype", "if d is not f64 and not is_float64(d):", "    return None"]
     if large_at:
         # After the dtype checks: only a call the float body takes is sent to the blocks.
         large = " or ".join(f"a{i}.size >= blocked.THRESHOLD" for i in large_at)
         lines += [f"if ({large}) and not blocked.blocking_off():", f"    return blocked.send_large(a{large_at[0]})"]
-    values = {"A": "a{}", "F": "make(a{})", "S": "make(float(a{}))"}
-    lines.append(f"return (xp, {''.join(values[k].format(i) + ', ' for i, k in enumerate(kinds))})")
+    values = {"A": "a{}", "L": "a{}", "F": "make(a{})", "S": "make(float(a{}))"}
+    # No number parameter (every one uniform, D14): the generated code binds `xp = arrays`.
+    lines.append(f"return (xp, {''.join(values[k].format(i) + ', ' for i, k in enumerate(kinds))})" if kinds else "return xp")
     return [indent + line for line in lines]
 
 
@@ -193,6 +212,8 @@ def _cached_prologue(build: Callable[[tuple[Any, ...], Any], Plan], namespace: A
         try:
             plan = plans[key]
         except KeyError:
+            plan = None
+        if plan is None:  # built outside the handler: its errors chain no KeyError
             plan = build(args, namespace)
             if len(plans) >= _MAX_PLANS:
                 plans.clear()
@@ -328,9 +349,11 @@ def _ndarray() -> Any:
 # --------------------------------------------------------------------------- exact prologue
 
 
-def _exact_convert(info: Namespace, a: Any, position: int) -> Any:
-    """One array argument as bool / int64 / uint64 / float64."""
+def _exact_convert(info: Namespace, a: Any, position: int, given: Any = None) -> Any:
+    """One array argument as bool / int64 / uint64 / float64 (`given`: the list it was made of)."""
     kind = info.kind_of_dtype(a.dtype)
+    if kind == "u" and not info.uint64_arithmetic:
+        return _uint64_as_int64(info, a, position)
     if kind in "biuf":
         return a
     xp = info.xp
@@ -338,18 +361,55 @@ def _exact_convert(info: Namespace, a: Any, position: int) -> Any:
         return xp.astype(a, info.int64)
     if kind == WIDEN_FLOAT:
         return xp.astype(a, info.float64)
+    label = argument_label(position, a if given is None else given)
     if kind == COMPLEX:
         raise TypeError(
-            f"array-vectorize: argument {position + 1} is a complex array ({a.dtype}); "
+            f"array-vectorize: {label} is a complex array ({a.dtype}); "
             "vectorized functions compute on real numbers (bool, int, float)"
         )
-    raise TypeError(f"array-vectorize: argument {position + 1} has unsupported dtype {a.dtype}")
+    raise TypeError(f"array-vectorize: {label} has unsupported dtype {a.dtype}")
+
+
+def argument_label(position: int, value: Any) -> str:
+    """How an error message names the argument `value` at `position` of a prologue: by the
+    parameter of the generated function that holds it (the nearest generated caller with a
+    parameter bound to this very object), else by its position."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_filename.startswith("<array-vectorize "):
+            local = frame.f_locals
+            for name in code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]:
+                if local.get(name) is value:
+                    return f"argument `{name}`"
+        frame = frame.f_back
+    return f"argument {position + 1}"
+
+
+def _uint64_as_int64(info: Namespace, a: Any, position: int) -> Any:
+    """A uint64 array on a namespace without uint64 arithmetic (PyTorch): as int64, the same
+    values, when every one is below 2**63 (the result is then int64 where NumPy's would be
+    uint64: docs/semantics.md, PyTorch); a clear TypeError otherwise."""
+    xp = info.xp
+    signed = xp.astype(a, info.int64)  # wraps: a lane at or above 2**63 turns negative
+    if bool(xp.any(signed < 0)):
+        raise TypeError(
+            f"array-vectorize: argument {position + 1} is a uint64 array with values at or above 2**63, "
+            f"which {getattr(xp, '__name__', 'this namespace')} cannot compare or compute with (it lacks "
+            "uint64 arithmetic); pass int64 values, or NumPy arrays"
+        )
+    return signed
 
 
 def _python_int_array(info: Namespace, v: int) -> Any:
     kind = python_int_kind(v)
     if kind == "L":
         raise int_overflow(v)
+    if kind == "u" and not info.uint64_arithmetic:
+        raise TypeError(
+            f"array-vectorize: the int {v} needs uint64, which {getattr(info.xp, '__name__', 'this namespace')} "
+            "cannot compare or compute with; pass NumPy arrays"
+        )
     return info.scalar(kind, v)
 
 
@@ -361,22 +421,29 @@ def _exact_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
         t = type(a)
         if t is bool or (t is not int and t is not float and isinstance(a, bool)):
             tags.append("B")
+        elif containers.is_container(a):  # one the float prologue did not see: a hidden global
+            raise TypeError(
+                f"array-vectorize: {argument_label(position, a)} is a {t.__module__.partition('.')[0]} "
+                f"{t.__name__}, which vectorized functions take as an argument only; pass its array"
+            )
         elif hasattr(a, "dtype"):
             tags.append("A")
             arrays.append(a)
+        elif t is list:
+            tags.append("L")
         elif t is int or isinstance(a, int):
             tags.append("I")
         elif t is float or isinstance(a, float):
             tags.append("F")
         elif isinstance(a, complex):
             raise TypeError(
-                f"array-vectorize: argument {position + 1} is complex ({a!r}); "
+                f"array-vectorize: {argument_label(position, a)} is complex ({a!r}); "
                 "vectorized functions compute on real numbers (bool, int, float)"
             )
         else:
             raise TypeError(
-                f"array-vectorize: argument {position + 1} has unsupported type {t.__name__} "
-                "(expected an array, bool, int or float)"
+                f"array-vectorize: {argument_label(position, a)} has unsupported type {t.__name__} "
+                "(expected an array, a list, bool, int or float)"
             )
     xp = _resolve_namespace(arrays, pinned)
     info = namespace_info(xp)
@@ -388,13 +455,15 @@ def _exact_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
         for position, (a, tag) in enumerate(zip(args, tags_t)):
             if tag == "A":
                 out.append(_exact_convert(info, a, position))
+            elif tag == "L":  # as np.vectorize takes a list: an array of the call's namespace
+                out.append(_exact_convert(info, xp.asarray(a), position, a))
             elif tag == "F":
                 out.append(makers["f"](float(a)))
             elif tag == "I":
                 out.append(_python_int_array(info, int(a)))
             else:
                 out.append(makers["b"](bool(a)))
-        return tuple(out)
+        return tuple(out) if len(out) > 1 else xp  # no number parameter: `xp = _vec_exact_args()`
 
     return plan
 

@@ -79,6 +79,7 @@ from .dtype import (
     known_any,
     namespace_info,
     python_int_kind,
+    shown_int,
 )
 from .intops import (
     Int,
@@ -197,7 +198,7 @@ def _to_float(xp: Any, info: Namespace, kind: str, x: Any) -> Any:
         return float(x)
     except OverflowError:
         raise OverflowError(
-            f"array-vectorize runtime: integer {int(x)} is too large to convert to float"
+            f"array-vectorize runtime: integer {shown_int(int(x))} is too large to convert to float"
         ) from None
 
 

@@ -6,14 +6,16 @@ faults in fresh pages for its result. Run over blocks of ``BLOCK`` elements, the
 its temporaries in the L2 cache, and each block's result is copied into one preallocated output:
 the hand rewrite's speed is bounded by memory traffic, the blocked one much less.
 
-How a call gets here (emit.py installs both halves, for functions whose namespace is not pinned
-and that bind no hidden values): the function's float prologue is ``_vec_float_args_blocked``,
+How a call gets here (emit.py installs both halves; the ``Dispatch`` sits in every generated
+function's exact-body slot, and blocks those whose namespace is not pinned and that bind no
+hidden values): the function's float prologue is ``_vec_float_args_blocked``,
 which returns ``None`` for NumPy float64 arguments of at least ``THRESHOLD`` elements, as it does
 for non-float arguments; so the entry calls its exact body's slot, where a ``Dispatch`` sits. The
 dispatch runs the entry over blocks (each block is below the threshold, so it takes the entry's
 usual path, float or exact) or, when the arguments cannot be blocked, runs the entry once whole
 with blocking off in this thread. The prologue marks the calls it sends (``send_large``, after
-its dtype checks: float64 arrays and floats only); every other call of the exact body's slot
+its dtype checks: float64 arrays and floats only) with the frame of the entry it serves;
+every other call of the exact body's slot
 (other argument types, small calls) goes straight to the exact body, whole. The mark, not the
 arguments the dispatch sees, decides: those include the D14 uniform parameters (a mode string,
 a parameter dict, ``None``) that the prologue does not examine, and a large call with one went
@@ -102,18 +104,21 @@ def blocking_off() -> bool:
 
 
 class Dispatch:
-    """What sits in a generated function's exact-body slot when it may be blocked: ``entry``,
-    the function itself, is run over blocks for large NumPy arguments; ``exact`` is the exact
-    body (or the stand-in that compiles it on its first call). The exact body takes the entry's
-    parameters positionally; ``n_positional`` of them are positional in the entry and the rest,
-    ``keywords``, keyword-only."""
+    """What sits in a generated function's exact-body slot: ``exact`` is the exact body (or the
+    stand-in that compiles it on its first call), where every call goes unless its float
+    prologue sent it here with a mark (``send``): then ``entry``, the function itself, is run
+    over blocks for large NumPy arguments (when ``blocks``: the function may be blocked), or
+    on the arrays inside pandas and xarray containers (runtime/containers.py). The exact body
+    takes the entry's parameters positionally; ``n_positional`` of them are positional in the
+    entry and the rest, ``keywords``, keyword-only."""
 
-    __slots__ = ("entry", "exact", "fastest", "keywords", "n_positional", "worth")
+    __slots__ = ("blocks", "entry", "exact", "fastest", "keywords", "n_positional", "worth")
 
-    def __init__(self, entry: Callable[..., Any], exact: Callable[..., Any]) -> None:
+    def __init__(self, entry: Callable[..., Any], exact: Callable[..., Any], blocks: bool = True) -> None:
         code = entry.__code__
         self.entry = entry
         self.exact = exact
+        self.blocks = blocks
         self.n_positional = code.co_argcount
         self.keywords = code.co_varnames[code.co_argcount : code.co_argcount + code.co_kwonlyargcount]
         self.worth: bool | None = None  # worth_blocking(entry), on the first large call
@@ -123,10 +128,18 @@ class Dispatch:
         self.fastest = float("inf")
 
     def __call__(self, *args: Any) -> Any:
-        marker = getattr(_state, "large", None)
-        if marker is not None:
-            _state.large = None
-        if marker is None or blocking_off() or not any(a is marker for a in args):
+        mark = getattr(_state, "sent", None)
+        if mark is None:
+            return self.exact(*args)
+        _state.sent = None
+        entry, marker = mark
+        if entry is not sys._getframe(1):  # not this call's mark (send)
+            return self.exact(*args)
+        if not is_ndarray(marker):  # a pandas or xarray container (runtime/containers.py)
+            from .containers import call
+
+            return call(self, args)
+        if not self.blocks or blocking_off():
             return self.exact(*args)
         worth = self.worth
         if worth is None:
@@ -185,16 +198,44 @@ def is_ndarray(a: Any) -> bool:
     return t.__name__ == "ndarray" and t.__module__ == "numpy"
 
 
+def send(marker: Any) -> None:
+    """The float prologue's ``None`` for a call that the ``Dispatch`` its entry calls next must
+    handle. A NumPy array ``marker`` (one of the call's arguments) marks a large call
+    (``send_large``), anything else a call with pandas or xarray containers
+    (runtime/containers.py).
+
+    The mark holds the frame of the generated entry being called (the first frame above the
+    prologue's own), which only that call's dispatch sees as its caller: a mark left behind by a
+    call interrupted between here and its dispatch (Ctrl-C, issue 28 item 7) matches no later
+    call, whatever its arguments (it holds that frame until this thread's next marked call or
+    dispatch)."""
+    frame = sys._getframe(1)
+    for _ in range(8):  # send_large or send_container, a plan, its prologue, wrappers, the entry
+        name = frame.f_code.co_filename
+        if name.startswith("<array-vectorize ") and name not in _PROLOGUE_FILES:
+            break
+        frame = frame.f_back
+        if frame is None:
+            break
+    # Not found (a prologue called by something else): a mark no dispatch's caller is.
+    _state.sent = (frame if frame is not None else _NO_ENTRY, marker)
+
+
+#: The file names of the compiled plans and prologues (runtime/args.py `_compiled`); a generated
+#: entry's is ``<array-vectorize QUALNAME DIGEST>`` (emit.py `code_filename`).
+_PROLOGUE_FILES = frozenset({"<array-vectorize plan>", "<array-vectorize prologue>"})
+_NO_ENTRY = object()
+
+
 def send_large(marker: Any) -> None:
     """The float prologue's ``None`` for a large call of float64 NumPy arrays and floats: the
-    ``Dispatch`` its entry calls next runs it in blocks. ``marker``, one of the call's arrays,
-    ties the mark to that call (a mark left by a call that raised before reaching its dispatch
-    matches no other call's arguments). Only calls the float body takes are blocked: the exact
-    body makes whole-array decisions that the agreement of the blocks' dtypes does not show (a
-    select of an int and a float makes every lane float when any lane takes the float side, so
-    an int lane's later arithmetic wraps at 64 bits in a block where no lane does and rounds in
-    float in the whole call: fuzz campaign 29, seed 320004 #1634)."""
-    _state.large = marker
+    ``Dispatch`` its entry calls next runs it in blocks (``send``). Only calls the float body
+    takes are blocked: the exact body makes whole-array decisions that the agreement of the
+    blocks' dtypes does not show (a select of an int and a float makes every lane float when any
+    lane takes the float side, so an int lane's later arithmetic wraps at 64 bits in a block
+    where no lane does and rounds in float in the whole call: fuzz campaign 29, seed 320004
+    #1634)."""
+    send(marker)
 
 
 def _run_blocked(dispatch: Dispatch, args: tuple[Any, ...]) -> Any:

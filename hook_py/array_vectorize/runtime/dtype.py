@@ -75,7 +75,7 @@ class LatticeInt:
 class Namespace:
     """Dtype table of one array namespace ``xp`` (built once, see ``namespace_info``)."""
 
-    __slots__ = ("xp", "bool", "int64", "uint64", "float64", "f64", "b1", "kinds", "makers", "_errstate")
+    __slots__ = ("xp", "bool", "int64", "uint64", "float64", "f64", "b1", "kinds", "makers", "_errstate", "uint64_arithmetic")
 
     def __init__(self, xp: Any) -> None:
         self.xp = xp
@@ -92,6 +92,7 @@ class Namespace:
             self.kind_of_dtype(dt)
             self.kind_of_dtype(xp.asarray(probe, dtype=dt).dtype)
         self.makers = {kind: self._maker(kind) for kind in "biuf"}
+        self.uint64_arithmetic = _has_uint64_arithmetic(xp, self.uint64)
         # D3 needs IEEE results without floating-point warnings; numpy (through the
         # array_api_compat wrapper) and cupy expose ``errstate``.
         self._errstate = getattr(xp, "errstate", None)
@@ -208,6 +209,17 @@ class _IgnoreFloatWarnings:
         self._ctx.__exit__(*exc)
 
 
+def _has_uint64_arithmetic(xp: Any, uint64: Any) -> bool:
+    """Whether ``xp`` computes on uint64 arrays: PyTorch stores them but has neither their
+    comparisons nor their arithmetic (``"gt_cpu" not implemented for 'UInt64'``)."""
+    try:
+        a = xp.asarray([1], dtype=uint64)
+        bool(xp.any(a < a + a))
+    except (NotImplementedError, TypeError, RuntimeError):
+        return False
+    return True
+
+
 _NAMESPACES: dict[Any, Namespace] = {}
 
 
@@ -245,6 +257,14 @@ def python_int_kind(v: int) -> str:
 
 def int_overflow(v: int) -> OverflowError:
     return OverflowError(
-        f"array-vectorize runtime: integer {v} does not fit a 64-bit integer array "
+        f"array-vectorize runtime: integer {shown_int(v)} does not fit a 64-bit integer array "
         "(int64 or uint64); vectorized integers are 64-bit"
     )
+
+
+def shown_int(v: int) -> str:
+    """`v` for a message: its digits, or its size when they are too many to print (``10 **
+    100000`` has more than ``sys.get_int_max_str_digits()`` allows)."""
+    if v.bit_length() <= 256:
+        return str(v)
+    return f"{'-' if v < 0 else ''}<an int of {v.bit_length()} bits>"

@@ -29,6 +29,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
+from .containers import CONTAINERS, call_element_loop
 from .dtype import INT64_MAX, INT64_MIN, UINT64_MAX, _NAMESPACES, LatticeInt, Namespace, namespace_info
 from .select import broadcast_shape
 
@@ -94,6 +95,8 @@ def _result_array(xp: Any, info: Namespace, results: list[Any], shape: tuple[Any
 
 def _vec_elementwise(xp: Any, fn: Callable[..., Any], *args: Any) -> Any:
     """Call ``fn`` on every lane's Python scalars; collect the results (module docstring)."""
+    if xp is CONTAINERS:  # pandas or xarray arguments of the element loop (``_vec_loop_args``)
+        return call_element_loop(lambda values: _element_loop(fn, values), args)
     info = _NAMESPACES.get(xp) or namespace_info(xp)
     # A LatticeInt takes two columns, its bits and its signs, merged into Python ints below.
     signs = {i: a.neg for i, a in enumerate(args) if type(a) is LatticeInt}
@@ -122,6 +125,14 @@ def _vec_elementwise(xp: Any, fn: Callable[..., Any], *args: Any) -> Any:
             call_args[position] = column[lane]
         results.append(fn(*call_args))
     return _results(xp, info, results, shape)
+
+
+def _element_loop(fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """The element loop of ``fallback=True`` on `args`, as the generated loop runs it."""
+    from .uniform import _vec_loop_args
+
+    xp, *values = _vec_loop_args(*args)
+    return _vec_elementwise(xp, fn, *values)
 
 
 def _results(xp: Any, info: Namespace, results: list[Any], shape: tuple[Any, ...]) -> Any:

@@ -41,9 +41,13 @@ def _is_number_or_array(a: Any) -> bool:
 def _vec_loop_args(*args: Any) -> tuple[Any, ...]:
     """``(xp, *values)`` for the element loop of ``fallback=True``: numbers and arrays as
     ``_vec_exact_args`` converts them, every other argument (None, a string, a dict, an Enum
-    member: a uniform value, D14) unchanged, passed to each call as it is."""
+    member: a uniform value, D14) unchanged, passed to each call as it is. With a pandas or xarray
+    argument, ``(CONTAINERS, *args)``: ``_vec_elementwise`` unwraps them (runtime/containers.py)."""
     from .args import _vec_exact_args
+    from .containers import CONTAINERS, is_container
 
+    if any(is_container(a) for a in args):
+        return (CONTAINERS, *args)
     numeric = [i for i, a in enumerate(args) if _is_number_or_array(a)]
     if len(numeric) == len(args):
         return _vec_exact_args(*args)

@@ -67,6 +67,7 @@ struct Outer {
     f: Function,
     blocks: Vec<Block>,
     consts: HashMap<Value, Const>,
+    conditions: HashMap<Value, Op>,
     poisoned: BTreeSet<Value>,
     loops: FunctionLoops,
     values: FunctionValues,
@@ -285,6 +286,7 @@ impl Lowerer<'_> {
             f: std::mem::replace(&mut self.f, fresh),
             blocks: std::mem::take(&mut self.blocks),
             consts: std::mem::take(&mut self.consts),
+            conditions: std::mem::take(&mut self.conditions),
             poisoned: std::mem::take(&mut self.poisoned),
             loops: self.loops.set_aside(),
             values: self.values.set_aside(),
@@ -296,6 +298,7 @@ impl Lowerer<'_> {
     fn leave(&mut self, outer: Outer) -> Function {
         self.blocks = outer.blocks;
         self.consts = outer.consts;
+        self.conditions = outer.conditions;
         self.poisoned = outer.poisoned;
         self.loops.restore(outer.loops);
         self.values.restore(outer.values);
@@ -357,6 +360,7 @@ mod tests {
                     first_line: first + 1,
                     name: (*n).into(),
                     env: None,
+                    library: false,
                 };
                 (*n, Binding::Function(Box::new(fs)))
             })

@@ -20,28 +20,31 @@ use crate::Map as HashMap;
 
 impl Lowerer<'_> {
     /// The parsed and validated helper `fs`, through the shared front end (once per compile);
-    /// Err after reporting what its text holds that cannot be compiled (again at each call:
-    /// a call under fallback forgets the report and calls the helper per element, D23).
+    /// Err after reporting what its text holds that cannot be compiled, again at each call (a
+    /// call under fallback forgets the report and calls the helper per element, D23). Another
+    /// library's problems are kept for its calls to report (`call_helper`).
     pub(in crate::lower) fn parse_helper(&mut self, fs: &FunctionSource) -> R<Rc<ParsedFunction>> {
         let key = (fs.path.clone(), fs.first_line, fs.name.clone());
         if let Some(p) = self.calls.helpers.get(&key) {
             return Ok(p.clone());
         }
         if let Some(found) = self.calls.rejected_helpers.get(&key) {
-            self.diags.extend(found.iter().cloned());
+            if !fs.library {
+                self.diags.extend(found.iter().cloned());
+            }
             return Err(());
         }
-        let mark = self.diags.len();
+        let mut found = vec![];
         let parsed = frontend::parse_function(
             self.sources,
             &fs.path,
             &fs.source,
             fs.first_line,
             &fs.name,
-            &mut self.diags,
+            &mut found,
         );
         match parsed {
-            Ok((p, _)) if self.diags.len() == mark => {
+            Ok((p, _)) if found.is_empty() => {
                 let p = Rc::new(p);
                 self.calls.helpers.insert(key, p.clone());
                 return Ok(p);
@@ -49,27 +52,33 @@ impl Lowerer<'_> {
             Ok(_) => {}
             Err(mut d) => {
                 d.message = format!("in helper `{}`: {}", fs.name, d.message);
-                self.diags.push(d);
+                found.push(d);
             }
         }
-        let found = self.diags[mark..].to_vec();
+        if fs.library {
+            self.calls
+                .library_problems
+                .insert(key.clone(), found.clone());
+        } else {
+            self.diags.extend(found.iter().cloned());
+        }
         self.calls.rejected_helpers.insert(key, found);
         Err(())
     }
 
-    /// A call of a helper function of the environment.
+    /// A call of a helper function of the environment; under fallback, one the compiler
+    /// rejects runs element by element where it is called (D23).
     pub(in crate::lower) fn call_helper(
         &mut self,
         frame: &mut Frame,
         c: &ast::ExprCall,
         fs: &FunctionSource,
     ) -> R<Value> {
-        // D23: a helper the compiler rejects runs element by element where it is called.
         let fallback = self.opts.fallback
             && matches!(c.func.as_ref(), ast::Expr::Name(_))
             && !self.exceptions.in_try_statement();
         let mark = fallback.then(|| self.site_mark(frame));
-        let value = self.call_helper_inlined(frame, c, fs);
+        let value = self.call_helper_reported(frame, c, fs);
         match mark {
             Some(mark) if self.rejected_since(&mark) => {
                 self.rewind(frame, mark);
@@ -77,6 +86,72 @@ impl Lowerer<'_> {
             }
             _ => value,
         }
+    }
+
+    /// [`Self::call_helper`] without fallback. Problems inside another library's function
+    /// (`statistics.fmean`), whose source the user does not edit, become one problem at the call
+    /// ([`Lowerer::library_call_problem`]).
+    fn call_helper_reported(
+        &mut self,
+        frame: &mut Frame,
+        c: &ast::ExprCall,
+        fs: &FunctionSource,
+    ) -> R<Value> {
+        if !fs.library {
+            return self.call_helper_inlined(frame, c, fs);
+        }
+        let mark = self.diags.len();
+        let value = self.call_helper_inlined(frame, c, fs);
+        let (lowered, own): (Vec<_>, Vec<_>) = self
+            .diags
+            .drain(mark..)
+            .partition(|d| d.source != frame.source);
+        self.diags.extend(own);
+        let key = (fs.path.clone(), fs.first_line, fs.name.clone());
+        let mut inside = self
+            .calls
+            .library_problems
+            .get(&key)
+            .cloned()
+            .unwrap_or_default();
+        inside.extend(lowered);
+        if !inside.is_empty() {
+            self.library_call_problem(frame, c, fs, &inside);
+            return Err(());
+        }
+        value
+    }
+
+    /// The one problem reported at a call of another library's function whose code does not
+    /// compile (`inside`: its problems): where the function is, the first of them, and that
+    /// `fallback="calls"` runs what cannot be vectorized element by element (D23).
+    fn library_call_problem(
+        &mut self,
+        frame: &Frame,
+        c: &ast::ExprCall,
+        fs: &FunctionSource,
+        inside: &[crate::diagnostics::Diagnostic],
+    ) {
+        let callee = dotted(&c.func).unwrap_or_else(|| fs.name.clone());
+        let first = &inside[0];
+        let at = self.sources.get(first.source).map_or(String::new(), |s| {
+            let (line, col) = s.position(first.start);
+            format!("{}:{line}:{col}: ", s.path)
+        });
+        let more = match inside.len() {
+            1 => String::new(),
+            2 => "; 1 more problem there".into(),
+            n => format!("; {} more problems there", n - 1),
+        };
+        self.error_at(
+            frame,
+            DiagnosticKind::UnknownCall,
+            format!(
+                "cannot vectorize this call of `{callee}`, a function of another library ({}:{}) whose code does not compile ({at}{}{more}); with `@vectorize(fallback=\"calls\")` what cannot be vectorized runs element by element, calling `{callee}` as it is (D23)",
+                fs.path, fs.first_line, first.message
+            ),
+            c,
+        );
     }
 
     /// [`Self::call_helper`], inlined (or lowered on its own and called, D7).
@@ -375,6 +450,15 @@ impl Lowerer<'_> {
             end,
         );
         Err(())
+    }
+}
+
+/// `name` or `a.b.c`: how a call names its callee, when it is a plain name or attribute chain.
+fn dotted(e: &ast::Expr) -> Option<String> {
+    match e {
+        ast::Expr::Name(n) => Some(n.id.to_string()),
+        ast::Expr::Attribute(a) => Some(format!("{}.{}", dotted(&a.value)?, a.attr)),
+        _ => None,
     }
 }
 

@@ -47,6 +47,9 @@ pub(in crate::lower) struct CallState {
     pub(in crate::lower::calls) helpers: HashMap<FunctionId, Rc<ParsedFunction>>,
     /// What the front end reported of each helper it rejected.
     pub(in crate::lower::calls) rejected_helpers: HashMap<FunctionId, Vec<Diagnostic>>,
+    /// What the front end found wrong in another library's functions (`FunctionSource::library`),
+    /// kept for the one problem each call reports instead (`inline.rs`).
+    pub(in crate::lower::calls) library_problems: HashMap<FunctionId, Vec<Diagnostic>>,
     /// The compiled function, then the helpers being inlined into it, innermost last.
     pub(in crate::lower::calls) call_stack: Vec<FunctionId>,
     /// The inlining budget ran out (reported once; every later call fails at once).
