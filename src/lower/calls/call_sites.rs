@@ -273,6 +273,7 @@ mod tests {
             first_line: 1,
             name: "g".into(),
             env: None,
+            library: false,
         };
         let e = env(&[
             ("g", Binding::Function(Box::new(fs))),

@@ -475,6 +475,7 @@ mod tests {
             first_line: 1,
             name: name.into(),
             env: None,
+            library: false,
         };
         (
             if name == "sq" { "sq" } else { "g" },
