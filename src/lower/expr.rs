@@ -87,7 +87,7 @@ impl Lowerer<'_> {
                 self.error_at(
                     frame,
                     DiagnosticKind::UnsupportedExpression,
-                    "a tuple or list here is supported only as the argument of math.fsum".into(),
+                    "a tuple or list here is supported only as the argument of math.fsum, or of a call run element by element (fallback=\"calls\", D23)".into(),
                     e,
                 );
                 return Err(());

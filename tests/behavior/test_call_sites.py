@@ -104,6 +104,30 @@ def test_a_helper_the_compiler_rejects(backend):
     check(vec, floats(20), backend=backend)
 
 
+def weighted_reading(x, w):
+    """A library function of the standard library taking a list and a tuple display of the
+    element's values (fmean's own code does not compile: a `nonlocal`, a container)."""
+    if w < 0.0:
+        return math.nan
+    return statistics.fmean([x, 2.0 * x, -x], weights=(w, 1.0, 0.5)) + statistics.median((x,))
+
+
+def middle_reading(x, y):
+    return statistics.median_high([x, y, x * y]) - 1.0
+
+
+def test_displays_passed_to_a_call_are_built_as_written(backend):
+    vec = vectorize(weighted_reading, fallback="calls")
+    assert "statistics.fmean([_vec_a0_0, _vec_a0_1, _vec_a0_2], weights=(_vec_k0_0, _vec_k0_1, _vec_k0_2))" in vec.source
+    assert "statistics.median((_vec_a0_0,))" in vec.source
+    finite = np.array([0.0, -0.0, 1.0, -1.0, 2.5e-308, 1e300, -7.125])
+    check(vec, *grid(finite, np.array([1.0, 0.0, 2.5, -1.0])), backend=backend)
+    # fsum's ValueError for an infinite element, the first in C order as CPython's loop.
+    check_raising(vec, *grid(np.array([1.0, math.inf, -2.0]), np.array([1.0, 0.5])), backend=backend)
+    x, y = grid(np.array([0.0, -2.0, 3.5, 7.25, 1e300]), np.array([1.0, -0.5, 4.0]))
+    check(vectorize(middle_reading, fallback="calls"), x, y, backend=backend)
+
+
 def test_scipy_special_functions(backend):
     special = pytest.importorskip("scipy.special")
 

@@ -64,20 +64,22 @@ impl Lowerer<'_> {
                 self.error_at(frame, DiagnosticKind::BadArguments, format!("{what} runs element by element (D23), and `*` arguments are not supported there; pass the arguments one by one"), a);
                 return Err(());
             }
-            let p = format!("_vec_a{i}");
-            call_args.push(p.clone());
-            params.push(p);
-            args.push(self.expr(frame, a));
+            let text = self.site_argument(frame, a, format!("_vec_a{i}"), &mut params, &mut args);
+            call_args.push(text);
         }
         for (i, k) in c.keywords.iter().enumerate() {
             let Some(arg) = &k.arg else {
                 self.error_at(frame, DiagnosticKind::BadArguments, format!("{what} runs element by element (D23), and `**` arguments are not supported there; pass the keywords one by one"), k);
                 return Err(());
             };
-            let p = format!("_vec_k{i}");
-            call_args.push(format!("{arg}={p}"));
-            params.push(p);
-            args.push(self.expr(frame, &k.value));
+            let text = self.site_argument(
+                frame,
+                &k.value,
+                format!("_vec_k{i}"),
+                &mut params,
+                &mut args,
+            );
+            call_args.push(format!("{arg}={text}"));
         }
         if args.iter().any(|a| self.poisoned.contains(a)) {
             return Err(());
@@ -89,6 +91,41 @@ impl Lowerer<'_> {
             .sites
             .push(("call_site", callee.clone(), line));
         self.scalar_call(frame, ScalarFn::Lambda(params, body), args, (c, &what))
+    }
+
+    /// One argument of a call site (D23): its value, a parameter `p` of the lambda; a list or
+    /// tuple display (`statistics.fmean([x, 2.0 * x])`) is built as written in the lambda from
+    /// its items' values, parameters `p_0, p_1, ...`. The argument's text in the call.
+    fn site_argument(
+        &mut self,
+        frame: &mut Frame,
+        a: &ast::Expr,
+        p: String,
+        params: &mut Vec<String>,
+        args: &mut Vec<Value>,
+    ) -> String {
+        let (elts, list) = match a {
+            ast::Expr::List(l) => (&l.elts, true),
+            ast::Expr::Tuple(t) => (&t.elts, false),
+            _ => {
+                params.push(p.clone());
+                args.push(self.expr(frame, a));
+                return p;
+            }
+        };
+        let mut items = vec![];
+        for (j, e) in elts.iter().enumerate() {
+            let item = format!("{p}_{j}");
+            params.push(item.clone());
+            args.push(self.expr(frame, e));
+            items.push(item);
+        }
+        let inner = items.join(", ");
+        match (list, items.len()) {
+            (true, _) => format!("[{inner}]"),
+            (false, 1) => format!("({inner},)"),
+            (false, _) => format!("({inner})"),
+        }
     }
 
     /// What lowering stands at before a helper call under fallback (D23): all that lowering

@@ -75,7 +75,7 @@ impl Lowerer<'_> {
         fs: &FunctionSource,
     ) -> R<Value> {
         let fallback = self.opts.fallback
-            && matches!(c.func.as_ref(), ast::Expr::Name(_))
+            && site_callee(frame, &c.func)
             && !self.exceptions.in_try_statement();
         let mark = fallback.then(|| self.site_mark(frame));
         let value = self.call_helper_reported(frame, c, fs);
@@ -459,6 +459,25 @@ fn dotted(e: &ast::Expr) -> Option<String> {
         ast::Expr::Name(n) => Some(n.id.to_string()),
         ast::Expr::Attribute(a) => Some(format!("{}.{}", dotted(&a.value)?, a.attr)),
         _ => None,
+    }
+}
+
+/// Whether a rejected helper called as `callee` can run element by element as written (D23):
+/// a name, or an attribute of a module or class (`statistics.fmean`, `Units.to_k`), not of a
+/// variable of the function (`cls.other`).
+fn site_callee(frame: &Frame, callee: &ast::Expr) -> bool {
+    match callee {
+        ast::Expr::Name(_) => true,
+        ast::Expr::Attribute(a) => match a.value.as_ref() {
+            ast::Expr::Name(base) => {
+                let base = base.id.as_str();
+                !(frame.vars.contains_key(base)
+                    || frame.locals.contains(base)
+                    || frame.outer.contains_key(base))
+            }
+            _ => false,
+        },
+        _ => false,
     }
 }
 
