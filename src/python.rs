@@ -316,6 +316,10 @@ fn compiled_to_py<'py>(py: Python<'py>, c: &Compiled, d: &Bound<'py, PyDict>) ->
     d.set_item("fast_source", &c.generated.fast_source)?;
     d.set_item("exact_source", &c.generated.exact_source)?;
     d.set_item("exact_entry", &c.generated.exact_entry)?;
+    // Which functions of out-of-line helpers each part defines: emit reads this list, never
+    // the text (ARCHITECTURE.md).
+    d.set_item("helpers", &c.generated.helpers)?;
+    d.set_item("exact_helpers", &c.generated.exact_helpers)?;
     d.set_item("hidden", hidden_to_py(&c.hidden))?;
     let assumptions = PyList::empty(py);
     for a in &c.assumptions {

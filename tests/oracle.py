@@ -235,7 +235,7 @@ def check_positions(raw: tuple, original: Callable, np_args: list, shape: tuple,
             expected = whole[position]
             high = 2**64 if result.dtype == np.uint64 else 2**63
             if isinstance(expected, int) and not isinstance(expected, bool) and not -(2**63) <= expected < high:
-                continue  # integer overflow wraps (item 6, pinned in test_divergences)
+                continue  # integer overflow wraps (item 6, pinned in behavior/language/test_divergences.py)
             if isinstance(expected, complex):
                 continue  # item 4: nan, pinned by the divergence tests
             expected_values.append(expected)

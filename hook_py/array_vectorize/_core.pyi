@@ -1,14 +1,16 @@
 """Type stub for the compiled core (src/python.rs). Checked against the module by
-tests/unit/test_core_stub.py."""
+tests/unit/test_core_stub.py. The records it takes and returns are declared in records.py."""
 
 from typing import Any
+
+from .records import CompiledFunction, Diagnostic, Env, ModuleFunction
 
 BUILD_ID: str
 #: The runtime helper contract: key -> {"name", "params", "ops", "meaning"} (src/codegen/runtime.rs).
 RUNTIME_HELPERS: dict[str, dict[str, Any]]
 
 class VectorizationError(ValueError):
-    diagnostics: list[dict[str, Any]]
+    diagnostics: list[Diagnostic]
 
 class InternalError(RuntimeError): ...
 class DeferredError(ValueError): ...
@@ -18,16 +20,16 @@ def compile_function(
     path: str,
     first_line: int,
     name: str,
-    env: dict[str, tuple[Any, ...]],
+    env: Env,
     options: dict[str, bool] | None = None,
-) -> dict[str, Any]: ...
+) -> CompiledFunction: ...
 def compile_module(
     source: str,
     path: str,
     only: str | None = None,
     package: str | None = None,
     modules: dict[str, tuple[str, str, str]] | None = None,
-) -> list[dict[str, Any]]: ...
+) -> list[ModuleFunction]: ...
 def sha256_hex(data: bytes, start: int = 0) -> str: ...
 def checksum64(data: bytes, start: int = 0) -> int: ...
 def function_text(source: str, name: str) -> str | None: ...

@@ -10,6 +10,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
+    from .records import CompiledFunction
+
 from . import _core, _stats, emit, precompiled
 from ._types import FunctionType
 
@@ -178,29 +180,30 @@ def _build(original: FunctionType, options: dict, namespace: Any, whole: bool = 
         if whole:
             return _element_loop(original, namespace, signature=inner)
         raise _wrapper_error(original, inner)
-    entry = precompiled.lookup(original, options)
-    if entry is not None:
+    found = precompiled.lookup(original, options)
+    if found is not None:
+        origin, entry = found
         _count_sites(entry)
-        if entry["origin"] == "wheel":
+        hidden_names = entry.get("hidden")
+        objects = precompiled.hidden_objects(original, hidden_names) if hidden_names else None
+        if origin == "wheel":
             _stats.bump("precompiled_hits")
-        else:
-            counters = _stats.COUNTERS  # the path of every function of a warm import: no calls
-            counters["hook_hits"] += 1
-            if "from_cache_file" in entry:
-                counters["disk_cache_hits"] += 1
-            return emit.from_cache(original, entry, namespace)
-        return emit.materialize(
-            original,
-            entry["fast_source"],
-            entry["entry"],
-            exact_source=entry.get("exact_source", ""),
-            exact_entry=entry.get("exact_entry"),
-            namespace=namespace,
-            code=entry.get("code"),
-            hidden=emit.hidden_objects(original, entry.get("hidden", ())),
-            doc=entry.get("doc"),
-            scalar_source=entry.get("scalar_source"),
-        )
+            # The whole module is `fast_source`, and its code (the installer's .pyc) defines the
+            # exact body and the out-of-line helpers too.
+            return emit.materialize(
+                original,
+                entry["fast_source"],
+                entry["entry"],
+                namespace=namespace,
+                code=entry["code"],
+                hidden=objects,
+                doc=entry.get("doc"),
+            )
+        counters = _stats.COUNTERS  # the path of every function of a warm import: no calls
+        counters["hook_hits"] += 1
+        if origin == "cache":
+            counters["disk_cache_hits"] += 1
+        return emit.from_cache(original, entry, namespace, objects)
     if compile_disabled():
         raise _compile_disabled_error(original)
     try:
@@ -250,7 +253,7 @@ def _compile_disabled_error(original: FunctionType) -> CompileDisabledError:
     )
 
 
-def compile_live(original: FunctionType, options: dict) -> tuple[dict, dict]:
+def compile_live(original: FunctionType, options: dict) -> tuple[CompiledFunction, dict]:
     """Compiles the live function with the Rust core; returns (result, hidden values)."""
     from .environment import EnvBuilder, compile_name, function_source
     from .live_source import SourceChanged

@@ -21,9 +21,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from .records import CachedFunction
+
 from ._core import RUNTIME_HELPERS, sha256_hex
 from ._types import CodeType, FunctionType
-from .precompiled import frozen_object
 
 
 def code_filename(qualname: str, source: str) -> str:
@@ -169,15 +170,12 @@ def _globals(module: str, hidden: dict[str, Any] | None, namespace: Any) -> dict
     return glob
 
 
-#: The prefix of the generated functions of out-of-line helpers (src/codegen/callee.rs).
-_HELPER_FUNCTIONS = "\ndef _vec_helper_"
-
-
 class _FirstCall(tuple):
     """What a lazy function's prologue name is bound to until its first call (see `_lazy`):
-    ``(entry, glob, (source, fast_len, exact_entry), namespace)``: the generated module's text,
-    cut into `_install`'s parts only then. A tuple made in one C call rather than a closure or an
-    object with attributes: a warm import makes one per function."""
+    ``(entry, glob, (source, fast_len, exact_entry, helper_functions), namespace)``: the generated
+    module's text, cut into `_install`'s parts only then, and the functions of out-of-line helpers
+    the entry's part defines (the core's list, ``helpers``). A tuple made in one C call rather than a
+    closure or an object with attributes: a warm import makes one per function."""
 
     __slots__ = ()
 
@@ -186,7 +184,7 @@ class _FirstCall(tuple):
         # harmless, the values are the same. The exact body goes in first and the helpers in
         # one update (atomic under the GIL) that replaces this stand-in last: a thread that
         # finds the real prologue finds everything else too.
-        entry, glob, (source, fast_len, exact_entry), namespace = self
+        entry, glob, (source, fast_len, exact_entry, helper_functions), namespace = self
         parts = (source[:fast_len], source[fast_len:], exact_entry)
         code = entry.__code__
         prologue = code.co_names[0]
@@ -197,7 +195,7 @@ class _FirstCall(tuple):
                 flush_pending_sources(linecache)
             helpers = _globals(glob["__name__"], None, namespace)
             blocks = helpers[_FLOAT_ARGS] is _blocked_prologue()
-            if _HELPER_FUNCTIONS in parts[0]:
+            if helper_functions:
                 # The entry's text also defines the functions of out-of-line helpers (D7),
                 # which the cached code of the entry alone does not.
                 exec(compile(parts[0], code.co_filename, "exec", dont_inherit=True), glob)  # noqa: S102
@@ -207,7 +205,9 @@ class _FirstCall(tuple):
         return glob[prologue](*args)
 
 
-def _lazy(code: CodeType, text: tuple[str, int, str | None], original: FunctionType, namespace: Any) -> FunctionType:
+def _lazy(
+    code: CodeType, text: tuple[str, int, str | None, list[str] | None], original: FunctionType, namespace: Any
+) -> FunctionType:
     """The entry made from its cached `code` for `original`, with globals filled on its first
     call (see the module doc). The function object is final from the start: references taken
     before the first call stay valid, and its code, signature and source are the generated
@@ -217,21 +217,6 @@ def _lazy(code: CodeType, text: tuple[str, int, str | None], original: FunctionT
     # The first global the entry reads is the prologue it calls first.
     glob[code.co_names[0]] = _FirstCall((vec, glob, text, namespace))
     return vec
-
-
-def hidden_objects(original: FunctionType, hidden: Any) -> dict[str, Any] | None:
-    """The module-level objects a precompiled entry reads as globals (Enum classes; parameter
-    dicts, `None`, strings, Enum members, D14; exception classes and what a message reads, D21),
-    from the live function's globals, which its assumptions were checked against; a dict frozen
-    as the decorator freezes it; and the scalar originals of recursive functions (D19)."""
-    glob = original.__globals__
-    out = {}
-    for kind, n in hidden:
-        if kind == "object":
-            out[n] = frozen_object(glob[n])
-        elif kind == "scalar":
-            out[n] = scalar_original(original, n)
-    return out or None
 
 
 #: The prefix of the globals holding scalar originals (D19, src/lower/calls/recursion.rs).
@@ -275,29 +260,22 @@ def _self_bound(fn: FunctionType) -> FunctionType:
     return copy
 
 
-def _module_text(entry: dict) -> tuple[str, int]:
-    """The generated module's text and the length of its entry's part (`fast_source`): cached
-    whole with ``fast_len`` (hook/compile.py), or fresh from a compile as the two parts."""
-    source, fast_len = entry.get("source"), entry.get("fast_len")
-    if source is None or fast_len is None:
-        fast_source = entry["fast_source"]
-        return fast_source + entry.get("exact_source", ""), len(fast_source)
-    return source, fast_len
-
-
-def from_cache(original: FunctionType, entry: dict, namespace: Any) -> FunctionType:
-    """`materialize` for an entry of the import hook, lazily when it can be: the path of every
-    function of a warm import, so it does only what a lazy function needs."""
-    code = entry.get("code")
-    source, fast_len = _module_text(entry)
-    if code is None or entry.get("hidden") or code.co_names[:1] not in _LAZY_PROLOGUES:
+def from_cache(original: FunctionType, entry: CachedFunction, namespace: Any, hidden: dict[str, Any] | None) -> FunctionType:
+    """`materialize` for a record of the import hook, lazily when it can be: the path of every
+    function of a warm import, so it does only what a lazy function needs. `hidden`: the
+    module-level objects it reads (precompiled.hidden_objects), when it reads any. The record
+    holds every field read here (hook/cachefile.py ``entry_problem``): the module's text whole,
+    ``source``, cut into its two parts at ``fast_len``."""
+    code = entry["code"]
+    source, fast_len = entry["source"], entry["fast_len"]
+    if code is None or entry["hidden"] or code.co_names[:1] not in _LAZY_PROLOGUES:
         return materialize(
             original,
             source[:fast_len],
             entry["entry"],
             exact_source=source[fast_len:],
-            exact_entry=entry.get("exact_entry"),
-            hidden=hidden_objects(original, entry.get("hidden", ())),
+            exact_entry=entry["exact_entry"],
+            hidden=hidden,
             namespace=namespace,
             code=code,
             lazy=True,
@@ -305,7 +283,7 @@ def from_cache(original: FunctionType, entry: dict, namespace: Any) -> FunctionT
             scalar_source=entry.get("scalar_source"),
         )
     register_source_lazily(code.co_filename, source)
-    vec = _lazy(code, (source, fast_len, entry.get("exact_entry")), original, namespace)
+    vec = _lazy(code, (source, fast_len, entry["exact_entry"], entry["helpers"]), original, namespace)
     kwdefaults = original.__kwdefaults__
     if kwdefaults is not None:
         vec.__kwdefaults__ = kwdefaults

@@ -17,30 +17,31 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from .records import Assumption, CachedFunction, Found, Hidden, HookOrigin, Options
+
 # co_filename -> (the globals of the module execution the entries were compiled for,
-# {(qualname, co_firstlineno): entry from _core.compile_module, plus "origin" ("hook" or "wheel")
-# and optionally "code" and "stub" (emit.materialize)}).
+# {(qualname, co_firstlineno): (origin, the function's record)}).
 #
 # Entries describe the text the hook read just before that module execution, and only that
 # execution may use them, each entry once: a function with the same file, name and line created
 # by anything else (runpy.run_path, spec_from_file_location + exec_module, exec(compile(...)),
 # the same module body run again) may come from an edited text, and is compiled from its own.
 # Checking costs an identity test and a dict pop per decorated function.
-_REGISTRY: dict[str, tuple[dict, dict[tuple[str, int], dict]]] = {}
+_REGISTRY: dict[str, tuple[dict, dict[tuple[str, int], Found]]] = {}
 #: co_filename -> the bytes the hook read for the module execution registered under it: the text
 #: its functions' code comes from, also once the file changes on disk (live_source.py).
 _SOURCES: dict[str, bytes] = {}
 
 
-def register(filename: str, entries: list[dict], origin: str, namespace: dict, source: bytes | None = None) -> None:
+def register(
+    filename: str, entries: list[CachedFunction], origin: HookOrigin, namespace: dict, source: bytes | None = None
+) -> None:
     """Makes a module's statically compiled functions available to the decorators of the module
     execution whose globals are `namespace`, in place of what was registered under `filename`."""
-    table = {}
-    for entry in entries:
-        if entry.get("status") == "ok":
-            entry["origin"] = origin
-            table[(entry["qualname"], entry["line"])] = entry
-    _REGISTRY[filename] = (namespace, table)
+    _REGISTRY[filename] = (
+        namespace,
+        {(e["qualname"], e["line"]): (origin, e) for e in entries if e.get("status") == "ok"},
+    )
     if source is not None:
         _SOURCES[filename] = source
 
@@ -65,41 +66,44 @@ def module_bytes(filename: str) -> list[bytes]:
     return found
 
 
-def _wheel_entry(fn: FunctionType) -> dict | None:
+def _wheel_entry(fn: FunctionType) -> Found | None:
     try:
         from . import wheel_artifacts
     except ImportError:
         return None
-    return wheel_artifacts.lookup(fn)
+    entry = wheel_artifacts.lookup(fn)
+    return None if entry is None else ("wheel", entry)
 
 
-def lookup(fn: FunctionType, options: dict) -> dict | None:
-    """The precompiled entry for `fn` if it is valid for the live function, else None."""
+def lookup(fn: FunctionType, options: dict) -> Found | None:
+    """Where `fn`'s precompiled record comes from, and the record, if it is valid for the live
+    function; else None."""
     code = fn.__code__
     registered = _REGISTRY.get(code.co_filename)
-    entry = None
+    found = None
     if registered is not None and registered[0] is fn.__globals__:
-        entry = registered[1].pop((fn.__qualname__, code.co_firstlineno), None)
-    if entry is None:
-        entry = _wheel_entry(fn)
-        if entry is None:
+        found = registered[1].pop((fn.__qualname__, code.co_firstlineno), None)
+    if found is None:
+        found = _wheel_entry(fn)
+        if found is None:
             return None
+    entry = found[1]
     entry_opts = entry.get("options") or {}
     if _matched_options != (entry_opts, options) and not _options_match(entry_opts, options):
         return None
     if not assumptions_hold(fn, entry.get("assumptions", ())):
         return None
-    return entry
+    return found
 
 
 #: The last (entry options, requested options) found to match, both kept alive here so that the
 #: identity comparison cannot meet a recycled object: a module's entries share their options dict
-#: (hook/compile.py `cacheable`), and each decorator of a warm import passes the same canonical
+#: (hook/compile.py `cached`), and each decorator of a warm import passes the same canonical
 #: dict (api.py), so the comparison below runs once per module.
 _matched_options: tuple = ()
 
 
-def _options_match(entry_opts: dict, options: dict) -> bool:
+def _options_match(entry_opts: Options, options: dict) -> bool:
     global _matched_options
     if (
         bool(entry_opts.get("protect_domains")) != options["protect_domains"]
@@ -185,6 +189,25 @@ def frozen_object(value: object) -> object:
         return copy.deepcopy(value)
     except Exception:  # noqa: BLE001 - an entry that cannot be copied (a module, a lock)
         return dict(value)
+
+
+def hidden_objects(original: FunctionType, hidden: list[Hidden]) -> dict[str, Any] | None:
+    """The module-level objects a precompiled record reads as globals (Enum classes; parameter
+    dicts, `None`, strings, Enum members, D14; exception classes and what a message reads, D21),
+    from the live function's globals, which its assumptions were checked against; a dict frozen
+    as the decorator freezes it; and the scalar originals of recursive functions (D19)."""
+    glob = original.__globals__
+    out: dict[str, Any] = {}
+    for kind, n in hidden:
+        if kind == "object":
+            out[n] = frozen_object(glob[n])
+        elif kind == "scalar":
+            from .emit import scalar_original
+
+            out[n] = scalar_original(original, n)
+    return out or None
+
+
 def _scoped(name: str) -> tuple[Any, str | None]:
     """The live value of `name` in another module of the program (``pkg.units:OFFSET``: a name
     a helper imported from ``pkg.units`` reads there, issue 12), and that module's file."""
@@ -219,7 +242,7 @@ def _file_sha256(path: str) -> str | None:
     return sha
 
 
-def assumptions_hold(fn: FunctionType, assumptions) -> bool:
+def assumptions_hold(fn: FunctionType, assumptions: list[Assumption]) -> bool:
     """Checks every (name, binding) the static compiler assumed against `fn`'s live globals.
     (Run for every function of a warm import: kept to one dictionary lookup and a comparison for
     the common bindings.)"""
@@ -306,7 +329,7 @@ def assumptions_hold(fn: FunctionType, assumptions) -> bool:
                 return False
         elif tag == "object":
             # D14: a module-level parameter dict, None, string or Enum member, read by the
-            # generated code through a global bound to a frozen copy (emit.hidden_objects).
+            # generated code through a global bound to a frozen copy (hidden_objects).
             if type(live).__name__ != binding[1] or not is_uniform_object(live):
                 return False
         elif tag == "exception":

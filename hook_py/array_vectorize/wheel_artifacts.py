@@ -34,9 +34,14 @@ from typing import Any
 
 from . import _core, docstring, emit
 
-# Shared with the writer, array_vectorize/build/precompile.py.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .records import ManifestFunction, WheelFunction
+
+# Shared with the writer, array_vectorize/build/precompile.py. Format 2: each function carries
+# the core's lists of out-of-line helper functions (``helpers``, ``exact_helpers``).
 ARTIFACT_DIR = "__vectorized__"
-FORMAT = 1
+FORMAT = 2
 
 # co_filename of a module -> _Manifest (its entries are None when there are no usable artifacts).
 _MODULES: dict[str, _Manifest] = {}
@@ -54,7 +59,7 @@ class _Manifest:
     __slots__ = ("entries", "namespace", "source", "used")
 
     def __init__(
-        self, loaded: tuple[dict[tuple[str, int], dict] | None, bytes | None], namespace: dict | None = None
+        self, loaded: tuple[dict[tuple[str, int], ManifestFunction] | None, bytes | None], namespace: dict | None = None
     ) -> None:
         self.entries, self.source = loaded  # source: the module's bytes, when they were the built ones
         self.namespace = namespace
@@ -67,9 +72,9 @@ def manifest_path(module_file: str) -> str:
     return os.path.join(head, ARTIFACT_DIR, tail[:-3] + ".json")
 
 
-def lookup(fn: types.FunctionType) -> dict | None:
-    """The wheel's entry for `fn` (with "origin": "wheel", "code" and "fast_source": the whole
-    generated module, since its code defines the exact body too), or None."""
+def lookup(fn: types.FunctionType) -> WheelFunction | None:
+    """The wheel's record for `fn` (its manifest entry with ``fast_source``, the whole generated
+    module, and ``code``, which defines the exact body and the helpers too), or None."""
     filename = fn.__code__.co_filename
     namespace = fn.__globals__
     manifest = _MODULES.get(filename)
@@ -94,9 +99,12 @@ def lookup(fn: types.FunctionType) -> dict | None:
     if loaded is None:
         return None
     source, code = loaded
-    found = dict(entry, origin="wheel", fast_source=source, code=code)
-    if "doc" in found and not _doc_is_compiled(fn):
-        del found["doc"]  # something assigned __doc__: the decorator builds it from the live one
+    # Without the precomputed docstring when something assigned __doc__: the decorator builds
+    # it from the live function.
+    keep_doc = _doc_is_compiled(fn)
+    found: WheelFunction = {k: v for k, v in entry.items() if k != "doc" or keep_doc}
+    found["fast_source"] = source
+    found["code"] = code
     return found
 
 
@@ -137,7 +145,7 @@ def module_bytes(filename: str) -> bytes | None:
     return None if manifest is None else manifest.source
 
 
-def _load_manifest(filename: str, module: str) -> tuple[dict[tuple[str, int], dict] | None, bytes | None]:
+def _load_manifest(filename: str, module: str) -> tuple[dict[tuple[str, int], ManifestFunction] | None, bytes | None]:
     """The manifest's entries and the module's bytes, or (None, None)."""
     if not filename.endswith(".py"):
         return None, None
@@ -158,10 +166,11 @@ def _load_manifest(filename: str, module: str) -> tuple[dict[tuple[str, int], di
         docs_valid = manifest.get("doc_key") == doc_key()
         entries = {}
         for e in manifest["functions"]:
-            e["assumptions"] = [(name, _binding(binding)) for name, binding in e["assumptions"]]
-            if not docs_valid:
-                e.pop("doc", None)
-            entries[(e["qualname"], e["line"])] = e
+            # As the core returned it: binding tuples, constants untagged (`_binding`); the
+            # precomputed docstring only when made by this interpreter and docstring.py.
+            read: ManifestFunction = {k: v for k, v in e.items() if k != "doc" or docs_valid}
+            read["assumptions"] = [(name, _binding(binding)) for name, binding in e["assumptions"]]
+            entries[(e["qualname"], e["line"])] = read
         return entries, source
     except (OSError, ValueError, KeyError, TypeError):
         return None, None
@@ -213,7 +222,7 @@ def _tupled(value: Any) -> Any:
     return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
 
 
-def _load_function(module_file: str, entry: dict) -> tuple[str, types.CodeType] | None:
+def _load_function(module_file: str, entry: ManifestFunction) -> tuple[str, types.CodeType] | None:
     head, tail = os.path.split(module_file)
     path = os.path.join(head, ARTIFACT_DIR, tail[:-3], entry["file"])
     loader = SourceFileLoader(f"{ARTIFACT_DIR}.{entry['qualname']}", path)

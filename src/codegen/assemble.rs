@@ -29,6 +29,11 @@ pub struct Generated {
     pub fast_source: String,
     /// The exact body's definition, after the blank lines that separate it from the entry's.
     pub exact_source: String,
+    /// The functions of out-of-line helpers (D7) that `fast_source` defines after the entry, in
+    /// order: emit runs that text for them, since the cached code of the entry defines none.
+    pub helpers: Vec<String>,
+    /// Those `exact_source` defines after the exact body.
+    pub exact_helpers: Vec<String>,
 }
 
 impl Generated {
@@ -264,10 +269,10 @@ pub fn generate(
     let mut fast_source = pyast::module_part(&fast, true);
     let mut exact_source = pyast::module_part(&exact, false);
     for (helpers, text) in [
-        (float_helpers, &mut fast_source),
-        (exact_helpers, &mut exact_source),
+        (&float_helpers, &mut fast_source),
+        (&exact_helpers, &mut exact_source),
     ] {
-        for h in &helpers {
+        for h in helpers {
             text.push_str(&pyast::module_part(h, false));
         }
     }
@@ -276,7 +281,19 @@ pub fn generate(
         exact_entry,
         fast_source,
         exact_source,
+        helpers: def_names(&float_helpers),
+        exact_helpers: def_names(&exact_helpers),
     }
+}
+
+/// The names of the functions `defs` define (each is a `def`: `Emitted::drain`).
+fn def_names(defs: &[Stmt]) -> Vec<String> {
+    defs.iter()
+        .filter_map(|d| match d {
+            Stmt::Def { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 fn python_name(n: &str) -> String {

@@ -231,6 +231,32 @@ mod tests {
     }
 
     #[test]
+    fn the_lists_of_helpers_are_the_functions_each_text_defines() {
+        let c = compiled(&fan_out(
+            20,
+            "return x * 0.5 if x > 1.0 else x",
+            "return h0(x)",
+        ));
+        let g = &c.generated;
+        let short = |names: &[String]| -> Vec<String> {
+            names
+                .iter()
+                .map(|n| n.trim_start_matches("_vec_helper_").to_string())
+                .collect()
+        };
+        assert!(!g.helpers.is_empty() && !g.exact_helpers.is_empty());
+        assert_eq!(short(&g.helpers), defined(&g.fast_source), "{}", c.source);
+        assert_eq!(
+            short(&g.exact_helpers),
+            defined(&g.exact_source),
+            "{}",
+            c.source
+        );
+        let inlined = compiled("def f(x):\n    return x * 2.0\n");
+        assert!(inlined.generated.helpers.is_empty() && inlined.generated.exact_helpers.is_empty());
+    }
+
+    #[test]
     fn the_argument_kinds_pick_the_function() {
         // In the float body `int(x)` is an int: h0 then has an instance per argument kind.
         let c = compiled(&fan_out(

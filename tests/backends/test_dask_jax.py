@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from array_vectorize import vectorize
-from behavior.test_language import CASES
+from behavior.language.test_constructs import CASES
 from oracle import BOOL_EDGES, check, floats, grid, ints
 
 da = pytest.importorskip("dask.array")
@@ -87,7 +87,7 @@ def test_clamps_between_large_arrays_on_dask_and_jax():
     """`_vec_clip`/`_vec_pick` (runtime/select.py) keep their one-pass form for NumPy; on Dask and
     under jax.jit they are the comparisons and `where`s: edge values in every operand, compared
     bit for bit with CPython."""
-    from behavior.test_minmax_params import EDGES, N_LARGE, _assert_bitwise, _cpython_bits, _operands, band, floor_at
+    from behavior.numbers.test_min_max_clip import EDGES, N_LARGE, _assert_bitwise, _cpython_bits, _operands, band, floor_at
 
     def operands(edges):
         args = _operands(np.random.default_rng(11), N_LARGE)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from array_vectorize import VectorizationError, vectorize
-from behavior.test_user_exceptions import HumidityRangeError, dew_point, dew_point_or_nan
+from behavior.exceptions.test_user_exceptions import HumidityRangeError, dew_point, dew_point_or_nan
 
 da = pytest.importorskip("dask.array")
 jax = pytest.importorskip("jax")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from array_vectorize import vectorize
-from behavior.test_raise_per_lane import f_string_message, returned_lanes_never_raise
+from behavior.exceptions.test_raise_per_lane import f_string_message, returned_lanes_never_raise
 
 da = pytest.importorskip("dask.array")
 jax = pytest.importorskip("jax")

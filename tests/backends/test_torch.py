@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from array_vectorize import vectorize
-from behavior.test_language import CASES, _check_case
+from behavior.language.test_constructs import CASES, _check_case
 
 torch = pytest.importorskip("torch")
 

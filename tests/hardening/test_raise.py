@@ -61,7 +61,7 @@ COMPILING = [
 
 REJECTED = [
     # (source, line and column of the `raise`). Raises compile inside loops too (D11,
-    # tests/behavior/test_raise_in_loops.py); inside a loop inside a `try` body they are
+    # tests/behavior/exceptions/test_raise_in_loops.py); inside a loop inside a `try` body they are
     # rejected, alone.
     (
         """

@@ -12,14 +12,14 @@ import time
 import pytest
 from hookproj import CALLS, MARKED, Project, cache_name
 
-from array_vectorize import hook
+from array_vectorize.hook import cachefile
 from array_vectorize.hook.cli import header_key
 
 IMPORT_MOD = "import mod\nout = {'f': mod.f.source, 'g': mod.g.source}"
 
 
 def valid_entries(path) -> list[dict]:
-    return hook.decode_cache(path.read_bytes(), None)
+    return cachefile.decode_cache(path.read_bytes(), None)
 
 
 def test_cold_import_compiles_and_writes_the_cache(project: Project):
@@ -102,7 +102,7 @@ def _truncate(data: bytes) -> bytes:
 
 
 def _flip_payload(data: bytes) -> bytes:
-    i = hook.HEADER_SIZE + (len(data) - hook.HEADER_SIZE) // 2
+    i = cachefile.HEADER_SIZE + (len(data) - cachefile.HEADER_SIZE) // 2
     return data[:i] + bytes([data[i] ^ 0x10]) + data[i + 1 :]
 
 
@@ -150,6 +150,81 @@ def test_corrupted_cache_files_heal(warm_cache, tmp_path, corruption):
     again = project.run(IMPORT_MOD)
     assert again.stats["compiled"] == 0 and again.hook_stat("hook_cache_hits") == 1
     assert again.out == healed.out
+
+
+#: Helpers that call the next one twice, past the inlining budget: the core compiles them out of
+#: line, as functions defined in the generated module's text besides the entry (D7).
+OUT_OF_LINE = (
+    "from array_vectorize import vectorize\n\n"
+    + "".join(f"def h{i}(x):\n    return h{i + 1}(x) + h{i + 1}(x * 0.5)\n\n" for i in range(20))
+    + "def h20(x):\n    return x * 2.0 if x > 1.0 else x\n\n\n@vectorize\ndef f(x):\n    return h0(x)\n"
+)
+CALL_F = "import numpy as np, mod\nout = mod.f(np.array([-1.0, 0.5, 1.5, 3.0])).tolist()"
+
+
+def _as_previous_format(data: bytes) -> bytes:
+    """The cache file as the previous format wrote it: the same records without the core's lists
+    of helper functions (emit searched the generated text for them then), under that version."""
+    import marshal
+
+    from array_vectorize import _core
+
+    record = marshal.loads(data[cachefile.HEADER_SIZE :])
+    record["entries"] = [{k: v for k, v in e.items() if k not in ("helpers", "exact_helpers")} for e in record["entries"]]
+    payload = marshal.dumps(record)
+    return b"".join(
+        [
+            data[:8],
+            (cachefile.CACHE_FORMAT_VERSION - 1).to_bytes(4, "little"),
+            data[12:76],
+            len(payload).to_bytes(8, "little"),
+            _core.checksum64(payload).to_bytes(8, "little"),
+            payload,
+        ]
+    )
+
+
+def test_a_cache_file_of_the_previous_format_is_compiled_again(project: Project):
+    """The current format added the helper lists: a file of the previous one, whose records lack
+    them, is a miss (never an import error, never a function without its helpers) and is written
+    again."""
+    project.write("mod.py", OUT_OF_LINE)
+    cold = project.run(CALL_F)
+    path = project.cache_files()[0]
+    valid = path.read_bytes()
+    assert [e["helpers"] for e in valid_entries(path)][0], "the entry's text defines helper functions"
+    path.write_bytes(_as_previous_format(valid))
+    healed = project.run(CALL_F, env={"ARRAY_VECTORIZE_DEBUG": "hook"})
+    version = cachefile.CACHE_FORMAT_VERSION
+    assert f"cache file unusable: format version {version - 1}, expected {version}" in healed.stderr
+    assert healed.hook_stat("hook_cache_invalid") == 1 and healed.hook_stat("hook_cache_writes") == 1
+    assert healed.out == cold.out
+    assert path.read_bytes() == valid
+    warm = project.run(CALL_F)
+    assert warm.stats["compiled"] == 0 and warm.stats["disk_cache_hits"] == 1 and warm.out == cold.out
+    # CPython's own values, element by element (the scalar original).
+    scalar = project.run("import mod\nout = [mod.f._vectorized_original(v) for v in (-1.0, 0.5, 1.5, 3.0)]", hook=False)
+    assert warm.out == scalar.out
+
+
+def test_a_warm_function_defines_the_helper_functions_its_record_lists_and_nothing_else(project: Project):
+    """A warm import makes each function from its cached code; its first call runs the entry's
+    text only when the record lists functions of out-of-line helpers there (D7), and then
+    defines exactly those."""
+    project.write("mod.py", OUT_OF_LINE)
+    project.write("plain.py", MARKED)
+    body = (
+        "import numpy as np, mod, plain\n_x = np.array([0.5, 2.0])\nmod.f(_x)\nplain.f(_x, _x)\n"
+        "out = [sorted(k for k in mod.f.__globals__ if k.startswith('_vec_helper_')), 'f' in plain.f.__globals__,"
+        " [k for k in plain.f.__globals__ if k.startswith('_vec_helper_')]]"
+    )
+    project.run(body)
+    warm = project.run(body)
+    assert warm.stats["compiled"] == 0 and warm.stats["disk_cache_hits"] == 3
+    listed = valid_entries(project.root / "__pycache__" / cache_name("mod"))[0]["helpers"]
+    assert listed and warm.out[0] == sorted(listed)
+    # No helpers: the entry's text is not run again (it would define `f` in the globals).
+    assert warm.out[1] is False and warm.out[2] == []
 
 
 @pytest.mark.parametrize("how", ["env", "-B"])

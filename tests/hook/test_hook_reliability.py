@@ -11,7 +11,8 @@ import math
 import pytest
 from hookproj import Project
 
-from array_vectorize import _core, hook
+from array_vectorize import _core
+from array_vectorize.hook import cachefile
 
 LOADS = '''\
 from array_vectorize import vectorize
@@ -95,7 +96,7 @@ def _rewrite(path, mutate) -> None:
     """The cache file at `path` with its record changed by `mutate`, under a header that matches
     (key, length, checksum): as the hook's writer would have written it."""
     data = path.read_bytes()
-    record = marshal.loads(data[hook.HEADER_SIZE :])
+    record = marshal.loads(data[cachefile.HEADER_SIZE :])
     mutate(record)
     payload = marshal.dumps(record)
     length = len(payload).to_bytes(8, "little") + _core.checksum64(payload).to_bytes(8, "little")
@@ -109,7 +110,7 @@ def test_a_cache_entry_missing_a_field_or_holding_a_wrong_type_is_recompiled(pro
     project.write("rates_0.py", RATES)
     cold = project.run("import rates_0")
     (path,) = project.cache_files()
-    entries = hook.decode_cache(path.read_bytes(), None)
+    entries = cachefile.decode_cache(path.read_bytes(), None)
     cases = []
     for i, entry in enumerate(entries):
         for field, value in entry.items():
@@ -151,7 +152,7 @@ def test_a_cache_entry_missing_a_field_or_holding_a_wrong_type_is_recompiled(pro
     assert res.hook_stat("hook_cache_invalid") == len(cases), [c[:2] for c in cases]
     for k, case in enumerate(cases, start=1):
         rewritten = project.root / "__pycache__" / path.name.replace("rates_0", f"rates_{k}")
-        assert hook.decode_cache(rewritten.read_bytes(), None) == [dict(e) for e in hook.decode_cache(path.read_bytes(), None)], case
+        assert cachefile.decode_cache(rewritten.read_bytes(), None) == [dict(e) for e in cachefile.decode_cache(path.read_bytes(), None)], case
 
 
 def test_a_module_too_deep_for_pythons_parser_is_left_to_the_normal_import(project: Project):

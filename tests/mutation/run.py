@@ -49,8 +49,9 @@ class Mutation:
     old: str
     new: str
     what: str
-    #: A file of tests/behavior the behaviour layer runs first (the rest after it, as always):
-    #: for a mutation only that file's forcing reaches, so that catching it takes seconds.
+    #: A file of tests/behavior (its path below that folder) the behaviour layer runs first (the
+    #: rest after it, as always): for a mutation only that file's forcing reaches, so that
+    #: catching it takes seconds.
     first: str = ""
 
 
@@ -168,7 +169,7 @@ MUTATIONS: List[Mutation] = [
         "        full[lanes.index] = c",
         "        full[lanes.index[: len(lanes.index) // 2]] = c[: len(lanes.index) // 2] if getattr(c, 'ndim', 0) else c",
         "a packed while loop writes back only the first half of the lanes it still held",
-        first="test_packed_loops.py",
+        first="runtime/test_packed_loops.py",
     ),
     Mutation(
         "blocked-notes-number-lanes-within-the-block", "runtime/blocked.py",
@@ -225,56 +226,56 @@ MUTATIONS: List[Mutation] = [
         "    h = split(a)\n",
         "    h = a\n",
         "erf/erfc: exp(-x*x) without the exact split of x*x (erfc(12.3) 17 ulps off, erfc(25.26) 465)",
-        first="test_special_calls.py",
+        first="calls/test_special_calls.py",
     ),
     Mutation(
         "special-erf-scaled", "runtime/special.py",
         "xp.copysign(1.0 - tail, x)",
         "xp.copysign((1.0 - tail) * 1.01, x)",
         "erf beyond |x| = 0.5 scaled by 1.01",
-        first="test_special_calls.py",
+        first="calls/test_special_calls.py",
     ),
     Mutation(
         "special-erfc-scaled", "runtime/special.py",
         "xp.where(x < 0.0, 2.0 - tail, tail))",
         "xp.where(x < 0.0, 2.0 - tail, tail * 1.01))",
         "erfc of x >= 0.5 scaled by 1.01",
-        first="test_special_calls.py",
+        first="calls/test_special_calls.py",
     ),
     Mutation(
         "special-gamma-power-through-exp-log", "runtime/special.py",
         "    b = xp.pow(a, (a - 0.5) * 0.5)",
         "    b = xp.exp(xp.log(a) * ((a - 0.5) * 0.5))",
         "gamma: Stirling's a ** ((a - 0.5) / 2) as exp(log(a) * ...), whose error grows with a (hundreds of ulps near 171)",
-        first="test_special_calls.py",
+        first="calls/test_special_calls.py",
     ),
     Mutation(
         "special-lgamma-small-piece-too-wide", "runtime/special.py",
         "    result = xp.where(a < 1e-20, -xp.log(safe), result)",
         "    result = xp.where(a < 1e-8, -xp.log(safe), result)",
         "lgamma: -log|x| used up to |x| < 1e-8, where it drops Euler's constant times x",
-        first="test_special_calls.py",
+        first="calls/test_special_calls.py",
     ),
     Mutation(
         "fsum-tie-ignores-the-next-partial", "runtime/special_exact.py",
         "    return xp.where(xp.logical_and(same_sign, up - hi == twice), up, hi)",
         "    return hi",
         "fsum: a half-way rounding error always rounds to even, whatever the partial below says (fsum((1.0, 2**-53, 2**-106)))",
-        first="test_special_calls.py",
+        first="calls/test_special_calls.py",
     ),
     Mutation(
         "isclose-abs-tol-exclusive", "runtime/special_exact.py",
         "        near = xp.logical_or(near, diff <= tol_abs)",
         "        near = xp.logical_or(near, diff < tol_abs)",
         "isclose: a difference exactly equal to abs_tol is not close",
-        first="test_special_calls.py",
+        first="calls/test_special_calls.py",
     ),
     Mutation(
         "isclose-rel-tol-exclusive", "runtime/special_exact.py",
         "        near = xp.logical_or(diff <= xp.abs(rel * b), diff <= xp.abs(rel * a))",
         "        near = xp.logical_or(diff < xp.abs(rel * b), diff < xp.abs(rel * a))",
         "isclose: a difference exactly rel_tol times the larger magnitude is not close",
-        first="test_special_calls.py",
+        first="calls/test_special_calls.py",
     ),
 ]
 

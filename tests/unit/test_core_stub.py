@@ -1,5 +1,6 @@
 """The hand-written `_core.pyi` names exactly what the compiled module exports, with the same
-parameters (a light stubtest: the stub is parsed, the module introspected)."""
+parameters (a light stubtest: the stub is parsed, the module introspected), and the records it
+returns (declared in records.py) have exactly the fields the core gives them."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from pathlib import Path
 
 from array_vectorize import _core
 
-STUB = Path(__file__).resolve().parents[2] / "hook_py" / "array_vectorize" / "_core.pyi"
+PACKAGE = Path(__file__).resolve().parents[2] / "hook_py" / "array_vectorize"
+STUB = PACKAGE / "_core.pyi"
+RECORDS = PACKAGE / "records.py"
 
 
 def stub_items():
@@ -30,3 +33,57 @@ def test_stub_matches_module():
         assert stub_params == real_params, name
     for name in classes:
         assert isinstance(getattr(_core, name), type)
+
+
+def declared_fields() -> dict[str, tuple[set[str], set[str]]]:
+    """records.py's TypedDicts: name -> (required fields, all fields), bases included."""
+    classes = {n.name: n for n in ast.walk(ast.parse(RECORDS.read_text())) if isinstance(n, ast.ClassDef)}
+    out: dict[str, tuple[set[str], set[str]]] = {}
+
+    def fields(name: str) -> tuple[set[str], set[str]]:
+        if name not in out:
+            node = classes[name]
+            total = not any(k.arg == "total" and not k.value.value for k in node.keywords)
+            own = {s.target.id for s in node.body if isinstance(s, ast.AnnAssign)}
+            required, every = (set(own) if total else set()), set(own)
+            for base in node.bases:
+                if isinstance(base, ast.Name) and base.id in classes:
+                    r, e = fields(base.id)
+                    required, every = required | r, every | e
+            out[name] = (required, every)
+        return out[name]
+
+    for name in classes:
+        fields(name)
+    return out
+
+
+#: Helpers that call the next one twice, past the inlining budget: the core compiles them out of
+#: line, as functions of the generated module (D7).
+HELPERS = "".join(f"def h{i}(x):\n    return h{i + 1}(x) + h{i + 1}(x * 0.5)\n\n" for i in range(20))
+HELPERS += "def h20(x):\n    return x * 2.0 if x > 1.0 else x\n\n"
+SOURCE = HELPERS + "def g(x):\n    return h0(x)\n"
+
+
+def test_compile_function_returns_the_declared_record():
+    required, every = declared_fields()["CompiledFunction"]
+    got = _core.compile_function("def f(x):\n    return x * 2.0\n", "m.py", 1, "f", {}, {})
+    assert required <= set(got) <= every, (required - set(got), set(got) - every)
+    with_ir = _core.compile_function("def f(x):\n    return x * 2.0\n", "m.py", 1, "f", {}, {"ir": True})
+    assert set(with_ir) == set(got) | {"ir", "float_ir"} and {"ir", "float_ir"} <= every
+
+
+def test_compile_module_returns_the_declared_records():
+    _, every = declared_fields()["ModuleFunction"]
+    generated, _ = declared_fields()["Generated"]
+    text = "from array_vectorize import vectorize\n\n" + SOURCE.replace("def g", "@vectorize\ndef g")
+    text += "\n@vectorize\ndef bad(x):\n    return [x]\n"
+    ok, bad = _core.compile_module(text, "m.py")
+    assert (ok["status"], bad["status"]) == ("ok", "error")
+    assert generated <= set(ok) <= every, (generated - set(ok), set(ok) - every)
+    assert set(bad) <= every, set(bad) - every
+    # The helper lists are what the two texts define besides their own function.
+    assert ok["helpers"] and ok["exact_helpers"], ok["source"]
+    for part, names in (("fast_source", ok["helpers"]), ("exact_source", ok["exact_helpers"])):
+        defined = [n.name for n in ast.parse(ok[part]).body if isinstance(n, ast.FunctionDef)][1:]
+        assert names == defined, (part, names, defined)

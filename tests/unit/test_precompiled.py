@@ -5,6 +5,7 @@ kind, with the values where ``==`` and "the same constant" part ways."""
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -104,3 +105,25 @@ def test_a_name_bound_by_a_closure_is_never_the_global_assumed():
         return x * K
 
     assert not precompiled.assumptions_hold(f, [("K", ("const", 2.0))])
+
+
+def test_a_registered_record_comes_back_with_its_origin_and_unchanged():
+    """The registry keeps where each record came from beside it (records.Found): the record the
+    hook read or made is never changed, and serves one decoration."""
+
+    def rate(x):
+        return x * 0.5
+
+    code = rate.__code__
+    record = {"qualname": rate.__qualname__, "line": code.co_firstlineno, "status": "ok", "options": {}, "assumptions": []}
+    rejected = {"qualname": "other", "line": 1, "status": "error"}
+    before = (dict(record), dict(rejected))
+    options = {"protect_domains": False, "fallback": False, "optimize": sys.flags.optimize > 0, "nan_on_raise": False}
+    precompiled.register(code.co_filename, [record, rejected], "cache", rate.__globals__)
+    try:
+        found = precompiled.lookup(rate, options)
+        assert found == ("cache", record) and found[1] is record
+        assert (record, rejected) == before
+        assert precompiled.lookup(rate, options) is None  # one use per module execution
+    finally:
+        precompiled.forget(code.co_filename)

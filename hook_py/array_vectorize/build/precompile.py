@@ -34,6 +34,10 @@ from .config import Config
 from .errors import BuildError
 from .wheelfile import Entry
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..records import ManifestFunction, ModuleFunction
+
 MARKER = b"vectorize"
 
 
@@ -183,23 +187,22 @@ def compile_marked(
             filename = _artifact_name(fn, files)
             source = fn["source"].encode("utf-8")
             files[filename] = source
-            manifest_functions.append(
-                {
-                    "qualname": fn["qualname"],
-                    "name": fn["name"],
-                    "line": fn["line"],
-                    "options": fn["options"],
-                    "entry": fn["entry"],
-                    "hidden": [list(h) for h in fn.get("hidden") or ()],
-                    "element_sites": [list(site) for site in fn.get("element_sites") or ()],
-                    "assumptions": [[name, _binding_json(b)] for name, b in fn["assumptions"]],
-                    "file": filename,
-                    "source_sha256": _core.sha256_hex(source),
-                }
-            )
+            record: ManifestFunction = {
+                "qualname": fn["qualname"],
+                "name": fn["name"],
+                "line": fn["line"],
+                "options": fn["options"],
+                "entry": fn["entry"],
+                "helpers": fn["helpers"],
+                "exact_helpers": fn["exact_helpers"],
+                "hidden": [list(h) for h in fn.get("hidden") or ()],
+                "element_sites": [list(site) for site in fn.get("element_sites") or ()],
+                "assumptions": [[name, _binding_json(b)] for name, b in fn["assumptions"]],
+                "file": filename,
+                "source_sha256": _core.sha256_hex(source),
+            }
             doc = docs.get((fn["qualname"], fn["line"]))
-            if doc is not None:
-                manifest_functions[-1]["doc"] = doc
+            manifest_functions.append(record if doc is None else {**record, "doc": doc})
             report.precompiled.append(target)
         if not manifest_functions and not left_to_runtime:
             continue
@@ -224,7 +227,7 @@ def compile_marked(
     return Outcome(artifacts, report, problems, targets)
 
 
-def _docstrings(data: bytes, text: str, functions: list[dict]) -> dict[tuple[str, int], str]:
+def _docstrings(data: bytes, text: str, functions: list[ModuleFunction]) -> dict[tuple[str, int], str]:
     """The vectorized docstring of each compiled function, as the decorator would build it from
     the live function, without running the module: Python compiles the module's text (compile
     executes nothing), each function object is made from its code object, and ``inspect`` reads
@@ -282,7 +285,7 @@ def _runtime(config: Config, target: str) -> bool:
     return any(fnmatch.fnmatchcase(target, p) for p in config.runtime)
 
 
-def _artifact_name(fn: dict, taken: dict[str, bytes]) -> str:
+def _artifact_name(fn: ModuleFunction, taken: dict[str, bytes]) -> str:
     name = f"{fn['qualname']}.py"
     if name in taken:  # the same qualname defined twice in one module
         name = f"{fn['qualname']}-{fn['line']}.py"

@@ -6,7 +6,8 @@ against CPython element by element (docs/testing.md).
 * ``generator.py`` writes well-formed random programs (module text: constants, helpers, lambdas
   and the entry function ``f``), plus, at a low rate, programs with one unsupported construct
   that must be rejected with a positioned ``VectorizationError``; its statements and its
-  expressions are the mixins ``grammar_statements.py`` and ``grammar_expressions.py``;
+  expressions are the mixins ``grammar_statements.py`` and ``grammar_expressions.py``, and
+  ``grammar_env.py`` the names in scope that all of them read;
 * ``grammar_raise.py`` (D11: ``raise``, ``assert``, a validation helper, ``try``) and
   ``grammar_calls.py`` (D14 uniform parameters, D16 NumPy calls, D17 functions) are the
   generator's newer parts, drawn from a random stream of their own;
@@ -17,7 +18,8 @@ against CPython element by element (docs/testing.md).
 * ``inputs.py`` makes the input columns (random and edge values of float64, int64, uint64, bool);
 * ``oracle.py`` runs CPython on every element (with the IEEE values of D3 where it raises, and
   CPython's exceptions inside ``try`` bodies and from explicit raises) and holds the comparison of
-  one element; ``oracle_calls.py`` gives the D17 functions' IEEE values and ``np`` as NumPy;
+  one element; ``oracle_ieee.py`` holds the IEEE arithmetic and the facts of an element's run
+  (below both), ``oracle_calls.py`` gives the D17 functions' IEEE values and ``np`` as NumPy;
 * ``model.py`` interprets the IR the core reports, with CPython's semantics and with the
   documented array rules, to tell a documented difference from a bug (docs/testing.md);
 * ``minimize.py`` shrinks a failing program while the failure persists;

@@ -22,10 +22,11 @@ can go on past a known bug. With ``reject=True`` one unsupported construct is in
 (``REJECTIONS``): the program must be rejected with a diagnostic on that line.
 
 This module holds the program level (imports, constants, tuples, tables, lambdas, helpers, the
-signature of ``f``, rejections), the feature lists and ``Program``/``Callee``/``Env``; the rest of
-the grammar is in ``Generator``'s mixins: ``grammar_statements.py`` (blocks, branches, loops),
-``grammar_expressions.py`` (numbers and conditions), ``grammar_raise.py`` (D11) and
-``grammar_calls.py`` (D14, D16, D17) and ``grammar_recursion.py`` (D19, D21).
+signature of ``f``, rejections), the feature lists and ``Program`` (``Callee`` and ``Env``, which
+every mixin reads, are ``grammar_env.py``'s); the rest of the grammar is in ``Generator``'s
+mixins: ``grammar_statements.py`` (blocks, branches, loops), ``grammar_expressions.py`` (numbers
+and conditions), ``grammar_raise.py`` (D11), ``grammar_calls.py`` (D14, D16, D17) and
+``grammar_recursion.py`` (D19, D21).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from .grammar_calls import ENUM_CLASS, CallGrammar
+from .grammar_env import Callee, Env
 from .grammar_expressions import EXACT_MATH, FLOOR_MATH, PRED_MATH, TRANSCENDENTAL, ExpressionGrammar
 from .grammar_raise import USER_EXCEPTION, RaisingGrammar
 from .grammar_recursion import RecursionGrammar
@@ -87,39 +89,6 @@ class Program:
     uniforms: Dict[int, list] = field(default_factory=dict)  # position of a uniform parameter -> objects a call passes
     nan_on_raise: bool = False  # also check the program compiled with nan_on_raise=True (D11)
     protect_domains: bool = False  # also check the program compiled with protect_domains=True (D1)
-
-
-@dataclass
-class Callee:
-    name: str
-    params: List[str]
-    arity: int = 1  # how many values it returns (a tuple when more than 1, D13)
-
-
-@dataclass
-class Env:
-    """Names readable at a point of the program."""
-
-    nums: List[str]
-    bools: List[str] = field(default_factory=list)
-    indices: Dict[str, List[int]] = field(default_factory=dict)  # loop index -> possible values
-    items: List[str] = field(default_factory=list)  # tuple-loop variables (Python scalars)
-    callees: List[Callee] = field(default_factory=list)
-    frozen: FrozenSet[str] = frozenset()  # names that must not be assigned (read by closures)
-
-    def copy(self) -> "Env":
-        return Env(list(self.nums), list(self.bools), dict(self.indices), list(self.items), list(self.callees), self.frozen)
-
-    def meet(self, other: "Env") -> "Env":
-        """Names defined on both paths."""
-        return Env(
-            [n for n in self.nums if n in other.nums],
-            [b for b in self.bools if b in other.bools],
-            {k: v for k, v in self.indices.items() if k in other.indices},
-            [i for i in self.items if i in other.items],
-            [c for c in self.callees if c in other.callees],
-            self.frozen,
-        )
 
 
 class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar, RecursionGrammar):

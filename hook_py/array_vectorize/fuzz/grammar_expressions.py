@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, List
 
 if TYPE_CHECKING:
-    from .generator import Callee, Env
+    from .grammar_env import Callee, Env
 
 TRANSCENDENTAL = (
     "exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import List
 
+from .grammar_env import Env
+
 #: Builtin exception classes of explicit raises (not OverflowError: the oracle tells an
 #: OverflowError from an int beyond the float range only inside ``try``, oracle.py).
 RAISE_CLASSES = ("ValueError", "ArithmeticError", "ZeroDivisionError")
@@ -72,8 +74,6 @@ class RaisingGrammar:
         self.used.add("validator")
         rng = self.ext_rng
         names = ["a", "b"][: rng.randint(1, min(2, len(params)))]
-        from .generator import Env
-
         env = Env(list(names))
         self.emit(0, "")
         self.emit(0, f"def check({', '.join(names)}):")

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import List
 
+from .grammar_env import Callee, Env
+
 #: The shapes of recursive helpers: count a parameter down, reflect the argument's sign, swap the
 #: arguments once, two functions calling each other.
 SHAPES = ("countdown", "countdown", "reflect", "swap", "mutual")
@@ -73,8 +75,6 @@ class RecursionGrammar:
 
     def recursive_helpers(self, callees: List) -> None:
         """Recursive helpers at module level (feature ``recursion``), callable from ``f``."""
-        from .generator import Callee
-
         rng = self.rec_rng
         if "recursion" in self.exclude or rng.random() >= 0.3:
             return
@@ -147,8 +147,6 @@ class RecursionGrammar:
 
     def rec_raise(self, names: List[str], indent: int) -> None:
         """Sometimes ``if test: raise ...`` in a recursive function (D11 across the residue)."""
-        from .generator import Env
-
         rng = self.rec_rng
         if rng.random() >= 0.3:
             return

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, List, Tuple
 from .grammar_expressions import COMPARE_OPS
 
 if TYPE_CHECKING:
-    from .generator import Env
+    from .grammar_env import Env
 
 
 class StatementGrammar:

@@ -4,8 +4,8 @@ uses (the fuzzer's ``check.py`` and the test suite's ``tests/oracle.py``).
 ``Evaluator(source, path, entry).run(args)`` is CPython's result for one element: the program
 runs unchanged, except that where CPython raises ``ZeroDivisionError``/``ValueError``/
 ``OverflowError`` or produces a complex number, the operation gives the documented IEEE value
-instead (D3; docs/semantics.md items 1-5, 7): the IEEE helpers below try CPython first and fall
-back only on its exception. The result is ``Ok(value, ieee)`` (``ieee``: some fallback was taken),
+instead (D3; docs/semantics.md items 1-5, 7): the IEEE helpers (``oracle_ieee.py``) try CPython
+first and fall back only on its exception. The result is ``Ok(value, ieee)`` (``ieee``: some fallback was taken),
 ``Skip(reason)`` (an integer power beyond 64 bits, which CPython would compute for ever) or
 ``Invalid(exc)`` (any other exception: the program is ill-formed, a fuzzer bug).
 
@@ -37,11 +37,30 @@ from typing import Any, Callable, Dict, List, Optional
 import numpy as np
 
 from .oracle_calls import special_math
-
-INT64_MIN = -(1 << 63)
-INT64_MAX = (1 << 63) - 1
-INT64_END = 1 << 63
-UINT64_END = 1 << 64
+from .oracle_ieee import (  # noqa: F401 - model.py reads some as oracle.<name>
+    EXACT_CONVERSIONS,
+    FALLBACKS,
+    INT64_END,
+    INT64_MIN,
+    SATURATED,
+    TRY_DEPTH,
+    UINT64_END,
+    WIDE,
+    Huge,
+    _saturate,
+    _wide,
+    _wide_add,
+    _wide_mul,
+    _wide_sub,
+    ieee_div,
+    ieee_floordiv,
+    ieee_int,
+    ieee_mod,
+    ieee_pow,
+    ieee_round,
+    in_try,
+    np_value,
+)
 
 
 @dataclass
@@ -80,129 +99,6 @@ class Raised:
 #: Exception classes a fuzzed program raises on purpose (explicit raises, asserts, numeric
 #: errors inside ``try``); anything else escaping the program is a fuzzer bug (``Invalid``).
 RAISED_CLASSES = (ArithmeticError, ValueError, AssertionError)
-
-
-class Huge(Exception):
-    """An integer power beyond 64 bits (``3 ** 2**63``): CPython would compute it for ever; the
-    vectorized code wraps it (item 6) or raises (item 17). The element is not compared."""
-
-
-# ------------------------------------------------------------------ D3: IEEE values, not errors
-
-
-#: How many times CPython raised and an IEEE value was taken instead (``Ok.ieee``).
-FALLBACKS = [0]
-
-#: How many ``try`` bodies are running: inside one, numeric errors are CPython's exceptions, sent
-#: to the ``except`` clauses (D11, item 30); D3's IEEE values hold everywhere else (handlers,
-#: ``else`` and ``finally`` included).
-TRY_DEPTH = [0]
-
-
-def in_try() -> bool:
-    return TRY_DEPTH[0] > 0
-
-
-#: Whether a finite float beyond int64 was saturated on the way (item 7; ``Ok.exact``), and
-#: whether conversions are CPython's exact ones instead (the second run that gives ``Ok.exact``).
-SATURATED = [False]
-EXACT_CONVERSIONS = [False]
-
-
-def np_value(fn: Callable[..., Any], *args: Any) -> Any:
-    """NumPy's value of ``fn`` on float64 operands (the IEEE value where CPython raises)."""
-    FALLBACKS[0] += 1
-    try:
-        xs = [np.float64(float(a)) for a in args]
-    except OverflowError:
-        raise Huge() from None
-    with np.errstate(all="ignore"):
-        return float(fn(*xs))
-
-
-def _ints(a: Any, b: Any) -> bool:
-    return type(a) in (int, bool) and type(b) in (int, bool)
-
-
-def ieee_div(a: Any, b: Any) -> Any:
-    if in_try():
-        return a / b
-    try:
-        return a / b
-    except ZeroDivisionError:  # items 1, 2: +-inf, nan for 0 / 0
-        return np_value(np.divide, a, b)
-    except OverflowError:  # int / int beyond the float range
-        raise Huge() from None
-
-
-def ieee_floordiv(a: Any, b: Any) -> Any:
-    if in_try():
-        return _wide(a // b)
-    try:
-        return _wide(a // b)
-    except ZeroDivisionError:  # int // 0 is 0 (item 2); the IEEE quotient for floats (item 1)
-        FALLBACKS[0] += 1
-        return 0 if _ints(a, b) else np_value(np.floor_divide, a, b)
-
-
-def ieee_mod(a: Any, b: Any) -> Any:
-    if in_try():
-        return a % b
-    try:
-        return a % b
-    except ZeroDivisionError:
-        FALLBACKS[0] += 1
-        return 0 if _ints(a, b) else np_value(np.remainder, a, b)
-
-
-def ieee_pow(a: Any, b: Any) -> Any:
-    if in_try():
-        return a ** b
-    if _ints(a, b) and b >= 64 and abs(a) >= 2:
-        if b > 100_000:
-            raise Huge()
-    try:
-        r = a ** b
-    except (ZeroDivisionError, OverflowError):  # item 4: 0.0 ** -1 is inf; overflow is inf
-        return np_value(np.power, a, b)
-    if type(r) is complex:  # item 4: (-8.0) ** (1/3) is nan
-        return np_value(np.power, a, b)
-    return _wide(r)
-
-
-def _saturate(x: float, exact: Callable[[float], int]) -> int:
-    """``int(x)``-like conversions of a float (item 7): nan gives 0, beyond int64 saturates.
-    Inside a ``try`` body, nan and inf raise as in CPython (item 30); other values saturate."""
-    if in_try() and (x != x or x in (math.inf, -math.inf)):
-        return exact(x)
-    if x != x or x in (math.inf, -math.inf):
-        FALLBACKS[0] += 1
-    if x != x:
-        return 0
-    if x >= 9.223372036854775807e18 or x < -9.223372036854775807e18:
-        if x not in (math.inf, -math.inf):
-            if EXACT_CONVERSIONS[0]:
-                return _wide(exact(x))
-            SATURATED[0] = True
-        return INT64_MAX if x > 0 else INT64_MIN
-    return exact(x)
-
-
-def ieee_int(x: Any = 0) -> Any:
-    return _saturate(x, int) if isinstance(x, float) else int(x)
-
-
-def ieee_round(x: Any, *nd: Any) -> Any:
-    if isinstance(x, float) and not nd:
-        return _saturate(x, round)
-    try:
-        # An int rounded to tens or more may leave int64 (`round(INT64_MAX, -1)`): WIDE, item 6.
-        return _wide(round(x, *nd))
-    except OverflowError:  # D17 table, round_digits: `round(1.7e308, -308)` is +-inf
-        if in_try():
-            raise
-        FALLBACKS[0] += 1
-        return math.copysign(math.inf, x)
 
 
 #: NumPy's counterpart of every math function that can raise (its value where CPython raises).
@@ -261,29 +157,6 @@ _OPERATORS = {
     ast.Div: "_ieee_div", ast.FloorDiv: "_ieee_floordiv", ast.Mod: "_ieee_mod", ast.Pow: "_ieee_pow",
     ast.Add: "_wide_add", ast.Sub: "_wide_sub", ast.Mult: "_wide_mul",
 }
-
-#: Whether the element being run computed an int outside int64's range (``Ok.wide``,
-#: ``Raised.wide``): there the vectorized value wraps (items 6, 13), so a condition on it, a
-#: raise decision included, may go the other way.
-WIDE = [False]
-
-
-def _wide(v: Any) -> Any:
-    if type(v) is int and not INT64_MIN <= v < INT64_END:
-        WIDE[0] = True
-    return v
-
-
-def _wide_add(a: Any, b: Any) -> Any:
-    return _wide(a + b)
-
-
-def _wide_sub(a: Any, b: Any) -> Any:
-    return _wide(a - b)
-
-
-def _wide_mul(a: Any, b: Any) -> Any:
-    return _wide(a * b)
 
 #: The D17 functions documented within some ulps of ``math`` (docs/semantics.md's D17 table).
 INEXACT_SPECIAL = ("erf", "erfc", "gamma", "lgamma")

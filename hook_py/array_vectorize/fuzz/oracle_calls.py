@@ -10,7 +10,8 @@
   ``**``, ``np.abs``/``np.floor``/``np.sign``/``np.maximum`` of ints stay ints), a bool counts
   as the int 0 or 1, and the float functions compute in float64.
 
-Nothing here knows what the compiler folds; the only facts read are the documented ones.
+Nothing here knows what the compiler folds; the only facts read are the documented ones. The
+IEEE helpers and the run's facts (``FALLBACKS``, ``in_try``) are ``oracle_ieee.py``'s.
 """
 
 from __future__ import annotations
@@ -21,11 +22,7 @@ from typing import Any, Callable, Dict
 
 import numpy as np
 
-
-def _in_try() -> bool:
-    from .oracle import in_try
-
-    return in_try()
+from .oracle_ieee import FALLBACKS, Huge, ieee_pow, in_try
 
 
 def _beyond_floats(args: Any) -> bool:
@@ -45,17 +42,13 @@ def _fallback(fn: Callable[..., Any], ieee: Callable[..., Any]) -> Callable[...,
         try:
             return fn(*args)
         except (ValueError, OverflowError):
-            if _in_try():
+            if in_try():
                 raise
             if _beyond_floats(args):
                 # CPython's OverflowError converting the int, not the function's own error (the
                 # D17 table): an int beyond 64 bits, which the vectorized code wraps (item 6)
                 # or refuses (item 17). The element is not compared.
-                from .oracle import Huge
-
                 raise Huge() from None
-            from .oracle import FALLBACKS
-
             FALLBACKS[0] += 1
             return ieee(*args)
 
@@ -162,8 +155,6 @@ class NumpyShim:
     @staticmethod
     def power(a: Any, b: Any) -> Any:
         if _is_int(a) and _is_int(b):
-            from .oracle import ieee_pow
-
             return ieee_pow(int(a), int(b))
         return _quiet(np.power, a, b)
 

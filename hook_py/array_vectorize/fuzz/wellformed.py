@@ -76,6 +76,9 @@ def check_module(module: ast.Module, entry: str) -> None:
     for stmt in module.body:
         if wellformed_recursion.module_stmt(info, stmt) or wellformed_ext.module_stmt(info, stmt):
             continue
+        if isinstance(stmt, ast.FunctionDef) and not any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
+            checking_function(info, stmt)
+            continue
         if isinstance(stmt, ast.Import):
             if [a.name for a in stmt.names] != ["math"] or stmt.names[0].asname:
                 raise Invalid("only `import math`")
@@ -149,6 +152,18 @@ def lambda_params(node: ast.Lambda) -> List[str]:
     if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs:
         raise Invalid("lambda signature")
     return [x.arg for x in a.args]
+
+
+def checking_function(info: ModuleInfo, node: ast.FunctionDef) -> None:
+    """``check(...)`` (D11, ``grammar_raise.py``): a module-level function of raises and asserts
+    only, which returns nothing and is called only as a statement."""
+    params = function_params(node)
+    scope = Scope(info, set(params), {p: "num" for p in params})
+    for s in node.body:
+        if not isinstance(s, (ast.If, ast.Assert, ast.Raise)):
+            raise Invalid("a checking function holds raises and asserts only")
+        scope.stmt(s)
+    info.checkers[node.name] = len(params)
 
 
 def function_params(node: ast.FunctionDef) -> List[str]:

@@ -6,9 +6,9 @@ defined, the walrus of an ``if`` test, tuple indexes in range and table indexes 
 
 The statement walk that tracks which names are defined, and the kinds of variables, stay in
 ``wellformed.py`` (``Scope``); the D11, D14, D16 and D17 forms are delegated to
-``wellformed_ext.py`` (``expr``, ``call``). The tables of allowed operators and arities and the
-checker's exception ``Invalid`` live here, below ``wellformed.py``, which imports ``Invalid``
-(``wellformed.Invalid`` is the same class) and the tables it needs.
+``wellformed_ext.py`` (``expr``, ``call``). The tables of allowed operators and arities live
+here, below ``wellformed.py``, which imports them; the checker's exception ``Invalid`` is
+``wellformed_ext.py``'s, below both (``wellformed.Invalid`` is the same class).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 
 from . import wellformed_ext
+from .wellformed_ext import Invalid
 
 BUILTIN_ARITY = {"abs": (1, 1), "min": (2, 5), "max": (2, 5), "int": (1, 1), "float": (1, 1), "bool": (1, 1), "round": (1, 1), "pow": (2, 2)}
 MATH_ARITY = {
@@ -28,10 +29,6 @@ MATH_ARITY = {
 MATH_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
 ALLOWED_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 ALLOWED_CMPOPS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
-
-
-class Invalid(Exception):
-    pass
 
 
 class ExpressionRules:

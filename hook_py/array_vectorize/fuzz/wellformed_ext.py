@@ -4,8 +4,9 @@ rules, ``wellformed_expressions.py``) and ``wellformed.check_module``:
 
 * module level: ``import numpy as np``, ``import enum``, ``class Mode(enum.Enum)`` with int
   members, exception classes of a builtin or an earlier one whose body is ``pass`` or a docstring
-  (``class RangeError(ValueError): pass``), and ``check(...)``, a function of raises and
-  asserts only that returns nothing, called only as a statement;
+  (``class RangeError(ValueError): pass``); ``check(...)``, a function of raises and asserts only
+  that returns nothing, called only as a statement, is ``wellformed.check_module``'s (its body
+  is checked by ``wellformed.Scope``);
 * ``raise Class(args)`` of a builtin or module exception class, ``assert``, and ``try`` with
   ``except`` clauses naming exception classes, ``else`` and ``finally`` (inside loops too); after
   a ``try``, the names every completing path assigned are defined;
@@ -19,6 +20,11 @@ from __future__ import annotations
 
 import ast
 from typing import Any, List, Set
+
+
+class Invalid(Exception):
+    """What the checker raises for a program that is not well-formed (``wellformed.Invalid`` and
+    ``wellformed_expressions.Invalid`` are this class): defined here, below both."""
 
 EXCEPTIONS = {"ValueError", "ArithmeticError", "ZeroDivisionError", "OverflowError", "AssertionError"}
 NP_ARITY = {
@@ -41,15 +47,8 @@ def uniforms_marked(fn: ast.FunctionDef) -> bool:
     return all(a.annotation is not None or a.arg in read for a in fn.args.args if a.arg in UNIFORM)
 
 
-def _invalid() -> type:
-    from .wellformed import Invalid as WInvalid
-
-    return WInvalid
-
-
 def module_stmt(info: Any, stmt: ast.stmt) -> bool:
     """Whether ``stmt`` is one of the module statements above (recorded in ``info``)."""
-    bad = _invalid()
     if isinstance(stmt, ast.Import):
         names = [(a.name, a.asname) for a in stmt.names]
         if names == [("numpy", "np")]:
@@ -70,33 +69,21 @@ def module_stmt(info: Any, stmt: ast.stmt) -> bool:
         if isinstance(base, ast.Attribute) and ast.unparse(base) == "enum.Enum":
             for s in stmt.body:
                 if not (isinstance(s, ast.Assign) and isinstance(s.value, ast.Constant) and type(s.value.value) is int):
-                    raise bad("enum members")
+                    raise Invalid("enum members")
             info.enums[stmt.name] = {s.targets[0].id for s in stmt.body}
             return True
-        raise bad(f"class {stmt.name}")
-    if isinstance(stmt, ast.FunctionDef) and not any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
-        from .wellformed import Scope, function_params
-
-        params = function_params(stmt)
-        scope = Scope(info, set(params), {p: "num" for p in params})
-        for s in stmt.body:
-            if not isinstance(s, (ast.If, ast.Assert, ast.Raise)):
-                raise bad("a checking function holds raises and asserts only")
-            scope.stmt(s)
-        info.checkers[stmt.name] = len(params)
-        return True
+        raise Invalid(f"class {stmt.name}")
     return False
 
 
 def stmt(scope: Any, node: ast.stmt) -> Any:
     """Whether ``node`` falls through, or None when it is none of the statements above."""
-    bad = _invalid()
     if isinstance(node, ast.Raise):
         exc = node.exc
         if node.cause is not None or not (isinstance(exc, ast.Call) and isinstance(exc.func, ast.Name)):
-            raise bad("raise form")
+            raise Invalid("raise form")
         if exc.func.id not in EXCEPTIONS | scope.info.exceptions or exc.keywords:
-            raise bad(f"raise {exc.func.id}")
+            raise Invalid(f"raise {exc.func.id}")
         for a in exc.args:
             message(scope, a)
         return False
@@ -110,7 +97,7 @@ def stmt(scope: Any, node: ast.stmt) -> Any:
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name):
         call = node.value
         if scope.info.checkers.get(call.func.id) != len(call.args) or call.keywords:
-            raise bad("call statement")
+            raise Invalid("call statement")
         for a in call.args:
             scope.expr(a)
         return True
@@ -130,40 +117,38 @@ def message(scope: Any, node: ast.expr) -> None:
         for v in node.values:
             if isinstance(v, ast.FormattedValue):
                 if v.format_spec is not None or v.conversion != -1:
-                    raise _invalid()("f-string form")
+                    raise Invalid("f-string form")
                 scope.expr(v.value)
         return
     scope.expr(node)
 
 
 def try_stmt(scope: Any, node: ast.Try) -> bool:
-    bad = _invalid()
     before = set(scope.defined)
     outs: List[Set[str]] = []
     if scope.block(node.body) and (not node.orelse or scope.block(node.orelse)):
         outs.append(scope.defined)
     if not node.handlers:
-        raise bad("try without except")
+        raise Invalid("try without except")
     for h in node.handlers:
         names = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
         if h.name or not all(isinstance(n, ast.Name) and n.id in EXCEPTIONS | scope.info.exceptions for n in names):
-            raise bad("except clause")
+            raise Invalid("except clause")
         scope.defined = set(before)  # the body may have stopped anywhere
         if scope.block(h.body):
             outs.append(scope.defined)
     scope.defined = set.intersection(*outs) if outs else set(before)
     if node.finalbody:
         if not scope.block(node.finalbody):
-            raise bad("finally leaves")
+            raise Invalid("finally leaves")
     return bool(outs)
 
 
 def expr(scope: Any, node: ast.expr) -> bool:
     """Whether ``node`` is one of the expressions above (checked)."""
-    bad = _invalid()
     if isinstance(node, ast.Name) and node.id in UNIFORM and node.id in scope.defined:
         if node.id != "cap" or not getattr(scope, "cap_guarded", False):
-            raise bad(f"uniform parameter {node.id} read as a number")
+            raise Invalid(f"uniform parameter {node.id} read as a number")
         return True
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
         if node.value.id == "np" and scope.info.has_numpy and node.attr in ("pi", "inf"):
@@ -175,7 +160,7 @@ def expr(scope: Any, node: ast.expr) -> bool:
         return False
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "rates":
         if not (isinstance(node.slice, ast.Constant) and node.slice.value in ("low", "high")):
-            raise bad("rates key")
+            raise Invalid("rates key")
         return True
     if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id in UNIFORM:
         (op,), (right,) = node.ops, node.comparators
@@ -186,7 +171,7 @@ def expr(scope: Any, node: ast.expr) -> bool:
                 return True
             if node.left.id == "mode" and expr(scope, right):
                 return True
-        raise bad("uniform comparison")
+        raise Invalid("uniform comparison")
     if isinstance(node, ast.IfExp) and _cap_test(node.test) is not None:
         scope.expr(node.test)
         guarded = node.body if _cap_test(node.test) else node.orelse
@@ -209,21 +194,20 @@ def _cap_test(test: ast.expr) -> Any:
 
 def call(scope: Any, node: ast.Call) -> bool:
     """Whether ``node`` is a D16/D17 call (its arguments checked)."""
-    bad = _invalid()
     f = node.func
     if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "np" and scope.info.has_numpy:
         if NP_ARITY.get(f.attr) != len(node.args) or node.keywords:
-            raise bad(f"np.{f.attr}")
+            raise Invalid(f"np.{f.attr}")
         for a in node.args:
             scope.expr(a)
         return True
     if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "math" and f.attr in SPECIAL_ARITY:
         if SPECIAL_ARITY[f.attr] != len(node.args) or node.keywords:
-            raise bad(f"math.{f.attr}")
+            raise Invalid(f"math.{f.attr}")
         args = node.args
         if f.attr == "fsum":
             if not isinstance(args[0], ast.Tuple) or len(args[0].elts) < 2:
-                raise bad("fsum of a tuple")
+                raise Invalid("fsum of a tuple")
             args = args[0].elts
         for a in args:
             scope.expr(a)
@@ -233,7 +217,7 @@ def call(scope: Any, node: ast.Call) -> bool:
         if isinstance(digits, ast.UnaryOp) and isinstance(digits.op, ast.USub):
             digits = digits.operand
         if not (isinstance(digits, ast.Constant) and type(digits.value) is int):
-            raise bad("round digits")
+            raise Invalid("round digits")
         scope.expr(node.args[0])
         return True
     return False

@@ -1,14 +1,15 @@
 """The import hook behind ``import array_vectorize.auto`` (DESIGN.md section 2, way 2).
 
-A warm import goes through this module alone, so it holds everything a warm import runs, in
-sections: the switches and the log; the cache files (content keys, the file format, reading);
-the records of unmarked sources; ``prepare`` (per marked module: the cache, else ``compile.py``);
-the meta-path finder (the cheap bail-out) and its loaders; installation. Every
-module costs ~70 us to import on top of its contents, on the path of every process that installs
-the hook; the cold parts are modules of their own, imported when needed:
+A warm import goes through this module and ``cachefile`` (the cache files' layout, read and
+written: content keys, header, payload) alone, so this one holds everything else a warm import
+runs, in sections: the switches and the log; the records of unmarked sources; ``prepare`` (per
+marked module: the cache, else ``compile.py``); the meta-path finder (the cheap bail-out) and its
+loaders; installation. Every module costs ~70-160 us to import on top of its contents, on the
+path of every process that installs the hook; the cold parts are modules of their own, imported
+when needed:
 
-- ``compile``: a cache miss: the Rust core's static compile of the module, the Python side of its
-  entries, and the cache file written (atomically, through the core);
+- ``compile``: a cache miss: the Rust core's static compile of the module and the Python side of
+  its entries (the records the cache holds), written by ``cachefile``;
 - ``cli``: ``python -m array_vectorize cache info|clear PATH``.
 
 ``VectorizeFinder`` sits at the front of ``sys.meta_path`` and changes nothing about *finding*: it
@@ -28,19 +29,22 @@ module runs. No importlib function is patched.
 
 from __future__ import annotations
 
-import gc
 import marshal
 import os
 import sys
 
 try:  # CPython: importlib's own, loaded at start-up (importing importlib costs ~0.4 ms)
-    from _frozen_importlib_external import MAGIC_NUMBER, SOURCE_SUFFIXES, SourceFileLoader, cache_from_source
+    from _frozen_importlib_external import SOURCE_SUFFIXES, SourceFileLoader, cache_from_source
 except ImportError:  # pragma: no cover - another implementation's importlib
     from importlib.machinery import SOURCE_SUFFIXES, SourceFileLoader
-    from importlib.util import MAGIC_NUMBER, cache_from_source
+    from importlib.util import cache_from_source
 
 from .. import __version__, _core, _stats, emit, precompiled
-from .entries import entry_problem
+from .cachefile import CacheError, cache_key, cache_path, read_cache, read_file
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..records import CachedFunction, HookOrigin
 
 # ---- switches and log ----------------------------------------------------------------------------
 
@@ -91,195 +95,6 @@ def log(fullname: str, what: str, level: int = MARKED_MODULES) -> None:
 def skip(fullname: str, why: str, level: int = MARKED_MODULES) -> None:
     _stats.bump("hook_skipped")
     log(fullname, f"skipped ({why})", level)
-
-
-# ---- cache files ---------------------------------------------------------------------------------
-#
-# A cache file holds the static compile of one module (``_core.compile_module``'s entries, with the
-# code of each entry function and its vectorized docstring: compile.py), keyed by the content of
-# everything that determines it: the source bytes, the compiler's build id, the Python side that
-# shapes cached data (``emit.py``, ``docstring.py``, this module, ``compile.py``), the
-# interpreter's cache tag and bytecode magic number, and the optimisation level. Never by the
-# user's timestamps: a same-size edit within a second or a ``git checkout`` cannot serve stale
-# code, and a moved tree still hits (the key holds no path). It lives next to CPython's ``.pyc``.
-#
-# Layout (all integers little-endian)::
-#
-#     magic            8 bytes   b"AVCACHE\0"
-#     format version   4 bytes   CACHE_FORMAT_VERSION
-#     key             64 bytes   hex sha256 (cache_key)
-#     payload length   8 bytes
-#     payload checksum 8 bytes   _core.checksum64 of the payload
-#     payload          marshal.dumps({"entries": [...], "deps": [(path, sha256), ...]})
-#
-# Every entry holds every field a warm import reads (format 8, issue 28; ``entry_problem``).
-# ``deps`` (format 7, issue 12; absent when empty): the other modules of the program whose text
-# the compile read (a helper imported from ``.units``), each by its path relative to the module's
-# directory and the sha256 of its bytes, checked on every read (``_check_deps``): an edit of
-# ``units.py`` makes the importer's cache file unusable, and it is compiled and written again.
-#
-# ``decode_cache`` checks every field before it unmarshals anything; any mismatch or I/O error is
-# a miss. The key guards staleness (a sha256 over the source and everything else that shapes the
-# entries); the payload needs only a guard against torn, truncated or bit-flipped files, which
-# unmarshalling must never see (a damaged code object can crash the interpreter): a 64-bit
-# checksum that runs near memory speed, where a second sha256 over the ~2 KB per function cost a
-# warm import as much as reading the file. Writing (``compile.write_cache``) goes through ``_core.write_atomic`` (temporary file,
-# then rename): concurrent writers of the same module leave one whole file. Both raise on
-# problems; their callers turn every one into a miss or an unwritten file, never an import error.
-
-CACHE_MAGIC = b"AVCACHE\0"
-#: Bump whenever the payload's layout or meaning changes.
-CACHE_FORMAT_VERSION = 8
-CACHE_SUFFIX = ".avc"
-#: What cache files are called after CPython's ``<module>.<cache tag>[.opt-N]``.
-CACHE_TAG = f"array-vectorize-{__version__}"
-# magic, version (u32), key (64 hex), payload length (u64), payload checksum (u64): 92 bytes.
-HEADER_SIZE = 8 + 4 + 64 + 8 + 8
-
-_fingerprint: bytes | None = None
-
-
-class CacheError(Exception):
-    """Why a cache file was not usable (the message is logged, never raised to the importer)."""
-
-
-def _python_fingerprint() -> bytes:
-    """What of the Python side shapes cached data: the package version, the compiler's build id,
-    and the size and modification time of the files that make it. (These are the tool's own
-    files: a stat is enough to notice an edit of an editable install, and reading and hashing
-    them would cost a warm import more than everything else it does.)"""
-    global _fingerprint
-    if _fingerprint is None:
-        here = os.path.dirname(os.path.abspath(__file__))
-        parts = [__version__, _core.BUILD_ID]
-        for path in (
-            os.path.join(here, "..", "emit.py"),
-            os.path.join(here, "..", "docstring.py"),
-            os.path.join(here, "__init__.py"),
-            os.path.join(here, "compile.py"),
-        ):
-            try:
-                st = os.stat(path)
-                parts.append(f"{st.st_size}:{st.st_mtime_ns}")
-            except OSError:
-                parts.append("?")
-        _fingerprint = "|".join(parts).encode()
-    return _fingerprint
-
-
-def cache_key(source: bytes) -> str:
-    """Hex sha256 over the source bytes and everything else that determines the entries."""
-    impl = sys.implementation
-    prefix = b"\0".join(
-        [
-            CACHE_MAGIC,
-            str(CACHE_FORMAT_VERSION).encode(),
-            _python_fingerprint(),
-            f"{impl.cache_tag}|optimize={sys.flags.optimize}".encode(),
-            MAGIC_NUMBER,
-            b"",
-        ]
-    )
-    return _core.sha256_hex(prefix + source)
-
-
-def cache_path(source_path: str) -> str | None:
-    """Where the cache file of `source_path` lives: CPython's ``.pyc`` location (``__pycache__`` or
-    ``sys.pycache_prefix``, interpreter tag, ``.opt-N``) with this tool's suffix; None when the
-    interpreter has no cache tag."""
-    try:
-        pyc = cache_from_source(source_path)
-    except (NotImplementedError, ValueError):
-        return None
-    base = pyc[: -len(".pyc")] if pyc.endswith(".pyc") else pyc
-    return f"{base}.{CACHE_TAG}{CACHE_SUFFIX}"
-
-
-def decode_cache(data: bytes, key: str | None, origin: str | None = None) -> list[dict]:
-    """The entries of a cache file; CacheError unless header, key (when given), length and
-    checksum all match and the payload has the expected shape."""
-    if len(data) < HEADER_SIZE:
-        raise CacheError(f"truncated header ({len(data)} bytes)")
-    magic, version, file_key, length, checksum = unpack_header(data)
-    if magic != CACHE_MAGIC:
-        raise CacheError("not an array-vectorize cache file (bad magic)")
-    if version != CACHE_FORMAT_VERSION:
-        raise CacheError(f"format version {version}, expected {CACHE_FORMAT_VERSION}")
-    if key is not None and file_key != key.encode():
-        raise CacheError("key mismatch (source, compiler or interpreter changed)")
-    if len(data) - HEADER_SIZE != length:
-        raise CacheError(f"payload is {len(data) - HEADER_SIZE} bytes, header says {length}")
-    # Checked and unmarshalled in place: a copy of the payload would cost more than the check.
-    if _core.checksum64(data, HEADER_SIZE) != checksum:
-        raise CacheError("payload checksum mismatch")
-    payload = memoryview(data)[HEADER_SIZE:]
-    # Unmarshalling allocates hundreds of containers (code objects, dicts) but no cycles; left
-    # on, the collector would run collections over them in the middle of it.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        record = marshal.loads(payload)
-    except (EOFError, ValueError, TypeError) as exc:
-        raise CacheError(f"payload does not unmarshal: {exc}") from None
-    finally:
-        if collecting:
-            gc.enable()
-    entries = record.get("entries") if isinstance(record, dict) else None
-    if not isinstance(entries, list):
-        raise CacheError("payload has an unexpected shape")
-    problem = next((p for p in map(entry_problem, entries) if p is not None), None)
-    if problem is not None:
-        raise CacheError(f"an entry {problem}")
-    if origin is not None:
-        _check_deps(record.get("deps") or (), origin)
-    return entries
-
-
-def _check_deps(deps, origin: str) -> None:
-    """CacheError unless every other module of the program the compile read (issue 12: a helper
-    imported from it) still has the bytes it had."""
-    here = os.path.dirname(origin)
-    for rel, sha in deps:
-        try:
-            data = _read_file(os.path.join(here, rel))
-        except OSError:
-            raise CacheError(f"{rel}, which it imports from, is unreadable") from None
-        if _core.sha256_hex(data) != sha:
-            raise CacheError(f"{rel}, which it imports from, changed")
-
-
-def unpack_header(data: bytes) -> tuple[bytes, int, bytes, int, int]:
-    return (
-        data[:8],
-        int.from_bytes(data[8:12], "little"),
-        data[12:76],
-        int.from_bytes(data[76:84], "little"),
-        int.from_bytes(data[84:92], "little"),
-    )
-
-
-def read_cache(path: str, key: str, origin: str | None = None) -> list[dict]:
-    """The cached entries at `path` for `key` (and the module at `origin`, whose imported
-    modules' bytes are checked). FileNotFoundError on a plain miss; CacheError (or another
-    OSError) when the file is there but unusable."""
-    return decode_cache(_read_file(path), key, origin)
-
-
-def _read_file(path: str) -> bytes:
-    """The bytes of `path`, read at the OS level: no buffered file object (~10 us each here) for
-    one read of a file whose size fstat gives."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        size = os.fstat(fd).st_size
-        data = os.read(fd, size)
-        while len(data) < size:  # a short read (a signal, or the file grown meanwhile)
-            more = os.read(fd, size - len(data))
-            if not more:
-                break
-            data += more
-    finally:
-        os.close(fd)
-    return data
 
 
 # ---- records of unmarked sources -----------------------------------------------------------------
@@ -337,7 +152,7 @@ def _load_record(directory: str) -> dict[str, tuple[int, int]]:
     if path is None:
         return {}
     try:
-        return _parse_record(_read_file(path))
+        return _parse_record(read_file(path))
     except OSError:
         return {}
 
@@ -477,25 +292,36 @@ def _prepare(fullname: str, origin: str, data: bytes, namespace: dict) -> None:
             why_miss = f"cache file unusable: {exc}"
     if entries is not None:
         _stats.bump("hook_cache_hits")
-        for entry in entries:
-            entry["from_cache_file"] = True  # stats()["disk_cache_hits"] counts their decorations
-        register(origin, entries, namespace, data)
+        # stats()["disk_cache_hits"] counts their decorations.
+        register(origin, entries, namespace, data, read_from_file=True)
         if _DEBUG:
             log(fullname, f"cache hit ({summary(entries, 'read from the cache, nothing compiled')}) {path}")
         return
+    from ..api import compile_disabled
+
+    if compile_disabled():
+        skip(fullname, f"{why_miss}, and ARRAY_VECTORIZE_NO_COMPILE=1 forbids compiling")
+        return
     from .compile import compile_and_cache
 
-    compile_and_cache(fullname, origin, data, key, path, why_miss, namespace)
+    entries, how = compile_and_cache(fullname, origin, data, key, path, why_miss)
+    if entries is None:
+        skip(fullname, how)  # a failed compile: the decorators compile at run time
+        return
+    register(origin, entries, namespace, data, read_from_file=False)
+    log(fullname, f"compiled ({summary(entries, 'compiled')}) {how}")
 
 
-def register(origin: str, entries: list[dict], namespace: dict, data: bytes) -> None:
-    """`entries` for the decorators of the module execution of `namespace`, compiled from `data`."""
+def register(origin: str, entries: list[CachedFunction], namespace: dict, data: bytes, *, read_from_file: bool) -> None:
+    """Registers the records of the module at `origin`, compiled from `data` (and read from its
+    cache file, or compiled just now), for the module execution whose globals are `namespace`."""
+    came_from: HookOrigin = "cache" if read_from_file else "hook"
     for name in registered_names(origin):
         precompiled.forget(name)
-        precompiled.register(name, entries, "hook", namespace, data)
+        precompiled.register(name, entries, came_from, namespace, data)
 
 
-def summary(entries: list[dict], ok: str) -> str:
+def summary(entries: list[CachedFunction], ok: str) -> str:
     """What a module's entries hold, for the debug log: `ok` says what became of the functions
     that compiled (``compiled`` by this import, ``read from the cache`` on a hit)."""
     counts = {"ok": 0, "deferred": 0, "error": 0}

@@ -9,14 +9,13 @@ from __future__ import annotations
 import os
 import sys
 
-from . import (
+from . import UNMARKED_RECORD, cache_enabled
+from .cachefile import (
     CACHE_MAGIC,
     CACHE_SUFFIX,
     CACHE_TAG,
     HEADER_SIZE,
-    UNMARKED_RECORD,
     CacheError,
-    cache_enabled,
     cache_key,
     cache_path,
     decode_cache,

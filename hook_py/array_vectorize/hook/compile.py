@@ -1,6 +1,7 @@
 """A cache miss of the import hook: the Rust core's static compile of the module, the Python side
-of its entries (what a warm import would otherwise compute), registration, and the cache file.
-Imported only on a miss: a warm import never loads it.
+of its entries (what a warm import would otherwise compute), made into the records the cache
+holds (``records.CachedFunction``), and the cache file written. Imported only on a miss: a warm
+import never loads it.
 """
 
 from __future__ import annotations
@@ -16,28 +17,31 @@ except ImportError:  # pragma: no cover - another implementation's importlib
     from importlib.util import decode_source
 
 from .. import _core, _stats
-from . import CACHE_FORMAT_VERSION, CACHE_MAGIC, HEADER_SIZE, cache_enabled, log, register, skip, summary
+from .cachefile import write_cache
 
-# Fields of a compile_module entry that a warm import never reads: debug text, fields only the
-# compile itself uses, the origin (`register` sets it again), and the scalar source, which only serves to build the docstring when that
-# is not cached itself. The generated module is cached whole (`source`, which is `fast_source +
-# exact_source`) with the length of `fast_source` (`fast_len`): the function's `.source` is that
-# text, so a warm import allocates it once, and the two parts only at the first call (emit.py).
-_NOT_CACHED = frozenset({"ir", "name", "origin"})
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import CodeType
+
+    from ..records import CachedFunction, ModuleFunction
+
+# Fields of a compile_module entry that a warm import never reads: fields only the compile itself
+# uses, and the scalar source, which only serves to build the docstring when that is not cached
+# itself. The generated module is cached whole (`source`, which is `fast_source + exact_source`)
+# with the length of `fast_source` (`fast_len`): the function's `.source` is that text, so a warm
+# import allocates it once, and the two parts only at the first call (emit.py).
+_NOT_CACHED = frozenset({"ir", "float_ir", "name"})
 _NOT_CACHED_WITH_DOC = _NOT_CACHED | {"scalar_source"}
 _WHOLE = frozenset({"fast_source", "exact_source", "source"})
 
 
 def compile_and_cache(
-    fullname: str, origin: str, data: bytes, key: str, path: str | None, why_miss: str, namespace: dict
-) -> None:
-    """Compiles the module's marked functions, registers them and writes the cache file. A
-    failed compile is logged and never cached: the module's decorators compile at run time."""
-    from ..api import compile_disabled
-
-    if compile_disabled():
-        skip(fullname, f"{why_miss}, and ARRAY_VECTORIZE_NO_COMPILE=1 forbids compiling")
-        return
+    fullname: str, origin: str, data: bytes, key: str, path: str | None, why_miss: str
+) -> tuple[list[CachedFunction] | None, str]:
+    """Compiles the module's marked functions and writes the cache file: their records (what the
+    hook registers, as a warm import would read them) and how it went (time, where the cache
+    file went), for the log. None and why, for a failed compile, which is never cached: the
+    module's decorators compile at run time."""
     t0 = time.perf_counter()
     try:
         source = decode_source(data)
@@ -45,14 +49,12 @@ def compile_and_cache(
         entries = _core.compile_module(source, origin, None, package, modules)
     except (_core.VectorizationError, _core.InternalError, UnicodeDecodeError, SyntaxError, ValueError) as exc:
         _stats.bump("hook_compile_errors")
-        skip(fullname, f"static compile failed: {_first_problem(exc)}")
-        return
+        return None, f"static compile failed: {_first_problem(exc)}"
     _stats.bump("compiled", sum(1 for e in entries if e.get("status") != "deferred"))
     _stats.bump("hook_modules_compiled")
-    _add_python_side(entries, source, origin, fullname)
-    register(origin, entries, namespace, data)
+    records = cached(entries, _entry_codes(entries), _docstrings(entries, source, origin, fullname))
     seconds = time.perf_counter() - t0
-    log(fullname, f"compiled ({summary(entries, 'compiled')}) in {seconds * 1e3:.1f} ms [{why_miss}]; {_write(path, key, entries, origin, deps)}")
+    return records, f"in {seconds * 1e3:.1f} ms [{why_miss}]; {_write(path, key, records, origin, deps)}"
 
 
 def _program_modules(source: str, fullname: str, origin: str) -> tuple[str, dict, list]:
@@ -125,13 +127,13 @@ def _first_problem(exc: Exception) -> str:
     return lines[0] if lines else type(exc).__name__
 
 
-def _write(path: str | None, key: str, entries: list[dict], origin: str, deps: list = ()) -> str:
+def _write(path: str | None, key: str, records: list[CachedFunction], origin: str, deps: list = ()) -> str:
     if path is None:
-        return "cache off" if not cache_enabled() else "no cache location"
+        return "cache not written"  # off, or no place for it: the log line says which
     if sys.dont_write_bytecode:
         return "cache not written (sys.dont_write_bytecode)"
     try:
-        write_cache(path, key, entries, origin, deps)
+        write_cache(path, key, records, origin, deps)
     except (OSError, ValueError) as exc:
         _stats.bump("hook_cache_write_errors")
         return f"cache not written ({exc})"
@@ -139,53 +141,15 @@ def _write(path: str | None, key: str, entries: list[dict], origin: str, deps: l
     return f"cache written {path}"
 
 
-def encode_cache(key: str, entries: list[dict], deps: list = ()) -> bytes:
-    """The whole cache file for `entries` under `key` (the layout: hook/__init__.py); `deps`:
-    the other modules of the program the compile read, ``(path relative to the module's
-    directory, sha256 of its bytes)``, checked on read."""
-    record: dict = {"entries": cacheable(entries)}
-    if deps:
-        record["deps"] = [tuple(d) for d in deps]
-    payload = marshal.dumps(record)
-    header = b"".join(
-        [
-            CACHE_MAGIC,
-            CACHE_FORMAT_VERSION.to_bytes(4, "little"),
-            key.encode(),
-            len(payload).to_bytes(8, "little"),
-            _core.checksum64(payload).to_bytes(8, "little"),
-        ]
-    )
-    if len(header) != HEADER_SIZE:
-        raise ValueError(f"cache key {key!r} is not a hex sha256")
-    return header + payload
-
-
-def write_cache(path: str, key: str, entries: list[dict], source_path: str, deps: list = ()) -> None:
-    """Writes the cache file atomically, creating its directory as CPython does for ``.pyc``
-    files. Raises OSError (or ValueError for unmarshallable entries); callers log and go on."""
-    data = encode_cache(key, entries, deps)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    _core.write_atomic(path, data, pyc_mode(source_path))
-
-
-def pyc_mode(source_path: str) -> int:
-    """The mode CPython gives a ``.pyc`` (``importlib._bootstrap_external._calc_mode``): the
-    source's, or 0o666 when it cannot be read, plus owner write; ``write_atomic`` then keeps
-    the read and write bits and applies the umask, as ``_write_atomic`` does."""
-    try:
-        mode = os.stat(source_path).st_mode
-    except OSError:
-        mode = 0o666
-    return mode | 0o200
-
-
-def cacheable(entries: list[dict]) -> list[dict]:
-    """`entries` as they are cached: without the fields a warm import never reads, and with equal
-    keys and values shared, so that marshal writes them once and a warm import allocates them
-    once (every entry has the same keys; neighbouring functions share their options and most
-    assumptions). Sharing is by marshalled form, which tells 1 from 1.0 and True, and 0.0 from
-    -0.0."""
+def cached(
+    entries: list[ModuleFunction], codes: dict[tuple[str, int], CodeType], docs: dict[tuple[str, int], str]
+) -> list[CachedFunction]:
+    """The records of `entries` as the cache holds them (``records.CachedFunction``), with the
+    code of each entry function and its vectorized docstring where known (by qualname and line):
+    without the fields a warm import never reads, and with equal keys and values shared, so that
+    marshal writes them once and a warm import allocates them once (every record has the same
+    keys; neighbouring functions share their options and most assumptions). Sharing is by
+    marshalled form, which tells 1 from 1.0 and True, and 0.0 from -0.0."""
     shared: dict[bytes, object] = {}
 
     def share(value):
@@ -204,49 +168,59 @@ def cacheable(entries: list[dict]) -> list[dict]:
             return [share(v) for v in value]
         return value
 
-    kept = []
+    records = []
     for e in entries:
-        dropped = (_NOT_CACHED_WITH_DOC if "doc" in e else _NOT_CACHED) | _WHOLE
-        cached = {sys.intern(k): share(v) for k, v in e.items() if k not in dropped}
+        key = (e["qualname"], e["line"])
+        doc = docs.get(key)
+        dropped = (_NOT_CACHED_WITH_DOC if doc is not None else _NOT_CACHED) | _WHOLE
+        record = {sys.intern(k): share(v) for k, v in e.items() if k not in dropped}
         if e.get("status") == "ok":
-            # Every field a warm import reads, also when empty (hook/__init__.py entry_problem:
-            # an entry without one is a miss).
+            # Every field a warm import reads, also when empty (cachefile.entry_problem: an
+            # entry without one is a miss).
             fast = e["fast_source"]
-            cached["source"] = fast + e["exact_source"]
-            cached["fast_len"] = len(fast)
-            cached.setdefault("code", None)
-        kept.append(cached)
-    return kept
+            record["source"] = fast + e["exact_source"]
+            record["fast_len"] = len(fast)
+            record["code"] = codes.get(key)
+        if doc is not None:
+            record["doc"] = doc
+        records.append(record)
+    return records
 
 
-def _add_python_side(entries: list[dict], source: str, origin: str, fullname: str) -> None:
-    """Adds to each compiled entry what the decorator would otherwise compute at every import:
-    ``code``, the code of the generated entry function (so a warm import compiles no Python and
-    executes no generated module: emit.py makes the function from it, lazily), and ``doc``, the
-    vectorized docstring (so it does not tokenize the scalar source)."""
-    import types
-
-    from ..docstring import vectorized_docstring
+def _entry_codes(entries: list[ModuleFunction]) -> dict[tuple[str, int], CodeType]:
+    """The code of each compiled entry function, so that a warm import compiles no Python and
+    executes no generated module (emit.py makes the function from it, lazily)."""
     from ..emit import compile_generated, entry_code
 
-    ok = [e for e in entries if e.get("status") == "ok"]
-    for e in ok:
-        if e.get("hidden"):  # values only the live function has: nothing to cache
+    codes = {}
+    for e in entries:
+        if e.get("status") != "ok" or e.get("hidden"):  # values only the live function has
             continue
         try:
             code = entry_code(compile_generated(e["qualname"], e["fast_source"], e["exact_source"]), e["entry"])
         except (SyntaxError, ValueError):
             continue  # the decorator compiles it and reports the problem
         if code is not None:
-            e["code"] = code
+            codes[(e["qualname"], e["line"])] = code
+    return codes
+
+
+def _docstrings(entries: list[ModuleFunction], source: str, origin: str, fullname: str) -> dict[tuple[str, int], str]:
+    """The vectorized docstring of each compiled function, so that a warm import does not
+    tokenize the scalar source. Computed exactly as the decorator computes it, from a function
+    made of the module's own bytecode: same __doc__ (and -OO strips it alike), same
+    inspect.getsource."""
+    import types
+
+    from ..docstring import vectorized_docstring
+
+    ok = [e for e in entries if e.get("status") == "ok"]
     if not ok:
-        return
-    # The docstring is computed exactly as the decorator computes it, from a function made of the
-    # module's own bytecode: same __doc__ (and -OO strips it alike), same inspect.getsource.
+        return {}
     try:
         module_code = compile(source, origin, "exec", dont_inherit=True)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return  # MemoryError: too deep for CPython's parser (issue 28 item 9); so is the import
+        return {}  # MemoryError: too deep for CPython's parser (issue 28 item 9); so is the import
     functions = {}
     stack = [module_code]
     while stack:
@@ -256,6 +230,7 @@ def _add_python_side(entries: list[dict], source: str, origin: str, fullname: st
                 functions.setdefault((const.co_name, const.co_firstlineno), const)
                 stack.append(const)
     glob = {"__name__": fullname}
+    docs = {}
     for e in ok:
         code = functions.get((e["name"], e["line"]))
         if code is None or getattr(code, "co_qualname", e["qualname"]) != e["qualname"]:
@@ -264,6 +239,7 @@ def _add_python_side(entries: list[dict], source: str, origin: str, fullname: st
             closure = tuple(types.CellType() for _ in code.co_freevars)
             stand_in = types.FunctionType(code, glob, e["name"], None, closure)
             stand_in.__qualname__ = e["qualname"]
-            e["doc"] = vectorized_docstring(stand_in, e.get("scalar_source"))
+            docs[(e["qualname"], e["line"])] = vectorized_docstring(stand_in, e.get("scalar_source"))
         except Exception:  # noqa: BLE001 - the decorator computes it at import instead
             pass
+    return docs

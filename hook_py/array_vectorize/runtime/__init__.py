@@ -9,7 +9,8 @@ Modules:
 * ``args``: the argument prologues ``_vec_float_args`` and ``_vec_exact_args``;
 * ``blocked``: cache-blocked evaluation of large NumPy inputs (the ``Dispatch`` in a function's
   exact-body slot, and the float prologue that sends large inputs there), its blocks on the
-  worker threads of ``threads``;
+  worker threads of ``threads``; ``marks`` holds the mark a prologue leaves for the ``Dispatch``
+  (below ``blocked`` and ``containers``, which both read or leave it);
 * ``arith``: ``_vec_binary`` and ``_vec_unary`` (CPython arithmetic, lane by lane), on top of
   ``compare`` (exact mixed-kind comparisons), ``intops`` (int64 world and uint64 lattice) and
   ``division`` (correctly rounded integer true division);
@@ -19,8 +20,8 @@ Modules:
   results put back in the same kind of container);
 * ``special``: the ``math`` functions the Array API lacks (D17), listed in ``SPECIAL_HELPERS``
   (not yet registered), on top of ``special_exact`` (``fmod``, ``remainder``, ``fsum``,
-  ``round(x, n)``, ``isclose``), ``special_tables`` (generated polynomial tables) and ``eft``
-  (error-free float transformations);
+  ``round(x, n)``, ``isclose``), ``_generated/special_tables`` (polynomial tables, written by
+  ``tools/special_coefficients.py``) and ``eft`` (error-free float transformations);
 * ``dtype``: kinds and per-namespace dtype tables;
 * ``compat``: ``array_api_compat``, imported on first use.
 

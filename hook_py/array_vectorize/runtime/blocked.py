@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable
 
 from . import threads
+from .marks import is_ndarray, mark, send  # noqa: F401 - is_ndarray and send are read as blocked.<name>
 
 #: Elements per block: a handful of float64 temporaries of 32 Ki elements (256 KiB each) fit in
 #: the L2 caches of current x86 and ARM cores.
@@ -128,11 +129,11 @@ class Dispatch:
         self.fastest = float("inf")
 
     def __call__(self, *args: Any) -> Any:
-        mark = getattr(_state, "sent", None)
-        if mark is None:
+        sent = getattr(mark, "sent", None)
+        if sent is None:
             return self.exact(*args)
-        _state.sent = None
-        entry, marker = mark
+        mark.sent = None
+        entry, marker = sent
         if entry is not sys._getframe(1):  # not this call's mark (send)
             return self.exact(*args)
         if not is_ndarray(marker):  # a pandas or xarray container (runtime/containers.py)
@@ -190,41 +191,6 @@ def worth_blocking(code: Any) -> bool:
         if name.startswith(("CALL", "BINARY_")) or name == "COMPARE_OP":
             count += 1
     return count >= MIN_OPERATIONS
-
-
-def is_ndarray(a: Any) -> bool:
-    """Whether `a` is exactly a ``numpy.ndarray`` (not a subclass), without importing NumPy."""
-    t = type(a)
-    return t.__name__ == "ndarray" and t.__module__ == "numpy"
-
-
-def send(marker: Any) -> None:
-    """The float prologue's ``None`` for a call that the ``Dispatch`` its entry calls next must
-    handle. A NumPy array ``marker`` (one of the call's arguments) marks a large call
-    (``send_large``), anything else a call with pandas or xarray containers
-    (runtime/containers.py).
-
-    The mark holds the frame of the generated entry being called (the first frame above the
-    prologue's own), which only that call's dispatch sees as its caller: a mark left behind by a
-    call interrupted between here and its dispatch (Ctrl-C, issue 28 item 7) matches no later
-    call, whatever its arguments (it holds that frame until this thread's next marked call or
-    dispatch)."""
-    frame = sys._getframe(1)
-    for _ in range(8):  # send_large or send_container, a plan, its prologue, wrappers, the entry
-        name = frame.f_code.co_filename
-        if name.startswith("<array-vectorize ") and name not in _PROLOGUE_FILES:
-            break
-        frame = frame.f_back
-        if frame is None:
-            break
-    # Not found (a prologue called by something else): a mark no dispatch's caller is.
-    _state.sent = (frame if frame is not None else _NO_ENTRY, marker)
-
-
-#: The file names of the compiled plans and prologues (runtime/args.py `_compiled`); a generated
-#: entry's is ``<array-vectorize QUALNAME DIGEST>`` (emit.py `code_filename`).
-_PROLOGUE_FILES = frozenset({"<array-vectorize plan>", "<array-vectorize prologue>"})
-_NO_ENTRY = object()
 
 
 def send_large(marker: Any) -> None:

@@ -29,7 +29,7 @@ A result that is an input's own array (``return x``) or a view of one is copied,
 container never shares memory with an argument.
 
 How a call gets here: the float prologue's plan for argument types that include a container
-marks the call (``blocked.send``) and returns ``None``, so the entry calls its exact body's slot,
+marks the call (``marks.send``) and returns ``None``, so the entry calls its exact body's slot,
 the ``Dispatch`` of runtime/blocked.py, which calls ``call``: the entry runs again on the
 unwrapped arrays (taking its float or exact path as usual). The element loop of
 ``fallback=True`` gets its containers from ``_vec_loop_args`` (``CONTAINERS``) and calls
@@ -45,7 +45,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Sequence
 
-from .blocked import is_ndarray, send
+from .marks import is_ndarray, send
 
 #: What ``_vec_loop_args`` returns in place of the namespace when an argument is a container:
 #: ``_vec_elementwise`` then hands the call to ``call_element_loop``.

@@ -31,7 +31,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-from . import compat, special_tables
+from . import compat
+from ._generated import special_tables
 from .dtype import Namespace
 from .eft import as_f64, namespace, split
 from .special_exact import _vec_fmod, _vec_fsum, _vec_isclose, _vec_remainder, _vec_round_digits

@@ -114,7 +114,7 @@ def expect_same(fn, vec_result, args: np.ndarray) -> None:
         try:
             want = fn(a)
         except ArithmeticError:
-            continue  # D3: CPython raises, the array gives the IEEE value (tests/behavior/test_divergences.py)
+            continue  # D3: CPython raises, the array gives the IEEE value (tests/behavior/language/test_divergences.py)
         assert type(g) is type(float(want)) and bits(g) == bits(float(want)), (fn.__name__, a, want, g)
 
 

@@ -136,7 +136,7 @@ def test_decision_codes_link_to_the_decisions_page():
     messages = [d["message"] for d in err.diagnostics]
     assert any("(D13: docs/decisions.md#d13)" in m for m in messages), messages
     assert any("(D6: docs/decisions.md#d6)" in m for m in messages), messages
-    page = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "decisions.md").read_text()
+    page = (pathlib.Path(__file__).resolve().parents[3] / "docs" / "decisions.md").read_text()
     anchors = set(re.findall(r'<a id="(d\d+)"></a>', page))
     assert {f"d{n}" for n in range(1, 18)} | {"d19", "d21", "d23"} <= anchors
     for message in messages:

@@ -20,7 +20,7 @@ import pytest
 
 from array_vectorize import vectorize
 from array_vectorize.runtime import blocked, threads
-from behavior.test_language import CASES
+from behavior.language.test_constructs import CASES
 from oracle import BACKENDS, BOOL_EDGES, check, floats, grid, ints, to_backend, to_numpy, uints
 
 THRESHOLD = 20

@@ -16,8 +16,8 @@ import pytest
 
 from array_vectorize import vectorize
 from array_vectorize.runtime import loops
-from behavior.test_blocked import assert_bitwise, case_args
-from behavior.test_language import CASES
+from behavior.runtime.test_blocked_evaluation import assert_bitwise, case_args
+from behavior.language.test_constructs import CASES
 from oracle import BACKENDS, check, check_raising, floats, to_numpy
 
 

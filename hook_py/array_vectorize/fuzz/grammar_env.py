@@ -1,0 +1,42 @@
+"""Names readable at a point of a generated program (``Env``) and the helpers it may call
+(``Callee``): what ``generator.py`` and every grammar mixin (``grammar_statements.py``,
+``grammar_expressions.py``, ``grammar_raise.py``) read and extend, below all of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, FrozenSet, List
+
+
+@dataclass
+class Callee:
+    name: str
+    params: List[str]
+    arity: int = 1  # how many values it returns (a tuple when more than 1, D13)
+
+
+@dataclass
+class Env:
+    """Names readable at a point of the program."""
+
+    nums: List[str]
+    bools: List[str] = field(default_factory=list)
+    indices: Dict[str, List[int]] = field(default_factory=dict)  # loop index -> possible values
+    items: List[str] = field(default_factory=list)  # tuple-loop variables (Python scalars)
+    callees: List[Callee] = field(default_factory=list)
+    frozen: FrozenSet[str] = frozenset()  # names that must not be assigned (read by closures)
+
+    def copy(self) -> "Env":
+        return Env(list(self.nums), list(self.bools), dict(self.indices), list(self.items), list(self.callees), self.frozen)
+
+    def meet(self, other: "Env") -> "Env":
+        """Names defined on both paths."""
+        return Env(
+            [n for n in self.nums if n in other.nums],
+            [b for b in self.bools if b in other.bools],
+            {k: v for k, v in self.indices.items() if k in other.indices},
+            [i for i in self.items if i in other.items],
+            [c for c in self.callees if c in other.callees],
+            self.frozen,
+        )
