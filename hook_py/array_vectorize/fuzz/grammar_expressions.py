@@ -225,7 +225,11 @@ class ExpressionGrammar:
         return f"math.{name}({arg})"
 
     def callable(self, env: Env) -> List[Callee]:
-        """The callees of ``env``."""
+        """The callees of ``env``; in a ``try`` body or a ``finally`` clause not the recursive
+        helpers, whose residue the compiler rejects there (D19: an exception of a class it cannot
+        know; seed 530101 #514)."""
+        if self.in_try or self.in_finally:
+            return [c for c in env.callees if c.name not in self.recursive]
         return env.callees
 
     def tuple_callees(self) -> List[Callee]:
