@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from array_vectorize import vectorize
-from behavior.test_call_sites import black_scholes_call, strict_sigma
-from behavior.test_recursion import collatz_steps, gamma_shift, normcdf, sign_check
+from behavior.calls.test_call_sites import black_scholes_call, strict_sigma
+from behavior.calls.test_recursion import collatz_steps, gamma_shift, normcdf, sign_check
 
 da = pytest.importorskip("dask.array")
 jax = pytest.importorskip("jax")

@@ -17,14 +17,13 @@ import ast
 from typing import Any
 
 from .grammar_recursion import LIMIT_ERROR, MESSAGES
+from .wellformed_invalid import Invalid
 
 _LIMIT_ERROR = ast.dump(ast.parse(LIMIT_ERROR).body[0])
 _MESSAGES = dict(MESSAGES)
 
 
 def _invalid() -> type:
-    from .wellformed import Invalid
-
     return Invalid
 
 
