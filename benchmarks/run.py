@@ -6,7 +6,9 @@
    expression vs the ``@vectorize``'d function vs ``np.vectorize`` of the scalar original.
 2. Call overhead on 10-element inputs: generated minus hand-written, per function.
 3. Decoration latency (``bench_compile.py``).
-4. The import hook (``bench_hook.py``) and the build backend (``bench_build.py``), when present:
+4. The real-code set (``bench_realcode.py``, issue 30): functions in the styles of real scientific
+   code and an integer set, each against numba, jax.jit, the hand-written NumPy and np.vectorize.
+5. The import hook (``bench_hook.py``) and the build backend (``bench_build.py``), when present:
    each exposes ``run() -> dict`` (``run(quick=...)`` if it accepts ``quick``). A returned dict is
    printed as it comes: a list of dicts under ``"rows"`` as a table, other keys as ``key: value``;
    an optional ``"bars"`` list of ``{"what", "figure", "bar", "met"}`` joins the summary.
@@ -56,7 +58,6 @@ import subprocess  # noqa: E402
 import time  # noqa: E402
 import timeit  # noqa: E402
 import traceback  # noqa: E402
-import tracemalloc  # noqa: E402
 import types  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -71,6 +72,7 @@ from array_vectorize.runtime import threads  # noqa: E402
 
 import functions  # noqa: E402
 import history  # noqa: E402
+from peers import peak_bytes  # noqa: E402
 
 N_BIG = 1_000_000
 N_SMALL = 10
@@ -180,22 +182,6 @@ def time_np_vectorize(scalar, args, repeats: int) -> float:
 
 
 # ----------------------------------------------------------------------------- peers and memory
-
-
-def peak_bytes(fn, args) -> int:
-    """Bytes allocated at the peak of one call of `fn(*args)` above what was allocated before it
-    (tracemalloc, which sees NumPy's data buffers): the temporaries and the result."""
-    fn(*args)
-    tracemalloc.start()
-    try:
-        before, _ = tracemalloc.get_traced_memory()
-        tracemalloc.reset_peak()
-        out = fn(*args)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    del out
-    return peak - before
 
 
 def _jax():
@@ -764,6 +750,7 @@ def main(argv: list[str] | None = None) -> int:
         help="cpu: thread CPU time (default; robust to other load on a shared machine); wall: perf_counter. Calls on 1e6 elements are always timed by wall clock (BIG_CLOCK)",
     )
     parser.add_argument("--no-peers", action="store_true", help="skip jax.jit and numba.vectorize")
+    parser.add_argument("--no-realcode", action="store_true", help="skip bench_realcode")
     parser.add_argument("--no-hook", action="store_true", help="skip bench_hook")
     parser.add_argument("--no-build", action="store_true", help="skip bench_build")
     parser.add_argument("--title", default="make bench", help="what the run is for, in its record")
@@ -811,6 +798,20 @@ def main(argv: list[str] | None = None) -> int:
         bars += res.get("bars", [])
     else:
         print(f"\n## Decoration latency\n\nFAILED:\n{err}")
+
+    if not args.no_realcode:
+        print("bench_realcode ...", file=sys.stderr)
+        import bench_realcode
+
+        try:
+            res = bench_realcode.run(quick=cfg.quick)
+        except Exception:  # noqa: BLE001 - a broken suite must not stop the others
+            results["bench_realcode"] = {"error": traceback.format_exc()}
+            print(f"\n## Real code\n\nFAILED:\n{results['bench_realcode']['error']}")
+        else:
+            results["bench_realcode"] = res
+            bench_realcode.report(res, md_table)
+            bars += res["bars"]
 
     for module_name, title, skip in (
         ("bench_hook", "Import hook", args.no_hook),

@@ -52,6 +52,8 @@ pub struct Compiled {
     pub ir: Function,
     /// The same IR with float64 parameters (the fast path's); printed only when asked for.
     pub float_ir: Function,
+    /// The same IR with int64 parameters (the int body's); printed only when asked for.
+    pub int_ir: Function,
     /// The scalar function's own text (decorators, header, body), for its docstring.
     pub scalar_source: String,
     /// The calls run element by element (D19, D23): `residue` or `call_site`, what is called,
@@ -71,7 +73,7 @@ pub fn compile_function(req: &Request) -> Result<Compiled, CompileError> {
 
 /// [`compile_function`], showing `observe` the IR after every pass (named as [`Passes`] names
 /// them: `lower`, `kinds`, `fold`, `cse`, `dce`, `legalize`, `broadcast`, then the same with a
-/// `float ` prefix for the float fast path).
+/// `float ` prefix for the float fast path and an `int ` prefix for the int body).
 pub fn compile_observed(
     req: &Request,
     observe: &mut dyn FnMut(&str, &Function),
@@ -129,12 +131,24 @@ pub fn compile_observed(
         instances.ret_kind(c, k)
     })?;
 
+    // The int body: the same IR with int64 parameters, for calls whose arguments are all ints
+    // (`_vec_int_args`). Knowing the kinds, codegen prints the integer operations that are
+    // exactly Python's on every lane as the library's own operators (codegen/choice.rs).
+    let mut int = exact.clone();
+    let int_params = vec![Kind::Int; int.params.len()];
+    passes.prefix = "int ";
+    passes.optimize(&mut int, &int_params, &mut |c, k| instances.ret_kind(c, k))?;
+
     instances.resolve(&float)?;
+    instances.resolve(&int)?;
     instances.resolve(&exact)?;
     let targets: CallTargets = instances.into_targets();
     let generated = codegen::generate(
-        &float,
-        &exact,
+        codegen::Bodies {
+            float: &float,
+            int: &int,
+            exact: &exact,
+        },
         &lowered.hidden,
         codegen::Signature {
             posonly: func.posonly,
@@ -155,6 +169,7 @@ pub fn compile_observed(
         assumptions,
         ir: exact,
         float_ir: float,
+        int_ir: int,
         scalar_source: text.to_string(),
         element_sites: lowered.element_sites,
     })
@@ -166,7 +181,7 @@ pub fn compile_observed(
 struct Passes<'o> {
     debug: bool,
     observe: &'o mut dyn FnMut(&str, &Function),
-    /// Prepended to every pass name (`float ` for the float fast path).
+    /// Prepended to every pass name (`float ` for the float fast path, `int ` for the int body).
     prefix: &'static str,
 }
 
@@ -258,6 +273,7 @@ mod tests {
         let mut expected = vec!["lower".to_string()];
         expected.extend(passes.iter().map(|p| p.to_string()));
         expected.extend(passes.iter().map(|p| format!("float {p}")));
+        expected.extend(passes.iter().map(|p| format!("int {p}")));
         assert_eq!(names, expected);
     }
 

@@ -376,6 +376,7 @@ fn compile_function<'py>(
             if want_ir {
                 d.set_item("ir", c.ir.to_string())?;
                 d.set_item("float_ir", c.float_ir.to_string())?;
+                d.set_item("int_ir", c.int_ir.to_string())?;
             }
             Ok(d)
         }

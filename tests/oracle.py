@@ -18,6 +18,7 @@ from typing import Any, Callable
 import numpy as np
 
 from array_vectorize.fuzz import check as fuzz_check
+from array_vectorize.fuzz import explain as fuzz_explain
 
 try:
     import array_api_strict
@@ -116,8 +117,25 @@ def _explainer(original: Callable, args: tuple, np_args: list[np.ndarray], shape
     (array_vectorize.fuzz.model), on these arguments."""
     models = fuzz_check.ir_models(original)
     params = [(np.broadcast_to(a, shape).ravel().tolist(), a.dtype.kind if isinstance(arg, np.ndarray) else "") for a, arg in zip(np_args, args)]
-    all_float = all(a.dtype == np.float64 for a in np_args)  # Python floats too
-    return fuzz_check.Explainer(models, params, all_float)
+    return fuzz_check.Explainer(models, params, _body(models, args, np_args))
+
+
+def _body(models: dict, args: tuple, np_args: list[np.ndarray]) -> Any:
+    """The body a NumPy call with these arguments runs (runtime/args.py): the float fast path
+    when every argument is float64 (Python floats too); the int body, where the generated code has
+    one, when every argument is an int64 array, a narrower int one or a Python int within
+    int64, one of them with a dimension; else the helpers' body."""
+    if all(a.dtype == np.float64 for a in np_args):
+        return fuzz_explain.FLOAT_BODY
+    ints = all(
+        not is_number_or_array(arg)  # a uniform argument (D14): not the prologue's
+        or (type(arg) is int and -(2**63) <= arg < 2**63)
+        or (isinstance(arg, np.ndarray) and (a.dtype.kind == "i" or (a.dtype.kind == "u" and a.dtype.itemsize <= 4)))
+        for a, arg in zip(np_args, args)
+    )
+    if ints and any(a.ndim for a in np_args) and fuzz_explain.INT_BODY in models:
+        return fuzz_explain.INT_BODY
+    return fuzz_explain.EXACT_BODY
 
 
 def is_number_or_array(a: Any) -> bool:

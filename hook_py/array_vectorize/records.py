@@ -110,10 +110,12 @@ if TYPE_CHECKING:
         element_sites: List[ElementSite]
 
     class CompiledFunction(Generated, total=False):
-        """``_core.compile_function``'s result; ``ir`` and ``float_ir`` when ``options["ir"]``."""
+        """``_core.compile_function``'s result; ``ir``, ``float_ir`` and ``int_ir`` (the exact
+        body's, the float fast path's and the int body's optimized IR) when ``options["ir"]``."""
 
         ir: str
         float_ir: str
+        int_ir: str
 
     class FunctionRecord(TypedDict, total=False):
         """What every record of one marked function holds: where it is, with which options it

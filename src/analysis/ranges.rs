@@ -1,5 +1,6 @@
 //! Int ranges: which int values may lie outside int64 (the wide ints codegen must not hand to
-//! a plain operator).
+//! a plain operator), and the interval of every int and bool value where one is known (the
+//! divisors, shift counts and indices codegen can prove harmless).
 
 use crate::ir::eval::{int_floordiv, trip_count};
 use crate::ir::{
@@ -15,7 +16,10 @@ use crate::ir::{
 /// strict backends refuse both (docs/semantics.md items 13 and 17).
 ///
 /// Python int scalars get an interval (constants, loop indices, `+ - *`, `//` and `%` by
-/// constants, ternaries, merges); arrays are int64 when every int they derive from is.
+/// constants, ternaries, merges); arrays are int64 when every int they derive from is. An int64
+/// array's operations wrap at 64 bits (docs/semantics.md item 6), so its interval is computed
+/// from its operands' (an int64 array of unknown interval lies in int64's) and kept only where
+/// it fits int64: `y % 4` is in [0, 3] whatever `y` holds, `y + 1` has no interval.
 pub fn wide_ints(func: &Function) -> Vec<bool> {
     wide_ints_with(func, &[])
 }
@@ -33,12 +37,15 @@ pub struct IntFacts {
     /// Per value, a Python int scalar known to lie within +-2**53, so that a float64 holds it
     /// exactly (a comparison with a float array may convert it).
     pub exact_in_float: Vec<bool>,
+    /// Per value, the interval of an int or bool value that is not wide: a bool is 0 or 1, an
+    /// int64 array of unknown interval lies in int64's; None for every other value.
+    pub range: Vec<Range>,
 }
 
 /// [`IntFacts`] of `func`, its parameters wide as [`wide_ints_with`] takes them.
 pub fn int_facts(func: &Function, wide_params: &[bool]) -> IntFacts {
     let st = WideState::solve(func, wide_params);
-    let wide = (0..func.values.len())
+    let wide: Vec<bool> = (0..func.values.len())
         .map(|i| {
             let info = &func.values[i];
             match (info.kind, info.shape) {
@@ -52,11 +59,23 @@ pub fn int_facts(func: &Function, wide_params: &[bool]) -> IntFacts {
     let exact_in_float = st
         .range
         .iter()
-        .map(|r| r.is_some_and(|(lo, hi)| lo >= -limit && hi <= limit))
+        .enumerate()
+        .map(|(i, r)| {
+            func.values[i].shape == Shape::Scalar
+                && r.is_some_and(|(lo, hi)| lo >= -limit && hi <= limit)
+        })
+        .collect();
+    let range = (0..func.values.len())
+        .map(|i| {
+            (!wide[i])
+                .then(|| st.operand_range(func, Value(i as u32)))
+                .flatten()
+        })
         .collect();
     IntFacts {
         wide,
         exact_in_float,
+        range,
     }
 }
 
@@ -72,6 +91,9 @@ pub type Range = Option<(i128, i128)>;
 fn fits_int64((lo, hi): (i128, i128)) -> bool {
     lo >= -(1i128 << 63) && hi < (1i128 << 63)
 }
+
+/// Every int64 value.
+const INT64: (i128, i128) = (-(1i128 << 63), (1i128 << 63) - 1);
 
 /// The value of an int or bool constant as a range; None for any other constant.
 fn const_range(c: &Const) -> Range {
@@ -103,6 +125,9 @@ fn hull(a: Range, b: Range) -> Range {
 
 struct WideState {
     range: Vec<Range>,
+    /// Values whose range has been computed once: a loop phi's value from the body is not
+    /// before the first round reaches it, and the phi starts from its initial value alone.
+    computed: Vec<bool>,
     wide: Vec<bool>,
     defs: Vec<Option<Op>>,
     wide_params: Vec<bool>,
@@ -113,6 +138,7 @@ impl WideState {
     fn solve(func: &Function, wide_params: &[bool]) -> Self {
         let mut st = WideState {
             range: vec![None; func.values.len()],
+            computed: vec![false; func.values.len()],
             wide: vec![false; func.values.len()],
             defs: vec![None; func.values.len()],
             wide_params: wide_params.to_vec(),
@@ -136,7 +162,8 @@ impl WideState {
         for inst in &block.insts {
             match inst {
                 Inst::Let { dst, op } => {
-                    self.range[dst.index()] = self.op_range(func, op);
+                    self.range[dst.index()] = self.op_range(func, *dst, op);
+                    self.computed[dst.index()] = true;
                     self.wide[dst.index()] = self.op_wide(func, op);
                 }
                 Inst::Loop {
@@ -149,6 +176,7 @@ impl WideState {
                     body,
                     ..
                 } => {
+                    self.computed[index.index()] = true;
                     self.range[index.index()] = match items {
                         Some(Const::Tuple(items)) => items_range(items),
                         Some(_) => None,
@@ -159,7 +187,15 @@ impl WideState {
                         }
                     };
                     for p in phis {
-                        self.merge_into(func, p.dst, p.init, p.next, widen);
+                        // The first round: the phi holds its initial value (the body then
+                        // widens it, to a fixpoint: `month = k + 1` over `range(1, 12)` from
+                        // `month = 1` is in [1, 12]).
+                        let next = if self.computed[p.next.index()] {
+                            p.next
+                        } else {
+                            p.init
+                        };
+                        self.merge_into(func, p.dst, p.init, next, widen);
                     }
                     self.block(func, body, widen);
                     for p in phis {
@@ -184,6 +220,7 @@ impl WideState {
     /// constant of 2**63 or more entering an array phi, fuzz campaign 36).
     fn merge_into(&mut self, func: &Function, dst: Value, a: Value, b: Value, widen: bool) {
         let joined = hull(self.range[a.index()], self.range[b.index()]);
+        self.computed[dst.index()] = true;
         let old = self.range[dst.index()];
         self.range[dst.index()] = if widen && old.is_some() && old != joined {
             None
@@ -205,12 +242,31 @@ impl WideState {
         }
     }
 
-    fn op_range(&self, func: &Function, op: &Op) -> Range {
-        let r = |v: &Value| self.range[v.index()];
-        let scalar = |v: &Value| func.info(*v).shape == Shape::Scalar;
-        if !op.operands().iter().all(scalar) {
-            return None;
+    /// The interval `v` is read with as an operand: its own; a bool's 0 or 1; an int array's
+    /// int64 when it has none (an array that may hold uint64 lanes is wide, and an operation
+    /// on a wide value gives a wide value, whose interval nothing reads).
+    fn operand_range(&self, func: &Function, v: Value) -> Range {
+        let own = self.range[v.index()];
+        match (func.info(v).kind, func.info(v).shape) {
+            (Kind::Bool, _) => own.or(Some((0, 1))),
+            (Kind::Int, Shape::Array) => own.or(Some(INT64)),
+            _ => own,
         }
+    }
+
+    /// The interval of `dst = op`: Python's on Python ints; on arrays the same, kept only where
+    /// it fits int64 (an array wraps beyond: docs/semantics.md item 6).
+    fn op_range(&self, func: &Function, dst: Value, op: &Op) -> Range {
+        let range = self.exact_op_range(func, op);
+        if func.info(dst).shape == Shape::Array {
+            range.filter(|r| fits_int64(*r))
+        } else {
+            range
+        }
+    }
+
+    fn exact_op_range(&self, func: &Function, op: &Op) -> Range {
+        let r = |v: &Value| self.operand_range(func, *v);
         match op {
             Op::Const(c @ (Const::Int(_) | Const::Bool(_))) => const_range(c),
             Op::Unary(UnOp::Pos, a) | Op::Cast(CastOp::Int | CastOp::Round, a) => {
@@ -223,6 +279,11 @@ impl WideState {
             Op::Unary(UnOp::Neg, a) => {
                 let (lo, hi) = r(a)?;
                 Some((-hi, -lo))
+            }
+            // `~x` is `-1 - x`.
+            Op::Unary(UnOp::Invert, a) if func.info(*a).kind != Kind::Float => {
+                let (lo, hi) = r(a)?;
+                Some((-1 - hi, -1 - lo))
             }
             Op::Unary(UnOp::Abs, a) => {
                 let (lo, hi) = r(a)?;
@@ -254,6 +315,10 @@ impl WideState {
                     BinOp::Mod if y0 > 0 => Some((0, y1 - 1)),
                     BinOp::Mod if y1 < 0 => Some((y0 + 1, 0)),
                     BinOp::BitAnd if x0 >= 0 && y0 >= 0 => Some((0, x1.min(y1))),
+                    // `&` with a non-negative value (two's complement, any width) keeps only
+                    // bits it has: `n & 0x3F` is in [0, 63] whatever `n` holds.
+                    BinOp::BitAnd if y0 >= 0 => Some((0, y1)),
+                    BinOp::BitAnd if x0 >= 0 => Some((0, x1)),
                     BinOp::BitOr | BinOp::BitXor if x0 >= 0 && y0 >= 0 => {
                         Some((0, low_mask(x1.max(y1))))
                     }
@@ -269,6 +334,8 @@ impl WideState {
                 }
             }
             Op::Select(_, a, b) => hull(r(a), r(b)),
+            // A Python int lifted to a 0-d array, or a value broadcast: the same values.
+            Op::AsArray(a) | Op::Broadcast(a) => r(a),
             Op::Index(t, _) => match &self.defs[t.index()] {
                 Some(Op::Const(c)) => c.readable().and_then(|items| items_range(&items)),
                 _ => None,
@@ -331,5 +398,50 @@ mod tests {
             }
         });
         assert!(seen.contains(&(1 << 63)) && seen.contains(&7), "{seen:?}");
+    }
+
+    /// The intervals `int_facts` gives the values of the int body (int64 parameters) defined
+    /// by a binary operation `op`, in program order.
+    fn binary_ranges(src: &str, op: BinOp) -> Vec<Range> {
+        let f = ir_after(src, "int broadcast");
+        let facts = int_facts(&f, &[]);
+        let mut out = vec![];
+        walk_insts(&f.body, &mut |inst| {
+            if let Inst::Let {
+                dst,
+                op: Op::Binary(b, _, _),
+            } = inst
+            {
+                if *b == op {
+                    out.push(facts.range[dst.index()]);
+                }
+            }
+        });
+        out
+    }
+
+    #[test]
+    fn int64_arrays_have_intervals_only_where_they_fit_int64() {
+        // `y % 4` whatever `y` holds; `+ 1` of it stays small; `y + 1` may wrap: no interval.
+        let src = "def f(y):\n    a = y % 4 + 1\n    return a * (y + 1)\n";
+        assert_eq!(binary_ranges(src, BinOp::Mod), vec![Some((0, 3))]);
+        let adds = binary_ranges(src, BinOp::Add);
+        assert!(adds.contains(&Some((1, 4))), "{adds:?}");
+        assert!(adds.contains(&Some(INT64)), "{adds:?}");
+        // `&` with a non-negative constant, whatever the other operand's sign.
+        let ands = binary_ranges("def f(n):\n    return n & 0x3F\n", BinOp::BitAnd);
+        assert_eq!(ands, vec![Some((0, 63))]);
+    }
+
+    #[test]
+    fn a_loop_phi_starts_from_its_initial_value() {
+        // `month` is 1, then some `k + 1` of `range(1, 12)`: [1, 12], so `month - 1` is an
+        // index of a 12-item table.
+        let src = "def f(n):\n    month = 1\n    for k in range(1, 12):\n        if n >= 30 * k:\n            month = k + 1\n    return month - 1\n";
+        let subs = binary_ranges(src, BinOp::Sub);
+        assert_eq!(subs, vec![Some((0, 11))]);
+        // A value that grows every iteration has no interval (widened).
+        let src = "def f(n):\n    s = n % 4\n    for k in range(100):\n        s = s + k\n    return s * 2\n";
+        assert_eq!(binary_ranges(src, BinOp::Mul), vec![Some(INT64)]);
     }
 }

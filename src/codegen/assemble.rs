@@ -1,11 +1,12 @@
 //! The generated module: the entry, with the original's signature, whose float prologue falls
-//! back to the exact body; and the exact body, `_vec_exact_<name>`. Prints them as two texts
-//! whose concatenation is the module (emit compiles the exact body on its first call).
+//! back to the exact body; and the exact body, `_vec_exact_<name>`, which runs the int body
+//! first when its int prologue takes the arguments. Prints them as two texts whose
+//! concatenation is the module (emit compiles the exact body on its first call).
 
 use std::collections::BTreeSet;
 
 use super::callee::{CallTargets, Emitted};
-use super::runtime::{EXACT_ARGS, FLOAT_ARGS, HELPERS, UNIFORM};
+use super::runtime::{EXACT_ARGS, FLOAT_ARGS, HELPERS, INT_ARGS, UNIFORM};
 use super::{unique, Function, Gen, Hidden, PYTHON_NAMES};
 use crate::codegen::pyast::{self, call, cmp, name, Expr, Stmt};
 use crate::ir::ParamMode;
@@ -208,17 +209,32 @@ impl Names {
     }
 }
 
-/// The generated module of `float_ir` (the IR with float parameters) and `exact_ir` (the same
-/// IR with parameters of unknown kind), with the functions of the out-of-line helpers they call
-/// (`targets`, D7).
+/// The optimized IRs of one function, one per body (src/pipeline.rs).
+#[derive(Clone, Copy)]
+pub struct Bodies<'a> {
+    /// With float64 parameters: the entry's body (the float fast path).
+    pub float: &'a Function,
+    /// With int64 parameters: the int body, run by the exact body's function when
+    /// `_vec_int_args` takes the arguments.
+    pub int: &'a Function,
+    /// With parameters of unknown kind: the exact body.
+    pub exact: &'a Function,
+}
+
+/// The generated module of the three `bodies`, with the functions of the out-of-line helpers
+/// they call (`targets`, D7).
 pub fn generate(
-    float_ir: &Function,
-    exact_ir: &Function,
+    bodies: Bodies,
     hidden: &[Hidden],
     signature: Signature,
     targets: &CallTargets,
 ) -> Generated {
-    let calls = Emitted::new(targets, &[float_ir, exact_ir]);
+    let Bodies {
+        float: float_ir,
+        int: int_ir,
+        exact: exact_ir,
+    } = bodies;
+    let calls = Emitted::new(targets, &[float_ir, int_ir, exact_ir]);
     let entry = python_name(&exact_ir.name);
     let exact_entry = format!("_vec_exact_{entry}");
     let declared = &exact_ir.params[..exact_ir.declared_params];
@@ -245,10 +261,29 @@ pub fn generate(
     float_body.extend(names.body(float_ir, true, &calls));
     let float_helpers = calls.drain();
 
-    let mut exact_body =
-        vec![names.unpack(names.prologue_call(EXACT_ARGS.name, Expr::Bool(false)))];
-    exact_body.extend(names.body(exact_ir, false, &calls));
-    let exact_helpers = calls.drain();
+    // arrays = _vec_int_args(a, b); the int body when it is not None; then the exact body.
+    // The int body is left out where it would print as the exact body does (no operation of
+    // it depends on knowing the parameters are ints).
+    let int_stmts = names.body(int_ir, false, &calls);
+    let mut exact_helpers = calls.drain();
+    let exact_stmts = names.body(exact_ir, false, &calls);
+    exact_helpers.extend(calls.drain());
+    let mut exact_body = vec![];
+    if int_stmts != exact_stmts {
+        exact_body.push(Stmt::Assign(
+            vec![names.arrays.clone()],
+            vec![names.prologue_call(INT_ARGS.name, Expr::Bool(false))],
+        ));
+        let mut int_block = vec![names.unpack(name(&names.arrays))];
+        int_block.extend(int_stmts);
+        exact_body.push(Stmt::If(
+            cmp("is not", name(&names.arrays), Expr::None),
+            int_block,
+            vec![],
+        ));
+    }
+    exact_body.push(names.unpack(names.prologue_call(EXACT_ARGS.name, Expr::Bool(false))));
+    exact_body.extend(exact_stmts);
 
     let positional = declared[..declared.len() - signature.kwonly].to_vec();
     let kwonly = declared[declared.len() - signature.kwonly..].to_vec();
@@ -318,14 +353,34 @@ mod tests {
             ("f", "_vec_exact_f")
         );
         assert!(g.fast_source.starts_with("def f(a, /, b, *, c):\n    arrays = _vec_float_args(a, b, c)\n    if arrays is None:\n        return _vec_exact_f(a, b, c)\n    xp, a, b, c = arrays\n"), "{}", g.fast_source);
+        // The int body first (its arguments all ints), then the exact body.
         assert!(
             g.exact_source.starts_with(
-                "\n\ndef _vec_exact_f(a, b, c):\n    xp, a, b, c = _vec_exact_args(a, b, c)\n"
+                "\n\ndef _vec_exact_f(a, b, c):\n    arrays = _vec_int_args(a, b, c)\n    if arrays is not None:\n        xp, a, b, c = arrays\n        return a + b * c\n    xp, a, b, c = _vec_exact_args(a, b, c)\n"
             ),
             "{}",
             g.exact_source
         );
         assert_eq!(g.fast_source.matches("def ").count(), 1);
+    }
+
+    #[test]
+    fn the_int_body_is_left_out_where_it_would_print_as_the_exact_body() {
+        // `x` only gives the result its shape: knowing it is an int changes nothing.
+        let c = compiled("def f(x):\n    return 2.5\n");
+        assert!(
+            !c.generated.exact_source.contains("_vec_int_args"),
+            "{}",
+            c.source
+        );
+        let c = compiled("def f(year):\n    return year % 4 == 0\n");
+        assert!(
+            c.generated
+                .exact_source
+                .contains("        return year % 4 == 0\n"),
+            "{}",
+            c.source
+        );
     }
 
     #[test]

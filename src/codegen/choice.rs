@@ -18,6 +18,9 @@ pub(super) struct Operand {
     pub exact_in_float: bool,
     /// Its value when it is an int constant.
     pub int_const: Option<i128>,
+    /// The interval of an int or bool that is not wide (`ranges::int_facts`: a bool is 0 or 1,
+    /// an int64 array of no better-known interval lies in int64's).
+    pub range: Option<(i128, i128)>,
 }
 
 impl Operand {
@@ -35,6 +38,34 @@ impl Operand {
             Some(n) => n.unsigned_abs() <= 1 << 53,
             None => self.exact_in_float,
         }
+    }
+
+    /// An int64 divisor no lane of which is 0 or -1. The Array API leaves those two to the
+    /// library (division by zero; `INT64_MIN // -1` and `INT64_MIN % -1` overflow: NumPy
+    /// wraps and warns, XLA's are "implementation-defined"); on every other divisor its
+    /// `floor_divide` rounds "to the greatest integer-value number that is not greater than the
+    /// division result" and its `remainder` "is equivalent to the Python modulus operator"
+    /// (both for every sign), which is what CPython's `//` and `%` compute on ints. An int64
+    /// quotient never overflows but by -1 (|a // b| <= |a|), a remainder lies between 0 and the
+    /// divisor: each lane is Python's exactly, on every backend (NumPy, array-api-strict, JAX,
+    /// Dask, and torch, whose `remainder` and `floor_divide` follow the standard).
+    fn safe_divisor(self) -> bool {
+        self.kind == Kind::Int
+            && !self.wide
+            && self.range.is_some_and(|(lo, hi)| lo >= 1 || hi <= -2)
+    }
+
+    /// An int64 shift count in [0, 63]: the standard's `bitwise_left_shift` and
+    /// `bitwise_right_shift` take counts "greater than or equal to 0", and the right shift
+    /// "must be an arithmetic shift ... equivalent to floor division by a power of two",
+    /// which is CPython's `>>` on ints; `<<` keeps the low 64 bits of two's complement, which is
+    /// CPython's value modulo 2**64 (docs/semantics.md item 6). These are the operations the
+    /// helper itself applies to counts in that range (runtime/bits.py), which handles counts
+    /// past 63 and negative ones (docs/semantics.md item 24) where they may occur.
+    fn short_shift_count(self) -> bool {
+        self.kind == Kind::Int
+            && !self.wide
+            && self.range.is_some_and(|(lo, hi)| lo >= 0 && hi <= 63)
     }
 
     /// The operand after a bool was promoted to `to` for arithmetic (`bool_promotion`).
@@ -70,7 +101,7 @@ pub(super) fn bool_promotion(op: BinOp, a: Kind, b: Kind) -> Option<Kind> {
 pub(super) fn plain_binary(op: BinOp, a: Operand, b: Operand) -> bool {
     if op.is_shift() {
         // A negative count or one past 63 bits has no plain array form (runtime/bits.py).
-        return false;
+        return a.kind == Kind::Int && !a.wide && b.short_shift_count();
     }
     if op.is_bitwise() {
         return match (a.kind, b.kind) {
@@ -91,10 +122,46 @@ pub(super) fn plain_binary(op: BinOp, a: Operand, b: Operand) -> bool {
         (Kind::Int, Kind::Int) => match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul => true,
             BinOp::Pow => b.scalar && b.int_const.is_some_and(|n| n >= 0),
+            // `year % 4`, `n // 10`, `m % 12 + 1` as a divisor: `Operand::safe_divisor`.
+            BinOp::FloorDiv | BinOp::Mod => b.safe_divisor(),
             _ => false,
         },
         _ => false,
     }
+}
+
+/// Whether the int64 array operand of `a op b` (one operand a float) is converted to float64
+/// with `astype` for a plain float operation: CPython's `float + int`, `-` and `*` convert the
+/// int to the nearest float (ties to even) first, as `astype` does, then compute in floats;
+/// strict backends refuse to mix the kinds. These three are the operations the helper computes
+/// so too (`runtime/arith.py`: `_to_float`, then the plain operator), warnings included; its
+/// quiet D3 forms (`/`, `//`, `%`, `**`) stay with it. A wide int (uint64 lanes) is converted
+/// by the helper.
+pub(super) fn int_to_float(op: BinOp, int: Operand, other: Operand) -> bool {
+    matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul)
+        && int.kind == Kind::Int
+        && !int.wide
+        && !int.scalar
+        && other.kind == Kind::Float
+}
+
+/// `x op c` for an int `x` and a finite float constant `c`, as a comparison with an int
+/// constant: CPython compares an int with a float exactly (by value, not by converting the
+/// int), and for an integer `x`, `x < c` is `x < ceil(c)`, `x <= c` is `x <= floor(c)`, `x > c`
+/// is `x > floor(c)`, `x >= c` is `x >= ceil(c)`; `x == c` and `x != c` compare with `c` itself
+/// when it is integral. None where that does not hold or the int would not be int64's.
+pub(super) fn int_bound(op: CmpOp, c: f64) -> Option<i128> {
+    if !c.is_finite() || c.abs() >= 4.0e18 {
+        return None;
+    }
+    let bound = match op {
+        CmpOp::Lt | CmpOp::Ge => c.ceil(),
+        CmpOp::Le | CmpOp::Gt => c.floor(),
+        CmpOp::Eq | CmpOp::Ne if c.fract() == 0.0 => c,
+        CmpOp::Eq | CmpOp::Ne => return None,
+    };
+    // |bound| < 4e18 < 2**63: an int64 value, which the float holds exactly.
+    Some(bound as i128)
 }
 
 /// Whether `a op b` is exact as a plain comparison; else `_vec_binary`.
@@ -125,10 +192,29 @@ pub(super) fn plain_select(a: Operand, b: Operand) -> bool {
         }
 }
 
+/// The kind a select on an array condition joins operands of two known kinds in, each
+/// converted to it first (an array by `astype`, a Python bool as the number it is), for a plain
+/// `xp.where`: what `_vec_select` computes (it promotes bool < int64 < float64 with the same
+/// conversions, `runtime/select.py`). None where the kinds are one (`plain_select`), unknown,
+/// or an int may hold uint64 lanes, or both operands are Python scalars.
+pub(super) fn select_join(a: Operand, b: Operand, merged: Kind) -> Option<Kind> {
+    let known =
+        |o: Operand| matches!(o.kind, Kind::Bool | Kind::Float) || o.kind == Kind::Int && !o.wide;
+    (!(a.scalar && b.scalar)
+        && a.kind != b.kind
+        && known(a)
+        && known(b)
+        && Kind::join(a.kind, b.kind) == merged)
+        .then_some(merged)
+}
+
 /// The form of a unary operator on an array.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum UnaryForm {
     LogicalNot,
+    /// `a == 0` (`not` of an int64 or float64 array: Python's truth value, D4, is `a != 0`,
+    /// NaN true and -0.0 false, which `==` with 0 negates exactly).
+    IsZero,
     Negate,
     Identity,
     Abs,
@@ -143,6 +229,7 @@ pub(super) fn unary(op: UnOp, a: Operand) -> UnaryForm {
     let k = if a.wide_int() { Kind::Unknown } else { a.kind };
     match (op, k) {
         (UnOp::Not, Kind::Bool) => UnaryForm::LogicalNot,
+        (UnOp::Not, Kind::Int | Kind::Float) => UnaryForm::IsZero,
         (UnOp::Neg, Kind::Float | Kind::Int) => UnaryForm::Negate,
         (UnOp::Pos, Kind::Float | Kind::Int) => UnaryForm::Identity,
         (UnOp::Abs, Kind::Float | Kind::Int) => UnaryForm::Abs,
@@ -276,6 +363,14 @@ mod tests {
             wide: false,
             exact_in_float: false,
             int_const: None,
+            range: None,
+        }
+    }
+
+    fn in_range(o: Operand, lo: i128, hi: i128) -> Operand {
+        Operand {
+            range: Some((lo, hi)),
+            ..o
         }
     }
 
@@ -289,8 +384,89 @@ mod tests {
     fn int(n: i128) -> Operand {
         Operand {
             int_const: Some(n),
+            range: Some((n, n)),
             ..scalar(Kind::Int)
         }
+    }
+
+    #[test]
+    fn int_division_is_plain_by_a_divisor_that_is_never_0_or_minus_1() {
+        let i = array(Kind::Int);
+        for op in [BinOp::FloorDiv, BinOp::Mod] {
+            assert!(plain_binary(op, i, int(4)), "{op:?} 4");
+            assert!(plain_binary(op, i, int(1)), "{op:?} 1");
+            assert!(plain_binary(op, i, int(-7)), "{op:?} -7");
+            assert!(!plain_binary(op, i, int(0)), "{op:?} 0");
+            assert!(!plain_binary(op, i, int(-1)), "{op:?} -1");
+            // `m % 12 + 1` as a divisor; a divisor whose interval reaches 0 or -1.
+            assert!(plain_binary(op, i, in_range(i, 1, 12)), "{op:?} [1, 12]");
+            assert!(!plain_binary(op, i, in_range(i, 0, 12)), "{op:?} [0, 12]");
+            assert!(!plain_binary(op, i, in_range(i, -3, -1)), "{op:?} [-3, -1]");
+            assert!(!plain_binary(op, i, i), "{op:?} unknown");
+            // A dividend or divisor that may hold uint64 lanes keeps the lattice's helper.
+            let wide = Operand { wide: true, ..i };
+            assert!(!plain_binary(op, wide, int(4)), "{op:?} wide");
+            // A float operand is the float rule's (the float body's `%` is the library's).
+            assert!(!plain_binary(
+                op,
+                i,
+                Operand {
+                    kind: Kind::Float,
+                    ..int(4)
+                }
+            ));
+        }
+    }
+
+    #[test]
+    fn ints_meet_floats_converted_in_add_sub_mul_only() {
+        let (i, f) = (array(Kind::Int), array(Kind::Float));
+        assert!(int_to_float(BinOp::Add, i, f));
+        assert!(int_to_float(BinOp::Mul, i, scalar(Kind::Float)));
+        assert!(!int_to_float(BinOp::Div, i, f));
+        assert!(!int_to_float(BinOp::Pow, i, f));
+        assert!(!int_to_float(BinOp::Add, i, i));
+        assert!(!int_to_float(BinOp::Add, scalar(Kind::Int), f));
+        assert!(!int_to_float(BinOp::Add, Operand { wide: true, ..i }, f));
+    }
+
+    #[test]
+    fn an_int_compared_with_a_float_constant_compares_with_an_int() {
+        assert_eq!(int_bound(CmpOp::Gt, 1e-9), Some(0));
+        assert_eq!(int_bound(CmpOp::Ge, 1e-9), Some(1));
+        assert_eq!(int_bound(CmpOp::Lt, 2.5), Some(3));
+        assert_eq!(int_bound(CmpOp::Le, 2.5), Some(2));
+        assert_eq!(int_bound(CmpOp::Le, -2.5), Some(-3));
+        assert_eq!(int_bound(CmpOp::Lt, -2.0), Some(-2));
+        assert_eq!(int_bound(CmpOp::Eq, 3.0), Some(3));
+        assert_eq!(int_bound(CmpOp::Eq, 3.5), None);
+        assert_eq!(int_bound(CmpOp::Lt, f64::NAN), None);
+        assert_eq!(int_bound(CmpOp::Lt, f64::INFINITY), None);
+        assert_eq!(int_bound(CmpOp::Lt, 1e19), None);
+    }
+
+    #[test]
+    fn shifts_are_plain_by_counts_in_0_to_63() {
+        let i = array(Kind::Int);
+        assert!(plain_binary(BinOp::RShift, i, int(3)));
+        assert!(plain_binary(BinOp::LShift, i, int(63)));
+        assert!(plain_binary(BinOp::LShift, i, in_range(i, 0, 63)));
+        assert!(!plain_binary(BinOp::LShift, i, int(64)));
+        assert!(!plain_binary(BinOp::RShift, i, int(-1)));
+        assert!(!plain_binary(BinOp::RShift, i, i));
+        let wide = Operand { wide: true, ..i };
+        assert!(!plain_binary(BinOp::RShift, wide, int(3)));
+    }
+
+    #[test]
+    fn not_of_a_number_array_is_a_comparison_with_zero() {
+        assert_eq!(unary(UnOp::Not, array(Kind::Int)), UnaryForm::IsZero);
+        assert_eq!(unary(UnOp::Not, array(Kind::Float)), UnaryForm::IsZero);
+        let wide = Operand {
+            wide: true,
+            ..array(Kind::Int)
+        };
+        assert_eq!(unary(UnOp::Not, wide), UnaryForm::Helper("not"));
     }
 
     #[test]
@@ -386,6 +562,27 @@ mod tests {
     }
 
     #[test]
+    fn selects_of_two_known_kinds_join_them_first() {
+        let (b, i, f) = (array(Kind::Bool), array(Kind::Int), array(Kind::Float));
+        assert_eq!(select_join(f, i, Kind::Float), Some(Kind::Float));
+        assert_eq!(select_join(i, b, Kind::Int), Some(Kind::Int));
+        assert_eq!(
+            select_join(scalar(Kind::Bool), f, Kind::Float),
+            Some(Kind::Float)
+        );
+        assert_eq!(select_join(f, f, Kind::Float), None);
+        assert_eq!(select_join(f, array(Kind::Unknown), Kind::Unknown), None);
+        assert_eq!(
+            select_join(f, Operand { wide: true, ..i }, Kind::Float),
+            None
+        );
+        assert_eq!(
+            select_join(scalar(Kind::Int), scalar(Kind::Float), Kind::Float),
+            None
+        );
+    }
+
+    #[test]
     fn conversions_of_known_kinds_are_plain_except_float_to_int() {
         assert_eq!(cast(CastOp::Float, Kind::Float), CastForm::Same);
         assert_eq!(
@@ -397,7 +594,10 @@ mod tests {
         assert_eq!(cast(CastOp::Bool, Kind::Int), CastForm::NonZero);
         assert_eq!(cast(CastOp::Bool, Kind::Unknown), CastForm::Helper("bool"));
         assert_eq!(unary(UnOp::Not, array(Kind::Bool)), UnaryForm::LogicalNot);
-        assert_eq!(unary(UnOp::Not, array(Kind::Int)), UnaryForm::Helper("not"));
+        assert_eq!(
+            unary(UnOp::Not, array(Kind::Unknown)),
+            UnaryForm::Helper("not")
+        );
         assert_eq!(float_arg(array(Kind::Unknown)), FloatArg::Helper);
         assert_eq!(float_arg(scalar(Kind::Unknown)), FloatArg::AsArray);
     }

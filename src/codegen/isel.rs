@@ -240,6 +240,10 @@ impl Gen<'_> {
                 let is_list = matches!(c, Const::List(_));
                 let items = self.items_in_kind(c.items().unwrap_or_default(), k);
                 let i_scalar = self.scalar(i);
+                let len = items.len() as i128;
+                let index = self.operand(i);
+                let in_range =
+                    !index.wide && matches!(index.range, Some((lo, hi)) if lo >= -len && hi < len);
                 let i = self.value(i);
                 if i_scalar {
                     // Printed as the display it was, so an IndexError names it as CPython does.
@@ -250,8 +254,13 @@ impl Gen<'_> {
                     };
                     return Expr::Subscript(Box::new(table), Box::new(i));
                 }
-                // D15: a gather, with Python's negative indices and IndexError.
-                let what = Expr::Str(if is_list { "list" } else { "tuple" });
+                // D15: a gather, with Python's negative indices and IndexError; no check where
+                // the index's interval lies within [-len, len) (ranges.rs: `month - 1`).
+                let what = if in_range {
+                    Expr::None
+                } else {
+                    Expr::Str(if is_list { "list" } else { "tuple" })
+                };
                 self.helper(&TAKE, vec![Expr::Tuple(items), i, what])
             }
             _ => {
@@ -362,6 +371,14 @@ impl Gen<'_> {
         }
         match choice::unary(u, self.operand(a)) {
             UnaryForm::LogicalNot => self.xcall("logical_not", vec![e]),
+            UnaryForm::IsZero => {
+                let zero = if self.kind(a) == Kind::Float {
+                    Expr::Float(0.0)
+                } else {
+                    Expr::Int(0)
+                };
+                cmp("==", e, zero)
+            }
             UnaryForm::Negate => Expr::Neg(Box::new(e)),
             UnaryForm::Identity => e,
             UnaryForm::Abs => self.xcall("abs", vec![e]),
@@ -401,6 +418,13 @@ impl Gen<'_> {
                 ob = ob.promoted(to);
             }
         }
+        if choice::int_to_float(op, oa, ob) {
+            x = self.xcall("astype", vec![x, self.dtype(Kind::Float)]);
+            oa = oa.promoted(Kind::Float);
+        } else if choice::int_to_float(op, ob, oa) {
+            y = self.xcall("astype", vec![y, self.dtype(Kind::Float)]);
+            ob = ob.promoted(Kind::Float);
+        }
         if choice::plain_binary(op, oa, ob) {
             bin(sym, x, y)
         } else {
@@ -408,8 +432,34 @@ impl Gen<'_> {
         }
     }
 
+    /// The float constant `v` holds, if it is one.
+    fn float_const(&self, v: Value) -> Option<f64> {
+        match self.def(v) {
+            Some(Op::Const(Const::Float(c))) => Some(*c),
+            _ => None,
+        }
+    }
+
     fn compare(&mut self, op: CmpOp, a: Value, b: Value) -> Expr {
-        let plain = choice::plain_compare(op, self.operand(a), self.operand(b));
+        let (oa, ob) = (self.operand(a), self.operand(b));
+        let int_array = |o: choice::Operand| o.kind == Kind::Int && !o.wide && !o.scalar;
+        // `year > 1582.5`: an int64 array against a float constant, as the exact int comparison.
+        if let Some(n) = self.float_const(b).and_then(|c| choice::int_bound(op, c)) {
+            if int_array(oa) {
+                let x = self.value(a);
+                return cmp(compare_symbol(op), x, Expr::Int(n));
+            }
+        }
+        if let Some(n) = self
+            .float_const(a)
+            .and_then(|c| choice::int_bound(op.swapped(), c))
+        {
+            if int_array(ob) {
+                let y = self.value(b);
+                return cmp(compare_symbol(op), Expr::Int(n), y);
+            }
+        }
+        let plain = choice::plain_compare(op, oa, ob);
         let (x, y) = (self.value(a), self.value(b));
         if plain {
             cmp(compare_symbol(op), x, y)
@@ -434,12 +484,29 @@ impl Gen<'_> {
         if let Some(e) = self.pick(c, a, b) {
             return e;
         }
+        if let Some(to) = choice::select_join(self.operand(a), self.operand(b), self.kind(dst)) {
+            let ce = self.value(c);
+            let (ae, be) = (self.joined(a, to), self.joined(b, to));
+            return self.xcall("where", vec![ce, ae, be]);
+        }
         let plain = choice::plain_select(self.operand(a), self.operand(b));
         let (ce, ae, be) = (self.value(c), self.value(a), self.value(b));
         if plain {
             self.xcall("where", vec![ce, ae, be])
         } else {
             self.helper(&SELECT, vec![ce, ae, be])
+        }
+    }
+
+    /// Operand `v` of a select converted to kind `to` (`choice::select_join`): an array by
+    /// `astype`, a Python bool as its number; a Python int stays one (a float array takes it).
+    fn joined(&mut self, v: Value, to: Kind) -> Expr {
+        let o = self.operand(v);
+        let e = self.value(v);
+        match (o.kind == to, o.scalar, o.kind) {
+            (true, _, _) | (false, true, Kind::Int) => e,
+            (false, true, _) => self.promote_bool(e, true, to),
+            (false, false, _) => self.xcall("astype", vec![e, self.dtype(to)]),
         }
     }
 

@@ -2,7 +2,8 @@
 //!
 //! The generated module has two functions (ARCHITECTURE.md, "Generated code"): the entry, whose
 //! body is the IR compiled with float parameters, and `_vec_exact_<name>`, the same IR compiled
-//! with parameters of unknown kind. Its parts, one file each:
+//! with int64 parameters (the int body, taken when every argument is an int) and with
+//! parameters of unknown kind (the exact body). Its parts, one file each:
 //!
 //! - `assemble`: the module: signatures, argument prologues, the two functions, their texts;
 //! - `plan`: which values are inlined into their single use, and the name of every other one;
@@ -38,7 +39,7 @@ use crate::ir::{const_kind, Const};
 use crate::ir::{Function, Kind, Op, Shape, Value};
 use crate::lower::Hidden;
 
-pub use assemble::{generate, Generated, Signature};
+pub use assemble::{generate, Bodies, Generated, Signature};
 pub use callee::CallTargets;
 pub(crate) use plan::unique;
 use runtime::Helper;
@@ -81,6 +82,8 @@ struct Gen<'a> {
     wide: Vec<bool>,
     /// Python int scalars known to lie within +-2**53 (`ranges::int_facts`).
     exact_in_float: Vec<bool>,
+    /// The interval of each int and bool value that has one (`ranges::int_facts`).
+    ranges: Vec<Option<(i128, i128)>>,
     taken: plan::FreshNames,
     /// Generating the float body: every argument is float64 (or a Python float), so a float
     /// scalar lifted to a 0-d value may be the namespace's cheapest one (`runtime::F64`).
@@ -115,6 +118,7 @@ impl<'a> Gen<'a> {
             defs: vec![None; n],
             wide: ints.wide,
             exact_in_float: ints.exact_in_float,
+            ranges: ints.range,
             taken: plan::FreshNames::new(taken),
             float_body: false,
             calls,
@@ -155,6 +159,7 @@ impl<'a> Gen<'a> {
             wide: self.wide[v.index()],
             exact_in_float: self.exact_in_float[v.index()],
             int_const,
+            range: self.ranges[v.index()],
         }
     }
 

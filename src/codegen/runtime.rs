@@ -40,6 +40,17 @@ pub const EXACT_ARGS: Helper = Helper {
     meaning: "(xp, *arrays): every argument as an array of bool, int64, uint64 or float64",
 };
 
+/// The prologue of the int body, in the exact body's function.
+pub const INT_ARGS: Helper = Helper {
+    key: "int_args",
+    name: "_vec_int_args",
+    params: "*args",
+    ops: &[],
+    meaning: "(xp, *arrays) when every argument is an array of a signed int dtype or of \
+              uint8/16/32, or a Python int within int64 (all as int64; on NumPy a Python int \
+              or 0-d array as shape (1,), and None when no argument has a dimension), else None",
+};
+
 /// Python's `a op b` per lane.
 pub const BINARY: Helper = Helper {
     key: "binary",
@@ -187,8 +198,9 @@ pub const TAKE: Helper = Helper {
     params: "xp, table, index, what",
     ops: &[],
     meaning: "`table[index]` per lane with Python's negative indices; an index outside \
-              [-len, len) raises CPython's IndexError (`what` is `tuple` or `list`), a float \
-              index its TypeError",
+              [-len, len) raises CPython's IndexError (`what` is `tuple` or `list`; None where \
+              the compiler proved every index within [-len, len): nothing is checked), a \
+              float index its TypeError",
 };
 
 /// A constant dict of numbers looked up per lane (D15).
@@ -360,6 +372,18 @@ pub const RAISES: Helper = Helper {
               `(make_exception, values, make_cause)`, called on that lane's values",
 };
 
+/// The check after the body of a function whose every lane reaches the same raise, if any
+/// (D11 with a raise code computed from uniform values, D14): run in a Python `if`.
+pub const RAISE_UNIFORM: Helper = Helper {
+    key: "raise_uniform",
+    name: "_vec_raise_uniform",
+    params: "xp, code, arrays, *sites",
+    ops: &[],
+    meaning: "raises the exception of site `code - 1` of `sites` (as `_vec_raises`), built from \
+              the first element's values, with its note, unless the broadcast shape of the \
+              tuple `arrays` has no element; called where `code`, a Python int, is nonzero",
+};
+
 /// `nan_on_raise=True` (D11): the result as float64 with NaN on the lanes that raised.
 pub const RAISED_TO_NAN: Helper = Helper {
     key: "raised_to_nan",
@@ -374,6 +398,7 @@ pub const RAISED_TO_NAN: Helper = Helper {
 pub const HELPERS: &[Helper] = &[
     FLOAT_ARGS,
     EXACT_ARGS,
+    INT_ARGS,
     BINARY,
     UNARY,
     SELECT,
@@ -405,6 +430,7 @@ pub const HELPERS: &[Helper] = &[
     UNPACK,
     OWNED,
     RAISES,
+    RAISE_UNIFORM,
     RAISED_TO_NAN,
 ];
 

@@ -6,9 +6,9 @@ use std::collections::BTreeSet;
 use super::choice::{self, Coerce};
 use super::dels::free_dead_arrays;
 use super::pack::pack_while_loops;
-use super::runtime::{ANY, BROADCAST, RAISED_TO_NAN, RAISES, RESULT, UNARY};
+use super::runtime::{ANY, BROADCAST, RAISED_TO_NAN, RAISES, RAISE_UNIFORM, RESULT, UNARY};
 use super::Gen;
-use crate::codegen::pyast::{call, name, Expr, Stmt};
+use crate::codegen::pyast::{call, cmp, name, Expr, Stmt};
 use crate::ir::{Block, IfOut, Inst, Kind, Op, Phi, Value};
 
 /// `range(start, stop, step)` without the arguments that are range's defaults.
@@ -30,7 +30,22 @@ impl Gen<'_> {
             _ => None,
         };
         if let Some(r) = self.f.raises.as_ref().filter(|r| !r.nan) {
-            let mut args = vec![self.value(r.code)];
+            // A raise code that is a Python int is the same on every lane (its conditions read
+            // uniform values only, D14): a Python `if`, no array made, nothing to decide under a
+            // trace. Else the first raising lane of the code array (D11).
+            let uniform = self.scalar(r.code);
+            let mut code = self.value(r.code);
+            if uniform && !matches!(code, Expr::Name(_)) {
+                // Read twice below: computed once.
+                let n = self.taken.fresh("code");
+                out.push(Stmt::Assign(vec![n.clone()], vec![code]));
+                code = name(&n);
+            }
+            let mut args = vec![code.clone()];
+            if uniform {
+                let arrays = self.array_params.iter().map(|p| name(p)).collect();
+                args.push(Expr::Tuple(arrays));
+            }
             for site in &r.sites {
                 let values = site.args.iter().map(|&a| self.value(a)).collect();
                 let mut parts = vec![
@@ -43,7 +58,12 @@ impl Gen<'_> {
                 }
                 args.push(Expr::Tuple(parts));
             }
-            out.push(Stmt::Expr(self.helper(&RAISES, args)));
+            if uniform {
+                let check = Stmt::Expr(self.helper(&RAISE_UNIFORM, args));
+                out.push(Stmt::If(cmp("!=", code, Expr::Int(0)), vec![check], vec![]));
+            } else {
+                out.push(Stmt::Expr(self.helper(&RAISES, args)));
+            }
         }
         let mut values = Vec::with_capacity(self.f.ret.len());
         for r in self.f.ret.clone() {
@@ -306,6 +326,19 @@ mod tests {
             fast.contains("acc = xp.astype(x > 0.0, xp.float64)\n"),
             "{fast}"
         );
+    }
+
+    #[test]
+    fn a_raise_on_uniform_values_is_a_python_if() {
+        // D11 on a D14 check: every lane reaches the same raise; no broadcast array.
+        let c = compiled("def f(x, params):\n    if params[\"k\"] > 1.0:\n        raise ValueError(\"k\")\n    return x * 2.0\n");
+        let fast = &c.generated.fast_source;
+        assert!(fast.contains("    if code != 0:\n        _vec_raise_uniform(xp, code, (x,), "), "{fast}");
+        assert!(!c.source.contains("_vec_raises("), "{}", c.source);
+        // A per-lane raise beside it: the code is an array, checked lane by lane.
+        let c = compiled("def f(x, params):\n    if params[\"k\"] > 1.0:\n        raise ValueError(\"k\")\n    if x < 0.0:\n        raise ValueError(\"x\")\n    return x\n");
+        assert!(c.generated.fast_source.contains("_vec_raises(xp, "), "{}", c.source);
+        assert!(!c.source.contains("_vec_raise_uniform"), "{}", c.source);
     }
 
     #[test]

@@ -59,6 +59,20 @@ pub enum CmpOp {
     Ne,
 }
 
+impl CmpOp {
+    /// The comparison with its operands swapped: `a < b` is `b > a`.
+    pub fn swapped(self) -> CmpOp {
+        match self {
+            CmpOp::Lt => CmpOp::Gt,
+            CmpOp::Le => CmpOp::Ge,
+            CmpOp::Gt => CmpOp::Lt,
+            CmpOp::Ge => CmpOp::Le,
+            CmpOp::Eq => CmpOp::Eq,
+            CmpOp::Ne => CmpOp::Ne,
+        }
+    }
+}
+
 /// Elementwise logic on booleans (D2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum LogicOp {

@@ -395,7 +395,15 @@ impl<'s> Lowerer<'s> {
             Done::Always => {
                 let returns = frame.flow.returns.clone();
                 if let Some(code) = self.raise_chain(&returns, true) {
-                    let code = self.emit(Op::Broadcast(code));
+                    // An array code has the shape of every parameter, so that `_vec_raises`
+                    // names the element CPython's loop raises at; a Python int code (a check of
+                    // uniform values, D14) is every lane's, checked in a Python `if`
+                    // (codegen/stmts.rs).
+                    let code = if self.f.info(code).shape == crate::ir::Shape::Scalar {
+                        code
+                    } else {
+                        self.emit(Op::Broadcast(code))
+                    };
                     self.f.raises = Some(Raises {
                         code,
                         sites: self.exceptions.take_sites(),

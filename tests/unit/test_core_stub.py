@@ -70,7 +70,8 @@ def test_compile_function_returns_the_declared_record():
     got = _core.compile_function("def f(x):\n    return x * 2.0\n", "m.py", 1, "f", {}, {})
     assert required <= set(got) <= every, (required - set(got), set(got) - every)
     with_ir = _core.compile_function("def f(x):\n    return x * 2.0\n", "m.py", 1, "f", {}, {"ir": True})
-    assert set(with_ir) == set(got) | {"ir", "float_ir"} and {"ir", "float_ir"} <= every
+    irs = {"ir", "float_ir", "int_ir"}
+    assert set(with_ir) == set(got) | irs and irs <= every
 
 
 def test_compile_module_returns_the_declared_records():

@@ -22,7 +22,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from . import model, oracle
-from .explain import ULPS, Explainer, Unmodelled, fast_path, ir_models  # noqa: F401 - check.Explainer, check.ULPS
+from .explain import ULPS, Explainer, Unmodelled, body_of, ir_models  # noqa: F401 - check.Explainer, check.ULPS
 from .inputs import Column, KIND_DTYPES, lane_args, lane_count, resolve, to_numpy
 from .wellformed import patterns, returns_bool
 
@@ -113,7 +113,7 @@ class Prepared:
     vec: Any
     evaluator: "oracle.Evaluator"
     bool_only: bool
-    models: Dict[bool, Tuple[Optional["model.Model"], str]] = field(default_factory=dict)  # ``ir_models``
+    models: Dict[Any, Tuple[Optional["model.Model"], str]] = field(default_factory=dict)  # ``ir_models``
     module: Dict[str, Any] = field(default_factory=dict)  # the namespace the program was imported in
     float_raise_operands: bool = False  # the core prints a float operand of an exception's message (``held_float``)
     nan_vec: Any = None  # the program vectorized with ``nan_on_raise=True`` (D11), when asked for
@@ -266,8 +266,8 @@ def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], re
     for m, _ in prepared.models.values():
         if isinstance(m, model.Model):
             m.module = prepared.module  # the Enum classes the IR reads as hidden parameters
-    all_float = fast_path(columns, prepared.models)
-    explainers = {lazy: Explainer(prepared.models, params, all_float, lazy) for lazy in {name == "dask" for name in names}}
+    body = body_of(columns, prepared.models)
+    explainers = {lazy: Explainer(prepared.models, params, body, lazy) for lazy in {name == "dask" for name in names}}
     runs = [(prepared.vec, False, "")]
     if prepared.nan_vec is not None:
         runs.append((prepared.nan_vec, True, " nan_on_raise"))

@@ -1,5 +1,5 @@
 """The model of the array rules (``model.py``) as the checker reads it: the core's IR of a
-program (``ir_models``), the body a call runs (``fast_path``), and ``Explainer``, which says
+program (``ir_models``), the body a call runs (``body_of``), and ``Explainer``, which says
 whether a difference from CPython on one call is exactly a documented rule's
 (docs/testing.md, "The model of the array rules").
 """
@@ -15,18 +15,27 @@ from .inputs import Column
 #: Tolerance for results of transcendental functions and float powers (documented divergence).
 ULPS = 4
 
+#: The keys of ``ir_models``: the helpers' body (unknown parameter kinds), the float fast path
+#: (float64 parameters) and the int body (int64 parameters).
+EXACT_BODY, FLOAT_BODY, INT_BODY = True, False, "int"
 
-def ir_models(fn: Any) -> Dict[bool, Tuple[Optional["model.Model"], str]]:
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def ir_models(fn: Any) -> Dict[Any, Tuple[Optional["model.Model"], str]]:
     """The core's IR of ``fn`` (``compile_function(..., options={"ir": True})``) as a ``Model``
-    and the printed kind of its result, for the helpers' body (key True) and the float fast path
-    (key False, the IR with float64 parameters)."""
+    and the printed kind of its result, per body (``EXACT_BODY``, ``FLOAT_BODY``, and
+    ``INT_BODY`` when the generated code has one: left out where it prints as the exact body)."""
     from array_vectorize.api import compile_live
 
     try:
         compiled, _ = compile_live(fn, {"ir": True})
     except Exception:  # noqa: BLE001 - the decorator's own compile is what the checks judge
-        return {True: (None, ""), False: (None, "")}
-    return {True: _model(compiled.get("ir", "")), False: _model(compiled.get("float_ir", ""))}
+        return {EXACT_BODY: (None, ""), FLOAT_BODY: (None, "")}
+    models = {EXACT_BODY: _model(compiled.get("ir", "")), FLOAT_BODY: _model(compiled.get("float_ir", ""))}
+    if "_vec_int_args(" in compiled.get("exact_source", ""):
+        models[INT_BODY] = _model(compiled.get("int_ir", ""))
+    return models
 
 
 def _model(text: str) -> Tuple[Optional["model.Model"], str]:
@@ -62,11 +71,43 @@ def number_params(text: str) -> set:
     return {int(k) for k in re.findall(r"= param (\d+)$", text, re.M)}
 
 
-def fast_path(columns: List[Column], models: Dict[bool, Tuple[Optional["model.Model"], str]]) -> bool:
+def body_of(columns: List[Column], models: Dict[Any, Tuple[Optional["model.Model"], str]]) -> Any:
+    """The key of ``ir_models`` for the body a call with these columns runs."""
+    if fast_path(columns, models):
+        return FLOAT_BODY
+    if INT_BODY in models and int_path(columns, models):
+        return INT_BODY
+    return EXACT_BODY
+
+
+def int_path(columns: List[Column], models: Dict[Any, Tuple[Optional["model.Model"], str]]) -> bool:
+    """The call takes the int body: every argument the int prologue receives is an int64 array
+    or a Python int within int64, and one of them an array (``runtime/args.py``: on NumPy a call
+    of Python scalars alone takes the exact body). A uniform argument read as a number is passed
+    too (``None`` as ``False``, a bool: the exact body)."""
+    m = models.get(EXACT_BODY, (None, ""))[0]
+    numbers = getattr(m, "number_params", set())
+    array = False
+    for k, c in enumerate(columns):
+        if c.kind == "o":
+            if k in numbers and not _int64(c.values[0]):
+                return False
+        elif c.kind != "i":
+            return False
+        elif not c.scalar:
+            array = True
+    return array
+
+
+def _int64(v: Any) -> bool:
+    return type(v) is int and INT64_MIN <= v <= INT64_MAX
+
+
+def fast_path(columns: List[Column], models: Dict[Any, Tuple[Optional["model.Model"], str]]) -> bool:
     """The call takes the float fast path: every argument the prologue receives is float64 or
     a Python float (``runtime/args.py``). A uniform argument (D14) read as a number is passed
     too (``None`` as 0.0): an int there (``cap=3``) sends the call to the helpers' body."""
-    m = models.get(False, (None, ""))[0]
+    m = models.get(FLOAT_BODY, (None, ""))[0]
     numbers = getattr(m, "number_params", set())
     for k, c in enumerate(columns):
         if c.kind == "o":
@@ -95,18 +136,20 @@ class Unmodelled:
 class Explainer:
     """The model of the array rules for one call (``model.py``): ``plain`` once for all lanes,
     ``arrays`` once, both lazily. ``params``: per declared parameter, its lanes and its dtype kind
-    (empty for a Python scalar, ``Model.run``); ``all_float``: the call takes the float fast path
-    (``fast_path``), compiled from the IR with float64 parameters (else the helpers' body, from
-    the IR with unknown kinds)."""
+    (empty for a Python scalar, ``Model.run``); ``body``: the body the call runs (``body_of``):
+    the float fast path, compiled from the IR with float64 parameters, the int body, from the IR
+    with int64 parameters, or the helpers' body, from the IR with unknown kinds. The int body
+    computes every operation it does not print as the library's with the helpers, as the
+    helpers' body does (``exact_body`` of ``Model.run``)."""
 
     def __init__(
-        self, models: Dict[bool, Tuple[Optional["model.Model"], str]], params: List[Tuple[List[Any], str]], all_float: bool,
+        self, models: Dict[Any, Tuple[Optional["model.Model"], str]], params: List[Tuple[List[Any], str]], body: Any,
         lazy: bool = False,
     ) -> None:
         self.params = params
         self.lazy = lazy  # the call's arrays are Dask's (item 12, ``Model.lazy``)
-        self.exact_body = not all_float
-        self.model, self.ret_kind = models.get(self.exact_body, (None, ""))
+        self.exact_body = body is not FLOAT_BODY
+        self.model, self.ret_kind = models.get(body, (None, ""))
         self._plain: Dict[bool, List[Any]] = {}
         self._arrays: Optional[Tuple[List[Any], str]] = None
         self._raises: Dict[Any, List[bool]] = {}  # which lanes raise (D11), per run of the model

@@ -473,16 +473,84 @@ def make_exact_args(namespace: Any = None) -> Callable[..., tuple[Any, ...]]:
     return _cached_prologue(_exact_plan, namespace, "_vec_exact_args")
 
 
+# --------------------------------------------------------------------------- int prologue
+
+
+def _int_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
+    """The int body's plan (``_vec_int_args``): every argument an int64 array, an int8/16/32 or
+    uint8/16/32 one (widened to int64 as ``_vec_exact_args`` widens it: exactly), or a Python int
+    within int64 (a 0-d int64 array); else None (bool, uint64 and float arguments take the exact
+    body). Plans are cached by the arguments' types, so each call checks its arrays' dtypes.
+
+    On NumPy, a ufunc of 0-d operands returns a NumPy scalar, whose int arithmetic warns on the
+    wrap-around that array arithmetic does silently (docs/semantics.md item 6), where the exact
+    body's helpers compute on shape (1,). So on NumPy a Python int or a 0-d array becomes a
+    shape-(1,) array, which broadcasts with the other arguments to the very shape a 0-d one
+    does, as long as one argument has a dimension; a call of Python ints and 0-d arrays only
+    takes the exact body."""
+    tags = []
+    arrays = []
+    for a in args:
+        t = type(a)
+        if t is int or (t is not bool and isinstance(a, int) and not hasattr(a, "dtype")):
+            tags.append("I")
+        elif hasattr(a, "dtype") and not isinstance(a, (bool, int, float)):
+            tags.append("A")
+            arrays.append(a)
+        else:
+            return _no_plan
+    xp = _resolve_namespace(arrays, pinned)
+    info = namespace_info(xp)
+    numpy = compat.is_numpy_namespace(xp)
+    make = info.makers["i"]
+    int64 = info.int64
+    kind_of = info.kind_of_dtype
+    tags_t = tuple(tags)
+
+    def one(tag: str, a: Any) -> Any:
+        if tag == "I":
+            v = make(int(a))
+            return xp.reshape(v, (1,)) if numpy else v
+        if a.dtype != int64:
+            a = xp.astype(a, int64)
+        return xp.reshape(a, (1,)) if numpy and a.ndim == 0 else a
+
+    def plan(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        shaped = False
+        for tag, a in zip(tags_t, args):
+            if tag == "I":
+                if python_int_kind(int(a)) != "i":
+                    return None
+            # int64, or int8/16/32 and uint8/16/32 (WIDEN_INT), whose every value int64 holds.
+            elif kind_of(a.dtype) not in ("i", WIDEN_INT):
+                return None
+            elif a.ndim:
+                shaped = True
+        if numpy and not shaped:
+            return None
+        return (xp, *(one(tag, a) for tag, a in zip(tags_t, args)))
+
+    return plan
+
+
+def make_int_args(namespace: Any = None) -> Callable[..., tuple[Any, ...] | None]:
+    """A ``_vec_int_args`` with its own plan cache; ``namespace`` pins ``xp`` when given."""
+    return _cached_prologue(_int_plan, namespace, "_vec_int_args")
+
+
 _vec_float_args = make_float_args()
 _vec_exact_args = make_exact_args()
+_vec_int_args = make_int_args()
 
 __all__ = [
     "_vec_exact_args",
+    "_vec_int_args",
     "_vec_f64",
     "_vec_float_args",
     "_vec_owned",
     "default_namespace",
     "make_exact_args",
     "make_float_args",
+    "make_int_args",
     "specializing_prologue",
 ]

@@ -287,6 +287,11 @@ def _int_binary(xp: Any, info: Namespace, op: str, ka: str, a: Any, kb: str, b: 
         return xp.subtract(x, y)
     if op == "mul":
         return xp.multiply(x, y)
+    if kb == "I" and int(b) not in (0, -1):
+        # A Python int divisor other than 0 and -1: no lane divides by zero or overflows
+        # (INT64_MIN // -1), the two cases the Array API leaves to the library; on every other
+        # lane its `floor_divide` and `remainder` are Python's `//` and `%` (floor semantics).
+        return xp.floor_divide(x, y) if op == "floordiv" else xp.remainder(x, y)
     if op == "floordiv":
         return i_floordiv(xp, info, x, y)
     return i_mod(xp, info, x, y)

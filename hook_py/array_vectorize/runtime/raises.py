@@ -16,25 +16,74 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+def _traced(what: Any) -> TypeError:
+    """The error of a check that needs concrete values under a trace (jax.jit)."""
+    return TypeError(
+        "array-vectorize: this function raises on some elements (a `raise` or `assert`, D11), "
+        "and deciding whether any element raised needs concrete values, but the arrays are "
+        f"traced ({type(what).__name__}, e.g. under jax.jit); decorate it with "
+        "vectorize(..., nan_on_raise=True) to get NaN for the elements that raise instead, call it "
+        "outside the trace, or move the check out of the vectorized function"
+    )
+
+
 def _vec_raises(xp: Any, code: Any, *sites: tuple) -> None:
     raised = xp.any(code != 0)
     try:
         raised = bool(raised)
     except Exception as exc:  # a traced array (jax.jit) has no concrete truth value
-        raise TypeError(
-            "array-vectorize: this function raises on some elements (a `raise` or `assert`, D11), "
-            "and deciding whether any element raised needs concrete values, but the arrays are "
-            f"traced ({type(raised).__name__}, e.g. under jax.jit); decorate it with "
-            "vectorize(..., nan_on_raise=True) to get NaN for the elements that raise instead, call it "
-            "outside the trace, or move the check out of the vectorized function"
-        ) from exc
+        raise _traced(raised) from exc
     if not raised:
         return
     shape = tuple(int(n) for n in code.shape)
     flat = xp.reshape(code, (-1,))
     index = int(xp.argmax(xp.astype(flat != 0, xp.int8)))
-    make, values, *cause = sites[int(flat[index]) - 1]
-    lane = [_lane_value(xp, v, shape, index) for v in values]
+    _raise_lane(xp, int(flat[index]), index, shape, sites)
+
+
+def _vec_raise_uniform(xp: Any, code: int, arrays: tuple, *sites: tuple) -> None:
+    """D11 where every lane reached the same raise (`code`, a Python int, nonzero: a check of
+    uniform values, D14, such as `if params["taper"] > 1: raise ...`): CPython's element loop
+    raises it at the first element, so does the call, unless the arguments have no element.
+    No array is made and nothing needs a concrete value (this runs under jax.jit), but a
+    message built from a per-element value (element 0's)."""
+    shape = _broadcast_shape(arrays)
+    if any(n == 0 for n in shape):
+        return
+    try:
+        _raise_lane(xp, code, 0, shape, sites, exact=True)
+    except _NotConcrete as exc:
+        raise _traced(exc.args[0]) from exc.__cause__
+
+
+class _NotConcrete(Exception):
+    """A value of the raising lane is traced (jax.jit): the exception cannot be built."""
+
+
+def _broadcast_shape(arrays: tuple) -> tuple:
+    out: list[int] = []
+    for a in arrays:
+        shape = tuple(int(n) for n in getattr(a, "shape", ()))
+        if len(shape) > len(out):
+            out = [1] * (len(shape) - len(out)) + out
+        for i, n in enumerate(shape, len(out) - len(shape)):
+            if out[i] == 1:
+                out[i] = n
+    return tuple(out)
+
+
+def _raise_lane(xp: Any, code: int, index: int, shape: tuple, sites: tuple, exact: bool = False) -> None:
+    """Raises site `code - 1`'s exception built from lane `index`'s values (C order in `shape`).
+    With `exact`, a value that has no concrete lane (traced) raises ``_NotConcrete``."""
+    make, values, *cause = sites[code - 1]
+    lane = []
+    for v in values:
+        try:
+            lane.append(_lane_value(xp, v, shape, index))
+        except Exception as exc:
+            if not exact or not type(exc).__module__.startswith("jax"):
+                raise
+            raise _NotConcrete(v) from exc
     exc, built = _exception(make, lane)
     if hasattr(exc, "add_note"):
         where, whole = lane_position(index, shape)  # in a block: its place in the whole call
@@ -51,6 +100,8 @@ def _vec_raised_to_nan(xp: Any, code: Any, value: Any) -> Any:
     An int converts as ``float()`` converts it, uint64 lattice lanes (item 13) included."""
     if not hasattr(value, "dtype") or isinstance(value, LatticeInt) or value.dtype != xp.float64:
         value = _vec_unary(xp, "float", value)
+    if type(code) is int:  # every lane's code (a check of uniform values, D14)
+        return xp.full_like(value, float("nan")) if code else value
     nan = xp.asarray(float("nan"), dtype=xp.float64)
     return xp.where(code != 0, nan, value)
 

@@ -14,13 +14,24 @@ if TYPE_CHECKING:
     from typing import Any, Callable
 
 from .. import _core
-from .args import _vec_exact_args, _vec_f64, _vec_float_args, _vec_float_args_blocked, _vec_owned, make_exact_args, make_float_args, specializing_prologue
+from .args import (
+    _vec_exact_args,
+    _vec_f64,
+    _vec_float_args,
+    _vec_float_args_blocked,
+    _vec_int_args,
+    _vec_owned,
+    make_exact_args,
+    make_float_args,
+    make_int_args,
+    specializing_prologue,
+)
 from .arith import _vec_binary, _vec_result, _vec_unary
 from . import loops
 from .blocked import Dispatch
 from .elementwise import _vec_elementwise
 from .loops import _vec_any, _vec_lanes, _vec_pack, _vec_unpack
-from .raises import _vec_raised_to_nan, _vec_raises
+from .raises import _vec_raise_uniform, _vec_raised_to_nan, _vec_raises
 from .scalar_calls import _vec_call_site, _vec_rerun, _vec_residue
 from .select import _vec_broadcast, _vec_clip, _vec_pick, _vec_select
 from .special import SPECIAL_HELPERS
@@ -28,10 +39,10 @@ from .tables import _vec_lookup, _vec_take
 from .uniform import _vec_loop_args, _vec_uniform
 
 _IMPLEMENTATIONS = (
-    _vec_float_args, _vec_exact_args, _vec_binary, _vec_unary, _vec_select, _vec_broadcast, _vec_elementwise, _vec_result,
+    _vec_float_args, _vec_exact_args, _vec_int_args, _vec_binary, _vec_unary, _vec_select, _vec_broadcast, _vec_elementwise, _vec_result,
     _vec_take, _vec_lookup, _vec_pick, _vec_clip, _vec_f64, _vec_owned, *(fn for _, fn in SPECIAL_HELPERS.values()), _vec_any,
     _vec_lanes, _vec_pack, _vec_unpack,
-    _vec_raises, _vec_raised_to_nan, _vec_uniform, _vec_loop_args, _vec_residue, _vec_call_site, _vec_rerun,
+    _vec_raises, _vec_raise_uniform, _vec_raised_to_nan, _vec_uniform, _vec_loop_args, _vec_residue, _vec_call_site, _vec_rerun,
 )
 
 
@@ -52,6 +63,7 @@ RUNTIME_HELPERS: dict[str, tuple[str, Callable[..., Any]]] = _bind(_core.RUNTIME
 
 _FLOAT_ARGS = RUNTIME_HELPERS["float_args"][0]
 _EXACT_ARGS = RUNTIME_HELPERS["exact_args"][0]
+_INT_ARGS = RUNTIME_HELPERS["int_args"][0]
 
 #: For emit.py: the exact-body slot of a function that may be evaluated in blocks, and the float
 #: prologue that sends large NumPy inputs there (runtime/blocked.py).
@@ -83,6 +95,7 @@ def helper_globals(namespace: Any = None, blocked: bool = False) -> dict[str, An
         pinned = dict(_DEFAULT_GLOBALS)
         pinned[_FLOAT_ARGS] = make_float_args(namespace)
         pinned[_EXACT_ARGS] = make_exact_args(namespace)
+        pinned[_INT_ARGS] = make_int_args(namespace)
         # The entry keeps ``namespace`` alive, so its id cannot be reused by another object.
         entry = _PINNED_GLOBALS[id(namespace)] = (namespace, pinned)
     return dict(entry[1])

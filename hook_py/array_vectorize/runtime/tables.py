@@ -7,7 +7,12 @@
 signed range, CPython's ``cannot fit 'int' into an index-sized integer``). The exception carries a note naming
 the first offending lane in C order and its index. A float index raises CPython's
 ``TypeError``. Lowering gives lanes whose result is discarded (an untaken branch) the index 0,
-so only lanes the scalar function would reach are checked.
+so only lanes the scalar function would reach are checked. ``what`` is None where the compiler
+proved every index within ``[-len, len)`` (src/analysis/ranges.rs: `month - 1` for a month in
+[1, 12]): nothing is checked, so the gather needs no concrete value and runs under ``jax.jit``.
+On NumPy an int64 index array is gathered by ``numpy.take``, which checks the bounds in its
+loop (Python's negative indices are its own); only a failure is checked again here, for
+CPython's message and the note.
 
 The table is a tuple of Python numbers already in one kind (lowering printed them so): bools
 give a bool array, floats a float64 array, ints an int64 array (uint64 when an item is at least
@@ -23,6 +28,8 @@ subscript the first key, so only lanes the scalar function would reach are check
 """
 
 from __future__ import annotations
+
+import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,30 +53,56 @@ def _table_array(xp: Any, info: Any, table: tuple) -> Any:
     return xp.asarray(table, dtype=dtype)
 
 
-def _out_of_range(xp: Any, index: Any, bad: Any, what: str, offset: int = 0) -> IndexError:
-    """CPython's IndexError, with a note naming the first bad lane (C order) and its index."""
+def _out_of_range(xp: Any, index: Any, bad: Any, what: str, at: int | None = None, shape: tuple | None = None) -> IndexError:
+    """CPython's IndexError, with a note naming the first bad lane (C order) and its index
+    (``index`` and ``bad`` hold that lane alone when ``at`` gives its place in ``shape``)."""
     flat_bad = xp.reshape(bad, (-1,))
     first = int(xp.argmax(xp.astype(flat_bad, xp.int8)))
-    value = int(xp.reshape(index, (-1,))[first]) + offset
+    value = int(xp.reshape(index, (-1,))[first])
+    if at is not None:
+        first = at
     if -(1 << 63) <= value < (1 << 63):
         err = IndexError(f"{what} index out of range")
     else:
         err = IndexError("cannot fit 'int' into an index-sized integer")
-    lane = lane_position(first, tuple(bad.shape))[0]  # in a block: its place in the whole call
+    lane = lane_position(first, shape if shape is not None else tuple(bad.shape))[0]  # in a block: its place in the whole call
     err.add_note(f"array-vectorize: first out-of-range lane is element {lane} (C order), index {value}")
     return err
 
 
-def _vec_take(xp: Any, table: tuple, index: Any, what: str) -> Any:
-    """``table[index]`` per lane with Python's negative indices and IndexError (module docstring)."""
+#: NumPy arrays of the tables gathered from, by the identity of the table (a constant of the
+#: generated code's, so its id is stable while it is kept here).
+_NUMPY_TABLES: dict[int, tuple[tuple, Any]] = {}
+
+
+def _numpy_take(table: tuple, index: Any) -> Any:
+    """``numpy.take`` of the table at an int64 ``numpy.ndarray`` of indices: Python's negative
+    indices, and an IndexError (NumPy's message) for any index outside ``[-len, len)``."""
+    entry = _NUMPY_TABLES.get(id(table))
+    if entry is None or entry[0] is not table:
+        numpy = sys.modules["numpy"]
+        if len(_NUMPY_TABLES) >= 4096:
+            _NUMPY_TABLES.clear()
+        entry = _NUMPY_TABLES[id(table)] = (table, _table_array(numpy, namespace_info(numpy), table))
+    return entry[1].take(index)
+
+
+def _vec_take(xp: Any, table: tuple, index: Any, what: str | None) -> Any:
+    """``table[index]`` per lane with Python's negative indices and IndexError (module docstring).
+    ``what`` None: the compiler proved every index in ``[-len, len)`` (no check, so no concrete
+    value is needed: this works under tracing)."""
+    nd = _ndarray()
+    if type(index) is nd and index.ndim and index.dtype.char in "lq" and index.dtype.itemsize == 8:
+        # NumPy checks the bounds in its loop; only a failure needs CPython's message.
+        try:
+            return _numpy_take(table, index)
+        except IndexError:
+            if what is None:
+                raise
     info = _NAMESPACES.get(xp) or namespace_info(xp)
     n = len(table)
     if isinstance(index, LatticeInt):
-        # Its negative lanes are below -2**63 + 2**64 >= any length: out of range, or its
-        # non-negative lanes are uint64.
-        if bool(xp.any(index.neg)):
-            raise _out_of_range(xp, index.bits, index.neg, what, offset=-(1 << 64))
-        index = index.bits
+        index = _lattice_index(xp, info, index, n, what)
     if type(index) in (int, bool):
         index = xp.asarray(int(index), dtype=info.int64)
     kind = info.kind(index)
@@ -77,17 +110,52 @@ def _vec_take(xp: Any, table: tuple, index: Any, what: str) -> Any:
         raise TypeError(f"{what} indices must be integers or slices, not float")
     if kind == "b":
         index = xp.astype(index, info.int64)
-    if kind == "u":
-        bad = index >= n
-    else:
-        bad = (index < -n) | (index >= n)
-    if bool(xp.any(bad)):
-        raise _out_of_range(xp, index, bad, what)
+    if what is not None:
+        bad = index >= n if kind == "u" else (index < -n) | (index >= n)
+        if _concrete_any(xp, bad, "reads a constant table at a per-element index (D15)"):
+            raise _out_of_range(xp, index, bad, what)
     if kind == "u":
         index = xp.astype(index, info.int64)
     pos = xp.where(index < 0, index + n, index)
     taken = xp.take(_table_array(xp, info, table), xp.reshape(pos, (-1,)), axis=0)
     return xp.reshape(taken, index.shape)
+
+
+def _lattice_index(xp: Any, info: Any, index: LatticeInt, n: int, what: str | None) -> Any:
+    """A uint64-lattice index (docs/semantics.md item 13) as int64 indices, after CPython's
+    IndexError for a lane outside ``[-n, n)``. A negative lane holds ``bits - 2**64``, in
+    ``[-2**63, 0)``, which its bits read as int64 are; a non-negative lane is its uint64 bits
+    (`-8` of `(u & 7) - 8` with `u` uint64 is a valid index of a table of 8 or more)."""
+    signed = xp.astype(index.bits, info.int64)
+    bad = xp.where(index.neg, signed < -n, index.bits >= n)
+    if _concrete_any(xp, bad, "reads a constant table at a per-element index (D15)"):
+        flat = xp.reshape(bad, (-1,))
+        first = int(xp.argmax(xp.astype(flat, xp.int8)))
+        negative = bool(xp.reshape(index.neg, (-1,))[first])
+        value = int(xp.reshape(signed if negative else index.bits, (-1,))[first])
+        raise _out_of_range(xp, xp.asarray([value], dtype=info.int64 if negative else info.uint64), xp.asarray([True]), what or "tuple", at=first, shape=tuple(bad.shape))
+    return signed  # every lane in range now: a non-negative one is below n, its bits as int64
+
+
+def _concrete_any(xp: Any, mask: Any, what: str) -> bool:
+    """Whether any lane of ``mask`` is true, as a Python bool; a clear TypeError where the arrays
+    are traced (``jax.jit``) and no value is known, instead of the tracer's own error."""
+    try:
+        return bool(xp.any(mask))
+    except Exception as exc:
+        if not type(exc).__module__.startswith("jax"):
+            raise
+        raise TypeError(
+            f"array-vectorize: this function {what}, and whether an element's index or key is "
+            "missing from the table (CPython's IndexError or KeyError) needs concrete values, but "
+            "the arrays are traced (e.g. under jax.jit); call it outside the trace, or index the "
+            "table only with values the compiler can bound (a clamp, `% len(TABLE)`)"
+        ) from exc
+
+
+def _ndarray() -> Any:
+    numpy = sys.modules.get("numpy")
+    return None if numpy is None else numpy.ndarray
 
 
 def _lane_value(xp: Any, info: Any, key: Any, lane: int) -> Any:
@@ -118,7 +186,7 @@ def _vec_lookup(xp: Any, keys: tuple, values: tuple, key: Any) -> Any:
         pos = xp.where(eq, xp.asarray(j, dtype=info.int64), pos)
         found = found | eq
     missing = ~found
-    if bool(xp.any(missing)):
+    if _concrete_any(xp, missing, "looks a per-element key up in a constant dict (D15)"):
         lane = int(xp.argmax(xp.astype(missing, xp.int8)))
         value = _lane_value(xp, info, key, lane)
         err = KeyError(value)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from array_vectorize import VectorizationError, vectorize
-from oracle import FLOAT_EDGES, INT_EDGES, check_raising
+from oracle import FLOAT_EDGES, INT_EDGES, check_raising, first_raise
 
 
 def capped_speed(v, cap: float | None):
@@ -214,3 +214,90 @@ def rejected_rewrite(x, mode: str):
 @pytest.mark.parametrize("mode", ["strict", "lax"])
 def test_the_suggested_rewrite_matches_cpython(mode, backend):
     _each(vectorize(rejected_rewrite), FLOATS, mode, backend=backend)
+
+
+# ----------------------------------------------------------------------------- a raise on uniform values only
+
+
+def housing_award(earnings, rent, params):
+    # Tax-benefit rules: the parameters are checked once per call, not per element.
+    taper = params["taper"]
+    if taper < 0.0 or taper > 1.0:
+        raise ValueError(f"taper rate {taper} outside [0, 1]")
+    award = rent - taper * max(0.0, earnings - params["allowance"])
+    return award if award > 0.0 else 0.0
+
+
+UNITS = {"system": "SI"}
+
+
+def pipe_loss(v, length, diameter, settings: dict):
+    if settings["system"] != "SI" and settings["system"] != "US":
+        raise ValueError(f"unit system {settings['system']!r} not set up, v={v}")
+    return 0.02 * length / diameter * v * v / 2.0
+
+
+@pytest.mark.parametrize("taper", [0.55, 1.5, -0.1])
+def test_a_raise_on_uniform_values_is_checked_once(taper, backend):
+    vec = vectorize(housing_award)
+    # No array is made for the check: a Python `if` on the code (codegen/stmts.rs).
+    assert "_vec_raise_uniform" in vec.source and "_vec_raises(" not in vec.source, vec.source
+    params = {"taper": taper, "allowance": 8000.0}
+    earnings = np.array([[5000.0, 12000.0, 30000.0], [0.0, 9000.0, 1e6]])
+    check_raising(vec, earnings, np.array([400.0, 900.0, 1200.0]), params, backend=backend)
+    # No element, no raise (CPython's loop over nothing).
+    empty = np.zeros((0,))
+    assert vec(empty, empty, params).shape == (0,)
+
+
+@pytest.mark.parametrize("taper", [0.55, 1.5])
+def test_nan_on_raise_of_a_raise_on_uniform_values(taper, backend):
+    # The code is a Python int: every element NaN, or none (fuzz seed 515151 #18 on strict).
+    vec = vectorize(housing_award, nan_on_raise=True)
+    from oracle import to_backend, to_numpy
+
+    earnings = np.array([5000.0, 12000.0, 30000.0])
+    got = to_numpy(vec(to_backend(earnings, backend), 900.0, {"taper": taper, "allowance": 8000.0}))
+    if taper > 1.0:
+        assert np.isnan(got).all() and got.shape == (3,)
+    else:
+        np.testing.assert_array_equal(got, vec(earnings, 900.0, {"taper": taper, "allowance": 8000.0}))
+
+
+def test_a_raise_on_uniform_values_under_jax_jit():
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    vec = vectorize(housing_award)
+    earnings, rent = jax.numpy.asarray([5000.0, 30000.0]), jax.numpy.asarray([900.0, 1200.0])
+    good = jax.jit(lambda e, r: vec(e, r, {"taper": 0.55, "allowance": 8000.0}))(earnings, rent)
+    np.testing.assert_array_equal(np.asarray(good), vec(np.asarray(earnings), np.asarray(rent), {"taper": 0.55, "allowance": 8000.0}))
+    # The check fails for every element: CPython's exception, raised while tracing.
+    with pytest.raises(ValueError, match=r"taper rate 1.5 outside \[0, 1\]") as info:
+        jax.jit(lambda e, r: vec(e, r, {"taper": 1.5, "allowance": 8000.0}))(earnings, rent)
+    assert "array-vectorize: raised for element (0,) (flat index 0)" in info.value.__notes__
+    # A message built from an element's value cannot be built from a trace: the clear error.
+    loss = vectorize(pipe_loss)
+    v = jax.numpy.asarray([1.0, 2.0])
+    with pytest.raises(TypeError, match="nan_on_raise=True"):
+        jax.jit(lambda v: loss(v, 10.0, 0.1, {"system": "imperial"}))(v)
+    np.testing.assert_allclose(np.asarray(jax.jit(lambda v: loss(v, 10.0, 0.1, UNITS))(v)), loss(np.asarray(v), 10.0, 0.1, UNITS))
+    # nan_on_raise: every element raised.
+    nan = vectorize(housing_award, nan_on_raise=True)
+    got = jax.jit(lambda e, r: nan(e, r, {"taper": 1.5, "allowance": 8000.0}))(earnings, rent)
+    assert np.isnan(np.asarray(got)).all()
+
+
+@pytest.mark.parametrize("system", ["SI", "imperial"])
+def test_a_raise_on_uniform_values_on_dask(system):
+    da = pytest.importorskip("dask.array")
+    vec = vectorize(pipe_loss)
+    v = np.array([0.5, 1.0, 3.0, 4.0])
+    lazy = da.from_array(v, chunks=2)
+    settings = {"system": system}
+    expected = first_raise(pipe_loss, v, 10.0, 0.1, settings)
+    if expected is None:
+        np.testing.assert_allclose(vec(lazy, 10.0, 0.1, settings).compute(), vec(v, 10.0, 0.1, settings))
+    else:
+        with pytest.raises(ValueError) as info:
+            vec(lazy, 10.0, 0.1, settings)
+        assert info.value.args == expected[0].args

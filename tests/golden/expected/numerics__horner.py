@@ -17,6 +17,13 @@ def horner(x):
 
 
 def _vec_exact_horner(x):
+    arrays = _vec_int_args(x)
+    if arrays is not None:
+        xp, x = arrays
+        acc = xp.asarray(0.0, dtype=xp.float64)
+        for c in (0.5, -1.0, 2.0, 3.0):
+            acc = acc * xp.astype(x, xp.float64) + c
+        return acc
     xp, x = _vec_exact_args(x)
     acc = xp.asarray(0.0, dtype=xp.float64)
     for c in (0.5, -1.0, 2.0, 3.0):

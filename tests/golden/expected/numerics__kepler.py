@@ -10,6 +10,13 @@ def kepler(mean_anomaly, ecc):
 
 
 def _vec_exact_kepler(mean_anomaly, ecc):
+    arrays = _vec_int_args(mean_anomaly, ecc)
+    if arrays is not None:
+        xp, mean_anomaly, ecc = arrays
+        e = xp.astype(mean_anomaly, xp.float64)
+        for _ in range(6):
+            e = e - (e - xp.astype(ecc, xp.float64) * e - xp.astype(mean_anomaly, xp.float64)) / (1.0 - xp.astype(ecc, xp.float64))
+        return e
     xp, mean_anomaly, ecc = _vec_exact_args(mean_anomaly, ecc)
     e = mean_anomaly
     for _ in range(6):
