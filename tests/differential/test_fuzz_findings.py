@@ -123,6 +123,25 @@ SETTLEMENT = (
 )
 
 CASES = [
+    # ---- found by fuzz campaign 50 (seed 530103 #1121, #1720), open ----
+    case(
+        # A raise site in a `while` loop's test (here a helper's raise, D11; in the campaign a
+        # recursion's residue, D19, whose lanes may raise): the loop re-evaluates its test at the
+        # end of the body, and the raise code merged after the loop reads a value defined inside
+        # it, so lowering's IR check fails (InternalError at decoration). On main as well.
+        "raise-site-in-a-while-test",
+        "def chk(a, n):\n    if a > 24.0:\n        raise ValueError('big')\n    return a + n\n\n"
+        "def f(p3):\n    w = 0\n    while chk(p3, w) < 20 + w:\n        w += 1\n    return w\n",
+        [Column(F, [1.0, 19.0, 22.0])],
+        "a raise site in a while loop's test: invalid IR after lower",
+    ),
+    case(
+        "recursion-residue-in-a-while-test",
+        "def r0(a, n):\n    if not 0.0 < n <= 12.0:\n        return a - 0.0\n    return r0(a + 2.0, n - 1)\n\n"
+        "def f(p3):\n    w = 0\n    while r0(p3, w) < 20 + w:\n        w += 1\n    return w\n",
+        [Column(F, [1.0, 19.0, 25.0])],
+        "a recursion's residue (D19) in a while loop's test: invalid IR after lower",
+    ),
     # ---- found by fuzz campaign 48 (seed 520007 #1608), open ----
     case(
         # Issue 28 item 1 made `2 ** 1100` CPython's exact int (it was a wrapped 0-d int64); in a
