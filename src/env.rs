@@ -8,6 +8,37 @@ use std::collections::BTreeMap;
 
 pub use crate::ir::{float_repr, Const};
 
+/// What a hidden parameter of the generated function carries: a value of the environment that
+/// the generated module reads as a global, bound by the decorator (never by the static compile).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Hidden {
+    /// A global array (D8).
+    Array(String),
+    /// A callable called per element (fallback=True, D7).
+    Callee(String),
+    /// A module-level object read as a global (an Enum class, D14).
+    Object(String),
+    /// The scalar original of the recursive function of this name, which finishes the lanes
+    /// that recurse deeper than it was inlined (D19): global [`Hidden::scalar_global`].
+    Scalar(String),
+}
+
+impl Hidden {
+    /// The global of the generated module holding the scalar original of function `name` (D19;
+    /// emit.py `SCALAR_PREFIX`).
+    pub fn scalar_global(name: &str) -> String {
+        format!("_vec_scalar_{name}")
+    }
+
+    /// The global of the generated module holding this value.
+    pub fn global(&self) -> String {
+        match self {
+            Hidden::Array(n) | Hidden::Callee(n) | Hidden::Object(n) => n.clone(),
+            Hidden::Scalar(n) => Hidden::scalar_global(n),
+        }
+    }
+}
+
 /// The source of a helper function (D7) and the environment its own free names resolve in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FunctionSource {

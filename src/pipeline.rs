@@ -9,11 +9,11 @@ pub(crate) mod testing;
 use crate::analysis::kinds::{infer_kinds_with, CallKinds};
 use crate::codegen::{self, CallTargets, Generated};
 use crate::diagnostics::{render, CompileError, Diagnostic, DiagnosticKind, Rendered, SourceText};
-use crate::env::{Assumption, Env};
+use crate::env::{Assumption, Env, Hidden};
 use crate::frontend;
 use crate::ir::verify::Kinds;
 use crate::ir::{Function, Kind};
-use crate::lower::{Hidden, Lowerer};
+use crate::lower::Lowerer;
 use crate::rewrite::{broadcast, cse, dce, fold, legalize};
 
 pub use crate::lower::Options;

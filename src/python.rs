@@ -10,9 +10,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::diagnostics::{CompileError, Rendered};
-use crate::env::{AssumedBinding, Assumption, Binding, Const, Env, FunctionSource};
+use crate::env::{AssumedBinding, Assumption, Binding, Const, Env, FunctionSource, Hidden};
 use crate::host::stack::on_large_stack;
-use crate::lower::Hidden;
 use crate::pipeline::{self, Compiled, Options, Request};
 use crate::static_module::imports::{ForeignModule, Imports};
 use crate::static_module::{self, Outcome};
@@ -566,6 +565,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("BUILD_ID", crate::BUILD_ID)?;
     m.add("RUNTIME_HELPERS", runtime_helpers(py)?)?;
+    // The live decorator's environment binds these names as builtins (environment.py).
+    m.add(
+        "KNOWN_BUILTINS",
+        PyTuple::new(py, crate::static_module::KNOWN_BUILTINS)?,
+    )?;
     m.add("VectorizationError", py.get_type::<VectorizationError>())?;
     m.add("InternalError", py.get_type::<InternalError>())?;
     m.add("DeferredError", py.get_type::<DeferredError>())?;

@@ -8,6 +8,8 @@ from .records import CompiledFunction, Diagnostic, Env, ModuleFunction
 BUILD_ID: str
 #: The runtime helper contract: key -> {"name", "params", "ops", "meaning"} (src/codegen/runtime.rs).
 RUNTIME_HELPERS: dict[str, dict[str, Any]]
+#: The builtins the compiler gives meaning to (src/static_module/mod.rs), read by environment.py.
+KNOWN_BUILTINS: tuple[str, ...]
 
 class VectorizationError(ValueError):
     diagnostics: list[Diagnostic]

@@ -16,6 +16,7 @@ import re
 import sys
 import types
 
+from ._core import KNOWN_BUILTINS as _CORE_KNOWN_BUILTINS
 from .emit import SCALAR_PREFIX
 from .live_source import SourceChanged
 from .live_source import function_source as checked_source
@@ -25,11 +26,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-# Builtins the compiler gives meaning to (src/static_module/mod.rs KNOWN_BUILTINS).
-KNOWN_BUILTINS = frozenset(
-    {"abs", "min", "max", "int", "float", "bool", "round", "pow", "range", "print", "divmod", "len", "sum", "any", "all", "zip", "enumerate",
-     "isinstance", "str", "dict", "tuple", "list"}
-)
+# Builtins the compiler gives meaning to: the core's list (src/static_module/mod.rs), which the static
+# compile resolves too, so that a new builtin is added in one place.
+KNOWN_BUILTINS = frozenset(_CORE_KNOWN_BUILTINS)
 # Builtins an exception raised per element may name (D11): every builtin exception class, and the
 # functions messages are built with (src/static_module/mod.rs RAISE_BUILTINS lists the ones the static
 # compile resolves; it defers on the others).

@@ -18,6 +18,8 @@ pub fn shaped_by(f: &Function, v: Value) -> Params {
     g[v.index()]
 }
 
+/// Walks the structure itself rather than through `ir::walk_steps`: each loop's body is walked
+/// again until its phis settle, a fixpoint per loop that a single walk cannot express.
 fn shaped_block(f: &Function, block: &Block, g: &mut Vec<Params>) {
     for inst in &block.insts {
         match inst {

@@ -5,7 +5,8 @@
 //! Array API call is exact and where a runtime helper is needed.
 
 use crate::ir::{
-    const_kind, result_kind, walk_insts, Block, Const, Function, Inst, Kind, Op, Value,
+    const_kind, result_kind, walk_insts, walk_steps, Block, Const, Function, Inst, Kind, Op, Step,
+    Value,
 };
 use crate::Map;
 
@@ -27,10 +28,10 @@ pub type CallKinds<'a> = dyn FnMut(usize, &[Kind]) -> Kind + 'a;
 pub fn infer_kinds_with(func: &mut Function, param_kinds: &[Kind], calls: &mut CallKinds) {
     let body = std::mem::take(&mut func.body);
     let ctx = IndexCtx::new(&body);
-    visit(func, &body.insts, param_kinds, true, &ctx, calls);
+    visit(func, &body, param_kinds, true, &ctx, calls);
     for _ in 0..8 {
         let before: Vec<Kind> = func.values.iter().map(|v| v.kind).collect();
-        visit(func, &body.insts, param_kinds, false, &ctx, calls);
+        visit(func, &body, param_kinds, false, &ctx, calls);
         if func.values.iter().map(|v| v.kind).eq(before) {
             break;
         }
@@ -104,69 +105,65 @@ impl IndexCtx {
 
 fn visit(
     func: &mut Function,
-    insts: &[Inst],
+    body: &Block,
     param_kinds: &[Kind],
     first: bool,
     ctx: &IndexCtx,
     calls: &mut CallKinds,
 ) {
-    for inst in insts {
-        match inst {
-            Inst::Let { dst, op } => {
-                let k = {
-                    let values = &func.values;
-                    result_kind(op, &|v: Value| values[v.index()].kind, param_kinds)
-                };
-                let k = match op {
-                    Op::Index(t, i) => ctx.index_kind(*t, *i).unwrap_or(k),
-                    Op::Call { callee, args } => {
-                        let kinds: Vec<Kind> =
-                            args.iter().map(|a| func.values[a.index()].kind).collect();
-                        calls(*callee, &kinds)
-                    }
-                    _ => k,
-                };
-                // A placeholder takes the kind of the phi or merge it stands in for (set below).
-                if !matches!(op, Op::Placeholder(_)) {
-                    func.values[dst.index()].kind = k;
+    walk_steps(body, &mut |at| match at {
+        Step::Enter(Inst::Let { dst, op }) => {
+            let k = {
+                let values = &func.values;
+                result_kind(op, &|v: Value| values[v.index()].kind, param_kinds)
+            };
+            let k = match op {
+                Op::Index(t, i) => ctx.index_kind(*t, *i).unwrap_or(k),
+                Op::Call { callee, args } => {
+                    let kinds: Vec<Kind> =
+                        args.iter().map(|a| func.values[a.index()].kind).collect();
+                    calls(*callee, &kinds)
                 }
+                _ => k,
+            };
+            // A placeholder takes the kind of the phi or merge it stands in for (set below).
+            if !matches!(op, Op::Placeholder(_)) {
+                func.values[dst.index()].kind = k;
             }
-            Inst::Loop { phis, body, .. } => {
-                for phi in phis {
-                    let k = if first {
-                        if is_placeholder(func, phi.init) {
-                            Kind::Bool
-                        } else {
-                            func.values[phi.init.index()].kind
-                        }
+        }
+        Step::Enter(Inst::Loop { phis, .. }) => {
+            for phi in phis {
+                let k = if first {
+                    if is_placeholder(func, phi.init) {
+                        Kind::Bool
                     } else {
-                        merge_kind(func, phi.init, phi.next)
-                    };
-                    func.values[phi.dst.index()].kind = k;
-                    func.values[phi.init.index()].kind = placeholder_kind(func, phi.init, k);
-                }
-                visit(func, &body.insts, param_kinds, first, ctx, calls);
-                for phi in phis {
-                    let k = merge_kind(func, phi.init, phi.next);
-                    let k = Kind::join(k, func.values[phi.dst.index()].kind);
-                    func.values[phi.dst.index()].kind = k;
-                }
-            }
-            Inst::If {
-                then, other, outs, ..
-            } => {
-                visit(func, &then.insts, param_kinds, first, ctx, calls);
-                visit(func, &other.insts, param_kinds, first, ctx, calls);
-                for o in outs {
-                    let k = merge_kind(func, o.then, o.other);
-                    func.values[o.dst.index()].kind = k;
-                    for side in [o.then, o.other] {
-                        func.values[side.index()].kind = placeholder_kind(func, side, k);
+                        func.values[phi.init.index()].kind
                     }
+                } else {
+                    merge_kind(func, phi.init, phi.next)
+                };
+                func.values[phi.dst.index()].kind = k;
+                func.values[phi.init.index()].kind = placeholder_kind(func, phi.init, k);
+            }
+        }
+        Step::Leave(Inst::Loop { phis, .. }) => {
+            for phi in phis {
+                let k = merge_kind(func, phi.init, phi.next);
+                let k = Kind::join(k, func.values[phi.dst.index()].kind);
+                func.values[phi.dst.index()].kind = k;
+            }
+        }
+        Step::Leave(Inst::If { outs, .. }) => {
+            for o in outs {
+                let k = merge_kind(func, o.then, o.other);
+                func.values[o.dst.index()].kind = k;
+                for side in [o.then, o.other] {
+                    func.values[side.index()].kind = placeholder_kind(func, side, k);
                 }
             }
         }
-    }
+        _ => {}
+    });
 }
 
 fn is_placeholder(func: &Function, v: Value) -> bool {

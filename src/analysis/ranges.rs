@@ -4,7 +4,8 @@
 
 use crate::ir::eval::{int_floordiv, trip_count};
 use crate::ir::{
-    walk_insts, BinOp, Block, CastOp, Const, Function, Inst, Kind, Op, Shape, UnOp, Value,
+    walk_insts, walk_steps, BinOp, Block, CastOp, Const, Function, Inst, Kind, Op, Shape, Step,
+    UnOp, Value,
 };
 
 /// Which int values may lie outside int64: a Python int scalar beyond int64 (a literal in
@@ -159,60 +160,55 @@ impl WideState {
     }
 
     fn block(&mut self, func: &Function, block: &Block, widen: bool) {
-        for inst in &block.insts {
-            match inst {
-                Inst::Let { dst, op } => {
-                    self.range[dst.index()] = self.op_range(func, *dst, op);
-                    self.computed[dst.index()] = true;
-                    self.wide[dst.index()] = self.op_wide(func, op);
-                }
-                Inst::Loop {
-                    index,
-                    start,
-                    stop,
-                    step,
-                    items,
-                    phis,
-                    body,
-                    ..
-                } => {
-                    self.computed[index.index()] = true;
-                    self.range[index.index()] = match items {
-                        Some(Const::Tuple(items)) => items_range(items),
-                        Some(_) => None,
-                        None => {
-                            let trips = trip_count(*start, *stop, *step);
-                            let last = start + (trips.max(1) - 1) * step;
-                            Some(((*start).min(last), (*start).max(last)))
-                        }
+        walk_steps(block, &mut |at| match at {
+            Step::Enter(Inst::Let { dst, op }) => {
+                self.range[dst.index()] = self.op_range(func, *dst, op);
+                self.computed[dst.index()] = true;
+                self.wide[dst.index()] = self.op_wide(func, op);
+            }
+            Step::Enter(Inst::Loop {
+                index,
+                start,
+                stop,
+                step,
+                items,
+                phis,
+                ..
+            }) => {
+                self.computed[index.index()] = true;
+                self.range[index.index()] = match items {
+                    Some(Const::Tuple(items)) => items_range(items),
+                    Some(_) => None,
+                    None => {
+                        let trips = trip_count(*start, *stop, *step);
+                        let last = start + (trips.max(1) - 1) * step;
+                        Some(((*start).min(last), (*start).max(last)))
+                    }
+                };
+                for p in phis {
+                    // The first round: the phi holds its initial value (the body then widens
+                    // it, to a fixpoint: `month = k + 1` over `range(1, 12)` from `month = 1`
+                    // is in [1, 12]).
+                    let next = if self.computed[p.next.index()] {
+                        p.next
+                    } else {
+                        p.init
                     };
-                    for p in phis {
-                        // The first round: the phi holds its initial value (the body then
-                        // widens it, to a fixpoint: `month = k + 1` over `range(1, 12)` from
-                        // `month = 1` is in [1, 12]).
-                        let next = if self.computed[p.next.index()] {
-                            p.next
-                        } else {
-                            p.init
-                        };
-                        self.merge_into(func, p.dst, p.init, next, widen);
-                    }
-                    self.block(func, body, widen);
-                    for p in phis {
-                        self.merge_into(func, p.dst, p.init, p.next, widen);
-                    }
-                }
-                Inst::If {
-                    then, other, outs, ..
-                } => {
-                    self.block(func, then, widen);
-                    self.block(func, other, widen);
-                    for o in outs {
-                        self.merge_into(func, o.dst, o.then, o.other, widen);
-                    }
+                    self.merge_into(func, p.dst, p.init, next, widen);
                 }
             }
-        }
+            Step::Leave(Inst::Loop { phis, .. }) => {
+                for p in phis {
+                    self.merge_into(func, p.dst, p.init, p.next, widen);
+                }
+            }
+            Step::Leave(Inst::If { outs, .. }) => {
+                for o in outs {
+                    self.merge_into(func, o.dst, o.then, o.other, widen);
+                }
+            }
+            _ => {}
+        });
     }
 
     /// `dst` is `a` or `b`; with `widen`, a range that still grows is given up. `dst` is wide

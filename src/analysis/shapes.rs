@@ -1,6 +1,6 @@
 //! Shape inference: which values are Python scalars and which are arrays, after optimization.
 
-use crate::ir::{result_shape, Function, Inst, Op, Shape, Value};
+use crate::ir::{result_shape, walk_steps, Block, Function, Inst, Op, Shape, Step, Value};
 
 /// Recomputes every value's shape after optimization: folding and simplification turn array
 /// values into Python scalars (`x if c else x` is `x`), and codegen must know which is which
@@ -10,7 +10,7 @@ pub fn infer_shapes(func: &mut Function) {
     let body = std::mem::take(&mut func.body);
     for _ in 0..16 {
         let before: Vec<Shape> = func.values.iter().map(|v| v.shape).collect();
-        visit_shapes(func, &body.insts);
+        visit_shapes(func, &body);
         if func.values.iter().map(|v| v.shape).eq(before) {
             break;
         }
@@ -18,7 +18,7 @@ pub fn infer_shapes(func: &mut Function) {
     func.body = body;
 }
 
-fn visit_shapes(func: &mut Function, insts: &[Inst]) {
+fn visit_shapes(func: &mut Function, body: &Block) {
     // A placeholder's value is never observed (the variable is assigned before any read), but it
     // is an operand all the same: the merge takes the other side's shape, as its kind
     // (`merge_kind`), and the placeholder takes the merge's, so that codegen writes it as what
@@ -38,42 +38,32 @@ fn visit_shapes(func: &mut Function, insts: &[Inst]) {
         }
         s
     };
-    for inst in insts {
-        match inst {
-            Inst::Let {
-                op: Op::Placeholder(_),
-                ..
-            } => {}
-            Inst::Let { dst, op } => {
-                let s = {
-                    let values = &func.values;
-                    result_shape(op, &|v: Value| values[v.index()].shape)
-                };
-                func.values[dst.index()].shape = s;
-            }
-            Inst::Loop { phis, body, .. } => {
-                for phi in phis {
-                    let s = join(func, phi.init, phi.next);
-                    func.values[phi.dst.index()].shape = s;
-                }
-                visit_shapes(func, &body.insts);
-                for phi in phis {
-                    let s = join(func, phi.init, phi.next);
-                    func.values[phi.dst.index()].shape = s;
-                }
-            }
-            Inst::If {
-                then, other, outs, ..
-            } => {
-                visit_shapes(func, &then.insts);
-                visit_shapes(func, &other.insts);
-                for o in outs {
-                    let s = join(func, o.then, o.other);
-                    func.values[o.dst.index()].shape = s;
-                }
+    walk_steps(body, &mut |at| match at {
+        Step::Enter(Inst::Let {
+            op: Op::Placeholder(_),
+            ..
+        }) => {}
+        Step::Enter(Inst::Let { dst, op }) => {
+            let s = {
+                let values = &func.values;
+                result_shape(op, &|v: Value| values[v.index()].shape)
+            };
+            func.values[dst.index()].shape = s;
+        }
+        Step::Enter(Inst::Loop { phis, .. }) | Step::Leave(Inst::Loop { phis, .. }) => {
+            for phi in phis {
+                let s = join(func, phi.init, phi.next);
+                func.values[phi.dst.index()].shape = s;
             }
         }
-    }
+        Step::Leave(Inst::If { outs, .. }) => {
+            for o in outs {
+                let s = join(func, o.then, o.other);
+                func.values[o.dst.index()].shape = s;
+            }
+        }
+        _ => {}
+    });
 }
 
 #[cfg(test)]

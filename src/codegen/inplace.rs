@@ -19,7 +19,7 @@
 use super::runtime::OWNED;
 use super::{choice, Gen};
 use crate::codegen::pyast::{cmp, name, Expr, Stmt};
-use crate::ir::{BinOp, Block, Inst, Kind, Op, Phi, Value};
+use crate::ir::{walk_insts, BinOp, Block, Kind, Op, Phi, Value};
 
 /// The in-place form of one phi: the operations applied to it, innermost first.
 pub(super) struct InPlace {
@@ -38,24 +38,9 @@ fn symbol(op: BinOp) -> &'static str {
 /// How many times `block` (nested blocks included) reads `v`.
 fn reads_in(block: &Block, v: Value) -> usize {
     let mut n = 0;
-    for inst in &block.insts {
-        n += match inst {
-            Inst::Let { op, .. } => op.operands().iter().filter(|o| **o == v).count(),
-            Inst::Loop { phis, body, .. } => {
-                let at_phis = phis.iter().filter(|p| p.init == v || p.next == v).count();
-                at_phis + reads_in(body, v)
-            }
-            Inst::If {
-                cond,
-                then,
-                other,
-                outs,
-            } => {
-                let merged = outs.iter().filter(|o| o.then == v || o.other == v).count();
-                usize::from(*cond == v) + merged + reads_in(then, v) + reads_in(other, v)
-            }
-        };
-    }
+    walk_insts(block, &mut |inst| {
+        n += inst.reads().iter().filter(|r| **r == v).count();
+    });
     n
 }
 

@@ -35,9 +35,9 @@ use std::collections::BTreeSet;
 // What codegen reads of the rest of the core, imported here once for every file below.
 use crate::analysis::ranges::int_facts;
 use crate::codegen::pyast::{attr, call, name, Expr};
+use crate::env::Hidden;
 use crate::ir::{const_kind, Const};
 use crate::ir::{Function, Kind, Op, Shape, Value};
-use crate::lower::Hidden;
 
 pub use assemble::{generate, Bodies, Generated, Signature};
 pub use callee::CallTargets;

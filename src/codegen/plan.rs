@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 
 use super::{Gen, MAX_INLINE_DEPTH};
-use crate::ir::{use_counts, Block, Inst, Op, UnOp, Value};
+use crate::ir::{use_counts, walk_steps, Block, Inst, Op, Step, UnOp, Value};
 
 /// Where a value is read: never, once in the block with this id, or more than that.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -39,43 +39,53 @@ impl Reads {
         self.next_block
     }
 
-    /// Records the definitions of `b` (block `id`) in `defs` and the reads of its values.
-    fn scan<'a>(&mut self, b: &'a Block, id: usize, defs: &mut [Option<&'a Op>]) {
-        for inst in &b.insts {
-            match inst {
-                Inst::Let { dst, op } => {
+    /// Records the definitions of `b` (block 0) in `defs` and the reads of its values, each
+    /// in the block it stands in: a phi's initial value in the loop's block, its next value in
+    /// the body; a merge's inputs in their sides.
+    fn scan<'a>(&mut self, b: &'a Block, defs: &mut [Option<&'a Op>]) {
+        // The open blocks, innermost last; and the `then` side of each open `if` whose `other`
+        // side is being walked.
+        let mut open = vec![0];
+        let mut thens = vec![];
+        walk_steps(b, &mut |at| {
+            let id = open.last().copied().unwrap_or_default();
+            match at {
+                Step::Enter(Inst::Let { dst, op }) => {
                     defs[dst.index()] = Some(op);
                     self.def_block[dst.index()] = id;
                     for v in op.operands() {
                         self.read(v, id);
                     }
                 }
-                Inst::Loop { phis, body, .. } => {
+                Step::Enter(Inst::Loop { phis, .. }) => {
                     let inner = self.new_block();
                     for p in phis {
                         self.read(p.init, id);
                         self.read(p.next, inner);
                     }
-                    self.scan(body, inner, defs);
+                    open.push(inner);
                 }
-                Inst::If {
-                    cond,
-                    then,
-                    other,
-                    outs,
-                } => {
+                Step::Enter(Inst::If { cond, .. }) => {
                     self.read(*cond, id);
-                    let t = self.new_block();
-                    self.scan(then, t, defs);
-                    let o = self.new_block();
-                    self.scan(other, o, defs);
+                    open.push(self.new_block());
+                }
+                Step::Between(_) => {
+                    thens.push(open.pop().unwrap_or_default());
+                    open.push(self.new_block());
+                }
+                Step::Leave(Inst::If { outs, .. }) => {
+                    let (t, o) = (thens.pop().unwrap_or_default(), id);
                     for out in outs {
                         self.read(out.then, t);
                         self.read(out.other, o);
                     }
+                    open.pop();
+                }
+                Step::Leave(_) => {
+                    open.pop();
                 }
             }
-        }
+        });
     }
 }
 
@@ -90,7 +100,7 @@ impl Gen<'_> {
             next_block: 0,
         };
         let f = self.f;
-        reads.scan(&f.body, 0, &mut self.defs);
+        reads.scan(&f.body, &mut self.defs);
         for v in f.exit_values() {
             reads.read(v, 0);
         }

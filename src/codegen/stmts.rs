@@ -123,6 +123,9 @@ impl Gen<'_> {
         }
     }
 
+    /// The statements of `b`. It walks the structure itself rather than through `ir::walk_steps`:
+    /// each region becomes the nested statement list of the Python `for`, `while` or `if` it is
+    /// printed as.
     fn block(&mut self, b: &Block) -> Vec<Stmt> {
         let mut out = vec![];
         for inst in &b.insts {
@@ -333,11 +336,18 @@ mod tests {
         // D11 on a D14 check: every lane reaches the same raise; no broadcast array.
         let c = compiled("def f(x, params):\n    if params[\"k\"] > 1.0:\n        raise ValueError(\"k\")\n    return x * 2.0\n");
         let fast = &c.generated.fast_source;
-        assert!(fast.contains("    if code != 0:\n        _vec_raise_uniform(xp, code, (x,), "), "{fast}");
+        assert!(
+            fast.contains("    if code != 0:\n        _vec_raise_uniform(xp, code, (x,), "),
+            "{fast}"
+        );
         assert!(!c.source.contains("_vec_raises("), "{}", c.source);
         // A per-lane raise beside it: the code is an array, checked lane by lane.
         let c = compiled("def f(x, params):\n    if params[\"k\"] > 1.0:\n        raise ValueError(\"k\")\n    if x < 0.0:\n        raise ValueError(\"x\")\n    return x\n");
-        assert!(c.generated.fast_source.contains("_vec_raises(xp, "), "{}", c.source);
+        assert!(
+            c.generated.fast_source.contains("_vec_raises(xp, "),
+            "{}",
+            c.source
+        );
         assert!(!c.source.contains("_vec_raise_uniform"), "{}", c.source);
     }
 

@@ -96,11 +96,9 @@ pub fn check_nesting(text: &str, limits: &Limits) -> Result<(), (usize, String)>
                     ));
                 }
             }
-            b')' | b']' | b'}' => {
-                if scan.levels.len() > 1 {
-                    let inner = scan.levels.pop().unwrap_or(0);
-                    scan.total -= inner;
-                }
+            b')' | b']' | b'}' if scan.levels.len() > 1 => {
+                let inner = scan.levels.pop().unwrap_or(0);
+                scan.total -= inner;
             }
             b',' | b';' => scan.restart(),
             b'\\' if bytes.get(i + 1) == Some(&b'\n') => {
@@ -111,11 +109,9 @@ pub fn check_nesting(text: &str, limits: &Limits) -> Result<(), (usize, String)>
                 i += 3;
                 continue;
             }
-            b'\n' => {
-                if scan.levels.len() <= 1 {
-                    at_line_start = true;
-                    scan.restart();
-                }
+            b'\n' if scan.levels.len() <= 1 => {
+                at_line_start = true;
+                scan.restart();
             }
             b'+' | b'-' | b'*' | b'/' | b'%' | b'<' | b'>' | b'=' | b'&' | b'|' | b'^' | b'~'
             | b'@' | b'.' => scan.add(1).map_err(|m| (i, m))?,

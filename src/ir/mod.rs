@@ -12,7 +12,7 @@
 //! Files: `types` (values, kinds, shapes), `constant` (Python constants), `math` (the `math`
 //! functions and their domains), `op` (operations and their result-kind and result-shape rules),
 //! `eval` (constant evaluation with CPython's semantics), `print` (the text form), `verify` (the
-//! invariants every pass keeps). This file holds the function, block and instruction types.
+//! invariants every pass keeps), `walk` (visiting nested regions: every pass's way down). This file holds the function, block and instruction types.
 
 pub mod constant;
 pub mod eval;
@@ -22,6 +22,7 @@ mod print;
 pub mod types;
 pub mod uniform;
 pub mod verify;
+mod walk;
 
 pub use constant::{const_kind, float_repr, Const};
 pub use math::{
@@ -31,6 +32,10 @@ pub use math::{
 pub use op::{result_kind, result_shape, BinOp, CastOp, CmpOp, LogicOp, Op, OpKey, ScalarFn, UnOp};
 pub use types::{Kind, Shape, Value};
 pub use uniform::{ObjCmp, ObjLit, UniformOp};
+pub use walk::{
+    insert_before, retain_insts, try_walk_steps, walk_blocks_mut, walk_insts, walk_insts_mut,
+    walk_insts_rev, walk_steps, walk_steps_mut, Step,
+};
 
 /// A loop-carried variable: `dst` is `init` on entry, and `next` at the end of each iteration.
 #[derive(Debug, Clone, PartialEq)]
@@ -207,45 +212,12 @@ impl Function {
     }
 }
 
-/// Calls `f` on every instruction, depth first, in program order.
-pub fn walk_insts<'a>(block: &'a Block, f: &mut impl FnMut(&'a Inst)) {
-    for inst in &block.insts {
-        f(inst);
-        match inst {
-            Inst::Let { .. } => {}
-            Inst::Loop { body, .. } => walk_insts(body, f),
-            Inst::If { then, other, .. } => {
-                walk_insts(then, f);
-                walk_insts(other, f);
-            }
-        }
-    }
-}
-
 /// How many times each value is read (operands, phi inputs, if-merge inputs, the return).
 pub fn use_counts(func: &Function) -> Vec<usize> {
     let mut counts = vec![0usize; func.values.len()];
-    walk_insts(&func.body, &mut |inst| match inst {
-        Inst::Let { op, .. } => {
-            for v in op.operands() {
-                counts[v.index()] += 1;
-            }
-        }
-        Inst::Loop { phis, active, .. } => {
-            if let Some(a) = active {
-                counts[a.index()] += 1;
-            }
-            for phi in phis {
-                counts[phi.init.index()] += 1;
-                counts[phi.next.index()] += 1;
-            }
-        }
-        Inst::If { cond, outs, .. } => {
-            counts[cond.index()] += 1;
-            for o in outs {
-                counts[o.then.index()] += 1;
-                counts[o.other.index()] += 1;
-            }
+    walk_insts(&func.body, &mut |inst| {
+        for v in inst.reads() {
+            counts[v.index()] += 1;
         }
     });
     for v in func.exit_values() {

@@ -16,7 +16,7 @@
 use super::constant::const_kind;
 use super::op::{result_kind, Op};
 use super::types::{Kind, Shape, Value};
-use super::{Block, Function, Inst};
+use super::{try_walk_steps, Block, Function, Inst, Step};
 
 /// How much of the kind invariants holds after a pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +77,7 @@ struct Verifier<'f> {
     scope: Vec<Value>,
 }
 
-impl Verifier<'_> {
+impl<'f> Verifier<'f> {
     fn in_range(&self, v: Value) -> Result<(), String> {
         if v.index() < self.f.values.len() {
             Ok(())
@@ -123,84 +123,101 @@ impl Verifier<'_> {
         self.f.info(v).shape
     }
 
-    fn block(&mut self, b: &Block) -> Result<(), String> {
-        for inst in &b.insts {
-            match inst {
-                Inst::Let { dst, op } => self.let_(*dst, op)?,
-                Inst::Loop {
-                    index,
-                    start,
-                    stop,
-                    step,
-                    items,
-                    phis,
-                    body,
-                    active,
-                } => {
-                    if *step == 0 {
-                        return Err(format!("the loop over {index} has step 0"));
-                    }
-                    if let Some(a) = active {
-                        if !phis.iter().any(|p| p.dst == *a) {
-                            return Err(format!("the activity mask {a} is not a phi of its loop"));
-                        }
-                        if (self.kind(*a), self.shape(*a)) != (Kind::Bool, Shape::Array) {
-                            return Err(format!("the activity mask {a} is not a bool array"));
-                        }
-                    }
-                    if let Some(items) = items {
-                        let super::Const::Tuple(t) = items else {
-                            return Err(format!("the loop over {index} runs over a non-tuple"));
-                        };
-                        if (*start, *stop, *step) != (0, t.len() as i128, 1) {
-                            return Err(format!("the loop over {index} does not cover its items"));
-                        }
-                    }
-                    for p in phis {
-                        self.read(p.init, &format!("the initial value of phi {}", p.dst))?;
-                    }
-                    for p in phis {
-                        self.define(p.dst)?;
-                    }
-                    let mark = self.scope.len();
-                    self.define(*index)?;
-                    if self.shape(*index) != Shape::Scalar {
-                        return Err(format!("the loop index {index} is not a scalar"));
-                    }
-                    self.block(body)?;
-                    for p in phis {
-                        self.read(p.next, &format!("the next value of phi {}", p.dst))?;
-                        self.merge(p.dst, &[p.init, p.next])?;
-                    }
-                    self.close(mark);
+    /// Checks every instruction of `b` in program order, keeping the scope: what a loop's body
+    /// or an `if`'s side defines is visible in it only (`marks`: the scope's length where each
+    /// open region began, innermost last).
+    fn block(&mut self, b: &'f Block) -> Result<(), String> {
+        let mut marks = vec![];
+        try_walk_steps(b, &mut |at| match at {
+            Step::Enter(Inst::Let { dst, op }) => self.let_(*dst, op),
+            Step::Enter(inst @ Inst::Loop { index, .. }) => {
+                self.loop_head(inst)?;
+                // The index is defined inside the body only.
+                marks.push(self.scope.len());
+                self.define(*index)?;
+                if self.shape(*index) != Shape::Scalar {
+                    return Err(format!("the loop index {index} is not a scalar"));
                 }
-                Inst::If {
-                    cond,
-                    then,
-                    other,
-                    outs,
-                } => {
-                    self.read(*cond, "a branch")?;
-                    if self.shape(*cond) != Shape::Scalar {
-                        return Err(format!("the branch on {cond} is not on a scalar"));
-                    }
-                    let mark = self.scope.len();
-                    self.block(then)?;
-                    for o in outs {
-                        self.read(o.then, &format!("the merge {}", o.dst))?;
-                    }
-                    self.close(mark);
-                    self.block(other)?;
-                    for o in outs {
-                        self.read(o.other, &format!("the merge {}", o.dst))?;
-                    }
-                    self.close(mark);
-                    for o in outs {
-                        self.define(o.dst)?;
-                        self.merge(o.dst, &[o.then, o.other])?;
-                    }
-                }
+                Ok(())
             }
+            Step::Leave(Inst::Loop { phis, .. }) => {
+                for p in phis {
+                    self.read(p.next, &format!("the next value of phi {}", p.dst))?;
+                    self.merge(p.dst, &[p.init, p.next])?;
+                }
+                self.close(marks.pop().unwrap_or_default());
+                Ok(())
+            }
+            Step::Enter(Inst::If { cond, .. }) => {
+                self.read(*cond, "a branch")?;
+                if self.shape(*cond) != Shape::Scalar {
+                    return Err(format!("the branch on {cond} is not on a scalar"));
+                }
+                marks.push(self.scope.len());
+                Ok(())
+            }
+            Step::Between(Inst::If { outs, .. }) => {
+                for o in outs {
+                    self.read(o.then, &format!("the merge {}", o.dst))?;
+                }
+                self.close(marks.last().copied().unwrap_or_default());
+                Ok(())
+            }
+            Step::Leave(Inst::If { outs, .. }) => {
+                for o in outs {
+                    self.read(o.other, &format!("the merge {}", o.dst))?;
+                }
+                self.close(marks.pop().unwrap_or_default());
+                for o in outs {
+                    self.define(o.dst)?;
+                    self.merge(o.dst, &[o.then, o.other])?;
+                }
+                Ok(())
+            }
+            Step::Between(_) | Step::Leave(_) => Ok(()),
+        })
+    }
+
+    /// A loop's head, before its body: its step, activity mask and items, then its phis, whose
+    /// initial values are read and which are defined from here on (after the loop too).
+    fn loop_head(&mut self, inst: &Inst) -> Result<(), String> {
+        let Inst::Loop {
+            index,
+            start,
+            stop,
+            step,
+            items,
+            phis,
+            active,
+            ..
+        } = inst
+        else {
+            return Ok(()); // `block` calls it on loops only
+        };
+        if *step == 0 {
+            return Err(format!("the loop over {index} has step 0"));
+        }
+        if let Some(a) = active {
+            if !phis.iter().any(|p| p.dst == *a) {
+                return Err(format!("the activity mask {a} is not a phi of its loop"));
+            }
+            if (self.kind(*a), self.shape(*a)) != (Kind::Bool, Shape::Array) {
+                return Err(format!("the activity mask {a} is not a bool array"));
+            }
+        }
+        if let Some(items) = items {
+            let super::Const::Tuple(t) = items else {
+                return Err(format!("the loop over {index} runs over a non-tuple"));
+            };
+            if (*start, *stop, *step) != (0, t.len() as i128, 1) {
+                return Err(format!("the loop over {index} does not cover its items"));
+            }
+        }
+        for p in phis {
+            self.read(p.init, &format!("the initial value of phi {}", p.dst))?;
+        }
+        for p in phis {
+            self.define(p.dst)?;
         }
         Ok(())
     }
@@ -304,36 +321,29 @@ impl Verifier<'_> {
 
     /// Placeholders are read only by merges (directly or through `AsArray`).
     fn placeholder_reads(&self, b: &Block) -> Result<(), String> {
-        for inst in &b.insts {
-            match inst {
-                Inst::Let { dst, op } => {
-                    let through = matches!(op, Op::AsArray(_));
-                    for a in op.operands() {
-                        if self.placeholder_like[a.index()] && !through {
-                            return Err(format!("{dst} reads the placeholder {a}"));
-                        }
+        try_walk_steps(b, &mut |at| match at {
+            Step::Enter(Inst::Let { dst, op }) => {
+                let through = matches!(op, Op::AsArray(_));
+                for a in op.operands() {
+                    if self.placeholder_like[a.index()] && !through {
+                        return Err(format!("{dst} reads the placeholder {a}"));
                     }
                 }
-                Inst::Loop { phis, body, .. } => {
-                    for p in phis {
-                        if self.placeholder_like[p.next.index()] {
-                            return Err(format!("phi {} iterates a placeholder", p.dst));
-                        }
-                    }
-                    self.placeholder_reads(body)?;
-                }
-                Inst::If {
-                    cond, then, other, ..
-                } => {
-                    if self.placeholder_like[cond.index()] {
-                        return Err(format!("a branch is on the placeholder {cond}"));
-                    }
-                    self.placeholder_reads(then)?;
-                    self.placeholder_reads(other)?;
-                }
+                Ok(())
             }
-        }
-        Ok(())
+            Step::Enter(Inst::Loop { phis, .. }) => {
+                for p in phis {
+                    if self.placeholder_like[p.next.index()] {
+                        return Err(format!("phi {} iterates a placeholder", p.dst));
+                    }
+                }
+                Ok(())
+            }
+            Step::Enter(Inst::If { cond, .. }) if self.placeholder_like[cond.index()] => {
+                Err(format!("a branch is on the placeholder {cond}"))
+            }
+            _ => Ok(()),
+        })
     }
 }
 

@@ -8,10 +8,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
-use crate::env::{AssumedBinding, Binding, SCOPE_KEY, SHA_KEY};
+use crate::env::{AssumedBinding, Binding, Hidden, SCOPE_KEY, SHA_KEY};
 use crate::ir::{Const, Op, UniformOp, Value, MATH_CONSTANTS};
 use crate::lower::calls::builtins::Callee;
-use crate::lower::{Frame, Hidden, Lowerer, Var, R};
+use crate::lower::{Frame, Lowerer, Var, R};
 
 /// What the function's free names resolved to.
 #[derive(Default)]

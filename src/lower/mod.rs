@@ -20,7 +20,10 @@
 //! each a folder whose `mod.rs` says what its files hold: `control/` (array and Python-level
 //! `if`, early returns, merges), `loops/` (D6, D12), `exceptions/` (D11), `calls/` (builtins,
 //! `math`, D16, D17, helpers: D7) and `values/` (tables, tuples, uniform values: D13-D15).
-//! A new construct arrives as a new file in its family.
+//! Each family owns its state, a struct declared in its `mod.rs` whose fields only its files
+//! see (`LoopState`, `ExceptionState`, `CallState`, `ValueState`); the others ask through its
+//! methods. A new construct arrives as a new file in its family (ARCHITECTURE.md, "Adding a
+//! construct").
 
 mod bits;
 mod builder;
@@ -41,7 +44,7 @@ use std::rc::Rc;
 use rustpython_parser::ast;
 
 use crate::diagnostics::{Diagnostic, DiagnosticKind, SourceId, SourceText};
-use crate::env::{AssumedBinding, Env};
+use crate::env::{AssumedBinding, Env, Hidden};
 use crate::frontend::extract::{self, span, ParsedFunction};
 use crate::frontend::validate;
 use crate::ir::{Block, Const, Function, Op, ParamMode, Raises, UniformOp, Value};
@@ -63,36 +66,6 @@ pub struct Options {
     pub optimize: bool,
     /// Lanes that raise give NaN instead of the call raising (D11, `nan_on_raise=True`).
     pub nan_on_raise: bool,
-}
-
-/// What a hidden parameter carries.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Hidden {
-    /// A global array (D8).
-    Array(String),
-    /// A callable called per element (fallback=True, D7).
-    Callee(String),
-    /// A module-level object read as a global (an Enum class, D14).
-    Object(String),
-    /// The scalar original of the recursive function of this name, which finishes the lanes
-    /// that recurse deeper than it was inlined (D19): global [`Hidden::scalar_global`].
-    Scalar(String),
-}
-
-impl Hidden {
-    /// The global of the generated module holding the scalar original of function `name` (D19;
-    /// emit.py `SCALAR_PREFIX`).
-    pub fn scalar_global(name: &str) -> String {
-        format!("_vec_scalar_{name}")
-    }
-
-    /// The global of the generated module holding this value.
-    pub fn global(&self) -> String {
-        match self {
-            Hidden::Array(n) | Hidden::Callee(n) | Hidden::Object(n) => n.clone(),
-            Hidden::Scalar(n) => Hidden::scalar_global(n),
-        }
-    }
 }
 
 /// The result of lowering one function.

@@ -6,7 +6,7 @@
 
 use crate::Map as HashMap;
 
-use crate::ir::{Block, Function, Inst, OpKey, Shape, Value};
+use crate::ir::{walk_steps_mut, Function, Inst, OpKey, Shape, Step, Value};
 
 /// An operation and the shape of its result.
 type Key = (OpKey, Shape);
@@ -14,50 +14,40 @@ type Key = (OpKey, Shape);
 /// Replaces each repeated operation by its first result.
 pub fn run(func: &mut Function) {
     let mut map: HashMap<Value, Value> = HashMap::default();
-    let mut body = std::mem::take(&mut func.body);
     let shapes: Vec<Shape> = func.values.iter().map(|v| v.shape).collect();
-    block(&mut body, &shapes, &HashMap::default(), &mut map);
-    func.body = body;
-    super::rename_all(func, &map);
-}
-
-fn block(
-    b: &mut Block,
-    shapes: &[Shape],
-    outer: &HashMap<Key, Value>,
-    map: &mut HashMap<Value, Value>,
-) {
-    let mut seen = outer.clone();
-    for inst in &mut b.insts {
-        match inst {
-            Inst::Let { dst, op } => {
-                *op = op.map_operands(|v| super::resolve(map, v));
-                let Some(key) = op.cse_key() else { continue };
-                let key = (key, shapes[dst.index()]);
-                match seen.get(&key) {
-                    Some(&first) => {
-                        map.insert(*dst, first);
-                    }
-                    None => {
-                        seen.insert(key, *dst);
-                    }
+    // The operations seen where the walk stands. A region starts from what was seen where it
+    // begins, and what it sees ends with it: `enclosing` holds, per open region, innermost
+    // last, what was seen at its start.
+    let mut seen: HashMap<Key, Value> = HashMap::default();
+    let mut enclosing: Vec<HashMap<Key, Value>> = vec![];
+    walk_steps_mut(&mut func.body, &mut |step| match step {
+        Step::Enter(Inst::Let { dst, op }) => {
+            *op = op.map_operands(|v| super::resolve(&map, v));
+            let Some(key) = op.cse_key() else { return };
+            let key = (key, shapes[dst.index()]);
+            match seen.get(&key) {
+                Some(&first) => {
+                    map.insert(*dst, first);
                 }
-            }
-            Inst::Loop { phis, body, .. } => {
-                for phi in phis.iter_mut() {
-                    phi.init = super::resolve(map, phi.init);
+                None => {
+                    seen.insert(key, *dst);
                 }
-                block(body, shapes, &seen, map);
-            }
-            Inst::If {
-                cond, then, other, ..
-            } => {
-                *cond = super::resolve(map, *cond);
-                block(then, shapes, &seen, map);
-                block(other, shapes, &seen, map);
             }
         }
-    }
+        Step::Enter(Inst::Loop { phis, .. }) => {
+            for phi in phis.iter_mut() {
+                phi.init = super::resolve(&map, phi.init);
+            }
+            enclosing.push(seen.clone());
+        }
+        Step::Enter(Inst::If { cond, .. }) => {
+            *cond = super::resolve(&map, *cond);
+            enclosing.push(seen.clone());
+        }
+        Step::Between(_) => seen = enclosing.last().cloned().unwrap_or_default(),
+        Step::Leave(_) => seen = enclosing.pop().unwrap_or_default(),
+    });
+    super::rename_all(func, &map);
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Dead-code elimination: drops every instruction whose result cannot reach the return value,
 //! including loop phis that only feed themselves and loops or branches left empty.
 
-use crate::ir::{Block, Function, Inst, Op};
+use crate::ir::{retain_insts, walk_insts_rev, Block, Function, Inst, Op};
 
 /// Removes what cannot reach the return value.
 pub fn run(func: &mut Function) {
@@ -20,70 +20,56 @@ pub fn run(func: &mut Function) {
     sweep(&mut func.body, &live);
 }
 
+/// Marks what the live values read, last instruction first (liveness flows backwards).
 fn mark(b: &Block, live: &mut [bool]) {
-    for inst in b.insts.iter().rev() {
-        match inst {
-            Inst::Let { dst, op } => {
-                // An element loop calls user code; it is pure by D7's contract, so it may go too.
-                if live[dst.index()] {
-                    for v in op.operands() {
-                        live[v.index()] = true;
-                    }
+    walk_insts_rev(b, &mut |inst| match inst {
+        Inst::Let { dst, op } => {
+            // An element loop calls user code; it is pure by D7's contract, so it may go too.
+            if live[dst.index()] {
+                for v in op.operands() {
+                    live[v.index()] = true;
                 }
-            }
-            Inst::Loop {
-                phis, body, active, ..
-            } => {
-                // A data-dependent loop stays, as CPython runs it (D12: it may not terminate).
-                if let Some(a) = active {
-                    live[a.index()] = true;
-                }
-                for phi in phis {
-                    if live[phi.dst.index()] {
-                        live[phi.init.index()] = true;
-                        live[phi.next.index()] = true;
-                    }
-                }
-                mark(body, live);
-            }
-            Inst::If {
-                cond,
-                then,
-                other,
-                outs,
-            } => {
-                let mut any = false;
-                for o in outs {
-                    if live[o.dst.index()] {
-                        live[o.then.index()] = true;
-                        live[o.other.index()] = true;
-                        any = true;
-                    }
-                }
-                if any {
-                    live[cond.index()] = true;
-                }
-                mark(then, live);
-                mark(other, live);
             }
         }
-    }
+        Inst::Loop { phis, active, .. } => {
+            // A data-dependent loop stays, as CPython runs it (D12: it may not terminate).
+            if let Some(a) = active {
+                live[a.index()] = true;
+            }
+            for phi in phis {
+                if live[phi.dst.index()] {
+                    live[phi.init.index()] = true;
+                    live[phi.next.index()] = true;
+                }
+            }
+        }
+        Inst::If { cond, outs, .. } => {
+            let mut any = false;
+            for o in outs {
+                if live[o.dst.index()] {
+                    live[o.then.index()] = true;
+                    live[o.other.index()] = true;
+                    any = true;
+                }
+            }
+            if any {
+                live[cond.index()] = true;
+            }
+        }
+    });
 }
 
+/// Drops the instructions that define nothing live; a loop or branch left without a phi or a
+/// merged value goes too.
 fn sweep(b: &mut Block, live: &[bool]) {
-    b.insts.retain_mut(|inst| match inst {
+    retain_insts(b, &mut |inst| match inst {
         Inst::Let { dst, op } => live[dst.index()] || matches!(op, Op::Param(_)),
-        Inst::Loop { phis, body, .. } => {
+        Inst::Loop { phis, .. } => {
             phis.retain(|p| live[p.dst.index()]);
-            sweep(body, live);
             !phis.is_empty()
         }
-        Inst::If {
-            outs, then, other, ..
-        } => {
+        Inst::If { outs, .. } => {
             outs.retain(|o| live[o.dst.index()]);
-            sweep(then, live);
-            sweep(other, live);
             !outs.is_empty()
         }
     });

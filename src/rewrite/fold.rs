@@ -17,7 +17,8 @@ use crate::Map as HashMap;
 use crate::analysis::kinds::{infer_kinds_with, CallKinds};
 use crate::ir::eval::fold_op;
 use crate::ir::{
-    const_kind, walk_insts, Block, CastOp, Const, Function, Inst, Kind, LogicOp, Op, UnOp, Value,
+    const_kind, walk_insts, walk_insts_mut, Block, CastOp, Const, Function, Inst, Kind, LogicOp,
+    Op, UnOp, Value,
 };
 
 /// Folds and simplifies `func`, leaving every value's kind recomputed for `params` (a call's
@@ -145,41 +146,32 @@ fn fold_block(
     map: &mut HashMap<Value, Value>,
     reads: &Facts,
 ) {
-    for inst in &mut block.insts {
-        match inst {
-            Inst::Let { dst, op } => {
-                *op = op.map_operands(|v| super::resolve(map, v));
-                if let Op::Const(c) = op {
-                    consts.insert(*dst, c.clone());
-                    continue;
-                }
-                let folded = fold_op(op, &|v| consts.get(&v).cloned());
-                if let Some(c) = folded {
-                    func.values[dst.index()].kind = const_kind(&c);
-                    consts.insert(*dst, c.clone());
-                    *op = Op::Const(c);
-                    continue;
-                }
-                if let Some(v) = simplify(func, op, &|v| consts.get(&v).cloned(), reads) {
-                    map.insert(*dst, v);
-                }
+    walk_insts_mut(block, &mut |inst| match inst {
+        Inst::Let { dst, op } => {
+            *op = op.map_operands(|v| super::resolve(map, v));
+            if let Op::Const(c) = op {
+                consts.insert(*dst, c.clone());
+                return;
             }
-            Inst::Loop { phis, body, .. } => {
-                for phi in phis.iter_mut() {
-                    phi.init = super::resolve(map, phi.init);
-                }
-                // Phis vary per iteration: never constants, even when initialised by one.
-                fold_block(func, body, consts, map, reads);
+            let folded = fold_op(op, &|v| consts.get(&v).cloned());
+            if let Some(c) = folded {
+                func.values[dst.index()].kind = const_kind(&c);
+                consts.insert(*dst, c.clone());
+                *op = Op::Const(c);
+                return;
             }
-            Inst::If {
-                cond, then, other, ..
-            } => {
-                *cond = super::resolve(map, *cond);
-                fold_block(func, then, consts, map, reads);
-                fold_block(func, other, consts, map, reads);
+            if let Some(v) = simplify(func, op, &|v| consts.get(&v).cloned(), reads) {
+                map.insert(*dst, v);
             }
         }
-    }
+        // Phis vary per iteration: never constants, even when initialised by one.
+        Inst::Loop { phis, .. } => {
+            for phi in phis.iter_mut() {
+                phi.init = super::resolve(map, phi.init);
+            }
+        }
+        Inst::If { cond, .. } => *cond = super::resolve(map, *cond),
+    });
 }
 
 /// Replaces an operation by an existing value when that is exact for every input; reads the

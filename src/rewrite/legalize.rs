@@ -4,7 +4,9 @@ use crate::analysis::kinds::{infer_kinds_with, CallKinds};
 use crate::analysis::partial::{never_raises, partial_binary, partial_cast};
 use crate::analysis::ranges::{int_ranges, Range};
 use crate::analysis::shapes::infer_shapes;
-use crate::ir::{walk_insts, BinOp, Block, Const, Function, Inst, Kind, Op, Shape, Value};
+use crate::ir::{
+    insert_before, walk_insts, BinOp, Block, Const, Function, Inst, Kind, Op, Shape, Value,
+};
 use crate::Map;
 
 /// Restores lowering's invariants on the optimized IR, whose kinds and shapes are recomputed:
@@ -87,62 +89,47 @@ impl Facts {
 /// Legalizes `block`: (whether a scalar operation was lifted, whether one was unlifted).
 fn legalize_block(func: &mut Function, block: &mut Block, facts: &Facts) -> (bool, bool) {
     let (mut changed, mut unlifted) = (false, false);
-    let insts = std::mem::take(&mut block.insts);
-    for mut inst in insts {
-        match &mut inst {
-            Inst::Let { op, .. } => {
-                let scalar = |v: Value| func.info(v).shape == Shape::Scalar;
-                let konst = |v: Value| facts.consts.get(&v).cloned();
-                if let Op::Binary(b, x, y) = op {
-                    match facts.lifted.get(x) {
-                        Some(&plain) if scalar(*y) && facts.never_raises(func, *b, plain, *y) => {
-                            *x = plain;
-                            unlifted = true;
-                        }
-                        _ => {}
+    insert_before(block, &mut |inst, before| {
+        if let Inst::Let { op, .. } = inst {
+            let scalar = |v: Value| func.info(v).shape == Shape::Scalar;
+            let konst = |v: Value| facts.consts.get(&v).cloned();
+            if let Op::Binary(b, x, y) = op {
+                match facts.lifted.get(x) {
+                    Some(&plain) if scalar(*y) && facts.never_raises(func, *b, plain, *y) => {
+                        *x = plain;
+                        unlifted = true;
                     }
-                }
-                let lift = match op {
-                    Op::Binary(b, x, y)
-                        if scalar(*x)
-                            && scalar(*y)
-                            && partial_binary(*b, *x, *y, &konst)
-                            && !facts.never_raises(func, *b, *x, *y) =>
-                    {
-                        Some(*x)
-                    }
-                    Op::Cast(c, x)
-                        if scalar(*x)
-                            && partial_cast(*c, func.info(*x).kind, konst(*x).as_ref()) =>
-                    {
-                        Some(*x)
-                    }
-                    _ => None,
-                };
-                if let Some(x) = lift {
-                    let kind = func.info(x).kind;
-                    let arr = func.new_value(kind, Shape::Array, None);
-                    block.insts.push(Inst::Let {
-                        dst: arr,
-                        op: Op::AsArray(x),
-                    });
-                    *op = op.map_operands(|v| if v == x { arr } else { v });
-                    changed = true;
+                    _ => {}
                 }
             }
-            Inst::Loop { body, .. } => {
-                let (c, u) = legalize_block(func, body, facts);
-                (changed, unlifted) = (changed | c, unlifted | u);
-            }
-            Inst::If { then, other, .. } => {
-                for b in [then, other] {
-                    let (c, u) = legalize_block(func, b, facts);
-                    (changed, unlifted) = (changed | c, unlifted | u);
+            let lift = match op {
+                Op::Binary(b, x, y)
+                    if scalar(*x)
+                        && scalar(*y)
+                        && partial_binary(*b, *x, *y, &konst)
+                        && !facts.never_raises(func, *b, *x, *y) =>
+                {
+                    Some(*x)
                 }
+                Op::Cast(c, x)
+                    if scalar(*x) && partial_cast(*c, func.info(*x).kind, konst(*x).as_ref()) =>
+                {
+                    Some(*x)
+                }
+                _ => None,
+            };
+            if let Some(x) = lift {
+                let kind = func.info(x).kind;
+                let arr = func.new_value(kind, Shape::Array, None);
+                before.push(Inst::Let {
+                    dst: arr,
+                    op: Op::AsArray(x),
+                });
+                *op = op.map_operands(|v| if v == x { arr } else { v });
+                changed = true;
             }
         }
-        block.insts.push(inst);
-    }
+    });
     (changed, unlifted)
 }
 

@@ -17,7 +17,9 @@
 
 use crate::Map as HashMap;
 
-use crate::ir::{Block, Const, Function, Inst, Kind, LogicOp, Op, Phi, UnOp, Value};
+use crate::ir::{
+    walk_blocks_mut, Block, Const, Function, Inst, Kind, LogicOp, Op, Phi, UnOp, Value,
+};
 
 /// How deep the mask checks follow `and`/`where` chains.
 const DEPTH: usize = 16;
@@ -47,24 +49,24 @@ struct Facts<'a> {
 
 fn rewrite_block(facts: &Facts, block: &mut Block) -> bool {
     let mut changed = false;
+    walk_blocks_mut(block, &mut |b| changed |= rewrite_after_loops(facts, b));
+    changed
+}
+
+/// In `block` itself (its nested blocks aside): the `where` after each data-dependent loop
+/// that reads a phi holding the same value as another on its lanes.
+fn rewrite_after_loops(facts: &Facts, block: &mut Block) -> bool {
+    let mut changed = false;
     for i in 0..block.insts.len() {
-        let same = match &mut block.insts[i] {
-            Inst::Loop {
-                phis, body, active, ..
-            } => {
-                changed |= rewrite_block(facts, body);
-                active.map(|a| facts.loop_values(phis, a))
-            }
-            Inst::If { then, other, .. } => {
-                changed |= rewrite_block(facts, then);
-                changed |= rewrite_block(facts, other);
-                None
-            }
-            Inst::Let { .. } => None,
-        };
-        let Some(same) = same else {
+        let Inst::Loop {
+            phis,
+            active: Some(active),
+            ..
+        } = &block.insts[i]
+        else {
             continue;
         };
+        let same = facts.loop_values(phis, *active);
         for inst in &mut block.insts[i + 1..] {
             if let Inst::Let {
                 op: Op::Select(c, a, b),

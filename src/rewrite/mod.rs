@@ -11,7 +11,7 @@ pub mod loop_return;
 
 use crate::Map as HashMap;
 
-use crate::ir::{Block, Function, Inst, Value};
+use crate::ir::{walk_insts_mut, Function, Value};
 
 /// Follows a chain of replacements to its end.
 pub(crate) fn resolve(map: &HashMap<Value, Value>, mut v: Value) -> Value {
@@ -29,37 +29,9 @@ pub(crate) fn rename_all(func: &mut Function, map: &HashMap<Value, Value>) {
     if map.is_empty() {
         return;
     }
-    fn block(b: &mut Block, map: &HashMap<Value, Value>) {
-        for inst in &mut b.insts {
-            match inst {
-                Inst::Let { op, .. } => *op = op.map_operands(|v| resolve(map, v)),
-                Inst::Loop { phis, body, .. } => {
-                    for phi in phis.iter_mut() {
-                        phi.init = resolve(map, phi.init);
-                    }
-                    block(body, map);
-                    for phi in phis.iter_mut() {
-                        phi.next = resolve(map, phi.next);
-                    }
-                }
-                Inst::If {
-                    cond,
-                    then,
-                    other,
-                    outs,
-                } => {
-                    *cond = resolve(map, *cond);
-                    block(then, map);
-                    block(other, map);
-                    for o in outs.iter_mut() {
-                        o.then = resolve(map, o.then);
-                        o.other = resolve(map, o.other);
-                    }
-                }
-            }
-        }
-    }
-    block(&mut func.body, map);
+    walk_insts_mut(&mut func.body, &mut |inst| {
+        inst.map_reads(|v| resolve(map, v));
+    });
     func.map_exit_values(|v| resolve(map, v));
 }
 

@@ -1,5 +1,7 @@
 """Shape of the Rust core (`src/`): no import circle between modules, no file over 800 lines, no
-function over 120 lines unless the line before it says why (`// long: ...`).
+function over 120 lines unless the line before it says why (`// long: ...`); at the top of `src/`
+only the five files and the stage folders (issue 25), and no folder of `src/lower/` with more
+than 10 files at its top (a family that grows past it splits into folders).
 
 Modules are read from the paths the code names: `use crate::...`, `use super::...`, a child
 named from its directory's `mod.rs`, and `crate::...` paths written inline. Between top-level
@@ -17,6 +19,12 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[2] / "src"
 MAX_FILE_LINES = 800
 MAX_FN_LINES = 120
+
+MAX_LOWER_FOLDER_FILES = 10
+# What `src/` holds at its top: the crate root, the pipeline, and the services every stage shares.
+TOP_FILES = {"lib.rs", "pipeline.rs", "diagnostics.rs", "env.rs", "python.rs"}
+# One folder per stage, in pipeline order; `pipeline/` holds the pipeline's own parts.
+STAGE_FOLDERS = {"static_module", "frontend", "lower", "ir", "analysis", "rewrite", "codegen", "host", "pipeline"}
 
 # Files and functions over the limit, each with the reason (none today).
 KNOWN_LONG_FILES: dict[str, str] = {}
@@ -223,6 +231,40 @@ def test_no_function_over_the_limit_without_a_reason():
     assert not found, "functions over %d lines need `// long: <why>` above them: %s" % (MAX_FN_LINES, found)
 
 
+def strays_at_top(src: Path) -> list[str]:
+    """What stands at the top of `src` beyond the five files and the stage folders."""
+    return sorted(
+        p.name + ("/" if p.is_dir() else "")
+        for p in src.iterdir()
+        if not (p.is_file() and p.name in TOP_FILES) and not (p.is_dir() and p.name in STAGE_FOLDERS)
+    )
+
+
+def crowded_folders(lower: Path) -> list[str]:
+    """The folders of `lower` (itself included) with more than the limit of files at their top."""
+    out = []
+    for folder in [lower, *sorted(d for d in lower.rglob("*") if d.is_dir())]:
+        n = sum(1 for p in folder.iterdir() if p.is_file() and p.suffix == ".rs")
+        if n > MAX_LOWER_FOLDER_FILES:
+            out.append(f"{folder.relative_to(lower.parent).as_posix()}/: {n} files")
+    return out
+
+
+def test_src_top_holds_only_the_five_files_and_the_stage_folders():
+    assert not strays_at_top(SRC), (
+        "at the top of src/ only %s and the stage folders %s; move these into their stage: %s"
+        % (sorted(TOP_FILES), sorted(STAGE_FOLDERS), strays_at_top(SRC))
+    )
+
+
+def test_no_lowering_folder_over_the_limit():
+    crowded = crowded_folders(SRC / "lower")
+    assert not crowded, "folders of src/lower/ over %d files at their top (group a family in a folder): %s" % (
+        MAX_LOWER_FOLDER_FILES,
+        crowded,
+    )
+
+
 def test_the_checks_can_fail(tmp_path):
     text = "fn f() {\n" + "    x();\n" * 130 + "}\n"
     p = tmp_path / "x.rs"
@@ -232,3 +274,12 @@ def test_the_checks_can_fail(tmp_path):
     assert long_functions(p) == []
     assert find_cycle({"a": {"b"}, "b": {"a"}}) in (["a", "b", "a"], ["b", "a", "b"])
     assert expand("a::{b, c::{d, e}}") == ["a::b", "a::c::d", "a::c::e"]
+    src = tmp_path / "src"
+    (src / "lower" / "loops").mkdir(parents=True)
+    for name in TOP_FILES | {"module_text.rs"}:
+        (src / name).write_text("")
+    (src / "scan").mkdir()
+    assert strays_at_top(src) == ["module_text.rs", "scan/"]
+    for i in range(MAX_LOWER_FOLDER_FILES + 1):
+        (src / "lower" / "loops" / f"f{i}.rs").write_text("")
+    assert crowded_folders(src / "lower") == ["lower/loops/: 11 files"]

@@ -8,9 +8,9 @@
 use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
-use crate::env::{Env, FunctionSource};
+use crate::env::{Env, FunctionSource, Hidden};
 use crate::ir::{math_fn, BinOp, CastOp, CmpOp, Const, Kind, Op, SafeValue, ScalarFn, UnOp, Value};
-use crate::lower::{Frame, Hidden, LocalFn, Lowerer, R};
+use crate::lower::{Frame, LocalFn, Lowerer, R};
 
 impl Lowerer<'_> {
     /// A call expression.

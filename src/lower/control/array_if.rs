@@ -306,6 +306,16 @@ impl Lowerer<'_> {
     }
 }
 
+/// Whether every path through `body` ends in a `return`: its last statement is one, or an `if`
+/// with an `else` both of whose sides always return.
+fn always_returns(body: &[ast::Stmt]) -> bool {
+    match body.last() {
+        Some(ast::Stmt::Return(_)) => true,
+        Some(ast::Stmt::If(i)) => always_returns(&i.body) && always_returns(&i.orelse),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::pipeline::testing::lowered;
@@ -350,15 +360,5 @@ mod tests {
             "def f(x):\n    for i in range(2):\n        if x > 0.0:\n            break\n        for c in range(2):\n            return 0.0\n        y = never_assigned\n    return x\n",
         );
         assert!(ir.contains("return"), "{ir}");
-    }
-}
-
-/// Whether every path through `body` ends in a `return`: its last statement is one, or an `if`
-/// with an `else` both of whose sides always return.
-fn always_returns(body: &[ast::Stmt]) -> bool {
-    match body.last() {
-        Some(ast::Stmt::Return(_)) => true,
-        Some(ast::Stmt::If(i)) => always_returns(&i.body) && always_returns(&i.orelse),
-        _ => false,
     }
 }

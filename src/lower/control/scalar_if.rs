@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use rustpython_parser::ast;
 
-use crate::ir::{Block, CmpOp, Const, IfOut, Inst, Kind, Op, Shape, Value};
+use crate::ir::{Block, CmpOp, Const, IfOut, Kind, Op, Shape, Value};
 use crate::lower::{Done, Flow, Frame, Lowerer, Var};
 use crate::Map as HashMap;
 
@@ -146,11 +146,7 @@ impl Lowerer<'_> {
     /// Whether `v` is defined at the top level of `block` (by an instruction, a loop's phis or
     /// an `if`'s merged values).
     fn defined_in(&self, block: &Block, v: Value) -> bool {
-        block.insts.iter().any(|inst| match inst {
-            Inst::Let { dst, .. } => *dst == v,
-            Inst::Loop { index, phis, .. } => *index == v || phis.iter().any(|p| p.dst == v),
-            Inst::If { outs, .. } => outs.iter().any(|o| o.dst == v),
-        })
+        block.insts.iter().any(|inst| inst.defines(v))
     }
 
     /// Lowers one side of a scalar `if` into its own block, leaving `frame` as it was before.

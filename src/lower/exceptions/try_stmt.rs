@@ -17,6 +17,10 @@ use crate::lower::exceptions::classes::{builtin_mro, is_subclass, Mro};
 use crate::lower::{Done, Flow, Frame, Lowerer, Var};
 use crate::Map as HashMap;
 
+/// One path out of a `try` (its `else`, or a clause): the lanes it runs (None: every lane), the
+/// variables it leaves, the lanes it leaves done, and whether it ended every lane it runs.
+type Path = (Option<Value>, HashMap<String, Var>, Done, bool);
+
 /// Which exceptions an `except` clause catches.
 enum Catches {
     /// A bare `except:`.
@@ -109,7 +113,7 @@ impl Lowerer<'_> {
 
         // `else`: the lanes that raised nothing (those that returned or raised uncaught are done).
         let body_done = frame.flow.done;
-        let mut paths: Vec<(Option<Value>, HashMap<String, Var>, Done, bool)> = vec![];
+        let mut paths: Vec<Path> = vec![];
         // Every path (the `else`, each clause) ends every lane it runs: nothing after runs.
         let mut all_end = true;
         if body_done != Done::Always {
@@ -213,11 +217,7 @@ impl Lowerer<'_> {
 
     /// The variables and done lanes after the paths of a `try` (the `else` path first, then
     /// each clause's lanes): the paths are disjoint, so each lane takes its own path's.
-    fn merge_paths(
-        &mut self,
-        frame: &mut Frame,
-        paths: Vec<(Option<Value>, HashMap<String, Var>, Done, bool)>,
-    ) {
+    fn merge_paths(&mut self, frame: &mut Frame, paths: Vec<Path>) {
         let mut acc: Option<(HashMap<String, Var>, Value)> = None;
         // `ended`: every lane of the path returned, raised or left, so its variables are read
         // by no lane after the `try`.

@@ -16,6 +16,9 @@ const INT64_MAX: i128 = i64::MAX as i128;
 /// Ints up to this magnitude are floats exactly.
 const EXACT_FLOAT_INT: i128 = 1 << 53;
 
+/// How a display's constant items make one constant (a tuple or a list).
+type MakeConst = fn(Vec<Const>) -> Const;
+
 impl Lowerer<'_> {
     /// The table a subscript, `in`, `len` or a reduction reads: a display of constants, or any
     /// other expression. A set display only for `in` (`set_ok`): CPython cannot subscript a set,
@@ -37,7 +40,7 @@ impl Lowerer<'_> {
             );
             return Err(());
         }
-        let (elts, wrap): (&[ast::Expr], fn(Vec<Const>) -> Const) = match value {
+        let (elts, wrap): (&[ast::Expr], MakeConst) = match value {
             E::Tuple(t) => (&t.elts, Const::Tuple),
             E::List(l) => (&l.elts, Const::List),
             // A set is only ever a membership test's right side: its items, like a tuple's.

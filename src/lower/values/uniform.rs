@@ -12,10 +12,10 @@
 use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
-use crate::env::{AssumedBinding, Binding, Env, FunctionSource};
+use crate::env::{AssumedBinding, Binding, Env, FunctionSource, Hidden};
 use crate::frontend::extract::ParsedFunction;
 use crate::ir::{CmpOp, Kind, ObjCmp, ObjLit, Op, ParamMode, Shape, UniformOp, Value};
-use crate::lower::{Frame, Hidden, Lowerer, R};
+use crate::lower::{Frame, Lowerer, R};
 
 /// Annotations that make a parameter uniform (bare, or the last part of a dotted name).
 const UNIFORM_ANNOTATIONS: &[&str] = &[
@@ -47,6 +47,9 @@ enum Annotated {
     Unknown,
 }
 
+/// A helper's parameters and the mode of each (D14).
+type Signature = (Vec<String>, Vec<ParamMode>);
+
 /// How each declared parameter of `func` is passed (D14). A parameter is uniform when its
 /// annotation names a dict, a mapping, `str`, a `Literal`, a namespace or an Enum class, or
 /// when the body subscripts it with a constant key, reads an attribute of it, compares it with
@@ -60,7 +63,7 @@ enum Annotated {
 pub(in crate::lower) fn param_modes(
     func: &ParsedFunction,
     env: &Env,
-    helper_modes: &mut dyn FnMut(&FunctionSource) -> Option<(Vec<String>, Vec<ParamMode>)>,
+    helper_modes: &mut dyn FnMut(&FunctionSource) -> Option<Signature>,
 ) -> Vec<ParamMode> {
     let mut uses = vec![(false, false); func.params.len()];
     let index = |name: &str| func.params.iter().position(|p| p == name);
@@ -101,7 +104,7 @@ pub(in crate::lower) fn param_modes(
 fn helper_uses<'a>(
     e: &'a ast::Expr,
     env: &Env,
-    helper_modes: &mut dyn FnMut(&FunctionSource) -> Option<(Vec<String>, Vec<ParamMode>)>,
+    helper_modes: &mut dyn FnMut(&FunctionSource) -> Option<Signature>,
 ) -> Vec<(&'a str, Use)> {
     let ast::Expr::Call(c) = e else {
         return vec![];
