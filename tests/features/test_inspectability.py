@@ -107,14 +107,23 @@ def test_traceback_shows_generated_lines():
     assert "return x + y" in text
 
 
-def test_traceback_through_the_exact_body_shows_its_lines():
+@pytest.mark.parametrize(
+    "dtype, line",
+    [
+        # uint64 arguments take the exact body's helpers (the uint64 lattice).
+        (np.uint64, 'return _vec_result(xp, _vec_binary(xp, "add", x, y))'),
+        # int64 arguments take the int body (issue 30), whose `+` is the library's own.
+        (np.int64, "return x + y"),
+    ],
+)
+def test_traceback_through_the_exact_body_shows_its_lines(dtype, line):
     fn = from_source("def g(x, y):\n    return x + y\n")
     vec = vectorize(fn)
     with pytest.raises(Exception) as info:
-        vec(np.zeros(3, dtype=np.int64), np.zeros(4, dtype=np.int64))  # int arguments: exact body
+        vec(np.zeros(3, dtype=dtype), np.zeros(4, dtype=dtype))  # shapes that do not broadcast
     frames = [f for f in traceback.extract_tb(info.value.__traceback__) if f.filename.startswith("<array-vectorize")]
     assert frames[-1].name == "_vec_exact_g"
-    assert frames[-1].line == 'return _vec_result(xp, _vec_binary(xp, "add", x, y))'
+    assert frames[-1].line == line
 
 
 def test_the_core_returns_the_module_in_two_parts():
