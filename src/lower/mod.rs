@@ -242,7 +242,7 @@ impl<'s> Lowerer<'s> {
     pub fn lower(self, func: &ParsedFunction, env: &Env) -> (Option<Lowered>, Vec<Diagnostic>) {
         let Lowerer { sources, opts, .. } = self;
         let mark = sources.len();
-        let (mut out_of_line, mut levels) = (false, calls::recursion::MAX_LEVELS);
+        let (mut out_of_line, mut levels) = (false, calls::elementwise::recursion::MAX_LEVELS);
         loop {
             sources.truncate(mark);
             let mut l = Lowerer::new(&mut *sources, opts);

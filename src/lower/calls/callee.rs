@@ -72,7 +72,7 @@ struct Outer {
     loops: FunctionLoops,
     values: FunctionValues,
     /// The lanes the callers of the helpers being inlined bring (D19, D23): values of `f`.
-    callers: Vec<crate::lower::calls::scalar_call::CallerLanes>,
+    callers: Vec<crate::lower::calls::elementwise::scalar_call::CallerLanes>,
 }
 
 impl Lowerer<'_> {

@@ -7,13 +7,11 @@
 //! the did-you-mean messages for `math` names (`suggest`).
 
 pub(in crate::lower) mod builtins;
-pub(in crate::lower) mod call_sites;
 pub(in crate::lower) mod callee;
+pub(in crate::lower) mod elementwise;
 pub(in crate::lower) mod inline;
 pub(in crate::lower) mod namespace;
 pub(in crate::lower) mod numpy;
-pub(in crate::lower) mod recursion;
-pub(in crate::lower) mod scalar_call;
 pub(in crate::lower) mod special;
 pub(in crate::lower) mod suggest;
 
@@ -70,7 +68,7 @@ pub(in crate::lower) struct CallState {
     pub(in crate::lower::calls) statement_call: Option<usize>,
     /// Recursive functions inlined within themselves, the lanes the callers of the helpers being
     /// inlined bring, and the calls run element by element (D19, D23).
-    pub(in crate::lower::calls) recursion: recursion::RecursionState,
+    pub(in crate::lower::calls) recursion: elementwise::recursion::RecursionState,
     /// The environment each function was lowered in, for a call that closes a cycle (D19: the
     /// live environment describes a function it is still describing without one).
     pub(in crate::lower::calls) envs: HashMap<FunctionId, Env>,

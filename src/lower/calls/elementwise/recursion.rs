@@ -36,7 +36,7 @@ use crate::diagnostics::DiagnosticKind;
 use crate::env::{Binding, SCOPE_KEY};
 use crate::frontend::extract::ParsedFunction;
 use crate::ir::{walk_insts, Const, Inst, Op, ScalarFn, Value};
-use crate::lower::calls::scalar_call::CallerLanes;
+use crate::lower::calls::elementwise::scalar_call::CallerLanes;
 use crate::lower::{Frame, Hidden, Lowerer, R};
 
 /// The most times a recursive function is inlined within itself.
@@ -61,7 +61,7 @@ pub(in crate::lower) struct RecursionState {
     pub(in crate::lower::calls) callers: Vec<CallerLanes>,
     /// The calls run element by element, for the report of the compile (`stats()`, `show`):
     /// `residue` (D19) or `call_site` (D23), the function or callee as written, and the line.
-    pub(in crate::lower::calls) sites: Vec<super::ElementSite>,
+    pub(in crate::lower::calls) sites: Vec<crate::lower::calls::ElementSite>,
 }
 
 impl Default for RecursionState {
