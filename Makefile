@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check
 
 .DEFAULT_GOAL := help
-.PHONY: help venv wheel wheelhouse test-deps demo test test-rust test-python test-torch mutation bench fmt lint clean
+.PHONY: help venv wheel wheelhouse test-deps demo test test-rust test-python test-torch mutation bench fmt lint clean numpy-table
 
 help: ## Show this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -64,6 +64,9 @@ bench: $(VENV)/.ready ## Release build, then every benchmark (figures for the RE
 	$(PIP) install -q --force-reinstall --no-deps dist-release/*.whl
 	$(PIP) install -q "$$(ls dist-release/*.whl)[test,bench]"
 	$(PY) benchmarks/run.py
+
+numpy-table: test-deps ## Regenerate docs/numpy.md's table from the compiler's NumPy table (D16)
+	$(PY) tools/numpy_table.py
 
 fmt: ## Format Rust
 	cargo fmt

@@ -96,6 +96,32 @@ def make_project(root: Path, functions: int = 200, backend: str = "array_vectori
     return root
 
 
+def one_module(functions: int = 200) -> str:
+    """One module holding `functions` marked functions (the shapes of `make_project`'s modules)."""
+    body = [
+        "import math\n\nfrom array_vectorize import vectorize\n\nLOWER = -1.0\nSCALE = 0.5\n\n\n"
+        "def _helper_0(v):\n    return v * 1.0 - 1.0\n"
+    ]
+    body.extend(_function(i, 0) for i in range(functions))
+    return "".join(body)
+
+
+def static_compile_seconds(functions: int = 200, repeats: int = 7) -> float:
+    """Median wall time of the static compile of `one_module(functions)` in this process
+    (``_core.compile_module``, what the hook and the backend run per module)."""
+    from array_vectorize import _core
+
+    text = one_module(functions)
+    times = []
+    for _ in range(repeats + 1):
+        start = time.perf_counter()
+        entries = _core.compile_module(text, "benchmod.py")
+        times.append(time.perf_counter() - start)
+    if sum(e["status"] == "ok" for e in entries) != functions:
+        raise RuntimeError("the benchmark module did not compile")
+    return statistics.median(times[1:])
+
+
 def _tools() -> Path:
     if not (TOOLS / "hatchling").is_dir():
         args = [sys.executable, "-m", "pip", "install", "-q", "--target", str(TOOLS), "hatchling", "editables"]
@@ -172,7 +198,9 @@ def run(quick: bool = False, functions: int = 200) -> dict:
                 t, stats[label] = _import_time(tmp / f"site-{backend}", run_env)
                 imports[label].append(t)
 
+    static = static_compile_seconds(functions, repeats)
     rows = [
+        {"what": f"static compile of one module of {functions} marked functions", "median s": round(static, 3), "detail": "_core.compile_module, in process"},
         {"what": f"wheel build, hatchling.build ({functions} marked functions)", "median s": round(plain, 3), "detail": f"{sizes['hatchling.build']} bytes"},
         {"what": "wheel build, array_vectorize.build", "median s": round(ours, 3), "detail": f"{sizes['array_vectorize.build']} bytes, {artifacts} artifacts"},
         {"what": "difference (bar: < 2 s)", "median s": round(ours - plain, 3), "detail": ""},
@@ -205,7 +233,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--functions", type=int, default=200)
+    parser.add_argument("--static-only", action="store_true", help="only the static compile of one module")
     args = parser.parse_args()
+    if args.static_only:
+        seconds = static_compile_seconds(args.functions, 3 if args.quick else 7)
+        print(f"static compile of one module of {args.functions} marked functions: {seconds:.3f} s")
+        return
     result = run(quick=args.quick, functions=args.functions)
     for row in result["rows"]:
         print(f"{row['what']:<60} {row['median s']:>9}  {row['detail']}")

@@ -3,6 +3,8 @@
 //! Diagnostics carry byte ranges into one of the compile's sources; line and column are computed
 //! once, by [`render`], where the error is shown.
 
+use std::sync::Arc;
+
 /// Maps byte offsets of one source text to 1-based lines and columns.
 ///
 /// Columns count characters, not bytes, so a caret lines up under non-ASCII text.
@@ -78,10 +80,9 @@ pub enum DiagnosticKind {
     NonlocalWrite,
     /// An expression statement or call whose effect would be lost (`print`, ...).
     SideEffect,
-    /// A variable read where some lanes never assigned it.
+    /// A variable read where some lanes never assigned it, not yet tracked (D20: the function
+    /// is lowered again with a flag of the lanes that assigned it).
     MaybeUndefined,
-    /// A path that falls off the end of the function (it would return `None`).
-    MissingReturn,
     /// `*args`, `**kwargs` and other signatures the wrapper cannot reproduce.
     UnsupportedSignature,
     /// An integer literal outside the range the compiler represents exactly.
@@ -109,7 +110,6 @@ impl DiagnosticKind {
             DiagnosticKind::NonlocalWrite => "nonlocal-write",
             DiagnosticKind::SideEffect => "side-effect",
             DiagnosticKind::MaybeUndefined => "maybe-undefined",
-            DiagnosticKind::MissingReturn => "missing-return",
             DiagnosticKind::UnsupportedSignature => "unsupported-signature",
             DiagnosticKind::ValueOutOfRange => "value-out-of-range",
             DiagnosticKind::Unexplained => "internal-unexplained",
@@ -131,13 +131,16 @@ pub struct Diagnostic {
 }
 
 /// A source text the session compiles from, with where it sits in its file.
+///
+/// The text and its line index are shared: the functions of a module compiled statically all
+/// register the module's one text (src/frontend/tree.rs), each under a source id of its own.
 #[derive(Debug, Clone)]
 pub struct SourceText {
     pub path: String,
-    pub text: String,
+    pub text: Arc<str>,
     /// 1-based line in `path` of the text's first line.
     pub first_line: usize,
-    index: LineIndex,
+    index: Arc<LineIndex>,
 }
 
 impl SourceText {
@@ -145,9 +148,19 @@ impl SourceText {
     pub fn new(path: &str, text: &str, first_line: usize) -> Self {
         SourceText {
             path: path.to_string(),
-            text: text.to_string(),
+            text: Arc::from(text),
             first_line: first_line.max(1),
-            index: LineIndex::new(text),
+            index: Arc::new(LineIndex::new(text)),
+        }
+    }
+
+    /// A whole file's text, already indexed, shared with whoever else holds it.
+    pub fn shared(path: &str, text: Arc<str>, index: Arc<LineIndex>) -> Self {
+        SourceText {
+            path: path.to_string(),
+            text,
+            first_line: 1,
+            index,
         }
     }
 
@@ -181,7 +194,7 @@ pub struct Rendered {
 pub const DECISIONS_DOC: &str = "docs/decisions.md";
 
 /// The highest decision number the decisions page defines.
-const LAST_DECISION: u32 = 17;
+const LAST_DECISION: u32 = 20;
 
 /// `message` with each decision code it cites (`D4`) followed by where it is defined
 /// (`D4: docs/decisions.md#d4`), so a reader can look it up.

@@ -6,6 +6,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::frontend::tree::FunctionTree;
+use crate::frontend::Input;
+
 pub use crate::ir::{float_repr, Const};
 
 /// What a hidden parameter of the generated function carries: a value of the environment that
@@ -42,8 +45,8 @@ impl Hidden {
 /// The source of a helper function (D7) and the environment its own free names resolve in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FunctionSource {
-    /// Text that contains the `def` (or the `lambda`) at its first line.
-    pub source: String,
+    /// Where the front end finds the function.
+    pub code: FunctionCode,
     /// File it came from, for diagnostics.
     pub path: String,
     /// 1-based line of `source`'s first line in `path`.
@@ -59,6 +62,41 @@ pub struct FunctionSource {
     pub library: bool,
 }
 
+/// A function's code as the front end takes it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FunctionCode {
+    /// Text that contains the `def` (or the `lambda`) at its first line, parsed by the front end
+    /// (the decorator's helpers: the rest of the file may follow).
+    Text(String),
+    /// A node of a module parsed once (the static compile, issue 25 item 7).
+    Tree(FunctionTree),
+}
+
+impl FunctionSource {
+    /// The function's own text, as the front end cuts it (decorators, header, body).
+    pub fn text(&self) -> &str {
+        match &self.code {
+            FunctionCode::Text(source) => {
+                let lambda = crate::frontend::identifiers::is_lambda(&self.name);
+                &source[..crate::frontend::source::block_len(source, lambda)]
+            }
+            FunctionCode::Tree(tree) => tree.text(),
+        }
+    }
+
+    /// The front end's input for this function.
+    pub fn input(&self) -> Input<'_> {
+        match &self.code {
+            FunctionCode::Text(source) => Input::Text {
+                source,
+                path: &self.path,
+                first_line: self.first_line,
+            },
+            FunctionCode::Tree(tree) => Input::Tree(tree),
+        }
+    }
+}
+
 /// What one free name is bound to.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Binding {
@@ -70,6 +108,9 @@ pub enum Binding {
     NumpyModule,
     /// A member of `math` bound directly (`from math import sqrt as s` binds `s` to `sqrt`).
     MathMember(String),
+    /// A name of NumPy's table (D16, `lower/calls/numpy/table.rs`) bound directly: `from numpy
+    /// import exp as e` binds `e` to `exp`; a function or a constant (`pi`).
+    NumpyMember(String),
     /// A builtin (`abs`, `min`, `range`, ...), not shadowed.
     Builtin(String),
     /// A pure Python function to vectorize with the caller (D7).
@@ -94,6 +135,10 @@ pub enum Binding {
     BisectModule,
     /// `bisect.bisect_left` or `bisect.bisect_right` (`bisect.bisect` is `bisect_right`), by name.
     Bisect(String),
+    /// The stdlib `numbers` module, whose classes `isinstance` tests elements against (D22).
+    NumbersModule,
+    /// A class of the `numbers` module bound directly (`from numbers import Real`), by name.
+    NumbersClass(String),
     /// A class used as a namespace, or a module reached through an alias (D7, D8): the
     /// attributes the function may read as `name.attr`, each with its own binding.
     Namespace(Env),
@@ -117,7 +162,9 @@ pub type Env = BTreeMap<String, Binding>;
 /// the names that module's functions read are recorded as `<module name>:<name>`, which the
 /// decorator checks against that module's live globals.
 pub const SCOPE_KEY: &str = "@module";
-/// With [`SCOPE_KEY`]: `Binding::Unresolved(<hex sha256 of the module's source bytes>)`.
+/// With [`SCOPE_KEY`]: `Binding::Unresolved(<hex sha256 of the module's source bytes>)`; absent
+/// for a module of the standard library, whose functions are pinned by their own text
+/// ([`AssumedBinding::StdlibFunction`]).
 pub const SHA_KEY: &str = "@sha256";
 
 /// One binding the static compiler relied on; the decorator checks it against the live function.
@@ -135,6 +182,8 @@ pub enum AssumedBinding {
     /// The `numpy` module (`import numpy as np`).
     NumpyModule,
     MathMember(String),
+    /// The NumPy function or constant of that name (`from numpy import exp`, D16).
+    NumpyMember(String),
     Builtin(String),
     /// A function defined in the same module, named `name`, whose `def` is at `line`.
     Function {
@@ -151,6 +200,10 @@ pub enum AssumedBinding {
     BisectModule,
     /// The function `bisect.<name>`.
     Bisect(String),
+    /// The `numbers` module.
+    NumbersModule,
+    /// The class `numbers.<name>`.
+    NumbersClass(String),
     /// A function `name` whose `def` is at `line` of another module of the program, `module`
     /// (its `__name__`), whose source file has the sha256 `sha256` (hex): the decorator checks
     /// the live function's globals are that module's and hashes its file again.
@@ -159,6 +212,17 @@ pub enum AssumedBinding {
         line: usize,
         module: String,
         sha256: String,
+    },
+    /// A function `name` of the standard library module `module` (issue 31: `from calendar
+    /// import isleap`), compiled from its source like a helper of the program: the decorator
+    /// checks the live function is that module's `name` and that its own text (what the front
+    /// end cuts from its first line) still has the sha256 `text_sha256` (hex), which holds
+    /// across Python versions that did not change the function, where the file and its line
+    /// numbers change.
+    StdlibFunction {
+        name: String,
+        module: String,
+        text_sha256: String,
     },
     /// A classmethod `name` of a class of the same module, whose `def` is at `line`; the
     /// assumption's name is dotted (`Units.to_k`), as for every attribute of a namespace.

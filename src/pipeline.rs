@@ -2,6 +2,7 @@
 //! passes: front end -> lower -> analyses and rewrites -> codegen. This file only orders the
 //! stages; each lives in its own module (see ARCHITECTURE.md).
 
+pub mod constant;
 mod instances;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -20,12 +21,9 @@ pub use crate::lower::Options;
 
 /// One function to compile.
 pub struct Request<'a> {
-    /// Text whose first line starts the `def` (or holds the `lambda`).
-    pub source: &'a str,
-    /// File the text comes from, for diagnostics.
-    pub path: &'a str,
-    /// 1-based line of `source`'s first line in `path`.
-    pub first_line: usize,
+    /// Where the function is: text whose first line starts the `def` (or holds the `lambda`),
+    /// or a node of a module the static compile parsed once.
+    pub input: frontend::Input<'a>,
     /// The function's `__qualname__` (or just its name; `<lambda>` for a lambda): the innermost
     /// class it names mangles private names.
     pub name: &'a str,
@@ -80,14 +78,7 @@ pub fn compile_observed(
 ) -> Result<Compiled, CompileError> {
     let mut sources: Vec<SourceText> = vec![];
     let mut diags = vec![];
-    let parsed = frontend::parse_function(
-        &mut sources,
-        req.path,
-        req.source,
-        req.first_line,
-        req.name,
-        &mut diags,
-    );
+    let parsed = frontend::parse_function(&mut sources, req.input, req.name, &mut diags);
     let (func, text) = match parsed {
         Ok(x) => x,
         Err(d) => return Err(CompileError::Diagnostics(vec![render(&d, &sources)])),
@@ -259,9 +250,11 @@ mod tests {
     fn every_pass_is_observed_in_order() {
         let env = env(&[]);
         let req = Request {
-            source: "def f(x):\n    return x * 2.0\n",
-            path: "t.py",
-            first_line: 1,
+            input: frontend::Input::Text {
+                source: "def f(x):\n    return x * 2.0\n",
+                path: "t.py",
+                first_line: 1,
+            },
             name: "f",
             env: &env,
             options: Options::default(),

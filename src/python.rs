@@ -10,7 +10,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::diagnostics::{CompileError, Rendered};
-use crate::env::{AssumedBinding, Assumption, Binding, Const, Env, FunctionSource, Hidden};
+use crate::env::{
+    AssumedBinding, Assumption, Binding, Const, Env, FunctionCode, FunctionSource, Hidden,
+};
+use crate::frontend::Input;
 use crate::host::stack::on_large_stack;
 use crate::pipeline::{self, Compiled, Options, Request};
 use crate::static_module::imports::{ForeignModule, Imports};
@@ -133,11 +136,14 @@ fn env_from_py(d: &Bound<'_, PyDict>) -> PyResult<Env> {
             "math" => Binding::MathModule,
             "numpy" => Binding::NumpyModule,
             "math_member" => Binding::MathMember(t.get_item(1)?.extract()?),
+            "numpy_member" => Binding::NumpyMember(t.get_item(1)?.extract()?),
             "builtin" => Binding::Builtin(t.get_item(1)?.extract()?),
             "function" => Binding::Function(Box::new(function_from_py(t)?)),
             "classmethod" => Binding::ClassMethod(Box::new(function_from_py(t)?)),
             "bisect_module" => Binding::BisectModule,
             "bisect" => Binding::Bisect(t.get_item(1)?.extract()?),
+            "numbers_module" => Binding::NumbersModule,
+            "numbers_class" => Binding::NumbersClass(t.get_item(1)?.extract()?),
             "namespace" => Binding::Namespace(env_from_py(t.get_item(1)?.cast::<PyDict>()?)?),
             "array" => Binding::Array,
             "enum" => Binding::Enum(t.get_item(1)?.extract()?),
@@ -166,7 +172,7 @@ fn function_from_py(t: &Bound<'_, PyTuple>) -> PyResult<FunctionSource> {
         Some(env_from_py(env_obj.cast::<PyDict>()?)?)
     };
     Ok(FunctionSource {
-        source: t.get_item(1)?.extract()?,
+        code: FunctionCode::Text(t.get_item(1)?.extract()?),
         path: t.get_item(2)?.extract()?,
         first_line: t.get_item(3)?.extract()?,
         name: t.get_item(4)?.extract()?,
@@ -249,9 +255,12 @@ fn assumption_to_py<'py>(py: Python<'py>, a: &Assumption) -> PyResult<Bound<'py,
         AssumedBinding::MathModule => PyTuple::new(py, [PyString::new(py, "math")])?,
         AssumedBinding::NumpyModule => PyTuple::new(py, [PyString::new(py, "numpy")])?,
         AssumedBinding::MathMember(m) => PyTuple::new(py, ["math_member", m.as_str()])?,
+        AssumedBinding::NumpyMember(m) => PyTuple::new(py, ["numpy_member", m.as_str()])?,
         AssumedBinding::Builtin(b) => PyTuple::new(py, ["builtin", b.as_str()])?,
         AssumedBinding::BisectModule => PyTuple::new(py, [PyString::new(py, "bisect_module")])?,
         AssumedBinding::Bisect(name) => PyTuple::new(py, ["bisect", name.as_str()])?,
+        AssumedBinding::NumbersModule => PyTuple::new(py, [PyString::new(py, "numbers_module")])?,
+        AssumedBinding::NumbersClass(name) => PyTuple::new(py, ["numbers_class", name.as_str()])?,
         AssumedBinding::Function { name, line } | AssumedBinding::ClassMethod { name, line } => {
             PyTuple::new(
                 py,
@@ -283,6 +292,19 @@ fn assumption_to_py<'py>(py: Python<'py>, a: &Assumption) -> PyResult<Bound<'py,
                 line.into_pyobject(py)?.into_any(),
                 PyString::new(py, module).into_any(),
                 PyString::new(py, sha256).into_any(),
+            ],
+        )?,
+        AssumedBinding::StdlibFunction {
+            name,
+            module,
+            text_sha256,
+        } => PyTuple::new(
+            py,
+            [
+                "stdlib_function",
+                name.as_str(),
+                module.as_str(),
+                text_sha256.as_str(),
             ],
         )?,
         AssumedBinding::Enum(members) => PyTuple::new(
@@ -359,9 +381,11 @@ fn compile_function<'py>(
     let options = options_from_py(options)?;
     let result = guarded(|| {
         let req = Request {
-            source,
-            path,
-            first_line,
+            input: Input::Text {
+                source,
+                path,
+                first_line,
+            },
             name,
             env: &env,
             options,
@@ -380,17 +404,22 @@ fn compile_function<'py>(
             Ok(d)
         }
         Err(CompileError::Diagnostics(diags)) => Err(vectorization_error(py, &diags)),
-        Err(CompileError::Deferred(names)) => Err(DeferredError::new_err(format!(
-            "needs the live function for: {}",
-            names.join(", ")
-        ))),
+        Err(CompileError::Deferred(names)) => {
+            let err = DeferredError::new_err(format!(
+                "needs the live function for: {}",
+                names.join(", ")
+            ));
+            let _ = err.value(py).setattr("names", names);
+            Err(err)
+        }
         Err(CompileError::Internal(m)) => Err(InternalError::new_err(m)),
     }
 }
 
 /// Statically compiles every marked function of a module's source (and `only`, if named).
 /// `package`: the module's `__package__`; `modules`: other modules of the program its imports
-/// may name, `{absolute name: (source, path, sha256 hex of the source bytes)}`
+/// may name, `{absolute name: (source, path, sha256 hex of the source bytes, or None for a
+/// module of the standard library)}`
 /// (src/static_module/imports.rs).
 #[pyfunction]
 #[pyo3(signature = (source, path, only=None, package=None, modules=None))]
@@ -400,32 +429,31 @@ fn compile_module<'py>(
     path: &str,
     only: Option<&str>,
     package: Option<String>,
-    modules: Option<std::collections::BTreeMap<String, (String, String, String)>>,
+    modules: Option<std::collections::BTreeMap<String, (String, String, Option<String>)>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let imports = Imports {
-        package: package.unwrap_or_default(),
-        modules: modules
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(name, (source, path, sha256))| {
-                (
-                    name,
-                    ForeignModule {
-                        source,
-                        path,
-                        sha256,
-                    },
-                )
-            })
-            .collect(),
-    };
+    let package = package.unwrap_or_default();
+    let modules = modules
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(name, (source, path, sha256))| {
+            (
+                name,
+                ForeignModule {
+                    source,
+                    path,
+                    sha256,
+                },
+            )
+        })
+        .collect();
     let optimize = py
         .import("sys")?
         .getattr("flags")?
         .getattr("optimize")?
         .is_truthy()?;
     let result = guarded(|| {
-        Ok(on_large_stack(|| {
+        Ok(on_large_stack(move || {
+            let imports = Imports::new(package, modules);
             static_module::compile_module_in(source, path, only, optimize, &imports)
         }))
     })?;
@@ -479,6 +507,20 @@ fn element_loop(
 ) -> PyResult<String> {
     crate::codegen::fallback::element_loop(entry, &params, posonly, &kwonly)
         .ok_or_else(|| PyValueError::new_err("an element loop needs at least one parameter"))
+}
+
+/// The stand-in of a function compiled at its first call, with the original's signature
+/// (src/codegen/first_call.rs).
+#[pyfunction]
+#[pyo3(signature = (entry, params, posonly, kwonly, note))]
+fn first_call_stub(
+    entry: &str,
+    params: Vec<String>,
+    posonly: usize,
+    kwonly: Vec<String>,
+    note: &str,
+) -> String {
+    crate::codegen::first_call::first_call_stub(entry, &params, posonly, &kwonly, note)
 }
 
 /// The text the function `name` whose text starts `source` is compiled from: its `def` block, or
@@ -560,11 +602,27 @@ fn runtime_helpers(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     Ok(table)
 }
 
+/// The NumPy names accepted inside scalar code (D16, src/lower/calls/numpy/table.rs) as
+/// `{name: {"lowers_to", "semantics"}}`, and the table docs/numpy.md holds (`"markdown"`): the
+/// decorator describes a NumPy function by these names, tools/numpy_table.py writes the docs.
+fn numpy_names(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let table = PyDict::new(py);
+    for n in crate::lower::NUMPY_NAMES {
+        let entry = PyDict::new(py);
+        entry.set_item("lowers_to", n.lowers_to())?;
+        entry.set_item("semantics", n.semantics)?;
+        table.set_item(n.name, entry)?;
+    }
+    Ok(table)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("BUILD_ID", crate::BUILD_ID)?;
     m.add("RUNTIME_HELPERS", runtime_helpers(py)?)?;
+    m.add("NUMPY_NAMES", numpy_names(py)?)?;
+    m.add("NUMPY_TABLE", crate::lower::numpy_names_markdown())?;
     // The live decorator's environment binds these names as builtins (environment.py).
     m.add(
         "KNOWN_BUILTINS",
@@ -578,6 +636,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sha256_hex, m)?)?;
     m.add_function(wrap_pyfunction!(checksum64, m)?)?;
     m.add_function(wrap_pyfunction!(element_loop, m)?)?;
+    m.add_function(wrap_pyfunction!(first_call_stub, m)?)?;
     m.add_function(wrap_pyfunction!(function_text, m)?)?;
     m.add_function(wrap_pyfunction!(write_atomic, m)?)?;
     m.add_function(wrap_pyfunction!(scan_tree, m)?)?;

@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use array_vectorize_core::env::{Binding, Env};
+use array_vectorize_core::frontend::Input;
 use array_vectorize_core::pipeline::{compile_observed, Options, Request};
 
 const BUILTINS: &[&str] = &[
@@ -73,9 +74,11 @@ fn ir_after(pass: &str, options: Options, source: &str) -> String {
         .expect("the fixture's function starts with `def name(`");
     let env = env();
     let req = Request {
-        source,
-        path: "fixture.py",
-        first_line: 1,
+        input: Input::Text {
+            source,
+            path: "fixture.py",
+            first_line: 1,
+        },
         name,
         env: &env,
         options,

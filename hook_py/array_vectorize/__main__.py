@@ -51,6 +51,8 @@ def show(target: str) -> int:
         if entry["status"] == "error":
             print(entry["error"], file=sys.stderr)
             return 1
+        if "<locals>" in qualname:  # a factory's function its module never makes from its text
+            return _usage_error(f"{path}: {_not_found(source, qualname)}")
         names = ", ".join(f"`{d}`" if d.isidentifier() else d for d in entry.get("deferred") or ())
         print(
             f"{path}:{entry['line']}: {qualname} reads {names}, whose value only the running module has "
@@ -93,9 +95,10 @@ def _not_found(source: str, qualname: str) -> str:
     if qualname in nested:
         inner = qualname.rpartition(".")[2]
         return (
-            f"{qualname} is defined inside {nested[qualname]}: `show` compiles the functions of a module and "
-            f"the methods of its classes, and a nested function's free names are only bound when "
-            f"{nested[qualname]} runs; `vectorize({inner}).source` where it is defined shows its code"
+            f"{qualname} is defined inside {nested[qualname]}: `show` compiles the functions of a module, "
+            f"the methods of its classes, and a nested function only where the module's top-level code "
+            f"calls {nested[qualname]} with arguments its text gives, since its free names are "
+            f"only bound when {nested[qualname]} runs; `vectorize({inner}).source` where it is defined shows its code"
         )
     close = difflib.get_close_matches(qualname, shown, n=1)
     return f"no function {qualname}" + (f"; did you mean {close[0]!r}?" if close else "")

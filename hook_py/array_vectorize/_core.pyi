@@ -8,6 +8,10 @@ from .records import CompiledFunction, Diagnostic, Env, ModuleFunction
 BUILD_ID: str
 #: The runtime helper contract: key -> {"name", "params", "ops", "meaning"} (src/codegen/runtime.rs).
 RUNTIME_HELPERS: dict[str, dict[str, Any]]
+# D16: the NumPy names accepted inside scalar code, {name: {"lowers_to", "semantics"}}, and
+# the markdown table docs/numpy.md holds (src/lower/calls/numpy/table.rs).
+NUMPY_NAMES: dict[str, dict[str, str]]
+NUMPY_TABLE: str
 #: The builtins the compiler gives meaning to (src/static_module/mod.rs), read by environment.py.
 KNOWN_BUILTINS: tuple[str, ...]
 
@@ -15,7 +19,9 @@ class VectorizationError(ValueError):
     diagnostics: list[Diagnostic]
 
 class InternalError(RuntimeError): ...
-class DeferredError(ValueError): ...
+class DeferredError(ValueError):
+    #: The free names only the live function can resolve.
+    names: list[str]
 
 def compile_function(
     source: str,
@@ -30,11 +36,12 @@ def compile_module(
     path: str,
     only: str | None = None,
     package: str | None = None,
-    modules: dict[str, tuple[str, str, str]] | None = None,
+    modules: dict[str, tuple[str, str, str | None]] | None = None,
 ) -> list[ModuleFunction]: ...
 def sha256_hex(data: bytes, start: int = 0) -> str: ...
 def checksum64(data: bytes, start: int = 0) -> int: ...
 def function_text(source: str, name: str) -> str | None: ...
 def element_loop(entry: str, params: list[str], posonly: int, kwonly: list[str]) -> str: ...
+def first_call_stub(entry: str, params: list[str], posonly: int, kwonly: list[str], note: str) -> str: ...
 def write_atomic(path: str, data: bytes, mode: int | None = None) -> None: ...
 def scan_tree(root: str) -> list[str]: ...

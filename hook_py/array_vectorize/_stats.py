@@ -18,6 +18,9 @@ COUNTERS: dict[str, int] = {
     # the scalar original element by element (D19), and calls run element by element (D23).
     "residue_sites": 0,
     "call_sites": 0,
+    # Decorations whose compile (or precompiled code's check) waits for the first call: a name
+    # they read was not bound yet (issue 31, first_call.py). Counted again above when served.
+    "first_call": 0,
 }
 
 

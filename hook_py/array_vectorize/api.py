@@ -10,7 +10,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-    from .records import CompiledFunction
+    from .records import CompiledFunction, Found
 
 from . import _core, _stats, emit, precompiled
 from ._types import FunctionType
@@ -81,6 +81,9 @@ def vectorize(
 def _vectorize(
     fn: Callable, protect_domains: bool, namespace: Any, fallback: bool, verify: Any, nan_on_raise: bool
 ) -> Any:
+    if isinstance(fn, (staticmethod, classmethod)):
+        # `@vectorize` above `@staticmethod`/`@classmethod`: the function inside, wrapped again.
+        return type(fn)(_vectorize(fn.__func__, protect_domains, namespace, fallback, verify, nan_on_raise))
     original = getattr(fn, "_vectorized_original", fn)
     if not isinstance(original, FunctionType):
         raise TypeError(f"vectorize expects a Python function, got {type(fn).__name__}")
@@ -182,37 +185,104 @@ def _build(original: FunctionType, options: dict, namespace: Any, whole: bool = 
         raise _wrapper_error(original, inner)
     found = precompiled.lookup(original, options)
     if found is not None:
-        origin, entry = found
-        _count_sites(entry)
-        hidden_names = entry.get("hidden")
-        objects = precompiled.hidden_objects(original, hidden_names) if hidden_names else None
-        if origin == "wheel":
-            _stats.bump("precompiled_hits")
-            # The whole module is `fast_source`, and its code (the installer's .pyc) defines the
-            # exact body and the out-of-line helpers too.
-            return emit.materialize(
-                original,
-                entry["fast_source"],
-                entry["entry"],
-                namespace=namespace,
-                code=entry["code"],
-                hidden=objects,
-                doc=entry.get("doc"),
-            )
-        counters = _stats.COUNTERS  # the path of every function of a warm import: no calls
-        counters["hook_hits"] += 1
-        if origin == "cache":
-            counters["disk_cache_hits"] += 1
-        return emit.from_cache(original, entry, namespace, objects)
+        unbound = found[1].get("unbound")
+        if unbound:
+            # Issue 31: a name its precompiled code assumes is not bound yet (a helper further
+            # down the module, the class whose body is running): checked at the first call.
+            return _stand_in(original, options, namespace, found, whole, unbound=unbound)
+        return from_found(original, found, namespace)
     if compile_disabled():
+        if _can_wait(original) and _left_to_runtime(original):
+            # Issue 31: its wheel's build left it to run time; its module imports, and it
+            # raises when called.
+            return _stand_in(original, options, namespace, None, whole, listed=True)
         raise _compile_disabled_error(original)
     try:
-        compiled, hidden = compile_live(original, options)
+        return compile_and_emit(original, options, namespace, whole=whole, defer_unbound=_can_wait(original))
+    except NotBoundYet as exc:
+        return _stand_in(original, options, namespace, None, whole, unbound=exc.names)
+
+
+def _stand_in(
+    original: FunctionType, options: dict, namespace: Any, found: Found | None, whole: bool, **why: Any
+) -> FunctionType:
+    """first_call.stand_in for `original` (issue 31), which at its first call uses `found`, the
+    precompiled record, if its assumptions hold then, and else compiles the live function (`whole`:
+    as `_build`'s)."""
+    from . import first_call
+
+    def make(glob: dict) -> FunctionType:
+        if found is not None and precompiled.check_assumptions(original, found[1].get("assumptions", ())) is True:
+            return from_found(original, found, namespace, into=glob)
+        if compile_disabled():
+            raise _compile_disabled_error(original)
+        return compile_and_emit(original, options, namespace, whole=whole, into=glob)
+
+    return first_call.stand_in(original, make, found, **why)
+
+
+def _left_to_runtime(original: FunctionType) -> bool:
+    try:
+        from .wheel_artifacts import left_to_runtime
+    except ImportError:
+        return False
+    return left_to_runtime(original)
+
+
+def _can_wait(original: FunctionType) -> bool:
+    # Issue 31: only a function without *args/**kwargs gets a stand-in (first_call.stand_in
+    # declares the original's parameters); the compiler rejects the others at decoration.
+    return not original.__code__.co_flags & 0x0C  # CO_VARARGS | CO_VARKEYWORDS
+
+
+def from_found(original: FunctionType, found: Found, namespace: Any, into: dict | None = None) -> FunctionType:
+    """The vectorized function made from a precompiled record whose assumptions hold
+    (``precompiled.lookup``'s answer): a wheel's or the import hook's. `into`: the globals dict
+    to make it in (first_call.py, at a first call: the one its stand-in already has)."""
+    origin, entry = found
+    _count_sites(entry)
+    hidden_names = entry.get("hidden")
+    objects = precompiled.hidden_objects(original, hidden_names) if hidden_names else None
+    if origin == "wheel":
+        _stats.bump("precompiled_hits")
+        # The whole module is `fast_source`, and its code (the installer's .pyc) defines the
+        # exact body and the out-of-line helpers too.
+        return emit.materialize(
+            original,
+            entry["fast_source"],
+            entry["entry"],
+            namespace=namespace,
+            code=entry["code"],
+            hidden=objects,
+            doc=entry.get("doc"),
+            into=into,
+        )
+    counters = _stats.COUNTERS  # the path of every function of a warm import: no calls
+    counters["hook_hits"] += 1
+    if origin == "cache":
+        counters["disk_cache_hits"] += 1
+    return emit.from_cache(original, entry, namespace, objects, into)
+
+
+def compile_and_emit(
+    original: FunctionType,
+    options: dict,
+    namespace: Any,
+    *,
+    whole: bool = False,
+    defer_unbound: bool = False,
+    into: dict | None = None,
+) -> FunctionType:
+    """Compiles the live function and makes the vectorized function (an element loop when
+    `whole`, ``fallback=True``, and the compiler rejects it). `defer_unbound`: raise NotBoundYet
+    when it reads a name not bound yet, rather than the compiler's error."""
+    try:
+        compiled, hidden = compile_live(original, options, defer_unbound=defer_unbound)
     except VectorizationError:
         code = original.__code__
         if not whole or not (code.co_argcount or code.co_kwonlyargcount):
             raise  # nothing to loop over without parameters
-        return _element_loop(original, namespace)
+        return _element_loop(original, namespace, into=into)
     _count_sites(compiled)
     return emit.materialize(
         original,
@@ -223,6 +293,7 @@ def _build(original: FunctionType, options: dict, namespace: Any, whole: bool = 
         hidden=hidden,
         namespace=namespace,
         scalar_source=compiled["scalar_source"],
+        into=into,
     )
 
 
@@ -235,17 +306,16 @@ def _count_sites(compiled: dict) -> None:
 
 def _compile_disabled_error(original: FunctionType) -> CompileDisabledError:
     """What ARRAY_VECTORIZE_NO_COMPILE=1 says of a function it keeps from compiling: one its
-    wheel leaves to run time on purpose (``[tool.array-vectorize] runtime``) must be taken out
-    of that list or allowed to compile; any other must be precompiled."""
-    from .wheel_artifacts import left_to_runtime
-
+    wheel leaves to run time on purpose (``[tool.array-vectorize] runtime``; it raises when
+    first called, its module imported: issue 31) must be taken out of that list or allowed to
+    compile; any other must be precompiled."""
     name = f"{original.__module__}.{original.__qualname__}"
-    if left_to_runtime(original):
+    if _left_to_runtime(original):
         return CompileDisabledError(
             f"{name} is listed in [tool.array-vectorize] runtime of the project that built its wheel, so the wheel "
-            "holds no code for it and the decorator compiles it at import, which ARRAY_VECTORIZE_NO_COMPILE=1 forbids: "
-            f'take "{original.__module__}:{original.__qualname__}" out of `runtime` (the build then precompiles it, '
-            "or says why it cannot), or unset ARRAY_VECTORIZE_NO_COMPILE"
+            "holds no code for it and the decorator compiles it when it is first called, which "
+            f'ARRAY_VECTORIZE_NO_COMPILE=1 forbids: take "{original.__module__}:{original.__qualname__}" out of '
+            "`runtime` (the build then precompiles it, or says why it cannot), or unset ARRAY_VECTORIZE_NO_COMPILE"
         )
     return CompileDisabledError(
         f"{name} would be compiled, but ARRAY_VECTORIZE_NO_COMPILE=1 forbids compiling: precompile it "
@@ -253,8 +323,18 @@ def _compile_disabled_error(original: FunctionType) -> CompileDisabledError:
     )
 
 
-def compile_live(original: FunctionType, options: dict) -> tuple[CompiledFunction, dict]:
-    """Compiles the live function with the Rust core; returns (result, hidden values)."""
+class NotBoundYet(Exception):
+    """The live function reads names that are not bound yet (issue 31): `names`."""
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__(", ".join(names))
+        self.names = names
+
+
+def compile_live(original: FunctionType, options: dict, *, defer_unbound: bool = False) -> tuple[CompiledFunction, dict]:
+    """Compiles the live function with the Rust core; returns (result, hidden values).
+    `defer_unbound`: a name the function (or a helper) reads that is bound nowhere yet raises
+    NotBoundYet; without it, the compiler reports it (`name ... is not defined`)."""
     from .environment import EnvBuilder, compile_name, function_source
     from .live_source import SourceChanged
 
@@ -267,13 +347,25 @@ def compile_live(original: FunctionType, options: dict) -> tuple[CompiledFunctio
             f"cannot vectorize {original.__qualname__}: its source is not available ({exc}); "
             "define it in a file rather than interactively or with exec()"
         ) from None
-    builder = EnvBuilder()
+    builder = EnvBuilder(mark_unbound=defer_unbound)
     env = builder.env_of(original)
     name = compile_name(original)
+    args = (source, path, first_line, name)
     try:
-        compiled = _core.compile_function(source, path, first_line, name, env, options)
-    except _core.DeferredError as exc:  # only static compiles defer; a live env never should
-        raise _core.InternalError(str(exc)) from None
+        compiled = _core.compile_function(*args, env, options)
+    except _core.DeferredError as exc:
+        # A live env defers only on the names EnvBuilder marked as not bound yet.
+        if not builder.unbound:
+            raise _core.InternalError(str(exc)) from None
+        names = list(getattr(exc, "names", None) or sorted(builder.unbound))
+        # Anything else wrong with the function is reported now, not at its first call: the
+        # compile without those names must find nothing but them undefined.
+        _compile_without_unbound(original, args, options, names)
+        raise NotBoundYet(names) from None
+    except VectorizationError:
+        if builder.unbound:  # report the names not defined with the rest, as without marks
+            _compile_without_unbound(original, args, options, [])
+        raise
     _stats.bump("compiled")
     hidden = {}
     for kind, n in compiled["hidden"]:
@@ -282,6 +374,20 @@ def compile_live(original: FunctionType, options: dict) -> tuple[CompiledFunctio
         elif n in builder.hidden_values:
             hidden[n] = builder.hidden_values[n]
     return compiled, hidden
+
+
+def _compile_without_unbound(original: FunctionType, args: tuple, options: dict, names: list[str]) -> None:
+    """Compiles `original` with the names not bound yet left out of its environment: raises its
+    VectorizationError unless the only problems are those of `names` being undefined."""
+    from .environment import EnvBuilder
+
+    try:
+        _core.compile_function(*args, EnvBuilder().env_of(original), options)
+    except VectorizationError as err:
+        undefined = {f"name `{n}` is not defined" for n in names}
+        undefined |= {f"cannot call `{n}`: name is not defined" for n in names}
+        if any(d["message"] not in undefined for d in err.diagnostics):
+            raise
 
 
 def _source_changed_error(original: FunctionType, exc: Exception) -> Exception:
@@ -341,7 +447,9 @@ def _wrapper_error(wrapper: FunctionType, inner: FunctionType) -> Exception:
     return error
 
 
-def _element_loop(original: FunctionType, namespace: Any, signature: FunctionType | None = None) -> FunctionType:
+def _element_loop(
+    original: FunctionType, namespace: Any, signature: FunctionType | None = None, into: dict | None = None
+) -> FunctionType:
     """fallback=True for a function that cannot be compiled at all: one element loop (D7).
 
     ``signature``: the function whose parameters the loop declares (the wrapped function, for a
@@ -365,7 +473,13 @@ def _element_loop(original: FunctionType, namespace: Any, signature: FunctionTyp
     except OSError:
         scalar_source = None
     vec = emit.materialize(
-        original, source, entry, hidden={"_vec_original": call_original}, namespace=namespace, scalar_source=scalar_source
+        original,
+        source,
+        entry,
+        hidden={"_vec_original": call_original},
+        namespace=namespace,
+        scalar_source=scalar_source,
+        into=into,
     )
     vec.__defaults__, vec.__kwdefaults__ = shape.__defaults__, shape.__kwdefaults__
     return vec

@@ -156,17 +156,23 @@ def _dispatch_type() -> Any:
     return BLOCKED_DISPATCH
 
 
-def _globals(module: str, hidden: dict[str, Any] | None, namespace: Any) -> dict[str, Any]:
+def _globals(
+    module: str, hidden: dict[str, Any] | None, namespace: Any, into: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The generated module's globals: the runtime helpers and the hidden values (global arrays,
     fallback callees, D8). A function that binds no hidden values and whose namespace is not
     pinned may be evaluated in blocks (runtime/blocked.py): its float prologue is the one that
-    sends large NumPy inputs there. (Hidden values are not cut into blocks with the arguments.)"""
+    sends large NumPy inputs there. (Hidden values are not cut into blocks with the arguments.)
+    `into`: the dict to fill (a function compiled at its first call keeps its globals dict)."""
     from .runtime.registry import helper_globals  # the runtime loads with the first function
 
     glob = helper_globals(namespace, blocked=namespace is None and not hidden)
     glob["__name__"] = module
     if hidden:
         glob.update(hidden)
+    if into is not None:
+        into.update(glob)
+        return into
     return glob
 
 
@@ -219,7 +225,7 @@ def _lazy(
     return vec
 
 
-#: The prefix of the globals holding scalar originals (D19, src/lower/calls/recursion.rs).
+#: The prefix of the globals holding scalar originals (D19, src/lower/calls/elementwise/recursion.rs).
 SCALAR_PREFIX = "_vec_scalar_"
 
 
@@ -260,15 +266,22 @@ def _self_bound(fn: FunctionType) -> FunctionType:
     return copy
 
 
-def from_cache(original: FunctionType, entry: CachedFunction, namespace: Any, hidden: dict[str, Any] | None) -> FunctionType:
+def from_cache(
+    original: FunctionType,
+    entry: CachedFunction,
+    namespace: Any,
+    hidden: dict[str, Any] | None,
+    into: dict[str, Any] | None = None,
+) -> FunctionType:
     """`materialize` for a record of the import hook, lazily when it can be: the path of every
     function of a warm import, so it does only what a lazy function needs. `hidden`: the
     module-level objects it reads (precompiled.hidden_objects), when it reads any. The record
     holds every field read here (hook/cachefile.py ``entry_problem``): the module's text whole,
-    ``source``, cut into its two parts at ``fast_len``."""
+    ``source``, cut into its two parts at ``fast_len``. `into`: as for `materialize` (never
+    lazy then)."""
     code = entry["code"]
     source, fast_len = entry["source"], entry["fast_len"]
-    if code is None or entry["hidden"] or code.co_names[:1] not in _LAZY_PROLOGUES:
+    if into is not None or code is None or entry["hidden"] or code.co_names[:1] not in _LAZY_PROLOGUES:
         return materialize(
             original,
             source[:fast_len],
@@ -281,6 +294,7 @@ def from_cache(original: FunctionType, entry: CachedFunction, namespace: Any, hi
             lazy=True,
             doc=entry.get("doc"),
             scalar_source=entry.get("scalar_source"),
+            into=into,
         )
     register_source_lazily(code.co_filename, source)
     vec = _lazy(code, (source, fast_len, entry["exact_entry"], entry["helpers"]), original, namespace)
@@ -314,6 +328,7 @@ def materialize(
     lazy: bool = False,
     doc: str | None = None,
     scalar_source: str | None = None,
+    into: dict[str, Any] | None = None,
 ) -> FunctionType:
     """Executes the generated module and dresses its entry function as `original`.
 
@@ -323,13 +338,14 @@ def materialize(
     `exact_source`. `code` and `doc` (the generated module's code object and the vectorized
     docstring) come from the import hook's cache or a wheel when known, so a warm import neither
     compiles nor tokenizes. `lazy`: `code` is the entry function's own code (an import hook entry
-    that `from_cache` could not make lazily), so the module is compiled again here.
+    that `from_cache` could not make lazily), so the module is compiled again here. `into`: the
+    globals dict to execute the module in (first_call.py: the one its stand-in already has).
     """
     source = fast_source + exact_source if exact_source else fast_source
     # A code object from a cache or a wheel carries the name code_filename() would compute.
     filename = code.co_filename if code is not None else code_filename(original.__qualname__, source)
     register_source(filename, source)
-    glob = _globals(original.__module__, hidden, namespace)
+    glob = _globals(original.__module__, hidden, namespace, into)
     _install((fast_source, exact_source, exact_entry), filename, glob, None if lazy else code, entry)
     vec = glob[entry]
     # The generated entry declares the original's parameters, so with its defaults and

@@ -17,6 +17,7 @@ import sys
 import types
 
 from ._core import KNOWN_BUILTINS as _CORE_KNOWN_BUILTINS
+from ._core import NUMPY_NAMES
 from .emit import SCALAR_PREFIX
 from .live_source import SourceChanged
 from .live_source import function_source as checked_source
@@ -126,6 +127,21 @@ def is_numpy(value: Any) -> bool:
     return isinstance(value, types.ModuleType) and value is sys.modules.get("numpy")
 
 
+def numpy_member(value: Any) -> str | None:
+    """The name NumPy binds the function or type `value` to (`np.abs` is `absolute`), when
+    `value` is one of NumPy's module attributes; None otherwise (numbers are constants)."""
+    numpy = sys.modules.get("numpy")
+    if numpy is None or isinstance(value, (types.ModuleType, numbers.Number)):
+        return None
+    module, name = getattr(value, "__module__", None), getattr(value, "__name__", None)
+    # Only NumPy's own objects (`str` is not `np.str`, whose lookup NumPy warns about).
+    if not (isinstance(module, str) and module.split(".")[0] == "numpy" and isinstance(name, str)):
+        return None
+    if getattr(numpy, name, None) is value:
+        return name
+    return None
+
+
 def is_array(value: Any) -> bool:
     return hasattr(value, "__array_namespace__") or (
         hasattr(value, "shape") and hasattr(value, "dtype") and not isinstance(value, numbers.Number)
@@ -172,7 +188,13 @@ def default_bindings(fn: types.FunctionType) -> dict[str, tuple]:
 class EnvBuilder:
     """Describes the free names of a function and of every helper it reaches."""
 
-    def __init__(self) -> None:
+    def __init__(self, mark_unbound: bool = False) -> None:
+        """`mark_unbound`: a free name bound nowhere yet (a helper defined further down the
+        module, the class whose body is running) is described as unresolved, so that the
+        compile defers (issue 31: the function is compiled at its first call), and collected in
+        `unbound`; otherwise it is left out, and the compiler reports it."""
+        self.mark_unbound = mark_unbound
+        self.unbound: set[str] = set()
         self.hidden_values: dict[str, Any] = {}
         self._visiting: set[int] = set()
         # The program's exception classes by the name the compiler knows them by (D11).
@@ -200,6 +222,11 @@ class EnvBuilder:
                 value = fn
             elif hasattr(builtins, name):
                 value = getattr(builtins, name)
+            elif self.mark_unbound:
+                # A superset of the names read (attributes too): the compiler ignores the rest.
+                env[name] = ("unresolved", "not bound yet")
+                self.unbound.add(name)
+                continue
             else:
                 continue
             env[name] = self.describe(name, value)
@@ -225,8 +252,20 @@ class EnvBuilder:
             for which in ("bisect_left", "bisect_right"):
                 if value is getattr(bisect, which):
                     return ("bisect", which)
+        # D22: the classes `isinstance` tests elements against.
+        if value is numbers:
+            return ("numbers_module",)
+        if isinstance(value, type) and value.__module__ == "numbers" and getattr(numbers, value.__name__, None) is value:
+            return ("numbers_class", value.__name__)
         if callable(value) and _MATH_MEMBERS.get(id(value)) is not None and getattr(math, _MATH_MEMBERS[id(value)], None) is value:
             return ("math_member", _MATH_MEMBERS[id(value)])
+        numpy_name = numpy_member(value)
+        if numpy_name is not None:
+            if numpy_name in NUMPY_NAMES:
+                # D16: a NumPy function imported by name (`from numpy import exp as e`).
+                return ("numpy_member", numpy_name)
+            self.hidden_values[name] = value
+            return ("callable", f"the NumPy function `numpy.{numpy_name}`, which is not in the NumPy table of docs/numpy.md")
         for b in KNOWN_BUILTINS:
             if value is getattr(builtins, b):
                 return ("builtin", b)

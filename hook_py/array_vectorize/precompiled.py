@@ -20,14 +20,16 @@ if TYPE_CHECKING:
     from .records import Assumption, CachedFunction, Found, Hidden, HookOrigin, Options
 
 # co_filename -> (the globals of the module execution the entries were compiled for,
-# {(qualname, co_firstlineno): (origin, the function's record)}).
+# {(qualname, co_firstlineno): [(origin, the function's record)]}): one record per function, or,
+# for a function made by a factory, one per call of the factory that the static compile saw
+# (issue 31), each with its closure values among its assumptions.
 #
 # Entries describe the text the hook read just before that module execution, and only that
 # execution may use them, each entry once: a function with the same file, name and line created
 # by anything else (runpy.run_path, spec_from_file_location + exec_module, exec(compile(...)),
 # the same module body run again) may come from an edited text, and is compiled from its own.
-# Checking costs an identity test and a dict pop per decorated function.
-_REGISTRY: dict[str, tuple[dict, dict[tuple[str, int], Found]]] = {}
+# Checking costs an identity test and a dict lookup per decorated function.
+_REGISTRY: dict[str, tuple[dict, dict[tuple[str, int], list[Found]]]] = {}
 #: co_filename -> the bytes the hook read for the module execution registered under it: the text
 #: its functions' code comes from, also once the file changes on disk (live_source.py).
 _SOURCES: dict[str, bytes] = {}
@@ -38,10 +40,11 @@ def register(
 ) -> None:
     """Makes a module's statically compiled functions available to the decorators of the module
     execution whose globals are `namespace`, in place of what was registered under `filename`."""
-    _REGISTRY[filename] = (
-        namespace,
-        {(e["qualname"], e["line"]): (origin, e) for e in entries if e.get("status") == "ok"},
-    )
+    table: dict[tuple[str, int], list[Found]] = {}
+    for e in entries:
+        if e.get("status") == "ok":
+            table.setdefault((e["qualname"], e["line"]), []).append((origin, e))
+    _REGISTRY[filename] = (namespace, table)
     if source is not None:
         _SOURCES[filename] = source
 
@@ -66,34 +69,50 @@ def module_bytes(filename: str) -> list[bytes]:
     return found
 
 
-def _wheel_entry(fn: FunctionType) -> Found | None:
+def _wheel_entry(fn: FunctionType, options: dict) -> Found | None:
     try:
         from . import wheel_artifacts
     except ImportError:
         return None
-    entry = wheel_artifacts.lookup(fn)
+    entry = wheel_artifacts.lookup(fn, lambda e: usable(fn, e, options))
     return None if entry is None else ("wheel", entry)
 
 
 def lookup(fn: FunctionType, options: dict) -> Found | None:
     """Where `fn`'s precompiled record comes from, and the record, if it is valid for the live
-    function; else None."""
+    function (a new record with ``unbound`` when the check of some names waits for the first
+    call: `usable`); else None."""
     code = fn.__code__
     registered = _REGISTRY.get(code.co_filename)
-    found = None
     if registered is not None and registered[0] is fn.__globals__:
-        found = registered[1].pop((fn.__qualname__, code.co_firstlineno), None)
-    if found is None:
-        found = _wheel_entry(fn)
-        if found is None:
+        candidates = registered[1].get((fn.__qualname__, code.co_firstlineno))
+        if candidates:
+            if len(candidates) == 1:  # every function but those of a factory
+                origin, entry = candidates.pop()
+                entry = usable(fn, entry, options)
+                return None if entry is None else (origin, entry)
+            for i, (origin, entry) in enumerate(candidates):
+                found = usable(fn, entry, options)
+                if found is not None:
+                    del candidates[i]
+                    return origin, found
             return None
-    entry = found[1]
+    return _wheel_entry(fn, options)
+
+
+def usable(fn: FunctionType, entry: Any, options: dict) -> Any:
+    """`entry` (a hook's or a wheel's record) when its options are `options` and its assumptions
+    hold for `fn`; a new record with ``unbound``, the names not bound yet, when nothing else
+    differs (issue 31: checked again at the first call); else None."""
     entry_opts = entry.get("options") or {}
     if _matched_options != (entry_opts, options) and not _options_match(entry_opts, options):
         return None
-    if not assumptions_hold(fn, entry.get("assumptions", ())):
-        return None
-    return found
+    held = check_assumptions(fn, entry.get("assumptions", ()))
+    if held is True:
+        return entry
+    if held:
+        return dict(entry, unbound=held)
+    return None
 
 
 #: The last (entry options, requested options) found to match, both kept alive here so that the
@@ -242,20 +261,66 @@ def _file_sha256(path: str) -> str | None:
     return sha
 
 
+#: id(code) -> (code, sha256 of its function's text): a standard library function is read and
+#: hashed once per process.
+_TEXT_SHA256: dict[int, tuple[object, str | None]] = {}
+
+
+def _function_text_sha256(fn: FunctionType) -> str | None:
+    code = fn.__code__
+    known = _TEXT_SHA256.get(id(code))
+    if known is not None and known[0] is code:
+        return known[1]
+    import linecache
+
+    from . import _core
+
+    lines = linecache.getlines(code.co_filename, fn.__globals__)
+    first = code.co_firstlineno
+    text = _core.function_text("".join(lines[first - 1 :]), fn.__name__) if lines and first <= len(lines) else None
+    sha = None if text is None else _core.sha256_hex(text.encode())
+    _TEXT_SHA256[id(code)] = (code, sha)
+    return sha
+
+
+def _function_of(live: Any, module_name: str, name: str) -> FunctionType | None:
+    """The Python function `live` stands for (a vectorized one's original) when it is module
+    `module_name`'s function `name`."""
+    target = getattr(live, "_vectorized_original", live)
+    module = sys.modules.get(module_name)
+    if type(target) is not FunctionType or module is None or target.__globals__ is not vars(module) or target.__name__ != name:
+        return None
+    return target
+
+
 def assumptions_hold(fn: FunctionType, assumptions: list[Assumption]) -> bool:
-    """Checks every (name, binding) the static compiler assumed against `fn`'s live globals.
-    (Run for every function of a warm import: kept to one dictionary lookup and a comparison for
-    the common bindings.)"""
+    """Whether every (name, binding) the static compiler assumed holds for `fn`'s live globals."""
+    return check_assumptions(fn, assumptions) is True
+
+
+def check_assumptions(fn: FunctionType, assumptions: list[Assumption]) -> bool | list[str]:
+    """Checks every (name, binding) the static compiler assumed against `fn`'s live globals: True
+    when all hold, False when one does not, else the names not bound yet (issue 31: a helper
+    defined further down the module, the class whose body is running), which only the first
+    call can check. (Run for every function of a warm import: kept to one dictionary lookup and
+    a comparison for the common bindings.)"""
     code = fn.__code__
     freevars = code.co_freevars
     glob = fn.__globals__
     missing = _MISSING
+    unbound: list[str] = []
     for name, binding in assumptions:
-        if freevars and name.partition(".")[0] in freevars:
-            return False
         tag = binding[0]
         filename = code.co_filename
-        if ":" in name:
+        if freevars and name.partition(".")[0] in freevars:
+            # A closure variable (a function made by a factory, issue 31): its cell's value.
+            if "." in name:
+                return False
+            try:
+                live = fn.__closure__[freevars.index(name)].cell_contents
+            except ValueError:  # an empty cell: not bound yet
+                live = missing
+        elif ":" in name:
             live, filename = _scoped(name)
         else:
             live = glob.get(name, missing) if "." not in name else _attribute_of(glob, name)
@@ -264,7 +329,8 @@ def assumptions_hold(fn: FunctionType, assumptions: list[Assumption]) -> bool:
             if tag == "function" and name == fn.__name__:
                 live = fn  # D19: it calls itself by a name its `def` binds after the decorator ran
             if live is missing:
-                return False
+                unbound.append(name)
+                continue
         if tag == "const":
             if not _same_const(live, binding[1]):
                 return False
@@ -282,16 +348,18 @@ def assumptions_hold(fn: FunctionType, assumptions: list[Assumption]) -> bool:
         elif tag == "module_function":
             # Issue 12: a function of another module of the program, whose text (the whole file)
             # the static compile read: the same function of that module, and the same file.
-            target = getattr(live, "_vectorized_original", live)
-            module = sys.modules.get(binding[3])
+            target = _function_of(live, binding[3], binding[1])
             if (
-                type(target) is not FunctionType
-                or module is None
-                or target.__globals__ is not vars(module)
-                or target.__name__ != binding[1]
+                target is None
                 or target.__code__.co_firstlineno != binding[2]
                 or _file_sha256(target.__code__.co_filename) != binding[4]
             ):
+                return False
+        elif tag == "stdlib_function":
+            # Issue 31: a function of the standard library, compiled from its own text, which
+            # must be the live one's (the file and its line numbers change between versions).
+            target = _function_of(live, binding[2], binding[1])
+            if target is None or _function_text_sha256(target) != binding[3]:
                 return False
         elif tag == "builtin":
             if live is not _BUILTINS.get(binding[1], missing):
@@ -305,6 +373,12 @@ def assumptions_hold(fn: FunctionType, assumptions: list[Assumption]) -> bool:
                 return False
         elif tag == "math_member":
             if live is not getattr(math, binding[1], missing):
+                return False
+        elif tag == "numpy_member":
+            # D16: the NumPy function or constant the static compile assumed `from numpy import`
+            # binds.
+            numpy = sys.modules.get("numpy")
+            if numpy is None or live is not getattr(numpy, binding[1], missing):
                 return False
         elif tag == "classmethod":
             # D7: a classmethod of a class used as a namespace (its function, unbound).
@@ -321,6 +395,12 @@ def assumptions_hold(fn: FunctionType, assumptions: list[Assumption]) -> bool:
                 return False
         elif tag == "bisect":
             if live is not getattr(sys.modules.get("bisect"), binding[1], missing):
+                return False
+        elif tag == "numbers_module":
+            if live is not sys.modules.get("numbers") or live is None:
+                return False
+        elif tag == "numbers_class":
+            if live is not getattr(sys.modules.get("numbers"), binding[1], missing):
                 return False
         elif tag == "enum":
             # D14: an Enum class with the members the static compile saw (its generated code
@@ -340,4 +420,4 @@ def assumptions_hold(fn: FunctionType, assumptions: list[Assumption]) -> bool:
                 return False
         else:
             return False
-    return True
+    return unbound or True

@@ -55,8 +55,18 @@ if TYPE_CHECKING:
     #: ``("module_function", name, line, module, sha256)``: a function of another module of the
     #: program (issue 12), whose file's bytes the compile read.
     AssumedModuleFunction = Tuple[Literal["module_function"], str, int, str, str]
+    #: ``("stdlib_function", name, module, sha256)``: a function of the standard library (issue
+    #: 31), pinned by the sha256 of its own text (its file and line change between versions).
+    AssumedStdlibFunction = Tuple[Literal["stdlib_function"], str, str, str]
     AssumedBinding = Union[
-        ConstBinding, ModuleBinding, MemberBinding, ClassBinding, OpaqueBinding, AssumedFunction, AssumedModuleFunction
+        ConstBinding,
+        ModuleBinding,
+        MemberBinding,
+        ClassBinding,
+        OpaqueBinding,
+        AssumedFunction,
+        AssumedModuleFunction,
+        AssumedStdlibFunction,
     ]
     #: ``(name, binding)``; a dotted name for a class attribute (``"Const.R"``), ``module:name``
     #: for a name read in another module of the program.
@@ -189,5 +199,7 @@ if TYPE_CHECKING:
     #: Where a record of the hook comes from: its compile of the module just now (``"hook"``),
     #: its cache file (``"cache"``); a wheel's come from its artifacts (``"wheel"``).
     HookOrigin = Literal["hook", "cache"]
-    #: ``precompiled.lookup``'s answer: where the record comes from, and the record.
+    #: ``precompiled.lookup``'s answer: where the record comes from, and the record (a new one
+    #: with ``unbound``, the names whose check waits for the first call, when some are not bound
+    #: yet: issue 31).
     Found = Union[Tuple[HookOrigin, CachedFunction], Tuple[Literal["wheel"], WheelFunction]]

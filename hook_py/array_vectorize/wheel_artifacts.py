@@ -36,12 +36,19 @@ from . import _core, docstring, emit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Callable
+
     from .records import ManifestFunction, WheelFunction
 
 # Shared with the writer, array_vectorize/build/precompile.py. Format 2: each function carries
-# the core's lists of out-of-line helper functions (``helpers``, ``exact_helpers``).
+# the core's lists of out-of-line helper functions (``helpers``, ``exact_helpers``). Format 3:
+# several functions may share a (qualname, line): a factory's, once per call the build saw
+# (issue 31).
 ARTIFACT_DIR = "__vectorized__"
-FORMAT = 2
+FORMAT = 3
+
+#: `_load_manifest`'s answer when the manifest gives nothing usable: no entries, no module bytes.
+_NOTHING = (None, None)
 
 # co_filename of a module -> _Manifest (its entries are None when there are no usable artifacts).
 _MODULES: dict[str, _Manifest] = {}
@@ -59,11 +66,11 @@ class _Manifest:
     __slots__ = ("entries", "namespace", "source", "used")
 
     def __init__(
-        self, loaded: tuple[dict[tuple[str, int], ManifestFunction] | None, bytes | None], namespace: dict | None = None
+        self, loaded: tuple[dict[tuple[str, int], list[ManifestFunction]] | None, bytes | None], namespace: dict | None = None
     ) -> None:
         self.entries, self.source = loaded  # source: the module's bytes, when they were the built ones
         self.namespace = namespace
-        self.used: set[tuple[str, int]] = set()
+        self.used: set[tuple[str, int, int]] = set()
 
 
 def manifest_path(module_file: str) -> str:
@@ -72,9 +79,12 @@ def manifest_path(module_file: str) -> str:
     return os.path.join(head, ARTIFACT_DIR, tail[:-3] + ".json")
 
 
-def lookup(fn: types.FunctionType) -> WheelFunction | None:
-    """The wheel's record for `fn` (its manifest entry with ``fast_source``, the whole generated
-    module, and ``code``, which defines the exact body and the helpers too), or None."""
+def lookup(fn: types.FunctionType, usable: Callable[[ManifestFunction], ManifestFunction | None]) -> WheelFunction | None:
+    """The wheel's record for `fn` that `usable` accepts (precompiled.usable: its options and
+    assumptions checked), as `usable` returns it, with ``fast_source`` (the whole generated
+    module) and ``code`` (which defines the exact body and the helpers too); or None. A function
+    made by a factory has one record per call the build saw (issue 31): the first unused one
+    `usable` accepts serves it."""
     filename = fn.__code__.co_filename
     namespace = fn.__globals__
     manifest = _MODULES.get(filename)
@@ -83,29 +93,39 @@ def lookup(fn: types.FunctionType) -> WheelFunction | None:
     if manifest.entries is None:
         return None
     key = (fn.__qualname__, fn.__code__.co_firstlineno)
-    if key not in manifest.entries:
+    candidates = manifest.entries.get(key)
+    if not candidates:
         return None
+    fresh = [(*key, i) for i in range(len(candidates)) if (*key, i) not in manifest.used]
     if manifest.namespace is None:
         manifest.namespace = namespace
-    elif manifest.namespace is not namespace or key in manifest.used:
+    elif manifest.namespace is not namespace or not fresh:
         entries, source = _load_manifest(filename, fn.__module__)
         # The bytes read before stay a candidate text when the file has changed since.
         manifest = _MODULES[filename] = _Manifest((entries, source or manifest.source), namespace)
-        if manifest.entries is None or key not in manifest.entries:
+        candidates = (manifest.entries or {}).get(key)
+        if not candidates:
             return None
-    manifest.used.add(key)
-    entry = manifest.entries[key]
-    loaded = _load_function(filename, entry)
-    if loaded is None:
-        return None
-    source, code = loaded
-    # Without the precomputed docstring when something assigned __doc__: the decorator builds
-    # it from the live function.
-    keep_doc = _doc_is_compiled(fn)
-    found: WheelFunction = {k: v for k, v in entry.items() if k != "doc" or keep_doc}
-    found["fast_source"] = source
-    found["code"] = code
-    return found
+        fresh = [(*key, i) for i in range(len(candidates))]
+    if len(candidates) == 1:
+        manifest.used.add(fresh[0])  # one use, whatever the check finds (as the hook's registry)
+    for slot in fresh:
+        entry = usable(candidates[slot[2]])
+        if entry is None:
+            continue
+        manifest.used.add(slot)
+        loaded = _load_function(filename, entry)
+        if loaded is None:
+            return None
+        source, code = loaded
+        # Without the precomputed docstring when something assigned __doc__: the decorator
+        # builds it from the live function.
+        keep_doc = _doc_is_compiled(fn)
+        found: WheelFunction = {k: v for k, v in entry.items() if k != "doc" or keep_doc}
+        found["fast_source"] = source
+        found["code"] = code
+        return found
+    return None
 
 
 def serves(module_file: str, module: str) -> bool:
@@ -119,8 +139,9 @@ def serves(module_file: str, module: str) -> bool:
 
 def left_to_runtime(fn: types.FunctionType) -> bool:
     """Whether the wheel that installed `fn`'s module has no code for it because the project
-    lists it in ``[tool.array-vectorize] runtime`` (the manifest's ``"runtime"``), for the
-    message of ``ARRAY_VECTORIZE_NO_COMPILE=1``. Read on that error path only."""
+    lists it in ``[tool.array-vectorize] runtime`` (the manifest's ``"runtime"``): under
+    ``ARRAY_VECTORIZE_NO_COMPILE=1`` it then raises when called, its module imported (issue 31),
+    and the message says so. Read on that path only."""
     filename = fn.__code__.co_filename
     if not filename.endswith(".py"):
         return False
@@ -145,10 +166,11 @@ def module_bytes(filename: str) -> bytes | None:
     return None if manifest is None else manifest.source
 
 
-def _load_manifest(filename: str, module: str) -> tuple[dict[tuple[str, int], ManifestFunction] | None, bytes | None]:
-    """The manifest's entries and the module's bytes, or (None, None)."""
+def _load_manifest(filename: str, module: str) -> tuple[dict[tuple[str, int], list[ManifestFunction]] | None, bytes | None]:
+    """The manifest's entries (a list per (qualname, line)) and the module's bytes, or
+    (None, None)."""
     if not filename.endswith(".py"):
-        return None, None
+        return _NOTHING
     try:
         with open(manifest_path(filename), "rb") as f:
             manifest = json.loads(f.read())
@@ -158,11 +180,11 @@ def _load_manifest(filename: str, module: str) -> tuple[dict[tuple[str, int], Ma
             or manifest.get("build_id") != _core.BUILD_ID
             or manifest.get("module") != module
         ):
-            return None, None
+            return _NOTHING
         with open(filename, "rb") as f:
             source = f.read()
         if _core.sha256_hex(source) != manifest.get("source_sha256"):
-            return None, None  # the installed module is not the one that was compiled
+            return _NOTHING  # the installed module is not the one that was compiled
         docs_valid = manifest.get("doc_key") == doc_key()
         entries = {}
         for e in manifest["functions"]:
@@ -170,10 +192,10 @@ def _load_manifest(filename: str, module: str) -> tuple[dict[tuple[str, int], Ma
             # precomputed docstring only when made by this interpreter and docstring.py.
             read: ManifestFunction = {k: v for k, v in e.items() if k != "doc" or docs_valid}
             read["assumptions"] = [(name, _binding(binding)) for name, binding in e["assumptions"]]
-            entries[(e["qualname"], e["line"])] = read
+            entries.setdefault((e["qualname"], e["line"]), []).append(read)
         return entries, source
     except (OSError, ValueError, KeyError, TypeError):
-        return None, None
+        return _NOTHING
 
 
 _DOC_KEY: list[dict] = []

@@ -387,9 +387,11 @@ mod tests {
     fn prologue_names_avoid_parameters_and_a_lambda_is_named() {
         let env = crate::env::Env::new();
         let req = crate::pipeline::Request {
-            source: "g = vectorize(lambda xp, arrays: xp * arrays)\n",
-            path: "t.py",
-            first_line: 1,
+            input: crate::frontend::Input::Text {
+                source: "g = vectorize(lambda xp, arrays: xp * arrays)\n",
+                path: "t.py",
+                first_line: 1,
+            },
             name: "<lambda>",
             env: &env,
             options: crate::pipeline::Options::default(),

@@ -4,8 +4,8 @@
 
 use super::choice::{self, CastForm, FloatArg, ScalarArray, UnaryForm};
 use super::runtime::{
-    binary_key, by_key, cast_key, compare_key, BINARY, BROADCAST, CALL_SITE, F64, LOOKUP, RESIDUE,
-    SELECT, TAKE, UNARY,
+    binary_key, by_key, cast_key, compare_key, BINARY, BROADCAST, CALL_SITE, ELEMENT_TYPE, F64,
+    LOOKUP, RESIDUE, SELECT, TAKE, UNARY,
 };
 use super::{const_kind, Const, Gen};
 use crate::codegen::pyast::{bin, call, cmp, name, Expr};
@@ -21,34 +21,6 @@ fn in_kind(c: &Const, k: Kind) -> Const {
         (Const::Bool(b), Kind::Float) => Const::Float(f64::from(u8::from(*b))),
         (Const::Int(i), Kind::Float) => Const::Float(*i as f64),
         _ => c.clone(),
-    }
-}
-
-fn binary_symbol(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::FloorDiv => "//",
-        BinOp::Mod => "%",
-        BinOp::Pow => "**",
-        BinOp::BitAnd => "&",
-        BinOp::BitOr => "|",
-        BinOp::BitXor => "^",
-        BinOp::LShift => "<<",
-        BinOp::RShift => ">>",
-    }
-}
-
-fn compare_symbol(op: CmpOp) -> &'static str {
-    match op {
-        CmpOp::Lt => "<",
-        CmpOp::Le => "<=",
-        CmpOp::Gt => ">",
-        CmpOp::Ge => ">=",
-        CmpOp::Eq => "==",
-        CmpOp::Ne => "!=",
     }
 }
 
@@ -164,8 +136,24 @@ impl Gen<'_> {
                 let a = take();
                 call(name("isinstance"), vec![a, take()])
             }
+            UniformOp::TypeOf => call(name("type"), vec![take()]),
             UniformOp::Truth => call(name("bool"), vec![take()]),
             UniformOp::Number => take(),
+            // D22: `_vec_element_type(xp, x) is float`, `... in (bool, int)`.
+            UniformOp::ElementIs(types) => {
+                let t = call(
+                    name(ELEMENT_TYPE.name),
+                    vec![Expr::Name(self.xp.clone()), take()],
+                );
+                match types.names().as_slice() {
+                    [one] => cmp("is", t, name(one)),
+                    names => cmp(
+                        "in",
+                        t,
+                        Expr::Tuple(names.iter().map(|n| name(n)).collect()),
+                    ),
+                }
+            }
         }
     }
 
@@ -402,7 +390,7 @@ impl Gen<'_> {
     }
 
     fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Expr {
-        let sym = binary_symbol(op);
+        let sym = op.symbol();
         let (mut oa, mut ob) = (self.operand(a), self.operand(b));
         let (mut x, mut y) = (self.value(a), self.value(b));
         if oa.scalar && ob.scalar {
@@ -447,7 +435,7 @@ impl Gen<'_> {
         if let Some(n) = self.float_const(b).and_then(|c| choice::int_bound(op, c)) {
             if int_array(oa) {
                 let x = self.value(a);
-                return cmp(compare_symbol(op), x, Expr::Int(n));
+                return cmp(op.symbol(), x, Expr::Int(n));
             }
         }
         if let Some(n) = self
@@ -456,13 +444,13 @@ impl Gen<'_> {
         {
             if int_array(ob) {
                 let y = self.value(b);
-                return cmp(compare_symbol(op), Expr::Int(n), y);
+                return cmp(op.symbol(), Expr::Int(n), y);
             }
         }
         let plain = choice::plain_compare(op, oa, ob);
         let (x, y) = (self.value(a), self.value(b));
         if plain {
-            cmp(compare_symbol(op), x, y)
+            cmp(op.symbol(), x, y)
         } else {
             self.helper_op(&BINARY, compare_key(op), vec![x, y])
         }

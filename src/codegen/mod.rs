@@ -21,6 +21,7 @@ mod callee;
 mod choice;
 mod dels;
 pub mod fallback;
+pub mod first_call;
 mod inplace;
 mod isel;
 mod pack;
@@ -56,6 +57,7 @@ const PYTHON_NAMES: &[&str] = &[
     "True",
     "False",
     "isinstance",
+    "type",
     "str",
     "dict",
     "tuple",

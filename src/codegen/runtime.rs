@@ -224,6 +224,17 @@ pub const UNIFORM: Helper = Helper {
               the parameter is read once per call as a Python object (D14)",
 };
 
+/// The Python type of a parameter's elements (D22).
+pub const ELEMENT_TYPE: Helper = Helper {
+    key: "element_type",
+    name: "_vec_element_type",
+    params: "xp, value",
+    ops: &[],
+    meaning: "the Python type CPython's element loop sees in every element of `value` (a \
+              parameter: an array of bool, int64, uint64 or float64, a LatticeInt, or a Python \
+              scalar): `bool`, `int` or `float`, from its dtype (D22)",
+};
+
 /// The prologue of the element loop of `fallback=True` (D7, D14).
 pub const LOOP_ARGS: Helper = Helper {
     key: "loop_args",
@@ -394,6 +405,17 @@ pub const RAISED_TO_NAN: Helper = Helper {
               nonzero, instead of raising",
 };
 
+/// The message of the exception a lane raises reading a name it never assigned (D20).
+pub const UNBOUND: Helper = Helper {
+    key: "unbound",
+    name: "_vec_unbound",
+    params: "name, free",
+    ops: &[],
+    meaning: "D20: the message of CPython's UnboundLocalError for reading the local `name` \
+              unbound (with `free`, of the NameError for a variable of an enclosing function), \
+              worded as the running interpreter words it; a raise site's argument",
+};
+
 /// Every runtime helper, in the order of ARCHITECTURE.md's table.
 pub const HELPERS: &[Helper] = &[
     FLOAT_ARGS,
@@ -411,6 +433,7 @@ pub const HELPERS: &[Helper] = &[
     TAKE,
     LOOKUP,
     UNIFORM,
+    ELEMENT_TYPE,
     LOOP_ARGS,
     ERF,
     ERFC,
@@ -432,6 +455,7 @@ pub const HELPERS: &[Helper] = &[
     RAISES,
     RAISE_UNIFORM,
     RAISED_TO_NAN,
+    UNBOUND,
 ];
 
 /// The helper with key `key` (a `math` function's runtime form, [`crate::ir::MathFn::runtime`]).

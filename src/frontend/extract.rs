@@ -34,7 +34,8 @@ pub struct ParsedFunction {
     pub hints: Vec<(Option<ast::Expr>, bool)>,
 }
 
-const WRAP_PREFIX: &str = "if 1:\n";
+/// What an indented text is parsed inside of (its columns are kept).
+pub const WRAP_PREFIX: &str = "if 1:\n";
 
 /// Parses `text` (first line at `first_line` of `path`) into a module body.
 ///

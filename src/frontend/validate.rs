@@ -94,11 +94,9 @@ impl Validator<'_> {
             S::Return(r) => match r.value.as_deref() {
                 Some(ast::Expr::Tuple(t)) => self.returned_tuple(t, stmt),
                 Some(v) => self.expr(v),
-                None => self.push(
-                    K::MissingReturn,
-                    "`return` without a value returns None, which has no array form; return a number",
-                    stmt,
-                ),
+                // D20: None per lane (lowering: an error naming the element in the marked
+                // function, None in a helper).
+                None => {}
             },
             S::If(i) => {
                 self.expr(&i.test);
@@ -211,17 +209,16 @@ impl Validator<'_> {
         }
     }
 
-    /// A `for` loop: one target name, or names unpacking `enumerate`/`zip` of tables.
+    /// A `for` loop: one target name, or names (nested tuples of names) unpacking its items:
+    /// `enumerate`/`zip` of tables, a container of tuples (D18). Lowering checks the iterable.
     fn for_stmt(&mut self, f: &ast::StmtFor, loop_depth: usize) {
-        let names = |t: &ast::ExprTuple| t.elts.iter().all(|e| matches!(e, ast::Expr::Name(_)));
-        let unpacked = matches!(f.target.as_ref(), ast::Expr::Tuple(t) if names(t))
-            && matches!(f.iter.as_ref(), ast::Expr::Call(c) if matches!(c.func.as_ref(), ast::Expr::Name(n) if matches!(n.id.as_str(), "enumerate" | "zip")));
-        if !matches!(f.target.as_ref(), ast::Expr::Name(_)) && !unpacked {
-            self.push(DiagnosticKind::UnsupportedLoop, "the loop variable must be a single name, or names unpacking `enumerate(T)` or `zip(T1, T2, ...)` of constant tables", &*f.target);
+        if !names_only(&f.target) {
+            self.push(DiagnosticKind::UnsupportedLoop, "the loop variable must be a single name, or names unpacking its items (`for i, c in enumerate(T)`, `for a, b in zip(T1, T2)`)", &*f.target);
         }
         match f.iter.as_ref() {
             // The tables `enumerate` and `zip` run over (lower/loops/for_unpack.rs).
-            ast::Expr::Call(c) if unpacked => {
+            ast::Expr::Call(c) if matches!(c.func.as_ref(), ast::Expr::Name(n) if matches!(n.id.as_str(), "enumerate" | "zip")) =>
+            {
                 for (i, a) in c.args.iter().enumerate() {
                     let is_start = i == 1
                         && matches!(c.func.as_ref(), ast::Expr::Name(n) if n.id.as_str() == "enumerate");
@@ -233,7 +230,7 @@ impl Validator<'_> {
                 }
                 c.keywords.iter().for_each(|k| self.expr(&k.value));
             }
-            iter => self.expr(iter),
+            iter => self.table(iter),
         }
         self.block(&f.body, loop_depth + 1);
         self.block(&f.orelse, loop_depth);
@@ -243,9 +240,14 @@ impl Validator<'_> {
         match target {
             ast::Expr::Name(_) => {}
             ast::Expr::Tuple(t) if t.elts.iter().all(|e| matches!(e, ast::Expr::Name(_))) => {}
-            ast::Expr::Subscript(_) | ast::Expr::Attribute(_) => self.push(
+            // D18: an item of a list or dict the function made (lowering checks which).
+            ast::Expr::Subscript(s) => {
+                self.expr(&s.value);
+                self.expr(&s.slice);
+            }
+            ast::Expr::Attribute(_) => self.push(
                 DiagnosticKind::SideEffect,
-                "assignment to an item or attribute mutates an object; assign to a plain name",
+                "assignment to an attribute mutates an object; assign to a plain name",
                 target,
             ),
             _ => self.push(
@@ -301,6 +303,10 @@ impl Validator<'_> {
         let (elt, generators) = match e {
             ast::Expr::GeneratorExp(g) => (&g.elt, &g.generators),
             ast::Expr::ListComp(l) => (&l.elt, &l.generators),
+            ast::Expr::DictComp(d) => {
+                self.expr(&d.key);
+                (&d.value, &d.generators)
+            }
             _ => return,
         };
         for g in generators {
@@ -311,7 +317,13 @@ impl Validator<'_> {
                     e,
                 );
             }
-            self.target(&g.target);
+            if !names_only(&g.target) {
+                self.push(
+                    DiagnosticKind::UnsupportedExpression,
+                    "a comprehension's variable must be a name, or names unpacking its items",
+                    &g.target,
+                );
+            }
             self.iterable(&g.iter);
             g.ifs.iter().for_each(|c| self.expr(c));
         }
@@ -380,6 +392,8 @@ impl Validator<'_> {
             _ => "",
         };
         let bisect = matches!(searched, "bisect_left" | "bisect_right" | "bisect");
+        // `np.polyval((1.0, 0.5), x)`: the coefficient table (D16, lower/calls/numpy/arrays.rs).
+        let polyval = searched == "polyval";
         for (i, a) in c.args.iter().enumerate() {
             if clip && none(a) {
                 continue;
@@ -390,7 +404,7 @@ impl Validator<'_> {
             } else if reduces && matches!(a, E::GeneratorExp(_) | E::ListComp(_)) {
                 self.comprehension(a);
             } else if ((reduces || callee == "len") && !matches!(a, E::Starred(_)))
-                || (bisect && i == 0)
+                || ((bisect || polyval) && i == 0)
             {
                 self.table(a);
             } else if let E::Starred(_) = a {
@@ -462,50 +476,89 @@ impl Validator<'_> {
                 | ast::Constant::Str(_)
                 | ast::Constant::None => {}
                 ast::Constant::Bytes(_) => {
-                    self.push(K::UnsupportedExpression, "bytes are not supported in vectorized code", expr);
+                    self.push(
+                        K::UnsupportedExpression,
+                        "bytes are not supported in vectorized code",
+                        expr,
+                    );
                 }
                 ast::Constant::Complex { .. } => {
-                    self.push(K::UnsupportedExpression, "complex numbers are not supported", expr);
+                    self.push(
+                        K::UnsupportedExpression,
+                        "complex numbers are not supported",
+                        expr,
+                    );
                 }
-                _ => self.push(K::UnsupportedExpression, "this constant is not supported", expr),
+                _ => self.push(
+                    K::UnsupportedExpression,
+                    "this constant is not supported",
+                    expr,
+                ),
             },
             // D14: attributes of uniform values at any depth (`cfg.limits.upper`); lowering
             // reports an attribute of a number.
             E::Attribute(a) => self.expr(&a.value),
             E::Subscript(s) => {
-                if matches!(s.slice.as_ref(), E::Slice(_)) {
-                    self.push(K::UnsupportedExpression, "slices are not supported", expr);
-                } else {
-                    self.table(&s.value);
-                    self.expr(&s.slice);
+                self.table(&s.value);
+                match s.slice.as_ref() {
+                    // D18: a slice with constant bounds (lowering checks them).
+                    E::Slice(sl) => [&sl.lower, &sl.upper, &sl.step]
+                        .into_iter()
+                        .flatten()
+                        .for_each(|b| self.expr(b)),
+                    slice => self.expr(slice),
                 }
             }
             E::Name(_) => {}
-            E::ListComp(_) | E::SetComp(_) | E::DictComp(_) | E::GeneratorExp(_) => self.push(
+            // D18: a comprehension makes a list or dict (unrolled: lowering checks its iterables).
+            E::ListComp(_) | E::DictComp(_) | E::GeneratorExp(_) => self.comprehension(expr),
+            E::SetComp(_) | E::Set(_) => self.push(
                 K::UnsupportedExpression,
-                "a comprehension is supported only as the argument of sum, min, max, any or all over constant tables, ranges, zip and enumerate (it is unrolled); otherwise use a `for` loop",
+                "a set is supported only as a display on the right of `in`; use a tuple or list",
                 expr,
             ),
-            E::List(_) | E::Set(_) | E::Dict(_) => self.push(
-                K::UnsupportedExpression,
-                "containers are not supported in vectorized code",
-                expr,
-            ),
-            E::Tuple(_) => self.push(
-                K::UnsupportedExpression,
-                "tuples are supported only in assignments like `a, b = b, a`",
-                expr,
-            ),
+            // D18: a container the function makes (lowering checks how it is used).
+            E::List(ast::ExprList { elts, .. }) | E::Tuple(ast::ExprTuple { elts, .. }) => {
+                elts.iter().for_each(|e| match e {
+                    E::Starred(s) => self.expr(&s.value),
+                    e => self.expr(e),
+                });
+            }
+            E::Dict(d) => {
+                d.keys.iter().flatten().for_each(|k| self.expr(k));
+                d.values.iter().for_each(|v| self.expr(v));
+            }
             E::JoinedStr(_) | E::FormattedValue(_) => {
-                self.push(K::UnsupportedExpression, "f-strings are not supported in vectorized code", expr);
+                self.push(
+                    K::UnsupportedExpression,
+                    "f-strings are not supported in vectorized code",
+                    expr,
+                );
             }
             E::Await(_) | E::Yield(_) | E::YieldFrom(_) => {
-                self.push(K::UnsupportedExpression, "generators and coroutines are not supported", expr);
+                self.push(
+                    K::UnsupportedExpression,
+                    "generators and coroutines are not supported",
+                    expr,
+                );
             }
             E::Starred(_) | E::Slice(_) => {
-                self.push(K::UnsupportedExpression, "this expression is not supported", expr);
+                self.push(
+                    K::UnsupportedExpression,
+                    "this expression is not supported",
+                    expr,
+                );
             }
         }
+    }
+}
+
+/// Whether a loop or comprehension target is a name or (nested) tuples of names.
+fn names_only(t: &ast::Expr) -> bool {
+    match t {
+        ast::Expr::Name(_) => true,
+        ast::Expr::Tuple(tt) => tt.elts.iter().all(names_only),
+        _ => false,
     }
 }
 

@@ -31,7 +31,7 @@ pub use math::{
 };
 pub use op::{result_kind, result_shape, BinOp, CastOp, CmpOp, LogicOp, Op, OpKey, ScalarFn, UnOp};
 pub use types::{Kind, Shape, Value};
-pub use uniform::{ObjCmp, ObjLit, UniformOp};
+pub use uniform::{ElementTypes, ObjCmp, ObjLit, UniformOp};
 pub use walk::{
     insert_before, retain_insts, try_walk_steps, walk_blocks_mut, walk_insts, walk_insts_mut,
     walk_insts_rev, walk_steps, walk_steps_mut, Step,

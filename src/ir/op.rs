@@ -46,6 +46,24 @@ impl BinOp {
     pub fn is_shift(self) -> bool {
         matches!(self, BinOp::LShift | BinOp::RShift)
     }
+
+    /// The Python operator.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::FloorDiv => "//",
+            BinOp::Mod => "%",
+            BinOp::Pow => "**",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::LShift => "<<",
+            BinOp::RShift => ">>",
+        }
+    }
 }
 
 /// A comparison.
@@ -60,6 +78,18 @@ pub enum CmpOp {
 }
 
 impl CmpOp {
+    /// The Python operator.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+        }
+    }
+
     /// The comparison with its operands swapped: `a < b` is `b > a`.
     pub fn swapped(self) -> CmpOp {
         match self {

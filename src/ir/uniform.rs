@@ -58,10 +58,80 @@ pub enum UniformOp {
     Compare(ObjCmp),
     /// `isinstance(a, b)`.
     IsInstance,
+    /// `type(a)`, of a uniform value (D14: `type(mode) is str`).
+    TypeOf,
     /// `bool(a)`: the truth of a uniform value, for an `if`, `not`, `and`, `or`.
     Truth,
     /// `a` used as a number: a Python scalar of unknown kind (CPython semantics).
     Number,
+    /// D22: whether the Python type of every element of `a` (a per-element parameter, all of
+    /// whose elements have the type its dtype gives: bool, int or float) is one of these. What
+    /// `isinstance(x, int)` and `type(x) is float` ask of such a parameter, once per call.
+    ElementIs(ElementTypes),
+}
+
+/// A set of the Python types an element can have (D22): bool, int, float. `isinstance(x, int)`
+/// is `{bool, int}` (a bool is an int), `type(x) is int` is `{int}`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ElementTypes(u8);
+
+impl ElementTypes {
+    pub const BOOL: ElementTypes = ElementTypes(1);
+    pub const INT: ElementTypes = ElementTypes(2);
+    pub const FLOAT: ElementTypes = ElementTypes(4);
+    /// Every type an element can have.
+    pub const ALL: ElementTypes = ElementTypes(7);
+    /// No type an element can have (`isinstance(x, str)`).
+    pub const NONE: ElementTypes = ElementTypes(0);
+
+    /// The types in either set.
+    pub fn union(self, other: ElementTypes) -> ElementTypes {
+        ElementTypes(self.0 | other.0)
+    }
+
+    /// The types not in this set.
+    pub fn complement(self) -> ElementTypes {
+        ElementTypes(!self.0 & Self::ALL.0)
+    }
+
+    /// Whether `t` is in this set.
+    pub fn contains(self, t: ElementTypes) -> bool {
+        self.0 & t.0 == t.0
+    }
+
+    /// The set's types by their Python names, in the order bool, int, float.
+    pub fn names(self) -> Vec<&'static str> {
+        [
+            (Self::BOOL, "bool"),
+            (Self::INT, "int"),
+            (Self::FLOAT, "float"),
+        ]
+        .into_iter()
+        .filter(|(t, _)| self.contains(*t))
+        .map(|(_, n)| n)
+        .collect()
+    }
+
+    /// The Python type of an element named `name` (`bool`, `int`, `float`).
+    pub fn of_name(name: &str) -> Option<ElementTypes> {
+        match name {
+            "bool" => Some(Self::BOOL),
+            "int" => Some(Self::INT),
+            "float" => Some(Self::FLOAT),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Debug for ElementTypes {
+    /// `bool|int`, as the IR prints it (the fuzz model reads it back).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names = self.names();
+        if names.is_empty() {
+            return write!(f, "none");
+        }
+        write!(f, "{}", names.join("|"))
+    }
 }
 
 impl UniformOp {
@@ -69,7 +139,11 @@ impl UniformOp {
     pub fn gives_object(&self) -> bool {
         !matches!(
             self,
-            UniformOp::Compare(_) | UniformOp::IsInstance | UniformOp::Truth | UniformOp::Number
+            UniformOp::Compare(_)
+                | UniformOp::IsInstance
+                | UniformOp::Truth
+                | UniformOp::Number
+                | UniformOp::ElementIs(_)
         )
     }
 }

@@ -16,7 +16,7 @@
 use super::constant::const_kind;
 use super::op::{result_kind, Op};
 use super::types::{Kind, Shape, Value};
-use super::{try_walk_steps, Block, Function, Inst, Step};
+use super::{try_walk_steps, Block, Function, Inst, Step, UniformOp};
 
 /// How much of the kind invariants holds after a pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -261,7 +261,9 @@ impl<'f> Verifier<'f> {
                 "{dst} is marked scalar but its operation makes an array"
             ));
         }
-        if info.shape == Shape::Scalar && !is_placeholder {
+        // D22: the element type of a parameter is read from its dtype, once per call.
+        let reads_dtype = matches!(op, Op::Uniform(UniformOp::ElementIs(_), _));
+        if info.shape == Shape::Scalar && !is_placeholder && !reads_dtype {
             for a in op.operands() {
                 if self.shape(a) == Shape::Array && !self.is_const(a) {
                     return Err(format!("the scalar {dst} reads the array {a}"));

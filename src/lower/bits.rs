@@ -18,6 +18,10 @@ impl Lowerer<'_> {
         b: Value,
         e: &ast::Expr,
     ) -> R<Value> {
+        // D20: TypeError on the lanes where an operand is None.
+        let symbol = op.symbol();
+        let ab = self.open_nones(frame, &[a, b], |t| format!("{} {symbol} {}", t[0], t[1]), e)?;
+        let (a, b) = (ab[0], ab[1]);
         if op.is_bitwise() || op.is_shift() {
             self.int_operands(frame, &[a, b], e)?;
         }
@@ -25,7 +29,13 @@ impl Lowerer<'_> {
     }
 
     /// `~a`.
-    pub(in crate::lower) fn invert(&mut self, frame: &Frame, a: Value, e: &ast::Expr) -> R<Value> {
+    pub(in crate::lower) fn invert(
+        &mut self,
+        frame: &mut Frame,
+        a: Value,
+        e: &ast::Expr,
+    ) -> R<Value> {
+        let a = self.open_nones(frame, &[a], |t| format!("~{}", t[0]), e)?[0];
         self.int_operands(frame, &[a], e)?;
         Ok(self.emit(Op::Unary(UnOp::Invert, a)))
     }

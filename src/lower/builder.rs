@@ -168,12 +168,19 @@ impl Lowerer<'_> {
         self.error(kind, message, frame.source, start, end);
     }
 
-    /// `where(c, a, b)`.
+    /// `where(c, a, b)`; between bools, with a constant side, the logic it is (`where(c, True,
+    /// b)` is `c | b`): the masks of the lanes that assigned a name merge so (D20).
     pub(in crate::lower) fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
         if let Some(t) = self.select_tuples(c, a, b) {
             return t;
         }
-        self.emit(Op::Select(c, a, b))
+        let bools = [c, a, b].iter().all(|&v| self.kind(v) == Kind::Bool);
+        match (bools, self.const_of(a), self.const_of(b)) {
+            (true, Some(Const::Bool(true)), Some(Const::Bool(false))) => c,
+            (true, Some(Const::Bool(true)), None) => self.emit(Op::Logic(LogicOp::Or, c, b)),
+            (true, None, Some(Const::Bool(false))) => self.emit(Op::Logic(LogicOp::And, c, a)),
+            _ => self.emit(Op::Select(c, a, b)),
+        }
     }
 
     /// The conjunction of two optional masks (None is every lane).

@@ -49,45 +49,50 @@ impl Lowerer<'_> {
                 let Some(op) = binop(&b.op) else {
                     return Err(());
                 };
+                if let Some(joined) = self.container_binop(frame, op, (l, r), e) {
+                    return joined;
+                }
                 self.binary_at(frame, op, l, r, e)?
             }
             E::UnaryOp(u) => {
                 let a = self.expr(frame, &u.operand);
                 match u.op {
-                    ast::UnaryOp::USub => self.emit(Op::Unary(UnOp::Neg, a)),
-                    ast::UnaryOp::UAdd => self.emit(Op::Unary(UnOp::Pos, a)),
+                    ast::UnaryOp::USub => {
+                        let a = self.open_nones(frame, &[a], |t| format!("-{}", t[0]), e)?[0];
+                        self.emit(Op::Unary(UnOp::Neg, a))
+                    }
+                    ast::UnaryOp::UAdd => {
+                        let a = self.open_nones(frame, &[a], |t| format!("+{}", t[0]), e)?[0];
+                        self.emit(Op::Unary(UnOp::Pos, a))
+                    }
                     ast::UnaryOp::Not => self.not(a),
                     ast::UnaryOp::Invert => self.invert(frame, a, e)?,
                 }
             }
-            E::BoolOp(b) => {
-                let and = matches!(b.op, ast::BoolOp::And);
-                let mut acc = self.expr(frame, &b.values[0]);
-                for operand in &b.values[1..] {
-                    // Python evaluates the operand only on the lanes the ones before left
-                    // undecided: what raises there (D11) or runs element by element (D19, D23)
-                    // holds on those lanes only.
-                    let rhs = if self.may_raise(operand) {
-                        let t = self.truth(acc);
-                        let undecided = if and { t } else { self.not(t) };
-                        self.on_lanes(frame, undecided, |l, frame| l.expr(frame, operand))
-                    } else {
-                        self.expr(frame, operand)
-                    };
-                    acc = self.bool_op(and, acc, rhs);
-                }
-                acc
-            }
+            E::BoolOp(b) => self.bool_chain(frame, b),
             E::Compare(c) => self.compare(frame, c)?,
             E::IfExp(i) => self.ternary(frame, i),
             E::Call(c) => self.call(frame, c)?,
             E::Attribute(a) => self.math_constant(frame, a, e)?,
             E::Subscript(s) => self.subscript(frame, s, e)?,
-            E::Tuple(_) | E::List(_) => {
+            // D18: a container the function makes.
+            E::Tuple(_) | E::List(_) | E::Dict(_) | E::ListComp(_) | E::DictComp(_) => {
+                self.display(frame, e)?
+            }
+            E::Set(_) | E::SetComp(_) => {
                 self.error_at(
                     frame,
                     DiagnosticKind::UnsupportedExpression,
-                    "a tuple or list here is supported only as the argument of math.fsum, or of a call run element by element (fallback=\"calls\", D23)".into(),
+                    "a set is supported only on the right of `in`; use a tuple or list".into(),
+                    e,
+                );
+                return Err(());
+            }
+            E::GeneratorExp(_) => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnsupportedExpression,
+                    "a generator expression is supported as the argument of sum, min, max, any, all, list() or tuple(); use a list comprehension".into(),
                     e,
                 );
                 return Err(());
@@ -121,6 +126,9 @@ impl Lowerer<'_> {
 
     /// A comparison chain: `a < b < c` is `a < b and b < c`.
     fn compare(&mut self, frame: &mut Frame, c: &ast::ExprCompare) -> R<Value> {
+        if let Some(test) = self.type_compare(frame, c) {
+            return test;
+        }
         let mut left = self.expr(frame, &c.left);
         let mut acc: Option<Value> = None;
         for (op, right) in c.ops.iter().zip(&c.comparators) {
@@ -143,11 +151,15 @@ impl Lowerer<'_> {
                 Some(prev) => self.on_lanes(frame, prev, |l, frame| l.expr(frame, right)),
                 None => self.expr(frame, right),
             };
-            let cmp = match self.object_compare(frame, op, left, r, c)? {
-                Some(cmp) => cmp,
-                None => {
-                    let op = Self::numeric_cmp(op).ok_or(())?;
-                    self.emit(Op::Compare(op, left, r))
+            let cmp = if let Some(cmp) = self.none_compare(frame, op, left, r, c)? {
+                cmp
+            } else {
+                match self.object_compare(frame, op, left, r, c)? {
+                    Some(cmp) => cmp,
+                    None => {
+                        let op = Self::numeric_cmp(op).ok_or(())?;
+                        self.emit(Op::Compare(op, left, r))
+                    }
                 }
             };
             acc = Some(match acc {
@@ -208,6 +220,27 @@ impl Lowerer<'_> {
         out
     }
 
+    /// `a and b and ...` / `a or b or ...` (D2): each operand after the first is lowered on
+    /// the lanes CPython evaluates it on (those the operands before let through, `on_lanes`), so
+    /// what it raises (D11: a helper's raise, an index outside a list, None in arithmetic, D20)
+    /// or runs element by element (D19, D23) holds there only.
+    fn bool_chain(&mut self, frame: &mut Frame, b: &ast::ExprBoolOp) -> Value {
+        let is_and = matches!(b.op, ast::BoolOp::And);
+        let mut acc = self.expr(frame, &b.values[0]);
+        for operand in &b.values[1..] {
+            // A constant that decides the result: Python never evaluates the rest
+            // (`isinstance(x, str) and x.lower() == "a"` of a number, D22).
+            if self.const_of(acc).is_some_and(|c| truthy(&c) != is_and) {
+                break;
+            }
+            let t = self.truth(acc);
+            let go_on = if is_and { t } else { self.not(t) };
+            let rhs = self.on_lanes(frame, go_on, |l, frame| l.expr(frame, operand));
+            acc = self.bool_op(is_and, acc, rhs);
+        }
+        acc
+    }
+
     /// A ternary: only the taken side for a constant condition; else both, merged (D1, D4).
     fn ternary(&mut self, frame: &mut Frame, i: &ast::ExprIfExp) -> Value {
         let test = self.expr(frame, &i.test);
@@ -262,12 +295,15 @@ impl Lowerer<'_> {
     /// `T[i]`: a constant table indexed (`tables`), or an item of a tuple result (`tuples`).
     fn subscript(&mut self, frame: &mut Frame, s: &ast::ExprSubscript, e: &ast::Expr) -> R<Value> {
         let t = self.table(frame, &s.value, e, false)?;
+        if let ast::Expr::Slice(sl) = s.slice.as_ref() {
+            return self.container_slice(frame, t, sl, e);
+        }
         let i = self.expr(frame, &s.slice);
         if self.is_object(t) {
             return self.object_item(frame, t, i, e);
         }
-        if let Some(item) = self.tuple_item(frame, t, self.const_of(i), e) {
-            return Ok(item);
+        if let Some(item) = self.container_index(frame, t, (&s.slice, i), e) {
+            return item;
         }
         if self.const_of(t).is_none() && self.is_declared_param(frame, &s.value, t) {
             // D15: a table a caller may pass is not frozen, whatever its default.
@@ -300,6 +336,12 @@ impl Lowerer<'_> {
     /// Python's truth value of `v` per lane (D4 revised): `v != 0` for a number array (NaN is
     /// true, -0.0 false); a boolean, or a Python scalar (whose truth Python decides once), as is.
     pub(in crate::lower) fn truth(&mut self, v: Value) -> Value {
+        if let Some(t) = self.container_truth(v) {
+            return t;
+        }
+        if let Some(t) = self.none_truth(v) {
+            return t;
+        }
         let v = self.object_truth(v);
         if self.kind(v) == Kind::Bool || self.shape(v) == Shape::Scalar {
             v
@@ -310,6 +352,8 @@ impl Lowerer<'_> {
 
     /// `not a` (D2).
     pub(in crate::lower) fn not(&mut self, a: Value) -> Value {
+        let a = self.container_truth(a).unwrap_or(a);
+        let a = self.none_truth(a).unwrap_or(a);
         let a = self.object_truth(a);
         if self.kind(a) == Kind::Bool {
             self.emit(Op::Unary(UnOp::Not, a))

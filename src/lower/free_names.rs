@@ -102,6 +102,11 @@ impl Lowerer<'_> {
                 self.assume(frame, name, AssumedBinding::MathMember(m.clone()));
                 Callee::Math(m)
             }
+            Some(Binding::NumpyMember(m)) => {
+                // D16: a NumPy function imported by name is the module's function.
+                self.assume(frame, name, AssumedBinding::NumpyMember(m.clone()));
+                Callee::Numpy(m)
+            }
             Some(Binding::Function(fs)) => {
                 let line = fs.first_line;
                 let binding = match (
@@ -116,6 +121,11 @@ impl Lowerer<'_> {
                             sha256: sha256.clone(),
                         }
                     }
+                    (Some(Binding::Unresolved(module)), None) => AssumedBinding::StdlibFunction {
+                        name: short_name(&fs.name),
+                        module: module.clone(),
+                        text_sha256: crate::host::cache::sha256_hex(fs.text().as_bytes()),
+                    },
                     _ => AssumedBinding::Function {
                         name: short_name(&fs.name),
                         line,
@@ -127,6 +137,9 @@ impl Lowerer<'_> {
             Some(Binding::Bisect(which)) => {
                 self.assume(frame, name, AssumedBinding::Bisect(which.clone()));
                 Callee::Bisect(which)
+            }
+            Some(Binding::NumbersClass(class)) => {
+                return self.numbers_class_called(frame, name, &class, c)
             }
             Some(Binding::OpaqueCallable(what)) => {
                 if self.opts.fallback {
@@ -176,6 +189,7 @@ impl Lowerer<'_> {
                 Binding::MathModule
                 | Binding::NumpyModule
                 | Binding::BisectModule
+                | Binding::NumbersModule
                 | Binding::Namespace(_),
             ) => {
                 self.error_at(
@@ -304,15 +318,25 @@ impl Lowerer<'_> {
         name: &str,
         node: &ast::Expr,
     ) -> Value {
-        match frame.vars.get(name).or_else(|| {
+        let var = frame.vars.get(name).copied().or_else(|| {
             if frame.locals.contains(name) {
                 None
             } else {
-                frame.outer.get(name)
+                frame.outer.get(name).copied()
             }
-        }) {
-            Some(Var::Def(v)) if !self.loops.is_undefined_phi(*v) => return *v,
+        });
+        // D20: lanes that never assigned it raise UnboundLocalError there.
+        if self.tracks(name) && (var.is_some() || frame.locals.contains(name)) {
+            if let Some(read) = self.read_tracked(frame, name, var, node) {
+                return read.unwrap_or_else(|()| self.poison());
+            }
+        }
+        match var {
+            Some(Var::Def(v)) if !self.loops.is_undefined_phi(v) => return v,
             Some(Var::Def(_)) | Some(Var::MaybeUndef) => {
+                // Lowered again with the name tracked (D20, `Lowerer::lower`); reported if a
+                // frame cannot track it.
+                self.note_unbound_read(name);
                 self.error_at(
                     frame,
                     DiagnosticKind::MaybeUndefined,
@@ -324,6 +348,7 @@ impl Lowerer<'_> {
             None => {}
         }
         if frame.locals.contains(name) {
+            self.note_unbound_read(name);
             self.error_at(
                 frame,
                 DiagnosticKind::MaybeUndefined,
@@ -358,6 +383,12 @@ impl Lowerer<'_> {
                 }
                 self.not_a_value(frame, name, &format!("the function `math.{m}`"), node)
             }
+            Some(Binding::NumpyMember(m)) => {
+                // D16: `from numpy import pi`.
+                self.assume(frame, name, AssumedBinding::NumpyMember(m.clone()));
+                self.numpy_constant(frame, &m, node)
+                    .unwrap_or_else(|()| self.poison())
+            }
             Some(Binding::Array) => {
                 let param = self.hidden_param(Hidden::Array(name.to_string()));
                 let v = self.emit_hint(Op::Param(param), Some(name.to_string()));
@@ -374,6 +405,12 @@ impl Lowerer<'_> {
             Some(Binding::NumpyModule) => self.not_a_value(frame, name, "the `numpy` module", node),
             Some(Binding::BisectModule) => {
                 self.not_a_value(frame, name, "the `bisect` module", node)
+            }
+            Some(Binding::NumbersModule) => {
+                self.not_a_value(frame, name, "the `numbers` module", node)
+            }
+            Some(Binding::NumbersClass(c)) => {
+                self.not_a_value(frame, name, &format!("the class `numbers.{c}`"), node)
             }
             Some(Binding::Namespace(_)) => {
                 self.not_a_value(frame, name, "a module or a class used as a namespace", node)

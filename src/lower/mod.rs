@@ -45,7 +45,7 @@ use rustpython_parser::ast;
 
 use crate::diagnostics::{Diagnostic, DiagnosticKind, SourceId, SourceText};
 use crate::env::{AssumedBinding, Env, Hidden};
-use crate::frontend::extract::{self, span, ParsedFunction};
+use crate::frontend::extract::{self, ParsedFunction};
 use crate::frontend::validate;
 use crate::ir::{Block, Const, Function, Op, ParamMode, Raises, UniformOp, Value};
 use crate::Map as HashMap;
@@ -53,6 +53,7 @@ use crate::Map as HashMap;
 use free_names::Resolved;
 
 pub use calls::callee::CalleeFn;
+pub use calls::numpy::table::{numpy_name, numpy_names_markdown, NumpyName, NUMPY_NAMES};
 pub use exceptions::classes::builtin_mro;
 
 /// Options that shape the generated code (part of every cache key).
@@ -180,6 +181,7 @@ pub struct Lowerer<'s> {
     exceptions: exceptions::ExceptionState,
     calls: calls::CallState,
     values: values::ValueState,
+    control: control::ControlState,
 }
 
 type R<T> = Result<T, ()>;
@@ -235,29 +237,37 @@ impl<'s> Lowerer<'s> {
             exceptions: exceptions::ExceptionState::default(),
             calls: calls::CallState::default(),
             values: values::ValueState::default(),
+            control: control::ControlState::default(),
         }
     }
 
     /// Lowers `func` with free names from `env`. Diagnostics accumulate in `self.diags`.
-    pub fn lower(self, func: &ParsedFunction, env: &Env) -> (Option<Lowered>, Vec<Diagnostic>) {
-        let Lowerer { sources, opts, .. } = self;
-        let mark = sources.len();
+    pub fn lower(mut self, func: &ParsedFunction, env: &Env) -> (Option<Lowered>, Vec<Diagnostic>) {
+        let mark = self.sources.len();
+        let mut tracked = BTreeSet::new();
         let (mut out_of_line, mut levels) = (false, calls::elementwise::recursion::MAX_LEVELS);
         loop {
-            sources.truncate(mark);
-            let mut l = Lowerer::new(&mut *sources, opts);
-            l.calls = calls::CallState::attempt(out_of_line, levels);
-            l.lower_function(func, env);
-            if l.calls.over_budget() && !out_of_line {
-                // D7: inlining every helper call would grow past the budget; start over with
-                // helpers lowered on their own and called (`callee.rs`).
-                out_of_line = true;
-            } else if l.calls.recursion_over_budget() && levels > 0 {
-                // D19: the inlined levels of a recursion outgrew their budget: fewer.
-                levels /= 2;
-            } else {
-                return l.finish();
+            self.calls = calls::CallState::attempt(out_of_line, levels);
+            self.control.unbound.tracked.clone_from(&tracked);
+            self.lower_function(func, env);
+            // D7: inlining every helper call would grow past the budget; start over with
+            // helpers lowered on their own and called (`callee.rs`).
+            let over = !out_of_line && self.calls.over_budget();
+            // D19: the inlined levels of a recursion outgrew their budget: fewer.
+            let fewer = !over && levels > 0 && self.calls.recursion_over_budget();
+            // D20: names some lanes may read unassigned; start over with a flag for each.
+            let more = !self.control.unbound.found.is_subset(&tracked);
+            if !over && !fewer && !more {
+                return self.finish();
             }
+            out_of_line |= over;
+            if fewer {
+                levels /= 2;
+            }
+            tracked.extend(std::mem::take(&mut self.control.unbound.found));
+            self.sources.truncate(mark);
+            let opts = self.opts;
+            self = Lowerer::new(self.sources, opts);
         }
     }
 
@@ -286,14 +296,16 @@ impl<'s> Lowerer<'s> {
             match self.f.mode(i) {
                 ParamMode::Optional => {
                     self.values.add_optional_param(v, i);
+                    self.add_type_exact(v);
                 }
                 ParamMode::Uniform => {
                     self.values.add_uniform_arg(v);
                 }
-                ParamMode::Number => {}
+                ParamMode::Number => self.add_type_exact(v),
             }
             frame.vars.insert(p.clone(), Var::Def(v));
         }
+        self.start_unbound(&mut frame);
         self.calls.enter_compiled(identity(func, self.sources), env);
         self.body(&mut frame, &func.body);
         let ret = self.finish_function(&mut frame, func);
@@ -310,7 +322,10 @@ impl<'s> Lowerer<'s> {
     /// What [`Self::lower_function`] lowered, or its diagnostics.
     fn finish(mut self) -> (Option<Lowered>, Vec<Diagnostic>) {
         let mut diags = std::mem::take(&mut self.diags);
-        if !diags.is_empty() {
+        // A name deferred to the live compile wins over diagnostics: they may come of the
+        // poisoned value standing for it (`l.append(L0(0))` then `l[0]` read a list left
+        // empty), and the decorator reports what holds (D8: static compilation defers).
+        if !diags.is_empty() && self.names.deferred.is_empty() {
             // A helper inlined at several calls (a recursion's levels, D19) reports once.
             let mut seen = vec![];
             diags.retain(|d| {
@@ -362,47 +377,34 @@ impl<'s> Lowerer<'s> {
         }
     }
 
-    /// The function's result: its returns chained, or an error when it can fall off its end.
+    /// The function's result: its returns chained. A lane that ends without returning raises
+    /// (D20: an array cannot hold the None it returns), so every lane has left by a return or
+    /// a raise.
     fn finish_function(&mut self, frame: &mut Frame, func: &ParsedFunction) -> Value {
-        match frame.flow.done {
-            Done::Always => {
-                let returns = frame.flow.returns.clone();
-                if let Some(code) = self.raise_chain(&returns, true) {
-                    // An array code has the shape of every parameter, so that `_vec_raises`
-                    // names the element CPython's loop raises at; a Python int code (a check of
-                    // uniform values, D14) is every lane's, checked in a Python `if`
-                    // (codegen/stmts.rs).
-                    let code = if self.f.info(code).shape == crate::ir::Shape::Scalar {
-                        code
-                    } else {
-                        self.emit(Op::Broadcast(code))
-                    };
-                    self.f.raises = Some(Raises {
-                        code,
-                        sites: self.exceptions.take_sites(),
-                        nan: self.opts.nan_on_raise,
-                    });
-                }
-                // A function that raises on every path returns nothing: any value will do.
-                self.chain(&returns)
-                    .unwrap_or_else(|| self.konst(Const::Float(0.0)))
-            }
-            _ => {
-                let end = func.body.last().map_or(func.end, |s| span(s).1);
-                let start = func.body.last().map_or(func.start, |s| span(s).0);
-                self.error(
-                    DiagnosticKind::MissingReturn,
-                    format!(
-                        "`{}` can reach the end of its body without returning (it would return None on those elements); add a final `return`",
-                        func.name
-                    ),
-                    frame.source,
-                    start,
-                    end,
-                );
-                self.poison()
+        if let Some(last) = func.body.last() {
+            if !frame.flow.ended() {
+                self.fall_off_end(frame, last);
             }
         }
+        let returns = frame.flow.returns.clone();
+        if let Some(code) = self.raise_chain(&returns, true) {
+            // An array code has the shape of every parameter, so that `_vec_raises` names the
+            // element CPython's loop raises at; a Python int code (a check of uniform values,
+            // D14) is every lane's, checked in a Python `if` (codegen/stmts.rs).
+            let code = if self.f.info(code).shape == crate::ir::Shape::Scalar {
+                code
+            } else {
+                self.emit(Op::Broadcast(code))
+            };
+            self.f.raises = Some(Raises {
+                code,
+                sites: self.exceptions.take_sites(),
+                nan: self.opts.nan_on_raise,
+            });
+        }
+        // A function that raises on every path returns nothing: any value will do.
+        self.chain(&returns)
+            .unwrap_or_else(|| self.konst(Const::Float(0.0)))
     }
 
     /// Lowers a statement list, stopping after a return (or loop exit) that covers every lane.
@@ -453,9 +455,15 @@ mod tests {
     use crate::pipeline::testing::errors;
 
     #[test]
-    fn a_function_must_return_on_every_path() {
-        let e = errors("def f(x):\n    if x > 0.0:\n        return 1.0\n");
-        assert!(e.iter().any(|m| m.contains("without returning")), "{e:?}");
+    fn a_lane_that_ends_without_returning_raises() {
+        // D20: an array cannot hold the None it returns; the error names the element.
+        let c =
+            crate::pipeline::testing::compiled("def f(x):\n    if x > 0.0:\n        return 1.0\n");
+        assert!(
+            c.source.contains("returned None for this element"),
+            "{}",
+            c.source
+        );
     }
 
     #[test]

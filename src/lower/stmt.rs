@@ -8,6 +8,7 @@ use rustpython_parser::ast;
 use crate::diagnostics::DiagnosticKind;
 use crate::frontend::extract;
 use crate::ir::Value;
+use crate::lower::control::unbound::returns_none;
 use crate::lower::expr::binop;
 use crate::lower::{Done, Frame, LocalFn, Lowerer, Var};
 
@@ -36,24 +37,30 @@ impl Lowerer<'_> {
                     self.assign(frame, n.id.as_str(), v);
                 }
             }
-            S::AugAssign(a) => {
-                if let ast::Expr::Name(n) = a.target.as_ref() {
-                    let cur = self.read_name(frame, n.id.as_str(), &a.target);
-                    let rhs = self.expr(frame, &a.value);
-                    let v = match binop(&a.op) {
-                        Some(op) => self
-                            .binary_at(frame, op, cur, rhs, &a.value)
-                            .unwrap_or_else(|()| self.poison()),
-                        None => self.poison(),
-                    };
-                    self.assign(frame, n.id.as_str(), v);
-                }
-            }
+            S::AugAssign(a) => self.aug_assign(frame, a),
             S::Return(r) => {
+                // D20: None per lane (an error naming the element in the marked function).
+                if returns_none(r.value.as_deref()) {
+                    self.return_none(frame, stmt);
+                    return;
+                }
                 let Some(value) = &r.value else { return };
                 let v = match value.as_ref() {
                     ast::Expr::Tuple(t) => self.tuple_return(frame, t, stmt),
                     _ => self.expr(frame, value),
+                };
+                if self.calls.in_compiled_function() && self.is_mutable_container(v) {
+                    // D18: an element of an array is a number, never a list.
+                    self.container_error_at(frame, "a list or dict cannot be an element of the result: return a number, or several as a tuple (D13)", value.as_ref());
+                    return;
+                }
+                let v = if self.calls.in_compiled_function() {
+                    match self.returned_value(frame, v, stmt) {
+                        Ok(v) => v,
+                        Err(()) => return,
+                    }
+                } else {
+                    v
                 };
                 self.note_return_site(frame, v, stmt);
                 self.do_return(frame, v);
@@ -134,8 +141,51 @@ impl Lowerer<'_> {
             match t {
                 ast::Expr::Name(n) => self.assign(frame, n.id.as_str(), v),
                 ast::Expr::Tuple(tt) => self.unpack(frame, tt, v, t),
+                // D18: an item of a list or dict the function made.
+                ast::Expr::Subscript(s) => self.store_item(frame, s, v, None),
                 _ => {}
             }
+        }
+    }
+
+    /// `name op= value`, and `c[k] op= value` on an item of a container (D18); `a += seq` on a
+    /// list extends it in place (every name bound to it sees the items).
+    fn aug_assign(&mut self, frame: &mut Frame, a: &ast::StmtAugAssign) {
+        let Some(op) = binop(&a.op) else { return };
+        match a.target.as_ref() {
+            ast::Expr::Name(n) => {
+                let cur = self.read_name(frame, n.id.as_str(), &a.target);
+                let rhs = self.expr(frame, &a.value);
+                if let Some(extended) = self.extend_in_place(frame, op, cur, rhs, &a.value) {
+                    if let Ok(v) = extended {
+                        self.assign(frame, n.id.as_str(), v);
+                    }
+                    return;
+                }
+                let v = match self.container_binop(frame, op, (cur, rhs), &a.value) {
+                    Some(joined) => joined,
+                    None => self.binary_at(frame, op, cur, rhs, &a.value),
+                }
+                .unwrap_or_else(|()| self.poison());
+                self.assign(frame, n.id.as_str(), v);
+            }
+            ast::Expr::Subscript(s) => {
+                // The container and the index are evaluated once, as CPython does.
+                let key = self.expr(frame, &s.slice);
+                let t = self.table(frame, &s.value, &a.target, false);
+                let cur = t.and_then(|t| {
+                    match self.container_index(frame, t, (&s.slice, key), &a.target) {
+                        Some(item) => item,
+                        None => self.table_index(frame, t, key, &a.target),
+                    }
+                });
+                let rhs = self.expr(frame, &a.value);
+                let v = cur
+                    .and_then(|cur| self.binary_at(frame, op, cur, rhs, &a.value))
+                    .unwrap_or_else(|()| self.poison());
+                self.store_item(frame, s, v, Some(key));
+            }
+            _ => {}
         }
     }
 
@@ -166,6 +216,7 @@ impl Lowerer<'_> {
             self.f.values[v.index()].hint = Some(name.to_string());
         }
         frame.vars.insert(name.to_string(), Var::Def(v));
+        self.mark_bound(frame, name);
     }
 }
 

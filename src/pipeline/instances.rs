@@ -158,7 +158,7 @@ fn array_result(func: &mut Function) {
 
 #[cfg(test)]
 mod tests {
-    use crate::env::{Binding, FunctionSource};
+    use crate::env::{Binding, FunctionCode, FunctionSource};
     use crate::pipeline::testing::{env, ir_after_with};
     use crate::pipeline::Options;
 
@@ -173,7 +173,7 @@ mod tests {
                     format!("h{}(x) + h{}(x)", i + 1, i + 1)
                 };
                 let fs = FunctionSource {
-                    source: format!("def h{i}(x):\n    return {body}\n"),
+                    code: FunctionCode::Text(format!("def h{i}(x):\n    return {body}\n")),
                     path: "helpers.py".into(),
                     first_line: 1 + 3 * i,
                     name: format!("h{i}"),
@@ -219,9 +219,11 @@ mod tests {
     fn each_instance_is_made_once() {
         let env = fan_out(25, "x * 0.5 if x > 1.0 else x");
         let req = crate::pipeline::Request {
-            source: "def f(x):\n    return h0(x) - h0(x * 2.0)\n",
-            path: "t.py",
-            first_line: 1,
+            input: crate::frontend::Input::Text {
+                source: "def f(x):\n    return h0(x) - h0(x * 2.0)\n",
+                path: "t.py",
+                first_line: 1,
+            },
             name: "f",
             env: &env,
             options: Options::default(),

@@ -41,9 +41,11 @@ fn request<'a>(source: &'a str, env: &'a Env, options: Options) -> Request<'a> {
         .and_then(|s| s.split('(').next())
         .expect("a test function starts with `def name(`");
     Request {
-        source: source.trim_start(),
-        path: "test.py",
-        first_line: 1,
+        input: crate::frontend::Input::Text {
+            source: source.trim_start(),
+            path: "test.py",
+            first_line: 1,
+        },
         name,
         env,
         options,

@@ -15,10 +15,10 @@ use std::collections::BTreeSet;
 use crate::Map as HashMap;
 
 use crate::analysis::kinds::{infer_kinds_with, CallKinds};
-use crate::ir::eval::fold_op;
+use crate::ir::eval::{fold_op, truthy};
 use crate::ir::{
-    const_kind, walk_insts, walk_insts_mut, Block, CastOp, Const, Function, Inst, Kind, LogicOp,
-    Op, UnOp, Value,
+    const_kind, walk_insts, Block, CastOp, Const, ElementTypes, Function, Inst, Kind, LogicOp, Op,
+    UnOp, UniformOp, Value,
 };
 
 /// Folds and simplifies `func`, leaving every value's kind recomputed for `params` (a call's
@@ -43,6 +43,8 @@ struct Facts {
     carried: BTreeSet<Value>,
     /// The float merges with an int or bool input (item 8: they hold ints as float64).
     holds_ints: BTreeSet<Value>,
+    /// The values of the parameters (their kinds are the body's whatever folding does).
+    params: BTreeSet<Value>,
 }
 
 /// The values of `func` that merge an int or bool into a float (a `select`, a loop phi, an
@@ -129,12 +131,30 @@ fn walk(func: &mut Function, reads: Reads) {
         Reads::Kinds => float_merges_of_ints(func, &body),
         Reads::Constants => BTreeSet::new(),
     };
+    let mut params = BTreeSet::new();
+    walk_insts(&body, &mut |inst| {
+        if let Inst::Let {
+            dst,
+            op: Op::Param(_),
+        } = inst
+        {
+            params.insert(*dst);
+        }
+    });
     let reads = Facts {
         reads,
         carried,
         holds_ints,
+        params,
     };
-    fold_block(func, &mut body, &mut consts, &mut map, &reads);
+    fold_block(
+        func,
+        &mut body,
+        &mut consts,
+        &mut map,
+        &reads,
+        &mut BTreeSet::new(),
+    );
     func.body = body;
     super::rename_all(func, &map);
 }
@@ -145,33 +165,91 @@ fn fold_block(
     consts: &mut HashMap<Value, Const>,
     map: &mut HashMap<Value, Value>,
     reads: &Facts,
+    decided: &mut BTreeSet<Value>,
 ) {
-    walk_insts_mut(block, &mut |inst| match inst {
-        Inst::Let { dst, op } => {
-            *op = op.map_operands(|v| super::resolve(map, v));
-            if let Op::Const(c) = op {
-                consts.insert(*dst, c.clone());
-                return;
+    let mut out = Vec::with_capacity(block.insts.len());
+    for mut inst in std::mem::take(&mut block.insts) {
+        match &mut inst {
+            Inst::Let { dst, op } => {
+                *op = op.map_operands(|v| super::resolve(map, v));
+                if let Op::Const(c) = op {
+                    consts.insert(*dst, c.clone());
+                    out.push(inst);
+                    continue;
+                }
+                let folded = match element_is(func, op, reads) {
+                    Some(c) => Some(c),
+                    None => fold_op(op, &|v| consts.get(&v).cloned()),
+                };
+                if let Some(c) = folded {
+                    // D22: a test of an element type, or an operation on one (`not`, `and`).
+                    if matches!(op, Op::Uniform(UniformOp::ElementIs(_), _))
+                        || op.operands().iter().any(|v| decided.contains(v))
+                    {
+                        decided.insert(*dst);
+                    }
+                    func.values[dst.index()].kind = const_kind(&c);
+                    consts.insert(*dst, c.clone());
+                    *op = Op::Const(c);
+                } else if let Some(v) = simplify(func, op, &|v| consts.get(&v).cloned(), reads) {
+                    map.insert(*dst, v);
+                }
             }
-            let folded = fold_op(op, &|v| consts.get(&v).cloned());
-            if let Some(c) = folded {
-                func.values[dst.index()].kind = const_kind(&c);
-                consts.insert(*dst, c.clone());
-                *op = Op::Const(c);
-                return;
+            Inst::Loop { phis, body, .. } => {
+                for phi in phis.iter_mut() {
+                    phi.init = super::resolve(map, phi.init);
+                }
+                // Phis vary per iteration: never constants, even when initialised by one.
+                fold_block(func, body, consts, map, reads, decided);
             }
-            if let Some(v) = simplify(func, op, &|v| consts.get(&v).cloned(), reads) {
-                map.insert(*dst, v);
+            Inst::If {
+                cond,
+                then,
+                other,
+                outs,
+            } => {
+                *cond = super::resolve(map, *cond);
+                // D22: a test of an element type this body decides (the float body's parameters
+                // are float64): only the side Python takes is left, in place, so its result's
+                // kind is not merged with the other side's (`return x + 1` of an int).
+                if let (true, Some(taken)) = (decided.contains(cond), consts.get(cond).map(truthy))
+                {
+                    let side = if taken { then } else { other };
+                    fold_block(func, side, consts, map, reads, decided);
+                    for o in outs.iter() {
+                        let v = super::resolve(map, if taken { o.then } else { o.other });
+                        map.insert(o.dst, v);
+                    }
+                    out.append(&mut side.insts);
+                    continue;
+                }
+                fold_block(func, then, consts, map, reads, decided);
+                fold_block(func, other, consts, map, reads, decided);
             }
         }
-        // Phis vary per iteration: never constants, even when initialised by one.
-        Inst::Loop { phis, .. } => {
-            for phi in phis.iter_mut() {
-                phi.init = super::resolve(map, phi.init);
-            }
-        }
-        Inst::If { cond, .. } => *cond = super::resolve(map, *cond),
-    });
+        out.push(inst);
+    }
+    block.insts = out;
+}
+
+/// D22: `ElementIs` of a parameter whose kind this body knows (float64 in the float body) is
+/// a constant. Parameters' kinds are the body's own from the start, so the first walk, which
+/// reads no other kind, may read them.
+fn element_is(func: &Function, op: &Op, facts: &Facts) -> Option<Const> {
+    let Op::Uniform(UniformOp::ElementIs(types), args) = op else {
+        return None;
+    };
+    let v = *args.first()?;
+    if !facts.params.contains(&v) {
+        return None;
+    }
+    let t = match func.info(v).kind {
+        Kind::Bool => ElementTypes::BOOL,
+        Kind::Int => ElementTypes::INT,
+        Kind::Float => ElementTypes::FLOAT,
+        Kind::Unknown | Kind::Object => return None,
+    };
+    Some(Const::Bool(types.contains(t)))
 }
 
 /// Replaces an operation by an existing value when that is exact for every input; reads the

@@ -17,40 +17,36 @@
 
 use std::collections::BTreeMap;
 
+use std::sync::Arc;
+
 use rustpython_parser::ast;
 
-use crate::diagnostics::LineIndex;
-use crate::env::{Binding, Env, FunctionSource};
-use crate::static_module::text::{def_start, function_text, literal};
+use crate::env::{Binding, Env, FunctionCode, FunctionSource};
+use crate::frontend::tree::{FunctionTree, ParsedModule};
+use crate::static_module::text::literal;
 
 /// Binds each plain top-level class of `body` (not already bound, as an Enum is) to its
 /// namespace. A class with bases, keywords or decorators stays unresolved: its attributes may
 /// come from elsewhere.
-pub fn bind_namespaces(
-    source: &str,
-    path: &str,
-    index: &LineIndex,
-    body: &[ast::Stmt],
-    bindings: &mut BTreeMap<String, Binding>,
-) {
-    for stmt in body {
+pub fn bind_namespaces(module: &Arc<ParsedModule>, bindings: &mut BTreeMap<String, Binding>) {
+    for (i, stmt) in module.body.iter().enumerate() {
         let ast::Stmt::ClassDef(c) = stmt else {
             continue;
         };
         let plain = c.bases.is_empty() && c.keywords.is_empty() && c.decorator_list.is_empty();
         let unresolved = matches!(bindings.get(c.name.as_str()), Some(Binding::Unresolved(_)));
         if plain && unresolved {
-            let attrs = class_attributes(source, path, index, c);
+            let attrs = class_attributes(module, i, c);
             bindings.insert(c.name.to_string(), Binding::Namespace(attrs));
         }
     }
 }
 
 /// What each attribute the class body binds is bound to.
-fn class_attributes(source: &str, path: &str, index: &LineIndex, c: &ast::StmtClassDef) -> Env {
+fn class_attributes(module: &Arc<ParsedModule>, at: usize, c: &ast::StmtClassDef) -> Env {
     let mut attrs = Env::new();
     let mut count: BTreeMap<String, usize> = BTreeMap::new();
-    for stmt in &c.body {
+    for (j, stmt) in c.body.iter().enumerate() {
         let mut names = vec![];
         let binding = match stmt {
             ast::Stmt::Assign(a) => {
@@ -69,7 +65,11 @@ fn class_attributes(source: &str, path: &str, index: &LineIndex, c: &ast::StmtCl
             }
             ast::Stmt::FunctionDef(def) => {
                 names.push(def.name.to_string());
-                method(source, path, index, c, def)
+                let tree = FunctionTree {
+                    module: module.clone(),
+                    at: vec![at, j],
+                };
+                method(tree, c, def)
             }
             // A docstring or `pass` binds nothing.
             ast::Stmt::Expr(_) | ast::Stmt::Pass(_) => continue,
@@ -97,26 +97,18 @@ fn class_attributes(source: &str, path: &str, index: &LineIndex, c: &ast::StmtCl
 
 /// A `def` in a class body: a staticmethod is a helper, a classmethod one whose first
 /// parameter is the class; an instance method (or any other decorator) is unresolved.
-fn method(
-    source: &str,
-    path: &str,
-    index: &LineIndex,
-    c: &ast::StmtClassDef,
-    def: &ast::StmtFunctionDef,
-) -> Binding {
+fn method(tree: FunctionTree, c: &ast::StmtClassDef, def: &ast::StmtFunctionDef) -> Binding {
     let decorator = match def.decorator_list.as_slice() {
         [ast::Expr::Name(n)] => n.id.as_str(),
         [] => return Binding::Unresolved("an instance method".into()),
         _ => return Binding::Unresolved("a decorated method".into()),
     };
-    let (start, _) = def_start(def);
-    let (line, _) = index.line_col(source, start);
     let fs = Box::new(FunctionSource {
-        source: function_text(source, index, def),
-        path: path.to_string(),
-        first_line: line,
+        path: tree.module.path.clone(),
+        first_line: tree.first_line(),
         name: format!("{}.{}", c.name, def.name),
         env: None,
+        code: FunctionCode::Tree(tree),
         library: false,
     });
     match decorator {

@@ -1,6 +1,6 @@
 //! What module text binds beyond numbers, tables and functions, read without running it (the
 //! static compile, `module`): Enum classes with their members, and module-level objects read as
-//! uniform values (D14): a dict display, `None`, a string literal, an Enum member.
+//! uniform values (D14): a dict display or `dict(a=1)`, `None`, a string literal, an Enum member.
 
 use std::collections::BTreeMap;
 
@@ -16,6 +16,15 @@ use crate::env::Binding;
 pub(crate) fn object_binding(value: &ast::Expr) -> Binding {
     match value {
         ast::Expr::Dict(_) => Binding::Object("dict".into()),
+        // `dict(low=0.1, high=0.4)`: a dict of string keys as a display builds it (the live
+        // object's type is checked, so a module rebinding `dict` is seen).
+        ast::Expr::Call(c)
+            if matches!(c.func.as_ref(), ast::Expr::Name(n) if n.id.as_str() == "dict")
+                && c.args.is_empty()
+                && c.keywords.iter().all(|k| k.arg.is_some()) =>
+        {
+            Binding::Object("dict".into())
+        }
         ast::Expr::Constant(c) => match c.value {
             ast::Constant::None => Binding::Object("NoneType".into()),
             ast::Constant::Str(_) => Binding::Object("str".into()),
@@ -53,6 +62,33 @@ pub(crate) fn bind_enum_members(bindings: &mut BTreeMap<String, Binding>) {
     for (name, class) in members {
         bindings.insert(name, Binding::Object(class));
     }
+}
+
+/// `EXP = np.exp` / `SQRT = math.sqrt` at module level, with `np` NumPy and `exp` a name of its
+/// table (D16), or `math` the math module: a member bound directly, as `from numpy import exp`
+/// binds it (the decorator checks the live object against the assumption); anything else stays
+/// unresolved.
+pub(crate) fn bind_module_members(bindings: &mut BTreeMap<String, Binding>) {
+    let members: Vec<(String, Binding)> = bindings
+        .iter()
+        .filter_map(|(name, b)| {
+            let Binding::Unresolved(why) = b else {
+                return None;
+            };
+            let (module, member) = why.strip_prefix(ENUM_MEMBER)?.split_once('.')?;
+            let bound = match bindings.get(module)? {
+                Binding::NumpyModule if crate::lower::numpy_name(member).is_some() => {
+                    Binding::NumpyMember(member.to_string())
+                }
+                Binding::MathModule if crate::ir::math_fn(member).is_some() => {
+                    Binding::MathMember(member.to_string())
+                }
+                _ => return None,
+            };
+            Some((name.clone(), bound))
+        })
+        .collect();
+    bindings.extend(members);
 }
 
 pub(crate) fn bind_enums(body: &[ast::Stmt], bindings: &mut BTreeMap<String, Binding>) {

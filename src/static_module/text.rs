@@ -1,37 +1,9 @@
-//! What module text binds, read without running it (the static compile: `module`, and the
-//! classes used as namespaces, `static_class`): literal constants, and the text of a `def`.
+//! What module text binds, read without running it (the static compile: `mod.rs`, and the
+//! classes used as namespaces, `namespace_class.rs`): literal constants.
 
-use rustpython_parser::ast::{self, Ranged};
+use rustpython_parser::ast;
 
-use crate::diagnostics::LineIndex;
 use crate::env::Const;
-
-pub(crate) fn def_start(def: &ast::StmtFunctionDef) -> (usize, usize) {
-    let start = match def
-        .decorator_list
-        .iter()
-        .map(|d| usize::from(d.range().start()))
-        .min()
-    {
-        // A decorator's range starts after the `@`.
-        Some(decorator) => decorator.saturating_sub(1),
-        None => usize::from(def.range.start()),
-    };
-    (start, usize::from(def.range.end()))
-}
-
-/// The text of a function from the start of its first decorator's line to its end: what
-/// `inspect.getsource` returns for it.
-pub(crate) fn function_text(source: &str, index: &LineIndex, def: &ast::StmtFunctionDef) -> String {
-    let (start, end) = def_start(def);
-    let (line, _) = index.line_col(source, start);
-    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
-    let _ = line;
-    let end = source[end..]
-        .find('\n')
-        .map_or(source.len(), |i| end + i + 1);
-    source[line_start..end].to_string()
-}
 
 /// A literal number, bool, negated number, or tuple, list or dict of those.
 pub fn literal(e: &ast::Expr) -> Option<Const> {

@@ -282,9 +282,21 @@ def test_functions_left_to_run_time_compile_when_imported(tmp_path, wheelhouse, 
     stats, scaled, pairs = json.loads(run([python_of(venv), "-c", probe], env=clean_env()).stdout)
     assert (stats["precompiled_hits"], stats["compiled"]) == (2, 1)
     assert scaled == [1.0] and pairs == [8.0]
-    # Under ARRAY_VECTORIZE_NO_COMPILE=1 the function left to run time cannot be had.
-    proc = run([python_of(venv), "-c", probe], env=clean_env(ARRAY_VECTORIZE_NO_COMPILE="1"), check=False)
-    assert proc.returncode != 0 and "bad_pkg.core.scaled is listed in [tool.array-vectorize] runtime" in proc.stderr
+    # Under ARRAY_VECTORIZE_NO_COMPILE=1 the function left to run time cannot be had: its module
+    # imports and runs what was precompiled, and the listed function raises when called (issue 31).
+    forbidden = (
+        "import json, array_vectorize, numpy as np\n"
+        "from bad_pkg import core\n"
+        "pairs = core.pairs(np.array([4.0])).tolist()\n"
+        "try:\n"
+        "    core.scaled(np.array([4.0]))\n"
+        "except array_vectorize.CompileDisabledError as exc:\n"
+        "    print(json.dumps([array_vectorize.stats()['compiled'], pairs, str(exc)]))"
+    )
+    proc = run([python_of(venv), "-c", forbidden], env=clean_env(ARRAY_VECTORIZE_NO_COMPILE="1"))
+    compiled, pairs, message = json.loads(proc.stdout)
+    assert compiled == 0 and pairs == [8.0]
+    assert message.startswith("bad_pkg.core.scaled is listed in [tool.array-vectorize] runtime"), message
 
 
 def test_unknown_config_key_fails_the_build(tmp_path, base_env):

@@ -58,7 +58,7 @@ def _install(tmp_path: Path, text: str = MODULE, *, byte_compile: bool = True, r
     entries = {f"{name}/__init__.py": Entry(b""), f"{name}/m.py": Entry(text.encode())}
     table = {"runtime": [f"{name}.m:{q}" for q in runtime]}
     artifacts, report = precompile.precompile(entries, dist_info, config.from_table(table), str(tmp_path))
-    assert len(report.precompiled) == 2 - len(runtime)
+    assert sorted(report.runtime) == sorted(f"{name}.m:{q}" for q in runtime)
     for arcname, entry in {**entries, **artifacts}.items():
         path = site / arcname
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -87,22 +87,6 @@ def importer(monkeypatch):
 def _delta(before: dict) -> dict:
     after = array_vectorize.stats()
     return {k: after[k] - before.get(k, 0) for k in ("compiled", "precompiled_hits")}
-
-
-def test_a_function_left_to_run_time_says_so_under_no_compile(tmp_path, importer, monkeypatch):
-    name, site = _install(tmp_path, runtime=("clipped",))
-    manifest = json.loads((site / name / "__vectorized__" / "m.json").read_text())
-    assert manifest["runtime"] == ["clipped"] and [f["qualname"] for f in manifest["functions"]] == ["Rules.safe_log"]
-    monkeypatch.setenv("ARRAY_VECTORIZE_NO_COMPILE", "1")
-    with pytest.raises(array_vectorize.CompileDisabledError) as info:
-        importer(name, site)
-    message = str(info.value)
-    assert f"{name}.m.clipped is listed in [tool.array-vectorize] runtime of the project that built its wheel" in message
-    assert f'take "{name}.m:clipped" out of `runtime`' in message
-    monkeypatch.delenv("ARRAY_VECTORIZE_NO_COMPILE")
-    mod = importer(name, site)  # allowed to compile, it does
-    x = np.array([-4.0, 0.0, 2.5])
-    assert mod.clipped(x).tolist() == [mod.clipped._vectorized_original(v) for v in x.tolist()]
 
 
 def test_installed_artifacts_are_used_without_compiling(tmp_path, importer, monkeypatch):
@@ -225,3 +209,41 @@ def test_serves_tells_the_import_hook_what_the_wheel_covers(tmp_path):
     wheel_artifacts.forget()
     assert not wheel_artifacts.serves(str(site / name / "__init__.py"), name)
     wheel_artifacts.forget()
+
+
+def test_a_function_left_to_run_time_under_no_compile_raises_when_called_and_its_module_imports(
+    tmp_path, importer, monkeypatch
+):
+    """Issue 31: `[tool.array-vectorize] runtime` lists a function for the decorator to compile
+    at import; with compiling forbidden, its module still imports (its precompiled functions
+    run), and the listed function raises CompileDisabledError when called, naming the listing."""
+    text = MODULE.replace("import math\n", "import math\nimport os\n") + textwrap.dedent(
+        """
+
+        GAIN = float(os.environ.get("SENSOR_GAIN", "2.0"))  # read when the module runs
+
+
+        @vectorize
+        def amplified(x):
+            return x * GAIN
+        """
+    )
+    name, site = _install(tmp_path, text, runtime=("amplified",))
+    manifest = json.loads((site / name / "__vectorized__" / "m.json").read_text())
+    assert manifest["runtime"] == ["amplified"]
+    assert [f["qualname"] for f in manifest["functions"]] == ["clipped", "Rules.safe_log"]
+    monkeypatch.setenv("ARRAY_VECTORIZE_NO_COMPILE", "1")
+    before = array_vectorize.stats()
+    mod = importer(name, site)
+    assert _delta(before) == {"compiled": 0, "precompiled_hits": 2}
+    assert mod.clipped(np.array([3.0]))[0] == 2.0
+    assert "Not compiled yet" in mod.amplified.source and "left it to run time" in mod.amplified.source
+    with pytest.raises(array_vectorize.CompileDisabledError) as info:
+        mod.amplified(np.array([1.0]))
+    message = str(info.value)
+    assert f"{name}.m.amplified is listed in [tool.array-vectorize] runtime of the project that built its wheel" in message
+    assert f'take "{name}.m:amplified" out of `runtime`' in message
+    # Allowed to compile, the same function compiles at its next call.
+    monkeypatch.delenv("ARRAY_VECTORIZE_NO_COMPILE")
+    assert mod.amplified(np.array([1.5]))[0] == 3.0
+    assert _delta(before) == {"compiled": 1, "precompiled_hits": 2}

@@ -346,7 +346,7 @@ def test_deferred_functions_fail_naming_what_only_run_time_knows(tmp_path):
                 import numpy as np
                 from array_vectorize import vectorize
 
-                SCALE = float(np.pi)
+                SCALE = float(np.sin(0.5))
 
 
                 @vectorize
@@ -363,7 +363,9 @@ def test_deferred_functions_fail_naming_what_only_run_time_knows(tmp_path):
     ) in str(info.value)
     artifacts, report = _precompile(entries, root, runtime=["pkg.w:*"])
     assert report.runtime == ["pkg.w:f"] and report.precompiled == []
-    # No code; the manifest names the function left to run time, for ARRAY_VECTORIZE_NO_COMPILE's message.
+    # No code; the manifest names the function left to run time (issue 31: under
+    # ARRAY_VECTORIZE_NO_COMPILE=1 its module still imports, and the function raises when called,
+    # saying it is listed).
     assert list(artifacts) == ["pkg/__vectorized__/w.json"]
     manifest = json.loads(artifacts["pkg/__vectorized__/w.json"].data)
     assert (manifest["functions"], manifest["runtime"]) == ([], ["f"])
@@ -451,6 +453,60 @@ def test_precompiled_docstring_is_the_decorators(tmp_path):
     path = Path(root) / "src" / "pkg" / "m.py"
     exec(compile(path.read_text(), str(path), "exec"), namespace)  # the live function, for the oracle
     assert doc == vectorized_docstring(namespace["f"]._vectorized_original)
+
+
+FACTORIES = """\
+    import math
+
+    from array_vectorize import vectorize
+
+
+    def _attenuation(coefficient):
+        @vectorize
+        def transmitted(depth):
+            return math.exp(-coefficient * depth)
+
+        return transmitted
+
+
+    def _window(low, high):
+        @vectorize
+        def inside(x):
+            return 1.0 if low <= x <= high else 0.0
+
+        return inside
+
+
+    water = _attenuation(0.0144)
+    glass = _attenuation(coefficient=0.02 * 1.5)
+    visible = _window(LOW_NM, 700.0)  # LOW_NM comes from a star import
+"""
+
+
+def test_a_factorys_function_is_precompiled_per_call_or_the_build_names_it_and_the_remedy(tmp_path):
+    """Issue 31: a marked function made by a factory gets one artifact per call of the factory
+    in the module's top-level code whose arguments the text gives; one whose closure the text
+    does not give fails the build, naming it and saying how to leave it to run time."""
+    module = "from .bands import *\n" + textwrap.dedent(FACTORIES)
+    entries, root = _project(tmp_path, {"pkg/__init__.py": "", "pkg/optics.py": module, "pkg/bands.py": "LOW_NM = 380.0\n"})
+    with pytest.raises(BuildError) as info:
+        _precompile(entries, root)
+    message = str(info.value)
+    assert message.startswith("error: array_vectorize.build: 1 marked function cannot be precompiled:"), message
+    assert "src/pkg/optics.py:16: pkg.optics:_window.<locals>.inside can only be compiled once its module runs" in message
+    assert "`low` is bound to something the build cannot evaluate" in message
+    assert 'runtime = ["pkg.optics:_window.<locals>.inside"]' in message
+    artifacts, report = _precompile(entries, root, runtime=["pkg.optics:_window.*"])
+    assert report.precompiled == ["pkg.optics:_attenuation.<locals>.transmitted"] * 2
+    assert sorted(artifacts) == [
+        "pkg/__vectorized__/optics.json",
+        "pkg/__vectorized__/optics/_attenuation.-locals-.transmitted-8.py",
+        "pkg/__vectorized__/optics/_attenuation.-locals-.transmitted.py",
+    ]
+    manifest = json.loads(artifacts["pkg/__vectorized__/optics.json"].data)
+    closures = [dict(f["assumptions"])["coefficient"] for f in manifest["functions"]]
+    assert closures == [["const", 0.0144], ["const", 0.02 * 1.5]]
+    assert manifest["runtime"] == ["_window.<locals>.inside"]
 
 
 def _elif_chain(n: int) -> str:

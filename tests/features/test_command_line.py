@@ -33,12 +33,13 @@ def write(path: Path, text: str) -> Path:
 
 SIDE_EFFECTS = """\
     import math
+    import os
     from array_vectorize import vectorize
 
     with open({witness!r}, "w") as log:  # a module that does something when it runs
         log.write("the module ran")
     print("the module ran")
-    SCALE = float("2.5")  # only the running module knows this value
+    SCALE = float(os.environ.get("WEATHER_SCALE", "2.5"))  # only the running module knows this value
 
     @vectorize
     def pressure_altitude(p_hpa):
@@ -124,8 +125,9 @@ PACKAGE = {
             return p / (287.05 * to_kelvin(t_celsius))
     """,
     "src/gridcalc/late.py": """\
+        import os
         from array_vectorize import vectorize
-        GAIN = float("1.5")
+        GAIN = float(os.environ.get("GRID_GAIN", "1.5"))
 
         @vectorize
         def calibrated(x):
@@ -135,8 +137,9 @@ PACKAGE = {
 
 BROKEN = {
     "src/gridcalc/report.py": """\
+        import os
         from array_vectorize import vectorize
-        OFFSET = float("0.5")
+        OFFSET = float(os.environ.get("GRID_OFFSET", "0.5"))
 
         @vectorize
         def logged(x):
@@ -175,8 +178,8 @@ def test_check_reports_what_the_build_reports_and_fails(tmp_path):
         "array_vectorize check: 4 marked functions in 3 modules under src: 1 compile, "
         "1 left to run time by [tool.array-vectorize] runtime, 2 cannot be precompiled\n"
     )
-    assert "src/gridcalc/report.py:6:5: print() has side effects and cannot be vectorized" in res.stderr
-    assert "src/gridcalc/report.py:9: gridcalc.report:shifted can only be compiled once its module runs" in res.stderr
+    assert "src/gridcalc/report.py:7:5: print() has side effects and cannot be vectorized" in res.stderr
+    assert "src/gridcalc/report.py:10: gridcalc.report:shifted can only be compiled once its module runs" in res.stderr
     assert "To fix:" in res.stderr
     # The build's own message, for the wheel these files make (the same code, in process).
     entries = {

@@ -348,6 +348,42 @@ def test_debug_log_says_what_happened_to_each_module(project: Project):
     assert quiet.stderr == ""
 
 
+def test_debug_log_names_each_function_left_to_the_decorator_and_why(project: Project):
+    """Issue 31: the functions the static compile cannot vouch for are compiled by their
+    decorators at every import (their code is not cached); the log says which and why."""
+    project.write(
+        "sensors.py",
+        """\
+import os
+
+from array_vectorize import vectorize
+
+GAIN = float(os.environ.get("SENSOR_GAIN", "2.0"))
+
+
+@vectorize
+def amplified(x):
+    return x * GAIN
+
+
+@vectorize
+def offset(x):
+    return x + 1.0
+""",
+    )
+    env = {"ARRAY_VECTORIZE_DEBUG": "hook"}
+    body = "import sensors\nout = sensors.amplified(3.0).item()"
+    cold = project.run(body, env=env)
+    warm = project.run(body, env=env)
+    line = "array-vectorize hook: sensors: amplified (line 8) left to the decorator, which compiles it at each import: reads `GAIN`, which the module's text does not pin down"
+    for res in (cold, warm):
+        assert line in res.stderr, res.stderr
+        assert "offset (line" not in res.stderr
+        assert res.out == 6.0
+    assert "cache hit (1 read from the cache, nothing compiled, 1 deferred to the decorator, 0 rejected)" in warm.stderr
+    assert warm.stats["compiled"] == 1 and warm.stats["disk_cache_hits"] == 1  # amplified, offset
+
+
 def test_loader_wrapping_keeps_other_finders_working(project: Project):
     """A meta-path finder of another tool, installed after the hook, still sees and loads its
     modules; the hook wraps that finder's loader for marked modules and delegates the rest."""

@@ -453,3 +453,34 @@ def test_isolated_run_survives_dying_and_hanging_programs():
     assert "TOTALS 5 2" in text, text + done.stderr
     assert "worker process died, exit code 3" in text and "no result after 15 s" in text
     assert text.index("program 1 of seed 5") < text.index("program 2 of seed 5")  # reports in program order
+
+
+def test_numpy_is_reached_by_every_spelling_and_checked(tmp_path):
+    """grammar_names.py: programs calling NumPy reach it through another alias, by name and under
+    aliases of their own, decided by a hash (no draw: the programs are the ones their seeds gave,
+    respelled); the first program of each spelling compiles and matches on NumPy and strict."""
+    from array_vectorize.fuzz.runner import make_program, run_one
+
+    spellings = ("numpy_alias", "numpy_by_name", "numpy_as")
+    options = _options(seed=27, backends=("numpy", "strict"))
+    first: dict = {}
+    for index in range(600):
+        program, _ = make_program(27, index, options)
+        if "numpy_calls" not in program.features or program.reject is not None:
+            continue
+        spelling = next((s for s in spellings if s in program.features), None)
+        if spelling in first:
+            continue
+        first[spelling] = index
+        tree = ast.parse(program.source)
+        assert problems(tree) is None, program.source
+        if spelling is not None:
+            assert not re.search(r"\bnp\.", program.source), program.source
+        if spelling in ("numpy_by_name", "numpy_as"):
+            assert any(isinstance(n, ast.ImportFrom) and n.module == "numpy" for n in tree.body), program.source
+    assert set(first) == {None, *spellings}
+    for spelling, index in first.items():
+        report = run_one(27, index, options, str(tmp_path))
+        assert report.mismatches == report.crashes == 0 and report.lanes > 0, (spelling, report.text)
+    for i in range(100):
+        assert not set(spellings) & Generator(random.Random(i), exclude=frozenset(spellings)).program().features

@@ -34,7 +34,8 @@ EMITS = {
     "uniform_enum": r"class Mode\(enum\.Enum\)",
     "uniform_none": r"cap is (not )?None|cap: float \| None",
     "uniform_str": r'label (==|!=) "|label: str',
-    "numpy_calls": r"import numpy as np(.|\n)*np\.\w+",
+    # Any spelling of grammar_names.py: `np.`/`xnp.` through the module, or names imported.
+    "numpy_calls": r"import numpy as (x?np)(.|\n)*\1\.\w+|from numpy import \w+",
     "special_exact": r"math\.(fmod|remainder|fsum|isclose)\(|round\((float|int)\(",
     "special_inexact": r"return math\.(erf|erfc|gamma|lgamma)\(-?p\d\)",
 }

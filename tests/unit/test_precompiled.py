@@ -98,13 +98,43 @@ def test_helper_functions_are_matched_by_name_line_and_file():
     assert not precompiled.assumptions_hold(fn, [("helper", ("function", "print", line))])
 
 
-def test_a_name_bound_by_a_closure_is_never_the_global_assumed():
+def test_a_name_bound_by_a_closure_is_checked_against_its_cell_never_the_global():
+    """Issue 31: a function made by a factory is precompiled once per call of the factory, its
+    closure values among the assumptions; the check reads the closure cell, whatever a global
+    of that name holds."""
     K = 2.0
 
     def f(x):
         return x * K
 
-    assert not precompiled.assumptions_hold(f, [("K", ("const", 2.0))])
+    assert precompiled.assumptions_hold(f, [("K", ("const", 2.0))])
+    assert not precompiled.assumptions_hold(f, [("K", ("const", 3.0))])
+    assert not precompiled.assumptions_hold(f, [("K", ("const", 2))])  # an int is not the float
+    glob = {"K": 3.0}
+    g = type(f)(f.__code__, glob, "f", None, f.__closure__)
+    assert not precompiled.assumptions_hold(g, [("K", ("const", 3.0))])
+    assert not precompiled.assumptions_hold(f, [("K.real", ("const", 2.0))])
+
+
+def test_a_closure_cell_not_filled_yet_waits_for_the_first_call():
+    def make():
+        def f(x):
+            return x * later
+
+        assert precompiled.check_assumptions(f, [("later", ("const", 2.0))]) == ["later"]
+        later = 2.0
+        return f
+
+    assert precompiled.check_assumptions(make(), [("later", ("const", 2.0))]) is True
+
+
+def test_names_not_bound_yet_are_told_apart_from_names_bound_otherwise():
+    fn = _function({"SCALE": 2.0})
+    held = precompiled.check_assumptions(fn, [("SCALE", ("const", 2.0)), ("helper", ("function", "helper", 3))])
+    assert held == ["helper"]
+    assert precompiled.assumptions_hold(fn, [("SCALE", ("const", 2.0))])
+    # A binding that differs decides, whatever else is not bound yet.
+    assert precompiled.check_assumptions(fn, [("helper", ("function", "helper", 3)), ("SCALE", ("const", 3.0))]) is False
 
 
 def test_a_registered_record_comes_back_with_its_origin_and_unchanged():

@@ -415,9 +415,16 @@ def test_round_digits_beyond_cpython_limits(n):
     assert all(ulps(g, round(v, n)) == 0 for v, g in zip(x, got))
 
 
-def test_round_digits_needs_a_constant_int():
-    with pytest.raises(TypeError, match="constant int"):
+def test_round_digits_reads_ndigits_as_cpython_does():
+    # D14: ndigits one value per call, read with operator.index as CPython reads it.
+    with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
         helper("round_digits")(np, np.array([1.5]), 2.0)
+    with pytest.raises(TypeError, match="ndigits None gives an int"):
+        helper("round_digits")(np, np.array([1.5]), None)
+    x = np.array([2.675, 0.125, -1.5, 1234.5678])
+    for ndigits in (True, np.int64(2), 1):
+        got = helper("round_digits")(np, x, ndigits)
+        assert got.tolist() == [round(float(v), ndigits) for v in x]
 
 
 # --------------------------------------------------------------------------- isclose

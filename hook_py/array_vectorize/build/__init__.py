@@ -91,7 +91,12 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     entries.update(artifacts)
     os.makedirs(wheel_directory, exist_ok=True)
     _wheelfile.write(os.path.join(wheel_directory, name), entries, mode)
-    left = f"; left to run time: {', '.join(report.runtime)}" if report.runtime else ""
+    left = (
+        f"; left to run time: {', '.join(report.runtime)} (compiled by the decorator at import; under "
+        "ARRAY_VECTORIZE_NO_COMPILE=1 each raises CompileDisabledError when called, and its module imports)"
+        if report.runtime
+        else ""
+    )
     print(
         f"array_vectorize.build: precompiled {len(report.precompiled)} marked function(s) in "
         f"{report.modules} module(s) into {name} ({time.perf_counter() - start:.2f} s){left}",

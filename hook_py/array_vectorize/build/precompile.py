@@ -179,8 +179,9 @@ def compile_marked(
                     _Problem(
                         target,
                         f"{marked_at}: {target} can only be compiled once its module runs: {'; '.join(why)}\n"
-                        "  (the build reads literals, `math`, and functions defined in the module; give decorator\n"
-                        "  options as literals)",
+                        "  (the build reads what the text determines: literals and constants computed exactly\n"
+                        "  from them, `math`, functions of the package and of the standard library, a factory's\n"
+                        "  calls whose arguments the text gives; give decorator options as literals)",
                     )
                 )
                 continue
@@ -256,7 +257,8 @@ def _docstrings(data: bytes, text: str, functions: list[ModuleFunction]) -> dict
             fn_code = functions_by_key.get((qualname, line))
             if fn_code is None:
                 continue
-            fn = types.FunctionType(fn_code, {"__name__": filename})
+            closure = tuple(types.CellType() for _ in fn_code.co_freevars)  # a factory's function
+            fn = types.FunctionType(fn_code, {"__name__": filename}, None, None, closure)
             try:
                 # As the decorator does: from the compiler's text of the function if it gave one.
                 args = (fn,) if scalar_source is None else (fn, scalar_source)
@@ -268,16 +270,19 @@ def _docstrings(data: bytes, text: str, functions: list[ModuleFunction]) -> dict
     return docs
 
 
-def _collect_functions(code: types.CodeType, prefix: str, out: dict) -> None:
-    """(qualname, co_firstlineno) -> code object, for functions at module level and in class
-    bodies (the places compile_module looks)."""
+def _collect_functions(code: types.CodeType, prefix: str, out: dict, in_function: bool = False) -> None:
+    """(qualname, co_firstlineno) -> code object, for the functions of the places compile_module
+    looks: the module level, class bodies (nested ones too), and the functions a top-level
+    function defines (a factory's)."""
     for const in code.co_consts:
         if not isinstance(const, types.CodeType):
             continue
         qualname = prefix + const.co_name
         if const.co_flags & 0x2:  # CO_NEWLOCALS: a function
             out.setdefault((qualname, const.co_firstlineno), const)
-        elif not prefix:  # a class body
+            if not prefix:
+                _collect_functions(const, qualname + ".<locals>.", out, in_function=True)
+        elif not in_function:  # a class body
             _collect_functions(const, qualname + ".", out)
 
 
@@ -286,9 +291,15 @@ def _runtime(config: Config, target: str) -> bool:
 
 
 def _artifact_name(fn: ModuleFunction, taken: dict[str, bytes]) -> str:
-    name = f"{fn['qualname']}.py"
+    # `<locals>` (a function made by a factory) has no place in a portable file name.
+    stem = fn["qualname"].replace("<", "-").replace(">", "-")
+    name = f"{stem}.py"
     if name in taken:  # the same qualname defined twice in one module
-        name = f"{fn['qualname']}-{fn['line']}.py"
+        name = f"{stem}-{fn['line']}.py"
+    n = 1
+    while name in taken:  # a factory's function, once per call of the factory (issue 31)
+        n += 1
+        name = f"{stem}-{fn['line']}-{n}.py"
     return name
 
 
@@ -381,25 +392,29 @@ def _shipped_modules(entries: dict[str, Entry], dist_info: str) -> dict[str, tup
 def program_modules(
     text: str, module: str, path: str, shipped: Mapping[str, tuple[str, bytes]], shown_path: Callable[[str], str]
 ) -> tuple[str, dict]:
-    """The modules of the wheel this module's imports name (array_vectorize/imports.py), each
-    found where the import system finds it once installed: the submodule's file in its package
-    directory, as the wheel lays it out (``pkg/units.py``, ``pkg/units/__init__.py``). Modules
-    the wheel does not ship as source stay unresolved (their functions are reported deferred)."""
-    from ..imports import imported_modules, package_of
+    """The modules of the wheel this module's imports name, and theirs in turn
+    (array_vectorize/imports.py), each found where the import system finds it once installed:
+    the submodule's file in its package directory, as the wheel lays it out (``pkg/units.py``,
+    ``pkg/units/__init__.py``). Modules the wheel does not ship as source stay unresolved
+    (their functions are reported deferred). The modules of the standard library they name are
+    the build interpreter's (each function is pinned by its own text, which the one installed
+    later must match)."""
+    from ..imports import package_of
+    from ..imports import program_modules as imported
 
-    is_package = path.endswith("/__init__.py") or path == "__init__.py"
-    modules = {}
-    for name in imported_modules(text, module, is_package):
+    def find(name: str):
         found = shipped.get(name)
         if found is None:
-            continue
+            return None
         other_path, data = found
         try:
             other_text = importlib.util.decode_source(data)
         except (SyntaxError, UnicodeDecodeError):
-            continue
-        modules[name] = (other_text, shown_path(other_path), _core.sha256_hex(data))
-    return package_of(module, is_package), modules
+            return None
+        return other_text, shown_path(other_path), _core.sha256_hex(data)
+
+    is_package = path.endswith("/__init__.py") or path == "__init__.py"
+    return package_of(module, is_package), imported(text, module, is_package, find)
 
 
 def _binding_json(binding) -> list:

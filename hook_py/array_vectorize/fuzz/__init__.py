@@ -8,13 +8,15 @@ against CPython element by element (docs/testing.md).
   that must be rejected with a positioned ``VectorizationError``; its statements and its
   expressions are the mixins ``grammar_statements.py`` and ``grammar_expressions.py``, and
   ``grammar_env.py`` the names in scope that all of them read;
-* ``grammar_raise.py`` (D11: ``raise``, ``assert``, a validation helper, ``try``) and
-  ``grammar_calls.py`` (D14 uniform parameters, D16 NumPy calls, D17 functions) are the
-  generator's newer parts, drawn from a random stream of their own;
+* ``grammar_raise.py`` (D11: ``raise``, ``assert``, a validation helper, ``try``),
+  ``grammar_calls.py`` (D14 uniform parameters, D16 NumPy calls, D17 functions) and
+  ``grammar_containers.py`` (D18 local lists, tuples and dicts, D20 names some elements never
+  assign) are the generator's newer parts, each drawn from a random stream of its own;
 * ``wellformed.py`` (with ``wellformed_expressions.py`` for the rules of expressions and calls,
-  and ``wellformed_ext.py`` for those constructs) is the static checker of well-formedness (every
-  path returns, no reads of possibly undefined names, conditions of ``if`` statements are
-  booleans), used on every generated program and on every candidate of the minimizer;
+  and ``wellformed_ext.py`` and ``wellformed_containers.py`` for those constructs) is the static
+  checker of well-formedness (every path returns, no reads of possibly undefined names but the
+  D20 ones, conditions of ``if`` statements are booleans), used on every generated program and
+  on every candidate of the minimizer;
 * ``inputs.py`` makes the input columns (random and edge values of float64, int64, uint64, bool);
 * ``oracle.py`` runs CPython on every element (with the IEEE values of D3 where it raises, and
   CPython's exceptions inside ``try`` bodies and from explicit raises) and holds the comparison of

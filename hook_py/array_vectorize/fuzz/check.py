@@ -129,7 +129,7 @@ def prepare(
     ``protect_domains``: safe operands on discarded lanes change no result, D1). Failures at
     this stage (rejections, crashes, a rejection program accepted, a static compile that differs)
     are in the result; ``Prepared`` is ``None`` then, except after a static compile's."""
-    from array_vectorize import VectorizationError, vectorize
+    from array_vectorize import VectorizationError, first_call, vectorize
 
     result = Result()
     path = write_program(directory, source)
@@ -140,6 +140,9 @@ def prepare(
         return result, None
     try:
         vec = vectorize(fn)
+        # Issue 31: a function reading a name bound nowhere yet (a rejection program's) is
+        # compiled at its first call; its compile is what the checks judge.
+        first_call.resolve(vec)
         nan_vec = vectorize(fn, nan_on_raise=True) if nan_on_raise and reject is None else None
         protected_vec = vectorize(fn, protect_domains=True) if protect_domains and reject is None else None
     except VectorizationError as exc:

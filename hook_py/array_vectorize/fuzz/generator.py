@@ -26,7 +26,7 @@ signature of ``f``, rejections), the feature lists and ``Program`` (``Callee`` a
 every mixin reads, are ``grammar_env.py``'s); the rest of the grammar is in ``Generator``'s
 mixins: ``grammar_statements.py`` (blocks, branches, loops), ``grammar_expressions.py`` (numbers
 and conditions), ``grammar_raise.py`` (D11), ``grammar_calls.py`` (D14, D16, D17) and
-``grammar_recursion.py`` (D19, D21).
+``grammar_containers.py`` (D18, D20) and ``grammar_recursion.py`` (D19, D21).
 """
 
 from __future__ import annotations
@@ -34,11 +34,13 @@ from __future__ import annotations
 import random
 import zlib
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from .grammar_calls import ENUM_CLASS, CallGrammar
+from .grammar_containers import CONTAINER_FEATURES, ContainerGrammar
 from .grammar_env import Callee, Env
 from .grammar_expressions import EXACT_MATH, FLOOR_MATH, PRED_MATH, TRANSCENDENTAL, ExpressionGrammar
+from .grammar_names import respell
 from .grammar_raise import USER_EXCEPTION, RaisingGrammar
 from .grammar_recursion import RecursionGrammar
 from .grammar_statements import StatementGrammar
@@ -58,8 +60,12 @@ FEATURES = (
     # D11 (grammar_raise.py), D14, D16, D17 (grammar_calls.py); drawn from a stream of their own.
     "raise", "assert", "validator", "validator_in_loop", "try", "nan_on_raise", "user_exception",
     "uniform_dict", "uniform_enum", "uniform_none", "uniform_str", "numpy_calls", "special_exact", "special_inexact",
+    # D18, D20 (grammar_containers.py); drawn from a stream of their own.
+    *CONTAINER_FEATURES,
     # Decided by the program's text, no stream: also checked compiled with protect_domains=True (D1).
     "protect_domains",
+    # NumPy's spelling (grammar_names.py), decided by a hash of the text of a program with numpy_calls.
+    "numpy_alias", "numpy_by_name", "numpy_as",
     # D19, D21 (grammar_recursion.py); drawn from a stream of their own.
     "recursion", "recursion_self", "recursion_raise", "message_format", "exception_init",
 )
@@ -70,8 +76,8 @@ OPT_IN: FrozenSet[str] = frozenset()
 
 #: Unsupported constructs for rejection programs.
 REJECTIONS = (
-    "list", "string", "print", "matmul", "unknown_math",
-    "unknown_name", "raise_from", "comprehension", "with", "global",
+    "set", "string", "print", "matmul", "unknown_math",
+    "unknown_name", "raise_from", "set_comprehension", "with", "global",
 )
 #: The rejections only lowering reports (they need kinds or bindings): ``inject_rejection`` puts
 #: them first in ``f``.
@@ -91,7 +97,7 @@ class Program:
     protect_domains: bool = False  # also check the program compiled with protect_domains=True (D1)
 
 
-class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar, RecursionGrammar):
+class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar, ContainerGrammar, RecursionGrammar):
     def __init__(
         self, rng: random.Random, exclude: FrozenSet[str] = frozenset(), reject: bool = False, include: FrozenSet[str] = frozenset()
     ) -> None:
@@ -130,10 +136,17 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         self.validator_arity = 0
         self.in_entry = False  # generating f's own statements (not a helper, lambda or nested def)
         self.in_try = False
+        # In a `finally` clause or a `while` test, which may not raise (D11, D12): no per-element
+        # index read of a local container, no name some elements never assigned (D20) there.
+        self.raise_free = False
+        self.maybe_unbound: Set[str] = set()
         self.in_finally = False  # a `finally` clause: no recursive helper there either (D19)
         self.scalar_ifs = 0  # enclosing `if`/`elif` tests that are Python scalars
         self.special_param = ""
         self.kinds: List[str] = []
+        # D18, D20 features (grammar_containers.py): their own stream too.
+        self.box_rng = random.Random(0)
+        self.box: set = set()
         # D19, D21 (grammar_recursion.py): a stream of their own too.
         self.rec_rng = random.Random(0)
         self.rec: set = set()  # the ones this program draws
@@ -217,6 +230,8 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         self.rec_rng = random.Random(hash(rng.getstate()[1]) + 3)
         self.extended_module(rng, params, kinds)
         self.recursion_module()
+        self.box_rng = random.Random(hash(rng.getstate()[1]) + 3)
+        self.draw_containers()
         callees: List[Callee] = []
         self.recursive_helpers(callees)
         if self.on("lambdas", 0.3):
@@ -273,6 +288,11 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         reject = None
         if self.reject:
             reject = self.inject_rejection(numeric, first_body_line)
+        if "numpy_calls" in self.used:
+            # D16: NumPy reached by another alias or by name (grammar_names.py), by a hash.
+            self.lines, spelling = respell(self.lines, self.exclude)
+            if spelling:
+                self.used.add(spelling)
         source = "\n".join(self.lines) + "\n"
         nan_on_raise = bool(self.used & {"raise", "assert", "validator", "try"}) and self.ext_on("nan_on_raise", 0.3)
         if nan_on_raise:
@@ -376,7 +396,9 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         p = rng.choice(params)
         construct = rng.choice(REJECTIONS)
         body = {
-            "list": [f"z9 = [{p}, 1.0]"],
+            # (A list and a list comprehension took these two slots until D18 made them
+            # supported; the random stream stays.)
+            "set": [f"z9 = {{{p}, 1.0}}"],
             "string": [f"z9 = {p} + 'text'"],
             "print": [f"print({p})"],
             # The choice among four keeps the random stream of the seeds as it was.
@@ -385,7 +407,7 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
             "unknown_name": [f"z9 = undefined_function({p})"],
             # `from None` compiles (D11); a cause no binding resolves does not.
             "raise_from": [f"raise ValueError({p}) from z8"],
-            "comprehension": [f"z9 = [{p} for _ in range(3)]"],
+            "set_comprehension": [f"z9 = {{{p} for _ in range(3)}}"],
             # (`try` took this slot until D11 made it supported; the random stream stays.)
             "with": [f"with {p}:", "    z9 = 1.0"],
             "global": ["global K9", "K9 = 1"],

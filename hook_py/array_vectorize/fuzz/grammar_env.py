@@ -1,6 +1,7 @@
 """Names readable at a point of a generated program (``Env``) and the helpers it may call
 (``Callee``): what ``generator.py`` and every grammar mixin (``grammar_statements.py``,
-``grammar_expressions.py``, ``grammar_raise.py``) read and extend, below all of them.
+``grammar_expressions.py``, ``grammar_raise.py``, ``grammar_containers.py``) read and extend,
+below all of them.
 """
 
 from __future__ import annotations
@@ -26,9 +27,13 @@ class Env:
     items: List[str] = field(default_factory=list)  # tuple-loop variables (Python scalars)
     callees: List[Callee] = field(default_factory=list)
     frozen: FrozenSet[str] = frozenset()  # names that must not be assigned (read by closures)
+    containers: Dict[str, int] = field(default_factory=dict)  # local list, tuple or dict -> length (D18)
 
     def copy(self) -> "Env":
-        return Env(list(self.nums), list(self.bools), dict(self.indices), list(self.items), list(self.callees), self.frozen)
+        return Env(
+            list(self.nums), list(self.bools), dict(self.indices), list(self.items), list(self.callees), self.frozen,
+            dict(self.containers),
+        )
 
     def meet(self, other: "Env") -> "Env":
         """Names defined on both paths."""
@@ -39,4 +44,5 @@ class Env:
             [i for i in self.items if i in other.items],
             [c for c in self.callees if c in other.callees],
             self.frozen,
+            {k: v for k, v in self.containers.items() if other.containers.get(k) == v},
         )

@@ -42,6 +42,8 @@ class ExpressionGrammar:
     def leaf(self, env: Env) -> str:
         if self.in_entry and self.uniforms.keys() - {"label", "mode"} and self.ext_rng.random() < 0.08:
             return self.uniform_leaf(env)
+        if env.containers and self.box_rng.random() < 0.2:
+            return self.box_leaf(env)  # D18: an item of a local container (grammar_containers.py)
         text = self.plain_leaf(env)
         if self.tables and self.int_casts and self.table_rng.random() < 0.1:
             # A per-element lookup that never leaves the table: `S0[int(v) % 3]`.

@@ -81,6 +81,9 @@ class StatementGrammar:
             if self.ext_here("try", 0.2):
                 self.try_stmt(env, indent)
                 return True
+        # Local containers and names some lanes never assign (D18, D20; grammar_containers.py).
+        if self.box_statement(env, indent):
+            return True
         can_nest = depth < 3 and self.stmt_budget > 0
         assignable = [v for v in env.nums if v not in env.frozen]
         loop_ok = self.loop_depth == 0 or (self.loop_depth == 1 and "nested_loop" not in self.exclude)
@@ -324,7 +327,9 @@ class StatementGrammar:
         if forever:
             self.emit(indent, "while True:")
         elif rng.random() < 0.6:
-            self.emit(indent, f"while {w} < {bound} and ({self.cond(env, 2)}):")
+            self.raise_free = True
+            self.emit(indent, f"while {w} < {bound} and ({self.cond(self.raise_free_env(env), 2)}):")
+            self.raise_free = False
         else:
             self.emit(indent, f"while {w} < {bound}:")
         self.emit(indent + 1, f"{w} += 1")

@@ -98,7 +98,8 @@ class Raised:
 
 #: Exception classes a fuzzed program raises on purpose (explicit raises, asserts, numeric
 #: errors inside ``try``); anything else escaping the program is a fuzzer bug (``Invalid``).
-RAISED_CLASSES = (ArithmeticError, ValueError, AssertionError)
+#: (UnboundLocalError: a name some lanes never assigned, D20.)
+RAISED_CLASSES = (ArithmeticError, ValueError, AssertionError, UnboundLocalError)
 
 
 #: NumPy's counterpart of every math function that can raise (its value where CPython raises).
@@ -198,14 +199,20 @@ class _IEEE(ast.NodeTransformer):
         return ast.copy_location(ast.Assign([ast.Name(node.target.id, ast.Store())], value), node)
 
     def visit_Import(self, node: ast.Import) -> Any:
+        if [(a.name, a.asname) for a in node.names] == [("numpy", "xnp")]:
+            # grammar_names.py: another alias of NumPy is the oracle's `np` too.
+            return ast.copy_location(ast.Assign([ast.Name("xnp", ast.Store())], ast.Name("np", ast.Load())), node)
         dropped = [a for a in node.names if (a.name, a.asname) in (("math", None), ("numpy", "np"))]
         return None if len(dropped) == len(node.names) else node
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> Any:
-        if node.module != "math":
+        # `from math import sqrt` and `from numpy import sqrt as np_sqrt` (grammar_names.py) bind
+        # the oracle's `math` and `np` members.
+        module = {"math": "math", "numpy": "np"}.get(node.module or "")
+        if module is None or node.level:
             return node
         return [
-            ast.copy_location(ast.Assign([ast.Name(a.asname or a.name, ast.Store())], ast.Attribute(ast.Name("math", ast.Load()), a.name, ast.Load())), node)
+            ast.copy_location(ast.Assign([ast.Name(a.asname or a.name, ast.Store())], ast.Attribute(ast.Name(module, ast.Load()), a.name, ast.Load())), node)
             for a in node.names
         ]
 

@@ -33,7 +33,7 @@ import ast
 import math
 from typing import Dict, List, Optional, Set
 
-from . import wellformed_ext, wellformed_recursion
+from . import wellformed_containers, wellformed_ext, wellformed_recursion
 from .wellformed_expressions import ALLOWED_BINOPS, MATH_ARITY, ExpressionRules, Invalid
 
 BOOL_MATH = ("isnan", "isinf", "isfinite")
@@ -51,6 +51,9 @@ class ModuleInfo:
         self.math_names: Set[str] = set()
         self.has_math = False
         self.has_numpy = False
+        # NumPy's spellings (grammar_names.py): the module's aliases, and names bound to its members.
+        self.numpy_modules: Set[str] = set()
+        self.numpy_names: Dict[str, str] = {}
         self.exceptions: Set[str] = set()  # exception classes of the module
         self.enums: Dict[str, Set[str]] = {}  # Enum classes of the module -> member names
         self.checkers: Dict[str, int] = {}  # functions of raises/asserts only -> parameter count
@@ -211,6 +214,8 @@ class Scope(ExpressionRules):
         self.indices: Dict[str, List[int]] = {}  # loop index -> possible values (while in scope)
         self.locals_callables: Dict[str, List[str]] = {}
         self.loops = 0  # enclosing loops (``break``/``continue`` need one)
+        self.containers: Dict[str, int] = {}  # local list, tuple or dict -> length (D18)
+        self.maybe: Set[str] = set()  # names some earlier path assigned (D20)
 
     # -------------------------------------------------------------- kinds
     def infer_var_kinds(self, body: List[ast.stmt]) -> None:
@@ -229,7 +234,7 @@ class Scope(ExpressionRules):
                                 assigns.append((a.id, b))
                     elif isinstance(t, ast.Tuple) and isinstance(node.value, ast.Call):
                         assigns.extend((a.id, None) for a in t.elts if isinstance(a, ast.Name))
-                    else:
+                    elif not isinstance(t, ast.Subscript):  # an item of a container (D18)
                         raise Invalid("assignment target")
                 elif isinstance(node, ast.AugAssign):
                     assigns.append((getattr(node.target, "id", None), None))
@@ -331,6 +336,11 @@ class Scope(ExpressionRules):
         return True
 
     def stmt(self, stmt: ast.stmt) -> bool:
+        # D20: what this statement assigns on some path may be read after it (unbound elsewhere).
+        self.maybe |= assigned_names([stmt])
+        falls = wellformed_containers.stmt(self, stmt)
+        if falls is not None:
+            return falls
         if isinstance(stmt, ast.Return):
             if stmt.value is None:
                 raise Invalid("bare return")

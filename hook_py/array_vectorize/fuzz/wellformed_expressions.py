@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 
-from . import wellformed_ext
+from . import wellformed_containers, wellformed_ext
 from .wellformed_ext import Invalid
 
 BUILTIN_ARITY = {"abs": (1, 1), "min": (2, 5), "max": (2, 5), "int": (1, 1), "float": (1, 1), "bool": (1, 1), "round": (1, 1), "pow": (2, 2)}
@@ -55,7 +55,7 @@ class ExpressionRules:
             raise Invalid(f"{name} may be undefined")
 
     def expr(self, node: ast.expr) -> None:
-        if wellformed_ext.expr(self, node):
+        if wellformed_ext.expr(self, node) or wellformed_containers.expr(self, node):
             return
         if isinstance(node, ast.Constant):
             if type(node.value) not in (bool, int, float):
@@ -66,6 +66,8 @@ class ExpressionRules:
             if not isinstance(node.ctx, ast.Load):
                 raise Invalid("store in expression")
             n = node.id
+            if wellformed_containers.name(self, n):
+                return
             if n in self.defined:
                 if self.kinds.get(n) == "callable":
                     raise Invalid("function used as a value")

@@ -2,7 +2,8 @@
 ``grammar_calls.py``), called by ``wellformed.Scope`` (``expr`` and ``call`` by its expression
 rules, ``wellformed_expressions.py``) and ``wellformed.check_module``:
 
-* module level: ``import numpy as np``, ``import enum``, ``class Mode(enum.Enum)`` with int
+* module level: ``import numpy as np`` (or ``as xnp``, or ``from numpy import sqrt, pi as np_pi``:
+  grammar_names.py), ``import enum``, ``class Mode(enum.Enum)`` with int
   members, exception classes of a builtin or an earlier one whose body is ``pass`` or a docstring
   (``class RangeError(ValueError): pass``); ``check(...)``, a function of raises and asserts only
   that returns nothing, called only as a statement, is ``wellformed.check_module``'s (its body
@@ -49,12 +50,20 @@ def module_stmt(info: Any, stmt: ast.stmt) -> bool:
     """Whether ``stmt`` is one of the module statements above (recorded in ``info``)."""
     if isinstance(stmt, ast.Import):
         names = [(a.name, a.asname) for a in stmt.names]
-        if names == [("numpy", "np")]:
+        if names in ([("numpy", "np")], [("numpy", "xnp")]):
             info.has_numpy = True
+            info.numpy_modules.add(names[0][1])
             return True
         if names == [("enum", None)]:
             return True
         return False
+    if isinstance(stmt, ast.ImportFrom) and stmt.module == "numpy" and not stmt.level:
+        for a in stmt.names:
+            if a.name not in NP_ARITY and a.name not in ("pi", "inf"):
+                raise Invalid(f"numpy import {a.name}")
+            info.numpy_names[a.asname or a.name] = a.name
+        info.has_numpy = True
+        return True
     if isinstance(stmt, ast.ClassDef):
         base = stmt.bases[0] if len(stmt.bases) == 1 else None
         body_ok = len(stmt.body) == 1 and (
@@ -146,8 +155,10 @@ def expr(scope: Any, node: ast.expr) -> bool:
         if node.id != "cap" or not getattr(scope, "cap_guarded", False):
             raise Invalid(f"uniform parameter {node.id} read as a number")
         return True
+    if isinstance(node, ast.Name) and scope.info.numpy_names.get(node.id) in ("pi", "inf") and node.id not in scope.defined:
+        return True
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-        if node.value.id == "np" and scope.info.has_numpy and node.attr in ("pi", "inf"):
+        if node.value.id in scope.info.numpy_modules and node.attr in ("pi", "inf"):
             return True
         if node.value.id == "mode" and node.attr == "value":
             return True
@@ -191,9 +202,14 @@ def _cap_test(test: ast.expr) -> Any:
 def call(scope: Any, node: ast.Call) -> bool:
     """Whether ``node`` is a D16/D17 call (its arguments checked)."""
     f = node.func
-    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "np" and scope.info.has_numpy:
-        if NP_ARITY.get(f.attr) != len(node.args) or node.keywords:
-            raise Invalid(f"np.{f.attr}")
+    numpy_name = None
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in scope.info.numpy_modules:
+        numpy_name = f.attr
+    elif isinstance(f, ast.Name) and f.id in scope.info.numpy_names and f.id not in scope.defined:
+        numpy_name = scope.info.numpy_names[f.id]
+    if numpy_name is not None:
+        if NP_ARITY.get(numpy_name) != len(node.args) or node.keywords:
+            raise Invalid(f"np.{numpy_name}")
         for a in node.args:
             scope.expr(a)
         return True

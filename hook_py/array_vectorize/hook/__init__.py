@@ -296,6 +296,7 @@ def _prepare(fullname: str, origin: str, data: bytes, namespace: dict) -> None:
         register(origin, entries, namespace, data, read_from_file=True)
         if _DEBUG:
             log(fullname, f"cache hit ({summary(entries, 'read from the cache, nothing compiled')}) {path}")
+            log_left_to_decorator(fullname, entries)
         return
     from ..api import compile_disabled
 
@@ -310,6 +311,7 @@ def _prepare(fullname: str, origin: str, data: bytes, namespace: dict) -> None:
         return
     register(origin, entries, namespace, data, read_from_file=False)
     log(fullname, f"compiled ({summary(entries, 'compiled')}) {how}")
+    log_left_to_decorator(fullname, entries)
 
 
 def register(origin: str, entries: list[CachedFunction], namespace: dict, data: bytes, *, read_from_file: bool) -> None:
@@ -319,6 +321,20 @@ def register(origin: str, entries: list[CachedFunction], namespace: dict, data: 
     for name in registered_names(origin):
         precompiled.forget(name)
         precompiled.register(name, entries, came_from, namespace, data)
+
+
+def log_left_to_decorator(fullname: str, entries: list[CachedFunction]) -> None:
+    """One line per function the static compile left to the decorator, and why: it compiles them
+    at every import (their code is not cached)."""
+    for e in entries:
+        status = e.get("status")
+        if status == "deferred":
+            names = e.get("deferred") or ()
+            why = "; ".join(f"reads `{n}`, which the module's text does not pin down" if n.isidentifier() else n for n in names)
+            log(fullname, f"{e['qualname']} (line {e['line']}) left to the decorator, which compiles it at each import: {why}")
+        elif status == "error":
+            first = (e.get("error") or "").partition("\n")[0]
+            log(fullname, f"{e['qualname']} (line {e['line']}) rejected by the compiler (the decorator reports it): {first}")
 
 
 def summary(entries: list[CachedFunction], ok: str) -> str:

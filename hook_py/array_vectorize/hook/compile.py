@@ -58,64 +58,59 @@ def compile_and_cache(
 
 
 def _program_modules(source: str, fullname: str, origin: str) -> tuple[str, dict, list]:
-    """The modules of the program this module's imports name (array_vectorize/imports.py),
-    found as the import system finds a submodule (the parent package's
-    ``submodule_search_locations``; a top-level module on ``sys.path``), when it is a plain
-    source file: ``({name: (text, path, sha256)}, [(path relative to the module's directory,
-    sha256)])``. A module whose parent package is not imported yet is not looked for (finding
-    it would run the package's code); one that is not Python source (a C extension, a namespace
-    package) is left out: the names imported from it stay unresolved and their functions are
-    compiled at run time."""
+    """The modules of the program this module's imports name, and theirs in turn
+    (array_vectorize/imports.py), found as the import system finds a submodule (the parent
+    package's ``submodule_search_locations``; a top-level module on ``sys.path``), when it is
+    a plain source file, and the modules of the standard library they name:
+    ``(package, {name: (text, path, sha256)}, [(path relative to the module's directory,
+    sha256)])``, the last the program's files the cache file depends on (a standard library
+    function is checked by its own text, by the decorator). A module whose parent package is
+    not imported yet is not looked for (finding it would run the package's code); one that is
+    not Python source (a C extension, a namespace package) is left out: the names imported
+    from it stay unresolved and their functions are compiled at run time."""
     from importlib.machinery import PathFinder
 
-    from ..imports import imported_modules, package_of
+    from ..imports import package_of, program_modules
 
     is_package = os.path.basename(origin).startswith("__init__.")
-    package = package_of(fullname, is_package)
-    modules: dict = {}
-    deps: list = []
     here = os.path.dirname(origin)
-    for name in imported_modules(source, fullname, is_package):
-        parent = name.rpartition(".")[0]
-        search = None
+
+    def find(name: str):
         imported = sys.modules.get(name)
         if imported is not None:  # what the import system already found
-            spec = getattr(imported, "__spec__", None)
-            if spec is not None:
-                _add_source(name, spec, here, modules, deps)
-            continue
+            return _source_of(getattr(imported, "__spec__", None))
+        parent = name.rpartition(".")[0]
+        search = None
         if parent == fullname:  # a package's own submodule, while its __init__ loads
             search = [here]
         elif parent:
             parent_module = sys.modules.get(parent)
             search = getattr(getattr(parent_module, "__spec__", None), "submodule_search_locations", None)
             if search is None:
-                continue
+                return None
         try:
-            spec = PathFinder.find_spec(name, list(search) if search is not None else None)
+            return _source_of(PathFinder.find_spec(name, list(search) if search is not None else None))
         except (ImportError, ValueError, OSError):
-            continue
-        if spec is not None:
-            _add_source(name, spec, here, modules, deps)
-    return package, modules, deps
+            return None
+
+    modules = program_modules(source, fullname, is_package, find)
+    deps = [(os.path.relpath(path, here), sha) for _, path, sha in modules.values() if sha is not None]
+    return package_of(fullname, is_package), modules, deps
 
 
-def _add_source(name: str, spec, here: str, modules: dict, deps: list) -> None:
-    """Adds module `name`'s text when its spec is a plain source file."""
+def _source_of(spec) -> tuple[str, str, str] | None:
+    """(text, path, sha256 of the bytes) of the module `spec` finds, when a plain source file."""
     from importlib.machinery import SourceFileLoader
 
     origin = getattr(spec, "origin", None)
-    if not isinstance(spec.loader, SourceFileLoader) or not isinstance(origin, str) or not origin.endswith(".py"):
-        return
+    if spec is None or not isinstance(spec.loader, SourceFileLoader) or not isinstance(origin, str) or not origin.endswith(".py"):
+        return None
     try:
         with open(origin, "rb") as f:
             raw = f.read()
-        text = decode_source(raw)
+        return decode_source(raw), origin, _core.sha256_hex(raw)
     except (OSError, UnicodeDecodeError, SyntaxError):
-        return
-    sha = _core.sha256_hex(raw)
-    modules[name] = (text, origin, sha)
-    deps.append((os.path.relpath(origin, here), sha))
+        return None
 
 
 def _first_problem(exc: Exception) -> str:
@@ -142,10 +137,11 @@ def _write(path: str | None, key: str, records: list[CachedFunction], origin: st
 
 
 def cached(
-    entries: list[ModuleFunction], codes: dict[tuple[str, int], CodeType], docs: dict[tuple[str, int], str]
+    entries: list[ModuleFunction], codes: dict[int, CodeType], docs: dict[tuple[str, int], str]
 ) -> list[CachedFunction]:
     """The records of `entries` as the cache holds them (``records.CachedFunction``), with the
-    code of each entry function and its vectorized docstring where known (by qualname and line):
+    code of each entry function (by position) and its vectorized docstring (by qualname and
+    line: the same for each of a factory's functions) where known:
     without the fields a warm import never reads, and with equal keys and values shared, so that
     marshal writes them once and a warm import allocates them once (every record has the same
     keys; neighbouring functions share their options and most assumptions). Sharing is by
@@ -169,9 +165,8 @@ def cached(
         return value
 
     records = []
-    for e in entries:
-        key = (e["qualname"], e["line"])
-        doc = docs.get(key)
+    for i, e in enumerate(entries):
+        doc = docs.get((e["qualname"], e["line"]))
         dropped = (_NOT_CACHED_WITH_DOC if doc is not None else _NOT_CACHED) | _WHOLE
         record = {sys.intern(k): share(v) for k, v in e.items() if k not in dropped}
         if e.get("status") == "ok":
@@ -180,20 +175,22 @@ def cached(
             fast = e["fast_source"]
             record["source"] = fast + e["exact_source"]
             record["fast_len"] = len(fast)
-            record["code"] = codes.get(key)
+            record["code"] = codes.get(i)
         if doc is not None:
             record["doc"] = doc
         records.append(record)
     return records
 
 
-def _entry_codes(entries: list[ModuleFunction]) -> dict[tuple[str, int], CodeType]:
-    """The code of each compiled entry function, so that a warm import compiles no Python and
-    executes no generated module (emit.py makes the function from it, lazily)."""
+def _entry_codes(entries: list[ModuleFunction]) -> dict[int, CodeType]:
+    """The code of each compiled entry function, by its entry's position in `entries`, so that
+    a warm import compiles no Python and executes no generated module (emit.py makes the
+    function from it, lazily). (Not by (qualname, line): a factory's function has an entry per
+    call of the factory, each with its own closure values: issue 31.)"""
     from ..emit import compile_generated, entry_code
 
     codes = {}
-    for e in entries:
+    for i, e in enumerate(entries):
         if e.get("status") != "ok" or e.get("hidden"):  # values only the live function has
             continue
         try:
@@ -201,7 +198,7 @@ def _entry_codes(entries: list[ModuleFunction]) -> dict[tuple[str, int], CodeTyp
         except (SyntaxError, ValueError):
             continue  # the decorator compiles it and reports the problem
         if code is not None:
-            codes[(e["qualname"], e["line"])] = code
+            codes[i] = code
     return codes
 
 

@@ -106,6 +106,40 @@ def _vec_raised_to_nan(xp: Any, code: Any, value: Any) -> Any:
     return xp.where(code != 0, nan, value)
 
 
+def _unbound_wording() -> tuple[str, str]:
+    """How the running interpreter words reading an unbound local and an unbound variable of an
+    enclosing function (3.11 changed both), as templates of the name."""
+
+    def local() -> None:
+        _probe  # noqa: B018 - read before the assignment below: unbound
+        _probe = 0  # noqa: F841
+
+    def enclosing() -> Any:
+        def inner() -> Any:
+            return _probe
+
+        inner()
+        _probe = 0  # noqa: F841
+
+    words = []
+    for probe in (local, enclosing):
+        try:
+            probe()
+        except NameError as exc:
+            words.append(str(exc).replace("_probe", "{0}"))
+    return words[0], words[1]
+
+
+_UNBOUND_LOCAL, _UNBOUND_FREE = _unbound_wording()
+
+
+def _vec_unbound(name: str, free: bool) -> str:
+    """D20: the message of the exception CPython raises reading `name` where it was never
+    assigned (an UnboundLocalError, or for a variable of an enclosing function a NameError),
+    worded by the running interpreter."""
+    return (_UNBOUND_FREE if free else _UNBOUND_LOCAL).format(name)
+
+
 def _exception(make: Any, values: list) -> tuple[BaseException, bool]:
     """The exception of a raise site on one lane's values, and whether it was built as written.
     Building it may raise instead (a message that fails to format, or a numeric error inside

@@ -56,3 +56,16 @@ def _vec_loop_args(*args: Any) -> tuple[Any, ...]:
     for i, v in zip(numeric, converted[1:]):
         values[i] = v
     return (converted[0], *values)
+
+
+_ELEMENT_TYPES = {"b": bool, "B": bool, "i": int, "u": int, "I": int, "l": int, "f": float, "F": float}
+
+
+def _vec_element_type(xp: Any, value: Any) -> type:
+    """D22: the Python type CPython's element loop sees in every element of parameter `value`
+    (as the exact prologue made it: a bool, int64, uint64 or float64 array, or a Python scalar):
+    each element is passed as a Python scalar, so a bool array's elements are `bool`, an int64 or
+    uint64 array's `int`, a float64 array's `float` (narrower dtypes were widened first)."""
+    from .dtype import namespace_info
+
+    return _ELEMENT_TYPES[namespace_info(xp).kind(value)]

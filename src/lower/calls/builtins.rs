@@ -18,8 +18,16 @@ impl Lowerer<'_> {
         use ast::Expr as E;
         // Resolve the callee.
         if let E::Attribute(a) = c.func.as_ref() {
+            // D18: a method of a list or dict the function made.
+            if let Some(called) = self.container_method(frame, a, c) {
+                return called;
+            }
             if let Some(got) = self.dict_get(frame, a, c) {
                 return got;
+            }
+            // D16: `x.astype(float)`, as NumPy's scalars have it.
+            if let Some(converted) = self.astype_method(frame, a, c) {
+                return converted;
             }
         }
         let callee: Callee = match c.func.as_ref() {
@@ -127,6 +135,7 @@ impl Lowerer<'_> {
                 return Ok(self.emit(Op::Binary(BinOp::Div, lx, lb)));
             }
             "isclose" => return self.call_isclose(frame, c),
+            "modf" => return self.call_modf(frame, c),
             "fsum" => {
                 self.not_in_try(frame, c, "math.fsum()")?;
                 return self.call_fsum(frame, c);
@@ -159,6 +168,13 @@ impl Lowerer<'_> {
             return Err(());
         };
         let args = self.positional(frame, c, &what, f.arity, f.arity)?;
+        // D20: on lanes where an argument is None, the function's own TypeError.
+        let args = self.open_nones(
+            frame,
+            &args,
+            |t| format!("__import__('math').{name}({})", t.join(", ")),
+            c,
+        )?;
         let safe = f.safe;
         // floor/ceil/trunc keep an int argument as it is (codegen gives the int back
         // unchanged); every other function takes floats.
@@ -230,12 +246,16 @@ impl Lowerer<'_> {
         }
         match name {
             "len" => self.table_len(frame, c),
+            // D18: containers made by a call.
+            "list" | "tuple" | "dict" | "zip" | "enumerate" => {
+                self.container_builtin(frame, c, name)
+            }
             "abs" => {
-                let a = self.positional(frame, c, &what, 1, 1)?;
+                let a = self.builtin_args(frame, c, name, (1, 1))?;
                 Ok(self.emit(Op::Unary(UnOp::Abs, a[0])))
             }
             "min" | "max" => {
-                let args = self.positional(frame, c, &what, 2, usize::MAX)?;
+                let args = self.builtin_args(frame, c, name, (2, usize::MAX))?;
                 // CPython keeps the first of equal items and replaces only on a strict win; a NaN
                 // never wins and is kept when first. Exactly `b if b < a else a`, left to right.
                 let cmp = if name == "min" { CmpOp::Lt } else { CmpOp::Gt };
@@ -246,11 +266,7 @@ impl Lowerer<'_> {
                 }
                 Ok(acc)
             }
-            "round" if c.args.len() == 2 => {
-                self.not_in_try(frame, c, "round(x, ndigits)")?;
-                let a = self.positional(frame, c, &what, 2, 2)?;
-                self.round_digits(frame, c, a[0], a[1])
-            }
+            "round" if c.args.len() == 2 || !c.keywords.is_empty() => self.call_round(frame, c),
             "float" if c.keywords.is_empty() && c.args.len() == 1 => {
                 if let Some(text) = text_of(&c.args[0]) {
                     return self.float_of_text(frame, c, text);
@@ -260,7 +276,7 @@ impl Lowerer<'_> {
             "float" | "int" | "bool" | "round" => self.conversion(frame, c, name, &what),
             "isinstance" => self.isinstance_call(frame, c),
             "pow" => {
-                let a = self.positional(frame, c, &what, 2, 2)?;
+                let a = self.builtin_args(frame, c, name, (2, 2))?;
                 Ok(self.binary(frame, BinOp::Pow, a[0], a[1]))
             }
             "divmod" => self.divmod(frame, c),
@@ -303,6 +319,19 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The positional arguments of the builtin `name` (`min..=max` of them, no keywords); on
+    /// lanes where one is None (a helper's missing return, D20), CPython's TypeError.
+    fn builtin_args(
+        &mut self,
+        frame: &mut Frame,
+        c: &ast::ExprCall,
+        name: &str,
+        (min, max): (usize, usize),
+    ) -> R<Vec<Value>> {
+        let args = self.positional(frame, c, &format!("{name}()"), min, max)?;
+        self.open_nones(frame, &args, |t| format!("{name}({})", t.join(", ")), c)
+    }
+
     /// `float(x)`, `int(x)`, `bool(x)`, `round(x)`.
     fn conversion(
         &mut self,
@@ -311,7 +340,26 @@ impl Lowerer<'_> {
         name: &str,
         what: &str,
     ) -> R<Value> {
-        let a = self.positional(frame, c, what, 1, 1)?;
+        if name == "bool" {
+            let a = self.positional(frame, c, what, 1, 1)?;
+            // D20: None is false.
+            if let Some(t) = self.none_truth(a[0]) {
+                return Ok(t);
+            }
+            return Ok(self.cast(CastOp::Bool, a[0]));
+        }
+        let a = self.builtin_args(frame, c, name, (1, 1))?;
+        Ok(self.convert_value(frame, name, a[0]))
+    }
+
+    /// `float(v)`, `int(v)`, `bool(v)` or `round(v)` (`name`) of a lowered value.
+    pub(in crate::lower::calls) fn convert_value(
+        &mut self,
+        frame: &mut Frame,
+        name: &str,
+        a: Value,
+    ) -> Value {
+        let a = [a];
         let op = match name {
             "float" => CastOp::Float,
             "int" => CastOp::Int,
@@ -329,7 +377,7 @@ impl Lowerer<'_> {
         } else {
             a[0]
         };
-        Ok(self.cast(op, v))
+        self.cast(op, v)
     }
 
     /// `float("...")` of a string literal: the number CPython parses, or a positioned error.

@@ -55,8 +55,9 @@ const MAX_CALLEES: usize = 1000;
 enum ArgSig {
     /// Folded into the helper's body.
     Const(Const),
-    /// Passed: an array of this kind (as lowering knows it).
-    Array(Kind),
+    /// Passed: an array of this kind (as lowering knows it); whether it is a parameter's own
+    /// value, of one type on every lane (D22).
+    Array(Kind, bool),
     /// Passed: a uniform value (D14: a parameter dict, an Enum member), the same on every lane,
     /// read in Python by the helper's function as by the caller.
     Object,
@@ -111,8 +112,13 @@ impl Lowerer<'_> {
                 key.push_str("|o");
                 sig.push(ArgSig::Object);
             } else if self.shape(a) == Shape::Array && !self.poisoned.contains(&a) {
-                key.push_str(&format!("|a{}", self.kind(a).name()));
-                sig.push(ArgSig::Array(self.kind(a)));
+                let exact = self.is_type_exact(a);
+                key.push_str(&format!(
+                    "|a{}{}",
+                    self.kind(a).name(),
+                    if exact { "=" } else { "" }
+                ));
+                sig.push(ArgSig::Array(self.kind(a), exact));
             } else {
                 return None;
             }
@@ -149,7 +155,7 @@ impl Lowerer<'_> {
         let passed = args
             .iter()
             .zip(&sig)
-            .filter(|(_, s)| matches!(s, ArgSig::Array(_) | ArgSig::Object))
+            .filter(|(_, s)| matches!(s, ArgSig::Array(..) | ArgSig::Object))
             .map(|(a, _)| *a)
             .chain(live)
             .collect();
@@ -191,10 +197,13 @@ impl Lowerer<'_> {
         for (p, s) in callee.params.iter().zip(sig) {
             let v = match s {
                 ArgSig::Const(c) => self.konst(c.clone()),
-                ArgSig::Array(k) => {
+                ArgSig::Array(k, exact) => {
                     let v = self.emit_hint(Op::Param(self.f.params.len()), Some(p.clone()));
                     self.f.values[v.index()].kind = *k;
                     self.f.params.push(p.clone());
+                    if *exact {
+                        self.add_type_exact(v);
+                    }
                     v
                 }
                 ArgSig::Object => {
@@ -218,6 +227,7 @@ impl Lowerer<'_> {
             frame.outer_live = Some(m);
         }
         self.f.declared_params = self.f.params.len();
+        self.start_unbound(&mut frame);
         self.calls.call_stack.push(id);
         self.body(&mut frame, &callee.body);
         self.calls.call_stack.pop();
@@ -337,7 +347,7 @@ pub(in crate::lower) fn over_budget_message(name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::env::{Binding, FunctionSource};
+    use crate::env::{Binding, FunctionCode, FunctionSource};
     use crate::pipeline::testing::{env, errors_with, ir_after_with};
     use crate::pipeline::Options;
 
@@ -355,7 +365,7 @@ mod tests {
                     .map(|l| format!("{l}\n"))
                     .collect();
                 let fs = FunctionSource {
-                    source: text,
+                    code: FunctionCode::Text(text),
                     path: "helpers.py".into(),
                     first_line: first + 1,
                     name: (*n).into(),

@@ -35,14 +35,7 @@ impl Lowerer<'_> {
             return Err(());
         }
         let mut found = vec![];
-        let parsed = frontend::parse_function(
-            self.sources,
-            &fs.path,
-            &fs.source,
-            fs.first_line,
-            &fs.name,
-            &mut found,
-        );
+        let parsed = frontend::parse_function(self.sources, fs.input(), &fs.name, &mut found);
         match parsed {
             Ok((p, _)) if found.is_empty() => {
                 let p = Rc::new(p);
@@ -419,6 +412,7 @@ impl Lowerer<'_> {
         if !self.calls.envs.contains_key(&id) {
             self.calls.envs.insert(id.clone(), env.clone());
         }
+        self.start_unbound(&mut inner);
         self.calls.recursion.callers.push(CallerLanes::of(frame));
         self.enter_level(level);
         self.calls.call_stack.push(id);
@@ -426,30 +420,24 @@ impl Lowerer<'_> {
         self.calls.call_stack.pop();
         self.leave_level(level);
         self.calls.recursion.callers.pop();
-        let complete = inner.flow.done == Done::Always;
+        let complete = inner.flow.ended();
+        let returns = inner.flow.returns.clone();
+        if let Some(code) = self.raise_chain(&returns, complete) {
+            self.raise_from_callee(frame, code);
+        }
+        let value = self.chain(&returns);
         if complete || statement {
-            let returns = inner.flow.returns.clone();
-            if let Some(code) = self.raise_chain(&returns, complete) {
-                self.raise_from_callee(frame, code);
-            }
             // A result on no lane (the helper raises on every path, or its result is
             // discarded): any value will do.
-            return Ok(self
-                .chain(&returns)
-                .unwrap_or_else(|| self.konst(crate::ir::Const::Float(0.0))));
+            return Ok(value.unwrap_or_else(|| self.konst(crate::ir::Const::Float(0.0))));
         }
-        let (start, end) = (callee.start, callee.start + 3);
-        self.error(
-            DiagnosticKind::MissingReturn,
-            format!(
-                "helper `{}` can reach the end of its body without returning; add a final `return`",
-                callee.name
-            ),
-            callee.source,
-            start,
-            end,
-        );
-        Err(())
+        // D20: the lanes that fall off the helper's end return None.
+        let site = (callee.source, callee.start, callee.start + 3);
+        let none = self.none_everywhere(site);
+        Ok(match (value, inner.flow.done) {
+            (Some(v), Done::Mask(done)) => self.select(done, v, none),
+            _ => none,
+        })
     }
 }
 
@@ -483,13 +471,13 @@ fn site_callee(frame: &Frame, callee: &ast::Expr) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::env::{Binding, FunctionSource};
-    use crate::pipeline::testing::{env, ir_after_with, lowered};
+    use crate::env::{Binding, FunctionCode, FunctionSource};
+    use crate::pipeline::testing::{env, errors_with, ir_after_with, lowered};
     use crate::pipeline::Options;
 
     fn helper(name: &str, source: &str) -> (&'static str, Binding) {
         let fs = FunctionSource {
-            source: source.into(),
+            code: FunctionCode::Text(source.into()),
             path: "helpers.py".into(),
             first_line: 1,
             name: name.into(),

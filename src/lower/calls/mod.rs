@@ -1,19 +1,22 @@
 //! Calls: builtins and `math` (`builtins`), D17 calls on arguments that are not plain floats
-//! (`special`), NumPy inside scalar code (`numpy`, D16), helpers inlined (`inline`) or lowered on
-//! their own and called (`callee`, D7), recursion inlined to a bounded depth with a scalar
-//! residue (`recursion`, D19), calls run element by element on the lanes that reach them
-//! (`scalar_call`, D19, D23) such as the calls the compiler cannot vectorize under
-//! `fallback="calls"` (`call_sites`, D23), classes and module aliases used as namespaces (`namespace`), and
-//! the did-you-mean messages for `math` names (`suggest`).
+//! (`special`), NumPy inside scalar code (`numpy`, D16: the accepted names in `numpy::table`, the
+//! array-aware calls in `numpy::arrays`), helpers inlined (`inline`) or lowered on their own and
+//! called (`callee`, D7), recursion inlined to a bounded depth with a scalar residue and the calls
+//! run element by element on the lanes that reach them, such as those the compiler cannot
+//! vectorize under `fallback="calls"` (`elementwise`, D19, D23), classes and module aliases used
+//! as namespaces (`namespace`), the did-you-mean messages for `math` names (`suggest`), and
+//! builtins as people write them (`written`: `round`'s keywords and a uniform ndigits,
+//! `math.modf`).
 
 pub(in crate::lower) mod builtins;
 pub(in crate::lower) mod callee;
 pub(in crate::lower) mod elementwise;
 pub(in crate::lower) mod inline;
 pub(in crate::lower) mod namespace;
-pub(in crate::lower) mod numpy;
+pub mod numpy;
 pub(in crate::lower) mod special;
 pub(in crate::lower) mod suggest;
+pub(in crate::lower) mod written;
 
 use std::rc::Rc;
 
@@ -78,7 +81,7 @@ impl CallState {
     /// The state of one attempt at lowering a function: with `out_of_line`, helpers called with
     /// arrays or constants are lowered on their own (D7, `callee.rs`: the attempt after inlining
     /// every call ran over the budget); recursive functions are inlined within themselves at
-    /// most `levels` times (D19, `recursion.rs`).
+    /// most `levels` times (D19, `elementwise/recursion.rs`).
     pub(in crate::lower) fn attempt(out_of_line: bool, levels: usize) -> Self {
         let mut state = CallState {
             out_of_line,
@@ -103,6 +106,19 @@ impl CallState {
     /// Whether the code being lowered is the compiled function's own, not a helper's.
     pub(in crate::lower) fn in_compiled_function(&self) -> bool {
         self.call_stack.len() == 1
+    }
+
+    /// How many functions are being lowered, one inside the other: 1 in the compiled function.
+    pub(in crate::lower) fn depth(&self) -> usize {
+        self.call_stack.len()
+    }
+
+    /// Takes up the expression statement's call `id` when it is the one being lowered (a
+    /// method changing a container, D18, is made for its effect).
+    pub(in crate::lower) fn claim_statement_call(&mut self, id: usize) {
+        if self.statement_call == Some(id) {
+            self.statement_call = None;
+        }
     }
 
     /// Whether the inlining budget ran out: lowering starts over with helpers out of line.

@@ -101,33 +101,39 @@ impl Lowerer<'_> {
     }
 
     /// `round(x, ndigits)` with `ndigits` a constant int: a float for a float `x` (the runtime
-    /// helper, exact), an int for an int or bool `x` (exact int arithmetic here).
+    /// helper, exact), an int for an int or bool `x` (exact int arithmetic here). A uniform
+    /// `ndigits` (one int per call, D14) is passed to the helper as it is, for a float `x`.
     pub(in crate::lower) fn round_digits(
         &mut self,
         frame: &mut Frame,
-        c: &ast::ExprCall,
-        x: Value,
-        ndigits: Value,
+        (x, number): (Value, &ast::Expr),
+        (ndigits, nd): (Value, &ast::Expr),
     ) -> R<Value> {
         let n = match self.const_of(ndigits) {
             Some(Const::Int(n)) => n,
-            // `round(x, None)` is `round(x)`.
-            _ if matches!(&c.args[1], ast::Expr::Constant(k) if k.value.is_none()) => {
-                let x = if self.kind(x) == Kind::Float {
-                    self.protect(frame, x, crate::ir::SafeValue::Zero)
-                } else {
-                    x
-                };
-                return Ok(self.cast(CastOp::Round, x));
+            // D14: the helper reads the per-call value (`operator.index`, as CPython does).
+            _ if self.is_object(ndigits) && self.kind(x) == Kind::Float => {
+                return Ok(self.emit(Op::Math(&ROUND_DIGITS, vec![x, ndigits])));
+            }
+            _ if self.is_object(ndigits) => {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::BadArguments,
+                    "round(x, n) with n one int per call needs x known to be a float here (its \
+                     result is a float then): write round(float(x), n)"
+                        .into(),
+                    number,
+                );
+                return Err(());
             }
             _ => {
                 self.error_at(
                     frame,
                     DiagnosticKind::BadArguments,
                     "round(x, ndigits) needs ndigits to be a constant int (a literal or a \
-                     module constant)"
+                     module constant) or one int per call (a parameter, D14)"
                         .into(),
-                    &c.args[1],
+                    nd,
                 );
                 return Err(());
             }
@@ -150,7 +156,7 @@ impl Lowerer<'_> {
                         "round(i, {n}) of an int is supported for ndigits >= \
                          -{MAX_INT_ROUND_DIGITS}"
                     ),
-                    &c.args[1],
+                    nd,
                 );
                 Err(())
             }
@@ -163,7 +169,7 @@ impl Lowerer<'_> {
                     "round(x, ndigits) needs x known to be a float or an int here: write \
                      round(float(x), ndigits) or round(int(x), ndigits)"
                         .into(),
-                    &c.args[0],
+                    number,
                 );
                 Err(())
             }

@@ -9,7 +9,7 @@ use rustpython_parser::ast;
 use crate::ir::eval::truthy;
 use crate::ir::{Block, CastOp, Const, Kind, LogicOp, Op, Shape, UnOp, Value};
 use crate::lower::exceptions::raise::contains_raise;
-use crate::lower::loops::exits::{has_exit, Exits};
+use crate::lower::loops::exits::{has_exit, hint_of, Exits};
 use crate::lower::{Done, Flow, Frame, Lowerer, Var};
 use crate::Map as HashMap;
 
@@ -242,10 +242,12 @@ impl Lowerer<'_> {
                 (Some(Var::Def(a)), Some(Var::Def(b))) => {
                     let v = merge(self, a, b);
                     if self.f.info(v).hint.is_none() {
-                        self.f.values[v.index()].hint = Some(name.clone());
+                        self.f.values[v.index()].hint = Some(hint_of(name));
                     }
                     Var::Def(v)
                 }
+                // D20: the side that assigned it holds the value; its flag says where it is bound.
+                (Some(Var::Def(a)), _) | (_, Some(Var::Def(a))) if self.tracks(name) => Var::Def(a),
                 _ => Var::MaybeUndef,
             };
             out.insert(name.clone(), merged);

@@ -195,11 +195,19 @@ impl Lowerer<'_> {
                 (_, Some(Var::Def(b))) if then_returns => {
                     Var::Def(self.if_out_or_placeholder(br, None, Some(b)))
                 }
+                // D20: the side that assigned it holds the value; its flag says where it is bound.
+                (Some(Var::Def(a)), _) if self.tracks(&name) => {
+                    Var::Def(self.if_out_or_placeholder(br, Some(a), None))
+                }
+                (_, Some(Var::Def(b))) if self.tracks(&name) => {
+                    Var::Def(self.if_out_or_placeholder(br, None, Some(b)))
+                }
                 _ => Var::MaybeUndef,
             };
             if let Var::Def(v) = merged {
                 if t != e {
-                    self.f.values[v.index()].hint = Some(name.clone());
+                    self.f.values[v.index()].hint =
+                        Some(crate::lower::loops::exits::hint_of(&name));
                 }
             }
             vars.insert(name, merged);

@@ -116,6 +116,8 @@ fn bases(name: &str) -> Option<&'static [&'static str]> {
         "KeyError" => &["KeyError", L, E, B],
         "ValueError" => &["ValueError", E, B],
         "TypeError" => &["TypeError", E, B],
+        "NameError" => &["NameError", E, B],
+        "UnboundLocalError" => &["UnboundLocalError", "NameError", E, B],
         "RuntimeError" => &[R, E, B],
         "NotImplementedError" => &["NotImplementedError", R, E, B],
         _ => return None,

@@ -250,7 +250,7 @@ impl Lowerer<'_> {
         if !ok {
             return None;
         }
-        let code = self.push_site(frame, (text, params, args), class, Some(stmt));
+        let code = self.push_site(frame, (text, params, args), class, Some(span(stmt)));
         if let (Some(site), Some(_)) = (self.exceptions.sites.last_mut(), code) {
             site.cause = cause;
         }
@@ -259,17 +259,19 @@ impl Lowerer<'_> {
 
     /// Records the raise site `(exception text, its parameters, their values)` of builtin class
     /// `class` (None: not known when compiling); returns its code, or None after reporting why
-    /// lanes cannot end there. `stmt` is the `raise`/`assert` (None for a numeric error in a
-    /// `try`, reported at the `try`).
+    /// lanes cannot end there. `raised_at` is the byte range of what raises (a `raise`, an
+    /// `assert`, a read of an unbound name; None for a numeric error in a `try`, reported at the
+    /// `try`).
     pub(in crate::lower) fn push_site(
         &mut self,
         frame: &Frame,
         (expr, params, args): (String, Vec<String>, Vec<Value>),
         class: Option<Mro>,
-        stmt: Option<&ast::Stmt>,
+        raised_at: Option<(usize, usize)>,
     ) -> Option<Value> {
-        let at = match stmt {
-            Some(s) => Some((frame.source, span(s))),
+        let numeric = raised_at.is_none();
+        let at = match raised_at {
+            Some(range) => Some((frame.source, range)),
             None => self.exceptions.try_spans.last().copied(),
         };
         if self.loops.in_loop_without_raises() {
@@ -277,7 +279,7 @@ impl Lowerer<'_> {
             // carrying raises, and this report goes with the attempt (`loops::lower_loop`).
             self.loops.raise_met_unprepared();
         }
-        if let Some(what) = self.no_raise_here(stmt.is_none()) {
+        if let Some(what) = self.no_raise_here(numeric) {
             if let Some((source, (start, end))) = at {
                 self.error(
                     DiagnosticKind::UnsupportedStatement,
@@ -291,7 +293,7 @@ impl Lowerer<'_> {
         }
         // Inside a loop, a value the body defines is snapshot per lane (`loop_raise`): numbers.
         // The operands of a numeric error are the numbers the operation computed on.
-        let args: Vec<Value> = match stmt {
+        let args: Vec<Value> = match raised_at {
             None if self.loops.in_loop() => args
                 .into_iter()
                 .map(|a| match self.kind(a) {
@@ -338,7 +340,7 @@ impl Lowerer<'_> {
     /// block).
     fn no_raise_here(&self, numeric: bool) -> Option<&'static str> {
         if self.exceptions.in_finally > 0 {
-            return Some("a `finally` clause whose code can raise (a call of a helper that raises) is not supported; move the call after the `try` statement");
+            return Some("a `finally` clause whose code can raise (a call of a helper that raises, an index or key read per element) is not supported; move it after the `try` statement");
         }
         // A numeric error there is inside a `try` body around the loop.
         if self.loops.in_loop_without_raises() && !numeric {

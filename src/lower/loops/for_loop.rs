@@ -126,6 +126,11 @@ impl Lowerer<'_> {
         f: &ast::StmtFor,
         stmt: &ast::Stmt,
     ) {
+        // D18: a loop over or building containers runs once per item when compiling.
+        if self.unrolls(frame, f) {
+            self.unrolled_for(frame, f);
+            return;
+        }
         if let ast::Expr::Tuple(t) = f.target.as_ref() {
             self.for_unpacking(frame, f, t, stmt);
             return;
@@ -290,12 +295,12 @@ impl Lowerer<'_> {
     ) -> LoopSpec<'a> {
         let mut assigned = vec![];
         extract::assigned_names(body, &mut assigned);
-        let carried: Vec<String> = assigned
-            .into_iter()
-            .filter(|n| n != &target)
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
+        let mut carried: BTreeSet<String> = assigned.into_iter().filter(|n| n != &target).collect();
+        // D20: a tracked name's flag changes where the name is assigned (the target too).
+        let mut assigning: Vec<String> = carried.iter().cloned().collect();
+        assigning.push(target.clone());
+        carried.extend(self.carried_flags(&assigning));
+        let carried: Vec<String> = carried.into_iter().collect();
         let raises = contains_raise(body);
         let has_return = contains_return(body) || raises;
         let (outer_done, outer_ret) = if has_return && !frame.flow.returns.is_empty() {
@@ -372,6 +377,7 @@ impl Lowerer<'_> {
                 frame.vars.insert(spec.target.clone(), Var::Def(index));
             }
         }
+        self.mark_bound(frame, &spec.target);
         let active_phi = spec.mask.as_ref().map(|_| self.enter_masked(frame));
         let broke_phi = match &spec.mask {
             Some(m) if m.track_breaks => Some(self.f.new_value(
@@ -692,6 +698,7 @@ impl Lowerer<'_> {
         if !spec.carried.contains(&spec.target) {
             let last_value = self.last_value(spec);
             frame.vars.insert(spec.target.clone(), Var::Def(last_value));
+            self.mark_bound(frame, &spec.target);
         }
         if let Some(d) = attempt.done_phi {
             let returns = match attempt.ret_phi {

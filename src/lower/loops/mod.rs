@@ -1,13 +1,15 @@
 //! Loops: `for` over constant ranges and tables with carried variables and phis (`for_loop`,
 //! D6), unpacking loop targets (`for_unpack`), `while` and the activity mask of every masked
 //! loop (`while_loop`, D12), `for` over a `range` with per-lane bounds (`range_loop`), `break`,
-//! `continue` and loops' `else:` (`exits`), and loops that carry raises (`raises`, D11).
+//! `continue` and loops' `else:` (`exits`), loops that carry raises (`raises`, D11), and loops
+//! unrolled when compiling because they make, change or run over containers (`unrolled`, D18).
 
 pub(in crate::lower) mod exits;
 pub(in crate::lower) mod for_loop;
 pub(in crate::lower) mod for_unpack;
 pub(in crate::lower) mod raises;
 pub(in crate::lower) mod range_loop;
+pub(in crate::lower) mod unrolled;
 pub(in crate::lower) mod while_loop;
 
 use std::collections::BTreeSet;
@@ -46,6 +48,12 @@ impl LoopState {
     /// Whether the code being lowered is inside a loop.
     pub(in crate::lower) fn in_loop(&self) -> bool {
         self.depth > 0
+    }
+
+    /// How many loops lowered as loops enclose the code being lowered (an unrolled one is
+    /// none, D18).
+    pub(in crate::lower) fn depth(&self) -> usize {
+        self.depth
     }
 
     /// Whether a loop around the code being lowered does not carry raises (D11).

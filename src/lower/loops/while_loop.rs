@@ -12,12 +12,17 @@
 use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
-use crate::ir::{BinOp, Block, CmpOp, Const, Inst, Kind, LogicOp, Op, Phi, Shape, UnOp, Value};
+use crate::ir::{
+    BinOp, Block, CastOp, CmpOp, Const, Inst, Kind, LogicOp, Op, Phi, Shape, UnOp, Value,
+};
 use crate::lower::loops::exits::{has_exit, hint_of};
 use crate::lower::loops::for_loop::{LoopSpec, LoopTest, Masked};
 use crate::lower::syntax::{contains_return, is_forever};
 use crate::lower::{Done, Flow, Frame, Lowerer, Uniform, Var};
 use crate::Map as HashMap;
+
+/// Why a `while` test that can raise per element is refused.
+const WHILE_TEST_RAISES: &str = "a `while` test that can raise for an element (a helper that raises, an index or key read per element, a name some elements never assigned) is not supported yet; compute it in the loop's body (`while True:` ... `if not ok: break`)";
 
 impl Lowerer<'_> {
     /// A `while` statement (D12).
@@ -50,6 +55,13 @@ impl Lowerer<'_> {
             return;
         }
         let running = self.running(frame);
+        // A Python scalar test keeps its value (`condition`): `while n < 1 and 1:` tests the
+        // int 1, whose truth starts the bool mask (D4).
+        let test = if self.kind(test) == Kind::Bool {
+            test
+        } else {
+            self.emit(Op::Cast(CastOp::Bool, test))
+        };
         let init = self.and_path(running, test);
         let init = self.as_mask(init);
         let mut spec = self.carried_spec(frame, String::new(), (0, 1, 1), None, &w.body);
@@ -153,7 +165,19 @@ impl Lowerer<'_> {
             let next = match test {
                 LoopTest::While(t) => {
                     frame.vars = body_vars.clone();
+                    let sites = l.exceptions.site_count();
                     let v = l.expr(frame, t);
+                    if l.exceptions.site_count() > sites {
+                        // D10: the raise entries of the test evaluated again after the body are
+                        // not carried by the loop (its raises are the body's): refused, not
+                        // computed wrong.
+                        l.error_at(
+                            frame,
+                            DiagnosticKind::UnsupportedLoop,
+                            WHILE_TEST_RAISES.into(),
+                            *t,
+                        );
+                    }
                     let cond = l.condition(v);
                     if l.shape(cond) == Shape::Scalar && l.const_of(cond).is_none() {
                         // A test on Python values (a counter): the lanes still running when it

@@ -1,12 +1,20 @@
 //! Values beyond numbers: constant tables (`tables`, D15), `dict.get` on them (`dict_get`),
 //! `bisect` over them (`bisect`), reductions over tables unrolled (`reduce`), tuples and several
-//! results (`tuples`, D13), and uniform per-call values (`uniform`, D14).
+//! results (`tuples`, D13), local containers (`containers/`: `ops` reads and changes them,
+//! `calls` their methods and builtins, D18; the handles of tuples and containers in
+//! `handles`), values None on some lanes (`none_lanes`, D20), and uniform per-call values
+//! (`uniform/`, D14; the parameter uses it reads, found by `uniform/expr_walk`), and the type of a
+//! parameter's elements (`type_tests`, D22).
 
 pub(in crate::lower) mod bisect;
+pub(in crate::lower) mod containers;
 pub(in crate::lower) mod dict_get;
+pub(in crate::lower) mod handles;
+pub(in crate::lower) mod none_lanes;
 pub(in crate::lower) mod reduce;
 pub(in crate::lower) mod tables;
 pub(in crate::lower) mod tuples;
+pub(in crate::lower) mod type_tests;
 pub(in crate::lower) mod uniform;
 
 use std::collections::BTreeSet;
@@ -19,8 +27,6 @@ use crate::Map as HashMap;
 /// are this family's; the others ask through the methods below.
 #[derive(Default)]
 pub(in crate::lower) struct ValueState {
-    /// The values of the parameters that may be `None` (D14), with their index.
-    pub(in crate::lower::values) optional: HashMap<Value, usize>,
     /// The values of the uniform parameters as passed (D14): a namespace passed in (`xnp`) is one.
     pub(in crate::lower::values) uniform_args: BTreeSet<Value>,
     /// Where each `None` or string literal is (D14: reported if a number is needed there).
@@ -28,6 +34,8 @@ pub(in crate::lower) struct ValueState {
     pub(in crate::lower::values) literals: HashMap<Value, (SourceId, usize, usize, bool)>,
     /// The parameter modes of each helper (D14), by helper, computed once per compile.
     pub(in crate::lower::values) helper_modes: HashMap<(String, usize, String), Vec<ParamMode>>,
+    /// The lists and dicts made so far (D18).
+    pub(in crate::lower::values) containers: containers::Containers,
     /// What belongs to the function being built.
     pub(in crate::lower::values) function: FunctionValues,
 }
@@ -38,16 +46,21 @@ pub(in crate::lower) struct ValueState {
 pub(in crate::lower) struct FunctionValues {
     /// Values computed from a uniform value (D14): a condition among them stays a Python `if`.
     pub(in crate::lower::values) uniform_derived: BTreeSet<Value>,
-    /// Tuples being lowered, by their handle value (D13).
-    pub(in crate::lower::values) tuples: HashMap<Value, tuples::TupleValue>,
+    /// Tuples being lowered, by their handle value (D13), local containers (D18) and values
+    /// None on some lanes (D20).
+    pub(in crate::lower::values) tuples: HashMap<Value, handles::TupleValue>,
     /// Where each single returned value was returned, for the arity errors of D13.
     pub(in crate::lower::values) return_sites: HashMap<Value, (SourceId, usize, usize)>,
+    /// The values of the parameters that may be `None` (D14), with their index.
+    pub(in crate::lower::values) optional: HashMap<Value, usize>,
+    /// The parameters' own values: each has the type its dtype gives on every lane (D22).
+    pub(in crate::lower::values) type_exact: BTreeSet<Value>,
 }
 
 impl ValueState {
     /// Records that parameter `i`, whose value is `v`, may be `None` (D14).
     pub(in crate::lower) fn add_optional_param(&mut self, v: Value, i: usize) {
-        self.optional.insert(v, i);
+        self.function.optional.insert(v, i);
     }
 
     /// Records that `v` is a uniform parameter's value as passed (D14).

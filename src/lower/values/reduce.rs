@@ -23,7 +23,7 @@ type Item = (Value, Option<Value>);
 /// What a comprehension's `for` binds per iteration: a value, or a tuple of them (`zip`,
 /// `enumerate`, a table of tuples) unpacked by a tuple target.
 #[derive(Clone)]
-enum Elem {
+pub(in crate::lower) enum Elem {
     One(Value),
     Tuple(Vec<Elem>),
 }
@@ -43,16 +43,16 @@ impl Lowerer<'_> {
         let items = match arg {
             ast::Expr::GeneratorExp(g) => self.unroll(frame, &g.generators, &g.elt, arg),
             ast::Expr::ListComp(l) => self.unroll(frame, &l.generators, &l.elt, arg),
-            _ if name == "min" || name == "max" => {
-                // `min(TABLE)`: the items of a constant table (`min(a, b)` is the usual call).
-                let t = self.table(frame, arg, arg, false).ok()?;
-                let items = self.const_of(t)?.readable()?;
-                Ok(items.into_iter().map(|i| (self.konst(i), None)).collect())
-            }
+            // `min(a, b)` is the usual call; `min(TABLE)` the items of a table or container.
             _ => {
-                let t = self.table(frame, arg, arg, false);
-                t.and_then(|t| self.iterable_items(frame, t, arg))
-                    .map(|items| items.into_iter().map(|i| (self.konst(i), None)).collect())
+                let (start, end) = crate::frontend::extract::span(arg);
+                let site = (frame.source, start, end);
+                self.iterable(frame, arg).map(|elems| {
+                    elems
+                        .into_iter()
+                        .map(|el| (self.elem_value(el, site), None))
+                        .collect()
+                })
             }
         };
         if !c.keywords.is_empty() {
@@ -144,7 +144,7 @@ impl Lowerer<'_> {
     }
 
     /// The items of a comprehension, in CPython's order: the generators nest left to right.
-    fn unroll(
+    pub(in crate::lower) fn unroll(
         &mut self,
         frame: &mut Frame,
         gens: &[ast::Comprehension],
@@ -232,7 +232,7 @@ impl Lowerer<'_> {
     }
 
     /// Binds a comprehension target (a name or a tuple of names) to an item.
-    fn bind_target(
+    pub(in crate::lower) fn bind_target(
         &mut self,
         frame: &mut Frame,
         t: &ast::Expr,
@@ -243,6 +243,10 @@ impl Lowerer<'_> {
             (ast::Expr::Name(n), Elem::One(v)) => {
                 frame.vars.insert(n.id.to_string(), Var::Def(v));
                 Ok(())
+            }
+            (ast::Expr::Tuple(tt), Elem::One(v)) if self.container(v).is_some() => {
+                let parts = self.container_elems(frame, v, e).unwrap_or(Err(()))?;
+                self.bind_target(frame, t, Elem::Tuple(parts), e)
             }
             (ast::Expr::Tuple(tt), Elem::Tuple(parts)) if parts.len() == tt.elts.len() => {
                 for (sub, part) in tt.elts.iter().zip(parts) {
@@ -274,7 +278,7 @@ impl Lowerer<'_> {
     /// The items a comprehension's `for` runs over: a constant table, a tuple or list display
     /// (its items may be per-lane values), `range` with constant bounds, `enumerate(T[, start])`,
     /// `zip(T1, T2, ...)`.
-    fn iterable(&mut self, frame: &mut Frame, it: &ast::Expr) -> R<Vec<Elem>> {
+    pub(in crate::lower) fn iterable(&mut self, frame: &mut Frame, it: &ast::Expr) -> R<Vec<Elem>> {
         match it {
             ast::Expr::Call(call) => {
                 if let ast::Expr::Name(n) = call.func.as_ref() {
@@ -287,18 +291,20 @@ impl Lowerer<'_> {
                     }
                 }
             }
-            ast::Expr::Tuple(ast::ExprTuple { elts, .. })
-            | ast::Expr::List(ast::ExprList { elts, .. }) => {
-                let values: Vec<Value> = elts.iter().map(|x| self.expr(frame, x)).collect();
-                if values.iter().any(|v| self.poisoned.contains(v)) {
-                    return Err(());
-                }
-                return Ok(values.into_iter().map(Elem::One).collect());
+            ast::Expr::GeneratorExp(g) => {
+                let items = self.comprehension_items(frame, &g.generators, &g.elt, it)?;
+                return Ok(items.into_iter().map(Elem::One).collect());
             }
             _ => {}
         }
-        let t = self.table(frame, it, it, false)?;
-        let items = self.iterable_items(frame, t, it)?;
+        let v = self.expr(frame, it);
+        if self.poisoned.contains(&v) {
+            return Err(());
+        }
+        if let Some(elems) = self.container_elems(frame, v, it) {
+            return elems;
+        }
+        let items = self.iterable_items(frame, v, it)?;
         Ok(items.into_iter().map(|c| self.elem(c)).collect())
     }
 
@@ -420,9 +426,9 @@ impl Lowerer<'_> {
                     self.error_at(
                         frame,
                         DiagnosticKind::UnsupportedExpression,
-                        "a comprehension reduced by sum, min, max, any or all must run over \
-                         constant tables (tuples, lists, dicts of numbers), range() with constant \
-                         bounds, zip() or enumerate() of those"
+                        "this must run over a constant table (tuples, lists, dicts of numbers), \
+                         a list, tuple or dict the function made (D18), range() with constant \
+                         bounds, or zip() or enumerate() of those"
                             .into(),
                         e,
                     );

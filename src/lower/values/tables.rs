@@ -7,7 +7,7 @@
 use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
-use crate::ir::eval::{dict_of, num_eq};
+use crate::ir::eval::num_eq;
 use crate::ir::{CmpOp, Const, Kind, ObjCmp, Op, Shape, UniformOp, Value};
 use crate::lower::{Frame, Lowerer, R};
 
@@ -16,13 +16,12 @@ const INT64_MAX: i128 = i64::MAX as i128;
 /// Ints up to this magnitude are floats exactly.
 const EXACT_FLOAT_INT: i128 = 1 << 53;
 
-/// How a display's constant items make one constant (a tuple or a list).
-type MakeConst = fn(Vec<Const>) -> Const;
-
 impl Lowerer<'_> {
-    /// The table a subscript, `in`, `len` or a reduction reads: a display of constants, or any
-    /// other expression. A set display only for `in` (`set_ok`): CPython cannot subscript a set,
-    /// and a set's length and order depend on its duplicates and hashes.
+    /// The table a subscript, `in`, `len` or a reduction reads: a constant table when its items
+    /// are constants (a display, a container of constants the function made: D18), else the
+    /// value (a container of per-lane values, a uniform value). A set display only for `in`
+    /// (`set_ok`): CPython cannot subscript a set, and a set's length and order depend on its
+    /// duplicates and hashes.
     pub(in crate::lower) fn table(
         &mut self,
         frame: &mut Frame,
@@ -30,81 +29,29 @@ impl Lowerer<'_> {
         e: &ast::Expr,
         set_ok: bool,
     ) -> R<Value> {
-        use ast::Expr as E;
-        if let (E::Set(_), false) = (value, set_ok) {
-            self.error_at(
-                frame,
-                DiagnosticKind::UnsupportedExpression,
-                "a set display is supported only on the right of `in`; use a tuple".into(),
-                e,
-            );
-            return Err(());
-        }
-        let (elts, wrap): (&[ast::Expr], MakeConst) = match value {
-            E::Tuple(t) => (&t.elts, Const::Tuple),
-            E::List(l) => (&l.elts, Const::List),
-            // A set is only ever a membership test's right side: its items, like a tuple's.
-            E::Set(s) => (&s.elts, Const::Tuple),
-            E::Dict(d) => return self.dict_display(frame, d, e),
-            other => return Ok(self.expr(frame, other)),
-        };
-        let items = elts
-            .iter()
-            .map(|elt| self.display_item(frame, elt, e))
-            .collect::<R<Vec<_>>>()?;
-        Ok(self.konst(wrap(items)))
-    }
-
-    fn dict_display(&mut self, frame: &mut Frame, d: &ast::ExprDict, e: &ast::Expr) -> R<Value> {
-        let mut pairs = vec![];
-        for (k, v) in d.keys.iter().zip(&d.values) {
-            let Some(k) = k else {
+        let v = match (value, set_ok) {
+            (ast::Expr::Set(_), false) => {
                 self.error_at(
                     frame,
                     DiagnosticKind::UnsupportedExpression,
-                    "`**` in a dict display is not supported".into(),
+                    "a set display is supported only on the right of `in`; use a tuple".into(),
                     e,
                 );
                 return Err(());
-            };
-            pairs.push((
-                self.display_item(frame, k, e)?,
-                self.display_item(frame, v, e)?,
-            ));
-        }
-        match dict_of(pairs) {
-            Some(d) => Ok(self.konst(d)),
-            None => {
-                self.error_at(
-                    frame,
-                    DiagnosticKind::UnsupportedExpression,
-                    "a dict indexed per element must have numbers as keys".into(),
-                    e,
-                );
-                Err(())
             }
-        }
-    }
-
-    /// An item of a table display: it must be a constant.
-    fn display_item(&mut self, frame: &mut Frame, elt: &ast::Expr, e: &ast::Expr) -> R<Const> {
-        let v = self.expr(frame, elt);
-        match self.const_of(v) {
-            Some(c) => Ok(c),
-            None => {
-                if !self.poisoned.contains(&v) {
-                    self.error_at(
-                        frame,
-                        DiagnosticKind::UnsupportedExpression,
-                        "a table display indexed or tested with `in` must hold constants; bind \
-                         the table to a module-level tuple, list or dict of numbers"
-                            .into(),
-                        e,
-                    );
-                }
-                Err(())
+            // A set is only ever a membership test's right side: its items, like a tuple's.
+            (ast::Expr::Set(s), true) => {
+                let (start, end) = crate::frontend::extract::span(value);
+                let items = s.elts.iter().map(|x| self.expr(frame, x)).collect();
+                let site = (frame.source, start, end);
+                self.new_container(crate::lower::values::handles::Container::Tuple, items, site)
             }
+            (other, _) => self.expr(frame, other),
+        };
+        if self.poisoned.contains(&v) {
+            return Err(());
         }
+        Ok(self.table_value(v))
     }
 
     /// `len(T)` of a constant table: its length, a constant.
@@ -119,6 +66,9 @@ impl Lowerer<'_> {
             return Err(());
         };
         let t = self.table(frame, arg, arg, false)?;
+        if let Some(n) = self.container_len(t) {
+            return Ok(n);
+        }
         match self.const_of(t) {
             Some(Const::Tuple(items) | Const::List(items)) => {
                 Ok(self.konst(Const::Int(items.len() as i128)))
@@ -275,6 +225,9 @@ impl Lowerer<'_> {
         if self.is_object(t) {
             return self.object_membership(frame, x, t, right);
         }
+        if let Some(elems) = self.container_elems(frame, t, right) {
+            return self.lane_membership(x, t, elems?, right, frame);
+        }
         let items = match self.const_of(t) {
             Some(Const::Tuple(items) | Const::List(items)) => items,
             Some(Const::Dict(entries)) => entries.into_iter().map(|(k, _)| k).collect(),
@@ -308,6 +261,38 @@ impl Lowerer<'_> {
         for c in items {
             let c = self.konst(c);
             let eq = self.emit(Op::Compare(CmpOp::Eq, x, c));
+            acc = self.bool_op(false, acc, eq);
+        }
+        Ok((acc, t))
+    }
+}
+
+impl Lowerer<'_> {
+    /// `x in c` for a container of per-lane values (D18): `x == c[0] or x == c[1] ...` as bools
+    /// (an item that is `x` itself is found, as CPython finds an object by identity first).
+    fn lane_membership(
+        &mut self,
+        x: Value,
+        t: Value,
+        elems: Vec<crate::lower::values::reduce::Elem>,
+        right: &ast::Expr,
+        frame: &Frame,
+    ) -> R<(Value, Value)> {
+        let mut acc = self.konst(Const::Bool(false));
+        for el in elems {
+            let crate::lower::values::reduce::Elem::One(item) = el else {
+                return Err(());
+            };
+            if self.container(item).is_some() {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnsupportedOperator,
+                    "`in` is supported on containers of numbers only".into(),
+                    right,
+                );
+                return Err(());
+            }
+            let eq = self.same_or_equal(x, item);
             acc = self.bool_op(false, acc, eq);
         }
         Ok((acc, t))

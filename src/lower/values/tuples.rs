@@ -9,20 +9,11 @@
 
 use rustpython_parser::ast;
 
-use crate::diagnostics::{DiagnosticKind, SourceId};
+use crate::diagnostics::DiagnosticKind;
 use crate::frontend::extract::span;
 use crate::ir::{use_counts, Const, Kind, Shape, Value};
+use crate::lower::values::handles::{misuse_message, Container, Site, TupleValue};
 use crate::lower::{Frame, Lowerer};
-
-/// The positions of a tuple and the source it was made at (a `return`, or a call returning one).
-#[derive(Debug, Clone)]
-pub(in crate::lower) struct TupleValue {
-    items: Vec<Value>,
-    site: Site,
-}
-
-/// Where a returned value comes from: source, byte range.
-type Site = (SourceId, usize, usize);
 
 impl Lowerer<'_> {
     /// `return a, b, ...`: the handle of a tuple of the lowered items.
@@ -54,15 +45,22 @@ impl Lowerer<'_> {
     /// It is defined as the constant it is written as, so the IR verifier accepts it until DCE
     /// drops it.
     pub(in crate::lower) fn make_tuple(&mut self, items: Vec<Value>, site: Site) -> Value {
+        self.make_handle(TupleValue {
+            items,
+            site,
+            container: Container::Tuple,
+            local: false,
+        })
+    }
+
+    /// A fresh handle for `t`.
+    pub(in crate::lower) fn make_handle(&mut self, t: TupleValue) -> Value {
         let v = self.f.new_value(Kind::Float, Shape::Scalar, None);
         self.push_inst(crate::ir::Inst::Let {
             dst: v,
             op: crate::ir::Op::Const(Const::Float(0.0)),
         });
-        self.values
-            .function
-            .tuples
-            .insert(v, TupleValue { items, site });
+        self.values.function.tuples.insert(v, t);
         v
     }
 
@@ -93,9 +91,9 @@ impl Lowerer<'_> {
         v: Value,
         mut f: impl FnMut(&mut Self, Value) -> Value,
     ) -> Option<Value> {
-        let t = self.values.function.tuples.get(&v).cloned()?;
-        let items = t.items.iter().map(|&p| f(self, p)).collect();
-        Some(self.make_tuple(items, t.site))
+        let mut t = self.values.function.tuples.get(&v).cloned()?;
+        t.items = t.items.iter().map(|&p| f(self, p)).collect();
+        Some(self.make_handle(t))
     }
 
     /// `merge` of `a` and `b` position by position when either is a tuple, or an error when the
@@ -114,7 +112,15 @@ impl Lowerer<'_> {
         if self.poisoned.contains(&a) || self.poisoned.contains(&b) {
             return Some(self.poison());
         }
+        let none = |t: &Option<TupleValue>| {
+            t.as_ref()
+                .is_some_and(|t| t.container == Container::MaybeNone)
+        };
+        if none(&ta) || none(&tb) {
+            return Some(self.merge_maybe_none((a, ta), (b, tb), merge));
+        }
         match (ta, tb) {
+            (Some(x), Some(y)) if x.local || y.local => Some(self.merge_containers(x, y, merge)),
             (Some(x), Some(y)) if x.items.len() == y.items.len() => {
                 let items = x
                     .items
@@ -123,6 +129,14 @@ impl Lowerer<'_> {
                     .map(|(&p, &q)| merge(self, p, q))
                     .collect();
                 Some(self.make_tuple(items, x.site))
+            }
+            (x, y) if x.as_ref().or(y.as_ref()).is_some_and(|t| t.local) => {
+                let t = x.or(y)?;
+                self.container_error(
+                    t.site,
+                    "a container on some elements meets a number on others (D18): give the variable one type on every path".into(),
+                );
+                Some(self.poison())
             }
             (x, y) => {
                 let describe =
@@ -184,7 +198,14 @@ impl Lowerer<'_> {
         if self.poisoned.contains(&v) {
             return;
         }
-        let Some(t) = self.values.function.tuples.get(&v).cloned() else {
+        let Some(t) = self
+            .values
+            .function
+            .tuples
+            .get(&v)
+            .filter(|t| t.container != Container::MaybeNone)
+            .cloned()
+        else {
             self.error_at(
                 frame,
                 DiagnosticKind::UnsupportedStatement,
@@ -193,60 +214,34 @@ impl Lowerer<'_> {
             );
             return;
         };
-        if t.items.len() != targets.elts.len() {
+        // A dict unpacks into its keys (D18).
+        let items = match self.container_elems(frame, v, at) {
+            Some(Ok(elems)) => elems
+                .into_iter()
+                .map(|el| match el {
+                    crate::lower::values::reduce::Elem::One(v) => v,
+                    crate::lower::values::reduce::Elem::Tuple(_) => self.poison(),
+                })
+                .collect(),
+            Some(Err(())) => return,
+            None => t.items,
+        };
+        if items.len() != targets.elts.len() {
             self.error_at(
                 frame,
                 DiagnosticKind::UnsupportedStatement,
                 format!(
                     "cannot unpack {} values into {} names",
-                    t.items.len(),
+                    items.len(),
                     targets.elts.len()
                 ),
                 at,
             );
             return;
         }
-        for (target, item) in targets.elts.iter().zip(t.items) {
+        for (target, item) in targets.elts.iter().zip(items) {
             if let ast::Expr::Name(n) = target {
                 self.assign(frame, n.id.as_str(), item);
-            }
-        }
-    }
-
-    /// `r[i]` of a tuple result with a constant index `i` (negative from the end, as Python).
-    pub(in crate::lower) fn tuple_item(
-        &mut self,
-        frame: &Frame,
-        t: Value,
-        index: Option<Const>,
-        e: &ast::Expr,
-    ) -> Option<Value> {
-        let items = self.values.function.tuples.get(&t)?.items.clone();
-        let n = items.len() as i128;
-        let i = match index {
-            Some(Const::Int(i)) => Some(i),
-            Some(Const::Bool(b)) => Some(i128::from(b)),
-            _ => None,
-        };
-        match i.map(|i| if i < 0 { i + n } else { i }) {
-            Some(i) if (0..n).contains(&i) => Some(items[i as usize]),
-            Some(_) => {
-                self.error_at(
-                    frame,
-                    DiagnosticKind::UnsupportedExpression,
-                    format!("tuple index out of range: the tuple has {n} values"),
-                    e,
-                );
-                Some(self.poison())
-            }
-            None => {
-                self.error_at(
-                    frame,
-                    DiagnosticKind::UnsupportedExpression,
-                    "a tuple result can be indexed only with a constant (`r[0]`); unpack it instead: `a, b = f(x)`".into(),
-                    e,
-                );
-                Some(self.poison())
             }
         }
     }
@@ -266,20 +261,21 @@ impl Lowerer<'_> {
             return;
         }
         let counts = use_counts(&self.f);
-        let mut misused: Vec<Site> = self
+        let mut misused: Vec<(Site, &str)> = self
             .values
             .function
             .tuples
             .iter()
             .filter(|(v, _)| counts.get(v.index()).copied().unwrap_or(0) > 0)
-            .map(|(_, t)| t.site)
+            .map(|(_, t)| (t.site, misuse_message(t)))
             .collect();
-        misused.sort_unstable();
+        misused.sort_unstable_by_key(|&((src, start, end), m)| (src, start, end, m));
         misused.dedup();
-        for (src, start, end) in misused {
+        for ((src, start, end), message) in misused {
+            let message = message.to_string();
             self.error(
                 DiagnosticKind::UnsupportedExpression,
-                "these several values are used as one value: a tuple result can only be returned, unpacked (`a, b = f(x)`) or indexed with a constant (`r[0]`), and cannot be returned from inside a loop".into(),
+                message,
                 src,
                 start,
                 end,

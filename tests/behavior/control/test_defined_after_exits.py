@@ -129,6 +129,12 @@ def not_assigned_on_one_branch(x):
     return acc
 
 
-def test_a_branch_that_neither_assigns_nor_leaves_is_still_rejected():
-    with pytest.raises(VectorizationError, match="`y` may be undefined"):
-        vectorize(not_assigned_on_one_branch)
+def test_a_branch_that_neither_assigns_nor_leaves_reads_unbound_per_element():
+    # D20: an element that takes the `pass` branch in the first iteration raises
+    # UnboundLocalError at `acc += y`, as CPython does; the others add their values.
+    from oracle import check_raising
+
+    vec = vectorize(not_assigned_on_one_branch)
+    exc = check_raising(vec, np.array([5.0, 0.5, -0.5, 0.0, np.nan, -5.0]))
+    assert isinstance(exc, UnboundLocalError)
+    assert check_raising(vec, np.array([5.0, 0.5, 0.0, np.nan])) is None

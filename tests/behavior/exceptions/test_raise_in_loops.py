@@ -312,6 +312,24 @@ def test_raise_beside_a_return_in_a_loop(r, backend):
     check_raising(vectorize(compound_balance), np.array([1.0, 2e5, 3e5]), 1.0, backend=backend)
 
 
+def _restocked_twice(stock):
+    week = 0
+    while week < 2:
+        week += 1
+        assert stock != 0.0, "empty before restocking"
+        stock = stock - 10.0
+        assert stock > -5.0, "overdrawn after restocking"
+    return stock
+
+
+def test_the_second_assert_of_a_while_body_raises_its_own_message(backend):
+    # The raise code the loop carries (site 2 here) was cast to bool, so every lane raised
+    # site 1's message (fuzz seed 202 #35 once while tests were made bool masks).
+    stock = np.array([5e-324, 12.0, 25.0, 0.0, 30.0])
+    for first in range(len(stock)):
+        check_raising(vectorize(_restocked_twice), stock[first:], backend=backend)
+
+
 def test_assert_in_a_range_loop(backend):
     ns = np.array([0, 1, 3, 5, 2, 4] * 7, dtype=np.int64)[: len(XS)]
     _each(vectorize(_assert_in_range_loop), XS, ns, backend=backend)

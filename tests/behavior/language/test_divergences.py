@@ -513,6 +513,60 @@ def test_item37_a_division_by_an_int_zero_held_as_float_is_worded_as_a_float_div
     assert vectorized.value.args == ("float division by zero",)
 
 
+def _the_very_nan(x, y):
+    return x in [y, x]
+
+
+def _the_same_nan_through_another_name(x, c):
+    z = x if c > 0.0 else 1.0
+    return z in [x, 2.0]
+
+
+def test_item22_a_containers_own_item_is_found_by_identity_only_as_that_variable():
+    # D18: CPython finds `x` in `[y, x]` by identity, a NaN too, and so does the call.
+    assert values(vectorize(_the_very_nan), [math.nan, 1.0], [0.0, 1.0]) == [True, True]
+    # Through another name it is the same object in CPython, compared by `==` here.
+    assert _the_same_nan_through_another_name(math.nan, 1.0) is True
+    assert values(vectorize(_the_same_nan_through_another_name), [math.nan, 2.0], [1.0, 1.0]) == [False, True]
+
+
+def _factor(d):
+    if d < 10.0:
+        return 0.5
+    elif d >= 10.0:
+        return 1.0
+
+
+def _scaled(d, n):
+    return _factor(d) + n
+
+
+def test_item37_the_typeerror_of_a_helpers_none_names_the_array_kind_of_the_other_operand():
+    # D20: `n` is an int merged with a float (item 8): held as float64, the message says 'float'.
+    def mixed(d, k):
+        n = 1 if k > 0 else 2.5
+        return _scaled(d, n)
+
+    assert "'int'" in str(pytest.raises(TypeError, _scaled, math.nan, 1).value)
+    with pytest.raises(TypeError) as info:
+        vectorize(mixed)(np.array([math.nan]), np.array([1.0]))
+    assert str(info.value) == "unsupported operand type(s) for +: 'NoneType' and 'float'"
+
+
+def _positive_part(x):
+    if x > 0.0:
+        return x
+
+
+def test_item38_an_element_the_function_returns_none_for_raises_naming_it():
+    assert _positive_part(-1.0) is None
+    assert values(vectorize(_positive_part), [1.0, 2.0]) == [1.0, 2.0]
+    with pytest.raises(TypeError, match="_positive_part returned None for this element") as info:
+        vectorize(_positive_part)(np.array([1.0, -1.0, -2.0]))
+    if hasattr(info.value, "__notes__"):
+        assert info.value.__notes__ == ["array-vectorize: raised for element (1,) (flat index 1)"]
+
+
 # Item 17: integers beyond 64 bits (issue 28 item 1: a power of int constants was computed on a
 # 0-d int64 array, so `x * 2**70` wrapped to `x * 0` and `x < 2**1100` to `x < 0`).
 
@@ -591,6 +645,31 @@ def test_item17_with_an_integer_array_raises_overflow_error_even_off_cpythons_pa
             vectorize(fn)(np.array([1, 3], dtype=np.int64))
 
 
+def dead_overflow(n):
+    v = 1e-300 + (0 - n) % 2**1100
+    return 0
+
+
+def dead_overflow_in_try(n):
+    try:
+        v = 1e-300 + (0 - n) % 2**1100
+    except OverflowError:
+        raise ValueError("out of range")
+    return 0
+
+
+def test_item17_an_operation_that_raises_is_computed_even_when_its_result_is_never_read():
+    # Item 17, last sentence (fuzz finding 520007 #1608): CPython raises on the element 1
+    # (2**1100 - 1 does not convert to float), the vectorized call raises item 17's
+    # OverflowError, also inside a `try` body; on 0 only CPython returns.
+    for fn in (dead_overflow, dead_overflow_in_try):
+        assert fn(0) == 0
+        with pytest.raises((OverflowError, ValueError)):
+            fn(1)
+        with pytest.raises(OverflowError, match="vectorized integers are 64-bit"):
+            vectorize(fn)(np.array([1, 0], dtype=np.int64))
+
+
 def rounded(x):
     return round(x)
 
@@ -627,3 +706,20 @@ def test_item17_a_conversion_beyond_the_float_range_raises_even_off_cpythons_pat
     assert converted_when_small(1.0) == 1.0  # CPython never converts for 1.0
     with pytest.raises(OverflowError, match="too large to convert to float"):
         vectorize(converted_when_small)(np.array([1.0, 2.0]))
+
+
+def _is_int(n):
+    if isinstance(n, int):
+        return 1
+    return 0
+
+
+def test_item39_a_numpy_scalar_argument_is_a_0d_array_of_python_scalars():
+    # Item 38 (D22): the element of a NumPy scalar argument is the Python scalar `.item()` gives,
+    # as np.vectorize passes it; CPython called with the NumPy scalar itself sees its own type.
+    vec = vectorize(_is_int)
+    assert _is_int(np.int64(3)) == 0 and _is_int(np.int64(3).item()) == 1
+    assert np.asarray(vec(np.int64(3))).item() == 1
+    assert np.asarray(vec(np.float32(0.5))).item() == 0
+    assert np.asarray(vec(np.array([1, 2], dtype=np.int16))).tolist() == [1, 1]
+    assert np.vectorize(_is_int)(np.array([1, 2])).tolist() == [1, 1]

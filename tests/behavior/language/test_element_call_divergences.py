@@ -1,6 +1,6 @@
-"""docs/semantics.md items 38-42: what calls run element by element (D19's residue, D23's call
+"""docs/semantics.md items 41-45: what calls run element by element (D19's residue, D23's call
 sites) and exceptions built as written (D21) do otherwise than CPython's element loop, each
-pinned here; Dask and `jax.jit` (item 41) in tests/backends/test_scalar_calls_lazy.py."""
+pinned here; Dask and `jax.jit` (item 44) in tests/backends/test_scalar_calls_lazy.py."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def deep_reciprocal(x, depth):
     return deep_reciprocal(x, depth - 1)
 
 
-def test_item_38_the_residue_raises_cpythons_numeric_errors():
+def test_item_41_the_residue_raises_cpythons_numeric_errors():
     vec = vectorize(deep_reciprocal)
     got = vec(np.array([0.0, 0.0]), np.array([2, 3]))
     assert got.tolist() == [math.inf, math.inf]  # D3 in the inlined levels
@@ -35,7 +35,7 @@ def big_power(n, k):
     return n * big_power(n, k - 1)
 
 
-def test_item_38_the_residues_ints_are_exact_until_placed():
+def test_item_41_the_residues_ints_are_exact_until_placed():
     got = vectorize(big_power)(np.array([3, 3]), np.array([5, 50]))
     assert got.dtype == np.int64
     exact = 3**50
@@ -64,7 +64,7 @@ def counted(x):
     return 0
 
 
-def test_item_39_the_callee_sees_the_reaching_elements_and_the_first_raising_one_twice():
+def test_item_42_the_callee_sees_the_reaching_elements_and_the_first_raising_one_twice():
     vec = vectorize(counted, fallback="calls")
     COUNT.seen.clear()
     vec(np.array([-1.0, 3.0, 4.0]))
@@ -75,7 +75,7 @@ def test_item_39_the_callee_sees_the_reaching_elements_and_the_first_raising_one
     assert COUNT.seen == [3.0, 200.0, 300.0, 200.0]
 
 
-def test_item_40_the_dtype_follows_the_elements_that_reached_the_call():
+def test_item_43_the_dtype_follows_the_elements_that_reached_the_call():
     vec = vectorize(counted, fallback="calls")
     assert vec(np.array([-1.0, -2.0])).dtype == np.int64
     both = vec(np.array([-1.0, 2.0]))
@@ -101,7 +101,7 @@ def caught(x):
     return y
 
 
-def test_item_42_an_exception_caught_inside_is_not_built():
+def test_item_45_an_exception_caught_inside_is_not_built():
     vec = vectorize(caught)
     TableError.built = 0
     assert vec(np.array([0.5, 2.0, 3.0])).tolist() == [0.5, -1.0, -1.0]

@@ -110,13 +110,17 @@ def not_enumerate(x):
         (over_a_dict, "constant tuples or lists"),
         (too_many_names, "gives 2 values per item"),
         (over_a_parameter, "constant tuples or lists"),
-        (not_enumerate, "names unpacking `enumerate"),
     ],
     ids=lambda v: getattr(v, "__name__", "msg"),
 )
 def test_unpacking_what_is_not_a_constant_table_is_rejected(fn, message):
     with pytest.raises(VectorizationError, match=message):
         vectorize(fn)
+
+
+def test_a_display_of_pairs_is_unrolled():
+    # D18: a tuple of tuples written in the loop is a local container, run over item by item.
+    assert vectorize(not_enumerate)(np.array([1.5])).tolist() == [not_enumerate(1.5)]
 
 
 def test_no_loop_variable_names_leak_into_the_signature():

@@ -308,18 +308,21 @@ def test_range_step_per_lane_is_rejected():
         f(np.array([1.0]), np.array([2]))
 
 
-def test_variable_assigned_after_a_continue_may_be_undefined_after_the_loop():
-    with pytest.raises(VectorizationError, match="may be undefined"):
+def test_variable_assigned_after_a_continue_is_unbound_on_the_elements_that_skipped_it():
+    # D20: an element that continued in every iteration never assigned `y`.
+    from oracle import check_raising
 
-        @vectorize
-        def f(x):
-            for i in range(3):
-                if x > i:
-                    continue
-                y = x * i
-            return y
+    @vectorize
+    def f(x):
+        for i in range(3):
+            if x > i:
+                continue
+            y = x * i
+        return y
 
-        f(np.array([3.0]))
+    assert check_raising(f, np.array([-1.0, 0.5, 1.5])) is None
+    exc = check_raising(f, np.array([-1.0, 3.0, np.nan]))
+    assert isinstance(exc, UnboundLocalError)
 
 
 def test_while_true_with_break_compiles():

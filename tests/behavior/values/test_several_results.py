@@ -142,6 +142,8 @@ def test_tuple_returned_from_a_loop_is_rejected():
 
 def test_tuple_used_as_a_number_is_rejected():
     err = _error("def f(x):\n    return pair(x) + 1.0\n", {"pair": _pair})
+    assert "supports `+` with another of its kind" in str(err)
+    err = _error("def f(x):\n    return -pair(x)\n", {"pair": _pair})
     assert "used as one value" in str(err)
 
 

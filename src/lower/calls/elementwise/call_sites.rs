@@ -208,6 +208,9 @@ impl Lowerer<'_> {
             Some(Binding::NumpyModule) => Some(AssumedBinding::NumpyModule),
             Some(Binding::BisectModule) => Some(AssumedBinding::BisectModule),
             Some(Binding::MathMember(m)) => Some(AssumedBinding::MathMember(m)),
+            Some(Binding::NumpyMember(m)) => Some(AssumedBinding::NumpyMember(m)),
+            Some(Binding::NumbersModule) => Some(AssumedBinding::NumbersModule),
+            Some(Binding::NumbersClass(c)) => Some(AssumedBinding::NumbersClass(c)),
             Some(Binding::Bisect(w)) => Some(AssumedBinding::Bisect(w)),
             Some(Binding::Function(fs)) => Some(AssumedBinding::Function {
                 name: crate::lower::free_names::short_name(&fs.name),

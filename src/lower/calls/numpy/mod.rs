@@ -1,65 +1,34 @@
 //! NumPy inside scalar code (D16): `np.sqrt(x)`, `np.maximum(a, 0.0)`, `np.where(c, a, b)`,
 //! `np.clip(x, lo, hi)`, `np.pi`, `np.float64(x)`, ... in functions whose scalar form already runs
-//! on NumPy scalars. Each lowers to the IR with NumPy's meaning on float64 scalars (the oracle):
-//! the float functions are the `math` ones without CPython's exceptions (the IEEE value is
+//! on NumPy scalars, called through the module (any alias, or a namespace argument, D14) or
+//! imported by name (`from numpy import exp as e`). The names accepted, with what each lowers
+//! to and its semantics, are the table of `numpy/table.rs`; this file dispatches on it. Each
+//! lowers to the IR with NumPy's meaning on float64 scalars (the oracle): the float functions are the `math` ones without CPython's exceptions (the IEEE value is
 //! NumPy's answer), `maximum`/`minimum`/`clip` propagate NaN, `floor`/`ceil`/`trunc`/`round`
 //! return floats for floats and leave ints as they are. Nothing in the generated code refers to
 //! NumPy (D9).
+
+pub(in crate::lower) mod arrays;
+pub mod table;
 
 use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
 use crate::env::{AssumedBinding, Binding};
 use crate::ir::{
-    math_fn, BinOp, CastOp, CmpOp, Const, Kind, LogicOp, Op, UnOp, Value, NUMPY_POWER,
+    math_fn, BinOp, CastOp, CmpOp, Const, Kind, LogicOp, MathFn, Op, UnOp, Value, NUMPY_POWER,
     NUMPY_ROUNDING,
 };
 use crate::lower::{Frame, Lowerer, R};
+use table::{numpy_name, supported_list, Lowering};
 
-/// NumPy's float functions that are `math`'s under another name (or the same one).
-const FLOAT_FUNCTIONS: &[(&str, &str)] = &[
-    ("sqrt", "sqrt"),
-    ("exp", "exp"),
-    ("expm1", "expm1"),
-    ("log", "log"),
-    ("log1p", "log1p"),
-    ("log2", "log2"),
-    ("log10", "log10"),
-    ("sin", "sin"),
-    ("cos", "cos"),
-    ("tan", "tan"),
-    ("arcsin", "asin"),
-    ("arccos", "acos"),
-    ("arctan", "atan"),
-    ("sinh", "sinh"),
-    ("cosh", "cosh"),
-    ("tanh", "tanh"),
-    ("arcsinh", "asinh"),
-    ("arccosh", "acosh"),
-    ("arctanh", "atanh"),
-    ("arctan2", "atan2"),
-    ("hypot", "hypot"),
-    ("copysign", "copysign"),
-    ("fabs", "fabs"),
-    ("isnan", "isnan"),
-    ("isinf", "isinf"),
-    ("isfinite", "isfinite"),
-];
-
-/// NumPy's constants (its module attributes that are floats).
-const CONSTANTS: &[(&str, f64)] = &[
-    ("pi", std::f64::consts::PI),
-    ("e", std::f64::consts::E),
-    ("inf", f64::INFINITY),
-    ("nan", f64::NAN),
-    ("euler_gamma", 0.577_215_664_901_532_9),
-];
-
-/// What the messages list as supported.
-const SUPPORTED: &str = "the float functions (sqrt, exp, log, sin, arctan2, hypot, ...), abs, \
-                         square, power, maximum, minimum, clip, where, sign, floor, ceil, trunc, \
-                         round, rint, degrees, radians, isnan, isinf, isfinite, float64 and the \
-                         constants pi, e, inf, nan, euler_gamma";
+/// NumPy's rounding function `name` (`ir::NUMPY_ROUNDING`).
+pub(in crate::lower::calls) fn rounding_fn(name: &str) -> &'static MathFn {
+    NUMPY_ROUNDING
+        .iter()
+        .find(|f| f.name == name)
+        .expect("the NumPy table names NumPy's rounding functions")
+}
 
 impl Lowerer<'_> {
     /// `np.power(x, y)` as NumPy computes it on scalars (D16): C's `pow`, except that an
@@ -95,26 +64,31 @@ impl Lowerer<'_> {
         true
     }
 
-    /// `np.<attr>` as a value: one of NumPy's float constants.
+    /// `np.<attr>` as a value (also a name imported from NumPy, `from numpy import pi`): one of
+    /// NumPy's float constants.
     pub(in crate::lower) fn numpy_constant(
         &mut self,
         frame: &Frame,
         attr: &str,
         e: &ast::Expr,
     ) -> R<Value> {
-        if let Some((_, value)) = CONSTANTS.iter().find(|(n, _)| *n == attr) {
-            return Ok(self.konst(Const::Float(*value)));
+        if let Some(Lowering::Constant(value)) = numpy_name(attr).map(|n| n.lowering) {
+            return Ok(self.konst(Const::Float(value)));
         }
-        self.error_at(
-            frame,
-            DiagnosticKind::UnsupportedExpression,
-            format!("`numpy.{attr}` has no meaning in vectorized scalar code (D16); supported are {SUPPORTED}"),
-            e,
-        );
+        let what = if numpy_name(attr).is_some() {
+            format!("`numpy.{attr}` is a function; it can be called but not used as a value")
+        } else {
+            format!(
+                "`numpy.{attr}` has no meaning in vectorized scalar code (D16); supported are {}",
+                supported_list()
+            )
+        };
+        self.error_at(frame, DiagnosticKind::UnsupportedExpression, what, e);
         Err(())
     }
 
-    /// A call `np.<name>(...)`.
+    /// A call `np.<name>(...)`, or of a name imported from NumPy (`from numpy import exp`): the
+    /// entry of the NumPy table (`numpy/table.rs`) says what it lowers to.
     pub(in crate::lower) fn call_numpy(
         &mut self,
         frame: &mut Frame,
@@ -122,111 +96,125 @@ impl Lowerer<'_> {
         name: &str,
     ) -> R<Value> {
         let what = format!("numpy.{name}()");
-        if let Some((_, m)) = FLOAT_FUNCTIONS.iter().find(|(n, _)| *n == name) {
-            let f = math_fn(m)
-                .ok_or(())
-                .inspect_err(|()| self.internal(frame, c))?;
-            let args = self.positional(frame, c, &what, f.arity, f.arity)?;
-            let args = args
-                .iter()
-                .map(|a| self.math_arg(frame, *a, f.safe))
-                .collect();
-            return Ok(self.emit(Op::Math(f, args)));
-        }
-        // `rint` is `round` on the value as a float (NumPy gives a float for an int).
-        let rounding = if matches!(name, "rint" | "around") {
-            "round"
-        } else {
-            name
+        let Some(entry) = numpy_name(name) else {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnknownCall,
+                format!(
+                    "`numpy.{name}` cannot be vectorized inside scalar code (D16); \
+                     supported are {}",
+                    supported_list()
+                ),
+                &*c.func,
+            );
+            return Err(());
         };
-        if let Some(f) = NUMPY_ROUNDING.iter().find(|f| f.name == rounding) {
-            let a = self.positional(frame, c, &what, 1, 1)?;
-            let a = if name == "rint" {
-                self.math_arg(frame, a[0], None)
-            } else {
-                a[0]
-            };
-            return Ok(self.emit(Op::Math(f, vec![a])));
-        }
-        match name {
-            "abs" | "absolute" => {
+        match entry.lowering {
+            Lowering::Math(m) => {
+                let f = math_fn(m)
+                    .ok_or(())
+                    .inspect_err(|()| self.internal(frame, c))?;
+                let args = self.positional(frame, c, &what, f.arity, f.arity)?;
+                let args = args
+                    .iter()
+                    .map(|a| self.math_arg(frame, *a, f.safe))
+                    .collect();
+                Ok(self.emit(Op::Math(f, args)))
+            }
+            Lowering::Rounding(r) => self.numpy_rounding(frame, c, r, &what),
+            Lowering::Rint => {
+                // `rint` is `round` on the value as a float (NumPy gives a float for an int).
+                let a = self.positional(frame, c, &what, 1, 1)?;
+                let a = self.math_arg(frame, a[0], None);
+                Ok(self.emit(Op::Math(rounding_fn("round"), vec![a])))
+            }
+            Lowering::Abs => {
                 let a = self.positional(frame, c, &what, 1, 1)?;
                 Ok(self.emit(Op::Unary(UnOp::Abs, a[0])))
             }
-            "square" => {
+            Lowering::Square => {
                 let a = self.positional(frame, c, &what, 1, 1)?;
                 Ok(self.binary(frame, BinOp::Mul, a[0], a[0]))
             }
-            "power" => {
+            Lowering::Power => {
                 let a = self.positional(frame, c, &what, 2, 2)?;
                 Ok(self.numpy_power(frame, a[0], a[1]))
             }
-            "float_power" => {
+            Lowering::FloatPower => {
                 let a = self.positional(frame, c, &what, 2, 2)?;
                 let x = self.math_arg(frame, a[0], None);
                 let y = self.math_arg(frame, a[1], None);
                 Ok(self.binary(frame, BinOp::Pow, x, y))
             }
-            "degrees" | "rad2deg" | "radians" | "deg2rad" => {
+            Lowering::Scale(factor) => {
+                // NumPy multiplies by the constant 180/pi (or pi/180), as CPython's math does.
                 let a = self.positional(frame, c, &what, 1, 1)?;
                 let x = self.math_arg(frame, a[0], None);
-                // NumPy multiplies by the constant 180/pi (or pi/180), as CPython's math does.
-                let factor = if matches!(name, "degrees" | "rad2deg") {
-                    180.0 / std::f64::consts::PI
-                } else {
-                    std::f64::consts::PI / 180.0
-                };
                 let k = self.konst(Const::Float(factor));
                 Ok(self.emit(Op::Binary(BinOp::Mul, x, k)))
             }
-            "maximum" | "minimum" => {
+            Lowering::Extremum(is_max) => {
                 let a = self.positional(frame, c, &what, 2, 2)?;
                 let a = self.promoted(&a);
-                Ok(self.extremum(name == "maximum", a[0], a[1]))
+                Ok(self.extremum(is_max, a[0], a[1]))
             }
-            "clip" => self.clip(frame, c),
-            "where" => {
+            Lowering::Clip => self.clip(frame, c),
+            Lowering::Where => {
                 let a = self.positional(frame, c, &what, 3, 3)?;
                 let cond = self.as_bool(a[0]);
                 let v = self.promoted(&a[1..]);
-                let (k0, k1) = (self.kind(v[0]), self.kind(v[1]));
-                if self.const_of(cond).is_some() && (k0 != k1 || k0 == Kind::Unknown) {
-                    // A constant condition picks one side, but NumPy's result has the dtype of
-                    // both (`np.where(1, 0, x)` is float for a float `x`), which may be known
-                    // only at run time: the select stays, on a 0-d condition, and the runtime
-                    // joins the kinds.
-                    let c = self.emit(Op::AsArray(cond));
-                    return Ok(self.emit(Op::Select(c, v[0], v[1])));
-                }
-                Ok(self.select(cond, v[0], v[1]))
+                Ok(self.numpy_where(cond, v[0], v[1]))
             }
-            "sign" => {
+            Lowering::Sign => {
                 let a = self.positional(frame, c, &what, 1, 1)?;
                 Ok(self.sign(a[0]))
             }
-            "float64" | "double" => {
+            Lowering::Cast(op) => {
+                // D16: NumPy's cast, which never raises (`np.int64(nan)` is not `int(nan)`).
                 let a = self.positional(frame, c, &what, 1, 1)?;
-                Ok(self.cast(CastOp::Float, a[0]))
+                Ok(self.numpy_cast(frame, op, a[0]))
             }
-            _ => {
+            Lowering::Constant(_) => {
                 self.error_at(
                     frame,
                     DiagnosticKind::UnknownCall,
-                    format!(
-                        "`numpy.{name}` cannot be vectorized inside scalar code (D16); \
-                         supported are {SUPPORTED}"
-                    ),
+                    format!("`numpy.{name}` is a number, not a function"),
                     &*c.func,
                 );
                 Err(())
             }
+            Lowering::AsArray => self.numpy_asarray(frame, c, &what),
+            Lowering::Like(one) => self.numpy_like_call(frame, c, &what, one),
+            Lowering::FullLike => self.numpy_full_like(frame, c, &what),
+            Lowering::AsType => self.numpy_astype_call(frame, c, &what),
+            Lowering::Polyval => self.numpy_polyval(frame, c, &what),
+            Lowering::BroadcastArrays => self.numpy_broadcast_arrays(frame, c),
         }
+    }
+
+    /// `np.where(cond, a, b)` of operands already promoted to one kind.
+    pub(in crate::lower::calls) fn numpy_where(
+        &mut self,
+        cond: Value,
+        a: Value,
+        b: Value,
+    ) -> Value {
+        let (k0, k1) = (self.kind(a), self.kind(b));
+        if self.const_of(cond).is_some() && (k0 != k1 || k0 == Kind::Unknown) {
+            // A constant condition picks one side, but NumPy's result has the dtype of
+            // both (`np.where(1, 0, x)` is float for a float `x`), which may be known
+            // only at run time: the select stays, on a 0-d condition, and the runtime
+            // joins the kinds.
+            let c = self.emit(Op::AsArray(cond));
+            return self.emit(Op::Select(c, a, b));
+        }
+        self.select(cond, a, b)
     }
 
     /// The value operands of one NumPy call in the kind NumPy gives them all (its type
     /// promotion): float if one is a float, else int if one is an int (a bool counts as 0 or 1,
     /// item 19). `np.where(c, 1.0, 0)` is a float whichever side is taken.
-    fn promoted(&mut self, vals: &[Value]) -> Vec<Value> {
+    pub(in crate::lower::calls) fn promoted(&mut self, vals: &[Value]) -> Vec<Value> {
         let kinds: Vec<Kind> = vals.iter().map(|v| self.kind(*v)).collect();
         let to = if kinds.contains(&Kind::Float) {
             Some((Kind::Float, CastOp::Float))
@@ -320,7 +308,7 @@ impl Lowerer<'_> {
     }
 
     /// A value's truth as a bool (D4: `x != 0` for a number).
-    fn as_bool(&mut self, v: Value) -> Value {
+    pub(in crate::lower::calls) fn as_bool(&mut self, v: Value) -> Value {
         if self.kind(v) == Kind::Bool {
             v
         } else {

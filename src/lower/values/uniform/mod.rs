@@ -9,13 +9,17 @@
 //! number (`limit=None`) is [`ParamMode::Optional`]: `limit is None` reads the argument as
 //! passed, its numeric uses read it converted.
 
+mod expr_walk;
+
 use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
 use crate::env::{AssumedBinding, Binding, Env, FunctionSource, Hidden};
 use crate::frontend::extract::ParsedFunction;
 use crate::ir::{CmpOp, Kind, ObjCmp, ObjLit, Op, ParamMode, Shape, UniformOp, Value};
+use crate::lower::calls::written::round_ndigits_name;
 use crate::lower::{Frame, Lowerer, R};
+use expr_walk::walk_stmts;
 
 /// Annotations that make a parameter uniform (bare, or the last part of a dotted name).
 const UNIFORM_ANNOTATIONS: &[&str] = &[
@@ -35,9 +39,6 @@ const UNIFORM_ANNOTATIONS: &[&str] = &[
 /// Annotations of a number.
 const NUMBER_ANNOTATIONS: &[&str] = &["float", "int", "bool"];
 
-/// Builtin types `isinstance` may test a uniform value against.
-const ISINSTANCE_TYPES: &[&str] = &["int", "float", "bool", "str", "dict", "tuple", "list"];
-
 /// What an annotation says of a parameter.
 #[derive(Clone, Copy, PartialEq)]
 enum Annotated {
@@ -55,7 +56,8 @@ type Signature = (Vec<String>, Vec<ParamMode>);
 /// when the body subscripts it with a constant key, reads an attribute of it, compares it with
 /// a string literal or an Enum member, tests it with `is`/`is not` against anything but `None`,
 /// or passes it to `isinstance`. A parameter annotated `Optional[float]` (`float | None`), or
-/// tested `is None` and used in no uniform way, is optional: `None` or a number.
+/// tested `is None` and used in no uniform way, is optional: `None` or a number; so is one whose
+/// default is `None` whose elements' type is tested (`isinstance(cap, float)`, D22).
 ///
 /// An argument passed on to a helper of the environment counts as the helper uses its
 /// parameter (`tax(income, params)` with `def tax(x, p): return x * p["rate"]`), through
@@ -65,7 +67,7 @@ pub(in crate::lower) fn param_modes(
     env: &Env,
     helper_modes: &mut dyn FnMut(&FunctionSource) -> Option<Signature>,
 ) -> Vec<ParamMode> {
-    let mut uses = vec![(false, false); func.params.len()];
+    let mut uses = vec![(false, false, false); func.params.len()];
     let index = |name: &str| func.params.iter().position(|p| p == name);
     walk_stmts(&func.body, &mut |e| {
         let mut found = uniform_uses(e, env);
@@ -75,6 +77,7 @@ pub(in crate::lower) fn param_modes(
                 match use_ {
                     Use::Uniform => uses[i].0 = true,
                     Use::NoneTest => uses[i].1 = true,
+                    Use::TypeTest => uses[i].2 = true,
                 }
             }
         }
@@ -83,16 +86,18 @@ pub(in crate::lower) fn param_modes(
         .iter()
         .enumerate()
         .map(|(i, _)| {
-            let (annotation, _) = func.hints.get(i).cloned().unwrap_or((None, false));
+            let (annotation, default_none) = func.hints.get(i).cloned().unwrap_or((None, false));
             let annotated = annotation
                 .as_ref()
                 .map_or(Annotated::Unknown, |a| annotated(a, env));
-            let (uniform_use, none_test) = uses[i];
+            let (uniform_use, none_test, type_test) = uses[i];
             match annotated {
                 Annotated::Uniform => ParamMode::Uniform,
                 _ if uniform_use => ParamMode::Uniform,
                 Annotated::OptionalNumber => ParamMode::Optional,
                 _ if none_test => ParamMode::Optional,
+                // D22: `def f(x, cap=None)` testing `isinstance(cap, float)`: None or a number.
+                _ if type_test && default_none => ParamMode::Optional,
                 _ => ParamMode::Number,
             }
         })
@@ -147,6 +152,8 @@ fn helper_uses<'a>(
 enum Use {
     Uniform,
     NoneTest,
+    /// `isinstance(p, float)`, `type(p) is int`: the type of a number's elements (D22).
+    TypeTest,
 }
 
 /// The parameter uses expression `e` itself makes (its children are walked separately).
@@ -161,6 +168,7 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
         E::Subscript(s) if matches!(s.slice.as_ref(), E::Constant(_)) => {
             out.extend(name_of(&s.value).map(|n| (n, Use::Uniform)));
         }
+        E::Attribute(a) if a.attr.as_str() == "astype" => {} // D16: NumPy's scalar method
         E::Attribute(a) => {
             if let Some(n) = name_of(&a.value) {
                 if !matches!(env.get(n), Some(Binding::MathModule | Binding::Enum(_))) {
@@ -193,13 +201,53 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
             }
         }
         E::Call(c) => {
-            if matches!(c.func.as_ref(), E::Name(f) if f.id.as_str() == "isinstance") {
-                out.extend(c.args.first().and_then(name_of).map(|n| (n, Use::Uniform)));
+            // D22: `isinstance(x, (int, float))` tests a number's elements; a class only a
+            // per-call object can be an instance of (`str`, `dict`, an Enum) makes it uniform.
+            let isinstance = matches!(c.func.as_ref(), E::Name(f) if f.id.as_str() == "isinstance");
+            if let (true, Some(k)) = (isinstance, c.args.get(1)) {
+                let use_ = || {
+                    if names_object_class(k, env) {
+                        Use::Uniform
+                    } else {
+                        Use::TypeTest
+                    }
+                };
+                out.extend(c.args.first().and_then(name_of).map(|n| (n, use_())));
             }
+            out.extend(round_ndigits_name(c).map(|n| (n, Use::Uniform))); // round(x, n)
         }
         _ => {}
     }
+    // `type(p) is str`, `type(p) in (str, dict)`: likewise.
+    if let E::Compare(c) = e {
+        if let (E::Call(t), Some(k)) = (c.left.as_ref(), c.comparators.first()) {
+            let is_type = matches!(t.func.as_ref(), E::Name(f) if f.id.as_str() == "type");
+            if is_type {
+                let use_ = || {
+                    if names_object_class(k, env) {
+                        Use::Uniform
+                    } else {
+                        Use::TypeTest
+                    }
+                };
+                out.extend(t.args.first().and_then(name_of).map(|n| (n, use_())));
+            }
+        }
+    }
     out
+}
+
+/// Whether the classes `e` (a name or a tuple of names) name one that no number is an instance
+/// of but a per-call object may be: `str`, `dict`, an Enum class of the environment (D14, D22).
+fn names_object_class(e: &ast::Expr, env: &Env) -> bool {
+    match e {
+        ast::Expr::Tuple(t) => t.elts.iter().any(|x| names_object_class(x, env)),
+        ast::Expr::Name(n) => {
+            matches!(n.id.as_str(), "str" | "dict")
+                || matches!(env.get(n.id.as_str()), Some(Binding::Enum(_)))
+        }
+        _ => false,
+    }
 }
 
 fn is_none(e: &ast::Expr) -> bool {
@@ -285,96 +333,6 @@ static NONE_EXPR: std::sync::LazyLock<ast::Expr> = std::sync::LazyLock::new(|| {
         kind: None,
     })
 });
-
-/// Calls `f` on every expression of `stmts`, nested ones included.
-fn walk_stmts<'a>(stmts: &'a [ast::Stmt], f: &mut impl FnMut(&'a ast::Expr)) {
-    use ast::Stmt as S;
-    for s in stmts {
-        match s {
-            S::Assign(a) => {
-                a.targets.iter().for_each(|t| walk_expr(t, f));
-                walk_expr(&a.value, f);
-            }
-            S::AugAssign(a) => {
-                walk_expr(&a.target, f);
-                walk_expr(&a.value, f);
-            }
-            S::AnnAssign(a) => a.value.iter().for_each(|v| walk_expr(v, f)),
-            S::Return(r) => r.value.iter().for_each(|v| walk_expr(v, f)),
-            S::Expr(e) => walk_expr(&e.value, f),
-            S::If(i) => {
-                walk_expr(&i.test, f);
-                walk_stmts(&i.body, f);
-                walk_stmts(&i.orelse, f);
-            }
-            S::While(w) => {
-                walk_expr(&w.test, f);
-                walk_stmts(&w.body, f);
-                walk_stmts(&w.orelse, f);
-            }
-            S::For(l) => {
-                walk_expr(&l.iter, f);
-                walk_stmts(&l.body, f);
-                walk_stmts(&l.orelse, f);
-            }
-            S::FunctionDef(d) => walk_stmts(&d.body, f),
-            S::Assert(a) => {
-                walk_expr(&a.test, f);
-                a.msg.iter().for_each(|m| walk_expr(m, f));
-            }
-            S::Raise(r) => r.exc.iter().for_each(|e| walk_expr(e, f)),
-            S::Try(t) => {
-                walk_stmts(&t.body, f);
-                for h in &t.handlers {
-                    let ast::ExceptHandler::ExceptHandler(h) = h;
-                    walk_stmts(&h.body, f);
-                }
-                walk_stmts(&t.orelse, f);
-                walk_stmts(&t.finalbody, f);
-            }
-            _ => {}
-        }
-    }
-}
-
-/// Calls `f` on `e` and every expression inside it.
-fn walk_expr<'a>(e: &'a ast::Expr, f: &mut impl FnMut(&'a ast::Expr)) {
-    use ast::Expr as E;
-    f(e);
-    match e {
-        E::BoolOp(b) => b.values.iter().for_each(|v| walk_expr(v, f)),
-        E::NamedExpr(n) => walk_expr(&n.value, f),
-        E::BinOp(b) => {
-            walk_expr(&b.left, f);
-            walk_expr(&b.right, f);
-        }
-        E::UnaryOp(u) => walk_expr(&u.operand, f),
-        E::Lambda(l) => walk_expr(&l.body, f),
-        E::IfExp(i) => {
-            walk_expr(&i.test, f);
-            walk_expr(&i.body, f);
-            walk_expr(&i.orelse, f);
-        }
-        E::Compare(c) => {
-            walk_expr(&c.left, f);
-            c.comparators.iter().for_each(|v| walk_expr(v, f));
-        }
-        E::Call(c) => {
-            walk_expr(&c.func, f);
-            c.args.iter().for_each(|v| walk_expr(v, f));
-            c.keywords.iter().for_each(|k| walk_expr(&k.value, f));
-        }
-        E::Attribute(a) => walk_expr(&a.value, f),
-        E::Subscript(s) => {
-            walk_expr(&s.value, f);
-            walk_expr(&s.slice, f);
-        }
-        E::Tuple(t) => t.elts.iter().for_each(|v| walk_expr(v, f)),
-        E::List(t) => t.elts.iter().for_each(|v| walk_expr(v, f)),
-        E::Starred(s) => walk_expr(&s.value, f),
-        _ => {}
-    }
-}
 
 /// What the callee expression `f` is bound to: a name of the environment, or an attribute of a
 /// namespace (D7: `Units.to_k`, `u.to_k`).
@@ -601,88 +559,11 @@ impl Lowerer<'_> {
 
     /// The argument as the caller passed it, for a parameter that may be `None` (the numeric
     /// reads see the converted argument).
-    fn as_passed(&mut self, v: Value) -> Value {
-        match self.values.optional.get(&v).copied() {
+    pub(in crate::lower) fn as_passed(&mut self, v: Value) -> Value {
+        match self.values.function.optional.get(&v).copied() {
             Some(i) => self.uniform(UniformOp::Arg(i), vec![]),
             None => v,
         }
-    }
-
-    /// `isinstance(value, T)` with `value` uniform and `T` a builtin type, an Enum class of the
-    /// environment, or a tuple of those.
-    pub(in crate::lower) fn isinstance_call(
-        &mut self,
-        frame: &mut Frame,
-        c: &ast::ExprCall,
-    ) -> R<Value> {
-        let args = &c.args;
-        if args.len() != 2 || !c.keywords.is_empty() {
-            self.error_at(
-                frame,
-                DiagnosticKind::BadArguments,
-                "isinstance() takes 2 positional arguments".into(),
-                c,
-            );
-            return Err(());
-        }
-        let v = self.expr(frame, &args[0]);
-        let v = self.as_passed(v);
-        if !self.is_object(v) {
-            if !self.poisoned.contains(&v) {
-                self.error_at(
-                    frame,
-                    DiagnosticKind::UnsupportedExpression,
-                    "isinstance() applies to uniform values (D14: a parameter passed as a per-call object); the type of a number per element is decided by the array's dtype".into(),
-                    &args[0],
-                );
-            }
-            return Err(());
-        }
-        let classes = self.isinstance_classes(frame, &args[1])?;
-        Ok(self.uniform(UniformOp::IsInstance, vec![v, classes]))
-    }
-
-    /// The second argument of `isinstance`.
-    fn isinstance_classes(&mut self, frame: &mut Frame, e: &ast::Expr) -> R<Value> {
-        match e {
-            ast::Expr::Tuple(t) => {
-                let items = t
-                    .elts
-                    .iter()
-                    .map(|x| self.isinstance_classes(frame, x))
-                    .collect::<R<Vec<Value>>>()?;
-                Ok(self.uniform(UniformOp::Tuple, items))
-            }
-            ast::Expr::Name(n) if !frame.vars.contains_key(n.id.as_str()) => {
-                let name = n.id.as_str();
-                match frame.env.get(name).cloned() {
-                    Some(Binding::Enum(members)) => Ok(self.enum_class(name, &members)),
-                    Some(Binding::Builtin(b)) if ISINSTANCE_TYPES.contains(&b.as_str()) => {
-                        self.assume(frame, name, AssumedBinding::Builtin(b.clone()));
-                        Ok(self.uniform(UniformOp::Builtin(b), vec![]))
-                    }
-                    Some(Binding::Unresolved(_)) => {
-                        self.names.defer(name);
-                        Err(())
-                    }
-                    _ => self.bad_class(frame, e),
-                }
-            }
-            _ => self.bad_class(frame, e),
-        }
-    }
-
-    fn bad_class(&mut self, frame: &Frame, e: &ast::Expr) -> R<Value> {
-        self.error_at(
-            frame,
-            DiagnosticKind::UnsupportedExpression,
-            format!(
-                "isinstance() here takes a builtin type ({}), an Enum class of the module, or a tuple of those",
-                ISINSTANCE_TYPES.join(", ")
-            ),
-            e,
-        );
-        Err(())
     }
 
     /// Whether `name` holds a uniform parameter as passed: a call through it (`xnp.minimum(a,
@@ -771,6 +652,15 @@ mod tests {
             (
                 "def f(x: float, n: int):\n    return x * n\n",
                 &[Number, Number],
+            ),
+            // D18: uses inside a local dict display and a comprehension count too.
+            (
+                "def f(x, cap):\n    d = {0: cap is not None, 1: x}\n    return d[1]\n",
+                &[Number, Optional],
+            ),
+            (
+                "def f(x, p):\n    a = [x * p['w'] for k in range(2)]\n    return a[1]\n",
+                &[Number, Uniform],
             ),
         ];
         for (src, expected) in cases {

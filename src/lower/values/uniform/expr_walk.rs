@@ -1,0 +1,128 @@
+//! The walk over a function's body that [`super::param_modes`] reads parameter uses
+//! from (D14): every expression of every statement, nested ones included, displays and
+//! comprehensions too (D18: `{0: cap is not None}` tests `cap` as `cap is not None` alone does).
+
+use rustpython_parser::ast;
+
+/// Calls `f` on every expression of `stmts`, nested ones included.
+pub(in crate::lower::values) fn walk_stmts<'a>(
+    stmts: &'a [ast::Stmt],
+    f: &mut impl FnMut(&'a ast::Expr),
+) {
+    use ast::Stmt as S;
+    for s in stmts {
+        match s {
+            S::Assign(a) => {
+                a.targets.iter().for_each(|t| walk_expr(t, f));
+                walk_expr(&a.value, f);
+            }
+            S::AugAssign(a) => {
+                walk_expr(&a.target, f);
+                walk_expr(&a.value, f);
+            }
+            S::AnnAssign(a) => a.value.iter().for_each(|v| walk_expr(v, f)),
+            S::Return(r) => r.value.iter().for_each(|v| walk_expr(v, f)),
+            S::Expr(e) => walk_expr(&e.value, f),
+            S::If(i) => {
+                walk_expr(&i.test, f);
+                walk_stmts(&i.body, f);
+                walk_stmts(&i.orelse, f);
+            }
+            S::While(w) => {
+                walk_expr(&w.test, f);
+                walk_stmts(&w.body, f);
+                walk_stmts(&w.orelse, f);
+            }
+            S::For(l) => {
+                walk_expr(&l.iter, f);
+                walk_stmts(&l.body, f);
+                walk_stmts(&l.orelse, f);
+            }
+            S::FunctionDef(d) => walk_stmts(&d.body, f),
+            S::Assert(a) => {
+                walk_expr(&a.test, f);
+                a.msg.iter().for_each(|m| walk_expr(m, f));
+            }
+            S::Raise(r) => r.exc.iter().for_each(|e| walk_expr(e, f)),
+            S::Try(t) => {
+                walk_stmts(&t.body, f);
+                for h in &t.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    walk_stmts(&h.body, f);
+                }
+                walk_stmts(&t.orelse, f);
+                walk_stmts(&t.finalbody, f);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Calls `f` on `e` and every expression inside it.
+fn walk_expr<'a>(e: &'a ast::Expr, f: &mut impl FnMut(&'a ast::Expr)) {
+    use ast::Expr as E;
+    f(e);
+    match e {
+        E::BoolOp(b) => b.values.iter().for_each(|v| walk_expr(v, f)),
+        E::NamedExpr(n) => walk_expr(&n.value, f),
+        E::BinOp(b) => {
+            walk_expr(&b.left, f);
+            walk_expr(&b.right, f);
+        }
+        E::UnaryOp(u) => walk_expr(&u.operand, f),
+        E::Lambda(l) => walk_expr(&l.body, f),
+        E::IfExp(i) => {
+            walk_expr(&i.test, f);
+            walk_expr(&i.body, f);
+            walk_expr(&i.orelse, f);
+        }
+        E::Compare(c) => {
+            walk_expr(&c.left, f);
+            c.comparators.iter().for_each(|v| walk_expr(v, f));
+        }
+        E::Call(c) => {
+            walk_expr(&c.func, f);
+            c.args.iter().for_each(|v| walk_expr(v, f));
+            c.keywords.iter().for_each(|k| walk_expr(&k.value, f));
+        }
+        E::Attribute(a) => walk_expr(&a.value, f),
+        E::Subscript(s) => {
+            walk_expr(&s.value, f);
+            walk_expr(&s.slice, f);
+        }
+        E::Tuple(t) => t.elts.iter().for_each(|v| walk_expr(v, f)),
+        E::List(t) => t.elts.iter().for_each(|v| walk_expr(v, f)),
+        E::Set(t) => t.elts.iter().for_each(|v| walk_expr(v, f)),
+        // D18: a local dict's keys and items (`{0: cap is not None}`) are uses too.
+        E::Dict(d) => {
+            d.keys.iter().flatten().for_each(|k| walk_expr(k, f));
+            d.values.iter().for_each(|v| walk_expr(v, f));
+        }
+        E::ListComp(c) => walk_comprehension(&[&c.elt], &c.generators, f),
+        E::SetComp(c) => walk_comprehension(&[&c.elt], &c.generators, f),
+        E::GeneratorExp(c) => walk_comprehension(&[&c.elt], &c.generators, f),
+        E::DictComp(c) => walk_comprehension(&[&c.key, &c.value], &c.generators, f),
+        E::Slice(s) => [&s.lower, &s.upper, &s.step]
+            .into_iter()
+            .flatten()
+            .for_each(|v| walk_expr(v, f)),
+        E::JoinedStr(j) => j.values.iter().for_each(|v| walk_expr(v, f)),
+        E::FormattedValue(v) => walk_expr(&v.value, f),
+        E::Starred(s) => walk_expr(&s.value, f),
+        _ => {}
+    }
+}
+
+/// Calls `f` on the expressions of a comprehension: its items, each generator's iterable and
+/// filters.
+fn walk_comprehension<'a>(
+    items: &[&'a ast::Expr],
+    generators: &'a [ast::Comprehension],
+    f: &mut impl FnMut(&'a ast::Expr),
+) {
+    for g in generators {
+        walk_expr(&g.iter, f);
+        g.ifs.iter().for_each(|c| walk_expr(c, f));
+    }
+    items.iter().for_each(|e| walk_expr(e, f));
+}
