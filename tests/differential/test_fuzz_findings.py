@@ -124,25 +124,6 @@ SETTLEMENT = (
 )
 
 CASES = [
-    # ---- found by fuzz campaign 54 (seed 530103 #1121, #1720), open ----
-    case(
-        # A raise site in a `while` loop's test (here a helper's raise, D11; in the campaign a
-        # recursion's residue, D19, whose lanes may raise): the loop re-evaluates its test at the
-        # end of the body, and the raise code merged after the loop reads a value defined inside
-        # it, so lowering's IR check fails (InternalError at decoration). On main as well.
-        "raise-site-in-a-while-test",
-        "def chk(a, n):\n    if a > 24.0:\n        raise ValueError('big')\n    return a + n\n\n"
-        "def f(p3):\n    w = 0\n    while chk(p3, w) < 20 + w:\n        w += 1\n    return w\n",
-        [Column(F, [1.0, 19.0, 22.0])],
-        "a raise site in a while loop's test: invalid IR after lower",
-    ),
-    case(
-        "recursion-residue-in-a-while-test",
-        "def r0(a, n):\n    if not 0.0 < n <= 12.0:\n        return a - 0.0\n    return r0(a + 2.0, n - 1)\n\n"
-        "def f(p3):\n    w = 0\n    while r0(p3, w) < 20 + w:\n        w += 1\n    return w\n",
-        [Column(F, [1.0, 19.0, 25.0])],
-        "a recursion's residue (D19) in a while loop's test: invalid IR after lower",
-    ),
     # ---- found by fuzz campaign 48 (seed 520007 #1608) ----
     case(
         # Issue 28 item 1 made `2 ** 1100` CPython's exact int (it was a wrapped 0-d int64); in a
@@ -829,6 +810,37 @@ def test_fuzz_finding(source, columns, backends, tmp_path):
     result = check.check_program(source, columns, names, str(tmp_path))
     assert not result.failures, "\n".join(f"{f.kind} {f.backend} {f.detail} {f.expected!r} {f.got!r}" for f in result.failures)
     assert result.cpython_ok > 0
+
+
+#: Found by fuzz campaign 54 (seed 530103 #1121, #1720): a raise site in a `while` loop's test (a
+#: helper's raise, D11; a recursion's residue, D19, whose elements may raise), which the loop
+#: evaluates again after its body, failed lowering's IR check (an InternalError at decoration).
+#: Now a rejection at the test (D10, D12), with the advice to compute it in the body.
+WHILE_TEST_RAISES = [
+    pytest.param(
+        "def chk(a, n):\n    if a > 24.0:\n        raise ValueError('big')\n    return a + n\n\n"
+        "def f(p3):\n    w = 0\n    while chk(p3, w) < 20 + w:\n        w += 1\n    return w\n",
+        id="raise-site-in-a-while-test",
+    ),
+    pytest.param(
+        "def r0(a, n):\n    if not 0.0 < n <= 12.0:\n        return a - 0.0\n    return r0(a + 2.0, n - 1)\n\n"
+        "def f(p3):\n    w = 0\n    while r0(p3, w) < 20 + w:\n        w += 1\n    return w\n",
+        id="recursion-residue-in-a-while-test",
+    ),
+]
+
+
+@pytest.mark.parametrize("source", WHILE_TEST_RAISES)
+def test_a_while_test_that_can_raise_is_rejected_where_it_stands(source, tmp_path):
+    from array_vectorize import VectorizationError, vectorize
+
+    path = check.write_program(str(tmp_path), source)
+    fn = check.load(source, path, "f")
+    with pytest.raises(VectorizationError) as info:
+        vectorize(fn)
+    message = str(info.value)
+    assert f"{path}:8:11: a `while` test that can raise for an element" in message
+    assert "compute it in the loop's body" in message
 
 
 #: Programs that crashed or hung the process (a compiler stack overflow, the oracle computing an

@@ -137,10 +137,10 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         self.in_entry = False  # generating f's own statements (not a helper, lambda or nested def)
         self.in_try = False
         # In a `finally` clause or a `while` test, which may not raise (D11, D12): no per-element
-        # index read of a local container, no name some elements never assigned (D20) there.
+        # index read of a local container, no name some elements never assigned (D20), no
+        # recursive helper (D19: its residue is a raise site) there.
         self.raise_free = False
         self.maybe_unbound: Set[str] = set()
-        self.in_finally = False  # a `finally` clause: no recursive helper there either (D19)
         self.scalar_ifs = 0  # enclosing `if`/`elif` tests that are Python scalars
         self.special_param = ""
         self.kinds: List[str] = []

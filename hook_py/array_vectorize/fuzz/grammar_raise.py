@@ -157,8 +157,8 @@ class RaisingGrammar:
         if rng.random() < 0.3:
             done = self.fresh("v")
             self.emit(indent, "finally:")
-            self.raise_free = self.in_finally = True
+            self.raise_free = True
             self.emit(indent + 1, f"{done} = {self.num(self.raise_free_env(env), 1)}")
-            self.raise_free = self.in_finally = False
+            self.raise_free = False
             env.nums.append(done)
         env.nums.append(target)

@@ -472,7 +472,7 @@ fn site_callee(frame: &Frame, callee: &ast::Expr) -> bool {
 #[cfg(test)]
 mod tests {
     use crate::env::{Binding, FunctionCode, FunctionSource};
-    use crate::pipeline::testing::{env, errors_with, ir_after_with, lowered};
+    use crate::pipeline::testing::{env, ir_after_with, lowered};
     use crate::pipeline::Options;
 
     fn helper(name: &str, source: &str) -> (&'static str, Binding) {

@@ -308,7 +308,7 @@ mod tests {
     #[test]
     fn a_helper_the_compiler_rejects_runs_per_element_by_its_name() {
         let fs = crate::env::FunctionSource {
-            source: "def g(v):\n    return len(str(v))\n".into(),
+            code: crate::env::FunctionCode::Text("def g(v):\n    return len(str(v))\n".into()),
             path: "helpers.py".into(),
             first_line: 1,
             name: "g".into(),
