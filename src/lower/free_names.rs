@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
-use crate::env::{AssumedBinding, Binding, Hidden, SCOPE_KEY, SHA_KEY};
+use crate::env::{AssumedBinding, Binding, FunctionSource, Hidden, SCOPE_KEY, SHA_KEY};
 use crate::ir::{Const, Op, UniformOp, Value, MATH_CONSTANTS};
 use crate::lower::calls::builtins::Callee;
 use crate::lower::{Frame, Lowerer, Var, R};
@@ -108,30 +108,7 @@ impl Lowerer<'_> {
                 Callee::Numpy(m)
             }
             Some(Binding::Function(fs)) => {
-                let line = fs.first_line;
-                let binding = match (
-                    fs.env.as_ref().and_then(|e| e.get(SCOPE_KEY)),
-                    fs.env.as_ref().and_then(|e| e.get(SHA_KEY)),
-                ) {
-                    (Some(Binding::Unresolved(module)), Some(Binding::Unresolved(sha256))) => {
-                        AssumedBinding::ModuleFunction {
-                            name: short_name(&fs.name),
-                            line,
-                            module: module.clone(),
-                            sha256: sha256.clone(),
-                        }
-                    }
-                    (Some(Binding::Unresolved(module)), None) => AssumedBinding::StdlibFunction {
-                        name: short_name(&fs.name),
-                        module: module.clone(),
-                        text_sha256: crate::host::cache::sha256_hex(fs.text().as_bytes()),
-                    },
-                    _ => AssumedBinding::Function {
-                        name: short_name(&fs.name),
-                        line,
-                    },
-                };
-                self.assume(frame, name, binding);
+                self.assume(frame, name, function_assumption(&fs));
                 Callee::Helper(fs)
             }
             Some(Binding::Bisect(which)) => {
@@ -490,6 +467,35 @@ pub(in crate::lower) fn short_name(qualname: &str) -> String {
 /// function) or a global that is no module or class, and only the functions of `math`, NumPy,
 /// `bisect`, a module alias or a class used as a namespace are called through an attribute. For
 /// a method that collects values (`vals.append(x)`), a rewrite that computes without a list.
+/// What the static compile assumes of a helper it reads (D8): a function of this module at its
+/// line, of another module of the program (its file's hash), or of the standard library (its
+/// text's hash).
+fn function_assumption(fs: &FunctionSource) -> AssumedBinding {
+    let line = fs.first_line;
+    match (
+        fs.env.as_ref().and_then(|e| e.get(SCOPE_KEY)),
+        fs.env.as_ref().and_then(|e| e.get(SHA_KEY)),
+    ) {
+        (Some(Binding::Unresolved(module)), Some(Binding::Unresolved(sha256))) => {
+            AssumedBinding::ModuleFunction {
+                name: short_name(&fs.name),
+                line,
+                module: module.clone(),
+                sha256: sha256.clone(),
+            }
+        }
+        (Some(Binding::Unresolved(module)), None) => AssumedBinding::StdlibFunction {
+            name: short_name(&fs.name),
+            module: module.clone(),
+            text_sha256: crate::host::cache::sha256_hex(fs.text().as_bytes()),
+        },
+        _ => AssumedBinding::Function {
+            name: short_name(&fs.name),
+            line,
+        },
+    }
+}
+
 fn method_call_problem(base: &str, attr: &str, local: bool) -> String {
     let what = if local {
         format!("`{base}` is a variable of the function, and the methods of values cannot be vectorized")

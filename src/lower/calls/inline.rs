@@ -1,7 +1,7 @@
 //! Helper inlining (D7): a helper of the environment is parsed and validated once per compile
 //! through the shared front end, then lowered in place of each call; a nested `def` or lambda
 //! likewise, reading the enclosing variables. A function calling itself is inlined to a bounded
-//! depth (`recursion`, D19); runaway nesting is refused.
+//! depth (`elementwise::recursion`, D19); runaway nesting is refused.
 
 use std::rc::Rc;
 
