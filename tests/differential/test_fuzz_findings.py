@@ -124,6 +124,20 @@ SETTLEMENT = (
 )
 
 CASES = [
+    # ---- found after the merge of land (seed 530104 #224, the recursion stream seeded + 4), open ----
+    case(
+        # Item 37: `p0` merged with `1.0` in the loop is held as float64 (item 8), so the
+        # helper's message formats it as `0.0` where CPython's int gives `0`: documented. The
+        # check's explanation replaces the operand's text in CPython's message, which misses a
+        # width spec (`{!r:>12}` pads `0` and `0.0` to the same width), so it reports a mismatch.
+        "item-37-through-a-width-format-spec",
+        "import math\nMSG3 = 'x={!r:>12} rejected'\n\ndef r0(a, n):\n    if 0:\n        return 0\n"
+        "    raise ArithmeticError(MSG3.format(n))\n\ndef f(p0):\n    w3 = 0\n    while w3 < 1:\n"
+        "        w3 += 1\n        if math.remainder(0, r0(0, p0)):\n            p0 = 1.0\n    return 0\n",
+        [Column(I, [0, 3])],
+        "item 37 through a width format spec is not explained",
+        owner="fuzz check (fuzz/explain.py formats_held)",
+    ),
     # ---- found by fuzz campaign 48 (seed 520007 #1608) ----
     case(
         # Issue 28 item 1 made `2 ** 1100` CPython's exact int (it was a wrapped 0-d int64); in a
