@@ -276,13 +276,20 @@ fn module_env(module: &Arc<ParsedModule>, imports: &Imports, package: &str) -> E
     for (i, stmt) in body.iter().enumerate() {
         match stmt {
             ast::Stmt::Import(_) | ast::Stmt::ImportFrom(_) => {
+                let mut known = vec![];
                 for (bound, b) in import_bindings(stmt) {
                     count(&bound, &mut bind_count);
+                    if !matches!(b, Binding::Unresolved(_)) {
+                        known.push(bound.clone());
+                    }
                     bindings.insert(bound, b);
                 }
                 if !imports.modules.is_empty() {
-                    bindings
-                        .extend(imports.bindings(stmt, package, &|m, p| module_env(m, imports, p)));
+                    // A module the compiler knows by name (`math`, `bisect`, `numbers`, `numpy`:
+                    // D15, D16, D22) keeps that binding; the standard library's text of it (handed
+                    // over for the pure functions of other modules, issue 31) does not replace it.
+                    let read = imports.bindings(stmt, package, &|m, p| module_env(m, imports, p));
+                    bindings.extend(read.into_iter().filter(|(n, _)| !known.contains(n)));
                 }
             }
             ast::Stmt::Assign(a) => {

@@ -297,7 +297,7 @@ def test_uncompilable_functions_fail_with_positions_and_what_to_do(tmp_path):
     # Positions in the source tree (src/ layout), with the line and a caret. RATE comes from a
     # star import, which only the running module resolves: that function is deferred.
     assert "src/pkg/core.py:10: pkg.core:scaled can only be compiled once its module runs: `RATE`" in message
-    assert "src/pkg/core.py:17:12: containers are not supported in vectorized code" in message
+    assert "src/pkg/core.py:17:12: a list or dict cannot be an element of the result" in message
     assert "^^^^" in message
     assert "in pkg.core:listy (marked at src/pkg/core.py:15)" in message
     # Only the deferred function can be left to run time; the rejected one must change (listing it

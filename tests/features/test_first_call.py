@@ -96,7 +96,7 @@ def test_a_name_still_unbound_at_the_call_is_the_compilers_error_then_and_the_ne
 
 def test_every_other_problem_is_still_reported_at_decoration():
     source = BELOW.replace("return _wrap180(bearing - target) * SCALE", "return [_wrap180(bearing - target) * SCALE]")
-    with pytest.raises(VectorizationError, match="containers"):
+    with pytest.raises(VectorizationError, match="a list or dict cannot be an element of the result"):
         _module(source, "heading_error")
 
 
