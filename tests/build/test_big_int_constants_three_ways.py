@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import importlib
 import math
-import sys
-import uuid
 
 import numpy as np
 import pytest
 
-from three_ways import assert_same_source_three_ways
+from three_ways import assert_same_source_three_ways, module_on_path
 
 MODULE = """\
 from array_vectorize import vectorize
@@ -38,11 +36,8 @@ NAMES = ("notional_in_yocto", "below_the_cap", "counts_below")
 
 @pytest.fixture
 def module(tmp_path, monkeypatch):
-    name = f"avbig_{uuid.uuid4().hex[:10]}"
-    (tmp_path / f"{name}.py").write_text(MODULE)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    yield name, tmp_path
-    sys.modules.pop(name, None)
+    with module_on_path(MODULE, "avbig", tmp_path, monkeypatch) as found:
+        yield found
 
 
 def test_decorator_hook_and_backend_give_the_same_source(module):

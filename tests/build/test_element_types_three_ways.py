@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import importlib
 import math
-import sys
-import uuid
 
 import numpy as np
 import pytest
@@ -19,7 +17,7 @@ import pytest
 from array_vectorize import _core
 from array_vectorize.precompiled import assumptions_hold
 from oracle import BACKENDS, check
-from three_ways import assert_same_source_three_ways
+from three_ways import assert_same_source_three_ways, module_on_path
 
 MODULE = '''\
 import math
@@ -75,11 +73,8 @@ VALUES = {
 
 @pytest.fixture
 def module(tmp_path, monkeypatch):
-    name = f"avetypes_{uuid.uuid4().hex[:10]}"
-    (tmp_path / f"{name}.py").write_text(MODULE)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    yield name, tmp_path
-    sys.modules.pop(name, None)
+    with module_on_path(MODULE, "avetypes", tmp_path, monkeypatch) as found:
+        yield found
 
 
 def test_decorator_hook_and_backend_give_the_same_source(module):

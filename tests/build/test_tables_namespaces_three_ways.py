@@ -17,7 +17,7 @@ from array_vectorize import _core
 from array_vectorize.build import config, precompile
 from array_vectorize.build.wheelfile import Entry
 from array_vectorize.precompiled import assumptions_hold
-from three_ways import assert_one_same_three_ways, assert_same_source_three_ways
+from three_ways import assert_one_same_three_ways, assert_same_source_three_ways, module_on_path
 
 MODULE = '''\
 import bisect
@@ -96,11 +96,8 @@ NAMES = ("marginal_rate", "band", "gas_pressure", "round_trip", "band_tax", "def
 
 @pytest.fixture
 def module(tmp_path, monkeypatch):
-    name = f"avns_{uuid.uuid4().hex[:10]}"
-    (tmp_path / f"{name}.py").write_text(MODULE)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    yield name, tmp_path
-    sys.modules.pop(name, None)
+    with module_on_path(MODULE, "avns", tmp_path, monkeypatch) as found:
+        yield found
 
 
 def test_decorator_hook_and_backend_give_the_same_source(module):

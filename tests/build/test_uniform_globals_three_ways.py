@@ -7,15 +7,13 @@ type, the generated code holds a copy frozen at decoration, and the results are 
 from __future__ import annotations
 
 import importlib
-import sys
-import uuid
 
 import numpy as np
 import pytest
 
 from array_vectorize import VectorizationError, _core, vectorize
 from array_vectorize.precompiled import assumptions_hold
-from three_ways import assert_same_source_three_ways
+from three_ways import assert_same_source_three_ways, module_on_path
 
 MODULE = '''\
 import enum
@@ -66,11 +64,8 @@ EDGES = [0.0, -0.0, 1.0, -1.0, 12_570.0, 5e-324, 1e5, 1e5 + 0.5, 2e6, np.inf, -n
 
 @pytest.fixture
 def module(tmp_path, monkeypatch):
-    name = f"avug_{uuid.uuid4().hex[:10]}"
-    (tmp_path / f"{name}.py").write_text(MODULE)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    yield name, tmp_path
-    sys.modules.pop(name, None)
+    with module_on_path(MODULE, "avug", tmp_path, monkeypatch) as found:
+        yield found
 
 
 def test_decorator_hook_and_backend_give_the_same_source(module):

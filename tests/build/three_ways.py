@@ -4,14 +4,29 @@ build backend's artifact, and the static compile's assumptions hold for the live
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import sys
+import uuid
 
 from array_vectorize import _core
 from array_vectorize.api import compile_live
 from array_vectorize.build import config, precompile
 from array_vectorize.build.wheelfile import Entry
 from array_vectorize.precompiled import assumptions_hold
+
+
+@contextlib.contextmanager
+def module_on_path(text: str, prefix: str, tmp_path, monkeypatch):
+    """Module `text` written under `tmp_path` with a fresh name (`prefix` and random letters, so no
+    test imports another's), importable while the block runs: yields (its name, `tmp_path`)."""
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    (tmp_path / f"{name}.py").write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        yield name, tmp_path
+    finally:
+        sys.modules.pop(name, None)
 
 
 def assert_same_source_three_ways(text: str, name: str, tmp_path, names) -> None:
