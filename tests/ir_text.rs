@@ -1,7 +1,8 @@
 //! The IR's text form both ways (src/ir/read.rs): for every compiler fixture and golden case
 //! (each body's optimized IR: exact, float fast path, int body), the IR after every pass of a
-//! few programs covering the grammar, and the IR every pass fixture states, print -> read ->
-//! print is identical and the function read passes the verifier.
+//! few programs covering the grammar (recursion's residue, D19; exceptions as written, D21; calls
+//! run element by element, D23, among them), and the IR every pass fixture states, print ->
+//! read -> print is identical and the function read passes the verifier.
 //!
 //! `IR_TEXT_CORPUS=<dir>` adds every `*.ir` file of that directory (one printed function each):
 //! the IR of fuzz programs, written by `python tests/ir_text_corpus.py <dir>`.
@@ -123,6 +124,107 @@ fn compiled_functions_read_back_after_every_pass() {
     }
     // lower, then 6 passes on each of the three bodies, per source and option.
     assert_eq!(checked, 2 * sources.len() * 19);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Recursion with a residue (D19), exceptions as written and classes with bodies (D21), calls
+/// run element by element (D23: a callable by its hidden parameter, a call as written in a
+/// lambda): their IR after every pass reads back, and holds the operations named.
+#[test]
+fn recursion_and_element_calls_read_back_after_every_pass() {
+    let module = "\
+import math
+import array_vectorize as av
+
+class RateError(ValueError):
+    def __init__(self, band, rate):
+        super().__init__(f\"band {band}: rate {rate}\")
+        self.band = band
+
+@av.vectorize
+def gamma_shift(x):
+    if x > 2.0:
+        return (x - 1.0) * gamma_shift(x - 1.0)
+    if x < 1.0:
+        if x == math.floor(x):
+            raise ValueError(f\"gamma pole at {x}\")
+        return gamma_shift(x + 1.0) / x
+    return math.gamma(x)
+
+@av.vectorize
+def falling_factorial(n, k):
+    if k <= 0:
+        return 1
+    return n * falling_factorial(n - 1, k - 1)
+
+@av.vectorize
+def marginal_rate(income, band):
+    if income < 0.0:
+        raise RateError(band, income)
+    return 0.2 * income if income < 5e4 else 0.4 * income
+";
+    let (mut failures, mut seen) = (vec![], String::new());
+    let functions = compile_module(module, "rates.py", None).expect("the module parses");
+    assert_eq!(functions.len(), 3);
+    for f in functions {
+        let Outcome::Ok(c) = f.outcome else {
+            panic!("{} does not compile", f.qualname)
+        };
+        for ir in [&c.ir, &c.float_ir, &c.int_ir] {
+            let text = ir.to_string();
+            failures.extend(round_trip(&f.qualname, &text));
+            seen.push_str(&text);
+        }
+    }
+    let mut env = Env::new();
+    env.insert("ND".into(), Binding::Unsupported("a NormalDist".into()));
+    env.insert(
+        "quote".into(),
+        Binding::OpaqueCallable("a C function".into()),
+    );
+    env.insert("curve".into(), Binding::Unsupported("a function".into()));
+    let sources = [
+        // A method of an object, with a keyword (D23's lambda).
+        "def f(x):\n    return 2.0 * ND.cdf(x, mu=1.0)\n",
+        // A callable by its hidden parameter, on the lanes an `if` lets through.
+        "def f(x):\n    if x > 0.0:\n        return quote(x, 2.0)\n    return x\n",
+        // A method of a constructed object as written, over two lines, with a string holding
+        // `)(`, and a list built in the lambda.
+        "def f(x, y):\n    return curve(\")(\",\n                 3).at([x, y])\n",
+    ];
+    for source in sources {
+        let req = Request {
+            input: Input::Text {
+                source,
+                path: "fixture.py",
+                first_line: 1,
+            },
+            name: "f",
+            env: &env,
+            options: Options {
+                fallback: true,
+                ..Options::default()
+            },
+        };
+        let mut observe = |pass: &str, f: &Function| {
+            let text = f.to_string();
+            failures.extend(round_trip(&format!("after {pass}"), &text));
+            seen.push_str(&text);
+        };
+        if let Err(e) = compile_observed(&req, &mut observe) {
+            panic!("does not compile: {e:?}\n{source}");
+        }
+    }
+    for op in [
+        "= residue #",
+        "= scalar_raised %",
+        "= call_site #",
+        "= call_site (lambda _vec_a0, _vec_k0: ND.cdf(_vec_a0, mu=_vec_k0))(",
+        "= call_site (lambda _vec_a0_0, _vec_a0_1: curve(\")(\",\\n                 3).at([_vec_a0_0, _vec_a0_1]))(",
+        "RateError(",
+    ] {
+        assert!(seen.contains(op), "no `{op}` in\n{seen}");
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

@@ -31,7 +31,7 @@ pub use math::{
     math_fn, MathFn, SafeValue, MATH_CONSTANTS, MATH_FUNCTIONS, NUMPY_POWER, NUMPY_ROUNDING,
     ROUND_DIGITS,
 };
-pub use op::{result_kind, result_shape, BinOp, CastOp, CmpOp, LogicOp, Op, OpKey, UnOp};
+pub use op::{result_kind, result_shape, BinOp, CastOp, CmpOp, LogicOp, Op, OpKey, ScalarFn, UnOp};
 pub use types::{Kind, Shape, Value};
 pub use uniform::{ElementTypes, ObjCmp, ObjLit, UniformOp};
 pub use walk::{
@@ -114,6 +114,11 @@ pub struct RaiseSite {
     /// The cause of `raise ... from cause`, as written, over the same `params`.
     pub cause: Option<String>,
 }
+
+/// The runtime helper a raise site of a call run element by element calls (D19, D23): it
+/// calls the callee again on the raising lane's values and gives the exception it raises
+/// (the runtime contract's `rerun`, src/codegen/runtime.rs).
+pub const RERUN_HELPER: &str = "_vec_rerun";
 
 /// The lanes that raised (D11): `code` is 0 on lanes that returned and `k` on lanes that reached
 /// `sites[k - 1]` first.

@@ -4,7 +4,7 @@
 
 use std::fmt::{self, Write as _};
 
-use super::op::Op;
+use super::op::{Op, ScalarFn};
 use super::read::FORMAT_VERSION;
 use super::types::{Shape, Value};
 use super::uniform::{ObjCmp, ObjLit, UniformOp};
@@ -187,7 +187,19 @@ fn print_op(op: &Op) -> String {
         Op::Math(m, args) => format!("math.{}({})", m.ir_name(), list(args)),
         Op::Cast(o, a) => format!("cast.{} {a}", format!("{o:?}").to_lowercase()),
         Op::Index(a, b) => format!("index {a}[{b}]"),
-        Op::ElementCall { callee, args } => format!("element_call #{callee}({})", list(args)),
+        Op::ScalarCall { callee, args } => {
+            let callee = match callee {
+                ScalarFn::Residue(i) => format!("residue #{i}"),
+                ScalarFn::Callable(i) => format!("call_site #{i}"),
+                ScalarFn::Lambda(params, body) => {
+                    // TEXT: one line whatever the source's (the reader's grammar).
+                    let body = escape(body, false);
+                    format!("call_site (lambda {}: {body})", params.join(", "))
+                }
+            };
+            format!("{callee}({})", list(args))
+        }
+        Op::ScalarRaised(a) => format!("scalar_raised {a}"),
         Op::Call { callee, args } => format!("call @{callee}({})", list(args)),
         Op::Broadcast(a) => format!("broadcast {a}"),
         Op::AsArray(a) => format!("asarray {a}"),

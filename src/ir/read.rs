@@ -31,8 +31,13 @@
 //! op        = "param " INT | "const " CONST | "placeholder " CONST
 //!           | unary " " value | binary " " value ", " value | "select " value ", " value ", " value
 //!           | "math." MATH "(" values ")" | "cast." cast " " value | "index " value "[" value "]"
-//!           | "element_call #" INT "(" values ")" | "call @" INT "(" values ")"
-//!           | "broadcast " value | "asarray " value | "uniform " uniform "(" values ")"
+//!           | "call @" INT "(" values ")" | "broadcast " value | "asarray " value
+//!           | "uniform " uniform "(" values ")"
+//!           | "residue #" INT "(" values ")"                  (D19: hidden parameter INT's original)
+//!           | "call_site #" INT "(" values ")"                (D23: hidden parameter INT, as written)
+//!           | "call_site (lambda " [NAME {", " NAME}] ": " TEXT ")(" values ")"   (D23: the call as
+//!             written; its TEXT runs to the `)(` of the line's last `(`, as operands hold none)
+//!           | "scalar_raised " value                         (the lanes where that call raised, D11)
 //! unary     = "neg" | "pos" | "not" | "abs" | "invert"
 //! binary    = "add" | "sub" | "mul" | "div" | "floordiv" | "mod" | "pow" | "bitand" | "bitor"
 //!           | "bitxor" | "lshift" | "rshift" | "lt" | "le" | "gt" | "ge" | "eq" | "ne"
@@ -57,13 +62,12 @@
 use std::fmt;
 
 use super::constant::const_kind;
-use super::math::math_fn_by_ir_name;
-use super::op::{BinOp, CastOp, CmpOp, LogicOp, Op, UnOp};
+use super::op::Op;
 use super::types::{Kind, Shape, Value};
-use super::uniform::{ElementTypes, ObjCmp, ObjLit, UniformOp};
 use super::{Block, Function, IfOut, Inst, ParamMode, Phi, RaiseSite, Raises, ValueInfo};
 
 mod cursor;
+mod op;
 
 use cursor::Cursor;
 
@@ -478,77 +482,6 @@ impl<'t> Reader<'t> {
         Ok(Some(Raises { code, sites, nan }))
     }
 
-    /// The operation after `=`.
-    fn op(&mut self, c: &mut Cursor) -> R<Op> {
-        let head = c.word();
-        let one = |r: &mut Self, c: &mut Cursor| r.read_value(c);
-        let two = |r: &mut Self, c: &mut Cursor| -> R<(Value, Value)> {
-            let a = r.read_value(c)?;
-            c.expect(",")?;
-            Ok((a, r.read_value(c)?))
-        };
-        if let Some(o) = unary(head) {
-            return Ok(Op::Unary(o, one(self, c)?));
-        }
-        if let Some(make) = binary(head) {
-            let (a, b) = two(self, c)?;
-            return Ok(make(a, b));
-        }
-        if let Some(name) = head.strip_prefix("math.") {
-            let f = math_fn_by_ir_name(name)
-                .ok_or_else(|| c.error_before(head, "no such math function"))?;
-            c.expect("(")?;
-            return Ok(Op::Math(f, self.values_until(c, ")")?));
-        }
-        if let Some(name) = head.strip_prefix("cast.") {
-            let o = cast(name).ok_or_else(|| c.error_before(head, "no such cast"))?;
-            return Ok(Op::Cast(o, one(self, c)?));
-        }
-        Ok(match head {
-            "param" => Op::Param(usize::try_from(c.int()?).map_err(|_| c.error("bad index"))?),
-            "const" => Op::Const(c.konst()?),
-            "placeholder" => Op::Placeholder(c.konst()?),
-            "select" => {
-                let cond = one(self, c)?;
-                c.expect(",")?;
-                let (a, b) = two(self, c)?;
-                Op::Select(cond, a, b)
-            }
-            "index" => {
-                let t = one(self, c)?;
-                c.expect("[")?;
-                let i = one(self, c)?;
-                c.expect("]")?;
-                Op::Index(t, i)
-            }
-            "element_call" | "call" => {
-                c.expect(if head == "call" { "@" } else { "#" })?;
-                let callee = usize::try_from(c.int()?).map_err(|_| c.error("bad callee"))?;
-                c.expect("(")?;
-                let args = self.values_until(c, ")")?;
-                if head == "call" {
-                    Op::Call { callee, args }
-                } else {
-                    Op::ElementCall { callee, args }
-                }
-            }
-            "broadcast" => Op::Broadcast(one(self, c)?),
-            "asarray" => Op::AsArray(one(self, c)?),
-            "uniform" => {
-                let u = uniform(c)?;
-                c.expect("(")?;
-                Op::Uniform(u, self.values_until(c, ")")?)
-            }
-            "phi" | "if_merge" => {
-                return Err(c.error_before(
-                    head,
-                    "a phi stands only after its loop's head, an if_merge after its `if`",
-                ))
-            }
-            _ => return Err(c.error_before(head, "expected an operation")),
-        })
-    }
-
     /// Checks that every value read is defined, gives each `while` loop a fresh index, and
     /// fills in the value table.
     fn finish(&mut self, f: &mut Function) -> R<()> {
@@ -643,138 +576,6 @@ fn signature(c: &mut Cursor) -> R<(Vec<String>, usize, Vec<ParamMode>)> {
     modes.truncate(kept);
     let declared = declared.unwrap_or(params.len());
     Ok((params, declared, modes))
-}
-
-fn unary(name: &str) -> Option<UnOp> {
-    Some(match name {
-        "neg" => UnOp::Neg,
-        "pos" => UnOp::Pos,
-        "not" => UnOp::Not,
-        "abs" => UnOp::Abs,
-        "invert" => UnOp::Invert,
-        _ => return None,
-    })
-}
-
-/// The binary operation `name` (arithmetic, comparison, logic) as a constructor.
-fn binary(name: &str) -> Option<Box<dyn Fn(Value, Value) -> Op>> {
-    let arith =
-        |o: BinOp| -> Box<dyn Fn(Value, Value) -> Op> { Box::new(move |a, b| Op::Binary(o, a, b)) };
-    let cmp = |o: CmpOp| -> Box<dyn Fn(Value, Value) -> Op> {
-        Box::new(move |a, b| Op::Compare(o, a, b))
-    };
-    let logic = |o: LogicOp| -> Box<dyn Fn(Value, Value) -> Op> {
-        Box::new(move |a, b| Op::Logic(o, a, b))
-    };
-    Some(match name {
-        "add" => arith(BinOp::Add),
-        "sub" => arith(BinOp::Sub),
-        "mul" => arith(BinOp::Mul),
-        "div" => arith(BinOp::Div),
-        "floordiv" => arith(BinOp::FloorDiv),
-        "mod" => arith(BinOp::Mod),
-        "pow" => arith(BinOp::Pow),
-        "bitand" => arith(BinOp::BitAnd),
-        "bitor" => arith(BinOp::BitOr),
-        "bitxor" => arith(BinOp::BitXor),
-        "lshift" => arith(BinOp::LShift),
-        "rshift" => arith(BinOp::RShift),
-        "lt" => cmp(CmpOp::Lt),
-        "le" => cmp(CmpOp::Le),
-        "gt" => cmp(CmpOp::Gt),
-        "ge" => cmp(CmpOp::Ge),
-        "eq" => cmp(CmpOp::Eq),
-        "ne" => cmp(CmpOp::Ne),
-        "and" => logic(LogicOp::And),
-        "or" => logic(LogicOp::Or),
-        _ => return None,
-    })
-}
-
-fn cast(name: &str) -> Option<CastOp> {
-    Some(match name {
-        "float" => CastOp::Float,
-        "int" => CastOp::Int,
-        "bool" => CastOp::Bool,
-        "round" => CastOp::Round,
-        "index" => CastOp::Index,
-        _ => return None,
-    })
-}
-
-/// A uniform operation's name and payload (`Attr("rate")`), before its operands.
-fn uniform(c: &mut Cursor) -> R<UniformOp> {
-    let name = c.word();
-    let index = |c: &mut Cursor| -> R<usize> {
-        c.expect("(")?;
-        let i = usize::try_from(c.int()?).map_err(|_| c.error("bad index"))?;
-        c.expect(")")?;
-        Ok(i)
-    };
-    let string = |c: &mut Cursor| -> R<String> {
-        c.expect("(")?;
-        let s = c.string()?;
-        c.expect(")")?;
-        Ok(s)
-    };
-    Ok(match name {
-        "Arg" => UniformOp::Arg(index(c)?),
-        "Global" => UniformOp::Global(index(c)?),
-        "Builtin" => UniformOp::Builtin(string(c)?),
-        "Lit" => {
-            c.expect("(")?;
-            let lit = if c.eat_word("None") {
-                ObjLit::None
-            } else {
-                c.expect("Str")?;
-                ObjLit::Str(string(c)?)
-            };
-            c.expect(")")?;
-            UniformOp::Lit(lit)
-        }
-        "Tuple" => UniformOp::Tuple,
-        "Attr" => UniformOp::Attr(string(c)?),
-        "Item" => UniformOp::Item,
-        "Get" => UniformOp::Get,
-        "Compare" => {
-            c.expect("(")?;
-            let word = c.word();
-            let o = [
-                ObjCmp::Eq,
-                ObjCmp::Ne,
-                ObjCmp::Is,
-                ObjCmp::IsNot,
-                ObjCmp::In,
-            ]
-            .into_iter()
-            .find(|o| super::print::obj_cmp_name(*o) == word)
-            .ok_or_else(|| c.error_before(word, "expected Eq, Ne, Is, IsNot or In"))?;
-            c.expect(")")?;
-            UniformOp::Compare(o)
-        }
-        "IsInstance" => UniformOp::IsInstance,
-        "TypeOf" => UniformOp::TypeOf,
-        "ElementIs" => {
-            c.expect("(")?;
-            let mut types = ElementTypes::NONE;
-            if !c.eat_word("none") {
-                loop {
-                    let word = c.word();
-                    let t = ElementTypes::of_name(word)
-                        .ok_or_else(|| c.error_before(word, "expected bool, int or float"))?;
-                    types = types.union(t);
-                    if !c.eat("|") {
-                        break;
-                    }
-                }
-            }
-            c.expect(")")?;
-            UniformOp::ElementIs(types)
-        }
-        "Truth" => UniformOp::Truth,
-        "Number" => UniformOp::Number,
-        _ => return Err(c.error_before(name, "expected a uniform operation")),
-    })
 }
 
 #[cfg(test)]

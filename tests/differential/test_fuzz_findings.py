@@ -124,6 +124,20 @@ SETTLEMENT = (
 )
 
 CASES = [
+    # ---- found after the merge of land (seed 530104 #224, the recursion stream seeded + 4), open ----
+    case(
+        # Item 37: `p0` merged with `1.0` in the loop is held as float64 (item 8), so the
+        # helper's message formats it as `0.0` where CPython's int gives `0`: documented. The
+        # check's explanation replaces the operand's text in CPython's message, which misses a
+        # width spec (`{!r:>12}` pads `0` and `0.0` to the same width), so it reports a mismatch.
+        "item-37-through-a-width-format-spec",
+        "import math\nMSG3 = 'x={!r:>12} rejected'\n\ndef r0(a, n):\n    if 0:\n        return 0\n"
+        "    raise ArithmeticError(MSG3.format(n))\n\ndef f(p0):\n    w3 = 0\n    while w3 < 1:\n"
+        "        w3 += 1\n        if math.remainder(0, r0(0, p0)):\n            p0 = 1.0\n    return 0\n",
+        [Column(I, [0, 3])],
+        "item 37 through a width format spec is not explained",
+        owner="fuzz check (fuzz/explain.py formats_held)",
+    ),
     # ---- found by fuzz campaign 48 (seed 520007 #1608) ----
     case(
         # Issue 28 item 1 made `2 ** 1100` CPython's exact int (it was a wrapped 0-d int64); in a
@@ -810,6 +824,37 @@ def test_fuzz_finding(source, columns, backends, tmp_path):
     result = check.check_program(source, columns, names, str(tmp_path))
     assert not result.failures, "\n".join(f"{f.kind} {f.backend} {f.detail} {f.expected!r} {f.got!r}" for f in result.failures)
     assert result.cpython_ok > 0
+
+
+#: Found by fuzz campaign 54 (seed 530103 #1121, #1720): a raise site in a `while` loop's test (a
+#: helper's raise, D11; a recursion's residue, D19, whose elements may raise), which the loop
+#: evaluates again after its body, failed lowering's IR check (an InternalError at decoration).
+#: Now a rejection at the test (D10, D12), with the advice to compute it in the body.
+WHILE_TEST_RAISES = [
+    pytest.param(
+        "def chk(a, n):\n    if a > 24.0:\n        raise ValueError('big')\n    return a + n\n\n"
+        "def f(p3):\n    w = 0\n    while chk(p3, w) < 20 + w:\n        w += 1\n    return w\n",
+        id="raise-site-in-a-while-test",
+    ),
+    pytest.param(
+        "def r0(a, n):\n    if not 0.0 < n <= 12.0:\n        return a - 0.0\n    return r0(a + 2.0, n - 1)\n\n"
+        "def f(p3):\n    w = 0\n    while r0(p3, w) < 20 + w:\n        w += 1\n    return w\n",
+        id="recursion-residue-in-a-while-test",
+    ),
+]
+
+
+@pytest.mark.parametrize("source", WHILE_TEST_RAISES)
+def test_a_while_test_that_can_raise_is_rejected_where_it_stands(source, tmp_path):
+    from array_vectorize import VectorizationError, vectorize
+
+    path = check.write_program(str(tmp_path), source)
+    fn = check.load(source, path, "f")
+    with pytest.raises(VectorizationError) as info:
+        vectorize(fn)
+    message = str(info.value)
+    assert f"{path}:8:11: a `while` test that can raise for an element" in message
+    assert "compute it in the loop's body" in message
 
 
 #: Programs that crashed or hung the process (a compiler stack overflow, the oracle computing an

@@ -25,7 +25,11 @@ fn rate.<locals>.tier(income, band: uniform, cap: optional; TABLE, helper) {
   %11: float = math.floor(%0)
   %13: num = math.numpy.power(%0, %6)
   %15: num = call @0(%0, %10)
-  %16: num = element_call #4(%0)
+  %16: num = residue #4(%14, %0)
+  %18: bool = scalar_raised %16
+  %19: num = call_site #3(%14, %0)
+  %8: num = call_site (lambda income, _vec_a0: ND.cdf(income, ")(\n", k=_vec_a0))(%14, %0, %6)
+  %9: num = call_site (lambda : ND.mean())(%14)
   %17: scalar int = index %7[%6]
   %14: bool = lt %0, %6
   %20: scalar int = const 0
@@ -66,7 +70,12 @@ def test_every_construct_reads():
     # NumPy's rounding (D16) is known to the model by its short name; numpy.power keeps its own.
     assert lets[10].args == ["floor", 0] and lets[13].args == ["numpy.power", 0, 6]
     assert (lets[15].op, lets[15].args) == ("call", [0, 0, 10])
-    assert (lets[16].op, lets[16].args) == ("element_call", [4, 0])
+    # D19, D23: calls run element by element; a lambda's text runs to the `)(` of its operands.
+    assert (lets[16].op, lets[16].args) == ("residue", [4, 14, 0])
+    assert (lets[18].op, lets[18].args) == ("scalar_raised", [16])
+    assert (lets[19].op, lets[19].args) == ("call_site", [3, 14, 0])
+    assert lets[8].args == [irtext.Lambda(["income", "_vec_a0"], 'ND.cdf(income, ")(\n", k=_vec_a0)'), 14, 0, 6]
+    assert lets[9].args == [irtext.Lambda([], "ND.mean()"), 14]
     assert (lets[17].op, lets[17].args) == ("index", [7, 6])
     loop, ranged, masked, branch = [n for n in f.body if not isinstance(n, irtext.Let)]
     assert (loop.index, loop.items, [p.dst for p in loop.phis]) == (21, (1, 2.5), [22])

@@ -70,6 +70,14 @@ class If:
 
 
 @dataclass
+class Lambda:
+    """What a ``call_site`` calls when it is the call as written (D23): ``lambda params: body``."""
+
+    params: List[str]
+    body: str
+
+
+@dataclass
 class Site:
     """A raise site (D11): the expression as written, its free names and their values."""
 
@@ -196,6 +204,17 @@ def _uniform(text: str) -> List[Any]:
     return [name, payload] + values(operands)
 
 
+def _lambda(text: str) -> List[Any]:
+    """``[Lambda, operand...]`` of ``(lambda PARAMS: TEXT)(values)`` (D23): the call as written,
+    whose text runs to the ``)(`` before the operands (the line's last ``(``: operands hold none)."""
+    head, _, operands = text.rpartition("(")
+    params, colon, body = head[len("(lambda ") :].partition(":")
+    if not (colon and body.endswith(")") and operands.rstrip().endswith(")")):
+        raise ValueError(f"expected `(lambda params: text)(values)`, found {text!r}")
+    names = [p.strip() for p in params.split(",") if p.strip()]
+    return [Lambda(names, unescape(body[1:-1]))] + values(operands.rstrip()[:-1])
+
+
 def op(text: str) -> Tuple[str, List[Any]]:
     """An ``op`` of the grammar: its head and its arguments."""
     head, _, rest = text.partition(" ")
@@ -208,10 +227,11 @@ def op(text: str) -> Tuple[str, List[Any]]:
         if name.startswith("numpy.") and name[6:] in _NUMPY_ROUNDING:
             name = name[6:]
         return "math", [name] + values(args.rstrip()[:-1])
-    if text.startswith("element_call #") or text.startswith("call @"):
-        head, _, args = text.partition("(")
-        callee = head.split("#" if head.startswith("element") else "@")[1]
-        return head.split(" ")[0], [int(callee)] + values(args.rstrip()[:-1])
+    if text.startswith("call @") or text.startswith("residue #") or text.startswith("call_site #"):
+        callee, _, args = rest.partition("(")
+        return head, [int(callee[1:])] + values(args.rstrip()[:-1])
+    if text.startswith("call_site (lambda "):
+        return "call_site", _lambda(rest)
     if head == "uniform":
         return "uniform", _uniform(rest)
     if head == "index":

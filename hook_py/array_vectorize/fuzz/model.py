@@ -67,8 +67,8 @@ _MAX_TRIPS = 100_000
 
 def parse(function: IrFunction) -> Tuple[list, int]:
     """The body the model interprets, and the returned value: one result, no element loop."""
-    if any(let.op == "element_call" for let in function.lets()):
-        raise Unsupported("element_call")
+    if any(let.op == "call_site" for let in function.lets()):
+        raise Unsupported("call_site")  # D23: not generated
     if function.tuple or len(function.ret) != 1:
         raise Unsupported("a tuple result")
     return function.body, function.ret[0]
@@ -97,6 +97,20 @@ _NP_BINARY = {
 _NP_MATH = dict(oracle.NUMPY_MATH, log=np.log)
 _ROUNDING = {"floor": np.floor, "ceil": np.ceil, "trunc": np.trunc}
 
+
+#: The globals of the generated code holding scalar originals (D19, ``emit.SCALAR_PREFIX``).
+_SCALAR_PREFIX = "_vec_scalar_"
+#: The runtime helper of a raise site whose exception is the callee's, built again on the lane
+#: (D19, D23; ``ir::RERUN_HELPER``).
+_RERUN = "_vec_rerun("
+
+
+def _rerun_callee(expr: str) -> Optional[str]:
+    """The global named in a raise site ``_vec_rerun(name, _vec_a0, ...)`` (D19), else None."""
+    if not (expr.startswith(_RERUN) and expr.endswith(")")):
+        return None
+    name, sep, _ = expr[len(_RERUN) :].partition(", ")
+    return name if sep and name.isidentifier() else None
 
 #: The operands of a numeric raise site of a ``try`` body (src/lower/exceptions/try_stmt.rs).
 _NUMERIC_SITE = re.compile(r"\b_[ab]\d*\b")
@@ -239,6 +253,7 @@ class Model:
         self.n = max(len(p[0]) for p in params)
         self.params = params
         self.env: Dict[int, Val] = {}
+        self.residue_raised: Dict[int, List[bool]] = {}  # D19: per residue value, its raising lanes
         self.printed: Dict[int, str] = {}  # the kind the core prints for each value
         self.operands: List[int] = []  # of the instruction being interpreted
         self._block(self.body)
@@ -258,6 +273,9 @@ class Model:
         site = self.sites.get(int(code)) if code is not POISON else None
         if site is None:
             return None
+        if _rerun_callee(site[0]) is not None:
+            exc = self.site_exception(code, lane)
+            return None if exc is None else type(exc).__name__
         head = re.match(r"(\w+)(?:\(|$)", site[0])
         if head and not _NUMERIC_SITE.search(site[0]):
             builtin = getattr(builtins, head.group(1), None)
@@ -275,6 +293,9 @@ class Model:
         if site is None:
             return None
         expr, refs = site
+        rerun = _rerun_callee(expr)
+        if rerun is not None:
+            return self._rerun(rerun, refs, lane)
         names = list(dict.fromkeys(_NUMERIC_SITE.findall(expr)))
         if len(names) != len(refs):
             return None
@@ -293,6 +314,23 @@ class Model:
         if _exception_class(made):
             made = made()
         return made if isinstance(made, BaseException) and not names else None
+
+    def _rerun(self, global_name: str, refs: List[int], lane: int) -> Optional[BaseException]:
+        """The exception the scalar original raises on ``lane`` (a residue's raise site, D19)."""
+        fn = self.module.get(global_name[len(_SCALAR_PREFIX):]) if global_name.startswith(_SCALAR_PREFIX) else None
+        if fn is None:
+            return None
+        values = []
+        for ref in refs:
+            lanes = self.env[ref].lanes
+            values.append(lanes[lane] if len(lanes) > lane else lanes[0])
+        if any(v is POISON for v in values):
+            return None
+        try:
+            fn(*values)
+        except Exception as exc:  # noqa: BLE001 - the lane's exception
+            return exc
+        return None
 
     # -- blocks
 
@@ -401,6 +439,11 @@ class Model:
             return self._math(args[0], [self.env[a] for a in args[1:]])
         if op == "uniform":
             return Val([self._uniform(args)] * n, None)
+        if op == "residue":
+            return self._residue(inst.dst, args[0], [self.env[a] for a in args[1:]])
+        if op == "scalar_raised":
+            lanes = self.residue_raised.get(args[0], [False] * n)
+            return Val(list(lanes), "b" if self.arrays else None)
         vals = [self.env[a] for a in args]
         if op in ("broadcast", "asarray"):
             v = vals[0]
@@ -437,6 +480,42 @@ class Model:
         if op in _ARITH:
             return self._arith(op, vals[0], vals[1])
         raise Unsupported(op)
+
+    def _residue(self, dst: int, callee: int, vals: List[Val]) -> Val:
+        """D19: the scalar original, called in Python on each lane its lanes mask reaches, with the
+        lane's values (the runtime's ``_vec_residue``); a lane where it raises is recorded for its
+        ``scalar_raised``. On ``arrays``, the results take one dtype from their values: bools
+        bool, ints int64 (wrapped), any float float64; no lane reached, bool."""
+        names = self.header
+        if callee >= len(names) or not names[callee].startswith(_SCALAR_PREFIX):
+            raise Unsupported("a residue of no function")
+        fn = self.module.get(names[callee][len(_SCALAR_PREFIX):])
+        if fn is None:
+            raise Unsupported("a residue of no function of the module")
+        lanes_mask, args = vals[0], vals[1:]
+        out: List[Any] = [False] * self.n
+        raised = [False] * self.n
+        for lane in range(self.n):
+            take = lanes_mask.lanes[lane if len(lanes_mask.lanes) > lane else 0]
+            if take is POISON:
+                out[lane] = POISON
+                continue
+            if not take:
+                continue
+            values = [a.lanes[lane if len(a.lanes) > lane else 0] for a in args]
+            if any(v is POISON for v in values):
+                out[lane] = POISON
+                continue
+            try:
+                out[lane] = fn(*values)
+            except Exception:  # noqa: BLE001 - the lane raises there (D11)
+                raised[lane] = True
+        self.residue_raised[dst] = raised
+        if not self.arrays:
+            return Val(out, None)
+        live = [x for x, r in zip(out, raised) if x is not POISON and not r]
+        kind = "f" if any(type(x) is float for x in live) else "i" if any(type(x) is int for x in live) else "b"
+        return self._settle([self._convert(x, kind) for x in out], kind, lattice=False)
 
     def _uniform(self, args: List[Any]) -> Any:
         """A uniform operation (D14): Python on the one object every lane sees."""

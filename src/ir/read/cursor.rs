@@ -285,6 +285,18 @@ impl<'t> Cursor<'t> {
         Err(self.error("a string without its closing `\"`"))
     }
 
+    /// `TEXT` up to the last `close` of the line (not taken), unescaped.
+    pub(super) fn text_to_last(&mut self, close: &str) -> R<String> {
+        let rest = self.rest();
+        let Some(n) = rest.rfind(close) else {
+            return Err(self.error(&format!("expected `{close}`")));
+        };
+        let start = self.at;
+        let s = self.unescape(&rest[..n], start)?;
+        self.at += n;
+        Ok(s)
+    }
+
     /// The rest of the line, unescaped.
     pub(super) fn text(&mut self) -> R<String> {
         let raw = self.rest();

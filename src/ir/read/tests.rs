@@ -31,7 +31,7 @@ fn rate.<locals>.tier(income, band: uniform, cap: optional; TABLE, helper) {
   %13: num = math.numpy.power(%0, %7)
   %14: bool = math.isclose(%0, %7, %6, %6)
   %15: num = call @0(%0, %10)
-  %16: num = element_call #4(%0)
+  %16: num = residue #4(%14, %0)
   %17: scalar int = cast.index %8
   %18: float = select %14, %10, %11
   %19: int = placeholder 0
@@ -99,6 +99,69 @@ fn every_construct_reads_back() {
         panic!()
     };
     assert_eq!(index.index(), f.values.len() - 1);
+}
+
+/// D19, D23: the calls run element by element. A lambda's text is the call as written, parentheses
+/// and quotes included (even unbalanced inside a string), up to the `)(` before its operands.
+const SCALAR_CALLS: &str = "\
+; ir-format: 1
+fn quote(spot, strike; _vec_scalar_quote, _vec_site_0)
+  %0: num = param 0
+  %1: num = param 1
+  %2: scalar bool = const True
+  %3: num = residue #2(%2, %0, %1)
+  %4: bool = scalar_raised %3
+  %5: num = call_site #3(%4, %0)
+  %6: bool = scalar_raised %5
+  %7: num = call_site (lambda spot, _vec_a0: ND.cdf(spot, \")(\\n\", k=_vec_a0))(%2, %0, %5)
+  %8: num = call_site (lambda : ND.mean())(%2)
+  %9: bool = scalar_raised %8
+  return %7
+}
+";
+
+#[test]
+fn scalar_calls_read_back() {
+    let text = SCALAR_CALLS.replacen("_vec_site_0)\n", "_vec_site_0) {\n", 1);
+    let f = read(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(f.to_string(), text);
+    let op = |i: usize| match &f.body.insts[i] {
+        Inst::Let { op, .. } => op.clone(),
+        other => panic!("{other:?}"),
+    };
+    use crate::ir::{Op, ScalarFn, Value};
+    assert!(
+        matches!(op(3), Op::ScalarCall { callee: ScalarFn::Residue(2), ref args } if args.len() == 3)
+    );
+    assert_eq!(op(4), Op::ScalarRaised(Value(3)));
+    assert!(matches!(
+        op(5),
+        Op::ScalarCall {
+            callee: ScalarFn::Callable(3),
+            ..
+        }
+    ));
+    let Op::ScalarCall {
+        callee: ScalarFn::Lambda(params, body),
+        args,
+    } = op(7)
+    else {
+        panic!("{:?}", op(7))
+    };
+    assert_eq!(params, ["spot", "_vec_a0"]);
+    assert_eq!(body, "ND.cdf(spot, \")(\n\", k=_vec_a0)");
+    assert_eq!(args, [Value(2), Value(0), Value(5)]);
+    assert!(matches!(op(8), Op::ScalarCall { callee: ScalarFn::Lambda(p, _), .. } if p.is_empty()));
+    assert_eq!(f.info(Value(4)).kind, Kind::Bool);
+    let line = "  %7: num = call_site (lambda spot: ND.cdf(%2, %0)\n";
+    let broken = text.replace(
+        &text[text.find("  %7").unwrap()..text.find("  %8").unwrap()],
+        line,
+    );
+    assert_eq!(
+        error(&broken),
+        "10:43: expected `)` closing the lambda before its operands, found `(%2,`"
+    );
 }
 
 #[test]
