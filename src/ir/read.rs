@@ -1,6 +1,6 @@
 //! The IR's text form read back: [`read`] gives the [`Function`] that [`super::print`] printed,
 //! so that pass fixtures state their input as IR (tests/passes.rs) and tools outside Rust can
-//! read the IR through a declared format (the fuzz model, `array_vectorize/fuzz/ir.py`).
+//! read the IR through a declared format (the fuzz model, `array_vectorize/fuzz/irtext.py`).
 //!
 //! # Format, version 1
 //!
