@@ -45,7 +45,7 @@ UINT64_END = oracle.UINT64_END
 
 
 class Unsupported(Exception):
-    """IR the model does not interpret (an element loop, a hidden parameter)."""
+    """IR the model does not interpret (a call site, D23; a tuple result)."""
 
 
 class _Poison:
@@ -66,7 +66,7 @@ _MAX_TRIPS = 100_000
 
 
 def parse(function: IrFunction) -> Tuple[list, int]:
-    """The body the model interprets, and the returned value: one result, no element loop."""
+    """The body the model interprets, and the returned value: one result, no call site (D23)."""
     if any(let.op == "call_site" for let in function.lets()):
         raise Unsupported("call_site")  # D23: not generated
     if function.tuple or len(function.ret) != 1:
