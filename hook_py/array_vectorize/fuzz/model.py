@@ -45,7 +45,7 @@ UINT64_END = oracle.UINT64_END
 
 
 class Unsupported(Exception):
-    """IR the model does not interpret (a call site, D23; a tuple result)."""
+    """IR the model does not interpret (a call site, D23; a tuple result; a hidden parameter)."""
 
 
 class _Poison:
