@@ -2,7 +2,7 @@
 reproducers: programs whose vectorized result is what a documented item of docs/semantics.md
 says, where the fuzzer reported a mismatch (or a bug it should have found and did not see).
 
-Same conventions as ``test_fuzz_findings.py`` (the compiler's cases): each case runs
+Same conventions as ``findings.py`` (the compiler's cases, test_fuzz_findings*.py): each case runs
 ``check.check_program``, the fuzzer's one comparison, on NumPy and array-api-strict. A case in
 ``FIXED`` failed before its fix (the commit that added it says so) and stays as a regression
 test; an open one is a strict xfail with its owner.
