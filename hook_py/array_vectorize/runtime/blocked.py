@@ -109,14 +109,21 @@ class Dispatch:
     stand-in that compiles it on its first call), where every call goes unless its float
     prologue sent it here with a mark (``send``): then ``entry``, the function itself, is run
     over blocks for large NumPy arguments (when ``blocks``: the function may be blocked), or
-    on the arrays inside pandas and xarray containers (runtime/containers.py). The exact body
-    takes the entry's parameters positionally; ``n_positional`` of them are positional in the
-    entry and the rest, ``keywords``, keyword-only."""
+    on the arrays inside pandas and xarray containers (runtime/containers.py). An unmarked
+    large call of int64 arrays is run over blocks too when the int body is lane-wise
+    (``int_call``). The exact body takes the entry's parameters positionally; ``n_positional``
+    of them are positional in the entry and the rest, ``keywords``, keyword-only."""
 
-    __slots__ = ("blocks", "entry", "exact", "exact_text", "fastest", "int_blocks", "keywords", "n_positional", "worth")
+    __slots__ = (
+        "blocks", "entry", "exact", "exact_text", "fastest", "int_blocks", "keywords", "n_positional", "worth",
+    )
 
     def __init__(
-        self, entry: Callable[..., Any], exact: Callable[..., Any], blocks: bool = True, exact_text: tuple[str, str] = ("", "")
+        self,
+        entry: Callable[..., Any],
+        exact: Callable[..., Any],
+        blocks: bool = True,
+        exact_text: tuple[str, str] = ("", ""),
     ) -> None:
         code = entry.__code__
         self.entry = entry
@@ -228,9 +235,10 @@ LANEWISE_INT_CALLS = frozenset({"_vec_int_args", "_vec_take", "_vec_any", "_vec_
 def int_body_is_lanewise(exact_text: str, name: str) -> bool:
     """Whether the int body of the exact body ``name`` in the generated text ``exact_text`` (the
     statements of that ``def`` under ``arrays = _vec_int_args(...)``, up to the helpers' body's
-    ``_vec_exact_args``) calls only ``xp`` functions and ``LANEWISE_INT_CALLS``. Its operations are then plain int64 and bool
-    array operations, lane by lane (codegen/choice.rs), with kinds fixed at compile time: each
-    lane's result is the same whether the call is whole or cut into blocks (issue 30)."""
+    ``_vec_exact_args``) calls only ``xp`` functions and ``LANEWISE_INT_CALLS``. Its operations
+    are then plain int64 and bool array operations, lane by lane (codegen/choice.rs), with kinds
+    fixed at compile time: each lane's result is the same whether the call is whole or cut into
+    blocks (issue 30)."""
     import re  # only on a function's first large int call
 
     head = exact_text.find(f"def {name}(")
