@@ -140,6 +140,7 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         # index read of a local container, no name some elements never assigned (D20), no
         # recursive helper (D19: its residue is a raise site) there.
         self.raise_free = False
+        self.in_while_test = False  # raise_free, in a `while` test (a recursive helper may stand there)
         self.maybe_unbound: Set[str] = set()
         self.scalar_ifs = 0  # enclosing `if`/`elif` tests that are Python scalars
         self.special_param = ""
