@@ -518,7 +518,7 @@ impl Lowerer<'_> {
         // Variables first assigned in the body: carried out of the loop if assigned on every
         // path of it (the last iteration's value), or before a `break`/`continue`. A container
         // (D18) has no phi: the body reads the one it assigned in the same iteration, and a read
-        // after the loop, or before the assignment in a later iteration, is reported there as
+        // after the loop, or before the assignment (in a later iteration), is reported there as
         // a read of a name that may be undefined (D20 would need the container unbound on the
         // lanes where the loop did not run).
         let mut first_assigned = false;
@@ -532,8 +532,10 @@ impl Lowerer<'_> {
             };
             if let Some(next) = next {
                 if self.container(next).is_some() {
+                    // Lowered again if new: a read before the assignment (the previous
+                    // iteration's container) is then reported, not read as D20's stand-in.
                     let names = &mut self.loops.function.containers_without_phi;
-                    names.insert(name.clone());
+                    first_assigned |= names.insert(name.clone());
                     continue;
                 }
                 let (k, s) = (self.kind(next), self.shape(next));

@@ -272,3 +272,23 @@ def test_a_tuple_first_assigned_in_a_while_body_read_after_it_is_rejected_at_the
         vectorize(_bracket_after_the_loop)
     (d,) = info.value.diagnostics
     assert (d["line"], d["col"]) == (_bracket_after_the_loop.__code__.co_firstlineno + 6, 20), d
+
+
+def _bracket_of_the_previous_step(income):
+    steps = 0
+    while income > 10_000.0 and steps < 40:
+        if steps > 0:
+            if bounds:
+                income = income - 1.0
+        bounds = (10_000.0, 40_000.0)
+        income = income / 2.0
+        steps += 1
+    return steps
+
+
+def test_a_tuple_read_before_its_assignment_in_a_while_body_is_rejected_at_the_read():
+    # The previous iteration's tuple: no phi holds it (it was read as D20's stand-in, false).
+    with pytest.raises(VectorizationError, match="may be undefined") as info:
+        vectorize(_bracket_of_the_previous_step)
+    (d,) = info.value.diagnostics
+    assert (d["line"], d["col"]) == (_bracket_of_the_previous_step.__code__.co_firstlineno + 4, 15), d
