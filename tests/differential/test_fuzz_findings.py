@@ -275,7 +275,7 @@ CASES = [
         "bigint-raise: the float body multiplies an int64 array by the literal 2**63",
     ),
     case(
-        # Campaign 56, seed 540003, program 1021: a tuple first assigned in a `while` body, never
+        # Campaign 57, seed 540003, program 1021: a tuple first assigned in a `while` body, never
         # read after it, met the loop's phi (the name unbound where the loop did not run) and was
         # rejected at the tuple ("a container on some elements meets a number on others").
         "tuple-first-assigned-in-a-while-body",

@@ -125,7 +125,7 @@ CASES = [
         "(seed 3, program 280)",
     ),
     case(
-        # Campaign 56, seed 540005, program 330 (and 540003 #1910): a helper's message formats
+        # Campaign 57, seed 540005, program 330 (and 540003 #1910): a helper's message formats
         # its argument, a uniform dict's item read in the loop; rejected ("not ... a uniform
         # value the loop computes") though the read is the same on every iteration.
         "message-of-a-uniform-item-read-in-a-loop",
@@ -143,7 +143,7 @@ CASES = [
         "raise in a loop: a uniform item the body reads was taken for one the loop computes",
     ),
     case(
-        # Campaign 56, seed 540005, program 398: the same with an Enum member's attribute, in a
+        # Campaign 57, seed 540005, program 398: the same with an Enum member's attribute, in a
         # `while` loop whose body breaks before the call.
         "message-of-a-uniform-attribute-read-in-a-while-loop",
         "import enum\n\nclass Mode(enum.Enum):\n    FAST = 1\n    SLOW = 2\n    EXACT = 3\n\n"
@@ -154,7 +154,7 @@ CASES = [
         "raise in a loop: a uniform attribute the body reads was taken for one the loop computes",
     ),
     case(
-        # Campaign 56, seed 540003, program 1910.
+        # Campaign 57, seed 540003, program 1910.
         "message-of-a-uniform-item-read-in-a-while-loop-in-a-tuple-loop",
         "T1 = (1, 0)\n\ndef r0(a):\n    if 1:\n        raise ValueError(f'a={a}')\n    return 0\n\n"
         "def f(p0, rates):\n    for c3 in T1:\n        w4 = 0\n        while True:\n            w4 += 1\n"

@@ -105,7 +105,7 @@ def _uniform_read_in_message(x, params: dict):
 @pytest.mark.parametrize("backend", ["numpy", "strict"])
 def test_a_message_reads_a_uniform_item_the_body_reads_the_same_on_every_iteration(backend):
     # D14: `params["name"]` is the same on every iteration: a phi carries it out of the loop
-    # (campaign 56; it was rejected as a uniform value the loop computes).
+    # (campaign 57; it was rejected as a uniform value the loop computes).
     vec = vectorize(_uniform_read_in_message)
     for xs in ([-1.0, 0.0, -0.0], [-1.0, 0.5, 2.5, math.nan], FLOAT_EDGES):
         check_raising(vec, np.array(xs), {"name": "tariff"}, backend=backend)

@@ -260,7 +260,7 @@ def _bracket_after_the_loop(income):
 
 @pytest.mark.parametrize("backend", BACKEND_NAMES)
 def test_a_tuple_first_assigned_in_a_while_body_and_read_there_compiles(backend):
-    # Campaign 56, seed 540003, program 1021: the tuple met the loop's phi (a number, the name
+    # Campaign 57, seed 540003, program 1021: the tuple met the loop's phi (a number, the name
     # unbound where the loop did not run) and was rejected at the tuple (D18).
     check(vectorize(_bracket_steps), np.array([0.0, 5e3, 1e4, 1e4 + 1, 3e5, 1e12, -1.0, np.nan, np.inf]), backend=backend)
 
