@@ -291,4 +291,4 @@ def test_a_tuple_read_before_its_assignment_in_a_while_body_is_rejected_at_the_r
     with pytest.raises(VectorizationError, match="may be undefined") as info:
         vectorize(_bracket_of_the_previous_step)
     (d,) = info.value.diagnostics
-    assert (d["line"], d["col"]) == (_bracket_of_the_previous_step.__code__.co_firstlineno + 4, 15), d
+    assert (d["line"], d["col"]) == (_bracket_of_the_previous_step.__code__.co_firstlineno + 4, 16), d
