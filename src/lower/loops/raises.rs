@@ -111,7 +111,7 @@ impl Lowerer<'_> {
         unchanged: &HashMap<Value, Value>,
     ) {
         let returns = flow.returns.clone();
-        let invariant: Vec<Value> = self
+        let mut invariant: Vec<Value> = self
             .exceptions
             .site_args_from(r.sites_mark)
             .into_iter()
@@ -124,7 +124,9 @@ impl Lowerer<'_> {
                     && invariant_uniform(self, block, a, r.values_mark, unchanged)
             })
             .collect();
-        // An inner loop's phi of such a value starts from this loop's (`carry_from_outer`).
+        invariant.sort();
+        invariant.dedup(); // two sites may read one value
+                           // An inner loop's phi of such a value starts from this loop's (`carry_from_outer`).
         let carried: Vec<(Value, Value)> = invariant
             .iter()
             .map(|&a| (a, self.f.new_value(Kind::Object, Shape::Scalar, None)))
@@ -142,7 +144,9 @@ impl Lowerer<'_> {
                     match unchanged.get(&a) {
                         Some(&init) => l.exceptions.set_site_arg(site, i, init),
                         None if invariant.contains(&a) => {
-                            let dst = carried.iter().find(|(v, _)| *v == a).map_or(a, |c| c.1);
+                            let Some(&(_, dst)) = carried.iter().find(|(v, _)| *v == a) else {
+                                continue;
+                            };
                             l.f.values[dst.index()].hint = l.f.info(a).hint.clone();
                             if !r.invariant.iter().any(|&(d, _)| d == dst) {
                                 r.invariant.push((dst, a));
