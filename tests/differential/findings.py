@@ -101,6 +101,12 @@ FIXED = {
     "merge-of-a-uint64-constant-and-an-int64-array-on-strict",
     "float-compared-with-an-unfolded-int-past-2-pow-53",
     "uint64-constant-through-a-range-loop-in-a-while-loop",
+    "message-of-a-uniform-item-read-in-a-loop",
+    "message-of-a-uniform-item-and-a-number-in-a-loop-on-some-lanes",
+    "message-of-a-uniform-attribute-read-in-a-while-loop",
+    "message-of-a-uniform-item-read-in-a-while-loop-in-a-tuple-loop",
+    "message-of-a-uniform-item-read-in-a-loop-that-stops-running",
+    "tuple-first-assigned-in-a-while-body",
 }
 
 

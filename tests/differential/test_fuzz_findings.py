@@ -275,6 +275,16 @@ CASES = [
         "bigint-raise: the float body multiplies an int64 array by the literal 2**63",
     ),
     case(
+        # Campaign 57, seed 540003, program 1021: a tuple first assigned in a `while` body, never
+        # read after it, met the loop's phi (the name unbound where the loop did not run) and was
+        # rejected at the tuple ("a container on some elements meets a number on others").
+        "tuple-first-assigned-in-a-while-body",
+        "def f(p0):\n    w2 = 0\n    while w2 < 1:\n        w2 += 1\n        v3 = (0, 0)\n        v4 = 0\n"
+        "        for i5 in range(0):\n            pass\n        v7 = 0\n    return 0\n",
+        [Column(F, [0.0, -1.5])],  # CPython 0; was rejected
+        "D18: a tuple first assigned in a while body was carried as a phi",
+    ),
+    case(
         "unbound-done-mask",
         "def f(p0):\n    v1 = p0\n    if 1 >= v1:\n        for i2 in range(1):\n            if i2:\n                pass\n"
         "            if i2:\n                return 0\n    return 0\n",

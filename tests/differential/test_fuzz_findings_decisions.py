@@ -125,6 +125,55 @@ CASES = [
         "(seed 3, program 280)",
     ),
     case(
+        # Campaign 57, seed 540005, program 330 (and 540003 #1910): a helper's message formats
+        # its argument, a uniform dict's item read in the loop; rejected ("not ... a uniform
+        # value the loop computes") though the read is the same on every iteration.
+        "message-of-a-uniform-item-read-in-a-loop",
+        # (The helper raises on some lanes here, on all in the finding.)
+        "def r1(a, n):\n    if n:\n        raise ValueError(f'a={a}')\n    return 0\n\n"
+        "def f(p2, rates):\n    for i3 in range(0, 1):\n        if r1(rates['low'], p2):\n            pass\n    return 0\n",
+        [Column(I, [0, 3, 0]), Column(O, [{"low": -1.5, "high": -0.25}], True)],  # CPython ValueError('a=-1.5')
+        "raise in a loop: a uniform item the body reads was taken for one the loop computes",
+    ),
+    case(
+        "message-of-a-uniform-item-and-a-number-in-a-loop-on-some-lanes",
+        "def capped(a, x):\n    if x > a:\n        raise ValueError(f'{x} is over the cap {a}')\n    return x\n\n"
+        "def f(x, rates):\n    total = 0.0\n    for k in range(3):\n        total += capped(rates['cap'], x * k)\n    return total\n",
+        [Column(F, [0.5, -1.0, 0.0, 1.5, 3.0]), Column(O, [{"cap": 2.0}], True)],  # 1.5 and 3.0 raise
+        "raise in a loop: a uniform item the body reads was taken for one the loop computes",
+    ),
+    case(
+        # Campaign 57, seed 540005, program 398: the same with an Enum member's attribute, in a
+        # `while` loop whose body breaks before the call.
+        "message-of-a-uniform-attribute-read-in-a-while-loop",
+        "import enum\n\nclass Mode(enum.Enum):\n    FAST = 1\n    SLOW = 2\n    EXACT = 3\n\n"
+        "def r2(a, n):\n    if 0:\n        return 0\n    raise ValueError(f'a={a}')\n\n"
+        "def f(p2, mode, cap):\n    w1 = 0\n    while True:\n        w1 += 1\n        if w1 > 0:\n            break\n"
+        "        if r2(mode.value, 0):\n            pass\n    l7 = [0, cap is not None]\n    return 0\n",
+        [Column(I, [0, 5]), Column(O, [ModuleRef("Mode", "EXACT")], True), Column(O, [0.5], True)],  # CPython 0
+        "raise in a loop: a uniform attribute the body reads was taken for one the loop computes",
+    ),
+    case(
+        # Campaign 57, seed 540003, program 1910.
+        "message-of-a-uniform-item-read-in-a-while-loop-in-a-tuple-loop",
+        "T1 = (1, 0)\n\ndef r0(a):\n    if 1:\n        raise ValueError(f'a={a}')\n    return 0\n\n"
+        "def f(p0, rates):\n    for c3 in T1:\n        w4 = 0\n        while True:\n            w4 += 1\n"
+        "            if w4 > 0:\n                break\n            v5 = 0\n            v6 = r0(rates['low'])\n"
+        "            return 0\n    return 0\n",
+        [Column(F, [0.0, 2.5]), Column(O, [{"low": 0.5, "high": 10.0}], True)],  # CPython 0
+        "raise in a loop: a uniform item the body reads was taken for one the loop computes",
+    ),
+    case(
+        # The inner loop does not run in the last outer iteration: its phi of the item starts
+        # from the outer loop's, so the message of a lane that raised in the first still reads it.
+        "message-of-a-uniform-item-read-in-a-loop-that-stops-running",
+        "def over(limit, x):\n    if x > limit:\n        raise ValueError(f'{x} is over {limit}')\n    return x\n\n"
+        "def f(x, rates):\n    total = 0.0\n    for k in range(3):\n        j = 0\n        while j < 2 - k:\n"
+        "            total += over(rates['limit'], x + j)\n            j += 1\n    return total\n",
+        [Column(F, [0.5, 5.0, -2.0, 3.5]), Column(O, [{"limit": 4.0}], True)],  # 5.0 and 3.5 raise
+        "raise in a loop: a uniform item the body reads was taken for one the loop computes",
+    ),
+    case(
         "enum-annotation-without-a-read-of-the-class",
         "import enum\n\nclass Mode(enum.Enum):\n    FAST = 1\n    SLOW = 2\n\n"
         "def f(x, mode: Mode):\n    return x * 2.0\n",

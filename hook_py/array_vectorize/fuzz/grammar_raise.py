@@ -38,8 +38,9 @@ class RaisingGrammar:
         """The exception's arguments: a message built from a value, a constant, or values."""
         rng = self.ext_rng
         # Inside a loop, a message reads the numeric parameters only: one reading a uniform value
-        # (D14) the loop computes is rejected (src/lower/loops/raises.rs), so assignments there
-        # make such a value a number (`assigned_num`).
+        # (D14) the loop computes is rejected (src/lower/loops/raises.rs: all but an item or
+        # attribute of values from before the loop read at the top of its body), so assignments
+        # there make such a value a number (`assigned_num`).
         name = rng.choice(self.numeric_params if self.loop_depth else env.nums)
         form = rng.random()
         if form < 0.45:

@@ -112,6 +112,8 @@ impl Lowerer<'_> {
         };
         let value = match var {
             Some(Var::Def(v)) => v,
+            // D18: a container no loop phi carries; reported at the read (`read_name`).
+            Some(Var::MaybeUndef) if self.loops.is_container_without_phi(name) => return None,
             _ => self.konst(Const::Bool(false)),
         };
         if matches!(self.const_of(flag), Some(Const::Bool(true))) {

@@ -516,7 +516,11 @@ impl Lowerer<'_> {
         }
         self.uniform_phis(&attempt.uniform, &attempt.outer_vars, &mut phis);
         // Variables first assigned in the body: carried out of the loop if assigned on every
-        // path of it (the last iteration's value), or before a `break`/`continue`.
+        // path of it (the last iteration's value), or before a `break`/`continue`. A container
+        // (D18) has no phi: the body reads the one it assigned in the same iteration, and a read
+        // after the loop, or before the assignment (in a later iteration), is reported there as
+        // a read of a name that may be undefined (D20 would need the container unbound on the
+        // lanes where the loop did not run).
         let mut first_assigned = false;
         for name in &spec.carried {
             if assumed.vars.contains_key(name) {
@@ -527,6 +531,13 @@ impl Lowerer<'_> {
                 _ => attempt.body_flow.exits.value_of(name),
             };
             if let Some(next) = next {
+                if self.container(next).is_some() {
+                    // Lowered again if new: a read before the assignment (the previous
+                    // iteration's container) is then reported, not read as D20's stand-in.
+                    let names = &mut self.loops.function.containers_without_phi;
+                    first_assigned |= names.insert(name.clone());
+                    continue;
+                }
                 let (k, s) = (self.kind(next), self.shape(next));
                 assumed.vars.insert(name.clone(), (k, s));
                 first_assigned = true;
@@ -583,6 +594,9 @@ impl Lowerer<'_> {
                 Some(Var::Def(v)) => Some(*v),
                 _ => None,
             };
+            if init.is_none() && self.container(*next).is_some() {
+                continue; // D18, D20: see `loop_phis`
+            }
             let mut k = self.kind(*next);
             let mut s = self.shape(*next);
             if let Some(init) = init {

@@ -43,6 +43,11 @@ pub(in crate::lower) struct FunctionLoops {
     /// Phis of variables first assigned inside a loop: reading one before the body assigns it
     /// would read the previous iteration's value, or nothing in the first.
     pub(in crate::lower::loops) undefined_phis: BTreeSet<Value>,
+    /// Names first assigned a container (D18) in a loop's body, which no phi carries out of it
+    /// (`for_loop.rs`, `loop_phis`).
+    pub(in crate::lower::loops) containers_without_phi: BTreeSet<String>,
+    /// Phis that carry a uniform value a raise site reads out of a loop (D14, `raises.rs`).
+    pub(in crate::lower::loops) message_phis: BTreeSet<Value>,
     /// How the `Done` masks were built (`exits::MaskOp`): what `Lowerer::stopped` reads.
     pub(in crate::lower::loops) mask_ops: HashMap<Value, exits::MaskOp>,
 }
@@ -73,6 +78,12 @@ impl LoopState {
     /// Whether `v` is the phi of a variable its loop's body has not assigned yet.
     pub(in crate::lower) fn is_undefined_phi(&self, v: Value) -> bool {
         self.function.undefined_phis.contains(&v)
+    }
+
+    /// Whether `name` was first assigned a container in a loop's body, which no phi carries:
+    /// where it may be undefined, it is not a value D20's flag can guard.
+    pub(in crate::lower) fn is_container_without_phi(&self, name: &str) -> bool {
+        self.function.containers_without_phi.contains(name)
     }
 
     /// Sets aside what belongs to the function being built, for a fresh one.

@@ -12,7 +12,7 @@
 use crate::Map as HashMap;
 
 use crate::diagnostics::DiagnosticKind;
-use crate::ir::{Block, CmpOp, Const, Kind, Op, Phi, Shape, Value};
+use crate::ir::{Block, CmpOp, Const, Inst, Kind, ObjLit, Op, Phi, Shape, UniformOp, Value};
 use crate::lower::{Flow, Frame, Lowerer, Var};
 
 /// What a raise site inside a loop may read (`leave_loop_raises`, `raise::push_site`).
@@ -44,6 +44,9 @@ pub(in crate::lower) struct LoopRaises {
     next: Option<Value>,
     /// The snapshot phi of each raise site value defined in the body, and its next value.
     snapshots: Vec<(Value, Value)>,
+    /// The phi of each uniform value (D14) a raise site reads that the body computes the same
+    /// in every iteration, and that value: the last iteration's is the one read at the raise.
+    invariant: Vec<(Value, Value)>,
     /// How many values and raise sites there were when the body started.
     values_mark: usize,
     sites_mark: usize,
@@ -88,6 +91,7 @@ impl Lowerer<'_> {
             code,
             next: None,
             snapshots: vec![],
+            invariant: vec![],
             values_mark,
             sites_mark: self.exceptions.site_count(),
         })
@@ -96,8 +100,9 @@ impl Lowerer<'_> {
     /// At the end of the body (emitted into `block`): the next raise code, and the snapshots of
     /// the values the body's raise sites read, which the sites read instead. A uniform value
     /// (D14) has no array to snapshot: a site may read one from before the loop, also through a
-    /// phi the body never changes (`unchanged`: the phi and the value it starts with), and no
-    /// other.
+    /// phi the body never changes (`unchanged`: the phi and the value it starts with), or one the
+    /// body computes from those alone on every iteration (`rates['low']`, `mode.value`), which a
+    /// phi carries out of the loop; no other.
     pub(in crate::lower) fn leave_loop_raises(
         &mut self,
         block: &mut Block,
@@ -106,6 +111,27 @@ impl Lowerer<'_> {
         unchanged: &HashMap<Value, Value>,
     ) {
         let returns = flow.returns.clone();
+        let mut invariant: Vec<Value> = self
+            .exceptions
+            .site_args_from(r.sites_mark)
+            .into_iter()
+            .map(|(_, _, a)| a)
+            .filter(|&a| {
+                a.index() >= r.values_mark
+                    && self.kind(a) == Kind::Object
+                    && !self.values.is_uniform_arg(a)
+                    && !unchanged.contains_key(&a)
+                    && invariant_uniform(self, block, a, r.values_mark, unchanged)
+            })
+            .collect();
+        invariant.sort();
+        invariant.dedup(); // two sites may read one value
+                           // An inner loop's phi of such a value starts from this loop's (`carry_from_outer`).
+        let carried: Vec<(Value, Value)> = invariant
+            .iter()
+            .map(|&a| (a, self.f.new_value(Kind::Object, Shape::Scalar, None)))
+            .collect();
+        carry_from_outer(block, &carried);
         self.in_block(block, |l| {
             let next = l.raise_chain(&returns, false).unwrap_or(r.code);
             let next = l.as_mask(next);
@@ -117,6 +143,17 @@ impl Lowerer<'_> {
                 if l.kind(a) == Kind::Object {
                     match unchanged.get(&a) {
                         Some(&init) => l.exceptions.set_site_arg(site, i, init),
+                        None if invariant.contains(&a) => {
+                            let Some(&(_, dst)) = carried.iter().find(|(v, _)| *v == a) else {
+                                continue;
+                            };
+                            l.f.values[dst.index()].hint = l.f.info(a).hint.clone();
+                            if !r.invariant.iter().any(|&(d, _)| d == dst) {
+                                r.invariant.push((dst, a));
+                                l.loops.function.message_phis.insert(dst);
+                            }
+                            l.exceptions.set_site_arg(site, i, dst);
+                        }
                         None => l.uniform_read_in_loop(site),
                     }
                     continue;
@@ -166,6 +203,11 @@ impl Lowerer<'_> {
             let init = self.placeholder(dst);
             phis.push(Phi { dst, init, next });
         }
+        // D14: `None` until the body computes the value (a lane reads it only if it raised).
+        for &(dst, next) in &r.invariant {
+            let init = self.uniform(UniformOp::Lit(ObjLit::None), vec![]);
+            phis.push(Phi { dst, init, next });
+        }
     }
 
     /// After the loop: the lanes that raised inside it, as a raise entry after the returns from
@@ -183,6 +225,57 @@ impl Lowerer<'_> {
         let raised = self.emit(Op::Compare(CmpOp::Ne, r.code, zero));
         let entry = self.and_opt(frame.cond, Some(raised));
         outer.returns.push((entry, r.code));
+    }
+}
+
+/// Whether uniform value `v` is defined at the top of the loop's `body` (so on every iteration)
+/// by uniform operations (D14: items, attributes, literals) of values from before the loop
+/// (`values_mark`), the function's uniform arguments and phis the body leaves unchanged, or is
+/// an inner loop's phi carrying such a value out of it: the same value on every iteration, read
+/// without side effects.
+fn invariant_uniform(
+    l: &Lowerer<'_>,
+    body: &Block,
+    v: Value,
+    values_mark: usize,
+    unchanged: &HashMap<Value, Value>,
+) -> bool {
+    if v.index() < values_mark || l.values.is_uniform_arg(v) || unchanged.contains_key(&v) {
+        return true;
+    }
+    body.insts.iter().any(|inst| match inst {
+        Inst::Loop {
+            phis, body: inner, ..
+        } if l.loops.function.message_phis.contains(&v) => phis
+            .iter()
+            .any(|p| p.dst == v && invariant_uniform(l, inner, p.next, values_mark, unchanged)),
+        Inst::Let {
+            dst,
+            op: Op::Uniform(op, args),
+        } if *dst == v => {
+            matches!(
+                op,
+                UniformOp::Lit(_) | UniformOp::Global(_) | UniformOp::Attr(_) | UniformOp::Item
+            ) && args
+                .iter()
+                .all(|a| invariant_uniform(l, body, *a, values_mark, unchanged))
+        }
+        _ => false,
+    })
+}
+
+/// Makes each inner loop's phi of a message value `v` (at the top of `body`) start from `outer`,
+/// the phi of this loop that carries it (`carried`: pairs `(v, outer)`): an iteration where the
+/// inner loop does not run keeps the value of an earlier one, which a lane may have raised in.
+fn carry_from_outer(body: &mut Block, carried: &[(Value, Value)]) {
+    for inst in &mut body.insts {
+        if let Inst::Loop { phis, .. } = inst {
+            for p in phis.iter_mut() {
+                if let Some(&(_, outer)) = carried.iter().find(|(v, _)| *v == p.dst) {
+                    p.init = outer;
+                }
+            }
+        }
     }
 }
 

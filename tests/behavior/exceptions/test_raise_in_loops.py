@@ -86,12 +86,29 @@ def test_rejected_with_position(fn, line, text):
     assert diag["line"] == fn.__code__.co_firstlineno + line, diag
 
 
+def _uniform_read_by_the_index_in_message(x, params: dict):
+    for k in range(3):
+        name = params[k]
+        if x > k:
+            raise ValueError(f"{name}: {x}")
+    return x
+
+
 def _uniform_read_in_message(x, params: dict):
     for k in range(3):
         name = params["name"]
         if x > k:
             raise ValueError(f"{name}: {x}")
     return x
+
+
+@pytest.mark.parametrize("backend", ["numpy", "strict"])
+def test_a_message_reads_a_uniform_item_the_body_reads_the_same_on_every_iteration(backend):
+    # D14: `params["name"]` is the same on every iteration: a phi carries it out of the loop
+    # (campaign 57; it was rejected as a uniform value the loop computes).
+    vec = vectorize(_uniform_read_in_message)
+    for xs in ([-1.0, 0.0, -0.0], [-1.0, 0.5, 2.5, math.nan], FLOAT_EDGES):
+        check_raising(vec, np.array(xs), {"name": "tariff"}, backend=backend)
 
 
 def _break_in_except(x):
@@ -107,7 +124,7 @@ def _break_in_except(x):
 @pytest.mark.parametrize(
     ("fn", "line", "text"),
     [
-        (_uniform_read_in_message, 4, "not a tuple or a uniform value the loop computes"),
+        (_uniform_read_by_the_index_in_message, 4, "not a tuple or a uniform value the loop computes"),
         (_break_in_except, 2, "`break` and `continue` inside an `except`, `else` or `finally` clause of a `try` in a loop"),
     ],
     ids=lambda v: getattr(v, "__name__", str(v)),

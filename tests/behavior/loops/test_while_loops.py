@@ -238,3 +238,59 @@ def test_jax_jit_gives_a_clear_error():
     assert np.asarray(halvings(x)).tolist() == [0, 2]
     with pytest.raises(VectorizationError, match="jax.jit"):
         jax.jit(halvings)(x)
+
+
+def _bracket_steps(income):
+    """Halves a taxable amount until it falls under the first bracket; each step also notes the
+    bracket's bounds as a tuple, which only that step reads."""
+    steps = 0
+    while income > 10_000.0 and steps < 40:
+        bounds = (10_000.0, 40_000.0)
+        income = income / 2.0 - bounds[0] * 0.0
+        steps += 1
+    return steps
+
+
+def _bracket_after_the_loop(income):
+    steps = 0
+    while income > 10_000.0 and steps < 40:
+        bounds = (10_000.0, 40_000.0)
+        income = income / 2.0
+        steps += 1
+    return steps + bounds[1]
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_a_tuple_first_assigned_in_a_while_body_and_read_there_compiles(backend):
+    # Campaign 57, seed 540003, program 1021: the tuple met the loop's phi (a number, the name
+    # unbound where the loop did not run) and was rejected at the tuple (D18).
+    check(vectorize(_bracket_steps), np.array([0.0, 5e3, 1e4, 1e4 + 1, 3e5, 1e12, -1.0, np.nan, np.inf]), backend=backend)
+
+
+def test_a_tuple_first_assigned_in_a_while_body_read_after_it_is_rejected_at_the_read():
+    # D18, D20: no phi holds a tuple unbound on some lanes; the read is where the name may be
+    # undefined (CPython: UnboundLocalError on the lanes where the loop did not run).
+    with pytest.raises(VectorizationError, match="may be undefined") as info:
+        vectorize(_bracket_after_the_loop)
+    (d,) = info.value.diagnostics
+    assert (d["line"], d["col"]) == (_bracket_after_the_loop.__code__.co_firstlineno + 6, 20), d
+
+
+def _bracket_of_the_previous_step(income):
+    steps = 0
+    while income > 10_000.0 and steps < 40:
+        if steps > 0:
+            if bounds:
+                income = income - 1.0
+        bounds = (10_000.0, 40_000.0)
+        income = income / 2.0
+        steps += 1
+    return steps
+
+
+def test_a_tuple_read_before_its_assignment_in_a_while_body_is_rejected_at_the_read():
+    # The previous iteration's tuple: no phi holds it (it was read as D20's stand-in, false).
+    with pytest.raises(VectorizationError, match="may be undefined") as info:
+        vectorize(_bracket_of_the_previous_step)
+    (d,) = info.value.diagnostics
+    assert (d["line"], d["col"]) == (_bracket_of_the_previous_step.__code__.co_firstlineno + 4, 16), d
