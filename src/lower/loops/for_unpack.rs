@@ -66,7 +66,7 @@ impl Lowerer<'_> {
             _ => None,
         };
         let Some((which, call)) = which else {
-            return self.bad_unpacking(frame, f.iter.as_ref(), "a loop with several targets runs over `enumerate(T)` or `zip(T1, T2, ...)` of constant tables (D15)".into());
+            return self.rows_prefix(frame, f, target, &names);
         };
         self.assume(frame, which, AssumedBinding::Builtin(which.to_string()));
         if !call.keywords.is_empty() {
@@ -155,6 +155,57 @@ impl Lowerer<'_> {
             prefix.push(assign(name, item, range));
         }
         Ok((counter, prefix, len))
+    }
+
+    /// `for lo, rate in BRACKETS:` over a constant table of rows of equal length (D15): each
+    /// target is bound from a column of the table, a constant table held by a hidden local
+    /// (`lo = _lo_rate_0[_lo_rate]`), as `zip` of the columns would bind it.
+    fn rows_prefix(
+        &mut self,
+        frame: &mut Frame,
+        f: &ast::StmtFor,
+        target: &ast::ExprTuple,
+        names: &[String],
+    ) -> R<(String, Vec<ast::Stmt>, usize)> {
+        let why = "a loop with several targets runs over `enumerate(T)` or `zip(T1, T2, ...)` of constant tables, or over a constant table of rows as long as the targets (D15)";
+        let v = self.table(frame, &f.iter, &f.iter, false)?;
+        let rows = match self.const_of(v) {
+            Some(Const::Tuple(rows) | Const::List(rows)) => rows,
+            _ => return self.bad_unpacking(frame, f.iter.as_ref(), why.into()),
+        };
+        let width = names.len();
+        let mut columns: Vec<Vec<Const>> = vec![vec![]; width];
+        for row in &rows {
+            match row {
+                Const::Tuple(items) | Const::List(items)
+                    if items.len() == width && names.len() == target.elts.len() =>
+                {
+                    for (column, item) in columns.iter_mut().zip(items) {
+                        column.push(item.clone());
+                    }
+                }
+                _ => {
+                    let why = format!("each row of the table this loop runs over must be a tuple or list of {} values, one per target (D15)", target.elts.len());
+                    return self.bad_unpacking(frame, f.iter.as_ref(), why);
+                }
+            }
+        }
+        let counter = self.fresh_name(frame, &format!("_{}", names.join("_")));
+        let range = f.target.range();
+        let mut prefix = vec![];
+        for (k, (name, column)) in names.iter().zip(columns).enumerate() {
+            let hidden = self.fresh_name(frame, &format!("{counter}_{k}"));
+            let table = self.konst(Const::Tuple(column));
+            frame.vars.insert(hidden.clone(), crate::lower::Var::Def(table));
+            let item = ast::Expr::Subscript(ast::ExprSubscript {
+                value: Box::new(name_expr(&hidden, range)),
+                slice: Box::new(name_expr(&counter, range)),
+                ctx: ast::ExprContext::Load,
+                range,
+            });
+            prefix.push(assign(name, item, range));
+        }
+        Ok((counter, prefix, rows.len()))
     }
 
     /// `base`, or `base_`, `base__`, ...: a name the function does not use.
