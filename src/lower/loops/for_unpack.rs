@@ -196,7 +196,9 @@ impl Lowerer<'_> {
         for (k, (name, column)) in names.iter().zip(columns).enumerate() {
             let hidden = self.fresh_name(frame, &format!("{counter}_{k}"));
             let table = self.konst(Const::Tuple(column));
-            frame.vars.insert(hidden.clone(), crate::lower::Var::Def(table));
+            frame
+                .vars
+                .insert(hidden.clone(), crate::lower::Var::Def(table));
             let item = ast::Expr::Subscript(ast::ExprSubscript {
                 value: Box::new(name_expr(&hidden, range)),
                 slice: Box::new(name_expr(&counter, range)),
@@ -290,6 +292,35 @@ mod tests {
             "@vectorize\ndef f(x):\n    t = (1.0, 2.0)\n    for a, b in zip(t, t):\n        t = (3.0, 4.0)\n        x += a\n    return x\n",
         );
         assert!(c.source.contains("x + 1.0 + 2.0"), "{}", c.source);
+    }
+
+    #[test]
+    fn rows_of_a_constant_table_bind_the_targets_from_its_columns() {
+        let c = compiled(
+            "B = ((0, 10.0, 0.0), (10, 20.0, 0.1))\n\n@vectorize\ndef f(x):\n    tax = 0.0\n    for lo, hi, rate in B:\n        if x <= lo:\n            break\n        tax += (min(x, hi) - lo) * rate\n    return tax\n",
+        );
+        assert!(
+            c.source.contains("for _lo_hi_rate in range(2):"),
+            "{}",
+            c.source
+        );
+        assert!(c.source.contains("(0, 10)[_lo_hi_rate]"), "{}", c.source);
+        let table = env(&[(
+            "B",
+            Binding::Const(crate::ir::Const::Tuple(vec![
+                crate::ir::Const::Tuple(vec![crate::ir::Const::Int(1)]),
+                crate::ir::Const::Int(2),
+            ])),
+        )]);
+        let e = errors_with(
+            "def f(x):\n    for a, b in B:\n        x += a\n    return x\n",
+            &table,
+        );
+        assert!(
+            e.iter()
+                .any(|m| m.contains("a tuple or list of 2 values, one per target")),
+            "{e:?}"
+        );
     }
 
     #[test]

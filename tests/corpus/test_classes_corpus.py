@@ -1,0 +1,127 @@
+"""Example corpus of issue 27 part 2 (D15, D8): the package `kit_classes` (thermophysical fits
+whose coefficient tables are class attributes, a tariff's rows of bands). Each function is
+compared element by element with CPython running the scalar original on NumPy and
+array-api-strict; and each module compiles the same through the decorator, the import hook's
+static compile and the build backend (nothing deferred)."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from array_vectorize import _core
+from array_vectorize.api import compile_live
+from array_vectorize.build import config, precompile
+from array_vectorize.build.wheelfile import Entry
+from array_vectorize.precompiled import assumptions_hold
+from oracle import check, check_raising, grid, to_backend
+
+KIT = Path(__file__).parent / "kit_classes"
+sys.path.insert(0, str(KIT.parent))
+
+EDGES = [0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan]
+COLUMNS = {
+    "t": [0.0, 3.98, 20.0, 37.0, 99.9, -12.5],  # temperatures, degC
+    "e": [0.0, 50.0, 100.0, 100.5, 399.0, 400.0, 1234.5],  # energy, kWh
+}
+INDEX = {
+    "k": np.array([0, 1, 2, 3, 4, -1, -5]),  # table positions (5 and -6 raise: see below)
+    "band": np.array([0, 1, 2, 2, 1, 0, 1]),  # tariff bands
+}
+CORPUS = {
+    "thermo.heat_capacity_water": "t",
+    "thermo.density_water": "t",
+    "thermo.molar_enthalpy_change": "tt",
+    "thermo.fit_coefficient": "k",
+    "thermo.electricity_bill": "e band",
+}
+# Functions that raise for some elements (D11): the same exception as CPython's first element.
+RAISING = {
+    "thermo.heat_capacity_ice": ("t",),
+}
+
+
+def function(qualified: str):
+    module, name = qualified.split(".")
+    return getattr(importlib.import_module(f"kit_classes.{module}"), name)
+
+
+def column(code: str) -> np.ndarray:
+    if code in INDEX:
+        return INDEX[code]
+    rng = np.random.default_rng(27)
+    values = COLUMNS[code] + EDGES
+    return np.concatenate([np.array(values), rng.uniform(-2.0, 2.0, 3) * max(abs(v) for v in COLUMNS[code])])
+
+
+def arguments(codes: str) -> list[np.ndarray]:
+    columns = [column(c) for c in (codes.split() if " " in codes else list(codes))]
+    if len(columns) == 1:
+        return columns
+    if " " in codes:  # paired columns (an amount and its band), cycled to one length
+        return [np.resize(c, max(len(c) for c in columns)) for c in columns]
+    return grid(*columns)
+
+
+@pytest.mark.parametrize("qualified", sorted(CORPUS))
+def test_corpus_function_matches_cpython(qualified, backend):
+    vec = function(qualified)
+    codes = CORPUS[qualified]
+    check(vec, *arguments(codes), backend=backend)
+
+
+@pytest.mark.parametrize("qualified", sorted(RAISING))
+def test_corpus_function_raises_as_cpython(qualified, backend):
+    check_raising(function(qualified), *[column(c) for c in RAISING[qualified]], backend=backend)
+
+
+def test_a_class_table_read_past_its_end_raises_indexerror_as_cpython(backend):
+    """D15: the first element out of range raises CPython's IndexError (its message)."""
+    vec = function("thermo.fit_coefficient")
+    k = np.array([0, 2, -5, 5, 1, -6])
+    with pytest.raises(IndexError) as cpython:
+        [vec._vectorized_original(v) for v in k.tolist()]
+    with pytest.raises(IndexError) as got:
+        vec(to_backend(k, backend))
+    assert got.value.args == cpython.value.args
+    assert any("element 3" in n for n in getattr(got.value, "__notes__", [])), got.value
+
+
+def corpus_names() -> set[str]:
+    return set(CORPUS) | set(RAISING)
+
+
+def test_corpus_modules_compile_the_same_three_ways(tmp_path):
+    """The decorator's source of every function is the import hook's static compile's and the
+    build backend's artifact, and the static assumptions hold for the live functions."""
+    texts = {p.name: p.read_text() for p in sorted(KIT.glob("*.py"))}
+    modules = {
+        "kit_classes" if name == "__init__.py" else f"kit_classes.{name[:-3]}": (text, str(KIT / name), hashlib.sha256(text.encode()).hexdigest())
+        for name, text in texts.items()
+    }
+    dist_info = "kit_classes-0.1.0.dist-info"
+    entries = {f"{dist_info}/METADATA": Entry(b"Name: kit-classes\n")}
+    entries.update({f"kit_classes/{name}": Entry(text.encode()) for name, text in texts.items()})
+    artifacts, report = precompile.precompile(entries, dist_info, config.from_table({}), str(tmp_path))
+    assert sorted(report.precompiled) == sorted(f"kit_classes.{q.replace('.', ':')}" for q in corpus_names())
+    options = {"protect_domains": False, "fallback": False, "optimize": sys.flags.optimize > 0}
+    for qualified in sorted(corpus_names()):
+        module, name = qualified.split(".")
+        text = texts[f"{module}.py"]
+        static = {e["name"]: e for e in _core.compile_module(text, str(KIT / f"{module}.py"), package="kit_classes", modules=modules)}
+        assert static[name]["status"] == "ok", static[name]
+        (artifact,) = [e.data.decode() for k, e in artifacts.items() if k == f"kit_classes/__vectorized__/{module}/{name}.py"]
+        vec = function(qualified)
+        live, _ = compile_live(vec._vectorized_original, options)
+        assert live["source"] == static[name]["source"] == artifact, qualified
+        assert assumptions_hold(vec._vectorized_original, static[name]["assumptions"]), static[name]["assumptions"]
+
+
+def test_corpus_is_large_enough():
+    assert len(corpus_names()) >= 6
