@@ -358,6 +358,7 @@ pub(crate) fn module_env(module: &Arc<ParsedModule>, imports: &Imports, package:
     crate::static_module::objects::bind_module_members(&mut bindings);
     crate::static_module::exception_classes::bind_exception_classes(body, &mut bindings);
     crate::static_module::namespace_class::bind_namespaces(module, &mut bindings);
+    crate::static_module::namespace_class::bind_instances(module, &mut bindings);
     // A name bound twice (or written by `global` in a function) is not pinned by the text.
     let mut globals_written = vec![];
     collect_global_writes(body, &mut globals_written);

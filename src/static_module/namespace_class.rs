@@ -57,6 +57,107 @@ pub fn bind_namespaces(module: &Arc<ParsedModule>, bindings: &mut BTreeMap<Strin
     }
 }
 
+/// Binds `NAME = Cls()` at the top level (issue 27 part 2 item 3, D8), `Cls` a namespace class
+/// of the module whose `__init__(self)` only assigns `self.attr = value` with values the static
+/// compile computes exactly: a namespace of the class's attributes and the instance's. Any other
+/// instance stays unresolved, with the reason, for the decorator to freeze from the live object.
+pub fn bind_instances(module: &Arc<ParsedModule>, bindings: &mut BTreeMap<String, Binding>) {
+    for stmt in module.body.iter() {
+        let ast::Stmt::Assign(a) = stmt else {
+            continue;
+        };
+        let ([ast::Expr::Name(target)], ast::Expr::Call(call)) =
+            (a.targets.as_slice(), a.value.as_ref())
+        else {
+            continue;
+        };
+        let ast::Expr::Name(class) = call.func.as_ref() else {
+            continue;
+        };
+        let Some(Binding::Namespace(class_attrs)) = bindings.get(class.id.as_str()) else {
+            continue;
+        };
+        if !matches!(
+            bindings.get(target.id.as_str()),
+            Some(Binding::Unresolved(_))
+        ) {
+            continue;
+        }
+        let def = module.body.iter().find_map(|s| match s {
+            ast::Stmt::ClassDef(c) if c.name == class.id => Some(c),
+            _ => None,
+        });
+        let own = match (call.args.is_empty() && call.keywords.is_empty(), def) {
+            (true, Some(def)) => instance_attributes(module, def, bindings, class_attrs),
+            _ => None,
+        };
+        let binding = match own {
+            Some(own) => {
+                let mut attrs = class_attrs.clone();
+                attrs.extend(own);
+                Binding::Namespace(attrs)
+            }
+            None => Binding::Unresolved(format!(
+                "an instance of `{}` made by a call whose `__init__` the module's text does not pin to constants (`self.attr = constant` only, no arguments): the decorator freezes the live object's attributes",
+                class.id
+            )),
+        };
+        bindings.insert(target.id.to_string(), binding);
+    }
+}
+
+/// The attributes `__init__(self)` of `def` binds, when it only assigns constants to `self`
+/// (computed from the module's names and `self`'s attributes bound so far, `class_attrs` first).
+fn instance_attributes(
+    module: &Arc<ParsedModule>,
+    def: &ast::StmtClassDef,
+    module_env: &Env,
+    class_attrs: &Env,
+) -> Option<Env> {
+    let mut own = Env::new();
+    let init = def.body.iter().find_map(|s| match s {
+        ast::Stmt::FunctionDef(f) if f.name.as_str() == "__init__" => Some(f),
+        _ => None,
+    });
+    let Some(init) = init else {
+        return Some(own); // `object.__init__`: the class's attributes only
+    };
+    let plain = init.decorator_list.is_empty()
+        && init.args.args.len() == 1
+        && init.args.posonlyargs.is_empty()
+        && init.args.kwonlyargs.is_empty()
+        && init.args.vararg.is_none()
+        && init.args.kwarg.is_none();
+    if !plain {
+        return None;
+    }
+    let this = init.args.args[0].def.arg.as_str();
+    for stmt in &init.body {
+        match stmt {
+            ast::Stmt::Assign(a) => match a.targets.as_slice() {
+                [ast::Expr::Attribute(t)] if matches!(t.value.as_ref(), ast::Expr::Name(n) if n.id.as_str() == this) =>
+                {
+                    let mut seen = class_attrs.clone();
+                    seen.extend(own.clone());
+                    let scope = Env::from([(this.to_string(), Binding::Namespace(seen))]);
+                    let value = match computed(module, &a.value, module_env, &scope) {
+                        b @ Binding::Const(_) => b,
+                        _ => return None,
+                    };
+                    if own.insert(t.attr.to_string(), value).is_some() {
+                        return None; // bound twice: the last one wins only if nothing reads between
+                    }
+                }
+                _ => return None,
+            },
+            ast::Stmt::Expr(e) if matches!(e.value.as_ref(), ast::Expr::Constant(_)) => {}
+            ast::Stmt::Pass(_) => {}
+            _ => return None,
+        }
+    }
+    Some(own)
+}
+
 /// What each attribute the class body binds is bound to, over the `inherited` ones; `module_env`
 /// is what the module's names are bound to, for attributes computed from them.
 fn class_attributes(

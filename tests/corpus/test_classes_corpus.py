@@ -1,5 +1,6 @@
 """Example corpus of issue 27 part 2 (D15, D8): the package `kit_classes` (thermophysical fits
-whose coefficient tables are class attributes, a tariff's rows of bands). Each function is
+whose coefficient tables are class attributes, a tariff's rows of bands; process checks reading a
+module-level settings object). Each function is
 compared element by element with CPython running the scalar original on NumPy and
 array-api-strict; and each module compiles the same through the decorator, the import hook's
 static compile and the build backend (nothing deferred)."""
@@ -29,10 +30,12 @@ EDGES = [0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan]
 COLUMNS = {
     "t": [0.0, 3.98, 20.0, 37.0, 99.9, -12.5],  # temperatures, degC
     "e": [0.0, 50.0, 100.0, 100.5, 399.0, 400.0, 1234.5],  # energy, kWh
+    "m": [500.0, 492.5, 507.5, 507.50000001, 479.9, 520.0, 0.0],  # filled masses, g
 }
 INDEX = {
     "k": np.array([0, 1, 2, 3, 4, -1, -5]),  # table positions (5 and -6 raise: see below)
     "band": np.array([0, 1, 2, 2, 1, 0, 1]),  # tariff bands
+    "lag": np.array([0, 1, 2, -1, -2, -3]),  # positions in a table of 3 weights
 }
 CORPUS = {
     "thermo.heat_capacity_water": "t",
@@ -40,6 +43,11 @@ CORPUS = {
     "thermo.molar_enthalpy_change": "tt",
     "thermo.fit_coefficient": "k",
     "thermo.electricity_bill": "e band",
+    "process.within_tolerance": "m",
+    "process.smoothed": "mmm",
+    "process.clamp_to_limits": "m",
+    "process.lag_weight": "lag",
+    "process.deviation_in_spans": "m",
 }
 # Functions that raise for some elements (D11): the same exception as CPython's first element.
 RAISING = {
@@ -61,7 +69,7 @@ def column(code: str) -> np.ndarray:
 
 
 def arguments(codes: str) -> list[np.ndarray]:
-    columns = [column(c) for c in (codes.split() if " " in codes else list(codes))]
+    columns = [column(c) for c in (codes.split() if " " in codes or codes in INDEX else list(codes))]
     if len(columns) == 1:
         return columns
     if " " in codes:  # paired columns (an amount and its band), cycled to one length

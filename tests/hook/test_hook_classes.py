@@ -1,5 +1,5 @@
 """The corpus package tests/corpus/kit_classes (classes used as namespaces holding tables, rows
-of bands, issue 27 part 2) through the import hook in a fresh interpreter: the hook compiles
+of bands, a module-level settings object; issue 27 part 2) through the import hook in a fresh interpreter: the hook compiles
 every marked function itself (nothing deferred to the decorator), to the decorator's source,
 with its values."""
 
@@ -31,7 +31,7 @@ for module in MODULES:
         out[f"{module}.{name}"] = {"source": fn.source, "value": value}
 """
 
-MODULES = ("thermo",)
+MODULES = ("thermo", "process")
 ARGS = {
     "thermo.heat_capacity_water": ["t"],
     "thermo.density_water": ["t"],
@@ -39,6 +39,11 @@ ARGS = {
     "thermo.heat_capacity_ice": ["t"],
     "thermo.fit_coefficient": ["k"],
     "thermo.electricity_bill": ["e", "band"],
+    "process.within_tolerance": ["t"],
+    "process.smoothed": ["t", "e", "t"],
+    "process.clamp_to_limits": ["e"],
+    "process.lag_weight": ["k"],
+    "process.deviation_in_spans": ["e"],
 }
 
 

@@ -198,6 +198,18 @@ impl Lowerer<'_> {
         if self.poisoned.contains(&v) {
             return;
         }
+        // D15: a constant table (`low, high = LIMITS`, `cfg.limits`) unpacks into its items.
+        if let Some(Const::Tuple(items) | Const::List(items)) = self.const_of(v) {
+            if items.len() == targets.elts.len() {
+                for (target, item) in targets.elts.iter().zip(items) {
+                    let item = self.konst(item);
+                    if let ast::Expr::Name(n) = target {
+                        self.assign(frame, n.id.as_str(), item);
+                    }
+                }
+                return;
+            }
+        }
         let Some(t) = self
             .values
             .function
