@@ -227,6 +227,13 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
             self.tables = {"S0": len(floats), "M0": len(ints)}
             self.emit(0, f"S0 = {floats!r}")
             self.emit(0, "M0 = {" + ", ".join(f"{k}: {v!r}" for k, v in enumerate(ints)) + "}")
+            # Issue 27: the same tables as attributes of a class used as a namespace, computed
+            # in the class body from the globals (`Tab.S0[...]`), from a stream of their own.
+            if random.Random(hash(rng.getstate()[1]) + 5).random() < 0.5:
+                self.emit(0, "class Tab:")
+                self.emit(1, "S0 = S0")
+                self.emit(1, "M0 = M0")
+                self.tables.update({"Tab.S0": len(floats), "Tab.M0": len(ints)})
         # D19, D21: + 4, not containers' + 3 drawn from the same state (the two streams were one,
         # every recursion program drew containers alike; campaign 54 ran with + 3 alone).
         self.rec_rng = random.Random(hash(rng.getstate()[1]) + 4)

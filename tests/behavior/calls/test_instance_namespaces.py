@@ -50,7 +50,8 @@ def test_instance_attributes_match_cpython(backend):
     check(vectorize(tabulated), np.array([0, 1, 2, -1, -3]), backend=backend)
 
 
-def test_the_attributes_are_frozen_at_compile_time():
+def test_the_attributes_are_frozen_at_compile_time_docs_semantics_item_46():
+    """docs/semantics.md item 46: a later change of the instance is not seen (D8)."""
     vec = vectorize(calibrated)
     assert "1.5" in vec.source and "cal." not in vec.source, vec.source
     before = np.asarray(vec(np.array([2.0])))
