@@ -312,4 +312,29 @@ mod tests {
             env.get("Other")
         );
     }
+
+    #[test]
+    fn an_instance_whose_init_assigns_constants_is_a_namespace_any_other_is_unresolved() {
+        let source = "class Line:\n    NOMINAL = 500.0\n\n    def __init__(self):\n        \"\"\"Bounds.\"\"\"\n        self.band = self.NOMINAL * 0.015\n        self.limits = (480.0, 520.0)\n\n    def width(self):\n        return self.band\n\nclass Sensor:\n    def __init__(self, gain):\n        self.gain = gain\n\nline = Line()\nsensor = Sensor(2.0)\nother = Line(1)\n";
+        let module = Arc::new(ParsedModule::parse(source, "m.py").expect("parses"));
+        let env = module_env(&module, &Imports::default(), "");
+        let Some(Binding::Namespace(line)) = env.get("line") else {
+            panic!("line is not a namespace: {:?}", env.get("line"));
+        };
+        assert_eq!(line.get("band"), Some(&Binding::Const(Const::Float(7.5))));
+        assert_eq!(
+            line.get("NOMINAL"),
+            Some(&Binding::Const(Const::Float(500.0)))
+        );
+        assert!(matches!(line.get("width"), Some(Binding::Unresolved(_))));
+        for name in ["sensor", "other"] {
+            let Some(Binding::Unresolved(why)) = env.get(name) else {
+                panic!("{name} is resolved: {:?}", env.get(name));
+            };
+            assert!(
+                why.contains("the decorator freezes the live object"),
+                "{why}"
+            );
+        }
+    }
 }
