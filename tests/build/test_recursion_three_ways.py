@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib
 import math
 import sys
-import uuid
 
 import numpy as np
 import pytest
@@ -20,6 +19,8 @@ from array_vectorize.api import compile_live
 from array_vectorize.build import config, precompile
 from array_vectorize.build.wheelfile import Entry
 from array_vectorize.precompiled import assumptions_hold
+
+from three_ways import module_on_path
 
 MODULE = '''\
 import math
@@ -81,11 +82,8 @@ NAMES = ("falling", "normcdf", "log_beta", "saturation", "permutations")
 
 @pytest.fixture
 def module(tmp_path, monkeypatch):
-    name = f"avrec_{uuid.uuid4().hex[:10]}"
-    (tmp_path / f"{name}.py").write_text(MODULE)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    yield name, tmp_path
-    sys.modules.pop(name, None)
+    with module_on_path(MODULE, "avrec", tmp_path, monkeypatch) as found:
+        yield found
 
 
 def test_decorator_hook_and_backend_give_the_same_source(module):
