@@ -1,6 +1,6 @@
 """Example corpus of issue 27 part 2 (D15, D8): the package `kit_classes` (thermophysical fits
 whose coefficient tables are class attributes, a tariff's rows of bands; process checks reading a
-module-level settings object). Each function is
+module-level settings object; tax rules whose helpers take tables of bands as parameters). Each function is
 compared element by element with CPython running the scalar original on NumPy and
 array-api-strict; and each module compiles the same through the decorator, the import hook's
 static compile and the build backend (nothing deferred)."""
@@ -30,6 +30,7 @@ EDGES = [0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan]
 COLUMNS = {
     "t": [0.0, 3.98, 20.0, 37.0, 99.9, -12.5],  # temperatures, degC
     "e": [0.0, 50.0, 100.0, 100.5, 399.0, 400.0, 1234.5],  # energy, kWh
+    "i": [0.0, 12_570.0, 12_570.01, 30_000.0, 50_270.0, 100_000.0, 110_000.5, 125_140.0, 200_000.0],  # incomes
     "m": [500.0, 492.5, 507.5, 507.50000001, 479.9, 520.0, 0.0],  # filled masses, g
 }
 INDEX = {
@@ -48,6 +49,11 @@ CORPUS = {
     "process.clamp_to_limits": "m",
     "process.lag_weight": "lag",
     "process.deviation_in_spans": "m",
+    "tax_rules.income_tax": "i",
+    "tax_rules.scottish_income_tax": "i",
+    "tax_rules.national_insurance": "i",
+    "tax_rules.marginal_band": "i",
+    "tax_rules.take_home": "i",
 }
 # Functions that raise for some elements (D11): the same exception as CPython's first element.
 RAISING = {
@@ -132,4 +138,4 @@ def test_corpus_modules_compile_the_same_three_ways(tmp_path):
 
 
 def test_corpus_is_large_enough():
-    assert len(corpus_names()) >= 6
+    assert len(corpus_names()) >= 15

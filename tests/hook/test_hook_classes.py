@@ -16,6 +16,7 @@ import importlib, inspect
 import numpy as np
 columns = {"t": np.array([0.0, 3.98, 20.0, -12.5, np.nan, np.inf]),
            "e": np.array([0.0, 50.0, 100.5, 400.0, 1234.5, np.inf]),
+           "i": np.array([0.0, 12570.0, 50270.5, 110000.0, 2e5, np.nan]),
            "k": np.array([0, 1, 2, 3, 4, -1]), "band": np.array([0, 1, 2, 2, 1, 0])}
 out = {}
 for module in MODULES:
@@ -31,7 +32,7 @@ for module in MODULES:
         out[f"{module}.{name}"] = {"source": fn.source, "value": value}
 """
 
-MODULES = ("thermo", "process")
+MODULES = ("thermo", "process", "tax_rules")
 ARGS = {
     "thermo.heat_capacity_water": ["t"],
     "thermo.density_water": ["t"],
@@ -44,6 +45,11 @@ ARGS = {
     "process.clamp_to_limits": ["e"],
     "process.lag_weight": ["k"],
     "process.deviation_in_spans": ["e"],
+    "tax_rules.income_tax": ["i"],
+    "tax_rules.scottish_income_tax": ["i"],
+    "tax_rules.national_insurance": ["i"],
+    "tax_rules.marginal_band": ["i"],
+    "tax_rules.take_home": ["i"],
 }
 
 
