@@ -7,7 +7,6 @@ static compile and the build backend (nothing deferred)."""
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import math
 import sys
@@ -16,11 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from array_vectorize import _core
-from array_vectorize.api import compile_live
-from array_vectorize.build import config, precompile
-from array_vectorize.build.wheelfile import Entry
-from array_vectorize.precompiled import assumptions_hold
+from kit_three_ways import assert_package_same_three_ways
 from oracle import check, check_raising, grid, to_backend
 
 KIT = Path(__file__).parent / "kit_classes"
@@ -114,27 +109,7 @@ def corpus_names() -> set[str]:
 def test_corpus_modules_compile_the_same_three_ways(tmp_path):
     """The decorator's source of every function is the import hook's static compile's and the
     build backend's artifact, and the static assumptions hold for the live functions."""
-    texts = {p.name: p.read_text() for p in sorted(KIT.glob("*.py"))}
-    modules = {
-        "kit_classes" if name == "__init__.py" else f"kit_classes.{name[:-3]}": (text, str(KIT / name), hashlib.sha256(text.encode()).hexdigest())
-        for name, text in texts.items()
-    }
-    dist_info = "kit_classes-0.1.0.dist-info"
-    entries = {f"{dist_info}/METADATA": Entry(b"Name: kit-classes\n")}
-    entries.update({f"kit_classes/{name}": Entry(text.encode()) for name, text in texts.items()})
-    artifacts, report = precompile.precompile(entries, dist_info, config.from_table({}), str(tmp_path))
-    assert sorted(report.precompiled) == sorted(f"kit_classes.{q.replace('.', ':')}" for q in corpus_names())
-    options = {"protect_domains": False, "fallback": False, "optimize": sys.flags.optimize > 0}
-    for qualified in sorted(corpus_names()):
-        module, name = qualified.split(".")
-        text = texts[f"{module}.py"]
-        static = {e["name"]: e for e in _core.compile_module(text, str(KIT / f"{module}.py"), package="kit_classes", modules=modules)}
-        assert static[name]["status"] == "ok", static[name]
-        (artifact,) = [e.data.decode() for k, e in artifacts.items() if k == f"kit_classes/__vectorized__/{module}/{name}.py"]
-        vec = function(qualified)
-        live, _ = compile_live(vec._vectorized_original, options)
-        assert live["source"] == static[name]["source"] == artifact, qualified
-        assert assumptions_hold(vec._vectorized_original, static[name]["assumptions"]), static[name]["assumptions"]
+    assert_package_same_three_ways(KIT, corpus_names(), tmp_path)
 
 
 def test_corpus_is_large_enough():
