@@ -11,14 +11,16 @@
 //!
 //! Files: `types` (values, kinds, shapes), `constant` (Python constants), `math` (the `math`
 //! functions and their domains), `op` (operations and their result-kind and result-shape rules),
-//! `eval` (constant evaluation with CPython's semantics), `print` (the text form), `verify` (the
-//! invariants every pass keeps), `walk` (visiting nested regions: every pass's way down). This file holds the function, block and instruction types.
+//! `eval` (constant evaluation with CPython's semantics), `print` (the text form) and `read` (its
+//! reader, with the grammar), `verify` (the invariants every pass keeps), `walk` (visiting nested
+//! regions: every pass's way down). This file holds the function, block and instruction types.
 
 pub mod constant;
 pub mod eval;
 pub mod math;
 pub mod op;
 mod print;
+pub mod read;
 pub mod types;
 pub mod uniform;
 pub mod verify;
