@@ -22,7 +22,7 @@ from ._core import NUMPY_NAMES
 from .emit import SCALAR_PREFIX
 from .live_source import SourceChanged
 from .live_source import function_source as checked_source
-from .precompiled import exception_class, frozen_object, is_uniform_object
+from .precompiled import exception_class, frozen_object, is_named_tuple_class, is_uniform_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -299,6 +299,9 @@ class EnvBuilder:
             return ("enum", tuple(value.__members__))
         if isinstance(value, type) and issubclass(value, BaseException):
             return self._exception(name, value)
+        if is_named_tuple_class(value):
+            # Issue 27 (D13): a call makes a tuple whose fields its attributes read.
+            return ("namedtuple", value.__name__, list(value._fields))
         if is_uniform_object(value):
             # D14: a parameter dict, `None`, a string or an Enum member bound at module level
             # is a uniform value, frozen as it is now (D8).

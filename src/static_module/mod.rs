@@ -356,6 +356,7 @@ pub(crate) fn module_env(module: &Arc<ParsedModule>, imports: &Imports, package:
     crate::static_module::objects::bind_enums(body, &mut bindings);
     crate::static_module::objects::bind_enum_members(&mut bindings);
     crate::static_module::objects::bind_module_members(&mut bindings);
+    crate::static_module::objects::bind_named_tuples(body, &mut bindings);
     crate::static_module::exception_classes::bind_exception_classes(body, &mut bindings);
     crate::static_module::namespace_class::bind_namespaces(module, &mut bindings);
     crate::static_module::namespace_class::bind_instances(module, &mut bindings);

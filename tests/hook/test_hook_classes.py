@@ -26,13 +26,14 @@ for module in MODULES:
             continue
         codes = ARGS[f"{module}.{name}"]
         try:
-            value = repr(fn(*[columns[c] for c in codes]).tolist())
+            got = fn(*[columns[c] for c in codes])
+            value = repr([g.tolist() for g in got] if isinstance(got, tuple) else got.tolist())
         except Exception as e:
             value = f"{type(e).__name__}: {e}"
         out[f"{module}.{name}"] = {"source": fn.source, "value": value}
 """
 
-MODULES = ("thermo", "process", "tax_rules")
+MODULES = ("thermo", "process", "tax_rules", "coords")
 ARGS = {
     "thermo.heat_capacity_water": ["t"],
     "thermo.density_water": ["t"],
@@ -50,6 +51,11 @@ ARGS = {
     "tax_rules.national_insurance": ["i"],
     "tax_rules.marginal_band": ["i"],
     "tax_rules.take_home": ["i"],
+    "coords.polar_radius": ["t", "e"],
+    "coords.rotate": ["t", "e", "t"],
+    "coords.bearing_quadrant": ["t", "e"],
+    "coords.latitude_of": ["t", "e", "t"],
+    "coords.arc_from_origin_m": ["t", "e", "t"],
 }
 
 
