@@ -311,6 +311,7 @@ def assumptions_hold(fn: FunctionType, assumptions: list[Assumption]) -> bool:
     return check_assumptions(fn, assumptions) is True
 
 
+# long: one branch per kind of binding, on every warm import's path: a dispatch through a function per kind would add a call per assumption
 def check_assumptions(fn: FunctionType, assumptions: list[Assumption]) -> bool | list[str]:
     """Checks every (name, binding) the static compiler assumed against `fn`'s live globals: True
     when all hold, False when one does not, else the names not bound yet (issue 31: a helper

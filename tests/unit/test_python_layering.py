@@ -1,7 +1,8 @@
 """Shape of the Python package (`hook_py/array_vectorize/`), as tests/unit/test_rust_layering.py
 checks the Rust core: no import circle between its modules; and no hand-written Python file of
 the repository (the package, the build backend, tests, benchmarks, tools, examples) over 800
-lines.
+lines, nor a function over 120 lines unless the line before it (or before its decorators) says
+why (``# long: ...``), as the Rust check asks ``// long:``.
 
 Every import statement counts, wherever it is: inside a function (an import made late is still
 a dependency, and a circle hidden that way is still a circle) and under ``if TYPE_CHECKING:``.
@@ -26,6 +27,7 @@ REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "hook_py" / "array_vectorize"
 ROOT = "array_vectorize"
 MAX_FILE_LINES = 800
+MAX_FN_LINES = 120
 
 #: Hand-written files over the limit (paths from the repository's root), each with the reason
 #: (the test fails once one is not).
@@ -92,6 +94,25 @@ def long_files(paths: list[Path], root: Path = REPO) -> list[str]:
     return out
 
 
+def long_functions(paths: list[Path], root: Path = REPO) -> list[str]:
+    """Functions of `paths` over MAX_FN_LINES whose first line (its first decorator's, if any)
+    does not follow a ``# long: <why>`` line."""
+    out = []
+    for path in sorted(paths):
+        if "_generated" in path.relative_to(root).parts:
+            continue
+        text = path.read_text()
+        lines = text.splitlines()
+        for node in ast.walk(ast.parse(text, str(path))):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            length = node.end_lineno - node.lineno + 1
+            if length > MAX_FN_LINES and not (first > 1 and lines[first - 2].strip().startswith("# long:")):
+                out.append(f"{path.relative_to(root).as_posix()}:{node.lineno} {node.name}: {length} lines")
+    return out
+
+
 def repository_python_files() -> list[Path]:
     """Every Python file the repository tracks (git's list: build products and virtual
     environments are not the project's files)."""
@@ -127,6 +148,11 @@ def test_no_hand_written_file_over_the_limit():
         assert len((REPO / rel).read_text().splitlines()) > MAX_FILE_LINES, f"{rel} is no longer long: drop it"
 
 
+def test_no_function_over_the_limit_without_a_reason():
+    too_long = long_functions(repository_python_files())
+    assert not too_long, f"functions over {MAX_FN_LINES} lines need `# long: <why>` above them: {too_long}"
+
+
 def test_the_checks_can_fail(tmp_path):
     pkg = tmp_path / "array_vectorize"
     (pkg / "sub" / "_generated").mkdir(parents=True)
@@ -141,3 +167,6 @@ def test_the_checks_can_fail(tmp_path):
     assert deps["array_vectorize.sub.b"] == {"array_vectorize.a"}
     assert find_cycle(deps) == ["array_vectorize.a", "array_vectorize.sub.b", "array_vectorize.a"]
     assert long_files(list(pkg.rglob("*.py")), pkg) == [f"c.py: {MAX_FILE_LINES + 1} lines"]
+    body = "".join(f"    x = {i}\n" for i in range(MAX_FN_LINES))
+    (pkg / "d.py").write_text(f"import functools\n\n\n@functools.cache\ndef g():\n{body}\n\n# long: a table\ndef h():\n{body}")
+    assert long_functions([pkg / "d.py"], pkg) == [f"d.py:5 g: {MAX_FN_LINES + 1} lines"]

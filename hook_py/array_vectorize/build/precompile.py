@@ -105,6 +105,7 @@ class Outcome:
     targets: list[str]  # every marked function seen, for the config check
 
 
+# long: the backend's one pass over a wheel's modules: scan, static compile, artifacts and the report, in order
 def compile_marked(
     entries: dict[str, Entry], dist_info: str, config: Config, shown_path: Callable[[str], str], shipped: Mapping[str, tuple[str, bytes]]
 ) -> Outcome:
