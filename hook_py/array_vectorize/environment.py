@@ -186,7 +186,6 @@ def default_bindings(fn: types.FunctionType) -> dict[str, tuple]:
     return out
 
 
-
 _MISSING = object()
 
 
@@ -202,6 +201,7 @@ def is_instance_namespace(value: object) -> bool:
         and not is_uniform_object(value)
         and not is_array(value)
     )
+
 
 class EnvBuilder:
     """Describes the free names of a function and of every helper it reaches."""

@@ -53,7 +53,7 @@ impl Lowerer<'_> {
                     (self.calls.in_compiled_function(), self.named_class(v))
                 {
                     // Issue 27: its caller would get a plain tuple, not the class.
-                    let why = format!("a `{class}` (a namedtuple) cannot be the result yet: return its fields as a plain tuple (D13), `return tuple(p)` or `return p.x, p.y`");
+                    let why = format!("this result may be a `{class}` (a namedtuple), which cannot be the result yet: return its fields as a tuple display (D13), `return p.x, p.y`");
                     self.container_error_at(frame, &why, value.as_ref());
                     return;
                 }

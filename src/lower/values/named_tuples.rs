@@ -102,7 +102,7 @@ impl Lowerer<'_> {
         }
     }
 
-    /// The namedtuple class `v` was made by, when it was.
+    /// The namedtuple class `v` was made by (or merged from, `tuples::merge_tuples`), if any.
     pub(in crate::lower) fn named_class(&self, v: Value) -> Option<String> {
         self.values.function.named.get(&v).map(|(c, _)| c.clone())
     }
