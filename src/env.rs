@@ -145,6 +145,10 @@ pub enum Binding {
     /// A classmethod of such a class: a helper whose first parameter is bound to the class (its
     /// `Namespace`) rather than passed.
     ClassMethod(Box<FunctionSource>),
+    /// A namedtuple class (`collections.namedtuple` or a `typing.NamedTuple` class without
+    /// defaults): its name and fields. A call makes a tuple (D13) whose items its attributes
+    /// read (issue 27 part 2 item 4).
+    NamedTuple(String, Vec<String>),
     /// Another callable: only usable through an element loop with `fallback=True`.
     OpaqueCallable(String),
     /// Bound to something the compiler cannot use; the text says what.
@@ -196,6 +200,8 @@ pub enum AssumedBinding {
     Object(String),
     /// A plain exception class with this MRO (see [`Binding::ExceptionClass`]).
     ExceptionClass(Vec<String>),
+    /// A namedtuple class of this name and fields (see [`Binding::NamedTuple`]).
+    NamedTuple(String, Vec<String>),
     /// The `bisect` module.
     BisectModule,
     /// The function `bisect.<name>`.

@@ -150,6 +150,9 @@ fn env_from_py(d: &Bound<'_, PyDict>) -> PyResult<Env> {
             "object" => Binding::Object(t.get_item(1)?.extract()?),
             "exception" => Binding::ExceptionClass(t.get_item(1)?.extract()?),
             "callable" => Binding::OpaqueCallable(t.get_item(1)?.extract()?),
+            "namedtuple" => {
+                Binding::NamedTuple(t.get_item(1)?.extract()?, t.get_item(2)?.extract()?)
+            }
             "unsupported" => Binding::Unsupported(t.get_item(1)?.extract()?),
             "unresolved" => Binding::Unresolved(t.get_item(1)?.extract()?),
             other => {
@@ -320,6 +323,14 @@ fn assumption_to_py<'py>(py: Python<'py>, a: &Assumption) -> PyResult<Bound<'py,
             [
                 PyString::new(py, "exception").into_any(),
                 PyTuple::new(py, mro)?.into_any(),
+            ],
+        )?,
+        AssumedBinding::NamedTuple(class, fields) => PyTuple::new(
+            py,
+            [
+                PyString::new(py, "namedtuple").into_any(),
+                PyString::new(py, class).into_any(),
+                PyTuple::new(py, fields)?.into_any(),
             ],
         )?,
     };

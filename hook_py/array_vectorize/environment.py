@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import enum
+import inspect
 import math
 import numbers
 import os
@@ -21,7 +22,7 @@ from ._core import NUMPY_NAMES
 from .emit import SCALAR_PREFIX
 from .live_source import SourceChanged
 from .live_source import function_source as checked_source
-from .precompiled import exception_class, frozen_object, is_uniform_object
+from .precompiled import exception_class, frozen_object, is_named_tuple_class, is_uniform_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -185,6 +186,23 @@ def default_bindings(fn: types.FunctionType) -> dict[str, tuple]:
     return out
 
 
+_MISSING = object()
+
+
+def is_instance_namespace(value: object) -> bool:
+    """An instance of a class defined in Python (not a type, module, function or uniform object,
+    D14) that keeps its attributes in a `__dict__`: read as a namespace (issue 27, D8)."""
+    cls = type(value)
+    return (
+        not isinstance(value, (type, types.ModuleType, types.FunctionType, types.MethodType, enum.Enum))
+        and cls.__module__ not in ("builtins", "numpy")
+        and not callable(value)
+        and isinstance(getattr(value, "__dict__", None), dict)
+        and not is_uniform_object(value)
+        and not is_array(value)
+    )
+
+
 class EnvBuilder:
     """Describes the free names of a function and of every helper it reaches."""
 
@@ -281,6 +299,9 @@ class EnvBuilder:
             return ("enum", tuple(value.__members__))
         if isinstance(value, type) and issubclass(value, BaseException):
             return self._exception(name, value)
+        if is_named_tuple_class(value):
+            # Issue 27 (D13): a call makes a tuple whose fields its attributes read.
+            return ("namedtuple", value.__name__, list(value._fields))
         if is_uniform_object(value):
             # D14: a parameter dict, `None`, a string or an Enum member bound at module level
             # is a uniform value, frozen as it is now (D8).
@@ -302,6 +323,10 @@ class EnvBuilder:
                 return ("namespace", {a: self.describe_attribute(f"{name}.{a}", v) for a, v in attrs.items()})
             finally:
                 self._classes.discard(id(value))
+        if is_instance_namespace(value) and "." not in name:
+            # Issue 27 (D8): a module-level instance read through its numeric and table
+            # attributes (`cfg = Settings(); cfg.tolerance`), frozen as they are now.
+            return ("namespace", self.instance_attributes(name, value))
         original = unwrap(value)
         if isinstance(original, types.FunctionType):
             # Its scalar original finishes the lanes of a recursion (D19).
@@ -348,6 +373,27 @@ class EnvBuilder:
             if described[0] != "namespace" or isinstance(value, type):
                 return ("unsupported", "an attribute that is not a number, a table or a function")
         return described
+
+    def instance_attributes(self, name: str, obj: object) -> dict[str, tuple]:
+        """The attributes of an instance used as a namespace that the function may read: its own
+        (`self.x = ...` in `__init__`) and its class's data attributes, each described as a free
+        name bound to it would be; a method or property is not frozen (its value may change
+        per call)."""
+        attrs: dict[str, tuple] = {}
+        own = vars(obj)
+        for attr in sorted(self._names):
+            if attr in own:
+                attrs[attr] = self.describe_attribute(f"{name}.{attr}", own[attr])
+                continue
+            raw = inspect.getattr_static(type(obj), attr, _MISSING)
+            if raw is _MISSING:
+                continue
+            if callable(raw) or hasattr(raw, "__get__"):
+                why = f"a method or property of `{type(obj).__qualname__}`: only the data attributes of an instance used as a namespace are frozen (D8)"
+                attrs[attr] = ("unsupported", why)
+            else:
+                attrs[attr] = self.describe_attribute(f"{name}.{attr}", raw)
+        return attrs
 
     def class_attributes(self, name: str, cls: type) -> dict[str, tuple]:
         """Every attribute a class used as a namespace defines (its own and its bases'):

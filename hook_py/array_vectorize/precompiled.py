@@ -193,6 +193,19 @@ def _attribute_of(glob: dict, dotted: str) -> Any:
     return live
 
 
+def is_named_tuple_class(value: object) -> bool:
+    """A class made by `collections.namedtuple` or `typing.NamedTuple` with no field defaults,
+    not subclassed (a call then builds the tuple of its arguments, issue 27)."""
+    if not (isinstance(value, type) and issubclass(value, tuple)):
+        return False
+    fields = getattr(value, "_fields", None)
+    if not isinstance(fields, tuple) or not all(isinstance(f, str) for f in fields):
+        return False
+    # Made directly by `namedtuple` (or `typing.NamedTuple`, which forbids a `__new__` of its
+    # own): a subclass could build the tuple otherwise.
+    return not getattr(value, "_field_defaults", None) and value.__mro__ == (value, tuple, object)
+
+
 def is_uniform_object(value: object) -> bool:
     """Whether a module-level `value` that is no number or table is read as a uniform value (D14):
     a dict (of parameters: string keys), `None`, a string, an Enum member."""
@@ -412,6 +425,10 @@ def check_assumptions(fn: FunctionType, assumptions: list[Assumption]) -> bool |
             # D14: a module-level parameter dict, None, string or Enum member, read by the
             # generated code through a global bound to a frozen copy (hidden_objects).
             if type(live).__name__ != binding[1] or not is_uniform_object(live):
+                return False
+        elif tag == "namedtuple":
+            # Issue 27: a namedtuple class of the name and fields the static compile read.
+            if not is_named_tuple_class(live) or (live.__name__, live._fields) != (binding[1], tuple(binding[2])):
                 return False
         elif tag == "exception":
             # D11: a plain exception class with the MRO the static compile read from the text.

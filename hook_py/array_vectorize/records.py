@@ -41,8 +41,11 @@ if TYPE_CHECKING:
     #: ``("object", type name)`` (a uniform module-level object, D14), ``("callable", what)``
     #: (fallback=True's element loop), ``("unsupported", what)``.
     OpaqueBinding = Tuple[Literal["object", "callable", "unsupported"], str]
+    #: ``("namedtuple", class name, fields)``: a namedtuple class (issue 27, D13).
+    NamedTupleBinding = Tuple[Literal["namedtuple"], str, Tuple[str, ...]]
     Binding = Union[
-        ConstBinding, ModuleBinding, MemberBinding, FunctionBinding, NamespaceBinding, ClassBinding, OpaqueBinding
+        ConstBinding, ModuleBinding, MemberBinding, FunctionBinding, NamespaceBinding, ClassBinding, OpaqueBinding,
+        NamedTupleBinding,
     ]
     #: name -> binding; in a helper's env also ``"=<param>"`` -> the default its ``def`` computed.
     Env = Dict[str, Binding]
@@ -64,6 +67,7 @@ if TYPE_CHECKING:
         MemberBinding,
         ClassBinding,
         OpaqueBinding,
+        NamedTupleBinding,
         AssumedFunction,
         AssumedModuleFunction,
         AssumedStdlibFunction,

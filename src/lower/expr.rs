@@ -310,7 +310,9 @@ impl Lowerer<'_> {
             self.error_at(
                 frame,
                 DiagnosticKind::UnsupportedExpression,
-                "a parameter cannot be indexed per element: a caller may pass any table for it, so                  its default is not frozen (D8); bind the table to a module global, or give it as                  the default of a helper's parameter"
+                "a parameter cannot be indexed per element: a caller may pass any table for it, so \
+                 its default is not frozen (D8); bind the table to a module global, or give it as \
+                 the default of a helper's parameter"
                     .into(),
                 e,
             );

@@ -118,6 +118,11 @@ impl Lowerer<'_> {
             Some(Binding::NumbersClass(class)) => {
                 return self.numbers_class_called(frame, name, &class, c)
             }
+            Some(Binding::NamedTuple(class, fields)) => {
+                let assumed = AssumedBinding::NamedTuple(class.clone(), fields.clone());
+                self.assume(frame, name, assumed);
+                Callee::NamedTuple(class, fields)
+            }
             Some(Binding::OpaqueCallable(what)) => {
                 if self.opts.fallback {
                     Callee::Opaque(name.to_string())
@@ -403,6 +408,9 @@ impl Lowerer<'_> {
             }
             Some(Binding::ExceptionClass(_)) => {
                 self.not_a_value(frame, name, "an exception class", node)
+            }
+            Some(Binding::NamedTuple(..)) => {
+                self.not_a_value(frame, name, "a namedtuple class", node)
             }
             Some(Binding::Unsupported(what)) => {
                 self.error_at(

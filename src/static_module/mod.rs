@@ -268,7 +268,7 @@ fn compile_marked(tree: &FunctionTree, qualname: &str, env: &Env, opts: &MarkedO
 
 /// Free names resolvable from module text: `math` imports, literal constants bound once,
 /// functions defined once; builtins when not shadowed.
-fn module_env(module: &Arc<ParsedModule>, imports: &Imports, package: &str) -> Env {
+pub(crate) fn module_env(module: &Arc<ParsedModule>, imports: &Imports, package: &str) -> Env {
     let body = &module.body;
     let mut bind_count: HashMap<String, usize> = HashMap::default();
     let mut bindings: BTreeMap<String, Binding> = BTreeMap::new();
@@ -356,8 +356,10 @@ fn module_env(module: &Arc<ParsedModule>, imports: &Imports, package: &str) -> E
     crate::static_module::objects::bind_enums(body, &mut bindings);
     crate::static_module::objects::bind_enum_members(&mut bindings);
     crate::static_module::objects::bind_module_members(&mut bindings);
+    crate::static_module::objects::bind_named_tuples(body, &mut bindings);
     crate::static_module::exception_classes::bind_exception_classes(body, &mut bindings);
     crate::static_module::namespace_class::bind_namespaces(module, &mut bindings);
+    crate::static_module::namespace_class::bind_instances(module, &mut bindings);
     // A name bound twice (or written by `global` in a function) is not pinned by the text.
     let mut globals_written = vec![];
     collect_global_writes(body, &mut globals_written);
@@ -374,7 +376,7 @@ fn module_env(module: &Arc<ParsedModule>, imports: &Imports, package: &str) -> E
 }
 
 /// The builtins `env` does not shadow.
-fn add_builtins(env: &mut Env) {
+pub(crate) fn add_builtins(env: &mut Env) {
     for b in KNOWN_BUILTINS.iter().chain(RAISE_BUILTINS) {
         env.entry((*b).to_string())
             .or_insert_with(|| Binding::Builtin((*b).to_string()));

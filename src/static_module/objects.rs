@@ -131,3 +131,86 @@ fn enum_members(c: &ast::StmtClassDef) -> Option<Vec<String>> {
     }
     Some(members)
 }
+
+/// Binds the module's namedtuple classes (issue 27 part 2 item 4, D13): `P = namedtuple("P",
+/// ["x", "y"])` (also `"x y"`, `"x, y"`, a tuple of names, `collections.namedtuple`) and
+/// `class P(NamedTuple):` whose body only annotates its fields (a docstring aside); the
+/// decorator checks the live class's name and fields. Anything else stays as it was.
+pub(crate) fn bind_named_tuples(body: &[ast::Stmt], bindings: &mut BTreeMap<String, Binding>) {
+    for stmt in body {
+        let found = match stmt {
+            ast::Stmt::Assign(a) => match (a.targets.as_slice(), a.value.as_ref()) {
+                ([ast::Expr::Name(n)], ast::Expr::Call(c)) => {
+                    named_tuple_call(c).map(|b| (n.id.to_string(), b))
+                }
+                _ => None,
+            },
+            ast::Stmt::ClassDef(c) => named_tuple_class(c).map(|b| (c.name.to_string(), b)),
+            _ => None,
+        };
+        if let Some((name, binding)) = found {
+            if matches!(bindings.get(&name), Some(Binding::Unresolved(_))) {
+                bindings.insert(name, binding);
+            }
+        }
+    }
+}
+
+fn string(e: &ast::Expr) -> Option<String> {
+    match e {
+        ast::Expr::Constant(c) => match &c.value {
+            ast::Constant::Str(s) => Some(s.to_string()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `namedtuple("P", fields)` with no keyword (no defaults, no renaming).
+fn named_tuple_call(c: &ast::ExprCall) -> Option<Binding> {
+    let called = match c.func.as_ref() {
+        ast::Expr::Name(n) => n.id.as_str(),
+        ast::Expr::Attribute(a) => a.attr.as_str(),
+        _ => return None,
+    };
+    let [name, fields] = c.args.as_slice() else {
+        return None;
+    };
+    if called != "namedtuple" || !c.keywords.is_empty() {
+        return None;
+    }
+    let fields: Vec<String> = match fields {
+        ast::Expr::List(l) => l.elts.iter().map(string).collect::<Option<_>>()?,
+        ast::Expr::Tuple(t) => t.elts.iter().map(string).collect::<Option<_>>()?,
+        other => string(other)?
+            .replace(',', " ")
+            .split_whitespace()
+            .map(str::to_string)
+            .collect(),
+    };
+    Some(Binding::NamedTuple(string(name)?, fields))
+}
+
+/// `class P(NamedTuple):` (or `typing.NamedTuple`) annotating its fields, without defaults.
+fn named_tuple_class(c: &ast::StmtClassDef) -> Option<Binding> {
+    let base = match c.bases.as_slice() {
+        [ast::Expr::Name(n)] => n.id.as_str(),
+        [ast::Expr::Attribute(a)] => a.attr.as_str(),
+        _ => return None,
+    };
+    if base != "NamedTuple" || !c.keywords.is_empty() || !c.decorator_list.is_empty() {
+        return None;
+    }
+    let mut fields = vec![];
+    for stmt in &c.body {
+        match stmt {
+            ast::Stmt::AnnAssign(a) if a.value.is_none() => match a.target.as_ref() {
+                ast::Expr::Name(n) => fields.push(n.id.to_string()),
+                _ => return None,
+            },
+            ast::Stmt::Expr(e) if string(&e.value).is_some() => {}
+            _ => return None,
+        }
+    }
+    Some(Binding::NamedTuple(c.name.to_string(), fields))
+}

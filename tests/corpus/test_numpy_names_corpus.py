@@ -7,7 +7,6 @@ compiles the same through the decorator, the import hook's static compile and th
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import math
 import sys
@@ -17,16 +16,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from array_vectorize import _core
-from array_vectorize.api import compile_live
-from array_vectorize.build import config, precompile
-from array_vectorize.build.wheelfile import Entry
-from array_vectorize.precompiled import assumptions_hold
+from kit_three_ways import assert_package_same_three_ways
 from oracle import check, grid
 
 KIT = Path(__file__).parent / "kit_numpy"
 sys.path.insert(0, str(KIT.parent))
-MODULES = ("geodesy", "optics", "tax")
 
 EDGES = [0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan]
 COLUMNS = {
@@ -110,31 +104,9 @@ def test_corpus_function_matches_cpython(qualified, backend):
 
 
 def test_corpus_modules_compile_the_same_three_ways(tmp_path):
-    """The decorator's source of every function is the import hook's static compile's (given the
-    package's other modules, as the hook finds them) and the build backend's artifact, and the
-    static assumptions hold for the live functions."""
-    texts = {p.name: p.read_text() for p in sorted(KIT.glob("*.py"))}
-    modules = {
-        "kit_numpy" if name == "__init__.py" else f"kit_numpy.{name[:-3]}": (text, str(KIT / name), hashlib.sha256(text.encode()).hexdigest())
-        for name, text in texts.items()
-    }
-    dist_info = "kit_numpy-0.1.0.dist-info"
-    entries = {f"{dist_info}/METADATA": Entry(b"Name: kit-numpy\n")}
-    entries.update({f"kit_numpy/{name}": Entry(text.encode()) for name, text in texts.items()})
-    artifacts, report = precompile.precompile(entries, dist_info, config.from_table({}), str(tmp_path))
-    assert sorted(report.precompiled) == sorted(f"kit_numpy.{q.replace('.', ':')}" for q in CORPUS)
-    options = {"protect_domains": False, "fallback": False, "optimize": sys.flags.optimize > 0}
-    for module in MODULES:
-        text = texts[f"{module}.py"]
-        static = {e["name"]: e for e in _core.compile_module(text, str(KIT / f"{module}.py"), package="kit_numpy", modules=modules)}
-        for qualified in (q for q in CORPUS if q.startswith(f"{module}.")):
-            name = qualified.split(".")[1]
-            assert static[name]["status"] == "ok", static[name]
-            (artifact,) = [e.data.decode() for k, e in artifacts.items() if k == f"kit_numpy/__vectorized__/{module}/{name}.py"]
-            vec = function(qualified)
-            live, _ = compile_live(vec._vectorized_original, options)
-            assert live["source"] == static[name]["source"] == artifact, qualified
-            assert assumptions_hold(vec._vectorized_original, static[name]["assumptions"]), static[name]["assumptions"]
+    """The decorator's source of every function is the import hook's static compile's and the
+    build backend's artifact, and the static assumptions hold for the live functions."""
+    assert_package_same_three_ways(KIT, CORPUS, tmp_path)
 
 
 def test_corpus_is_large_enough():

@@ -37,7 +37,7 @@ def test_math_ceil_of_an_int_loop_index_stays_exact(backend, tmp_path):
     assert "ceil" not in prepared.vec.source
 
 
-#: Found by fuzz campaign 54 (seed 530103 #1121, #1720) and campaign 55 (seed 540001 #80): a raise
+#: Found by fuzz campaign 54 (seed 530103 #1121, #1720) and campaign 57 (seed 540001 #80): a raise
 #: site in a `while` loop's test (a helper's raise, D11; a recursion's residue, D19, whose elements
 #: may raise), which the loop evaluates again after its body, failed lowering's IR check (an
 #: InternalError at decoration), then was rejected at the test. Now the loop is lowered with its

@@ -220,19 +220,7 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
                 items = tuple(self.const_value(simple=True) for _ in range(rng.randint(2, 4)))
                 self.tuples[f"T{i}"] = items
                 self.emit(0, f"T{i} = {items!r}")
-        # Tables indexed per element (D15), from a random stream of their own so that every
-        # seed's program keeps the shape it had before tables were generated. The seed hashes the
-        # state's ints only: the whole state holds None, whose hash on CPython < 3.12 is its
-        # address, which made the stream (and a replayed program) differ from run to run.
-        self.table_rng = random.Random(hash(rng.getstate()[1]))
-        if "tables" not in self.exclude and self.table_rng.random() < 0.35:
-            self.used.add("tables")
-            trng = self.table_rng
-            floats = [trng.choice([0.5, 1.5, -2.0, 0.0, -0.0, 1e9, 0.125]) for _ in range(trng.randint(2, 4))]
-            ints = [trng.choice([0, 1, -3, 7, 100, 2**40]) for _ in range(trng.randint(2, 4))]
-            self.tables = {"S0": len(floats), "M0": len(ints)}
-            self.emit(0, f"S0 = {floats!r}")
-            self.emit(0, "M0 = {" + ", ".join(f"{k}: {v!r}" for k, v in enumerate(ints)) + "}")
+        self.draw_tables(rng)
         # D19, D21: + 4, not containers' + 3 drawn from the same state (the two streams were one,
         # every recursion program drew containers alike; campaign 54 ran with + 3 alone).
         self.rec_rng = random.Random(hash(rng.getstate()[1]) + 4)
@@ -322,6 +310,31 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
             source, params, kinds, reject=reject, features=features, uniforms=uniforms, nan_on_raise=nan_on_raise,
             protect_domains=protect_domains,
         )
+
+
+    def draw_tables(self, rng: random.Random) -> None:
+        """The module's tables indexed per element (D15): `S0` (a list), `M0` (a dict), and,
+        for some programs, the same as attributes of a class used as a namespace (issue 27)."""
+        # Tables indexed per element (D15), from a random stream of their own so that every
+        # seed's program keeps the shape it had before tables were generated. The seed hashes the
+        # state's ints only: the whole state holds None, whose hash on CPython < 3.12 is its
+        # address, which made the stream (and a replayed program) differ from run to run.
+        self.table_rng = random.Random(hash(rng.getstate()[1]))
+        if "tables" not in self.exclude and self.table_rng.random() < 0.35:
+            self.used.add("tables")
+            trng = self.table_rng
+            floats = [trng.choice([0.5, 1.5, -2.0, 0.0, -0.0, 1e9, 0.125]) for _ in range(trng.randint(2, 4))]
+            ints = [trng.choice([0, 1, -3, 7, 100, 2**40]) for _ in range(trng.randint(2, 4))]
+            self.tables = {"S0": len(floats), "M0": len(ints)}
+            self.emit(0, f"S0 = {floats!r}")
+            self.emit(0, "M0 = {" + ", ".join(f"{k}: {v!r}" for k, v in enumerate(ints)) + "}")
+            # Issue 27: the same tables as attributes of a class used as a namespace, computed
+            # in the class body from the globals (`Tab.S0[...]`), from a stream of their own.
+            if random.Random(hash(rng.getstate()[1]) + 5).random() < 0.5:
+                self.emit(0, "class Tab:")
+                self.emit(1, "S0 = S0")
+                self.emit(1, "M0 = M0")
+                self.tables.update({"Tab.S0": len(floats), "Tab.M0": len(ints)})
 
     def extended_module(self, rng: random.Random, params: List[str], kinds: List[str]) -> None:
         """Draws the D11/D14/D16/D17 features of this program (half the programs draw none) and

@@ -82,6 +82,9 @@ def check_module(module: ast.Module, entry: str) -> None:
         if isinstance(stmt, ast.FunctionDef) and not any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
             checking_function(info, stmt)
             continue
+        if isinstance(stmt, ast.ClassDef):
+            class_tables(info, stmt)
+            continue
         if isinstance(stmt, ast.Import):
             if [a.name for a in stmt.names] != ["math"] or stmt.names[0].asname:
                 raise Invalid("only `import math`")
@@ -555,7 +558,26 @@ def module_info(module: ast.Module) -> ModuleInfo:
                     info.consts[name] = value
         elif isinstance(stmt, ast.FunctionDef):
             info.callables[stmt.name] = [a.arg for a in stmt.args.args]
+        elif isinstance(stmt, ast.ClassDef) and stmt.name == "Tab":
+            class_tables(info, stmt)
     return info
+
+
+def class_tables(info: "ModuleInfo", stmt: ast.ClassDef) -> None:
+    """`class Tab:` whose body binds tables to module tables (`S0 = S0`): `Tab.S0` is a table
+    of the same size (issue 27, D15)."""
+    if stmt.name != "Tab" or stmt.bases or stmt.keywords or stmt.decorator_list:
+        raise Invalid("only `class Tab:` of tables")
+    for s in stmt.body:
+        if not (
+            isinstance(s, ast.Assign)
+            and len(s.targets) == 1
+            and isinstance(s.targets[0], ast.Name)
+            and isinstance(s.value, ast.Name)
+            and s.value.id in info.tables
+        ):
+            raise Invalid("class Tab binds module tables only")
+        info.tables[f"Tab.{s.targets[0].id}"] = info.tables[s.value.id]
 
 
 def has_exit(body: List[ast.stmt]) -> bool:

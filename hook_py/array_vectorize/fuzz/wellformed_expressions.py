@@ -102,13 +102,13 @@ class ExpressionRules:
         elif isinstance(node, ast.Attribute):
             if not (isinstance(node.value, ast.Name) and node.value.id == "math" and self.info.has_math and node.attr in MATH_CONSTANTS):
                 raise Invalid("attribute")
-        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in self.info.tables:
+        elif isinstance(node, ast.Subscript) and table_name(node.value) in self.info.tables:
             idx = node.slice
             if not (
                 isinstance(idx, ast.BinOp)
                 and isinstance(idx.op, ast.Mod)
                 and isinstance(idx.right, ast.Constant)
-                and idx.right.value == self.info.tables[node.value.id]
+                and idx.right.value == self.info.tables[table_name(node.value)]
                 and isinstance(idx.left, ast.Call)
                 and getattr(idx.left.func, "id", None) == "int"
             ):
@@ -185,3 +185,12 @@ class ExpressionRules:
                 raise Invalid("builtin arity")
             return
         raise Invalid(f"call of {name}")
+
+
+def table_name(node: ast.expr) -> str:
+    """`S0`, or `Tab.S0` for a table of the class `Tab` (issue 27); "" for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "Tab":
+        return f"Tab.{node.attr}"
+    return ""

@@ -49,6 +49,7 @@ impl Lowerer<'_> {
             Callee::ClassMethod(fs, class, path) => {
                 self.call_classmethod(frame, c, &fs, (&class, path))
             }
+            Callee::NamedTuple(class, fields) => self.named_tuple(frame, c, &class, &fields),
         }
     }
 
@@ -418,6 +419,8 @@ pub(in crate::lower) enum Callee {
     /// A classmethod, with the attributes and the dotted name of its class (bound to its first
     /// parameter).
     ClassMethod(Box<FunctionSource>, Env, String),
+    /// A namedtuple class: its name and fields (issue 27 part 2 item 4).
+    NamedTuple(String, Vec<String>),
 }
 
 /// The text of a string literal.

@@ -66,7 +66,7 @@ impl Lowerer<'_> {
             _ => None,
         };
         let Some((which, call)) = which else {
-            return self.bad_unpacking(frame, f.iter.as_ref(), "a loop with several targets runs over `enumerate(T)` or `zip(T1, T2, ...)` of constant tables (D15)".into());
+            return self.rows_prefix(frame, f, target, &names);
         };
         self.assume(frame, which, AssumedBinding::Builtin(which.to_string()));
         if !call.keywords.is_empty() {
@@ -157,6 +157,59 @@ impl Lowerer<'_> {
         Ok((counter, prefix, len))
     }
 
+    /// `for lo, rate in BRACKETS:` over a constant table of rows of equal length (D15): each
+    /// target is bound from a column of the table, a constant table held by a hidden local
+    /// (`lo = _lo_rate_0[_lo_rate]`), as `zip` of the columns would bind it.
+    fn rows_prefix(
+        &mut self,
+        frame: &mut Frame,
+        f: &ast::StmtFor,
+        target: &ast::ExprTuple,
+        names: &[String],
+    ) -> R<(String, Vec<ast::Stmt>, usize)> {
+        let why = "a loop with several targets runs over `enumerate(T)` or `zip(T1, T2, ...)` of constant tables, or over a constant table of rows as long as the targets (D15)";
+        let v = self.table(frame, &f.iter, &f.iter, false)?;
+        let rows = match self.const_of(v) {
+            Some(Const::Tuple(rows) | Const::List(rows)) => rows,
+            _ => return self.bad_unpacking(frame, f.iter.as_ref(), why.into()),
+        };
+        let width = names.len();
+        let mut columns: Vec<Vec<Const>> = vec![vec![]; width];
+        for row in &rows {
+            match row {
+                Const::Tuple(items) | Const::List(items)
+                    if items.len() == width && names.len() == target.elts.len() =>
+                {
+                    for (column, item) in columns.iter_mut().zip(items) {
+                        column.push(item.clone());
+                    }
+                }
+                _ => {
+                    let why = format!("each row of the table this loop runs over must be a tuple or list of {} values, one per target (D15)", target.elts.len());
+                    return self.bad_unpacking(frame, f.iter.as_ref(), why);
+                }
+            }
+        }
+        let counter = self.fresh_name(frame, &format!("_{}", names.join("_")));
+        let range = f.target.range();
+        let mut prefix = vec![];
+        for (k, (name, column)) in names.iter().zip(columns).enumerate() {
+            let hidden = self.fresh_name(frame, &format!("{counter}_{k}"));
+            let table = self.konst(Const::Tuple(column));
+            frame
+                .vars
+                .insert(hidden.clone(), crate::lower::Var::Def(table));
+            let item = ast::Expr::Subscript(ast::ExprSubscript {
+                value: Box::new(name_expr(&hidden, range)),
+                slice: Box::new(name_expr(&counter, range)),
+                ctx: ast::ExprContext::Load,
+                range,
+            });
+            prefix.push(assign(name, item, range));
+        }
+        Ok((counter, prefix, rows.len()))
+    }
+
     /// `base`, or `base_`, `base__`, ...: a name the function does not use.
     fn fresh_name(&self, frame: &Frame, base: &str) -> String {
         let mut name = base.to_string();
@@ -239,6 +292,35 @@ mod tests {
             "@vectorize\ndef f(x):\n    t = (1.0, 2.0)\n    for a, b in zip(t, t):\n        t = (3.0, 4.0)\n        x += a\n    return x\n",
         );
         assert!(c.source.contains("x + 1.0 + 2.0"), "{}", c.source);
+    }
+
+    #[test]
+    fn rows_of_a_constant_table_bind_the_targets_from_its_columns() {
+        let c = compiled(
+            "B = ((0, 10.0, 0.0), (10, 20.0, 0.1))\n\n@vectorize\ndef f(x):\n    tax = 0.0\n    for lo, hi, rate in B:\n        if x <= lo:\n            break\n        tax += (min(x, hi) - lo) * rate\n    return tax\n",
+        );
+        assert!(
+            c.source.contains("for _lo_hi_rate in range(2):"),
+            "{}",
+            c.source
+        );
+        assert!(c.source.contains("(0, 10)[_lo_hi_rate]"), "{}", c.source);
+        let table = env(&[(
+            "B",
+            Binding::Const(crate::ir::Const::Tuple(vec![
+                crate::ir::Const::Tuple(vec![crate::ir::Const::Int(1)]),
+                crate::ir::Const::Int(2),
+            ])),
+        )]);
+        let e = errors_with(
+            "def f(x):\n    for a, b in B:\n        x += a\n    return x\n",
+            &table,
+        );
+        assert!(
+            e.iter()
+                .any(|m| m.contains("a tuple or list of 2 values, one per target")),
+            "{e:?}"
+        );
     }
 
     #[test]

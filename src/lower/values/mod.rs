@@ -10,6 +10,7 @@ pub(in crate::lower) mod bisect;
 pub(in crate::lower) mod containers;
 pub(in crate::lower) mod dict_get;
 pub(in crate::lower) mod handles;
+pub(in crate::lower) mod named_tuples;
 pub(in crate::lower) mod none_lanes;
 pub(in crate::lower) mod reduce;
 pub(in crate::lower) mod tables;
@@ -55,6 +56,8 @@ pub(in crate::lower) struct FunctionValues {
     pub(in crate::lower::values) optional: HashMap<Value, usize>,
     /// The parameters' own values: each has the type its dtype gives on every lane (D22).
     pub(in crate::lower::values) type_exact: BTreeSet<Value>,
+    /// Tuples made by calling a namedtuple class: the class's name and fields (issue 27).
+    pub(in crate::lower::values) named: HashMap<Value, (String, Vec<String>)>,
 }
 
 impl ValueState {

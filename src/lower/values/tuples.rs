@@ -97,8 +97,30 @@ impl Lowerer<'_> {
     }
 
     /// `merge` of `a` and `b` position by position when either is a tuple, or an error when the
-    /// two are not tuples of the same length (None when neither is a tuple).
+    /// two are not tuples of the same length (None when neither is a tuple). A namedtuple merged
+    /// stays one (issue 27): of its class when both sides are, else of none the fields can read.
     pub(in crate::lower) fn merge_tuples(
+        &mut self,
+        a: Value,
+        b: Value,
+        merge: impl FnMut(&mut Self, Value, Value) -> Value,
+    ) -> Option<Value> {
+        let named = |l: &Self, v: Value| l.values.function.named.get(&v).cloned();
+        let (na, nb) = (named(self, a), named(self, b));
+        let merged = self.merge_tuple_items(a, b, merge)?;
+        let class = match (na, nb) {
+            (None, None) => return Some(merged),
+            (Some(x), Some(y)) if x == y => x,
+            (x, y) => {
+                let names: Vec<String> = x.into_iter().chain(y).map(|(c, _)| c).collect();
+                (format!("{} or a plain tuple", names.join(" or ")), vec![])
+            }
+        };
+        self.values.function.named.insert(merged, class);
+        Some(merged)
+    }
+
+    fn merge_tuple_items(
         &mut self,
         a: Value,
         b: Value,
@@ -197,6 +219,18 @@ impl Lowerer<'_> {
     ) {
         if self.poisoned.contains(&v) {
             return;
+        }
+        // D15: a constant table (`low, high = LIMITS`, `cfg.limits`) unpacks into its items.
+        if let Some(Const::Tuple(items) | Const::List(items)) = self.const_of(v) {
+            if items.len() == targets.elts.len() {
+                for (target, item) in targets.elts.iter().zip(items) {
+                    let item = self.konst(item);
+                    if let ast::Expr::Name(n) = target {
+                        self.assign(frame, n.id.as_str(), item);
+                    }
+                }
+                return;
+            }
         }
         let Some(t) = self
             .values

@@ -183,3 +183,53 @@ def test_a_class_attribute_is_frozen_at_decoration_docs_semantics_item_35(backen
         assert np.asarray(vec(to_backend(np.array([2.0]), backend))).tolist() == [0.5]
     finally:
         Tariff.RATE = 0.25
+
+
+# Issue 27 part 2 item 1 (D15): class attributes that are tables, rows of a table unpacked.
+class Steam:
+    """Saturation pressure fit (kPa) and a table of bands."""
+
+    COEFFS = [0.61121, 0.0444, 1.43e-3, 2.6e-5]
+    BANDS = ((0.0, 0.1), (10.0, 0.2), (25.0, 0.35))
+    SCALED = tuple(c * 1000.0 for c in COEFFS)
+    DEGREE = len(COEFFS) - 1
+
+
+class SuperheatedSteam(Steam):
+    COEFFS = (0.5, 0.25)
+
+
+def class_table_polynomial(t):
+    return sum(c * t ** k for k, c in enumerate(Steam.COEFFS)) + Steam.SCALED[Steam.DEGREE]
+
+
+def banded_surcharge(t):
+    out = 0.0
+    for lo, rate in Steam.BANDS:
+        if t <= lo:
+            break
+        out += (t - lo) * rate
+    return out
+
+
+@pytest.mark.parametrize("fn", [class_table_polynomial, banded_surcharge], ids=lambda f: f.__name__)
+def test_class_tables_match_cpython(fn, backend):
+    check(vectorize(fn), floats(), backend=backend)
+    check(vectorize(fn), ints(), backend=backend)
+
+
+def test_a_class_table_indexed_per_element_matches_cpython(backend):
+    k = np.array([0, 1, -1, -2, 3, 2])
+    vec = vectorize(lambda k: Steam.COEFFS[k] + SuperheatedSteam.COEFFS[k % 2])
+    check(vec, k, backend=backend)
+
+
+def test_rows_of_a_table_of_the_wrong_width_are_rejected_with_their_position():
+    def wrong_width(t):
+        out = 0.0
+        for lo, rate, extra in Steam.BANDS:
+            out += t * rate
+        return out
+
+    with pytest.raises(VectorizationError, match=r":\d+:\d+: each row of the table this loop runs over must be a tuple or list of 3 values, one per target \(D15"):
+        vectorize(wrong_width)

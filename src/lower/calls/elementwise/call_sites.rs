@@ -223,6 +223,7 @@ impl Lowerer<'_> {
             // package): the static compile defers those (unresolved above).
             Some(
                 Binding::Namespace(_)
+                | Binding::NamedTuple(..)
                 | Binding::OpaqueCallable(_)
                 | Binding::Unsupported(_)
                 | Binding::Array

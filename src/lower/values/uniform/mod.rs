@@ -475,6 +475,9 @@ impl Lowerer<'_> {
         if self.poisoned.contains(&base) {
             return Err(());
         }
+        if let Some(item) = self.named_field(frame, base, a) {
+            return item;
+        }
         if !self.is_object(base) {
             self.error_at(
                 frame,

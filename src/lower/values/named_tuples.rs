@@ -1,0 +1,119 @@
+//! namedtuple results (issue 27 part 2 item 4, D13): a call of a namedtuple class
+//! (`collections.namedtuple`, a `typing.NamedTuple` class without defaults) makes a tuple of its
+//! arguments, matched to the fields as CPython's `__new__` matches them; `p.x` reads the item of
+//! field `x`, and unpacking and constant indices read it as any tuple's. The marked function
+//! returning one is rejected (its caller would get a plain tuple, not the class).
+//!
+//! ```python
+//! Polar = namedtuple("Polar", "r theta")
+//! def to_polar(x, y):
+//!     return Polar(math.hypot(x, y), math.atan2(y, x))   # a tuple (r, theta)
+//! def radius(x):
+//!     return to_polar(x, 1.0).r                           # its item 0
+//! ```
+
+use rustpython_parser::ast;
+
+use crate::diagnostics::DiagnosticKind;
+use crate::ir::Value;
+use crate::lower::values::handles::Container;
+use crate::lower::{Frame, Lowerer, R};
+
+impl Lowerer<'_> {
+    /// `Class(a, b, field=c)`: a tuple of the arguments in the order of `fields`.
+    pub(in crate::lower) fn named_tuple(
+        &mut self,
+        frame: &mut Frame,
+        c: &ast::ExprCall,
+        class: &str,
+        fields: &[String],
+    ) -> R<Value> {
+        let mut items: Vec<Option<Value>> = vec![None; fields.len()];
+        if c.args.len() > fields.len() {
+            let why = format!(
+                "`{class}` takes {} arguments ({} given)",
+                fields.len(),
+                c.args.len()
+            );
+            return self.bad_named_tuple(frame, c, why);
+        }
+        for (k, a) in c.args.iter().enumerate() {
+            if matches!(a, ast::Expr::Starred(_)) {
+                let why = "a namedtuple's arguments are written one by one here".to_string();
+                return self.bad_named_tuple(frame, c, why);
+            }
+            items[k] = Some(self.expr(frame, a));
+        }
+        for kw in &c.keywords {
+            let at = kw
+                .arg
+                .as_ref()
+                .and_then(|n| fields.iter().position(|f| f == n.as_str()));
+            match at {
+                Some(k) if items[k].is_none() => items[k] = Some(self.expr(frame, &kw.value)),
+                _ => {
+                    let why = format!(
+                        "`{class}` has the fields {}: each is given once, by position or by name",
+                        fields.join(", ")
+                    );
+                    return self.bad_named_tuple(frame, c, why);
+                }
+            }
+        }
+        let Some(items) = items.into_iter().collect::<Option<Vec<Value>>>() else {
+            let why = format!(
+                "`{class}` needs a value for each of its fields ({})",
+                fields.join(", ")
+            );
+            return self.bad_named_tuple(frame, c, why);
+        };
+        if items.iter().any(|v| self.poisoned.contains(v)) {
+            return Err(());
+        }
+        let (start, end) = crate::frontend::extract::span(c);
+        let t = self.new_container(Container::Tuple, items, (frame.source, start, end));
+        self.values
+            .function
+            .named
+            .insert(t, (class.to_string(), fields.to_vec()));
+        Ok(t)
+    }
+
+    /// `p.field` of a namedtuple made by [`Self::named_tuple`]: its item; None when `base` is
+    /// not one.
+    pub(in crate::lower) fn named_field(
+        &mut self,
+        frame: &Frame,
+        base: Value,
+        a: &ast::ExprAttribute,
+    ) -> Option<R<Value>> {
+        let (class, fields) = self.values.function.named.get(&base)?.clone();
+        let items = self.values.function.tuples.get(&base)?.items.clone();
+        match fields.iter().position(|f| f == a.attr.as_str()) {
+            Some(k) => Some(Ok(items[k])),
+            None => {
+                let why = format!(
+                    "`{class}` has no field `{}` (its fields: {})",
+                    a.attr,
+                    fields.join(", ")
+                );
+                Some(self.bad_named_tuple(frame, a, why))
+            }
+        }
+    }
+
+    /// The namedtuple class `v` was made by (or merged from, `tuples::merge_tuples`), if any.
+    pub(in crate::lower) fn named_class(&self, v: Value) -> Option<String> {
+        self.values.function.named.get(&v).map(|(c, _)| c.clone())
+    }
+
+    fn bad_named_tuple<T: rustpython_parser::ast::Ranged, V>(
+        &mut self,
+        frame: &Frame,
+        at: &T,
+        why: String,
+    ) -> R<V> {
+        self.error_at(frame, DiagnosticKind::UnsupportedExpression, why, at);
+        Err(())
+    }
+}
