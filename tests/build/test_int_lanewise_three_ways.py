@@ -4,8 +4,8 @@ is the same, and reaches the exact body's `Dispatch` as its `int_blocks`, on the
 the decorator (live compile), the import hook (its static compile, through the record its cache
 holds, lazily made) and a wheel (its manifest, with the module's code as the installer's .pyc
 gives it). A lane-wise int body, one that calls `_vec_binary` and one that calls out-of-line
-helpers (D7; the sum of their results is `_vec_binary`'s too) are each checked, with each function's values against CPython on every path.
-(test_blocked_int_body.py checks the blocked calls' values.)"""
+helpers (D7; the sum of their results is `_vec_binary`'s too) are each checked on every path:
+the flag, the values against CPython, and whether the call ran in blocks."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import json
 import types
 
 import numpy as np
+from behavior.runtime.test_blocked_evaluation import blocks  # noqa: F401 - a fixture
 from oracle import check
 from three_ways import assert_same_source_three_ways, module_on_path
 
@@ -69,7 +70,7 @@ def _columns(n_args: int, n: int) -> list[np.ndarray]:
     return cols
 
 
-def test_the_int_body_is_lanewise_as_codegen_says_three_ways(tmp_path, monkeypatch):
+def test_the_int_body_is_lanewise_as_codegen_says_three_ways(tmp_path, monkeypatch, blocks):
     with module_on_path(MODULE, "lanewise", tmp_path, monkeypatch) as (name, root):
         assert_same_source_three_ways(MODULE, name, root, list(LANEWISE))
         static = {e["name"]: e for e in _core.compile_module(MODULE, str(root / f"{name}.py"))}
@@ -106,5 +107,9 @@ def test_the_int_body_is_lanewise_as_codegen_says_three_ways(tmp_path, monkeypat
             if fn_name == "instalments":
                 cols[1][:3] = [1, 2, 4]  # divisors 0, 1 and -1 on the first lanes
             for vec in (decorated, from_hook, from_wheel):
+                # Blocking from 20 elements on (the `blocks` fixture): the 64-element calls of
+                # the lane-wise body run in blocks, the others whole.
+                blocks.clear()
                 check(vec, *cols)  # the first call installs a lazy function's globals
                 assert _int_blocks(vec) is want, fn_name
+                assert bool(blocks) is (want and len(cols[0]) > 20), (fn_name, blocks)
