@@ -352,6 +352,8 @@ fn compiled_to_py<'py>(py: Python<'py>, c: &Compiled, d: &Bound<'py, PyDict>) ->
     // the text (ARCHITECTURE.md).
     d.set_item("helpers", &c.generated.helpers)?;
     d.set_item("exact_helpers", &c.generated.exact_helpers)?;
+    // Issue 30: whether runtime/blocked.py may run a large int64 call in blocks.
+    d.set_item("int_lanewise", c.generated.int_lanewise)?;
     d.set_item("hidden", hidden_to_py(&c.hidden))?;
     let assumptions = PyList::empty(py);
     for a in &c.assumptions {

@@ -246,11 +246,14 @@ def from_found(original: FunctionType, found: Found, namespace: Any, into: dict 
     if origin == "wheel":
         _stats.bump("precompiled_hits")
         # The whole module is `fast_source`, and its code (the installer's .pyc) defines the
-        # exact body and the out-of-line helpers too.
+        # exact body and the out-of-line helpers too; emit puts the exact body's `Dispatch`
+        # around the one it defines.
         return emit.materialize(
             original,
             entry["fast_source"],
             entry["entry"],
+            exact_entry=entry["exact_entry"],
+            int_lanewise=entry["int_lanewise"],
             namespace=namespace,
             code=entry["code"],
             hidden=objects,
@@ -290,6 +293,7 @@ def compile_and_emit(
         compiled["entry"],
         exact_source=compiled["exact_source"],
         exact_entry=compiled["exact_entry"],
+        int_lanewise=compiled["int_lanewise"],
         hidden=hidden,
         namespace=namespace,
         scalar_source=compiled["scalar_source"],

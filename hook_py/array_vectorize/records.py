@@ -118,6 +118,9 @@ if TYPE_CHECKING:
         #: found by searching the text).
         helpers: List[str]
         exact_helpers: List[str]
+        #: Whether the int body calls only ``xp`` functions and lane-wise helpers, so a large
+        #: int64 call may run in blocks (runtime/blocked.py; codegen's fact, issue 30).
+        int_lanewise: bool
         hidden: List[Hidden]
         assumptions: List[Assumption]
         scalar_source: str
@@ -141,6 +144,7 @@ if TYPE_CHECKING:
         entry: str
         helpers: List[str]
         exact_helpers: List[str]
+        int_lanewise: bool
         hidden: List[Hidden]
         assumptions: List[Assumption]
         element_sites: List[ElementSite]
@@ -188,6 +192,7 @@ if TYPE_CHECKING:
         constants tagged until read): its generated module is the file ``file``, whole."""
 
         name: str
+        exact_entry: str
         file: str
         source_sha256: str
         doc: str

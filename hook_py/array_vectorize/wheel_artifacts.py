@@ -43,9 +43,11 @@ if TYPE_CHECKING:
 # Shared with the writer, array_vectorize/build/precompile.py. Format 2: each function carries
 # the core's lists of out-of-line helper functions (``helpers``, ``exact_helpers``). Format 3:
 # several functions may share a (qualname, line): a factory's, once per call the build saw
-# (issue 31).
+# (issue 31). Format 4: each function names its exact body (``exact_entry``, which the wheel's
+# .pyc defines; emit puts the blocking ``Dispatch`` around it) and carries the core's
+# ``int_lanewise`` (issue 30).
 ARTIFACT_DIR = "__vectorized__"
-FORMAT = 3
+FORMAT = 4
 
 #: `_load_manifest`'s answer when the manifest gives nothing usable: no entries, no module bytes.
 _NOTHING = (None, None)

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use super::callee::{CallTargets, Emitted};
-use super::runtime::{EXACT_ARGS, FLOAT_ARGS, HELPERS, INT_ARGS, UNIFORM};
+use super::runtime::{EXACT_ARGS, FLOAT_ARGS, HELPERS, INT_ARGS, LANEWISE_INT_CALLS, UNIFORM};
 use super::{unique, Function, Gen, Hidden, PYTHON_NAMES};
 use crate::codegen::pyast::{self, call, cmp, name, Expr, Stmt};
 use crate::ir::ParamMode;
@@ -35,6 +35,11 @@ pub struct Generated {
     pub helpers: Vec<String>,
     /// Those `exact_source` defines after the exact body.
     pub exact_helpers: Vec<String>,
+    /// Whether the exact body has an int body that calls only `xp` functions and
+    /// `LANEWISE_INT_CALLS`: plain int64 and bool array operations of kinds fixed at compile
+    /// time (choice.rs), so runtime/blocked.py may run a large int64 call of it in blocks
+    /// (issue 30). Codegen's fact, never found by searching the text (ARCHITECTURE.md).
+    pub int_lanewise: bool,
 }
 
 impl Generated {
@@ -269,7 +274,9 @@ pub fn generate(
     let exact_stmts = names.body(exact_ir, false, &calls);
     exact_helpers.extend(calls.drain());
     let mut exact_body = vec![];
-    if int_stmts != exact_stmts {
+    let has_int_body = int_stmts != exact_stmts;
+    let int_lanewise = has_int_body && calls_only_lanewise(&int_stmts);
+    if has_int_body {
         exact_body.push(Stmt::Assign(
             vec![names.arrays.clone()],
             vec![names.prologue_call(INT_ARGS.name, Expr::Bool(false))],
@@ -318,7 +325,15 @@ pub fn generate(
         exact_source,
         helpers: def_names(&float_helpers),
         exact_helpers: def_names(&exact_helpers),
+        int_lanewise,
     }
+}
+
+/// Whether `stmts` call no global but `LANEWISE_INT_CALLS` (`xp` functions are attributes).
+fn calls_only_lanewise(stmts: &[Stmt]) -> bool {
+    let mut names = BTreeSet::new();
+    stmts.iter().for_each(|s| pyast::called(s, &mut names));
+    names.iter().all(|n| LANEWISE_INT_CALLS.contains(n))
 }
 
 /// The names of the functions `defs` define (each is a `def`: `Emitted::drain`).
@@ -381,6 +396,32 @@ mod tests {
             "{}",
             c.source
         );
+    }
+
+    #[test]
+    fn the_int_body_is_lanewise_when_it_calls_only_xp_and_lanewise_helpers() {
+        // Issue 30: codegen's fact, which runtime/blocked.py reads to block large int64 calls.
+        let lanewise = |src: &str| compiled(src).generated.int_lanewise;
+        assert!(lanewise(
+            "def f(y):\n    return y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)\n"
+        ));
+        assert!(lanewise("def f(n):\n    return n // 7 + n % -3\n"));
+        // A table gather and a `while` mask's test are lane-wise.
+        assert!(lanewise("def f(m):\n    return (0, 31, 59, 90)[m % 4]\n"));
+        assert!(lanewise(
+            "def f(n):\n    k = 0\n    while n > 0:\n        n = n // 10\n        k = k + 1\n    return k\n"
+        ));
+        // `_vec_binary` (a divisor that may be 0 or -1; shift counts beyond 63).
+        let c = compiled("def f(n, m):\n    d = m % 3 - 1\n    return n // d\n");
+        assert!(
+            c.generated.exact_source.contains("_vec_binary"),
+            "{}",
+            c.source
+        );
+        assert!(!c.generated.int_lanewise, "{}", c.source);
+        assert!(!lanewise("def f(n, k):\n    return n << (k % 70)\n"));
+        // No int body at all.
+        assert!(!lanewise("def f(x):\n    return 2.5\n"));
     }
 
     #[test]

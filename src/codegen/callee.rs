@@ -257,6 +257,16 @@ mod tests {
     }
 
     #[test]
+    fn an_int_body_calling_an_out_of_line_helper_is_not_lanewise() {
+        // Issue 30: the helper's body is not the int body's statements; blocking keeps it whole.
+        let c = compiled(&fan_out(20, "return x * 3 if x > 1 else x", "return h0(x)"));
+        let g = &c.generated;
+        assert!(g.exact_source.contains("_vec_int_args"), "{}", c.source);
+        assert!(!g.exact_helpers.is_empty() || !g.helpers.is_empty());
+        assert!(!g.int_lanewise, "{}", c.source);
+    }
+
+    #[test]
     fn the_argument_kinds_pick_the_function() {
         // In the float body `int(x)` is an int: h0 then has an instance per argument kind.
         let c = compiled(&fan_out(

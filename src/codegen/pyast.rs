@@ -83,6 +83,59 @@ pub fn reads<'a>(s: &'a Stmt, out: &mut std::collections::BTreeSet<&'a str>) {
     }
 }
 
+/// Adds to `out` the name of every global `s` calls by name (`f(...)`, nested blocks and
+/// arguments included; not `xp.f(...)` nor a method): the runtime helpers, out-of-line helpers
+/// (D7) and builtins a body calls.
+pub fn called<'a>(s: &'a Stmt, out: &mut std::collections::BTreeSet<&'a str>) {
+    let mut exprs: Vec<&'a Expr> = vec![];
+    let mut stmts = vec![s];
+    while let Some(s) = stmts.pop() {
+        match s {
+            Stmt::Assign(_, values) => exprs.extend(values),
+            Stmt::AugAssign(_, _, e) | Stmt::Return(e) | Stmt::Expr(e) => exprs.push(e),
+            Stmt::Del(_) => {}
+            Stmt::If(c, then, other) => {
+                exprs.push(c);
+                stmts.extend(then.iter().chain(other));
+            }
+            Stmt::For(_, e, body) | Stmt::While(e, body) => {
+                exprs.push(e);
+                stmts.extend(body);
+            }
+            Stmt::Def { body, .. } => stmts.extend(body),
+        }
+    }
+    while let Some(e) = exprs.pop() {
+        match e {
+            Expr::Call(f, args, kwargs) => {
+                if let Expr::Name(n) = f.as_ref() {
+                    out.insert(n);
+                }
+                exprs.push(f);
+                exprs.extend(args);
+                exprs.extend(kwargs.iter().map(|(_, e)| e));
+            }
+            Expr::Name(_)
+            | Expr::Int(_)
+            | Expr::Float(_)
+            | Expr::Bool(_)
+            | Expr::Str(_)
+            | Expr::Text(_)
+            | Expr::None
+            | Expr::Lambda(..) => {}
+            Expr::Tuple(items) | Expr::List(items) => exprs.extend(items),
+            Expr::Attr(a, _) | Expr::Field(a, _) | Expr::Neg(a) | Expr::Pos(a) | Expr::Not(a) => {
+                exprs.push(a)
+            }
+            Expr::Bin(_, a, b)
+            | Expr::Cmp(_, a, b)
+            | Expr::BoolOp(_, a, b)
+            | Expr::Subscript(a, b) => exprs.extend([a.as_ref(), b.as_ref()]),
+            Expr::IfExp(c, a, b) => exprs.extend([c.as_ref(), a.as_ref(), b.as_ref()]),
+        }
+    }
+}
+
 fn expr_reads<'a>(e: &'a Expr, out: &mut std::collections::BTreeSet<&'a str>) {
     match e {
         Expr::Name(n) => {

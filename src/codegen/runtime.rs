@@ -416,6 +416,15 @@ pub const UNBOUND: Helper = Helper {
               worded as the running interpreter words it; a raise site's argument",
 };
 
+/// What an int body may call and still be evaluated in blocks (issue 30, runtime/blocked.py):
+/// its prologue, the table gather (whose IndexError names its lane through `lane_position`),
+/// the `while` mask's test, the broadcast of a result to the arguments' shape and `range` of a
+/// `for` loop; each computes every lane from that lane alone. Any other call (`_vec_binary`
+/// with its uint64 lattice of whole-array decisions, docs/semantics.md item 13; another helper;
+/// an out-of-line helper, D7) keeps a call whole.
+pub const LANEWISE_INT_CALLS: &[&str] =
+    &[INT_ARGS.name, TAKE.name, ANY.name, BROADCAST.name, "range"];
+
 /// Every runtime helper, in the order of ARCHITECTURE.md's table.
 pub const HELPERS: &[Helper] = &[
     FLOAT_ARGS,

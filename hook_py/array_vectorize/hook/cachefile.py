@@ -59,7 +59,9 @@ CACHE_MAGIC = b"AVCACHE\0"
 #: Bump whenever the payload's layout or meaning changes. 9: the records carry the core's lists of
 #: out-of-line helper functions (``helpers``, ``exact_helpers``), which format 8's lacked (emit
 #: then searched the generated text for them): an older file is a miss, compiled and written again.
-CACHE_FORMAT_VERSION = 10
+#: 11: the records carry ``int_lanewise``, codegen's word on whether a large int64 call may run
+#: in blocks (runtime/blocked.py; format 10's runtime read it from the generated text).
+CACHE_FORMAT_VERSION = 11
 CACHE_SUFFIX = ".avc"
 #: What cache files are called after CPython's ``<module>.<cache tag>[.opt-N]``.
 CACHE_TAG = f"array-vectorize-{__version__}"
@@ -148,6 +150,7 @@ _OK_FIELDS = {
     "hidden": (list,),
     "helpers": (list,),
     "exact_helpers": (list,),
+    "int_lanewise": (bool,),
     "element_sites": (list,),
     "code": (type(_code_type.__code__), type(None)),
     "source": (str,),

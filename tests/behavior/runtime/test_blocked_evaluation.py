@@ -92,7 +92,7 @@ def test_every_language_case_gives_the_whole_calls_bits(name, blocks):
     # whole-array decisions per block), and calls on int64 arrays whose int body is lane-wise
     # (test_blocked_int_body.py).
     lanewise = set(kinds) == {"i"} and any(
-        type(v) is blocked.Dispatch and blocked.int_body_is_lanewise(*v.exact_text) for v in vec.__globals__.values()
+        type(v) is blocked.Dispatch and v.int_blocks for v in vec.__globals__.values()
     )
     assert bool(blocks) == (set(kinds) == {"f"} or lanewise), (kinds, blocks)
 

@@ -1,7 +1,8 @@
 """Cache-blocked evaluation of the int body (issue 30): a large call whose arguments are all int64
 NumPy arrays (or Python ints within int64) runs in blocks when the function's int body is
-lane-wise: it calls only `xp` functions and the helpers of `blocked.LANEWISE_INT_CALLS`, so each
-lane is computed from that lane alone, with kinds fixed at compile time. Every blocked call here
+lane-wise: it calls only `xp` functions and the helpers of `LANEWISE_INT_CALLS`
+(src/codegen/runtime.rs), so each lane is computed from that lane alone, with kinds fixed at
+compile time; the core says so (`int_lanewise`, the `Dispatch`'s `int_blocks`). Every blocked call here
 is compared with CPython and, bit for bit, with the same call evaluated whole; int bodies that
 call another helper (`_vec_binary`, whose uint64 lattice decides over the whole array) and calls
 of other argument types are never blocked."""
@@ -38,7 +39,7 @@ def test_int_bodies_in_blocks_give_cpythons_values_and_the_whole_calls_bits(name
     got = check(vec, *cols)
     for g, w in zip(_parts(got), _parts(whole(vec, *cols))):
         assert_bitwise(g, w)
-    lanewise = blocked.int_body_is_lanewise(*_dispatch(vec).exact_text)
+    lanewise = _dispatch(vec).int_blocks
     assert bool(blocks) == lanewise, (name, blocks)
     if name in LANEWISE | NOT_LANEWISE:
         assert lanewise == (name in LANEWISE), vec.source
