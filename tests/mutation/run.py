@@ -216,14 +216,14 @@ MUTATIONS: List[Mutation] = [
         "    v = xp.where(t >= TWO_63, info.scalar(\"i\", INT64_MAX), v)",
         "    v = xp.where(t >= TWO_63, info.scalar(\"i\", INT64_MIN), v)",
         "int()/round()/floor() of a float beyond int64 saturates to INT64_MIN",
-        files=("language/test_constructs.py",),
+        files=("calls/test_numpy_names.py",),
     ),
     Mutation(
         "half-power-patch-removed", "runtime/arith.py",
         "    if half is False:\n        return result",
         "    if True:\n        return result",
         "the helpers' `x ** 0.5` keeps NumPy's sqrt values for -0.0 and -inf",
-        files=("language/test_divergences.py",),
+        files=("language/test_constructs.py",),
     ),
     Mutation(
         "float-floor-truncates", "runtime/arith.py",
