@@ -48,9 +48,10 @@ test-rust: ## cargo tests of every compiler stage (no Python needed)
 	cargo test --quiet
 
 # pytest-xdist (test extras): one worker per core; --dist loadgroup keeps the users of a session or
-# module fixture on one worker (tests/conftest.py), so each such fixture is made once.
+# module fixture on one worker (tests/conftest.py), so each such fixture is made once;
+# --durations=20 lists the slowest tests in every log (CI's time: docs/testing.md).
 test-python: ## pytest against the installed wheel (run `make test-deps` first)
-	cd tests && ../$(PY) -m pytest -q -p no:cacheprovider -n auto --dist loadgroup
+	cd tests && ../$(PY) -m pytest -q -p no:cacheprovider -n auto --dist loadgroup --durations=20
 
 TORCH_VENV := .venv-torch
 

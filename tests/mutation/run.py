@@ -11,12 +11,13 @@ in order, until one fails (catches the mutation):
 * ``hypothesis``: tests/differential/test_hypothesis.py;
 * ``fuzz``: ``python -m array_vectorize.fuzz`` on two fixed seeds.
 
-Cost: each mutation declares the behaviour files that concern its helper or choice (``files``);
+Cost: each mutation declares the test files that concern its helper or choice (``files``);
 they run first, alone, in one pytest process stopped at the first failure, so a mutation they
 catch costs that process's start-up and those files' tests (seconds), not the collection of the
 whole layer. The whole layers run, as above, only for a mutation its files do not catch (and then
-once first on the unmutated package). Its files' catch is the behaviour layer's own: the layer
-runs them too. One process per mutation run keeps the patched package isolated; two mutations
+once first on the unmutated package). Its files' catch is their layer's own: the layer runs them
+too; at the end the catching tests run once more, on the unmutated package, where they must pass.
+One process per mutation run keeps the patched package isolated; two mutations
 run at once (``--jobs``), each in a copy of the package of its own.
 
 A layer catches a mutation only by a wrong value: its pytest layers run with ``values_only.py``,
@@ -46,7 +47,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterable, Iterator, List, Optional, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -61,9 +62,9 @@ class Mutation:
     old: str
     new: str
     what: str
-    #: The behaviour files (paths below tests/behavior) that concern the mutated helper or choice:
-    #: run first, alone, stopping at the first failure, so that catching the mutation takes
-    #: seconds. Only when they do not catch it do the whole layers run (see ``check``).
+    #: The test files (paths below tests/, each of a pytest layer) that concern the mutated helper
+    #: or choice: run first, alone, stopping at the first failure, so that catching the mutation
+    #: takes seconds. Only when they do not catch it do the whole layers run (see ``check``).
     files: Tuple[str, ...] = ()
 
 
@@ -97,162 +98,163 @@ MUTATIONS: List[Mutation] = [
         "    return xp.where(by_zero, info.scalar(\"i\", 0), xp.floor_divide(a, b1))",
         "    return xp.where(by_zero, info.scalar(\"i\", 0), xp.floor_divide(xp.abs(a), xp.abs(b1)) * xp.sign(a) * xp.sign(b1))",
         "int64 `//` rounds toward zero (the floor sign fix removed)",
-        files=("language/test_constructs.py",),
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "uint-floordiv-truncates", "runtime/intops.py",
         "    ceil = xp.add(xp.floor_divide(xp.subtract(ma1, 1), mb1), 1)",
         "    ceil = xp.floor_divide(ma1, mb1)",
         "uint64-lattice `//` of opposite signs rounds toward zero",
-        files=("language/test_constructs.py",),
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "int-vs-nan-compare-flipped", "runtime/compare.py",
         "        return _const(xp, info, x, op == \"ne\")\n    if math.isinf(v):",
         "        return _const(xp, info, x, op != \"ne\")\n    if math.isinf(v):",
         "an int array compared with a NaN float: every comparison but != is true",
-        files=("language/test_constructs.py",),
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "int64-uint64-equal-through-float", "runtime/compare.py",
         "    if op == \"eq\":\n        return equal(xp, info, ia, ib)",
         "    if op == \"eq\":\n        return xp.astype(a, info.float64) == xp.astype(b, info.float64)",
         "int64 == uint64 compares values rounded through float64",
-        files=("language/test_constructs.py",),
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "select-float-scalar-as-int", "runtime/select.py",
         "    if \"f\" in kinds or \"F\" in kinds:\n        x, y = _to_float",
         "    if \"f\" in kinds:\n        x, y = _to_float",
         "a select of an int array and a Python float truncates the float (promotion wrong)",
-        files=("language/test_constructs.py",),
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "checked-pass-keeps-zeros", "runtime/select.py",
         "    return bool(r.all()) and top == top",
         "    return top == top",
         "a maximum/minimum/clip pass is kept with a tie of 0.0 and -0.0 in it (the library's sign)",
-        files=("numbers/test_min_max_clip.py",),
+        files=("behavior/numbers/test_min_max_clip.py",),
     ),
     Mutation(
         "checked-pass-keeps-nan", "runtime/select.py",
         "    return bool(r.all()) and top == top",
         "    return bool(r.all())",
         "a maximum/minimum/clip pass is kept with NaN from a bound (CPython keeps x)",
-        files=("numbers/test_min_max_clip.py",),
+        files=("behavior/numbers/test_min_max_clip.py",),
     ),
     Mutation(
         "small-clip-tie-takes-the-bound", "runtime/select.py",
         "        copyto(r, lo, where=lo > x)",
         "        copyto(r, lo, where=lo >= x)",
         "a small clip replaces x by an equal lower bound (0.0 for -0.0: CPython's max keeps x)",
-        files=("numbers/test_min_max_clip.py",),
+        files=("behavior/numbers/test_min_max_clip.py",),
     ),
     Mutation(
         "small-clip-check-keeps-zeros", "runtime/select.py",
         "    if (_count_nonzero or _numpy_count_nonzero())(r) != r.size:",
         "    if False:",
         "a small clip pass is kept with a tie of 0.0 and -0.0 in it (the library's sign)",
-        files=("numbers/test_min_max_clip.py",),
+        files=("behavior/numbers/test_min_max_clip.py",),
     ),
     Mutation(
         "small-clip-check-keeps-nan", "runtime/select.py",
         "    return bool(squares == squares)",
         "    return True",
         "a small clip pass is kept with NaN from a bound (CPython keeps x)",
-        files=("numbers/test_min_max_clip.py",),
+        files=("behavior/numbers/test_min_max_clip.py",),
     ),
     Mutation(
         "constant-clip-keeps-the-libraries-tie", "runtime/select.py",
         '                    sys.modules["numpy"].copyto(r, x, where=x == 0.0)',
         "                    pass",
         "a clip to a zero constant keeps the clip loop's pick on a tie of zeros (CPython keeps x)",
-        files=("numbers/test_min_max_clip.py",),
+        files=("behavior/numbers/test_min_max_clip.py",),
     ),
     Mutation(
         "own-prologue-ignores-types", "runtime/args.py",
         '        guard = " and ".join(f"type(a{i}) is t{i}" for i in range(len(types))) or "True"',
         '        guard = "True"',
         "a function's own float prologue keeps the plan of the first argument types it saw",
-        files=("runtime/test_blocked_evaluation.py",),
+        files=("behavior/runtime/test_blocked_evaluation.py",),
     ),
     Mutation(
         "threaded-blocks-take-the-first-failure-recorded", "runtime/blocked.py",
         "    failure = min(failures, key=lambda f: f[0])[1]",
         "    failure = failures[0][1]",
         "blocks on several threads: the exception of whichever block failed first in time is raised, not the lowest block's",
-        files=("runtime/test_blocked_evaluation.py",),
+        files=("behavior/runtime/test_blocked_evaluation.py",),
     ),
     Mutation(
         "threaded-blocks-lose-the-callers-errstate", "runtime/blocked.py",
         "pool.submit(contextvars.copy_context().run, fill)",
         "pool.submit(fill)",
         "blocks on worker threads run under NumPy's default errstate, not the caller's",
-        files=("runtime/test_blocked_evaluation.py",),
+        files=("behavior/runtime/test_blocked_evaluation.py",),
     ),
     Mutation(
         "packed-loops-lose-the-lanes-packed-away", "runtime/loops.py",
         "        full[lanes.index] = c",
         "        full[lanes.index[: len(lanes.index) // 2]] = c[: len(lanes.index) // 2] if getattr(c, 'ndim', 0) else c",
         "a packed while loop writes back only the first half of the lanes it still held",
-        files=("runtime/test_packed_loops.py",),
+        files=("behavior/runtime/test_packed_loops.py",),
     ),
     Mutation(
         "blocked-notes-number-lanes-within-the-block", "runtime/blocked.py",
         "    return lanes[0] + index, lanes[2]",
         "    return index, shape",
         "an exception raised for a lane of a block names the element's place in its block",
-        files=("runtime/test_blocked_evaluation.py",),
+        files=("behavior/runtime/test_blocked_evaluation.py",),
     ),
     Mutation(
         "int-truediv-through-float", "runtime/arith.py",
         "_TWO_53 = 2.0**53",
         "_TWO_53 = 2.0**64",
         "int / int rounds both operands to float64 first (not correctly rounded above 2**53)",
-        files=("language/test_constructs.py",),
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "int-saturates-wrong-way", "runtime/arith.py",
         "    v = xp.where(t >= TWO_63, info.scalar(\"i\", INT64_MAX), v)",
         "    v = xp.where(t >= TWO_63, info.scalar(\"i\", INT64_MIN), v)",
         "int()/round()/floor() of a float beyond int64 saturates to INT64_MIN",
-        files=("calls/test_numpy_names.py",),
+        files=("behavior/calls/test_numpy_names.py",),
     ),
     Mutation(
         "half-power-patch-removed", "runtime/arith.py",
         "    if half is False:\n        return result",
         "    if True:\n        return result",
         "the helpers' `x ** 0.5` keeps NumPy's sqrt values for -0.0 and -inf",
-        files=("language/test_constructs.py",),
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "float-floor-truncates", "runtime/arith.py",
         "        return float_to_int64(xp, info, getattr(xp, op)(xp.where(xp.isnan(a), 0.0, a)))",
         "        return float_to_int64(xp, info, xp.trunc(xp.where(xp.isnan(a), 0.0, a)))",
         "math.floor/ceil of a float array truncates",
-        files=("language/test_constructs.py",),
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "uint-add-sign-lost", "runtime/intops.py",
         "    neg = _either(xp, _either(xp, neg_a, neg_b), _both(xp, a.neg, b.neg))\n    return finish(xp, info, bits, neg)",
         "    return finish(xp, info, bits, None)",
         "uint64-lattice `+` forgets negative results (uint64 instead of int64)",
-        files=("language/test_constructs.py",),
+        # No behaviour test adds a negative int to a uint64 beyond int64 (tests/behavior misses it).
+        files=("differential/test_hypothesis.py",),
     ),
     Mutation(
         "codegen-min-tie-order", "__init__.py", *_core_patch('"lt"', '"le"'),
         "codegen: the helpers' `<` emitted as `<=` (min/max keep the last of equal arguments)",
-        files=("language/test_constructs.py",),
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "codegen-fast-le-as-lt", "__init__.py", *_core_patch(" <= ", " < "),
         "codegen: the fast path's `<=` emitted as `<`",
-        files=("language/test_constructs.py",),
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "codegen-floor-as-trunc", "__init__.py", *_core_patch("xp.floor(", "xp.trunc("),
         "codegen: `math.floor` of a float emitted as `xp.trunc`",
-        files=("calls/test_numpy_calls.py",),
+        files=("behavior/calls/test_numpy_calls.py",),
     ),
     # The D17 helpers (docs/semantics.md's D17 table), each within its documented bound of
     # CPython's `math` or exact: a break beyond the bound must show as a wrong value.
@@ -261,56 +263,56 @@ MUTATIONS: List[Mutation] = [
         "    h = split(a)\n",
         "    h = a\n",
         "erf/erfc: exp(-x*x) without the exact split of x*x (erfc(12.3) 17 ulps off, erfc(25.26) 465)",
-        files=("calls/test_special_calls.py",),
+        files=("behavior/calls/test_special_calls.py",),
     ),
     Mutation(
         "special-erf-scaled", "runtime/special.py",
         "xp.copysign(1.0 - tail, x)",
         "xp.copysign((1.0 - tail) * 1.01, x)",
         "erf beyond |x| = 0.5 scaled by 1.01",
-        files=("calls/test_special_calls.py",),
+        files=("behavior/calls/test_special_calls.py",),
     ),
     Mutation(
         "special-erfc-scaled", "runtime/special.py",
         "xp.where(x < 0.0, 2.0 - tail, tail))",
         "xp.where(x < 0.0, 2.0 - tail, tail * 1.01))",
         "erfc of x >= 0.5 scaled by 1.01",
-        files=("calls/test_special_calls.py",),
+        files=("behavior/calls/test_special_calls.py",),
     ),
     Mutation(
         "special-gamma-power-through-exp-log", "runtime/special.py",
         "    b = xp.pow(a, (a - 0.5) * 0.5)",
         "    b = xp.exp(xp.log(a) * ((a - 0.5) * 0.5))",
         "gamma: Stirling's a ** ((a - 0.5) / 2) as exp(log(a) * ...), whose error grows with a (hundreds of ulps near 171)",
-        files=("calls/test_special_calls.py",),
+        files=("behavior/calls/test_special_calls.py",),
     ),
     Mutation(
         "special-lgamma-small-piece-too-wide", "runtime/special.py",
         "    result = xp.where(a < 1e-20, -xp.log(safe), result)",
         "    result = xp.where(a < 1e-8, -xp.log(safe), result)",
         "lgamma: -log|x| used up to |x| < 1e-8, where it drops Euler's constant times x",
-        files=("calls/test_special_calls.py",),
+        files=("behavior/calls/test_special_calls.py",),
     ),
     Mutation(
         "fsum-tie-ignores-the-next-partial", "runtime/special_exact.py",
         "    return xp.where(xp.logical_and(same_sign, up - hi == twice), up, hi)",
         "    return hi",
         "fsum: a half-way rounding error always rounds to even, whatever the partial below says (fsum((1.0, 2**-53, 2**-106)))",
-        files=("calls/test_special_calls.py",),
+        files=("behavior/calls/test_special_calls.py",),
     ),
     Mutation(
         "isclose-abs-tol-exclusive", "runtime/special_exact.py",
         "        near = xp.logical_or(near, diff <= tol_abs)",
         "        near = xp.logical_or(near, diff < tol_abs)",
         "isclose: a difference exactly equal to abs_tol is not close",
-        files=("calls/test_special_calls.py",),
+        files=("behavior/calls/test_special_calls.py",),
     ),
     Mutation(
         "isclose-rel-tol-exclusive", "runtime/special_exact.py",
         "        near = xp.logical_or(diff <= xp.abs(rel * b), diff <= xp.abs(rel * a))",
         "        near = xp.logical_or(diff < xp.abs(rel * b), diff < xp.abs(rel * a))",
         "isclose: a difference exactly rel_tol times the larger magnitude is not close",
-        files=("calls/test_special_calls.py",),
+        files=("behavior/calls/test_special_calls.py",),
     ),
 ]
 
@@ -360,9 +362,23 @@ def run_layer(site: str, name: str, args: List[str], timeout: float) -> Optional
     return None if done.returncode == 0 else Catch(name, _failed_test(done.stdout))
 
 
-def run_tests(site: str, tests: Iterable[str], timeout: float) -> Optional[Catch]:
-    """Behaviour files or tests alone (one pytest process, ``-x``): what failed, or None."""
-    return run_layer(site, "behaviour", [*PYTEST, *tests], timeout)
+def layer_of(test: str) -> str:
+    """The pytest layer a test file or test id belongs to."""
+    for name, args in LAYERS:
+        if args[: len(PYTEST)] == PYTEST and test.startswith(args[-1]):
+            return name
+    raise ValueError(f"{test} is in none of the pytest layers")
+
+
+def run_tests(site: str, tests: List[str], timeout: float) -> Optional[Catch]:
+    """Test files or tests of the pytest layers alone (one pytest process, ``-x``): what failed,
+    or None."""
+    failed = run_layer(site, "pytest", [*PYTEST, *tests], timeout)
+    if failed is not None and failed.test:
+        failed.layer = layer_of(failed.test)
+    elif failed is not None:
+        failed.layer = failed.layer.replace("pytest", "/".join(sorted({layer_of(t) for t in tests})))
+    return failed
 
 
 def run_layers(site: str, timeout: float) -> Optional[Catch]:
@@ -408,8 +424,8 @@ class Sites:
 def check(m: Mutation, sites: Sites) -> Tuple[Optional[Catch], str]:
     """(what caught it, verdict) of one mutation, in a copy of the package of its own: its
     files first; the whole layers only when they pass (after the layers' baseline on the
-    unmutated copy). A catch by its files is a catch of the behaviour layer, which runs them too;
-    ``main`` then runs the catching test on the unmutated package, where it must pass."""
+    unmutated copy). A catch by its files is a catch of their layer, which runs them too; ``main``
+    then runs the catching test on the unmutated package, where it must pass."""
     with sites.lend() as site:
         target = os.path.join(site, "array_vectorize", m.path)
         with open(target, encoding="utf-8") as fh:
@@ -424,7 +440,7 @@ def check(m: Mutation, sites: Sites) -> Tuple[Optional[Catch], str]:
 
         try:
             write(mutated)
-            caught = run_tests(site, [f"behavior/{f}" for f in m.files], sites.timeout) if m.files else None
+            caught = run_tests(site, list(m.files), sites.timeout) if m.files else None
             if caught is None:
                 write(original)
                 broken = sites.baseline(site)
