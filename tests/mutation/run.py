@@ -238,7 +238,7 @@ MUTATIONS: List[Mutation] = [
         "    neg = _either(xp, _either(xp, neg_a, neg_b), _both(xp, a.neg, b.neg))\n    return finish(xp, info, bits, neg)",
         "    return finish(xp, info, bits, None)",
         "uint64-lattice `+` forgets negative results (uint64 instead of int64)",
-        # No behaviour test adds a negative int to a uint64 beyond int64 (tests/behavior misses it).
+        # language/test_constructs.py misses it; the Hypothesis layer's augmented assignments catch it.
         files=("differential/test_hypothesis.py",),
     ),
     Mutation(
