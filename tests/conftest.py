@@ -30,7 +30,8 @@ def _group(item) -> str:
     (`make test-python` runs `-n auto --dist loadgroup`) a group runs on one worker, so each such
     fixture is made once per run, as without xdist."""
     group = ""
-    for defs in item._fixtureinfo.name2fixturedefs.values():
+    info = getattr(item, "_fixtureinfo", None)  # pytest's record of a test function's fixtures
+    for defs in info.name2fixturedefs.values() if info is not None else ():
         for fixturedef in defs:
             if fixturedef.scope not in ("session", "module"):
                 continue
