@@ -405,8 +405,17 @@ def test_ctrl_c_sums_up_what_ran_and_exits_130():
         sys.executable, "-m", "array_vectorize.fuzz", "--seed", "4", "--count", "400", "--backend", "numpy",
         "--jobs", "2", "--progress", "0.001",
     ]
+    def as_at_a_terminal() -> None:
+        # A shell starts a background job (`cmd &` without job control, as CI runners may) with
+        # SIGINT ignored, and a child inherits that: the fuzzer would never see the Ctrl-C. A
+        # terminal's foreground job has SIGINT at its default, as here.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
     # A terminal's Ctrl-C signals the whole foreground process group: the workers too.
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=as_at_a_terminal,
+    )
     try:
         first = proc.stdout.readline()  # the header
         while not first.startswith("progress: "):
