@@ -405,6 +405,7 @@ def test_ctrl_c_sums_up_what_ran_and_exits_130():
         sys.executable, "-m", "array_vectorize.fuzz", "--seed", "4", "--count", "400", "--backend", "numpy",
         "--jobs", "2", "--progress", "0.001",
     ]
+
     def as_at_a_terminal() -> None:
         # A shell starts a background job (`cmd &` without job control, as CI runners may) with
         # SIGINT ignored, and a child inherits that: the fuzzer would never see the Ctrl-C. A
