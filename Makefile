@@ -5,6 +5,11 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check
 
 .DEFAULT_GOAL := help
+
+# CI (CI=true) builds a fresh clone once: incremental compilation's records would only cost there.
+ifeq ($(CI),true)
+export CARGO_INCREMENTAL := 0
+endif
 .PHONY: help venv wheel wheelhouse test-deps demo test test-rust test-python test-torch mutation bench fmt lint clean numpy-table
 
 help: ## Show this list
@@ -42,8 +47,11 @@ demo: wheel ## Set up, then vectorize a function and print its generated source 
 test-rust: ## cargo tests of every compiler stage (no Python needed)
 	cargo test --quiet
 
+# pytest-xdist (test extras): one worker per core; --dist loadgroup keeps the users of a session or
+# module fixture on one worker (tests/conftest.py), so each such fixture is made once;
+# --durations=20 lists the slowest tests in every log (CI's time: docs/testing.md).
 test-python: ## pytest against the installed wheel (run `make test-deps` first)
-	cd tests && ../$(PY) -m pytest -q -p no:cacheprovider
+	cd tests && ../$(PY) -m pytest -q -p no:cacheprovider -n auto --dist loadgroup --durations=20
 
 TORCH_VENV := .venv-torch
 
@@ -54,7 +62,7 @@ test-torch: wheel ## Install PyTorch from PyPI into .venv-torch, then run tests/
 	$(TORCH_VENV)/bin/python -m pip install -q --disable-pip-version-check torch "$$(ls dist/*.whl)[test]"
 	cd tests && ../$(TORCH_VENV)/bin/python -m pytest -q -p no:cacheprovider backends/test_torch.py
 
-mutation: ## Break the runtime helpers and codegen one way at a time; the differential tests must notice (~3 min)
+mutation: ## Break the runtime helpers and codegen one way at a time; the differential tests must notice (a few minutes)
 	$(PY) tests/mutation/run.py
 
 test: test-deps test-rust test-python mutation ## Set up (with the test extras), then run the whole suite

@@ -23,7 +23,7 @@ def client():
         mp.setenv("PYTHONPATH", str(EXAMPLE) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         mp.syspath_prepend(str(EXAMPLE))
         with distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster, distributed.Client(cluster) as c:
             yield c
     sys.modules.pop("main", None)

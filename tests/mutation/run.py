@@ -11,30 +11,43 @@ in order, until one fails (catches the mutation):
 * ``hypothesis``: tests/differential/test_hypothesis.py;
 * ``fuzz``: ``python -m array_vectorize.fuzz`` on two fixed seeds.
 
+Cost: each mutation declares the test files that concern its helper or choice (``files``);
+they run first, alone, in one pytest process stopped at the first failure, so a mutation they
+catch costs that process's start-up and those files' tests (seconds), not the collection of the
+whole layer. The whole layers run, as above, only for a mutation its files do not catch (and then
+once first on the unmutated package). Its files' catch is their layer's own: the layer runs them
+too; at the end the catching tests run once more, on the unmutated package, where they must pass.
+One process per mutation run keeps the patched package isolated; two mutations
+run at once (``--jobs``), each in a copy of the package of its own.
+
 A layer catches a mutation only by a wrong value: its pytest layers run with ``values_only.py``,
 which sets aside a failure of a comparison of generated text, and codegen mutations patch the
 core's output (``_core_patch``), so every path (decorator, hook, wheel) runs the same mutated code
 and the fuzzer's comparison of the static compile's text with the decorator's cannot fire.
 
 ``tests/unit/test_runtime.py`` is deliberately not a layer: the point is whether the differential
-layers see a wrong result. Prints a table (mutation, caught by, verdict) and exits 1 when fewer
-than ``REQUIRED`` of the mutations are caught, or when a mutation no longer applies (its text
-moved: update it here).
+layers see a wrong result. Prints a table (mutation, verdict, the layer and test that caught it)
+and exits 1 when fewer than ``REQUIRED`` of the mutations are caught, when a mutation no longer
+applies (its text moved: update it here), or when the unmutated package fails a layer.
 
-Usage: ``python tests/mutation/run.py [--only NAME]`` (``make mutation``).
+Usage: ``python tests/mutation/run.py [--only NAME] [--jobs N]`` (``make mutation``).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import queue
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -49,10 +62,10 @@ class Mutation:
     old: str
     new: str
     what: str
-    #: A file of tests/behavior (its path below that folder) the behaviour layer runs first (the
-    #: rest after it, as always): for a mutation only that file's forcing reaches, so that
-    #: catching it takes seconds.
-    first: str = ""
+    #: The test files (paths below tests/, each of a pytest layer) that concern the mutated helper
+    #: or choice: run first, alone, stopping at the first failure, so that catching the mutation
+    #: takes seconds. Only when they do not catch it do the whole layers run (see ``check``).
+    files: Tuple[str, ...] = ()
 
 
 def _core_patch(old: str, new: str) -> Tuple[str, str]:
@@ -85,149 +98,173 @@ MUTATIONS: List[Mutation] = [
         "    return xp.where(by_zero, info.scalar(\"i\", 0), xp.floor_divide(a, b1))",
         "    return xp.where(by_zero, info.scalar(\"i\", 0), xp.floor_divide(xp.abs(a), xp.abs(b1)) * xp.sign(a) * xp.sign(b1))",
         "int64 `//` rounds toward zero (the floor sign fix removed)",
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "uint-floordiv-truncates", "runtime/intops.py",
         "    ceil = xp.add(xp.floor_divide(xp.subtract(ma1, 1), mb1), 1)",
         "    ceil = xp.floor_divide(ma1, mb1)",
         "uint64-lattice `//` of opposite signs rounds toward zero",
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "int-vs-nan-compare-flipped", "runtime/compare.py",
         "        return _const(xp, info, x, op == \"ne\")\n    if math.isinf(v):",
         "        return _const(xp, info, x, op != \"ne\")\n    if math.isinf(v):",
         "an int array compared with a NaN float: every comparison but != is true",
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "int64-uint64-equal-through-float", "runtime/compare.py",
         "    if op == \"eq\":\n        return equal(xp, info, ia, ib)",
         "    if op == \"eq\":\n        return xp.astype(a, info.float64) == xp.astype(b, info.float64)",
         "int64 == uint64 compares values rounded through float64",
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "select-float-scalar-as-int", "runtime/select.py",
         "    if \"f\" in kinds or \"F\" in kinds:\n        x, y = _to_float",
         "    if \"f\" in kinds:\n        x, y = _to_float",
         "a select of an int array and a Python float truncates the float (promotion wrong)",
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "checked-pass-keeps-zeros", "runtime/select.py",
         "    return bool(r.all()) and top == top",
         "    return top == top",
         "a maximum/minimum/clip pass is kept with a tie of 0.0 and -0.0 in it (the library's sign)",
+        files=("behavior/numbers/test_min_max_clip.py",),
     ),
     Mutation(
         "checked-pass-keeps-nan", "runtime/select.py",
         "    return bool(r.all()) and top == top",
         "    return bool(r.all())",
         "a maximum/minimum/clip pass is kept with NaN from a bound (CPython keeps x)",
+        files=("behavior/numbers/test_min_max_clip.py",),
     ),
     Mutation(
         "small-clip-tie-takes-the-bound", "runtime/select.py",
         "        copyto(r, lo, where=lo > x)",
         "        copyto(r, lo, where=lo >= x)",
         "a small clip replaces x by an equal lower bound (0.0 for -0.0: CPython's max keeps x)",
+        files=("behavior/numbers/test_min_max_clip.py",),
     ),
     Mutation(
         "small-clip-check-keeps-zeros", "runtime/select.py",
         "    if (_count_nonzero or _numpy_count_nonzero())(r) != r.size:",
         "    if False:",
         "a small clip pass is kept with a tie of 0.0 and -0.0 in it (the library's sign)",
+        files=("behavior/numbers/test_min_max_clip.py",),
     ),
     Mutation(
         "small-clip-check-keeps-nan", "runtime/select.py",
         "    return bool(squares == squares)",
         "    return True",
         "a small clip pass is kept with NaN from a bound (CPython keeps x)",
+        files=("behavior/numbers/test_min_max_clip.py",),
     ),
     Mutation(
         "constant-clip-keeps-the-libraries-tie", "runtime/select.py",
         '                    sys.modules["numpy"].copyto(r, x, where=x == 0.0)',
         "                    pass",
         "a clip to a zero constant keeps the clip loop's pick on a tie of zeros (CPython keeps x)",
+        files=("behavior/numbers/test_min_max_clip.py",),
     ),
     Mutation(
         "own-prologue-ignores-types", "runtime/args.py",
         '        guard = " and ".join(f"type(a{i}) is t{i}" for i in range(len(types))) or "True"',
         '        guard = "True"',
         "a function's own float prologue keeps the plan of the first argument types it saw",
+        files=("behavior/runtime/test_blocked_evaluation.py",),
     ),
     Mutation(
         "threaded-blocks-take-the-first-failure-recorded", "runtime/blocked.py",
         "    failure = min(failures, key=lambda f: f[0])[1]",
         "    failure = failures[0][1]",
         "blocks on several threads: the exception of whichever block failed first in time is raised, not the lowest block's",
+        files=("behavior/runtime/test_blocked_evaluation.py",),
     ),
     Mutation(
         "threaded-blocks-lose-the-callers-errstate", "runtime/blocked.py",
         "pool.submit(contextvars.copy_context().run, fill)",
         "pool.submit(fill)",
         "blocks on worker threads run under NumPy's default errstate, not the caller's",
+        files=("behavior/runtime/test_blocked_evaluation.py",),
     ),
     Mutation(
         "packed-loops-lose-the-lanes-packed-away", "runtime/loops.py",
         "        full[lanes.index] = c",
         "        full[lanes.index[: len(lanes.index) // 2]] = c[: len(lanes.index) // 2] if getattr(c, 'ndim', 0) else c",
         "a packed while loop writes back only the first half of the lanes it still held",
-        first="runtime/test_packed_loops.py",
+        files=("behavior/runtime/test_packed_loops.py",),
     ),
     Mutation(
         "blocked-notes-number-lanes-within-the-block", "runtime/blocked.py",
         "    return lanes[0] + index, lanes[2]",
         "    return index, shape",
         "an exception raised for a lane of a block names the element's place in its block",
+        files=("behavior/runtime/test_blocked_evaluation.py",),
     ),
     Mutation(
         "int-truediv-through-float", "runtime/arith.py",
         "_TWO_53 = 2.0**53",
         "_TWO_53 = 2.0**64",
         "int / int rounds both operands to float64 first (not correctly rounded above 2**53)",
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "int-saturates-wrong-way", "runtime/arith.py",
         "    v = xp.where(t >= TWO_63, info.scalar(\"i\", INT64_MAX), v)",
         "    v = xp.where(t >= TWO_63, info.scalar(\"i\", INT64_MIN), v)",
         "int()/round()/floor() of a float beyond int64 saturates to INT64_MIN",
+        files=("behavior/calls/test_numpy_names.py",),
     ),
     Mutation(
         "half-power-patch-removed", "runtime/arith.py",
         "    if half is False:\n        return result",
         "    if True:\n        return result",
         "the helpers' `x ** 0.5` keeps NumPy's sqrt values for -0.0 and -inf",
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "float-floor-truncates", "runtime/arith.py",
         "        return float_to_int64(xp, info, getattr(xp, op)(xp.where(xp.isnan(a), 0.0, a)))",
         "        return float_to_int64(xp, info, xp.trunc(xp.where(xp.isnan(a), 0.0, a)))",
         "math.floor/ceil of a float array truncates",
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "uint-add-sign-lost", "runtime/intops.py",
         "    neg = _either(xp, _either(xp, neg_a, neg_b), _both(xp, a.neg, b.neg))\n    return finish(xp, info, bits, neg)",
         "    return finish(xp, info, bits, None)",
         "uint64-lattice `+` forgets negative results (uint64 instead of int64)",
+        # language/test_constructs.py misses it; the Hypothesis layer's augmented assignments catch it.
+        files=("differential/test_hypothesis.py",),
     ),
     Mutation(
         "codegen-min-tie-order", "__init__.py", *_core_patch('"lt"', '"le"'),
         "codegen: the helpers' `<` emitted as `<=` (min/max keep the last of equal arguments)",
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "codegen-fast-le-as-lt", "__init__.py", *_core_patch(" <= ", " < "),
         "codegen: the fast path's `<=` emitted as `<`",
+        files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
         "codegen-int-mod-mask-is-the-divisor", "__init__.py", *_core_patch(" & 3 == 0", " & 4 == 0"),
         "codegen: the int body's `y % 4 == 0` as a mask by the divisor, not the divisor less one",
-        first="numbers/test_int_body.py",
+        files=("behavior/numbers/test_int_body.py",),
     ),
     Mutation(
         "codegen-int-mod-quotient-off-by-one", "__init__.py", *_core_patch(" // 100 * 100", " // 100 * 99"),
         "codegen: the int body's `y % 100` from the quotient multiplied by the wrong constant",
-        first="numbers/test_int_body.py",
+        files=("behavior/numbers/test_int_body.py",),
     ),
     Mutation(
         "codegen-floor-as-trunc", "__init__.py", *_core_patch("xp.floor(", "xp.trunc("),
         "codegen: `math.floor` of a float emitted as `xp.trunc`",
+        files=("behavior/calls/test_numpy_calls.py",),
     ),
     # The D17 helpers (docs/semantics.md's D17 table), each within its documented bound of
     # CPython's `math` or exact: a break beyond the bound must show as a wrong value.
@@ -236,63 +273,64 @@ MUTATIONS: List[Mutation] = [
         "    h = split(a)\n",
         "    h = a\n",
         "erf/erfc: exp(-x*x) without the exact split of x*x (erfc(12.3) 17 ulps off, erfc(25.26) 465)",
-        first="calls/test_special_calls.py",
+        files=("behavior/calls/test_special_calls.py",),
     ),
     Mutation(
         "special-erf-scaled", "runtime/special.py",
         "xp.copysign(1.0 - tail, x)",
         "xp.copysign((1.0 - tail) * 1.01, x)",
         "erf beyond |x| = 0.5 scaled by 1.01",
-        first="calls/test_special_calls.py",
+        files=("behavior/calls/test_special_calls.py",),
     ),
     Mutation(
         "special-erfc-scaled", "runtime/special.py",
         "xp.where(x < 0.0, 2.0 - tail, tail))",
         "xp.where(x < 0.0, 2.0 - tail, tail * 1.01))",
         "erfc of x >= 0.5 scaled by 1.01",
-        first="calls/test_special_calls.py",
+        files=("behavior/calls/test_special_calls.py",),
     ),
     Mutation(
         "special-gamma-power-through-exp-log", "runtime/special.py",
         "    b = xp.pow(a, (a - 0.5) * 0.5)",
         "    b = xp.exp(xp.log(a) * ((a - 0.5) * 0.5))",
         "gamma: Stirling's a ** ((a - 0.5) / 2) as exp(log(a) * ...), whose error grows with a (hundreds of ulps near 171)",
-        first="calls/test_special_calls.py",
+        files=("behavior/calls/test_special_calls.py",),
     ),
     Mutation(
         "special-lgamma-small-piece-too-wide", "runtime/special.py",
         "    result = xp.where(a < 1e-20, -xp.log(safe), result)",
         "    result = xp.where(a < 1e-8, -xp.log(safe), result)",
         "lgamma: -log|x| used up to |x| < 1e-8, where it drops Euler's constant times x",
-        first="calls/test_special_calls.py",
+        files=("behavior/calls/test_special_calls.py",),
     ),
     Mutation(
         "fsum-tie-ignores-the-next-partial", "runtime/special_exact.py",
         "    return xp.where(xp.logical_and(same_sign, up - hi == twice), up, hi)",
         "    return hi",
         "fsum: a half-way rounding error always rounds to even, whatever the partial below says (fsum((1.0, 2**-53, 2**-106)))",
-        first="calls/test_special_calls.py",
+        files=("behavior/calls/test_special_calls.py",),
     ),
     Mutation(
         "isclose-abs-tol-exclusive", "runtime/special_exact.py",
         "        near = xp.logical_or(near, diff <= tol_abs)",
         "        near = xp.logical_or(near, diff < tol_abs)",
         "isclose: a difference exactly equal to abs_tol is not close",
-        first="calls/test_special_calls.py",
+        files=("behavior/calls/test_special_calls.py",),
     ),
     Mutation(
         "isclose-rel-tol-exclusive", "runtime/special_exact.py",
         "        near = xp.logical_or(diff <= xp.abs(rel * b), diff <= xp.abs(rel * a))",
         "        near = xp.logical_or(diff < xp.abs(rel * b), diff < xp.abs(rel * a))",
         "isclose: a difference exactly rel_tol times the larger magnitude is not close",
-        first="calls/test_special_calls.py",
+        files=("behavior/calls/test_special_calls.py",),
     ),
 ]
 
+PYTEST = ["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "values_only"]
 LAYERS = [
-    ("behaviour", ["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "values_only", "behavior"]),
-    ("golden", ["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "values_only", "golden"]),
-    ("hypothesis", ["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "values_only", "differential/test_hypothesis.py"]),
+    ("behaviour", [*PYTEST, "behavior"]),
+    ("golden", [*PYTEST, "golden"]),
+    ("hypothesis", [*PYTEST, "differential/test_hypothesis.py"]),
     ("fuzz", ["-m", "array_vectorize.fuzz", "--seed", "101", "--count", "150", "--jobs", "2", "--no-minimize", "--max-reports", "1", "--skip-open-bugs"]),
     ("fuzz", ["-m", "array_vectorize.fuzz", "--seed", "202", "--count", "150", "--jobs", "2", "--no-minimize", "--max-reports", "1", "--skip-open-bugs"]),
 ]
@@ -304,68 +342,166 @@ def installed_package() -> str:
     return os.path.dirname(os.path.abspath(array_vectorize.__file__))
 
 
-def run_layers(site: str, timeout: float, first: str = "") -> Optional[str]:
-    """The first layer that fails with the package in ``site``, or None. ``first``: a behaviour
-    file run before the rest of its layer (pytest collects a path given twice once)."""
+def _failed_test(output: str) -> str:
+    """The first failing test pytest's summary names (``-ra``), or ""."""
+    for line in output.splitlines():
+        for outcome in ("FAILED ", "ERROR "):
+            if line.startswith(outcome):
+                return line[len(outcome) :].split(" - ")[0]
+    return ""
+
+
+@dataclass
+class Catch:
+    layer: str
+    test: str = ""  # pytest's id of the failing test, where a pytest layer names one
+
+    def __str__(self) -> str:
+        return f"{self.layer}: {self.test}" if self.test else self.layer
+
+
+def run_layer(site: str, name: str, args: List[str], timeout: float) -> Optional[Catch]:
+    """None when the layer passes with the package in ``site``; else what failed."""
     plugin = os.path.join(TESTS, "mutation")  # values_only.py
     path = os.pathsep.join([site, plugin, os.environ.get("PYTHONPATH", "")])
     env = dict(os.environ, PYTHONPATH=path, PYTHONDONTWRITEBYTECODE="1")
+    try:
+        done = subprocess.run([sys.executable, *args], cwd=TESTS, env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return Catch(f"{name} (timeout)")
+    return None if done.returncode == 0 else Catch(name, _failed_test(done.stdout))
+
+
+def layer_of(test: str) -> str:
+    """The pytest layer a test file or test id belongs to."""
     for name, args in LAYERS:
-        if name == "behaviour" and first:
-            args = [*args[:-1], f"behavior/{first}", args[-1]]
-        try:
-            done = subprocess.run([sys.executable, *args], cwd=TESTS, env=env, capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return f"{name} (timeout)"
-        if done.returncode != 0:
+        if args[: len(PYTEST)] == PYTEST and test.startswith(args[-1]):
             return name
+    raise ValueError(f"{test} is in none of the pytest layers")
+
+
+def run_tests(site: str, tests: List[str], timeout: float) -> Optional[Catch]:
+    """Test files or tests of the pytest layers alone (one pytest process, ``-x``): what failed,
+    or None."""
+    failed = run_layer(site, "pytest", [*PYTEST, *tests], timeout)
+    if failed is not None and failed.test:
+        failed.layer = layer_of(failed.test)
+    elif failed is not None:
+        failed.layer = failed.layer.replace("pytest", "/".join(sorted({layer_of(t) for t in tests})))
+    return failed
+
+
+def run_layers(site: str, timeout: float) -> Optional[Catch]:
+    """The layers in order until one fails: what failed, or None."""
+    for name, args in LAYERS:
+        failed = run_layer(site, name, args, timeout)
+        if failed is not None:
+            return failed
     return None
+
+
+class Sites:
+    """Copies of the installed package, one per worker, each lent to one mutation at a time. The
+    whole layers' run on the unmutated package (the baseline a fallback needs) is made at most
+    once, by the first mutation its files do not catch."""
+
+    def __init__(self, package: str, work: str, jobs: int, timeout: float):
+        self.free: "queue.Queue[str]" = queue.Queue()
+        for i in range(jobs):
+            site = os.path.join(work, f"site{i}")
+            shutil.copytree(package, os.path.join(site, "array_vectorize"), ignore=shutil.ignore_patterns("__pycache__"))
+            self.free.put(site)
+        self.timeout = timeout
+        self._baseline_lock = threading.Lock()
+        self._baseline: Optional[Tuple[Optional[Catch]]] = None
+
+    @contextmanager
+    def lend(self) -> Iterator[str]:
+        site = self.free.get()
+        try:
+            yield site
+        finally:
+            self.free.put(site)
+
+    def baseline(self, site: str) -> Optional[Catch]:
+        """What the whole layers fail on the unmutated package in ``site`` (None: they pass)."""
+        with self._baseline_lock:
+            if self._baseline is None:
+                self._baseline = (run_layers(site, self.timeout),)
+            return self._baseline[0]
+
+
+def check(m: Mutation, sites: Sites) -> Tuple[Optional[Catch], str]:
+    """(what caught it, verdict) of one mutation, in a copy of the package of its own: its
+    files first; the whole layers only when they pass (after the layers' baseline on the
+    unmutated copy). A catch by its files is a catch of their layer, which runs them too; ``main``
+    then runs the catching test on the unmutated package, where it must pass."""
+    with sites.lend() as site:
+        target = os.path.join(site, "array_vectorize", m.path)
+        with open(target, encoding="utf-8") as fh:
+            original = fh.read()
+        if m.old and original.count(m.old) != 1:
+            return None, "STALE (text not found once)"
+        mutated = original.replace(m.old, m.new) if m.old else original + m.new
+
+        def write(text: str) -> None:
+            with open(target, "w", encoding="utf-8") as fh:
+                fh.write(text)
+
+        try:
+            write(mutated)
+            caught = run_tests(site, list(m.files), sites.timeout) if m.files else None
+            if caught is None:
+                write(original)
+                broken = sites.baseline(site)
+                if broken is not None:
+                    return None, f"BASELINE (the unmutated package fails {broken})"
+                write(mutated)
+                caught = run_layers(site, sites.timeout)
+        finally:
+            write(original)
+        return caught, "caught" if caught else "MISSED"
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", help="run only this mutation (repeatable)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per layer run")
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="mutations checked at once (default: 2, or 1 on one core)")
     args = parser.parse_args(argv)
     package = installed_package()
     chosen = [m for m in MUTATIONS if not args.only or m.name in args.only]
     work = tempfile.mkdtemp(prefix="array-vectorize-mutation-")
-    site = os.path.join(work, "site")
-    copy = os.path.join(site, "array_vectorize")
-    rows = []
     started = time.monotonic()
     try:
-        shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
-        baseline = run_layers(site, args.timeout)
-        if baseline is not None:
-            print(f"the unmutated package already fails the {baseline} layer: fix that first")
+        sites = Sites(package, work, max(1, args.jobs), args.timeout)
+
+        def one(m: Mutation) -> Tuple[str, Optional[Catch], str, str]:
+            begun = time.monotonic()
+            caught, verdict = check(m, sites)
+            print(f"  {m.name}: {caught if caught else verdict} ({time.monotonic() - begun:.0f} s)", flush=True)
+            return m.name, caught, verdict, m.what
+
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            rows = list(pool.map(one, chosen))
+        # A catch counts only if the catching test passes on the unmutated package (one process
+        # for them all; the whole layers' catches had their baseline before).
+        witnesses = sorted({c.test for _, c, _, _ in rows if c is not None and c.test})
+        with sites.lend() as site:
+            broken = run_tests(site, witnesses, args.timeout) if witnesses else None
+        if broken is not None:
+            print(f"the unmutated package already fails {broken}: fix that first")
             return 2
-        for m in chosen:
-            target = os.path.join(copy, m.path)
-            with open(target, encoding="utf-8") as fh:
-                original = fh.read()
-            if m.old and original.count(m.old) != 1:
-                rows.append((m.name, "-", "STALE (text not found once)", m.what))
-                continue
-            try:
-                with open(target, "w", encoding="utf-8") as fh:
-                    fh.write(original.replace(m.old, m.new) if m.old else original + m.new)
-                caught = run_layers(site, args.timeout, m.first)
-            finally:
-                with open(target, "w", encoding="utf-8") as fh:
-                    fh.write(original)
-            rows.append((m.name, caught or "-", "caught" if caught else "MISSED", m.what))
-            print(f"  {m.name}: {caught or 'missed'}", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     width = max(len(r[0]) for r in rows) if rows else 10
-    print(f"\n{'mutation':{width}}  {'caught by':11}  verdict  what")
-    for name, layer, verdict, what in rows:
-        print(f"{name:{width}}  {layer:11}  {verdict:7}  {what}")
-    caught = sum(1 for r in rows if r[2] == "caught")
-    stale = sum(1 for r in rows if r[2].startswith("STALE"))
-    print(f"\ncaught {caught} of {len(rows)} end to end ({time.monotonic() - started:.0f} s)")
-    return 0 if not stale and caught >= REQUIRED * len(rows) else 1
+    print(f"\n{'mutation':{width}}  verdict  caught by (layer: first failing test)\n{'':{width}}  what")
+    for name, caught, verdict, what in rows:
+        print(f"{name:{width}}  {verdict:7}  {caught or '-'}\n{'':{width}}  {what}")
+    n_caught = sum(1 for r in rows if r[2] == "caught")
+    failed = sum(1 for r in rows if r[2].startswith(("STALE", "BASELINE")))
+    print(f"\ncaught {n_caught} of {len(rows)} end to end ({time.monotonic() - started:.0f} s)")
+    return 0 if not failed and n_caught >= REQUIRED * len(rows) else 1
 
 
 if __name__ == "__main__":

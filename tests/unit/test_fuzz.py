@@ -401,8 +401,16 @@ def test_progress_lines_come_without_verbose_and_the_totals_stay_last():
 def test_ctrl_c_sums_up_what_ran_and_exits_130():
     import signal
 
+    # A shell starts a background job (`cmd &` without job control, as CI runners may) with SIGINT
+    # ignored, and a child inherits that: the fuzzer would never see the Ctrl-C. A terminal's
+    # foreground job has SIGINT at its default, as the fuzzer has here. (Not a preexec_fn: a fork
+    # of this process, which may have imported JAX's threads, is what JAX warns against.)
+    as_at_a_terminal = (
+        "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "runpy.run_module('array_vectorize.fuzz', run_name='__main__', alter_sys=True)"
+    )
     args = [
-        sys.executable, "-m", "array_vectorize.fuzz", "--seed", "4", "--count", "400", "--backend", "numpy",
+        sys.executable, "-c", as_at_a_terminal, "--seed", "4", "--count", "400", "--backend", "numpy",
         "--jobs", "2", "--progress", "0.001",
     ]
     # A terminal's Ctrl-C signals the whole foreground process group: the workers too.
