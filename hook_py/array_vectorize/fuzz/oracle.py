@@ -279,6 +279,13 @@ def _try_mark(exc: BaseException) -> None:
     exc.__dict__["fuzz_in_try"] = True
 
 
+def _isinstance(x: Any, types: Any) -> bool:
+    """``isinstance`` where the program's ``int`` is ``ieee_int`` (D3's conversion): the builtin."""
+    if isinstance(types, tuple):
+        return isinstance(x, tuple(int if t is ieee_int else t for t in types))
+    return isinstance(x, int if types is ieee_int else types)
+
+
 class Evaluator:
     """CPython on one program, with the IEEE values of D3 where it raises (module docstring).
     ``resolve`` turns an argument that names an object of the module (an Enum member,
@@ -296,6 +303,7 @@ class Evaluator:
             "_try_enter": _try_enter, "_try_leave": _try_leave, "_try_mark": _try_mark,
             "_wide_add": _wide_add, "_wide_sub": _wide_sub, "_wide_mul": _wide_mul, "_wide": _wide,
             "abs": lambda x: _wide(abs(x)),
+            "isinstance": _isinstance,
         }
         exec(compile(tree, path, "exec"), ns)  # noqa: S102 - the fuzzer's own program
         self.namespace = ns

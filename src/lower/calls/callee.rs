@@ -74,6 +74,8 @@ struct Outer {
     values: FunctionValues,
     /// The lanes the callers of the helpers being inlined bring (D19, D23): values of `f`.
     callers: Vec<crate::lower::calls::elementwise::scalar_call::CallerLanes>,
+    /// The recursive levels being inlined in `f` (D19), counted in `f`'s values.
+    levels: crate::lower::calls::elementwise::recursion::LevelsAside,
 }
 
 impl Lowerer<'_> {
@@ -301,6 +303,7 @@ impl Lowerer<'_> {
             loops: self.loops.set_aside(),
             values: self.values.set_aside(),
             callers: std::mem::take(&mut self.calls.recursion.callers),
+            levels: self.set_aside_levels(),
         }
     }
 
@@ -313,6 +316,7 @@ impl Lowerer<'_> {
         self.loops.restore(outer.loops);
         self.values.restore(outer.values);
         self.calls.recursion.callers = outer.callers;
+        self.restore_levels(outer.levels);
         std::mem::replace(&mut self.f, outer.f)
     }
 
