@@ -16,8 +16,8 @@ from array_vectorize.fuzz.inputs import make_columns
 N = 600
 
 #: Issue 26: local lists and dicts, append loops, recursion, elif chains without else, formatted
-#: raise messages, isinstance guards; issue 27: NumPy names imported by name, the module under
-#: another alias; issue 28: integer constants beyond 64 bits. Feature -> (least share, form).
+#: raise messages, isinstance guards; issue 27: NumPy names imported by name, NumPy and math
+#: under another alias; issue 28: integer constants beyond 64 bits. Feature -> (least share, form).
 CONSTRUCTS = {
     "local_list": (0.03, r"\n\s+[lq]\d+ = [\[(]"),
     "local_dict": (0.02, r"\n\s+d\d+ = \{0: "),
@@ -25,10 +25,15 @@ CONSTRUCTS = {
     "recursion": (0.15, r"\ndef (r\d+)\((.|\n)*\n\s+return .*\b\1\("),
     "recursion_self": (0.04, r"\ndef f\((.|\n)*\n\s+return .*\bf\("),
     "elif_unbound": (0.03, r"\n(\s+)if .*:\n\s+(u\d+) = .*\n\1elif .*:\n\s+\2 = .*\n(\1elif .*:\n\s+\2 = .*\n)?\1v\d+ = \2 \*"),
-    "message_format": (0.02, r"raise \w+\((MSG\d (%|\.format)|f\"\w+=\{\w+[:!]|LimitError)"),
+    "message_format": (
+        0.02,
+        r"(raise (ValueError|ArithmeticError)\(|assert .*, )"
+        r"(MSG\d( %|\.format)|f\"\w+=\{\w+[:!]|\"\w+=\" \+ str\(|\"%s: %\.4g\" %)|raise LimitError\(\"",
+    ),
     "isinstance_guard": (0.06, r"\n    if (not )?isinstance\(p\d, (int|float|bool|\(int, float\)|\(bool, float\))\)"),
     "numpy_by_name": (0.01, r"\nfrom numpy import \w+"),
     "numpy_alias": (0.015, r"\nimport numpy as xnp\n(.|\n)*\bxnp\.\w+\("),
+    "math_alias": (0.1, r"^import math as pymath\n(?!(.|\n)*(?<![\w.])math\.)(.|\n)*\bpymath\.\w+"),
 }
 #: A power of int constants past 64 bits (grammar_expressions.py, ``big_literals``; a literal
 #: that large is refused at decoration, docs/semantics.md item 17).

@@ -41,7 +41,7 @@ from .grammar_calls import ENUM_CLASS, CallGrammar
 from .grammar_containers import CONTAINER_FEATURES, ContainerGrammar
 from .grammar_env import Callee, Env
 from .grammar_expressions import EXACT_MATH, FLOOR_MATH, PRED_MATH, TRANSCENDENTAL, ExpressionGrammar
-from .grammar_names import respell
+from .grammar_names import respell, respell_math
 from .grammar_raise import USER_EXCEPTION, RaisingGrammar
 from .grammar_recursion import RecursionGrammar
 from .grammar_statements import StatementGrammar
@@ -68,6 +68,8 @@ FEATURES = (
     "protect_domains",
     # NumPy's spelling (grammar_names.py), decided by a hash of the text of a program with numpy_calls.
     "numpy_alias", "numpy_by_name", "numpy_as",
+    # The math module under another name (grammar_names.py), decided by a hash of the text.
+    "math_alias",
     # D19, D21 (grammar_recursion.py); drawn from a stream of their own.
     "recursion", "recursion_self", "recursion_raise", "message_format", "exception_init",
     # D22 (grammar_types.py); drawn from a stream of their own.
@@ -303,6 +305,10 @@ class Generator(
             self.lines, spelling = respell(self.lines, self.exclude)
             if spelling:
                 self.used.add(spelling)
+        # Issue 27: the math module under another name (grammar_names.py), by a hash.
+        self.lines, aliased = respell_math(self.lines, self.exclude)
+        if aliased:
+            self.used.add("math_alias")
         source = "\n".join(self.lines) + "\n"
         nan_on_raise = bool(self.used & {"raise", "assert", "validator", "try"}) and self.ext_on("nan_on_raise", 0.3)
         if nan_on_raise:

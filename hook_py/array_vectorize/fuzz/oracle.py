@@ -36,6 +36,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 
+from .grammar_names import unalias_math
 from .oracle_calls import special_math
 from .oracle_ieee import (  # noqa: F401 - model.py reads some as oracle.<name>
     EXACT_CONVERSIONS,
@@ -294,7 +295,7 @@ class Evaluator:
     def __init__(self, source: str, path: str, entry: str = "f") -> None:
         from .oracle_calls import NumpyShim
 
-        tree = _IEEE(entry).visit(ast.parse(source))
+        tree = _IEEE(entry).visit(unalias_math(ast.parse(source)))
         ast.fix_missing_locations(tree)
         ns: Dict[str, Any] = {
             "__name__": "array_vectorize_fuzz_oracle", "math": IEEE_MATH, "int": ieee_int, "round": ieee_round,
