@@ -23,7 +23,26 @@ SETTLEMENT = (
 )
 
 
+#: Helpers that call the next twice, 24 deep: past the inlining budget, so they are lowered out
+#: of line and `f` calls them (`call @k` in the IR, which the fuzz model does not read).
+FAN_OUT = "".join(f"def h{i}(x):\n    return h{i + 1}(x) + h{i + 1}(x)\n\n" for i in range(23)) + (
+    "def h23(x):\n    return x * 2 if x > 1 else x\n\n"
+)
+
 CASES = [
+    # ---- found by seed 650001 #288 (branch fuzzfix, after the fix of 550009 #751) ----
+    case(
+        # Item 8: `f` returns an int on some elements and a float on others, so its result is one
+        # float64 array; the core leaves its kind to the call ("num": the helpers' body), and the
+        # model, which reads no out-of-line helper's `call`, could not say the result is float,
+        # so the check compared CPython's ints with the float64 result as ints. Fixed: a result
+        # left to the call is float64 where CPython returns a float on some element (check.py).
+        "model-result-left-to-the-call-through-an-out-of-line-helper",
+        FAN_OUT + "def f(p0, p1):\n    if p0 > 0.0:\n        return h0(p1)\n    return 0.5\n",
+        [Column(F, [1.0, -1.0, 2.0]), Column(I, [3, 4, -5])],
+        "fuzz check: an int element of a result held as float64 (item 8) where the model cannot read a `call`",
+        owner="fuzz check (fuzz/check.py)",
+    ),
     # ---- found by fuzz campaign 60 (seed 550009 #751, main at efd058d) ----
     case(
         # The compiler panicked at decoration ("attempt to subtract with overflow", an

@@ -447,7 +447,12 @@ def _compare_values(
         result.failures.append(
             Failure("mismatch", where, dtype=dtype, detail=f"every return is a bool, but the result dtype is {dtype}", exc_type="dtype")
         )
-    float_result = nan_mode or explainer.float_result()
+    # Item 8 across the call's elements: a result whose kind the core leaves to the call ("num")
+    # is one float64 array where CPython returns a float on some element, which the model cannot
+    # always say (an out-of-line helper's `call`, seed 650001 #288).
+    float_result = nan_mode or explainer.float_result() or (
+        explainer.ret_kind == "num" and any(isinstance(e, oracle.Ok) and type(e.value) is float for e in expected)
+    )
     for lane in range(n):
         e = expected[lane]
         if isinstance(e, oracle.Skip):
