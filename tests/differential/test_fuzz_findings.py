@@ -30,6 +30,76 @@ FAN_OUT = "".join(f"def h{i}(x):\n    return h{i + 1}(x) + h{i + 1}(x)\n\n" for 
 )
 
 CASES = [
+    # ---- found by seed 650003 #1803 (branch fuzzfix, after the fix of 550009 #751) ----
+    case(
+        # The compiler panicked in codegen ("index out of bounds: the len is 2 but the index is
+        # 3"): a helper lowered out of line (the while loops' calls of `h0`, `h1` and the mutual
+        # recursion of `r0` and `r1` pass the inlining budget) held a residue (D19), which names
+        # the scalar original by the index of a hidden parameter of the function compiled, past
+        # the helper's own parameters. Fixed: such a helper is inlined instead
+        # (src/lower/calls/callee.rs, `reads_hidden`). Trimmed of the module names `f` never reads.
+        "compiler-residue-in-a-helper-lowered-out-of-line",
+        'import math\n'
+        'K0 = 3.0\n'
+        '\n'
+        'def r0(a, n):\n'
+        '    if not 0.0 < n <= 12.0:\n'
+        '        return -(0.5 - a)\n'
+        '    return r1(0.5 * -2.0, n - 1)\n'
+        '\n'
+        'def r1(a, n):\n'
+        '    if n > 6.0:\n'
+        '        return r0(a * 1.5, n - 1) + 2\n'
+        '    return n - r0(a, n - 1)\n'
+        'L1 = lambda a, b: (a - -3) * (a if b else a)\n'
+        '\n'
+        'def h0(a, b):\n'
+        '    v1 = a\n'
+        '    return ((2 or False) + r0(v1, 0.25), 3.0 + v1 > (not a), (v1 and K0 and b) != a == +a >= 9223372036854775807 + 5)\n'
+        '\n'
+        'def h1(a, b, c):\n'
+        '    v2 = a\n'
+        '    v3 = L1(-1.0, 2 ** 70 if c else c) * (c + (7 - v2))\n'
+        '    if 0.0 != (v2 - v3) * L1(v3, b):\n'
+        '        if abs(c) == b:\n'
+        '            v4 = -1\n'
+        '        elif (v2 >= b) - L1(v3, 1.5):\n'
+        '            b, c = (c, 1e+300 + 1 if -0.5 <= v2 and 9007199254740993 > c and (-2 < v2) else abs(a))\n'
+        '    else:\n'
+        '        v5 = b\n'
+        '        return (1.0 * 2.0 + v3, -b < +4, 0.5)\n'
+        '    v6 = 3.0\n'
+        '    return (+(v3 if v3 != v3 else b), b - (3.0 + 1), r1(c, v2) < (not c) <= (a if K0 >= a else -0.5))\n'
+        '\n'
+        'def f(p0, p1, p2):\n'
+        '    if 0.0 < p1 <= 6.0:\n'
+        '        return p0 + f(p0, p1 - 1, p2)\n'
+        '    w7 = 0\n'
+        '    while True:\n'
+        '        w7 += 1\n'
+        '        if w7 > 1:\n'
+        '            break\n'
+        '        w8 = 0\n'
+        '        while w8 < 4:\n'
+        '            w8 += 1\n'
+        '            v9, v10, v11 = h1(0.0 - 1 + (p0 - 1e+300), abs(0.25 - 0.5), abs(w8) + w8 * 1)\n'
+        '            if bool(p2 - (v11 and v10)):\n'
+        '                v12, v13, v14 = h1(abs(K0 + p2), r1(w8, p0 * 0), v11 * (p1 or math.pi))\n'
+        '                if max(abs(1.0), -2 if v12 > w8 else v10) != (r1(v14, v14) and min(v9, v14)):\n'
+        '                    continue\n'
+        '                v15, v16, v17 = h0(-(10.0 + K0), r1(w7, v11) if w8 <= w7 else abs(p1))\n'
+        '                b18 = bool(max(v11, w7 - -1))\n'
+        '            elif not -1.0 - w8 < p2:\n'
+        '                v19, v20, v21 = h0(+-0.0 + L1(4, p0), min(7 - p0, 1.0 * -3, p0 and w8))\n'
+        '            else:\n'
+        '                v11 = -3 - v11 - (p1 + -2) if (p2 + w7) * max(9223372036854775807, 1e-300) else -3 != K0\n'
+        '            v9 = abs(max(v11, math.nan)) * (p2 * v10 * (p1 if 0.1 else v9))\n'
+        '            v22 = K0 * v10\n'
+        '    p2 = p0\n'
+        '    return +(1.5 * p1) != r1(L1(p1, 2.5), p0)\n',
+        [Column(F, [2.953055918240798, 0.5, -1.0]), Column(I, [-6, 3, 0]), Column(I, [8, 1, -2])],
+        "the compiler panics: index out of bounds in isel's scalar_fn",
+    ),
     # ---- found by seed 650001 #288 (branch fuzzfix, after the fix of 550009 #751) ----
     case(
         # Item 8: `f` returns an int on some elements and a float on others, so its result is one
