@@ -436,17 +436,6 @@ def stock_check(level, reorder):
     return level + count
 
 
-def test_item37_a_message_formats_an_int_held_as_float_as_a_float():
-    # Item 37: `count` is one float64 array (item 8), so the message of element 0 shows 0.0
-    # where CPython's element loop shows the int 0.
-    with pytest.raises(ValueError) as cpython:
-        stock_check(-1.0, True)
-    assert cpython.value.args == ("count=0",)
-    with pytest.raises(ValueError) as info:
-        vectorize(stock_check)(np.array([-1.0, 3.0]), np.array([True, False]))
-    assert info.value.args == ("count=0.0",)
-
-
 def stock_check_padded(level, reorder):
     count = 0 if reorder else 2.5
     if level < 0:
@@ -454,14 +443,23 @@ def stock_check_padded(level, reorder):
     return level + count
 
 
-def test_item37_a_format_spec_formats_the_float_the_array_holds():
-    # Item 37 through a width spec (fuzz finding 530104 #224): the float is padded, not the int.
+@pytest.mark.parametrize(
+    "fn, cpython_args, vectorized_args",
+    [
+        (stock_check, ("count=0",), ("count=0.0",)),
+        # Through a width spec (fuzz finding 530104 #224): the float is padded, not the int.
+        (stock_check_padded, ("count=     0|",), ("count=   0.0|",)),
+    ],
+)
+def test_item37_a_message_formats_an_int_held_as_float_as_a_float(fn, cpython_args, vectorized_args):
+    # Item 37: `count` is one float64 array (item 8), so the message of element 0 shows 0.0
+    # where CPython's element loop shows the int 0.
     with pytest.raises(ValueError) as cpython:
-        stock_check_padded(-1.0, True)
-    assert cpython.value.args == ("count=     0|",)
+        fn(-1.0, True)
+    assert cpython.value.args == cpython_args
     with pytest.raises(ValueError) as info:
-        vectorize(stock_check_padded)(np.array([-1.0, 3.0]), np.array([True, False]))
-    assert info.value.args == ("count=   0.0|",)
+        vectorize(fn)(np.array([-1.0, 3.0]), np.array([True, False]))
+    assert info.value.args == vectorized_args
 
 
 def flag_check(level, big):
