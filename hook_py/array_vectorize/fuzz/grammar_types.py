@@ -2,8 +2,9 @@
 ``isinstance_guard``), drawn from a random stream of their own (``self.type_rng``): a program
 that draws none is the program its seed gave before they existed.
 
-At the top of ``f`` (unless ``f`` calls itself), on a numeric parameter (the compiler decides the test once per call from
-the argument's dtype, or a Python scalar's type; a bool element is an ``int`` too), one or two of:
+At the top of ``f`` (unless ``f`` calls itself), on a numeric parameter (the compiler decides
+the test once per call from the argument's dtype, or a Python scalar's type; a bool element is an
+``int`` too), one or two of:
 
 * a validation, ``if not isinstance(p0, (int, float)) or p0 != p0:`` then
   ``raise ValueError(f"p0={p0} is not a number")``: never for its type, on NaN lanes for its value;
