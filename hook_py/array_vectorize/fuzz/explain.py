@@ -272,7 +272,7 @@ class Explainer:
         for lane, c in enumerate(m.raise_codes):
             site = m.sites.get(int(c)) if c and c is not model.POISON else None
             out.append(None if site is None else (c, [
-                m.env[r].lanes[lane] if len(m.env[r].lanes) > lane else m.env[r].lanes[0] for r in site[1]
+                m.env[r].lanes[lane] if len(m.env[r].lanes) > lane else m.env[r].lanes[0] for r in site.refs
             ]))
         return out
 

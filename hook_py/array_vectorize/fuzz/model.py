@@ -26,10 +26,11 @@ vectorized code compared with itself.
 
 from __future__ import annotations
 
+import ast
 import builtins
+import functools
 import math
 import operator
-import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -37,7 +38,7 @@ import numpy as np
 
 from ..runtime.special import SPECIAL_HELPERS
 from . import oracle
-from .irtext import If, IrFunction, Let, Loop, Merge, const, read  # noqa: F401 - Merge: a node of the body
+from .irtext import If, IrFunction, Let, Loop, Merge, Site, const, read  # noqa: F401 - Merge: a node of the body
 
 INT64_MIN = oracle.INT64_MIN
 INT64_END = oracle.INT64_END
@@ -102,18 +103,60 @@ _ROUNDING = {"floor": np.floor, "ceil": np.ceil, "trunc": np.trunc}
 _SCALAR_PREFIX = "_vec_scalar_"
 #: The runtime helper of a raise site whose exception is the callee's, built again on the lane
 #: (D19, D23; ``ir::RERUN_HELPER``).
-_RERUN = "_vec_rerun("
+_RERUN = "_vec_rerun"
 
 
-def _rerun_callee(expr: str) -> Optional[str]:
-    """The global named in a raise site ``_vec_rerun(name, _vec_a0, ...)`` (D19), else None."""
-    if not (expr.startswith(_RERUN) and expr.endswith(")")):
-        return None
-    name, sep, _ = expr[len(_RERUN) :].partition(", ")
-    return name if sep and name.isidentifier() else None
+@dataclass(frozen=True)
+class _Site:
+    """A raise site (D11) as the model reads it: its Python expression parsed by Python's own
+    parser (``ast``), never searched as text. One of three forms:
 
-#: The operands of a numeric raise site of a ``try`` body (src/lower/exceptions/try_stmt.rs).
-_NUMERIC_SITE = re.compile(r"\b_[ab]\d*\b")
+    * ``rerun``: ``_vec_rerun(_vec_scalar_g, _vec_a0, ...)``, the global of a residue's scalar
+      original called again on the lane (D19, D23);
+    * ``operation``: a numeric error of a ``try`` body (src/lower/exceptions/try_stmt.rs), the
+      operation itself on the operands the core binds: ``_a // _b``, ``int(_a)``,
+      ``__import__('math').log(_a0)``;
+    * written: a ``raise`` or ``assert`` as the source writes it; ``written`` is the class it
+      names (``ValueError(...)``, a bare ``AssertionError``), None for another expression."""
+
+    expr: str
+    names: List[str]  # the names the core binds, in the order of ``refs``
+    refs: List[int]
+    tree: Optional[ast.expr]  # None: not an expression this Python parses
+    rerun: Optional[str] = None
+    operation: bool = False
+    written: Optional[str] = None
+
+
+def _builtin_function(name: str) -> bool:
+    """``name`` is a builtin callable that is not an exception class (``int``, ``__import__``)."""
+    builtin = getattr(builtins, name, None)
+    return callable(builtin) and not _exception_class(builtin)
+
+
+def _read_site(site: Site) -> _Site:
+    try:
+        tree: Optional[ast.expr] = ast.parse(site.expr, mode="eval").body
+    except SyntaxError:
+        tree = None
+    read = functools.partial(_Site, site.expr, site.names, site.refs, tree)
+    call = tree if isinstance(tree, ast.Call) else None
+    callee = call.func if call is not None else tree
+    if isinstance(callee, ast.Name) and callee.id == _RERUN and call is not None:
+        first = call.args[0] if call.args else None
+        return read(rerun=first.id if isinstance(first, ast.Name) else None)
+    if isinstance(callee, ast.Name) and not _builtin_function(callee.id):
+        return read(written=callee.id)
+    if isinstance(tree, ast.BinOp) or call is not None and (
+        isinstance(callee, ast.Name) or isinstance(callee, ast.Attribute) and _imported_module(callee.value)
+    ):
+        return read(operation=True)
+    return read()
+
+
+def _imported_module(node: ast.expr) -> bool:
+    """``__import__('math')``: how a numeric site names the module of its operation."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "__import__"
 
 
 def _is_nan(x: Any) -> bool:
@@ -181,9 +224,19 @@ def _join(kinds: List[str]) -> str:
 #: The D17 helpers (docs/semantics.md's D17 table): exact, or within their own documented bound
 #: where their value is the result (``oracle.special_close``); never a reason for item 9's ulps.
 _D17 = ("fmod", "remainder", "fsum", "isclose", "round", "erf", "erfc", "gamma", "lgamma")
-#: The same, or a power, named in a raise site's expression (Python source, not IR): item 9's ulps
-#: are allowed there too, as they were when the model searched the whole printed text.
-_APPROXIMATE_SOURCE = re.compile(r"math\.(?!(?:" + "|".join(_D17) + r")\()\w+\(| pow ")
+
+
+def _transcendental_call(tree: Optional[ast.expr]) -> bool:
+    """A ``math`` function other than D17's called in a raise site's expression (Python source):
+    its message is computed with it, and item 9's ulps are allowed there too."""
+    return tree is not None and any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "math"
+        and node.func.attr not in _D17
+        for node in ast.walk(tree)
+    )
 
 
 def approximate(function: IrFunction) -> bool:
@@ -192,7 +245,7 @@ def approximate(function: IrFunction) -> bool:
     for let in function.lets():
         if let.op == "pow" or (let.op == "math" and let.args[0] not in _D17 and "." not in let.args[0]):
             return True
-    return any(_APPROXIMATE_SOURCE.search(site.expr) for site in function.sites.values())
+    return any(_transcendental_call(_read_site(site).tree) for site in function.sites.values())
 
 
 @dataclass
@@ -227,8 +280,8 @@ class Model:
         #: ``copysign`` of a NaN in the last run: it shows the sign some NaN was given.
         self.nan_signs_shown = False
         self.nan_sign: Optional[float] = None
-        #: Each raise site: its expression as written and the values of its free names there.
-        self.sites = {n: (site.expr, site.refs) for n, site in function.sites.items()}
+        #: Each raise site, its expression read (``_Site``), and the values of its free names there.
+        self.sites = {n: _read_site(site) for n, site in function.sites.items()}
 
     def run(
         self, params: List[Tuple[List[Any], str]], arrays: bool, exact_body: bool = True, stated: bool = False,
@@ -265,7 +318,7 @@ class Model:
 
     def site_class(self, code: Any, lane: int) -> Optional[str]:
         """The exception class raise site ``code`` raises on ``lane`` of the last run: the class
-        its expression names (``ValueError(...)``, a bare ``AssertionError``), or, for a numeric
+        a written raise names (``ValueError(...)``, a bare ``AssertionError``), or, for a numeric
         error of a ``try`` body (``int(_a)``, ``_a // _b``, ``__import__('math').log(_a0)``:
         the operation itself, on the operands the core passes), what CPython's operation raises
         on this run's values of those operands (an int held as float64 gives ``int(nan)``'s
@@ -273,44 +326,42 @@ class Model:
         site = self.sites.get(int(code)) if code is not POISON else None
         if site is None:
             return None
-        if _rerun_callee(site[0]) is not None:
-            exc = self.site_exception(code, lane)
-            return None if exc is None else type(exc).__name__
-        head = re.match(r"(\w+)(?:\(|$)", site[0])
-        if head and not _NUMERIC_SITE.search(site[0]):
-            builtin = getattr(builtins, head.group(1), None)
-            if not (callable(builtin) and not _exception_class(builtin)):
-                return head.group(1)
+        if site.written is not None:
+            return site.written
         exc = self.site_exception(code, lane)
         return None if exc is None else type(exc).__name__
 
     def site_exception(self, code: Any, lane: int) -> Optional[BaseException]:
         """The exception raise site ``code`` raises on ``lane`` of the last run, where the model
-        can build it: a numeric site's operation on its operands' values, or an expression of
-        builtins and constants only (``ZeroDivisionError(0, 0)``). None otherwise (the site
-        formats the program's own values: the checker compares the class)."""
+        can build it: a numeric site's operation on its operands' values, a residue's scalar
+        original on them (D19), or a written expression of builtins and constants only
+        (``ZeroDivisionError(0, 0)``). None otherwise (a written site that formats the program's
+        own values: the checker compares the class)."""
         site = self.sites.get(int(code)) if code is not POISON else None
         if site is None:
             return None
-        expr, refs = site
-        rerun = _rerun_callee(expr)
-        if rerun is not None:
-            return self._rerun(rerun, refs, lane)
-        names = list(dict.fromkeys(_NUMERIC_SITE.findall(expr)))
-        if len(names) != len(refs):
+        if site.rerun is not None:
+            return self._rerun(site.rerun, site.refs, lane)
+        if site.operation:
+            values = self._lane_values(site.refs, lane)
+            if values is None:
+                return None
+            try:
+                eval(site.expr, {"__builtins__": builtins}, dict(zip(site.names, values)))  # noqa: S307 - the core's site
+            except NameError:
+                return None
+            except Exception as exc:  # noqa: BLE001 - a numeric site raises its exception
+                return exc
             return None
-        values = self._lane_values(refs, lane)
-        if values is None:
+        if site.names:
             return None
         try:
-            made = eval(expr, {"__builtins__": builtins}, dict(zip(names, values)))  # noqa: S307 - the core's site
-        except NameError:
+            made = eval(site.expr, {"__builtins__": builtins}, {})  # noqa: S307 - the program's raise
+        except Exception:  # noqa: BLE001 - not built from builtins alone
             return None
-        except Exception as exc:  # noqa: BLE001 - a numeric site raises its exception
-            return exc if names else None
         if _exception_class(made):
             made = made()
-        return made if isinstance(made, BaseException) and not names else None
+        return made if isinstance(made, BaseException) else None
 
     def _lane_values(self, refs: List[int], lane: int) -> Optional[list]:
         """The values of ``refs`` on ``lane`` (a uniform value's one lane), or None where one of
