@@ -26,9 +26,7 @@ vectorized code compared with itself.
 
 from __future__ import annotations
 
-import ast
 import builtins
-import functools
 import math
 import operator
 from dataclasses import dataclass
@@ -37,8 +35,8 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from ..runtime.special import SPECIAL_HELPERS
-from . import oracle
-from .irtext import If, IrFunction, Let, Loop, Merge, Site, const, read  # noqa: F401 - Merge: a node of the body
+from . import oracle, raise_sites
+from .irtext import If, IrFunction, Let, Loop, Merge, const, read  # noqa: F401 - Merge: a node of the body
 
 INT64_MIN = oracle.INT64_MIN
 INT64_END = oracle.INT64_END
@@ -101,72 +99,12 @@ _ROUNDING = {"floor": np.floor, "ceil": np.ceil, "trunc": np.trunc}
 
 #: The globals of the generated code holding scalar originals (D19, ``emit.SCALAR_PREFIX``).
 _SCALAR_PREFIX = "_vec_scalar_"
-#: The runtime helper of a raise site whose exception is the callee's, built again on the lane
-#: (D19, D23; ``ir::RERUN_HELPER``).
-_RERUN = "_vec_rerun"
-
-
-@dataclass(frozen=True)
-class _Site:
-    """A raise site (D11) as the model reads it: its Python expression parsed by Python's own
-    parser (``ast``), never searched as text. One of three forms:
-
-    * ``rerun``: ``_vec_rerun(_vec_scalar_g, _vec_a0, ...)``, the global of a residue's scalar
-      original called again on the lane (D19, D23);
-    * ``operation``: a numeric error of a ``try`` body (src/lower/exceptions/try_stmt.rs), the
-      operation itself on the operands the core binds: ``_a // _b``, ``int(_a)``,
-      ``__import__('math').log(_a0)``;
-    * written: a ``raise`` or ``assert`` as the source writes it; ``written`` is the class it
-      names (``ValueError(...)``, a bare ``AssertionError``), None for another expression."""
-
-    expr: str
-    names: List[str]  # the names the core binds, in the order of ``refs``
-    refs: List[int]
-    tree: Optional[ast.expr]  # None: not an expression this Python parses
-    rerun: Optional[str] = None
-    operation: bool = False
-    written: Optional[str] = None
-
-
-def _builtin_function(name: str) -> bool:
-    """``name`` is a builtin callable that is not an exception class (``int``, ``__import__``)."""
-    builtin = getattr(builtins, name, None)
-    return callable(builtin) and not _exception_class(builtin)
-
-
-def _read_site(site: Site) -> _Site:
-    try:
-        tree: Optional[ast.expr] = ast.parse(site.expr, mode="eval").body
-    except SyntaxError:
-        tree = None
-    read = functools.partial(_Site, site.expr, site.names, site.refs, tree)
-    call = tree if isinstance(tree, ast.Call) else None
-    callee = call.func if call is not None else tree
-    if isinstance(callee, ast.Name) and callee.id == _RERUN and call is not None:
-        first = call.args[0] if call.args else None
-        return read(rerun=first.id if isinstance(first, ast.Name) else None)
-    if isinstance(callee, ast.Name) and not _builtin_function(callee.id):
-        return read(written=callee.id)
-    if isinstance(tree, ast.BinOp) or call is not None and (
-        isinstance(callee, ast.Name) or isinstance(callee, ast.Attribute) and _imported_module(callee.value)
-    ):
-        return read(operation=True)
-    return read()
-
-
-def _imported_module(node: ast.expr) -> bool:
-    """``__import__('math')``: how a numeric site names the module of its operation."""
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "__import__"
 
 
 def _is_nan(x: Any) -> bool:
     if isinstance(x, (tuple, list)):
         return any(_is_nan(y) for y in x)
     return type(x) is float and x != x
-
-
-def _exception_class(x: Any) -> bool:
-    return isinstance(x, type) and issubclass(x, BaseException)
 
 
 def _by_library(fn: Any, *args: Any) -> Any:
@@ -226,26 +164,14 @@ def _join(kinds: List[str]) -> str:
 _D17 = ("fmod", "remainder", "fsum", "isclose", "round", "erf", "erfc", "gamma", "lgamma")
 
 
-def _transcendental_call(tree: Optional[ast.expr]) -> bool:
-    """A ``math`` function other than D17's called in a raise site's expression (Python source):
-    its message is computed with it, and item 9's ulps are allowed there too."""
-    return tree is not None and any(
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and isinstance(node.func.value, ast.Name)
-        and node.func.value.id == "math"
-        and node.func.attr not in _D17
-        for node in ast.walk(tree)
-    )
-
-
 def approximate(function: IrFunction) -> bool:
     """Item 9: a transcendental function or a float power is on the way; a few ulps allowed.
     NumPy's own functions (``math.numpy.power``) are not among them."""
     for let in function.lets():
         if let.op == "pow" or (let.op == "math" and let.args[0] not in _D17 and "." not in let.args[0]):
             return True
-    return any(_transcendental_call(_read_site(site).tree) for site in function.sites.values())
+    # A D17-free `math` call in a raise site's message (Python source, not IR): its ulps too.
+    return any(name not in _D17 for site in function.sites.values() for name in raise_sites.read(site).math_calls())
 
 
 @dataclass
@@ -280,8 +206,8 @@ class Model:
         #: ``copysign`` of a NaN in the last run: it shows the sign some NaN was given.
         self.nan_signs_shown = False
         self.nan_sign: Optional[float] = None
-        #: Each raise site, its expression read (``_Site``), and the values of its free names there.
-        self.sites = {n: _read_site(site) for n, site in function.sites.items()}
+        #: Each raise site, its expression read (``raise_sites.SiteForm``).
+        self.sites = {n: raise_sites.read(site) for n, site in function.sites.items()}
 
     def run(
         self, params: List[Tuple[List[Any], str]], arrays: bool, exact_body: bool = True, stated: bool = False,
@@ -359,7 +285,7 @@ class Model:
             made = eval(site.expr, {"__builtins__": builtins}, {})  # noqa: S307 - the program's raise
         except Exception:  # noqa: BLE001 - not built from builtins alone
             return None
-        if _exception_class(made):
+        if raise_sites.exception_class(made):
             made = made()
         return made if isinstance(made, BaseException) else None
 
