@@ -609,4 +609,8 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt as stop:
+        print(f"interrupted ({stop or 'Ctrl-C'})", flush=True)
+        sys.exit(130)
