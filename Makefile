@@ -2,7 +2,9 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-PIP    := $(PY) -m pip --disable-pip-version-check
+# No pip cache: CI installs into a fresh venv once (the cache would only fill the disk), and the
+# test extras (JAX, Dask, pandas, PyTorch for test-torch) would leave hundreds of MB in it.
+PIP    := $(PY) -m pip --disable-pip-version-check --no-cache-dir
 
 .DEFAULT_GOAL := help
 
@@ -59,7 +61,7 @@ TORCH_VENV := .venv-torch
 # importable, tests/oracle.py adds it to every behaviour test's backends.
 test-torch: wheel ## Install PyTorch from PyPI into .venv-torch, then run tests/backends/test_torch.py there
 	test -x $(TORCH_VENV)/bin/python || $(PYTHON) -m venv $(TORCH_VENV)
-	$(TORCH_VENV)/bin/python -m pip install -q --disable-pip-version-check torch "$$(ls dist/*.whl)[test]"
+	$(TORCH_VENV)/bin/python -m pip install -q --disable-pip-version-check --no-cache-dir torch "$$(ls dist/*.whl)[test]"
 	cd tests && ../$(TORCH_VENV)/bin/python -m pytest -q -p no:cacheprovider backends/test_torch.py
 
 mutation: ## Break the runtime helpers and codegen one way at a time; the differential tests must notice (a few minutes)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import inspect
 import math
+import signal
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -18,9 +20,18 @@ from oracle import BACKENDS  # noqa: E402
 TESTS = Path(__file__).parent
 
 
+def _interrupted(signum, frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
 def pytest_configure(config):
     # pytest-xdist registers the mark too; this keeps a run without it free of unknown-mark errors.
     config.addinivalue_line("markers", "xdist_group(name): run on the same pytest-xdist worker as the group's other tests")
+    # A run stopped by SIGTERM (a CI timeout, `kill`) ends as Ctrl-C ends it: pytest finishes the
+    # session and the process exits normally, so the temporary directories it made are removed
+    # (`sourcefile.scratch_directory`, pytest's own under tmp_path_retention_policy).
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _interrupted)
 
 
 def _group(item) -> str:

@@ -27,6 +27,24 @@ fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
     out
 }
 
+/// Compiles `f` of `source` under `env` and `options`, showing `observe` the IR after every
+/// pass; panics where it does not compile.
+fn each_pass(source: &str, env: &Env, options: Options, observe: &mut dyn FnMut(&str, &Function)) {
+    let req = Request {
+        input: Input::Text {
+            source,
+            path: "fixture.py",
+            first_line: 1,
+        },
+        name: "f",
+        env,
+        options,
+    };
+    if let Err(e) = compile_observed(&req, observe) {
+        panic!("does not compile: {e:?}\n{source}");
+    }
+}
+
 /// `text` read, printed again and verified; the failure, named by `what`, if any.
 fn round_trip(what: &str, text: &str) -> Option<String> {
     let f = match read(text) {
@@ -100,26 +118,14 @@ fn compiled_functions_read_back_after_every_pass() {
     let (mut failures, mut checked) = (vec![], 0);
     for nan_on_raise in [false, true] {
         for source in sources {
-            let req = Request {
-                input: Input::Text {
-                    source,
-                    path: "fixture.py",
-                    first_line: 1,
-                },
-                name: "f",
-                env: &env,
-                options: Options {
-                    nan_on_raise,
-                    ..Options::default()
-                },
+            let options = Options {
+                nan_on_raise,
+                ..Options::default()
             };
-            let mut observe = |pass: &str, f: &Function| {
+            each_pass(source, &env, options, &mut |pass, f| {
                 checked += 1;
                 failures.extend(round_trip(&format!("after {pass}"), &f.to_string()));
-            };
-            if let Err(e) = compile_observed(&req, &mut observe) {
-                panic!("does not compile: {e:?}\n{source}");
-            }
+            });
         }
     }
     // lower, then 6 passes on each of the three bodies, per source and option.
@@ -193,27 +199,15 @@ def marginal_rate(income, band):
         "def f(x, y):\n    return curve(\")(\",\n                 3).at([x, y])\n",
     ];
     for source in sources {
-        let req = Request {
-            input: Input::Text {
-                source,
-                path: "fixture.py",
-                first_line: 1,
-            },
-            name: "f",
-            env: &env,
-            options: Options {
-                fallback: true,
-                ..Options::default()
-            },
+        let options = Options {
+            fallback: true,
+            ..Options::default()
         };
-        let mut observe = |pass: &str, f: &Function| {
+        each_pass(source, &env, options, &mut |pass, f| {
             let text = f.to_string();
             failures.extend(round_trip(&format!("after {pass}"), &text));
             seen.push_str(&text);
-        };
-        if let Err(e) = compile_observed(&req, &mut observe) {
-            panic!("does not compile: {e:?}\n{source}");
-        }
+        });
     }
     for op in [
         "= residue #",

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import linecache
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
-_DIR = Path(tempfile.mkdtemp(prefix="array-vectorize-tests-"))
+
+def scratch_directory(prefix: str) -> Path:
+    """A temporary directory of this process, removed when it exits: normally, by an exception,
+    by Ctrl-C, or by SIGTERM (which tests/conftest.py turns into Ctrl-C's KeyboardInterrupt). A
+    SIGKILL leaves it: whoever kills so gives the process a TMPDIR of its own to remove
+    (tests/mutation/run.py does)."""
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, path, True)
+    return path
+
+
+_DIR = scratch_directory("array-vectorize-tests-")
 
 
 def from_source(source: str, glob: dict[str, Any] | None = None, name: str | None = None):

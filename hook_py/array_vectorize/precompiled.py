@@ -306,6 +306,17 @@ def _function_of(live: Any, module_name: str, name: str) -> FunctionType | None:
     return target
 
 
+def _same_def(target: Any, binding: tuple, filename: str) -> bool:
+    """`target` is the Python function the static compile read: named `binding[1]`, its `def` on
+    line `binding[2]` of `filename` (a ``function`` or ``classmethod`` binding)."""
+    return (
+        type(target) is FunctionType
+        and target.__name__ == binding[1]
+        and target.__code__.co_firstlineno == binding[2]
+        and target.__code__.co_filename == filename
+    )
+
+
 def assumptions_hold(fn: FunctionType, assumptions: list[Assumption]) -> bool:
     """Whether every (name, binding) the static compiler assumed holds for `fn`'s live globals."""
     return check_assumptions(fn, assumptions) is True
@@ -352,12 +363,7 @@ def check_assumptions(fn: FunctionType, assumptions: list[Assumption]) -> bool |
             target = getattr(live, "_vectorized_original", live)
             if name == fn.__name__ and target is fn:
                 continue  # D19: the function calls itself (its line is its decorator's)
-            if (
-                type(target) is not FunctionType
-                or target.__name__ != binding[1]
-                or target.__code__.co_firstlineno != binding[2]
-                or target.__code__.co_filename != filename
-            ):
+            if not _same_def(target, binding, filename):
                 return False
         elif tag == "module_function":
             # Issue 12: a function of another module of the program, whose text (the whole file)
@@ -397,12 +403,7 @@ def check_assumptions(fn: FunctionType, assumptions: list[Assumption]) -> bool |
         elif tag == "classmethod":
             # D7: a classmethod of a class used as a namespace (its function, unbound).
             target = getattr(live, "__func__", None) if isinstance(live, classmethod) else None
-            if (
-                type(target) is not FunctionType
-                or target.__name__ != binding[1]
-                or target.__code__.co_firstlineno != binding[2]
-                or target.__code__.co_filename != filename
-            ):
+            if not _same_def(target, binding, filename):
                 return False
         elif tag == "bisect_module":
             if live is not sys.modules.get("bisect") or live is None:

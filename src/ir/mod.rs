@@ -143,8 +143,9 @@ pub enum ParamMode {
     Optional,
 }
 
-/// One compiled function (helpers are inlined into it).
-#[derive(Debug, Clone, PartialEq)]
+/// One compiled function (helpers are inlined into it); the default is an empty one, which
+/// lowering fills.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Function {
     pub name: String,
     /// Declared parameters, then hidden array parameters (D8) and callees (fallback).

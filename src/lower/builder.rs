@@ -168,6 +168,15 @@ impl Lowerer<'_> {
         self.error(kind, message, frame.source, start, end);
     }
 
+    /// The source text `start..end` of the frame's function (empty where there is none).
+    pub(in crate::lower) fn source_text(&self, frame: &Frame, start: usize, end: usize) -> String {
+        self.sources
+            .get(frame.source)
+            .and_then(|s| s.text.get(start..end))
+            .unwrap_or_default()
+            .to_string()
+    }
+
     /// `where(c, a, b)`; between bools, with a constant side, the logic it is (`where(c, True,
     /// b)` is `c | b`): the masks of the lanes that assigned a name merge so (D20).
     pub(in crate::lower) fn select(&mut self, c: Value, a: Value, b: Value) -> Value {

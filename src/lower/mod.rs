@@ -213,17 +213,7 @@ impl<'s> Lowerer<'s> {
     /// A lowerer that adds the sources of inlined helpers to `sources`.
     pub fn new(sources: &'s mut Vec<SourceText>, opts: Options) -> Self {
         Lowerer {
-            f: Function {
-                name: String::new(),
-                params: vec![],
-                declared_params: 0,
-                modes: vec![],
-                values: vec![],
-                body: Block::default(),
-                ret: vec![],
-                tuple: false,
-                raises: None,
-            },
+            f: Function::default(),
             blocks: vec![],
             sources,
             diags: vec![],

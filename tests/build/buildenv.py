@@ -119,7 +119,7 @@ def third_party_wheels() -> Path:
     cache.mkdir(parents=True, exist_ok=True)
     have = {p.name.split("-")[0].lower().replace("_", "-") for p in cache.glob("*.whl")}
     if not all(name in have for name in THIRD_PARTY):
-        run([sys.executable, "-m", "pip", "download", "--only-binary=:all:", "-d", cache, *THIRD_PARTY], timeout=600)
+        run([sys.executable, "-m", "pip", "download", "--no-cache-dir", "--only-binary=:all:", "-d", cache, *THIRD_PARTY], timeout=600)
     return cache
 
 

@@ -15,7 +15,6 @@ Profiles (``conftest.py``): ``fast`` by default, ``HYPOTHESIS_PROFILE=slow`` for
 from __future__ import annotations
 
 import math
-import tempfile
 
 import pytest
 from hypothesis import given
@@ -23,8 +22,9 @@ from hypothesis import strategies as st
 
 from array_vectorize.fuzz import check
 from array_vectorize.fuzz.inputs import FLOAT_EDGES, INT_EDGES, UINT_EDGES, Column
+from sourcefile import scratch_directory
 
-_DIR = tempfile.mkdtemp(prefix="array-vectorize-differential-")
+_DIR = str(scratch_directory("array-vectorize-differential-"))
 BACKENDS = check.backends(["numpy", "strict"])
 
 # ---------------------------------------------------------------- strategies

@@ -30,15 +30,22 @@ layers see a wrong result. Prints a table (mutation, verdict, the layer and test
 and exits 1 when fewer than ``REQUIRED`` of the mutations are caught, when a mutation no longer
 applies (its text moved: update it here), or when the unmutated package fails a layer.
 
+The work directory (the copies of the package, and the ``TMPDIR`` of every layer process) is
+removed however the run ends: at its end, on Ctrl-C, on SIGTERM (the layer processes, each the
+leader of a process group of its own, are killed first). A run killed outright (SIGKILL) leaves
+it; the next run removes it. The run prints whether it is gone, and exits 2 when it is not.
+
 Usage: ``python tests/mutation/run.py [--only NAME] [--jobs N]`` (``make mutation``).
 """
 
 from __future__ import annotations
 
 import argparse
+import glob
 import os
 import queue
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -360,16 +367,67 @@ class Catch:
         return f"{self.layer}: {self.test}" if self.test else self.layer
 
 
+class _Children:
+    """The layer processes running now, each the leader of a process group of its own (its
+    pytest-xdist or fuzz workers are in it), so that an interrupted run ends them all at once.
+    Each runs with ``TMPDIR`` inside the run's work directory: what a killed one leaves there goes
+    with the work directory (``main``)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.running: "set[subprocess.Popen]" = set()
+        self.stopping = False
+        self.tmp = ""  # TMPDIR of the children, set by ``main``
+
+    def run(self, args: List[str], env: dict, timeout: float) -> Tuple[Optional[int], str]:
+        """(exit status, stdout) of ``python args`` in tests/; None for a run past ``timeout``."""
+        with self.lock:
+            if self.stopping:
+                raise KeyboardInterrupt("the mutation run is stopping")
+            proc = subprocess.Popen(
+                [sys.executable, *args], cwd=TESTS, env=dict(env, TMPDIR=self.tmp), stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, text=True, start_new_session=True,
+            )
+            self.running.add(proc)
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+            return proc.returncode, out
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            proc.communicate()
+            return None, ""
+        finally:
+            with self.lock:
+                self.running.discard(proc)
+
+    def stop(self) -> None:
+        """Ends every layer process (and its workers); none starts after."""
+        with self.lock:
+            self.stopping = True
+            running = list(self.running)
+        for proc in running:
+            _kill_group(proc)
+
+
+def _kill_group(proc: "subprocess.Popen") -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+CHILDREN = _Children()
+
+
 def run_layer(site: str, name: str, args: List[str], timeout: float) -> Optional[Catch]:
     """None when the layer passes with the package in ``site``; else what failed."""
     plugin = os.path.join(TESTS, "mutation")  # values_only.py
     path = os.pathsep.join([site, plugin, os.environ.get("PYTHONPATH", "")])
     env = dict(os.environ, PYTHONPATH=path, PYTHONDONTWRITEBYTECODE="1")
-    try:
-        done = subprocess.run([sys.executable, *args], cwd=TESTS, env=env, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
+    status, out = CHILDREN.run(args, env, timeout)
+    if status is None:
         return Catch(f"{name} (timeout)")
-    return None if done.returncode == 0 else Catch(name, _failed_test(done.stdout))
+    return None if status == 0 else Catch(name, _failed_test(out))
 
 
 def layer_of(test: str) -> str:
@@ -463,6 +521,34 @@ def check(m: Mutation, sites: Sites) -> Tuple[Optional[Catch], str]:
         return caught, "caught" if caught else "MISSED"
 
 
+WORK_PREFIX = "array-vectorize-mutation-"
+
+
+def _sweep_killed_runs() -> None:
+    """Removes the work directories of earlier runs that were killed outright (SIGKILL: their
+    ``finally`` never ran), told by the process named in their ``owner`` file being gone."""
+    for path in glob.glob(os.path.join(tempfile.gettempdir(), WORK_PREFIX + "*")):
+        try:
+            with open(os.path.join(path, "owner"), encoding="utf-8") as fh:
+                os.kill(int(fh.read()), 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+        except (OSError, ValueError):
+            pass  # running (or not ours to judge)
+
+
+def _interrupted(signum, frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def _remove(path: str) -> int:
+    """Removes the directory ``path``; how many entries are left in it (0: it is gone)."""
+    shutil.rmtree(path, ignore_errors=True)
+    if not os.path.exists(path):
+        return 0
+    return sum(len(dirs) + len(files) for _, dirs, files in os.walk(path)) or 1
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", help="run only this mutation (repeatable)")
@@ -471,7 +557,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = parser.parse_args(argv)
     package = installed_package()
     chosen = [m for m in MUTATIONS if not args.only or m.name in args.only]
-    work = tempfile.mkdtemp(prefix="array-vectorize-mutation-")
+    _sweep_killed_runs()
+    work = tempfile.mkdtemp(prefix=WORK_PREFIX)
+    with open(os.path.join(work, "owner"), "w", encoding="utf-8") as fh:
+        fh.write(str(os.getpid()))
+    CHILDREN.tmp = os.path.join(work, "tmp")
+    os.mkdir(CHILDREN.tmp)
+    # SIGTERM (a CI timeout, `kill`) ends the run as Ctrl-C does: through the `finally` below.
+    signal.signal(signal.SIGTERM, _interrupted)
     started = time.monotonic()
     try:
         sites = Sites(package, work, max(1, args.jobs), args.timeout)
@@ -483,7 +576,14 @@ def main(argv: Optional[List[str]] = None) -> int:
             return m.name, caught, verdict, m.what
 
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            rows = list(pool.map(one, chosen))
+            try:
+                rows = list(pool.map(one, chosen))
+            except BaseException:
+                # Interrupted: the mutations not started never start, the running ones' layer
+                # processes end now, and the pool's threads return at once.
+                pool.shutdown(wait=False, cancel_futures=True)
+                CHILDREN.stop()
+                raise
         # A catch counts only if the catching test passes on the unmutated package (one process
         # for them all; the whole layers' catches had their baseline before).
         witnesses = sorted({c.test for _, c, _, _ in rows if c is not None and c.test})
@@ -493,7 +593,11 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(f"the unmutated package already fails {broken}: fix that first")
             return 2
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        CHILDREN.stop()
+        left = _remove(work)
+        print(f"temporary directory {work}: " + (f"NOT removed, {left} left" if left else "removed"), flush=True)
+    if left:
+        return 2
     width = max(len(r[0]) for r in rows) if rows else 10
     print(f"\n{'mutation':{width}}  verdict  caught by (layer: first failing test)\n{'':{width}}  what")
     for name, caught, verdict, what in rows:
@@ -505,4 +609,8 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt as stop:
+        print(f"interrupted ({stop or 'Ctrl-C'})", flush=True)
+        sys.exit(130)

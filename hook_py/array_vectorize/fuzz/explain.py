@@ -117,13 +117,13 @@ def build_site(m: Any, code: Any, values: List[Any]) -> Optional[BaseException]:
     ``Model.site_exception``) and where the model cannot evaluate it (no module, a name the
     module lacks)."""
     site = m.sites.get(int(code)) if code is not model.POISON and code else None
-    if site is None or model._rerun_callee(site[0]) is not None or not m.module:
+    if site is None or site.rerun is not None or not m.module:
         return None
-    names = m.site_names.get(int(code), [])
+    names = site.names
     if len(names) != len(values):
         return None
     try:
-        made = eval(f"lambda {', '.join(names)}: ({site[0]})", m.module)(*values)  # noqa: S307 - the program's own site
+        made = eval(f"lambda {', '.join(names)}: ({site.expr})", m.module)(*values)  # noqa: S307 - the program's own site
     except NameError:
         return None
     except Exception as exc:  # noqa: BLE001 - building the exception raises: the call raises that
@@ -300,7 +300,7 @@ class Explainer:
         for lane, c in enumerate(m.raise_codes):
             site = m.sites.get(int(c)) if c and c is not model.POISON else None
             out.append(None if site is None else (c, [
-                m.env[r].lanes[lane] if len(m.env[r].lanes) > lane else m.env[r].lanes[0] for r in site[1]
+                m.env[r].lanes[lane] if len(m.env[r].lanes) > lane else m.env[r].lanes[0] for r in site.refs
             ]))
         return out
 

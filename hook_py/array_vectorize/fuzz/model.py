@@ -29,14 +29,13 @@ from __future__ import annotations
 import builtins
 import math
 import operator
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
 from ..runtime.special import SPECIAL_HELPERS
-from . import oracle
+from . import oracle, raise_sites
 from .irtext import If, IrFunction, Let, Loop, Merge, const, read  # noqa: F401 - Merge: a node of the body
 
 INT64_MIN = oracle.INT64_MIN
@@ -100,30 +99,12 @@ _ROUNDING = {"floor": np.floor, "ceil": np.ceil, "trunc": np.trunc}
 
 #: The globals of the generated code holding scalar originals (D19, ``emit.SCALAR_PREFIX``).
 _SCALAR_PREFIX = "_vec_scalar_"
-#: The runtime helper of a raise site whose exception is the callee's, built again on the lane
-#: (D19, D23; ``ir::RERUN_HELPER``).
-_RERUN = "_vec_rerun("
-
-
-def _rerun_callee(expr: str) -> Optional[str]:
-    """The global named in a raise site ``_vec_rerun(name, _vec_a0, ...)`` (D19), else None."""
-    if not (expr.startswith(_RERUN) and expr.endswith(")")):
-        return None
-    name, sep, _ = expr[len(_RERUN) :].partition(", ")
-    return name if sep and name.isidentifier() else None
-
-#: The operands of a numeric raise site of a ``try`` body (src/lower/exceptions/try_stmt.rs).
-_NUMERIC_SITE = re.compile(r"\b_[ab]\d*\b")
 
 
 def _is_nan(x: Any) -> bool:
     if isinstance(x, (tuple, list)):
         return any(_is_nan(y) for y in x)
     return type(x) is float and x != x
-
-
-def _exception_class(x: Any) -> bool:
-    return isinstance(x, type) and issubclass(x, BaseException)
 
 
 def _by_library(fn: Any, *args: Any) -> Any:
@@ -181,9 +162,6 @@ def _join(kinds: List[str]) -> str:
 #: The D17 helpers (docs/semantics.md's D17 table): exact, or within their own documented bound
 #: where their value is the result (``oracle.special_close``); never a reason for item 9's ulps.
 _D17 = ("fmod", "remainder", "fsum", "isclose", "round", "erf", "erfc", "gamma", "lgamma")
-#: The same, or a power, named in a raise site's expression (Python source, not IR): item 9's ulps
-#: are allowed there too, as they were when the model searched the whole printed text.
-_APPROXIMATE_SOURCE = re.compile(r"math\.(?!(?:" + "|".join(_D17) + r")\()\w+\(| pow ")
 
 
 def approximate(function: IrFunction) -> bool:
@@ -192,7 +170,8 @@ def approximate(function: IrFunction) -> bool:
     for let in function.lets():
         if let.op == "pow" or (let.op == "math" and let.args[0] not in _D17 and "." not in let.args[0]):
             return True
-    return any(_APPROXIMATE_SOURCE.search(site.expr) for site in function.sites.values())
+    # A D17-free `math` call in a raise site's message (Python source, not IR): its ulps too.
+    return any(name not in _D17 for site in function.sites.values() for name in raise_sites.read(site).math_calls())
 
 
 @dataclass
@@ -227,9 +206,8 @@ class Model:
         #: ``copysign`` of a NaN in the last run: it shows the sign some NaN was given.
         self.nan_signs_shown = False
         self.nan_sign: Optional[float] = None
-        #: Each raise site: its expression as written and the values of its free names there.
-        self.sites = {n: (site.expr, site.refs) for n, site in function.sites.items()}
-        self.site_names = {n: site.names for n, site in function.sites.items()}
+        #: Each raise site, its expression read (``raise_sites.SiteForm``).
+        self.sites = {n: raise_sites.read(site) for n, site in function.sites.items()}
 
     def run(
         self, params: List[Tuple[List[Any], str]], arrays: bool, exact_body: bool = True, stated: bool = False,
@@ -266,7 +244,7 @@ class Model:
 
     def site_class(self, code: Any, lane: int) -> Optional[str]:
         """The exception class raise site ``code`` raises on ``lane`` of the last run: the class
-        its expression names (``ValueError(...)``, a bare ``AssertionError``), or, for a numeric
+        a written raise names (``ValueError(...)``, a bare ``AssertionError``), or, for a numeric
         error of a ``try`` body (``int(_a)``, ``_a // _b``, ``__import__('math').log(_a0)``:
         the operation itself, on the operands the core passes), what CPython's operation raises
         on this run's values of those operands (an int held as float64 gives ``int(nan)``'s
@@ -274,44 +252,42 @@ class Model:
         site = self.sites.get(int(code)) if code is not POISON else None
         if site is None:
             return None
-        if _rerun_callee(site[0]) is not None:
-            exc = self.site_exception(code, lane)
-            return None if exc is None else type(exc).__name__
-        head = re.match(r"(\w+)(?:\(|$)", site[0])
-        if head and not _NUMERIC_SITE.search(site[0]):
-            builtin = getattr(builtins, head.group(1), None)
-            if not (callable(builtin) and not _exception_class(builtin)):
-                return head.group(1)
+        if site.written is not None:
+            return site.written
         exc = self.site_exception(code, lane)
         return None if exc is None else type(exc).__name__
 
     def site_exception(self, code: Any, lane: int) -> Optional[BaseException]:
         """The exception raise site ``code`` raises on ``lane`` of the last run, where the model
-        can build it: a numeric site's operation on its operands' values, or an expression of
-        builtins and constants only (``ZeroDivisionError(0, 0)``). None otherwise (the site
-        formats the program's own values: the checker compares the class)."""
+        can build it: a numeric site's operation on its operands' values, a residue's scalar
+        original on them (D19), or a written expression of builtins and constants only
+        (``ZeroDivisionError(0, 0)``). None otherwise (a written site that formats the program's
+        own values: the checker compares the class)."""
         site = self.sites.get(int(code)) if code is not POISON else None
         if site is None:
             return None
-        expr, refs = site
-        rerun = _rerun_callee(expr)
-        if rerun is not None:
-            return self._rerun(rerun, refs, lane)
-        names = list(dict.fromkeys(_NUMERIC_SITE.findall(expr)))
-        if len(names) != len(refs):
+        if site.rerun is not None:
+            return self._rerun(site.rerun, site.refs, lane)
+        if site.operation:
+            values = self._lane_values(site.refs, lane)
+            if values is None:
+                return None
+            try:
+                eval(site.expr, {"__builtins__": builtins}, dict(zip(site.names, values)))  # noqa: S307 - the core's site
+            except NameError:
+                return None
+            except Exception as exc:  # noqa: BLE001 - a numeric site raises its exception
+                return exc
             return None
-        values = self._lane_values(refs, lane)
-        if values is None:
+        if site.names:
             return None
         try:
-            made = eval(expr, {"__builtins__": builtins}, dict(zip(names, values)))  # noqa: S307 - the core's site
-        except NameError:
+            made = eval(site.expr, {"__builtins__": builtins}, {})  # noqa: S307 - the program's raise
+        except Exception:  # noqa: BLE001 - not built from builtins alone
             return None
-        except Exception as exc:  # noqa: BLE001 - a numeric site raises its exception
-            return exc if names else None
-        if _exception_class(made):
+        if raise_sites.exception_class(made):
             made = made()
-        return made if isinstance(made, BaseException) and not names else None
+        return made if isinstance(made, BaseException) else None
 
     def _lane_values(self, refs: List[int], lane: int) -> Optional[list]:
         """The values of ``refs`` on ``lane`` (a uniform value's one lane), or None where one of

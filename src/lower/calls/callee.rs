@@ -286,14 +286,7 @@ impl Lowerer<'_> {
     fn enter(&mut self, name: &str) -> Outer {
         let fresh = Function {
             name: name.to_string(),
-            params: vec![],
-            declared_params: 0,
-            modes: vec![],
-            values: vec![],
-            body: Block::default(),
-            ret: vec![],
-            tuple: false,
-            raises: None,
+            ..Function::default()
         };
         Outer {
             f: std::mem::replace(&mut self.f, fresh),

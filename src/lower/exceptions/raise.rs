@@ -16,7 +16,7 @@ use crate::ir::eval::truthy;
 use crate::ir::{CmpOp, Const, Inst, Kind, Op, RaiseSite, Shape, UnOp, Value};
 use crate::lower::exceptions::classes::{builtin_mro, Mro};
 use crate::lower::exceptions::SiteInfo;
-use crate::lower::{Done, Frame, Lowerer};
+use crate::lower::{Done, Frame, Lowerer, R};
 
 impl Lowerer<'_> {
     /// `raise E(...)` on the lanes of the current path.
@@ -31,7 +31,7 @@ impl Lowerer<'_> {
             return;
         };
         let (start, end) = span(&**exc);
-        let text = self.source_slice(frame, start, end);
+        let text = self.source_text(frame, start, end);
         let class_expr = match &**exc {
             ast::Expr::Call(c) => &*c.func,
             e => e,
@@ -41,7 +41,7 @@ impl Lowerer<'_> {
         let cause = r.cause.as_deref().map(|c| {
             roots.push(c);
             let (start, end) = span(c);
-            self.source_slice(frame, start, end)
+            self.source_text(frame, start, end)
         });
         match self.raise_site(frame, (text, cause), &roots, class, stmt) {
             Some(code) => self.raise_on(frame, None, code),
@@ -107,7 +107,7 @@ impl Lowerer<'_> {
         let text = match &a.msg {
             Some(m) => {
                 let (start, end) = span(&**m);
-                format!("AssertionError({})", self.source_slice(frame, start, end))
+                format!("AssertionError({})", self.source_text(frame, start, end))
             }
             None => "AssertionError".to_string(),
         };
@@ -205,51 +205,7 @@ impl Lowerer<'_> {
         class: Option<Mro>,
         stmt: &ast::Stmt,
     ) -> Option<Value> {
-        let mut names: Vec<&ast::ExprName> = vec![];
-        let mut ok = true;
-        for root in roots {
-            ok &= self.free_names(frame, root, &mut names);
-        }
-        let mut params: Vec<String> = vec![];
-        let mut args = vec![];
-        for n in names {
-            let name = n.id.as_str();
-            if params.iter().any(|p| p == name) {
-                continue;
-            }
-            let local = frame.vars.contains_key(name)
-                || frame.locals.contains(name)
-                || frame.outer.contains_key(name);
-            if !local {
-                let node = ast::Expr::Name(n.clone());
-                if let Some(message) = self.refused_class(frame, &node, "raised") {
-                    self.error_at(frame, DiagnosticKind::UnsupportedExpression, message, &node);
-                    ok = false;
-                    continue;
-                }
-                // D21: a number is read as a value; anything else of the module (a message
-                // string, an exception class, a function, `math`) is a global of the
-                // generated module, as the message reads it in CPython.
-                match self.site_global(frame, name, n) {
-                    Ok(true) => {}
-                    Ok(false) => continue,
-                    Err(()) => {
-                        ok = false;
-                        continue;
-                    }
-                }
-            }
-            let node = ast::Expr::Name(n.clone());
-            let v = self.read_name(frame, name, &node);
-            if self.poisoned.contains(&v) {
-                ok = false;
-            }
-            params.push(name.to_string());
-            args.push(v);
-        }
-        if !ok {
-            return None;
-        }
+        let (params, args) = self.site_reads(frame, roots, Self::raised_global).ok()?;
         let code = self.push_site(frame, (text, params, args), class, Some(span(stmt)));
         if let (Some(site), Some(_)) = (self.exceptions.sites.last_mut(), code) {
             site.cause = cause;
@@ -358,6 +314,68 @@ impl Lowerer<'_> {
         None
     }
 
+    /// The names `roots` read that are values where a site stands, each once in reading order,
+    /// and their values there: the parameters of a raise site's expression (D11) or of a call
+    /// site's lambda (D23). A name that is not the function's own goes through `global`, the
+    /// site's check of a module-level name: Ok(true) reads it as a value (a constant), Ok(false)
+    /// leaves it to the generated module's globals, Err has reported why it cannot be read.
+    /// Err once every problem is reported.
+    pub(in crate::lower) fn site_reads(
+        &mut self,
+        frame: &mut Frame,
+        roots: &[&ast::Expr],
+        mut global: impl FnMut(&mut Self, &Frame, &ast::ExprName) -> R<bool>,
+    ) -> R<(Vec<String>, Vec<Value>)> {
+        let mut names: Vec<&ast::ExprName> = vec![];
+        let mut ok = true;
+        for root in roots {
+            ok &= self.free_names(frame, root, &mut names);
+        }
+        let mut params: Vec<String> = vec![];
+        let mut args = vec![];
+        for n in names {
+            let name = n.id.as_str();
+            if params.iter().any(|p| p == name) {
+                continue;
+            }
+            let local = frame.vars.contains_key(name)
+                || frame.locals.contains(name)
+                || frame.outer.contains_key(name);
+            if !local {
+                match global(self, frame, n) {
+                    Ok(true) => {}
+                    Ok(false) => continue,
+                    Err(()) => {
+                        ok = false;
+                        continue;
+                    }
+                }
+            }
+            let v = self.read_name(frame, name, &ast::Expr::Name(n.clone()));
+            ok &= !self.poisoned.contains(&v);
+            params.push(name.to_string());
+            args.push(v);
+        }
+        if ok {
+            Ok((params, args))
+        } else {
+            Err(())
+        }
+    }
+
+    /// A module-level name an exception's expression reads (`site_reads`): not a class the
+    /// compiler refuses to raise; D21: a number is read as a value, anything else of the module
+    /// (a message string, an exception class, a function, `math`) is a global of the generated
+    /// module, as the message reads it in CPython.
+    fn raised_global(&mut self, frame: &Frame, n: &ast::ExprName) -> R<bool> {
+        let node = ast::Expr::Name(n.clone());
+        if let Some(message) = self.refused_class(frame, &node, "raised") {
+            self.error_at(frame, DiagnosticKind::UnsupportedExpression, message, &node);
+            return Err(());
+        }
+        self.site_global(frame, n)
+    }
+
     /// Adds the names `e` reads to `out`; false after reporting a construct that binds names of
     /// its own (those would need a scope of their own in the generated code).
     pub(in crate::lower) fn free_names<'a>(
@@ -397,14 +415,6 @@ impl Lowerer<'_> {
                 ok
             }
         }
-    }
-
-    fn source_slice(&self, frame: &Frame, start: usize, end: usize) -> String {
-        self.sources
-            .get(frame.source)
-            .and_then(|s| s.text.get(start..end))
-            .unwrap_or_default()
-            .to_string()
     }
 }
 

@@ -33,31 +33,7 @@ impl Lowerer<'_> {
         let (start, end) = span(&*c.func);
         let callee = self.source_text(frame, start, end);
         let what = format!("the call of `{callee}`");
-        let mut names: Vec<&ast::ExprName> = vec![];
-        if !self.free_names(frame, &c.func, &mut names) {
-            return Err(());
-        }
-        let mut params: Vec<String> = vec![];
-        let mut args = vec![];
-        for n in names {
-            let name = n.id.as_str();
-            if params.iter().any(|p| p == name) {
-                continue;
-            }
-            let local = frame.vars.contains_key(name)
-                || frame.locals.contains(name)
-                || frame.outer.contains_key(name);
-            if !local && !self.site_global(frame, name, n)? {
-                continue;
-            }
-            let node = ast::Expr::Name(n.clone());
-            let v = self.read_name(frame, name, &node);
-            if self.poisoned.contains(&v) {
-                return Err(());
-            }
-            params.push(name.to_string());
-            args.push(v);
-        }
+        let (mut params, mut args) = self.site_reads(frame, &[&*c.func], Self::site_global)?;
         let mut call_args = vec![];
         for (i, a) in c.args.iter().enumerate() {
             if matches!(a, ast::Expr::Starred(_)) {
@@ -175,12 +151,8 @@ impl Lowerer<'_> {
     /// global of the generated module (D8), recording what the static compile assumed of it;
     /// Ok(true) when it is a constant, read as a value instead; Err after reporting (or
     /// deferring) a name that is not there.
-    pub(in crate::lower) fn site_global(
-        &mut self,
-        frame: &Frame,
-        name: &str,
-        node: &ast::ExprName,
-    ) -> R<bool> {
+    pub(in crate::lower) fn site_global(&mut self, frame: &Frame, node: &ast::ExprName) -> R<bool> {
+        let name = node.id.as_str();
         let binding = frame.env.get(name).cloned();
         let assumed = match binding {
             Some(Binding::Const(_)) => return Ok(true),
@@ -236,15 +208,6 @@ impl Lowerer<'_> {
         }
         self.hidden_param(Hidden::Object(name.to_string()));
         Ok(false)
-    }
-
-    /// The source text `start..end` of the frame's function.
-    fn source_text(&self, frame: &Frame, start: usize, end: usize) -> String {
-        self.sources
-            .get(frame.source)
-            .and_then(|s| s.text.get(start..end))
-            .unwrap_or_default()
-            .to_string()
     }
 
     /// The line of byte `at` of the frame's source.
