@@ -276,10 +276,17 @@ def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], re
         runs.append((prepared.nan_vec, True, " nan_on_raise"))
     if prepared.protected_vec is not None:
         runs.append((prepared.protected_vec, False, " protect_domains"))
+    # Item 7: where a conversion beyond int64 raised, protect_domains=True saturates instead.
+    protected = [getattr(e, "protected", None) or e for e in expected]
+    protected_first_raise = next(
+        (lane for lane, e in enumerate(protected) if isinstance(e, oracle.Raised) and not e.wide), None
+    )
+    plain = (expected, first_raise)
     for bname, xp in names.items():
         explainer = explainers[bname == "dask"]
         args = _backend_args(columns, bname, xp, prepared.module)
         for vec, nan_mode, how in runs:
+            expected, first_raise = (protected, protected_first_raise) if how == " protect_domains" else plain
             where = bname + how
             try:
                 out = _call_quietly(vec, args)

@@ -40,8 +40,10 @@ Divergences from CPython (each pinned by a test in ``tests/unit/test_runtime*.py
   wrapped, converted to float). On lazy backends an int exponent *array* always gives float64,
   since its signs cannot be inspected.
 * ``int(x)`` and ``round(x)`` of a float: NaN gives 0, and values beyond int64 (including
-  ``+-inf``) saturate to ``INT64_MAX`` / ``INT64_MIN`` (CPython raises ``ValueError`` /
-  ``OverflowError``). ``int`` and ``round`` of a uint64 array stay uint64.
+  ``+-inf``) saturate to ``INT64_MAX`` / ``INT64_MIN`` here; the generated code raises
+  OverflowError per lane before (docs/semantics.md item 7, ``_vec_int_overflow``) unless
+  ``protect_domains=True`` asks for these values. ``int`` and ``round`` of a uint64 array stay
+  uint64.
 * ``-u`` for a uint64 array follows the lattice: a ``LatticeInt`` when some lane is non-zero
   (lanes above 2**63 wrap to non-negative values), uint64 when every lane is 0.
 * A Python int literal beyond 64 bits raises ``OverflowError`` in integer arithmetic (it is

@@ -200,9 +200,11 @@ impl Lowerer<'_> {
         if !self.math_raise(frame, name, &vals, v) {
             self.not_in_try(frame, c, &format!("math.{name}()"))?;
         }
-        // math.floor/ceil/trunc return ints.
+        // math.floor/ceil/trunc return ints; beyond int64 they raise per lane (item 7, D11).
         Ok(if integral {
-            self.cast(CastOp::Int, v)
+            let r = self.cast(CastOp::Int, v);
+            self.int_beyond_raise(frame, &format!("math.{name}"), args[0], r);
+            r
         } else {
             v
         })
@@ -377,7 +379,12 @@ impl Lowerer<'_> {
         } else {
             a[0]
         };
-        self.cast(op, v)
+        let r = self.cast(op, v);
+        if matches!(op, CastOp::Int | CastOp::Round) {
+            // Item 7: beyond int64 raises OverflowError per lane (D11).
+            self.int_beyond_raise(frame, name, a[0], r);
+        }
+        r
     }
 
     /// `float("...")` of a string literal: the number CPython parses, or a positioned error.

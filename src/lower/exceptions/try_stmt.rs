@@ -324,6 +324,9 @@ impl Lowerer<'_> {
             .get(k - 1)
             .and_then(|s| s.class.clone());
         for (h, c) in clauses.iter().enumerate() {
+            if class.as_ref().and_then(|c| c.first()).map(String::as_str) == Some(BEYOND_INT64) {
+                return Ok(None);
+            }
             match c {
                 Catches::All => return Ok(Some(h)),
                 Catches::Classes(names) => {
@@ -608,6 +611,59 @@ impl Lowerer<'_> {
         self.math_site(frame, infinite, "OverflowError", site());
     }
 
+    /// Issue 28 item 4, docs/semantics.md item 7: `int(a)`, `round(a)`,
+    /// `math.floor/ceil/trunc(a)` of a float from 2**63 up or below -2**63 (±inf included)
+    /// raise OverflowError per lane (D11: the first such element in C order), where CPython
+    /// gives an int beyond 64 bits (or raises for ±inf); NaN keeps item 7's 0. Inside a `try`
+    /// body no `except` clause catches it (nan and ±inf raise CPython's there first). With
+    /// `protect_domains` the conversion saturates instead (values, not errors). `function`
+    /// names the call (`int`, `round`, `math.floor`), `a` is the float converted and `r` the
+    /// conversion's result: where `a`'s kind is only known at run time, an int lane equals its
+    /// result exactly and a float lane beyond int64 saturated to INT64_MAX or INT64_MIN, which
+    /// it does not equal (the comparison is exact, `_vec_binary`).
+    pub(in crate::lower) fn int_beyond_raise(
+        &mut self,
+        frame: &mut Frame,
+        function: &str,
+        a: Value,
+        r: Value,
+    ) {
+        if self.opts.protect_domains
+            || self.poisoned.contains(&a)
+            || matches!(self.kind(a), Kind::Int | Kind::Bool)
+        {
+            return;
+        }
+        const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+        let fails = if self.kind(a) == Kind::Float {
+            let hi = self.konst(Const::Float(TWO_63));
+            let lo = self.konst(Const::Float(-TWO_63));
+            let above = self.emit(Op::Compare(CmpOp::Ge, a, hi));
+            let below = self.emit(Op::Compare(CmpOp::Lt, a, lo));
+            self.emit(Op::Logic(LogicOp::Or, above, below))
+        } else {
+            let max = self.konst(Const::Int(i64::MAX as i128));
+            let min = self.konst(Const::Int(i64::MIN as i128));
+            let at_max = self.emit(Op::Compare(CmpOp::Eq, r, max));
+            let at_min = self.emit(Op::Compare(CmpOp::Eq, r, min));
+            let extreme = self.emit(Op::Logic(LogicOp::Or, at_max, at_min));
+            let moved = self.emit(Op::Compare(CmpOp::Ne, a, r));
+            self.emit(Op::Logic(LogicOp::And, extreme, moved))
+        };
+        let mask = match self.const_of(fails) {
+            Some(Const::Bool(false)) => return,
+            Some(_) => None,
+            None => Some(fails),
+        };
+        let text = format!("_vec_int_overflow('{function}', _a)");
+        let site = (text, vec!["_a".to_string()], vec![a]);
+        // No `except` clause catches it (`clause_of`): CPython raises nothing there.
+        let class = Some(vec![BEYOND_INT64.to_string()]);
+        if let Some(code) = self.push_site(frame, site, class, None) {
+            self.raise_on(frame, mask, code);
+        }
+    }
+
     /// A raise site of class `class` on the lanes where `fails`.
     fn math_site(
         &mut self,
@@ -646,6 +702,10 @@ impl Lowerer<'_> {
         );
     }
 }
+
+/// The class of item 7's raise site (`int_beyond_raise`): an OverflowError of the vectorized
+/// integers' 64 bits, which no `except` clause of the program catches.
+const BEYOND_INT64: &str = "OverflowError of 64-bit integers (docs/semantics.md item 7)";
 
 /// The first `return`, `raise` or `assert` in `body`, nested blocks included.
 fn first_exit(body: &[ast::Stmt]) -> Option<&ast::Stmt> {
