@@ -394,7 +394,7 @@ pub const INT_OVERFLOW: Helper = Helper {
     ops: &[],
     meaning: "item 7: the OverflowError of `function` (`int`, `round`, `math.floor`, \
               `math.ceil`, `math.trunc`) of the float `x` from 2**63 up or below -2**63: \
-              CPython's own for ±inf, else one saying vectorized integers are 64-bit; a raise \
+              CPython's own for ±inf, else one saying an int array cannot hold it; a raise \
               site's expression",
 };
 

@@ -215,11 +215,42 @@ def operand(be: Backend, kind: str, values: list[Any]) -> Any:
     return be.array(values, kind) if kind in "biuf" else values[0]
 
 
+def leaves_the_lattice(op: str, x: Any, y: Any) -> bool:
+    """Whether CPython's int ``x op y`` lies outside [-2**63, 2**64), the uint64 lattice's range
+    (docs/semantics.md item 13: such a lane makes the helper raise OverflowError)."""
+    if op not in ("add", "sub", "mul", "pow") or isinstance(x, float) or isinstance(y, float):
+        return False
+    x, y = int(x), int(y)
+    if op == "pow":
+        if y < 0:
+            return False  # a negative exponent: the float power, computed as x ** 0 here
+        if abs(x) >= 2 and y >= 64:
+            return True
+    r = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "pow": operator.pow}[op](x, y)
+    return not -(2**63) <= r < 2**64
+
+
 def check_binary(be: Backend, op: str, ka: str, avals: list[Any], kb: str, bvals: list[Any]) -> list[str]:
-    """Run the helper on one operand pair; return mismatch descriptions."""
+    """Run the helper on one operand pair; return mismatch descriptions. On the uint64 lattice a
+    lane whose exact result leaves its range makes the call raise OverflowError (item 13)."""
     a, b = operand(be, ka, avals), operand(be, kb, bvals)
     n = max(len(avals), len(bvals))
     avals, bvals = avals * (n // len(avals)), bvals * (n // len(bvals))
+    lattice = any(in_lattice(ka, v) for v in avals) or any(in_lattice(kb, v) for v in bvals)
+    if lattice and any(leaves_the_lattice(op, x, y) for x, y in zip(avals, bvals)):
+        try:
+            _vec_binary(be.xp, op, a, b)
+        except OverflowError as exc:
+            if "vectorized integers are 64-bit (docs/semantics.md item 13)" not in str(exc):
+                return [str(exc)]
+        else:
+            return [f"{ka}{avals[:3]}.. {op} {kb}{bvals[:3]}..: no OverflowError for a lane beyond the lattice"]
+        # The other lanes, alone, compute CPython's values.
+        kept = [(x, y) for x, y in zip(avals, bvals) if not leaves_the_lattice(op, x, y)]
+        if not kept:
+            return []
+        avals, bvals = [x for x, _ in kept], [y for _, y in kept]
+        a, b = operand(be, ka, avals), operand(be, kb, bvals)
     want_kind, want = expected_binary(op, ka, avals, kb, bvals)
     if op in ("add", "sub", "mul") and (ka in "fF" or kb in "fF"):
         with np.errstate(all="ignore"):  # plain float operators: overflow warns as in the float body
@@ -409,7 +440,9 @@ def test_zero_dimensional_integer_operands_wrap_without_warnings(be: Backend) ->
     got = _vec_binary(xp, "mul", big, be.array(4, "i"))
     assert got.shape == () and be.values(got) == [0]
     assert be.values(_vec_binary(xp, "floordiv", be.array(INT64_MIN, "i"), be.array(-1, "i"))) == [INT64_MIN]
-    assert be.values(_vec_binary(xp, "add", be.array(UINT64_MAX, "u"), be.array(1, "u"))) == [0]
+    with pytest.raises(OverflowError, match="item 13"):  # beyond the uint64 lattice's range
+        _vec_binary(xp, "add", be.array(UINT64_MAX, "u"), be.array(1, "u"))
+    assert be.values(_vec_binary(xp, "add", be.array(UINT64_MAX - 1, "u"), be.array(1, "u"))) == [UINT64_MAX]
     assert be.values(_vec_binary(xp, "truediv", be.array(2**63 - 1, "i"), be.array(3, "i"))) == [(2**63 - 1) / 3]
 
 
@@ -467,6 +500,11 @@ def py_unary(op: str, v: Any) -> Any:
 @pytest.mark.parametrize("kind", "biuf")
 def test_unary_matches_cpython(be: Backend, op: str, kind: str) -> None:
     values = VALUES[kind] + ([0.49999999999999994, 4.5, -3.5, 1e16 + 1, -0.4] if kind == "f" else [])
+    if kind == "u" and op == "neg":
+        # -u below -2**63 leaves the uint64 lattice's range: OverflowError (item 13).
+        with pytest.raises(OverflowError, match="item 13"):
+            _vec_unary(be.xp, op, be.array(values, kind))
+        values = [v for v in values if v <= 2**63]
     got = _vec_unary(be.xp, op, be.array(values, kind))
     lanes = [py_unary(op, v) for v in values]
     if op in ("not", "bool"):

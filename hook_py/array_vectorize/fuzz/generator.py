@@ -38,7 +38,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from .grammar_calls import ENUM_CLASS, CallGrammar
 from .grammar_containers import CONTAINER_FEATURES, ContainerGrammar
-from .grammar_env import Callee, Env
+from .grammar_env import Callee, Env, converts
 from .grammar_expressions import EXACT_MATH, FLOOR_MATH, PRED_MATH, TRANSCENDENTAL, ExpressionGrammar
 from .grammar_names import respell
 from .grammar_raise import USER_EXCEPTION, RaisingGrammar
@@ -227,22 +227,25 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
             for i in range(rng.randint(1, 2)):
                 names = ["a", "b", "c"][: rng.randint(1, 2)]
                 env = Env(list(names), callees=list(callees))
-                self.emit(0, f"L{i} = lambda {', '.join(names)}: {self.num(env, 2)}")
-                callees.append(Callee(f"L{i}", names))
+                body = self.num(env, 2)
+                self.emit(0, f"L{i} = lambda {', '.join(names)}: {body}")
+                callees.append(Callee(f"L{i}", names, converts=converts(body, callees)))
         if self.on("helpers", 0.4):
             for i in range(rng.randint(1, 2)):
                 names = ["a", "b", "c"][: rng.randint(1, 3)]
                 self.emit(0, "")
                 self.emit(0, f"def h{i}({', '.join(names)}):")
+                start = len(self.lines)
                 self.in_helper = True
                 self.ret_arity = rng.choice([2, 2, 3]) if self.on("tuple_return", 0.35) else 1
                 self.stmt_budget = rng.randint(1, 5)
                 self.function_body(Env(list(names), callees=list(callees)), 1)
                 self.in_helper = False
+                converting = converts("\n".join(self.lines[start:]), callees + self.tuple_helpers)
                 if self.ret_arity > 1:
-                    self.tuple_helpers.append(Callee(f"h{i}", names, self.ret_arity))
+                    self.tuple_helpers.append(Callee(f"h{i}", names, self.ret_arity, converting))
                 else:
-                    callees.append(Callee(f"h{i}", names, 1))
+                    callees.append(Callee(f"h{i}", names, 1, converting))
                 self.ret_arity = 1
         if self.validator_arity:
             self.validator(params)

@@ -48,7 +48,8 @@ class ExpressionGrammar:
         if self.tables and self.int_casts and self.table_rng.random() < 0.1:
             # A per-element lookup that never leaves the table: `S0[int(v) % 3]`.
             name = self.table_rng.choice(sorted(self.tables))
-            return f"{name}[int({text}) % {self.tables[name]}]"
+            if not self.raise_free:  # int() is item 7's raise site
+                return f"{name}[int({text}) % {self.tables[name]}]"
         return text
 
     def plain_leaf(self, env: Env) -> str:
@@ -180,6 +181,11 @@ class ExpressionGrammar:
             return f"(not {e()})"
         if kind == "math_exact":
             return self.math_call(rng.choice(EXACT_MATH), e)
+        if kind in ("math_floor", "int_cast", "round") and self.raise_free:
+            # Where nothing may raise, `x // 1` for item 7's raise sites (the same draws).
+            if kind == "math_floor":
+                rng.choice(FLOOR_MATH)
+            return f"({e()} // 1)"
         if kind == "math_floor":
             if "math_floor_int" in self.exclude:
                 # CPython's math.floor(int) is the int itself (exact beyond 2**53).

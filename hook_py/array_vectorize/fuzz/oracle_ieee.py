@@ -51,7 +51,7 @@ BEYOND_RAISED = [False]
 def beyond_int64(function: str, x: float) -> OverflowError:
     """Item 7's exception for ``function`` of a float ``x`` beyond int64 (written here, not taken
     from the runtime): CPython's own for ±inf; for a finite float, whose int CPython computes
-    exactly, the one saying vectorized integers are 64-bit."""
+    exactly, the one saying an int array cannot hold it."""
     if x in (math.inf, -math.inf):
         try:
             int(x)
@@ -59,7 +59,7 @@ def beyond_int64(function: str, x: float) -> OverflowError:
             exc.__traceback__ = None
             error = exc
     else:
-        error = OverflowError(f"{function}({x!r}) is beyond int64: vectorized integers are 64-bit (docs/semantics.md item 7)")
+        error = OverflowError(f"{function}({x!r}) is beyond int64, which an int array cannot hold (docs/semantics.md item 7)")
     return error
 
 

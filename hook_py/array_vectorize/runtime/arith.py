@@ -91,6 +91,7 @@ from .intops import (
     i_floordiv,
     i_mod,
     magnitude,
+    negation_beyond,
     result,
     to_int,
     u_add,
@@ -412,6 +413,7 @@ def _vec_unary(xp: Any, op: str, a: Any) -> Any:
         return a
     if kind == "u":
         if op == "neg":
+            negation_beyond(xp, info, Int(a, None), "-")
             bits = xp.subtract(info.scalar("u", 0), a)
             return finish(xp, info, bits, a != 0)
         _check_unary(op)
@@ -432,6 +434,7 @@ def _lattice_unary(xp: Any, info: Namespace, op: str, a: LatticeInt) -> Any:
     if op == "float":
         return _to_float(xp, info, "l", a)
     if op == "neg":
+        negation_beyond(xp, info, to_int(xp, info, "l", a), "-")
         bits = xp.subtract(info.scalar("u", 0), a.bits)
         return finish(xp, info, bits, xp.logical_and(xp.logical_not(a.neg), a.bits != 0))
     if op == "abs":

@@ -153,7 +153,7 @@ def _vec_int_overflow(function: str, x: float) -> OverflowError:
             exc.__traceback__ = None
             return exc
     return OverflowError(
-        f"{function}({x!r}) is beyond int64: vectorized integers are 64-bit (docs/semantics.md item 7)"
+        f"{function}({x!r}) is beyond int64, which an int array cannot hold (docs/semantics.md item 7)"
     )
 
 

@@ -703,7 +703,7 @@ def test_item7_conversions_beyond_int64_raise_per_element_and_nan_gives_zero(fn)
         assert not INT64_MIN <= fn(beyond) <= INT64_MAX  # CPython: the float's exact int
         with pytest.raises(OverflowError) as got:
             vectorize(fn)(np.array([3.5, math.nan, beyond, math.inf]))
-        assert got.value.args == (f"{name}({beyond!r}) is beyond int64: vectorized integers are 64-bit (docs/semantics.md item 7)",)
+        assert got.value.args == (f"{name}({beyond!r}) is beyond int64, which an int array cannot hold (docs/semantics.md item 7)",)
         if hasattr(got.value, "add_note"):
             assert "array-vectorize: raised for element (2,) (flat index 2)" in got.value.__notes__
     for infinite in (math.inf, -math.inf):
