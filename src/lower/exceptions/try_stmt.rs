@@ -8,6 +8,8 @@
 //! returns list and run the clause from the variables their raise saw; the others run `else`.
 //! Variables merge with `Select` as after an array `if`; `finally` runs after, on every lane,
 //! and may not leave the function (a return or raise there would replace a pending one).
+//! Item 7's raise site of an int conversion beyond int64 (`int_beyond_raise`) lives here too, in
+//! and out of `try` bodies: no clause catches it.
 
 use rustpython_parser::ast;
 

@@ -741,3 +741,4 @@ def test_item39_a_numpy_scalar_argument_is_a_0d_array_of_python_scalars():
     assert np.asarray(vec(np.float32(0.5))).item() == 0
     assert np.asarray(vec(np.array([1, 2], dtype=np.int16))).tolist() == [1, 1]
     assert np.vectorize(_is_int)(np.array([1, 2])).tolist() == [1, 1]
+
