@@ -131,7 +131,22 @@ impl Lowerer<'_> {
         }
         let mut left = self.expr(frame, &c.left);
         let mut acc: Option<Value> = None;
+        let saved = frame.cond;
         for (op, right) in c.ops.iter().zip(&c.comparators) {
+            // `a < b < c` is `a < b and b < c`: CPython evaluates `c` only where `a < b` holds,
+            // so what it raises (D11: item 7's int conversion, a helper's raise) is raised
+            // there only, as in `bool_chain`; a constant false ends the chain.
+            if let Some(prev) = acc {
+                if self.const_of(prev).is_some_and(|k| !truthy(&k)) {
+                    break;
+                }
+                if self.shape(prev) == Shape::Array {
+                    frame.cond = Some(self.and_path(frame.cond, prev));
+                } else if self.const_of(prev).is_none() {
+                    let prev = self.cast(CastOp::Bool, prev);
+                    frame.cond = Some(self.and_path(frame.cond, prev));
+                }
+            }
             if let ast::CmpOp::In | ast::CmpOp::NotIn = op {
                 let (member, r) = self.membership(frame, left, right)?;
                 let member = if matches!(op, ast::CmpOp::NotIn) {
@@ -164,6 +179,7 @@ impl Lowerer<'_> {
             });
             left = r;
         }
+        frame.cond = saved;
         acc.ok_or(())
     }
 
@@ -184,6 +200,10 @@ impl Lowerer<'_> {
             let t = self.truth(acc);
             let go_on = if is_and { t } else { self.not(t) };
             if self.shape(go_on) == Shape::Array {
+                frame.cond = Some(self.and_path(frame.cond, go_on));
+            } else if self.const_of(go_on).is_none() {
+                // A Python value (a loop index) decides per call, as much: its truth as a bool.
+                let go_on = self.cast(CastOp::Bool, go_on);
                 frame.cond = Some(self.and_path(frame.cond, go_on));
             }
             let rhs = self.expr(frame, operand);

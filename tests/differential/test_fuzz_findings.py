@@ -104,6 +104,9 @@ FIXED = {
     "merge-of-a-uint64-constant-and-an-int64-array-on-strict",
     "float-compared-with-an-unfolded-int-past-2-pow-53",
     "uint64-constant-through-a-range-loop-in-a-while-loop",
+    "int-conversion-beyond-int64-in-a-comparison-chain-cpython-stops",
+    "int-conversion-beyond-int64-after-and-on-a-loop-index",
+    "int-conversion-beyond-int64-in-a-chain-keeps-the-other-lanes-running",
 }
 
 
@@ -124,6 +127,37 @@ SETTLEMENT = (
 )
 
 CASES = [
+    # ---- found by the first run of campaign 55 (seed 600001), item 7's raise site ----
+    case(
+        # #263, #1086: `0 >= 1 != math.floor(p1)` stops at `0 >= 1` in CPython; the raise site
+        # of item 7 fired for p1 beyond int64 anyway. A comparison chain lowers each comparator
+        # for the lanes the comparisons before let through (src/lower/expr.rs `compare`).
+        "int-conversion-beyond-int64-in-a-comparison-chain-cpython-stops",
+        "import math\n\ndef f(p1):\n    if 0 >= 1 != math.floor(p1) >= 0:\n        return 1\n"
+        "    if p1 < 5.0 < round(p1):\n        return 2\n    return 0\n",
+        [Column(F, [2.18e274, 3.0, -1e300, 4.5])],
+        "item 7's raise site in a comparator CPython never evaluates",
+    ),
+    case(
+        # #610: `i3 and M0[int(p0) % 4]` with the loop index i3 == 0 never converts p0; the
+        # operand after `and` is lowered for the lanes (here: the calls) the index lets through.
+        "int-conversion-beyond-int64-after-and-on-a-loop-index",
+        "M0 = {0: 1, 1: -3, 2: 0, 3: 7}\n\ndef f(p0):\n    v = 0\n    for i3 in range(1):\n"
+        "        v = i3 and M0[int(p0) % 4]\n    return v\n",
+        [Column(F, [-5.06e260, 2.5])],
+        "item 7's raise site after `and` on a Python int",
+    ),
+    case(
+        # #723: with the chain's condition left out of the lanes marked done, a lane whose
+        # `round(p0)` lies beyond int64 (never computed by CPython: `p1 == 0` is false there)
+        # counted as raised and lost its later result in the loop: 1 where CPython returns 0
+        # (a silent wrong value, on this branch only).
+        "int-conversion-beyond-int64-in-a-chain-keeps-the-other-lanes-running",
+        "def f(p0, p1):\n    for i2 in range(-1, 0):\n        if p0:\n            pass\n        else:\n"
+        "            return 1\n        if p1 == 0 < round(p0):\n            pass\n        v8 = 0 % 0\n    return 0\n",
+        [Column(F, [1.8446744073709552e19, 0.0]), Column(F, [1.0, 1.0])],
+        "item 7's raise site in a chain marked lanes done that never reached it",
+    ),
     # ---- found by fuzz campaign 48 (seed 520007 #1608) ----
     case(
         # Issue 28 item 1 made `2 ** 1100` CPython's exact int (it was a wrapped 0-d int64); in a

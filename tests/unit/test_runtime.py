@@ -218,7 +218,7 @@ def operand(be: Backend, kind: str, values: list[Any]) -> Any:
 def leaves_the_lattice(op: str, x: Any, y: Any) -> bool:
     """Whether CPython's int ``x op y`` lies outside [-2**63, 2**64), the uint64 lattice's range
     (docs/semantics.md item 13: such a lane makes the helper raise OverflowError)."""
-    if op not in ("add", "sub", "mul", "pow") or isinstance(x, float) or isinstance(y, float):
+    if op not in ("add", "sub", "mul", "pow", "floordiv") or isinstance(x, float) or isinstance(y, float):
         return False
     x, y = int(x), int(y)
     if op == "pow":
@@ -226,6 +226,8 @@ def leaves_the_lattice(op: str, x: Any, y: Any) -> bool:
             return False  # a negative exponent: the float power, computed as x ** 0 here
         if abs(x) >= 2 and y >= 64:
             return True
+    if op == "floordiv":
+        return y != 0 and not -(2**63) <= x // y < 2**64
     r = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "pow": operator.pow}[op](x, y)
     return not -(2**63) <= r < 2**64
 

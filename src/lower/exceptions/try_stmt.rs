@@ -654,9 +654,11 @@ impl Lowerer<'_> {
         };
         let mask = match self.const_of(fails) {
             Some(Const::Bool(false)) => return,
-            Some(_) => None,
-            None => Some(fails),
+            Some(_) => frame.cond,
+            None => Some(self.and_path(frame.cond, fails)),
         };
+        // The lanes done raising are those on this path (`frame.cond`: an operand of `and`, `or`
+        // or a comparison chain CPython may not evaluate, `bool_chain`), not every lane beyond.
         let text = format!("_vec_int_overflow('{function}', _a)");
         let site = (text, vec!["_a".to_string()], vec![a]);
         // No `except` clause catches it (`clause_of`): CPython raises nothing there.
