@@ -219,3 +219,32 @@ def test_nan_on_raise_gives_nan_on_the_elements_beyond_int64(module):
     got = vec(np.array(xs)).tolist()
     assert got[0] == original(400.0) and got[3] == original(-800.0)
     assert math.isnan(got[1]) and math.isnan(got[2])
+
+
+def _drain_rate(level, rate):
+    n = 0
+    while n < 3 and int(level * n) < rate:
+        n += 1
+    return n
+
+
+def _settled_then_counted(amount):
+    cents = 0.0
+    try:
+        cents = 100.0 / amount
+    except ZeroDivisionError:
+        cents = 0.0
+    finally:
+        whole = int(amount)
+    return cents + whole
+
+
+@pytest.mark.parametrize("fn, where", [(_drain_rate, "a `while` test that can raise"), (_settled_then_counted, "in a `finally` clause")])
+def test_where_no_element_can_raise_the_conversion_is_refused_at_its_position(fn, where):
+    # Item 7's raise site where D11 has no per-element raise: a positioned VectorizationError
+    # (D10), never the saturated value; protect_domains=True (values, not errors) compiles.
+    from array_vectorize import VectorizationError
+
+    with pytest.raises(VectorizationError, match=where.replace("`", ".")):
+        vectorize(fn)
+    vectorize(fn, protect_domains=True)

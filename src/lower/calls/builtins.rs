@@ -203,7 +203,7 @@ impl Lowerer<'_> {
         // math.floor/ceil/trunc return ints; beyond int64 they raise per lane (item 7, D11).
         Ok(if integral {
             let r = self.cast(CastOp::Int, v);
-            self.int_beyond_raise(frame, &format!("math.{name}"), args[0], r);
+            self.int_beyond_raise(frame, (&format!("math.{name}"), c), args[0], r)?;
             r
         } else {
             v
@@ -351,16 +351,17 @@ impl Lowerer<'_> {
             return Ok(self.cast(CastOp::Bool, a[0]));
         }
         let a = self.builtin_args(frame, c, name, (1, 1))?;
-        Ok(self.convert_value(frame, name, a[0]))
+        self.convert_value(frame, name, a[0], c)
     }
 
-    /// `float(v)`, `int(v)`, `bool(v)` or `round(v)` (`name`) of a lowered value.
+    /// `float(v)`, `int(v)`, `bool(v)` or `round(v)` (`name`) of a lowered value (the call `c`).
     pub(in crate::lower::calls) fn convert_value(
         &mut self,
         frame: &mut Frame,
         name: &str,
         a: Value,
-    ) -> Value {
+        c: &ast::ExprCall,
+    ) -> R<Value> {
         let a = [a];
         let op = match name {
             "float" => CastOp::Float,
@@ -382,9 +383,9 @@ impl Lowerer<'_> {
         let r = self.cast(op, v);
         if matches!(op, CastOp::Int | CastOp::Round) {
             // Item 7: beyond int64 raises OverflowError per lane (D11).
-            self.int_beyond_raise(frame, name, a[0], r);
+            self.int_beyond_raise(frame, (name, c), a[0], r)?;
         }
-        r
+        Ok(r)
     }
 
     /// `float("...")` of a string literal: the number CPython parses, or a positioned error.

@@ -626,15 +626,25 @@ impl Lowerer<'_> {
     pub(in crate::lower) fn int_beyond_raise(
         &mut self,
         frame: &mut Frame,
-        function: &str,
+        (function, c): (&str, &ast::ExprCall),
         a: Value,
         r: Value,
-    ) {
+    ) -> Result<(), ()> {
         if self.opts.protect_domains
             || self.poisoned.contains(&a)
             || matches!(self.kind(a), Kind::Int | Kind::Bool)
         {
-            return;
+            return Ok(());
+        }
+        if self.exceptions.in_finally > 0 {
+            // D10: a `finally` clause cannot raise per lane; saturating would be a wrong value.
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedExpression,
+                format!("`{function}()` of a float in a `finally` clause is not supported (beyond int64 it raises OverflowError per element, docs/semantics.md item 7, which a `finally` clause cannot do); convert before the `try` statement, or use protect_domains=True"),
+                c,
+            );
+            return Err(());
         }
         const TWO_63: f64 = 9_223_372_036_854_775_808.0;
         let fails = if self.kind(a) == Kind::Float {
@@ -653,7 +663,7 @@ impl Lowerer<'_> {
             self.emit(Op::Logic(LogicOp::And, extreme, moved))
         };
         let mask = match self.const_of(fails) {
-            Some(Const::Bool(false)) => return,
+            Some(Const::Bool(false)) => return Ok(()),
             Some(_) => frame.cond,
             None => Some(self.and_path(frame.cond, fails)),
         };
@@ -666,6 +676,7 @@ impl Lowerer<'_> {
         if let Some(code) = self.push_site(frame, site, class, None) {
             self.raise_on(frame, mask, code);
         }
+        Ok(())
     }
 
     /// A raise site of class `class` on the lanes where `fails`.
