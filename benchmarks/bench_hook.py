@@ -208,6 +208,7 @@ def _rotate(variants: dict, repeats: int) -> dict:
     }
 
 
+# long: the hook benchmark's measurements one after another, each beside the floor it is read against
 def run(quick: bool = False) -> dict:
     # Ratios of two process medians move by a few percent on a shared machine: 31 runs each.
     repeats = 5 if quick else 31

@@ -490,6 +490,35 @@ def floor_at(x, c):
     return max(x, c)
 
 
+# ----------------------------------------------------------------------------- put through parity (D19)
+
+PARITY_RATE = 0.03
+
+
+def bs_parity_hand(s, k, t, sigma, phi):
+    vol = sigma * xp.sqrt(t)
+    d1 = (xp.log(s / k) + (PARITY_RATE + 0.5 * sigma * sigma) * t) / vol
+    d2 = d1 - vol
+    discount = xp.exp(-PARITY_RATE * t)
+    call = s * _norm_cdf_hand(d1) - k * discount * _norm_cdf_hand(d2)
+    return xp.where(phi < 0.0, call - s + k * discount, call)
+
+
+@benchmark(
+    "a put priced by calling itself as a call (put-call parity): recursion, one level (D19)",
+    bs_parity_hand,
+    lambda rng, n: (rng.uniform(50.0, 150.0, n), 100.0, rng.uniform(0.01, 2.0, n), 0.2, rng.choice([-1.0, 1.0], n)),
+    (1.0, 50.0, 100.0, 150.0, 1e-3, 2.0, 1e6, -1.0, -0.0),
+)
+def bs_parity(s, k, t, sigma, phi):
+    if phi < 0.0:
+        return bs_parity(s, k, t, sigma, 1.0) - s + k * math.exp(-PARITY_RATE * t)
+    vol = sigma * math.sqrt(t)
+    d1 = (math.log(s / k) + (PARITY_RATE + 0.5 * sigma * sigma) * t) / vol
+    d2 = d1 - vol
+    return s * _norm_cdf(d1) - k * math.exp(-PARITY_RATE * t) * _norm_cdf(d2)
+
+
 # ----------------------------------------------------------------------------- local coefficient table
 
 # The shape of a steam-table (IAPWS-IF97-style) Gibbs-energy correlation; coefficients made up.

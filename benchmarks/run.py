@@ -202,13 +202,17 @@ def numba_vectorized(scalar):
     except ImportError:
         return None
 
-    def with_jitted_callees(fn):
+    def with_jitted_callees(fn, jitted=None):
+        # A function calling itself (D19) calls its own jitted copy: numba compiles the recursion.
+        jitted = {} if jitted is None else jitted
         glob = dict(fn.__globals__)
+        copy = types.FunctionType(fn.__code__, glob, fn.__name__, fn.__defaults__, fn.__closure__)
+        jitted[fn] = numba.njit(copy)
         for name in fn.__code__.co_names:
             callee = glob.get(name)
             if isinstance(callee, types.FunctionType) and callee.__module__ == fn.__module__:
-                glob[name] = numba.njit(with_jitted_callees(callee))
-        return types.FunctionType(fn.__code__, glob, fn.__name__, fn.__defaults__, fn.__closure__)
+                glob[name] = jitted[callee] if callee in jitted else numba.njit(with_jitted_callees(callee, jitted))
+        return copy
 
     n = scalar.__code__.co_argcount
     return numba.vectorize([f"float64({', '.join(['float64'] * n)})"])(with_jitted_callees(scalar))

@@ -21,6 +21,25 @@ pub enum Hidden {
     Callee(String),
     /// A module-level object read as a global (an Enum class, D14).
     Object(String),
+    /// The scalar original of the recursive function of this name, which finishes the lanes
+    /// that recurse deeper than it was inlined (D19): global [`Hidden::scalar_global`].
+    Scalar(String),
+}
+
+impl Hidden {
+    /// The global of the generated module holding the scalar original of function `name` (D19;
+    /// emit.py `SCALAR_PREFIX`).
+    pub fn scalar_global(name: &str) -> String {
+        format!("_vec_scalar_{name}")
+    }
+
+    /// The global of the generated module holding this value.
+    pub fn global(&self) -> String {
+        match self {
+            Hidden::Array(n) | Hidden::Callee(n) | Hidden::Object(n) => n.clone(),
+            Hidden::Scalar(n) => Hidden::scalar_global(n),
+        }
+    }
 }
 
 /// The source of a helper function (D7) and the environment its own free names resolve in.

@@ -54,6 +54,9 @@ pub struct Compiled {
     pub int_ir: Function,
     /// The scalar function's own text (decorators, header, body), for its docstring.
     pub scalar_source: String,
+    /// The calls run element by element (D19, D23): `residue` or `call_site`, what is called,
+    /// and the call's line.
+    pub element_sites: Vec<(&'static str, String, usize)>,
 }
 
 /// `ARRAY_VECTORIZE_DEBUG=ir` prints the IR after every pass to stderr.
@@ -159,6 +162,7 @@ pub fn compile_observed(
         float_ir: float,
         int_ir: int,
         scalar_source: text.to_string(),
+        element_sites: lowered.element_sites,
     })
 }
 

@@ -241,6 +241,7 @@ fn hidden_to_py(hidden: &[Hidden]) -> Vec<(String, String)> {
             Hidden::Array(n) => ("array".to_string(), n.clone()),
             Hidden::Callee(n) => ("callee".to_string(), n.clone()),
             Hidden::Object(n) => ("object".to_string(), n.clone()),
+            Hidden::Scalar(_) => ("scalar".to_string(), h.global()),
         })
         .collect()
 }
@@ -347,6 +348,12 @@ fn compiled_to_py<'py>(py: Python<'py>, c: &Compiled, d: &Bound<'py, PyDict>) ->
     }
     d.set_item("assumptions", assumptions)?;
     d.set_item("scalar_source", &c.scalar_source)?;
+    // D19, D23: reported by `stats()` and `show`.
+    let sites = PyList::empty(py);
+    for (kind, what, line) in &c.element_sites {
+        sites.append((*kind, what, *line))?;
+    }
+    d.set_item("element_sites", sites)?;
     Ok(())
 }
 

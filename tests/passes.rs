@@ -1,17 +1,32 @@
-//! Per-pass fixtures in IR text, like cranelift's filetests.
+//! Per-pass fixtures, like cranelift's filetests: IR in, IR out.
 //!
-//! Each `tests/fixtures/passes/*.txt` holds a header naming the pass (`# pass: fold`; the float
-//! fast path's passes are `float fold` and so on, see `pipeline::compile_observed`) and
-//! optionally options (`# options: protect_domains`), then a function, then a line `=== <pass>`
-//! followed by the IR expected after that pass. The function's free names resolve in a fixed
-//! environment: `math`, and the builtins. `UPDATE_SNAPSHOTS=1 cargo test` rewrites the expected
-//! IR: review the diff, never edit it by hand.
+//! Each `tests/fixtures/passes/*.txt` starts with a header naming the pass (`# pass: fold`), then
+//! its input, then a line `=== <pass>` followed by the IR expected after it.
+//!
+//! * A rewrite or analysis fixture (every file but `lower_*.txt`) states its input as IR text
+//!   (src/ir/read.rs) and the pass named runs alone on it: `kinds` (kind inference), `fold` (with
+//!   `loop_return`, as the pipeline runs it), `loop_return`, `cse`, `dce`, `legalize`, `broadcast`.
+//!   `# params: float` (or `int`, `bool`, `num`, one per parameter or one for all) gives the
+//!   parameters' kinds those passes are told (default: unknown, the exact body's). The output
+//!   must pass the IR verifier. Nothing else runs, so a fixture of `fold` shows what fold does,
+//!   however the pipeline around it changes.
+//! * A lowering fixture (`lower_*.txt`, `# pass: lower`) states Python source: lowering is the
+//!   pass under test. Optional `# options: protect_domains`. The function's free names resolve in
+//!   a fixed environment: `math`, and the builtins.
+//!
+//! `UPDATE_SNAPSHOTS=1 cargo test` rewrites the expected IR: review the diff, never edit it by
+//! hand.
 
 use std::path::{Path, PathBuf};
 
+use array_vectorize_core::analysis::kinds::infer_kinds_with;
 use array_vectorize_core::env::{Binding, Env};
 use array_vectorize_core::frontend::Input;
+use array_vectorize_core::ir::read::read;
+use array_vectorize_core::ir::verify::{verify, Kinds};
+use array_vectorize_core::ir::{Function, Kind};
 use array_vectorize_core::pipeline::{compile_observed, Options, Request};
+use array_vectorize_core::rewrite::{broadcast, cse, dce, fold, legalize, loop_return};
 
 const BUILTINS: &[&str] = &[
     "abs", "bool", "float", "int", "max", "min", "pow", "range", "round",
@@ -37,15 +52,28 @@ fn env() -> Env {
     env
 }
 
-/// The fixture's parts: pass name, options, function source, expected IR (if any yet).
-fn parse(text: &str) -> (String, Options, String, Option<String>) {
+/// A fixture's parts.
+struct Fixture {
+    pass: String,
+    options: Options,
+    /// `# params:` kinds, as written.
+    params: Vec<String>,
+    /// Python source (a lowering fixture) or IR text.
+    input: String,
+    expected: Option<String>,
+}
+
+fn parse(text: &str) -> Fixture {
     let mut pass = None;
     let mut options = Options::default();
+    let mut params = vec![];
     let mut source = String::new();
     let mut lines = text.lines();
     for line in lines.by_ref() {
         if let Some(p) = line.strip_prefix("# pass: ") {
             pass = Some(p.trim().to_string());
+        } else if let Some(p) = line.strip_prefix("# params: ") {
+            params = p.split(',').map(|k| k.trim().to_string()).collect();
         } else if let Some(o) = line.strip_prefix("# options: ") {
             for opt in o.split(',').map(str::trim) {
                 match opt {
@@ -56,6 +84,8 @@ fn parse(text: &str) -> (String, Options, String, Option<String>) {
             }
         } else if line.starts_with("=== ") {
             break;
+        } else if source.is_empty() && line.starts_with('#') {
+            // A comment of the header: what the fixture shows.
         } else {
             source.push_str(line);
             source.push('\n');
@@ -63,8 +93,70 @@ fn parse(text: &str) -> (String, Options, String, Option<String>) {
     }
     let rest: Vec<&str> = lines.collect();
     let expected = (!rest.is_empty()).then(|| rest.join("\n") + "\n");
-    let source = source.trim_start_matches('\n').to_string();
-    (pass.expect("a `# pass:` line"), options, source, expected)
+    Fixture {
+        pass: pass.expect("a `# pass:` line"),
+        options,
+        params,
+        input: source.trim_start_matches('\n').to_string(),
+        expected,
+    }
+}
+
+/// The kinds `# params:` gives the function's parameters (unknown where it gives none).
+fn param_kinds(written: &[String], f: &Function) -> Vec<Kind> {
+    let kind = |k: &str| match k {
+        "float" => Kind::Float,
+        "int" => Kind::Int,
+        "bool" => Kind::Bool,
+        "num" => Kind::Unknown,
+        other => panic!("unknown kind {other:?} in `# params:`"),
+    };
+    match written {
+        [] => vec![Kind::Unknown; f.params.len()],
+        [one] => vec![kind(one); f.params.len()],
+        many => many.iter().map(|k| kind(k)).collect(),
+    }
+}
+
+/// The IR after `pass` run alone on the IR text `input`; verified.
+fn run_alone(pass: &str, params: &[String], input: &str) -> String {
+    let mut f = read(input).unwrap_or_else(|e| panic!("the input IR does not read: {e}"));
+    let kinds = param_kinds(params, &f);
+    // A fixture's function calls no helper (D7): a call's result kind is unknown.
+    let mut calls = |_: usize, _: &[Kind]| Kind::Unknown;
+    let verified = match pass {
+        "kinds" => {
+            infer_kinds_with(&mut f, &kinds, &mut calls);
+            Kinds::Fresh
+        }
+        "fold" => {
+            fold::run(&mut f, &kinds, &mut calls);
+            Kinds::Fresh
+        }
+        "loop_return" => {
+            loop_return::run(&mut f);
+            Kinds::Operations
+        }
+        "cse" => {
+            cse::run(&mut f);
+            Kinds::Operations
+        }
+        "dce" => {
+            dce::run(&mut f);
+            Kinds::Operations
+        }
+        "legalize" => {
+            legalize::legalize(&mut f, &kinds, &mut calls);
+            Kinds::Fresh
+        }
+        "broadcast" => {
+            broadcast::broadcast_result(&mut f);
+            Kinds::Fresh
+        }
+        other => panic!("no pass named {other:?} runs alone"),
+    };
+    verify(&f, verified).unwrap_or_else(|e| panic!("invalid IR after {pass}: {e}\n{f}"));
+    f.to_string()
 }
 
 fn ir_after(pass: &str, options: Options, source: &str) -> String {
@@ -103,8 +195,24 @@ fn pass_fixtures() {
     let mut failures = vec![];
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
-        let (pass, options, source, expected) = parse(&text);
-        let got = ir_after(&pass, options, &source);
+        let Fixture {
+            pass,
+            options,
+            params,
+            input,
+            expected,
+        } = parse(&text);
+        let got = if input.starts_with("; ir-format:") {
+            run_alone(&pass, &params, &input)
+        } else {
+            assert_eq!(
+                pass,
+                "lower",
+                "{}: only lowering reads source",
+                path.display()
+            );
+            ir_after(&pass, options, &input)
+        };
         if expected.as_deref() == Some(got.as_str()) {
             continue;
         }

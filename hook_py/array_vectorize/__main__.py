@@ -46,7 +46,7 @@ def show(target: str) -> int:
         if entry["qualname"] != qualname:
             continue
         if entry["status"] == "ok":
-            print(entry["source"], end="")
+            print(_sites_comment(entry, path) + entry["source"], end="")
             return 0
         if entry["status"] == "error":
             print(entry["error"], file=sys.stderr)
@@ -102,6 +102,20 @@ def _not_found(source: str, qualname: str) -> str:
         )
     close = difflib.get_close_matches(qualname, shown, n=1)
     return f"no function {qualname}" + (f"; did you mean {close[0]!r}?" if close else "")
+
+
+def _sites_comment(compiled: dict, path: str) -> str:
+    """Comment lines naming the calls the generated code runs element by element (D19, D23)."""
+    lines = []
+    for kind, what, line in compiled.get("element_sites", ()):
+        if kind == "residue":
+            lines.append(
+                f"# {path}:{line}: `{what}` recurses deeper than the compiler inlined it on some elements: its "
+                "scalar original finishes those elements one by one (D19, _vec_residue)\n"
+            )
+        else:
+            lines.append(f"# {path}:{line}: `{what}(...)` runs element by element (D23, _vec_call_site)\n")
+    return "".join(lines) + ("\n" if lines else "")
 
 
 def _usage_error(message: str) -> int:

@@ -35,7 +35,7 @@ def vectorize(
     *,
     protect_domains: bool = False,
     namespace: Any = None,
-    fallback: bool = False,
+    fallback: bool | str = False,
     verify: Any = None,
     nan_on_raise: bool = False,
 ) -> Any:
@@ -46,7 +46,10 @@ def vectorize(
 
     protect_domains: give partial functions safe operands on lanes whose result is discarded (D1).
     namespace: pin the Array API namespace instead of taking it from the arguments.
-    fallback: call what cannot be vectorized element by element instead of rejecting it.
+    fallback: ``"calls"``: a call that cannot be vectorized (another library's function, a helper
+        the compiler rejects) runs element by element where it stands, the rest vectorized (D23);
+        ``True``: the same, and a function that cannot be compiled at all becomes one element
+        loop; ``False``: such calls are rejected.
     nan_on_raise: elements that reach a ``raise`` or ``assert`` (D11) give NaN (a float64 result)
         instead of the call raising; for traced namespaces (``jax.jit``), where whether any
         element raised cannot be known at call time.
@@ -84,6 +87,8 @@ def _vectorize(
     original = getattr(fn, "_vectorized_original", fn)
     if not isinstance(original, FunctionType):
         raise TypeError(f"vectorize expects a Python function, got {type(fn).__name__}")
+    if fallback not in (False, True, "calls"):
+        raise TypeError(f'fallback= takes False, True or "calls", got {fallback!r}')
     if verify is not None:
         check_verify_examples(original, verify)
     canonical = not protect_domains and namespace is None and not fallback and not nan_on_raise
@@ -106,7 +111,7 @@ def _vectorize(
             "nan_on_raise": bool(nan_on_raise),
         }
     )
-    vec = _build(original, options, namespace)
+    vec = _build(original, options, namespace, whole=fallback is True)
     decorated_modules.add(original.__module__)
     if verify is not None:
         _verify(vec, original, verify)
@@ -170,10 +175,12 @@ def _verify(vec: FunctionType, original: FunctionType, examples: Any) -> None:
     verify_against_original(vec, original, examples)
 
 
-def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionType:
+def _build(original: FunctionType, options: dict, namespace: Any, whole: bool = False) -> FunctionType:
+    """The vectorized function; `whole` (``fallback=True``): one element loop where the function
+    cannot be compiled."""
     if "__wrapped__" in original.__dict__:  # functools.wraps: the code is the wrapper's
         inner = _wrapped_function(original)
-        if options["fallback"]:
+        if whole:
             return _element_loop(original, namespace, signature=inner)
         raise _wrapper_error(original, inner)
     found = precompiled.lookup(original, options)
@@ -182,23 +189,26 @@ def _build(original: FunctionType, options: dict, namespace: Any) -> FunctionTyp
         if unbound:
             # Issue 31: a name its precompiled code assumes is not bound yet (a helper further
             # down the module, the class whose body is running): checked at the first call.
-            return _stand_in(original, options, namespace, found, unbound=unbound)
+            return _stand_in(original, options, namespace, found, whole, unbound=unbound)
         return from_found(original, found, namespace)
     if compile_disabled():
         if _can_wait(original) and _left_to_runtime(original):
             # Issue 31: its wheel's build left it to run time; its module imports, and it
             # raises when called.
-            return _stand_in(original, options, namespace, None, listed=True)
+            return _stand_in(original, options, namespace, None, whole, listed=True)
         raise _compile_disabled_error(original)
     try:
-        return compile_and_emit(original, options, namespace, defer_unbound=_can_wait(original))
+        return compile_and_emit(original, options, namespace, whole=whole, defer_unbound=_can_wait(original))
     except NotBoundYet as exc:
-        return _stand_in(original, options, namespace, None, unbound=exc.names)
+        return _stand_in(original, options, namespace, None, whole, unbound=exc.names)
 
 
-def _stand_in(original: FunctionType, options: dict, namespace: Any, found: Found | None, **why: Any) -> FunctionType:
+def _stand_in(
+    original: FunctionType, options: dict, namespace: Any, found: Found | None, whole: bool, **why: Any
+) -> FunctionType:
     """first_call.stand_in for `original` (issue 31), which at its first call uses `found`, the
-    precompiled record, if its assumptions hold then, and else compiles the live function."""
+    precompiled record, if its assumptions hold then, and else compiles the live function (`whole`:
+    as `_build`'s)."""
     from . import first_call
 
     def make(glob: dict) -> FunctionType:
@@ -206,7 +216,7 @@ def _stand_in(original: FunctionType, options: dict, namespace: Any, found: Foun
             return from_found(original, found, namespace, into=glob)
         if compile_disabled():
             raise _compile_disabled_error(original)
-        return compile_and_emit(original, options, namespace, into=glob)
+        return compile_and_emit(original, options, namespace, whole=whole, into=glob)
 
     return first_call.stand_in(original, make, found, **why)
 
@@ -230,6 +240,7 @@ def from_found(original: FunctionType, found: Found, namespace: Any, into: dict 
     (``precompiled.lookup``'s answer): a wheel's or the import hook's. `into`: the globals dict
     to make it in (first_call.py, at a first call: the one its stand-in already has)."""
     origin, entry = found
+    _count_sites(entry)
     hidden_names = entry.get("hidden")
     objects = precompiled.hidden_objects(original, hidden_names) if hidden_names else None
     if origin == "wheel":
@@ -254,18 +265,25 @@ def from_found(original: FunctionType, found: Found, namespace: Any, into: dict 
 
 
 def compile_and_emit(
-    original: FunctionType, options: dict, namespace: Any, *, defer_unbound: bool = False, into: dict | None = None
+    original: FunctionType,
+    options: dict,
+    namespace: Any,
+    *,
+    whole: bool = False,
+    defer_unbound: bool = False,
+    into: dict | None = None,
 ) -> FunctionType:
     """Compiles the live function and makes the vectorized function (an element loop when
-    fallback=True and the compiler rejects it). `defer_unbound`: raise NotBoundYet when it reads
-    a name not bound yet, rather than the compiler's error."""
+    `whole`, ``fallback=True``, and the compiler rejects it). `defer_unbound`: raise NotBoundYet
+    when it reads a name not bound yet, rather than the compiler's error."""
     try:
         compiled, hidden = compile_live(original, options, defer_unbound=defer_unbound)
     except VectorizationError:
         code = original.__code__
-        if not options["fallback"] or not (code.co_argcount or code.co_kwonlyargcount):
+        if not whole or not (code.co_argcount or code.co_kwonlyargcount):
             raise  # nothing to loop over without parameters
         return _element_loop(original, namespace, into=into)
+    _count_sites(compiled)
     return emit.materialize(
         original,
         compiled["fast_source"],
@@ -277,6 +295,13 @@ def compile_and_emit(
         scalar_source=compiled["scalar_source"],
         into=into,
     )
+
+
+def _count_sites(compiled: dict) -> None:
+    """Counts the calls the function runs element by element (``stats()``: ``residue_sites``,
+    D19; ``call_sites``, D23)."""
+    for kind, _, _ in compiled.get("element_sites", ()):
+        _stats.bump("residue_sites" if kind == "residue" else "call_sites")
 
 
 def _compile_disabled_error(original: FunctionType) -> CompileDisabledError:
@@ -342,7 +367,12 @@ def compile_live(original: FunctionType, options: dict, *, defer_unbound: bool =
             _compile_without_unbound(original, args, options, [])
         raise
     _stats.bump("compiled")
-    hidden = {n: builder.hidden_values[n] for _, n in compiled["hidden"] if n in builder.hidden_values}
+    hidden = {}
+    for kind, n in compiled["hidden"]:
+        if kind == "scalar":  # D19: the scalar original a residue calls
+            hidden[n] = emit.scalar_original(original, n, builder.hidden_values.get(n))
+        elif n in builder.hidden_values:
+            hidden[n] = builder.hidden_values[n]
     return compiled, hidden
 
 

@@ -225,6 +225,47 @@ def _lazy(
     return vec
 
 
+#: The prefix of the globals holding scalar originals (D19, src/lower/calls/elementwise/recursion.rs).
+SCALAR_PREFIX = "_vec_scalar_"
+
+
+def scalar_original(original: FunctionType, hidden_name: str, value: Any = None) -> Any:
+    """The scalar function a residue calls (D19) for the global `hidden_name`
+    (``_vec_scalar_<name>``): the function `<name>` of `original`'s module, or `original` itself
+    when `<name>` is its own name and the module has not bound it yet (the decorator runs before
+    the `def` binds its name); `value`, when given, is what the live environment bound to it.
+    A function whose own name reads anything but itself (a vectorized wrapper, once `@vectorize`
+    has bound it) is called as a copy whose globals read that name as the copy: its recursion
+    stays scalar, as the scalar original's."""
+    name = hidden_name[len(SCALAR_PREFIX) :]
+    if value is None:
+        value = original.__globals__.get(name, original if name == original.__name__ else None)
+    fn = getattr(value, "_vectorized_original", value)
+    if not isinstance(fn, FunctionType) or fn.__globals__.get(fn.__name__) is fn:
+        return fn
+    return _self_bound(fn)
+
+
+class _SelfBound(dict):
+    """Globals of a copy of a function that read the function's own name as the copy, and every
+    other name in the function's module, live (D19)."""
+
+    __slots__ = ("module",)
+
+    def __missing__(self, key: str) -> Any:
+        return self.module[key]
+
+
+def _self_bound(fn: FunctionType) -> FunctionType:
+    glob = _SelfBound(__builtins__=fn.__globals__.get("__builtins__", __builtins__))
+    glob.module = fn.__globals__
+    copy = FunctionType(fn.__code__, glob, fn.__name__, fn.__defaults__, fn.__closure__)
+    copy.__kwdefaults__ = fn.__kwdefaults__
+    copy.__qualname__ = fn.__qualname__
+    glob[fn.__name__] = copy
+    return copy
+
+
 def from_cache(
     original: FunctionType,
     entry: CachedFunction,

@@ -18,6 +18,7 @@ import types
 
 from ._core import KNOWN_BUILTINS as _CORE_KNOWN_BUILTINS
 from ._core import NUMPY_NAMES
+from .emit import SCALAR_PREFIX
 from .live_source import SourceChanged
 from .live_source import function_source as checked_source
 from .precompiled import exception_class, frozen_object, is_uniform_object
@@ -215,6 +216,10 @@ class EnvBuilder:
                 value = closure[name]
             elif name in glob:
                 value = glob[name]
+            elif name == fn.__name__:
+                # D19: a function that calls itself by a name not bound yet (`@vectorize` runs
+                # before the `def` binds it, to the function this compiles).
+                value = fn
             elif hasattr(builtins, name):
                 value = getattr(builtins, name)
             elif self.mark_unbound:
@@ -231,6 +236,10 @@ class EnvBuilder:
         return env
 
     def describe(self, name: str, value: Any) -> tuple:
+        # Any value may be read as a global of the generated code by a call run element by
+        # element as written (D23) or an exception's message (D21); the ones it reads otherwise
+        # are set below (a frozen copy of a uniform object).
+        self.hidden_values.setdefault(name, value)
         if value is math:
             return ("math",)
         if is_numpy(value):
@@ -295,10 +304,11 @@ class EnvBuilder:
                 self._classes.discard(id(value))
         original = unwrap(value)
         if isinstance(original, types.FunctionType):
+            # Its scalar original finishes the lanes of a recursion (D19).
+            self.hidden_values[SCALAR_PREFIX + name] = value
             try:
                 source, path, line = function_source(original)
             except (OSError, TypeError) as exc:
-                self.hidden_values[name] = value
                 if isinstance(exc, SourceChanged):
                     why = "whose text in its file is not the code that runs (the file changed on disk since it was loaded)"
                     return ("callable", f"function `{original.__qualname__}` {why}")

@@ -108,7 +108,9 @@ def _compiles_to(code: types.CodeType, text: str, glob: dict) -> bool:
     a name the module binds by an ``import`` is compiled as an attribute load and a call, not as
     a method call (3.11's ``is_import_originated``). Which names those are is not in the text
     compiled here, so it is tried with the names bound to modules imported, then with every
-    global name the code reads, then with none: a wrong guess only fails to match."""
+    global name the code reads, then with none, and last with the names the module's file binds
+    by an ``import`` (a module bound otherwise, ``special = pytest.importorskip(...)``, next to
+    ``import math``): a wrong guess only fails to match."""
     known = _CHECKED.get(id(code))
     if known is not None and known[0] is code and known[1] == text:
         return True
@@ -118,8 +120,14 @@ def _compiles_to(code: types.CodeType, text: str, glob: dict) -> bool:
     names = sorted(_global_names(code) & glob.keys())
     modules = [n for n in names if isinstance(glob[n], types.ModuleType)]
     rewrite = _assertion_rewrite(glob)
-    tried = []
-    for imported in (modules, names, []):
+    tried: list[list[str]] = []
+
+    def guesses():
+        yield from (modules, names, [])
+        # Read from the whole file only when the cheap guesses fail.
+        yield sorted(_imported_in_file(code.co_filename, glob) & set(names))
+
+    for imported in guesses():
         if imported in tried:
             continue
         tried.append(imported)
@@ -130,6 +138,19 @@ def _compiles_to(code: types.CodeType, text: str, glob: dict) -> bool:
             _CHECKED[id(code)] = (code, text)
             return True
     return False
+
+
+def _imported_in_file(filename: str, glob: dict) -> set:
+    """The names the module in `filename` binds by an ``import`` at module level, anywhere in its
+    text (CPython's ``DEF_IMPORT`` of the module's symbol table), from the text linecache holds."""
+    import symtable
+
+    text = "".join(linecache.getlines(filename, glob))
+    try:
+        table = symtable.symtable(text, filename, "exec")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return set()
+    return {symbol.get_name() for symbol in table.get_symbols() if symbol.is_imported()}
 
 
 def _assertion_rewrite(glob: dict):

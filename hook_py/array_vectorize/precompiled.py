@@ -160,25 +160,13 @@ def _same_const(live: Any, frozen: Any) -> bool:
     return live == frozen
 
 
-# (Here, not in environment.py: a warm import checks assumptions without loading that.)
-# What the namespace of a class whose body is `pass` or a docstring holds (D11: plain exception
-# classes; src/static_module/exception_classes.rs is the static compile's reading of the same).
-_PLAIN_CLASS_KEYS = frozenset(
-    {"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__firstlineno__", "__static_attributes__"}
-)
-
-_PLAIN_ONLY = (
-    ": only exception classes whose body is `pass` or a docstring (`class RangeError(ValueError): pass`) can be "
-    "raised or caught per element, since the compiler cannot prove anything else behaves as a plain exception; "
-    "use such a class, or a builtin one"
-)
-
 
 def exception_class(cls: type) -> tuple:
-    """D11: ``("exception", mro)`` for an exception class whose own classes are plain (their
-    body only ``pass`` or a docstring, no metaclass): its MRO, itself first and ``object`` left
-    out, builtin classes by name and the program's by ``"." + __qualname__``. Anything else is
-    ``("unsupported", why)``, which the compiler reports where the class is raised or caught."""
+    """D11, D21: ``("exception", mro)`` for an exception class: its MRO, itself first and
+    ``object`` left out, builtin classes by name and the others (the program's, a library's) by
+    ``"." + __qualname__``. Any class qualifies, whatever its body (an ``__init__`` with extra
+    arguments, methods) or metaclass: the exception is built in Python as written, and
+    ``except`` matches by the MRO, as CPython matches (``PyType_IsSubtype``)."""
     mro = []
     for c in cls.__mro__:
         if c is object:
@@ -186,11 +174,6 @@ def exception_class(cls: type) -> tuple:
         if getattr(builtins, c.__name__, None) is c:
             mro.append(c.__name__)
             continue
-        if type(c) is not type:
-            return ("unsupported", f"the exception class `{c.__qualname__}`, whose metaclass is `{type(c).__name__}`{_PLAIN_ONLY}")
-        extra = sorted(set(vars(c)) - _PLAIN_CLASS_KEYS)
-        if extra:
-            return ("unsupported", f"the exception class `{c.__qualname__}`, whose body defines `{extra[0]}`{_PLAIN_ONLY}")
         mro.append("." + c.__qualname__)
     return ("exception", tuple(mro))
 def _attribute_of(glob: dict, dotted: str) -> Any:
@@ -229,13 +212,19 @@ def frozen_object(value: object) -> object:
 
 def hidden_objects(original: FunctionType, hidden: list[Hidden]) -> dict[str, Any] | None:
     """The module-level objects a precompiled record reads as globals (Enum classes; parameter
-    dicts, `None`, strings, Enum members, D14), from the live function's globals, which its
-    assumptions were checked against; a dict frozen as the decorator freezes it."""
-    names = [n for kind, n in hidden if kind == "object"]
-    if not names:
-        return None
+    dicts, `None`, strings, Enum members, D14; exception classes and what a message reads, D21),
+    from the live function's globals, which its assumptions were checked against; a dict frozen
+    as the decorator freezes it; and the scalar originals of recursive functions (D19)."""
     glob = original.__globals__
-    return {n: frozen_object(glob[n]) for n in names}
+    out: dict[str, Any] = {}
+    for kind, n in hidden:
+        if kind == "object":
+            out[n] = frozen_object(glob[n])
+        elif kind == "scalar":
+            from .emit import scalar_original
+
+            out[n] = scalar_original(original, n)
+    return out or None
 
 
 def _scoped(name: str) -> tuple[Any, str | None]:
@@ -309,6 +298,7 @@ def assumptions_hold(fn: FunctionType, assumptions: list[Assumption]) -> bool:
     return check_assumptions(fn, assumptions) is True
 
 
+# long: one branch per kind of binding, on every warm import's path: a dispatch through a function per kind would add a call per assumption
 def check_assumptions(fn: FunctionType, assumptions: list[Assumption]) -> bool | list[str]:
     """Checks every (name, binding) the static compiler assumed against `fn`'s live globals: True
     when all hold, False when one does not, else the names not bound yet (issue 31: a helper
@@ -337,6 +327,8 @@ def check_assumptions(fn: FunctionType, assumptions: list[Assumption]) -> bool |
             live = glob.get(name, missing) if "." not in name else _attribute_of(glob, name)
         if live is missing:
             live = _BUILTINS.get(name.rpartition(":")[2], missing) if tag == "builtin" else missing
+            if tag == "function" and name == fn.__name__:
+                live = fn  # D19: it calls itself by a name its `def` binds after the decorator ran
             if live is missing:
                 unbound.append(name)
                 continue
@@ -345,6 +337,8 @@ def check_assumptions(fn: FunctionType, assumptions: list[Assumption]) -> bool |
                 return False
         elif tag == "function":
             target = getattr(live, "_vectorized_original", live)
+            if name == fn.__name__ and target is fn:
+                continue  # D19: the function calls itself (its line is its decorator's)
             if (
                 type(target) is not FunctionType
                 or target.__name__ != binding[1]

@@ -72,8 +72,13 @@ if TYPE_CHECKING:
     #: for a name read in another module of the program.
     Assumption = Tuple[str, AssumedBinding]
     #: ``(kind, name)``: a value emit binds as a global of the generated module: ``"array"`` (a
-    #: global array, D8), ``"callee"`` (a fallback callee), ``"object"`` (D14).
-    Hidden = Tuple[Literal["array", "callee", "object"], str]
+    #: global array, D8), ``"callee"`` (a fallback callee), ``"object"`` (D14; what an exception's
+    #: message or a call site reads, D21, D23), ``"scalar"`` (``_vec_scalar_<f>``: the scalar
+    #: original of the recursive function ``f``, D19).
+    Hidden = Tuple[Literal["array", "callee", "object", "scalar"], str]
+    #: ``(kind, what, line)``: a call the generated code runs element by element, ``"residue"``
+    #: (D19) or ``"call_site"`` (D23); ``stats()`` counts them, ``show`` lists them.
+    ElementSite = Tuple[Literal["residue", "call_site"], str, int]
 
     class Options(TypedDict, total=False):
         protect_domains: bool
@@ -112,6 +117,7 @@ if TYPE_CHECKING:
         hidden: List[Hidden]
         assumptions: List[Assumption]
         scalar_source: str
+        element_sites: List[ElementSite]
 
     class CompiledFunction(Generated, total=False):
         """``_core.compile_function``'s result; ``ir``, ``float_ir`` and ``int_ir`` (the exact
@@ -133,6 +139,7 @@ if TYPE_CHECKING:
         exact_helpers: List[str]
         hidden: List[Hidden]
         assumptions: List[Assumption]
+        element_sites: List[ElementSite]
 
     class Outcome(TypedDict, total=False):
         """How the static compile of a marked function ended: ``"ok"``, ``"deferred"`` (the

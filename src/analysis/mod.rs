@@ -3,9 +3,11 @@
 //!
 //! `kinds` (the Python type of every value), `shapes` (Python scalar or array), `partial` (D3:
 //! which scalar operations can raise), `ranges` (which ints may lie outside int64), `coverage`
-//! (which parameters' shapes a value is sure to carry).
+//! (which parameters' shapes a value is sure to carry), `facts` (whether a path condition can
+//! hold on no lane: D19's recursion bound).
 
 pub mod coverage;
+pub mod facts;
 pub mod kinds;
 pub mod partial;
 pub mod ranges;

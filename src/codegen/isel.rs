@@ -4,13 +4,14 @@
 
 use super::choice::{self, CastForm, FloatArg, ScalarArray, UnaryForm};
 use super::runtime::{
-    binary_key, by_key, cast_key, compare_key, BINARY, BROADCAST, ELEMENTWISE, ELEMENT_TYPE, F64,
-    LOOKUP, SELECT, TAKE, UNARY,
+    binary_key, by_key, cast_key, compare_key, BINARY, BROADCAST, CALL_SITE, ELEMENT_TYPE, F64,
+    LOOKUP, RESIDUE, SELECT, TAKE, UNARY,
 };
 use super::{const_kind, Const, Gen};
 use crate::codegen::pyast::{bin, call, cmp, name, Expr};
 use crate::ir::{
-    BinOp, CastOp, CmpOp, Kind, LogicOp, MathFn, ObjLit, Op, UnOp, UniformOp, Value, NUMPY_POWER,
+    BinOp, CastOp, CmpOp, Kind, LogicOp, MathFn, ObjLit, Op, ScalarFn, UnOp, UniformOp, Value,
+    NUMPY_POWER,
 };
 
 /// Constant `c` converted to kind `k` when `k` is wider (bool < int < float).
@@ -75,11 +76,17 @@ impl Gen<'_> {
             }
             Op::Cast(c, a) => self.cast(*c, *a),
             Op::Index(t, i) => self.index(dst, *t, *i),
-            Op::ElementCall { callee, args } => {
-                let mut all = vec![name(&self.f.params[*callee])];
+            Op::ScalarCall { callee, args } => {
+                let helper = match callee {
+                    ScalarFn::Residue(_) => &RESIDUE,
+                    ScalarFn::Callable(_) | ScalarFn::Lambda(..) => &CALL_SITE,
+                };
+                let mut all = vec![self.scalar_fn(callee)];
                 all.extend(args.iter().map(|a| self.value(*a)));
-                self.helper(&ELEMENTWISE, all)
+                self.helper(helper, all)
             }
+            // Assigned with its call (`stmts::block`).
+            Op::ScalarRaised(_) => Expr::None,
             Op::Uniform(u, args) => self.uniform(u, args),
             Op::Call { callee, args } => self.call_helper_fn(*callee, args),
             Op::Broadcast(v) => {
@@ -87,6 +94,15 @@ impl Gen<'_> {
                 all.extend(self.array_params.iter().map(|p| name(p)));
                 self.helper(&BROADCAST, all)
             }
+        }
+    }
+
+    /// The callable of an element-wise call (D19, D23): a hidden parameter, or the call as
+    /// written.
+    pub(super) fn scalar_fn(&self, callee: &ScalarFn) -> Expr {
+        match callee {
+            ScalarFn::Residue(i) | ScalarFn::Callable(i) => name(&self.f.params[*i]),
+            ScalarFn::Lambda(params, body) => Expr::Lambda(params.clone(), body.clone()),
         }
     }
 

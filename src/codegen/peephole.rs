@@ -72,7 +72,7 @@ impl Gen<'_> {
                 || counts[v] != 2
                 || def_block[v] != def_block[i]
                 || self.min_max_pattern(*c, *a, *b).is_none()
-                || !matches!(self.defs[v], Some(op) if !matches!(op, Op::Param(_) | Op::ElementCall { .. } | Op::Call { .. }))
+                || !matches!(self.defs[v], Some(op) if !matches!(op, Op::Param(_) | Op::ScalarCall { .. } | Op::Call { .. }))
             {
                 continue;
             }

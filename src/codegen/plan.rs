@@ -116,7 +116,7 @@ impl Gen<'_> {
                     self.names[i] = Some(self.locals[*p].clone());
                     false
                 }
-                Op::ElementCall { .. } => false,
+                Op::ScalarCall { .. } | Op::ScalarRaised(_) => false,
                 // CPython refuses expressions nested 200 deep: long chains get names.
                 _ if nested > MAX_INLINE_DEPTH => false,
                 _ => reads.uses[i] == Uses::Once(reads.def_block[i]),

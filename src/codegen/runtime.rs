@@ -109,6 +109,36 @@ pub const ELEMENTWISE: Helper = Helper {
     meaning: "an element loop calling `fn` on each lane's Python values",
 };
 
+/// The scalar residue of a recursion (D19), on the lanes that reach it.
+pub const RESIDUE: Helper = Helper {
+    key: "residue",
+    name: "_vec_residue",
+    params: "xp, fn, lanes, *args",
+    ops: &[],
+    meaning: "D19: `(values, raised)`: the scalar original `fn` called on each lane of the bool \
+              `lanes` in C order with that lane's Python values, its results as one array \
+              (`False` on the other lanes), and the lanes where it raised (D11)",
+};
+
+/// A call that cannot be vectorized, run element by element (D23, `fallback="calls"`).
+pub const CALL_SITE: Helper = Helper {
+    key: "call_site",
+    name: "_vec_call_site",
+    params: "xp, fn, lanes, *args",
+    ops: &[],
+    meaning: "D23: `(values, raised)` of `fn` on the lanes of `lanes`, as `_vec_residue`",
+};
+
+/// The exception of an element-wise call on the first lane that raised there (D11, D19, D23).
+pub const RERUN: Helper = Helper {
+    key: "rerun",
+    name: crate::ir::RERUN_HELPER,
+    params: "fn, *values",
+    ops: &[],
+    meaning: "the exception `fn(*values)` raises (a RuntimeError when it returns: the callee is \
+              not pure)",
+};
+
 /// The returned value of an int array that may hold uint64-lattice lanes.
 pub const RESULT: Helper = Helper {
     key: "result",
@@ -408,6 +438,9 @@ pub const HELPERS: &[Helper] = &[
     SELECT,
     BROADCAST,
     ELEMENTWISE,
+    RESIDUE,
+    CALL_SITE,
+    RERUN,
     RESULT,
     TAKE,
     LOOKUP,

@@ -101,6 +101,28 @@ impl Gen<'_> {
         free_dead_arrays(out, &arrays)
     }
 
+    /// `values, raised = _vec_residue(...)` (D19, D23): the call gives its values and the lanes
+    /// that raised (the `ScalarRaised` of it that follows in its block, if still read).
+    fn scalar_call(&mut self, b: &Block, call: Value, values: String, e: Expr) -> Stmt {
+        let raised = b.insts.iter().find_map(|inst| match inst {
+            Inst::Let {
+                dst,
+                op: Op::ScalarRaised(v),
+            } if *v == call => Some(*dst),
+            _ => None,
+        });
+        match raised {
+            Some(r) => {
+                let r = self.name_of(r);
+                Stmt::Assign(vec![values, r], vec![e])
+            }
+            None => Stmt::Assign(
+                vec![values],
+                vec![Expr::Subscript(Box::new(e), Box::new(Expr::Int(0)))],
+            ),
+        }
+    }
+
     /// The statements of `b`. It walks the structure itself rather than through `ir::walk_steps`:
     /// each region becomes the nested statement list of the Python `for`, `while` or `if` it is
     /// printed as.
@@ -109,11 +131,16 @@ impl Gen<'_> {
         for inst in &b.insts {
             match inst {
                 Inst::Let { dst, op } => {
-                    if self.inline[dst.index()] || matches!(op, Op::Param(_)) {
+                    if self.inline[dst.index()] || matches!(op, Op::Param(_) | Op::ScalarRaised(_))
+                    {
                         continue;
                     }
                     let e = self.op(*dst, op);
                     let n = self.name_of(*dst);
+                    if matches!(op, Op::ScalarCall { .. }) {
+                        out.push(self.scalar_call(b, *dst, n, e));
+                        continue;
+                    }
                     out.push(Stmt::Assign(vec![n], vec![e]));
                 }
                 Inst::Loop {

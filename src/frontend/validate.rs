@@ -375,12 +375,6 @@ impl Validator<'_> {
                 &*c.func,
             );
         }
-        // `math.fsum((a, b, c))`: lowering checks that the callee is `math.fsum` (D17).
-        let fsum = match c.func.as_ref() {
-            E::Attribute(a) => a.attr.as_str() == "fsum",
-            E::Name(n) => n.id.as_str() == "fsum",
-            _ => false,
-        };
         // `np.clip(x, 0.0, None)`: lowering checks that the callee is NumPy's clip (D16).
         let clip = matches!(c.func.as_ref(), E::Attribute(a) if a.attr.as_str() == "clip");
         let none = |e: &ast::Expr| matches!(e, E::Constant(k) if k.value.is_none());
@@ -413,16 +407,10 @@ impl Validator<'_> {
                 || ((bisect || polyval) && i == 0)
             {
                 self.table(a);
-            } else if let (
-                true,
-                E::Tuple(ast::ExprTuple { elts, .. }) | E::List(ast::ExprList { elts, .. }),
-            ) = (fsum, a)
-            {
-                elts.iter().for_each(|e| self.expr(e));
             } else if let E::Starred(_) = a {
                 self.push(K::BadArguments, "`*args` in calls is not supported", a);
             } else {
-                self.expr(a);
+                self.argument(a);
             }
         }
         for k in &c.keywords {
@@ -436,8 +424,19 @@ impl Validator<'_> {
                     &k.value,
                 );
             } else {
-                self.expr(&k.value);
+                self.argument(&k.value);
             }
+        }
+    }
+
+    /// An argument of a call. A list or tuple display there is checked item by item: it is
+    /// `math.fsum((a, b, c))`'s (D17) or that of a call run element by element
+    /// (`statistics.fmean([x, y])`, D23); lowering checks the callee.
+    fn argument(&mut self, a: &ast::Expr) {
+        match a {
+            ast::Expr::Tuple(ast::ExprTuple { elts, .. })
+            | ast::Expr::List(ast::ExprList { elts, .. }) => elts.iter().for_each(|e| self.expr(e)),
+            _ => self.expr(a),
         }
     }
 

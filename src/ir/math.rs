@@ -197,6 +197,30 @@ pub const MATH_CONSTANTS: &[(&str, f64)] = &[
     ("nan", f64::NAN),
 ];
 
+impl MathFn {
+    /// The name the IR text gives it: its name in `math`, and NumPy's rounding (D16) as
+    /// `numpy.floor` (`math.floor` is another function: Python's, on a float).
+    pub fn ir_name(&self) -> String {
+        match self.keeps_ints {
+            Some(_) => format!("numpy.{}", self.name),
+            None => self.name.to_string(),
+        }
+    }
+}
+
+/// The function the IR text names `name` ([`MathFn::ir_name`]).
+pub fn math_fn_by_ir_name(name: &str) -> Option<&'static MathFn> {
+    if let Some(rounding) = name.strip_prefix("numpy.") {
+        if let Some(f) = NUMPY_ROUNDING.iter().find(|f| f.name == rounding) {
+            return Some(f);
+        }
+    }
+    [&NUMPY_POWER, &ROUND_DIGITS]
+        .into_iter()
+        .chain(MATH_FUNCTIONS)
+        .find(|f| f.ir_name() == name)
+}
+
 /// The `math` function called `name`, if it has an Array API counterpart.
 pub fn math_fn(name: &str) -> Option<&'static MathFn> {
     MATH_FUNCTIONS.iter().find(|f| f.name == name)
@@ -221,5 +245,19 @@ mod tests {
         assert_eq!(math_fn("log").and_then(|m| m.safe), Some(SafeValue::One));
         assert!(math_fn("lgamma").is_some_and(|m| m.runtime == Some("lgamma")));
         assert!(math_fn("factorial").is_none());
+    }
+
+    #[test]
+    fn every_function_has_its_own_ir_name() {
+        let all: Vec<&MathFn> = [&NUMPY_POWER, &ROUND_DIGITS]
+            .into_iter()
+            .chain(MATH_FUNCTIONS)
+            .chain(NUMPY_ROUNDING)
+            .collect();
+        for f in all {
+            assert_eq!(math_fn_by_ir_name(&f.ir_name()), Some(f), "{}", f.ir_name());
+        }
+        assert_eq!(math_fn_by_ir_name("floor"), math_fn("floor"));
+        assert_eq!(math_fn_by_ir_name("round"), Some(&ROUND_DIGITS));
     }
 }

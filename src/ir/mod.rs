@@ -11,14 +11,16 @@
 //!
 //! Files: `types` (values, kinds, shapes), `constant` (Python constants), `math` (the `math`
 //! functions and their domains), `op` (operations and their result-kind and result-shape rules),
-//! `eval` (constant evaluation with CPython's semantics), `print` (the text form), `verify` (the
-//! invariants every pass keeps), `walk` (visiting nested regions: every pass's way down). This file holds the function, block and instruction types.
+//! `eval` (constant evaluation with CPython's semantics), `print` (the text form) and `read` (its
+//! reader, with the grammar), `verify` (the invariants every pass keeps), `walk` (visiting nested
+//! regions: every pass's way down). This file holds the function, block and instruction types.
 
 pub mod constant;
 pub mod eval;
 pub mod math;
 pub mod op;
 mod print;
+pub mod read;
 pub mod types;
 pub mod uniform;
 pub mod verify;
@@ -29,7 +31,7 @@ pub use math::{
     math_fn, MathFn, SafeValue, MATH_CONSTANTS, MATH_FUNCTIONS, NUMPY_POWER, NUMPY_ROUNDING,
     ROUND_DIGITS,
 };
-pub use op::{result_kind, result_shape, BinOp, CastOp, CmpOp, LogicOp, Op, OpKey, UnOp};
+pub use op::{result_kind, result_shape, BinOp, CastOp, CmpOp, LogicOp, Op, OpKey, ScalarFn, UnOp};
 pub use types::{Kind, Shape, Value};
 pub use uniform::{ElementTypes, ObjCmp, ObjLit, UniformOp};
 pub use walk::{
@@ -112,6 +114,11 @@ pub struct RaiseSite {
     /// The cause of `raise ... from cause`, as written, over the same `params`.
     pub cause: Option<String>,
 }
+
+/// The runtime helper a raise site of a call run element by element calls (D19, D23): it
+/// calls the callee again on the raising lane's values and gives the exception it raises
+/// (the runtime contract's `rerun`, src/codegen/runtime.rs).
+pub const RERUN_HELPER: &str = "_vec_rerun";
 
 /// The lanes that raised (D11): `code` is 0 on lanes that returned and `k` on lanes that reached
 /// `sites[k - 1]` first.

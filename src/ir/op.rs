@@ -126,6 +126,20 @@ pub enum CastOp {
     Index,
 }
 
+/// What an [`Op::ScalarCall`] calls per element.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ScalarFn {
+    /// The scalar original of a recursive function, for the lanes that recurse deeper than the
+    /// compiler inlined it (D19, the residue): the callable of hidden parameter `0`.
+    Residue(usize),
+    /// A callable the compiler cannot vectorize, called as written with positional arguments
+    /// (D23, `fallback="calls"`): hidden parameter `0`.
+    Callable(usize),
+    /// A call the compiler cannot vectorize, as written: `lambda params: body`, reading the
+    /// generated module's globals (D23).
+    Lambda(Vec<String>, String),
+}
+
 /// A pure operation producing one value.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Op {
@@ -143,11 +157,17 @@ pub enum Op {
     Cast(CastOp, Value),
     /// A constant table (tuple, list, dict) indexed by an int or key, scalar or per lane (D15).
     Index(Value, Value),
-    /// An element loop over a callable passed as hidden parameter `callee` (fallback=True, D7).
-    ElementCall {
-        callee: usize,
+    /// A call run in Python element by element (D19, D23): `callee` on the lanes of `args[0]`
+    /// (those that reach the call: a bool) only, with the other arguments' values of the lane;
+    /// an array of the results, `False` on the other lanes. Which lanes raised is
+    /// [`Op::ScalarRaised`] of it.
+    ScalarCall {
+        callee: ScalarFn,
         args: Vec<Value>,
     },
+    /// The lanes on which the [`Op::ScalarCall`] `v` raised (D11): a bool array, computed by the
+    /// same call (codegen assigns both from it).
+    ScalarRaised(Value),
     /// A call of out-of-line helper `callee`, compiled as its own generated function (D7); its
     /// result is an array whose kind the callee's instance for the arguments' kinds gives.
     Call {
@@ -170,13 +190,17 @@ impl Op {
     pub fn operands(&self) -> Vec<Value> {
         match self {
             Op::Param(_) | Op::Const(_) | Op::Placeholder(_) => vec![],
-            Op::Unary(_, a) | Op::Cast(_, a) | Op::Broadcast(a) | Op::AsArray(a) => vec![*a],
+            Op::Unary(_, a)
+            | Op::Cast(_, a)
+            | Op::Broadcast(a)
+            | Op::AsArray(a)
+            | Op::ScalarRaised(a) => vec![*a],
             Op::Binary(_, a, b) | Op::Compare(_, a, b) | Op::Logic(_, a, b) | Op::Index(a, b) => {
                 vec![*a, *b]
             }
             Op::Select(c, a, b) => vec![*c, *a, *b],
             Op::Math(_, args)
-            | Op::ElementCall { args, .. }
+            | Op::ScalarCall { args, .. }
             | Op::Call { args, .. }
             | Op::Uniform(_, args) => args.clone(),
         }
@@ -196,10 +220,11 @@ impl Op {
             Op::Index(a, b) => Op::Index(f(*a), f(*b)),
             Op::Select(c, a, b) => Op::Select(f(*c), f(*a), f(*b)),
             Op::Math(m, args) => Op::Math(m, args.iter().map(|v| f(*v)).collect()),
-            Op::ElementCall { callee, args } => Op::ElementCall {
-                callee: *callee,
+            Op::ScalarCall { callee, args } => Op::ScalarCall {
+                callee: callee.clone(),
                 args: args.iter().map(|v| f(*v)).collect(),
             },
+            Op::ScalarRaised(a) => Op::ScalarRaised(f(*a)),
             Op::Uniform(u, args) => Op::Uniform(u.clone(), args.iter().map(|v| f(*v)).collect()),
             Op::Call { callee, args } => Op::Call {
                 callee: *callee,
@@ -245,7 +270,8 @@ impl Op {
             | Op::Math(..)
             | Op::Placeholder(_)
             | Op::Call { .. }
-            | Op::ElementCall { .. } => None,
+            | Op::ScalarCall { .. }
+            | Op::ScalarRaised(_) => None,
         }
     }
 }
@@ -306,7 +332,10 @@ pub fn result_kind(op: &Op, kind: &impl Fn(Value) -> Kind, param_kinds: &[Kind])
         Op::Cast(CastOp::Bool, _) => Kind::Bool,
         Op::Index(t, _) => kind(*t),
         // The callee's instance decides (kinds::infer_kinds_with).
-        Op::ElementCall { .. } | Op::Call { .. } => Kind::Unknown,
+        Op::Call { .. } => Kind::Unknown,
+        // D19, D23: the callee's results decide, per call (`_vec_residue`).
+        Op::ScalarCall { .. } => Kind::Unknown,
+        Op::ScalarRaised(_) => Kind::Bool,
         Op::Uniform(UniformOp::Number, _) => Kind::Unknown,
         Op::Uniform(u, _) if u.gives_object() => Kind::Object,
         Op::Uniform(..) => Kind::Bool,
@@ -320,7 +349,8 @@ pub fn result_shape(op: &Op, shape: &impl Fn(Value) -> Shape) -> Shape {
         Op::Const(_) | Op::Uniform(..) => Shape::Scalar,
         Op::Param(_)
         | Op::Math(..)
-        | Op::ElementCall { .. }
+        | Op::ScalarCall { .. }
+        | Op::ScalarRaised(_)
         | Op::Call { .. }
         | Op::Broadcast(_)
         | Op::AsArray(_)

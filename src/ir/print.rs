@@ -1,24 +1,25 @@
-//! The IR's text form: stable, for snapshots, pass fixtures and `ARRAY_VECTORIZE_DEBUG=ir`.
+//! The IR's text form: stable and versioned, for snapshots, pass fixtures, the fuzz model and
+//! `ARRAY_VECTORIZE_DEBUG=ir`. [`super::read`] reads it back; its module comment declares the
+//! grammar, and a change of what is printed is a change of [`FORMAT_VERSION`] there.
 
 use std::fmt::{self, Write as _};
 
-use super::op::Op;
+use super::op::{Op, ScalarFn};
+use super::read::FORMAT_VERSION;
 use super::types::{Shape, Value};
-use super::{Block, Function, Inst};
+use super::uniform::{ObjCmp, ObjLit, UniformOp};
+use super::{Block, Function, Inst, ParamMode, Raises};
 
 impl fmt::Display for Function {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "fn {}({}) {{", self.name, self.params.join(", "))?;
+        writeln!(f, "; ir-format: {FORMAT_VERSION}")?;
+        writeln!(f, "fn {}({}) {{", self.name, signature(self))?;
         let mut out = String::new();
         print_block(self, &self.body, 1, &mut out);
-        f.write_str(&out)?;
         if let Some(r) = &self.raises {
-            writeln!(f, "  raise if {} != 0", r.code)?;
-            for (k, site) in r.sites.iter().enumerate() {
-                let args: Vec<String> = site.args.iter().map(|a| a.to_string()).collect();
-                writeln!(f, "    {}: {} with ({})", k + 1, site.expr, args.join(", "))?;
-            }
+            print_raises(r, &mut out);
         }
+        f.write_str(&out)?;
         let ret: Vec<String> = self.ret.iter().map(|r| r.to_string()).collect();
         let ret = match (self.tuple, ret.len()) {
             (true, 1) => format!("({},)", ret[0]),
@@ -28,6 +29,66 @@ impl fmt::Display for Function {
         writeln!(f, "  return {ret}")?;
         writeln!(f, "}}")
     }
+}
+
+/// `x, cfg: uniform; COEFFS`: the declared parameters with the mode of those not passed as
+/// numbers (D14), then the hidden ones (D8) after a `;`.
+fn signature(func: &Function) -> String {
+    let declared = func.declared_params.min(func.params.len());
+    let shown: Vec<String> = func.params[..declared]
+        .iter()
+        .enumerate()
+        .map(|(i, p)| match func.mode(i) {
+            ParamMode::Number => p.clone(),
+            ParamMode::Uniform => format!("{p}: uniform"),
+            ParamMode::Optional => format!("{p}: optional"),
+        })
+        .collect();
+    let hidden = &func.params[declared..];
+    let mut text = shown.join(", ");
+    if !hidden.is_empty() {
+        let _ = write!(text, "; {}", hidden.join(", "));
+    }
+    text
+}
+
+/// `raise if %c != 0`, then each site: `k (name = %v, ...): expression`, and its cause.
+fn print_raises(r: &Raises, out: &mut String) {
+    let nan = if r.nan { ", nan_on_raise" } else { "" };
+    let _ = writeln!(out, "  raise if {} != 0{nan}", r.code);
+    for (k, site) in r.sites.iter().enumerate() {
+        let bound: Vec<String> = site
+            .params
+            .iter()
+            .zip(&site.args)
+            .map(|(p, a)| format!("{p} = {a}"))
+            .collect();
+        let expr = escape(&site.expr, false);
+        let _ = writeln!(out, "    {} ({}): {expr}", k + 1, bound.join(", "));
+        if let Some(cause) = &site.cause {
+            let _ = writeln!(out, "      from: {}", escape(cause, false));
+        }
+    }
+}
+
+/// `s` with `\` and control characters escaped (`\\`, `\n`, `\r`, `\t`, `\u{7f}`), and `"` too
+/// when `quoted` (the text then goes between quotes).
+pub(super) fn escape(s: &str, quoted: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' if quoted => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn ty(func: &Function, v: Value) -> String {
@@ -123,15 +184,61 @@ fn print_op(op: &Op) -> String {
         Op::Compare(o, a, b) => format!("{} {a}, {b}", format!("{o:?}").to_lowercase()),
         Op::Logic(o, a, b) => format!("{} {a}, {b}", format!("{o:?}").to_lowercase()),
         Op::Select(c, a, b) => format!("select {c}, {a}, {b}"),
-        Op::Math(m, args) => format!("math.{}({})", m.name, list(args)),
+        Op::Math(m, args) => format!("math.{}({})", m.ir_name(), list(args)),
         Op::Cast(o, a) => format!("cast.{} {a}", format!("{o:?}").to_lowercase()),
         Op::Index(a, b) => format!("index {a}[{b}]"),
-        Op::ElementCall { callee, args } => format!("element_call #{callee}({})", list(args)),
+        Op::ScalarCall { callee, args } => {
+            let callee = match callee {
+                ScalarFn::Residue(i) => format!("residue #{i}"),
+                ScalarFn::Callable(i) => format!("call_site #{i}"),
+                ScalarFn::Lambda(params, body) => {
+                    // TEXT: one line whatever the source's (the reader's grammar).
+                    let body = escape(body, false);
+                    format!("call_site (lambda {}: {body})", params.join(", "))
+                }
+            };
+            format!("{callee}({})", list(args))
+        }
+        Op::ScalarRaised(a) => format!("scalar_raised {a}"),
         Op::Call { callee, args } => format!("call @{callee}({})", list(args)),
         Op::Broadcast(a) => format!("broadcast {a}"),
         Op::AsArray(a) => format!("asarray {a}"),
         Op::Placeholder(c) => format!("placeholder {}", c.python_repr()),
-        Op::Uniform(u, args) => format!("uniform {u:?}({})", list(args)),
+        Op::Uniform(u, args) => format!("uniform {}({})", uniform_op(u), list(args)),
+    }
+}
+
+/// `Arg(1)`, `Lit(Str("low"))`, `Compare(IsNot)`, `Truth`.
+fn uniform_op(u: &UniformOp) -> String {
+    let quote = |s: &str| format!("\"{}\"", escape(s, true));
+    match u {
+        UniformOp::Arg(i) => format!("Arg({i})"),
+        UniformOp::Global(i) => format!("Global({i})"),
+        UniformOp::Builtin(b) => format!("Builtin({})", quote(b)),
+        UniformOp::Lit(ObjLit::None) => "Lit(None)".into(),
+        UniformOp::Lit(ObjLit::Str(s)) => format!("Lit(Str({}))", quote(s)),
+        UniformOp::Tuple => "Tuple".into(),
+        UniformOp::Attr(a) => format!("Attr({})", quote(a)),
+        UniformOp::Item => "Item".into(),
+        UniformOp::Get => "Get".into(),
+        UniformOp::Compare(c) => format!("Compare({})", obj_cmp_name(*c)),
+        UniformOp::IsInstance => "IsInstance".into(),
+        UniformOp::TypeOf => "TypeOf".into(),
+        // D22: `ElementIs(bool|int)`, `ElementIs(none)`.
+        UniformOp::ElementIs(types) => format!("ElementIs({types:?})"),
+        UniformOp::Truth => "Truth".into(),
+        UniformOp::Number => "Number".into(),
+    }
+}
+
+/// The name of a uniform comparison in the text (the reader's inverse: [`super::read`]).
+pub(super) fn obj_cmp_name(c: ObjCmp) -> &'static str {
+    match c {
+        ObjCmp::Eq => "Eq",
+        ObjCmp::Ne => "Ne",
+        ObjCmp::Is => "Is",
+        ObjCmp::IsNot => "IsNot",
+        ObjCmp::In => "In",
     }
 }
 
@@ -144,12 +251,21 @@ mod tests {
         let src = "def f(x):\n    for i in range(2):\n        x = x * 2.0\n    return x\n";
         let text = ir_after(src, "lower").to_string();
         assert!(
-            text.starts_with("fn f(x) {\n  %0: num = param 0\n"),
+            text.starts_with("; ir-format: 1\nfn f(x) {\n  %0: num = param 0\n"),
             "{text}"
         );
         let head = text.find(" in range(0, 2, 1) {").expect("a loop");
         let phi = text.find(" = phi(%0, ").expect("a phi");
         assert!(head < phi, "{text}");
         assert!(text.ends_with("}\n"), "{text}");
+    }
+
+    #[test]
+    fn escapes_keep_a_text_on_its_line() {
+        assert_eq!(
+            super::escape("a\\b\n\"c\"\u{7}", false),
+            "a\\\\b\\n\"c\"\\u{7}"
+        );
+        assert_eq!(super::escape("say \"hi\"\t", true), "say \\\"hi\\\"\\t");
     }
 }

@@ -250,7 +250,8 @@ impl<'f> Verifier<'f> {
             op,
             Op::Param(_)
                 | Op::Math(..)
-                | Op::ElementCall { .. }
+                | Op::ScalarCall { .. }
+                | Op::ScalarRaised(_)
                 | Op::Call { .. }
                 | Op::Broadcast(_)
                 | Op::AsArray(_)

@@ -131,21 +131,11 @@ impl Lowerer<'_> {
         }
         let mut left = self.expr(frame, &c.left);
         let mut acc: Option<Value> = None;
-        let saved = frame.cond;
         for (op, right) in c.ops.iter().zip(&c.comparators) {
-            // `a < b < c` is `a < b and b < c`: CPython evaluates `c` only where `a < b` holds,
-            // so what it raises (D11: item 7's int conversion, a helper's raise) is raised
-            // there only, as in `bool_chain`; a constant false ends the chain.
-            if let Some(prev) = acc {
-                if self.const_of(prev).is_some_and(|k| !truthy(&k)) {
-                    break;
-                }
-                if self.shape(prev) == Shape::Array {
-                    frame.cond = Some(self.and_path(frame.cond, prev));
-                } else if self.const_of(prev).is_none() {
-                    let prev = self.cast(CastOp::Bool, prev);
-                    frame.cond = Some(self.and_path(frame.cond, prev));
-                }
+            // A constant false ends the chain: CPython evaluates nothing after it (what the
+            // rest would raise, item 7's int conversion included, is never raised).
+            if acc.and_then(|prev| self.const_of(prev)).is_some_and(|k| !truthy(&k)) {
+                break;
             }
             if let ast::CmpOp::In | ast::CmpOp::NotIn = op {
                 let (member, r) = self.membership(frame, left, right)?;
@@ -161,7 +151,11 @@ impl Lowerer<'_> {
                 left = r;
                 continue;
             }
-            let r = self.expr(frame, right);
+            // `a < b < c` evaluates `c` only where `a < b` holds (as `and`).
+            let r = match acc.filter(|_| self.may_raise(right)) {
+                Some(prev) => self.on_lanes(frame, prev, |l, frame| l.expr(frame, right)),
+                None => self.expr(frame, right),
+            };
             let cmp = if let Some(cmp) = self.none_compare(frame, op, left, r, c)? {
                 cmp
             } else {
@@ -179,17 +173,64 @@ impl Lowerer<'_> {
             });
             left = r;
         }
-        frame.cond = saved;
         acc.ok_or(())
     }
 
-    /// `a and b and ...` / `a or b or ...` (D2): each operand after the first is lowered for
-    /// the lanes CPython evaluates it on (those the operands before let through), so what it
-    /// raises (D11: a helper's raise, an index outside a list, None in arithmetic, D20) is
-    /// raised there only.
+    /// Whether lowering `e` can record a raise or a call run element by element, which must then
+    /// hold on the lanes that evaluate it only: it holds a call or a subscript (a helper, a
+    /// table), or any operation inside a `try` body (whose numeric errors raise, D11).
+    pub(in crate::lower) fn may_raise(&self, e: &ast::Expr) -> bool {
+        use ast::Expr as E;
+        match e {
+            E::Call(_) | E::Subscript(_) => true,
+            E::Name(_) | E::Constant(_) => false,
+            _ if self.exceptions.in_try() => true,
+            E::BoolOp(b) => b.values.iter().any(|v| self.may_raise(v)),
+            E::BinOp(b) => self.may_raise(&b.left) || self.may_raise(&b.right),
+            E::UnaryOp(u) => self.may_raise(&u.operand),
+            E::IfExp(i) => {
+                self.may_raise(&i.test) || self.may_raise(&i.body) || self.may_raise(&i.orelse)
+            }
+            E::Compare(c) => {
+                self.may_raise(&c.left) || c.comparators.iter().any(|v| self.may_raise(v))
+            }
+            _ => true,
+        }
+    }
+
+    /// `f` lowered on the lanes of the array condition `lanes` only (an operand Python evaluates
+    /// there, D11, D19, D23): the path condition narrowed while `f` runs, and the lanes `f` ends
+    /// (a helper's raise) counted as ended on those lanes only, as an array `if` merges its
+    /// side's. A Python scalar `lanes` decides the whole call: `f` runs as it is.
+    pub(in crate::lower) fn on_lanes<T>(
+        &mut self,
+        frame: &mut Frame,
+        lanes: Value,
+        f: impl FnOnce(&mut Self, &mut Frame) -> T,
+    ) -> T {
+        if self.shape(lanes) != Shape::Array {
+            return f(self, frame);
+        }
+        let saved_cond = frame.cond;
+        let saved_flow = frame.flow.clone();
+        frame.cond = Some(self.and_path(saved_cond, lanes));
+        let out = f(self, frame);
+        frame.cond = saved_cond;
+        if frame.flow.returns.len() != saved_flow.returns.len() {
+            let prefix = (saved_flow.returns.len(), saved_flow.exits.snapshots.len());
+            let after = std::mem::replace(&mut frame.flow, saved_flow.clone());
+            let not_lanes = self.emit(Op::Unary(UnOp::Not, lanes));
+            frame.flow = self.merge_flow(lanes, not_lanes, after, saved_flow, prefix);
+        }
+        out
+    }
+
+    /// `a and b and ...` / `a or b or ...` (D2): each operand after the first is lowered on
+    /// the lanes CPython evaluates it on (those the operands before let through, `on_lanes`), so
+    /// what it raises (D11: a helper's raise, an index outside a list, None in arithmetic, D20)
+    /// or runs element by element (D19, D23) holds there only.
     fn bool_chain(&mut self, frame: &mut Frame, b: &ast::ExprBoolOp) -> Value {
         let is_and = matches!(b.op, ast::BoolOp::And);
-        let saved = frame.cond;
         let mut acc = self.expr(frame, &b.values[0]);
         for operand in &b.values[1..] {
             // A constant that decides the result: Python never evaluates the rest
@@ -199,17 +240,9 @@ impl Lowerer<'_> {
             }
             let t = self.truth(acc);
             let go_on = if is_and { t } else { self.not(t) };
-            if self.shape(go_on) == Shape::Array {
-                frame.cond = Some(self.and_path(frame.cond, go_on));
-            } else if self.const_of(go_on).is_none() {
-                // A Python value (a loop index) decides per call, as much: its truth as a bool.
-                let go_on = self.cast(CastOp::Bool, go_on);
-                frame.cond = Some(self.and_path(frame.cond, go_on));
-            }
-            let rhs = self.expr(frame, operand);
+            let rhs = self.on_lanes(frame, go_on, |l, frame| l.expr(frame, operand));
             acc = self.bool_op(is_and, acc, rhs);
         }
-        frame.cond = saved;
         acc
     }
 
@@ -221,17 +254,14 @@ impl Lowerer<'_> {
             let taken = truthy(&c);
             return self.expr(frame, if taken { &i.body } else { &i.orelse });
         }
-        let saved = frame.cond;
-        if self.shape(cond) == Shape::Array {
-            frame.cond = Some(self.and_path(saved, cond));
+        if self.shape(cond) != Shape::Array {
+            let a = self.expr(frame, &i.body);
+            let b = self.expr(frame, &i.orelse);
+            return self.select(cond, a, b);
         }
-        let a = self.expr(frame, &i.body);
-        if self.shape(cond) == Shape::Array {
-            let nc = self.emit(Op::Unary(UnOp::Not, cond));
-            frame.cond = Some(self.and_path(saved, nc));
-        }
-        let b = self.expr(frame, &i.orelse);
-        frame.cond = saved;
+        let a = self.on_lanes(frame, cond, |l, frame| l.expr(frame, &i.body));
+        let nc = self.emit(Op::Unary(UnOp::Not, cond));
+        let b = self.on_lanes(frame, nc, |l, frame| l.expr(frame, &i.orelse));
         self.select(cond, a, b)
     }
 

@@ -125,17 +125,19 @@ impl Lowerer<'_> {
                     self.error_at(
                         frame,
                         DiagnosticKind::UnknownCall,
-                        format!("cannot vectorize a call of `{name}` ({what}): only `math` functions, supported builtins and pure Python functions can be called (D7); pass fallback=True to call it element by element"),
+                        format!("cannot vectorize a call of `{name}` ({what}): only `math` functions, supported builtins and pure Python functions can be called (D7); pass fallback=\"calls\" to call it element by element (D23)"),
                         &*c.func,
                     );
                     return Err(());
                 }
             }
+            // D23: an object the compiler cannot read, called as written per element.
+            Some(Binding::Unsupported(_)) if self.opts.fallback => Callee::Site,
             Some(Binding::Unsupported(what)) => {
                 self.error_at(
                     frame,
                     DiagnosticKind::UnknownCall,
-                    format!("cannot call `{name}`: it is {what}"),
+                    format!("cannot call `{name}`: it is {what}; pass fallback=\"calls\" to call it element by element (D23)"),
                     &*c.func,
                 );
                 return Err(());
@@ -203,10 +205,13 @@ impl Lowerer<'_> {
             return callee;
         }
         let ast::Expr::Name(base) = a.value.as_ref() else {
+            if self.opts.fallback {
+                return Ok(Callee::Site); // D23: `NormalDist(mu, sigma).cdf(x)`
+            }
             self.error_at(
                 frame,
                 DiagnosticKind::UnknownCall,
-                "only functions of `math`, `numpy`, `bisect`, a module alias or a class used as a namespace can be called as attributes".into(),
+                "only functions of `math`, `numpy`, `bisect`, a module alias or a class used as a namespace can be called as attributes; pass fallback=\"calls\" to call it element by element (D23)".into(),
                 &*c.func,
             );
             return Err(());
@@ -217,6 +222,8 @@ impl Lowerer<'_> {
         }
         if self.resolve_module(frame, base.id.as_str(), &a.value)? {
             Ok(Callee::Math(a.attr.to_string()))
+        } else if self.opts.fallback {
+            Ok(Callee::Site) // D23: `ND.cdf(x)`, `special.ndtr(x)`
         } else {
             let message = method_call_problem(
                 base.id.as_str(),
@@ -501,8 +508,14 @@ fn method_call_problem(base: &str, attr: &str, local: bool) -> String {
         ),
         _ => String::new(),
     };
+    // D23: an object's method runs element by element where it stands under fallback="calls".
+    let fallback = if local {
+        ""
+    } else {
+        "; pass fallback=\"calls\" to call it element by element (D23)"
+    };
     format!(
-        "cannot call `{base}.{attr}`: {what} (the functions of `math`, NumPy, `bisect`, a module alias or a class used as a namespace can be called through an attribute){rewrite}"
+        "cannot call `{base}.{attr}`: {what} (the functions of `math`, NumPy, `bisect`, a module alias or a class used as a namespace can be called through an attribute){rewrite}{fallback}"
     )
 }
 

@@ -81,6 +81,9 @@ pub struct Lowered {
     pub deferred: BTreeSet<String>,
     /// Helpers lowered on their own, which `Op::Call` names by index (D7).
     pub callees: Vec<CalleeFn>,
+    /// The calls run element by element: `residue` (a recursion past the levels inlined, D19)
+    /// or `call_site` (D23), the function or callee as written, and the call's line.
+    pub element_sites: Vec<(&'static str, String, usize)>,
 }
 
 /// Deepest expression nesting lowered.
@@ -242,26 +245,29 @@ impl<'s> Lowerer<'s> {
     pub fn lower(mut self, func: &ParsedFunction, env: &Env) -> (Option<Lowered>, Vec<Diagnostic>) {
         let mark = self.sources.len();
         let mut tracked = BTreeSet::new();
-        let mut out_of_line = false;
+        let (mut out_of_line, mut levels) = (false, calls::elementwise::recursion::MAX_LEVELS);
         loop {
+            self.calls = calls::CallState::attempt(out_of_line, levels);
             self.control.unbound.tracked.clone_from(&tracked);
             self.lower_function(func, env);
             // D7: inlining every helper call would grow past the budget; start over with
             // helpers lowered on their own and called (`callee.rs`).
             let over = !out_of_line && self.calls.over_budget();
+            // D19: the inlined levels of a recursion outgrew their budget: fewer.
+            let fewer = !over && levels > 0 && self.calls.recursion_over_budget();
             // D20: names some lanes may read unassigned; start over with a flag for each.
             let more = !self.control.unbound.found.is_subset(&tracked);
-            if !over && !more {
+            if !over && !fewer && !more {
                 return self.finish();
             }
             out_of_line |= over;
+            if fewer {
+                levels /= 2;
+            }
             tracked.extend(std::mem::take(&mut self.control.unbound.found));
             self.sources.truncate(mark);
             let opts = self.opts;
             self = Lowerer::new(self.sources, opts);
-            if out_of_line {
-                self.calls = calls::CallState::out_of_line();
-            }
         }
     }
 
@@ -300,7 +306,7 @@ impl<'s> Lowerer<'s> {
             frame.vars.insert(p.clone(), Var::Def(v));
         }
         self.start_unbound(&mut frame);
-        self.calls.enter_compiled(identity(func, self.sources));
+        self.calls.enter_compiled(identity(func, self.sources), env);
         self.body(&mut frame, &func.body);
         let ret = self.finish_function(&mut frame, func);
         (self.f.ret, self.f.tuple) = self.result_positions(ret);
@@ -308,29 +314,38 @@ impl<'s> Lowerer<'s> {
         self.reject_tuple_uses();
         // Hidden parameters follow the declared ones.
         for h in &self.names.hidden {
-            self.f.params.push(match h {
-                Hidden::Array(n) | Hidden::Callee(n) | Hidden::Object(n) => n.clone(),
-            });
+            self.f.params.push(h.global());
         }
         self.refuse_unexplained_poison(func);
     }
 
     /// What [`Self::lower_function`] lowered, or its diagnostics.
     fn finish(mut self) -> (Option<Lowered>, Vec<Diagnostic>) {
-        let diags = std::mem::take(&mut self.diags);
+        let mut diags = std::mem::take(&mut self.diags);
         // A name deferred to the live compile wins over diagnostics: they may come of the
         // poisoned value standing for it (`l.append(L0(0))` then `l[0]` read a list left
         // empty), and the decorator reports what holds (D8: static compilation defers).
         if !diags.is_empty() && self.names.deferred.is_empty() {
+            // A helper inlined at several calls (a recursion's levels, D19) reports once.
+            let mut seen = vec![];
+            diags.retain(|d| {
+                let new = !seen.contains(d);
+                if new {
+                    seen.push(d.clone());
+                }
+                new
+            });
             return (None, diags);
         }
+        let (callees, element_sites) = self.calls.into_results();
         (
             Some(Lowered {
                 func: self.f,
                 hidden: self.names.hidden,
                 used: self.names.used,
                 deferred: self.names.deferred,
-                callees: self.calls.into_callees(),
+                callees,
+                element_sites,
             }),
             diags,
         )

@@ -1,10 +1,13 @@
-//! The static compile's view of a module's own exception classes (D8, D11): a top-level
-//! `class RangeError(ValueError): pass` (or with only a docstring for body) is a plain exception
-//! class whose MRO the text pins down, so `raise RangeError(...)` and `except RangeError:`
-//! compile from module text alone, as the decorator compiles them from the live class. The MRO
-//! is an assumption the decorator checks against the live class at import. Anything else (a
-//! body with methods or attributes, several bases, a keyword such as `metaclass=`, a decorator,
-//! a base the text does not pin) leaves the class `Unresolved`: the live decorator decides.
+//! The static compile's view of a module's own exception classes (D8, D11, D21): a top-level
+//! `class RangeError(ValueError): ...` with one base (a builtin exception class or another such
+//! class of the module), whatever its body (`pass`, a docstring, an `__init__` taking extra
+//! arguments, methods), is an exception class whose MRO the text pins down, so
+//! `raise RangeError(...)` and `except RangeError:` compile from module text alone, as the
+//! decorator compiles them from the live class: the exception is built in Python as written,
+//! and `except` matches by the MRO. The MRO is an assumption the decorator checks against the
+//! live class at import. Anything else (several bases, a keyword such as `metaclass=`, a
+//! decorator, a base the text does not pin) leaves the class `Unresolved`: the live decorator
+//! decides.
 
 use std::collections::BTreeMap;
 
@@ -13,7 +16,7 @@ use rustpython_parser::ast;
 use crate::env::Binding;
 use crate::lower::builtin_mro;
 
-/// Binds each plain exception class of the module's top level to its MRO. `bindings` holds the
+/// Binds each exception class of the module's top level to its MRO. `bindings` holds the
 /// module's other top-level names (a builtin shadowed there is no base).
 pub fn bind_exception_classes(body: &[ast::Stmt], bindings: &mut BTreeMap<String, Binding>) {
     let classes: BTreeMap<&str, &ast::StmtClassDef> = body
@@ -34,8 +37,8 @@ pub fn bind_exception_classes(body: &[ast::Stmt], bindings: &mut BTreeMap<String
     }
 }
 
-/// The MRO of the module's class `name` when it is a plain exception class (`seen`: the classes
-/// being resolved, against a cycle).
+/// The MRO of the module's class `name` when it is an exception class of one base whose MRO the
+/// text pins (`seen`: the classes being resolved, against a cycle).
 fn mro_of(
     name: &str,
     classes: &BTreeMap<&str, &ast::StmtClassDef>,
@@ -43,7 +46,7 @@ fn mro_of(
     seen: &mut Vec<String>,
 ) -> Option<Vec<String>> {
     let c = classes.get(name)?;
-    if seen.iter().any(|s| s == name) || !is_plain(c) {
+    if seen.iter().any(|s| s == name) || !is_simple(c) {
         return None;
     }
     let [ast::Expr::Name(base)] = c.bases.as_slice() else {
@@ -65,20 +68,10 @@ fn mro_of(
     Some(mro)
 }
 
-/// A class statement with one base, no keyword, no decorator, and a body of `pass`, `...` and
-/// string statements (a docstring) only.
-fn is_plain(c: &ast::StmtClassDef) -> bool {
-    c.keywords.is_empty()
-        && c.decorator_list.is_empty()
-        && c.body.iter().all(|s| match s {
-            ast::Stmt::Pass(_) => true,
-            ast::Stmt::Expr(e) => matches!(
-                &*e.value,
-                ast::Expr::Constant(k)
-                    if matches!(k.value, ast::Constant::Str(_) | ast::Constant::Ellipsis)
-            ),
-            _ => false,
-        })
+/// A class statement with no keyword (`metaclass=` could change the MRO) and no decorator (which
+/// could replace the class).
+fn is_simple(c: &ast::StmtClassDef) -> bool {
+    c.keywords.is_empty() && c.decorator_list.is_empty()
 }
 
 #[cfg(test)]
@@ -109,9 +102,24 @@ mod tests {
     }
 
     #[test]
-    fn a_class_with_a_method_or_two_bases_is_not_resolved() {
+    fn a_class_with_its_own_init_gets_its_mro() {
         let b = bound(
-            "class A(ValueError):\n    def __init__(self, v):\n        self.v = v\n\nclass C(ValueError, KeyError):\n    pass\n\nclass D(A):\n    pass\n",
+            "class A(ValueError):\n    def __init__(self, v, lo):\n        super().__init__(f'{v} < {lo}')\n        self.v = v\n\nclass D(A):\n    pass\n",
+        );
+        assert_eq!(
+            b.get("D"),
+            Some(&Binding::ExceptionClass(
+                [".D", ".A", "ValueError", "Exception", "BaseException"]
+                    .map(String::from)
+                    .to_vec()
+            ))
+        );
+    }
+
+    #[test]
+    fn a_class_with_two_bases_a_metaclass_or_a_decorator_is_not_resolved() {
+        let b = bound(
+            "class C(ValueError, KeyError):\n    pass\n\nclass M(ValueError, metaclass=Meta):\n    pass\n\n@register\nclass R(ValueError):\n    pass\n\nclass D(C):\n    pass\n",
         );
         assert!(b.is_empty(), "{b:?}");
     }

@@ -121,9 +121,13 @@ pub fn marked(def: &ast::StmtFunctionDef, markers: &Markers) -> Option<MarkedOpt
                     },
                     _ => None,
                 };
+                // D23: `fallback="calls"` compiles as `fallback=True` does (the decorator alone
+                // differs, on a function the compiler rejects).
+                let calls = matches!(&k.value, ast::Expr::Constant(c) if matches!(&c.value, ast::Constant::Str(s) if s == "calls"));
                 match (arg.as_str(), literal_bool) {
                     ("protect_domains", Some(b)) => opts.options.protect_domains = b,
                     ("fallback", Some(b)) => opts.options.fallback = b,
+                    ("fallback", None) if calls => opts.options.fallback = true,
                     ("nan_on_raise", Some(b)) => opts.options.nan_on_raise = b,
                     ("namespace", _) => opts.pinned_namespace = true,
                     // verify runs at decoration time on the live function; it shapes no code.

@@ -1,122 +1,18 @@
-"""Bugs found by the grammar fuzzer (``python -m array_vectorize.fuzz``), as minimized reproducers.
-
-Each case is a program, its inputs and the bug class of ``array_vectorize.fuzz.check.KNOWN`` (or a
-generator feature) that ``--skip-open-bugs`` and the CI seeds set aside
-(``OPEN_BUG_CLASSES``/``OPEN_BUG_FEATURES`` in ``array_vectorize/fuzz/runner.py``). An open case is a strict xfail: CPython's result and the vectorized result
-differ, or the vectorized code raises where CPython returns a value. When a fix makes one pass,
-xfail_strict turns it into a failure: move it to ``FIXED`` (it stays as a regression test), and
-drop the class from ``runner.py`` once none of its cases is left.
-
-``check_program`` is the fuzzer's own comparison (documented divergences only), on NumPy and
-array-api-strict.
+"""Bugs found by the grammar fuzzer (``python -m array_vectorize.fuzz``), as minimized reproducers:
+control flow, exactness, and values the vectorized code raised on. Conventions (open cases are
+strict xfails; fixed ones stay) in findings.py; the findings about kinds and per decision are in
+test_fuzz_findings_decisions.py, those checked apart from this table in
+test_fuzz_findings_direct.py.
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
 import pytest
 
-from array_vectorize.fuzz import check
-from array_vectorize.fuzz.inputs import Column, ModuleRef
-
-COMPILER = "compiler (src/)"
-
-
-# Fixed since they were found; kept as regression tests.
-FIXED = {
-    "int-beyond-64-bits-converted-to-float-in-a-try-body",
-    "scalar-phi-result",
-    "math-floor-of-int",
-    "unbound-done-mask",
-    "astype-of-python-bool",
-    "loop-phi-scalar-zero-division",
-    "loop-return-in-if",
-    "scalar-if-in-array-if-loop",
-    "scalar-if-in-array-if-constant",
-    "scalar-if-in-array-if-walrus",
-    "float-compare-big-int-literal",
-    "dead-branch-scalar-overflow",
-    "dead-branch-scalar-zero-division",
-    "dead-branch-scalar-complex",
-    "bool-phi-in-arithmetic",
-    "python-bool-in-float-body",
-    "int-phi-meets-float",
-    "math-of-int-through-max",
-    "math-of-bool-through-ternary",
-    "walrus-in-loop-after-loop",
-    "float-cast-dropped-on-scalar-select",
-    "min-of-scalars-merged-into-asin",
-    "bool-power",
-    "folded-select-scalar-zero-division",
-    "scalar-if-result-shape",
-    "tuple-of-int-and-bool-in-where",
-    "mixed-tuple-loop",
-    "tuple-item-int-truediv",
-    "uint64-merge-with-negative",
-    "uint64-literal-merged-with-negative",
-    "int64-vs-uint64-compare",
-    "int64-times-2-63",
-    "placeholder-phi-indexes-tuple",
-    "unknown-phi-becomes-python-float",
-    "tuple-index-reaches-int-items-only",
-    "pos-of-python-bool",
-    "negative-nan-constant",
-    "scalar-if-returning-on-both-sides-keeps-loop-index",
-    "loop-phi-first-defined-beside-a-return",
-    "scalar-defined-on-the-side-that-does-not-return",
-    "uint64-literal-merged-then-divided",
-    "uint64-lane-depends-on-a-negative-neighbour",
-    "uint64-product-wraps-next-to-a-negative-lane",
-    "big-literal-product-wraps-next-to-a-negative-lane",
-    "big-literal-select-wraps-next-to-a-negative-lane",
-    "model-uint64-product-beyond-64-bits-next-to-a-negative-lane",
-    "owned-buffer-is-another-phis-next-value",
-    "owned-buffer-shift-register",
-    "return-in-a-loop-after-a-partial-continue",
-    "return-in-a-loop-after-a-constant-continue",
-    "division-by-an-unlifted-remainder",
-    "constant-if-returning-in-a-while-loop",
-    "exact-body-constant-division-by-zero-raises",
-    "float-cast-of-a-loop-phi-dropped-in-the-exact-body",
-    "numpy-clip-promotes-its-operands",
-    "numpy-where-promotes-its-operands",
-    "numpy-where-on-a-constant-promotes-a-parameter",
-    "try-under-an-if-on-numbers",
-    "raise-then-a-python-if-that-does-not-return",
-    "uniform-number-lifted-as-bool",
-    "enum-annotation-without-a-read-of-the-class",
-    "numpy-sign-of-a-float-constant",
-    "try-remainder-by-zero-of-a-python-float-argument",
-    "message-of-a-uint64-lattice-value",
-    "folded-math-test-of-an-inlined-constant-beside-a-python-if",
-    "loop-returning-on-every-lane-that-stayed-after-a-partial-break",
-    "loop-returning-on-every-lane-that-stayed-after-a-partial-continue",
-    "numpy-power-half-in-the-exact-body",
-    "raise-then-uniform-if-returns",
-    "raise-inside-uniform-if",
-    "raise-in-a-loop-after-a-partial-continue",
-    "try-under-a-uniform-if",
-    "try-whose-body-always-raises-in-a-while-loop",
-    "try-in-a-loop-whose-clause-raises-then-a-read-of-the-body-s-name",
-    "try-raising-uncaught-inside-an-array-if-then-return",
-    "merge-of-a-uint64-constant-and-an-int64-array-on-strict",
-    "float-compared-with-an-unfolded-int-past-2-pow-53",
-    "uint64-constant-through-a-range-loop-in-a-while-loop",
-    "int-conversion-beyond-int64-in-a-comparison-chain-cpython-stops",
-    "int-conversion-beyond-int64-after-and-on-a-loop-index",
-    "int-conversion-beyond-int64-in-a-chain-keeps-the-other-lanes-running",
-}
-
-
-def case(id, source, columns, cls, owner=COMPILER, backends=("numpy", "strict")):
-    if id in FIXED:
-        return pytest.param(source, columns, backends, id=id)
-    return pytest.param(source, columns, backends, id=id, marks=pytest.mark.xfail(strict=True, reason=f"{owner}: {cls}"))
-
-
-F, I, U, B, O = "f", "i", "u", "b", "o"
+from array_vectorize.fuzz.inputs import Column
+from findings import B, F, I, U, assert_matches_cpython, case
 
 #: A clearing house's settlement: the netted position scaled by the all-ones uint64 contract size.
 SETTLEMENT = (
@@ -126,12 +22,13 @@ SETTLEMENT = (
     "    return credit + 0.5\n"
 )
 
+
 CASES = [
-    # ---- found by the first run of campaign 55 (seed 600001), item 7's raise site ----
+    # ---- found by the first runs of reliability3's campaign (seed 600001), item 7's raise site ----
     case(
         # #263, #1086: `0 >= 1 != math.floor(p1)` stops at `0 >= 1` in CPython; the raise site
-        # of item 7 fired for p1 beyond int64 anyway. A comparison chain lowers each comparator
-        # for the lanes the comparisons before let through (src/lower/expr.rs `compare`).
+        # of item 7 fired for p1 beyond int64 anyway. A constant false ends the chain, and the
+        # comparators after an array comparison are lowered on its lanes (expr.rs `compare`).
         "int-conversion-beyond-int64-in-a-comparison-chain-cpython-stops",
         "import math\n\ndef f(p1):\n    if 0 >= 1 != math.floor(p1) >= 0:\n        return 1\n"
         "    if p1 < 5.0 < round(p1):\n        return 2\n    return 0\n",
@@ -139,24 +36,38 @@ CASES = [
         "item 7's raise site in a comparator CPython never evaluates",
     ),
     case(
-        # #610: `i3 and M0[int(p0) % 4]` with the loop index i3 == 0 never converts p0; the
-        # operand after `and` is lowered for the lanes (here: the calls) the index lets through.
+        # #610, open: `i3 and M0[int(p0) % 4]` with the loop index i3 == 0 never converts p0 in
+        # CPython; a Python value before `and` lets every lane through (`on_lanes` narrows to an
+        # array condition only), so item 7's site raises OverflowError for p0 beyond int64.
         "int-conversion-beyond-int64-after-and-on-a-loop-index",
         "M0 = {0: 1, 1: -3, 2: 0, 3: 7}\n\ndef f(p0):\n    v = 0\n    for i3 in range(1):\n"
         "        v = i3 and M0[int(p0) % 4]\n    return v\n",
         [Column(F, [-5.06e260, 2.5])],
-        "item 7's raise site after `and` on a Python int",
+        "item 7's raise site after `and` on a Python value CPython's short-circuit skips",
     ),
     case(
-        # #723: with the chain's condition left out of the lanes marked done, a lane whose
-        # `round(p0)` lies beyond int64 (never computed by CPython: `p1 == 0` is false there)
-        # counted as raised and lost its later result in the loop: 1 where CPython returns 0
-        # (a silent wrong value, on this branch only).
+        # #723: a lane whose `round(p0)` lies beyond int64 (never computed by CPython: `p1 == 0`
+        # is false there) counted as raised and lost its later result in the loop: 1 where
+        # CPython returns 0 (a silent wrong value, on this branch before the fix).
         "int-conversion-beyond-int64-in-a-chain-keeps-the-other-lanes-running",
         "def f(p0, p1):\n    for i2 in range(-1, 0):\n        if p0:\n            pass\n        else:\n"
         "            return 1\n        if p1 == 0 < round(p0):\n            pass\n        v8 = 0 % 0\n    return 0\n",
         [Column(F, [1.8446744073709552e19, 0.0]), Column(F, [1.0, 1.0])],
         "item 7's raise site in a chain marked lanes done that never reached it",
+    ),
+    # ---- found after the merge of land (seed 530104 #224, the recursion stream seeded + 4), open ----
+    case(
+        # Item 37: `p0` merged with `1.0` in the loop is held as float64 (item 8), so the
+        # helper's message formats it as `0.0` where CPython's int gives `0`: documented. The
+        # check's explanation replaces the operand's text in CPython's message, which misses a
+        # width spec (`{!r:>12}` pads `0` and `0.0` to the same width), so it reports a mismatch.
+        "item-37-through-a-width-format-spec",
+        "import math\nMSG3 = 'x={!r:>12} rejected'\n\ndef r0(a, n):\n    if 0:\n        return 0\n"
+        "    raise ArithmeticError(MSG3.format(n))\n\ndef f(p0):\n    w3 = 0\n    while w3 < 1:\n"
+        "        w3 += 1\n        if math.remainder(0, r0(0, p0)):\n            p0 = 1.0\n    return 0\n",
+        [Column(I, [0, 3])],
+        "item 37 through a width format spec is not explained",
+        owner="fuzz check (fuzz/explain.py formats_held)",
     ),
     # ---- found by fuzz campaign 48 (seed 520007 #1608) ----
     case(
@@ -402,496 +313,9 @@ CASES = [
         "generated code reads `done_1` before assigning it (loop-index ifs, one with a return, in a loop "
         "inside an array `if`)",
     ),
-    # ---- kinds: a value of one kind where another is expected ----
-    case(
-        "scalar-phi-result",
-        "def f(p0, p1):\n    for i1 in range(4):\n        p1, p0 = (0, p1)\n    return p0\n",
-        [Column(F, [1.0, 2.0]), Column(F, [3.0, 4.0])],  # CPython 0 for every element; vectorized the int 0
-        "scalar-as-array: a loop-carried variable that ends as a constant is returned as a Python scalar",
-    ),
-    case(
-        "scalar-if-result-shape",
-        "def f(p0, p1, p2):\n    if 0 % 1.0:\n        if 0 != p0:\n            return p1 if p2 else 0\n    return 0\n",
-        [Column(F, [1.0, 2.0]), Column(F, [1.0, 2.0]), Column(F, [1.0, 2.0])],  # vectorized: shape ()
-        "scalar-as-array: a Python-level `if` on a constant merges 0-d values (result not broadcast)",
-    ),
-    case(
-        "astype-of-python-bool",
-        "def f(p1, p2):\n    for i1 in range(4):\n        p2 = (0 >= p1) / 1\n        p1 = 0\n    v6 = p2\n    return v6\n",
-        [Column(F, [0.0, 1.0]), Column(F, [0.0, 1.0])],  # CPython 1.0; vectorized AttributeError
-        "scalar-as-array: xp.astype applied to a Python bool",
-    ),
-    case(
-        "bool-phi-in-arithmetic",
-        "def f(p1):\n    p1 = not p1\n    for i6 in range(0, 1):\n        v8 = -p1\n        p1 %= 1\n    if not v8:\n"
-        "        return 1\n    return 0\n",
-        [Column(F, [0.0, 1.0])],  # CPython 0, 1; vectorized TypeError (`-` of a bool array)
-        "bool-arith: a phi starting as a bool is used as an int without conversion",
-    ),
-    case(
-        "python-bool-in-float-body",
-        "def f(p2, p3):\n    for i1 in range(0, 1):\n        p2 = True\n    return p3 - p2\n",
-        [Column(F, [0.0, 1.0]), Column(F, [2.0, 3.5])],  # CPython 1.0, 2.5; strict TypeError
-        "strict-promotion: a Python bool reaches a plain float-array operator",
-        backends=("strict",),
-    ),
-    case(
-        "tuple-of-int-and-bool-in-where",
-        "T0 = (0, 0, False, 0)\n\ndef f(p2):\n    for c1 in T0:\n        if p2 == 0:\n            return c1\n    return 0\n",
-        [Column(F, [0.0, 1.0])],
-        "strict-promotion: a tuple item of another kind than the tuple's joined kind in xp.where",
-        backends=("strict",),
-    ),
-    case(
-        "int-phi-meets-float",
-        "def f(n):\n    acc = 1\n    for i in range(1, 5):\n        acc = acc * 3 + n % (i + 1)\n    return acc\n",
-        [Column(F, [0.0, 2.5])],  # strict: int64 array + float64 array (the int phi is not converted)
-        "strict-promotion: a loop-carried int that becomes a float stays an int64 array in the float body",
-        backends=("strict",),
-    ),
-    case(
-        "mixed-tuple-loop",
-        "COEFFS = (1.0, -2, 0.5, True)\n\ndef f(x):\n    acc = 0.0\n    for c in COEFFS:\n        acc = acc * x + c\n    return acc\n",
-        [Column(F, [0.0, 2.0])],  # strict: float64 array + the Python bool True (the item is not converted)
-        "strict-promotion: a tuple item of another kind than the tuple's joined kind reaches a plain operator",
-        backends=("strict",),
-    ),
-    case(
-        "math-of-int-through-max",
-        "import math\nT1 = (1, 1, 7)\n\ndef f(p0):\n    return math.atan2(max(1.0, T1[-1]), 0)\n",
-        [Column(I, [0, 1])],  # CPython atan2(7, 0); strict TypeError (int64 array to atan2)
-        "merge-kind: max() of Python scalars infers float but gives an int, passed to a float-only function",
-        backends=("strict",),
-    ),
-    case(
-        "math-of-bool-through-ternary",
-        "import math\n\ndef f(p2):\n    b4 = p2 > 0\n    return math.tanh(b4 if 9007199254740993 != 1.0 else 1.0)\n",
-        [Column(F, [-1.0, 1.0])],  # CPython tanh(False), tanh(True); NumPy float16, strict TypeError
-        "merge-kind: a bool reaches tanh through a ternary whose kind is float",
-    ),
-    case(
-        "min-of-scalars-merged-into-asin",
-        "import math\n\ndef f(p0):\n    return math.asin(1 if p0 else min(0, 2.0))\n",
-        [Column(I, [0, 1])],  # CPython asin(0), asin(1); strict TypeError (int64 array to asin)
-        "merge-kind: a merge of Python ints whose kind is float reaches a float-only function",
-        backends=("strict",),
-    ),
-    case(
-        "tuple-item-int-truediv",
-        "T0 = (0, 0, 0, 0.5)\n\ndef f(p0):\n    for c5 in T0:\n        if p0 > 1.0:\n            return (c5 if p0 else 0) / 2\n"
-        "    return 0\n",
-        [Column(F, [0.0, 2.0])],  # CPython 0, 0.0; strict TypeError (int64 array / 2)
-        "merge-kind: an int item of a mixed tuple merged by a select stays int64 under a true division",
-        backends=("strict",),
-    ),
-    case(
-        "loop-phi-scalar-zero-division",
-        "def f(p0):\n    for i2 in range(0, 6):\n        if 0 != 0 // p0:\n            pass\n        else:\n            return 0\n"
-        "        p0 = 0\n    return 0\n",
-        [Column(F, [1.0, 2.0])],  # CPython 0, 0; vectorized ZeroDivisionError (later iterations: 0 // 0.0 on a scalar)
-        "scalar-raise: a loop-carried variable that becomes a Python scalar is divided eagerly in later iterations",
-    ),
-    case(
-        "bool-power",
-        "def f(p0):\n    if min(1, False) ** 1 <= 1:\n        pass\n    else:\n        return 0\n    return 0\n",
-        [Column(I, [0])],  # CPython 0; strict TypeError (bool array ** 1) in the exact body
-        "bool-arith: min() of Python scalars gives a bool 0-d array, raised to a power as is",
-        backends=("strict",),
-    ),
-    case(
-        "negative-nan-constant",
-        "import math\n\ndef f(p2):\n    for i1 in range(0, 1):\n        v2 = -math.nan\n    if i1:\n        pass\n"
-        "    elif 0:\n        pass\n    return math.copysign(1, v2)\n",
-        [Column(F, [0.0, 1.0])],  # CPython -1.0; the folded -nan was printed as xp.nan: 1.0
-        "constants: a NaN constant lost its sign bit in codegen (seed 31, program 80)",
-    ),
-    # ---- D14: uniform values ----
-    case(
-        "uniform-number-lifted-as-bool",
-        "def f(p0, rates):\n    v2 = rates['low']\n    return v2 ** 0\n",
-        [Column(F, [1.0, -2.0]), Column(O, [{"low": 0.5}], True)],  # CPython 1.0; vectorized int64 1
-        "codegen: a number read from a uniform dict (kind unknown) became xp.asarray(v, dtype=xp.bool) "
-        "(seed 3, program 280)",
-    ),
-    case(
-        "enum-annotation-without-a-read-of-the-class",
-        "import enum\n\nclass Mode(enum.Enum):\n    FAST = 1\n    SLOW = 2\n\n"
-        "def f(x, mode: Mode):\n    return x * 2.0\n",
-        [Column(F, [1.0, -2.0]), Column(O, [ModuleRef("Mode", "SLOW")], True)],
-        # CPython [2.0, -4.0]; vectorized TypeError "argument 2 has unsupported type Mode": the
-        # decorator's environment held only the names the body reads, not the annotation's class.
-        "environment: an Enum class named only by an annotation was not bound (seed 1, program 36)",
-    ),
-    # ---- D16: NumPy calls ----
-    case(
-        "numpy-sign-of-a-float-constant",
-        "import numpy as np\n\ndef f(x):\n    if x > 0.5:\n        return 2\n    if 0 % np.sign(0.0):\n        return 1\n"
-        "    return 0\n",
-        [Column(F, [0.0, 1.0])],  # CPython (NumPy) 1, 2: 0 % 0.0 is nan; vectorized 0, 2
-        "lower/calls/numpy.rs: np.sign's int constants folded np.sign(0.0) to the int 0 (seed 11, program 343)",
-    ),
-    case(
-        "numpy-power-half-in-the-exact-body",
-        "import numpy as np\n\ndef f(x, n):\n    return np.power(x, 0.5) + n * 0\n",
-        [Column(F, [-math.inf, 4.0]), Column(I, [1, 2])],
-        # NumPy: np.power(-inf, 0.5) is nan (D16); the exact body (an int argument) gave
-        # CPython's pow, inf (the float fast path gave nan); now both compute sqrt
-        "D16: np.power(x, 0.5) follows CPython's pow in the helpers' body (seed 13, program 353)",
-    ),
-    case(
-        "constant-if-returning-in-a-while-loop",
-        "def f(p2):\n    if p2 > 0:\n        w1 = 0\n        while True:\n            w1 += 1\n            if w1 > 0:\n"
-        "                break\n            if 1:\n                return 0\n            else:\n                v4 = 0\n"
-        "            v5 = v4\n    return p2\n",
-        [Column(F, [1.0, -1.0])],  # CPython [1.0, -1.0]; VectorizationError "`v4` may be undefined here"
-        "undefined-after-scalar-return: after a constant `if` that returns, inside a `while True` loop, the "
-        "else branch's names are taken as maybe undefined (seed 12, program 111; seed 77068260, program 67)",
-    ),
-    # ---- D11 ----
-    case(
-        "try-remainder-by-zero-of-a-python-float-argument",
-        "def f(p1, p3):\n    try:\n        v2 = p3 % p1\n    except (ValueError, OverflowError):\n"
-        "        raise ValueError(0)\n    return p1\n",
-        [Column(F, [1.0, 0.0]), Column(F, [0.0], True)],
-        # CPython ZeroDivisionError('float modulo') at element 0; vectorized RuntimeError "internal
-        # error: a lane marked as raising computes np.float64(nan)": the site re-ran `%` on the
-        # argument as the float path lifted it, a NumPy float64 (seed 577215, program 22)
-        "runtime/raises.py: a lane's value was the NumPy scalar, not the Python float",
-    ),
-    case(
-        "message-of-a-uint64-lattice-value",
-        "def f(p0, p2):\n    if p0 <= 0:\n        p2 = p0\n    assert p2 > -5, f'p2={p2}'\n    return 0\n",
-        [Column(U, [1, 1]), Column(I, [-1, -7])],
-        # CPython AssertionError('p2=-7') at element 1; vectorized AttributeError "'LatticeInt'
-        # object has no attribute 'dtype'" (seed 173205, program 774)
-        "runtime/raises.py: a message operand of the uint64 lattice (item 13) was read as an array",
-    ),
-    case(
-        "exact-body-constant-division-by-zero-raises",
-        "def f(p2, q):\n    if q > 0.0:\n        return q\n    p2 += 0 % True / 0\n    return p2\n",
-        [Column(B, [True, False]), Column(F, [1.0, -1.0])],
-        # CPython (D3) nan, nan; the helpers' body computes `0 % True / 0` in Python at call time:
-        # ZeroDivisionError (the float body uses a 0-d array, item 16) (seed 707107, program 36)
-        "scalar-raise: constant arithmetic evaluated eagerly in Python in the helpers' body",
-    ),
-    case(
-        "float-cast-of-a-loop-phi-dropped-in-the-exact-body",
-        "import math\nimport numpy as np\n\ndef f(p0, p1, p2, cap):\n    p2 = 1\n    for i2 in range(-1, 0):\n"
-        "        p0 = float(p2)\n        if p1:\n            p2 = np.minimum(abs(p0), math.radians(p1)) and "
-        "abs(cap if cap is not None else 2) + (p0 - p1)\n    return 0 % (p0 - (p1 + 3))\n",
-        [Column(F, [3.0, 3.0]), Column(I, [2**63 - 1, 5]), Column(F, [6.0, 6.0]), Column(O, [None], True)],
-        # CPython -0.0, -0.0 (p0 is float(1)); the helpers' body assigns p0 the int64 phi of p2
-        # without float(): int64 0, 0 (seed 707107, program 278)
-        "loop phi: `p0 = float(p2)` of an int-initialised phi loses the float() in the exact body",
-    ),
-    case(
-        "folded-math-test-of-an-inlined-constant-beside-a-python-if",
-        "import math\n\ndef check(a):\n    if math.isnan(a):\n        pass\n    elif a == 0:\n        pass\n"
-        "    return 0\n\ndef f(p1):\n    v9 = check(min(0, 1))\n    return p1 * 2\n",
-        [Column(I, [0, -3])],
-        # CPython [0, -6]; InternalError "invalid IR after cse: the branch on %7 is not on a
-        # scalar": `not math.isnan(0)` folded to an array True, which cse took for the scalar True
-        # of `a == 0` the Python `if` branches on (seed 100001, program 1950)
-        "rewrite/cse.rs: constants of the same value but different shapes were one",
-    ),
-    case(
-        "loop-returning-on-every-lane-that-stayed-after-a-partial-break",
-        "T0 = (0, 0, 1, 0)\n\ndef f(p3):\n    for i1 in range(-1, 0):\n        if 1:\n            if p3:\n"
-        "                break\n            for c5 in T0:\n                return 0\n        else:\n"
-        "            v9 = 0\n        b10 = v9\n    return p3 + 1.5\n",
-        [Column(F, [0.0, 1.0, -0.0])],
-        # CPython [0, 2.5, 0]; VectorizationError "`v9` may be undefined here": after the inner
-        # loop every lane has broken or returned, but its read was lowered (seed 100006, program 714)
-        "lower/control/array_if.rs: a loop after a partial break that returns on every staying lane did not end the path",
-    ),
-    case(
-        "loop-returning-on-every-lane-that-stayed-after-a-partial-continue",
-        "import math\nT0 = (0, 0)\n\ndef f(p0):\n    for i1 in range(0, 1):\n        if 1:\n"
-        "            if math.log(abs(p0)) > 0:\n                continue\n            for c3 in T0:\n                return 0\n"
-        "        else:\n            v5 = 0\n        return v5\n    return p0\n",
-        [Column(F, [0.5, 3.0, -4.0, 1.0])],
-        # CPython [0, 3.0, -4.0, 0]; VectorizationError "`v5` may be undefined here" (seed 98004,
-        # program 1001, with math.log(0) made a per-lane test)
-        "lower/control/array_if.rs: the same after a partial continue",
-    ),
-    # ---- D11: raises the compiler rejects (open) ----
-    case(
-        "raise-then-uniform-if-returns",
-        "def f(x, label: str):\n    if x > 3.5:\n        raise ValueError(f'x={x}')\n"
-        "    if label == 'a':\n        return x * 2.0\n    return x\n",
-        [Column(F, [1.0, 2.0]), Column(O, ["a"], True)],  # CPython [2.0, 4.0]; was rejected
-        "raise-scalar-block: a Python `if` that returns after a raise is rejected (seed 1, program 21)",
-    ),
-    case(
-        "raise-inside-uniform-if",
-        "def f(x, cap: float | None):\n    if cap is not None:\n        if x > cap:\n"
-        "            raise ValueError('over the cap')\n    return x\n",
-        [Column(F, [1.0, 2.0]), Column(O, [4.0], True)],  # CPython [1.0, 2.0]; was rejected
-        "raise-scalar-block: a raise inside a Python `if` (a uniform test) is rejected (seed 1, program 44)",
-    ),
-    case(
-        "try-under-a-uniform-if",
-        "def f(p1, rates):\n    if rates['high']:\n        try:\n            v6 = 1.0 / p1\n"
-        "        except ZeroDivisionError:\n            v6 = 0.0\n        return v6\n    return 0.0\n",
-        [Column(F, [0.0, 2.0]), Column(O, [{"low": 1.0, "high": 2.0}], True)],  # CPython [0.0, 0.5]; rejected
-        "raise-scalar-block: a try under a Python `if` (a uniform test) is rejected as if in a loop "
-        "(seeds 310007 #969, 310009 #1323)",
-    ),
-    case(
-        # Seed 1, program 376, once raises compiled inside loops: the raise entry's condition
-        # held the lanes that had left the iteration by `continue`, so they raised too (fixed in
-        # raise.rs raise_on: the entry and the lanes done exclude them).
-        "raise-in-a-loop-after-a-partial-continue",
-        "def f(p2):\n    for i1 in range(0, 1):\n        if p2:\n            continue\n"
-        "        raise ZeroDivisionError(0)\n    return 0\n",
-        [Column(F, [1.0, float("nan"), -2.5])],  # CPython [0, 0, 0]; the vectorized call raised
-        "raise in a loop: lanes that continued raised",
-    ),
-    case(
-        # Seed 130001, program 550: every lane that reached the `try` raised, so its body's flow
-        # was dead (Flow::dead) and stayed so: the `except` clause and the `break` after the
-        # `try` were not lowered. (try_stmt.rs: each clause, and the merge, start live.)
-        "try-whose-body-always-raises-in-a-while-loop",
-        "def f(p1, p3):\n    w7 = 0\n    while True:\n        w7 += 1\n        if w7 > 1:\n            break\n"
-        "        try:\n            v11 = 0 % 0\n        except ZeroDivisionError:\n            v11 = 0\n"
-        "        if p1:\n            break\n    return w7 + p3\n",
-        [Column(F, [1.0, 0.0, -0.0, 2.5]), Column(F, [0.0, 1.5, -2.0, 0.25])],
-        # CPython [1.0, 3.5, 0.0, 1.25]; vectorized [2.0, 3.5, 0.0, 2.25]
-        "try in a loop: a body that raises on every lane lost the clauses and what followed",
-    ),
-    case(
-        # A guard for the fix above (rotating CI seed 88791618, program 82, found while making
-        # it): the clause raises on every lane it catches, so the name the body assigns is read
-        # after the `try` from the body's path only; it was "may be undefined" when the clause's
-        # variables took part in the merge.
-        "try-in-a-loop-whose-clause-raises-then-a-read-of-the-body-s-name",
-        "def f(p2):\n    w7 = 0\n    while True:\n        w7 += 1\n        if w7 > 2:\n            break\n"
-        "        try:\n            v13 = 6.0 / (p2 - 1.0)\n        except (ZeroDivisionError, ValueError):\n"
-        "            raise ValueError(0)\n        return v13 + w7\n    return 0\n",
-        [Column(F, [3.0, 0.0, -2.5, 1.0])],
-        "try in a loop: a clause ending every lane it catches took part in the merge of the variables",
-    ),
-    case(
-        # A guard for the same fix (campaign 13, seed 140002, program 774, on an attempt that
-        # made the lanes outside the `if`'s path part of the `try`'s done mask, which is relative
-        # to the path): "`f` can reach the end of its body without returning".
-        "try-raising-uncaught-inside-an-array-if-then-return",
-        "def f(p1, cap):\n    if p1:\n        if cap is None:\n            pass\n        try:\n"
-        "            v10 = 1 / 0\n        except OverflowError:\n            v10 = 0\n        finally:\n"
-        "            v11 = 0\n        return 0\n    else:\n        return 0\n",
-        [Column(I, [0, 0, 0]), Column(O, [3], True)],
-        "try inside an array if: the path-relative done mask of a body that always raises",
-    ),
-    case(
-        # Campaign 15 (final tree), seed 160004, program 1135: on array-api-strict the merge of
-        # the `except` clauses' values selects between NumPy's floor of a uint64-range literal
-        # (uint64, item 13) and int(p1) (int64) with a plain `xp.where`, which array-api-strict
-        # refuses to promote: TypeError where CPython raises ValueError('math domain error').
-        # NumPy promotes to float64 and passes. The select was plain because the ranges analysis
-        # took NumPy's rounding of a wide int for not wide (analysis/ranges.rs op_wide).
-        "merge-of-a-uint64-constant-and-an-int64-array-on-strict",
-        "import math\nimport numpy as np\n\ndef f(p1):\n    try:\n        v1 = int(p1)\n    except ValueError:\n"
-        "        v1 = np.floor(9223372036854775808)\n    except OverflowError:\n        v1 = 0\n    try:\n"
-        "        v2 = math.acos(v1)\n        v2 = 0\n    except ArithmeticError:\n        v2 = 0\n"
-        "    finally:\n        v3 = 0\n    return 0\n",
-        [Column(F, [2.0, 0.5])],
-        "codegen: a select of uint64 and int64 operands as a plain xp.where (strict cannot promote them)",
-    ),
-    # ---- a program of the supported language rejected ----
-    case(
-        "walrus-in-loop-after-loop",
-        "def f(p1):\n    for i1 in range(0, 1):\n        if (v4 := 0) >= 0:\n            pass\n    v2 = v4\n    return v2 + p1\n",
-        [Column(F, [1.0])],  # CPython 1.0; VectorizationError "name `v4` is not defined"
-        "walrus_in_loop: a name bound by `:=` in a loop body is not defined after the loop",
-    ),
-    case(
-        # Seed 92002, program 403 (helpers inlined). The float body updated `b` in place
-        # (owned buffers, issue 15) though the parallel copy `a, b = b, c + b` gives `a` b's
-        # array: `a` became `c + b` and then followed b's updates. A silent wrong result of the
-        # float fast path; fixed in codegen/inplace.rs (a phi that is another phi's next value
-        # is never updated in place).
-        "owned-buffer-is-another-phis-next-value",
-        "def h0(a, b, c):\n    for i2 in range(0, 1):\n        a, b = (b, c + b)\n    c += a\n    return (c, 0)\n\n"
-        "def h1(a, b):\n    v6, v7 = h0(0, 0, a)\n    return (0, v6)\n\n"
-        "def f(p0, p1, p2, p3):\n    v10, v11 = h1(p3, 0)\n    return v11\n",
-        [Column(F, [1.0, -2.0]), Column(F, [1.0, 2.0]), Column(F, [1.0, 2.0]), Column(F, [-159.5, 3.0])],
-        "owned buffers: a phi updated in place while another phi holds its array",
-    ),
-    case(
-        "owned-buffer-shift-register",
-        "def f(c):\n    a = 0.0\n    b = 0.0\n    for i in range(3):\n        a, b = b, c + b\n    return a + b\n",
-        [Column(F, [3.0, -0.0, 1e308, float("nan"), 5e-324])],
-        "owned buffers: a phi updated in place while another phi holds its array",
-    ),
-    case(
-        # Seed 92005, program 408 (minimized, then made per lane): the lanes that took the
-        # `continue` took the nested loop's `return` too. A loop starts exits of its own, so it
-        # did not know they had left the iteration; it is now lowered as under `if <still in
-        # the iteration>:` (lower/control/array_if.rs, loop_after_partial_exit).
-        "return-in-a-loop-after-a-partial-continue",
-        "def f(p1):\n    w = 0\n    while w < 2:\n        w += 1\n        if p1 > 0:\n            continue\n"
-        "        for i in range(3):\n            if i:\n                return 0\n    return 1\n",
-        [Column(F, [1.0, -1.0, 0.0, float("nan"), -0.0])],
-        "a return inside a loop after a continue some lanes took ignored that they left",
-    ),
-    case(
-        "return-in-a-loop-after-a-constant-continue",
-        "def f(p1):\n    w8 = 0\n    while True:\n        w8 += 1\n        if w8 > 1:\n            break\n"
-        "        if 1:\n            continue\n        for i12 in range(5):\n            if i12:\n                return 0\n"
-        "        v17 = 0\n    return 1\n",
-        [Column(F, [0.0, 2.0])],
-        "a return inside a loop after a continue some lanes took ignored that they left",
-    ),
-    case(
-        # Seed 92010, program 366 (and 92008 #187): legalize unlifted `0 % True` (a remainder
-        # by 1 never raises) but had already passed `0 / (0 % True)`, whose divisor was still
-        # an array then; with shapes recomputed it was a Python division by zero, and the call
-        # raised ZeroDivisionError where D3 gives nan. Legalize now repeats until it unlifts
-        # nothing.
-        "division-by-an-unlifted-remainder",
-        "def h0(a):\n    a /= 0 % True\n    return a\n\ndef h1(a):\n    return h0(0)\n\n"
-        "def f(p1):\n    v2 = p1\n    if v2 == 0 and h1(0):\n        pass\n    else:\n        v2 = 0\n    return v2\n",
-        [Column(I, [0, 3, -1])],
-        "a partial division left as Python after legalize unlifted its divisor",
-    ),
-    case(
-        # Seed 95008, program 888: NumPy promotes all of clip's operands, so np.clip(1, 0, 3.0)
-        # is the float 1.0 (`// 0` gave inf in CPython, 0 vectorized); here the sign of -0.0.
-        "numpy-clip-promotes-its-operands",
-        "import numpy as np\n\ndef f(p0):\n    v = np.clip(0, 0, 3.0)\n    return -v * p0\n",
-        [Column(F, [2.0, 3.0])],
-        "D16: np.clip's result kind ignored a float bound",
-    ),
-    case(
-        # Seed 95010, program 1846: np.where(0, 1.0, 0) is the float 0.0 (NumPy promotes both
-        # sides; `// 0` gave nan in CPython, 0 vectorized); here the sign of -0.0.
-        "numpy-where-promotes-its-operands",
-        "import numpy as np\n\ndef f(p0):\n    v = np.where(0, 1.0, 0)\n    return -v * p0\n",
-        [Column(F, [2.0, 3.0])],
-        "D16: np.where's result kind was the taken side's",
-    ),
-    case(
-        # Seed 97003, program 550: a `try` whose body can raise (log(0)), under an `if` on a
-        # scalar condition of numbers, was rejected with a message about loops; it is per lane
-        # now, as an `if` whose side raises.
-        "try-under-an-if-on-numbers",
-        "import math\n\ndef f(p2):\n    if max(0, 1):\n        try:\n            v2 = math.log(p2)\n"
-        "        except ArithmeticError:\n            v2 = 0.0\n        else:\n            v2 = v2 + 1.0\n"
-        "        finally:\n            v3 = 0\n        return v2\n    return -1.0\n",
-        [Column(F, [0.0, 1.0, 2.5, -1.0])],
-        "raise-scalar-block: a try under a Python if on numbers was rejected",
-    ),
-    case(
-        # Seed 97003, program 917: a Python `if` that returns nothing after a raise collapsed
-        # the returns all the same, and the raise was rejected ("a loop that returns after
-        # this raise").
-        "raise-then-a-python-if-that-does-not-return",
-        "def check(a):\n    if a > 5.0:\n        raise ZeroDivisionError(a)\n\n"
-        "def f(p1):\n    check(p1)\n    if max(0, 0.5):\n        p1 = p1 + 1.0\n    return p1\n",
-        [Column(F, [1.0, 7.0, -0.0])],
-        "raise-scalar-block: a Python if without a return after a raise was rejected",
-    ),
-    case(
-        # Rotating CI seed 246118432, program 98: np.where(1, 0, p1) with a float p1 is the
-        # float 0.0 (NumPy's dtype of both sides), known only at run time in the helpers' body.
-        "numpy-where-on-a-constant-promotes-a-parameter",
-        "import numpy as np\n\ndef f(p0, p1, p2):\n    v = np.where(1, 0, p1)\n    w = np.where(1, p2, p1)\n"
-        "    return -v * p0 + -w * p0\n",
-        [Column(I, [2, 3]), Column(F, [1.5, -2.0]), Column(I, [0, 4])],
-        "D16: np.where on a constant condition took the int side's kind",
-    ),
-    case(
-        # Campaign 21, seed 220009, program 1456: `K0 + 18446744073709551615` does not fold (past
-        # int64), so the float body compared a float array with it by the plain `<`, which NumPy
-        # does through float64 (2**64 < 2**64: False); CPython compares exactly (True). Codegen
-        # took every Python int that is not a constant for a loop index within 2**53.
-        "float-compared-with-an-unfolded-int-past-2-pow-53",
-        "K0 = 10\n\ndef f(p0, p1):\n    if p1 + 18446744073709551615 < K0 + 18446744073709551615:\n"
-        "        return p0 + 1.0\n    return p0\n",
-        [Column(F, [0.0, 2.5, -1.0, 3.0]), Column(F, [0.0, 4096.0, -1e30, 1e20])],
-        "a float array compared with an unfolded Python int past 2**53 by a plain operator",
-    ),
 ]
-
-
-#: A tranche's notional: the tranche number (an int, through math.ceil) times 2**62, past int64.
-TRANCHES = (
-    "import math\n\n"
-    "def f(rate):\n"
-    "    for tranche in range(4):\n"
-    "        whole = math.ceil(tranche)\n"
-    "        rate = 0.5 - whole * 4611686018427387904\n"
-    "    return rate\n"
-)
-
-
-@pytest.mark.parametrize("backend", ["numpy", "strict"])
-def test_math_ceil_of_an_int_loop_index_stays_exact(backend, tmp_path):
-    """``math.ceil`` of an int cannot fail and gives the int itself: plain Python, exact (item
-    16), so ``3 * 2**62`` does not wrap as it would on a 0-d int64 array. The check's model
-    explains the wrapped value from the IR, so this compares with CPython directly."""
-    _, prepared = check.prepare(TRANCHES, str(tmp_path), "f", None)
-    xp = check.backends([backend])[backend]
-    got = np.asarray(prepared.vec(xp.asarray([1.0, -2.0]))).tolist()
-    expected = 0.5 - 3 * 4611686018427387904
-    assert got == [expected, expected]
-    assert "ceil" not in prepared.vec.source
 
 
 @pytest.mark.parametrize("source, columns, backends", CASES)
 def test_fuzz_finding(source, columns, backends, tmp_path):
-    names = check.backends(list(backends))
-    result = check.check_program(source, columns, names, str(tmp_path))
-    assert not result.failures, "\n".join(f"{f.kind} {f.backend} {f.detail} {f.expected!r} {f.got!r}" for f in result.failures)
-    assert result.cpython_ok > 0
-
-
-#: Programs that crashed or hung the process (a compiler stack overflow, the oracle computing an
-#: unbounded power): checked in a subprocess, with a time limit.
-PROCESS_CRASHES = [
-    pytest.param(
-        "def f(p0):\n    v2 = 0\n    for i3 in range(0, 1):\n        if i3:\n            v2 = p0\n    return v2\n",
-        [Column(F, [-0.0, 1.0])],
-        # Fixed: unbounded recursion through a loop variable in the result-shape analysis.
-        id="segfault-loop-index-if-assigns-param",
-    ),
-    pytest.param(
-        "def f(p0):\n    if p0 > 0:\n        return 1.0\n    if 3 ** 9223372036854775807 > 0:\n        return 2.0\n    return 3.0\n",
-        [Column(F, [1.0, -1.0])],
-        # Fixed (fuzz oracle, fuzz/oracle.py): the oracle's test of whether the compiler decides
-        # an `if` statically evaluated 3 ** (2**63 - 1) and never returned (seed 8, program 202).
-        id="oracle-hang-on-huge-power-test",
-    ),
-]
-
-_IN_SUBPROCESS = """
-import pickle, sys
-from array_vectorize.fuzz import check
-source, columns = pickle.load(open(sys.argv[1], "rb"))
-result = check.check_program(source, columns, check.backends(["numpy", "strict"]), sys.argv[2])
-sys.exit(1 if result.failures else 0)
-"""
-
-
-@pytest.mark.parametrize("source, columns", PROCESS_CRASHES)
-def test_fuzz_finding_process_crash(source, columns, tmp_path):
-    import pickle
-    import subprocess
-    import sys
-
-    case_file = tmp_path / "case.pickle"
-    case_file.write_bytes(pickle.dumps((source, columns)))
-    done = subprocess.run([sys.executable, "-c", _IN_SUBPROCESS, str(case_file), str(tmp_path)], capture_output=True, timeout=120)
-    assert done.returncode == 0, f"exit code {done.returncode}\n{done.stderr.decode()[-2000:]}"
-
-
-def test_protect_domains_divisor_of_a_mixed_max(tmp_path):
-    """Fuzz campaign 53 (seed 271003 #1389), a checker gap, fixed: `max(0, 0.0)` is CPython's
-    int 0, held as float64 (item 8); with protect_domains the protected divisor is a float64
-    array and `0 // 0.0` is nan, item 8's float rule. The checker judged that run with the IR of
-    the compile without protect_domains, whose model gave item 2's 0; it now reads the IR of the
-    protect_domains compile (`Prepared.protected_models`)."""
-    source = "def f(p1):\n    if p1:\n        return 0 // (max(0, 0.0) % 0)\n    return 0\n"
-    names = check.backends(["numpy", "strict"])
-    result = check.check_program(source, [Column(F, [1.0, 0.0])], names, str(tmp_path), protect_domains=True)
-    assert not result.failures, [f"{f.backend} {f.expected!r} {f.got!r}" for f in result.failures]
+    assert_matches_cpython(source, columns, backends, tmp_path)

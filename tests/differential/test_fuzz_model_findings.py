@@ -2,7 +2,7 @@
 reproducers: programs whose vectorized result is what a documented item of docs/semantics.md
 says, where the fuzzer reported a mismatch (or a bug it should have found and did not see).
 
-Same conventions as ``test_fuzz_findings.py`` (the compiler's cases): each case runs
+Same conventions as ``findings.py`` (the compiler's cases, test_fuzz_findings*.py): each case runs
 ``check.check_program``, the fuzzer's one comparison, on NumPy and array-api-strict. A case in
 ``FIXED`` failed before its fix (the commit that added it says so) and stays as a regression
 test; an open one is a strict xfail with its owner.
@@ -408,13 +408,13 @@ def test_model_reads_a_0d_array_of_a_python_int_as_int64():
     """A Python int the core computes on a 0-d array (``int()`` of a scalar, item 16) is int64
     there, so an int64 product wraps (item 6): 3 * 2**62 is -2**62, not the uint64 lattice's
     3 * 2**62."""
-    from array_vectorize.fuzz import model
+    from array_vectorize.fuzz import irtext, model
 
     ir = (
-        "fn f(p0) {\n  %0: num = param 0\n  %1: scalar float = const 3.0\n  %2: int = cast.int %1\n"
+        "; ir-format: 1\nfn f(p0) {\n  %0: num = param 0\n  %1: scalar float = const 3.0\n  %2: int = cast.int %1\n"
         "  %3: scalar int = const 4611686018427387904\n  %4: int = mul %2, %3\n  return %4\n}\n"
     )
-    assert model.Model(ir).run([([1.0], F)], arrays=True) == ([-(2**62)], I)
+    assert model.Model(irtext.read(ir)).run([([1.0], F)], arrays=True) == ([-(2**62)], I)
 
 
 @pytest.mark.parametrize("source, columns, backends", CASES)

@@ -1,5 +1,5 @@
 """What a user reads when a function cannot be compiled: the problems at their own code (a call
-of another library's function is one problem at the call, with `fallback=True` named), advice that
+of another library's function is one problem at the call, with `fallback="calls"` named, D23), advice that
 holds, and a traceback that ends at their `@vectorize` line with the class as the package names it."""
 
 from __future__ import annotations
@@ -40,13 +40,14 @@ def test_another_library_s_function_is_one_problem_at_the_call_naming_fallback()
     assert (call["line"], call["col"]) == (4, 12)
     assert f"a function of another library ({statistics.__file__}:" in call["message"]
     assert "nonlocal" in call["message"] and "more problem" in call["message"]
-    assert "with `@vectorize(fallback=True)` what cannot be vectorized runs element by element" in call["message"]
+    assert 'with `@vectorize(fallback="calls")` what cannot be vectorized runs element by element' in call["message"]
     assert statistics.__file__ not in str(error).replace(call["message"], "")
 
 
-def test_the_advised_fallback_gives_cpython_s_values():
+@pytest.mark.parametrize("fallback", ["calls", True])
+def test_the_advised_fallback_gives_cpython_s_values(fallback):
     fn = from_source(textwrap.dedent(STATS_CALL))
-    vec = vectorize(fn, fallback=True)
+    vec = vectorize(fn, fallback=fallback)
     x = np.array(FLOAT_EDGES[:19] + [3.25, -7.5])
     got = vec(x).tolist()
     for xi, g in zip(x.tolist(), got):

@@ -310,6 +310,19 @@ def test_functions_in_module_level_blocks_and_classes_compile_as_usual(project):
     assert res.out == [[math.pi, math.pi * 4], [0.5, 1.0], [2.0, 4.0], [3.0, 6.0], [-1.0, -2.0]]
 
 
+def test_a_module_bound_without_an_import_next_to_an_imported_one(project):
+    # CPython compiles `math.sqrt(...)` (a name an `import` binds) as an attribute load and a
+    # call, `m2.floor(...)` (a module bound by an assignment) as a method call; the check must
+    # guess both, from the `import`s of the module's text.
+    project.write(
+        "grid.py",
+        "import importlib\nimport math\nfrom array_vectorize import vectorize\n\nm2 = importlib.import_module('math')\n\n\n"
+        "@vectorize\ndef rise(x):\n    return math.sqrt(x * x + 1.0) + m2.floor(x)\n",
+    )
+    res = project.run("import numpy as np, grid\nout = grid.rise(np.array([0.0, 2.5, -1.5])).tolist()", hook=False)
+    assert res.out == [math.sqrt(x * x + 1.0) + math.floor(x) for x in (0.0, 2.5, -1.5)], res.out
+
+
 def _margin_call(price, floor):
     # An assert in a module pytest loads: its hook rewrites it, so the live code is not what
     # CPython compiles from this text (live_source compiles the text through the same rewrite).

@@ -77,7 +77,21 @@ def test_program_exception_classes_are_byte_identical_three_ways(project: Projec
     assert plain.out["vapour_pressure_or_zero"]["value"][:2] == ["PsychroError", ["below the Magnus range", -50.0]]
 
 
-def test_a_class_the_text_does_not_pin_defers_to_the_decorator():
+def test_a_class_with_a_body_of_its_own_compiles_three_ways(project: Project):
+    # D21: a class with attributes of its own is raised as written (the live class, pinned by its
+    # MRO); the static compile no longer defers it to the decorator.
     text = EXC_MODULE.replace('    """A psychrometric input outside its range."""', "    limit = 1.0")
-    static = {e["qualname"]: e for e in _core.compile_module(text, "exc_mod.py")}
-    assert static["vapour_pressure"]["status"] == "deferred", static["vapour_pressure"]
+    project.write("exc_mod.py", text)
+    plain = project.run(PROBE, hook=False)
+    cold = project.run(PROBE)
+    warm = project.run(PROBE)
+    assert cold.stats["hook_hits"] == 2 and warm.stats["disk_cache_hits"] == 2, (cold.stats, warm.stats)
+    static = {e["qualname"]: e for e in _core.compile_module(text, str(project.root / "exc_mod.py"))}
+    for name in ("vapour_pressure", "vapour_pressure_or_zero"):
+        assert static[name]["status"] == "ok", static[name]
+        assert static[name]["source"] == plain.out[name]["source"] == cold.out[name]["source"] == warm.out[name]["source"]
+        assert cold.out[name]["value"] == warm.out[name]["value"] == plain.out[name]["value"]
+    assert plain.out["vapour_pressure"]["value"] == [
+        "SaturationError", ["relative humidity 1.2"], True, "array-vectorize: raised for element (1,) (flat index 1)"
+    ]
+    assert plain.out["vapour_pressure_or_zero"]["value"][:2] == ["PsychroError", ["below the Magnus range", -50.0]]

@@ -3,7 +3,7 @@ commit in CI, and the fuzzer's own machinery (generator, well-formedness checker
 
 The fixed-seed runs set aside the bug classes the fuzzer has found and that are still open
 (``KNOWN_BUGS``, ``EXCLUDED_FEATURES``); each is pinned by a strict xfail reproducer in
-``tests/differential/test_fuzz_findings.py``. When a bug is fixed its xfail starts failing:
+``tests/differential/test_fuzz_findings*.py``. When a bug is fixed its xfail starts failing:
 remove the xfail there and the class here.
 """
 
@@ -29,7 +29,7 @@ from array_vectorize.fuzz.runner import OPEN_BUG_CLASSES, OPEN_BUG_FEATURES, Opt
 from array_vectorize.fuzz.wellformed import patterns, problems
 
 #: Open bug classes and the generator features that reach them (runner.py), each with a
-#: reproducer in tests/differential/test_fuzz_findings.py.
+#: reproducer in tests/differential/test_fuzz_findings*.py.
 KNOWN_BUGS = OPEN_BUG_CLASSES
 EXCLUDED_FEATURES = OPEN_BUG_FEATURES
 

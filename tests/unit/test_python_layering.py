@@ -1,6 +1,8 @@
 """Shape of the Python package (`hook_py/array_vectorize/`), as tests/unit/test_rust_layering.py
-checks the Rust core: no import circle between its modules, and no hand-written file over 800
-lines.
+checks the Rust core: no import circle between its modules; and no hand-written Python file of
+the repository (the package, the build backend, tests, benchmarks, tools, examples) over 800
+lines, nor a function over 120 lines unless the line before it (or before its decorators) says
+why (``# long: ...``), as the Rust check asks ``// long:``.
 
 Every import statement counts, wherever it is: inside a function (an import made late is still
 a dependency, and a circle hidden that way is still a circle) and under ``if TYPE_CHECKING:``.
@@ -14,18 +16,23 @@ Generated files live under a ``_generated/`` folder and are exempt from the line
 from __future__ import annotations
 
 import ast
+import subprocess
 from pathlib import Path
+
+import pytest
 
 from test_rust_layering import find_cycle
 
-PACKAGE = Path(__file__).resolve().parents[2] / "hook_py" / "array_vectorize"
+REPO = Path(__file__).resolve().parents[2]
+PACKAGE = REPO / "hook_py" / "array_vectorize"
 ROOT = "array_vectorize"
 MAX_FILE_LINES = 800
+MAX_FN_LINES = 120
 
-#: Hand-written files over the limit, each with the reason (the test fails once one is not).
+#: Hand-written files over the limit (paths from the repository's root), each with the reason
+#: (the test fails once one is not).
 KNOWN_LONG_FILES: dict[str, str] = {
-    "fuzz/model.py": "being rewritten to read the IR through the core's declared format instead of "
-    "regexes over its printed text (issue 25, item 4), which takes it under the limit",
+    "benchmarks/run.py": "the benchmark driver; split once branch speed2 (issue 30), which edits it, has landed",
 }
 
 
@@ -73,16 +80,47 @@ def dependencies(package: Path = PACKAGE) -> dict[str, set[str]]:
     return {name: imports_of(name, path, known) for name, path in mods.items() if path.suffix == ".py"}
 
 
-def long_files(package: Path = PACKAGE) -> list[str]:
+def long_files(paths: list[Path], root: Path = REPO) -> list[str]:
+    """Those of `paths` (Python files under `root`) over the limit, generated files (under a
+    ``_generated/`` folder) and KNOWN_LONG_FILES aside."""
     out = []
-    for path in sorted(package.rglob("*.py")):
-        rel = path.relative_to(package).as_posix()
-        if "_generated" in path.relative_to(package).parts or rel in KNOWN_LONG_FILES:
+    for path in sorted(paths):
+        rel = path.relative_to(root).as_posix()
+        if "_generated" in path.relative_to(root).parts or rel in KNOWN_LONG_FILES:
             continue
         n = len(path.read_text().splitlines())
         if n > MAX_FILE_LINES:
             out.append(f"{rel}: {n} lines")
     return out
+
+
+def long_functions(paths: list[Path], root: Path = REPO) -> list[str]:
+    """Functions of `paths` over MAX_FN_LINES whose first line (its first decorator's, if any)
+    does not follow a ``# long: <why>`` line."""
+    out = []
+    for path in sorted(paths):
+        if "_generated" in path.relative_to(root).parts:
+            continue
+        text = path.read_text()
+        lines = text.splitlines()
+        for node in ast.walk(ast.parse(text, str(path))):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            length = node.end_lineno - node.lineno + 1
+            if length > MAX_FN_LINES and not (first > 1 and lines[first - 2].strip().startswith("# long:")):
+                out.append(f"{path.relative_to(root).as_posix()}:{node.lineno} {node.name}: {length} lines")
+    return out
+
+
+def repository_python_files() -> list[Path]:
+    """Every Python file the repository tracks (git's list: build products and virtual
+    environments are not the project's files)."""
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z", "--", "*.py"], cwd=REPO, capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("not a git checkout: the tracked files are unknown")
+    return [REPO / name for name in listed.decode().split("\0") if name]
 
 
 def test_dependencies_are_read():
@@ -102,10 +140,17 @@ def test_no_import_circle():
 
 
 def test_no_hand_written_file_over_the_limit():
-    too_long = long_files()
+    files = repository_python_files()
+    assert PACKAGE / "api.py" in files and REPO / "tests" / "unit" / "test_python_layering.py" in files
+    too_long = long_files(files)
     assert not too_long, f"files over {MAX_FILE_LINES} lines: {too_long}"
     for rel in KNOWN_LONG_FILES:
-        assert len((PACKAGE / rel).read_text().splitlines()) > MAX_FILE_LINES, f"{rel} is no longer long: drop it"
+        assert len((REPO / rel).read_text().splitlines()) > MAX_FILE_LINES, f"{rel} is no longer long: drop it"
+
+
+def test_no_function_over_the_limit_without_a_reason():
+    too_long = long_functions(repository_python_files())
+    assert not too_long, f"functions over {MAX_FN_LINES} lines need `# long: <why>` above them: {too_long}"
 
 
 def test_the_checks_can_fail(tmp_path):
@@ -121,4 +166,7 @@ def test_the_checks_can_fail(tmp_path):
     assert deps["array_vectorize.a"] == {"array_vectorize.sub.b"}
     assert deps["array_vectorize.sub.b"] == {"array_vectorize.a"}
     assert find_cycle(deps) == ["array_vectorize.a", "array_vectorize.sub.b", "array_vectorize.a"]
-    assert long_files(pkg) == [f"c.py: {MAX_FILE_LINES + 1} lines"]
+    assert long_files(list(pkg.rglob("*.py")), pkg) == [f"c.py: {MAX_FILE_LINES + 1} lines"]
+    body = "".join(f"    x = {i}\n" for i in range(MAX_FN_LINES))
+    (pkg / "d.py").write_text(f"import functools\n\n\n@functools.cache\ndef g():\n{body}\n\n# long: a table\ndef h():\n{body}")
+    assert long_functions([pkg / "d.py"], pkg) == [f"d.py:5 g: {MAX_FN_LINES + 1} lines"]

@@ -105,6 +105,7 @@ class Outcome:
     targets: list[str]  # every marked function seen, for the config check
 
 
+# long: the backend's one pass over a wheel's modules: scan, static compile, artifacts and the report, in order
 def compile_marked(
     entries: dict[str, Entry], dist_info: str, config: Config, shown_path: Callable[[str], str], shipped: Mapping[str, tuple[str, bytes]]
 ) -> Outcome:
@@ -165,10 +166,11 @@ def compile_marked(
                 fallback = bool((fn.get("options") or {}).get("fallback"))
                 problems.append(_Problem(target, f"{fn['error']}\n  in {target} (marked at {marked_at})", runtime_helps=fallback))
                 continue
-            # Module-level objects (Enum classes, exception classes: D11, D14) are globals the
-            # import binds from the live module once their assumptions hold; other hidden values
-            # (arrays, callables) exist only when the module runs.
-            live_only = [h for h in fn.get("hidden") or () if h[0] != "object"]
+            # Module-level objects (Enum classes, exception classes: D11, D14, D21) and the scalar
+            # originals of recursive functions (D19) are globals the import binds from the live
+            # module once their assumptions hold; other hidden values (arrays, callables) exist
+            # only when the module runs.
+            live_only = [h for h in fn.get("hidden") or () if h[0] not in ("object", "scalar")]
             if fn["status"] == "deferred" or live_only:
                 why = [
                     f"`{d}` is bound to something the build cannot evaluate" if d.isidentifier() else d
@@ -196,6 +198,7 @@ def compile_marked(
                 "helpers": fn["helpers"],
                 "exact_helpers": fn["exact_helpers"],
                 "hidden": [list(h) for h in fn.get("hidden") or ()],
+                "element_sites": [list(site) for site in fn.get("element_sites") or ()],
                 "assumptions": [[name, _binding_json(b)] for name, b in fn["assumptions"]],
                 "file": filename,
                 "source_sha256": _core.sha256_hex(source),

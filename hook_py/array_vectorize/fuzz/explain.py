@@ -6,10 +6,9 @@ whether a difference from CPython on one call is exactly a documented rule's
 
 from __future__ import annotations
 
-import re
 from typing import Any, Dict, List, Optional, Tuple
 
-from . import model, oracle
+from . import irtext, model, oracle
 from .inputs import Column
 
 #: Tolerance for results of transcendental functions and float powers (documented divergence).
@@ -40,36 +39,39 @@ def ir_models(fn: Any, protect_domains: bool = False) -> Dict[Any, Tuple[Optiona
 
 
 def _model(text: str) -> Tuple[Optional["model.Model"], str]:
-    ret = re.search(r"return %(\d+)", text)
-    kind = ""
-    if ret:
-        found = re.search(rf"%{ret.group(1)}: (?:scalar )?(\w+) =", text)
-        kind = found.group(1) if found else ""
+    if not text:
+        return None, ""
     try:
-        found = model.Model(text)
-        found.float_raise_operands = float_raise_operands(text)
-        found.uniform_number = "uniform Number(" in text
-        found.number_params = number_params(text)
+        function = irtext.read(text)
+    except ValueError as exc:  # not this format: nothing to explain with, nothing to allow
+        return Unmodelled(None, f"{type(exc).__name__}: {exc}"), ""
+    kind = function.kinds.get(function.ret[0], "") if len(function.ret) == 1 and not function.tuple else ""
+    try:
+        found = model.Model(function)
+        found.float_raise_operands = float_raise_operands(function)
+        found.uniform_number = uniform_number(function)
+        found.number_params = number_params(function)
         return found, kind
     except (model.Unsupported, ValueError, SyntaxError, AttributeError, IndexError, TypeError, NameError) as exc:
-        return (Unmodelled(text, f"{type(exc).__name__}: {exc}") if text else None), kind
+        return Unmodelled(function, f"{type(exc).__name__}: {exc}"), kind
 
 
-def float_raise_operands(text: str) -> bool:
-    """The core prints some operand of a raise site's message (``N: Class(...) with (%a, ...)``)
-    as a float or an int: an int merged with floats is held as float64 (item 8), a bool merged
-    with numbers as a number, and formats as one (item 37)."""
-    for operands in re.findall(r"^\s+\d+: .* with \((.*)\)$", text, re.M):
-        for ref in re.findall(r"%(\d+)", operands):
-            if re.search(rf"^\s+%{ref}: (?:scalar )?(?:float|int) =", text, re.M):
-                return True
-    return False
+def float_raise_operands(function: irtext.IrFunction) -> bool:
+    """The core prints some operand of a raise site's message as a float or an int: an int
+    merged with floats is held as float64 (item 8), a bool merged with numbers as a number, and
+    formats as one (item 37)."""
+    return any(function.kinds.get(r) in ("float", "int") for site in function.sites.values() for r in site.refs)
 
 
-def number_params(text: str) -> set:
+def uniform_number(function: irtext.IrFunction) -> bool:
+    """Some uniform object (D14) is converted to a number (``uniform Number(...)``)."""
+    return any(let.op == "uniform" and let.args[0] == "Number" for let in function.lets())
+
+
+def number_params(function: irtext.IrFunction) -> set:
     """The parameters the IR reads as numbers (``param k``; the others it reads as uniform
     objects, D14): the generated code passes these to its argument prologue."""
-    return {int(k) for k in re.findall(r"= param (\d+)$", text, re.M)}
+    return {let.args[0] for let in function.lets() if let.op == "param"}
 
 
 def body_of(columns: List[Column], models: Dict[Any, Tuple[Optional["model.Model"], str]]) -> Any:
@@ -123,11 +125,11 @@ class Unmodelled:
     """IR the model does not interpret (D11 raises, D14 uniform values...): it explains no
     difference, but item 9's ulps still apply where the IR holds transcendental functions."""
 
-    def __init__(self, ir_text: str, why: str) -> None:
-        self.approximate = model.approximate(ir_text)
-        self.float_raise_operands = float_raise_operands(ir_text)
-        self.uniform_number = "uniform Number(" in ir_text
-        self.number_params = number_params(ir_text)
+    def __init__(self, function: Optional[irtext.IrFunction], why: str) -> None:
+        self.approximate = function is not None and model.approximate(function)
+        self.float_raise_operands = function is not None and float_raise_operands(function)
+        self.uniform_number = function is not None and uniform_number(function)
+        self.number_params = set() if function is None else number_params(function)
         self.why = why
 
     def run(self, *args: Any, **kwargs: Any) -> Any:

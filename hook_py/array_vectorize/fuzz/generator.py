@@ -26,7 +26,7 @@ signature of ``f``, rejections), the feature lists and ``Program`` (``Callee`` a
 every mixin reads, are ``grammar_env.py``'s); the rest of the grammar is in ``Generator``'s
 mixins: ``grammar_statements.py`` (blocks, branches, loops), ``grammar_expressions.py`` (numbers
 and conditions), ``grammar_raise.py`` (D11), ``grammar_calls.py`` (D14, D16, D17) and
-``grammar_containers.py`` (D18, D20).
+``grammar_containers.py`` (D18, D20) and ``grammar_recursion.py`` (D19, D21).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from .grammar_env import Callee, Env, converts
 from .grammar_expressions import EXACT_MATH, FLOOR_MATH, PRED_MATH, TRANSCENDENTAL, ExpressionGrammar
 from .grammar_names import respell
 from .grammar_raise import USER_EXCEPTION, RaisingGrammar
+from .grammar_recursion import RecursionGrammar
 from .grammar_statements import StatementGrammar
 
 #: Generator features; ``--exclude`` takes any of these.
@@ -65,6 +66,8 @@ FEATURES = (
     "protect_domains",
     # NumPy's spelling (grammar_names.py), decided by a hash of the text of a program with numpy_calls.
     "numpy_alias", "numpy_by_name", "numpy_as",
+    # D19, D21 (grammar_recursion.py); drawn from a stream of their own.
+    "recursion", "recursion_self", "recursion_raise", "message_format", "exception_init",
 )
 
 #: Features generated only when asked for (``Generator(include=...)``, ``--include``); none
@@ -94,7 +97,7 @@ class Program:
     protect_domains: bool = False  # also check the program compiled with protect_domains=True (D1)
 
 
-class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar, ContainerGrammar):
+class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar, ContainerGrammar, RecursionGrammar):
     def __init__(
         self, rng: random.Random, exclude: FrozenSet[str] = frozenset(), reject: bool = False, include: FrozenSet[str] = frozenset()
     ) -> None:
@@ -134,7 +137,8 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         self.in_entry = False  # generating f's own statements (not a helper, lambda or nested def)
         self.in_try = False
         # In a `finally` clause or a `while` test, which may not raise (D11, D12): no per-element
-        # index read of a local container, no name some elements never assigned (D20) there.
+        # index read of a local container, no name some elements never assigned (D20), no
+        # recursive helper (D19: its residue is a raise site) there.
         self.raise_free = False
         self.maybe_unbound: Set[str] = set()
         self.scalar_ifs = 0  # enclosing `if`/`elif` tests that are Python scalars
@@ -143,6 +147,10 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         # D18, D20 features (grammar_containers.py): their own stream too.
         self.box_rng = random.Random(0)
         self.box: set = set()
+        # D19, D21 (grammar_recursion.py): a stream of their own too.
+        self.rec_rng = random.Random(0)
+        self.rec: set = set()  # the ones this program draws
+        self.recursive: List[str] = []  # the recursive helpers' names
 
     def ext_on(self, feature: str, p: float) -> bool:
         """Whether this program draws ``feature`` (from ``ext_rng``; always consumes one draw)."""
@@ -219,10 +227,15 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
             self.tables = {"S0": len(floats), "M0": len(ints)}
             self.emit(0, f"S0 = {floats!r}")
             self.emit(0, "M0 = {" + ", ".join(f"{k}: {v!r}" for k, v in enumerate(ints)) + "}")
+        # D19, D21: + 4, not containers' + 3 drawn from the same state (the two streams were one,
+        # every recursion program drew containers alike; campaign 54 ran with + 3 alone).
+        self.rec_rng = random.Random(hash(rng.getstate()[1]) + 4)
         self.extended_module(rng, params, kinds)
+        self.recursion_module()
         self.box_rng = random.Random(hash(rng.getstate()[1]) + 3)
         self.draw_containers()
         callees: List[Callee] = []
+        self.recursive_helpers(callees)
         if self.on("lambdas", 0.3):
             for i in range(rng.randint(1, 2)):
                 names = ["a", "b", "c"][: rng.randint(1, 2)]
@@ -270,6 +283,7 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         if self.validator_arity:
             self.top_starts.append(len(self.lines))
             self.call_validator(numeric, 1)
+        self.self_recursion(numeric, 1)
         def_line = first_body_line - 1
         self.in_entry = True
         self.function_body(env, 1, top=True)

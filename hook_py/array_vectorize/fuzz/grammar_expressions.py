@@ -244,7 +244,12 @@ class ExpressionGrammar:
         return f"math.{name}({arg})"
 
     def callable(self, env: Env) -> List[Callee]:
-        """The callees of ``env``."""
+        """The callees of ``env``; in a ``try`` body, a ``finally`` clause or a ``while`` test
+        (``raise_free``) not the recursive helpers, whose residue the compiler rejects there (D19:
+        an exception of a class it cannot know, seed 530101 #514; a raise site in a `while` test,
+        D12, seed 530104 #1896 once `while` tests that can raise were rejected)."""
+        if self.in_try or self.raise_free:
+            return [c for c in env.callees if c.name not in self.recursive]
         return env.callees
 
     def tuple_callees(self) -> List[Callee]:

@@ -55,14 +55,16 @@ class RaisingGrammar:
         self.used.add("raise")
         test, _ = self.if_condition(env)
         self.emit(indent, f"if {test}:")
-        self.emit(indent + 1, f"raise {self.raise_class()}({self.raise_args(env)})")
+        written = f"{self.raise_class()}({self.raise_args(env)})"
+        self.emit(indent + 1, f"raise {self.written_exception(env, written)}")
 
     def assert_stmt(self, env, indent: int) -> None:
         """``assert cond[, message]`` (feature ``assert``)."""
         self.used.add("assert")
         test = self.cond(env, 2)
         if self.ext_rng.random() < 0.7:
-            self.emit(indent, f"assert {test}, {self.raise_args(env).split(', ')[0]}")
+            written = self.raise_args(env).split(", ")[0]
+            self.emit(indent, f"assert {test}, {self.written_assert_message(env, written)}")
         else:
             self.emit(indent, f"assert {test}")
 
@@ -145,7 +147,8 @@ class RaisingGrammar:
         for h in handlers:
             self.emit(indent, f"except {h}:")
             if rng.random() < 0.15:
-                self.emit(indent + 1, f"raise {self.raise_class()}({self.raise_args(env)})")
+                written = f"{self.raise_class()}({self.raise_args(env)})"
+                self.emit(indent + 1, f"raise {self.written_exception(env, written)}")
             else:
                 self.emit(indent + 1, f"{target} = {self.assigned_num(env, 1)}")
         if rng.random() < 0.4:

@@ -116,6 +116,8 @@ class StatementGrammar:
         elif kind == "augassign":
             name = rng.choice(assignable)
             op = rng.choice(["+=", "-=", "*=", "+=", "*=", "/=", "//=", "%="])
+            if {"/=": "truediv", "//=": "floordiv", "%=": "mod"}.get(op) in self.exclude:
+                op = "-="
             self.emit(indent, f"{name} {op} {self.num(env, 2)}")
         elif kind == "swap":
             a, b = rng.sample(assignable, 2)

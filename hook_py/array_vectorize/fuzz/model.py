@@ -3,8 +3,8 @@ from CPython that is not a bug.
 
 The core states its decisions in the IR it returns under ``options={"ir": True}`` (the exact body,
 after every pass): which tests it decided in Python (they left no select), which values merge
-(``select``, loop phis, ``if_merge``) and the printed kind of each value. ``Model(ir_text)`` reads
-that text and interprets it on the lanes of one call in two ways:
+(``select``, loop phis, ``if_merge``) and the printed kind of each value. ``Model(irtext.read(text))`` reads
+that text (``irtext.py``: the declared, versioned grammar) and interprets it on the lanes of one call in two ways:
 
 * ``plain``: every operation with CPython's semantics on Python scalars, lane by lane (unbounded
   ints, per-lane types, ``math``; the IEEE values of D3 where CPython raises, as ``oracle.py``),
@@ -37,6 +37,7 @@ import numpy as np
 
 from ..runtime.special import SPECIAL_HELPERS
 from . import oracle
+from .irtext import If, IrFunction, Let, Loop, Merge, const, read  # noqa: F401 - Merge: a node of the body
 
 INT64_MIN = oracle.INT64_MIN
 INT64_END = oracle.INT64_END
@@ -44,7 +45,7 @@ UINT64_END = oracle.UINT64_END
 
 
 class Unsupported(Exception):
-    """IR the model does not interpret (an element loop, a hidden parameter)."""
+    """IR the model does not interpret (a call site, D23; a tuple result; a hidden parameter)."""
 
 
 class _Poison:
@@ -60,146 +61,17 @@ POISON = _Poison()
 # ------------------------------------------------------------------------------------ parsing
 
 
-@dataclass
-class Let:
-    dst: int
-    scalar: bool
-    kind: str
-    op: str
-    args: List[Any]
-
-
-@dataclass
-class Merge:
-    dst: int
-    kind: str
-    first: int
-    second: int
-
-
-@dataclass
-class Loop:
-    index: int
-    items: Any  # a tuple, or range(...); None for a data-dependent loop (D12)
-    phis: List[Merge]
-    body: list
-    active: Optional[int] = None  # the phi of a data-dependent loop's active lanes
-
-
 #: Iterations after which the model gives up on a data-dependent loop (the programs it checks end).
 _MAX_TRIPS = 100_000
 
 
-@dataclass
-class If:
-    cond: int
-    then: list
-    other: list
-    outs: List[Merge] = field(default_factory=list)
-
-
-_LET = re.compile(r"%(\d+): (scalar )?(\w+) = (.*)$")
-_MERGE = re.compile(r"%(\d+): (?:scalar )?(\w+) = (?:phi|if_merge)\(%(\d+), %(\d+)\)$")
-_REF = re.compile(r"%(\d+)")
-_CONSTANTS = {"inf": math.inf, "nan": math.nan}
-
-
-def _const(text: str) -> Any:
-    return eval(text, {"__builtins__": {}}, _CONSTANTS)  # noqa: S307 - the core's printed constant
-
-
-def _parse_op(text: str) -> Tuple[str, List[Any]]:
-    head, _, rest = text.partition(" ")
-    if head in ("const", "placeholder"):
-        return head, [_const(rest)]
-    if head == "param":
-        return head, [int(rest)]
-    if head.startswith("math."):
-        name, _, args = text[5:].partition("(")
-        return "math", [name] + [int(r) for r in _REF.findall(args)]
-    if head.startswith("element_call"):
-        raise Unsupported("element_call")
-    if head == "uniform":
-        return "uniform", _parse_uniform(rest)
-    return head, [int(r) for r in _REF.findall(rest)]
-
-
-#: Uniform operations (D14) printed with a payload: ``Arg(1)()``, ``Lit(Str("low"))()``.
-_UNIFORM_PAYLOAD = ("Arg", "Global", "Builtin", "Lit", "Attr", "Compare")
-
-
-def _parse_uniform(text: str) -> List[Any]:
-    """``[name, payload, operand...]`` of a printed ``UniformOp`` (src/ir/uniform.rs)."""
-    name, _, rest = text.partition("(")
-    payload = None
-    if name in _UNIFORM_PAYLOAD:
-        depth, end = 1, 0
-        for end, ch in enumerate(rest):
-            depth += (ch == "(") - (ch == ")")
-            if depth == 0:
-                break
-        payload, rest = rest[:end], rest[end + 1 :]
-    return [name, payload] + [int(r) for r in _REF.findall(rest)]
-
-
-def parse(text: str) -> Tuple[list, int]:
-    """The IR text as nested instruction lists, and the returned value."""
-    lines = [ln.strip() for ln in text.strip().splitlines()[1:-1]]
-    pos = 0
-
-    def block() -> list:
-        nonlocal pos
-        out: list = []
-        while pos < len(lines):
-            line = lines[pos]
-            if line.startswith("}"):
-                return out
-            pos += 1
-            if line.startswith("for ") or line.startswith("while any("):
-                active = None
-                m = re.match(r"for %(\d+) in (.*) \{$", line)
-                if m:
-                    spec = m.group(2)
-                    items = range(*map(int, re.findall(r"-?\d+", spec))) if spec.startswith("range(") else _const(spec)
-                else:
-                    active = int(re.match(r"while any\(%(\d+)\) \{$", line).group(1))
-                    items = None
-                phis = []
-                while _MERGE.match(lines[pos]) and "phi(" in lines[pos]:
-                    d, k, a, b = _MERGE.match(lines[pos]).groups()
-                    phis.append(Merge(int(d), k, int(a), int(b)))
-                    pos += 1
-                body = block()
-                pos += 1  # }
-                out.append(Loop(int(m.group(1)) if m else -1, items, phis, body, active))
-            elif line.startswith("if "):
-                then = block()
-                pos += 1  # } else {
-                other = block()
-                pos += 1  # }
-                node = If(int(_REF.search(line).group(1)), then, other)
-                while pos < len(lines) and "= if_merge(" in lines[pos]:
-                    d, k, a, b = _MERGE.match(lines[pos]).groups()
-                    node.outs.append(Merge(int(d), k, int(a), int(b)))
-                    pos += 1
-                out.append(node)
-            elif line.startswith("return "):
-                out.append(("return", int(line[8:])))
-            elif line.startswith("raise if ") or re.match(r"\d+: ", line):
-                continue  # D11's raise sites: the raising lanes' values are not compared
-            else:
-                m = _LET.match(line)
-                if not m:
-                    raise Unsupported(line)
-                op, args = _parse_op(m.group(4))
-                out.append(Let(int(m.group(1)), bool(m.group(2)), m.group(3), op, args))
-        return out
-
-    body = block()
-    ret = [x for x in body if isinstance(x, tuple)]
-    if not ret:
-        raise Unsupported("no return")
-    return [x for x in body if not isinstance(x, tuple)], ret[0][1]
+def parse(function: IrFunction) -> Tuple[list, int]:
+    """The body the model interprets, and the returned value: one result, no call site (D23)."""
+    if any(let.op == "call_site" for let in function.lets()):
+        raise Unsupported("call_site")  # D23: not generated
+    if function.tuple or len(function.ret) != 1:
+        raise Unsupported("a tuple result")
+    return function.body, function.ret[0]
 
 
 # ---------------------------------------------------------------------------------- operations
@@ -225,6 +97,20 @@ _NP_BINARY = {
 _NP_MATH = dict(oracle.NUMPY_MATH, log=np.log)
 _ROUNDING = {"floor": np.floor, "ceil": np.ceil, "trunc": np.trunc}
 
+
+#: The globals of the generated code holding scalar originals (D19, ``emit.SCALAR_PREFIX``).
+_SCALAR_PREFIX = "_vec_scalar_"
+#: The runtime helper of a raise site whose exception is the callee's, built again on the lane
+#: (D19, D23; ``ir::RERUN_HELPER``).
+_RERUN = "_vec_rerun("
+
+
+def _rerun_callee(expr: str) -> Optional[str]:
+    """The global named in a raise site ``_vec_rerun(name, _vec_a0, ...)`` (D19), else None."""
+    if not (expr.startswith(_RERUN) and expr.endswith(")")):
+        return None
+    name, sep, _ = expr[len(_RERUN) :].partition(", ")
+    return name if sep and name.isidentifier() else None
 
 #: The operands of a numeric raise site of a ``try`` body (src/lower/exceptions/try_stmt.rs).
 _NUMERIC_SITE = re.compile(r"\b_[ab]\d*\b")
@@ -295,12 +181,18 @@ def _join(kinds: List[str]) -> str:
 #: The D17 helpers (docs/semantics.md's D17 table): exact, or within their own documented bound
 #: where their value is the result (``oracle.special_close``); never a reason for item 9's ulps.
 _D17 = ("fmod", "remainder", "fsum", "isclose", "round", "erf", "erfc", "gamma", "lgamma")
-_APPROXIMATE = re.compile(r"math\.(?!(?:" + "|".join(_D17) + r")\()\w+\(| pow ")
+#: The same, or a power, named in a raise site's expression (Python source, not IR): item 9's ulps
+#: are allowed there too, as they were when the model searched the whole printed text.
+_APPROXIMATE_SOURCE = re.compile(r"math\.(?!(?:" + "|".join(_D17) + r")\()\w+\(| pow ")
 
 
-def approximate(ir_text: str) -> bool:
-    """Item 9: a transcendental function or a float power is on the way; a few ulps allowed."""
-    return _APPROXIMATE.search(ir_text) is not None
+def approximate(function: IrFunction) -> bool:
+    """Item 9: a transcendental function or a float power is on the way; a few ulps allowed.
+    NumPy's own functions (``math.numpy.power``) are not among them."""
+    for let in function.lets():
+        if let.op == "pow" or (let.op == "math" and let.args[0] not in _D17 and "." not in let.args[0]):
+            return True
+    return any(_APPROXIMATE_SOURCE.search(site.expr) for site in function.sites.values())
 
 
 @dataclass
@@ -315,11 +207,11 @@ class Val:
 class Model:
     """One program's IR, interpreted (module docstring)."""
 
-    def __init__(self, ir_text: str) -> None:
-        self.body, self.ret = parse(ir_text)
-        self.approximate = approximate(ir_text)
+    def __init__(self, function: IrFunction) -> None:
+        self.body, self.ret = parse(function)
+        self.approximate = approximate(function)
         # D11: `raise if %n != 0` (a lane raises where its code is not 0); read after `run`.
-        self.raise_refs = [int(r) for r in re.findall(r"^\s*raise if %(\d+) != 0$", ir_text, re.M)]
+        self.raise_refs = [] if function.raise_code is None else [function.raise_code]
         self.raises: List[bool] = []
         #: The program's module (set by check.py) and the IR's parameter names, hidden ones
         #: included: ``uniform Global(i)`` reads the module object named by the i-th.
@@ -327,8 +219,7 @@ class Model:
         #: The call's arrays are lazy (Dask): an int power with an exponent array is float64 on
         #: every lane, whatever the exponents' signs (item 12). Set by ``Explainer.arrays``.
         self.lazy = False
-        header = re.match(r"fn \w+\((.*)\) \{", ir_text.strip())
-        self.header = [n.strip() for n in header.group(1).split(",")] if header else []
+        self.header = function.params
         self.raise_codes: List[Any] = []  # per lane, the code of the site it raises at (0: none)
         #: A D17 helper gave a NaN where CPython raises (D3) in an ``arrays`` run; the sign such
         #: a NaN takes there (None: the one CPython's IEEE value has), item 18.
@@ -336,12 +227,8 @@ class Model:
         #: ``copysign`` of a NaN in the last run: it shows the sign some NaN was given.
         self.nan_signs_shown = False
         self.nan_sign: Optional[float] = None
-        #: Each raise site (``N: EXPR with (%a, ...)``): its expression as written and the values
-        #: of its free names where it stands.
-        self.sites = {
-            int(n): (expr, [int(r) for r in _REF.findall(refs)])
-            for n, expr, refs in re.findall(r"^\s+(\d+): (.*) with \((.*)\)$", ir_text, re.M)
-        }
+        #: Each raise site: its expression as written and the values of its free names there.
+        self.sites = {n: (site.expr, site.refs) for n, site in function.sites.items()}
 
     def run(
         self, params: List[Tuple[List[Any], str]], arrays: bool, exact_body: bool = True, stated: bool = False,
@@ -366,6 +253,7 @@ class Model:
         self.n = max(len(p[0]) for p in params)
         self.params = params
         self.env: Dict[int, Val] = {}
+        self.residue_raised: Dict[int, List[bool]] = {}  # D19: per residue value, its raising lanes
         self.printed: Dict[int, str] = {}  # the kind the core prints for each value
         self.operands: List[int] = []  # of the instruction being interpreted
         self._block(self.body)
@@ -385,6 +273,9 @@ class Model:
         site = self.sites.get(int(code)) if code is not POISON else None
         if site is None:
             return None
+        if _rerun_callee(site[0]) is not None:
+            exc = self.site_exception(code, lane)
+            return None if exc is None else type(exc).__name__
         head = re.match(r"(\w+)(?:\(|$)", site[0])
         if head and not _NUMERIC_SITE.search(site[0]):
             builtin = getattr(builtins, head.group(1), None)
@@ -402,6 +293,9 @@ class Model:
         if site is None:
             return None
         expr, refs = site
+        rerun = _rerun_callee(expr)
+        if rerun is not None:
+            return self._rerun(rerun, refs, lane)
         names = list(dict.fromkeys(_NUMERIC_SITE.findall(expr)))
         if len(names) != len(refs):
             return None
@@ -423,6 +317,23 @@ class Model:
             made = made()
         built = not names or expr.startswith("_vec_int_overflow(")
         return made if isinstance(made, BaseException) and built else None
+
+    def _rerun(self, global_name: str, refs: List[int], lane: int) -> Optional[BaseException]:
+        """The exception the scalar original raises on ``lane`` (a residue's raise site, D19)."""
+        fn = self.module.get(global_name[len(_SCALAR_PREFIX):]) if global_name.startswith(_SCALAR_PREFIX) else None
+        if fn is None:
+            return None
+        values = []
+        for ref in refs:
+            lanes = self.env[ref].lanes
+            values.append(lanes[lane] if len(lanes) > lane else lanes[0])
+        if any(v is POISON for v in values):
+            return None
+        try:
+            fn(*values)
+        except Exception as exc:  # noqa: BLE001 - the lane's exception
+            return exc
+        return None
 
     # -- blocks
 
@@ -531,6 +442,11 @@ class Model:
             return self._math(args[0], [self.env[a] for a in args[1:]])
         if op == "uniform":
             return Val([self._uniform(args)] * n, None)
+        if op == "residue":
+            return self._residue(inst.dst, args[0], [self.env[a] for a in args[1:]])
+        if op == "scalar_raised":
+            lanes = self.residue_raised.get(args[0], [False] * n)
+            return Val(list(lanes), "b" if self.arrays else None)
         vals = [self.env[a] for a in args]
         if op in ("broadcast", "asarray"):
             v = vals[0]
@@ -568,6 +484,42 @@ class Model:
             return self._arith(op, vals[0], vals[1])
         raise Unsupported(op)
 
+    def _residue(self, dst: int, callee: int, vals: List[Val]) -> Val:
+        """D19: the scalar original, called in Python on each lane its lanes mask reaches, with the
+        lane's values (the runtime's ``_vec_residue``); a lane where it raises is recorded for its
+        ``scalar_raised``. On ``arrays``, the results take one dtype from their values: bools
+        bool, ints int64 (wrapped), any float float64; no lane reached, bool."""
+        names = self.header
+        if callee >= len(names) or not names[callee].startswith(_SCALAR_PREFIX):
+            raise Unsupported("a residue of no function")
+        fn = self.module.get(names[callee][len(_SCALAR_PREFIX):])
+        if fn is None:
+            raise Unsupported("a residue of no function of the module")
+        lanes_mask, args = vals[0], vals[1:]
+        out: List[Any] = [False] * self.n
+        raised = [False] * self.n
+        for lane in range(self.n):
+            take = lanes_mask.lanes[lane if len(lanes_mask.lanes) > lane else 0]
+            if take is POISON:
+                out[lane] = POISON
+                continue
+            if not take:
+                continue
+            values = [a.lanes[lane if len(a.lanes) > lane else 0] for a in args]
+            if any(v is POISON for v in values):
+                out[lane] = POISON
+                continue
+            try:
+                out[lane] = fn(*values)
+            except Exception:  # noqa: BLE001 - the lane raises there (D11)
+                raised[lane] = True
+        self.residue_raised[dst] = raised
+        if not self.arrays:
+            return Val(out, None)
+        live = [x for x, r in zip(out, raised) if x is not POISON and not r]
+        kind = "f" if any(type(x) is float for x in live) else "i" if any(type(x) is int for x in live) else "b"
+        return self._settle([self._convert(x, kind) for x in out], kind, lattice=False)
+
     def _uniform(self, args: List[Any]) -> Any:
         """A uniform operation (D14): Python on the one object every lane sees."""
         name, payload, *refs = args
@@ -582,9 +534,9 @@ class Model:
                 raise Unsupported("a hidden module object")
             return self.module[names[int(payload)]]
         if name == "Lit":
-            return None if payload == "None" else _const(payload[4:-1])
+            return payload  # None, or the string
         if name == "Attr":
-            return getattr(ops[0], _const(payload))
+            return getattr(ops[0], payload)
         if name == "Item":
             return ops[0][ops[1]]
         if name == "Compare":

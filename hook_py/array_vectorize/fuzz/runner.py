@@ -32,7 +32,7 @@ MISMATCH_KINDS = ("mismatch", "paths")
 #: Bugs found by the fuzzer and still open, set aside by ``--skip-open-bugs`` (and by the CI
 #: seeds of tests/unit/test_fuzz.py) so that a run finds the others: failure classes
 #: (``check.KNOWN``) and generator features that reach bugs no failure signature recognises.
-#: Each has a strict-xfail reproducer in tests/differential/test_fuzz_findings.py; remove an
+#: Each has a strict-xfail reproducer in tests/differential/test_fuzz_findings*.py; remove an
 #: entry when its reproducers pass.
 OPEN_BUG_CLASSES: frozenset = frozenset()
 OPEN_BUG_FEATURES: frozenset = frozenset()

@@ -33,7 +33,7 @@ import ast
 import math
 from typing import Dict, List, Optional, Set
 
-from . import wellformed_containers, wellformed_ext
+from . import wellformed_containers, wellformed_ext, wellformed_recursion
 from .wellformed_expressions import ALLOWED_BINOPS, MATH_ARITY, ExpressionRules, Invalid
 
 BOOL_MATH = ("isnan", "isinf", "isfinite")
@@ -57,6 +57,7 @@ class ModuleInfo:
         self.exceptions: Set[str] = set()  # exception classes of the module
         self.enums: Dict[str, Set[str]] = {}  # Enum classes of the module -> member names
         self.checkers: Dict[str, int] = {}  # functions of raises/asserts only -> parameter count
+        self.messages: Set[str] = set()  # module-level message strings (D21)
 
 
 def problems(module: ast.Module, entry: str = "f") -> Optional[str]:
@@ -71,8 +72,12 @@ def problems(module: ast.Module, entry: str = "f") -> Optional[str]:
 def check_module(module: ast.Module, entry: str) -> None:
     info = ModuleInfo()
     functions = []
+    # A function may call any function of the module, itself included (D19).
     for stmt in module.body:
-        if wellformed_ext.module_stmt(info, stmt):
+        if isinstance(stmt, ast.FunctionDef) and any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
+            info.callables[stmt.name] = [a.arg for a in stmt.args.args]
+    for stmt in module.body:
+        if wellformed_recursion.module_stmt(info, stmt) or wellformed_ext.module_stmt(info, stmt):
             continue
         if isinstance(stmt, ast.FunctionDef) and not any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
             checking_function(info, stmt)
@@ -129,6 +134,7 @@ def check_module(module: ast.Module, entry: str) -> None:
             raise Invalid(f"unexpected module statement {type(stmt).__name__}")
     if entry not in functions:
         raise Invalid(f"no function {entry}")
+    wellformed_recursion.recursion(module)
 
 
 def return_arity(fn: ast.FunctionDef) -> int:

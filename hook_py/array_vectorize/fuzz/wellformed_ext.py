@@ -22,10 +22,8 @@ from __future__ import annotations
 import ast
 from typing import Any, List, Set
 
-
-class Invalid(Exception):
-    """What the checker raises for a program that is not well-formed (``wellformed.Invalid`` and
-    ``wellformed_expressions.Invalid`` are this class): defined here, below both."""
+from . import wellformed_recursion
+from .wellformed_invalid import Invalid
 
 EXCEPTIONS = {"ValueError", "ArithmeticError", "ZeroDivisionError", "OverflowError", "AssertionError"}
 NP_ARITY = {
@@ -114,8 +112,11 @@ def stmt(scope: Any, node: ast.stmt) -> Any:
 
 
 def message(scope: Any, node: ast.expr) -> None:
-    """An exception argument: a string, an f-string of values, or a number."""
+    """An exception argument: a string, an f-string of values, or a number (or a message built
+    as written, D21: ``wellformed_recursion.message``)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return
+    if wellformed_recursion.message(scope, node):
         return
     if isinstance(node, ast.JoinedStr):
         for v in node.values:

@@ -59,7 +59,7 @@ CACHE_MAGIC = b"AVCACHE\0"
 #: Bump whenever the payload's layout or meaning changes. 9: the records carry the core's lists of
 #: out-of-line helper functions (``helpers``, ``exact_helpers``), which format 8's lacked (emit
 #: then searched the generated text for them): an older file is a miss, compiled and written again.
-CACHE_FORMAT_VERSION = 9
+CACHE_FORMAT_VERSION = 10
 CACHE_SUFFIX = ".avc"
 #: What cache files are called after CPython's ``<module>.<cache tag>[.opt-N]``.
 CACHE_TAG = f"array-vectorize-{__version__}"
@@ -148,6 +148,7 @@ _OK_FIELDS = {
     "hidden": (list,),
     "helpers": (list,),
     "exact_helpers": (list,),
+    "element_sites": (list,),
     "code": (type(_code_type.__code__), type(None)),
     "source": (str,),
     "fast_len": (int,),
@@ -184,6 +185,9 @@ def entry_problem(e) -> str | None:
     for item in e["hidden"]:
         if type(item) is not tuple or len(item) != 2 or type(item[0]) is not str or type(item[1]) is not str:
             return "has a hidden value of another shape"
+    for item in e["element_sites"]:
+        if type(item) is not tuple or len(item) != 3 or type(item[0]) is not str or type(item[1]) is not str or type(item[2]) is not int:
+            return "has an element site of another shape"
     for names in (e["helpers"], e["exact_helpers"]):
         for name in names:
             if type(name) is not str:

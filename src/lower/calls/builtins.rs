@@ -9,7 +9,7 @@ use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
 use crate::env::{Env, FunctionSource, Hidden};
-use crate::ir::{math_fn, BinOp, CastOp, CmpOp, Const, Kind, Op, SafeValue, UnOp, Value};
+use crate::ir::{math_fn, BinOp, CastOp, CmpOp, Const, Kind, Op, SafeValue, ScalarFn, UnOp, Value};
 use crate::lower::{Frame, LocalFn, Lowerer, R};
 
 impl Lowerer<'_> {
@@ -33,6 +33,8 @@ impl Lowerer<'_> {
         let callee: Callee = match c.func.as_ref() {
             E::Attribute(a) => self.callee_attribute(frame, a, c)?,
             E::Name(n) => self.callee_named(frame, n.id.as_str(), c)?,
+            // D23: `make(...)(x)`, `table[k](x)`.
+            _ if self.opts.fallback => Callee::Site,
             _ => return Err(()),
         };
         match callee {
@@ -42,6 +44,7 @@ impl Lowerer<'_> {
             Callee::Helper(fs) => self.call_helper(frame, c, &fs),
             Callee::Local(l) => self.call_local(frame, c, &l),
             Callee::Opaque(name) => self.element_call(frame, c, name),
+            Callee::Site => self.call_site(frame, c),
             Callee::Bisect(which) => self.call_bisect(frame, c, &which),
             Callee::ClassMethod(fs, class, path) => {
                 self.call_classmethod(frame, c, &fs, (&class, path))
@@ -49,7 +52,7 @@ impl Lowerer<'_> {
         }
     }
 
-    /// A call of an opaque callable, element by element (fallback=True, D7).
+    /// A call of an opaque callable, element by element on the lanes that reach it (D23).
     fn element_call(&mut self, frame: &mut Frame, c: &ast::ExprCall, name: String) -> R<Value> {
         if !c.keywords.is_empty() {
             self.error_at(
@@ -61,11 +64,9 @@ impl Lowerer<'_> {
             return Err(());
         }
         let args: Vec<Value> = c.args.iter().map(|a| self.expr(frame, a)).collect();
-        let param = self.hidden_param(Hidden::Callee(name));
-        Ok(self.emit(Op::ElementCall {
-            callee: param,
-            args,
-        }))
+        let param = self.hidden_param(Hidden::Callee(name.clone()));
+        let what = format!("the call of `{name}`");
+        self.scalar_call(frame, ScalarFn::Callable(param), args, (c, &what))
     }
 
     /// The positional arguments of a call that takes `min..=max` of them and no keywords.
@@ -154,6 +155,10 @@ impl Lowerer<'_> {
             _ => {}
         }
         let Some(f) = math_fn(name) else {
+            if self.opts.fallback {
+                // D23: `math.factorial(n)`, per element.
+                return self.call_site(frame, c);
+            }
             self.error_at(
                 frame,
                 DiagnosticKind::UnknownCall,
@@ -299,16 +304,11 @@ impl Lowerer<'_> {
                 let hint = if self.opts.fallback {
                     ""
                 } else {
-                    "; pass fallback=True to call it element by element"
+                    "; pass fallback=\"calls\" to call it element by element"
                 };
                 if self.opts.fallback {
-                    // Builtins without an array form are called per element too.
-                    let args: Vec<Value> = c.args.iter().map(|a| self.expr(frame, a)).collect();
-                    let param = self.hidden_param(Hidden::Callee(name.to_string()));
-                    return Ok(self.emit(Op::ElementCall {
-                        callee: param,
-                        args,
-                    }));
+                    // Builtins without an array form are called per element too (D23).
+                    return self.element_call(frame, c, name.to_string());
                 }
                 self.error_at(
                     frame,
@@ -417,8 +417,10 @@ pub(in crate::lower) enum Callee {
     Helper(Box<FunctionSource>),
     /// A function nested in the one being lowered.
     Local(LocalFn),
-    /// Another callable, called element by element (fallback=True).
+    /// Another callable, called element by element (D23, `fallback="calls"`).
     Opaque(String),
+    /// A call the compiler cannot vectorize, run element by element as written (D23).
+    Site,
     /// `bisect.bisect_left` or `bisect.bisect_right` on a constant table (D15).
     Bisect(String),
     /// A classmethod, with the attributes and the dotted name of its class (bound to its first

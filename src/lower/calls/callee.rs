@@ -72,6 +72,8 @@ struct Outer {
     poisoned: BTreeSet<Value>,
     loops: FunctionLoops,
     values: FunctionValues,
+    /// The lanes the callers of the helpers being inlined bring (D19, D23): values of `f`.
+    callers: Vec<crate::lower::calls::elementwise::scalar_call::CallerLanes>,
 }
 
 impl Lowerer<'_> {
@@ -298,6 +300,7 @@ impl Lowerer<'_> {
             poisoned: std::mem::take(&mut self.poisoned),
             loops: self.loops.set_aside(),
             values: self.values.set_aside(),
+            callers: std::mem::take(&mut self.calls.recursion.callers),
         }
     }
 
@@ -309,6 +312,7 @@ impl Lowerer<'_> {
         self.poisoned = outer.poisoned;
         self.loops.restore(outer.loops);
         self.values.restore(outer.values);
+        self.calls.recursion.callers = outer.callers;
         std::mem::replace(&mut self.f, outer.f)
     }
 

@@ -1,6 +1,7 @@
 //! Helper inlining (D7): a helper of the environment is parsed and validated once per compile
 //! through the shared front end, then lowered in place of each call; a nested `def` or lambda
-//! likewise, reading the enclosing variables. Recursion and runaway nesting are refused.
+//! likewise, reading the enclosing variables. A function calling itself is inlined to a bounded
+//! depth (`elementwise::recursion`, D19); runaway nesting is refused.
 
 use std::rc::Rc;
 
@@ -11,44 +12,79 @@ use crate::env::{Binding, Env, FunctionSource};
 use crate::frontend;
 use crate::frontend::extract::{span, ParsedFunction};
 use crate::ir::Value;
+use crate::lower::calls::elementwise::recursion::Recursion;
+use crate::lower::calls::elementwise::scalar_call::CallerLanes;
 use crate::lower::calls::{callee, MAX_CALL_DEPTH, MAX_INLINED_VALUES};
 use crate::lower::{identity, locals_of, Done, Frame, LocalFn, Lowerer, Var, R};
 use crate::Map as HashMap;
 
 impl Lowerer<'_> {
-    /// The parsed and validated helper `fs`, through the shared front end (once per compile).
+    /// The parsed and validated helper `fs`, through the shared front end (once per compile);
+    /// Err after reporting what its text holds that cannot be compiled, again at each call (a
+    /// call under fallback forgets the report and calls the helper per element, D23). Another
+    /// library's problems are kept for its calls to report (`call_helper`).
     pub(in crate::lower) fn parse_helper(&mut self, fs: &FunctionSource) -> R<Rc<ParsedFunction>> {
         let key = (fs.path.clone(), fs.first_line, fs.name.clone());
         if let Some(p) = self.calls.helpers.get(&key) {
             return Ok(p.clone());
         }
-        // Another library's problems are kept for its calls to report (`call_helper`).
+        if let Some(found) = self.calls.rejected_helpers.get(&key) {
+            if !fs.library {
+                self.diags.extend(found.iter().cloned());
+            }
+            return Err(());
+        }
         let mut found = vec![];
         let parsed = frontend::parse_function(self.sources, fs.input(), &fs.name, &mut found);
-        let result = match parsed {
-            Ok((p, _)) => {
+        match parsed {
+            Ok((p, _)) if found.is_empty() => {
                 let p = Rc::new(p);
-                self.calls.helpers.insert(key.clone(), p.clone());
-                Ok(p)
+                self.calls.helpers.insert(key, p.clone());
+                return Ok(p);
             }
+            Ok(_) => {}
             Err(mut d) => {
                 d.message = format!("in helper `{}`: {}", fs.name, d.message);
                 found.push(d);
-                Err(())
             }
-        };
-        if fs.library {
-            self.calls.library_problems.insert(key, found);
-        } else {
-            self.diags.extend(found);
         }
-        result
+        if fs.library {
+            self.calls
+                .library_problems
+                .insert(key.clone(), found.clone());
+        } else {
+            self.diags.extend(found.iter().cloned());
+        }
+        self.calls.rejected_helpers.insert(key, found);
+        Err(())
     }
 
-    /// A call of a helper function of the environment. Problems inside another library's
-    /// function (`statistics.fmean`), whose source the user does not edit, become one problem
-    /// at the call ([`Lowerer::library_call_problem`]).
+    /// A call of a helper function of the environment; under fallback, one the compiler
+    /// rejects runs element by element where it is called (D23).
     pub(in crate::lower) fn call_helper(
+        &mut self,
+        frame: &mut Frame,
+        c: &ast::ExprCall,
+        fs: &FunctionSource,
+    ) -> R<Value> {
+        let fallback = self.opts.fallback
+            && site_callee(frame, &c.func)
+            && !self.exceptions.in_try_statement();
+        let mark = fallback.then(|| self.site_mark(frame));
+        let value = self.call_helper_reported(frame, c, fs);
+        match mark {
+            Some(mark) if self.rejected_since(&mark) => {
+                self.rewind(frame, mark);
+                self.call_site(frame, c)
+            }
+            _ => value,
+        }
+    }
+
+    /// [`Self::call_helper`] without fallback. Problems inside another library's function
+    /// (`statistics.fmean`), whose source the user does not edit, become one problem at the call
+    /// ([`Lowerer::library_call_problem`]).
+    fn call_helper_reported(
         &mut self,
         frame: &mut Frame,
         c: &ast::ExprCall,
@@ -81,7 +117,7 @@ impl Lowerer<'_> {
 
     /// The one problem reported at a call of another library's function whose code does not
     /// compile (`inside`: its problems): where the function is, the first of them, and that
-    /// `fallback=True` runs what cannot be vectorized element by element.
+    /// `fallback="calls"` runs what cannot be vectorized element by element (D23).
     fn library_call_problem(
         &mut self,
         frame: &Frame,
@@ -104,13 +140,14 @@ impl Lowerer<'_> {
             frame,
             DiagnosticKind::UnknownCall,
             format!(
-                "cannot vectorize this call of `{callee}`, a function of another library ({}:{}) whose code does not compile ({at}{}{more}); with `@vectorize(fallback=True)` what cannot be vectorized runs element by element, calling `{callee}` as it is",
+                "cannot vectorize this call of `{callee}`, a function of another library ({}:{}) whose code does not compile ({at}{}{more}); with `@vectorize(fallback=\"calls\")` what cannot be vectorized runs element by element, calling `{callee}` as it is (D23)",
                 fs.path, fs.first_line, first.message
             ),
             c,
         );
     }
 
+    /// [`Self::call_helper`], inlined (or lowered on its own and called, D7).
     fn call_helper_inlined(
         &mut self,
         frame: &mut Frame,
@@ -118,7 +155,17 @@ impl Lowerer<'_> {
         fs: &FunctionSource,
     ) -> R<Value> {
         let parsed = self.parse_helper(fs)?;
-        let env = fs.env.as_ref().unwrap_or(frame.env);
+        // A function the live environment was still describing when it met this call (a
+        // cycle, D19) has the environment it was first lowered in.
+        let cycle = match &fs.env {
+            None => self
+                .calls
+                .envs
+                .get(&identity(&parsed, self.sources))
+                .cloned(),
+            Some(_) => None,
+        };
+        let env = fs.env.as_ref().or(cycle.as_ref()).unwrap_or(frame.env);
         let args = self.call_args(frame, c, &parsed, Some(env))?;
         if let Some(called) = self.call_out_of_line(frame, &parsed, env, &args) {
             return called;
@@ -324,23 +371,12 @@ impl Lowerer<'_> {
             self.calls.statement_call = None;
         }
         let id = identity(callee, self.sources);
-        if let Some(first) = self.calls.call_stack.iter().position(|f| *f == id) {
-            let cycle: Vec<String> = self.calls.call_stack[first..]
-                .iter()
-                .chain([&id])
-                .map(|(_, _, name)| format!("`{name}`"))
-                .collect();
-            self.error_at(
-                frame,
-                DiagnosticKind::Recursion,
-                format!(
-                    "recursion: {}; a function that calls itself cannot be vectorized (D7): \
-                     rewrite it as a `for` loop",
-                    cycle.join(" -> ")
-                ),
-                c,
-            );
-            return Err(());
+        // D19: a function already being inlined around this call recurses.
+        let level = self.calls.call_stack.iter().filter(|f| **f == id).count();
+        if level > 0 {
+            if let Recursion::Value(v) = self.recursive_call(frame, callee, level, &args, c) {
+                return v;
+            }
         }
         if self.calls.call_stack.len() >= MAX_CALL_DEPTH {
             self.error_at(
@@ -373,10 +409,17 @@ impl Lowerer<'_> {
         for (p, v) in callee.params.iter().zip(args) {
             inner.vars.insert(p.clone(), Var::Def(v));
         }
+        if !self.calls.envs.contains_key(&id) {
+            self.calls.envs.insert(id.clone(), env.clone());
+        }
         self.start_unbound(&mut inner);
+        self.calls.recursion.callers.push(CallerLanes::of(frame));
+        self.enter_level(level);
         self.calls.call_stack.push(id);
         self.body(&mut inner, &callee.body);
         self.calls.call_stack.pop();
+        self.leave_level(level);
+        self.calls.recursion.callers.pop();
         let complete = inner.flow.ended();
         let returns = inner.flow.returns.clone();
         if let Some(code) = self.raise_chain(&returns, complete) {
@@ -407,10 +450,29 @@ fn dotted(e: &ast::Expr) -> Option<String> {
     }
 }
 
+/// Whether a rejected helper called as `callee` can run element by element as written (D23):
+/// a name, or an attribute of a module or class (`statistics.fmean`, `Units.to_k`), not of a
+/// variable of the function (`cls.other`).
+fn site_callee(frame: &Frame, callee: &ast::Expr) -> bool {
+    match callee {
+        ast::Expr::Name(_) => true,
+        ast::Expr::Attribute(a) => match a.value.as_ref() {
+            ast::Expr::Name(base) => {
+                let base = base.id.as_str();
+                !(frame.vars.contains_key(base)
+                    || frame.locals.contains(base)
+                    || frame.outer.contains_key(base))
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::env::{Binding, FunctionCode, FunctionSource};
-    use crate::pipeline::testing::{env, errors_with, ir_after_with, lowered};
+    use crate::pipeline::testing::{env, ir_after_with, lowered};
     use crate::pipeline::Options;
 
     fn helper(name: &str, source: &str) -> (&'static str, Binding) {
@@ -437,11 +499,13 @@ mod tests {
     }
 
     #[test]
-    fn recursion_is_refused() {
-        let env = env(&[helper("g", "def g(v):\n    return g(v)\n")]);
-        let e = errors_with("def f(x):\n    return g(x)\n", &env);
+    fn recursion_of_a_nested_function_past_the_levels_is_refused() {
+        let e = crate::pipeline::testing::errors(
+            "def f(x):\n    def g(v):\n        return g(v - 1.0) if v > 0.0 else v\n    return g(x)\n",
+        );
         assert!(
-            e.iter().any(|m| m.contains("recursion: `g` -> `g`")),
+            e.iter().any(|m| m.contains("`g` calls itself deeper than")
+                && m.contains("not a function of the module")),
             "{e:?}"
         );
     }

@@ -1,12 +1,16 @@
 //! Calls: builtins and `math` (`builtins`), D17 calls on arguments that are not plain floats
 //! (`special`), NumPy inside scalar code (`numpy`, D16: the accepted names in `numpy::table`, the
-//! array-aware calls in `numpy::arrays`), helpers inlined (`inline`) or lowered on
-//! their own and called (`callee`, D7), classes and module aliases used as namespaces
-//! (`namespace`), the did-you-mean messages for `math` names (`suggest`), and builtins as people
-//! write them (`written`: `round`'s keywords and a uniform ndigits, `math.modf`).
+//! array-aware calls in `numpy::arrays`), helpers inlined (`inline`) or lowered on their own and
+//! called (`callee`, D7), recursion inlined to a bounded depth with a scalar residue and the calls
+//! run element by element on the lanes that reach them, such as those the compiler cannot
+//! vectorize under `fallback="calls"` (`elementwise`, D19, D23), classes and module aliases used
+//! as namespaces (`namespace`), the did-you-mean messages for `math` names (`suggest`), and
+//! builtins as people write them (`written`: `round`'s keywords and a uniform ndigits,
+//! `math.modf`).
 
 pub(in crate::lower) mod builtins;
 pub(in crate::lower) mod callee;
+pub(in crate::lower) mod elementwise;
 pub(in crate::lower) mod inline;
 pub(in crate::lower) mod namespace;
 pub mod numpy;
@@ -17,6 +21,7 @@ pub(in crate::lower) mod written;
 use std::rc::Rc;
 
 use crate::diagnostics::Diagnostic;
+use crate::env::Env;
 use crate::frontend::extract::ParsedFunction;
 use crate::Map as HashMap;
 
@@ -28,6 +33,10 @@ const MAX_CALL_DEPTH: usize = 32;
 /// rather than running out of time or memory.
 const MAX_INLINED_VALUES: usize = 100_000;
 
+/// A call run element by element (D19, D23): `residue` or `call_site`, what it calls as
+/// written, and the call's line.
+pub(in crate::lower) type ElementSite = (&'static str, String, usize);
+
 /// What identifies a function on the call stack: its file, line and name.
 pub(in crate::lower) type FunctionId = (String, usize, String);
 
@@ -37,6 +46,8 @@ pub(in crate::lower) type FunctionId = (String, usize, String);
 pub(in crate::lower) struct CallState {
     /// Every helper parsed so far, by its identity.
     pub(in crate::lower::calls) helpers: HashMap<FunctionId, Rc<ParsedFunction>>,
+    /// What the front end reported of each helper it rejected.
+    pub(in crate::lower::calls) rejected_helpers: HashMap<FunctionId, Vec<Diagnostic>>,
     /// What the front end found wrong in another library's functions (`FunctionSource::library`),
     /// kept for the one problem each call reports instead (`inline.rs`).
     pub(in crate::lower::calls) library_problems: HashMap<FunctionId, Vec<Diagnostic>>,
@@ -58,20 +69,37 @@ pub(in crate::lower) struct CallState {
     /// The call of the expression statement being lowered (by address): a helper called for its
     /// checks, whose result is discarded, may fall off its end.
     pub(in crate::lower::calls) statement_call: Option<usize>,
+    /// Recursive functions inlined within themselves, the lanes the callers of the helpers being
+    /// inlined bring, and the calls run element by element (D19, D23).
+    pub(in crate::lower::calls) recursion: elementwise::recursion::RecursionState,
+    /// The environment each function was lowered in, for a call that closes a cycle (D19: the
+    /// live environment describes a function it is still describing without one).
+    pub(in crate::lower::calls) envs: HashMap<FunctionId, Env>,
 }
 
 impl CallState {
-    /// The state of a lowering that lowers helpers called with arrays or constants on their own
-    /// (D7, `callee.rs`): the second attempt, after inlining every call ran over the budget.
-    pub(in crate::lower) fn out_of_line() -> Self {
-        CallState {
-            out_of_line: true,
+    /// The state of one attempt at lowering a function: with `out_of_line`, helpers called with
+    /// arrays or constants are lowered on their own (D7, `callee.rs`: the attempt after inlining
+    /// every call ran over the budget); recursive functions are inlined within themselves at
+    /// most `levels` times (D19, `elementwise/recursion.rs`).
+    pub(in crate::lower) fn attempt(out_of_line: bool, levels: usize) -> Self {
+        let mut state = CallState {
+            out_of_line,
             ..CallState::default()
-        }
+        };
+        state.recursion.levels = levels;
+        state
     }
 
-    /// Enters the compiled function `id`: the bottom of the call stack.
-    pub(in crate::lower) fn enter_compiled(&mut self, id: FunctionId) {
+    /// Whether the inlined levels of recursive functions outgrew their budget: lowering starts
+    /// over with fewer (D19).
+    pub(in crate::lower) fn recursion_over_budget(&self) -> bool {
+        self.recursion.over
+    }
+
+    /// Enters the compiled function `id`, lowered in `env`: the bottom of the call stack.
+    pub(in crate::lower) fn enter_compiled(&mut self, id: FunctionId, env: &Env) {
+        self.envs.insert(id.clone(), env.clone());
         self.call_stack.push(id);
     }
 
@@ -109,8 +137,9 @@ impl CallState {
         self.statement_call.take() == Some(id)
     }
 
-    /// The helpers lowered on their own, which `Op::Call` names by index.
-    pub(in crate::lower) fn into_callees(self) -> Vec<callee::CalleeFn> {
-        self.callees
+    /// The helpers lowered on their own, which `Op::Call` names by index, and the calls run
+    /// element by element (D19, D23).
+    pub(in crate::lower) fn into_results(self) -> (Vec<callee::CalleeFn>, Vec<ElementSite>) {
+        (self.callees, self.recursion.sites)
     }
 }

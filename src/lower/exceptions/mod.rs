@@ -54,6 +54,12 @@ impl ExceptionState {
         self.in_try > 0
     }
 
+    /// Whether the code being lowered is inside a `try` body or a `finally` clause: where an
+    /// exception whose class lowering does not know cannot stand (D19, D23).
+    pub(in crate::lower) fn in_try_statement(&self) -> bool {
+        self.in_try > 0 || self.in_finally > 0
+    }
+
     /// How many raise sites were recorded so far: a mark for [`Self::forget_sites`] and
     /// [`Self::site_args_from`].
     pub(in crate::lower) fn site_count(&self) -> usize {

@@ -11,7 +11,6 @@
 use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
-use crate::env::{AssumedBinding, Binding, Hidden};
 use crate::frontend::extract::span;
 use crate::ir::eval::truthy;
 use crate::ir::{CmpOp, Const, Inst, Kind, Op, RaiseSite, Shape, UnOp, Value};
@@ -221,35 +220,23 @@ impl Lowerer<'_> {
             let local = frame.vars.contains_key(name)
                 || frame.locals.contains(name)
                 || frame.outer.contains_key(name);
-            let binding = frame.env.get(name).cloned();
-            match binding {
-                _ if local => {}
-                Some(Binding::Const(_)) => {}
-                Some(Binding::Builtin(b)) if b == name => {
-                    self.assume(frame, name, AssumedBinding::Builtin(b));
-                    continue;
-                }
-                Some(Binding::ExceptionClass(mro)) => {
-                    // A global of the generated module (D8), bound by emit.
-                    self.assume(frame, name, AssumedBinding::ExceptionClass(mro));
-                    self.hidden_param(Hidden::Object(name.to_string()));
-                    continue;
-                }
-                Some(Binding::Unresolved(_)) => {
-                    self.names.defer(name);
-                    ok = false;
-                    continue;
-                }
-                None if self.star_imported(frame, name) => {
-                    ok = false;
-                    continue;
-                }
-                _ => {
-                    let node = ast::Expr::Name(n.clone());
-                    let message = self.refused_class(frame, &node, "raised").unwrap_or_else(|| format!("`{name}` in an exception raised per element must be a variable, a number, an exception class (builtin, or the program's own whose body is only `pass` or a docstring) or a builtin function such as `str` (D11: docs/decisions.md#d11)"));
+            if !local {
+                let node = ast::Expr::Name(n.clone());
+                if let Some(message) = self.refused_class(frame, &node, "raised") {
                     self.error_at(frame, DiagnosticKind::UnsupportedExpression, message, &node);
                     ok = false;
                     continue;
+                }
+                // D21: a number is read as a value; anything else of the module (a message
+                // string, an exception class, a function, `math`) is a global of the
+                // generated module, as the message reads it in CPython.
+                match self.site_global(frame, name, n) {
+                    Ok(true) => {}
+                    Ok(false) => continue,
+                    Err(()) => {
+                        ok = false;
+                        continue;
+                    }
                 }
             }
             let node = ast::Expr::Name(n.clone());
@@ -373,7 +360,7 @@ impl Lowerer<'_> {
 
     /// Adds the names `e` reads to `out`; false after reporting a construct that binds names of
     /// its own (those would need a scope of their own in the generated code).
-    fn free_names<'a>(
+    pub(in crate::lower) fn free_names<'a>(
         &mut self,
         frame: &Frame,
         e: &'a ast::Expr,
@@ -397,7 +384,7 @@ impl Lowerer<'_> {
                 self.error_at(
                     frame,
                     DiagnosticKind::UnsupportedExpression,
-                    "this expression is not supported in an exception raised per element; compute the message from plain names and calls".into(),
+                    "this expression is not supported in an exception raised per element, or in a call run element by element (D23); compute it from plain names and calls".into(),
                     e,
                 );
                 false

@@ -1,0 +1,119 @@
+"""Bugs found by the grammar fuzzer that ``check_program``'s table in test_fuzz_findings.py cannot
+hold: a result compared with CPython directly (where the fuzz model would explain the wrong value),
+a rejection pinned where it stands, a process crash or hang checked in a subprocess, and a
+finding under ``protect_domains``. Open ones are strict xfails, as there."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from array_vectorize.fuzz import check
+from array_vectorize.fuzz.inputs import Column
+from findings import COMPILER, F
+
+
+#: A tranche's notional: the tranche number (an int, through math.ceil) times 2**62, past int64.
+TRANCHES = (
+    "import math\n\n"
+    "def f(rate):\n"
+    "    for tranche in range(4):\n"
+    "        whole = math.ceil(tranche)\n"
+    "        rate = 0.5 - whole * 4611686018427387904\n"
+    "    return rate\n"
+)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "strict"])
+def test_math_ceil_of_an_int_loop_index_stays_exact(backend, tmp_path):
+    """``math.ceil`` of an int cannot fail and gives the int itself: plain Python, exact (item
+    16), so ``3 * 2**62`` does not wrap as it would on a 0-d int64 array. The check's model
+    explains the wrapped value from the IR, so this compares with CPython directly."""
+    _, prepared = check.prepare(TRANCHES, str(tmp_path), "f", None)
+    xp = check.backends([backend])[backend]
+    got = np.asarray(prepared.vec(xp.asarray([1.0, -2.0]))).tolist()
+    expected = 0.5 - 3 * 4611686018427387904
+    assert got == [expected, expected]
+    assert "ceil" not in prepared.vec.source
+
+
+#: Found by fuzz campaign 54 (seed 530103 #1121, #1720): a raise site in a `while` loop's test (a
+#: helper's raise, D11; a recursion's residue, D19, whose elements may raise), which the loop
+#: evaluates again after its body, failed lowering's IR check (an InternalError at decoration).
+#: Now a rejection at the test (D10, D12), with the advice to compute it in the body.
+WHILE_TEST_RAISES = [
+    pytest.param(
+        "def chk(a, n):\n    if a > 24.0:\n        raise ValueError('big')\n    return a + n\n\n"
+        "def f(p3):\n    w = 0\n    while chk(p3, w) < 20 + w:\n        w += 1\n    return w\n",
+        id="raise-site-in-a-while-test",
+    ),
+    pytest.param(
+        "def r0(a, n):\n    if not 0.0 < n <= 12.0:\n        return a - 0.0\n    return r0(a + 2.0, n - 1)\n\n"
+        "def f(p3):\n    w = 0\n    while r0(p3, w) < 20 + w:\n        w += 1\n    return w\n",
+        id="recursion-residue-in-a-while-test",
+    ),
+]
+
+
+@pytest.mark.parametrize("source", WHILE_TEST_RAISES)
+def test_a_while_test_that_can_raise_is_rejected_where_it_stands(source, tmp_path):
+    from array_vectorize import VectorizationError, vectorize
+
+    path = check.write_program(str(tmp_path), source)
+    fn = check.load(source, path, "f")
+    with pytest.raises(VectorizationError) as info:
+        vectorize(fn)
+    message = str(info.value)
+    assert f"{path}:8:11: a `while` test that can raise for an element" in message
+    assert "compute it in the loop's body" in message
+
+
+#: Programs that crashed or hung the process (a compiler stack overflow, the oracle computing an
+#: unbounded power): checked in a subprocess, with a time limit.
+PROCESS_CRASHES = [
+    pytest.param(
+        "def f(p0):\n    v2 = 0\n    for i3 in range(0, 1):\n        if i3:\n            v2 = p0\n    return v2\n",
+        [Column(F, [-0.0, 1.0])],
+        # Fixed: unbounded recursion through a loop variable in the result-shape analysis.
+        id="segfault-loop-index-if-assigns-param",
+    ),
+    pytest.param(
+        "def f(p0):\n    if p0 > 0:\n        return 1.0\n    if 3 ** 9223372036854775807 > 0:\n        return 2.0\n    return 3.0\n",
+        [Column(F, [1.0, -1.0])],
+        # Fixed (fuzz oracle, fuzz/oracle.py): the oracle's test of whether the compiler decides
+        # an `if` statically evaluated 3 ** (2**63 - 1) and never returned (seed 8, program 202).
+        id="oracle-hang-on-huge-power-test",
+    ),
+]
+
+_IN_SUBPROCESS = """
+import pickle, sys
+from array_vectorize.fuzz import check
+source, columns = pickle.load(open(sys.argv[1], "rb"))
+result = check.check_program(source, columns, check.backends(["numpy", "strict"]), sys.argv[2])
+sys.exit(1 if result.failures else 0)
+"""
+
+
+@pytest.mark.parametrize("source, columns", PROCESS_CRASHES)
+def test_fuzz_finding_process_crash(source, columns, tmp_path):
+    import pickle
+    import subprocess
+    import sys
+
+    case_file = tmp_path / "case.pickle"
+    case_file.write_bytes(pickle.dumps((source, columns)))
+    done = subprocess.run([sys.executable, "-c", _IN_SUBPROCESS, str(case_file), str(tmp_path)], capture_output=True, timeout=120)
+    assert done.returncode == 0, f"exit code {done.returncode}\n{done.stderr.decode()[-2000:]}"
+
+
+def test_protect_domains_divisor_of_a_mixed_max(tmp_path):
+    """Fuzz campaign 53 (seed 271003 #1389), a checker gap, fixed: `max(0, 0.0)` is CPython's
+    int 0, held as float64 (item 8); with protect_domains the protected divisor is a float64
+    array and `0 // 0.0` is nan, item 8's float rule. The checker judged that run with the IR of
+    the compile without protect_domains, whose model gave item 2's 0; it now reads the IR of the
+    protect_domains compile (`Prepared.protected_models`)."""
+    source = "def f(p1):\n    if p1:\n        return 0 // (max(0, 0.0) % 0)\n    return 0\n"
+    names = check.backends(["numpy", "strict"])
+    result = check.check_program(source, [Column(F, [1.0, 0.0])], names, str(tmp_path), protect_domains=True)
+    assert not result.failures, [f"{f.backend} {f.expected!r} {f.got!r}" for f in result.failures]
