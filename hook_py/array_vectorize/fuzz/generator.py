@@ -380,11 +380,13 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
             inner = env.copy()
             inner.nums = list(env.nums) + t
             inner.bools = []
-            self.emit(1, f"{name} = lambda {', '.join(t)}: {self.num(inner, 2)}")
-            env.callees.append(Callee(name, t))
+            body = self.num(inner, 2)
+            self.emit(1, f"{name} = lambda {', '.join(t)}: {body}")
+            env.callees.append(Callee(name, t, converts=converts(body, env.callees)))
         if "nested_def" in self.used:
             name = self.fresh("n")
             self.emit(1, f"def {name}(t):")
+            start = len(self.lines)
             inner = env.copy()
             inner.nums = list(env.nums) + ["t"]
             inner.bools = []
@@ -393,7 +395,7 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
             self.stmt_budget = self.rng.randint(1, 3)
             self.function_body(inner, 2)
             self.stmt_budget = saved
-            env.callees.append(Callee(name, ["t"], 1))
+            env.callees.append(Callee(name, ["t"], 1, converts("\n".join(self.lines[start:]), env.callees)))
 
     # ------------------------------------------------------------------ rejections
     def inject_rejection(self, params: List[str], first_body_line: int) -> Tuple[int, int, str]:
