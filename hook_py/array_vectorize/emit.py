@@ -120,7 +120,7 @@ def _install_exact(
         return
     if exact_entry in glob:
         if type(glob[exact_entry]) is not _dispatch_type():
-            glob[exact_entry] = _dispatch_type()(entry, glob[exact_entry], blocks)
+            glob[exact_entry] = _dispatch_type()(entry, glob[exact_entry], blocks, (exact_source, exact_entry))
         return
     # Blank lines in front keep the exact body's line numbers those of the registered source,
     # `fast_source + exact_source`.
@@ -133,7 +133,7 @@ def _install_exact(
         glob[exact_entry] = dispatch
         return exact(*args, **kwargs)
 
-    dispatch = glob[exact_entry] = _dispatch_type()(entry, compile_exact, blocks)
+    dispatch = glob[exact_entry] = _dispatch_type()(entry, compile_exact, blocks, (exact_source, exact_entry))
 
 
 def _own_prologue(shared: Any, glob: dict[str, Any]) -> Any:

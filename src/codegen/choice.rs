@@ -130,6 +130,36 @@ pub(super) fn plain_binary(op: BinOp, a: Operand, b: Operand) -> bool {
     }
 }
 
+/// The form of a plain `a % c` (`plain_binary`) of an int64 array `a` by an int constant
+/// `c >= 1`: NumPy's `remainder` takes a division per lane (3-40 ms per 1e6 int64 lanes) where
+/// its `floor_divide` by a scalar multiplies by a reciprocal (libdivide, under 1 ms), so the
+/// remainder is printed from the quotient (issue 30).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum IntMod {
+    /// `a & (c - 1)` for `c` a power of two: Python's `a % 2**k` is the low `k` bits of `a` in
+    /// two's complement, for every sign, which `bitwise_and` with a non-negative int64 gives.
+    Mask(i128),
+    /// `a - a // c * c`: Python's `%` is `a - (a // c) * c` by definition of floor division.
+    /// `a // c` is exact (`safe_divisor`); `(a // c) * c` lies in `(a - c, a]`, so it leaves
+    /// int64 only for `a` within `c` of int64's minimum, where the product and the difference
+    /// wrap modulo 2**64 on every backend (NumPy, array-api-strict, JAX, Dask, torch: int64
+    /// arithmetic is two's complement, as `<<`'s is, docs/semantics.md item 6) and the
+    /// difference, in `[0, c)`, comes out exact.
+    ByQuotient(i128),
+}
+
+pub(super) fn int_mod(a: Operand, c: Operand) -> Option<IntMod> {
+    if a.kind != Kind::Int || a.wide || a.scalar || c.kind != Kind::Int || c.wide {
+        return None;
+    }
+    let c = c.int_const.filter(|&c| c >= 1)?;
+    Some(if c & (c - 1) == 0 {
+        IntMod::Mask(c - 1)
+    } else {
+        IntMod::ByQuotient(c)
+    })
+}
+
 /// Whether the int64 array operand of `a op b` (one operand a float) is converted to float64
 /// with `astype` for a plain float operation: CPython's `float + int`, `-` and `*` convert the
 /// int to the nearest float (ties to even) first, as `astype` does, then compute in floats;
@@ -416,6 +446,25 @@ mod tests {
                 }
             ));
         }
+    }
+
+    #[test]
+    fn int_remainders_by_constants_are_masks_or_come_from_the_quotient() {
+        let i = array(Kind::Int);
+        assert_eq!(int_mod(i, int(4)), Some(IntMod::Mask(3)));
+        assert_eq!(int_mod(i, int(1)), Some(IntMod::Mask(0)));
+        assert_eq!(int_mod(i, int(1 << 62)), Some(IntMod::Mask((1 << 62) - 1)));
+        assert_eq!(int_mod(i, int(100)), Some(IntMod::ByQuotient(100)));
+        assert_eq!(int_mod(i, int(0)), None);
+        assert_eq!(int_mod(i, int(-4)), None);
+        assert_eq!(int_mod(i, in_range(i, 1, 12)), None, "not a constant");
+        assert_eq!(int_mod(Operand { wide: true, ..i }, int(4)), None);
+        assert_eq!(int_mod(scalar(Kind::Int), int(4)), None);
+        let f = Operand {
+            kind: Kind::Float,
+            ..i
+        };
+        assert_eq!(int_mod(f, int(4)), None);
     }
 
     #[test]

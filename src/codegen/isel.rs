@@ -2,7 +2,7 @@
 //! scalars print as Python (exact by construction); on arrays, `choice` picks the plain `xp` form
 //! or the runtime helper, and `peephole` is asked first where a pattern applies.
 
-use super::choice::{self, CastForm, FloatArg, ScalarArray, UnaryForm};
+use super::choice::{self, CastForm, FloatArg, IntMod, ScalarArray, UnaryForm};
 use super::runtime::{
     binary_key, by_key, cast_key, compare_key, BINARY, BROADCAST, CALL_SITE, ELEMENT_TYPE, F64,
     LOOKUP, RESIDUE, SELECT, TAKE, UNARY,
@@ -21,6 +21,28 @@ fn in_kind(c: &Const, k: Kind) -> Const {
         (Const::Bool(b), Kind::Float) => Const::Float(f64::from(u8::from(*b))),
         (Const::Int(i), Kind::Float) => Const::Float(*i as f64),
         _ => c.clone(),
+    }
+}
+
+/// Whether an expression may be printed twice at no more than a second cheap evaluation: a name,
+/// or one operation on names and constants.
+fn cheap_to_repeat(e: &Expr) -> bool {
+    let leaf = |e: &Expr| matches!(e, Expr::Name(_) | Expr::Int(_));
+    match e {
+        Expr::Bin(_, a, b) => leaf(a) && leaf(b),
+        e => leaf(e),
+    }
+}
+
+/// Whether `multiple` is `dividend // c * c` for an int constant `c` (the quotient form of
+/// `dividend % c`).
+fn is_multiple_of(dividend: &Expr, multiple: &Expr) -> bool {
+    match multiple {
+        Expr::Bin("*", quotient, c) => matches!(
+            &**quotient,
+            Expr::Bin("//", a, c2) if **a == *dividend && c2 == c && matches!(**c, Expr::Int(_))
+        ),
+        _ => false,
     }
 }
 
@@ -414,7 +436,16 @@ impl Gen<'_> {
             ob = ob.promoted(Kind::Float);
         }
         if choice::plain_binary(op, oa, ob) {
-            bin(sym, x, y)
+            match (op, choice::int_mod(oa, ob)) {
+                (BinOp::Mod, Some(IntMod::Mask(mask))) => bin("&", x, Expr::Int(mask)),
+                // The dividend is printed twice: only a name or one operation on names and
+                // constants (`minutes // 60`), never a longer expression.
+                (BinOp::Mod, Some(IntMod::ByQuotient(c))) if cheap_to_repeat(&x) => {
+                    let quotient = bin("//", x.clone(), Expr::Int(c));
+                    bin("-", x, bin("*", quotient, Expr::Int(c)))
+                }
+                _ => bin(sym, x, y),
+            }
         } else {
             self.helper_op(&BINARY, binary_key(op), vec![x, y])
         }
@@ -450,6 +481,15 @@ impl Gen<'_> {
         let plain = choice::plain_compare(op, oa, ob);
         let (x, y) = (self.value(a), self.value(b));
         if plain {
+            if let (CmpOp::Eq | CmpOp::Ne, Expr::Bin("-", dividend, multiple), Expr::Int(0)) =
+                (op, &x, &y)
+            {
+                // `a % c == 0` from the quotient (`IntMod::ByQuotient`): `a - q == 0` is
+                // `a == q` (int64 subtraction, wrapping or not, is 0 exactly when they are equal).
+                if int_array(oa) && is_multiple_of(dividend, multiple) {
+                    return cmp(op.symbol(), (**dividend).clone(), (**multiple).clone());
+                }
+            }
             cmp(op.symbol(), x, y)
         } else {
             self.helper_op(&BINARY, compare_key(op), vec![x, y])

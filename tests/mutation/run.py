@@ -244,6 +244,16 @@ MUTATIONS: List[Mutation] = [
         "codegen: the fast path's `<=` emitted as `<`",
     ),
     Mutation(
+        "codegen-int-mod-mask-is-the-divisor", "__init__.py", *_core_patch(" & 3 == 0", " & 4 == 0"),
+        "codegen: the int body's `y % 4 == 0` as a mask by the divisor, not the divisor less one",
+        first="numbers/test_int_body.py",
+    ),
+    Mutation(
+        "codegen-int-mod-quotient-off-by-one", "__init__.py", *_core_patch(" // 100 * 100", " // 100 * 99"),
+        "codegen: the int body's `y % 100` from the quotient multiplied by the wrong constant",
+        first="numbers/test_int_body.py",
+    ),
+    Mutation(
         "codegen-floor-as-trunc", "__init__.py", *_core_patch("xp.floor(", "xp.trunc("),
         "codegen: `math.floor` of a float emitted as `xp.trunc`",
     ),

@@ -109,17 +109,30 @@ class Dispatch:
     stand-in that compiles it on its first call), where every call goes unless its float
     prologue sent it here with a mark (``send``): then ``entry``, the function itself, is run
     over blocks for large NumPy arguments (when ``blocks``: the function may be blocked), or
-    on the arrays inside pandas and xarray containers (runtime/containers.py). The exact body
-    takes the entry's parameters positionally; ``n_positional`` of them are positional in the
-    entry and the rest, ``keywords``, keyword-only."""
+    on the arrays inside pandas and xarray containers (runtime/containers.py). An unmarked
+    large call of int64 arrays is run over blocks too when the int body is lane-wise
+    (``int_call``). The exact body takes the entry's parameters positionally; ``n_positional``
+    of them are positional in the entry and the rest, ``keywords``, keyword-only."""
 
-    __slots__ = ("blocks", "entry", "exact", "fastest", "keywords", "n_positional", "worth")
+    __slots__ = (
+        "blocks", "entry", "exact", "exact_text", "fastest", "int_blocks", "keywords", "n_positional", "worth",
+    )
 
-    def __init__(self, entry: Callable[..., Any], exact: Callable[..., Any], blocks: bool = True) -> None:
+    def __init__(
+        self,
+        entry: Callable[..., Any],
+        exact: Callable[..., Any],
+        blocks: bool = True,
+        exact_text: tuple[str, str] = ("", ""),
+    ) -> None:
         code = entry.__code__
         self.entry = entry
         self.exact = exact
         self.blocks = blocks
+        # The generated exact bodies' text and the name of this one's, read on the first large
+        # call of int64 arrays (`int_blocks`).
+        self.exact_text = exact_text
+        self.int_blocks: bool | None = None  # int_body_is_lanewise(exact_text), when first asked
         self.n_positional = code.co_argcount
         self.keywords = code.co_varnames[code.co_argcount : code.co_argcount + code.co_kwonlyargcount]
         self.worth: bool | None = None  # worth_blocking(entry), on the first large call
@@ -131,6 +144,8 @@ class Dispatch:
     def __call__(self, *args: Any) -> Any:
         sent = getattr(mark, "sent", None)
         if sent is None:
+            if self.blocks and large_int_call(args) and not blocking_off():
+                return self.int_call(args)
             return self.exact(*args)
         mark.sent = None
         entry, marker = sent
@@ -149,6 +164,21 @@ class Dispatch:
         if result is _DECLINED:
             result = self.whole(args)
         return result
+
+    def int_call(self, args: tuple[Any, ...]) -> Any:
+        """A large call of int64 NumPy arrays (and Python ints), which the float prologue passed
+        on unmarked: in blocks when the int body is lane-wise (`int_body_is_lanewise`) and heavy
+        enough, else whole."""
+        lanewise = self.int_blocks
+        if lanewise is None:
+            lanewise = self.int_blocks = int_body_is_lanewise(*self.exact_text)
+        if not lanewise:
+            return self.exact(*args)
+        worth = self.worth
+        if worth is None:
+            worth = self.worth = worth_blocking(self.entry.__code__)
+        result = _run_blocked(self, args) if worth else _DECLINED
+        return self.whole(args) if result is _DECLINED else result
 
     def call_entry(self, args: tuple[Any, ...]) -> Any:
         n = self.n_positional
@@ -191,6 +221,53 @@ def worth_blocking(code: Any) -> bool:
         if name.startswith(("CALL", "BINARY_")) or name == "COMPARE_OP":
             count += 1
     return count >= MIN_OPERATIONS
+
+
+#: The names the int body may call and still be evaluated in blocks: the int prologue, the
+#: table gather (whose IndexError names its lane through `lane_position`), the `while` mask's
+#: test and the broadcast of a result to the arguments' shape; every one computes each lane from
+#: that lane alone. Any other call (a helper of the exact body's, `_vec_binary` with its uint64
+#: lattice of whole-array decisions, docs/semantics.md item 13; an out-of-line helper, D7) keeps
+#: the call whole.
+LANEWISE_INT_CALLS = frozenset({"_vec_int_args", "_vec_take", "_vec_any", "_vec_broadcast", "range"})
+
+
+def int_body_is_lanewise(exact_text: str, name: str) -> bool:
+    """Whether the int body of the exact body ``name`` in the generated text ``exact_text`` (the
+    statements of that ``def`` under ``arrays = _vec_int_args(...)``, up to the helpers' body's
+    ``_vec_exact_args``) calls only ``xp`` functions and ``LANEWISE_INT_CALLS``. Its operations
+    are then plain int64 and bool array operations, lane by lane (codegen/choice.rs), with kinds
+    fixed at compile time: each lane's result is the same whether the call is whole or cut into
+    blocks (issue 30)."""
+    import re  # only on a function's first large int call
+
+    head = exact_text.find(f"def {name}(")
+    if head < 0 or not name:
+        return False
+    tail = exact_text.find("\ndef ", head)
+    body = exact_text[head : tail if tail >= 0 else len(exact_text)]
+    start = body.find("= _vec_int_args(")
+    end = body.find("= _vec_exact_args(", start)
+    if start < 0 or end < 0:
+        return False
+    called = re.findall(r"(?<![\w.])([A-Za-z_]\w*)\(", body[start:end])
+    return set(called) <= LANEWISE_INT_CALLS
+
+
+def large_int_call(args: tuple[Any, ...]) -> bool:
+    """Whether every argument is an int64 ``numpy.ndarray`` or a Python int within int64 (what
+    ``_vec_int_args`` takes without widening), and some array has ``THRESHOLD`` elements or
+    more. Anything else (a uniform argument, D14; another array type; a narrower int array)
+    keeps the call whole."""
+    large = False
+    for a in args:
+        if is_ndarray(a):
+            if a.dtype.char not in "lq" or a.dtype.itemsize != 8:
+                return False
+            large = large or a.size >= THRESHOLD
+        elif type(a) is not int or not -(1 << 63) <= a < (1 << 63):
+            return False
+    return large
 
 
 def send_large(marker: Any) -> None:

@@ -45,6 +45,18 @@ def by_zero_or_minus_one(n, m):
     return n // d + n % d
 
 
+def remainders(n, m):
+    # `%` by a positive constant (issue 30): by a power of two a mask (`n & 3`), by another
+    # constant the dividend less its quotient times the divisor (`n - n // 10 * 10`), which
+    # wraps in between for a dividend near int64's minimum (the int64 edges are among the
+    # columns); a dividend of one operation is printed twice (`n // 60 - n // 60 // 24 * 24`),
+    # a longer one keeps the library's `%`.
+    r = n % 1 + n % 2 + n % 4 + n % 2**62 + n % 3 + n % 10 + n % 60 + n % 146097 + n % (10**18 + 7)
+    r += n // 60 % 24 + (n // 3 + m // 3 + 1) % 1000 + (n % 400 == 0) + (m % 100 != 0)
+    q, s = divmod(n, 86400)
+    return r, q, s, n % (2**62 + 1)
+
+
 def shifts(n, k):
     return (n >> 3) + (n << 5) + (n >> (k % 64)) + (n << (k & 63)) + (n >> 63)
 
@@ -128,6 +140,7 @@ FUNCTIONS = {
         by_constants,
         by_bounded_divisor,
         by_zero_or_minus_one,
+        remainders,
         shifts,
         shifts_out_of_range,
         float_constants,
@@ -195,9 +208,12 @@ def vectorized():
 def test_the_int_body_exists_and_is_plain(vectorized):
     # The integer operations the rules cover print as the library's operators.
     src = vectorized["leap"].source
-    assert "_vec_int_args(y)" in src and "y % 4 == 0" in src, src
+    assert "_vec_int_args(y)" in src and "y & 3 == 0" in src and "y != y // 100 * 100" in src, src
     src = vectorized["by_constants"].source
-    for op in ("n // 7", "n % 7", "n // -3", "n % -3"):
+    for op in ("n // 7", "n - n // 7 * 7", "n // -3", "n % -3", "n & 0", "n % -4611686018427387904"):
+        assert op in src, src
+    src = vectorized["remainders"].source.split("def _vec_exact_remainders")[1].split("_vec_exact_args")[0]
+    for op in ("n & 1", "n & 3", "n & 4611686018427387903", "n - n // 60 * 60", "n // 60 - n // 60 // 24 * 24", "(n // 3 + m // 3 + 1) % 1000", "n - n // 86400 * 86400"):
         assert op in src, src
     assert "n // d" in vectorized["by_bounded_divisor"].source
     assert '_vec_binary(xp, "floordiv", n, d)' in vectorized["by_zero_or_minus_one"].source
