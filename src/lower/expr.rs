@@ -134,7 +134,10 @@ impl Lowerer<'_> {
         for (op, right) in c.ops.iter().zip(&c.comparators) {
             // A constant false ends the chain: CPython evaluates nothing after it (what the
             // rest would raise, item 7's int conversion included, is never raised).
-            if acc.and_then(|prev| self.const_of(prev)).is_some_and(|k| !truthy(&k)) {
+            if acc
+                .and_then(|prev| self.const_of(prev))
+                .is_some_and(|k| !truthy(&k))
+            {
                 break;
             }
             if let ast::CmpOp::In | ast::CmpOp::NotIn = op {
