@@ -103,6 +103,8 @@ FIXED = {
     "uint64-constant-through-a-range-loop-in-a-while-loop",
     "int-conversion-beyond-int64-in-a-comparison-chain-cpython-stops",
     "int-conversion-beyond-int64-in-a-chain-keeps-the-other-lanes-running",
+    "int-conversion-beyond-int64-after-and-on-a-loop-index",
+    "int-conversion-beyond-int64-in-a-ternary-side-a-loop-index-skips",
 }
 
 

@@ -36,14 +36,28 @@ CASES = [
         "item 7's raise site in a comparator CPython never evaluates",
     ),
     case(
-        # #610, open: `i3 and M0[int(p0) % 4]` with the loop index i3 == 0 never converts p0 in
-        # CPython; a Python value before `and` lets every lane through (`on_lanes` narrows to an
-        # array condition only), so item 7's site raises OverflowError for p0 beyond int64.
+        # #610: `i3 and M0[int(p0) % 4]` with the loop index i3 == 0 never converts p0 in
+        # CPython; a Python value before `and` let every lane through (`on_lanes` narrowed to an
+        # array condition only), so item 7's site raised OverflowError for p0 beyond int64. Fixed:
+        # a Python scalar condition guards the raise sites of the operand (`frame.guard`).
         "int-conversion-beyond-int64-after-and-on-a-loop-index",
         "M0 = {0: 1, 1: -3, 2: 0, 3: 7}\n\ndef f(p0):\n    v = 0\n    for i3 in range(1):\n"
         "        v = i3 and M0[int(p0) % 4]\n    return v\n",
         [Column(F, [-5.06e260, 2.5])],
         "item 7's raise site after `and` on a Python value CPython's short-circuit skips",
+    ),
+    case(
+        # 600002 #1910, minimized: `a if a + a else S0[int(b) % 4]` in a lambda whose `a` is a
+        # Python scalar (here a loop index): CPython converts b only where `a + a` is 0, never
+        # for i in 1, 2 (p0 beyond int64 is no error), always for `i - i` (p1 small); a ternary
+        # on a Python scalar lowered both sides unguarded, so item 7's site raised on the side
+        # CPython never takes.
+        "int-conversion-beyond-int64-in-a-ternary-side-a-loop-index-skips",
+        "S0 = [0.5, 7.0, 1.5, 2.0]\nL0 = lambda a, b: a if a + a else S0[int(b) % 4]\n\n"
+        "def f(p0, p1):\n    v = 0.0\n    for i in range(1, 3):\n"
+        "        v = v + L0(i, p0) + L0(i - i, p1)\n    return v\n",
+        [Column(F, [-5.06e260, 2.5, 1e300, 9.3e18, -0.0]), Column(F, [1.5, -2.0, 3.9, 0.0, -7.5])],
+        "item 7's raise site on the side of a ternary a Python-scalar condition never takes",
     ),
     case(
         # #723: a lane whose `round(p0)` lies beyond int64 (never computed by CPython: `p1 == 0`
