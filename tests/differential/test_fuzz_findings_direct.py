@@ -10,7 +10,7 @@ import pytest
 
 from array_vectorize.fuzz import check
 from array_vectorize.fuzz.inputs import Column
-from findings import COMPILER, F
+from findings import B, COMPILER, F, U
 
 
 #: A tranche's notional: the tranche number (an int, through math.ceil) times 2**62, past int64.
@@ -37,35 +37,40 @@ def test_math_ceil_of_an_int_loop_index_stays_exact(backend, tmp_path):
     assert "ceil" not in prepared.vec.source
 
 
-#: Found by fuzz campaign 54 (seed 530103 #1121, #1720): a raise site in a `while` loop's test (a
-#: helper's raise, D11; a recursion's residue, D19, whose elements may raise), which the loop
-#: evaluates again after its body, failed lowering's IR check (an InternalError at decoration).
-#: Now a rejection at the test (D10, D12), with the advice to compute it in the body.
+#: Found by fuzz campaign 54 (seed 530103 #1121, #1720) and campaign 55 (seed 540001 #80): a raise
+#: site in a `while` loop's test (a helper's raise, D11; a recursion's residue, D19, whose elements
+#: may raise), which the loop evaluates again after its body, failed lowering's IR check (an
+#: InternalError at decoration), then was rejected at the test. Now the loop is lowered with its
+#: test atop its body (D12): each element raises where CPython raises it, as CPython.
 WHILE_TEST_RAISES = [
     pytest.param(
         "def chk(a, n):\n    if a > 24.0:\n        raise ValueError('big')\n    return a + n\n\n"
         "def f(p3):\n    w = 0\n    while chk(p3, w) < 20 + w:\n        w += 1\n    return w\n",
+        [Column(F, [20.0, 25.0, 22.5, float("nan"), float("inf"), 30.0, 21.0, 24.0])],
         id="raise-site-in-a-while-test",
     ),
     pytest.param(
         "def r0(a, n):\n    if not 0.0 < n <= 12.0:\n        return a - 0.0\n    return r0(a + 2.0, n - 1)\n\n"
         "def f(p3):\n    w = 0\n    while r0(p3, w) < 20 + w:\n        w += 1\n    return w\n",
+        [Column(F, [8.0, 9.5, 12.0, 19.0, 25.0, float("nan"), float("inf"), 1e300, 15.0])],
         id="recursion-residue-in-a-while-test",
+    ),
+    pytest.param(
+        "def r0(a, n):\n    if not 0.0 < n <= 12.0:\n        return 0\n    return r1(0, n - 1)\n\n"
+        "def r1(a, n):\n    return r0(0, n - 1)\n\n"
+        "def f(p0, p1, p2, p3):\n    g1 = lambda t, s: r1(0, 0 % 1.0)\n    w2 = 0\n"
+        "    while w2 < 1 and g1(0.5, 0):\n        w2 += 1\n        v7 = 0\n    return 0\n",
+        [Column(B, [True, False, True]), Column(U, [7, 0, 2**64 - 1]), Column(F, [5.0, -0.0, float("nan")]), Column(U, [0, 1, 3])],
+        id="lambda-reaching-a-recursion-residue-in-a-while-test",
     ),
 ]
 
 
-@pytest.mark.parametrize("source", WHILE_TEST_RAISES)
-def test_a_while_test_that_can_raise_is_rejected_where_it_stands(source, tmp_path):
-    from array_vectorize import VectorizationError, vectorize
-
-    path = check.write_program(str(tmp_path), source)
-    fn = check.load(source, path, "f")
-    with pytest.raises(VectorizationError) as info:
-        vectorize(fn)
-    message = str(info.value)
-    assert f"{path}:8:11: a `while` test that can raise for an element" in message
-    assert "compute it in the loop's body" in message
+@pytest.mark.parametrize("source, columns", WHILE_TEST_RAISES)
+def test_a_while_test_that_can_raise_matches_cpython(source, columns, tmp_path):
+    result = check.check_program(source, columns, check.backends(["numpy", "strict"]), str(tmp_path), nan_on_raise=True)
+    assert not result.failures, [f"{f.backend} {f.expected!r} {f.got!r} {f.detail}" for f in result.failures]
+    assert result.lanes > 0
 
 
 #: Programs that crashed or hung the process (a compiler stack overflow, the oracle computing an

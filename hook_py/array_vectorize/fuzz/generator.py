@@ -140,6 +140,7 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         # index read of a local container, no name some elements never assigned (D20), no
         # recursive helper (D19: its residue is a raise site) there.
         self.raise_free = False
+        self.in_while_test = False  # raise_free, in a `while` test (a recursive helper may stand there)
         self.maybe_unbound: Set[str] = set()
         self.scalar_ifs = 0  # enclosing `if`/`elif` tests that are Python scalars
         self.special_param = ""
@@ -151,6 +152,11 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         self.rec_rng = random.Random(0)
         self.rec: set = set()  # the ones this program draws
         self.recursive: List[str] = []  # the recursive helpers' names
+        # The helpers, lambdas and nested defs that call a recursive helper, directly or through
+        # others (D19: where a recursive helper may not stand, neither may they), and the callees
+        # the function being written called so far (``reach``).
+        self.reaching: Set[str] = set()
+        self.called: Set[str] = set()
 
     def ext_on(self, feature: str, p: float) -> bool:
         """Whether this program draws ``feature`` (from ``ext_rng``; always consumes one draw)."""
@@ -193,6 +199,7 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         self.lines.append("    " * indent + text)
 
     # ------------------------------------------------------------------ program
+    # long: the program in the order it is written: module constants, helpers, lambdas and validators, then the function, each drawing from what came before
     def program(self) -> Program:
         rng = self.rng
         n_params = rng.choice([1, 2, 2, 3, 3, 4])
@@ -240,8 +247,10 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
             for i in range(rng.randint(1, 2)):
                 names = ["a", "b", "c"][: rng.randint(1, 2)]
                 env = Env(list(names), callees=list(callees))
+                self.called = set()
                 body = self.num(env, 2)
                 self.emit(0, f"L{i} = lambda {', '.join(names)}: {body}")
+                self.reach(f"L{i}")
                 callees.append(Callee(f"L{i}", names, converts=converts(body, callees)))
         if self.on("helpers", 0.4):
             for i in range(rng.randint(1, 2)):
@@ -252,7 +261,9 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
                 self.in_helper = True
                 self.ret_arity = rng.choice([2, 2, 3]) if self.on("tuple_return", 0.35) else 1
                 self.stmt_budget = rng.randint(1, 5)
+                self.called = set()
                 self.function_body(Env(list(names), callees=list(callees)), 1)
+                self.reach(f"h{i}")
                 self.in_helper = False
                 converting = converts("\n".join(self.lines[start:]), callees + self.tuple_helpers)
                 if self.ret_arity > 1:
@@ -371,6 +382,12 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
             return rng.choice([2**53 + 1, 2**62, -(2**62), 2**63 - 1])
         return rng.choice([True, False])
 
+    def reach(self, name: str) -> None:
+        """Notes ``name`` (the helper, lambda or nested def just written) among those that reach a
+        recursive helper when its body called one, directly or through another."""
+        if self.called & (set(self.recursive) | self.reaching):
+            self.reaching.add(name)
+
     def closure_defs(self, env: Env) -> None:
         """Local lambdas and nested defs at the top of ``f``; they read ``f``'s parameters (which
         ``f`` then never assigns)."""
@@ -380,8 +397,11 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
             inner = env.copy()
             inner.nums = list(env.nums) + t
             inner.bools = []
+            outer, self.called = self.called, set()
             body = self.num(inner, 2)
             self.emit(1, f"{name} = lambda {', '.join(t)}: {body}")
+            self.reach(name)
+            self.called |= outer
             env.callees.append(Callee(name, t, converts=converts(body, env.callees)))
         if "nested_def" in self.used:
             name = self.fresh("n")
@@ -393,7 +413,10 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
             inner.frozen = frozenset(env.nums)
             saved = self.stmt_budget
             self.stmt_budget = self.rng.randint(1, 3)
+            outer, self.called = self.called, set()
             self.function_body(inner, 2)
+            self.reach(name)
+            self.called |= outer
             self.stmt_budget = saved
             env.callees.append(Callee(name, ["t"], 1, converts("\n".join(self.lines[start:]), env.callees)))
 

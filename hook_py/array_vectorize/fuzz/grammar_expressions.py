@@ -244,12 +244,15 @@ class ExpressionGrammar:
         return f"math.{name}({arg})"
 
     def callable(self, env: Env) -> List[Callee]:
-        """The callees of ``env``; in a ``try`` body, a ``finally`` clause or a ``while`` test
-        (``raise_free``) not the recursive helpers, whose residue the compiler rejects there (D19:
-        an exception of a class it cannot know, seed 530101 #514; a raise site in a `while` test,
-        D12, seed 530104 #1896 once `while` tests that can raise were rejected)."""
-        if self.in_try or self.raise_free:
-            return [c for c in env.callees if c.name not in self.recursive]
+        """The callees of ``env``; in a ``try`` body or a ``finally`` clause (``raise_free``
+        outside a ``while`` test) not the recursive helpers nor the helpers, lambdas and nested
+        defs that reach one (``reaching``), whose residue the compiler rejects there (D19: an
+        exception of a class it cannot know, seed 530101 #514; through a helper in a ``finally``
+        clause, seed 540001 #50). A ``while`` test may call them (D12: evaluated per iteration,
+        its raises carried as the body's; seed 540001 #80 was rejected before)."""
+        if self.in_try or (self.raise_free and not self.in_while_test):
+            out = set(self.recursive) | self.reaching
+            return [c for c in env.callees if c.name not in out]
         return env.callees
 
     def tuple_callees(self) -> List[Callee]:
@@ -257,6 +260,7 @@ class ExpressionGrammar:
 
     def call(self, env: Env, e) -> str:
         callee = self.rng.choice(self.callable(env))
+        self.called.add(callee.name)
         args = [e() for _ in callee.params]
         if callee.name.startswith("h") and self.on("keywords", 0.25):
             pairs = list(zip(callee.params, args))

@@ -327,9 +327,11 @@ class StatementGrammar:
         if forever:
             self.emit(indent, "while True:")
         elif rng.random() < 0.6:
-            self.raise_free = True
+            # A `while` test may call a recursive helper (D19's residue, run per iteration, D12);
+            # the rest of what may raise is left out of it (``raise_free``).
+            self.raise_free = self.in_while_test = True
             self.emit(indent, f"while {w} < {bound} and ({self.cond(self.raise_free_env(env), 2)}):")
-            self.raise_free = False
+            self.raise_free = self.in_while_test = False
         else:
             self.emit(indent, f"while {w} < {bound}:")
         self.emit(indent + 1, f"{w} += 1")

@@ -29,6 +29,9 @@ pub(in crate::lower) struct LoopState {
     /// A raise was met inside a loop that does not carry raises (a helper's `raise` or
     /// `assert`): the innermost such loop is lowered again carrying them (`for_loop::lower_loop`).
     pub(in crate::lower::loops) raise_in_unprepared: bool,
+    /// A `while` test evaluated again after the body recorded a raise site (D11, D12): the loop
+    /// is lowered again with its test in its body (`while_loop`).
+    pub(in crate::lower::loops) test_raised: bool,
     /// What belongs to the function being built.
     pub(in crate::lower::loops) function: FunctionLoops,
 }

@@ -9,7 +9,7 @@
 //! attempts. This file adds the mask, which every masked loop shares: a `while`, a counted `for`
 //! that breaks or continues (`loop_exit`), a `for` over a per-lane `range` (`range_loop`).
 
-use rustpython_parser::ast;
+use rustpython_parser::ast::{self, Ranged};
 
 use crate::diagnostics::DiagnosticKind;
 use crate::ir::{
@@ -21,27 +21,65 @@ use crate::lower::syntax::{contains_return, is_forever};
 use crate::lower::{Done, Flow, Frame, Lowerer, Uniform, Var};
 use crate::Map as HashMap;
 
-/// Why a `while` test that can raise per element is refused.
-const WHILE_TEST_RAISES: &str = "a `while` test that can raise for an element (a helper that raises, an index or key read per element, a name some elements never assigned) is not supported yet; compute it in the loop's body (`while True:` ... `if not ok: break`)";
+/// Why a `while` test that can raise per element is refused when its `else:` leaves the
+/// enclosing loop.
+const ELSE_LEAVES: &str = "a `while` test that can raise for an element (a helper that raises, an index or key read per element, a name some elements never assigned) cannot stand with an `else:` clause that breaks or continues the enclosing loop; compute the test in the loop's body (`while True:` ... `if not ok: break`) and keep a flag for the `else:`";
 
 impl Lowerer<'_> {
-    /// A `while` statement (D12).
+    /// A `while` statement (D12). A test that can raise for an element (a helper's `raise`, a
+    /// recursion's residue, an index or key read per element, a name unbound on some elements:
+    /// D11, D19, D20) is evaluated before each iteration on the lanes still running, as in
+    /// CPython; the loop is lowered again as `while True:` with `if test: pass` / `else: <else
+    /// body>; break` atop its body, so the test's raise sites are the body's, which the loop
+    /// carries per iteration (D11: the first raising element). A test that cannot raise keeps
+    /// the loop as it is.
     pub(in crate::lower) fn while_stmt(
         &mut self,
         frame: &mut Frame,
         w: &ast::StmtWhile,
         stmt: &ast::Stmt,
     ) {
+        let mark = self.site_mark(frame);
+        let cond = frame.cond;
+        let outer = std::mem::take(&mut self.loops.test_raised);
+        let raised = self.masked_while(frame, w, stmt);
+        self.loops.test_raised = outer;
+        if !raised {
+            return;
+        }
+        self.rewind(frame, mark);
+        frame.cond = cond;
+        if leaves_loop(&w.orelse) {
+            // D10: the `else:` moved into the body would break or continue the new loop.
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedLoop,
+                ELSE_LEAVES.into(),
+                w.test.as_ref(),
+            );
+            return;
+        }
+        let (w, stmt) = test_in_body(w);
+        self.masked_while(frame, &w, &stmt);
+    }
+
+    /// The `while` loop `w` with its test evaluated before the body and again after it; true
+    /// (with what it lowered to be rewound) when the test can raise for an element.
+    fn masked_while(&mut self, frame: &mut Frame, w: &ast::StmtWhile, stmt: &ast::Stmt) -> bool {
         let diag_mark = self.diags.len();
+        let sites = self.exceptions.site_count();
         let v = self.expr(frame, &w.test);
+        if self.exceptions.site_count() > sites {
+            return true;
+        }
         let test = self.condition(v);
         if self.poisoned.contains(&test) || self.diags.len() > diag_mark {
-            return;
+            return false;
         }
         if let Some(c) = self.const_of(test) {
             if !crate::ir::eval::truthy(&c) {
                 self.body(frame, &w.orelse);
-                return;
+                return false;
             }
         }
         let breaks = has_exit(&w.body, true, false);
@@ -52,7 +90,7 @@ impl Lowerer<'_> {
                 "this `while` loop has no `return` or `break` in its body, so it never ends; add one (D12)".into(),
                 stmt,
             );
-            return;
+            return false;
         }
         let running = self.running(frame);
         // A Python scalar test keeps its value (`condition`): `while n < 1 and 1:` tests the
@@ -72,6 +110,7 @@ impl Lowerer<'_> {
             track_breaks: breaks && !w.orelse.is_empty(),
         });
         self.lower_loop(frame, spec, stmt);
+        std::mem::take(&mut self.loops.test_raised)
     }
 
     /// The lanes running here as a bool array: those a masked loop starts with.
@@ -166,17 +205,15 @@ impl Lowerer<'_> {
                 LoopTest::While(t) => {
                     frame.vars = body_vars.clone();
                     let sites = l.exceptions.site_count();
+                    let insts = l.blocks.last().map_or(0, |b| b.insts.len());
                     let v = l.expr(frame, t);
-                    if l.exceptions.site_count() > sites {
-                        // D10: the raise entries of the test evaluated again after the body are
-                        // not carried by the loop (its raises are the body's): refused, not
-                        // computed wrong.
-                        l.error_at(
-                            frame,
-                            DiagnosticKind::UnsupportedLoop,
-                            WHILE_TEST_RAISES.into(),
-                            *t,
-                        );
+                    if l.exceptions.site_count() > sites || l.reads_per_lane_index(insts) {
+                        // D11: the raise sites of the test evaluated again after the body are not
+                        // carried by the loop (its raises are the body's), and an index read per
+                        // lane here is not masked to the lanes still looping (one that broke
+                        // would raise IndexError): `while_stmt` lowers the loop again with its
+                        // test in its body.
+                        l.loops.test_raised = true;
                     }
                     let cond = l.condition(v);
                     if l.shape(cond) == Shape::Scalar && l.const_of(cond).is_none() {
@@ -204,6 +241,16 @@ impl Lowerer<'_> {
                 },
             };
             (l.as_mask(next), broke_next, uniform)
+        })
+    }
+
+    /// Whether the instructions of the innermost block from `from` on read a table at a
+    /// per-lane index (D15: it raises IndexError for a lane out of range).
+    fn reads_per_lane_index(&self, from: usize) -> bool {
+        self.blocks.last().is_some_and(|b| {
+            b.insts.iter().skip(from).any(|inst| {
+                matches!(inst, Inst::Let { op: Op::Index(_, i), .. } if self.shape(*i) == Shape::Array)
+            })
         })
     }
 
@@ -306,6 +353,56 @@ impl Lowerer<'_> {
             };
         }
     }
+}
+
+/// `while test: body else: orelse` as `while True:` with `if test: pass` / `else: orelse;
+/// break` atop `body` (the rewrite CPython's semantics allow when `orelse` neither breaks nor
+/// continues: the test runs before each iteration, and the `else:` when it turns false).
+fn test_in_body(w: &ast::StmtWhile) -> (ast::StmtWhile, ast::Stmt) {
+    let range = w.test.range();
+    let mut otherwise = w.orelse.clone();
+    otherwise.push(ast::Stmt::Break(ast::StmtBreak { range }));
+    let check = ast::Stmt::If(ast::StmtIf {
+        test: w.test.clone(),
+        body: vec![ast::Stmt::Pass(ast::StmtPass { range })],
+        orelse: otherwise,
+        range,
+    });
+    let mut body = vec![check];
+    body.extend(w.body.iter().cloned());
+    let forever = ast::StmtWhile {
+        test: Box::new(ast::Expr::Constant(ast::ExprConstant {
+            value: ast::Constant::Bool(true),
+            kind: None,
+            range,
+        })),
+        body,
+        orelse: vec![],
+        range: w.range,
+    };
+    let stmt = ast::Stmt::While(forever.clone());
+    (forever, stmt)
+}
+
+/// Whether `stmts` (a loop's `else:`) break or continue the loop around them.
+fn leaves_loop(stmts: &[ast::Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        ast::Stmt::Break(_) | ast::Stmt::Continue(_) => true,
+        ast::Stmt::If(i) => leaves_loop(&i.body) || leaves_loop(&i.orelse),
+        ast::Stmt::For(f) => leaves_loop(&f.orelse),
+        ast::Stmt::While(w) => leaves_loop(&w.orelse),
+        ast::Stmt::With(w) => leaves_loop(&w.body),
+        ast::Stmt::Try(t) => {
+            leaves_loop(&t.body)
+                || leaves_loop(&t.orelse)
+                || leaves_loop(&t.finalbody)
+                || t.handlers.iter().any(|h| {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    leaves_loop(&h.body)
+                })
+        }
+        _ => false,
+    })
 }
 
 #[cfg(test)]
