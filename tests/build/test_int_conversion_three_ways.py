@@ -239,12 +239,22 @@ def _settled_then_counted(amount):
     return cents + whole
 
 
-@pytest.mark.parametrize("fn, where", [(_drain_rate, "a `while` test that can raise"), (_settled_then_counted, "in a `finally` clause")])
-def test_where_no_element_can_raise_the_conversion_is_refused_at_its_position(fn, where):
-    # Item 7's raise site where D11 has no per-element raise: a positioned VectorizationError
-    # (D10), never the saturated value; protect_domains=True (values, not errors) compiles.
+def test_where_no_element_can_raise_the_conversion_is_refused_at_its_position():
+    # Item 7's raise site where D11 has no per-element raise (a `finally` clause): a positioned
+    # VectorizationError (D10), never the saturated value; protect_domains=True (values, not
+    # errors) compiles.
     from array_vectorize import VectorizationError
 
-    with pytest.raises(VectorizationError, match=where.replace("`", ".")):
-        vectorize(fn)
-    vectorize(fn, protect_domains=True)
+    with pytest.raises(VectorizationError, match="in a .finally. clause"):
+        vectorize(_settled_then_counted)
+    vectorize(_settled_then_counted, protect_domains=True)
+
+
+def test_a_conversion_in_a_while_test_runs_per_iteration():
+    # A `while` test that can raise runs per iteration (issue 26, branch whiletest): item 7's
+    # conversion there gives CPython's count within int64 and raises its OverflowError beyond.
+    level, rate = [0.5, 2.0, -3.0, 0.0, 7.25, -0.0], [1.0, 3.0, 0.5, 9.0, 20.0, -1.0]
+    got = vectorize(_drain_rate)(np.array(level), np.array(rate))
+    assert got.tolist() == [_drain_rate(a, b) for a, b in zip(level, rate)]
+    with pytest.raises(OverflowError, match="beyond int64"):
+        vectorize(_drain_rate)(np.array([0.5, 1e300]), np.array([1.0, 1e301]))

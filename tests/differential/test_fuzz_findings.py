@@ -60,6 +60,17 @@ CASES = [
         "item 7's raise site on the side of a ternary a Python-scalar condition never takes",
     ),
     case(
+        # As #610 through an inlined lambda: the conversion's raise comes out of the callee
+        # (`raise_from_callee`) under the caller's guard, `i` in a comparison chain and `or`.
+        "int-conversion-beyond-int64-in-a-lambda-a-loop-index-skips",
+        "M0 = {0: 1, 1: -3, 2: 0, 3: 7}\nL0 = lambda b: M0[int(b) % 4]\n\n"
+        "def f(p0):\n    v = 0\n    for i in range(2):\n"
+        "        v = v + (i or L0(p0 / 1e300)) + ((i + 1) or L0(p0)) + (1 < i < L0(p0))\n"
+        "        v = v + ((i - i) and L0(p0))\n    return v\n",
+        [Column(F, [-5.06e260, 2.5, 1e300, 9.3e18, -0.0, 3.0])],
+        "item 7's raise site in an inlined lambda a Python-scalar condition skips",
+    ),
+    case(
         # #723: a lane whose `round(p0)` lies beyond int64 (never computed by CPython: `p1 == 0`
         # is false there) counted as raised and lost its later result in the loop: 1 where
         # CPython returns 0 (a silent wrong value, on this branch before the fix).
