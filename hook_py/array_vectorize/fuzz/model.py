@@ -306,14 +306,17 @@ class Model:
         if any(v is POISON for v in values):
             return None
         try:
-            made = eval(expr, {"__builtins__": builtins}, dict(zip(names, values)))  # noqa: S307 - the core's site
+            # Item 7's site builds its exception (the oracle's own, not the runtime's).
+            scope = {"__builtins__": builtins, "_vec_int_overflow": oracle.beyond_int64}
+            made = eval(expr, scope, dict(zip(names, values)))  # noqa: S307 - the core's site
         except NameError:
             return None
         except Exception as exc:  # noqa: BLE001 - a numeric site raises its exception
             return exc if names else None
         if _exception_class(made):
             made = made()
-        return made if isinstance(made, BaseException) and not names else None
+        built = not names or expr.startswith("_vec_int_overflow(")
+        return made if isinstance(made, BaseException) and built else None
 
     def _rerun(self, global_name: str, refs: List[int], lane: int) -> Optional[BaseException]:
         """The exception the scalar original raises on ``lane`` (a residue's raise site, D19)."""

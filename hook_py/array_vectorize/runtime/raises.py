@@ -140,6 +140,23 @@ def _vec_unbound(name: str, free: bool) -> str:
     return (_UNBOUND_FREE if free else _UNBOUND_LOCAL).format(name)
 
 
+def _vec_int_overflow(function: str, x: float) -> OverflowError:
+    """Item 7 (issue 28 item 4): the exception of ``function`` (``int``, ``round``,
+    ``math.floor``, ``math.ceil``, ``math.trunc``) of a float ``x`` from 2**63 up or below
+    -2**63, a raise site's expression. For ±inf it is CPython's own (``cannot convert float
+    infinity to integer``); for a finite ``x`` CPython gives an int beyond 64 bits, which an
+    integer array cannot hold: an OverflowError saying so, as item 17's."""
+    if x in (float("inf"), float("-inf")):
+        try:
+            int(x)
+        except OverflowError as exc:
+            exc.__traceback__ = None
+            return exc
+    return OverflowError(
+        f"{function}({x!r}) is beyond int64, which an int array cannot hold (docs/semantics.md item 7)"
+    )
+
+
 def _exception(make: Any, values: list) -> tuple[BaseException, bool]:
     """The exception of a raise site on one lane's values, and whether it was built as written.
     Building it may raise instead (a message that fails to format, or a numeric error inside
