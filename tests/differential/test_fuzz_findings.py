@@ -80,6 +80,55 @@ CASES = [
         [Column(F, [1.8446744073709552e19, 0.0]), Column(F, [1.0, 1.0])],
         "item 7's raise site in a chain marked lanes done that never reached it",
     ),
+    # ---- found by fuzz campaign 60 (seed 550009 #751, main at efd058d), open ----
+    case(
+        # The compiler panics at decoration ("attempt to subtract with overflow", an
+        # InternalError; a dev build checks overflow, a release build would wrap): recursion
+        # (D19) of `f` and `r0` with a `while` test and loops calling helpers. Not minimized
+        # further: found at the session's end.
+        "compiler-subtract-overflow-recursion-with-while-helpers",
+        'K1 = 0.0\n'
+        'T0 = (-0.25, 0.1)\n'
+        'T1 = (10, 1000000000.0, -0.0)\n'
+        '\n'
+        'def r0(a):\n'
+        '    if a < 0.0:\n'
+        '        return 2.5 - r0(-a)\n'
+        '    return max(a, 1.5) + (a - a)\n'
+        '\n'
+        'def h0(a, b):\n'
+        '    w1 = 0\n'
+        '    while w1 < 1 and (100 if 1e-09 < a else K1) < K1 - a:\n'
+        '        w1 += 1\n'
+        '        if w1 != a and a < 0.25 or True or (not b > T0[-1]):\n'
+        '            for i2 in range(0, 1):\n'
+        '                v3 = a * i2\n'
+        '                v4 = v3 if r0(i2) >= (b < b) else -1\n'
+        '            return b\n'
+        '        a -= bool(18446744073709551615) + (b - 1)\n'
+        '        b = b if (not T1[1]) > 0 + a else a\n'
+        '        b = 10 + max(b, 100) + w1\n'
+        '    return 0\n'
+        '\n'
+        'def f(p0):\n'
+        '    if 0.0 < p0 <= 6.0:\n'
+        '        return 3 + f(p0 - 1)\n'
+        '    v6 = h0(min(p0 + T1[-1], max(K1, -0.5)), -p0 * 3.0)\n'
+        '    for c7 in T1:\n'
+        '        w8 = 0\n'
+        '        while w8 < 3:\n'
+        '            w8 += 1\n'
+        '            v9 = (p0 - 0.25 or abs(v6)) - p0\n'
+        '            v10 = v6 + v9 == -v9 == (p0 if T1[-3] else w8)\n'
+        '            if -K1 + 5 * -0.0 >= v6:\n'
+        '                pass\n'
+        '            else:\n'
+        '                v14 = v10 + h0(v9 * v6, min(p0, -1))\n'
+        '            v15 = h0(c7, r0(p0) or c7 - v6)\n'
+        '    return max(p0, p0 * p0) * abs(1.5 - 10)\n',
+        [Column(F, [-6.0, 0.5, 7.0, -0.0])],
+        "the compiler panics: attempt to subtract with overflow",
+    ),
     # ---- found after the merge of land (seed 530104 #224, the recursion stream seeded + 4), open ----
     case(
         # Item 37: `p0` merged with `1.0` in the loop is held as float64 (item 8), so the

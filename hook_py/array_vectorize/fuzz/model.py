@@ -299,11 +299,8 @@ class Model:
         names = list(dict.fromkeys(_NUMERIC_SITE.findall(expr)))
         if len(names) != len(refs):
             return None
-        values = []
-        for ref in refs:
-            lanes = self.env[ref].lanes
-            values.append(lanes[lane] if len(lanes) > lane else lanes[0])
-        if any(v is POISON for v in values):
+        values = self._lane_values(refs, lane)
+        if values is None:
             return None
         try:
             # Item 7's site builds its exception (the oracle's own, not the runtime's).
@@ -318,16 +315,22 @@ class Model:
         built = not names or expr.startswith("_vec_int_overflow(")
         return made if isinstance(made, BaseException) and built else None
 
+    def _lane_values(self, refs: List[int], lane: int) -> Optional[list]:
+        """The values of ``refs`` on ``lane`` (a uniform value's one lane), or None where one of
+        them is poisoned."""
+        values = []
+        for ref in refs:
+            lanes = self.env[ref].lanes
+            values.append(lanes[lane] if len(lanes) > lane else lanes[0])
+        return None if any(v is POISON for v in values) else values
+
     def _rerun(self, global_name: str, refs: List[int], lane: int) -> Optional[BaseException]:
         """The exception the scalar original raises on ``lane`` (a residue's raise site, D19)."""
         fn = self.module.get(global_name[len(_SCALAR_PREFIX):]) if global_name.startswith(_SCALAR_PREFIX) else None
         if fn is None:
             return None
-        values = []
-        for ref in refs:
-            lanes = self.env[ref].lanes
-            values.append(lanes[lane] if len(lanes) > lane else lanes[0])
-        if any(v is POISON for v in values):
+        values = self._lane_values(refs, lane)
+        if values is None:
             return None
         try:
             fn(*values)
