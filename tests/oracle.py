@@ -326,8 +326,9 @@ def check_positions(raw: tuple, original: Callable, np_args: list, shape: tuple,
     return results
 
 
-#: Messages of the numeric exceptions D3 turns into IEEE values (outside `try`): an element
-#: raising one of these is compared by value, not expected to raise.
+#: Messages of the numeric exceptions D3 turns into IEEE values (outside `try`), and of a NaN
+#: converted to an int, which gives 0 (docs/semantics.md item 7): an element raising one of
+#: these is compared by value, not expected to raise.
 D3_MESSAGES = (
     "division by zero",
     "modulo by zero",
@@ -337,6 +338,7 @@ D3_MESSAGES = (
     "math range error",
     "Numerical result out of range",
     "int too large to convert to float",
+    "cannot convert float NaN to integer",
 )
 
 
@@ -370,6 +372,7 @@ def check_raising(
     scalar: Callable | None = None,
     tolerance: float = 0.0,
     numeric: bool = False,
+    ulps: int = 0,
 ) -> Any:
     """`check` for a function that may raise (D11): when CPython's element loop raises, the
     vectorized call raises the same class with the same args and a note naming the element;
@@ -378,7 +381,7 @@ def check_raising(
     original = scalar or vec._vectorized_original
     expected = first_raise(original, *args, numeric=numeric)
     if expected is None:
-        check(vec, *args, backend=backend, scalar=original, tolerance=tolerance)
+        check(vec, *args, backend=backend, scalar=original, tolerance=tolerance, ulps=ulps)
         return None
     error, index = expected
     shape = np.broadcast_shapes(*[np.asarray(0.0 if not is_number_or_array(a) else a).shape for a in args])
@@ -393,3 +396,37 @@ def check_raising(
             assert note in getattr(got, "__notes__", []), getattr(got, "__notes__", None)
         return got
     raise AssertionError(f"CPython raises {type(error).__name__}: {error} at {index}; the vectorized call did not raise")
+
+
+def check_outcomes(
+    vec: Callable,
+    *args: Any,
+    backend: str = "numpy",
+    scalar: Callable | None = None,
+    ulps: int = 0,
+) -> None:
+    """Every element's outcome as CPython's: where its element loop raises (outside D3), the
+    vectorized call raises the same at the first such element (`check_raising`); then the
+    elements on which CPython raises nothing outside D3, alone, match by value (`check`), so
+    an element CPython rejects is never compared as if it gave a value."""
+    original = scalar or vec._vectorized_original
+    if check_raising(vec, *args, backend=backend, scalar=scalar, ulps=ulps) is None:
+        return
+    uniform = [not is_number_or_array(a) for a in args]
+    np_args = [np.asarray(0.0 if u else a) for a, u in zip(args, uniform)]
+    shape = np.broadcast_shapes(*[a.shape for a in np_args])
+    broadcast = [UniformLanes(a) if u else np.broadcast_to(n, shape) for a, n, u in zip(args, np_args, uniform)]
+    kept = []
+    for flat, index in enumerate(np.ndindex(shape)):
+        try:
+            original(*[b[index].item() for b in broadcast])
+        except Exception as error:  # noqa: BLE001 - any exception but D3's is CPython's rejection
+            if not is_d3(error):
+                continue
+        kept.append(flat)
+    assert kept, "CPython raises on every element"
+    rest = [
+        a if u or n.ndim == 0 else np.ascontiguousarray(np.broadcast_to(n, shape)).reshape(-1)[kept]
+        for a, n, u in zip(args, np_args, uniform)
+    ]
+    check(vec, *rest, backend=backend, scalar=scalar, ulps=ulps)
