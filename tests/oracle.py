@@ -157,6 +157,17 @@ class UniformLanes:
         return self.value
 
 
+def lanes_of(args: tuple) -> tuple[list, list, tuple, list]:
+    """The arguments of a call seen per element: which are uniform (D14: passed to every call of
+    the original as they are), each as an array, the broadcast shape, and each broadcast to it
+    (a uniform one as ``UniformLanes``)."""
+    uniform = [not is_number_or_array(a) for a in args]
+    np_args = [np.asarray(0.0 if u else a) for a, u in zip(args, uniform)]
+    shape = np.broadcast_shapes(*[a.shape for a in np_args])
+    broadcast = [UniformLanes(a) if u else np.broadcast_to(n, shape) for a, n, u in zip(args, np_args, uniform)]
+    return uniform, np_args, shape, broadcast
+
+
 class _Watched(int):
     """An int whose arithmetic records, in ``LEFT``, a result outside [-2**63, 2**64) (the
     uint64 lattice's range, docs/semantics.md item 13); with a float it is a plain int."""
@@ -352,10 +363,7 @@ def first_raise(original: Callable, *args: Any, numeric: bool = False) -> tuple[
     numeric exceptions of D3 do not count, unless `numeric` (a function whose numeric errors
     all stand inside `try` bodies, where they raise as in CPython)."""
     # A uniform argument (D14) is passed to every call as it is, as `check` does.
-    uniform = [not is_number_or_array(a) for a in args]
-    np_args = [np.asarray(0.0 if u else a) for a, u in zip(args, uniform)]
-    shape = np.broadcast_shapes(*[a.shape for a in np_args])
-    broadcast = [UniformLanes(a) if u else np.broadcast_to(n, shape) for a, n, u in zip(args, np_args, uniform)]
+    _, _, shape, broadcast = lanes_of(args)
     for index in np.ndindex(shape):
         try:
             original(*[b[index].item() for b in broadcast])
@@ -412,10 +420,7 @@ def check_outcomes(
     original = scalar or vec._vectorized_original
     if check_raising(vec, *args, backend=backend, scalar=scalar, ulps=ulps) is None:
         return
-    uniform = [not is_number_or_array(a) for a in args]
-    np_args = [np.asarray(0.0 if u else a) for a, u in zip(args, uniform)]
-    shape = np.broadcast_shapes(*[a.shape for a in np_args])
-    broadcast = [UniformLanes(a) if u else np.broadcast_to(n, shape) for a, n, u in zip(args, np_args, uniform)]
+    uniform, np_args, shape, broadcast = lanes_of(args)
     kept = []
     for flat, index in enumerate(np.ndindex(shape)):
         try:
