@@ -337,9 +337,8 @@ def check_positions(raw: tuple, original: Callable, np_args: list, shape: tuple,
     return results
 
 
-#: Messages of the numeric exceptions D3 turns into IEEE values (outside `try`), and of a NaN
-#: converted to an int, which gives 0 (docs/semantics.md item 7): an element raising one of
-#: these is compared by value, not expected to raise.
+#: Messages of the numeric exceptions D3 turns into IEEE values (outside `try`): an element
+#: raising one of these is compared by value, not expected to raise.
 D3_MESSAGES = (
     "division by zero",
     "modulo by zero",
@@ -349,8 +348,12 @@ D3_MESSAGES = (
     "math range error",
     "Numerical result out of range",
     "int too large to convert to float",
-    "cannot convert float NaN to integer",
 )
+
+#: CPython's error converting NaN to an int, where item 7 gives 0 (docs/semantics.md): an
+#: `as_values` message for a function whose only such error is an int conversion (the same
+#: ValueError comes from formatting NaN with `%d`, which raises as in CPython).
+NAN_TO_INT = "cannot convert float NaN to integer"
 
 
 def is_d3(error: BaseException) -> bool:
@@ -358,17 +361,20 @@ def is_d3(error: BaseException) -> bool:
     return isinstance(error, (ArithmeticError, ValueError)) and any(m in str(error) for m in D3_MESSAGES)
 
 
-def first_raise(original: Callable, *args: Any, numeric: bool = False) -> tuple[BaseException, tuple] | None:
+def first_raise(
+    original: Callable, *args: Any, numeric: bool = False, as_values: tuple[str, ...] = ()
+) -> tuple[BaseException, tuple] | None:
     """The exception CPython's element loop raises first (C order), with the element's index;
     numeric exceptions of D3 do not count, unless `numeric` (a function whose numeric errors
-    all stand inside `try` bodies, where they raise as in CPython)."""
+    all stand inside `try` bodies, where they raise as in CPython), nor those whose message is
+    one of `as_values` (errors the vectorized code gives a documented value for)."""
     # A uniform argument (D14) is passed to every call as it is, as `check` does.
     _, _, shape, broadcast = lanes_of(args)
     for index in np.ndindex(shape):
         try:
             original(*[b[index].item() for b in broadcast])
         except Exception as error:  # noqa: BLE001 - any exception is the expected one
-            if numeric or not is_d3(error):
+            if numeric or not (is_d3(error) or str(error) in as_values):
                 return error, index
     return None
 
@@ -381,13 +387,15 @@ def check_raising(
     tolerance: float = 0.0,
     numeric: bool = False,
     ulps: int = 0,
+    as_values: tuple[str, ...] = (),
 ) -> Any:
     """`check` for a function that may raise (D11): when CPython's element loop raises, the
     vectorized call raises the same class with the same args and a note naming the element;
     otherwise values match. Returns the exception raised, or None. With `numeric`, numeric
-    errors count as raises (they stand inside `try` bodies)."""
+    errors count as raises (they stand inside `try` bodies); an error whose message is one of
+    `as_values` does not (`first_raise`)."""
     original = scalar or vec._vectorized_original
-    expected = first_raise(original, *args, numeric=numeric)
+    expected = first_raise(original, *args, numeric=numeric, as_values=as_values)
     if expected is None:
         check(vec, *args, backend=backend, scalar=original, tolerance=tolerance, ulps=ulps)
         return None
@@ -412,13 +420,15 @@ def check_outcomes(
     backend: str = "numpy",
     scalar: Callable | None = None,
     ulps: int = 0,
+    as_values: tuple[str, ...] = (),
 ) -> None:
-    """Every element's outcome as CPython's: where its element loop raises (outside D3), the
-    vectorized call raises the same at the first such element (`check_raising`); then the
-    elements on which CPython raises nothing outside D3, alone, match by value (`check`), so
-    an element CPython rejects is never compared as if it gave a value."""
+    """Every element's outcome as CPython's: where its element loop raises (outside D3 and
+    `as_values`), the vectorized call raises the same at the first such element
+    (`check_raising`); then the elements on which CPython raises nothing outside those, alone,
+    match by value (`check`), so an element CPython rejects is never compared as if it gave a
+    value."""
     original = scalar or vec._vectorized_original
-    if check_raising(vec, *args, backend=backend, scalar=scalar, ulps=ulps) is None:
+    if check_raising(vec, *args, backend=backend, scalar=scalar, ulps=ulps, as_values=as_values) is None:
         return
     uniform, np_args, shape, broadcast = lanes_of(args)
     kept = []
@@ -426,7 +436,7 @@ def check_outcomes(
         try:
             original(*[b[index].item() for b in broadcast])
         except Exception as error:  # noqa: BLE001 - any exception but D3's is CPython's rejection
-            if not is_d3(error):
+            if not (is_d3(error) or str(error) in as_values):
                 continue
         kept.append(flat)
     assert kept, "CPython raises on every element"
