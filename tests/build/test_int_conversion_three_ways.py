@@ -245,8 +245,12 @@ def test_where_no_element_can_raise_the_conversion_is_refused_at_its_position():
     # errors) compiles.
     from array_vectorize import VectorizationError
 
-    with pytest.raises(VectorizationError, match="in a .finally. clause"):
+    with pytest.raises(VectorizationError, match="in a .finally. clause") as info:
         vectorize(_settled_then_counted)
+    (d,) = info.value.diagnostics
+    first = _settled_then_counted.__code__.co_firstlineno
+    # `whole = int(amount)`, seven lines below the `def`, at the column of `int`.
+    assert (d["line"], d["col"]) == (first + 7, 17), d
     vectorize(_settled_then_counted, protect_domains=True)
 
 
