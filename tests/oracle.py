@@ -157,6 +157,60 @@ class UniformLanes:
         return self.value
 
 
+def lanes_of(args: tuple) -> tuple[list, list, tuple, list]:
+    """The arguments of a call seen per element: which are uniform (D14: passed to every call of
+    the original as they are), each as an array, the broadcast shape, and each broadcast to it
+    (a uniform one as ``UniformLanes``)."""
+    uniform = [not is_number_or_array(a) for a in args]
+    np_args = [np.asarray(0.0 if u else a) for a, u in zip(args, uniform)]
+    shape = np.broadcast_shapes(*[a.shape for a in np_args])
+    broadcast = [UniformLanes(a) if u else np.broadcast_to(n, shape) for a, n, u in zip(args, np_args, uniform)]
+    return uniform, np_args, shape, broadcast
+
+
+class _Watched(int):
+    """An int whose arithmetic records, in ``LEFT``, a result outside [-2**63, 2**64) (the
+    uint64 lattice's range, docs/semantics.md item 13); with a float it is a plain int."""
+
+    LEFT = [False]
+
+    def _int(self, fn: Any, other: Any) -> Any:
+        if not isinstance(other, int):
+            return fn(int(self), other)
+        r = fn(int(self), int(other))
+        if not -(2**63) <= r < 2**64:
+            _Watched.LEFT[0] = True
+        return _Watched(r)
+
+
+for _name, _fn in (
+    ("add", lambda a, b: a + b), ("sub", lambda a, b: a - b), ("mul", lambda a, b: a * b),
+    ("floordiv", lambda a, b: a // b if b else 0), ("mod", lambda a, b: a % b if b else 0),
+    ("lshift", lambda a, b: a << b if b >= 0 else 0),
+):
+    setattr(_Watched, f"__{_name}__", (lambda fn: lambda self, other: self._int(fn, other))(_fn))
+    setattr(_Watched, f"__r{_name}__", (lambda fn: lambda self, other: self._int(lambda a, b: fn(b, a), other))(_fn))
+_Watched.__neg__ = lambda self: self._int(lambda a, _: -a, 0)  # type: ignore[method-assign]
+_Watched.__invert__ = lambda self: self._int(lambda a, _: ~a, 0)  # type: ignore[method-assign]
+_Watched.__abs__ = lambda self: self._int(lambda a, _: abs(a), 0)  # type: ignore[method-assign]
+
+
+def leaves_the_lattice(original: Callable, scalars: list) -> bool:
+    """Whether CPython's run of ``original`` on one element computes an int outside
+    [-2**63, 2**64) from its int arguments (item 13's OverflowError)."""
+    def outcome(args: list) -> Any:
+        try:
+            return original(*args)
+        except Exception as exc:  # noqa: BLE001 - what it computed before raising counts
+            return type(exc)
+
+    plain = outcome(scalars)
+    _Watched.LEFT[0] = False
+    watched = outcome([_Watched(v) if type(v) is int else v for v in scalars])
+    # A function testing `type(x) is int` takes another path with the watcher: no witness then.
+    return _Watched.LEFT[0] or repr(watched) != repr(plain)
+
+
 def check(
     vec: Callable,
     *args: Any,
@@ -184,7 +238,18 @@ def check(
     uniform = [not is_number_or_array(a) for a in args]
     np_args = [np.asarray(0.0 if u else a) for a, u in zip(args, uniform)]
     shape = np.broadcast_shapes(*[a.shape for a in np_args])
-    raw = vec(*[to_backend(a, backend) for a in args])
+    try:
+        raw = vec(*[to_backend(a, backend) for a in args])
+    except OverflowError as exc:
+        if "(docs/semantics.md item 13)" not in str(exc):
+            raise
+        # Item 13: an integer computed with uint64 left [-2**63, 2**64); CPython must compute
+        # one beyond that range on some element for the call to raise.
+        broadcast = [UniformLanes(a) if u else np.broadcast_to(n, shape) for a, n, u in zip(args, np_args, uniform)]
+        assert any(
+            leaves_the_lattice(original, [b[index].item() for b in broadcast]) for index in np.ndindex(shape)
+        ), f"raised {exc}, but no element computes an int beyond [-2**63, 2**64)"
+        return None
     if isinstance(raw, tuple):
         return check_positions(raw, original, np_args, shape, ulps, check_kind, tolerance)
     result = to_numpy(raw)
@@ -285,26 +350,31 @@ D3_MESSAGES = (
     "int too large to convert to float",
 )
 
+#: CPython's error converting NaN to an int, where item 7 gives 0 (docs/semantics.md): an
+#: `as_values` message for a function whose only such error is an int conversion (the same
+#: ValueError comes from formatting NaN with `%d`, which raises as in CPython).
+NAN_TO_INT = "cannot convert float NaN to integer"
+
 
 def is_d3(error: BaseException) -> bool:
     """Whether CPython's `error` is one of the numeric exceptions D3 turns into IEEE values."""
     return isinstance(error, (ArithmeticError, ValueError)) and any(m in str(error) for m in D3_MESSAGES)
 
 
-def first_raise(original: Callable, *args: Any, numeric: bool = False) -> tuple[BaseException, tuple] | None:
+def first_raise(
+    original: Callable, *args: Any, numeric: bool = False, as_values: tuple[str, ...] = ()
+) -> tuple[BaseException, tuple] | None:
     """The exception CPython's element loop raises first (C order), with the element's index;
     numeric exceptions of D3 do not count, unless `numeric` (a function whose numeric errors
-    all stand inside `try` bodies, where they raise as in CPython)."""
+    all stand inside `try` bodies, where they raise as in CPython), nor those whose message is
+    one of `as_values` (errors the vectorized code gives a documented value for)."""
     # A uniform argument (D14) is passed to every call as it is, as `check` does.
-    uniform = [not is_number_or_array(a) for a in args]
-    np_args = [np.asarray(0.0 if u else a) for a, u in zip(args, uniform)]
-    shape = np.broadcast_shapes(*[a.shape for a in np_args])
-    broadcast = [UniformLanes(a) if u else np.broadcast_to(n, shape) for a, n, u in zip(args, np_args, uniform)]
+    _, _, shape, broadcast = lanes_of(args)
     for index in np.ndindex(shape):
         try:
             original(*[b[index].item() for b in broadcast])
         except Exception as error:  # noqa: BLE001 - any exception is the expected one
-            if numeric or not is_d3(error):
+            if numeric or not (is_d3(error) or str(error) in as_values):
                 return error, index
     return None
 
@@ -316,15 +386,18 @@ def check_raising(
     scalar: Callable | None = None,
     tolerance: float = 0.0,
     numeric: bool = False,
+    ulps: int = 0,
+    as_values: tuple[str, ...] = (),
 ) -> Any:
     """`check` for a function that may raise (D11): when CPython's element loop raises, the
     vectorized call raises the same class with the same args and a note naming the element;
     otherwise values match. Returns the exception raised, or None. With `numeric`, numeric
-    errors count as raises (they stand inside `try` bodies)."""
+    errors count as raises (they stand inside `try` bodies); an error whose message is one of
+    `as_values` does not (`first_raise`)."""
     original = scalar or vec._vectorized_original
-    expected = first_raise(original, *args, numeric=numeric)
+    expected = first_raise(original, *args, numeric=numeric, as_values=as_values)
     if expected is None:
-        check(vec, *args, backend=backend, scalar=original, tolerance=tolerance)
+        check(vec, *args, backend=backend, scalar=original, tolerance=tolerance, ulps=ulps)
         return None
     error, index = expected
     shape = np.broadcast_shapes(*[np.asarray(0.0 if not is_number_or_array(a) else a).shape for a in args])
@@ -339,3 +412,36 @@ def check_raising(
             assert note in getattr(got, "__notes__", []), getattr(got, "__notes__", None)
         return got
     raise AssertionError(f"CPython raises {type(error).__name__}: {error} at {index}; the vectorized call did not raise")
+
+
+def check_outcomes(
+    vec: Callable,
+    *args: Any,
+    backend: str = "numpy",
+    scalar: Callable | None = None,
+    ulps: int = 0,
+    as_values: tuple[str, ...] = (),
+) -> None:
+    """Every element's outcome as CPython's: where its element loop raises (outside D3 and
+    `as_values`), the vectorized call raises the same at the first such element
+    (`check_raising`); then the elements on which CPython raises nothing outside those, alone,
+    match by value (`check`), so an element CPython rejects is never compared as if it gave a
+    value."""
+    original = scalar or vec._vectorized_original
+    if check_raising(vec, *args, backend=backend, scalar=scalar, ulps=ulps, as_values=as_values) is None:
+        return
+    uniform, np_args, shape, broadcast = lanes_of(args)
+    kept = []
+    for flat, index in enumerate(np.ndindex(shape)):
+        try:
+            original(*[b[index].item() for b in broadcast])
+        except Exception as error:  # noqa: BLE001 - any exception but D3's is CPython's rejection
+            if not (is_d3(error) or str(error) in as_values):
+                continue
+        kept.append(flat)
+    assert kept, "CPython raises on every element"
+    rest = [
+        a if u or n.ndim == 0 else np.ascontiguousarray(np.broadcast_to(n, shape)).reshape(-1)[kept]
+        for a, n, u in zip(args, np_args, uniform)
+    ]
+    check(vec, *rest, backend=backend, scalar=scalar, ulps=ulps)

@@ -425,6 +425,18 @@ pub const UNBOUND: Helper = Helper {
 pub const LANEWISE_INT_CALLS: &[&str] =
     &[INT_ARGS.name, TAKE.name, ANY.name, BROADCAST.name, "range"];
 
+/// The exception of a float converted to an int beyond int64 (docs/semantics.md item 7).
+pub const INT_OVERFLOW: Helper = Helper {
+    key: "int_overflow",
+    name: "_vec_int_overflow",
+    params: "function, x",
+    ops: &[],
+    meaning: "item 7: the OverflowError of `function` (`int`, `round`, `math.floor`, \
+              `math.ceil`, `math.trunc`) of the float `x` from 2**63 up or below -2**63: \
+              CPython's own for ±inf, else one saying an int array cannot hold it; a raise \
+              site's expression",
+};
+
 /// Every runtime helper, in the order of ARCHITECTURE.md's table.
 pub const HELPERS: &[Helper] = &[
     FLOAT_ARGS,
@@ -465,6 +477,7 @@ pub const HELPERS: &[Helper] = &[
     RAISE_UNIFORM,
     RAISED_TO_NAN,
     UNBOUND,
+    INT_OVERFLOW,
 ];
 
 /// The helper with key `key` (a `math` function's runtime form, [`crate::ir::MathFn::runtime`]).

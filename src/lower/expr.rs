@@ -132,6 +132,14 @@ impl Lowerer<'_> {
         let mut left = self.expr(frame, &c.left);
         let mut acc: Option<Value> = None;
         for (op, right) in c.ops.iter().zip(&c.comparators) {
+            // A constant false ends the chain: CPython evaluates nothing after it (what the
+            // rest would raise, item 7's int conversion included, is never raised).
+            if acc
+                .and_then(|prev| self.const_of(prev))
+                .is_some_and(|k| !truthy(&k))
+            {
+                break;
+            }
             if let ast::CmpOp::In | ast::CmpOp::NotIn = op {
                 let (member, r) = self.membership(frame, left, right)?;
                 let member = if matches!(op, ast::CmpOp::NotIn) {
@@ -196,7 +204,9 @@ impl Lowerer<'_> {
     /// `f` lowered on the lanes of the array condition `lanes` only (an operand Python evaluates
     /// there, D11, D19, D23): the path condition narrowed while `f` runs, and the lanes `f` ends
     /// (a helper's raise) counted as ended on those lanes only, as an array `if` merges its
-    /// side's. A Python scalar `lanes` decides the whole call: `f` runs as it is.
+    /// side's. A Python scalar `lanes` (a loop index, a uniform value) decides the whole call:
+    /// `f` is lowered under it as `frame.guard`, so that what `f` raises (item 7's int
+    /// conversion beyond int64, a helper's raise) is raised only when CPython evaluates `f`.
     pub(in crate::lower) fn on_lanes<T>(
         &mut self,
         frame: &mut Frame,
@@ -204,7 +214,20 @@ impl Lowerer<'_> {
         f: impl FnOnce(&mut Self, &mut Frame) -> T,
     ) -> T {
         if self.shape(lanes) != Shape::Array {
-            return f(self, frame);
+            if self.const_of(lanes).is_some() {
+                return f(self, frame);
+            }
+            // A Python number decides as its truth (D2): a bool, to AND with a raise's lanes.
+            let lanes = if self.kind(lanes) == Kind::Bool {
+                lanes
+            } else {
+                self.emit(Op::Cast(CastOp::Bool, lanes))
+            };
+            let saved_guard = frame.guard;
+            frame.guard = Some(self.and_path(saved_guard, lanes));
+            let out = f(self, frame);
+            frame.guard = saved_guard;
+            return out;
         }
         let saved_cond = frame.cond;
         let saved_flow = frame.flow.clone();
@@ -249,11 +272,8 @@ impl Lowerer<'_> {
             let taken = truthy(&c);
             return self.expr(frame, if taken { &i.body } else { &i.orelse });
         }
-        if self.shape(cond) != Shape::Array {
-            let a = self.expr(frame, &i.body);
-            let b = self.expr(frame, &i.orelse);
-            return self.select(cond, a, b);
-        }
+        // Each side under the condition CPython takes it on (`on_lanes`: the lanes of an array
+        // condition, a Python scalar's truth otherwise).
         let a = self.on_lanes(frame, cond, |l, frame| l.expr(frame, &i.body));
         let nc = self.emit(Op::Unary(UnOp::Not, cond));
         let b = self.on_lanes(frame, nc, |l, frame| l.expr(frame, &i.orelse));

@@ -148,6 +148,11 @@ struct Frame<'e> {
     flow: Flow,
     /// Conjunction of the enclosing array `if` conditions in this function; None is every lane.
     cond: Option<Value>,
+    /// The Python scalar conditions (a loop index, a uniform value) under which CPython evaluates
+    /// the operand being lowered (`expr::on_lanes`: the right side of `and`/`or`, a comparison
+    /// chain's link, a ternary's side), ANDed; None outside them. A raise site there raises
+    /// only where it holds (D11, `raise_on`).
+    guard: Option<Value>,
     /// For an inlined helper: the lanes its caller runs it for (protect_domains, D1).
     outer_live: Option<Value>,
     /// The raises inside the `try` bodies being lowered, with the variables they saw (D11).
@@ -203,6 +208,7 @@ impl<'e> Frame<'e> {
                 dead: false,
             },
             cond: None,
+            guard: None,
             outer_live: None,
             catching: vec![],
         }

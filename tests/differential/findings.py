@@ -112,6 +112,11 @@ FIXED = {
     "message-of-a-uniform-item-read-in-a-while-loop-in-a-tuple-loop",
     "message-of-a-uniform-item-read-in-a-loop-that-stops-running",
     "tuple-first-assigned-in-a-while-body",
+    "int-conversion-beyond-int64-in-a-comparison-chain-cpython-stops",
+    "int-conversion-beyond-int64-in-a-chain-keeps-the-other-lanes-running",
+    "int-conversion-beyond-int64-after-and-on-a-loop-index",
+    "int-conversion-beyond-int64-in-a-ternary-side-a-loop-index-skips",
+    "int-conversion-beyond-int64-in-a-lambda-a-loop-index-skips",
 }
 
 

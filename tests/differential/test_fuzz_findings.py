@@ -30,6 +30,63 @@ FAN_OUT = "".join(f"def h{i}(x):\n    return h{i + 1}(x) + h{i + 1}(x)\n\n" for 
 )
 
 CASES = [
+    # ---- found by the first runs of reliability3's campaign (seed 600001), item 7's raise site ----
+    case(
+        # #263, #1086: `0 >= 1 != math.floor(p1)` stops at `0 >= 1` in CPython; the raise site
+        # of item 7 fired for p1 beyond int64 anyway. A constant false ends the chain, and the
+        # comparators after an array comparison are lowered on its lanes (expr.rs `compare`).
+        "int-conversion-beyond-int64-in-a-comparison-chain-cpython-stops",
+        "import math\n\ndef f(p1):\n    if 0 >= 1 != math.floor(p1) >= 0:\n        return 1\n"
+        "    if p1 < 5.0 < round(p1):\n        return 2\n    return 0\n",
+        [Column(F, [2.18e274, 3.0, -1e300, 4.5])],
+        "item 7's raise site in a comparator CPython never evaluates",
+    ),
+    case(
+        # #610: `i3 and M0[int(p0) % 4]` with the loop index i3 == 0 never converts p0 in
+        # CPython; a Python value before `and` let every lane through (`on_lanes` narrowed to an
+        # array condition only), so item 7's site raised OverflowError for p0 beyond int64. Fixed:
+        # a Python scalar condition guards the raise sites of the operand (`frame.guard`).
+        "int-conversion-beyond-int64-after-and-on-a-loop-index",
+        "M0 = {0: 1, 1: -3, 2: 0, 3: 7}\n\ndef f(p0):\n    v = 0\n    for i3 in range(1):\n"
+        "        v = i3 and M0[int(p0) % 4]\n    return v\n",
+        [Column(F, [-5.06e260, 2.5])],
+        "item 7's raise site after `and` on a Python value CPython's short-circuit skips",
+    ),
+    case(
+        # 600002 #1910, minimized: `a if a + a else S0[int(b) % 4]` in a lambda whose `a` is a
+        # Python scalar (here a loop index): CPython converts b only where `a + a` is 0, never
+        # for i in 1, 2 (p0 beyond int64 is no error), always for `i - i` (p1 small); a ternary
+        # on a Python scalar lowered both sides unguarded, so item 7's site raised on the side
+        # CPython never takes.
+        "int-conversion-beyond-int64-in-a-ternary-side-a-loop-index-skips",
+        "S0 = [0.5, 7.0, 1.5, 2.0]\nL0 = lambda a, b: a if a + a else S0[int(b) % 4]\n\n"
+        "def f(p0, p1):\n    v = 0.0\n    for i in range(1, 3):\n"
+        "        v = v + L0(i, p0) + L0(i - i, p1)\n    return v\n",
+        [Column(F, [-5.06e260, 2.5, 1e300, 9.3e18, -0.0]), Column(F, [1.5, -2.0, 3.9, 0.0, -7.5])],
+        "item 7's raise site on the side of a ternary a Python-scalar condition never takes",
+    ),
+    case(
+        # As #610 through an inlined lambda: the conversion's raise comes out of the callee
+        # (`raise_from_callee`) under the caller's guard, `i` in a comparison chain and `or`.
+        "int-conversion-beyond-int64-in-a-lambda-a-loop-index-skips",
+        "M0 = {0: 1, 1: -3, 2: 0, 3: 7}\nL0 = lambda b: M0[int(b) % 4]\n\n"
+        "def f(p0):\n    v = 0\n    for i in range(2):\n"
+        "        v = v + (i or L0(p0 / 1e300)) + ((i + 1) or L0(p0)) + (1 < i < L0(p0))\n"
+        "        v = v + ((i - i) and L0(p0))\n    return v\n",
+        [Column(F, [-5.06e260, 2.5, 1e300, 9.3e18, -0.0, 3.0])],
+        "item 7's raise site in an inlined lambda a Python-scalar condition skips",
+    ),
+    case(
+        # #723: a lane whose `round(p0)` lies beyond int64 (never computed by CPython: `p1 == 0`
+        # is false there) counted as raised and lost its later result in the loop: 1 where
+        # CPython returns 0 (a silent wrong value, on this branch before the fix).
+        "int-conversion-beyond-int64-in-a-chain-keeps-the-other-lanes-running",
+        "def f(p0, p1):\n    for i2 in range(-1, 0):\n        if p0:\n            pass\n        else:\n"
+        "            return 1\n        if p1 == 0 < round(p0):\n            pass\n        v8 = 0 % 0\n    return 0\n",
+        [Column(F, [1.8446744073709552e19, 0.0]), Column(F, [1.0, 1.0])],
+        "item 7's raise site in a chain marked lanes done that never reached it",
+    ),
+    # ---- found by fuzz campaign 60 (seed 550009 #751, main at efd058d), open ----
     # ---- found by seed 650003 #1803 (branch fuzzfix, after the fix of 550009 #751) ----
     case(
         # The compiler panicked in codegen ("index out of bounds: the len is 2 but the index is

@@ -112,11 +112,12 @@ def test_fuzz_finding_process_crash(source, columns, tmp_path):
     assert done.returncode == 0, f"exit code {done.returncode}\n{done.stderr.decode()[-2000:]}"
 
 
-@pytest.mark.xfail(strict=True, reason=f"{COMPILER}: a divisor protected under protect_domains divides as a float when item 8 holds its int as float64")
 def test_protect_domains_divisor_of_a_mixed_max(tmp_path):
-    """Fuzz campaign 53 (seed 271003 #1389), open: `max(0, 0.0)` is CPython's int 0, held as
-    float64 (item 8); `0 % 0` is then item 2's 0 and `0 // 0` item 2's 0, as without
-    protect_domains, but with it the protected divisor is a float64 array and `0 // 0.0` is nan."""
+    """Fuzz campaign 53 (seed 271003 #1389), a checker gap, fixed: `max(0, 0.0)` is CPython's
+    int 0, held as float64 (item 8); with protect_domains the protected divisor is a float64
+    array and `0 // 0.0` is nan, item 8's float rule. The checker judged that run with the IR of
+    the compile without protect_domains, whose model gave item 2's 0; it now reads the IR of the
+    protect_domains compile (`Prepared.protected_models`)."""
     source = "def f(p1):\n    if p1:\n        return 0 // (max(0, 0.0) % 0)\n    return 0\n"
     names = check.backends(["numpy", "strict"])
     result = check.check_program(source, [Column(F, [1.0, 0.0])], names, str(tmp_path), protect_domains=True)

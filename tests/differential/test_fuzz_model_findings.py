@@ -472,9 +472,10 @@ def test_a_plain_reading_within_ulps_explains_only_the_array_rules_value(tmp_pat
     assert [f.kind for f in _judged(source, [Column(F, [0.0, 1.0])], tmp_path, fake)] == ["mismatch", "mismatch"]
 
 
-def test_a_conversion_beyond_int64_takes_cpythons_value_or_the_saturated_one_only(tmp_path):
-    # A lane-dependent float beyond int64: item 7 saturates it (the array rules' value); the
-    # exact conversion is CPython's own. Both are accepted, and nothing else.
+def test_a_conversion_beyond_int64_must_raise_item_7s_overflow_error(tmp_path):
+    # Item 7 (issue 28 item 4): a lane-dependent float beyond int64 converted to an int raises
+    # OverflowError at the first such element; CPython's exact value and the saturated one
+    # (item 7 before) are both mismatches now, and so is another OverflowError.
     source = "import math\n\ndef f(p0):\n    return 1.0 + math.trunc(p0 * 1e19)\n"
     columns = [Column(F, [2.0, 0.5])]
     exact = 1.0 + math.trunc(2.0 * 1e19)
@@ -482,10 +483,11 @@ def test_a_conversion_beyond_int64_takes_cpythons_value_or_the_saturated_one_onl
     def returning(first):
         return lambda p0: np.array([first, 1.0 + math.trunc(0.5 * 1e19)])
 
-    assert _judged(source, columns, tmp_path, returning(exact)) == []
-    assert _judged(source, columns, tmp_path, returning(float(2**63))) == []
-    assert [f.kind for f in _judged(source, columns, tmp_path, returning(exact * 2))] == ["mismatch"]
-    assert [f.kind for f in _judged(source, columns, tmp_path, returning(float(2**62)))] == ["mismatch"]
+    want = "math.trunc(2e+19) is beyond int64, which an int array cannot hold (docs/semantics.md item 7)"
+    assert _judged(source, columns, tmp_path, _raises(OverflowError(want), 0)) == []
+    for value in (exact, float(2**63)):
+        assert [f.kind for f in _judged(source, columns, tmp_path, returning(value))] == ["mismatch"]
+    assert [f.kind for f in _judged(source, columns, tmp_path, _raises(OverflowError("int too large"), 0))] == ["mismatch"]
 
 
 def test_a_lazy_int_power_is_the_wrapped_power_as_a_float_and_nothing_else(tmp_path):

@@ -9,7 +9,9 @@ the decorator, the import hook (a cold import, then a warm one from the hook's c
 build backend's compile (`_core.compile_module`); the three give byte-identical source. The
 oracle is CPython running the scalar original with each helper memoized on the exact bits of its
 arguments (a pure function called twice with the same arguments returns the same value; without
-the memo, depth 30 is 2**30 calls per element)."""
+the memo, depth 30 is 2**30 calls per element). An int computed with uint64 whose CPython value
+leaves [-2**63, 2**64) raises item 13's OverflowError (docs/semantics.md), never a wrapped
+value: such a call is then run element by element, and exactly those elements raise."""
 
 from __future__ import annotations
 
@@ -113,8 +115,12 @@ def same(got, exp, float_array):
         return isinstance(got, bool) and got == exp
     if float_array:  # ints on some lanes, floats on others: one float64 array (semantics item 8)
         return isinstance(got, float) and got == float(exp)
-    # Integer overflow wraps modulo 2**64 (semantics items 6 and 13).
+    # int64 overflow wraps modulo 2**64 (semantics item 6); an int of the uint64 lattice in
+    # [-2**63, 2**64) is its value modulo 2**64 in an int64 result (item 13).
     return isinstance(got, int) and not isinstance(got, bool) and (got - exp) % 2**64 == 0
+
+def beyond_the_lattice(exc):
+    return isinstance(exc, OverflowError) and "(docs/semantics.md item 13)" in str(exc)
 
 def check(module, inputs):
     vec = module.ceded
@@ -127,13 +133,33 @@ def check(module, inputs):
     count = 0
     for dtype, columns in inputs:
         arrays = [np.array(c, dtype=dtype) for c in columns]
-        got = vec(*arrays)
-        float_array = got.dtype == np.float64
+        try:
+            whole, got = vec(*arrays), None
+        except OverflowError as exc:
+            if not beyond_the_lattice(exc):
+                raise
+            # Item 13: an integer computed with uint64 whose value leaves [-2**63, 2**64) on
+            # some element raises for the whole call; element by element, exactly the elements
+            # whose CPython value lies beyond that range raise.
+            whole, got = None, []
+            for lane in zip(*arrays):
+                try:
+                    got.append(vec(*[np.array(v) for v in lane]))
+                except OverflowError as exc:
+                    if not beyond_the_lattice(exc):
+                        raise
+                    got.append(exc)
         for i, lane in enumerate(zip(*[a.tolist() for a in arrays])):
             exp = original(*lane)
-            g = got[i].item() if got.ndim else got.item()
             count += 1
-            if not same(g, exp, float_array):
+            beyond = dtype == "uint64" and isinstance(exp, int) and not -(2**63) <= exp < 2**64
+            if got is not None and isinstance(got[i], OverflowError):
+                if not beyond:
+                    bad.append([dtype, repr(lane), str(got[i]), repr(exp)])
+                continue
+            out = whole if got is None else got[i]
+            g = out[i].item() if out.ndim else out.item()
+            if beyond or not same(g, exp, out.dtype == np.float64):
                 bad.append([dtype, repr(lane), repr(g), repr(exp)])
     return count, bad[:10], vec.source
 """

@@ -3,9 +3,10 @@
 Integer lanes of a computation that involves uint64 each hold a value in [-2**63, 2**64) (the
 union of the int64 and uint64 ranges) until the function returns; only the returned array picks
 one dtype for all lanes: uint64 when no lane is negative, else int64, each lane equal to its value
-modulo 2**64. So every lane of a mixed array must equal, modulo 2**64 for ints and exactly for
-floats and bools, the same lane computed alone; and where no intermediate leaves that range the
-lane is CPython's value.
+modulo 2**64. An operation whose exact result leaves that range on a lane raises OverflowError
+(issue 28 item 3), never a wrapped value. So every lane of a mixed array must equal, modulo 2**64
+for ints and exactly for floats and bools, the same lane computed alone, a call raises only when
+one of its lanes raises alone, and the lanes are CPython's values.
 
 The functions are small ledger, calendar and counter formulas over a uint64 and an int64 input,
 with ``+ - * // % /``, ``float()``, ``int()``, ``abs``, comparisons and branches.
@@ -98,10 +99,17 @@ def mixed_kind(credit, debit):
     return d // 2
 
 
+def day_number(year, month, day):
+    a = (14 - month) // 12
+    y = year + 4800 - a
+    m = month + 12 * a - 3
+    return day + (153 * m + 2) // 5 + 365 * y + y // 4 - y // 100 + y // 400 - 32045
+
+
 TWO_ARG = [julian_day, julian_fraction, net_share, pooled_quarter, per_head, truncated_rate, over_limit, spread,
            rebalanced, carried, peak, mixed_kind]
 ONE_ARG = [quarter_index, weekday]
-VECTORIZED = {f.__name__: vectorize(f) for f in TWO_ARG + ONE_ARG}
+VECTORIZED = {f.__name__: vectorize(f) for f in TWO_ARG + ONE_ARG + [day_number]}
 
 U_EDGE = [0, 1, 2, 3, 7, 2**53 + 1, 2**63 - 1, 2**63, 2**63 + 1, UINT64_MAX - 1, UINT64_MAX]
 I_EDGE = [0, 1, -1, 2, -2, 7, -7, 2**62, INT64_MAX, INT64_MIN, INT64_MIN + 1, -(10**18)]
@@ -124,15 +132,33 @@ def same_lane(mixed, alone, kind):
     return mixed == alone
 
 
+def beyond_the_lattice(vec, arrays):
+    """The call's lanes, or None when it raises item 13's OverflowError (a lane's exact value
+    leaves [-2**63, 2**64))."""
+    try:
+        return lanes(vec(*arrays))
+    except OverflowError as exc:
+        assert "vectorized integers are 64-bit (docs/semantics.md item 13)" in str(exc), exc
+        return None
+
+
 def check_lanes(fn_name, lib, columns):
+    """Each lane of a call is the lane computed alone; a call that raises item 13's
+    OverflowError has a lane that raises it alone."""
     vec = VECTORIZED[fn_name]
     arrays = [lib.asarray(values, dtype=dt) for values, dt in columns]
-    mixed, kind = lanes(vec(*arrays))
+    called = beyond_the_lattice(vec, arrays)
+    alone_calls = [beyond_the_lattice(vec, [a[k:k + 1] for a in arrays]) for k in range(len(columns[0][0]))]
+    if called is None:
+        return [] if None in alone_calls else [f"{fn_name}: the call raised, no lane raises alone"]
+    if None in alone_calls:
+        return [f"{fn_name}: lane {alone_calls.index(None)} raises alone, the call returned"]
+    mixed, kind = called
     failures = []
     if kind in "iu" and (kind == "u") == any(v < 0 for v in mixed):
         failures.append(f"{fn_name}: result dtype {kind} breaks item 13 for lanes {mixed}")
     for k in range(len(mixed)):
-        alone, alone_kind = lanes(vec(*[a[k:k + 1] for a in arrays]))
+        alone, alone_kind = alone_calls[k]
         lane_kind = kind if kind == alone_kind else ("f" if "f" in (kind, alone_kind) else "i")
         if not same_lane(mixed[k], alone[0], lane_kind):
             inputs = [values[k] for values, _ in columns]
@@ -203,12 +229,23 @@ def test_issue_examples(lib_name):
     i = lib.asarray([1, -9], dtype=lib.int64)
     got = VECTORIZED["pooled_quarter"](u, i)
     assert lanes(got) == ([(2**64 - 1) // 4, -3], "i")
-    # A float result must not change with a neighbour that goes negative.
+    # Issue 28 item 3: a float computed from an int beyond the lattice's range matched neither
+    # CPython nor a wrapping of it; now the call raises item 13's OverflowError, alone or not.
     years = lib.asarray([2**64 - 4801, 2**64 - 4801], dtype=lib.uint64)
     shifts = lib.asarray([0, -(2**63)], dtype=lib.int64)
-    alone = lanes(VECTORIZED["julian_fraction"](years[:1], shifts[:1]))[0][0]
-    together = lanes(VECTORIZED["julian_fraction"](years, shifts))[0][0]
-    assert together == alone == float((2**64 - 4802) * 365 % M64) / 86400.0 - 0.5
+    assert julian_fraction(2**64 - 4801, 0) == float((2**64 - 4802) * 365) / 86400.0 - 0.5  # CPython
+    for ys, ss in ((years[:1], shifts[:1]), (years, shifts)):
+        with pytest.raises(OverflowError, match=r"\* 365 leaves the range of int64 and uint64"):
+            VECTORIZED["julian_fraction"](ys, ss)
+    # The calendar of the issue: a month near 2**64 makes `14 - m` fall below -2**63.
+    months = lib.asarray([2**64 - 2, 3], dtype=lib.uint64)
+    assert day_number(2000, 2**64 - 2, 1) == 561461243528490860297  # CPython, beyond 64 bits
+    with pytest.raises(OverflowError, match="14 - 18446744073709551614 leaves the range") as info:
+        VECTORIZED["day_number"](lib.asarray([2000, 2000], dtype=lib.uint64), months, lib.asarray([1, 1], dtype=lib.uint64))
+    assert "flat index 0" in str(info.value)
+    ok = lib.asarray([2000, 2000], dtype=lib.uint64)
+    got = VECTORIZED["day_number"](ok, lib.asarray([12, 3], dtype=lib.uint64), lib.asarray([31, 1], dtype=lib.uint64))
+    assert lanes(got)[0] == [day_number(2000, 12, 31), day_number(2000, 3, 1)]
 
 
 def difference(a, b):
@@ -243,8 +280,8 @@ def test_helpers_take_lattice_operands(lib_name):
     lib = LIBS[lib_name]
     xp = __import__("array_api_compat").array_namespace(lib.asarray([0]))
     u = [2**64 - 1, 0, 2**63, 5, 1]
-    v = [1, 7, 0, 9, 2**64 - 1]
-    values = [a - b for a, b in zip(u, v)]  # 2**64 - 2, -7, 2**63, -4, 2 - 2**64 (wraps to 2)
+    v = [1, 7, 0, 9, 2**63 + 1]
+    values = [a - b for a, b in zip(u, v)]  # 2**64 - 2, -7, 2**63, -4, -2**63
     lanes_of = [lattice_value(x) for x in values]
     mixed = _vec_binary(xp, "sub", lib.asarray(u, dtype=lib.uint64), lib.asarray(v, dtype=lib.uint64))
     assert type(mixed).__name__ == "LatticeInt"
@@ -254,6 +291,14 @@ def test_helpers_take_lattice_operands(lib_name):
 
     def same_ints(got, want):
         return all((g - w) % M64 == 0 for g, w in zip(got, want))
+
+    def exact_or_raises(call, want):
+        """CPython's lanes ``want``, or OverflowError when one leaves [-2**63, 2**64) (item 13)."""
+        if any(not -(2**63) <= w < M64 for w in want):
+            with pytest.raises(OverflowError, match="item 13"):
+                call()
+            return True
+        return same_ints(py(call()), want)
 
     i64 = [-1, 3, -(2**63), 2**62, 0]
     others = {
@@ -267,9 +312,8 @@ def test_helpers_take_lattice_operands(lib_name):
     for name, (other, other_lanes) in others.items():
         for op, f in (("add", lambda a, b: a + b), ("sub", lambda a, b: a - b), ("mul", lambda a, b: a * b),
                       ("floordiv", lambda a, b: a // b if b else 0), ("mod", lambda a, b: a % b if b else 0)):
-            got = py(_vec_binary(xp, op, mixed, other))
-            want = [lattice_value(f(a, b)) for a, b in zip(lanes_of, other_lanes)]
-            assert same_ints(got, want), (name, op, got, want)
+            want = [f(a, b) for a, b in zip(lanes_of, other_lanes)]
+            assert exact_or_raises(lambda: _vec_binary(xp, op, mixed, other), want), (name, op, want)
         for op, f in (("lt", lambda a, b: a < b), ("ge", lambda a, b: a >= b), ("eq", lambda a, b: a == b)):
             assert py(_vec_binary(xp, op, mixed, other)) == [f(a, b) for a, b in zip(lanes_of, other_lanes)], (name, op)
             assert py(_vec_binary(xp, op, other, mixed)) == [f(b, a) for a, b in zip(lanes_of, other_lanes)], (name, op)
@@ -281,7 +325,7 @@ def test_helpers_take_lattice_operands(lib_name):
         assert py(_vec_binary(xp, op, mixed, floats)) == [f(a, b) for a, b in zip(lanes_of, lanes(floats)[0])]
     assert py(_vec_binary(xp, "add", mixed, 0.5)) == [a + 0.5 for a in lanes_of]
     assert py(_vec_unary(xp, "float", mixed)) == [float(a) for a in lanes_of]
-    assert same_ints(py(_vec_unary(xp, "neg", mixed)), [lattice_value(-a) for a in lanes_of])
+    assert exact_or_raises(lambda: _vec_unary(xp, "neg", mixed), [-a for a in lanes_of])
     assert py(_vec_unary(xp, "abs", mixed)) == [abs(a) for a in lanes_of]
     assert py(_vec_unary(xp, "not", mixed)) == [not a for a in lanes_of]
     assert py(_vec_unary(xp, "bool", mixed)) == [bool(a) for a in lanes_of]

@@ -118,6 +118,7 @@ class Prepared:
     float_raise_operands: bool = False  # the core prints a float operand of an exception's message (``held_float``)
     nan_vec: Any = None  # the program vectorized with ``nan_on_raise=True`` (D11), when asked for
     protected_vec: Any = None  # the program vectorized with ``protect_domains=True`` (D1), when asked for
+    protected_models: Any = None  # its IR models (``ir_models``): item 7's sites are not in it
 
 
 def prepare(
@@ -177,7 +178,7 @@ def prepare(
     held = any(getattr(m, "float_raise_operands", False) for m, _ in models.values())
     return result, Prepared(
         source, entry, vec, evaluator, bool_only, models, fn.__globals__, nan_vec=nan_vec, float_raise_operands=held,
-        protected_vec=protected_vec,
+        protected_vec=protected_vec, protected_models=ir_models(fn, True) if protected_vec is not None else None,
     )
 
 
@@ -266,20 +267,25 @@ def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], re
     # condition may go the other way, items 6, 13) is no sure witness either way.
     first_raise = next((lane for lane, e in enumerate(expected) if isinstance(e, oracle.Raised) and not e.wide), None)
     params = [([resolve(v, prepared.module) for v in c.values], "" if c.scalar else c.kind) for c in columns]
-    for m, _ in prepared.models.values():
-        if isinstance(m, model.Model):
-            m.module = prepared.module  # the Enum classes the IR reads as hidden parameters
-    body = body_of(columns, prepared.models)
-    explainers = {lazy: Explainer(prepared.models, params, body, lazy) for lazy in {name == "dask" for name in names}}
+    explainers, protected_explainers = (
+        _explainers(prepared, models, columns, params, names) for models in (prepared.models, prepared.protected_models)
+    )
     runs = [(prepared.vec, False, "")]
     if prepared.nan_vec is not None:
         runs.append((prepared.nan_vec, True, " nan_on_raise"))
     if prepared.protected_vec is not None:
         runs.append((prepared.protected_vec, False, " protect_domains"))
+    # Item 7: where a conversion beyond int64 raised, protect_domains=True saturates instead.
+    protected = [getattr(e, "protected", None) or e for e in expected]
+    protected_first_raise = next(
+        (lane for lane, e in enumerate(protected) if isinstance(e, oracle.Raised) and not e.wide), None
+    )
+    plain = (expected, first_raise)
     for bname, xp in names.items():
-        explainer = explainers[bname == "dask"]
         args = _backend_args(columns, bname, xp, prepared.module)
         for vec, nan_mode, how in runs:
+            expected, first_raise = (protected, protected_first_raise) if how == " protect_domains" else plain
+            explainer = (protected_explainers if how == " protect_domains" else explainers)[bname == "dask"]
             where = bname + how
             try:
                 out = _call_quietly(vec, args)
@@ -308,6 +314,18 @@ def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], re
     if any(f.exc_type == "value" for f in result.failures):
         classify_mismatches(result.failures, patterns(ast.parse(prepared.source), prepared.entry))
     return result
+
+
+def _explainers(prepared: Prepared, models: Any, columns: List[Column], params: list, names: Dict[str, Any]) -> Dict[bool, Explainer]:
+    """The explainer of ``models`` (None: none, as for a program not compiled with
+    protect_domains) per laziness of the backends ``names``."""
+    if models is None:
+        return {}
+    for m, _ in models.values():
+        if isinstance(m, model.Model):
+            m.module = prepared.module  # the Enum classes the IR reads as hidden parameters
+    body = body_of(columns, models)
+    return {lazy: Explainer(models, params, body, lazy) for lazy in {name == "dask" for name in names}}
 
 
 #: CPython's ZeroDivisionError messages for ints, and for the same operation on floats.

@@ -21,14 +21,15 @@ EXACT_BODY, FLOAT_BODY, INT_BODY = True, False, "int"
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 
-def ir_models(fn: Any) -> Dict[Any, Tuple[Optional["model.Model"], str]]:
-    """The core's IR of ``fn`` (``compile_function(..., options={"ir": True})``) as a ``Model``
+def ir_models(fn: Any, protect_domains: bool = False) -> Dict[Any, Tuple[Optional["model.Model"], str]]:
+    """The core's IR of ``fn`` (``compile_function(..., options={"ir": True})``; with
+    ``protect_domains``, of that compile, which has no raise site of item 7) as a ``Model``
     and the printed kind of its result, per body (``EXACT_BODY``, ``FLOAT_BODY``, and
     ``INT_BODY`` when the generated code has one: left out where it prints as the exact body)."""
     from array_vectorize.api import compile_live
 
     try:
-        compiled, _ = compile_live(fn, {"ir": True})
+        compiled, _ = compile_live(fn, {"ir": True, "protect_domains": protect_domains})
     except Exception:  # noqa: BLE001 - the decorator's own compile is what the checks judge
         return {EXACT_BODY: (None, ""), FLOAT_BODY: (None, "")}
     models = {EXACT_BODY: _model(compiled.get("ir", "")), FLOAT_BODY: _model(compiled.get("float_ir", ""))}

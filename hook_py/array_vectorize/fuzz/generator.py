@@ -39,7 +39,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from .grammar_calls import ENUM_CLASS, CallGrammar
 from .grammar_containers import CONTAINER_FEATURES, ContainerGrammar
-from .grammar_env import Callee, Env
+from .grammar_env import Callee, Env, converts
 from .grammar_expressions import EXACT_MATH, FLOOR_MATH, PRED_MATH, TRANSCENDENTAL, ExpressionGrammar
 from .grammar_names import respell, respell_math
 from .grammar_raise import USER_EXCEPTION, RaisingGrammar
@@ -209,6 +209,7 @@ class Generator(
         self.lines.append("    " * indent + text)
 
     # ------------------------------------------------------------------ program
+    # long: the program in the order it is written: module constants, helpers, lambdas and validators, then the function, each drawing from what came before
     def program(self) -> Program:
         rng = self.rng
         n_params = rng.choice([1, 2, 2, 3, 3, 4])
@@ -246,14 +247,16 @@ class Generator(
                 names = ["a", "b", "c"][: rng.randint(1, 2)]
                 env = Env(list(names), callees=list(callees))
                 self.called = set()
-                self.emit(0, f"L{i} = lambda {', '.join(names)}: {self.num(env, 2)}")
+                body = self.num(env, 2)
+                self.emit(0, f"L{i} = lambda {', '.join(names)}: {body}")
                 self.reach(f"L{i}")
-                callees.append(Callee(f"L{i}", names))
+                callees.append(Callee(f"L{i}", names, converts=converts(body, callees)))
         if self.on("helpers", 0.4):
             for i in range(rng.randint(1, 2)):
                 names = ["a", "b", "c"][: rng.randint(1, 3)]
                 self.emit(0, "")
                 self.emit(0, f"def h{i}({', '.join(names)}):")
+                start = len(self.lines)
                 self.in_helper = True
                 self.ret_arity = rng.choice([2, 2, 3]) if self.on("tuple_return", 0.35) else 1
                 self.stmt_budget = rng.randint(1, 5)
@@ -261,10 +264,11 @@ class Generator(
                 self.function_body(Env(list(names), callees=list(callees)), 1)
                 self.reach(f"h{i}")
                 self.in_helper = False
+                converting = converts("\n".join(self.lines[start:]), callees + self.tuple_helpers)
                 if self.ret_arity > 1:
-                    self.tuple_helpers.append(Callee(f"h{i}", names, self.ret_arity))
+                    self.tuple_helpers.append(Callee(f"h{i}", names, self.ret_arity, converting))
                 else:
-                    callees.append(Callee(f"h{i}", names, 1))
+                    callees.append(Callee(f"h{i}", names, 1, converting))
                 self.ret_arity = 1
         if self.validator_arity:
             self.validator(params)
@@ -423,13 +427,15 @@ class Generator(
             inner.nums = list(env.nums) + t
             inner.bools = []
             outer, self.called = self.called, set()
-            self.emit(1, f"{name} = lambda {', '.join(t)}: {self.num(inner, 2)}")
+            body = self.num(inner, 2)
+            self.emit(1, f"{name} = lambda {', '.join(t)}: {body}")
             self.reach(name)
             self.called |= outer
-            env.callees.append(Callee(name, t))
+            env.callees.append(Callee(name, t, converts=converts(body, env.callees)))
         if "nested_def" in self.used:
             name = self.fresh("n")
             self.emit(1, f"def {name}(t):")
+            start = len(self.lines)
             inner = env.copy()
             inner.nums = list(env.nums) + ["t"]
             inner.bools = []
@@ -441,7 +447,7 @@ class Generator(
             self.reach(name)
             self.called |= outer
             self.stmt_budget = saved
-            env.callees.append(Callee(name, ["t"], 1))
+            env.callees.append(Callee(name, ["t"], 1, converts("\n".join(self.lines[start:]), env.callees)))
 
     # ------------------------------------------------------------------ rejections
     def inject_rejection(self, params: List[str], first_body_line: int) -> Tuple[int, int, str]:

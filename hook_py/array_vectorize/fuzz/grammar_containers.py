@@ -131,12 +131,14 @@ class ContainerGrammar:
 
     def raise_free_env(self, env: Env) -> Env:
         """``env`` for a place that may not raise (``raise_free``): without the names some
-        elements never assigned (D20: each read of one is a raise site to the compiler). ``env``
-        itself when it holds none, so the random streams of other programs stay."""
-        if not self.maybe_unbound.intersection(env.nums):
+        elements never assigned (D20: each read of one is a raise site to the compiler) and the
+        callees that convert to int (item 7's raise sites). ``env`` itself when it holds none, so
+        the random streams of other programs stay."""
+        if not self.maybe_unbound.intersection(env.nums) and not any(c.converts for c in env.callees):
             return env
         safe = env.copy()
         safe.nums = [n for n in env.nums if n not in self.maybe_unbound]
+        safe.callees = [c for c in env.callees if not c.converts]
         return safe
 
     def box_leaf(self, env: Env) -> str:

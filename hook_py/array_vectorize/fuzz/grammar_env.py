@@ -6,6 +6,7 @@ below all of them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List
 
@@ -15,6 +16,18 @@ class Callee:
     name: str
     params: List[str]
     arity: int = 1  # how many values it returns (a tuple when more than 1, D13)
+    #: It converts a number to an int (`int`, `round`, `math.floor/ceil/trunc`), or calls one
+    #: that does: a raise site of docs/semantics.md item 7, kept out of places that may not raise.
+    converts: bool = False
+
+
+#: A conversion to int of item 7 in a program's text, or a call of the callees named.
+CONVERSION = re.compile(r"\b(int|round|floor|ceil|trunc)\(")
+
+
+def converts(text: str, callees: List[Callee]) -> bool:
+    """Whether ``text`` converts to int (``CONVERSION``) or calls a callee of ``callees`` that does."""
+    return bool(CONVERSION.search(text)) or any(c.converts and re.search(rf"\b{c.name}\(", text) for c in callees)
 
 
 @dataclass

@@ -13,6 +13,8 @@ order they always were, so a seed's programs do not depend on the split into mix
 
 from __future__ import annotations
 
+import re
+
 from typing import TYPE_CHECKING, List
 
 if TYPE_CHECKING:
@@ -48,8 +50,17 @@ class ExpressionGrammar:
         if self.tables and self.int_casts and self.table_rng.random() < 0.1:
             # A per-element lookup that never leaves the table: `S0[int(v) % 3]`.
             name = self.table_rng.choice(sorted(self.tables))
-            return f"{name}[int({text}) % {self.tables[name]}]"
+            # int() is item 7's raise site: not where nothing may raise, nor of a constant (an
+            # `int(math.inf)` raises on every element).
+            if not self.raise_free and self.reads_a_variable(env, text):
+                return f"{name}[int({text}) % {self.tables[name]}]"
         return text
+
+    def reads_a_variable(self, env: Env, text: str) -> bool:
+        """Whether expression ``text`` reads a variable of ``env`` (else it is a constant, whose
+        int conversion beyond int64 would raise on every element: item 7)."""
+        variables = set(env.nums) | set(env.indices) | set(env.items) | set(env.bools)
+        return bool(variables.intersection(re.findall(r"[A-Za-z_]\w*", text)))
 
     def plain_leaf(self, env: Env) -> str:
         rng = self.rng
@@ -180,12 +191,18 @@ class ExpressionGrammar:
             return f"(not {e()})"
         if kind == "math_exact":
             return self.math_call(rng.choice(EXACT_MATH), e)
+        if kind in ("math_floor", "int_cast", "round") and self.raise_free:
+            # Where nothing may raise, `x // 1` for item 7's raise sites (the same draws).
+            if kind == "math_floor":
+                rng.choice(FLOOR_MATH)
+            return f"({e()} // 1)"
         if kind == "math_floor":
             if "math_floor_int" in self.exclude:
                 # CPython's math.floor(int) is the int itself (exact beyond 2**53).
                 return self.math_call(rng.choice(FLOOR_MATH), lambda: f"float({e()})")
             self.used.add("math_floor_int")
-            return self.math_call(rng.choice(FLOOR_MATH), e)
+            name, arg = rng.choice(FLOOR_MATH), e()
+            return self.math_call(name, lambda: arg) if self.reads_a_variable(env, arg) else f"({arg} // 1)"
         if kind == "transcendental":
             return self.math_call(rng.choice(TRANSCENDENTAL), e)
         if kind == "math_binary":
@@ -200,10 +217,10 @@ class ExpressionGrammar:
             return f"{rng.choice(['min', 'max'])}({', '.join(e() for _ in range(n))})"
         if kind == "float_cast":
             return f"float({e()})"
-        if kind == "int_cast":
-            return f"int({e()})"
-        if kind == "round":
-            return f"round({e()})"
+        if kind in ("int_cast", "round"):
+            # Of a constant, item 7's raise site would raise on every element (`int(math.inf)`).
+            arg = e()
+            return f"{'int' if kind == 'int_cast' else 'round'}({arg})" if self.reads_a_variable(env, arg) else f"({arg} // 1)"
         if kind == "bool_cast":
             return f"bool({e()})"
         if kind == "call":

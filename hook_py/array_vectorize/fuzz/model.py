@@ -272,13 +272,15 @@ class Model:
             values = self._lane_values(site.refs, lane)
             if values is None:
                 return None
+            # Item 7's site builds its exception (the oracle's own, not the runtime's).
+            scope = {"__builtins__": builtins, raise_sites.INT_OVERFLOW: oracle.beyond_int64}
             try:
-                eval(site.expr, {"__builtins__": builtins}, dict(zip(site.names, values)))  # noqa: S307 - the core's site
+                made = eval(site.expr, scope, dict(zip(site.names, values)))  # noqa: S307 - the core's site
             except NameError:
                 return None
             except Exception as exc:  # noqa: BLE001 - a numeric site raises its exception
                 return exc
-            return None
+            return made if isinstance(made, BaseException) else None
         if site.names:
             return None
         try:

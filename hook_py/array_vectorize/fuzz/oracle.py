@@ -39,6 +39,9 @@ import numpy as np
 from .grammar_names import unalias_math
 from .oracle_calls import special_math
 from .oracle_ieee import (  # noqa: F401 - model.py reads some as oracle.<name>
+    BEYOND_RAISED,
+    BeyondInt64,
+    CONVERSIONS_RAISE,
     EXACT_CONVERSIONS,
     FALLBACKS,
     INT64_END,
@@ -49,6 +52,7 @@ from .oracle_ieee import (  # noqa: F401 - model.py reads some as oracle.<name>
     WIDE,
     Huge,
     _saturate,
+    beyond_int64,
     _wide,
     _wide_add,
     _wide_mul,
@@ -147,7 +151,7 @@ def _ieee_math() -> types.SimpleNamespace:
     ns.log = log
     for name in ("floor", "ceil", "trunc"):
         exact = getattr(math, name)
-        setattr(ns, name, (lambda exact: lambda x: _saturate(x, exact) if isinstance(x, float) else exact(x))(exact))
+        setattr(ns, name, (lambda exact, name: lambda x: _saturate(x, exact, f"math.{name}") if isinstance(x, float) else exact(x))(exact, name))
     for name, fn in special_math().items():
         setattr(ns, name, fn)
     return ns
@@ -314,8 +318,24 @@ class Evaluator:
         """CPython's outcome for one element: ``Ok``, ``Raised``, ``Skip`` or ``Invalid``; an
         ``Ok`` that saturated a finite float (item 7) carries the value of a second run with
         CPython's exact conversions (``Ok.exact``)."""
+        outcome, raised = self._run_converting(args, True)
+        if raised:
+            # Item 7: a float beyond int64 met an int conversion; with protect_domains=True it
+            # saturates instead: that compile's expected outcome (``protected``).
+            outcome.protected, _ = self._run_converting(args, False)
+        return outcome
+
+    def _run_converting(self, args: List[Any], raising: bool) -> Any:
+        """One element's outcome, conversions beyond int64 raising (item 7) or saturating
+        (``protect_domains``), and whether such a conversion raised."""
         SATURATED[0] = False
-        outcome = self._run(args)
+        BEYOND_RAISED[0] = False
+        CONVERSIONS_RAISE[0] = raising
+        try:
+            outcome = self._run(args)
+            raised = BEYOND_RAISED[0]
+        finally:
+            CONVERSIONS_RAISE[0] = False
         if isinstance(outcome, Ok) and SATURATED[0]:
             EXACT_CONVERSIONS[0] = True
             try:
@@ -324,7 +344,7 @@ class Evaluator:
                 EXACT_CONVERSIONS[0] = False
             if isinstance(exact, Ok):
                 outcome.exact = exact.value
-        return outcome
+        return outcome, raised
 
     def _run(self, args: List[Any]) -> Any:
         from .inputs import resolve
@@ -340,6 +360,8 @@ class Evaluator:
                 r = self.fn(*args)
         except Huge:
             return Skip("int-beyond-64-bits")
+        except BeyondInt64 as beyond:  # item 7: past the program's own `except` clauses
+            return Raised(beyond.error, WIDE[0])
         except RAISED_CLASSES as exc:
             if isinstance(exc, OverflowError) and not exc.__dict__.get("fuzz_in_try"):
                 # An int beyond the float range met a float: it lies beyond 64 bits, where the

@@ -41,6 +41,37 @@ def in_try() -> bool:
 SATURATED = [False]
 EXACT_CONVERSIONS = [False]
 
+#: Whether a float converted beyond int64 raises OverflowError (item 7, issue 28 item 4: the
+#: oracle's runs of a program compiled without ``protect_domains``) or saturates (the runs with
+#: it, and the fuzz model's array readings); and whether such a conversion raised on the way.
+CONVERSIONS_RAISE = [False]
+BEYOND_RAISED = [False]
+
+
+def beyond_int64(function: str, x: float) -> OverflowError:
+    """Item 7's exception for ``function`` of a float ``x`` beyond int64 (written here, not taken
+    from the runtime): CPython's own for ±inf; for a finite float, whose int CPython computes
+    exactly, the one saying an int array cannot hold it."""
+    if x in (math.inf, -math.inf):
+        try:
+            int(x)
+        except OverflowError as exc:
+            exc.__traceback__ = None
+            error = exc
+    else:
+        error = OverflowError(f"{function}({x!r}) is beyond int64, which an int array cannot hold (docs/semantics.md item 7)")
+    return error
+
+
+class BeyondInt64(BaseException):
+    """Item 7's raise in the oracle: the element raises ``error``, which no ``except`` clause of
+    the program catches (inside a ``try`` body CPython raises nothing there: it computes the
+    exact int, which a vectorized integer cannot hold)."""
+
+    def __init__(self, error: OverflowError) -> None:
+        super().__init__(error)
+        self.error = error
+
 
 def np_value(fn: Callable[..., Any], *args: Any) -> Any:
     """NumPy's value of ``fn`` on float64 operands (the IEEE value where CPython raises)."""
@@ -103,11 +134,15 @@ def ieee_pow(a: Any, b: Any) -> Any:
     return _wide(r)
 
 
-def _saturate(x: float, exact: Callable[[float], int]) -> int:
-    """``int(x)``-like conversions of a float (item 7): nan gives 0, beyond int64 saturates.
-    Inside a ``try`` body, nan and inf raise as in CPython (item 30); other values saturate."""
+def _saturate(x: float, exact: Callable[[float], int], function: str = "int") -> int:
+    """``int(x)``-like conversions of a float (item 7): nan gives 0; beyond int64 (±inf
+    included) raises ``beyond_int64`` past every ``except`` clause when ``CONVERSIONS_RAISE``,
+    else saturates. Inside a ``try`` body, nan and ±inf raise as in CPython (item 30)."""
     if in_try() and (x != x or x in (math.inf, -math.inf)):
         return exact(x)
+    if CONVERSIONS_RAISE[0] and (x >= 9.223372036854775807e18 or x < -9.223372036854775807e18):
+        BEYOND_RAISED[0] = True
+        raise BeyondInt64(beyond_int64(function, x))
     if x != x or x in (math.inf, -math.inf):
         FALLBACKS[0] += 1
     if x != x:
@@ -127,7 +162,7 @@ def ieee_int(x: Any = 0) -> Any:
 
 def ieee_round(x: Any, *nd: Any) -> Any:
     if isinstance(x, float) and not nd:
-        return _saturate(x, round)
+        return _saturate(x, round, "round")
     try:
         # An int rounded to tens or more may leave int64 (`round(INT64_MAX, -1)`): WIDE, item 6.
         return _wide(round(x, *nd))

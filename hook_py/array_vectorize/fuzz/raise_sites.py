@@ -24,6 +24,9 @@ from .irtext import Site
 #: The runtime helper of a residue's raise site, which calls the scalar original again on the
 #: lane (D19, D23; ``ir::RERUN_HELPER``).
 RERUN = "_vec_rerun"
+#: The runtime helper of item 7's raise site, a float converted to int beyond int64: it builds
+#: the OverflowError of the operation (``_vec_int_overflow(_a)``), an operation's site.
+INT_OVERFLOW = "_vec_int_overflow"
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,8 @@ def read(site: Site) -> SiteForm:
     if isinstance(callee, ast.Name) and callee.id == RERUN and call is not None:
         first = call.args[0] if call.args else None
         return form(rerun=first.id if isinstance(first, ast.Name) else None)
+    if isinstance(callee, ast.Name) and callee.id == INT_OVERFLOW and call is not None:
+        return form(operation=True)
     if isinstance(callee, ast.Name) and not _builtin_function(callee.id):
         return form(written=callee.id)
     if isinstance(tree, ast.BinOp) or call is not None and (

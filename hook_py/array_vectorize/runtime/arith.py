@@ -40,8 +40,10 @@ Divergences from CPython (each pinned by a test in ``tests/unit/test_runtime*.py
   wrapped, converted to float). On lazy backends an int exponent *array* always gives float64,
   since its signs cannot be inspected.
 * ``int(x)`` and ``round(x)`` of a float: NaN gives 0, and values beyond int64 (including
-  ``+-inf``) saturate to ``INT64_MAX`` / ``INT64_MIN`` (CPython raises ``ValueError`` /
-  ``OverflowError``). ``int`` and ``round`` of a uint64 array stay uint64.
+  ``+-inf``) saturate to ``INT64_MAX`` / ``INT64_MIN`` here; the generated code raises
+  OverflowError per lane before (docs/semantics.md item 7, ``_vec_int_overflow``) unless
+  ``protect_domains=True`` asks for these values. ``int`` and ``round`` of a uint64 array stay
+  uint64.
 * ``-u`` for a uint64 array follows the lattice: a ``LatticeInt`` when some lane is non-zero
   (lanes above 2**63 wrap to non-negative values), uint64 when every lane is 0.
 * A Python int literal beyond 64 bits raises ``OverflowError`` in integer arithmetic (it is
@@ -89,6 +91,7 @@ from .intops import (
     i_floordiv,
     i_mod,
     magnitude,
+    negation_beyond,
     result,
     to_int,
     u_add,
@@ -410,6 +413,7 @@ def _vec_unary(xp: Any, op: str, a: Any) -> Any:
         return a
     if kind == "u":
         if op == "neg":
+            negation_beyond(xp, info, Int(a, None), "-")
             bits = xp.subtract(info.scalar("u", 0), a)
             return finish(xp, info, bits, a != 0)
         _check_unary(op)
@@ -430,6 +434,7 @@ def _lattice_unary(xp: Any, info: Namespace, op: str, a: LatticeInt) -> Any:
     if op == "float":
         return _to_float(xp, info, "l", a)
     if op == "neg":
+        negation_beyond(xp, info, to_int(xp, info, "l", a), "-")
         bits = xp.subtract(info.scalar("u", 0), a.bits)
         return finish(xp, info, bits, xp.logical_and(xp.logical_not(a.neg), a.bits != 0))
     if op == "abs":

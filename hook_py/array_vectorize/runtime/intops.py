@@ -12,6 +12,11 @@ Python integers are unbounded; arrays hold 64 bits. Two regimes:
   that range; a result outside wraps modulo 2**64 into it: a non-negative one into [0, 2**64),
   a negative one into int64's range (so a result below -2**63 wraps to a non-negative value,
   as int64 arithmetic would). A lane's value therefore never depends on the other lanes.
+  Such a wrap is never returned silently (issue 28 item 3): an operation whose exact result
+  leaves that range on some lane (``+ - * ** // << ~``, negation) raises ``OverflowError`` at
+  call time, naming the first such lane and its operands (``beyond``), even on a lane a branch
+  CPython does not take would discard (D1 computes both sides), as item 17's OverflowError;
+  on lazy backends, whose values cannot be inspected, the lane wraps.
   ``finish`` gives the result as a uint64 array when no lane is negative, else as a
   ``LatticeInt`` (bits and sign), which stays in the lattice through every later operation.
   Only the function's returned value picks one dtype for all lanes (``result``,
@@ -159,8 +164,61 @@ def _differ(xp: Any, a: Any, b: Any) -> Any:
 # --------------------------------------------------------------------------- uint64 lattice
 
 
+def _value(xp: Any, v: Int, index: int) -> int:
+    """Lane ``index`` (C order) of ``v`` as a Python int."""
+    bits = xp.reshape(v.bits, (-1,))
+    bit = int(bits[index if bits.shape[0] > 1 else 0])
+    if v.neg is None:
+        return bit
+    if v.neg is True:
+        return bit - (1 << 64)
+    neg = xp.reshape(v.neg, (-1,))
+    return bit - (1 << 64) if bool(neg[index if neg.shape[0] > 1 else 0]) else bit
+
+
+def beyond(xp: Any, info: Namespace, over: Any, symbol: str, a: Int, b: Int | None = None) -> None:
+    """Raises OverflowError when a lane of ``over`` is true: the exact result of ``a symbol b``
+    (``symbol a`` without ``b``) leaves [-2**63, 2**64) there (module docstring; docs/semantics.md
+    item 13). A lazy mask is not inspected."""
+    if known_any(xp, over) is not True:
+        return
+    flat = xp.reshape(over, (-1,))
+    index = int(xp.argmax(xp.astype(flat, info.int64)))
+    x = _value(xp, a, index)
+    if b is None:
+        text = f"{symbol}({x})"
+    else:
+        text = f"{x} {symbol} {_value(xp, b, index)}"
+    raise OverflowError(
+        f"array-vectorize runtime: {text} leaves the range of int64 and uint64 (an integer computed "
+        f"with uint64, at flat index {index}): vectorized integers are 64-bit (docs/semantics.md item 13)"
+    )
+
+
+def negation_beyond(xp: Any, info: Namespace, a: Int, symbol: str) -> None:
+    """``beyond`` for ``-a`` (``symbol`` ``-``: below -2**63 where a non-negative lane exceeds
+    2**63) or ``~a`` (``~``: ``-a - 1``, where it reaches 2**63)."""
+    top = info.scalar("u", _TWO_63)
+    big = a.bits > top if symbol == "-" else a.bits >= top
+    over = big if a.neg is None else xp.logical_and(xp.logical_not(mask(info, a.neg)), big)
+    beyond(xp, info, over, symbol, a)
+
+
+def _sum_carries(xp: Any, info: Namespace, sum_bits: Any, x: Any) -> Any:
+    """Where the uint64 sum ``sum_bits`` of ``x`` and another uint64 wrapped past 2**64."""
+    return sum_bits < x
+
+
 def u_add(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
     bits = xp.add(a.bits, b.bits)
+    # Both non-negative: beyond 2**64 where the sum carries; both negative: below -2**63 where
+    # the wrapped bits fall under 2**63; a mixed sum always lies in range.
+    na, nb = mask(info, a.neg), mask(info, b.neg)
+    over = xp.logical_and(xp.logical_not(xp.logical_or(na, nb)), _sum_carries(xp, info, bits, a.bits))
+    if a.neg is not None and b.neg is not None:
+        under = xp.logical_and(xp.logical_and(na, nb), bits < info.scalar("u", _TWO_63))
+        over = xp.logical_or(over, under)
+    beyond(xp, info, over, "+", a, b)
     # The sum is negative where both operands are, or where the negative one has the larger
     # magnitude (a negative operand's magnitude is at most 2**63, a negative one's bits at least
     # 2**63, so the comparison is false where both are negative).
@@ -189,6 +247,20 @@ def equal(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
 
 def u_sub(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
     bits = xp.subtract(a.bits, b.bits)
+    na, nb = mask(info, a.neg), mask(info, b.neg)
+    two_63 = info.scalar("u", _TWO_63)
+    # A, B >= 0: below -2**63 where B - A > 2**63 (then the wrapped bits are under 2**63).
+    both = xp.logical_not(xp.logical_or(na, nb))
+    over = xp.logical_and(both, xp.logical_and(b.bits > a.bits, bits < two_63))
+    if b.neg is not None:  # A >= 0 > B: A + |B| beyond 2**64 where it carries
+        over = xp.logical_or(over, xp.logical_and(
+            xp.logical_and(xp.logical_not(na), nb), _sum_carries(xp, info, bits, a.bits)
+        ))
+    if a.neg is not None:  # A < 0 <= B: below -2**63 where |A| + B exceeds 2**63
+        reach = xp.add(magnitude(xp, info, a), b.bits)
+        too_far = xp.logical_or(_sum_carries(xp, info, reach, b.bits), reach > two_63)
+        over = xp.logical_or(over, xp.logical_and(xp.logical_and(na, xp.logical_not(nb)), too_far))
+    beyond(xp, info, over, "-", a, b)
     if b.neg is True and a.neg is None:
         return finish(xp, info, bits, None)
     return finish(xp, info, bits, less(xp, info, a, b))
@@ -197,6 +269,16 @@ def u_sub(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
 def u_mul(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
     bits = xp.multiply(a.bits, b.bits)
     sign = _differ(xp, a.neg, b.neg)
+    # |A| * |B| wraps past 2**64 where dividing it back by |A| does not give |B|; a negative
+    # product leaves the range beyond a magnitude of 2**63.
+    ma, mb = magnitude(xp, info, a), magnitude(xp, info, b)
+    product = xp.multiply(ma, mb)
+    nonzero_a = ma != 0
+    back = xp.floor_divide(product, xp.where(nonzero_a, ma, info.scalar("u", 1)))
+    over = xp.logical_and(nonzero_a, back != mb)
+    if sign is not None:
+        over = xp.logical_or(over, xp.logical_and(mask(info, sign), product > info.scalar("u", _TWO_63)))
+    beyond(xp, info, over, "*", a, b)
     if sign is None:
         return finish(xp, info, bits, None)
     nonzero = xp.logical_and(a.bits != 0, b.bits != 0)
@@ -217,6 +299,9 @@ def u_floordiv(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
     ceil = xp.add(xp.floor_divide(xp.subtract(ma1, 1), mb1), 1)
     ceil = xp.where(ma == 0, info.scalar("u", 0), ceil)
     sign = mask(info, sign)
+    # A quotient below -2**63 leaves the range (2**64 - 1 // -1).
+    over = xp.logical_and(xp.logical_and(sign, xp.logical_not(by_zero)), ceil > info.scalar("u", _TWO_63))
+    beyond(xp, info, over, "//", a, b)
     bits = xp.where(sign, xp.subtract(info.scalar("u", 0), ceil), same)
     bits = xp.where(by_zero, info.scalar("u", 0), bits)
     neg = xp.logical_and(sign, xp.logical_and(ma != 0, xp.logical_not(by_zero)))
@@ -243,12 +328,41 @@ def u_mod(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
 
 
 def u_pow(xp: Any, info: Namespace, a: Int, e: Int) -> Any:
-    """``a ** e`` for exponents known to be non-negative (wraps modulo 2**64)."""
+    """``a ** e`` for exponents known to be non-negative; a result beyond the lattice's range
+    raises (``beyond``)."""
     bits = xp.pow(a.bits, e.bits)
+    _pow_beyond(xp, info, a, e)
     if a.neg is None:
         return finish(xp, info, bits, None)
     odd = (e.bits & 1) == 1
     return finish(xp, info, bits, _both(xp, a.neg, odd))
+
+
+def _pow_beyond(xp: Any, info: Namespace, a: Int, e: Int) -> None:
+    """``beyond`` for ``a ** e`` (``e`` non-negative): the magnitude's power in float64 decides
+    every lane but those near 2**64, which are computed exactly."""
+    ma = magnitude(xp, info, a)
+    f64 = info.float64
+    with info.quiet():
+        estimate = xp.pow(xp.astype(ma, f64), xp.astype(e.bits, f64))
+    over = estimate > 2.0**65
+    near = xp.logical_and(estimate >= 2.0**62, xp.logical_not(over))
+    if known_any(xp, near) is True:
+        flat_e = xp.reshape(xp.broadcast_to(e.bits, near.shape), (-1,))
+        flat_m = xp.reshape(xp.broadcast_to(ma, near.shape), (-1,))
+        flat_near = xp.reshape(near, (-1,))
+        negative = xp.reshape(xp.broadcast_to(mask(info, a.neg), near.shape), (-1,))
+        exact = []
+        for i in range(flat_near.shape[0]):
+            if not bool(flat_near[i]):
+                exact.append(False)
+                continue
+            p = int(flat_m[i]) ** int(flat_e[i])
+            odd = int(flat_e[i]) % 2 == 1
+            exact.append(p > _TWO_63 if bool(negative[i]) and odd else p >= 1 << 64)
+        found = xp.reshape(xp.asarray(exact, dtype=info.bool), near.shape)
+        over = xp.logical_or(over, found)
+    beyond(xp, info, over, "**", a, e)
 
 
 # --------------------------------------------------------------------------- int64 world

@@ -32,6 +32,11 @@ def _vec_raises(xp: Any, code: Any, *sites: tuple) -> None:
     try:
         raised = bool(raised)
     except Exception as exc:  # a traced array (jax.jit) has no concrete truth value
+        if all(_int_overflow_site(site) for site in sites):
+            # docs/semantics.md item 7 under a trace: the values cannot be inspected, so the
+            # conversions are not checked and keep their saturated values (as item 13's
+            # lattice wraps on lazy backends); every other raise needs the check (item 29).
+            return
         raise _traced(raised) from exc
     if not raised:
         return
@@ -138,6 +143,36 @@ def _vec_unbound(name: str, free: bool) -> str:
     assigned (an UnboundLocalError, or for a variable of an enclosing function a NameError),
     worded by the running interpreter."""
     return (_UNBOUND_FREE if free else _UNBOUND_LOCAL).format(name)
+
+
+def _vec_int_overflow(function: str, x: float) -> OverflowError:
+    """Item 7 (issue 28 item 4): the exception of ``function`` (``int``, ``round``,
+    ``math.floor``, ``math.ceil``, ``math.trunc``) of a float ``x`` from 2**63 up or below
+    -2**63, a raise site's expression. For ±inf it is CPython's own (``cannot convert float
+    infinity to integer``); for a finite ``x`` CPython gives an int beyond 64 bits, which an
+    integer array cannot hold: an OverflowError saying so, as item 17's."""
+    if x in (float("inf"), float("-inf")):
+        try:
+            int(x)
+        except OverflowError as exc:
+            exc.__traceback__ = None
+            return exc
+    return OverflowError(
+        f"{function}({x!r}) is beyond int64, which an int array cannot hold (docs/semantics.md item 7)"
+    )
+
+
+def _int_overflow_site(site: tuple) -> bool:
+    """Whether ``site`` is item 7's raise site of a float converted to an int beyond int64: its
+    exception is ``_vec_int_overflow``'s and nothing else (the generated
+    ``lambda _a: (_vec_int_overflow('int', _a))``)."""
+    make = site[0]
+    code = getattr(make, "__code__", None)
+    return (
+        code is not None
+        and code.co_names == ("_vec_int_overflow",)
+        and getattr(make, "__globals__", {}).get("_vec_int_overflow") is _vec_int_overflow
+    )
 
 
 def _exception(make: Any, values: list) -> tuple[BaseException, bool]:

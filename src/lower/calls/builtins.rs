@@ -206,9 +206,11 @@ impl Lowerer<'_> {
         if !self.math_raise(frame, name, &vals, v) {
             self.not_in_try(frame, c, &format!("math.{name}()"))?;
         }
-        // math.floor/ceil/trunc return ints.
+        // math.floor/ceil/trunc return ints; beyond int64 they raise per lane (item 7, D11).
         Ok(if integral {
-            self.cast(CastOp::Int, v)
+            let r = self.cast(CastOp::Int, v);
+            self.int_beyond_raise(frame, (&format!("math.{name}"), c), args[0], r)?;
+            r
         } else {
             v
         })
@@ -350,16 +352,17 @@ impl Lowerer<'_> {
             return Ok(self.cast(CastOp::Bool, a[0]));
         }
         let a = self.builtin_args(frame, c, name, (1, 1))?;
-        Ok(self.convert_value(frame, name, a[0]))
+        self.convert_value(frame, name, a[0], c)
     }
 
-    /// `float(v)`, `int(v)`, `bool(v)` or `round(v)` (`name`) of a lowered value.
+    /// `float(v)`, `int(v)`, `bool(v)` or `round(v)` (`name`) of a lowered value (the call `c`).
     pub(in crate::lower::calls) fn convert_value(
         &mut self,
         frame: &mut Frame,
         name: &str,
         a: Value,
-    ) -> Value {
+        c: &ast::ExprCall,
+    ) -> R<Value> {
         let a = [a];
         let op = match name {
             "float" => CastOp::Float,
@@ -378,7 +381,12 @@ impl Lowerer<'_> {
         } else {
             a[0]
         };
-        self.cast(op, v)
+        let r = self.cast(op, v);
+        if matches!(op, CastOp::Int | CastOp::Round) {
+            // Item 7: beyond int64 raises OverflowError per lane (D11).
+            self.int_beyond_raise(frame, (name, c), a[0], r)?;
+        }
+        Ok(r)
     }
 
     /// `float("...")` of a string literal: the number CPython parses, or a positioned error.

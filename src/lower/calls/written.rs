@@ -72,7 +72,7 @@ impl Lowerer<'_> {
         // `round(x, None)` is `round(x)`.
         let none = |e: &ast::Expr| matches!(e, ast::Expr::Constant(k) if k.value.is_none());
         match slots[1].filter(|nd| !none(nd)) {
-            None => Ok(self.convert_value(frame, "round", x)),
+            None => self.convert_value(frame, "round", x, c),
             Some(nd) => {
                 self.not_in_try(frame, c, "round(x, ndigits)")?;
                 let n = self.expr(frame, nd);

@@ -129,7 +129,12 @@ impl Lowerer<'_> {
         // Lanes that left the loop's iteration by `break`/`continue` (D12) do not reach it: the
         // code is read from the entry's condition, so it must exclude them (a return's value
         // need not: `returning` keeps them out of the lanes done).
-        let staying = self.done_not(frame.flow.exits.left);
+        let mut staying = self.done_not(frame.flow.exits.left);
+        // Under a Python scalar condition (`frame.guard`, `on_lanes`) it raises only where that
+        // condition holds: CPython does not evaluate the operand otherwise.
+        if let Some(g) = frame.guard {
+            staying = self.done_and(Done::Mask(g), staying);
+        }
         let hit = match mask {
             Some(m) => self.done_and(Done::Mask(m), staying),
             None => staying,

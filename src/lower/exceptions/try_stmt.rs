@@ -8,6 +8,8 @@
 //! returns list and run the clause from the variables their raise saw; the others run `else`.
 //! Variables merge with `Select` as after an array `if`; `finally` runs after, on every lane,
 //! and may not leave the function (a return or raise there would replace a pending one).
+//! Item 7's raise site of an int conversion beyond int64 (`int_beyond_raise`) lives here too, in
+//! and out of `try` bodies: no clause catches it.
 
 use rustpython_parser::ast;
 
@@ -324,6 +326,9 @@ impl Lowerer<'_> {
             .get(k - 1)
             .and_then(|s| s.class.clone());
         for (h, c) in clauses.iter().enumerate() {
+            if class.as_ref().and_then(|c| c.first()).map(String::as_str) == Some(BEYOND_INT64) {
+                return Ok(None);
+            }
             match c {
                 Catches::All => return Ok(Some(h)),
                 Catches::Classes(names) => {
@@ -608,6 +613,72 @@ impl Lowerer<'_> {
         self.math_site(frame, infinite, "OverflowError", site());
     }
 
+    /// Issue 28 item 4, docs/semantics.md item 7: `int(a)`, `round(a)`,
+    /// `math.floor/ceil/trunc(a)` of a float from 2**63 up or below -2**63 (±inf included)
+    /// raise OverflowError per lane (D11: the first such element in C order), where CPython
+    /// gives an int beyond 64 bits (or raises for ±inf); NaN keeps item 7's 0. Inside a `try`
+    /// body no `except` clause catches it (nan and ±inf raise CPython's there first). With
+    /// `protect_domains` the conversion saturates instead (values, not errors). `function`
+    /// names the call (`int`, `round`, `math.floor`), `a` is the float converted and `r` the
+    /// conversion's result: where `a`'s kind is only known at run time, an int lane equals its
+    /// result exactly and a float lane beyond int64 saturated to INT64_MAX or INT64_MIN, which
+    /// it does not equal (the comparison is exact, `_vec_binary`).
+    pub(in crate::lower) fn int_beyond_raise(
+        &mut self,
+        frame: &mut Frame,
+        (function, c): (&str, &ast::ExprCall),
+        a: Value,
+        r: Value,
+    ) -> Result<(), ()> {
+        if self.opts.protect_domains
+            || self.poisoned.contains(&a)
+            || matches!(self.kind(a), Kind::Int | Kind::Bool)
+        {
+            return Ok(());
+        }
+        if self.exceptions.in_finally > 0 {
+            // D10: a `finally` clause cannot raise per lane; saturating would be a wrong value.
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedExpression,
+                format!("`{function}()` of a float in a `finally` clause is not supported (beyond int64 it raises OverflowError per element, docs/semantics.md item 7, which a `finally` clause cannot do); convert before the `try` statement, or use protect_domains=True"),
+                c,
+            );
+            return Err(());
+        }
+        const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+        let fails = if self.kind(a) == Kind::Float {
+            let hi = self.konst(Const::Float(TWO_63));
+            let lo = self.konst(Const::Float(-TWO_63));
+            let above = self.emit(Op::Compare(CmpOp::Ge, a, hi));
+            let below = self.emit(Op::Compare(CmpOp::Lt, a, lo));
+            self.emit(Op::Logic(LogicOp::Or, above, below))
+        } else {
+            let max = self.konst(Const::Int(i64::MAX as i128));
+            let min = self.konst(Const::Int(i64::MIN as i128));
+            let at_max = self.emit(Op::Compare(CmpOp::Eq, r, max));
+            let at_min = self.emit(Op::Compare(CmpOp::Eq, r, min));
+            let extreme = self.emit(Op::Logic(LogicOp::Or, at_max, at_min));
+            let moved = self.emit(Op::Compare(CmpOp::Ne, a, r));
+            self.emit(Op::Logic(LogicOp::And, extreme, moved))
+        };
+        let mask = match self.const_of(fails) {
+            Some(Const::Bool(false)) => return Ok(()),
+            Some(_) => frame.cond,
+            None => Some(self.and_path(frame.cond, fails)),
+        };
+        // The lanes done raising are those on this path (`frame.cond`: an operand of `and`, `or`
+        // or a comparison chain CPython may not evaluate, `bool_chain`), not every lane beyond.
+        let text = format!("_vec_int_overflow('{function}', _a)");
+        let site = (text, vec!["_a".to_string()], vec![a]);
+        // No `except` clause catches it (`clause_of`): CPython raises nothing there.
+        let class = Some(vec![BEYOND_INT64.to_string()]);
+        if let Some(code) = self.push_site(frame, site, class, None) {
+            self.raise_on(frame, mask, code);
+        }
+        Ok(())
+    }
+
     /// A raise site of class `class` on the lanes where `fails`.
     fn math_site(
         &mut self,
@@ -646,6 +717,10 @@ impl Lowerer<'_> {
         );
     }
 }
+
+/// The class of item 7's raise site (`int_beyond_raise`): an OverflowError of the vectorized
+/// integers' 64 bits, which no `except` clause of the program catches.
+const BEYOND_INT64: &str = "OverflowError of 64-bit integers (docs/semantics.md item 7)";
 
 /// The first `return`, `raise` or `assert` in `body`, nested blocks included.
 fn first_exit(body: &[ast::Stmt]) -> Option<&ast::Stmt> {

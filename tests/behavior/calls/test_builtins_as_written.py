@@ -78,7 +78,7 @@ def mod(tmp_path_factory):
 
 CASES = [
     ("by_keyword", (X,)),
-    # round() of a float beyond int64 is item 7's divergence.
+    # round() of a float beyond int64 raises OverflowError (item 7).
     ("none_digits", (X[np.abs(X) < 2.0**62],)),
     ("per_call", (X, 2)),
     ("per_call", (X, -1)),

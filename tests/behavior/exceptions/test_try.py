@@ -279,7 +279,7 @@ def test_one_argument(fn, backend):
 
 
 def test_int_conversions_of_nan_and_infinity_are_caught(backend):
-    # Within int64 (beyond it int() saturates: docs/semantics.md item 7).
+    # Within int64 (beyond it item 7 raises past the clauses: tests/build/test_int_conversion_three_ways.py).
     vec = vectorize(whole_units)
     values = np.array([0.0, -0.0, 2.5, -3.5, 1e15, -1e15, math.nan, math.inf, -math.inf, 7.0])
     check_raising(vec, values, backend=backend, numeric=True)

@@ -127,10 +127,15 @@ def test_integer_overflow_wraps():
     assert values(vectorize(increment), np.array([INT64_MAX])) == [INT64_MIN]
 
 
-def test_int_of_nan_and_infinity_saturates():
+def test_int_of_nan_gives_zero_and_of_infinity_raises_cpythons_overflow_error():
     with pytest.raises(ValueError):
         truncate(math.nan)
-    assert values(vectorize(truncate), [math.nan, math.inf, -math.inf]) == [0, INT64_MAX, INT64_MIN]
+    assert values(vectorize(truncate), [math.nan, 2.5]) == [0, 2]
+    with pytest.raises(OverflowError) as cpython:
+        truncate(-math.inf)
+    with pytest.raises(OverflowError) as got:
+        vectorize(truncate)(np.array([math.nan, -math.inf, math.inf]))
+    assert got.value.args == cpython.value.args
 
 
 def test_mixed_result_kinds_are_one_float_array():
@@ -726,19 +731,32 @@ def ceiled(x):
 
 
 @pytest.mark.parametrize("fn", [truncate, rounded, floored, ceiled])
-def test_item7_conversions_beyond_int64_saturate_and_nan_gives_zero(fn):
-    # Item 7, each sentence: nan gives 0; +inf and every float from 2**63 up give INT64_MAX;
-    # -inf and every float below -2**63 give INT64_MIN; -2**63 itself and the floats between
-    # convert exactly.
-    with pytest.raises(OverflowError):
-        fn(math.inf)
-    assert fn(1e300) == 10**300 + (int(1e300) - 10**300)  # CPython: the float's exact int
+def test_item7_conversions_beyond_int64_raise_per_element_and_nan_gives_zero(fn):
+    # Item 7, each sentence: nan gives 0; ±inf and every float from 2**63 up or below -2**63
+    # raise OverflowError, the first such element's in C order with its note (CPython's own for
+    # ±inf, item 7's naming the function and the float for a finite one); -2**63 itself and the
+    # floats between convert exactly; with protect_domains=True +inf and every float from 2**63
+    # up give INT64_MAX, -inf and every float below -2**63 INT64_MIN.
     below = math.nextafter(-(2.0**63), -math.inf)
-    xs = [math.nan, math.inf, 2.0**63, 1e300, -math.inf, below, -1e300, -(2.0**63), 2.0**62, -12.5, 0.5, -0.0]
-    want = [0, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MIN, INT64_MIN, INT64_MIN, -(2**63)]
-    want += [fn(x) for x in xs[len(want):]]
-    out = vectorize(fn)(np.array(xs))
-    assert out.dtype == np.int64 and out.tolist() == want
+    inside = [math.nan, -(2.0**63), math.nextafter(2.0**63, 0.0), 2.0**62, -12.5, 0.5, -0.0]
+    out = vectorize(fn)(np.array(inside))
+    assert out.dtype == np.int64 and out.tolist() == [0] + [fn(x) for x in inside[1:]]
+    name = {truncate: "int", rounded: "round", floored: "math.floor", ceiled: "math.ceil"}[fn]
+    for beyond in (2.0**63, 1e300, below, -1e300):
+        assert not INT64_MIN <= fn(beyond) <= INT64_MAX  # CPython: the float's exact int
+        with pytest.raises(OverflowError) as got:
+            vectorize(fn)(np.array([3.5, math.nan, beyond, math.inf]))
+        assert got.value.args == (f"{name}({beyond!r}) is beyond int64, which an int array cannot hold (docs/semantics.md item 7)",)
+        if hasattr(got.value, "add_note"):
+            assert "array-vectorize: raised for element (2,) (flat index 2)" in got.value.__notes__
+    for infinite in (math.inf, -math.inf):
+        with pytest.raises(OverflowError) as cpython:
+            fn(infinite)
+        with pytest.raises(OverflowError) as got:
+            vectorize(fn)(np.array([infinite, 1e300]))
+        assert got.value.args == cpython.value.args
+    protected = vectorize(fn, protect_domains=True)(np.array([math.inf, 2.0**63, 1e300, -math.inf, below, -1e300, math.nan]))
+    assert protected.tolist() == [INT64_MAX] * 3 + [INT64_MIN] * 3 + [0]
 
 
 def converted_when_small(x):
@@ -766,3 +784,4 @@ def test_item39_a_numpy_scalar_argument_is_a_0d_array_of_python_scalars():
     assert np.asarray(vec(np.float32(0.5))).item() == 0
     assert np.asarray(vec(np.array([1, 2], dtype=np.int16))).tolist() == [1, 1]
     assert np.vectorize(_is_int)(np.array([1, 2])).tolist() == [1, 1]
+

@@ -75,7 +75,7 @@ const IEEE: &str =
 const ARC: &str = "nan outside [-1, 1] (`math` raises ValueError)";
 const LOGS: &str = "-inf at 0 and nan below it (`math` raises ValueError)";
 const TESTS: &str = "a bool per element, as `math`'s";
-const CAST_INT: &str = "NumPy's cast, not `int()`: truncation toward zero, never raising; a float outside the int64 range (nan, ±inf, |x| ≥ 2**63) casts to an undefined value in NumPy (INT64_MIN on x86, with a RuntimeWarning), vectorized code gives item 7's (docs/semantics.md item 40); ints at 64 bits (item 19)";
+const CAST_INT: &str = "NumPy's cast, not `int()`: truncation toward zero, never raising; a float outside the int64 range (nan, ±inf, |x| ≥ 2**63) casts to an undefined value in NumPy (INT64_MIN on x86, with a RuntimeWarning), vectorized code gives the values item 7 gives with `protect_domains=True` (docs/semantics.md item 40); ints at 64 bits (item 19)";
 const ROUNDING: &str =
     "a float for a float (`math`'s gives an int), an int or bool left as its int value (item 19)";
 
