@@ -29,9 +29,10 @@
 
 use std::collections::BTreeSet;
 
+use super::inplace::symbol;
 use super::Gen;
 use crate::codegen::pyast::Stmt;
-use crate::ir::{walk_insts, BinOp, Block, Inst, Kind, Op, UnOp, Value};
+use crate::ir::{walk_insts, BinOp, Inst, Kind, Op, UnOp, Value};
 
 /// Array parameters told apart by the shape sets (bits of a `u128`); a body with more has no
 /// chains.
@@ -46,15 +47,6 @@ pub(super) struct Link {
     spine: Value,
     op: BinOp,
     other: Value,
-}
-
-fn symbol(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        _ => "/",
-    }
 }
 
 impl Gen<'_> {
