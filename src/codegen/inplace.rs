@@ -26,7 +26,8 @@ pub(super) struct InPlace {
     ops: Vec<(BinOp, Value)>,
 }
 
-fn symbol(op: BinOp) -> &'static str {
+/// The augmented assignment operator (without `=`) of a plain float operation.
+pub(super) fn symbol(op: BinOp) -> &'static str {
     match op {
         BinOp::Add => "+",
         BinOp::Sub => "-",

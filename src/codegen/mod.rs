@@ -13,11 +13,13 @@
 //! - `stmts`: blocks, loops, ifs and the conversions at their merges;
 //! - `dels`: `del` of arrays after their last read;
 //! - `inplace`: loop-carried float arrays of the generated code's own, updated in place;
+//! - `chain`: named float arrays computed by a chain of operations into its first array;
 //! - `pack`: `while` loops of the float body computing only their still-active lanes;
 //! - `runtime`: the runtime helper contract (names, op keys), exported as `_core.RUNTIME_HELPERS`.
 
 mod assemble;
 mod callee;
+mod chain;
 mod choice;
 mod dels;
 pub mod fallback;
@@ -95,6 +97,8 @@ struct Gen<'a> {
     /// A helper's body returns its value as computed (`callee.rs`); the entry's gives it one
     /// dtype.
     returns_raw: bool,
+    /// Per value, in the float body: the link of the in-place chain computing it (`chain`).
+    links: Vec<Option<chain::Link>>,
 }
 
 impl<'a> Gen<'a> {
@@ -125,6 +129,7 @@ impl<'a> Gen<'a> {
             float_body: false,
             calls,
             returns_raw: false,
+            links: vec![],
         };
         g.plan();
         g
@@ -134,6 +139,7 @@ impl<'a> Gen<'a> {
     fn for_float_body(mut self) -> Self {
         self.float_body = true;
         self.plan();
+        self.plan_chains();
         self
     }
 

@@ -135,6 +135,10 @@ impl Gen<'_> {
                     {
                         continue;
                     }
+                    if let Some(stmts) = self.chain_stmts(*dst) {
+                        out.extend(stmts);
+                        continue;
+                    }
                     let e = self.op(*dst, op);
                     let n = self.name_of(*dst);
                     if matches!(op, Op::ScalarCall { .. }) {

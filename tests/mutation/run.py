@@ -297,6 +297,11 @@ MUTATIONS: List[Mutation] = [
         files=("behavior/numbers/test_int_body.py",),
     ),
     Mutation(
+        "codegen-chain-sub-as-add", "__init__.py", *_core_patch(" -= ", " += "),
+        "codegen: an in-place chain's (or loop update's) subtraction emitted as an addition",
+        files=("behavior/runtime/test_inplace_chains.py",),
+    ),
+    Mutation(
         "codegen-floor-as-trunc", "__init__.py", *_core_patch("xp.floor(", "xp.trunc("),
         "codegen: `math.floor` of a float emitted as `xp.trunc`",
         files=("behavior/calls/test_numpy_calls.py",),
