@@ -27,7 +27,8 @@ def table_lookup_hand(q):
     return np.where(q <= FLOWS[0], EFFICIENCY[0], np.where(q >= FLOWS[-1], EFFICIENCY[-1], mid))
 
 
-@case("interpolation", lambda rng, n: (rng.uniform(-5.0, 130.0, n),), table_lookup_hand)
+# raises: NaN passes both end tests and bisects past the last breakpoint, `FLOWS[i + 1]` an IndexError.
+@case("interpolation", lambda rng, n: (rng.uniform(-5.0, 130.0, n),), table_lookup_hand, raises=True)
 def table_lookup(q):
     """Linear interpolation in the breakpoint table, held constant beyond its ends."""
     if q <= FLOWS[0]:
@@ -58,7 +59,8 @@ def catmull_rom_hand(x):
     )
 
 
-@case("interpolation", lambda rng, n: (rng.uniform(-1.0, 11.0, n),), catmull_rom_hand)
+# raises: `int(x)` of NaN (which the clamp keeps) is a ValueError.
+@case("interpolation", lambda rng, n: (rng.uniform(-1.0, 11.0, n),), catmull_rom_hand, raises=True)
 def catmull_rom(x):
     """Catmull-Rom spline through the uniform samples (end segments extrapolate the inner ones)."""
     x = min(max(x, 0.0), 10.0)
@@ -142,6 +144,7 @@ def bilinear_hand(x, y):
     "interpolation",
     lambda rng, n: (rng.uniform(-0.5, 5.5, n), rng.uniform(-0.5, 5.5, n)),
     bilinear_hand,
+    raises=True,  # `int(x)` of NaN (which the clamp keeps) is a ValueError
 )
 def bilinear(x, y):
     x = min(max(x, 0.0), 5.0)

@@ -265,7 +265,7 @@ impl Packer<'_> {
 }
 
 /// Adds every name `s` binds (nested blocks included) to `out`.
-fn writes(s: &Stmt, out: &mut BTreeSet<String>) {
+pub(super) fn writes(s: &Stmt, out: &mut BTreeSet<String>) {
     match s {
         Stmt::Assign(targets, _) => out.extend(targets.iter().cloned()),
         Stmt::AugAssign(t, _, _) => {
@@ -283,7 +283,7 @@ fn writes(s: &Stmt, out: &mut BTreeSet<String>) {
 
 /// The names bound and read by `stmts` (nested blocks included) outside the loop whose body is
 /// `inner` (found by equality: generated names are unique within a function).
-fn outside_loop(
+pub(super) fn outside_loop(
     stmts: &[Stmt],
     inner: &[Stmt],
     bound: &mut BTreeSet<String>,

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use super::choice::{self, Coerce};
 use super::dels::free_dead_arrays;
+use super::loop_fn::functional_while_loops;
 use super::pack::pack_while_loops;
 use super::runtime::{ANY, BROADCAST, RAISED_TO_NAN, RAISES, RAISE_UNIFORM, RESULT, UNARY};
 use super::Gen;
@@ -98,7 +99,10 @@ impl Gen<'_> {
             })
             .filter_map(|i| self.names[i].clone())
             .collect();
-        free_dead_arrays(out, &arrays)
+        let out = free_dead_arrays(out, &arrays);
+        // D12: each masked loop a step function its namespace's loop construct can run.
+        let taken = &mut self.taken;
+        functional_while_loops(out, &self.xp, self.locals, &mut || taken.fresh("iteration"))
     }
 
     /// `values, raised = _vec_residue(...)` (D19, D23): the call gives its values and the lanes
