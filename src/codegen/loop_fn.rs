@@ -142,7 +142,8 @@ fn keep_carried(stmts: Vec<Stmt>, carried: &[String]) -> Vec<Stmt> {
     for s in stmts {
         match s {
             Stmt::Del(names) => {
-                let names: Vec<String> = names.into_iter().filter(|n| !carried.contains(n)).collect();
+                let names: Vec<String> =
+                    names.into_iter().filter(|n| !carried.contains(n)).collect();
                 if !names.is_empty() {
                     out.push(Stmt::Del(names));
                 }
@@ -153,6 +154,7 @@ fn keep_carried(stmts: Vec<Stmt>, carried: &[String]) -> Vec<Stmt> {
                 keep_carried(other, carried),
             )),
             Stmt::For(t, iter, body) => out.push(Stmt::For(t, iter, keep_carried(body, carried))),
+            Stmt::While(test, body) => out.push(Stmt::While(test, keep_carried(body, carried))),
             s => out.push(s),
         }
     }

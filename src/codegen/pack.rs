@@ -335,14 +335,23 @@ mod tests {
         let fast = &c.generated.fast_source;
         // Carried: the mask, `done`, `ecc` and the Python int `n`; read: `e`, `m`, `tmp`.
         let values = "active, done, ecc, n, e, m, tmp";
+        // The loop then made a step function (src/codegen/loop_fn.rs) of the names it binds,
+        // the locals `_vec_pack` rebinds among them.
+        let step = "active, done, e, ecc, m, n, tmp";
         assert!(
             fast.contains(&format!(
-                "    lanes = _vec_lanes(xp, 4, {values})\n    while _vec_any(xp, active):\n"
+                "    lanes = _vec_lanes(xp, 4, {values})\n    def iteration({step}):\n"
             )),
             "{fast}"
         );
         assert!(
             fast.contains(&format!("        if lanes is not None:\n            {values} = _vec_pack(xp, lanes, active, {values})\n")),
+            "{fast}"
+        );
+        assert!(
+            fast.contains(&format!(
+                "    {step} = _vec_while(xp, iteration, 0, {step})\n"
+            )),
             "{fast}"
         );
         assert!(

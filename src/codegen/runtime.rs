@@ -432,8 +432,14 @@ pub const UNBOUND: Helper = Helper {
 /// `for` loop; each computes every lane from that lane alone. Any other call (`_vec_binary`
 /// with its uint64 lattice of whole-array decisions, docs/semantics.md item 13; another helper;
 /// an out-of-line helper, D7) keeps a call whole.
-pub const LANEWISE_INT_CALLS: &[&str] =
-    &[INT_ARGS.name, TAKE.name, ANY.name, WHILE.name, BROADCAST.name, "range"];
+pub const LANEWISE_INT_CALLS: &[&str] = &[
+    INT_ARGS.name,
+    TAKE.name,
+    ANY.name,
+    WHILE.name,
+    BROADCAST.name,
+    "range",
+];
 
 /// Every runtime helper, in the order of ARCHITECTURE.md's table.
 pub const HELPERS: &[Helper] = &[

@@ -74,10 +74,16 @@ def _vec_while(xp: Any, step: Any, mask: int, *carried: Any) -> tuple:
         if type(m) is nd and m.dtype.char == "?":
             if count(m) == 0:
                 return carried
-        elif _is_traced(m):
-            return _lax_while(xp, step, mask, carried)
-        elif not _vec_any(xp, m):
-            return carried
+        else:
+            try:
+                if not bool(xp.any(m)):
+                    return carried
+            except Exception:
+                # A tracer without a concrete value (jax.jit; not jax.grad alone, whose
+                # tracers have values and keep the Python loop, which it can differentiate).
+                if not _is_traced(m):
+                    raise
+                return _lax_while(xp, step, mask, carried)
         carried = step(*carried)
 
 
@@ -110,7 +116,7 @@ def _lax_while(xp: Any, step: Any, mask: int, carried: tuple) -> tuple:
         # the project's errors from inside the body (a table read, a raise check, an inner
         # loop) and the body's own exceptions pass.
         ours = isinstance(exc, TRACED_LOOP_ERROR) or str(exc).startswith("array-vectorize")
-        if ours or not (type(exc).__module__.startswith("jax") or type(exc) is TypeError):
+        if ours or not (type(exc).__module__.startswith("jax") or type(exc) in (TypeError, OverflowError)):
             raise
         err = TRACED_LOOP_ERROR(
             "a `while` loop (or a loop with `break`) of a vectorized function could not run as "
