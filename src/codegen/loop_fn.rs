@@ -19,8 +19,8 @@
 
 use std::collections::BTreeSet;
 
-use super::pack::{outside_loop, writes};
-use super::runtime::{ANY, WHILE};
+use super::pack::{loop_mask, outside_loop, rewrite_while_loops, writes};
+use super::runtime::WHILE;
 use crate::codegen::pyast::{call, name, Expr, Stmt};
 
 /// `body` (a function's statements, `params` its parameters) with each masked
@@ -39,7 +39,13 @@ pub(super) fn functional_while_loops(
         fresh,
         function: &all,
     };
-    rewriter.block(body)
+    rewrite_while_loops(
+        body,
+        &mut |test, original, inner, out| match rewriter.plan(&test, original) {
+            Some((mask, carried)) => rewriter.driven(mask, &carried, inner, out),
+            None => out.push(Stmt::While(test, inner)),
+        },
+    )
 }
 
 struct Rewriter<'a> {
@@ -51,48 +57,11 @@ struct Rewriter<'a> {
 }
 
 impl Rewriter<'_> {
-    fn block(&mut self, body: Vec<Stmt>) -> Vec<Stmt> {
-        let mut out = Vec::with_capacity(body.len());
-        for s in body {
-            match s {
-                Stmt::While(test, inner) => {
-                    let plan = self.plan(&test, &inner);
-                    let inner = self.block(inner);
-                    match plan {
-                        Some((mask, carried)) => self.driven(mask, &carried, inner, &mut out),
-                        None => out.push(Stmt::While(test, inner)),
-                    }
-                }
-                Stmt::If(c, then, other) => {
-                    let then = self.block(then);
-                    let other = self.block(other);
-                    out.push(Stmt::If(c, then, other));
-                }
-                Stmt::For(target, iter, inner) => {
-                    let inner = self.block(inner);
-                    out.push(Stmt::For(target, iter, inner));
-                }
-                s => out.push(s),
-            }
-        }
-        out
-    }
-
     /// The mask's position among the carried variables, and those variables (the names the
     /// body binds that the function binds elsewhere too), when the loop is a masked loop whose
     /// own temporaries nothing outside it reads.
     fn plan(&self, test: &Expr, inner: &[Stmt]) -> Option<(usize, Vec<String>)> {
-        let mask = match test {
-            Expr::Call(f, args, kw)
-                if **f == name(ANY.name) && kw.is_empty() && args.len() == 2 =>
-            {
-                match (&args[0], &args[1]) {
-                    (Expr::Name(x), Expr::Name(m)) if x == self.xp => m.clone(),
-                    _ => return None,
-                }
-            }
-            _ => return None,
-        };
+        let mask = loop_mask(test, self.xp)?;
         let mut written = BTreeSet::new();
         inner.iter().for_each(|s| writes(s, &mut written));
         let mut bound: BTreeSet<String> = self.params.iter().cloned().collect();
