@@ -136,7 +136,8 @@ def week_of_year_hand(year, month, day):
     return (doy - 1 + jan1) // 7 + 1
 
 
-@case("calendar", lambda rng, n: _dates(rng, n), week_of_year_hand)
+# raises: `CUM_DAYS[month - 1]` is an IndexError for a month of 13 or more (or -12 and below).
+@case("calendar", lambda rng, n: _dates(rng, n), week_of_year_hand, raises=True)
 def week_of_year(year, month, day):
     """Week of the year counted from the week holding January 1, weeks starting on Monday."""
     doy = CUM_DAYS[month - 1] + day

@@ -27,7 +27,8 @@ def table_lookup_hand(q):
     return np.where(q <= FLOWS[0], EFFICIENCY[0], np.where(q >= FLOWS[-1], EFFICIENCY[-1], mid))
 
 
-@case("interpolation", lambda rng, n: (rng.uniform(-5.0, 130.0, n),), table_lookup_hand)
+# raises: NaN passes both end tests and bisects past the last breakpoint, `FLOWS[i + 1]` an IndexError.
+@case("interpolation", lambda rng, n: (rng.uniform(-5.0, 130.0, n),), table_lookup_hand, raises=True)
 def table_lookup(q):
     """Linear interpolation in the breakpoint table, held constant beyond its ends."""
     if q <= FLOWS[0]:

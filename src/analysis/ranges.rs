@@ -4,8 +4,8 @@
 
 use crate::ir::eval::{int_floordiv, trip_count};
 use crate::ir::{
-    walk_insts, walk_steps, BinOp, Block, CastOp, Const, Function, Inst, Kind, Op, Shape, Step,
-    UnOp, Value,
+    walk_insts, walk_steps, BinOp, Block, CastOp, CmpOp, Const, Function, Inst, Kind, Op, Shape,
+    Step, UnOp, Value,
 };
 
 /// Which int values may lie outside int64: a Python int scalar beyond int64 (a literal in
@@ -95,6 +95,24 @@ fn fits_int64((lo, hi): (i128, i128)) -> bool {
 
 /// Every int64 value.
 const INT64: (i128, i128) = (-(1i128 << 63), (1i128 << 63) - 1);
+
+/// A value and an interval it lies in on some lanes (`WideState::range_given`).
+type Fact = (Value, i128, i128);
+
+/// How many nested selects a clamp's interval is followed through.
+const CLAMP_DEPTH: u8 = 4;
+
+/// The comparison that holds where `op` does not (ints: no NaN).
+fn negated(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Lt => CmpOp::Ge,
+        CmpOp::Le => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Le,
+        CmpOp::Ge => CmpOp::Lt,
+        CmpOp::Eq => CmpOp::Ne,
+        CmpOp::Ne => CmpOp::Eq,
+    }
+}
 
 /// The value of an int or bool constant as a range; None for any other constant.
 fn const_range(c: &Const) -> Range {
@@ -329,7 +347,12 @@ impl WideState {
                     _ => None,
                 }
             }
-            Op::Select(_, a, b) => hull(r(a), r(b)),
+            // Each lane takes `a` where `c` holds and `b` where it does not: a clamp
+            // (`min(max(i, 1), 8)`, `if i < 1: i = 1 elif i > 8: i = 8`) bounds its result.
+            Op::Select(c, a, b) => hull(
+                self.range_given(func, *a, *c, true, &[], CLAMP_DEPTH),
+                self.range_given(func, *b, *c, false, &[], CLAMP_DEPTH),
+            ),
             // A Python int lifted to a 0-d array, or a value broadcast: the same values.
             Op::AsArray(a) | Op::Broadcast(a) => r(a),
             Op::Index(t, _) => match &self.defs[t.index()] {
@@ -337,6 +360,78 @@ impl WideState {
                 _ => None,
             },
             _ => None,
+        }
+    }
+
+    /// The interval of `v` on the lanes where `cond` is `holds` and every one of `facts`
+    /// (`(value, lo, hi)`: the value lies in `[lo, hi]` there) is true; a select among those
+    /// lanes is followed `depth` levels down, its branches under its own condition too.
+    fn range_given(
+        &self,
+        func: &Function,
+        v: Value,
+        cond: Value,
+        holds: bool,
+        facts: &[Fact],
+        depth: u8,
+    ) -> Range {
+        let mut facts = facts.to_vec();
+        facts.extend(self.facts_of(func, cond, holds));
+        let mut own = self.operand_range(func, v);
+        if depth > 0 {
+            if let Some(Op::Select(c, a, b)) = &self.defs[v.index()] {
+                own = hull(
+                    self.range_given(func, *a, *c, true, &facts, depth - 1),
+                    self.range_given(func, *b, *c, false, &facts, depth - 1),
+                );
+            }
+        }
+        let (mut lo, mut hi) = own?;
+        for &(f, flo, fhi) in &facts {
+            if f == v {
+                lo = lo.max(flo);
+                hi = hi.min(fhi);
+            }
+        }
+        // An empty interval: no lane takes `v` here; any interval is right, `v`'s own is.
+        if lo > hi {
+            return own;
+        }
+        Some((lo, hi))
+    }
+
+    /// What `cond` being `holds` says of the intervals of its operands, when it compares two
+    /// ints (or bools) of known intervals, neither of them wide: `i < 8` bounds `i` by 7.
+    fn facts_of(&self, func: &Function, cond: Value, holds: bool) -> Vec<Fact> {
+        let Some(Op::Compare(op, x, y)) = &self.defs[cond.index()] else {
+            return vec![];
+        };
+        let exact = |v: &Value| {
+            matches!(func.info(*v).kind, Kind::Int | Kind::Bool) && !self.value_wide(func, *v)
+        };
+        if !exact(x) || !exact(y) {
+            return vec![];
+        }
+        let (Some((x0, x1)), Some((y0, y1))) =
+            (self.operand_range(func, *x), self.operand_range(func, *y))
+        else {
+            return vec![];
+        };
+        let op = if holds { *op } else { negated(*op) };
+        let (lo, hi) = (i128::MIN, i128::MAX);
+        match op {
+            CmpOp::Lt => vec![
+                (*x, lo, y1.saturating_sub(1)),
+                (*y, x0.saturating_add(1), hi),
+            ],
+            CmpOp::Le => vec![(*x, lo, y1), (*y, x0, hi)],
+            CmpOp::Gt => vec![
+                (*x, y0.saturating_add(1), hi),
+                (*y, lo, x1.saturating_sub(1)),
+            ],
+            CmpOp::Ge => vec![(*x, y0, hi), (*y, lo, x1)],
+            CmpOp::Eq => vec![(*x, y0, y1), (*y, x0, x1)],
+            CmpOp::Ne => vec![],
         }
     }
 
@@ -427,6 +522,19 @@ mod tests {
         // `&` with a non-negative constant, whatever the other operand's sign.
         let ands = binary_ranges("def f(n):\n    return n & 0x3F\n", BinOp::BitAnd);
         assert_eq!(ands, vec![Some((0, 63))]);
+    }
+
+    #[test]
+    fn a_clamp_bounds_the_selected_value() {
+        // `i` an int64 array of any value; clamped to [1, 8] by an if/elif, then by min/max:
+        // `i - 1` and `i + 2` index an 11-item table.
+        let src = "def f(i):\n    if i < 1:\n        i = 1\n    elif i > 8:\n        i = 8\n    return i - 1\n";
+        assert_eq!(binary_ranges(src, BinOp::Sub), vec![Some((0, 7))]);
+        let src = "def f(i):\n    return min(max(i, 1), 8) + 2\n";
+        assert_eq!(binary_ranges(src, BinOp::Add), vec![Some((3, 10))]);
+        // A condition on another value says nothing of `i`: any int64 (`i - 1` wraps).
+        let src = "def f(i, j):\n    if j < 1:\n        i = 1\n    return i - 1\n";
+        assert_eq!(binary_ranges(src, BinOp::Sub), vec![Some(INT64)]);
     }
 
     #[test]

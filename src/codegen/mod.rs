@@ -26,6 +26,7 @@ pub mod fallback;
 pub mod first_call;
 mod inplace;
 mod isel;
+mod loop_fn;
 mod pack;
 mod peephole;
 mod plan;

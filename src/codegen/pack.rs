@@ -72,7 +72,58 @@ pub(super) fn pack_while_loops(
         fresh,
         function: &all,
     };
-    packer.block(body)
+    rewrite_while_loops(
+        body,
+        &mut |test, original, inner, out| match packer.plan(&test, original) {
+            Some((mask, carried, locals)) => {
+                packer.packed(&mask, &carried, &locals, test, inner, out)
+            }
+            None => out.push(Stmt::While(test, inner)),
+        },
+    )
+}
+
+/// What replaces a `while` loop: `rewrite(test, the body as it was, the body rewritten, out)`
+/// pushes its statements to `out`.
+pub(super) type LoopRewrite<'a> = dyn FnMut(Expr, &[Stmt], Vec<Stmt>, &mut Vec<Stmt>) + 'a;
+
+/// `body` with each `while` loop, innermost first, replaced by the statements `rewrite` pushes
+/// for it.
+pub(super) fn rewrite_while_loops(body: Vec<Stmt>, rewrite: &mut LoopRewrite) -> Vec<Stmt> {
+    let mut out = Vec::with_capacity(body.len());
+    for s in body {
+        match s {
+            Stmt::While(test, inner) => {
+                let original = inner.clone();
+                let inner = rewrite_while_loops(inner, rewrite);
+                rewrite(test, &original, inner, &mut out);
+            }
+            Stmt::If(c, then, other) => {
+                let then = rewrite_while_loops(then, rewrite);
+                let other = rewrite_while_loops(other, rewrite);
+                out.push(Stmt::If(c, then, other));
+            }
+            Stmt::For(target, iter, inner) => {
+                let inner = rewrite_while_loops(inner, rewrite);
+                out.push(Stmt::For(target, iter, inner));
+            }
+            s => out.push(s),
+        }
+    }
+    out
+}
+
+/// The mask `m` of a masked loop's test, `_vec_any(xp, m)` (D12).
+pub(super) fn loop_mask(test: &Expr, xp: &str) -> Option<String> {
+    match test {
+        Expr::Call(f, args, kw) if **f == name(ANY.name) && kw.is_empty() && args.len() == 2 => {
+            match (&args[0], &args[1]) {
+                (Expr::Name(x), Expr::Name(m)) if x == xp => Some(m.clone()),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 struct Packer<'a> {
@@ -85,48 +136,9 @@ struct Packer<'a> {
 }
 
 impl Packer<'_> {
-    fn block(&mut self, body: Vec<Stmt>) -> Vec<Stmt> {
-        let mut out = Vec::with_capacity(body.len());
-        for s in body {
-            match s {
-                Stmt::While(test, inner) => {
-                    let plan = self.plan(&test, &inner);
-                    let inner = self.block(inner);
-                    match plan {
-                        Some((mask, carried, locals)) => {
-                            self.packed(&mask, &carried, &locals, test, inner, &mut out)
-                        }
-                        None => out.push(Stmt::While(test, inner)),
-                    }
-                }
-                Stmt::If(c, then, other) => {
-                    let then = self.block(then);
-                    let other = self.block(other);
-                    out.push(Stmt::If(c, then, other));
-                }
-                Stmt::For(target, iter, inner) => {
-                    let inner = self.block(inner);
-                    out.push(Stmt::For(target, iter, inner));
-                }
-                s => out.push(s),
-            }
-        }
-        out
-    }
-
     /// The mask, the carried variables and the locals the loop reads, when it may be packed.
     fn plan(&self, test: &Expr, inner: &[Stmt]) -> Option<(String, Vec<String>, Vec<String>)> {
-        let mask = match test {
-            Expr::Call(f, args, kw)
-                if **f == name(ANY.name) && kw.is_empty() && args.len() == 2 =>
-            {
-                match (&args[0], &args[1]) {
-                    (Expr::Name(x), Expr::Name(m)) if x == self.xp => m.clone(),
-                    _ => return None,
-                }
-            }
-            _ => return None,
-        };
+        let mask = loop_mask(test, self.xp)?;
         if !inner.iter().all(|s| self.lane_wise_stmt(s)) {
             return None;
         }
@@ -265,7 +277,7 @@ impl Packer<'_> {
 }
 
 /// Adds every name `s` binds (nested blocks included) to `out`.
-fn writes(s: &Stmt, out: &mut BTreeSet<String>) {
+pub(super) fn writes(s: &Stmt, out: &mut BTreeSet<String>) {
     match s {
         Stmt::Assign(targets, _) => out.extend(targets.iter().cloned()),
         Stmt::AugAssign(t, _, _) => {
@@ -283,7 +295,7 @@ fn writes(s: &Stmt, out: &mut BTreeSet<String>) {
 
 /// The names bound and read by `stmts` (nested blocks included) outside the loop whose body is
 /// `inner` (found by equality: generated names are unique within a function).
-fn outside_loop(
+pub(super) fn outside_loop(
     stmts: &[Stmt],
     inner: &[Stmt],
     bound: &mut BTreeSet<String>,
@@ -335,14 +347,23 @@ mod tests {
         let fast = &c.generated.fast_source;
         // Carried: the mask, `done`, `ecc` and the Python int `n`; read: `e`, `m`, `tmp`.
         let values = "active, done, ecc, n, e, m, tmp";
+        // The loop then made a step function (src/codegen/loop_fn.rs) of the names it binds,
+        // the locals `_vec_pack` rebinds among them.
+        let step = "active, done, e, ecc, m, n, tmp";
         assert!(
             fast.contains(&format!(
-                "    lanes = _vec_lanes(xp, 4, {values})\n    while _vec_any(xp, active):\n"
+                "    lanes = _vec_lanes(xp, 4, {values})\n    def iteration({step}):\n"
             )),
             "{fast}"
         );
         assert!(
             fast.contains(&format!("        if lanes is not None:\n            {values} = _vec_pack(xp, lanes, active, {values})\n")),
+            "{fast}"
+        );
+        assert!(
+            fast.contains(&format!(
+                "    {step} = _vec_while(xp, iteration, 0, {step})\n"
+            )),
             "{fast}"
         );
         assert!(

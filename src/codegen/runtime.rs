@@ -159,6 +159,16 @@ pub const ANY: Helper = Helper {
               lazy namespaces; a VectorizationError under tracing, where it cannot be known)",
 };
 
+/// A masked `while` loop made a step function (D12, src/codegen/loop_fn.rs).
+pub const WHILE: Helper = Helper {
+    key: "while",
+    name: "_vec_while",
+    params: "xp, step, mask, *carried",
+    ops: &[],
+    meaning: "the loop's carried variables after `carried = step(*carried)` ran while any lane of \
+              `carried[mask]` is true; under tracing (JAX) the same as `jax.lax.while_loop`",
+};
+
 /// The state of a packed `while` loop (src/codegen/pack.rs), made before it runs.
 pub const LANES: Helper = Helper {
     key: "lanes",
@@ -422,8 +432,14 @@ pub const UNBOUND: Helper = Helper {
 /// `for` loop; each computes every lane from that lane alone. Any other call (`_vec_binary`
 /// with its uint64 lattice of whole-array decisions, docs/semantics.md item 13; another helper;
 /// an out-of-line helper, D7) keeps a call whole.
-pub const LANEWISE_INT_CALLS: &[&str] =
-    &[INT_ARGS.name, TAKE.name, ANY.name, BROADCAST.name, "range"];
+pub const LANEWISE_INT_CALLS: &[&str] = &[
+    INT_ARGS.name,
+    TAKE.name,
+    ANY.name,
+    WHILE.name,
+    BROADCAST.name,
+    "range",
+];
 
 /// The exception of a float converted to an int beyond int64 (docs/semantics.md item 7).
 pub const INT_OVERFLOW: Helper = Helper {
@@ -469,6 +485,7 @@ pub const HELPERS: &[Helper] = &[
     CLIP,
     F64,
     ANY,
+    WHILE,
     LANES,
     PACK,
     UNPACK,

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use super::choice::{self, Coerce};
 use super::dels::free_dead_arrays;
+use super::loop_fn::functional_while_loops;
 use super::pack::pack_while_loops;
 use super::runtime::{ANY, BROADCAST, RAISED_TO_NAN, RAISES, RAISE_UNIFORM, RESULT, UNARY};
 use super::Gen;
@@ -98,7 +99,10 @@ impl Gen<'_> {
             })
             .filter_map(|i| self.names[i].clone())
             .collect();
-        free_dead_arrays(out, &arrays)
+        let out = free_dead_arrays(out, &arrays);
+        // D12: each masked loop a step function its namespace's loop construct can run.
+        let taken = &mut self.taken;
+        functional_while_loops(out, &self.xp, self.locals, &mut || taken.fresh("iteration"))
     }
 
     /// `values, raised = _vec_residue(...)` (D19, D23): the call gives its values and the lanes
@@ -313,7 +317,13 @@ mod tests {
     fn a_while_loop_tests_its_mask_and_updates_active_lanes_only() {
         let c = compiled("def f(x):\n    k = 0\n    while x > 1.0:\n        x = x / 2\n        k += 1\n    return k\n");
         let fast = &c.generated.fast_source;
-        assert!(fast.contains("    while _vec_any(xp, active):\n"), "{fast}");
+        // Run while any lane is active (`_vec_while`, src/codegen/loop_fn.rs).
+        assert!(
+            fast.contains(
+                "    active, k, k_1, x_1 = _vec_while(xp, iteration, 0, active, k, k_1, x_1)\n"
+            ),
+            "{fast}"
+        );
         assert!(fast.contains("xp.where(active, "), "{fast}");
     }
 

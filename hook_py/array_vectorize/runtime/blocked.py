@@ -201,11 +201,19 @@ _DECLINED = object()
 MIN_OPERATIONS = 5
 
 
+#: The name generated code calls a masked ``while`` loop's driver by (the core's contract:
+#: ``registry`` binds it).
+LOOP_DRIVER = "_vec_while"
+
+
 def worth_blocking(code: Any) -> bool:
-    """Whether a generated entry's body is heavy enough to gain from blocks: it loops, or it
-    calls, compares and computes at least ``MIN_OPERATIONS`` times besides its prologue's two
-    calls (read from the bytecode: every array operation is one of those instructions, named
-    ``CALL*``, ``BINARY_*`` and ``COMPARE_OP`` on every CPython since 3.9)."""
+    """Whether a generated entry's body is heavy enough to gain from blocks: it loops (a ``for``
+    loop, or a masked ``while`` loop's driver, D12), or it calls, compares and computes at least
+    ``MIN_OPERATIONS`` times besides its prologue's two calls (read from the bytecode: every
+    array operation is one of those instructions, named ``CALL*``, ``BINARY_*`` and
+    ``COMPARE_OP`` on every CPython since 3.9)."""
+    if LOOP_DRIVER in code.co_names:
+        return True
     import opcode  # small, and only on a function's first large call
 
     names = opcode.opname

@@ -1,9 +1,13 @@
-"""The test of a data-dependent loop (D12): ``while _vec_any(xp, active):``.
+"""Data-dependent loops (D12): ``carried = _vec_while(xp, step, mask, *carried)``.
 
-On an eager namespace this is ``bool(xp.any(active))``. On a lazy one (Dask) it computes the
-mask's graph once per iteration. Under tracing (``jax.jit``) the lanes' values are unknown when
-the Python loop runs, so the loop cannot be driven: a ``VectorizationError`` says so instead of
-the tracer's own error.
+Generated code makes each masked loop a step function of its carried variables
+(src/codegen/loop_fn.rs); ``_vec_while`` calls it while any lane of the mask is true. The test
+is ``_vec_any``: on an eager namespace ``bool(xp.any(active))``, on a lazy one (Dask) a compute
+of the mask's graph per iteration. Under tracing (``jax.jit``) the lanes' values are unknown,
+so Python cannot drive the loop: the same step runs as the body of ``jax.lax.while_loop``, whose
+test is the same ``any`` of the mask, so each lane takes the same iterations and operations as
+on concrete arrays. A loop still written ``while _vec_any(xp, active):`` (one whose temporaries
+are read after it) raises a ``VectorizationError`` under tracing instead of the tracer's error.
 """
 
 from __future__ import annotations
@@ -58,6 +62,85 @@ def _vec_any(xp: Any, mask: Any) -> bool:
         )
         err.diagnostics = []
         raise err from exc
+
+
+def _vec_while(xp: Any, step: Any, mask: int, *carried: Any) -> tuple:
+    """``carried`` after ``carried = step(*carried)`` ran while any lane of ``carried[mask]`` is
+    true (D12); from the first iteration whose mask is traced on, ``jax.lax.while_loop`` runs
+    the rest (``_lax_while``)."""
+    nd, count = _NUMPY_FAST or _numpy_fast()
+    while True:
+        m = carried[mask]
+        if type(m) is nd and m.dtype.char == "?":
+            if count(m) == 0:
+                return carried
+        else:
+            try:
+                if not bool(xp.any(m)):
+                    return carried
+            except Exception:
+                # A tracer without a concrete value (jax.jit; not jax.grad alone, whose
+                # tracers have values and keep the Python loop, which it can differentiate).
+                if not _is_traced(m):
+                    raise
+                return _lax_while(xp, step, mask, carried)
+        carried = step(*carried)
+
+
+def _is_traced(value: Any) -> bool:
+    jax = sys.modules.get("jax")
+    return jax is not None and isinstance(value, jax.core.Tracer)
+
+
+def _lax_while(xp: Any, step: Any, mask: int, carried: tuple) -> tuple:
+    """The rest of a masked loop whose mask is traced, as ``jax.lax.while_loop``: the test is
+    whether any lane of the mask is true, the body ``step``. The loop's carry keeps one shape and
+    dtype: every carried value starts as the array (broadcast, in the dtype) that ``step`` gives
+    for it, which holds each lane's value unchanged (a 0-d counter broadcast to every lane, a
+    Python number as the array of its value); lanes that finished are masked out by the step."""
+    jax = sys.modules["jax"]
+    try:
+        init = tuple(xp.asarray(c) for c in carried)
+        shapes = jax.eval_shape(lambda *c: tuple(step(*c)), *init)
+        init = tuple(_fit(xp, c, s) for c, s in zip(init, shapes))
+
+        def test(state: tuple) -> Any:
+            return xp.any(state[mask])
+
+        def body(state: tuple) -> tuple:
+            return tuple(_fit(xp, c, s) for c, s in zip(step(*state), shapes))
+
+        return tuple(jax.lax.while_loop(test, body, init))
+    except Exception as exc:
+        # JAX's errors, and the TypeError of a carry JAX cannot hold, become the loop's own;
+        # the project's errors from inside the body (a table read, a raise check, an inner
+        # loop) and the body's own exceptions pass.
+        ours = isinstance(exc, TRACED_LOOP_ERROR) or str(exc).startswith("array-vectorize")
+        if ours or not (type(exc).__module__.startswith("jax") or type(exc) in (TypeError, OverflowError)):
+            raise
+        err = TRACED_LOOP_ERROR(
+            "a `while` loop (or a loop with `break`) of a vectorized function could not run as "
+            f"jax.lax.while_loop under tracing ({type(exc).__name__}: {_first_line(exc)}): its "
+            "carried values must be numbers or arrays of one shape and dtype on every "
+            "iteration, and its body must not decide in Python on a value that changes per "
+            "iteration (D12). Call the function outside jax.jit, or with concrete arrays."
+        )
+        err.diagnostics = []
+        raise err from exc
+
+
+def _fit(xp: Any, value: Any, like: Any) -> Any:
+    """``value`` as an array of ``like``'s shape and dtype (``like`` a ``jax.ShapeDtypeStruct``)."""
+    if value.dtype != like.dtype:
+        value = xp.astype(value, like.dtype)
+    if value.shape != like.shape:
+        value = xp.broadcast_to(value, like.shape)
+    return value
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else ""
 
 
 # --------------------------------------------------------------------------- packed while loops

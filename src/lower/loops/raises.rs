@@ -300,7 +300,7 @@ mod tests {
             "def f(x):\n    n = 0\n    while x > 1.0:\n        if x > 1e12:\n            raise OverflowError(n)\n        x = x / 2.0\n        n += 1\n    return n\n",
         );
         assert!(
-            c.source.contains("while _vec_any(xp, active):"),
+            c.source.contains(" = _vec_while(xp, iteration, "),
             "{}",
             c.source
         );
