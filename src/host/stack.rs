@@ -6,15 +6,17 @@
 //!
 //! A compile thread is kept for the next compile once it is done, for [`IDLE_FOR`]: starting
 //! one per compile (mapping, then unmapping its 256 MiB stack, and faulting in the pages it
-//! touches anew) cost ~45 us of the caller's CPU time and as much again on the compile thread,
-//! a tenth of a 20-line function's compile (docs/benchmarks.md). After [`IDLE_FOR`] without a
-//! compile it ends, so that a process that compiled once holds no thread and no stack after it
-//! (a multi-threaded process is warned against `fork()` by Python 3.12).
+//! touches anew) cost ~45 us of the caller's CPU time and more on the compile thread, a quarter
+//! of a 20-line function's compile by CPU time (docs/benchmarks.md). After [`IDLE_FOR`] without
+//! a compile it ends, so that a process that compiled once holds no thread and no stack after it
+//! (a multi-threaded process is warned against `fork()` by Python 3.12). Under an address-space
+//! limit (`ulimit -v`) none is kept: its stack would hold 256 MiB of address space that the
+//! program's next allocation may need (issue 28 item 6); each compile starts and joins its own.
 
 use std::any::Any;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 /// Stack of the compile thread. Reserved address space, committed only as it is used.
@@ -77,6 +79,45 @@ fn take_worker() -> Option<Worker> {
     Some(Worker { jobs, id, pid })
 }
 
+/// Whether the soft address-space limit in `/proc/self/limits`' text is `unlimited`.
+fn address_space_unlimited(limits: &str) -> bool {
+    limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))
+        .is_some_and(|l| l.split_whitespace().nth(3) == Some("unlimited"))
+}
+
+/// Whether compile threads are kept: only without an address-space limit, read once (and where
+/// it cannot be read, never).
+fn keep_threads() -> bool {
+    static KEEP: OnceLock<bool> = OnceLock::new();
+    *KEEP.get_or_init(|| {
+        std::fs::read_to_string("/proc/self/limits").is_ok_and(|t| address_space_unlimited(&t))
+    })
+}
+
+/// Runs `job` on a compile thread started for it alone, joined (its stack unmapped) before
+/// returning; on the calling thread when none can be started.
+fn run_on_new_thread(job: Job) {
+    let slot = Mutex::new(Some(job));
+    let run = || {
+        if let Some(job) = slot.lock().ok().and_then(|mut s| s.take()) {
+            job();
+        }
+    };
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("array-vectorize-compile".into())
+            .stack_size(COMPILE_STACK_BYTES)
+            .spawn_scoped(scope, run);
+        match spawned {
+            // The job catches its own panics: the thread ends normally.
+            Ok(handle) => drop(handle.join()),
+            Err(_) => run(),
+        }
+    });
+}
+
 /// Runs `f` on a compile thread (a [`COMPILE_STACK_BYTES`] stack) and returns its result; a
 /// panic in `f` resumes on the calling thread (where `python.rs` turns it into
 /// `InternalError`). When no compile thread can be started, `f` runs on the calling thread.
@@ -84,9 +125,17 @@ pub fn on_large_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static)
     type Outcome<T> = Result<T, Box<dyn Any + Send>>;
     let (done, result) = mpsc::sync_channel::<Outcome<T>>(1);
     let job: Job = Box::new(move || {
-        // The thread outlives the job: a panic is caught here and resumed by the caller.
+        // A kept thread outlives the job: a panic is caught here and resumed by the caller.
         let _ = done.send(catch_unwind(AssertUnwindSafe(f)));
     });
+    if !keep_threads() {
+        run_on_new_thread(job);
+        return match result.recv() {
+            Ok(Ok(v)) => v,
+            Ok(Err(payload)) => resume_unwind(payload),
+            Err(_) => panic!("the compile thread ended without a result"),
+        };
+    }
     let outcome = match take_worker() {
         Some(worker) => match worker.jobs.send(job) {
             Ok(()) => {
@@ -115,8 +164,24 @@ pub fn on_large_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static)
 
 #[cfg(test)]
 mod tests {
-    use super::on_large_stack;
+    use super::{address_space_unlimited, on_large_stack};
     use crate::static_module::{compile_module, Outcome};
+
+    #[test]
+    fn threads_are_kept_only_without_an_address_space_limit() {
+        let limits = |soft: &str| {
+            format!(
+                "Limit                     Soft Limit           Hard Limit           Units     \n\
+                 Max stack size            8388608              unlimited            bytes     \n\
+                 Max address space         {soft:<20} unlimited            bytes     \n"
+            )
+        };
+        assert!(address_space_unlimited(&limits("unlimited")));
+        assert!(!address_space_unlimited(&limits("1400000000")));
+        assert!(!address_space_unlimited(
+            "Max stack size  unlimited  unlimited  bytes\n"
+        ));
+    }
 
     /// A panic on the compile thread resumes on the caller with its payload; the compile thread
     /// survives it, and the next compile runs on a compile thread again.
