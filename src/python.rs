@@ -392,18 +392,22 @@ fn compile_function<'py>(
         None => false,
     };
     let options = options_from_py(options)?;
+    // The compile thread outlives this call (src/host/stack.rs): it gets its own copies.
+    let (source, path, name) = (source.to_owned(), path.to_owned(), name.to_owned());
     let result = guarded(|| {
-        let req = Request {
-            input: Input::Text {
-                source,
-                path,
-                first_line,
-            },
-            name,
-            env: &env,
-            options,
-        };
-        Ok(on_large_stack(|| pipeline::compile_function(&req)))
+        Ok(on_large_stack(move || {
+            let req = Request {
+                input: Input::Text {
+                    source: &source,
+                    path: &path,
+                    first_line,
+                },
+                name: &name,
+                env: &env,
+                options,
+            };
+            pipeline::compile_function(&req)
+        }))
     })?;
     match result {
         Ok(c) => {
@@ -464,10 +468,11 @@ fn compile_module<'py>(
         .getattr("flags")?
         .getattr("optimize")?
         .is_truthy()?;
+    let (source, path, only) = (source.to_owned(), path.to_owned(), only.map(str::to_owned));
     let result = guarded(|| {
         Ok(on_large_stack(move || {
             let imports = Imports::new(package, modules);
-            static_module::compile_module_in(source, path, only, optimize, &imports)
+            static_module::compile_module_in(&source, &path, only.as_deref(), optimize, &imports)
         }))
     })?;
     let functions = match result {
@@ -544,8 +549,9 @@ fn function_text(source: &str, name: &str) -> PyResult<Option<String>> {
     guarded(|| {
         // A def's block is cut without parsing; a lambda's line is parsed (a deep stack).
         if crate::frontend::identifiers::is_lambda(name) {
-            Ok(on_large_stack(|| {
-                crate::frontend::function_text(source, name)
+            let (source, name) = (source.to_owned(), name.to_owned());
+            Ok(on_large_stack(move || {
+                crate::frontend::function_text(&source, &name)
             }))
         } else {
             Ok(crate::frontend::function_text(source, name))

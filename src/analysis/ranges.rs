@@ -142,19 +142,21 @@ fn hull(a: Range, b: Range) -> Range {
     Some((a0.min(b0), a1.max(b1)))
 }
 
-struct WideState {
+struct WideState<'f> {
     range: Vec<Range>,
     /// Values whose range has been computed once: a loop phi's value from the body is not
     /// before the first round reaches it, and the phi starts from its initial value alone.
     computed: Vec<bool>,
     wide: Vec<bool>,
-    defs: Vec<Option<Op>>,
+    /// The defining operation of each value defined by a `Let` (borrowed: cloning every
+    /// operation of the function cost a tenth of this analysis).
+    defs: Vec<Option<&'f Op>>,
     wide_params: Vec<bool>,
 }
 
-impl WideState {
+impl<'f> WideState<'f> {
     /// Ranges and wideness of every value, iterated to a fixpoint (widened after three rounds).
-    fn solve(func: &Function, wide_params: &[bool]) -> Self {
+    fn solve(func: &'f Function, wide_params: &[bool]) -> Self {
         let mut st = WideState {
             range: vec![None; func.values.len()],
             computed: vec![false; func.values.len()],
@@ -164,13 +166,13 @@ impl WideState {
         };
         walk_insts(&func.body, &mut |inst| {
             if let Inst::Let { dst, op } = inst {
-                st.defs[dst.index()] = Some(op.clone());
+                st.defs[dst.index()] = Some(op);
             }
         });
         for round in 0..8 {
-            let before = (st.range.clone(), st.wide.clone());
+            let (range, wide) = (st.range.clone(), st.wide.clone());
             st.block(func, &func.body, round >= 3);
-            if before == (st.range.clone(), st.wide.clone()) {
+            if range == st.range && wide == st.wide {
                 break;
             }
         }
@@ -355,7 +357,7 @@ impl WideState {
             ),
             // A Python int lifted to a 0-d array, or a value broadcast: the same values.
             Op::AsArray(a) | Op::Broadcast(a) => r(a),
-            Op::Index(t, _) => match &self.defs[t.index()] {
+            Op::Index(t, _) => match self.defs[t.index()] {
                 Some(Op::Const(c)) => c.readable().and_then(|items| items_range(&items)),
                 _ => None,
             },
@@ -443,7 +445,7 @@ impl WideState {
             // A helper's int result (D7) may be anything its instance computes.
             Op::Call { .. } => true,
             // math.floor/ceil/trunc of an int return it unchanged (codegen passes the argument).
-            Op::Cast(CastOp::Int, a) => match self.defs[a.index()].as_ref() {
+            Op::Cast(CastOp::Int, a) => match self.defs[a.index()] {
                 Some(Op::Math(m, args)) if matches!(m.name, "floor" | "ceil" | "trunc") => {
                     args.first().is_some_and(&w)
                 }
@@ -456,7 +458,7 @@ impl WideState {
             Op::Unary(_, a) => w(a),
             Op::Binary(_, x, y) | Op::Select(_, x, y) => w(x) || w(y),
             // A table with an int of 2**63 or more gathers into a uint64 array.
-            Op::Index(t, _) => match self.defs[t.index()].as_ref() {
+            Op::Index(t, _) => match self.defs[t.index()] {
                 Some(Op::Const(c)) => !c
                     .readable()
                     .and_then(|items| items_range(&items))
