@@ -50,6 +50,7 @@ FIXED = {
     "model-lazy-int-power-of-a-table-exponent-is-float",
     "model-plain-reading-of-a-numpy-power-amplified-by-a-remainder",
     "model-raise-decided-by-the-sign-of-a-d3-nan",
+    "model-plain-reading-of-an-int-held-in-a-float-result",
 }
 
 
@@ -391,6 +392,16 @@ CASES = [
         [Column(I, [0, 540]), Column(B, [False, True])],
         "a float() the core folded away was read on the int of a merge held as float",
     ),
+    case(
+        # Seed 670001, program 1398. abs(-2**63) wraps to -2**63 (item 6), so `p1 / abs(p1)` is
+        # 1.0 where CPython's is -1.0. The result is float64 (the merge with 1.0): the model's
+        # plain reading gives 0.0 for CPython's np.sign(False), the int 0, and the explanation
+        # took them for different values.
+        "model-plain-reading-of-an-int-held-in-a-float-result",
+        "import numpy as np\n\ndef f(p1):\n    return np.sign(1.0 if p1 / abs(p1) > 0 else False)\n",
+        [Column(I, [-(2**63), 5, -3])],
+        "the plain reading's float for CPython's int in a float result explained nothing",
+    ),
 ]
 
 
@@ -513,6 +524,16 @@ def test_a_plain_reading_by_numpy_explains_only_the_array_rules_value(tmp_path):
     columns = [Column(U, [42])]
     for value, failures in ((110.08567783908057, 0), (110.08567783908074, 0), (110.085677839081, 1)):
         fake = lambda p0, value=value: np.array([value])  # noqa: E731
+        assert len(_judged(source, columns, tmp_path, fake)) == failures
+
+
+def test_a_plain_reading_held_as_float_explains_only_the_array_rules_value(tmp_path):
+    # Element 0 (-2**63): the array rules give 1.0 (abs wraps, item 6), CPython 0; any other
+    # value there is a mismatch.
+    source = CASES_BY_ID["model-plain-reading-of-an-int-held-in-a-float-result"][0]
+    columns = [Column(I, [-(2**63), 5, -3])]
+    for value, failures in ((1.0, 0), (0.0, 0), (0.5, 1), (-1.0, 1)):
+        fake = lambda p1, value=value: np.array([value, 1.0, 0.0])  # noqa: E731
         assert len(_judged(source, columns, tmp_path, fake)) == failures
 
 

@@ -51,6 +51,10 @@ def increment(n):
     return n + 1
 
 
+def exposure(position):
+    return abs(position)
+
+
 def truncate(x):
     return int(x)
 
@@ -125,6 +129,9 @@ def test_d3_float_overflow_gives_inf():
 def test_integer_overflow_wraps():
     assert increment(INT64_MAX) == 2**63
     assert values(vectorize(increment), np.array([INT64_MAX])) == [INT64_MIN]
+    # abs(-2**63) is 2**63, beyond int64: it wraps to -2**63 (fuzz finding 670001 #1398).
+    assert exposure(INT64_MIN) == 2**63
+    assert values(vectorize(exposure), np.array([INT64_MIN, -5])) == [INT64_MIN, 5]
 
 
 def test_int_of_nan_gives_zero_and_of_infinity_raises_cpythons_overflow_error():
