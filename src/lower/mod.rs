@@ -392,9 +392,20 @@ impl<'s> Lowerer<'s> {
             } else {
                 self.emit(Op::Broadcast(code))
             };
+            let mut sites = self.exceptions.take_sites();
+            if self.opts.nan_on_raise {
+                // D11: with nan_on_raise no exception is built, so the sites read no values: one
+                // read only by a message is not computed, and one that raises item 17's
+                // OverflowError at call time stays as a dead statement (rewrite/dce.rs) instead
+                // of being inlined into a message never printed (fuzz finding 670002 #902).
+                for site in &mut sites {
+                    site.params.clear();
+                    site.args.clear();
+                }
+            }
             self.f.raises = Some(Raises {
                 code,
-                sites: self.exceptions.take_sites(),
+                sites,
                 nan: self.opts.nan_on_raise,
             });
         }

@@ -73,6 +73,26 @@ def test_a_while_test_that_can_raise_matches_cpython(source, columns, tmp_path):
     assert result.lanes > 0
 
 
+#: Found by fuzz campaign 70 (seed 670002 #902): with nan_on_raise=True, the float conversion of
+#: an int beyond the float range in a `try` body (item 17), read only by a raise site's message
+#: (the division's), was inlined into that message, which nan_on_raise never builds: the call
+#: returned 0.0 where CPython raises OverflowError on every element. It raises item 17's
+#: OverflowError at call time now, as without the option.
+CONVERSION_IN_A_MESSAGE = (
+    "def f(p0):\n    try:\n        v3 = (1.0 - 2 ** 1100) // p0\n    except ValueError:\n        v3 = 0\n"
+    "    return 0\n"
+)
+
+
+def test_a_conversion_beyond_the_float_range_read_by_a_message_only_raises_with_nan_on_raise(tmp_path):
+    columns = [Column(F, [1.0, 0.0, -2.5])]
+    result = check.check_program(CONVERSION_IN_A_MESSAGE, columns, check.backends(["numpy", "strict"]), str(tmp_path), nan_on_raise=True)
+    assert not result.failures, [f"{f.backend} {f.expected!r} {f.got!r} {f.detail}" for f in result.failures]
+    _, prepared = check.prepare(CONVERSION_IN_A_MESSAGE, str(tmp_path), "f", None, nan_on_raise=True)
+    with pytest.raises(OverflowError, match="int too large to convert to float"):
+        prepared.nan_vec(np.array([1.0, 0.0, -2.5]))
+
+
 #: Programs that crashed or hung the process (a compiler stack overflow, the oracle computing an
 #: unbounded power): checked in a subprocess, with a time limit.
 PROCESS_CRASHES = [
