@@ -93,6 +93,33 @@ def test_a_conversion_beyond_the_float_range_read_by_a_message_only_raises_with_
         prepared.nan_vec(np.array([1.0, 0.0, -2.5]))
 
 
+#: Found by fuzz campaign 70 (seed 670010 #57, #675): a helper returning a tuple, called with a
+#: constant its `int()` or `round()` cannot convert (items 7 and 17: every lane raises), was
+#: merged into the caller as a helper that may return, so unpacking its result found no tuple
+#: and the program was rejected. The call now raises as a `raise` statement there.
+EVERY_PATH_RAISES = [
+    pytest.param(
+        "def h1(a):\n    a = int(a)\n    return (0, 0, 0)\n\ndef f(p1):\n    v8, v9, v10 = h1(1e+300)\n    return 0\n",
+        id="int-of-a-constant-beyond-int64",
+    ),
+    pytest.param(
+        "import math as pymath\n\ndef h0(a, b, c):\n    v1 = round(c)\n    return (0, 0)\n\n"
+        "def f(p0):\n    v12, v13 = h0(0, 0, pymath.inf)\n    return 0\n",
+        id="round-of-infinity",
+    ),
+]
+
+
+@pytest.mark.parametrize("source", EVERY_PATH_RAISES)
+def test_a_helper_raising_on_every_path_unpacked_as_a_tuple(source, tmp_path):
+    columns = [Column(F, [0.0, 2.5])]
+    result = check.check_program(source, columns, check.backends(["numpy", "strict"]), str(tmp_path))
+    assert not result.failures, [f"{f.kind} {f.backend} {f.expected!r} {f.got!r} {f.detail}" for f in result.failures]
+    _, prepared = check.prepare(source, str(tmp_path), "f", None)
+    with pytest.raises(OverflowError):
+        prepared.vec(np.array([0.0, 2.5]))
+
+
 #: Programs that crashed or hung the process (a compiler stack overflow, the oracle computing an
 #: unbounded power): checked in a subprocess, with a time limit.
 PROCESS_CRASHES = [

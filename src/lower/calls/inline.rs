@@ -422,8 +422,16 @@ impl Lowerer<'_> {
         self.calls.recursion.callers.pop();
         let complete = inner.flow.ended();
         let returns = inner.flow.returns.clone();
+        let raises_always = complete && returns.iter().all(|(_, v)| self.exceptions.is_code(*v));
         if let Some(code) = self.raise_chain(&returns, complete) {
-            self.raise_from_callee(frame, code);
+            if raises_always {
+                // D11: every path of the helper raises, so the call raises on every lane it
+                // runs on, as a `raise` there (unpacking its result reads nothing: seed 670010
+                // #57, a tuple-returning helper called with a constant its `int()` cannot hold).
+                self.raise_on(frame, None, code);
+            } else {
+                self.raise_from_callee(frame, code);
+            }
         }
         let value = self.chain(&returns);
         if complete || statement {
