@@ -11,8 +11,10 @@ from array_vectorize.fuzz.inputs import Column
 
 #: Item 37 through a width spec (fuzz finding 530104 #224): `p0`, merged with `1.0` in the loop,
 #: is held as float64 (item 8), so the helper's message pads `0.0` where CPython pads the int `0`.
+#: `r0` returns on some lanes: one raising on every path raises at its call, as a `raise` there,
+#: which reads `p0` before the merge (seed 670010 #57).
 WIDTH_SPEC = (
-    "import math\nMSG3 = 'x={!r:>12} rejected'\n\ndef r0(a, n):\n    if 0:\n        return 0\n"
+    "import math\nMSG3 = 'x={!r:>12} rejected'\n\ndef r0(a, n):\n    if n > 2:\n        return 1\n"
     "    raise ArithmeticError(MSG3.format(n))\n\ndef f(p0):\n    w3 = 0\n    while w3 < 1:\n"
     "        w3 += 1\n        if math.remainder(0, r0(0, p0)):\n            p0 = 1.0\n    return 0\n"
 )
