@@ -228,6 +228,8 @@ fn uniform_op(u: &UniformOp) -> String {
         UniformOp::ElementIs(types) => format!("ElementIs({types:?})"),
         UniformOp::Truth => "Truth".into(),
         UniformOp::Number => "Number".into(),
+        UniformOp::Len => "Len".into(),
+        UniformOp::Unpack(n) => format!("Unpack({n})"),
     }
 }
 

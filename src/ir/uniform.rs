@@ -64,6 +64,11 @@ pub enum UniformOp {
     Truth,
     /// `a` used as a number: a Python scalar of unknown kind (CPython semantics).
     Number,
+    /// `len(a)`: a Python int (D14: the length of a sequence given per call).
+    Len,
+    /// The `n` items of `a`, unpacked as CPython unpacks them into `n` targets (its TypeError
+    /// or ValueError otherwise): a tuple (D14: `lower, upper = limits`).
+    Unpack(usize),
     /// D22: whether the Python type of every element of `a` (a per-element parameter, all of
     /// whose elements have the type its dtype gives: bool, int or float) is one of these. What
     /// `isinstance(x, int)` and `type(x) is float` ask of such a parameter, once per call.
@@ -143,6 +148,7 @@ impl UniformOp {
                 | UniformOp::IsInstance
                 | UniformOp::Truth
                 | UniformOp::Number
+                | UniformOp::Len
                 | UniformOp::ElementIs(_)
         )
     }

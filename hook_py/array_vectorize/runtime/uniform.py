@@ -69,3 +69,19 @@ def _vec_element_type(xp: Any, value: Any) -> type:
     from .dtype import namespace_info
 
     return _ELEMENT_TYPES[namespace_info(xp).kind(value)]
+
+
+#: CPython's own unpacking into `n` targets, one function per `n` (its messages are CPython's).
+_UNPACKERS: dict[int, Any] = {}
+
+
+def _vec_unpack_given(value: Any, n: int) -> tuple:
+    """The `n` items of `value` (a tuple given per call, D14: `lower, upper = limits`) as CPython's
+    unpacking into `n` names gives them, or its TypeError or ValueError."""
+    unpack = _UNPACKERS.get(n)
+    if unpack is None:
+        names = ", ".join(f"_{k}" for k in range(n))
+        namespace: dict[str, Any] = {}
+        exec(f"def unpack(value):\n    {names}, = value\n    return ({names},)\n", namespace)
+        unpack = _UNPACKERS[n] = namespace["unpack"]
+    return unpack(value)

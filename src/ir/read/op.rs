@@ -244,6 +244,8 @@ fn uniform(c: &mut Cursor) -> R<UniformOp> {
         }
         "Truth" => UniformOp::Truth,
         "Number" => UniformOp::Number,
+        "Len" => UniformOp::Len,
+        "Unpack" => UniformOp::Unpack(index(c)?),
         _ => return Err(c.error_before(name, "expected a uniform operation")),
     })
 }

@@ -126,3 +126,44 @@ fn walk_comprehension<'a>(
     }
     items.iter().for_each(|e| walk_expr(e, f));
 }
+
+/// The names `stmts` unpack into several targets (`lower, upper = limits`), nested blocks
+/// included: a number cannot be unpacked, so such a parameter is a tuple given per call (D14).
+pub(in crate::lower::values) fn unpacked_names<'a>(stmts: &'a [ast::Stmt], out: &mut Vec<&'a str>) {
+    use ast::Stmt as S;
+    for s in stmts {
+        match s {
+            S::Assign(a) => {
+                let several = a
+                    .targets
+                    .iter()
+                    .any(|t| matches!(t, ast::Expr::Tuple(_) | ast::Expr::List(_)));
+                if let (true, ast::Expr::Name(n)) = (several, a.value.as_ref()) {
+                    out.push(n.id.as_str());
+                }
+            }
+            S::If(i) => {
+                unpacked_names(&i.body, out);
+                unpacked_names(&i.orelse, out);
+            }
+            S::While(w) => {
+                unpacked_names(&w.body, out);
+                unpacked_names(&w.orelse, out);
+            }
+            S::For(l) => {
+                unpacked_names(&l.body, out);
+                unpacked_names(&l.orelse, out);
+            }
+            S::Try(t) => {
+                unpacked_names(&t.body, out);
+                for h in &t.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    unpacked_names(&h.body, out);
+                }
+                unpacked_names(&t.orelse, out);
+                unpacked_names(&t.finalbody, out);
+            }
+            _ => {}
+        }
+    }
+}

@@ -19,7 +19,7 @@ use crate::frontend::extract::ParsedFunction;
 use crate::ir::{CmpOp, Kind, ObjCmp, ObjLit, Op, ParamMode, Shape, UniformOp, Value};
 use crate::lower::calls::written::round_ndigits_name;
 use crate::lower::{Frame, Lowerer, R};
-use expr_walk::walk_stmts;
+use expr_walk::{unpacked_names, walk_stmts};
 
 /// Annotations that make a parameter uniform (bare, or the last part of a dotted name).
 const UNIFORM_ANNOTATIONS: &[&str] = &[
@@ -82,6 +82,13 @@ pub(in crate::lower) fn param_modes(
             }
         }
     });
+    let mut unpacked = vec![];
+    unpacked_names(&func.body, &mut unpacked);
+    for name in unpacked {
+        if let Some(i) = index(name) {
+            uses[i].0 = true;
+        }
+    }
     func.params
         .iter()
         .enumerate()
@@ -165,7 +172,9 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
     };
     let mut out = vec![];
     match e {
-        E::Subscript(s) if matches!(s.slice.as_ref(), E::Constant(_)) => {
+        // A number has no items: a parameter subscripted is a table or mapping given per call,
+        // read with a constant key once per call, or gathered at a per-element index (D15).
+        E::Subscript(s) if !matches!(s.slice.as_ref(), E::Slice(_)) => {
             out.extend(name_of(&s.value).map(|n| (n, Use::Uniform)));
         }
         E::Attribute(a) if a.attr.as_str() == "astype" => {} // D16: NumPy's scalar method
@@ -215,6 +224,12 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
                 out.extend(c.args.first().and_then(name_of).map(|n| (n, use_())));
             }
             out.extend(round_ndigits_name(c).map(|n| (n, Use::Uniform))); // round(x, n)
+            // `len(table)`: a number has no length, so the parameter is a sequence per call.
+            if let (E::Name(f), [arg]) = (c.func.as_ref(), c.args.as_slice()) {
+                if f.id.as_str() == "len" && matches!(env.get("len"), Some(Binding::Builtin(_))) {
+                    out.extend(name_of(arg).map(|n| (n, Use::Uniform)));
+                }
+            }
         }
         _ => {}
     }
@@ -499,13 +514,7 @@ impl Lowerer<'_> {
         e: &ast::Expr,
     ) -> R<Value> {
         if self.shape(key) == Shape::Array {
-            self.error_at(
-                frame,
-                DiagnosticKind::UnsupportedExpression,
-                "a uniform value (D14) can be subscripted only with a key that is the same on every element: a constant, a loop index, another uniform value".into(),
-                e,
-            );
-            return Err(());
+            return self.gather_given(frame, base, key, e);
         }
         Ok(self.uniform(UniformOp::Item, vec![base, key]))
     }
