@@ -230,7 +230,10 @@ pub const TAKE_PARAM: Helper = Helper {
     name: "_vec_take_param",
     params: "xp, table, index",
     ops: &[],
-    meaning: "`table[index]` per lane for a tuple or list of numbers given per call, converted               once per call to one kind as a constant table's items are (bool, int, or float               when any item is a float), then `_vec_take` with `what` its type's name;               TypeError for anything but a tuple or list of numbers",
+    meaning: "`table[index]` per lane for a tuple or list of numbers given per call, converted \
+              once per call to one kind as a constant table's items are (bool, int, or float \
+              when any item is a float), then `_vec_take` with `what` its type's name; \
+              TypeError for anything but a tuple or list of numbers",
 };
 
 /// A value given per call unpacked into several names (D14).
