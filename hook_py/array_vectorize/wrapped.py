@@ -114,11 +114,15 @@ def defaulted(inner: types.FunctionType) -> set[str]:
 def _check_uses(checks: list[ast.stmt], fn: str, star: str | None, stars: str | None, params: list[str], named: list[str]) -> None:
     """The checks read neither `*args` nor `**kwargs` (what they hold depends on whether the
     caller passed by position or by keyword: the wrapper names what it checks,
-    `def wrapper(t, *args, **kwargs)`) nor the wrapped function, and assign none of the
-    parameters' names."""
+    `def wrapper(t, *args, **kwargs)`) nor the wrapped function but in a raise's message, and
+    assign none of the parameters' names."""
     module = ast.Module(body=checks, type_ignores=[])
+    # The wrapped function may name itself in a message (`fn.__name__`, D21): built in Python.
+    in_messages = {id(n) for r in ast.walk(module) if isinstance(r, ast.Raise) and r.exc for n in ast.walk(r.exc)}
     for node in ast.walk(module):
         if isinstance(node, ast.Name):
+            if node.id == fn and id(node) in in_messages:
+                continue
             if node.id in (fn, star, stars):
                 raise NotThePattern(f"it reads `{node.id}` before the forward (name the parameter it checks: `def wrapper(t, *args, **kwargs)`)")
             if isinstance(node.ctx, ast.Store) and (node.id in params or node.id in named):

@@ -5,7 +5,7 @@
 use super::choice::{self, CastForm, FloatArg, IntMod, ScalarArray, UnaryForm};
 use super::runtime::{
     binary_key, by_key, cast_key, compare_key, BINARY, BROADCAST, CALL_SITE, ELEMENT_TYPE, F64,
-    LOOKUP, RESIDUE, SELECT, TAKE, TAKE_PARAM, UNARY, UNPACK_GIVEN,
+    LOOKUP, RESIDUE, SELECT, SEQUENCE_GIVEN, TAKE, TAKE_PARAM, UNARY, UNPACK_GIVEN,
 };
 use super::{const_kind, Const, Gen};
 use crate::codegen::pyast::{bin, call, cmp, name, Expr};
@@ -162,6 +162,7 @@ impl Gen<'_> {
             UniformOp::Truth => call(name("bool"), vec![take()]),
             UniformOp::Number => take(),
             UniformOp::Len => call(name("len"), vec![take()]),
+            UniformOp::Sequence => call(name(SEQUENCE_GIVEN.name), vec![take()]),
             UniformOp::Unpack(n) => call(name(UNPACK_GIVEN.name), vec![take(), Expr::Int(*n as i128)]),
             // D22: `_vec_element_type(xp, x) is float`, `... in (bool, int)`.
             UniformOp::ElementIs(types) => {

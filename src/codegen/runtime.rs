@@ -236,6 +236,16 @@ pub const TAKE_PARAM: Helper = Helper {
               TypeError for anything but a tuple or list of numbers",
 };
 
+/// A value given per call that a loop runs over by index (D14).
+pub const SEQUENCE_GIVEN: Helper = Helper {
+    key: "sequence_given",
+    name: "_vec_sequence_given",
+    params: "value",
+    ops: &[],
+    meaning: "`value` unchanged when it is a tuple or list; TypeError otherwise (a loop over a \
+              value given per call runs over its items by index, which a dict or set has not)",
+};
+
 /// A value given per call unpacked into several names (D14).
 pub const UNPACK_GIVEN: Helper = Helper {
     key: "unpack_given",
@@ -465,6 +475,7 @@ pub const HELPERS: &[Helper] = &[
     LOOKUP,
     UNIFORM,
     TAKE_PARAM,
+    SEQUENCE_GIVEN,
     UNPACK_GIVEN,
     ELEMENT_TYPE,
     LOOP_ARGS,

@@ -66,6 +66,9 @@ pub enum UniformOp {
     Number,
     /// `len(a)`: a Python int (D14: the length of a sequence given per call).
     Len,
+    /// `a` itself when it is a tuple or list, a TypeError otherwise: what a loop over a value
+    /// given per call runs over by index (D14).
+    Sequence,
     /// The `n` items of `a`, unpacked as CPython unpacks them into `n` targets (its TypeError
     /// or ValueError otherwise): a tuple (D14: `lower, upper = limits`).
     Unpack(usize),

@@ -222,6 +222,7 @@ impl<'s> Lowerer<'s> {
                 body: Block::default(),
                 ret: vec![],
                 tuple: false,
+                result_class: None,
                 raises: None,
             },
             blocks: vec![],
@@ -310,6 +311,9 @@ impl<'s> Lowerer<'s> {
         self.body(&mut frame, &func.body);
         let ret = self.finish_function(&mut frame, func);
         (self.f.ret, self.f.tuple) = self.result_positions(ret);
+        if self.f.tuple {
+            self.f.result_class = self.result_class_param();
+        }
         self.f.body = self.close_block(root);
         self.reject_tuple_uses();
         // Hidden parameters follow the declared ones.

@@ -85,3 +85,14 @@ def _vec_unpack_given(value: Any, n: int) -> tuple:
         exec(f"def unpack(value):\n    {names}, = value\n    return ({names},)\n", namespace)
         unpack = _UNPACKERS[n] = namespace["unpack"]
     return unpack(value)
+
+
+def _vec_sequence_given(value: Any) -> Any:
+    """`value` unchanged when it is a tuple or list: a loop over a value given per call (D14)
+    runs over its items by index, which a dict, a set or an iterator has not."""
+    if type(value) not in (tuple, list):
+        raise TypeError(
+            f"array-vectorize: a loop over a value given per call runs over a tuple or a list (D14), "
+            f"not {type(value).__name__}; pass a tuple"
+        )
+    return value

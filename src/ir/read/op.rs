@@ -245,6 +245,7 @@ fn uniform(c: &mut Cursor) -> R<UniformOp> {
         "Truth" => UniformOp::Truth,
         "Number" => UniformOp::Number,
         "Len" => UniformOp::Len,
+        "Sequence" => UniformOp::Sequence,
         "Unpack" => UniformOp::Unpack(index(c)?),
         _ => return Err(c.error_before(name, "expected a uniform operation")),
     })

@@ -290,6 +290,7 @@ impl Lowerer<'_> {
             body: Block::default(),
             ret: vec![],
             tuple: false,
+            result_class: None,
             raises: None,
         };
         Outer {

@@ -237,9 +237,13 @@ impl Lowerer<'_> {
         stmt: &ast::Stmt,
     ) {
         let range = f.target.range();
+        let seq = self.uniform(UniformOp::Sequence, vec![seq]);
         let hidden = self.fresh_name(frame, "_items");
         frame.vars.insert(hidden.clone(), Var::Def(seq));
-        let counter = self.fresh_name(frame, &format!("{hidden}_k"));
+        let target = self.fresh_name(frame, &format!("{hidden}_k"));
+        // The loop's counter (`range_loop`), a Python int the same on every lane still looping:
+        // the item is read in Python (a name no source can spell, as the counter's own).
+        let counter = format!("{target}.range");
         let item = ast::Expr::Subscript(ast::ExprSubscript {
             value: Box::new(name_expr(&hidden, range)),
             slice: Box::new(name_expr(&counter, range)),
@@ -253,7 +257,7 @@ impl Lowerer<'_> {
             range,
         });
         let looped = ast::StmtFor {
-            target: Box::new(name_expr(&counter, range)),
+            target: Box::new(name_expr(&target, range)),
             iter: f.iter.clone(),
             body: std::iter::once(bind).chain(f.body.iter().cloned()).collect(),
             orelse: f.orelse.clone(),

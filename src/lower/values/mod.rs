@@ -58,6 +58,9 @@ pub(in crate::lower) struct FunctionValues {
     pub(in crate::lower::values) type_exact: BTreeSet<Value>,
     /// Tuples made by calling a namedtuple class: the class's name and fields (issue 27).
     pub(in crate::lower::values) named: HashMap<Value, (String, Vec<String>)>,
+    /// The namedtuple class of the marked function's returns so far, or None for another
+    /// result (issue 27, D13): every return must agree.
+    pub(in crate::lower::values) result_class: Option<Option<String>>,
 }
 
 impl ValueState {

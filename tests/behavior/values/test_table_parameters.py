@@ -183,3 +183,13 @@ def test_a_table_parameter_passed_on_to_a_helper(backend):
     vec = vectorize(charge_through_helper)
     check(vec, np.array([1.0, 2.0, -3.0, 0.5]), np.array([0, 1, 2, -1]), backend=backend)
     check(vec, np.array([1.0, 2.0, -3.0, 0.5]), np.array([0, 1, 1, -1]), [7.0, 9.0], backend=backend)
+
+
+def test_docs_semantics_item_47_an_empty_sequence_is_read_once_per_call():
+    """An empty tuple indexed per element raises at the call, even where CPython's elements never
+    reach the subscript (they read index 0); mixed ints and floats come back as floats."""
+    assert band_charge_if(-1.0, 0, ()) == 0.0
+    with pytest.raises(IndexError, match="tuple index out of range"):
+        vectorize(band_charge_if)(np.array([-1.0]), np.array([0]), ())
+    got = vectorize(step_of)(np.array([0, 1]), (7, 8.5))
+    assert got.dtype == np.float64 and step_of(0, (7, 8.5)) == 8  # an int for CPython
