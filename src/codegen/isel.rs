@@ -161,9 +161,16 @@ impl Gen<'_> {
             UniformOp::TypeOf => call(name("type"), vec![take()]),
             UniformOp::Truth => call(name("bool"), vec![take()]),
             UniformOp::Number => take(),
+            UniformOp::NumberOrFalse => {
+                let a = take();
+                let none = cmp("is", a.clone(), Expr::None);
+                Expr::IfExp(Box::new(none), Box::new(Expr::Bool(false)), Box::new(a))
+            }
             UniformOp::Len => call(name("len"), vec![take()]),
             UniformOp::Sequence => call(name(SEQUENCE_GIVEN.name), vec![take()]),
-            UniformOp::Unpack(n) => call(name(UNPACK_GIVEN.name), vec![take(), Expr::Int(*n as i128)]),
+            UniformOp::Unpack(n) => {
+                call(name(UNPACK_GIVEN.name), vec![take(), Expr::Int(*n as i128)])
+            }
             // D22: `_vec_element_type(xp, x) is float`, `... in (bool, int)`.
             UniformOp::ElementIs(types) => {
                 let t = call(

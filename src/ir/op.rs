@@ -338,7 +338,7 @@ pub fn result_kind(op: &Op, kind: &impl Fn(Value) -> Kind, param_kinds: &[Kind])
         // D19, D23: the callee's results decide, per call (`_vec_residue`).
         Op::ScalarCall { .. } => Kind::Unknown,
         Op::ScalarRaised(_) => Kind::Bool,
-        Op::Uniform(UniformOp::Number, _) => Kind::Unknown,
+        Op::Uniform(UniformOp::Number | UniformOp::NumberOrFalse, _) => Kind::Unknown,
         Op::Uniform(UniformOp::Len, _) => Kind::Int,
         Op::Uniform(u, _) if u.gives_object() => Kind::Object,
         Op::Uniform(..) => Kind::Bool,

@@ -229,6 +229,7 @@ fn uniform_op(u: &UniformOp) -> String {
         UniformOp::ElementIs(types) => format!("ElementIs({types:?})"),
         UniformOp::Truth => "Truth".into(),
         UniformOp::Number => "Number".into(),
+        UniformOp::NumberOrFalse => "NumberOrFalse".into(),
         UniformOp::Len => "Len".into(),
         UniformOp::Sequence => "Sequence".into(),
         UniformOp::Unpack(n) => format!("Unpack({n})"),

@@ -64,6 +64,9 @@ pub enum UniformOp {
     Truth,
     /// `a` used as a number: a Python scalar of unknown kind (CPython semantics).
     Number,
+    /// `a` used as a number, `False` when it is None: an item of a tuple given per call that may
+    /// be None, read on the paths its `is None` test guards (D14, docs/semantics.md item 31).
+    NumberOrFalse,
     /// `len(a)`: a Python int (D14: the length of a sequence given per call).
     Len,
     /// `a` itself when it is a tuple or list, a TypeError otherwise: what a loop over a value
@@ -151,6 +154,7 @@ impl UniformOp {
                 | UniformOp::IsInstance
                 | UniformOp::Truth
                 | UniformOp::Number
+                | UniformOp::NumberOrFalse
                 | UniformOp::Len
                 | UniformOp::ElementIs(_)
         )

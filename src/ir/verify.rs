@@ -52,7 +52,9 @@ pub fn verify(f: &Function, kinds: Kinds) -> Result<(), String> {
     }
     if let Some(i) = f.result_class {
         if !f.tuple || i < f.declared_params || i >= f.params.len() {
-            return Err(format!("the result class {i} is not a hidden parameter of a tuple result"));
+            return Err(format!(
+                "the result class {i} is not a hidden parameter of a tuple result"
+            ));
         }
     }
     for &r in &f.ret {

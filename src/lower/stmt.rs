@@ -49,7 +49,9 @@ impl Lowerer<'_> {
                     ast::Expr::Tuple(t) => self.tuple_return(frame, t, stmt),
                     _ => self.expr(frame, value),
                 };
-                if self.calls.in_compiled_function() && self.note_result_class(frame, v, value).is_err() {
+                if self.calls.in_compiled_function()
+                    && self.note_result_class(frame, v, value).is_err()
+                {
                     return;
                 }
                 if self.calls.in_compiled_function() && self.is_mutable_container(v) {

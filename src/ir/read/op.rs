@@ -244,6 +244,7 @@ fn uniform(c: &mut Cursor) -> R<UniformOp> {
         }
         "Truth" => UniformOp::Truth,
         "Number" => UniformOp::Number,
+        "NumberOrFalse" => UniformOp::NumberOrFalse,
         "Len" => UniformOp::Len,
         "Sequence" => UniformOp::Sequence,
         "Unpack" => UniformOp::Unpack(index(c)?),

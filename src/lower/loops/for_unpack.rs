@@ -215,7 +215,11 @@ impl Lowerer<'_> {
 
     /// The value of `iter` when it names a sequence given per call (D14: a parameter, or a
     /// local bound to one): the loop over it runs once per item (`given_sequence_for`).
-    pub(in crate::lower) fn given_sequence(&self, frame: &Frame, iter: &ast::Expr) -> Option<Value> {
+    pub(in crate::lower) fn given_sequence(
+        &self,
+        frame: &Frame,
+        iter: &ast::Expr,
+    ) -> Option<Value> {
         let ast::Expr::Name(n) = iter else {
             return None;
         };
@@ -259,7 +263,9 @@ impl Lowerer<'_> {
         let looped = ast::StmtFor {
             target: Box::new(name_expr(&target, range)),
             iter: f.iter.clone(),
-            body: std::iter::once(bind).chain(f.body.iter().cloned()).collect(),
+            body: std::iter::once(bind)
+                .chain(f.body.iter().cloned())
+                .collect(),
             orelse: f.orelse.clone(),
             type_comment: None,
             range: f.range,

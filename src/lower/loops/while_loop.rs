@@ -178,8 +178,8 @@ impl Lowerer<'_> {
             for (name, dst) in phis {
                 if let Some(Var::Def(v)) = body_vars.get(name).copied() {
                     if v != *dst {
-                        let python_counter = range_counter == Some(name.as_str())
-                            && l.shape(*dst) == Shape::Scalar;
+                        let python_counter =
+                            range_counter == Some(name.as_str()) && l.shape(*dst) == Shape::Scalar;
                         if (counters || python_counter) && l.is_counter_step(v, *dst) {
                             uniform.push(l.lanes_of(name, active, v, *dst));
                             continue;

@@ -61,6 +61,10 @@ pub(in crate::lower) struct FunctionValues {
     /// The namedtuple class of the marked function's returns so far, or None for another
     /// result (issue 27, D13): every return must agree.
     pub(in crate::lower::values) result_class: Option<Option<String>>,
+    /// The names the marked function's own body reads (a namedtuple result's class must be one).
+    pub(in crate::lower::values) compiled_reads: BTreeSet<String>,
+    /// Items of a tuple given per call, unpacked (D14): each may be None.
+    pub(in crate::lower::values) maybe_none_items: BTreeSet<Value>,
 }
 
 impl ValueState {

@@ -104,11 +104,6 @@ impl Lowerer<'_> {
         }
     }
 
-    /// The namedtuple class `v` was made by (or merged from, `tuples::merge_tuples`), if any.
-    pub(in crate::lower) fn named_class(&self, v: Value) -> Option<String> {
-        self.values.function.named.get(&v).map(|(c, _)| c.clone())
-    }
-
     /// Issue 27 (D13): a return of the marked function. A namedtuple result is made of its
     /// class, a global of the generated module, so the class must be bound by its own name where
     /// the function is (the static compile assumes it there), and every return must return it.
@@ -121,15 +116,18 @@ impl Lowerer<'_> {
         let named = self.values.function.named.get(&v).cloned();
         if let Some((class, fields)) = &named {
             let bound = matches!(frame.env.get(class), Some(Binding::NamedTuple(c, f)) if c == class && f == fields);
-            if !bound {
-                let why = format!("this result is a `{class}` (a namedtuple) that the function's module does not bind by that name, so the result cannot be made of it: bind the class in this module, or return its fields as a tuple display (D13), `return p.x, p.y`");
+            if !bound || !self.values.function.compiled_reads.contains(class) {
+                let why = format!("this result is a `{class}` (a namedtuple), which the decorated function does not name itself: the result is made of the class its module binds by that name, so call it there with the fields (`p = helper(x); return {class}(p[0], p[1])`), or return its fields as a tuple display (D13), `return p.x, p.y`");
                 return self.bad_named_tuple(frame, at, why);
             }
         }
         let class = named.map(|(c, _)| c);
         match &self.values.function.result_class {
             Some(before) if *before != class => {
-                let what = |c: &Option<String>| c.as_ref().map_or("another result".to_string(), |c| format!("a `{c}`"));
+                let what = |c: &Option<String>| {
+                    c.as_ref()
+                        .map_or("another result".to_string(), |c| format!("a `{c}`"))
+                };
                 let why = format!("this returns {} where another return gives {}: an array result cannot be a namedtuple on some elements only (D13); return one kind of result", what(&class), what(before));
                 self.bad_named_tuple(frame, at, why)
             }
@@ -138,6 +136,17 @@ impl Lowerer<'_> {
                 Ok(())
             }
         }
+    }
+
+    /// Records the names the marked function's own body reads (`note_result_class`).
+    pub(in crate::lower) fn note_compiled_reads(&mut self, body: &[ast::Stmt]) {
+        let mut names = std::collections::BTreeSet::new();
+        crate::lower::values::uniform::expr_walk::walk_stmts(body, &mut |e| {
+            if let ast::Expr::Name(n) = e {
+                names.insert(n.id.to_string());
+            }
+        });
+        self.values.function.compiled_reads = names;
     }
 
     /// The hidden parameter holding the namedtuple class every return of the marked function

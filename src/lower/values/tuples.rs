@@ -239,6 +239,7 @@ impl Lowerer<'_> {
             for (k, target) in targets.elts.iter().enumerate() {
                 let key = self.konst(Const::Int(k as i128));
                 let item = self.uniform(UniformOp::Item, vec![items, key]);
+                self.values.function.maybe_none_items.insert(item);
                 if let ast::Expr::Name(n) = target {
                     self.assign(frame, n.id.as_str(), item);
                 }

@@ -127,9 +127,10 @@ fn walk_comprehension<'a>(
     items.iter().for_each(|e| walk_expr(e, f));
 }
 
-/// The names `stmts` unpack into several targets (`lower, upper = limits`), nested blocks
-/// included: a number cannot be unpacked, so such a parameter is a tuple given per call (D14).
-pub(in crate::lower::values) fn unpacked_names<'a>(stmts: &'a [ast::Stmt], out: &mut Vec<&'a str>) {
+/// The names `stmts` unpack into several targets (`lower, upper = limits`) or loop over
+/// (`for lo, hi, rate in brackets`), nested blocks included: a number can be neither, so such a
+/// parameter is a sequence given per call (D14).
+pub(in crate::lower::values) fn sequence_names<'a>(stmts: &'a [ast::Stmt], out: &mut Vec<&'a str>) {
     use ast::Stmt as S;
     for s in stmts {
         match s {
@@ -143,25 +144,28 @@ pub(in crate::lower::values) fn unpacked_names<'a>(stmts: &'a [ast::Stmt], out: 
                 }
             }
             S::If(i) => {
-                unpacked_names(&i.body, out);
-                unpacked_names(&i.orelse, out);
+                sequence_names(&i.body, out);
+                sequence_names(&i.orelse, out);
             }
             S::While(w) => {
-                unpacked_names(&w.body, out);
-                unpacked_names(&w.orelse, out);
+                sequence_names(&w.body, out);
+                sequence_names(&w.orelse, out);
             }
             S::For(l) => {
-                unpacked_names(&l.body, out);
-                unpacked_names(&l.orelse, out);
+                if let ast::Expr::Name(n) = l.iter.as_ref() {
+                    out.push(n.id.as_str());
+                }
+                sequence_names(&l.body, out);
+                sequence_names(&l.orelse, out);
             }
             S::Try(t) => {
-                unpacked_names(&t.body, out);
+                sequence_names(&t.body, out);
                 for h in &t.handlers {
                     let ast::ExceptHandler::ExceptHandler(h) = h;
-                    unpacked_names(&h.body, out);
+                    sequence_names(&h.body, out);
                 }
-                unpacked_names(&t.orelse, out);
-                unpacked_names(&t.finalbody, out);
+                sequence_names(&t.orelse, out);
+                sequence_names(&t.finalbody, out);
             }
             _ => {}
         }

@@ -9,7 +9,7 @@
 //! number (`limit=None`) is [`ParamMode::Optional`]: `limit is None` reads the argument as
 //! passed, its numeric uses read it converted.
 
-mod expr_walk;
+pub(in crate::lower::values) mod expr_walk;
 
 use rustpython_parser::ast;
 
@@ -19,7 +19,7 @@ use crate::frontend::extract::ParsedFunction;
 use crate::ir::{CmpOp, Kind, ObjCmp, ObjLit, Op, ParamMode, Shape, UniformOp, Value};
 use crate::lower::calls::written::round_ndigits_name;
 use crate::lower::{Frame, Lowerer, R};
-use expr_walk::{unpacked_names, walk_stmts};
+use expr_walk::{sequence_names, walk_stmts};
 
 /// Annotations that make a parameter uniform (bare, or the last part of a dotted name).
 const UNIFORM_ANNOTATIONS: &[&str] = &[
@@ -82,9 +82,9 @@ pub(in crate::lower) fn param_modes(
             }
         }
     });
-    let mut unpacked = vec![];
-    unpacked_names(&func.body, &mut unpacked);
-    for name in unpacked {
+    let mut sequences = vec![];
+    sequence_names(&func.body, &mut sequences);
+    for name in sequences {
         if let Some(i) = index(name) {
             uses[i].0 = true;
         }
@@ -224,7 +224,7 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
                 out.extend(c.args.first().and_then(name_of).map(|n| (n, use_())));
             }
             out.extend(round_ndigits_name(c).map(|n| (n, Use::Uniform))); // round(x, n)
-            // `len(table)`: a number has no length, so the parameter is a sequence per call.
+                                                                          // `len(table)`: a number has no length, so the parameter is a sequence per call.
             if let (E::Name(f), [arg]) = (c.func.as_ref(), c.args.as_slice()) {
                 if f.id.as_str() == "len" && matches!(env.get("len"), Some(Binding::Builtin(_))) {
                     out.extend(name_of(arg).map(|n| (n, Use::Uniform)));
@@ -411,6 +411,12 @@ impl Lowerer<'_> {
         if matches!(op, Op::Uniform(..)) || !op.operands().iter().any(|v| self.is_object(*v)) {
             return op;
         }
+        // D14, D15: a sequence given per call, gathered per element (`gather_given`).
+        if let Op::Index(t, i) = op {
+            if self.is_object(t) && !self.is_object(i) {
+                return op;
+            }
+        }
         let truth_operands: Vec<Value> = match &op {
             Op::Select(c, ..) => vec![*c],
             Op::Logic(_, a, b) => vec![*a, *b],
@@ -424,7 +430,7 @@ impl Lowerer<'_> {
                 self.emit(Op::Uniform(UniformOp::Truth, vec![v]))
             } else {
                 self.literal_as_number(v);
-                self.emit(Op::Uniform(UniformOp::Number, vec![v]))
+                self.emit(Op::Uniform(self.number_op(v), vec![v]))
             }
         })
     }
@@ -433,9 +439,21 @@ impl Lowerer<'_> {
     pub(in crate::lower) fn as_number(&mut self, v: Value) -> Value {
         if self.is_object(v) {
             self.literal_as_number(v);
-            self.uniform(UniformOp::Number, vec![v])
+            let op = self.number_op(v);
+            self.uniform(op, vec![v])
         } else {
             v
+        }
+    }
+
+    /// How `v` is read as a number: as it is, or with the stand-in `False` for None when it is
+    /// an item of a tuple given per call (`lower, upper = limits`, either may be None: the paths
+    /// that read it as a number are those its `is None` test guards, docs/semantics.md item 31).
+    fn number_op(&self, v: Value) -> UniformOp {
+        if self.values.function.maybe_none_items.contains(&v) {
+            UniformOp::NumberOrFalse
+        } else {
+            UniformOp::Number
         }
     }
 
