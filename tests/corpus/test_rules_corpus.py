@@ -48,11 +48,11 @@ INDEX = {
     "tier": np.array([0, 1, 2, -1, -3, 1, 0]),  # energy tiers, pension bands
     "band": np.array([0, 1, 2, 3, 4, 5, 6, 7, -1, -8]),  # council-tax bands A-H
 }
-# (columns, tables passed per call, or None for the defaults)
+# (columns, [the arguments after them per call: a tuple, or None for the defaults])
 RULES = {
-    "tariffs.income_tax": ("i", [None, ((0.0, 1e4, 0.1), (1e4, math.inf, 0.3))]),
-    "tariffs.marginal_rate": ("i", [None, [(0.0, 5e4, 0.2), (5e4, 1e5, 0.4)]]),
-    "tariffs.corporation_tax": ("i", [None, ((0.0, math.inf, 0.25),), ()]),
+    "tariffs.income_tax": ("i", [None, (((0.0, 1e4, 0.1), (1e4, math.inf, 0.3)),)]),
+    "tariffs.marginal_rate": ("i", [None, ([(0.0, 5e4, 0.2), (5e4, 1e5, 0.4)],)]),
+    "tariffs.corporation_tax": ("i", [None, (((0.0, math.inf, 0.25),),), ((),)]),
     "tariffs.energy_bill": ("e tier", [None, ((0.1, 0.2, 0.3), 0.0)]),
     "tariffs.council_tax": ("band", [None, (1_500.0, (1, 2, 3, 4, 5, 6, 7, 8))]),
     "tariffs.water_bill": ("w", [None, ([5.0, 50.0], [1.0, 3.0])]),
@@ -111,6 +111,8 @@ def column(code: str) -> np.ndarray:
 
 
 def arguments(codes: str) -> list[np.ndarray]:
+    if codes in INDEX:
+        return [column(codes)]
     if " " in codes:  # paired columns (an amount and its band), cycled to one length
         columns = [column(c) for c in codes.split()]
         return [np.resize(c, max(len(c) for c in columns)) for c in columns]

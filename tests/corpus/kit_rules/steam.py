@@ -19,7 +19,10 @@ class Saturation:
 
 @vectorize
 def saturation_pressure_kpa(t):
-    a, b, c = Saturation.LOW if t < 100.0 else Saturation.HIGH
+    if t < 100.0:
+        a, b, c = Saturation.LOW
+    else:
+        a, b, c = Saturation.HIGH
     return Saturation.MMHG_TO_KPA * 10.0 ** (a - b / (c + t))
 
 

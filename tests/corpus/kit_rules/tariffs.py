@@ -48,7 +48,7 @@ def energy_bill(kwh, tier, rates=ENERGY_RATES, standing=0.53):
 
 @vectorize
 def council_tax(band, band_d=2_065.0, ratios=COUNCIL_RATIOS):
-    return round(band_d * ratios[band], 2)
+    return round(float(band_d * ratios[band]), 2)
 
 
 @vectorize
