@@ -67,7 +67,7 @@ pub(in crate::lower) fn param_modes(
     env: &Env,
     helper_modes: &mut dyn FnMut(&FunctionSource) -> Option<Signature>,
 ) -> Vec<ParamMode> {
-    let mut uses = vec![(false, false, false); func.params.len()];
+    let mut uses = vec![(false, false, false, false); func.params.len()];
     let index = |name: &str| func.params.iter().position(|p| p == name);
     walk_stmts(&func.body, &mut |e| {
         let mut found = uniform_uses(e, env);
@@ -78,6 +78,7 @@ pub(in crate::lower) fn param_modes(
                     Use::Uniform => uses[i].0 = true,
                     Use::NoneTest => uses[i].1 = true,
                     Use::TypeTest => uses[i].2 = true,
+                    Use::Sequence => uses[i].3 = true,
                 }
             }
         }
@@ -86,7 +87,7 @@ pub(in crate::lower) fn param_modes(
     sequence_names(&func.body, &mut sequences);
     for name in sequences {
         if let Some(i) = index(name) {
-            uses[i].0 = true;
+            uses[i].3 = true;
         }
     }
     func.params
@@ -97,10 +98,11 @@ pub(in crate::lower) fn param_modes(
             let annotated = annotation
                 .as_ref()
                 .map_or(Annotated::Unknown, |a| annotated(a, env));
-            let (uniform_use, none_test, type_test) = uses[i];
+            let (uniform_use, none_test, type_test, sequence_use) = uses[i];
             match annotated {
                 Annotated::Uniform => ParamMode::Uniform,
                 _ if uniform_use => ParamMode::Uniform,
+                _ if sequence_use && !type_test => ParamMode::Uniform,
                 Annotated::OptionalNumber => ParamMode::Optional,
                 _ if none_test => ParamMode::Optional,
                 // D22: `def f(x, cap=None)` testing `isinstance(cap, float)`: None or a number.
@@ -161,6 +163,9 @@ enum Use {
     NoneTest,
     /// `isinstance(p, float)`, `type(p) is int`: the type of a number's elements (D22).
     TypeTest,
+    /// `rates[band]`, `lower, upper = limits`, `for row in brackets`: a sequence given per call
+    /// (D14), unless the parameter's type is tested (a number on the paths that read it so).
+    Sequence,
 }
 
 /// The parameter uses expression `e` itself makes (its children are walked separately).
@@ -172,10 +177,13 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
     };
     let mut out = vec![];
     match e {
-        // A number has no items: a parameter subscripted is a table or mapping given per call,
-        // read with a constant key once per call, or gathered at a per-element index (D15).
-        E::Subscript(s) if !matches!(s.slice.as_ref(), E::Slice(_)) => {
+        E::Subscript(s) if matches!(s.slice.as_ref(), E::Constant(_)) => {
             out.extend(name_of(&s.value).map(|n| (n, Use::Uniform)));
+        }
+        // A number has no items: a parameter subscripted at a per-element index is a sequence
+        // given per call, gathered (D14, D15), unless its type is tested (`isinstance`).
+        E::Subscript(s) if !matches!(s.slice.as_ref(), E::Slice(_)) => {
+            out.extend(name_of(&s.value).map(|n| (n, Use::Sequence)));
         }
         E::Attribute(a) if a.attr.as_str() == "astype" => {} // D16: NumPy's scalar method
         E::Attribute(a) => {
@@ -224,12 +232,6 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
                 out.extend(c.args.first().and_then(name_of).map(|n| (n, use_())));
             }
             out.extend(round_ndigits_name(c).map(|n| (n, Use::Uniform))); // round(x, n)
-                                                                          // `len(table)`: a number has no length, so the parameter is a sequence per call.
-            if let (E::Name(f), [arg]) = (c.func.as_ref(), c.args.as_slice()) {
-                if f.id.as_str() == "len" && matches!(env.get("len"), Some(Binding::Builtin(_))) {
-                    out.extend(name_of(arg).map(|n| (n, Use::Uniform)));
-                }
-            }
         }
         _ => {}
     }
