@@ -205,3 +205,15 @@ def test_docs_semantics_item_47_an_empty_sequence_is_read_once_per_call():
         vectorize(band_charge_if)(np.array([-1.0]), np.array([0]), ())
     got = vectorize(step_of)(np.array([0, 1]), (7, 8.5))
     assert got.dtype == np.float64 and step_of(0, (7, 8.5)) == 8  # an int for CPython
+
+
+def unguarded(x, limits=(None, 1.0)):
+    lower, upper = limits
+    return x * upper + lower
+
+
+def test_docs_semantics_item_31_an_unpacked_none_read_as_a_number_is_the_stand_in():
+    """CPython raises TypeError (`x + None`); the unpacked item that may be None reads False."""
+    with pytest.raises(TypeError):
+        unguarded(2.0)
+    np.testing.assert_array_equal(np.asarray(vectorize(unguarded)(np.array([2.0, -1.5]))), [2.0, -1.5])
