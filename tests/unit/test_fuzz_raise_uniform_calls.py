@@ -37,7 +37,7 @@ EMITS = {
     # Any spelling of grammar_names.py: `np.`/`xnp.` through the module, or names imported.
     "numpy_calls": r"import numpy as (x?np)(.|\n)*\1\.\w+|from numpy import \w+",
     "special_exact": r"math\.(fmod|remainder|fsum|isclose)\(|round\((float|int)\(",
-    "special_inexact": r"return math\.(erf|erfc|gamma|lgamma)\(-?p\d\)",
+    "special_inexact": r"return (py)?math\.(erf|erfc|gamma|lgamma)\(-?p\d\)",  # pymath: math_alias
 }
 
 

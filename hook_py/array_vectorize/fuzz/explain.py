@@ -105,6 +105,34 @@ def _int64(v: Any) -> bool:
     return type(v) is int and INT64_MIN <= v <= INT64_MAX
 
 
+def _number(v: Any) -> bool:
+    return type(v) in (int, float, bool)
+
+
+def build_site(m: Any, code: Any, values: List[Any]) -> Optional[BaseException]:
+    """The exception raise site ``code`` of model ``m`` builds with ``values`` for its free
+    names, built as the generated code builds it: the site's expression in a ``lambda`` of
+    those names, evaluated in the program's module (``_vec_raises``' argument, emitted by the
+    core), then called. None for a residue's site (D19: the scalar original raises it again,
+    ``Model.site_exception``) and where the model cannot evaluate it (no module, a name the
+    module lacks)."""
+    site = m.sites.get(int(code)) if code is not model.POISON and code else None
+    if site is None or model._rerun_callee(site[0]) is not None or not m.module:
+        return None
+    names = m.site_names.get(int(code), [])
+    if len(names) != len(values):
+        return None
+    try:
+        made = eval(f"lambda {', '.join(names)}: ({site[0]})", m.module)(*values)  # noqa: S307 - the program's own site
+    except NameError:
+        return None
+    except Exception as exc:  # noqa: BLE001 - building the exception raises: the call raises that
+        return exc
+    if isinstance(made, type) and issubclass(made, BaseException):
+        made = made()
+    return made if isinstance(made, BaseException) else None
+
+
 def fast_path(columns: List[Column], models: Dict[Any, Tuple[Optional["model.Model"], str]]) -> bool:
     """The call takes the float fast path: every argument the prologue receives is float64 or
     a Python float (``runtime/args.py``). A uniform argument (D14) read as a number is passed
@@ -291,6 +319,13 @@ class Explainer:
         if want == type(exc).__name__:
             held = self._held[noted] if noted < len(self._held) else None
             built = self._raise_exceptions[noted] if noted < len(self._raise_exceptions) else None
+            if built is None and held is not None:
+                # A site formatting the program's values (item 8 took the lanes to it, seed
+                # 563004 #1012: `b > min(1, 0.5, b)` with the min held as float64), built from
+                # the array rules' values: the call formats them exactly.
+                built = build_site(self.model, held[0], held[1])
+                if built is not None and not oracle.same_exception(exc, built):
+                    return False
             if held is None or built is None:
                 return False
         else:
@@ -298,12 +333,22 @@ class Explainer:
         return any(
             classes[first_raise] == want
             and (held is None or self._plain_site(stated, first_raise) not in (None, held[0]))
+            and self._plain_builds(stated, first_raise, expected[first_raise].error)
             and all(
                 self._raises[stated][lane] == isinstance(e, oracle.Raised)
                 for lane, e in enumerate(expected) if not isinstance(e, oracle.Skip)
             )
             for stated, classes in self._plain_classes.items()
         )
+
+    def _plain_builds(self, stated: bool, lane: int, want: BaseException) -> bool:
+        """``plain`` (by ``stated``) raises CPython's exception ``want`` on ``lane`` where the
+        model can build its site's exception (``build_site``); True where it cannot."""
+        operands = self._plain_operands.get(stated, [])
+        if lane >= len(operands) or operands[lane] is None:
+            return True
+        built = build_site(self.model, *operands[lane])
+        return built is None or oracle.same_exception(built, want, ulps=self.ulps)
 
     def _plain_site(self, stated: bool, lane: int) -> Any:
         """The site ``plain`` (by ``stated``) raises at on ``lane`` (None: none known)."""
@@ -330,36 +375,42 @@ class Explainer:
                     return True
         return False
 
-    def formats_held(self, lane: int, exc: BaseException, want: BaseException) -> bool:
-        """Item 37: the call raises CPython's exception at the same site on ``lane``, its message
-        formatting each operand as the array rules hold it: an int held as float64 (item 8) and
-        what D3 then gives (``0.0 // 0`` is nan where CPython's int ``0 // 0`` is D3's 0), or a
-        number computed from one (``S0[int(2 // 0.0) % 4]``, item 7's saturation on the way).
-        The message is CPython's with each such operand's text replaced by the held value's."""
-        if not oracle.same_class(type(exc), type(want)) or len(exc.args) != len(want.args) or self.arrays() is None:
-            return False
+    def formats_held(self, lane: int, exc: BaseException, want: BaseException) -> Optional[bool]:
+        """Item 37: the call raises at the site CPython raises at on ``lane``, its exception
+        built from each operand as the array rules hold it: an int held as float64 (item 8) and
+        what D3 then gives (``0.0 // 0`` is nan where CPython's int ``0 // 0`` is D3's 0), a bool
+        merged with numbers as a number, or a number computed from one (``S0[int(2 // 0.0) %
+        4]``, item 7's saturation on the way). The site's exception is built again as the
+        generated code builds it (``build_site``), from the plain reading's operands, which must
+        give CPython's exception, and from the held ones, which must give the call's: a format
+        spec formats the held value as it formats it there (``{!r:>12}`` pads ``0.0`` to the
+        width it pads ``0``). True: explained; False: built, and not the call's exception;
+        None: the model cannot build it on this lane (another site, no plain reading)."""
+        if self.arrays() is None:
+            return None
         held = self._held[lane] if lane < len(self._held) else None
         if held is None:
-            return False
+            return None
+        verdict = None
         for stated in (False, True):
             if self.plain(stated) is None:
                 continue
             plain = self._plain_operands.get(stated, [])
             if lane >= len(plain) or plain[lane] is None or plain[lane][0] != held[0]:
                 continue
-            texts = [str(a) for a in want.args]
-            changed = False
-            for a, p in zip(held[1], plain[lane][1]):
-                if type(a) is type(p) and (a == p or a != a and p != p):
-                    continue
-                if type(a) not in (int, float, bool) or type(p) not in (int, float, bool):
-                    break  # numbers the two readings compute differently (items 7, 8 on the way)
-                texts = [t.replace(str(p), str(a)) for t in texts]
-                changed = True
-            else:
-                if changed and [str(a) for a in exc.args] == texts:
-                    return True
-        return False
+            if not all(
+                type(a) is type(p) and (a == p or a != a and p != p) or _number(a) and _number(p)
+                for a, p in zip(held[1], plain[lane][1])
+            ):
+                continue  # another value than a number held otherwise (items 7, 8 on the way)
+            cpythons = build_site(self.model, held[0], plain[lane][1])
+            calls = build_site(self.model, held[0], held[1])
+            if cpythons is None or calls is None:
+                continue
+            # The plain reading stands for CPython within item 9's ulps; the held values are the
+            # array rules' own, which the call formats exactly.
+            verdict = bool(verdict) or (oracle.same_exception(cpythons, want, ulps=self.ulps) and oracle.same_exception(exc, calls))
+        return verdict
 
     def raises_this(self, lane: int, exc: BaseException) -> bool:
         """The array rules raise ``exc``'s class on ``lane`` (after ``arrays``), with ``exc``'s

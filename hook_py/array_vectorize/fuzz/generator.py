@@ -26,7 +26,8 @@ signature of ``f``, rejections), the feature lists and ``Program`` (``Callee`` a
 every mixin reads, are ``grammar_env.py``'s); the rest of the grammar is in ``Generator``'s
 mixins: ``grammar_statements.py`` (blocks, branches, loops), ``grammar_expressions.py`` (numbers
 and conditions), ``grammar_raise.py`` (D11), ``grammar_calls.py`` (D14, D16, D17) and
-``grammar_containers.py`` (D18, D20) and ``grammar_recursion.py`` (D19, D21).
+``grammar_containers.py`` (D18, D20), ``grammar_recursion.py`` (D19, D21) and
+``grammar_types.py`` (D22).
 """
 
 from __future__ import annotations
@@ -40,10 +41,11 @@ from .grammar_calls import ENUM_CLASS, CallGrammar
 from .grammar_containers import CONTAINER_FEATURES, ContainerGrammar
 from .grammar_env import Callee, Env
 from .grammar_expressions import EXACT_MATH, FLOOR_MATH, PRED_MATH, TRANSCENDENTAL, ExpressionGrammar
-from .grammar_names import respell
+from .grammar_names import respell, respell_math
 from .grammar_raise import USER_EXCEPTION, RaisingGrammar
 from .grammar_recursion import RecursionGrammar
 from .grammar_statements import StatementGrammar
+from .grammar_types import TypeGrammar
 
 #: Generator features; ``--exclude`` takes any of these.
 FEATURES = (
@@ -66,8 +68,12 @@ FEATURES = (
     "protect_domains",
     # NumPy's spelling (grammar_names.py), decided by a hash of the text of a program with numpy_calls.
     "numpy_alias", "numpy_by_name", "numpy_as",
+    # The math module under another name (grammar_names.py), decided by a hash of the text.
+    "math_alias",
     # D19, D21 (grammar_recursion.py); drawn from a stream of their own.
     "recursion", "recursion_self", "recursion_raise", "message_format", "exception_init",
+    # D22 (grammar_types.py); drawn from a stream of their own.
+    "isinstance_guard",
 )
 
 #: Features generated only when asked for (``Generator(include=...)``, ``--include``); none
@@ -97,7 +103,9 @@ class Program:
     protect_domains: bool = False  # also check the program compiled with protect_domains=True (D1)
 
 
-class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar, ContainerGrammar, RecursionGrammar):
+class Generator(
+    StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar, ContainerGrammar, RecursionGrammar, TypeGrammar
+):
     def __init__(
         self, rng: random.Random, exclude: FrozenSet[str] = frozenset(), reject: bool = False, include: FrozenSet[str] = frozenset()
     ) -> None:
@@ -152,6 +160,8 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         self.rec_rng = random.Random(0)
         self.rec: set = set()  # the ones this program draws
         self.recursive: List[str] = []  # the recursive helpers' names
+        # D22 (grammar_types.py): a stream of its own too.
+        self.type_rng = random.Random(0)
         # The helpers, lambdas and nested defs that call a recursive helper, directly or through
         # others (D19: where a recursive helper may not stand, neither may they), and the callees
         # the function being written called so far (``reach``).
@@ -228,6 +238,7 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
         self.recursion_module()
         self.box_rng = random.Random(hash(rng.getstate()[1]) + 3)
         self.draw_containers()
+        self.type_rng = random.Random(hash(rng.getstate()[1]) + 5)
         callees: List[Callee] = []
         self.recursive_helpers(callees)
         if self.on("lambdas", 0.3):
@@ -279,6 +290,7 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
             self.top_starts.append(len(self.lines))
             self.call_validator(numeric, 1)
         self.self_recursion(numeric, 1)
+        self.type_guards(env, 1)
         def_line = first_body_line - 1
         self.in_entry = True
         self.function_body(env, 1, top=True)
@@ -293,6 +305,10 @@ class Generator(StatementGrammar, ExpressionGrammar, RaisingGrammar, CallGrammar
             self.lines, spelling = respell(self.lines, self.exclude)
             if spelling:
                 self.used.add(spelling)
+        # Issue 27: the math module under another name (grammar_names.py), by a hash.
+        self.lines, aliased = respell_math(self.lines, self.exclude)
+        if aliased:
+            self.used.add("math_alias")
         source = "\n".join(self.lines) + "\n"
         nan_on_raise = bool(self.used & {"raise", "assert", "validator", "try"}) and self.ext_on("nan_on_raise", 0.3)
         if nan_on_raise:

@@ -9,11 +9,18 @@ one of four ways:
   a name the program also uses bare, ``abs``, is imported as ``np_abs``);
 * each under an alias of its own, ``from numpy import sqrt as np_sqrt`` (``numpy_as``).
 
-The rewrite keeps the line count, so positions in messages stay those of the generated text.
+A program reading ``math.`` is, by another hash of its text, a quarter of the time respelled to
+reach the module under another name, ``import math as pymath`` then ``pymath.sqrt(x)``
+(``math_alias``, issue 27: a module alias). The checker and the oracle read such a program as
+written with ``math`` (``unalias_math``); the compiler is given the text as generated.
+
+The rewrites keep the line count, so positions in messages stay those of the generated text.
 """
 
 from __future__ import annotations
 
+import ast
+import copy
 import re
 import zlib
 from typing import Iterable, List, Optional, Tuple
@@ -45,3 +52,41 @@ def respell(lines: List[str], exclude: Iterable[str]) -> Tuple[List[str], Option
         header = "from numpy import " + ", ".join(n if bound[n] == n else f"{n} as {bound[n]}" for n in names)
     out = [header if line == IMPORT else NP_NAME.sub(lambda m: bound[m.group(1)], line) for line in lines]
     return out, spelling
+
+
+MATH_IMPORT = "import math"
+#: The name ``math_alias`` binds the module to.
+MATH_ALIAS = "pymath"
+MATH_NAME = re.compile(r"(?<![\w.])math\.")
+
+
+def respell_math(lines: List[str], exclude: Iterable[str]) -> Tuple[List[str], bool]:
+    """The program's lines with ``math`` reached as ``pymath`` (``math_alias``, a quarter of the
+    programs that read ``math.``, by a hash of their text), and whether it is."""
+    text = "\n".join(lines)
+    if "math_alias" in set(exclude) or MATH_IMPORT not in lines or not MATH_NAME.search(text):
+        return lines, False
+    if zlib.adler32(text.encode()) % 4 != 0:
+        return lines, False
+    out = [f"import math as {MATH_ALIAS}" if line == MATH_IMPORT else MATH_NAME.sub(f"{MATH_ALIAS}.", line) for line in lines]
+    return out, True
+
+
+def unalias_math(module: ast.Module) -> ast.Module:
+    """``module`` read with ``math`` where it binds the module to another name (``import math as
+    pymath``; a copy, ``module`` itself when it binds none): the checker's and the oracle's
+    reading of a ``math_alias`` program."""
+    aliases = {
+        a.asname for stmt in module.body if isinstance(stmt, ast.Import) for a in stmt.names if a.name == "math" and a.asname
+    }
+    if not aliases:
+        return module
+    module = copy.deepcopy(module)
+    for node in ast.walk(module):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name == "math":
+                    a.asname = None
+        elif isinstance(node, ast.Name) and node.id in aliases:
+            node.id = "math"
+    return module

@@ -229,6 +229,7 @@ class Model:
         self.nan_sign: Optional[float] = None
         #: Each raise site: its expression as written and the values of its free names there.
         self.sites = {n: (site.expr, site.refs) for n, site in function.sites.items()}
+        self.site_names = {n: site.names for n, site in function.sites.items()}
 
     def run(
         self, params: List[Tuple[List[Any], str]], arrays: bool, exact_body: bool = True, stated: bool = False,
@@ -545,6 +546,8 @@ class Model:
             return bool(ops[0])
         if name == "Number":
             return ops[0]
+        if name == "ElementIs":  # D22: the type every lane's element has (`bool|int`, `none`)
+            return type(ops[0]).__name__ in payload.split("|")
         raise Unsupported(f"uniform {name}")
 
     def _shaped(self, lanes: List[Any], vals: List[Val], kind: str) -> Val:

@@ -36,6 +36,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 
+from .grammar_names import unalias_math
 from .oracle_calls import special_math
 from .oracle_ieee import (  # noqa: F401 - model.py reads some as oracle.<name>
     EXACT_CONVERSIONS,
@@ -279,6 +280,13 @@ def _try_mark(exc: BaseException) -> None:
     exc.__dict__["fuzz_in_try"] = True
 
 
+def _isinstance(x: Any, types: Any) -> bool:
+    """``isinstance`` where the program's ``int`` is ``ieee_int`` (D3's conversion): the builtin."""
+    if isinstance(types, tuple):
+        return isinstance(x, tuple(int if t is ieee_int else t for t in types))
+    return isinstance(x, int if types is ieee_int else types)
+
+
 class Evaluator:
     """CPython on one program, with the IEEE values of D3 where it raises (module docstring).
     ``resolve`` turns an argument that names an object of the module (an Enum member,
@@ -287,7 +295,7 @@ class Evaluator:
     def __init__(self, source: str, path: str, entry: str = "f") -> None:
         from .oracle_calls import NumpyShim
 
-        tree = _IEEE(entry).visit(ast.parse(source))
+        tree = _IEEE(entry).visit(unalias_math(ast.parse(source)))
         ast.fix_missing_locations(tree)
         ns: Dict[str, Any] = {
             "__name__": "array_vectorize_fuzz_oracle", "math": IEEE_MATH, "int": ieee_int, "round": ieee_round,
@@ -296,6 +304,7 @@ class Evaluator:
             "_try_enter": _try_enter, "_try_leave": _try_leave, "_try_mark": _try_mark,
             "_wide_add": _wide_add, "_wide_sub": _wide_sub, "_wide_mul": _wide_mul, "_wide": _wide,
             "abs": lambda x: _wide(abs(x)),
+            "isinstance": _isinstance,
         }
         exec(compile(tree, path, "exec"), ns)  # noqa: S102 - the fuzzer's own program
         self.namespace = ns

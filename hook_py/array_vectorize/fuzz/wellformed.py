@@ -34,6 +34,7 @@ import math
 from typing import Dict, List, Optional, Set
 
 from . import wellformed_containers, wellformed_ext, wellformed_recursion
+from .grammar_names import unalias_math
 from .wellformed_expressions import ALLOWED_BINOPS, MATH_ARITY, ExpressionRules, Invalid
 
 BOOL_MATH = ("isnan", "isinf", "isfinite")
@@ -63,7 +64,7 @@ class ModuleInfo:
 def problems(module: ast.Module, entry: str = "f") -> Optional[str]:
     """``None`` when the program is well-formed, else the first problem found."""
     try:
-        check_module(module, entry)
+        check_module(unalias_math(module), entry)
     except Invalid as exc:
         return str(exc)
     return None

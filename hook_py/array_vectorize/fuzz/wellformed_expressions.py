@@ -2,7 +2,8 @@
 expressions, operators and calls a program may contain, reads of names only where they are
 defined, the walrus of an ``if`` test, tuple indexes in range and table indexes of the form
 ``int(x) % size``, calls of ``math`` functions, builtins, helpers and lambdas with their arity
-(and a tuple-returning helper only where its result is unpacked into as many names, D13).
+(and a tuple-returning helper only where its result is unpacked into as many names, D13), and
+``isinstance`` of a number against the builtin number types (D22).
 
 The statement walk that tracks which names are defined, and the kinds of variables, stay in
 ``wellformed.py`` (``Scope``); the D11, D14, D16 and D17 forms are delegated to
@@ -27,6 +28,8 @@ MATH_ARITY = {
     "log": (1, 2), "atan2": (2, 2), "hypot": (2, 2), "copysign": (2, 2), "pow": (2, 2),
 }
 MATH_CONSTANTS = ("pi", "e", "tau", "inf", "nan")
+#: The types ``isinstance(x, T)`` may test (D22).
+ELEMENT_TYPES = ("int", "float", "bool")
 ALLOWED_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 ALLOWED_CMPOPS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 
@@ -137,7 +140,7 @@ class ExpressionRules:
 
     def call(self, node: ast.Call, arity: int = 1) -> None:
         """A call; ``arity`` is how many names its result is unpacked into (1: used as a number)."""
-        if wellformed_ext.call(self, node):
+        if wellformed_ext.call(self, node) or self.element_type_test(node):
             return
         f = node.func
         name = f.id if isinstance(f, ast.Name) else None
@@ -185,6 +188,19 @@ class ExpressionRules:
                 raise Invalid("builtin arity")
             return
         raise Invalid(f"call of {name}")
+
+    def element_type_test(self, node: ast.Call) -> bool:
+        """Whether ``node`` is ``isinstance(x, T)`` of a number against ``int``, ``float``,
+        ``bool`` or a tuple of them (D22); raises ``Invalid`` for another ``isinstance``."""
+        if not (isinstance(node.func, ast.Name) and node.func.id == "isinstance") or "isinstance" in self.defined:
+            return False
+        if len(node.args) != 2 or node.keywords:
+            raise Invalid("isinstance arity")
+        self.expr(node.args[0])
+        types = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+        if not types or not all(isinstance(t, ast.Name) and t.id in ELEMENT_TYPES and t.id not in self.defined for t in types):
+            raise Invalid("isinstance types")
+        return True
 
 
 def table_name(node: ast.expr) -> str:

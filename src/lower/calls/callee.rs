@@ -28,7 +28,8 @@ use crate::diagnostics::DiagnosticKind;
 use crate::env::Env;
 use crate::frontend::extract::ParsedFunction;
 use crate::ir::{
-    walk_insts, Block, Const, Function, Inst, Kind, Op, ParamMode, Shape, UniformOp, Value,
+    walk_insts, Block, Const, Function, Inst, Kind, Op, ParamMode, ScalarFn, Shape, UniformOp,
+    Value,
 };
 use crate::lower::calls::{MAX_CALL_DEPTH, MAX_INLINED_VALUES};
 use crate::lower::loops::FunctionLoops;
@@ -74,6 +75,8 @@ struct Outer {
     values: FunctionValues,
     /// The lanes the callers of the helpers being inlined bring (D19, D23): values of `f`.
     callers: Vec<crate::lower::calls::elementwise::scalar_call::CallerLanes>,
+    /// The recursive levels being inlined in `f` (D19), counted in `f`'s values.
+    levels: crate::lower::calls::elementwise::recursion::LevelsAside,
 }
 
 impl Lowerer<'_> {
@@ -302,6 +305,7 @@ impl Lowerer<'_> {
             loops: self.loops.set_aside(),
             values: self.values.set_aside(),
             callers: std::mem::take(&mut self.calls.recursion.callers),
+            levels: self.set_aside_levels(),
         }
     }
 
@@ -314,6 +318,7 @@ impl Lowerer<'_> {
         self.loops.restore(outer.loops);
         self.values.restore(outer.values);
         self.calls.recursion.callers = outer.callers;
+        self.restore_levels(outer.levels);
         std::mem::replace(&mut self.f, outer.f)
     }
 
@@ -324,13 +329,23 @@ impl Lowerer<'_> {
 }
 
 /// Whether `func` reads a parameter past its own: a hidden one of the function being compiled
-/// (a global array, a fallback callee, D8, or an Enum class of the module, D14), which only that
-/// function has.
+/// (a global array, a fallback callee, D8, an Enum class of the module, D14, or the scalar
+/// original a residue calls, D19), which only that function has.
 fn reads_hidden(func: &Function) -> bool {
     let mut hidden = false;
     walk_insts(&func.body, &mut |inst| match inst {
         Inst::Let {
             op: Op::Param(i), ..
+        } => hidden |= *i >= func.declared_params,
+        // D19, D23: seed 650003 #1803, a residue in a helper lowered out of line named the
+        // function's hidden parameter by an index the helper's own parameters do not reach.
+        Inst::Let {
+            op:
+                Op::ScalarCall {
+                    callee: ScalarFn::Residue(i) | ScalarFn::Callable(i),
+                    ..
+                },
+            ..
         } => hidden |= *i >= func.declared_params,
         Inst::Let {
             op: Op::Uniform(UniformOp::Global(_), _),

@@ -436,15 +436,30 @@ def stock_check(level, reorder):
     return level + count
 
 
-def test_item37_a_message_formats_an_int_held_as_float_as_a_float():
+def stock_check_padded(level, reorder):
+    count = 0 if reorder else 2.5
+    if level < 0:
+        raise ValueError(f"count={count:>6}|")
+    return level + count
+
+
+@pytest.mark.parametrize(
+    "fn, cpython_args, vectorized_args",
+    [
+        (stock_check, ("count=0",), ("count=0.0",)),
+        # Through a width spec (fuzz finding 530104 #224): the float is padded, not the int.
+        (stock_check_padded, ("count=     0|",), ("count=   0.0|",)),
+    ],
+)
+def test_item37_a_message_formats_an_int_held_as_float_as_a_float(fn, cpython_args, vectorized_args):
     # Item 37: `count` is one float64 array (item 8), so the message of element 0 shows 0.0
     # where CPython's element loop shows the int 0.
     with pytest.raises(ValueError) as cpython:
-        stock_check(-1.0, True)
-    assert cpython.value.args == ("count=0",)
+        fn(-1.0, True)
+    assert cpython.value.args == cpython_args
     with pytest.raises(ValueError) as info:
-        vectorize(stock_check)(np.array([-1.0, 3.0]), np.array([True, False]))
-    assert info.value.args == ("count=0.0",)
+        vectorize(fn)(np.array([-1.0, 3.0]), np.array([True, False]))
+    assert info.value.args == vectorized_args
 
 
 def flag_check(level, big):
@@ -475,6 +490,34 @@ def test_item8_an_int_past_2_53_held_as_float_is_the_nearest_float(backend):
     assert got.dtype == np.float64
     assert got.tolist() == [float(2**53 + 1), 0.5]
     assert float(2**53 + 1) != claim_units(1.0)  # CPython's int, which float64 cannot hold
+
+
+def reserve_floor(balance):
+    # A reserve above the least of a whole unit, half a unit and the balance itself: the min is
+    # an int on some elements and a float on others (item 8).
+    if balance > min(1, 0.5, balance):
+        return 1
+    return 0
+
+
+def reserve_cap(balance):
+    if balance < max(-1, -0.5, balance):
+        return 1
+    return 0
+
+
+@pytest.mark.parametrize("backend", ["numpy", "strict"])
+def test_item8_min_and_max_of_ints_and_floats_are_held_as_float(backend):
+    # Fuzz finding 563004 #1012: CPython's min and max return the int argument itself, so
+    # `b > min(1, 0.5, b)` is false; held as float64 the min rounds -(2**63 - 1) to -2.0**63
+    # (and the max rounds 2**63 - 1 up to 2.0**63), which the int compares exactly against.
+    low, high = -(2**63 - 1), 2**63 - 1
+    assert [reserve_floor(b) for b in (low, 0, 3)] == [0, 0, 1]
+    got = to_numpy(vectorize(reserve_floor)(to_backend(np.array([low, 0, 3], dtype=np.int64), backend)))
+    assert got.tolist() == [1, 0, 1]
+    assert [reserve_cap(b) for b in (high, 0, -3)] == [0, 0, 1]
+    got = to_numpy(vectorize(reserve_cap)(to_backend(np.array([high, 0, -3], dtype=np.int64), backend)))
+    assert got.tolist() == [1, 0, 1]
 
 
 def lots_remainder(full_lots):

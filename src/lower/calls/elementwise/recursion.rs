@@ -78,6 +78,12 @@ impl Default for RecursionState {
     }
 }
 
+/// The levels being inlined in a function set aside while a helper is lowered out of line.
+pub(in crate::lower) struct LevelsAside {
+    started: Option<usize>,
+    active: usize,
+}
+
 /// What [`Lowerer::recursive_call`] decided for a call of a function already being inlined.
 pub(in crate::lower) enum Recursion {
     /// Inline it once more, as level `level`.
@@ -122,6 +128,25 @@ impl Lowerer<'_> {
             self.calls.recursion.started = Some(self.f.values.len());
         }
         self.calls.recursion.active += 1;
+    }
+
+    /// Sets aside the levels being inlined in the function being lowered, for a helper lowered
+    /// out of line (`callee.rs`): their start is a count of that function's values, which a
+    /// fresh function does not have (seed 550009 #751: the budget's subtraction overflowed).
+    pub(in crate::lower) fn set_aside_levels(&mut self) -> LevelsAside {
+        let r = &mut self.calls.recursion;
+        LevelsAside {
+            started: r.started.take(),
+            active: std::mem::take(&mut r.active),
+        }
+    }
+
+    /// Restores the levels [`Self::set_aside_levels`] set aside (what the helper's own levels
+    /// added is in `spent` already).
+    pub(in crate::lower) fn restore_levels(&mut self, aside: LevelsAside) {
+        let r = &mut self.calls.recursion;
+        r.started = aside.started;
+        r.active = aside.active;
     }
 
     /// Marks the end of the inlined level entered by [`Self::enter_level`].
@@ -233,4 +258,27 @@ fn returns_tuple(body: &[ast::Stmt]) -> bool {
         }
         _ => false,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::pipeline::testing::compiled;
+
+    #[test]
+    fn a_helper_lowered_out_of_line_inside_an_inlined_level_counts_its_own_levels() {
+        // Fuzz finding 550009 #751: `f`, inlined within itself (D19), calls `h0`, lowered out of
+        // line, whose loop calls the recursive `r0`: the budget of `r0`'s levels subtracted the
+        // start of `f`'s level, a count of `f`'s values, from `h0`'s fewer values (a panic,
+        // "attempt to subtract with overflow").
+        let c = compiled(concat!(
+            "# `f` is the function marked, not `r0`\n",
+            "def r0(a):\n    if a < 0.0:\n        return 0 - r0(-a)\n    return 0\n\n",
+            "def h0(a):\n    w1 = 0\n    while w1 < 1:\n        w1 += 1\n        for i2 in range(1):\n",
+            "            v4 = r0(i2)\n    return 0\n\n",
+            "@vectorize\ndef f(p0):\n    if 0.0 < p0 <= 6.0:\n        return f(p0 - 1)\n",
+            "    for c7 in range(2):\n        w8 = 0\n        while w8 < 1:\n            w8 += 1\n",
+            "            v14 = h0(0)\n            v15 = h0(r0(p0))\n    return 0\n",
+        ));
+        assert!(c.source.contains("def f("), "{}", c.source);
+    }
 }
