@@ -209,7 +209,11 @@ def _call_xarray(run: Callable[[tuple[Any, ...]], Any], args: tuple[Any, ...], n
             # NumPy data with Dask data: all Dask (one namespace), as xarray's arithmetic does.
             arrays = tuple(dask.asarray(a) if is_ndarray(a) else a for a in arrays)
         r = run(arrays)
-        r = type(r)(*(_unshared(p, inputs) for p in r)) if isinstance(r, tuple) else _unshared(r, inputs)
+        if isinstance(r, tuple):  # D13: a tuple, or a namedtuple (issue 27)
+            parts = tuple(_unshared(p, inputs) for p in r)
+            r = parts if type(r) is tuple else type(r)(*parts)
+        else:
+            r = _unshared(r, inputs)
         results.append(r)
         return r[0] if isinstance(r, tuple) else r
 
