@@ -189,6 +189,12 @@ def default_bindings(fn: types.FunctionType) -> dict[str, tuple]:
 _MISSING = object()
 
 
+def _normal_dist_class() -> Any:
+    """`statistics.NormalDist` when `statistics` is imported (it is not imported here)."""
+    statistics = sys.modules.get("statistics")
+    return getattr(statistics, "NormalDist", None)
+
+
 def is_instance_namespace(value: object) -> bool:
     """An instance of a class defined in Python (not a type, module, function or uniform object,
     D14) that keeps its attributes in a `__dict__`: read as a namespace (issue 27, D8)."""
@@ -323,10 +329,16 @@ class EnvBuilder:
                 return ("namespace", {a: self.describe_attribute(f"{name}.{a}", v) for a, v in attrs.items()})
             finally:
                 self._classes.discard(id(value))
+        normal_dist = _normal_dist_class()
+        if normal_dist is not None and type(value) is normal_dist and "." not in name:
+            # Issue 27 (D8, D17): `N = NormalDist(mu, sigma)`; `N.cdf(x)` is CPython's method.
+            return ("namespace", self.normal_dist_attributes(name, value))
         if is_instance_namespace(value) and "." not in name:
             # Issue 27 (D8): a module-level instance read through its numeric and table
             # attributes (`cfg = Settings(); cfg.tolerance`), frozen as they are now.
             return ("namespace", self.instance_attributes(name, value))
+        if isinstance(value, types.FunctionType) and "__wrapped__" in value.__dict__:
+            return self.wrapped_helper(name, value)
         original = unwrap(value)
         if isinstance(original, types.FunctionType):
             # Its scalar original finishes the lanes of a recursion (D19).
@@ -350,6 +362,29 @@ class EnvBuilder:
             self.hidden_values[name] = value
             return ("callable", f"a {type(value).__name__}")
         return ("unsupported", f"a {type(value).__name__}")
+
+    def wrapped_helper(self, name: str, wrapper: types.FunctionType) -> tuple:
+        """A helper `functools.wraps` made look like the function it wraps (issue 27 item 2,
+        wrapped.py): the wrapper's checks and its forward, compiled with the wrapped function's
+        parameters; a callable with the reason when the wrapper is not that pattern."""
+        from .wrapped import NotThePattern, defaulted, wrapped_helper
+
+        self.hidden_values[SCALAR_PREFIX + name] = wrapper
+        label = f"`{wrapper.__name__}`, wrapped by `{getattr(wrapper.__code__, 'co_qualname', wrapper.__code__.co_name)}`"
+        try:
+            source, path, line = function_source(wrapper)
+            synthetic, inner, fn = wrapped_helper(wrapper, source)
+        except (OSError, TypeError, SyntaxError, ValueError) as exc:
+            return ("callable", f"{label}, whose source is unavailable ({exc})")
+        except NotThePattern as exc:
+            return ("callable", f"{label}, a wrapper that is not `checks, then return fn(*args, **kwargs)`: {exc}")
+        defaults = default_bindings(inner)
+        missing = [q for q in sorted(defaulted(inner)) if f"={q}" not in defaults]
+        if missing:
+            return ("callable", f"{label}, whose default of `{missing[0]}` is not a number or a table of numbers")
+        env = self.env_of(wrapper)
+        env.update(defaults)
+        return ("function", synthetic, path, line, inner.__name__, env, is_library_file(path))
 
     def _exception(self, name: str, cls: type) -> tuple:
         """An exception class (D11), a global of the generated module where it is raised; two
@@ -394,6 +429,54 @@ class EnvBuilder:
             else:
                 attrs[attr] = self.describe_attribute(f"{name}.{attr}", raw)
         return attrs
+
+    def normal_dist_attributes(self, name: str, dist: Any) -> dict[str, tuple]:
+        """A `statistics.NormalDist` bound at module level (issue 27): its `mean`, `stdev` and
+        `variance` frozen as the properties compute them, and its `cdf`, `pdf` and `inv_cdf`
+        compiled from CPython's own method text as helpers whose `self` reads `_mu` and
+        `_sigma` (the classmethod binding). `inv_cdf` calls `_normal_dist_inv_cdf`, which
+        CPython may replace by its C twin (`_statistics`, the same operations): the compiler
+        reads the Python definition in the module's text."""
+        cls = type(dist)
+        attrs: dict[str, tuple] = {
+            "_mu": ("const", dist._mu),
+            "_sigma": ("const", dist._sigma),
+            "mean": ("const", dist.mean),
+            "stdev": ("const", dist.stdev),
+            "variance": ("const", dist.variance),
+        }
+        for method in ("cdf", "pdf", "inv_cdf"):
+            described = self.describe_attribute(f"{name}.{method}", getattr(cls, method))
+            if described[0] != "function":
+                attrs[method] = described
+                continue
+            env = described[5]
+            if env is not None and method == "inv_cdf":
+                env["_normal_dist_inv_cdf"] = self.python_inv_cdf(sys.modules[cls.__module__])
+            attrs[method] = ("classmethod",) + described[1:]
+        for attr in sorted(self._names):
+            if attr not in attrs and hasattr(cls, attr):
+                why = f"`NormalDist.{attr}`: of a NormalDist, only `cdf`, `pdf`, `inv_cdf`, `mean`, `stdev` and `variance` can be read (issue 27)"
+                attrs[attr] = ("unsupported", why)
+        return attrs
+
+    def python_inv_cdf(self, statistics: types.ModuleType) -> tuple:
+        """The binding of `statistics._normal_dist_inv_cdf` as its module's text defines it."""
+        import linecache
+
+        path = statistics.__file__
+        lines = linecache.getlines(path)
+        line = next((i for i, text in enumerate(lines, 1) if text.startswith("def _normal_dist_inv_cdf(")), None)
+        if line is None:
+            return ("unsupported", "`statistics._normal_dist_inv_cdf`, whose definition is not in its module's text")
+        from ._core import function_text
+
+        block = function_text("".join(lines[line - 1 :]), "_normal_dist_inv_cdf")
+        if block is None:
+            return ("unsupported", "`statistics._normal_dist_inv_cdf`, whose definition is not in its module's text")
+        namespace = dict(vars(statistics))
+        exec(compile("\n" * (line - 1) + block, path, "exec"), namespace)
+        return self.describe_attribute("_normal_dist_inv_cdf", namespace["_normal_dist_inv_cdf"])
 
     def class_attributes(self, name: str, cls: type) -> dict[str, tuple]:
         """Every attribute a class used as a namespace defines (its own and its bases'):

@@ -5,7 +5,7 @@
 use super::choice::{self, CastForm, FloatArg, IntMod, ScalarArray, UnaryForm};
 use super::runtime::{
     binary_key, by_key, cast_key, compare_key, BINARY, BROADCAST, CALL_SITE, ELEMENT_TYPE, F64,
-    LOOKUP, RESIDUE, SELECT, TAKE, UNARY,
+    LOOKUP, RESIDUE, SELECT, SEQUENCE_GIVEN, TAKE, TAKE_PARAM, UNARY, UNPACK_GIVEN,
 };
 use super::{const_kind, Const, Gen};
 use crate::codegen::pyast::{bin, call, cmp, name, Expr};
@@ -161,6 +161,16 @@ impl Gen<'_> {
             UniformOp::TypeOf => call(name("type"), vec![take()]),
             UniformOp::Truth => call(name("bool"), vec![take()]),
             UniformOp::Number => take(),
+            UniformOp::NumberOrFalse => {
+                let a = take();
+                let none = cmp("is", a.clone(), Expr::None);
+                Expr::IfExp(Box::new(none), Box::new(Expr::Bool(false)), Box::new(a))
+            }
+            UniformOp::Len => call(name("len"), vec![take()]),
+            UniformOp::Sequence => call(name(SEQUENCE_GIVEN.name), vec![take()]),
+            UniformOp::Unpack(n) => {
+                call(name(UNPACK_GIVEN.name), vec![take(), Expr::Int(*n as i128)])
+            }
             // D22: `_vec_element_type(xp, x) is float`, `... in (bool, int)`.
             UniformOp::ElementIs(types) => {
                 let t = call(
@@ -272,6 +282,11 @@ impl Gen<'_> {
                     Expr::Str(if is_list { "list" } else { "tuple" })
                 };
                 self.helper(&TAKE, vec![Expr::Tuple(items), i, what])
+            }
+            // D14, D15: a sequence given per call, gathered at a per-lane index.
+            _ if self.kind(t) == Kind::Object && !self.scalar(i) => {
+                let (t, i) = (self.value(t), self.value(i));
+                self.helper(&TAKE_PARAM, vec![t, i])
             }
             _ => {
                 let t = self.value(t);

@@ -234,6 +234,38 @@ pub const UNIFORM: Helper = Helper {
               the parameter is read once per call as a Python object (D14)",
 };
 
+/// A sequence given per call, indexed per lane (D14, D15).
+pub const TAKE_PARAM: Helper = Helper {
+    key: "take_param",
+    name: "_vec_take_param",
+    params: "xp, table, index",
+    ops: &[],
+    meaning: "`table[index]` per lane for a tuple or list of numbers given per call, converted \
+              once per call to one kind as a constant table's items are (bool, int, or float \
+              when any item is a float), then `_vec_take` with `what` its type's name; \
+              TypeError for anything but a tuple or list of numbers",
+};
+
+/// A value given per call that a loop runs over by index (D14).
+pub const SEQUENCE_GIVEN: Helper = Helper {
+    key: "sequence_given",
+    name: "_vec_sequence_given",
+    params: "value",
+    ops: &[],
+    meaning: "`value` unchanged when it is a tuple or list; TypeError otherwise (a loop over a \
+              value given per call runs over its items by index, which a dict or set has not)",
+};
+
+/// A value given per call unpacked into several names (D14).
+pub const UNPACK_GIVEN: Helper = Helper {
+    key: "unpack_given",
+    name: "_vec_unpack_given",
+    params: "value, n",
+    ops: &[],
+    meaning: "the `n` items of `value` as a tuple, unpacked by CPython's own unpacking (its \
+              TypeError or ValueError when `value` is not an iterable of `n` items)",
+};
+
 /// The Python type of a parameter's elements (D22).
 pub const ELEMENT_TYPE: Helper = Helper {
     key: "element_type",
@@ -470,6 +502,9 @@ pub const HELPERS: &[Helper] = &[
     TAKE,
     LOOKUP,
     UNIFORM,
+    TAKE_PARAM,
+    SEQUENCE_GIVEN,
+    UNPACK_GIVEN,
     ELEMENT_TYPE,
     LOOP_ARGS,
     ERF,

@@ -82,7 +82,10 @@ impl Gen<'_> {
             }
             values.push(e);
         }
-        out.push(Stmt::Return(if self.f.tuple {
+        out.push(Stmt::Return(if let Some(class) = self.f.result_class {
+            // Issue 27 (D13): the namedtuple class, a global of the generated module.
+            call(name(&self.f.params[class]), values)
+        } else if self.f.tuple {
             Expr::Tuple(values)
         } else {
             values.into_iter().next().unwrap_or(Expr::None)

@@ -160,6 +160,9 @@ pub struct Function {
     pub ret: Vec<Value>,
     /// Whether the function returns a tuple of `ret` (`return a, b`) rather than `ret[0]`.
     pub tuple: bool,
+    /// The namedtuple class a tuple result is made of (`return Point(x, y)`, D13, issue 27): the
+    /// hidden parameter holding it, a global of the generated module. None: a plain tuple.
+    pub result_class: Option<usize>,
     /// Where lanes raise, when any can (D11).
     pub raises: Option<Raises>,
 }

@@ -330,13 +330,16 @@ pub fn result_kind(op: &Op, kind: &impl Fn(Value) -> Kind, param_kinds: &[Kind])
         Op::Cast(CastOp::Float, _) => Kind::Float,
         Op::Cast(CastOp::Int | CastOp::Round | CastOp::Index, _) => Kind::Int,
         Op::Cast(CastOp::Bool, _) => Kind::Bool,
+        // D14, D15: a sequence given per call, gathered per lane: its items' kind is the call's.
+        Op::Index(t, _) if kind(*t) == Kind::Object => Kind::Unknown,
         Op::Index(t, _) => kind(*t),
         // The callee's instance decides (kinds::infer_kinds_with).
         Op::Call { .. } => Kind::Unknown,
         // D19, D23: the callee's results decide, per call (`_vec_residue`).
         Op::ScalarCall { .. } => Kind::Unknown,
         Op::ScalarRaised(_) => Kind::Bool,
-        Op::Uniform(UniformOp::Number, _) => Kind::Unknown,
+        Op::Uniform(UniformOp::Number | UniformOp::NumberOrFalse, _) => Kind::Unknown,
+        Op::Uniform(UniformOp::Len, _) => Kind::Int,
         Op::Uniform(u, _) if u.gives_object() => Kind::Object,
         Op::Uniform(..) => Kind::Bool,
         Op::Broadcast(a) | Op::AsArray(a) => kind(*a),

@@ -21,9 +21,10 @@ impl fmt::Display for Function {
         }
         f.write_str(&out)?;
         let ret: Vec<String> = self.ret.iter().map(|r| r.to_string()).collect();
+        let class = self.result_class.map_or("", |i| self.params[i].as_str());
         let ret = match (self.tuple, ret.len()) {
-            (true, 1) => format!("({},)", ret[0]),
-            (true, _) => format!("({})", ret.join(", ")),
+            (true, 1) => format!("{class}({},)", ret[0]),
+            (true, _) => format!("{class}({})", ret.join(", ")),
             _ => ret.join(", "),
         };
         writeln!(f, "  return {ret}")?;
@@ -228,6 +229,10 @@ fn uniform_op(u: &UniformOp) -> String {
         UniformOp::ElementIs(types) => format!("ElementIs({types:?})"),
         UniformOp::Truth => "Truth".into(),
         UniformOp::Number => "Number".into(),
+        UniformOp::NumberOrFalse => "NumberOrFalse".into(),
+        UniformOp::Len => "Len".into(),
+        UniformOp::Sequence => "Sequence".into(),
+        UniformOp::Unpack(n) => format!("Unpack({n})"),
     }
 }
 

@@ -27,7 +27,8 @@
 //! raises    = "raise if " value " != 0" [", nan_on_raise"] NL {site}    (D11)
 //! site      = INT " (" [NAME " = " value {", " NAME " = " value}] "): " TEXT NL
 //!             ["from: " TEXT NL]                                     (sites numbered 1, 2, ...)
-//! return    = "return " (value | "(" value ",)" | "(" value {", " value} ")") NL
+//! return    = "return " (value | [NAME] "(" value ",)" | [NAME] "(" value {", " value} ")") NL
+//!             (NAME: the hidden parameter holding a namedtuple class the tuple is made of)
 //! op        = "param " INT | "const " CONST | "placeholder " CONST
 //!           | unary " " value | binary " " value ", " value | "select " value ", " value ", " value
 //!           | "math." MATH "(" values ")" | "cast." cast " " value | "index " value "[" value "]"
@@ -166,6 +167,15 @@ impl<'t> Reader<'t> {
         let raises = self.raises()?;
         let mut c = self.line("`return`")?;
         c.expect("return ")?;
+        // `return Point(v1, v2)`: a namedtuple result whose class is a hidden parameter.
+        let result_class = if c.at("(") || !c.rest().contains('(') {
+            None
+        } else {
+            let class = c.word();
+            let found = params.iter().skip(declared_params).position(|p| p == class);
+            let i = found.ok_or_else(|| c.error_before(class, "expected a hidden parameter"))?;
+            Some(declared_params + i)
+        };
         let (ret, tuple) = if c.eat("(") {
             let ret = self.values_until(&mut c, ")")?;
             (ret, true)
@@ -192,6 +202,7 @@ impl<'t> Reader<'t> {
             body,
             ret,
             tuple,
+            result_class,
             raises,
         })
     }

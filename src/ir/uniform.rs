@@ -64,6 +64,17 @@ pub enum UniformOp {
     Truth,
     /// `a` used as a number: a Python scalar of unknown kind (CPython semantics).
     Number,
+    /// `a` used as a number, `False` when it is None: an item of a tuple given per call that may
+    /// be None, read on the paths its `is None` test guards (D14, docs/semantics.md item 31).
+    NumberOrFalse,
+    /// `len(a)`: a Python int (D14: the length of a sequence given per call).
+    Len,
+    /// `a` itself when it is a tuple or list, a TypeError otherwise: what a loop over a value
+    /// given per call runs over by index (D14).
+    Sequence,
+    /// The `n` items of `a`, unpacked as CPython unpacks them into `n` targets (its TypeError
+    /// or ValueError otherwise): a tuple (D14: `lower, upper = limits`).
+    Unpack(usize),
     /// D22: whether the Python type of every element of `a` (a per-element parameter, all of
     /// whose elements have the type its dtype gives: bool, int or float) is one of these. What
     /// `isinstance(x, int)` and `type(x) is float` ask of such a parameter, once per call.
@@ -143,6 +154,8 @@ impl UniformOp {
                 | UniformOp::IsInstance
                 | UniformOp::Truth
                 | UniformOp::Number
+                | UniformOp::NumberOrFalse
+                | UniformOp::Len
                 | UniformOp::ElementIs(_)
         )
     }

@@ -50,6 +50,13 @@ pub fn verify(f: &Function, kinds: Kinds) -> Result<(), String> {
             f.tuple
         ));
     }
+    if let Some(i) = f.result_class {
+        if !f.tuple || i < f.declared_params || i >= f.params.len() {
+            return Err(format!(
+                "the result class {i} is not a hidden parameter of a tuple result"
+            ));
+        }
+    }
     for &r in &f.ret {
         v.read(r, "the return")?;
         if v.placeholder_like[r.index()] {
@@ -393,6 +400,7 @@ mod tests {
             },
             ret: vec![Value(2)],
             tuple: false,
+            result_class: None,
             raises: None,
         }
     }

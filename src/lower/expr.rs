@@ -325,34 +325,7 @@ impl Lowerer<'_> {
         if let Some(item) = self.container_index(frame, t, (&s.slice, i), e) {
             return item;
         }
-        if self.const_of(t).is_none() && self.is_declared_param(frame, &s.value, t) {
-            // D15: a table a caller may pass is not frozen, whatever its default.
-            self.error_at(
-                frame,
-                DiagnosticKind::UnsupportedExpression,
-                "a parameter cannot be indexed per element: a caller may pass any table for it, so \
-                 its default is not frozen (D8); bind the table to a module global, or give it as \
-                 the default of a helper's parameter"
-                    .into(),
-                e,
-            );
-            return Err(());
-        }
         self.table_index(frame, t, i, e)
-    }
-
-    /// Whether `e` reads a declared parameter of the compiled function, unchanged, as `v`.
-    fn is_declared_param(&self, frame: &Frame, e: &ast::Expr, v: Value) -> bool {
-        let ast::Expr::Name(n) = e else {
-            return false;
-        };
-        let name = n.id.as_str();
-        // The compiled function itself is the only entry of the call stack (no helper).
-        self.calls.in_compiled_function()
-            && self.f.params[..self.f.declared_params]
-                .iter()
-                .any(|p| p == name)
-            && matches!(frame.vars.get(name), Some(crate::lower::Var::Def(d)) if *d == v)
     }
 
     /// Python's truth value of `v` per lane (D4 revised): `v != 0` for a number array (NaN is

@@ -303,9 +303,13 @@ impl<'s> Lowerer<'s> {
         }
         self.start_unbound(&mut frame);
         self.calls.enter_compiled(identity(func, self.sources), env);
+        self.note_compiled_reads(&func.body);
         self.body(&mut frame, &func.body);
         let ret = self.finish_function(&mut frame, func);
         (self.f.ret, self.f.tuple) = self.result_positions(ret);
+        if self.f.tuple {
+            self.f.result_class = self.result_class_param();
+        }
         self.f.body = self.close_block(root);
         self.reject_tuple_uses();
         // Hidden parameters follow the declared ones.

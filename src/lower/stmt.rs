@@ -49,12 +49,9 @@ impl Lowerer<'_> {
                     ast::Expr::Tuple(t) => self.tuple_return(frame, t, stmt),
                     _ => self.expr(frame, value),
                 };
-                if let (true, Some(class)) =
-                    (self.calls.in_compiled_function(), self.named_class(v))
+                if self.calls.in_compiled_function()
+                    && self.note_result_class(frame, v, value).is_err()
                 {
-                    // Issue 27: its caller would get a plain tuple, not the class.
-                    let why = format!("this result may be a `{class}` (a namedtuple), which cannot be the result yet: return its fields as a tuple display (D13), `return p.x, p.y`");
-                    self.container_error_at(frame, &why, value.as_ref());
                     return;
                 }
                 if self.calls.in_compiled_function() && self.is_mutable_container(v) {

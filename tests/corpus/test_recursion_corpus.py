@@ -198,7 +198,14 @@ def pipe_friction(reynolds, roughness):
 
 # ----------------------------------------------------------------------------- another library (D23)
 
-STANDARD = statistics.NormalDist()
+class StandardNormal(statistics.NormalDist):
+    """A NormalDist subclass (its methods may be overridden): another library's method, run per
+    element (a `NormalDist` itself compiles, issue 27)."""
+
+    __slots__ = ()
+
+
+STANDARD = StandardNormal()
 
 
 def gaussian_line(x, center, width):

@@ -190,9 +190,9 @@ def _uniform(text: str) -> List[Any]:
     name = text[:paren]
     rest = text[paren:]
     payload: Any = None
-    if name in ("Arg", "Global", "Builtin", "Lit", "Attr", "Compare", "ElementIs"):
+    if name in ("Arg", "Global", "Builtin", "Lit", "Attr", "Compare", "ElementIs", "Unpack"):
         inner, rest = _between(rest, "(", ")")
-        if name in ("Arg", "Global"):
+        if name in ("Arg", "Global", "Unpack"):
             payload = int(inner)
         elif name in ("Builtin", "Attr"):
             payload = unescape(inner[1:-1])
@@ -357,9 +357,11 @@ def read(text: str) -> IrFunction:
     if not line.startswith("return "):
         raise r.fail(f"expected `return`, found {line!r}")
     ret = line[len("return ") :]
-    if ret.startswith("("):
+    # `return (v1, v2)`, or `return Point(v1, v2)`: a namedtuple class's hidden parameter.
+    class_name, paren, rest = ret.partition("(")
+    if paren and (not class_name or class_name.isidentifier()):
         func.tuple = True
-        ret = ret[1:-1].rstrip(",")
+        ret = rest[:-1].rstrip(",")
     func.ret = values(ret)
     r.close("}")
     return func

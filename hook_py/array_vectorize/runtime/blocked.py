@@ -284,7 +284,8 @@ def _run_blocked(dispatch: Dispatch, args: tuple[Any, ...]) -> Any:
     result = _call_block(dispatch, take(lo, hi), lo, block, shape)
     dispatch.fastest = fastest = min(dispatch.fastest, (time.perf_counter() - started) / (hi - lo))
     heavy = fastest >= MIN_PARALLEL_SECONDS_PER_ELEMENT
-    multiple = type(result) is tuple
+    # D13: several results, a tuple or a namedtuple (issue 27), remade of the whole arrays.
+    multiple = type(result) if isinstance(result, tuple) else None
     parts = result if multiple else (result,)
     if not _agrees(parts, None, block):
         return _DECLINED
@@ -294,7 +295,9 @@ def _run_blocked(dispatch: Dispatch, args: tuple[Any, ...]) -> Any:
     if _fill_rest(dispatch, take, block_shape, bounds, shape, out, multiple, np, heavy) is _DECLINED:
         return _DECLINED
     results = tuple(o.reshape(shape) for o in out)
-    return results if multiple else results[0]
+    if multiple is None:
+        return results[0]
+    return results if multiple is tuple else multiple(*results)
 
 
 def _fill_rest(
@@ -304,7 +307,7 @@ def _fill_rest(
     bounds: list[int],
     shape: tuple,
     out: tuple[Any, ...],
-    multiple: bool,
+    multiple: type | None,
     np: Any,
     heavy: bool,
 ) -> Any:
@@ -331,8 +334,8 @@ def _fill_rest(
             except Exception as exc:  # noqa: BLE001 - re-raised below if it is the lowest block's
                 failures.append((i, exc))
                 return
-            parts = result if type(result) is tuple else (result,)
-            if (type(result) is tuple) is not multiple or not _agrees(parts, out, block):
+            parts = result if isinstance(result, tuple) else (result,)
+            if (type(result) if isinstance(result, tuple) else None) is not multiple or not _agrees(parts, out, block):
                 failures.append((i, _DECLINED))
                 return
             for dest, part in zip(out, parts):

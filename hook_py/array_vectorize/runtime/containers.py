@@ -151,7 +151,10 @@ def _call_pandas(run: Callable[[tuple[Any, ...]], Any], args: tuple[Any, ...], n
             )
         return pd.Series(_unshared(r, inputs), index=first.index, name=name, copy=False)
 
-    return tuple(wrap(r) for r in result) if type(result) is tuple else wrap(result)
+    if isinstance(result, tuple):  # D13: a tuple, or a namedtuple (issue 27), of Series
+        parts = tuple(wrap(r) for r in result)
+        return parts if type(result) is tuple else type(result)(*parts)
+    return wrap(result)
 
 
 def _series_values(s: Any, label: str) -> Any:
@@ -206,14 +209,19 @@ def _call_xarray(run: Callable[[tuple[Any, ...]], Any], args: tuple[Any, ...], n
             # NumPy data with Dask data: all Dask (one namespace), as xarray's arithmetic does.
             arrays = tuple(dask.asarray(a) if is_ndarray(a) else a for a in arrays)
         r = run(arrays)
-        r = tuple(_unshared(p, inputs) for p in r) if type(r) is tuple else _unshared(r, inputs)
+        if isinstance(r, tuple):  # D13: a tuple, or a namedtuple (issue 27)
+            parts = tuple(_unshared(p, inputs) for p in r)
+            r = parts if type(r) is tuple else type(r)(*parts)
+        else:
+            r = _unshared(r, inputs)
         results.append(r)
-        return r[0] if type(r) is tuple else r
+        return r[0] if isinstance(r, tuple) else r
 
     out = xr.apply_ufunc(compute, *args, output_core_dims=((),), **settings)
     (result,) = results
-    if type(result) is not tuple:
+    if not isinstance(result, tuple):
         return out
     # A tuple result (D13): apply_ufunc must know the number of outputs before the call, so the
     # containers of every position are made from the values computed above.
-    return xr.apply_ufunc(lambda *_: result, *args, output_core_dims=((),) * len(result), **settings)
+    outs = xr.apply_ufunc(lambda *_: tuple(result), *args, output_core_dims=((),) * len(result), **settings)
+    return outs if type(result) is tuple else type(result)(*outs)

@@ -99,8 +99,49 @@ def _vec_take(xp: Any, table: tuple, index: Any, what: str | None) -> Any:
         except IndexError:
             if what is None:
                 raise
+    return _take(xp, table, index, what)
+
+
+def _vec_take_param(xp: Any, table: Any, index: Any) -> Any:
+    """``table[index]`` per lane for a tuple or list of numbers given per call (D14, D15): its
+    items converted once to one kind, as lowering prints a constant table's (any float makes
+    them floats, else any int ints, else bools), then gathered as ``_vec_take`` gathers."""
+    if type(table) not in (tuple, list):
+        raise TypeError(
+            f"array-vectorize: a parameter indexed per element must be given a tuple or a list of "
+            f"numbers (D14, D15), not {type(table).__name__}"
+        )
+    kinds = set()
+    for item in table:
+        if isinstance(item, bool):
+            kinds.add(bool)
+        elif isinstance(item, int):
+            kinds.add(int)
+        elif isinstance(item, float):
+            kinds.add(float)
+        else:
+            raise TypeError(
+                f"array-vectorize: a {type(table).__name__} indexed per element must hold numbers "
+                f"(bool, int, float), not {type(item).__name__} (D15)"
+            )
+    what = type(table).__name__
+    if not table:  # every lane raises, as CPython's element loop does for any index
+        return _take(xp, (0,), index, what, n=0)
+    kind = float if float in kinds else int if int in kinds else bool
+    items = tuple(kind(item) for item in table)
+    if kind is int and min(items) < 0 and max(items) > INT64_MAX:
+        raise TypeError(
+            f"array-vectorize: this {what} mixes negative ints with ints of 2**63 or more, which no "
+            "64-bit integer array holds (D15)"
+        )
+    return _take(xp, items, index, what)
+
+
+def _take(xp: Any, table: tuple, index: Any, what: str | None, n: int | None = None) -> Any:
+    """The gather of ``_vec_take`` on any namespace; ``n`` the table's length when not
+    ``len(table)`` (an empty table: every index is out of range)."""
     info = _NAMESPACES.get(xp) or namespace_info(xp)
-    n = len(table)
+    n = len(table) if n is None else n
     if isinstance(index, LatticeInt):
         index = _lattice_index(xp, info, index, n, what)
     if type(index) in (int, bool):

@@ -69,3 +69,30 @@ def _vec_element_type(xp: Any, value: Any) -> type:
     from .dtype import namespace_info
 
     return _ELEMENT_TYPES[namespace_info(xp).kind(value)]
+
+
+#: CPython's own unpacking into `n` targets, one function per `n` (its messages are CPython's).
+_UNPACKERS: dict[int, Any] = {}
+
+
+def _vec_unpack_given(value: Any, n: int) -> tuple:
+    """The `n` items of `value` (a tuple given per call, D14: `lower, upper = limits`) as CPython's
+    unpacking into `n` names gives them, or its TypeError or ValueError."""
+    unpack = _UNPACKERS.get(n)
+    if unpack is None:
+        names = ", ".join(f"_{k}" for k in range(n))
+        namespace: dict[str, Any] = {}
+        exec(f"def unpack(value):\n    {names}, = value\n    return ({names},)\n", namespace)
+        unpack = _UNPACKERS[n] = namespace["unpack"]
+    return unpack(value)
+
+
+def _vec_sequence_given(value: Any) -> Any:
+    """`value` unchanged when it is a tuple or list: a loop over a value given per call (D14)
+    runs over its items by index, which a dict, a set or an iterator has not."""
+    if type(value) not in (tuple, list):
+        raise TypeError(
+            f"array-vectorize: a loop over a value given per call runs over a tuple or a list (D14), "
+            f"not {type(value).__name__}; pass a tuple"
+        )
+    return value

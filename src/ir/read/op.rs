@@ -244,6 +244,10 @@ fn uniform(c: &mut Cursor) -> R<UniformOp> {
         }
         "Truth" => UniformOp::Truth,
         "Number" => UniformOp::Number,
+        "NumberOrFalse" => UniformOp::NumberOrFalse,
+        "Len" => UniformOp::Len,
+        "Sequence" => UniformOp::Sequence,
+        "Unpack" => UniformOp::Unpack(index(c)?),
         _ => return Err(c.error_before(name, "expected a uniform operation")),
     })
 }

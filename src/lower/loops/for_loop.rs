@@ -131,6 +131,10 @@ impl Lowerer<'_> {
             self.unrolled_for(frame, f);
             return;
         }
+        if let Some(seq) = self.given_sequence(frame, &f.iter) {
+            self.given_sequence_for(frame, f, seq, stmt);
+            return;
+        }
         if let ast::Expr::Tuple(t) = f.target.as_ref() {
             self.for_unpacking(frame, f, t, stmt);
             return;

@@ -156,7 +156,16 @@ impl Lowerer<'_> {
         self.in_block(block, |l| {
             let exits = body_flow.exits.clone();
             // A `while` whose body neither breaks nor continues: its counters may stay Python ints.
+            // So may the counter of a `range` whose bounds are Python ints (D14: `len(seq)` of a
+            // sequence given per call): the loop steps it after every iteration, so every lane
+            // still looping holds the same count, whatever the others did.
+            let python_range =
+                matches!(test, LoopTest::Range { stop, .. } if l.shape(*stop) == Shape::Scalar);
             let counters = matches!(test, LoopTest::While(_)) && exits.snapshots.is_empty();
+            let range_counter = match test {
+                LoopTest::Range { counter, .. } if python_range => Some(counter.as_str()),
+                _ => None,
+            };
             let mut uniform = vec![];
             l.merge_exits(&exits, phis, body_vars);
             if let LoopTest::Range { counter, step, .. } = test {
@@ -169,7 +178,9 @@ impl Lowerer<'_> {
             for (name, dst) in phis {
                 if let Some(Var::Def(v)) = body_vars.get(name).copied() {
                     if v != *dst {
-                        if counters && l.is_counter_step(v, *dst) {
+                        let python_counter =
+                            range_counter == Some(name.as_str()) && l.shape(*dst) == Shape::Scalar;
+                        if (counters || python_counter) && l.is_counter_step(v, *dst) {
                             uniform.push(l.lanes_of(name, active, v, *dst));
                             continue;
                         }
@@ -235,7 +246,14 @@ impl Lowerer<'_> {
                     Some(Var::Def(c)) => {
                         let op = if *step > 0 { CmpOp::Lt } else { CmpOp::Gt };
                         let more = l.emit(Op::Compare(op, c, *stop));
-                        l.and_path(Some(still), more)
+                        if l.shape(more) == Shape::Scalar {
+                            // Python ints: the lanes still running while it holds, else none.
+                            let none = l.konst(Const::Bool(false));
+                            let none = l.emit(Op::AsArray(none));
+                            l.select(more, still, none)
+                        } else {
+                            l.and_path(Some(still), more)
+                        }
                     }
                     _ => still,
                 },

@@ -58,6 +58,13 @@ pub(in crate::lower) struct FunctionValues {
     pub(in crate::lower::values) type_exact: BTreeSet<Value>,
     /// Tuples made by calling a namedtuple class: the class's name and fields (issue 27).
     pub(in crate::lower::values) named: HashMap<Value, (String, Vec<String>)>,
+    /// The namedtuple class of the marked function's returns so far, or None for another
+    /// result (issue 27, D13): every return must agree.
+    pub(in crate::lower::values) result_class: Option<Option<String>>,
+    /// The names the marked function's own body reads (a namedtuple result's class must be one).
+    pub(in crate::lower::values) compiled_reads: BTreeSet<String>,
+    /// Items of a tuple given per call, unpacked (D14): each may be None.
+    pub(in crate::lower::values) maybe_none_items: BTreeSet<Value>,
 }
 
 impl ValueState {

@@ -2,7 +2,8 @@
 //! (`collections.namedtuple`, a `typing.NamedTuple` class without defaults) makes a tuple of its
 //! arguments, matched to the fields as CPython's `__new__` matches them; `p.x` reads the item of
 //! field `x`, and unpacking and constant indices read it as any tuple's. The marked function
-//! returning one is rejected (its caller would get a plain tuple, not the class).
+//! returning one returns an instance of the class with arrays in its fields (the class a global
+//! of the generated module: `result_class_param`), when every return gives that class.
 //!
 //! ```python
 //! Polar = namedtuple("Polar", "r theta")
@@ -15,6 +16,7 @@
 use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
+use crate::env::{Binding, Hidden};
 use crate::ir::Value;
 use crate::lower::values::handles::Container;
 use crate::lower::{Frame, Lowerer, R};
@@ -102,9 +104,56 @@ impl Lowerer<'_> {
         }
     }
 
-    /// The namedtuple class `v` was made by (or merged from, `tuples::merge_tuples`), if any.
-    pub(in crate::lower) fn named_class(&self, v: Value) -> Option<String> {
-        self.values.function.named.get(&v).map(|(c, _)| c.clone())
+    /// Issue 27 (D13): a return of the marked function. A namedtuple result is made of its
+    /// class, a global of the generated module, so the class must be bound by its own name where
+    /// the function is (the static compile assumes it there), and every return must return it.
+    pub(in crate::lower) fn note_result_class(
+        &mut self,
+        frame: &Frame,
+        v: Value,
+        at: &ast::Expr,
+    ) -> R<()> {
+        let named = self.values.function.named.get(&v).cloned();
+        if let Some((class, fields)) = &named {
+            let bound = matches!(frame.env.get(class), Some(Binding::NamedTuple(c, f)) if c == class && f == fields);
+            if !bound || !self.values.function.compiled_reads.contains(class) {
+                let why = format!("this result is a `{class}` (a namedtuple), which the decorated function does not name itself: the result is made of the class its module binds by that name, so call it there with the fields (`p = helper(x); return {class}(p[0], p[1])`), or return its fields as a tuple display (D13), `return p.x, p.y`");
+                return self.bad_named_tuple(frame, at, why);
+            }
+        }
+        let class = named.map(|(c, _)| c);
+        match &self.values.function.result_class {
+            Some(before) if *before != class => {
+                let what = |c: &Option<String>| {
+                    c.as_ref()
+                        .map_or("another result".to_string(), |c| format!("a `{c}`"))
+                };
+                let why = format!("this returns {} where another return gives {}: an array result cannot be a namedtuple on some elements only (D13); return one kind of result", what(&class), what(before));
+                self.bad_named_tuple(frame, at, why)
+            }
+            _ => {
+                self.values.function.result_class = Some(class);
+                Ok(())
+            }
+        }
+    }
+
+    /// Records the names the marked function's own body reads (`note_result_class`).
+    pub(in crate::lower) fn note_compiled_reads(&mut self, body: &[ast::Stmt]) {
+        let mut names = std::collections::BTreeSet::new();
+        crate::lower::values::uniform::expr_walk::walk_stmts(body, &mut |e| {
+            if let ast::Expr::Name(n) = e {
+                names.insert(n.id.to_string());
+            }
+        });
+        self.values.function.compiled_reads = names;
+    }
+
+    /// The hidden parameter holding the namedtuple class every return of the marked function
+    /// gave (`note_result_class`), for a tuple result; None otherwise.
+    pub(in crate::lower) fn result_class_param(&mut self) -> Option<usize> {
+        let class = self.values.function.result_class.clone().flatten()?;
+        Some(self.hidden_param(Hidden::Object(class)))
     }
 
     fn bad_named_tuple<T: rustpython_parser::ast::Ranged, V>(

@@ -69,6 +69,10 @@ impl Lowerer<'_> {
         if let Some(n) = self.container_len(t) {
             return Ok(n);
         }
+        // D14: the length of a sequence given per call, once per call.
+        if self.is_object(t) {
+            return Ok(self.uniform(UniformOp::Len, vec![t]));
+        }
         match self.const_of(t) {
             Some(Const::Tuple(items) | Const::List(items)) => {
                 Ok(self.konst(Const::Int(items.len() as i128)))
@@ -183,6 +187,38 @@ impl Lowerer<'_> {
             Some(live) => {
                 let present = self.konst(present);
                 self.emit(Op::Select(live, i, present))
+            }
+            None => i,
+        };
+        Ok(self.emit(Op::Index(t, i)))
+    }
+
+    /// `table[i]` for a tuple or list given per call (a parameter, D14) and an array `i`: the
+    /// items converted once per call and gathered (`_vec_take_param`), with Python's negative
+    /// indices and IndexError as for a constant table (D15).
+    pub(in crate::lower) fn gather_given(
+        &mut self,
+        frame: &Frame,
+        t: Value,
+        i: Value,
+        e: &ast::Expr,
+    ) -> R<Value> {
+        if self.kind(i) == Kind::Float {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedExpression,
+                "a tuple or list index must be an integer (CPython raises TypeError for a \
+                 float); convert it with int(...)"
+                    .into(),
+                e,
+            );
+            return Err(());
+        }
+        // D1: a lane that does not run this code reads the first item, so it cannot raise.
+        let i = match self.live_lanes(frame) {
+            Some(live) => {
+                let first = self.konst(Const::Int(0));
+                self.emit(Op::Select(live, i, first))
             }
             None => i,
         };

@@ -11,7 +11,7 @@ use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
 use crate::frontend::extract::span;
-use crate::ir::{use_counts, Const, Kind, Shape, Value};
+use crate::ir::{use_counts, Const, Kind, Shape, UniformOp, Value};
 use crate::lower::values::handles::{misuse_message, Container, Site, TupleValue};
 use crate::lower::{Frame, Lowerer};
 
@@ -231,6 +231,20 @@ impl Lowerer<'_> {
                 }
                 return;
             }
+        }
+        // D14: a tuple given per call (`lower, upper = limits`) unpacks once per call, in Python.
+        if self.is_object(v) {
+            let n = targets.elts.len();
+            let items = self.uniform(UniformOp::Unpack(n), vec![v]);
+            for (k, target) in targets.elts.iter().enumerate() {
+                let key = self.konst(Const::Int(k as i128));
+                let item = self.uniform(UniformOp::Item, vec![items, key]);
+                self.values.function.maybe_none_items.insert(item);
+                if let ast::Expr::Name(n) = target {
+                    self.assign(frame, n.id.as_str(), item);
+                }
+            }
+            return;
         }
         let Some(t) = self
             .values

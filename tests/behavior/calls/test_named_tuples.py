@@ -1,8 +1,9 @@
 """namedtuple results (issue 27 part 2 item 4, D13): a helper returning a `collections.namedtuple`
 or a `typing.NamedTuple` is a tuple whose fields are read by attribute, unpacked or indexed
-inside the vectorized function; the marked function returning one is rejected with its position
-(its caller would get a plain tuple). The static compile reads the classes from the text and
-assumes their name and fields, checked against the live class. CPython is the oracle."""
+inside the vectorized function; the marked function returning one returns an instance of the
+class with an array in each field (item 4), when every return gives that class and the function
+names the class itself (its module binds it by that name). The static compile reads the classes from the text and assumes their name
+and fields, checked against the live class. CPython is the oracle."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import pytest
 
 from array_vectorize import VectorizationError, _core, vectorize
 from array_vectorize.precompiled import assumptions_hold
-from oracle import check, floats
+from oracle import check, floats, to_backend
 
 Interval = namedtuple("Interval", ["low", "high"])
 
@@ -74,12 +75,60 @@ def returns_the_namedtuple(mid):
 
 
 def returns_a_merged_namedtuple(mid):
-    # The merge of two namedtuples keeps no class: refused rather than returned as a plain tuple.
+    # Both sides make an `Interval`: the merge keeps the class (D13).
     if mid > 0.0:
         band = spread_band(mid, 2.0)
     else:
         band = spread_band(-mid, 1.0)
     return band
+
+
+def remade_here(mid):
+    b = spread_band(mid, 2.0)
+    return Interval(b.low, b.high)
+
+
+def merged_here(mid):
+    if mid > 0.0:
+        band = Interval(mid - 1.0, mid + 1.0)
+    else:
+        band = Interval(mid, high=-mid)
+    return band
+
+
+def returns_early(mid, width):
+    if width < 0.0:
+        return Interval(mid, mid)
+    return Interval(mid - width, mid + width)
+
+
+@pytest.mark.parametrize("fn", [remade_here, merged_here, quote], ids=lambda f: f.__name__)
+def test_the_marked_function_returns_the_namedtuple_class(fn, backend):
+    """Issue 27 item 4: an instance of the class, an array per field, each CPython's."""
+    x = floats()
+    vec = vectorize(fn)
+    check(vec, x, backend=backend)
+    got = vec(to_backend(x, backend))
+    assert type(got) is type(fn(0.5)), type(got)
+
+
+def test_an_early_return_of_the_class_too(backend):
+    x = floats(12)
+    vec = vectorize(returns_early)
+    check(vec, x[:, None], x[None, :], backend=backend)
+    assert type(vec(x[:, None], x[None, :])) is Interval
+
+
+def interval_or_tuple(mid):
+    if mid > 0.0:
+        return Interval(mid, mid)
+    return mid, mid
+
+
+def other_class(mid):
+    if mid > 0.0:
+        return Interval(mid, mid)
+    return Quote(mid, mid)
 
 
 def reads_a_missing_field(mid):
@@ -93,8 +142,10 @@ def too_few_fields(mid):
 @pytest.mark.parametrize(
     ("fn", "message"),
     [
-        (returns_the_namedtuple, r"this result may be a `Interval` \(a namedtuple\), which cannot be the result yet"),
-        (returns_a_merged_namedtuple, r"this result may be a `Interval` \(a namedtuple\)"),
+        (returns_the_namedtuple, r"this result is a `Interval` \(a namedtuple\), which the decorated function does not name itself"),
+        (returns_a_merged_namedtuple, r"this result is a `Interval` \(a namedtuple\), which the decorated function does not name itself"),
+        (interval_or_tuple, r"this returns another result where another return gives a `Interval`: an array result cannot be a namedtuple on some elements only"),
+        (other_class, r"this returns a `Quote` where another return gives a `Interval`"),
         (reads_a_missing_field, "`Interval` has no field `middle`"),
         (too_few_fields, "`Interval` needs a value for each of its fields"),
     ],

@@ -1,14 +1,14 @@
 """Tables given as defaults (D15, D8): a helper's parameter whose default is a tuple, list or dict
 of numbers, left out by the call, is that frozen table indexed per element; a parameter of the
-vectorized function itself is not frozen (a caller may pass any table), and indexing it per
-element is rejected with its position. CPython is the oracle, on every backend."""
+vectorized function itself is not frozen (a caller may pass any table): it is converted per call
+(test_table_parameters.py). CPython is the oracle, on every backend."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from array_vectorize import VectorizationError, vectorize
+from array_vectorize import vectorize
 from oracle import check
 
 
@@ -40,13 +40,3 @@ def test_a_helpers_table_default_is_frozen_and_indexed_per_element(backend):
 def test_an_index_outside_a_default_table_raises_cpythons_index_error():
     with pytest.raises(IndexError, match="tuple index out of range"):
         vectorize(tax)(np.array([1.0, 2.0]), np.array([0, 4]))
-
-
-def direct(band, table=(0.1, 0.2, 0.35)):
-    return table[band]
-
-
-def test_a_parameter_of_the_vectorized_function_is_not_a_frozen_table():
-    with pytest.raises(VectorizationError, match="a parameter cannot be indexed per element") as info:
-        vectorize(direct)
-    assert info.value.diagnostics[0]["line"] == direct.__code__.co_firstlineno + 1

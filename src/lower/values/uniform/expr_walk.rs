@@ -126,3 +126,48 @@ fn walk_comprehension<'a>(
     }
     items.iter().for_each(|e| walk_expr(e, f));
 }
+
+/// The names `stmts` unpack into several targets (`lower, upper = limits`) or loop over
+/// (`for lo, hi, rate in brackets`), nested blocks included: a number can be neither, so such a
+/// parameter is a sequence given per call (D14).
+pub(in crate::lower::values) fn sequence_names<'a>(stmts: &'a [ast::Stmt], out: &mut Vec<&'a str>) {
+    use ast::Stmt as S;
+    for s in stmts {
+        match s {
+            S::Assign(a) => {
+                let several = a
+                    .targets
+                    .iter()
+                    .any(|t| matches!(t, ast::Expr::Tuple(_) | ast::Expr::List(_)));
+                if let (true, ast::Expr::Name(n)) = (several, a.value.as_ref()) {
+                    out.push(n.id.as_str());
+                }
+            }
+            S::If(i) => {
+                sequence_names(&i.body, out);
+                sequence_names(&i.orelse, out);
+            }
+            S::While(w) => {
+                sequence_names(&w.body, out);
+                sequence_names(&w.orelse, out);
+            }
+            S::For(l) => {
+                if let ast::Expr::Name(n) = l.iter.as_ref() {
+                    out.push(n.id.as_str());
+                }
+                sequence_names(&l.body, out);
+                sequence_names(&l.orelse, out);
+            }
+            S::Try(t) => {
+                sequence_names(&t.body, out);
+                for h in &t.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    sequence_names(&h.body, out);
+                }
+                sequence_names(&t.orelse, out);
+                sequence_names(&t.finalbody, out);
+            }
+            _ => {}
+        }
+    }
+}

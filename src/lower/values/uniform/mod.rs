@@ -9,7 +9,7 @@
 //! number (`limit=None`) is [`ParamMode::Optional`]: `limit is None` reads the argument as
 //! passed, its numeric uses read it converted.
 
-mod expr_walk;
+pub(in crate::lower::values) mod expr_walk;
 
 use rustpython_parser::ast;
 
@@ -19,7 +19,7 @@ use crate::frontend::extract::ParsedFunction;
 use crate::ir::{CmpOp, Kind, ObjCmp, ObjLit, Op, ParamMode, Shape, UniformOp, Value};
 use crate::lower::calls::written::round_ndigits_name;
 use crate::lower::{Frame, Lowerer, R};
-use expr_walk::walk_stmts;
+use expr_walk::{sequence_names, walk_stmts};
 
 /// Annotations that make a parameter uniform (bare, or the last part of a dotted name).
 const UNIFORM_ANNOTATIONS: &[&str] = &[
@@ -67,7 +67,7 @@ pub(in crate::lower) fn param_modes(
     env: &Env,
     helper_modes: &mut dyn FnMut(&FunctionSource) -> Option<Signature>,
 ) -> Vec<ParamMode> {
-    let mut uses = vec![(false, false, false); func.params.len()];
+    let mut uses = vec![(false, false, false, false); func.params.len()];
     let index = |name: &str| func.params.iter().position(|p| p == name);
     walk_stmts(&func.body, &mut |e| {
         let mut found = uniform_uses(e, env);
@@ -78,10 +78,18 @@ pub(in crate::lower) fn param_modes(
                     Use::Uniform => uses[i].0 = true,
                     Use::NoneTest => uses[i].1 = true,
                     Use::TypeTest => uses[i].2 = true,
+                    Use::Sequence => uses[i].3 = true,
                 }
             }
         }
     });
+    let mut sequences = vec![];
+    sequence_names(&func.body, &mut sequences);
+    for name in sequences {
+        if let Some(i) = index(name) {
+            uses[i].3 = true;
+        }
+    }
     func.params
         .iter()
         .enumerate()
@@ -90,10 +98,11 @@ pub(in crate::lower) fn param_modes(
             let annotated = annotation
                 .as_ref()
                 .map_or(Annotated::Unknown, |a| annotated(a, env));
-            let (uniform_use, none_test, type_test) = uses[i];
+            let (uniform_use, none_test, type_test, sequence_use) = uses[i];
             match annotated {
                 Annotated::Uniform => ParamMode::Uniform,
                 _ if uniform_use => ParamMode::Uniform,
+                _ if sequence_use && !type_test => ParamMode::Uniform,
                 Annotated::OptionalNumber => ParamMode::Optional,
                 _ if none_test => ParamMode::Optional,
                 // D22: `def f(x, cap=None)` testing `isinstance(cap, float)`: None or a number.
@@ -154,6 +163,9 @@ enum Use {
     NoneTest,
     /// `isinstance(p, float)`, `type(p) is int`: the type of a number's elements (D22).
     TypeTest,
+    /// `rates[band]`, `lower, upper = limits`, `for row in brackets`: a sequence given per call
+    /// (D14), unless the parameter's type is tested (a number on the paths that read it so).
+    Sequence,
 }
 
 /// The parameter uses expression `e` itself makes (its children are walked separately).
@@ -167,6 +179,11 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
     match e {
         E::Subscript(s) if matches!(s.slice.as_ref(), E::Constant(_)) => {
             out.extend(name_of(&s.value).map(|n| (n, Use::Uniform)));
+        }
+        // A number has no items: a parameter subscripted at a per-element index is a sequence
+        // given per call, gathered (D14, D15), unless its type is tested (`isinstance`).
+        E::Subscript(s) if !matches!(s.slice.as_ref(), E::Slice(_)) => {
+            out.extend(name_of(&s.value).map(|n| (n, Use::Sequence)));
         }
         E::Attribute(a) if a.attr.as_str() == "astype" => {} // D16: NumPy's scalar method
         E::Attribute(a) => {
@@ -396,6 +413,12 @@ impl Lowerer<'_> {
         if matches!(op, Op::Uniform(..)) || !op.operands().iter().any(|v| self.is_object(*v)) {
             return op;
         }
+        // D14, D15: a sequence given per call, gathered per element (`gather_given`).
+        if let Op::Index(t, i) = op {
+            if self.is_object(t) && !self.is_object(i) {
+                return op;
+            }
+        }
         let truth_operands: Vec<Value> = match &op {
             Op::Select(c, ..) => vec![*c],
             Op::Logic(_, a, b) => vec![*a, *b],
@@ -409,7 +432,7 @@ impl Lowerer<'_> {
                 self.emit(Op::Uniform(UniformOp::Truth, vec![v]))
             } else {
                 self.literal_as_number(v);
-                self.emit(Op::Uniform(UniformOp::Number, vec![v]))
+                self.emit(Op::Uniform(self.number_op(v), vec![v]))
             }
         })
     }
@@ -418,9 +441,21 @@ impl Lowerer<'_> {
     pub(in crate::lower) fn as_number(&mut self, v: Value) -> Value {
         if self.is_object(v) {
             self.literal_as_number(v);
-            self.uniform(UniformOp::Number, vec![v])
+            let op = self.number_op(v);
+            self.uniform(op, vec![v])
         } else {
             v
+        }
+    }
+
+    /// How `v` is read as a number: as it is, or with the stand-in `False` for None when it is
+    /// an item of a tuple given per call (`lower, upper = limits`, either may be None: the paths
+    /// that read it as a number are those its `is None` test guards, docs/semantics.md item 31).
+    fn number_op(&self, v: Value) -> UniformOp {
+        if self.values.function.maybe_none_items.contains(&v) {
+            UniformOp::NumberOrFalse
+        } else {
+            UniformOp::Number
         }
     }
 
@@ -499,13 +534,7 @@ impl Lowerer<'_> {
         e: &ast::Expr,
     ) -> R<Value> {
         if self.shape(key) == Shape::Array {
-            self.error_at(
-                frame,
-                DiagnosticKind::UnsupportedExpression,
-                "a uniform value (D14) can be subscripted only with a key that is the same on every element: a constant, a loop index, another uniform value".into(),
-                e,
-            );
-            return Err(());
+            return self.gather_given(frame, base, key, e);
         }
         Ok(self.uniform(UniformOp::Item, vec![base, key]))
     }
