@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
+dask = pytest.importorskip("dask")
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("dask.array")
 
@@ -22,8 +24,13 @@ def client():
         # The workers are processes of their own: they import `kernels` by name.
         mp.setenv("PYTHONPATH", str(EXAMPLE) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         mp.syspath_prepend(str(EXAMPLE))
-        with distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+        # The workers' scratch space (dask-scratch-space and its lock files) in a directory
+        # removed with the cluster, not left in the temporary directory (docs/testing.md,
+        # "Temporary files"; .ci/run fails on files the suite leaves).
+        with tempfile.TemporaryDirectory(prefix="dask-workers-") as scratch, dask.config.set(
+            {"temporary-directory": scratch}
+        ), distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", local_directory=scratch
         ) as cluster, distributed.Client(cluster) as c:
             yield c
     sys.modules.pop("main", None)
