@@ -23,7 +23,7 @@ import pytest
 from array_vectorize import _core
 from array_vectorize.precompiled import assumptions_hold
 from kit_three_ways import assert_package_same_three_ways
-from oracle import check, check_raising, grid
+from oracle import NAN_TO_INT, check, check_outcomes, check_raising, grid
 
 KITS = Path(__file__).parent
 sys.path.insert(0, str(KITS))
@@ -123,8 +123,13 @@ def arguments(codes: str) -> list[np.ndarray]:
 @pytest.mark.parametrize("qualified", sorted(RULES))
 def test_rules_match_cpython_with_defaults_and_tables_passed(qualified, backend):
     codes, passed = RULES[qualified]
+    # An element CPython rejects (`round(inf)`'s OverflowError, item 7) makes the call raise the
+    # same for the first such element; the other elements are compared by value on their own.
     for tables in passed:
-        check(function(qualified), *arguments(codes), *(tables or ()), backend=backend, ulps=ULPS.get(qualified, 0))
+        check_outcomes(
+            function(qualified), *arguments(codes), *(tables or ()), backend=backend, ulps=ULPS.get(qualified, 0),
+            as_values=(NAN_TO_INT,),
+        )
 
 
 @pytest.mark.parametrize("qualified", sorted(OBJECTS))

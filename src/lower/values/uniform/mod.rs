@@ -534,6 +534,23 @@ impl Lowerer<'_> {
         e: &ast::Expr,
     ) -> R<Value> {
         if self.shape(key) == Shape::Array {
+            // D14, D15: only a sequence given per call as a parameter is gathered; a module
+            // global read as an object (a dict of strings, say) has no per-element items here.
+            let global = self.f.values[base.index()]
+                .hint
+                .as_ref()
+                .is_some_and(|name| {
+                    matches!(self.names.used.get(name), Some(AssumedBinding::Object(_)))
+                });
+            if global {
+                self.error_at(
+                    frame,
+                    DiagnosticKind::UnsupportedExpression,
+                    "a uniform value (D14) can be subscripted only with a key that is the same on every element: a constant, a loop index, another uniform value".into(),
+                    e,
+                );
+                return Err(());
+            }
             return self.gather_given(frame, base, key, e);
         }
         Ok(self.uniform(UniformOp::Item, vec![base, key]))
