@@ -148,6 +148,13 @@ def _first_line(exc: BaseException) -> str:
 #: Lanes of the current arrays from which a loop's arrays are packed; below, the iterations
 #: cost their Python more than their elements, and packing would save little.
 PACK_MIN_LANES = 1 << 12
+#: The same for a loop packed already (at ``PACK_MIN_LANES`` lanes or more): its lanes still
+#: active after that are the slow ones, which often iterate dozens of times more, so packing
+#: their arrays again is repaid down to a few lanes. Kepler's equation on mixed orbits (2%
+#: near-parabolic, docs/benchmarks.md): each block of 32 Ki lanes packed to 377 lanes after
+#: five steps and kept them for the 45 more that 13 of them take; packing on down to 64 lanes
+#: took 0.93 of the time (median of 11 round-robin calls, one thread).
+REPACK_MIN_LANES = 1 << 6
 #: A loop's arrays are packed when at most this share of their lanes is still active.
 PACK_FRACTION = 0.5
 
@@ -200,13 +207,17 @@ def _vec_lanes(xp: Any, carried: int, *values: Any) -> Any:
 def _vec_pack(xp: Any, lanes: Lanes, active: Any, *values: Any) -> tuple:
     """``values`` (the loop's carried variables, then the locals it reads) unchanged, or, when at
     most ``PACK_FRACTION`` of the lanes of the current arrays are ``active`` (and they have at
-    least ``PACK_MIN_LANES``), each array of them reduced to the active lanes, flat: every lane
+    least ``PACK_MIN_LANES``, or ``REPACK_MIN_LANES`` once packed), each array of them reduced
+    to the active lanes, flat: every lane
     keeps its own values, and each iteration from now on computes the active lanes only. The
     carried values of the lanes left out are kept in ``lanes`` for ``_vec_unpack``."""
     if type(active) is not (_NUMPY_FAST or _numpy_fast())[0] or not active.ndim:
         return values  # a mask the same on every lane: every lane active (none ends the loop)
-    held = active.size if lanes.index is None else lanes.index.size
-    if held < PACK_MIN_LANES or _NUMPY_FAST[1](active) > held * PACK_FRACTION:
+    if lanes.index is None:
+        held, least = active.size, PACK_MIN_LANES
+    else:
+        held, least = lanes.index.size, min(PACK_MIN_LANES, REPACK_MIN_LANES)
+    if held < least or _NUMPY_FAST[1](active) > held * PACK_FRACTION:
         return values
     numpy = sys.modules["numpy"]
     nd = numpy.ndarray

@@ -352,3 +352,64 @@ def test_values_the_same_on_every_lane_pass_through(monkeypatch):
     assert (n, m, x.tolist()) == (7, mode, [4.0, 5.0])
     active, n, m, x = loops._vec_unpack(np, lanes, active, 8, mode, x * 10.0)
     assert (n, m, x.tolist()) == (8, mode, [0.0, 1.0, 2.0, 3.0, 40.0, 50.0])
+
+
+def halvings(x):
+    # Octaves above one (a frequency ladder): the lanes stop after very different step counts,
+    # an infinite one never converges and stops at the cap, NaN never enters the loop.
+    n = 0
+    while x > 1.0 and n < 60:
+        x = x * 0.5
+        n += 1
+    return n + x
+
+
+def halvings_to_a_bad_octave(x):
+    n = 0
+    while x > 1.0 and n < 60:
+        if x == 3.0:
+            raise ValueError("octave 3 has no band")
+        x = x * 0.5
+        n += 1
+    return n + x
+
+
+def octave_ladder(rng):
+    # 8192 lanes take one step, 1000 take ten, 100 forty, 70 (inf) the sixty of the cap, and
+    # 30 (NaN, 0.5) none: shuffled, so that the slow lanes lie anywhere in the call.
+    x = np.concatenate([
+        np.full(8192, 2.0), np.full(1000, 2.0**10), np.full(100, 2.0**40), np.full(70, math.inf),
+        np.full(20, math.nan), np.full(10, 0.5),
+    ])
+    return x[rng.permutation(x.size)]
+
+
+def test_a_packed_loop_packs_on_below_the_first_packs_lanes(monkeypatch):
+    # At the defaults: the first pack (after one step, 1170 of 9392 lanes active) needs
+    # PACK_MIN_LANES; later ones go on down to REPACK_MIN_LANES lanes held, so the last
+    # iterations compute the 70 lanes that never converge, not the 1170 of the first pack.
+    assert 1170 < loops.PACK_MIN_LANES <= 9392 // 2
+    states = recorded_states(monkeypatch)
+    vec = vectorize(halvings)
+    assert "_vec_pack(" in vec.source, vec.source
+    x = octave_ladder(np.random.default_rng(11))
+    got = check(vec, x)
+    assert len(states) == 1 and states[0].index is not None
+    assert sorted(states[0].index.tolist()) == np.flatnonzero(np.isinf(x)).tolist()
+    assert_bitwise(got, unpacked(vec, x))
+
+
+def test_a_raise_deep_in_a_repacked_loop_names_the_callers_element(monkeypatch):
+    # One lane reaches 3.0 after forty halvings, when the loop holds the slow lanes only: the
+    # error names that lane's place in the call, as CPython's loop over the elements does.
+    states = recorded_states(monkeypatch)
+    vec = vectorize(halvings_to_a_bad_octave)
+    x = octave_ladder(np.random.default_rng(12))
+    bad = int(np.flatnonzero(x == 2.0**40)[37])
+    x[bad] = 3.0 * 2.0**40
+    got = check_raising(vec, x)
+    assert isinstance(got, ValueError)
+    assert f"element ({bad},)" in " ".join(got.__notes__), got.__notes__
+    assert len(states) == 1 and states[0].index is not None and states[0].index.size < 1170
+    x[bad] = 2.0**40
+    assert check_raising(vec, x) is None
