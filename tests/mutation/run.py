@@ -206,6 +206,13 @@ MUTATIONS: List[Mutation] = [
         files=("behavior/runtime/test_packed_loops.py",),
     ),
     Mutation(
+        "packed-loops-stop-repacking-the-slow-lanes", "runtime/loops.py",
+        "held, least = lanes.index.size, min(PACK_MIN_LANES, REPACK_MIN_LANES)",
+        "held, least = lanes.index.size, PACK_MIN_LANES",
+        "a packed while loop packs no more once it holds fewer than PACK_MIN_LANES lanes",
+        files=("behavior/runtime/test_packed_loops.py",),
+    ),
+    Mutation(
         "blocked-notes-number-lanes-within-the-block", "runtime/blocked.py",
         "    return lanes[0] + index, lanes[2]",
         "    return index, shape",

@@ -208,9 +208,9 @@ def _vec_pack(xp: Any, lanes: Lanes, active: Any, *values: Any) -> tuple:
     """``values`` (the loop's carried variables, then the locals it reads) unchanged, or, when at
     most ``PACK_FRACTION`` of the lanes of the current arrays are ``active`` (and they have at
     least ``PACK_MIN_LANES``, or ``REPACK_MIN_LANES`` once packed), each array of them reduced
-    to the active lanes, flat: every lane
-    keeps its own values, and each iteration from now on computes the active lanes only. The
-    carried values of the lanes left out are kept in ``lanes`` for ``_vec_unpack``."""
+    to the active lanes, flat: every lane keeps its own values, and each iteration from now on
+    computes the active lanes only. The carried values of the lanes left out are kept in
+    ``lanes`` for ``_vec_unpack``."""
     if type(active) is not (_NUMPY_FAST or _numpy_fast())[0] or not active.ndim:
         return values  # a mask the same on every lane: every lane active (none ends the loop)
     if lanes.index is None:
