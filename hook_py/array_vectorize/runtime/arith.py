@@ -193,6 +193,8 @@ def _carried(xp: Any, info: Namespace, op: str, a: Any, b: Any) -> Any:
     select keeps can raise later."""
     marked = [x for x in (a, b) if type(x) is Overflowed]
     value = _binary(xp, info, op, *[x.value if type(x) is Overflowed else x for x in (a, b)])
+    if type(value) is not Overflowed and info.kind(value) not in "iul":
+        raise marked[0].error()  # a float result (`d + 0.5`): a use other than integer arithmetic
     if type(value) is Overflowed:
         marked.append(value)
         value = value.value

@@ -110,6 +110,14 @@ class Overflowed:
         raise AssertionError("a lane beyond the lattice without its operation")  # pragma: no cover
 
 
+def settle(args: tuple) -> None:
+    """Raises item 13's OverflowError of the first ``Overflowed`` among ``args``: a use of the
+    value that cannot carry its marked lanes (a call run element by element, D19, D23)."""
+    for a in args:
+        if type(a) is Overflowed:
+            raise a.error()
+
+
 class Namespace:
     """Dtype table of one array namespace ``xp`` (built once, see ``namespace_info``)."""
 

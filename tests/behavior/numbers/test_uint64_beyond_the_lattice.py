@@ -5,6 +5,8 @@ calendar formulas, on NumPy and array-api-strict, CPython as the oracle."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -48,6 +50,27 @@ def checked_gap(credit, debit):
     if credit > 10:
         raise ValueError(f"credit {credit} above the limit")
     return gap
+
+
+def overdrawn(credit, debit):
+    if credit > debit:
+        return debit - credit
+    return 0
+
+
+def gap_as_float(credit, debit):
+    gap = debit - credit
+    return float(gap) if credit < debit else 0.0
+
+
+def gap_size(credit, debit):
+    gap = debit - credit
+    return abs(gap) if credit < debit else 0
+
+
+def gap_root(credit, debit):
+    gap = debit - credit
+    return math.sqrt(gap) if credit < debit else 0.0
 
 
 def tiered_gap(credit, debit):
@@ -140,6 +163,10 @@ def test_a_branch_cpython_does_not_take_raises_nothing(backend):
         got = to_numpy(vectorize(fn)(*_u64(backend, credit, debit)))
         assert got.dtype == np.uint64 and got.tolist() == want, fn.__name__
     assert any(not -(2**63) <= b - a for a, b in zip(credit, debit))  # an untaken side leaves it
+    # The side a lane takes keeps its marks through the merge: lane 1 computes 0 - (2**64 - 1).
+    assert overdrawn(2**64 - 1, 0) == -(2**64 - 1)
+    with pytest.raises(OverflowError, match=r"0 - 18446744073709551615 leaves the range .*flat index 1\)"):
+        vectorize(overdrawn)(*_u64(backend, [0, 2**64 - 1, 3], [2**64 - 1, 0, 1]))
 
 
 @pytest.mark.parametrize("backend", ["numpy", "strict"])
@@ -150,6 +177,11 @@ def test_any_other_use_raises_for_every_lane_it_holds_beyond(backend):
     assert [tiered_gap(a, b) for a, b in zip(credit, debit)] == [2**64 - 1, 2**64 - 1, 7]
     with pytest.raises(OverflowError, match=r"0 - 18446744073709551615 leaves the range .*flat index 0\)"):
         vectorize(tiered_gap)(*_u64(backend, credit, debit))
+    # float(), abs and a math function of it likewise, on the side lane 0 does not take.
+    for fn in (gap_as_float, gap_size, gap_root):
+        assert fn(2**64 - 1, 0) == 0 and fn(0, 2**64 - 1) > 0  # CPython: values, no exception
+        with pytest.raises(OverflowError, match=r"0 - 18446744073709551615 leaves the range .*flat index 0\)"):
+            vectorize(fn)(*_u64(backend, credit, debit))
 
 
 @pytest.mark.parametrize("backend", ["numpy", "strict"])
