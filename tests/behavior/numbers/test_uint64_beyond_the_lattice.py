@@ -73,6 +73,13 @@ def gap_root(credit, debit):
     return math.sqrt(gap) if credit < debit else 0.0
 
 
+def reported_gap(credit, debit):
+    gap = debit - credit
+    if credit > 3:
+        raise ValueError(f"gap {gap} on an account over the limit")
+    return 0
+
+
 def tiered_gap(credit, debit):
     if credit > debit:
         return credit - debit
@@ -177,6 +184,12 @@ def test_any_other_use_raises_for_every_lane_it_holds_beyond(backend):
     assert [tiered_gap(a, b) for a, b in zip(credit, debit)] == [2**64 - 1, 2**64 - 1, 7]
     with pytest.raises(OverflowError, match=r"0 - 18446744073709551615 leaves the range .*flat index 0\)"):
         vectorize(tiered_gap)(*_u64(backend, credit, debit))
+    # The message of a `raise` on a lane where the value is beyond: item 13's OverflowError
+    # (CPython's message would show the int); where the value is in range, CPython's raise.
+    with pytest.raises(OverflowError, match=r"0 - 18446744073709551615 leaves the range .*flat index 0\)"):
+        vectorize(reported_gap)(*_u64(backend, credit, debit))
+    with pytest.raises(ValueError, match="gap 2 on an account over the limit"):
+        vectorize(reported_gap)(*_u64(backend, [0, 9], [2**64 - 1, 11]))
     # float(), abs and a math function of it likewise, on the side lane 0 does not take.
     for fn in (gap_as_float, gap_size, gap_root):
         assert fn(2**64 - 1, 0) == 0 and fn(0, 2**64 - 1) > 0  # CPython: values, no exception
