@@ -20,13 +20,16 @@ The wheel is built once per session and installed once (the `geodesy_venv` fixtu
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import math
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
 from buildenv import REPO, clean_env, new_venv, pip_into, python_of, run
+from oracle import leaves_the_lattice
 
 EXAMPLE = REPO / "examples" / "geodesy"
 
@@ -46,22 +49,44 @@ FUNCTIONS = (
     "julian_day",
     "julian_century",
     "days_in_year",
+    "day_number",
+    "modified_julian_date",
+    "elapsed_days",
+    "days_left",
+    "week_offset",
 )
 #: Decorated before a name they read is bound (their class, a helper below): compiled, or
 #: their precompiled code checked, at the first call.
 AT_FIRST_CALL = {"Wgs84.normal_radius", "Wgs84.meridian_radius", "geodetic_to_ecef_z", "julian_day"}
 #: No transcendental function on the way: the result is CPython's, bit for bit.
-EXACT = {"Wgs84.Sphere.arc_length", "transverse_scale", "julian_day", "julian_century", "days_in_year"}
+EXACT = {"Wgs84.Sphere.arc_length", "transverse_scale", "julian_day", "julian_century", "days_in_year",
+         "day_number", "modified_julian_date", "elapsed_days", "days_left", "week_offset"}
+#: Day counters held as uint64 (docs/semantics.md item 13, issue 28 item 3), each call's columns
+#: (dtype letters: u uint64, f float64): months near 2**64 in the calendar (`14 - month` leaves
+#: [-2**63, 2**64)), a year near 2**63 (`365 * y` beyond 2**64), spans whose side CPython does not
+#: take would leave it, and lanes from 2**63 up beside negative ones.
+U64 = 2**64
+UINT64_CASES = [
+    ("day_number", "uuu", [[2000, 2000], [3, U64 - 2], [1, 1]]),
+    ("day_number", "uuu", [[2000, 1999, 2**63 - 5000], [U64 - 2, 3, 1], [1, 1, 1]]),
+    ("day_number", "uuu", [[2000, 1582, 9999, 0], [12, 10, 1, 3], [31, 15, 1, 1]]),
+    ("modified_julian_date", "uuuf", [[2000, 2024], [U64 - 3, 2], [1, 29], [0.0, 43200.0]]),
+    ("modified_julian_date", "uuuf", [[2000, 1858], [1, 11], [1, 17], [86399.5, 0.0]]),
+    ("elapsed_days", "uu", [[0, 5, U64 - 1, 2**63], [U64 - 1, 3, 0, 2**63 + 7]]),
+    ("days_left", "uu", [[0, 10, U64 - 1, 7], [U64 - 1, 3, 0, 7]]),
+    ("week_offset", "uu", [[U64 - 1, 0, 2**63], [0, 9, 0]]),
+    ("week_offset", "uu", [[3, 0], [0, U64 - 1]]),
+]
 
 # Runs in the interpreter under test: every marked function against its scalar original (CPython
 # element by element), its generated source and docstring next to what the decorator generates
 # for the live function, and the counters after the import and after the calls.
-PROBE = r"""
+PROBE = "UINT64_CASES = " + repr(UINT64_CASES) + r"""
 import inspect, json, math, sys
 import numpy as np
 import array_vectorize
 import geodesy
-from geodesy import ellipsoid, projections, timescales
+from geodesy import daycount, ellipsoid, projections, timescales
 from geodesy.ellipsoid import Wgs84
 
 after_import = array_vectorize.stats()
@@ -97,6 +122,11 @@ calls = {
     "julian_day": (timescales.julian_day, (years, months, days)),
     "julian_century": (timescales.julian_century, (pick(2.0e6, 2.6e6, 2451545.0, 0.0, -0.0, 2451545.5, 1e-300, 2.5e6, 2415020.0, math.inf),)),
     "days_in_year": (timescales.days_in_year, (years,)),
+    "day_number": (daycount.day_number, (years, months, days)),
+    "modified_julian_date": (daycount.modified_julian_date, (years, months, days, days * 3600.0)),
+    "elapsed_days": (daycount.elapsed_days, (years, years[::-1].copy())),
+    "days_left": (daycount.days_left, (years, years[::-1].copy())),
+    "week_offset": (daycount.week_offset, (years, 1721426)),
 }
 
 def scalar(original, name):
@@ -134,6 +164,24 @@ with np.errstate(all="ignore"):
     except geodesy.LatitudeError as exc:
         raised = [type(exc).__name__, str(exc)]
 report["raised"] = raised
+
+# Day counters held as uint64 (UINT64_CASES): each call's outcome, and each lane's called alone.
+def outcome(fn, columns):
+    try:
+        got = fn(*columns)
+    except Exception as exc:
+        return ["raise", type(exc).__name__, str(exc)]
+    got = np.asarray(got)
+    return ["values", str(got.dtype), got.tolist()]
+
+report["uint64"] = []
+for name, dtypes, columns in UINT64_CASES:
+    arrays = [np.array(c, dtype=np.uint64 if k == "u" else np.float64) for k, c in zip(dtypes, columns)]
+    fn = getattr(daycount, name)
+    report["uint64"].append({
+        "call": outcome(fn, arrays),
+        "alone": [outcome(fn, [a[i:i + 1] for a in arrays]) for i in range(len(columns[0]))],
+    })
 report["after_calls"] = array_vectorize.stats()
 
 # What the decorator generates for each live function (compiled here, after the counters).
@@ -172,7 +220,61 @@ def _check(report: dict) -> dict[str, str]:
     assert report["functions"]["days_in_year"]["dtype"] == "int64"
     # D11: the first beyond-pole element's exception, message built from its value.
     assert report["raised"] == ["LatitudeError", "latitude 91.5 is beyond a pole"]
+    _check_uint64(report["uint64"])
     return {name: r["source"] for name, r in report["functions"].items()}
+
+
+def _daycount_originals() -> dict:
+    """The scalar originals of examples/geodesy's daycount module, loaded in this process."""
+    spec = importlib.util.spec_from_file_location("geodesy_daycount_oracle", EXAMPLE / "src" / "geodesy" / "daycount.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return {name: getattr(module, name)._vectorized_original for name, _, _ in UINT64_CASES}
+
+
+def _cpython(original, args) -> tuple:
+    """CPython's outcome of one lane: ("beyond",) when it computes an int outside
+    [-2**63, 2**64) on its own path (docs/semantics.md item 13's OverflowError), else its value."""
+    if leaves_the_lattice(original, args):
+        return ("beyond",)
+    return ("value", original(*args))
+
+
+def _lane_matches(got, kind: str, want) -> bool:
+    """A lane of the vectorized result against CPython's value: an int exactly in a uint64
+    result, modulo 2**64 in an int64 one (item 13), a float bit for bit."""
+    if isinstance(want, float):
+        return kind == "float64" and got == want and math.copysign(1.0, got) == math.copysign(1.0, want)
+    return kind in ("uint64", "int64") and (got - want) % U64 == 0 and (kind == "int64" or got == want)
+
+
+def _check_uint64(cases: list) -> None:
+    """Issue 28 item 3 through this path: each uint64 call equals CPython element by element,
+    each lane's value independent of the others (the same lane called alone), and a call raises
+    item 13's OverflowError exactly when a lane's own path leaves [-2**63, 2**64), naming the
+    first such lane in C order."""
+    originals = _daycount_originals()
+    assert len(cases) == len(UINT64_CASES)
+    for (name, dtypes, columns), got in zip(UINT64_CASES, cases):
+        lanes = [tuple(float(v) if k == "f" else v for k, v in zip(dtypes, lane)) for lane in zip(*columns)]
+        want = [_cpython(originals[name], lane) for lane in lanes]
+        beyond = [i for i, w in enumerate(want) if w[0] == "beyond"]
+        for i, (w, alone) in enumerate(zip(want, got["alone"])):
+            if w[0] == "beyond":
+                assert alone[:2] == ["raise", "OverflowError"] and "flat index 0" in alone[2], (name, lanes[i], alone)
+                assert "(docs/semantics.md item 13)" in alone[2], (name, lanes[i], alone)
+            else:
+                assert alone[0] == "values" and _lane_matches(alone[2][0], alone[1], w[1]), (name, lanes[i], alone, w)
+        call = got["call"]
+        if beyond:
+            assert call[:2] == ["raise", "OverflowError"], (name, columns, call)
+            assert f"flat index {beyond[0]}" in call[2] and "(docs/semantics.md item 13)" in call[2], (name, columns, call)
+            continue
+        assert call[0] == "values", (name, columns, call)
+        values = [w[1] for w in want]
+        if all(isinstance(v, int) for v in values):
+            assert call[1] == ("uint64" if min(values) >= 0 else "int64"), (name, columns, call)
+        assert all(_lane_matches(g, call[1], v) for g, v in zip(call[2], values)), (name, columns, call, values)
 
 
 def _source_tree(tmp_path: Path) -> Path:

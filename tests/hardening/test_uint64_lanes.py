@@ -296,7 +296,7 @@ def test_helpers_take_lattice_operands(lib_name):
         """CPython's lanes ``want``, or OverflowError when one leaves [-2**63, 2**64) (item 13)."""
         if any(not -(2**63) <= w < M64 for w in want):
             with pytest.raises(OverflowError, match="item 13"):
-                call()
+                _vec_result(xp, call())  # the helper marks the lanes; returning the value raises
             return True
         return same_ints(py(call()), want)
 
@@ -344,3 +344,7 @@ def test_helpers_take_lattice_operands(lib_name):
     assert same_ints(py(running), [max(a, b, -3) for a, b in zip(lanes_of, i64)])
     assert same_ints(py(_vec_broadcast(xp, mixed, lib.asarray([[0.0]] * 2))), lanes_of * 2)
     assert lanes(_vec_elementwise(xp, lambda a: a // 2, mixed))[0] == [lattice_value(a // 2) for a in lanes_of]
+    # A lane beyond the lattice (item 13) cannot be passed to a call run element by element.
+    beyond = _vec_binary(xp, "mul", mixed, 3)
+    with pytest.raises(OverflowError, match=r"18446744073709551614 \* 3 leaves the range .*flat index 0\)"):
+        _vec_elementwise(xp, lambda a: a // 2, beyond)

@@ -77,6 +77,7 @@ from .dtype import (
     TWO_63,
     LatticeInt,
     Namespace,
+    Overflowed,
     int_overflow,
     known_any,
     namespace_info,
@@ -92,6 +93,7 @@ from .intops import (
     i_mod,
     magnitude,
     negation_beyond,
+    overflowed,
     result,
     to_int,
     u_add,
@@ -135,8 +137,11 @@ def _vec_binary(xp: Any, op: str, a: Any, b: Any) -> Any:
 
 def _vec_result(xp: Any, value: Any) -> Any:
     """The value a generated function returns: a ``LatticeInt`` as one array (uint64 when no lane
-    is negative, else int64); anything else unchanged."""
+    is negative, else int64); an ``Overflowed`` raises item 13's OverflowError; anything else
+    unchanged."""
     if type(value) is not LatticeInt:
+        if type(value) is Overflowed:
+            raise value.error()
         return value
     return result(xp, _NAMESPACES.get(xp) or namespace_info(xp), value)
 
@@ -156,6 +161,8 @@ def _scalar_kind(v: Any, kind: str) -> str:
 def _binary(xp: Any, info: Namespace, op: str, a: Any, b: Any) -> Any:
     if op not in BINARY_OPS:
         raise ValueError(f"array-vectorize runtime: unknown binary operation {op!r}")
+    if (type(a) is Overflowed or type(b) is Overflowed) and op in _CARRIED:
+        return _carried(xp, info, op, a, b)
     ka, kb = info.kind(a), info.kind(b)
     if ka in "BIF" and kb in "BIF":  # no array operand: give the left one its natural dtype
         ka_ = _scalar_kind(a, ka)
@@ -176,9 +183,32 @@ def _binary(xp: Any, info: Namespace, op: str, a: Any, b: Any) -> Any:
     return _reshape(xp, value, ()) if lifted else value
 
 
+#: Operations that carry item 13's marked lanes on (``Overflowed``); any other raises there.
+_CARRIED = frozenset(("add", "sub", "mul", "floordiv", "mod"))
+
+
+def _carried(xp: Any, info: Namespace, op: str, a: Any, b: Any) -> Any:
+    """``a op b`` where an operand has lanes beyond the lattice (docs/semantics.md item 13): the
+    result keeps them marked (with those of the operation itself), so that only the lanes a
+    select keeps can raise later."""
+    marked = [x for x in (a, b) if type(x) is Overflowed]
+    value = _binary(xp, info, op, *[x.value if type(x) is Overflowed else x for x in (a, b)])
+    if type(value) is not Overflowed and info.kind(value) not in "iul":
+        raise marked[0].error()  # a float result (`d + 0.5`): a use other than integer arithmetic
+    if type(value) is Overflowed:
+        marked.append(value)
+        value = value.value
+    over = marked[0].over
+    for x in marked[1:]:
+        over = xp.logical_or(over, x.over)
+    return Overflowed(value, over, [site for x in marked for site in x.sites], info)
+
+
 def _ndim(x: Any) -> int:
     if type(x) is LatticeInt:
         return getattr(x.bits, "ndim", 0)
+    if type(x) is Overflowed:
+        return _ndim(x.value)
     return getattr(x, "ndim", 0)
 
 
@@ -186,6 +216,8 @@ def _reshape(xp: Any, x: Any, shape: tuple[int, ...]) -> Any:
     """Array (or ``LatticeInt``) ``x`` reshaped; Python scalars unchanged."""
     if type(x) is LatticeInt:
         return LatticeInt(xp.reshape(x.bits, shape), xp.reshape(x.neg, shape))
+    if type(x) is Overflowed:  # its sites keep their shape: ``dtype.lane`` reads them
+        return Overflowed(_reshape(xp, x.value, shape), xp.reshape(x.over, shape), x.sites, x.info)
     return xp.reshape(x, shape) if hasattr(x, "dtype") else x
 
 
@@ -413,9 +445,9 @@ def _vec_unary(xp: Any, op: str, a: Any) -> Any:
         return a
     if kind == "u":
         if op == "neg":
-            negation_beyond(xp, info, Int(a, None), "-")
+            site = negation_beyond(xp, info, Int(a, None), "-")
             bits = xp.subtract(info.scalar("u", 0), a)
-            return finish(xp, info, bits, a != 0)
+            return overflowed(info, finish(xp, info, bits, a != 0), site)
         _check_unary(op)
         return a
     if op == "neg":
@@ -434,9 +466,9 @@ def _lattice_unary(xp: Any, info: Namespace, op: str, a: LatticeInt) -> Any:
     if op == "float":
         return _to_float(xp, info, "l", a)
     if op == "neg":
-        negation_beyond(xp, info, to_int(xp, info, "l", a), "-")
+        site = negation_beyond(xp, info, to_int(xp, info, "l", a), "-")
         bits = xp.subtract(info.scalar("u", 0), a.bits)
-        return finish(xp, info, bits, xp.logical_and(xp.logical_not(a.neg), a.bits != 0))
+        return overflowed(info, finish(xp, info, bits, xp.logical_and(xp.logical_not(a.neg), a.bits != 0)), site)
     if op == "abs":
         return magnitude(xp, info, to_int(xp, info, "l", a))
     _check_unary(op)

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 from .dtype import LatticeInt, Namespace, python_int_kind
-from .intops import Int, _both, _differ, _either, as_int64, beyond, finish, magnitude, mask, negation_beyond, to_int
+from .intops import Int, Site, _both, _differ, _either, as_int64, beyond, finish, magnitude, mask, negation_beyond, overflowed, to_int
 
 BIT_OPS = frozenset(("and", "or", "xor", "lshift", "rshift"))
 _SYMBOLS = {"and": "&", "or": "|", "xor": "^", "lshift": "<<", "rshift": ">>"}
@@ -85,7 +85,7 @@ def _shift(xp: Any, info: Namespace, op: str, ka: str, a: Any, kb: str, b: Any) 
     zero = info.scalar("u", 0)
     if op == "lshift":
         bits = xp.where(out, zero, xp.bitwise_left_shift(v.bits, ushort))
-        _lshift_beyond(xp, info, v, b, kb, out, ushort, negative)
+        site = _lshift_beyond(xp, info, v, b, kb, out, ushort, negative)
     else:
         # A negative lane lies in int64's range: its arithmetic shift there, back as bits.
         signed = xp.bitwise_right_shift(
@@ -93,11 +93,12 @@ def _shift(xp: Any, info: Namespace, op: str, ka: str, a: Any, kb: str, b: Any) 
         )
         logical = xp.where(out, zero, xp.bitwise_right_shift(v.bits, ushort))
         bits = xp.where(neg, xp.astype(signed, info.uint64), logical)
+        site = None
     bits = xp.where(negative, zero, bits)
-    return finish(xp, info, bits, xp.logical_and(neg, xp.logical_not(negative)))
+    return overflowed(info, finish(xp, info, bits, xp.logical_and(neg, xp.logical_not(negative))), site)
 
 
-def _lshift_beyond(xp: Any, info: Namespace, v: Int, b: Any, kb: str, out: Any, ushort: Any, negative: Any) -> None:
+def _lshift_beyond(xp: Any, info: Namespace, v: Int, b: Any, kb: str, out: Any, ushort: Any, negative: Any) -> Site | None:
     """``beyond`` for ``v << count`` on the lattice: a non-negative lane leaves it where a bit
     moves past 2**64, a negative one where its magnitude moves past 2**63 (counts of 64 or more
     move every bit of a non-zero lane out; a negative count gives 0, item 24)."""
@@ -106,7 +107,7 @@ def _lshift_beyond(xp: Any, info: Namespace, v: Int, b: Any, kb: str, out: Any, 
     lost = xp.logical_or(xp.bitwise_right_shift(moved, ushort) != m, xp.logical_and(out, m != 0))
     over = xp.logical_or(lost, xp.logical_and(mask(info, v.neg), moved > info.scalar("u", 1 << 63)))
     over = xp.logical_and(over, xp.logical_not(negative))
-    beyond(xp, info, over, "<<", v, to_int(xp, info, kb, b))
+    return beyond(xp, info, over, "<<", v, to_int(xp, info, kb, b))
 
 
 def bit_invert(xp: Any, info: Namespace, kind: str, a: Any) -> Any:
@@ -118,9 +119,9 @@ def bit_invert(xp: Any, info: Namespace, kind: str, a: Any) -> Any:
     if kind == "i":
         return xp.bitwise_invert(a)
     if kind == "u":
-        negation_beyond(xp, info, Int(a, None), "~")
-        return finish(xp, info, xp.bitwise_invert(a), True)
+        site = negation_beyond(xp, info, Int(a, None), "~")
+        return overflowed(info, finish(xp, info, xp.bitwise_invert(a), True), site)
     if type(a) is LatticeInt:
-        negation_beyond(xp, info, Int(a.bits, a.neg), "~")
-        return finish(xp, info, xp.bitwise_invert(a.bits), xp.logical_not(a.neg))
+        site = negation_beyond(xp, info, Int(a.bits, a.neg), "~")
+        return overflowed(info, finish(xp, info, xp.bitwise_invert(a.bits), xp.logical_not(a.neg)), site)
     raise TypeError(f"bad operand kind {kind!r} for unary ~")

@@ -72,6 +72,52 @@ class LatticeInt:
         self.neg = neg
 
 
+def lane(xp: Any, array: Any, shape: tuple, index: int) -> Any:
+    """Element ``index`` (C order) of ``array`` broadcast to ``shape`` (a one-element array
+    stands for every lane: an operation on 0-d operands runs on shape (1,), ``arith._binary``)."""
+    flat = xp.reshape(array, (-1,))
+    if flat.shape[0] == 1:
+        return flat[0]
+    return xp.reshape(xp.broadcast_to(array, shape), (-1,))[index]
+
+
+class Overflowed:
+    """A value computed from an integer of the uint64 lattice whose exact value left
+    [-2**63, 2**64) on some lanes (docs/semantics.md item 13, ``intops.beyond``).
+
+    ``value`` holds every lane as the lattice wraps it (an array or a ``LatticeInt``), ``over``
+    (bool array) marks the lanes beyond, ``sites`` (``intops.Site``) are the operations that left
+    the range, in the order they ran. Only ``+ - * // %`` (``arith._carried``) carry it on, and
+    D1's select (``select._vec_select``) keeps the marks of the side each lane takes: a lane
+    CPython does not send through the operation raises nothing. Any other use (``kind``) and
+    returning it (``_vec_result``) raise ``error()``.
+    """
+
+    __slots__ = ("value", "over", "sites", "info")
+
+    def __init__(self, value: Any, over: Any, sites: list, info: Namespace) -> None:
+        self.value, self.over, self.sites, self.info = value, over, sites, info
+
+    def error(self) -> OverflowError:
+        """Item 13's OverflowError of the first marked lane in C order: the first operation
+        that left the range on that lane, with its operands there."""
+        xp = self.info.xp
+        shape = tuple(self.over.shape)
+        index = int(xp.argmax(xp.astype(xp.reshape(self.over, (-1,)), self.info.int64)))
+        for site in self.sites:
+            if bool(lane(xp, site.over, shape, index)):
+                return site.error(xp, shape, index)
+        raise AssertionError("a lane beyond the lattice without its operation")  # pragma: no cover
+
+
+def settle(args: tuple) -> None:
+    """Raises item 13's OverflowError of the first ``Overflowed`` among ``args``: a use of the
+    value that cannot carry its marked lanes (a call run element by element, D19, D23)."""
+    for a in args:
+        if type(a) is Overflowed:
+            raise a.error()
+
+
 class Namespace:
     """Dtype table of one array namespace ``xp`` (built once, see ``namespace_info``)."""
 
@@ -164,6 +210,8 @@ class Namespace:
             )
         if t is LatticeInt:
             return "l"
+        if t is Overflowed:  # item 13: a lane beyond the lattice used other than by + - * // %
+            raise x.error()
         if isinstance(x, bool):
             return "B"
         if isinstance(x, int):

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable
 
 from .containers import CONTAINERS, call_element_loop
-from .dtype import INT64_MAX, INT64_MIN, UINT64_MAX, _NAMESPACES, LatticeInt, Namespace, namespace_info
+from .dtype import INT64_MAX, INT64_MIN, UINT64_MAX, _NAMESPACES, LatticeInt, Namespace, namespace_info, settle
 from .select import broadcast_shape
 
 _CONVERT = {"b": bool, "i": int, "u": int, "f": float, "w": int, "h": float}
@@ -98,6 +98,7 @@ def _vec_elementwise(xp: Any, fn: Callable[..., Any], *args: Any) -> Any:
     if xp is CONTAINERS:  # pandas or xarray arguments of the element loop (``_vec_loop_args``)
         return call_element_loop(lambda values: _element_loop(fn, values), args)
     info = _NAMESPACES.get(xp) or namespace_info(xp)
+    settle(args)
     # A LatticeInt takes two columns, its bits and its signs, merged into Python ints below.
     signs = {i: a.neg for i, a in enumerate(args) if type(a) is LatticeInt}
     args = tuple(a.bits if i in signs else a for i, a in enumerate(args))

@@ -13,10 +13,12 @@ Python integers are unbounded; arrays hold 64 bits. Two regimes:
   a negative one into int64's range (so a result below -2**63 wraps to a non-negative value,
   as int64 arithmetic would). A lane's value therefore never depends on the other lanes.
   Such a wrap is never returned silently (issue 28 item 3): an operation whose exact result
-  leaves that range on some lane (``+ - * ** // << ~``, negation) raises ``OverflowError`` at
-  call time, naming the first such lane and its operands (``beyond``), even on a lane a branch
-  CPython does not take would discard (D1 computes both sides), as item 17's OverflowError;
-  on lazy backends, whose values cannot be inspected, the lane wraps.
+  leaves that range on some lane (``+ - * ** // << ~``, negation) marks those lanes
+  (``beyond``: an ``Overflowed`` value, ``dtype.py``), which ``+ - * // %`` carry on and D1's
+  select keeps only on the lanes that take that side; any other use, or returning it, raises
+  ``OverflowError`` naming its first marked lane in C order and that lane's operands, so a lane
+  CPython does not send through the operation raises nothing. On lazy backends, whose values
+  cannot be inspected, the lane wraps.
   ``finish`` gives the result as a uint64 array when no lane is negative, else as a
   ``LatticeInt`` (bits and sign), which stays in the lattice through every later operation.
   Only the function's returned value picks one dtype for all lanes (``result``,
@@ -36,7 +38,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-from .dtype import INT64_MIN, LatticeInt, Namespace, int_overflow, known_any, python_int_kind
+from .dtype import INT64_MIN, LatticeInt, Namespace, Overflowed, int_overflow, known_any, lane, python_int_kind
 
 _TWO_63 = 1 << 63
 
@@ -164,44 +166,61 @@ def _differ(xp: Any, a: Any, b: Any) -> Any:
 # --------------------------------------------------------------------------- uint64 lattice
 
 
-def _value(xp: Any, v: Int, index: int) -> int:
-    """Lane ``index`` (C order) of ``v`` as a Python int."""
-    bits = xp.reshape(v.bits, (-1,))
-    bit = int(bits[index if bits.shape[0] > 1 else 0])
+def _value(xp: Any, v: Int, shape: tuple, index: int) -> int:
+    """Lane ``index`` (C order, of ``shape``) of ``v`` as a Python int."""
+    bit = int(lane(xp, v.bits, shape, index))
     if v.neg is None:
         return bit
     if v.neg is True:
         return bit - (1 << 64)
-    neg = xp.reshape(v.neg, (-1,))
-    return bit - (1 << 64) if bool(neg[index if neg.shape[0] > 1 else 0]) else bit
+    return bit - (1 << 64) if bool(lane(xp, v.neg, shape, index)) else bit
 
 
-def beyond(xp: Any, info: Namespace, over: Any, symbol: str, a: Int, b: Int | None = None) -> None:
-    """Raises OverflowError when a lane of ``over`` is true: the exact result of ``a symbol b``
-    (``symbol a`` without ``b``) leaves [-2**63, 2**64) there (module docstring; docs/semantics.md
-    item 13). A lazy mask is not inspected."""
+class Site:
+    """An operation ``a symbol b`` (``symbol a`` without ``b``) whose exact result leaves
+    [-2**63, 2**64) on the lanes of ``over`` (docs/semantics.md item 13)."""
+
+    __slots__ = ("over", "symbol", "a", "b")
+
+    def __init__(self, over: Any, symbol: str, a: Int, b: Int | None) -> None:
+        self.over, self.symbol, self.a, self.b = over, symbol, a, b
+
+    def error(self, xp: Any, shape: tuple, index: int) -> OverflowError:
+        """Item 13's OverflowError for lane ``index`` of a value of ``shape``, naming its operands."""
+        x = _value(xp, self.a, shape, index)
+        if self.b is None:
+            text = f"{self.symbol}({x})"
+        else:
+            text = f"{x} {self.symbol} {_value(xp, self.b, shape, index)}"
+        return OverflowError(
+            f"array-vectorize runtime: {text} leaves the range of int64 and uint64 (an integer computed "
+            f"with uint64, at flat index {index}): vectorized integers are 64-bit (docs/semantics.md item 13)"
+        )
+
+
+def beyond(xp: Any, info: Namespace, over: Any, symbol: str, a: Int, b: Int | None = None) -> Site | None:
+    """The site of ``a symbol b`` when a lane of ``over`` is true, its exact result leaving
+    [-2**63, 2**64) there (module docstring; docs/semantics.md item 13), else None. A lazy mask
+    is not inspected."""
     if known_any(xp, over) is not True:
-        return
-    flat = xp.reshape(over, (-1,))
-    index = int(xp.argmax(xp.astype(flat, info.int64)))
-    x = _value(xp, a, index)
-    if b is None:
-        text = f"{symbol}({x})"
-    else:
-        text = f"{x} {symbol} {_value(xp, b, index)}"
-    raise OverflowError(
-        f"array-vectorize runtime: {text} leaves the range of int64 and uint64 (an integer computed "
-        f"with uint64, at flat index {index}): vectorized integers are 64-bit (docs/semantics.md item 13)"
-    )
+        return None
+    return Site(over, symbol, a, b)
 
 
-def negation_beyond(xp: Any, info: Namespace, a: Int, symbol: str) -> None:
+def overflowed(info: Namespace, value: Any, site: Site | None) -> Any:
+    """``value`` with the lanes of ``site`` marked as beyond the lattice (``Overflowed``)."""
+    if site is None:
+        return value
+    return Overflowed(value, site.over, [site], info)
+
+
+def negation_beyond(xp: Any, info: Namespace, a: Int, symbol: str) -> Site | None:
     """``beyond`` for ``-a`` (``symbol`` ``-``: below -2**63 where a non-negative lane exceeds
     2**63) or ``~a`` (``~``: ``-a - 1``, where it reaches 2**63)."""
     top = info.scalar("u", _TWO_63)
     big = a.bits > top if symbol == "-" else a.bits >= top
     over = big if a.neg is None else xp.logical_and(xp.logical_not(mask(info, a.neg)), big)
-    beyond(xp, info, over, symbol, a)
+    return beyond(xp, info, over, symbol, a)
 
 
 def _sum_carries(xp: Any, info: Namespace, sum_bits: Any, x: Any) -> Any:
@@ -218,14 +237,14 @@ def u_add(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
     if a.neg is not None and b.neg is not None:
         under = xp.logical_and(xp.logical_and(na, nb), bits < info.scalar("u", _TWO_63))
         over = xp.logical_or(over, under)
-    beyond(xp, info, over, "+", a, b)
+    site = beyond(xp, info, over, "+", a, b)
     # The sum is negative where both operands are, or where the negative one has the larger
     # magnitude (a negative operand's magnitude is at most 2**63, a negative one's bits at least
     # 2**63, so the comparison is false where both are negative).
     neg_a = None if a.neg is None else _both(xp, a.neg, magnitude(xp, info, a) > b.bits)
     neg_b = None if b.neg is None else _both(xp, b.neg, magnitude(xp, info, b) > a.bits)
     neg = _either(xp, _either(xp, neg_a, neg_b), _both(xp, a.neg, b.neg))
-    return finish(xp, info, bits, neg)
+    return overflowed(info, finish(xp, info, bits, neg), site)
 
 
 def less(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
@@ -260,10 +279,10 @@ def u_sub(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
         reach = xp.add(magnitude(xp, info, a), b.bits)
         too_far = xp.logical_or(_sum_carries(xp, info, reach, b.bits), reach > two_63)
         over = xp.logical_or(over, xp.logical_and(xp.logical_and(na, xp.logical_not(nb)), too_far))
-    beyond(xp, info, over, "-", a, b)
+    site = beyond(xp, info, over, "-", a, b)
     if b.neg is True and a.neg is None:
-        return finish(xp, info, bits, None)
-    return finish(xp, info, bits, less(xp, info, a, b))
+        return overflowed(info, finish(xp, info, bits, None), site)
+    return overflowed(info, finish(xp, info, bits, less(xp, info, a, b)), site)
 
 
 def u_mul(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
@@ -278,11 +297,11 @@ def u_mul(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
     over = xp.logical_and(nonzero_a, back != mb)
     if sign is not None:
         over = xp.logical_or(over, xp.logical_and(mask(info, sign), product > info.scalar("u", _TWO_63)))
-    beyond(xp, info, over, "*", a, b)
+    site = beyond(xp, info, over, "*", a, b)
     if sign is None:
-        return finish(xp, info, bits, None)
+        return overflowed(info, finish(xp, info, bits, None), site)
     nonzero = xp.logical_and(a.bits != 0, b.bits != 0)
-    return finish(xp, info, bits, _both(xp, sign, nonzero))
+    return overflowed(info, finish(xp, info, bits, _both(xp, sign, nonzero)), site)
 
 
 def u_floordiv(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
@@ -301,11 +320,11 @@ def u_floordiv(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
     sign = mask(info, sign)
     # A quotient below -2**63 leaves the range (2**64 - 1 // -1).
     over = xp.logical_and(xp.logical_and(sign, xp.logical_not(by_zero)), ceil > info.scalar("u", _TWO_63))
-    beyond(xp, info, over, "//", a, b)
+    site = beyond(xp, info, over, "//", a, b)
     bits = xp.where(sign, xp.subtract(info.scalar("u", 0), ceil), same)
     bits = xp.where(by_zero, info.scalar("u", 0), bits)
     neg = xp.logical_and(sign, xp.logical_and(ma != 0, xp.logical_not(by_zero)))
-    return finish(xp, info, bits, neg)
+    return overflowed(info, finish(xp, info, bits, neg), site)
 
 
 def u_mod(xp: Any, info: Namespace, a: Int, b: Int) -> Any:
@@ -331,14 +350,14 @@ def u_pow(xp: Any, info: Namespace, a: Int, e: Int) -> Any:
     """``a ** e`` for exponents known to be non-negative; a result beyond the lattice's range
     raises (``beyond``)."""
     bits = xp.pow(a.bits, e.bits)
-    _pow_beyond(xp, info, a, e)
+    site = _pow_beyond(xp, info, a, e)
     if a.neg is None:
-        return finish(xp, info, bits, None)
+        return overflowed(info, finish(xp, info, bits, None), site)
     odd = (e.bits & 1) == 1
-    return finish(xp, info, bits, _both(xp, a.neg, odd))
+    return overflowed(info, finish(xp, info, bits, _both(xp, a.neg, odd)), site)
 
 
-def _pow_beyond(xp: Any, info: Namespace, a: Int, e: Int) -> None:
+def _pow_beyond(xp: Any, info: Namespace, a: Int, e: Int) -> Site | None:
     """``beyond`` for ``a ** e`` (``e`` non-negative): the magnitude's power in float64 decides
     every lane but those near 2**64, which are computed exactly."""
     ma = magnitude(xp, info, a)
@@ -362,7 +381,7 @@ def _pow_beyond(xp: Any, info: Namespace, a: Int, e: Int) -> None:
             exact.append(p > _TWO_63 if bool(negative[i]) and odd else p >= 1 << 64)
         found = xp.reshape(xp.asarray(exact, dtype=info.bool), near.shape)
         over = xp.logical_or(over, found)
-    beyond(xp, info, over, "**", a, e)
+    return beyond(xp, info, over, "**", a, e)
 
 
 # --------------------------------------------------------------------------- int64 world

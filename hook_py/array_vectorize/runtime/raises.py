@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .arith import _vec_unary
 from .blocked import lane_position
-from .dtype import LatticeInt
+from .dtype import LatticeInt, Overflowed, lane
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -207,6 +207,10 @@ def _lane_value(xp: Any, value: Any, shape: tuple, index: int) -> Any:
         return float(value)
     if isinstance(value, int):
         return int(value)
+    if type(value) is Overflowed:  # item 13: a lane beyond the lattice has no value to show
+        if bool(lane(xp, value.over, shape, index)):
+            raise value.error()
+        return _lane_value(xp, value.value, shape, index)
     if type(value) is LatticeInt:  # a uint64-lattice int with negative lanes (intops.py)
         bits = _lane_value(xp, value.bits, shape, index)
         return bits - (1 << 64) if _lane_value(xp, value.neg, shape, index) else bits

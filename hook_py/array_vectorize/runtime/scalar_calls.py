@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable
 
 from . import compat
-from .dtype import INT64_MAX, INT64_MIN, UINT64_MAX, _NAMESPACES, LatticeInt, namespace_info
+from .dtype import INT64_MAX, INT64_MIN, UINT64_MAX, _NAMESPACES, LatticeInt, namespace_info, settle
 from .elementwise import _python_values
 from .select import broadcast_shape
 
@@ -65,6 +65,7 @@ def _vec_call_site(xp: Any, fn: Callable[..., Any], lanes: Any, *args: Any) -> t
 def _scalar_call(counter: str, xp: Any, fn: Callable[..., Any], lanes: Any, args: tuple) -> tuple[Any, Any]:
     """``fn`` on the lanes of ``lanes``, once per lane in C order (module docstring)."""
     info = _NAMESPACES.get(xp) or namespace_info(xp)
+    settle(args)
     # A LatticeInt takes two columns, its bits and its signs, merged into Python ints below.
     signs = {i: a.neg for i, a in enumerate(args) if type(a) is LatticeInt}
     args = tuple(a.bits if i in signs else a for i, a in enumerate(args))

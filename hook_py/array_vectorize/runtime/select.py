@@ -77,7 +77,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 from .arith import _scalar_kind, _to_float, _vec_binary
-from .dtype import _NAMESPACES, LatticeInt, Namespace, namespace_info, python_int_kind
+from .dtype import _NAMESPACES, LatticeInt, Namespace, Overflowed, known_any, namespace_info, python_int_kind
 from .intops import as_int64, finish, mask, to_int
 
 
@@ -103,12 +103,26 @@ def _vec_select(xp: Any, cond: Any, a: Any, b: Any) -> Any:
     f64 = info.f64
     if (da is f64 and type(b) is float) or (db is f64 and type(a) is float):
         return xp.where(cond, a, b)
+    if type(a) is Overflowed or type(b) is Overflowed:
+        return _select_marked(xp, info, cond, a, b)
     ka, kb = info.kind(a), info.kind(b)
     if ka == kb and ka in "biuf":
         return xp.where(cond, a, b)
     if _scalar_fits(ka, kb, b) or _scalar_fits(kb, ka, a):
         return xp.where(cond, a, b)  # an array and a Python scalar of its kind (Array API 2024.12)
     return _select(xp, info, cond, ka, a, kb, b)
+
+
+def _select_marked(xp: Any, info: Namespace, cond: Any, a: Any, b: Any) -> Any:
+    """D1's merge of a side with lanes beyond the uint64 lattice (docs/semantics.md item 13):
+    each lane keeps the marks of the side it takes, so a lane whose branch CPython does not take
+    raises nothing for what that branch computed."""
+    value = _vec_select(xp, cond, *[x.value if type(x) is Overflowed else x for x in (a, b)])
+    none = info.scalar("b", False)
+    over = xp.where(cond, a.over if type(a) is Overflowed else none, b.over if type(b) is Overflowed else none)
+    if known_any(xp, over) is False:
+        return value
+    return Overflowed(value, over, [site for x in (a, b) if type(x) is Overflowed for site in x.sites], info)
 
 
 def _scalar_fits(array_kind: str, scalar_kind: str, scalar: Any) -> bool:
