@@ -311,7 +311,8 @@ fn forwarded(
     star: Option<&str>,
     stars: Option<&str>,
 ) -> Result<String, String> {
-    let not_forward = || "it does not end by returning the call of the function it wraps".to_string();
+    let not_forward =
+        || "it does not end by returning the call of the function it wraps".to_string();
     let ast::Stmt::Return(ast::StmtReturn { value: Some(v), .. }) = last else {
         return Err(not_forward());
     };
@@ -346,7 +347,8 @@ fn forwarded(
             (k.arg.as_ref().map(|a| a.as_str()), value)
         })
         .collect();
-    let want_keywords: Vec<(Option<&str>, Option<&str>)> = stars.map(|s| (None, Some(s))).into_iter().collect();
+    let want_keywords: Vec<(Option<&str>, Option<&str>)> =
+        stars.map(|s| (None, Some(s))).into_iter().collect();
     match call.func.as_ref() {
         ast::Expr::Name(f) if got == want && keywords == want_keywords => Ok(f.id.to_string()),
         _ => Err("its last statement does not forward its arguments as it received them".into()),
@@ -356,7 +358,11 @@ fn forwarded(
 /// The wrapped function's parameters, when all are named (positional or keyword).
 fn positional_parameters(def: &ast::StmtFunctionDef) -> Result<Vec<String>, String> {
     let a = &def.args;
-    if !a.posonlyargs.is_empty() || !a.kwonlyargs.is_empty() || a.vararg.is_some() || a.kwarg.is_some() {
+    if !a.posonlyargs.is_empty()
+        || !a.kwonlyargs.is_empty()
+        || a.vararg.is_some()
+        || a.kwarg.is_some()
+    {
         return Err(format!("`{}` takes more than named parameters", def.name));
     }
     Ok(a.args.iter().map(|p| p.def.arg.to_string()).collect())
@@ -414,16 +420,21 @@ fn check_uses(
     }
 }
 
-fn uses_in(module: &ParsedModule, range: rustpython_parser::text_size::TextRange, banned: &[&str]) -> Result<(), String> {
+fn uses_in(
+    module: &ParsedModule,
+    range: rustpython_parser::text_size::TextRange,
+    banned: &[&str],
+) -> Result<(), String> {
     let text = &module.text[usize::from(range.start())..usize::from(range.end())];
     let mut words = text.split(|c: char| !(c.is_alphanumeric() || c == '_'));
     if let Some(w) = words.find(|w| {
         banned.contains(w) || matches!(*w, "def" | "lambda" | "class" | "global" | "nonlocal")
     }) {
-        if banned.contains(&w) {
-            return Err(format!("it reads `{w}` before the forward (name the parameter it checks: `def wrapper(t, *args, **kwargs)`)"));
-        }
-        return Err("it defines a function or class".into());
+        return Err(match w {
+            w if banned.contains(&w) => format!("it reads `{w}` before the forward (name the parameter it checks: `def wrapper(t, *args, **kwargs)`)"),
+            "global" | "nonlocal" => format!("it declares a name `{w}`"),
+            _ => "it defines a function or class".into(),
+        });
     }
     if text.contains(":=") || text.contains("\"\"\"") || text.contains("'''") {
         return Err("a check binds a name in an expression or spans a multi-line string".into());
@@ -449,7 +460,10 @@ pub fn through_helper(text: &str, fn_name: &str, helper: &str) -> String {
         if starts {
             let after = &rest[fn_name.len()..];
             let attr = COPIED.iter().find(|a| {
-                after.strip_prefix('.').and_then(|t| t.strip_prefix(**a)).is_some_and(|t| !t.starts_with(word))
+                after
+                    .strip_prefix('.')
+                    .and_then(|t| t.strip_prefix(**a))
+                    .is_some_and(|t| !t.starts_with(word))
             });
             if let Some(a) = attr {
                 out.push_str(helper);
@@ -499,8 +513,13 @@ fn helper_text(
                 continue;
             }
             let line = through_helper(&line[cut.min(indent)..], fn_name, def.name.as_str());
-            if line.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == fn_name) {
-                return Err(format!("it reads `{fn_name}` other than as `{fn_name}.__name__` in a message"));
+            if line
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == fn_name)
+            {
+                return Err(format!(
+                    "it reads `{fn_name}` other than as `{fn_name}.__name__` in a message"
+                ));
             }
             body.push(line);
         }
@@ -556,7 +575,10 @@ mod tests {
     #[test]
     fn a_wrapper_of_another_shape_defers_with_the_reason() {
         for (edit, why) in [
-            ("        if not 0.0", "        if kwargs:\n            raise TypeError()\n        if not 0.0"),
+            (
+                "        if not 0.0",
+                "        if kwargs:\n            raise TypeError()\n        if not 0.0",
+            ),
             ("return fn(t, *args, **kwargs)", "return fn(t, *args)"),
             ("def ease_in(t, power=2)", "def ease_in(t, power=None)"),
         ] {
@@ -566,7 +588,10 @@ mod tests {
                 panic!("{edit}: {:?}", functions[0].outcome);
             };
             assert!(
-                names.len() == 1 && names[0].contains("wrapped by `unit_interval.<locals>.wrapper`, a wrapper that is not"),
+                names.len() == 1
+                    && names[0].contains(
+                        "wrapped by `unit_interval.<locals>.wrapper`, a wrapper that is not"
+                    ),
                 "{names:?}"
             );
         }
