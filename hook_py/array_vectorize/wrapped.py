@@ -18,6 +18,11 @@ made with them, and `fn` bound to the wrapped function (a helper like any other)
             raise ValueError(f"t must lie in [0, 1], got {t}")
         return fn(t, power)                  # the forward, with the parameters by position
 
+The checks are cut from the text as written (the static compile, src/static_module/wrapped.rs,
+makes the same text: the same generated source, D21 messages included), with `fn.__name__` in a
+message read as `ease_in.__name__` (the wrapper, which `functools.wraps` gave that name): every
+helper of the decorator calls its wrapped function `fn`, one global of the generated code.
+
 That is the function CPython runs for a call by position: the wrapper's named parameters are the
 first arguments, `*args` the rest, `**kwargs` empty. A wrapper of another form (one that reads
 `kwargs`, calls `fn` elsewhere, or does not end by returning the forward) is described as a
