@@ -170,6 +170,15 @@ pub const SCOPE_KEY: &str = "@module";
 /// for a module of the standard library, whose functions are pinned by their own text
 /// ([`AssumedBinding::StdlibFunction`]).
 pub const SHA_KEY: &str = "@sha256";
+/// Static compilation only: `<prefix><name>` holds `Binding::Unresolved(<dotted name>)`, under
+/// which the assumption about `name` is recorded (a helper wrapped by a decorator of the module
+/// calls the function it wraps as `fn`, a closure cell: checked as `<helper>.__wrapped__`,
+/// src/static_module/wrapped.rs). No identifier can read it.
+pub const ALIAS_PREFIX: &str = "@as:";
+/// What the reason a wrapped helper is left unresolved says (src/static_module/wrapped.rs): a
+/// deferral carries such a reason as is, for the hook's debug log and the build to print.
+pub const NOT_THE_PATTERN: &str =
+    ", a wrapper that is not `checks, then return fn(*args, **kwargs)`: ";
 
 /// One binding the static compiler relied on; the decorator checks it against the live function.
 #[derive(Debug, Clone, PartialEq)]

@@ -384,7 +384,13 @@ class EnvBuilder:
             return ("callable", f"{label}, whose default of `{missing[0]}` is not a number or a table of numbers")
         env = self.env_of(wrapper)
         env.update(defaults)
-        return ("function", synthetic, path, line, inner.__name__, env, is_library_file(path))
+        described = ("function", synthetic, path, line, inner.__name__, env, is_library_file(path))
+        # Its messages read the wrapped function's name through the helper (wrapped.py
+        # `through_helper`): the wrapper, a global of the generated code (D21), described
+        # without an environment of its own (as in a cycle).
+        self.hidden_values.setdefault(inner.__name__, wrapper)
+        env.setdefault(inner.__name__, described[:5] + (None,) + described[6:])
+        return described
 
     def _exception(self, name: str, cls: type) -> tuple:
         """An exception class (D11), a global of the generated module where it is raised; two

@@ -18,6 +18,11 @@ made with them, and `fn` bound to the wrapped function (a helper like any other)
             raise ValueError(f"t must lie in [0, 1], got {t}")
         return fn(t, power)                  # the forward, with the parameters by position
 
+The checks are cut from the text as written (the static compile, src/static_module/wrapped.rs,
+makes the same text: the same generated source, D21 messages included), with `fn.__name__` in a
+message read as `ease_in.__name__` (the wrapper, which `functools.wraps` gave that name): every
+helper of the decorator calls its wrapped function `fn`, one global of the generated code.
+
 That is the function CPython runs for a call by position: the wrapper's named parameters are the
 first arguments, `*args` the rest, `**kwargs` empty. A wrapper of another form (one that reads
 `kwargs`, calls `fn` elsewhere, or does not end by returning the forward) is described as a
@@ -52,7 +57,8 @@ def wrapped_helper(wrapper: types.FunctionType, text: str) -> tuple[str, types.F
     block = _core.function_text(text, wrapper.__code__.co_name)
     if block is None:
         raise NotThePattern("its text is not found")
-    tree = ast.parse(textwrap.dedent(block))
+    block = textwrap.dedent(block)
+    tree = ast.parse(block)
     (fdef,) = tree.body
     if not isinstance(fdef, ast.FunctionDef):
         raise NotThePattern("it is not a plain `def`")
@@ -67,14 +73,78 @@ def wrapped_helper(wrapper: types.FunctionType, text: str) -> tuple[str, types.F
     if fn not in wrapper.__code__.co_freevars:
         raise NotThePattern(f"the `{fn}` it calls is not the function it closes over")
     params = _positional_parameters(inner)
+    if inner.__name__ in params or inner.__name__ in named:
+        raise NotThePattern(f"a parameter is named `{inner.__name__}`")
     if len(params) < len(named):
         raise NotThePattern(f"it names {len(named)} parameters, and `{inner.__name__}` takes {len(params)}")
     _check_uses(checks, fn, star, stars, params, named)
     prologue = [f"{p} = {q}" for p, q in zip(named, params) if p != q]
-    body = prologue + [ast.unparse(s) for s in checks] + [f"return {fn}({', '.join(params)})"]
+    lines = block.splitlines()
+    body = prologue + [line for s in checks for line in _check_lines(lines, s, fn, inner.__name__)]
+    body.append(f"return {fn}({', '.join(params)})")
     signature = ", ".join(f"{q}=0" if q in defaulted(inner) else q for q in params)
     source = f"def {inner.__name__}({signature}):\n" + textwrap.indent("\n".join(body), "    ") + "\n"
     return source, inner, fn
+
+
+#: The attributes of the wrapped function a message may read: `functools.wraps` copied them to
+#: the wrapper, which the helper's own name is bound to.
+_COPIED = ("__name__", "__qualname__", "__module__", "__doc__")
+
+
+def _check_lines(lines: list[str], node: ast.stmt, fn: str, helper: str) -> list[str]:
+    """The check `node` as written (the static compile's text, src/static_module/wrapped.rs
+    `helper_text`: the same text, so the same generated source, D21 messages included): each of
+    its lines without the statement's own indentation, the wrapped function's name read through
+    the helper (`through_helper`)."""
+    chunk = lines[node.lineno - 1 : node.end_lineno]
+    chunk[-1] = chunk[-1].encode()[: node.end_col_offset].decode()
+    out = []
+    for line in chunk:
+        if not line.strip():
+            out.append("")
+            continue
+        cut = len(line) - len(line.lstrip())
+        line = through_helper(line[min(cut, node.col_offset) :], fn, helper)
+        if fn in _words(line):
+            raise NotThePattern(f"it reads `{fn}` other than as `{fn}.__name__` in a message")
+        out.append(line)
+    return out
+
+
+def _word(c: str) -> bool:
+    return c.isalnum() or c == "_"
+
+
+def _words(line: str) -> list[str]:
+    words, word = [], ""
+    for c in line:
+        if _word(c):
+            word += c
+        else:
+            words.append(word)
+            word = ""
+    return [*words, word]
+
+
+def through_helper(text: str, fn: str, helper: str) -> str:
+    """`text` with each `<fn>.<attr>` (`attr` one of `_COPIED`) read through `helper` instead: a
+    message then reads a global of its own helper, not the closure cell `fn` that the other
+    helpers of the same decorator name alike (D21)."""
+    out = []
+    i = 0
+    while i < len(text):
+        before = text[i - 1] if i else ""
+        if text.startswith(fn, i) and not (before and (_word(before) or before == ".")):
+            after = text[i + len(fn) :]
+            attr = next((a for a in _COPIED if after.startswith("." + a) and not (after[len(a) + 1 : len(a) + 2] and _word(after[len(a) + 1]))), None)
+            if attr is not None:
+                out.append(f"{helper}.{attr}")
+                i += len(fn) + 1 + len(attr)
+                continue
+        out.append(text[i])
+        i += 1
+    return "".join(out)
 
 
 def _forwarded(last: ast.stmt, named: list[str], star: str | None, stars: str | None) -> str:

@@ -8,7 +8,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
-use crate::env::{AssumedBinding, Binding, FunctionSource, Hidden, SCOPE_KEY, SHA_KEY};
+use crate::env::{
+    AssumedBinding, Binding, FunctionSource, Hidden, ALIAS_PREFIX, NOT_THE_PATTERN, SCOPE_KEY,
+    SHA_KEY,
+};
 use crate::ir::{Const, Op, UniformOp, Value, MATH_CONSTANTS};
 use crate::lower::calls::builtins::Callee;
 use crate::lower::{Frame, Lowerer, Var, R};
@@ -40,6 +43,12 @@ impl Lowerer<'_> {
     /// Records that `name` was read as `binding` in `frame`: in a helper of another module of
     /// the program (static compilation), under `<module>:<name>`.
     pub(in crate::lower) fn assume(&mut self, frame: &Frame, name: &str, binding: AssumedBinding) {
+        // Issue 27: the function a wrapped helper forwards to, a closure cell, is checked
+        // through the helper (`ease_in.__wrapped__`, src/static_module/wrapped.rs).
+        if let Some(Binding::Unresolved(alias)) = frame.env.get(&format!("{ALIAS_PREFIX}{name}")) {
+            self.names.assume(alias.clone(), binding);
+            return;
+        }
         let name = match frame.env.get(SCOPE_KEY) {
             Some(Binding::Unresolved(module)) => format!("{module}:{name}"),
             _ => name.to_string(),
@@ -147,8 +156,11 @@ impl Lowerer<'_> {
                 );
                 return Err(());
             }
-            Some(Binding::Unresolved(_)) => {
-                self.names.defer(name);
+            Some(Binding::Unresolved(why)) => {
+                // Issue 27: a wrapper the static compile does not read says why (the hook's
+                // debug log and the build print it).
+                let reason = why.contains(NOT_THE_PATTERN);
+                self.names.defer(if reason { &why } else { name });
                 return Err(());
             }
             None => {

@@ -138,6 +138,14 @@ impl Imports {
                 // file; the live decorator compiles those.
                 *b = Binding::Unresolved(format!("`{k}` of the module {name}"));
             }
+            if matches!(&*b, Binding::Function(fs) if matches!(fs.code, FunctionCode::Text(_))) {
+                // A helper wrapped by a decorator of that module (wrapped.rs): its forward's
+                // assumption names the importer's globals; the live decorator compiles it.
+                *b = Binding::Unresolved(format!(
+                    "`{k}` of the module {name}, a helper wrapped by a decorator there"
+                ));
+                continue;
+            }
             if let (Binding::Function(fs), true) = (&mut *b, m.sha256.is_none()) {
                 // A lambda of the standard library: its assumption would pin its line's text.
                 if fs.name == "<lambda>" {

@@ -13,6 +13,7 @@ pub mod marks;
 pub mod namespace_class;
 pub mod objects;
 pub mod text;
+pub mod wrapped;
 
 use std::collections::BTreeMap;
 
@@ -372,6 +373,7 @@ pub(crate) fn module_env(module: &Arc<ParsedModule>, imports: &Imports, package:
         }
     }
     add_builtins(&mut bindings);
+    crate::static_module::wrapped::bind_wrapped_helpers(module, &mut bindings);
     bindings
 }
 

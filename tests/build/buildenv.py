@@ -42,6 +42,7 @@ EXAMPLE_FUNCTIONS = (
     "finance_pkg.rates:discount_factor",
     "finance_pkg.rates:annuity_payment",
     "finance_pkg.rates:future_value",
+    "finance_pkg.rates:compound_value",
     "finance_pkg.rates:income_tax",
     "finance_pkg.risk:huber_loss",
     "finance_pkg.risk:soft_threshold",

@@ -69,6 +69,7 @@ calls = {
     "discount_factor": (arr(-0.02, 0.1), arr(0.0, 30.0)),
     "annuity_payment": (arr(1e4, 5e5), np.where(arr(0, 1) < 0.2, 0.0, arr(0.0, 0.1)), arr(1.0, 30.0)),
     "future_value": (arr(0.0, 500.0), arr(0.0, 0.08)),
+    "compound_value": (arr(0.0, 1e5), np.concatenate([arr(-0.5, 0.5)[:-4], [0.0, -0.0, 1e-300, -11.99]]), arr(0.0, 30.0)),
     "income_tax": (np.concatenate([arr(0.0, 3e5)[:-4], [0.0, 12570.0, 50270.0, 125140.0]]),),
     "huber_loss": (arr(-5.0, 5.0), 1.5),
     "soft_threshold": (arr(-3.0, 3.0), 1.0),

@@ -17,9 +17,10 @@ from array_vectorize.build.wheelfile import Entry
 from array_vectorize.precompiled import assumptions_hold
 
 
-def assert_package_same_three_ways(kit: Path, qualified_names, tmp_path) -> None:
+def assert_package_same_three_ways(kit: Path, qualified_names, tmp_path, table: dict | None = None) -> None:
     """`kit` is the package's folder; `qualified_names` its functions as `module.function`, all
-    of which (and no other) the build backend must precompile."""
+    of which (and no other) the build backend must precompile; `table` the package's
+    `[tool.array-vectorize]` (`runtime`: the functions it leaves to the decorator)."""
     package = kit.name
     texts = {p.name: p.read_text() for p in sorted(kit.glob("*.py"))}
     modules = {
@@ -29,7 +30,7 @@ def assert_package_same_three_ways(kit: Path, qualified_names, tmp_path) -> None
     dist_info = f"{package}-0.1.0.dist-info"
     entries = {f"{dist_info}/METADATA": Entry(f"Name: {package.replace('_', '-')}\n".encode())}
     entries.update({f"{package}/{name}": Entry(text.encode()) for name, text in texts.items()})
-    artifacts, report = precompile.precompile(entries, dist_info, config.from_table({}), str(tmp_path))
+    artifacts, report = precompile.precompile(entries, dist_info, config.from_table(table or {}), str(tmp_path))
     assert sorted(report.precompiled) == sorted(f"{package}.{q.replace('.', ':')}" for q in qualified_names)
     options = {"protect_domains": False, "fallback": False, "optimize": sys.flags.optimize > 0}
     static_of = {}

@@ -87,6 +87,20 @@ def test_the_wrappers_check_raises_as_cpython_for_the_first_element(t, backend):
     assert isinstance(got, ValueError) and "t must lie in [0, 1]" in str(got), got
 
 
+def piecewise(t):
+    if t < 0.5:
+        return ease_in(2.0 * t)
+    return ease_out(2.0 * t - 1.0)
+
+
+@pytest.mark.parametrize("t", [[0.25, 1.5], [0.5, -0.5], [1.0, 0.75, 0.9999999999999999, math.inf]])
+def test_each_helpers_message_names_that_helper(t, backend):
+    """Two helpers of one decorator: each message reads `fn.__name__` of its own wrapped
+    function (once, both read one global `fn`, and a raise in `ease_out` said `ease_in`)."""
+    got = check_raising(vectorize(piecewise), np.array(t), backend=backend)
+    assert isinstance(got, ValueError), got
+
+
 def test_a_two_argument_check(backend):
     got = check_raising(vectorize(mix), np.array([1.0, 2.0, math.nan]), np.array([0.0, 5.0, 1.0]), backend=backend)
     assert isinstance(got, ValueError), got

@@ -1,7 +1,7 @@
 """finance-pkg: scalar finance formulas that run on whole arrays (an array-vectorize example)."""
 
 from .options import barrier_call, black_scholes_call, black_scholes_put, digital_call, norm_cdf
-from .rates import annuity_payment, discount_factor, future_value, income_tax
+from .rates import annuity_payment, compound_value, discount_factor, future_value, income_tax
 from .risk import huber_loss, max_drawdown_step, soft_threshold, value_at_risk
 
 __all__ = [
@@ -9,6 +9,7 @@ __all__ = [
     "barrier_call",
     "black_scholes_call",
     "black_scholes_put",
+    "compound_value",
     "digital_call",
     "discount_factor",
     "future_value",

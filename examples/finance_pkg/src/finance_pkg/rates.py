@@ -1,5 +1,6 @@
 """Interest-rate arithmetic: deposits, loans, discounting and a progressive tax schedule."""
 
+import functools
 import math
 
 from array_vectorize import vectorize
@@ -11,6 +12,31 @@ HORIZON_MONTHS = 120  # ten years of monthly deposits
 BAND_FLOORS = (0.0, 12_570.0, 50_270.0, 125_140.0)
 BAND_RATES = (0.0, 0.2, 0.4, 0.45)
 NBANDS = 4
+
+
+def rate_per_period(fn):
+    """Checks that the first argument, a rate per period, is a rate a balance can grow or shrink
+    at (above -100%), then forwards the call."""
+
+    @functools.wraps(fn)
+    def checked(rate, *args, **kwargs):
+        if not rate > -1.0:
+            raise ValueError(f"{fn.__name__}: a rate per period must exceed -1, got {rate}")
+        return fn(rate, *args, **kwargs)
+
+    return checked
+
+
+@rate_per_period
+def growth_factor(rate, periods=1):
+    """What one unit grows to over `periods` periods at `rate` per period."""
+    return (1.0 + rate) ** periods
+
+
+@vectorize
+def compound_value(principal, annual_rate, years):
+    """Balance of a deposit compounded monthly (a helper checked by a decorator of the module)."""
+    return principal * growth_factor(annual_rate / MONTHS, years * MONTHS)
 
 
 @vectorize
