@@ -1,0 +1,95 @@
+//! The parameter kinds of the mixed body (issue 30): a body of its own, in the exact body's
+//! function, for calls that pass some parameters as int64 and the others as float64 (a calendar
+//! function of int dates and a float hour). Only which signature gets a body is guessed here: the
+//! body is compiled for these kinds as the float and int bodies are for theirs, and its prologue
+//! (`_vec_mixed_args`) takes only calls of exactly these kinds; any other call runs the exact
+//! body as before.
+
+use crate::ir::{walk_insts, BinOp, Const, Function, Inst, Kind, Op, ParamMode, Value};
+use crate::Map;
+
+/// The mixed body's parameter kinds, read from `int` (the IR optimized with int parameters): a
+/// declared number parameter that the code meets with a float constant (`hour - 12.0`,
+/// `hour / 24.0`, `frac < 0.5`) is a float, every other parameter an int, as in the int body.
+/// None unless both kinds occur among the declared number parameters (all floats is the float
+/// body's signature, all ints the int body's). A parameter that may be `None` (D14) stays an int.
+pub fn mixed_kinds(int: &Function) -> Option<Vec<Kind>> {
+    let mut params: Map<Value, usize> = Map::default();
+    let mut float_consts: Map<Value, ()> = Map::default();
+    walk_insts(&int.body, &mut |inst| match inst {
+        Inst::Let {
+            dst,
+            op: Op::Param(i),
+        } => {
+            params.insert(*dst, *i);
+        }
+        Inst::Let {
+            dst,
+            op: Op::Const(Const::Float(_)),
+        } => {
+            float_consts.insert(*dst, ());
+        }
+        _ => {}
+    });
+    let number = |i: usize| i < int.declared_params && int.mode(i) == ParamMode::Number;
+    let mut floats = vec![false; int.params.len()];
+    walk_insts(&int.body, &mut |inst| {
+        let Inst::Let { op, .. } = inst else {
+            return;
+        };
+        let (a, b) = match op {
+            Op::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, a, b)
+            | Op::Compare(_, a, b) => (*a, *b),
+            _ => return,
+        };
+        for (p, c) in [(a, b), (b, a)] {
+            if let (Some(&i), true) = (params.get(&p), float_consts.contains_key(&c)) {
+                if number(i) {
+                    floats[i] = true;
+                }
+            }
+        }
+    });
+    let declared: Vec<bool> = (0..int.declared_params)
+        .filter(|&i| number(i))
+        .map(|i| floats[i])
+        .collect();
+    if !declared.contains(&true) || !declared.contains(&false) {
+        return None;
+    }
+    Some(
+        floats
+            .iter()
+            .map(|&f| if f { Kind::Float } else { Kind::Int })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mixed_kinds;
+    use crate::ir::Kind::{Float as F, Int as I};
+    use crate::pipeline::testing::compiled;
+
+    fn kinds(src: &str) -> Option<Vec<crate::ir::Kind>> {
+        mixed_kinds(&compiled(src).int_ir)
+    }
+
+    #[test]
+    fn a_parameter_met_with_a_float_constant_is_a_float_the_others_ints() {
+        assert_eq!(
+            kinds("def f(day, hour):\n    return day + (hour - 12.0) / 24.0\n"),
+            Some(vec![I, F])
+        );
+        assert_eq!(
+            kinds("def f(year, frac):\n    return year % 4 == 0 and frac < 0.5\n"),
+            Some(vec![I, F])
+        );
+    }
+
+    #[test]
+    fn one_kind_for_every_parameter_gives_no_mixed_body() {
+        assert_eq!(kinds("def f(x, y):\n    return x * 2.0 + y / 3.0\n"), None);
+        assert_eq!(kinds("def f(y, m):\n    return y % 4 + m // 2\n"), None);
+    }
+}
