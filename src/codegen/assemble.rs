@@ -210,11 +210,7 @@ impl Names {
         block.extend(body);
         vec![
             Stmt::Assign(vec![self.arrays.clone()], vec![prologue]),
-            Stmt::If(
-                cmp("is not", name(&self.arrays), Expr::None),
-                block,
-                vec![],
-            ),
+            Stmt::If(cmp("is not", name(&self.arrays), Expr::None), block, vec![]),
         ]
     }
 

@@ -40,11 +40,13 @@ def fractional_year(year, day_of_year, hour):
 
 
 def overtime_pay(hours_worked, hourly_rate):
-    # Time and a half past 40 whole hours a week, whole hours only.
+    # Time and a half past 40 whole hours a week, whole hours only; nothing at a negative rate.
+    if hourly_rate < 0.0:
+        return 0.0
     extra = hours_worked - 40
     if extra > 0:
         return 40 * hourly_rate + extra * hourly_rate * 1.5
-    return hours_worked * hourly_rate * 1.0
+    return hours_worked * hourly_rate
 
 
 def late_fee(days_late, balance):
