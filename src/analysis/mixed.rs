@@ -5,14 +5,19 @@
 //! (`_vec_mixed_args`) takes only calls of exactly these kinds; any other call runs the exact
 //! body as before.
 
-use crate::ir::{walk_insts, BinOp, Const, Function, Inst, Kind, Op, ParamMode, Value};
+use crate::ir::{
+    walk_insts, walk_insts_rev, BinOp, Const, Function, Inst, Kind, Op, ParamMode, Value,
+};
 use crate::Map;
 
 /// The mixed body's parameter kinds, read from `int` (the IR optimized with int parameters): a
 /// declared number parameter that the code meets with a float constant (`hour - 12.0`,
 /// `hour / 24.0`, `frac < 0.5`) is a float, every other parameter an int, as in the int body.
-/// None unless both kinds occur among the declared number parameters (all floats is the float
-/// body's signature, all ints the int body's). A parameter that may be `None` (D14) stays an int.
+/// None unless some parameter is a float and another is used as only an int is (an operand of
+/// `//`, `%`, a bitwise operator or a shift, or a table index, itself or through `+ - *` and
+/// selects: `year // 100`, `(days + 29) // 30`), so that float
+/// functions, whose parameters are all floats in practice, get no body they never run. A
+/// parameter that may be `None` (D14) stays an int.
 pub fn mixed_kinds(int: &Function) -> Option<Vec<Kind>> {
     let mut params: Map<Value, usize> = Map::default();
     let mut float_consts: Map<Value, ()> = Map::default();
@@ -33,6 +38,41 @@ pub fn mixed_kinds(int: &Function) -> Option<Vec<Kind>> {
     });
     let number = |i: usize| i < int.declared_params && int.mode(i) == ParamMode::Number;
     let mut floats = vec![false; int.params.len()];
+    // Values used as only ints are, and what `+ - *` and selects make them of (`(day + 29) //
+    // 30`, `year` merged with `year - 1`): uses come after definitions, so one walk backwards.
+    let mut int_used: Map<Value, ()> = Map::default();
+    walk_insts_rev(&int.body, &mut |inst| {
+        let Inst::Let { dst, op } = inst else {
+            return;
+        };
+        let operands = match op {
+            Op::Binary(
+                BinOp::FloorDiv
+                | BinOp::Mod
+                | BinOp::BitAnd
+                | BinOp::BitOr
+                | BinOp::BitXor
+                | BinOp::LShift
+                | BinOp::RShift,
+                a,
+                b,
+            ) => vec![*a, *b],
+            Op::Index(_, i) => vec![*i],
+            Op::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, a, b) | Op::Select(_, a, b)
+                if int_used.contains_key(dst) =>
+            {
+                vec![*a, *b]
+            }
+            _ => vec![],
+        };
+        for v in operands {
+            int_used.insert(v, ());
+        }
+    });
+    let mut ints = vec![false; int.params.len()];
+    for (v, &i) in &params {
+        ints[i] |= int_used.contains_key(v);
+    }
     walk_insts(&int.body, &mut |inst| {
         let Inst::Let { op, .. } = inst else {
             return;
@@ -50,11 +90,8 @@ pub fn mixed_kinds(int: &Function) -> Option<Vec<Kind>> {
             }
         }
     });
-    let declared: Vec<bool> = (0..int.declared_params)
-        .filter(|&i| number(i))
-        .map(|i| floats[i])
-        .collect();
-    if !declared.contains(&true) || !declared.contains(&false) {
+    let declared = (0..int.declared_params).filter(|&i| number(i));
+    if !declared.clone().any(|i| floats[i]) || !declared.clone().any(|i| ints[i] && !floats[i]) {
         return None;
     }
     Some(
@@ -78,7 +115,16 @@ mod tests {
     #[test]
     fn a_parameter_met_with_a_float_constant_is_a_float_the_others_ints() {
         assert_eq!(
-            kinds("def f(day, hour):\n    return day + (hour - 12.0) / 24.0\n"),
+            kinds("def f(day, hour):\n    return day // 7 + (hour - 12.0) / 24.0\n"),
+            Some(vec![I, F])
+        );
+        // A parameter of no telling use is an int, as in the int body.
+        assert_eq!(
+            kinds("def f(year, day, hour):\n    return year // 4 + day + hour * 0.5\n"),
+            Some(vec![I, I, F])
+        );
+        assert_eq!(
+            kinds("def f(days, balance):\n    return balance * 0.015 * ((days + 29) // 30)\n"),
             Some(vec![I, F])
         );
         assert_eq!(
@@ -91,5 +137,10 @@ mod tests {
     fn one_kind_for_every_parameter_gives_no_mixed_body() {
         assert_eq!(kinds("def f(x, y):\n    return x * 2.0 + y / 3.0\n"), None);
         assert_eq!(kinds("def f(y, m):\n    return y % 4 + m // 2\n"), None);
+        // A float function: no parameter is used as only an int is.
+        assert_eq!(
+            kinds("def f(s, k, t):\n    if t <= 0.0:\n        return max(s - k, 0.0)\n    return 2 * s - k\n"),
+            None
+        );
     }
 }
