@@ -134,7 +134,7 @@ mod tests {
     }
 
     #[test]
-    fn one_kind_for_every_parameter_gives_no_mixed_body() {
+    fn no_mixed_body_without_an_int_parameter_and_a_float_one() {
         assert_eq!(kinds("def f(x, y):\n    return x * 2.0 + y / 3.0\n"), None);
         assert_eq!(kinds("def f(y, m):\n    return y % 4 + m // 2\n"), None);
         // A float function: no parameter is used as only an int is.

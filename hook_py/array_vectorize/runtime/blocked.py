@@ -32,7 +32,9 @@ agrees, the whole array decides the same way (all blocks "no lane negative" is t
 shows in the result's dtype, though (a select of an int and a float is float on every lane once
 any lane takes the float side: an int lane's later arithmetic wraps at 64 bits in a block where
 no lane does), so only calls on float64 arrays and floats are blocked; their lanes are float64
-from the start.
+from the start. So are calls the int body takes, or the mixed body (int64 and float64 arguments
+of the kinds it was compiled for, issue 30), when the core says that body is lane-wise: kinds
+fixed at compile time and no helper that decides over the whole array (``Dispatch``).
 
 The blocks after the first run on several threads when the process may use more than one CPU
 (runtime/threads.py: ``ARRAY_VECTORIZE_THREADS``, one call at a time on the pool) and the body is
