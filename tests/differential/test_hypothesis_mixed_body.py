@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from array_vectorize import vectorize
 from array_vectorize.fuzz.inputs import FLOAT_EDGES, INT_EDGES
-from array_vectorize.runtime import blocked
 from behavior.numbers.test_mixed_body import FUNCTIONS, KINDS, _exact_only, _same
+from behavior.runtime.test_blocked_evaluation import THRESHOLD, blocks, whole  # noqa: F401 - blocks is a fixture
 from oracle import check
 
 _INTS = st.one_of(st.sampled_from(INT_EDGES), st.integers(-5000, 5000), st.integers(-(2**63), 2**63 - 1))
@@ -50,30 +50,16 @@ def test_the_mixed_body_is_the_exact_body_and_cpythons(name):
 
 
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
-def test_blocked_mixed_calls_are_the_whole_calls(name, monkeypatch):
-    # Blocks of 7 from 20 elements on: the blocked call against the same call evaluated whole.
+def test_blocked_mixed_calls_are_the_whole_calls(name, blocks):
+    # Blocks of 7 from 20 elements on, in one thread or four: the blocked call against the same
+    # call evaluated whole.
     vec = _VECTORIZED[name]
-    monkeypatch.setattr(blocked, "MIN_OPERATIONS", 0)
-    ran = []
-    run_blocked = blocked._run_blocked
-
-    def counting(dispatch, args):
-        result = run_blocked(dispatch, args)
-        if result is not blocked._DECLINED:
-            ran.append(dispatch.entry.__name__)
-        return result
-
-    monkeypatch.setattr(blocked, "_run_blocked", counting)
 
     @given(mixed_args(KINDS[name]))
     def compare(args):
-        if max(np.size(a) for a in args) < 20:
-            args = [np.resize(a, 60) if np.ndim(a) else a for a in args]
-        monkeypatch.setattr(blocked, "THRESHOLD", 1 << 62)
-        want = vec(*args)
-        monkeypatch.setattr(blocked, "THRESHOLD", 20)
-        monkeypatch.setattr(blocked, "BLOCK", 7)
-        _same(vec(*args), want, name)
+        if max(np.size(a) for a in args) < THRESHOLD:
+            args = [np.resize(a, 3 * THRESHOLD) if np.ndim(a) else a for a in args]
+        _same(vec(*args), whole(vec, *args), name)
 
     compare()
-    assert ran, "no call ran in blocks"
+    assert blocks, "no call ran in blocks"
