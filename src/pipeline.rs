@@ -8,6 +8,7 @@ mod instances;
 pub(crate) mod testing;
 
 use crate::analysis::kinds::{infer_kinds_with, CallKinds};
+use crate::analysis::mixed::mixed_kinds;
 use crate::codegen::{self, CallTargets, Generated};
 use crate::diagnostics::{render, CompileError, Diagnostic, DiagnosticKind, Rendered, SourceText};
 use crate::env::{Assumption, Env, Hidden};
@@ -71,7 +72,8 @@ pub fn compile_function(req: &Request) -> Result<Compiled, CompileError> {
 
 /// [`compile_function`], showing `observe` the IR after every pass (named as [`Passes`] names
 /// them: `lower`, `kinds`, `fold`, `cse`, `dce`, `legalize`, `broadcast`, then the same with a
-/// `float ` prefix for the float fast path and an `int ` prefix for the int body).
+/// `float ` prefix for the float fast path, an `int ` prefix for the int body and a `mixed `
+/// prefix for the mixed body, when there is one).
 pub fn compile_observed(
     req: &Request,
     observe: &mut dyn FnMut(&str, &Function),
@@ -130,14 +132,20 @@ pub fn compile_observed(
     passes.prefix = "int ";
     passes.optimize(&mut int, &int_params, &mut |c, k| instances.ret_kind(c, k))?;
 
+    let mixed = mixed_body(&exact, &int, &mut passes, &mut instances)?;
+
     instances.resolve(&float)?;
     instances.resolve(&int)?;
+    if let Some((mixed, _)) = &mixed {
+        instances.resolve(mixed)?;
+    }
     instances.resolve(&exact)?;
     let targets: CallTargets = instances.into_targets();
     let generated = codegen::generate(
         codegen::Bodies {
             float: &float,
             int: &int,
+            mixed: mixed.as_ref().map(|(f, k)| (f, k.as_slice())),
             exact: &exact,
         },
         &lowered.hidden,
@@ -166,13 +174,32 @@ pub fn compile_observed(
     })
 }
 
+/// The mixed body (issue 30): the IR optimized for calls of int64 and float64 arguments in the
+/// kinds `mixed_kinds` reads from the int body, so that they too avoid the exact body's helpers
+/// and may be evaluated in blocks (runtime/blocked.py); None unless both kinds occur.
+fn mixed_body(
+    exact: &Function,
+    int: &Function,
+    passes: &mut Passes<'_>,
+    instances: &mut instances::Instances<'_>,
+) -> Result<Option<(Function, Vec<Kind>)>, CompileError> {
+    let Some(kinds) = mixed_kinds(int) else {
+        return Ok(None);
+    };
+    let mut mixed = exact.clone();
+    passes.prefix = "mixed ";
+    passes.optimize(&mut mixed, &kinds, &mut |c, k| instances.ret_kind(c, k))?;
+    Ok(Some((mixed, kinds)))
+}
+
 /// Runs the passes after lowering, and after each one dumps the IR when asked for, shows it to
 /// the observer, and verifies it (in tests and debug builds; a broken invariant is an internal
 /// error, never an abort).
 struct Passes<'o> {
     debug: bool,
     observe: &'o mut dyn FnMut(&str, &Function),
-    /// Prepended to every pass name (`float ` for the float fast path, `int ` for the int body).
+    /// Prepended to every pass name (`float ` for the float fast path, `int ` for the int body,
+    /// `mixed ` for the mixed body).
     prefix: &'static str,
 }
 

@@ -354,6 +354,8 @@ fn compiled_to_py<'py>(py: Python<'py>, c: &Compiled, d: &Bound<'py, PyDict>) ->
     d.set_item("exact_helpers", &c.generated.exact_helpers)?;
     // Issue 30: whether runtime/blocked.py may run a large int64 call in blocks.
     d.set_item("int_lanewise", c.generated.int_lanewise)?;
+    // Issue 30: the mixed body's kinds when a large call of them may run in blocks, else None.
+    d.set_item("mixed_lanewise", &c.generated.mixed_lanewise)?;
     d.set_item("hidden", hidden_to_py(&c.hidden))?;
     let assumptions = PyList::empty(py);
     for a in &c.assumptions {

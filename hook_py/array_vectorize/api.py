@@ -254,6 +254,8 @@ def from_found(original: FunctionType, found: Found, namespace: Any, into: dict 
             entry["entry"],
             exact_entry=entry["exact_entry"],
             int_lanewise=entry["int_lanewise"],
+            # Absent from a wheel built before the mixed body (issue 30): its calls run whole.
+            mixed_lanewise=entry.get("mixed_lanewise"),
             namespace=namespace,
             code=entry["code"],
             hidden=objects,
@@ -294,6 +296,7 @@ def compile_and_emit(
         exact_source=compiled["exact_source"],
         exact_entry=compiled["exact_entry"],
         int_lanewise=compiled["int_lanewise"],
+        mixed_lanewise=compiled["mixed_lanewise"],
         hidden=hidden,
         namespace=namespace,
         scalar_source=compiled["scalar_source"],

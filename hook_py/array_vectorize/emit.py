@@ -92,12 +92,12 @@ def flush_pending_sources(linecache: Any) -> None:
 
 
 def _install(
-    parts: tuple[str, str, str | None, bool], filename: str, glob: dict[str, Any], code: CodeType | None, entry: str
+    parts: tuple[str, str, str | None, bool, str | None], filename: str, glob: dict[str, Any], code: CodeType | None, entry: str
 ) -> None:
     """Executes the entry `entry` (its cached code, when given) now, and the exact body
     (ARCHITECTURE.md, "Generated code") on its first call: most programs only ever take the
     float path, and compiling the exact body is more than half of the cost of `compile()`.
-    `parts` is ``(fast_source, exact_source, exact_entry, int_lanewise)``."""
+    `parts` is ``(fast_source, exact_source, exact_entry, int_lanewise, mixed_lanewise)``."""
     if code is None:
         code = compile(parts[0], filename, "exec", dont_inherit=True)
     exec(code, glob)  # noqa: S102 - the generated module only defines functions
@@ -108,7 +108,7 @@ def _install(
 
 
 def _install_exact(
-    parts: tuple[str, str, str | None, bool], filename: str, glob: dict[str, Any], entry: FunctionType, blocks: bool
+    parts: tuple[str, str, str | None, bool, str | None], filename: str, glob: dict[str, Any], entry: FunctionType, blocks: bool
 ) -> None:
     """Puts the exact body `exact_entry` in `glob`, compiled on its first call, unless it is there
     already (a code object of the whole module: a wheel's .pyc) or there is none. The exact
@@ -116,13 +116,14 @@ def _install_exact(
     the calls the float prologue sends it (pandas and xarray arguments, and large NumPy ones
     when `blocks`: `entry` may be evaluated in blocks) and passes every other call on; and
     large int64 calls when `int_lanewise` too (the core's word that the int body is lane-wise,
-    issue 30)."""
-    fast_source, exact_source, exact_entry, int_lanewise = parts
+    issue 30), and large calls of int64 and float64 arrays of the kinds `mixed_lanewise` (the
+    core's word that the mixed body is lane-wise, None when not or there is none)."""
+    fast_source, exact_source, exact_entry, int_lanewise, mixed_lanewise = parts
     if exact_entry is None:
         return
     if exact_entry in glob:
         if type(glob[exact_entry]) is not _dispatch_type():
-            glob[exact_entry] = _dispatch_type()(entry, glob[exact_entry], blocks, int_lanewise)
+            glob[exact_entry] = _dispatch_type()(entry, glob[exact_entry], blocks, int_lanewise, mixed_lanewise)
         return
     # Blank lines in front keep the exact body's line numbers those of the registered source,
     # `fast_source + exact_source`.
@@ -135,7 +136,7 @@ def _install_exact(
         glob[exact_entry] = dispatch
         return exact(*args, **kwargs)
 
-    dispatch = glob[exact_entry] = _dispatch_type()(entry, compile_exact, blocks, int_lanewise)
+    dispatch = glob[exact_entry] = _dispatch_type()(entry, compile_exact, blocks, int_lanewise, mixed_lanewise)
 
 
 def _own_prologue(shared: Any, glob: dict[str, Any]) -> Any:
@@ -180,10 +181,11 @@ def _globals(
 
 class _FirstCall(tuple):
     """What a lazy function's prologue name is bound to until its first call (see `_lazy`):
-    ``(entry, glob, (source, fast_len, exact_entry, helper_functions, int_lanewise), namespace)``:
+    ``(entry, glob, (source, fast_len, exact_entry, helper_functions, int_lanewise, mixed_lanewise),
+    namespace)``:
     the generated module's text, cut into `_install`'s parts only then, the functions of
     out-of-line helpers the entry's part defines (the core's list, ``helpers``), and the core's
-    ``int_lanewise``. A tuple made in one C call rather than a
+    ``int_lanewise`` and ``mixed_lanewise``. A tuple made in one C call rather than a
     closure or an object with attributes: a warm import makes one per function."""
 
     __slots__ = ()
@@ -193,8 +195,8 @@ class _FirstCall(tuple):
         # harmless, the values are the same. The exact body goes in first and the helpers in
         # one update (atomic under the GIL) that replaces this stand-in last: a thread that
         # finds the real prologue finds everything else too.
-        entry, glob, (source, fast_len, exact_entry, helper_functions, int_lanewise), namespace = self
-        parts = (source[:fast_len], source[fast_len:], exact_entry, int_lanewise)
+        entry, glob, (source, fast_len, exact_entry, helper_functions, int_lanewise, mixed_lanewise), namespace = self
+        parts = (source[:fast_len], source[fast_len:], exact_entry, int_lanewise, mixed_lanewise)
         code = entry.__code__
         prologue = code.co_names[0]
         if glob.get(prologue) is self:
@@ -215,7 +217,7 @@ class _FirstCall(tuple):
 
 
 def _lazy(
-    code: CodeType, text: tuple[str, int, str | None, list[str] | None, bool], original: FunctionType, namespace: Any
+    code: CodeType, text: tuple[str, int, str | None, list[str] | None, bool, str | None], original: FunctionType, namespace: Any
 ) -> FunctionType:
     """The entry made from its cached `code` for `original`, with globals filled on its first
     call (see the module doc). The function object is final from the start: references taken
@@ -292,6 +294,7 @@ def from_cache(
             exact_source=source[fast_len:],
             exact_entry=entry["exact_entry"],
             int_lanewise=entry["int_lanewise"],
+            mixed_lanewise=entry["mixed_lanewise"],
             hidden=hidden,
             namespace=namespace,
             code=code,
@@ -301,7 +304,7 @@ def from_cache(
             into=into,
         )
     register_source_lazily(code.co_filename, source)
-    text = (source, fast_len, entry["exact_entry"], entry["helpers"], entry["int_lanewise"])
+    text = (source, fast_len, entry["exact_entry"], entry["helpers"], entry["int_lanewise"], entry["mixed_lanewise"])
     vec = _lazy(code, text, original, namespace)
     kwdefaults = original.__kwdefaults__
     if kwdefaults is not None:
@@ -328,6 +331,7 @@ def materialize(
     exact_source: str = "",
     exact_entry: str | None = None,
     int_lanewise: bool = False,
+    mixed_lanewise: str | None = None,
     hidden: dict[str, Any] | None = None,
     namespace: Any = None,
     code: CodeType | None = None,
@@ -340,7 +344,7 @@ def materialize(
 
     The module's text is ``fast_source + exact_source``, as ``_core`` returns it: the entry is
     compiled now, the exact body `exact_entry` on its first call (`int_lanewise`: the core's
-    word that its int body may run in blocks). A module given whole as `fast_source` (the
+    word that its int body may run in blocks; `mixed_lanewise`, that its mixed body may). A module given whole as `fast_source` (the
     element loop; a wheel's, whose `code` defines both functions) has no `exact_source`. `code` and `doc` (the generated module's code object and the vectorized
     docstring) come from the import hook's cache or a wheel when known, so a warm import neither
     compiles nor tokenizes. `lazy`: `code` is the entry function's own code (an import hook entry
@@ -352,7 +356,7 @@ def materialize(
     filename = code.co_filename if code is not None else code_filename(original.__qualname__, source)
     register_source(filename, source)
     glob = _globals(original.__module__, hidden, namespace, into)
-    _install((fast_source, exact_source, exact_entry, int_lanewise), filename, glob, None if lazy else code, entry)
+    _install((fast_source, exact_source, exact_entry, int_lanewise, mixed_lanewise), filename, glob, None if lazy else code, entry)
     vec = glob[entry]
     # The generated entry declares the original's parameters, so with its defaults and
     # annotations its signature is the original's (no inspect.signature needed).

@@ -22,7 +22,7 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import CodeType
-    from typing import Any, Dict, List, Literal, Tuple, TypedDict, Union
+    from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union
 
     # ---- bindings: a free name of the function as the compiler sees it (the env) -------------
 
@@ -121,6 +121,9 @@ if TYPE_CHECKING:
         #: Whether the int body calls only ``xp`` functions and lane-wise helpers, so a large
         #: int64 call may run in blocks (runtime/blocked.py; codegen's fact, issue 30).
         int_lanewise: bool
+        #: The mixed body's kinds (``i``/``f`` per array parameter) when it is lane-wise, so a
+        #: large call of them may run in blocks (issue 30); else None.
+        mixed_lanewise: Optional[str]
         hidden: List[Hidden]
         assumptions: List[Assumption]
         scalar_source: str
@@ -145,6 +148,9 @@ if TYPE_CHECKING:
         helpers: List[str]
         exact_helpers: List[str]
         int_lanewise: bool
+        #: The mixed body's kinds (``i``/``f`` per array parameter) when it is lane-wise, so a
+        #: large call of them may run in blocks (issue 30); else None.
+        mixed_lanewise: Optional[str]
         hidden: List[Hidden]
         assumptions: List[Assumption]
         element_sites: List[ElementSite]

@@ -45,7 +45,8 @@ if TYPE_CHECKING:
 # several functions may share a (qualname, line): a factory's, once per call the build saw
 # (issue 31). Format 4: each function names its exact body (``exact_entry``, which the wheel's
 # .pyc defines; emit puts the blocking ``Dispatch`` around it) and carries the core's
-# ``int_lanewise`` (issue 30).
+# ``int_lanewise`` (issue 30), and since the mixed body ``mixed_lanewise`` (a format-4 file
+# without it is read as None: a mixed int/float call of its functions runs whole).
 ARTIFACT_DIR = "__vectorized__"
 FORMAT = 4
 

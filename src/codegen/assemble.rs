@@ -6,10 +6,12 @@
 use std::collections::BTreeSet;
 
 use super::callee::{CallTargets, Emitted};
-use super::runtime::{EXACT_ARGS, FLOAT_ARGS, HELPERS, INT_ARGS, LANEWISE_INT_CALLS, UNIFORM};
+use super::runtime::{
+    EXACT_ARGS, FLOAT_ARGS, HELPERS, INT_ARGS, LANEWISE_INT_CALLS, MIXED_ARGS, SELECT, UNIFORM,
+};
 use super::{unique, Function, Gen, Hidden, PYTHON_NAMES};
 use crate::codegen::pyast::{self, call, cmp, name, Expr, Stmt};
-use crate::ir::ParamMode;
+use crate::ir::{Kind, ParamMode};
 
 /// How the declared parameters split: the first `posonly` are positional-only, the last
 /// `kwonly` keyword-only.
@@ -40,6 +42,11 @@ pub struct Generated {
     /// time (choice.rs), so runtime/blocked.py may run a large int64 call of it in blocks
     /// (issue 30). Codegen's fact, never found by searching the text (ARCHITECTURE.md).
     pub int_lanewise: bool,
+    /// The kinds of the mixed body's prologue (`i` or `f` per array parameter: the string
+    /// `_vec_mixed_args` is given) when there is a mixed body and it is lane-wise as
+    /// `int_lanewise` says of the int body, so runtime/blocked.py may run a large call of
+    /// those kinds in blocks (issue 30); else None.
+    pub mixed_lanewise: Option<String>,
 }
 
 impl Generated {
@@ -196,6 +203,28 @@ impl Names {
             .collect()
     }
 
+    /// `arrays = <prologue>`, then `body` when it is not None (after unpacking it): the int or
+    /// the mixed body in the exact body's function.
+    fn typed_body(&self, prologue: Expr, body: Vec<Stmt>) -> Vec<Stmt> {
+        let mut block = vec![self.unpack(name(&self.arrays))];
+        block.extend(body);
+        vec![
+            Stmt::Assign(vec![self.arrays.clone()], vec![prologue]),
+            Stmt::If(cmp("is not", name(&self.arrays), Expr::None), block, vec![]),
+        ]
+    }
+
+    /// The kinds of the array parameters of `f`, in the prologue's order: `f` for a float, `i`
+    /// for an int (`_vec_mixed_args`'s first argument).
+    fn kinds_spec(&self, f: &Function, kinds: &[Kind]) -> String {
+        f.params
+            .iter()
+            .zip(kinds)
+            .filter(|(p, _)| self.array_params.contains(p))
+            .map(|(_, k)| if *k == Kind::Float { 'f' } else { 'i' })
+            .collect()
+    }
+
     /// The statements of one body; `float_body`: the entry's, whose arguments are all floats.
     fn body(&self, ir: &Function, float_body: bool, calls: &Emitted) -> Vec<Stmt> {
         let wide_params = vec![false; ir.params.len()];
@@ -222,6 +251,9 @@ pub struct Bodies<'a> {
     /// With int64 parameters: the int body, run by the exact body's function when
     /// `_vec_int_args` takes the arguments.
     pub int: &'a Function,
+    /// With int64 and float64 parameters, of these kinds: the mixed body, run when
+    /// `_vec_mixed_args` takes the arguments (src/analysis/mixed.rs).
+    pub mixed: Option<(&'a Function, &'a [Kind])>,
     /// With parameters of unknown kind: the exact body.
     pub exact: &'a Function,
 }
@@ -237,9 +269,12 @@ pub fn generate(
     let Bodies {
         float: float_ir,
         int: int_ir,
+        mixed,
         exact: exact_ir,
     } = bodies;
-    let calls = Emitted::new(targets, &[float_ir, int_ir, exact_ir]);
+    let mut irs = vec![float_ir, int_ir, exact_ir];
+    irs.extend(mixed.map(|(f, _)| f));
+    let calls = Emitted::new(targets, &irs);
     let entry = python_name(&exact_ir.name);
     let exact_entry = format!("_vec_exact_{entry}");
     let declared = &exact_ir.params[..exact_ir.declared_params];
@@ -271,23 +306,27 @@ pub fn generate(
     // it depends on knowing the parameters are ints).
     let int_stmts = names.body(int_ir, false, &calls);
     let mut exact_helpers = calls.drain();
+    let mixed_stmts = mixed.map(|(ir, kinds)| (names.body(ir, false, &calls), kinds));
+    exact_helpers.extend(calls.drain());
     let exact_stmts = names.body(exact_ir, false, &calls);
     exact_helpers.extend(calls.drain());
     let mut exact_body = vec![];
     let has_int_body = int_stmts != exact_stmts;
     let int_lanewise = has_int_body && calls_only_lanewise(&int_stmts);
     if has_int_body {
-        exact_body.push(Stmt::Assign(
-            vec![names.arrays.clone()],
-            vec![names.prologue_call(INT_ARGS.name, Expr::Bool(false))],
-        ));
-        let mut int_block = vec![names.unpack(name(&names.arrays))];
-        int_block.extend(int_stmts);
-        exact_body.push(Stmt::If(
-            cmp("is not", name(&names.arrays), Expr::None),
-            int_block,
-            vec![],
-        ));
+        let prologue = names.prologue_call(INT_ARGS.name, Expr::Bool(false));
+        exact_body.extend(names.typed_body(prologue, int_stmts));
+    }
+    // The mixed body (issue 30), for calls of int64 and float64 arguments of its kinds.
+    let mut mixed_lanewise = None;
+    if let Some((stmts, kinds)) = mixed_stmts.filter(|(stmts, _)| *stmts != exact_stmts) {
+        let spec = names.kinds_spec(exact_ir, kinds);
+        let mut prologue = names.prologue_call(MIXED_ARGS.name, Expr::Bool(false));
+        if let Expr::Call(_, args, _) = &mut prologue {
+            args.insert(0, Expr::Text(spec.clone()));
+        }
+        mixed_lanewise = calls_only_lanewise(&stmts).then_some(spec);
+        exact_body.extend(names.typed_body(prologue, stmts));
     }
     exact_body.push(names.unpack(names.prologue_call(EXACT_ARGS.name, Expr::Bool(false))));
     exact_body.extend(exact_stmts);
@@ -326,14 +365,27 @@ pub fn generate(
         helpers: def_names(&float_helpers),
         exact_helpers: def_names(&exact_helpers),
         int_lanewise,
+        mixed_lanewise,
     }
 }
 
-/// Whether `stmts` call no global but `LANEWISE_INT_CALLS` (`xp` functions are attributes).
+/// Whether `stmts` call no global but `LANEWISE_INT_CALLS` (`xp` functions are attributes) and
+/// `_vec_select` of two Python floats, whose result is float64 on every lane whichever side
+/// each lane takes (runtime/select.py: no whole-array decision).
 fn calls_only_lanewise(stmts: &[Stmt]) -> bool {
-    let mut names = BTreeSet::new();
-    stmts.iter().for_each(|s| pyast::called(s, &mut names));
-    names.iter().all(|n| LANEWISE_INT_CALLS.contains(n))
+    let float = |e: &Expr| match e {
+        Expr::Float(_) => true,
+        Expr::Neg(x) => matches!(x.as_ref(), Expr::Float(_)),
+        _ => false,
+    };
+    let mut lanewise = true;
+    for s in stmts {
+        pyast::calls(s, &mut |n, args| {
+            let floats = n == SELECT.name && args.len() == 4 && float(&args[2]) && float(&args[3]);
+            lanewise &= floats || LANEWISE_INT_CALLS.contains(&n);
+        });
+    }
+    lanewise
 }
 
 /// The names of the functions `defs` define (each is a `def`: `Emitted::drain`).

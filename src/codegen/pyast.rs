@@ -87,6 +87,14 @@ pub fn reads<'a>(s: &'a Stmt, out: &mut std::collections::BTreeSet<&'a str>) {
 /// arguments included; not `xp.f(...)` nor a method): the runtime helpers, out-of-line helpers
 /// (D7) and builtins a body calls.
 pub fn called<'a>(s: &'a Stmt, out: &mut std::collections::BTreeSet<&'a str>) {
+    calls(s, &mut |n, _| {
+        out.insert(n);
+    });
+}
+
+/// Shows `f` every call of a global by name in `s` (as [`called`] finds them), with its
+/// positional arguments.
+pub fn calls<'a>(s: &'a Stmt, f: &mut impl FnMut(&'a str, &'a [Expr])) {
     let mut exprs: Vec<&'a Expr> = vec![];
     let mut stmts = vec![s];
     while let Some(s) = stmts.pop() {
@@ -107,11 +115,11 @@ pub fn called<'a>(s: &'a Stmt, out: &mut std::collections::BTreeSet<&'a str>) {
     }
     while let Some(e) = exprs.pop() {
         match e {
-            Expr::Call(f, args, kwargs) => {
-                if let Expr::Name(n) = f.as_ref() {
-                    out.insert(n);
+            Expr::Call(callee, args, kwargs) => {
+                if let Expr::Name(n) = callee.as_ref() {
+                    f(n, args);
                 }
-                exprs.push(f);
+                exprs.push(callee);
                 exprs.extend(args);
                 exprs.extend(kwargs.iter().map(|(_, e)| e));
             }

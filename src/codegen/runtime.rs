@@ -51,6 +51,19 @@ pub const INT_ARGS: Helper = Helper {
               or 0-d array as shape (1,), and None when no argument has a dimension), else None",
 };
 
+/// The prologue of the mixed body (issue 30), in the exact body's function after the int body.
+pub const MIXED_ARGS: Helper = Helper {
+    key: "mixed_args",
+    name: "_vec_mixed_args",
+    params: "kinds, *args",
+    ops: &[],
+    meaning: "(xp, *arrays) when each argument is of its kind in the string `kinds`: `i` as \
+              `_vec_int_args` takes it (an array of a signed int dtype or of uint8/16/32, or a \
+              Python int within int64, as int64), `f` a float64 array or a Python float; on \
+              NumPy a scalar or 0-d array as shape (1,), and None when no argument has a \
+              dimension; else None",
+};
+
 /// Python's `a op b` per lane.
 pub const BINARY: Helper = Helper {
     key: "binary",
@@ -458,14 +471,17 @@ pub const UNBOUND: Helper = Helper {
               worded as the running interpreter words it; a raise site's argument",
 };
 
-/// What an int body may call and still be evaluated in blocks (issue 30, runtime/blocked.py):
-/// its prologue, the table gather (whose IndexError names its lane through `lane_position`),
-/// the `while` mask's test, the broadcast of a result to the arguments' shape and `range` of a
-/// `for` loop; each computes every lane from that lane alone. Any other call (`_vec_binary`
-/// with its uint64 lattice of whole-array decisions, docs/semantics.md item 13; another helper;
-/// an out-of-line helper, D7) keeps a call whole.
+/// What an int or mixed body may call and still be evaluated in blocks (issue 30,
+/// runtime/blocked.py): its prologue, the table gather (whose IndexError names its lane through
+/// `lane_position`), the `while` mask's test, the broadcast of a result to the arguments' shape
+/// and `range` of a `for` loop; each computes every lane from that lane alone. So does
+/// `_vec_select` of two Python floats (float64 on every lane whichever side a lane takes:
+/// codegen/assemble.rs checks its operands). Any other call (`_vec_binary` with its uint64
+/// lattice of whole-array decisions, docs/semantics.md item 13; another helper; an out-of-line
+/// helper, D7) keeps a call whole.
 pub const LANEWISE_INT_CALLS: &[&str] = &[
     INT_ARGS.name,
+    MIXED_ARGS.name,
     TAKE.name,
     ANY.name,
     WHILE.name,
@@ -490,6 +506,7 @@ pub const HELPERS: &[Helper] = &[
     FLOAT_ARGS,
     EXACT_ARGS,
     INT_ARGS,
+    MIXED_ARGS,
     BINARY,
     UNARY,
     SELECT,

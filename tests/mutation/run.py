@@ -185,6 +185,13 @@ MUTATIONS: List[Mutation] = [
         files=("behavior/runtime/test_blocked_evaluation.py",),
     ),
     Mutation(
+        "mixed-prologue-takes-float32", "runtime/args.py",
+        '                if kind_of(a.dtype) != "f":',
+        '                if kind_of(a.dtype) not in ("f", WIDEN_FLOAT):',
+        "the mixed body's prologue takes a float32 array where a float is expected, unwidened (issue 30)",
+        files=("behavior/numbers/test_mixed_body.py",),
+    ),
+    Mutation(
         "threaded-blocks-take-the-first-failure-recorded", "runtime/blocked.py",
         "    failure = min(failures, key=lambda f: f[0])[1]",
         "    failure = failures[0][1]",

@@ -199,6 +199,7 @@ def compile_marked(
                 "helpers": fn["helpers"],
                 "exact_helpers": fn["exact_helpers"],
                 "int_lanewise": fn["int_lanewise"],
+                "mixed_lanewise": fn["mixed_lanewise"],
                 "hidden": [list(h) for h in fn.get("hidden") or ()],
                 "element_sites": [list(site) for site in fn.get("element_sites") or ()],
                 "assumptions": [[name, _binding_json(b)] for name, b in fn["assumptions"]],

@@ -61,7 +61,8 @@ CACHE_MAGIC = b"AVCACHE\0"
 #: then searched the generated text for them): an older file is a miss, compiled and written again.
 #: 11: the records carry ``int_lanewise``, codegen's word on whether a large int64 call may run
 #: in blocks (runtime/blocked.py; format 10's runtime read it from the generated text).
-CACHE_FORMAT_VERSION = 11
+#: 12: and ``mixed_lanewise``, the same word for the mixed body's kinds (issue 30).
+CACHE_FORMAT_VERSION = 12
 CACHE_SUFFIX = ".avc"
 #: What cache files are called after CPython's ``<module>.<cache tag>[.opt-N]``.
 CACHE_TAG = f"array-vectorize-{__version__}"
@@ -151,6 +152,7 @@ _OK_FIELDS = {
     "helpers": (list,),
     "exact_helpers": (list,),
     "int_lanewise": (bool,),
+    "mixed_lanewise": (str, type(None)),
     "element_sites": (list,),
     "code": (type(_code_type.__code__), type(None)),
     "source": (str,),

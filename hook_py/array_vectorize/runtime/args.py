@@ -477,7 +477,16 @@ def make_exact_args(namespace: Any = None) -> Callable[..., tuple[Any, ...]]:
 
 
 def _int_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
-    """The int body's plan (``_vec_int_args``): every argument an int64 array, an int8/16/32 or
+    """The int body's plan: ``_typed_plan`` with every position an int."""
+    return _typed_plan("i" * len(args), args, pinned)
+
+
+def _typed_plan(kinds: str, args: tuple[Any, ...], pinned: Any) -> Plan:
+    """The plan of the int body (``_vec_int_args``: `kinds` all ``i``) or the mixed body
+    (``_vec_mixed_args``, issue 30: a position of kind ``f`` takes a float64 array or a Python
+    float, as float64; a float32 or float16 array, an int or a bool there takes the exact body).
+
+    The int body's plan (``_vec_int_args``): every argument an int64 array, an int8/16/32 or
     uint8/16/32 one (widened to int64 as ``_vec_exact_args`` widens it: exactly), or a Python int
     within int64 (a 0-d int64 array); else None (bool, uint64 and float arguments take the exact
     body). Plans are cached by the arguments' types, so each call checks its arrays' dtypes.
@@ -490,12 +499,14 @@ def _int_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
     takes the exact body."""
     tags = []
     arrays = []
-    for a in args:
+    for kind, a in zip(kinds, args):
         t = type(a)
-        if t is int or (t is not bool and isinstance(a, int) and not hasattr(a, "dtype")):
+        if kind == "f" and t is float:
+            tags.append("F")
+        elif kind == "i" and (t is int or (t is not bool and isinstance(a, int) and not hasattr(a, "dtype"))):
             tags.append("I")
         elif hasattr(a, "dtype") and not isinstance(a, (bool, int, float)):
-            tags.append("A")
+            tags.append("A" if kind == "i" else "D")
             arrays.append(a)
         else:
             return _no_plan
@@ -503,15 +514,16 @@ def _int_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
     info = namespace_info(xp)
     numpy = compat.is_numpy_namespace(xp)
     make = info.makers["i"]
+    make_float = info.makers["f"]
     int64 = info.int64
     kind_of = info.kind_of_dtype
     tags_t = tuple(tags)
 
     def one(tag: str, a: Any) -> Any:
-        if tag == "I":
-            v = make(int(a))
+        if tag in "IF":
+            v = make(int(a)) if tag == "I" else make_float(a)
             return xp.reshape(v, (1,)) if numpy else v
-        if a.dtype != int64:
+        if tag == "A" and a.dtype != int64:
             a = xp.astype(a, int64)
         return xp.reshape(a, (1,)) if numpy and a.ndim == 0 else a
 
@@ -521,6 +533,12 @@ def _int_plan(args: tuple[Any, ...], pinned: Any) -> Plan:
             if tag == "I":
                 if python_int_kind(int(a)) != "i":
                     return None
+            elif tag == "F":
+                continue
+            elif tag == "D":  # float64 only: a narrower float is widened by the exact body
+                if kind_of(a.dtype) != "f":
+                    return None
+                shaped = shaped or a.ndim > 0
             # int64, or int8/16/32 and uint8/16/32 (WIDEN_INT), whose every value int64 holds.
             elif kind_of(a.dtype) not in ("i", WIDEN_INT):
                 return None
@@ -538,13 +556,33 @@ def make_int_args(namespace: Any = None) -> Callable[..., tuple[Any, ...] | None
     return _cached_prologue(_int_plan, namespace, "_vec_int_args")
 
 
+def make_mixed_args(namespace: Any = None) -> Callable[..., tuple[Any, ...] | None]:
+    """A ``_vec_mixed_args(kinds, *args)`` (the mixed body's prologue, issue 30) with its own
+    plan cache, by `kinds` and the arguments' types; ``namespace`` pins ``xp`` when given."""
+    plans: dict[tuple[Any, ...], Plan] = {}
+
+    def _vec_mixed_args(kinds: str, *args: Any) -> tuple[Any, ...] | None:
+        key = (kinds, *map(type, args))
+        plan = plans.get(key)
+        if plan is None:
+            plan = _typed_plan(kinds, args, namespace)
+            if len(plans) >= _MAX_PLANS:
+                plans.clear()
+            plans[key] = plan
+        return plan(args)
+
+    return _vec_mixed_args
+
+
 _vec_float_args = make_float_args()
 _vec_exact_args = make_exact_args()
 _vec_int_args = make_int_args()
+_vec_mixed_args = make_mixed_args()
 
 __all__ = [
     "_vec_exact_args",
     "_vec_int_args",
+    "_vec_mixed_args",
     "_vec_f64",
     "_vec_float_args",
     "_vec_owned",
@@ -552,5 +590,6 @@ __all__ = [
     "make_exact_args",
     "make_float_args",
     "make_int_args",
+    "make_mixed_args",
     "specializing_prologue",
 ]

@@ -32,7 +32,9 @@ agrees, the whole array decides the same way (all blocks "no lane negative" is t
 shows in the result's dtype, though (a select of an int and a float is float on every lane once
 any lane takes the float side: an int lane's later arithmetic wraps at 64 bits in a block where
 no lane does), so only calls on float64 arrays and floats are blocked; their lanes are float64
-from the start.
+from the start. So are calls the int body takes, or the mixed body (int64 and float64 arguments
+of the kinds it was compiled for, issue 30), when the core says that body is lane-wise: kinds
+fixed at compile time and no helper that decides over the whole array (``Dispatch``).
 
 The blocks after the first run on several threads when the process may use more than one CPU
 (runtime/threads.py: ``ARRAY_VECTORIZE_THREADS``, one call at a time on the pool) and the body is
@@ -112,10 +114,13 @@ class Dispatch:
     on the arrays inside pandas and xarray containers (runtime/containers.py). An unmarked
     large call of int64 arrays is run over blocks too when the int body is lane-wise
     (``int_call``). The exact body takes the entry's parameters positionally; ``n_positional``
-    of them are positional in the entry and the rest, ``keywords``, keyword-only."""
+    of them are positional in the entry and the rest, ``keywords``, keyword-only. So is an
+    unmarked large call of int64 and float64 arrays in the kinds of the mixed body (issue 30),
+    when that body is lane-wise (``mixed``: its prologue's kinds, ``i`` or ``f`` per parameter,
+    the core's ``mixed_lanewise``)."""
 
     __slots__ = (
-        "blocks", "entry", "exact", "fastest", "int_blocks", "keywords", "n_positional", "worth",
+        "blocks", "entry", "exact", "fastest", "int_blocks", "keywords", "mixed", "n_positional", "worth",
     )
 
     def __init__(
@@ -124,6 +129,7 @@ class Dispatch:
         exact: Callable[..., Any],
         blocks: bool = True,
         int_blocks: bool = False,
+        mixed: str | None = None,
     ) -> None:
         code = entry.__code__
         self.entry = entry
@@ -132,6 +138,7 @@ class Dispatch:
         # The core's ``int_lanewise`` (src/codegen/assemble.rs): the int body calls only `xp`
         # functions and lane-wise helpers, so a large int64 call may run in blocks (`int_call`).
         self.int_blocks = int_blocks
+        self.mixed = mixed
         self.n_positional = code.co_argcount
         self.keywords = code.co_varnames[code.co_argcount : code.co_argcount + code.co_kwonlyargcount]
         self.worth: bool | None = None  # worth_blocking(entry), on the first large call
@@ -143,8 +150,11 @@ class Dispatch:
     def __call__(self, *args: Any) -> Any:
         sent = getattr(mark, "sent", None)
         if sent is None:
-            if self.blocks and large_int_call(args) and not blocking_off():
-                return self.int_call(args)
+            if self.blocks and not blocking_off():
+                if large_int_call(args):
+                    return self.int_call(args)
+                if self.mixed is not None and large_mixed_call(args, self.mixed):
+                    return self.blocked_or_whole(args)
             return self.exact(*args)
         mark.sent = None
         entry, marker = sent
@@ -171,6 +181,10 @@ class Dispatch:
         lane's result the same whole or in blocks) and heavy enough, else whole."""
         if not self.int_blocks:
             return self.exact(*args)
+        return self.blocked_or_whole(args)
+
+    def blocked_or_whole(self, args: tuple[Any, ...]) -> Any:
+        """A call whose body is lane-wise: in blocks when heavy enough, else whole."""
         worth = self.worth
         if worth is None:
             worth = self.worth = worth_blocking(self.entry.__code__)
@@ -240,6 +254,29 @@ def large_int_call(args: tuple[Any, ...]) -> bool:
                 return False
             large = large or a.size >= THRESHOLD
         elif type(a) is not int or not -(1 << 63) <= a < (1 << 63):
+            return False
+    return large
+
+
+def large_mixed_call(args: tuple[Any, ...], kinds: str) -> bool:
+    """Whether every argument is of its kind in `kinds` as the mixed body's prologue
+    (``_vec_mixed_args``) takes it without widening: ``i`` an int64 ``numpy.ndarray`` or a Python
+    int within int64, ``f`` a float64 ``numpy.ndarray`` or a Python float; and some array has
+    ``THRESHOLD`` elements or more. Then every block of the call takes the mixed body: the
+    blocks have the call's dtypes, and a float64 argument keeps them from the int body."""
+    if len(args) != len(kinds):
+        return False
+    large = False
+    for kind, a in zip(kinds, args):
+        if is_ndarray(a):
+            dtype = a.dtype
+            if dtype.itemsize != 8 or dtype.char not in ("lq" if kind == "i" else "d"):
+                return False
+            large = large or a.size >= THRESHOLD
+        elif kind == "i":
+            if type(a) is not int or not -(1 << 63) <= a < (1 << 63):
+                return False
+        elif type(a) is not float:
             return False
     return large
 

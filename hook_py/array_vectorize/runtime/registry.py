@@ -20,10 +20,12 @@ from .args import (
     _vec_float_args,
     _vec_float_args_blocked,
     _vec_int_args,
+    _vec_mixed_args,
     _vec_owned,
     make_exact_args,
     make_float_args,
     make_int_args,
+    make_mixed_args,
     specializing_prologue,
 )
 from .arith import _vec_binary, _vec_result, _vec_unary
@@ -39,7 +41,7 @@ from .tables import _vec_lookup, _vec_take, _vec_take_param
 from .uniform import _vec_element_type, _vec_loop_args, _vec_sequence_given, _vec_uniform, _vec_unpack_given
 
 _IMPLEMENTATIONS = (
-    _vec_float_args, _vec_exact_args, _vec_int_args, _vec_binary, _vec_unary, _vec_select, _vec_broadcast, _vec_elementwise, _vec_result,
+    _vec_float_args, _vec_exact_args, _vec_int_args, _vec_mixed_args, _vec_binary, _vec_unary, _vec_select, _vec_broadcast, _vec_elementwise, _vec_result,
     _vec_take, _vec_take_param, _vec_lookup, _vec_pick, _vec_clip, _vec_f64, _vec_owned, *(fn for _, fn in SPECIAL_HELPERS.values()), _vec_any,
     _vec_while, _vec_lanes, _vec_pack, _vec_unpack,
     _vec_raises, _vec_raise_uniform, _vec_raised_to_nan, _vec_unbound, _vec_int_overflow, _vec_uniform, _vec_unpack_given, _vec_sequence_given,
@@ -67,6 +69,7 @@ _FLOAT_ARGS = RUNTIME_HELPERS["float_args"][0]
 blocked.LOOP_DRIVER = RUNTIME_HELPERS["while"][0]
 _EXACT_ARGS = RUNTIME_HELPERS["exact_args"][0]
 _INT_ARGS = RUNTIME_HELPERS["int_args"][0]
+_MIXED_ARGS = RUNTIME_HELPERS["mixed_args"][0]
 
 #: For emit.py: the exact-body slot of a function that may be evaluated in blocks, and the float
 #: prologue that sends large NumPy inputs there (runtime/blocked.py).
@@ -99,6 +102,7 @@ def helper_globals(namespace: Any = None, blocked: bool = False) -> dict[str, An
         pinned[_FLOAT_ARGS] = make_float_args(namespace)
         pinned[_EXACT_ARGS] = make_exact_args(namespace)
         pinned[_INT_ARGS] = make_int_args(namespace)
+        pinned[_MIXED_ARGS] = make_mixed_args(namespace)
         # The entry keeps ``namespace`` alive, so its id cannot be reused by another object.
         entry = _PINNED_GLOBALS[id(namespace)] = (namespace, pinned)
     return dict(entry[1])
