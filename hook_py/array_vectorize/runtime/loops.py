@@ -92,6 +92,17 @@ def _is_traced(value: Any) -> bool:
     return jax is not None and isinstance(value, jax.core.Tracer)
 
 
+def _vec_ifexp(xp: Any, test: Any, then: Any, other: Any) -> Any:
+    """``then() if test else other()``: a conditional expression of a loop's step whose test reads
+    a value the loop carries (src/codegen/loop_fn.rs), such as a counter the same on every lane
+    (`n_1 < 50` of ``while n < 50:``). On concrete values only the side the test picks runs, as
+    the conditional did. Under ``jax.lax.while_loop`` that counter is traced, so Python cannot
+    pick: both sides run and ``xp.where`` picks, the same side on every lane (D12)."""
+    if type(test) is bool or not _is_traced(test):
+        return then() if test else other()
+    return xp.where(test, then(), other())
+
+
 def _lax_while(xp: Any, step: Any, mask: int, carried: tuple) -> tuple:
     """The rest of a masked loop whose mask is traced, as ``jax.lax.while_loop``: the test is
     whether any lane of the mask is true, the body ``step``. The loop's carry keeps one shape and
