@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import sys
 
+from .traced import _is_traced
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -85,11 +87,6 @@ def _vec_while(xp: Any, step: Any, mask: int, *carried: Any) -> tuple:
                     raise
                 return _lax_while(xp, step, mask, carried)
         carried = step(*carried)
-
-
-def _is_traced(value: Any) -> bool:
-    jax = sys.modules.get("jax")
-    return jax is not None and isinstance(value, jax.core.Tracer)
 
 
 def _vec_ifexp(xp: Any, test: Any, then: Any, other: Any) -> Any:

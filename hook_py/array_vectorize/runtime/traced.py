@@ -8,8 +8,8 @@ callback (``jax.debug.callback``, ordered) that runs with the values when the co
 runs: the graph computes whether any lane is bad, the first bad lane in C order and the values
 the exception is built from on that lane (a few scalars reach the host, not the arrays), and
 the host raises the exception CPython's element loop raises there. JAX reports it as a
-``JaxRuntimeError`` (a ``RuntimeError``) whose message ends with that exception, its message
-and its note (docs/semantics.md item 29).
+``JaxRuntimeError`` (a ``RuntimeError``) whose message ends with that exception's class and
+message; its note (which element) is in the traceback JAX logs (docs/semantics.md item 29).
 """
 
 from __future__ import annotations
@@ -45,6 +45,10 @@ def _is_traced(value: Any) -> bool:
 def _check_when_run(xp: Any, bad: Any, build: Callable[..., BaseException], values: tuple, exc: Exception) -> None:
     jax = sys.modules["jax"]
     shape = tuple(int(n) for n in bad.shape)
+    # A mask XLA knows at compile time (a raise on uniform values broadcast to the lanes) would
+    # be constant-folded, its reductions evaluated by the compiler element by element (minutes
+    # for 1e6 lanes): the barrier keeps them for run time, where they are one pass.
+    bad = jax.lax.optimization_barrier(bad)
     flat = xp.reshape(bad, (-1,))
     first = xp.argmax(xp.astype(flat, xp.int8))
     arrays = []  # per value: its position among the callback's arrays, or None (uniform)
