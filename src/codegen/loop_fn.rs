@@ -20,8 +20,8 @@
 use std::collections::BTreeSet;
 
 use super::pack::{loop_mask, outside_loop, rewrite_while_loops, writes};
-use super::runtime::WHILE;
-use crate::codegen::pyast::{call, name, Expr, Stmt};
+use super::runtime::{IFEXP, WHILE};
+use crate::codegen::pyast::{self, call, name, reads, Expr, Stmt};
 
 /// `body` (a function's statements, `params` its parameters) with each masked
 /// `while _vec_any(xp, mask):` loop made a step function driven by `_vec_while`; `fresh` names
@@ -85,7 +85,12 @@ impl Rewriter<'_> {
     fn driven(&mut self, mask: usize, carried: &[String], inner: Vec<Stmt>, out: &mut Vec<Stmt>) {
         let step = (self.fresh)();
         let values: Vec<Expr> = carried.iter().map(|n| name(n)).collect();
-        let mut body = keep_carried(inner, carried);
+        let mut bound: BTreeSet<String> = carried.iter().cloned().collect();
+        inner.iter().for_each(|s| writes(s, &mut bound));
+        let mut body = keep_carried(inner, carried)
+            .into_iter()
+            .map(|s| lazy_conditionals(s, &bound, self.xp))
+            .collect::<Vec<_>>();
         body.push(Stmt::Return(Expr::Tuple(values.clone())));
         out.push(Stmt::Def {
             name: step.clone(),
@@ -130,6 +135,85 @@ fn keep_carried(stmts: Vec<Stmt>, carried: &[String]) -> Vec<Stmt> {
     out
 }
 
+/// `s` with each conditional expression whose test reads a name the step binds (`bound`: a
+/// counter the same on every lane, carried by the loop, `n_1 < 50`) made
+/// `_vec_ifexp(xp, test, lambda: (then), lambda: (other))`: on concrete values the side the
+/// test picks runs, as the conditional did; under `jax.lax.while_loop` (D12) the carried
+/// counter is traced, and the runtime selects between both sides per lane instead of asking
+/// Python for the tracer's truth. The step is the last pass of codegen: nothing analyses the
+/// lambdas' text after this.
+fn lazy_conditionals(s: Stmt, bound: &BTreeSet<String>, xp: &str) -> Stmt {
+    let e = |e: Expr| lazy_expr(e, bound, xp);
+    let block = |b: Vec<Stmt>| {
+        b.into_iter()
+            .map(|s| lazy_conditionals(s, bound, xp))
+            .collect()
+    };
+    match s {
+        Stmt::Assign(t, values) => Stmt::Assign(t, values.into_iter().map(e).collect()),
+        Stmt::AugAssign(t, op, v) => Stmt::AugAssign(t, op, e(v)),
+        Stmt::Return(v) => Stmt::Return(e(v)),
+        Stmt::Expr(v) => Stmt::Expr(e(v)),
+        Stmt::If(c, then, other) => Stmt::If(e(c), block(then), block(other)),
+        Stmt::For(t, iter, body) => Stmt::For(t, e(iter), block(body)),
+        Stmt::While(test, body) => Stmt::While(e(test), block(body)),
+        // A nested step binds its own names and is rewritten when it is made.
+        s @ (Stmt::Del(_) | Stmt::Def { .. }) => s,
+    }
+}
+
+fn lazy_expr(e: Expr, bound: &BTreeSet<String>, xp: &str) -> Expr {
+    let f = |e: Box<Expr>| Box::new(lazy_expr(*e, bound, xp));
+    let all = |v: Vec<Expr>| v.into_iter().map(|e| lazy_expr(e, bound, xp)).collect();
+    match e {
+        Expr::IfExp(c, a, b) => {
+            let (c, a, b) = (
+                lazy_expr(*c, bound, xp),
+                lazy_expr(*a, bound, xp),
+                lazy_expr(*b, bound, xp),
+            );
+            let traced = {
+                let test = Stmt::Expr(c.clone());
+                let mut read = BTreeSet::new();
+                reads(&test, &mut read);
+                read.iter().any(|n| bound.contains(*n))
+            };
+            if !traced {
+                return Expr::IfExp(Box::new(c), Box::new(a), Box::new(b));
+            }
+            let thunk = |e: &Expr| Expr::Lambda(vec![], pyast::expr(e));
+            call(name(IFEXP.name), vec![name(xp), c, thunk(&a), thunk(&b)])
+        }
+        Expr::Tuple(items) => Expr::Tuple(all(items)),
+        Expr::List(items) => Expr::List(all(items)),
+        Expr::Attr(a, n) => Expr::Attr(f(a), n),
+        Expr::Field(a, n) => Expr::Field(f(a), n),
+        Expr::Call(g, args, kwargs) => Expr::Call(
+            f(g),
+            all(args),
+            kwargs
+                .into_iter()
+                .map(|(k, v)| (k, lazy_expr(v, bound, xp)))
+                .collect(),
+        ),
+        Expr::Bin(op, a, b) => Expr::Bin(op, f(a), f(b)),
+        Expr::Cmp(op, a, b) => Expr::Cmp(op, f(a), f(b)),
+        Expr::BoolOp(op, a, b) => Expr::BoolOp(op, f(a), f(b)),
+        Expr::Subscript(a, b) => Expr::Subscript(f(a), f(b)),
+        Expr::Neg(a) => Expr::Neg(f(a)),
+        Expr::Pos(a) => Expr::Pos(f(a)),
+        Expr::Not(a) => Expr::Not(f(a)),
+        e @ (Expr::Name(_)
+        | Expr::Int(_)
+        | Expr::Float(_)
+        | Expr::Bool(_)
+        | Expr::Str(_)
+        | Expr::Text(_)
+        | Expr::None
+        | Expr::Lambda(..)) => e,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::pipeline::testing::compiled;
@@ -144,5 +228,18 @@ mod tests {
             assert!(text.contains("    def iteration("), "{text}");
             assert!(text.contains(" = _vec_while(xp, iteration, "), "{text}");
         }
+    }
+
+    #[test]
+    fn a_conditional_on_a_carried_counter_is_a_lazy_select() {
+        // D12 under jax.jit: `n` is carried by the loop, so its test is traced there.
+        let src = "def f(m):\n    x = m\n    n = 0\n    while n < 50:\n        x = x - 0.5 * x\n        if abs(x) < 1e-12:\n            return x\n        n += 1\n    return x\n";
+        let c = compiled(src);
+        let text = &c.generated.fast_source;
+        assert!(
+            text.contains("_vec_ifexp(xp, n_1 < 50, (lambda : ("),
+            "{text}"
+        );
+        assert!(!text.contains(" if n_1 < 50 else "), "{text}");
     }
 }

@@ -182,6 +182,17 @@ pub const WHILE: Helper = Helper {
               `carried[mask]` is true; under tracing (JAX) the same as `jax.lax.while_loop`",
 };
 
+/// A conditional expression of a masked loop's step whose test reads a carried value (D12,
+/// src/codegen/loop_fn.rs).
+pub const IFEXP: Helper = Helper {
+    key: "ifexp",
+    name: "_vec_ifexp",
+    params: "xp, test, then, other",
+    ops: &[],
+    meaning: "`then() if test else other()`; where `test` is traced (a counter carried by \
+              `jax.lax.while_loop`), `xp.where(test, then(), other())`",
+};
+
 /// The state of a packed `while` loop (src/codegen/pack.rs), made before it runs.
 pub const LANES: Helper = Helper {
     key: "lanes",
@@ -485,6 +496,7 @@ pub const LANEWISE_INT_CALLS: &[&str] = &[
     TAKE.name,
     ANY.name,
     WHILE.name,
+    IFEXP.name,
     BROADCAST.name,
     "range",
 ];
@@ -538,6 +550,7 @@ pub const HELPERS: &[Helper] = &[
     F64,
     ANY,
     WHILE,
+    IFEXP,
     LANES,
     PACK,
     UNPACK,

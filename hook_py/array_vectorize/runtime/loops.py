@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import sys
 
+from .traced import _is_traced
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -87,9 +89,15 @@ def _vec_while(xp: Any, step: Any, mask: int, *carried: Any) -> tuple:
         carried = step(*carried)
 
 
-def _is_traced(value: Any) -> bool:
-    jax = sys.modules.get("jax")
-    return jax is not None and isinstance(value, jax.core.Tracer)
+def _vec_ifexp(xp: Any, test: Any, then: Any, other: Any) -> Any:
+    """``then() if test else other()``: a conditional expression of a loop's step whose test reads
+    a value the loop carries (src/codegen/loop_fn.rs), such as a counter the same on every lane
+    (`n_1 < 50` of ``while n < 50:``). On concrete values only the side the test picks runs, as
+    the conditional did. Under ``jax.lax.while_loop`` that counter is traced, so Python cannot
+    pick: both sides run and ``xp.where`` picks, the same side on every lane (D12)."""
+    if type(test) is bool or not _is_traced(test):
+        return then() if test else other()
+    return xp.where(test, then(), other())
 
 
 def _lax_while(xp: Any, step: Any, mask: int, carried: tuple) -> tuple:

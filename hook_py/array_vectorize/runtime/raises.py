@@ -10,6 +10,7 @@ from __future__ import annotations
 from .arith import _vec_unary
 from .blocked import lane_position
 from .dtype import LatticeInt, Overflowed, lane
+from .traced import _any_now_or_when_run, _is_traced
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -17,10 +18,10 @@ if TYPE_CHECKING:
 
 
 def _traced(what: Any) -> TypeError:
-    """The error of a check that needs concrete values under a trace (jax.jit)."""
+    """The error of a raise whose message needs a value that is traced (jax.jit)."""
     return TypeError(
-        "array-vectorize: this function raises on some elements (a `raise` or `assert`, D11), "
-        "and deciding whether any element raised needs concrete values, but the arrays are "
+        "array-vectorize: this function raises on every element here (a `raise` or `assert` "
+        "on uniform values, D11), and its message reads an element's value, but the arrays are "
         f"traced ({type(what).__name__}, e.g. under jax.jit); decorate it with "
         "vectorize(..., nan_on_raise=True) to get NaN for the elements that raise instead, call it "
         "outside the trace, or move the check out of the vectorized function"
@@ -28,22 +29,36 @@ def _traced(what: Any) -> TypeError:
 
 
 def _vec_raises(xp: Any, code: Any, *sites: tuple) -> None:
-    raised = xp.any(code != 0)
+    bad = code != 0
     try:
-        raised = bool(raised)
-    except Exception as exc:  # a traced array (jax.jit) has no concrete truth value
+        raised = bool(xp.any(bad))
+    except Exception:  # a traced array (jax.jit) has no concrete truth value
+        if not _is_traced(bad):
+            raise
+        # docs/semantics.md item 7 under a trace: the values cannot be inspected, so the
+        # conversions of a float beyond int64 are not checked and keep their saturated values
+        # (as item 13's lattice wraps on lazy backends); every other raise site is checked when
+        # the compiled function runs (item 29, runtime/traced.py).
+        for k, site in enumerate(sites, 1):
+            if _int_overflow_site(site):
+                bad = bad & (code != k)
         if all(_int_overflow_site(site) for site in sites):
-            # docs/semantics.md item 7 under a trace: the values cannot be inspected, so the
-            # conversions are not checked and keep their saturated values (as item 13's
-            # lattice wraps on lazy backends); every other raise needs the check (item 29).
             return
-        raise _traced(raised) from exc
+        values = [v for site in sites for v in site[1]]
+        _any_now_or_when_run(xp, bad, lambda first, shape, c, *lane: _lane_exception(c, first, shape, sites, _site_lane(sites, c, lane)), code, *values)
+        return
     if not raised:
         return
     shape = tuple(int(n) for n in code.shape)
     flat = xp.reshape(code, (-1,))
     index = int(xp.argmax(xp.astype(flat != 0, xp.int8)))
     _raise_lane(xp, int(flat[index]), index, shape, sites)
+
+
+def _site_lane(sites: tuple, code: int, lane: tuple) -> list:
+    """Site ``code - 1``'s values out of every site's values on one lane, in ``sites`` order."""
+    start = sum(len(site[1]) for site in sites[: code - 1])
+    return list(lane[start : start + len(sites[code - 1][1])])
 
 
 def _vec_raise_uniform(xp: Any, code: int, arrays: tuple, *sites: tuple) -> None:
@@ -80,24 +95,34 @@ def _broadcast_shape(arrays: tuple) -> tuple:
 def _raise_lane(xp: Any, code: int, index: int, shape: tuple, sites: tuple, exact: bool = False) -> None:
     """Raises site `code - 1`'s exception built from lane `index`'s values (C order in `shape`).
     With `exact`, a value that has no concrete lane (traced) raises ``_NotConcrete``."""
-    make, values, *cause = sites[code - 1]
     lane = []
-    for v in values:
+    for v in sites[code - 1][1]:
         try:
             lane.append(_lane_value(xp, v, shape, index))
         except Exception as exc:
             if not exact or not type(exc).__module__.startswith("jax"):
                 raise
             raise _NotConcrete(v) from exc
+    where, whole = lane_position(index, shape)  # in a block: its place in the whole call
+    raise _lane_exception(code, where, whole, sites, lane)
+
+
+def _lane_exception(code: int, index: int, shape: tuple, sites: tuple, lane: list) -> BaseException:
+    """Site ``code - 1``'s exception built from one lane's values (``lane``; lane ``index`` in C
+    order of ``shape``, named by a note), its cause set as ``raise ... from cause`` sets it."""
+    make, _, *cause = sites[code - 1]
     exc, built = _exception(make, lane)
     if hasattr(exc, "add_note"):
-        where, whole = lane_position(index, shape)  # in a block: its place in the whole call
-        exc.add_note(f"array-vectorize: raised for element {_unravel(where, whole)} (flat index {where})")
+        exc.add_note(f"array-vectorize: raised for element {_unravel(index, shape)} (flat index {index})")
     if cause and built:
         # `raise ... from cause`: CPython's own statement sets __cause__ and
         # __suppress_context__ (a class is instantiated, `None` suppresses the context).
-        raise exc from cause[0](*lane)
-    raise exc
+        value = cause[0](*lane)
+        if isinstance(value, type) and issubclass(value, BaseException):
+            value = value()
+        exc.__cause__ = value
+        exc.__suppress_context__ = True
+    return exc
 
 
 def _vec_raised_to_nan(xp: Any, code: Any, value: Any) -> Any:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 from .arith import _vec_binary
 from .blocked import lane_position
 from .dtype import _NAMESPACES, INT64_MAX, LatticeInt, namespace_info
+from .traced import _any_now_or_when_run
 
 
 def _table_array(xp: Any, info: Any, table: tuple) -> Any:
@@ -61,11 +62,16 @@ def _out_of_range(xp: Any, index: Any, bad: Any, what: str, at: int | None = Non
     value = int(xp.reshape(index, (-1,))[first])
     if at is not None:
         first = at
+    lane = lane_position(first, shape if shape is not None else tuple(bad.shape))[0]  # in a block: its place in the whole call
+    return _index_error(what, lane, value)
+
+
+def _index_error(what: str, lane: int, value: int) -> IndexError:
+    """CPython's IndexError for ``value`` as an index, with a note naming lane ``lane``."""
     if -(1 << 63) <= value < (1 << 63):
         err = IndexError(f"{what} index out of range")
     else:
         err = IndexError("cannot fit 'int' into an index-sized integer")
-    lane = lane_position(first, shape if shape is not None else tuple(bad.shape))[0]  # in a block: its place in the whole call
     err.add_note(f"array-vectorize: first out-of-range lane is element {lane} (C order), index {value}")
     return err
 
@@ -153,7 +159,8 @@ def _take(xp: Any, table: tuple, index: Any, what: str | None, n: int | None = N
         index = xp.astype(index, info.int64)
     if what is not None:
         bad = index >= n if kind == "u" else (index < -n) | (index >= n)
-        if _concrete_any(xp, bad, "reads a constant table at a per-element index (D15)"):
+        # Under a trace (jax.jit): checked when the compiled function runs (runtime/traced.py).
+        if _any_now_or_when_run(xp, bad, lambda lane, shape, value: _index_error(what, lane, value), index):
             raise _out_of_range(xp, index, bad, what)
     if kind == "u":
         index = xp.astype(index, info.int64)
@@ -169,29 +176,16 @@ def _lattice_index(xp: Any, info: Any, index: LatticeInt, n: int, what: str | No
     (`-8` of `(u & 7) - 8` with `u` uint64 is a valid index of a table of 8 or more)."""
     signed = xp.astype(index.bits, info.int64)
     bad = xp.where(index.neg, signed < -n, index.bits >= n)
-    if _concrete_any(xp, bad, "reads a constant table at a per-element index (D15)"):
+    def build(lane: int, shape: tuple, negative: bool, signed: int, bits: int) -> IndexError:
+        return _index_error(what or "tuple", lane, signed if negative else bits)
+
+    if _any_now_or_when_run(xp, bad, build, index.neg, signed, index.bits):
         flat = xp.reshape(bad, (-1,))
         first = int(xp.argmax(xp.astype(flat, xp.int8)))
         negative = bool(xp.reshape(index.neg, (-1,))[first])
         value = int(xp.reshape(signed if negative else index.bits, (-1,))[first])
         raise _out_of_range(xp, xp.asarray([value], dtype=info.int64 if negative else info.uint64), xp.asarray([True]), what or "tuple", at=first, shape=tuple(bad.shape))
     return signed  # every lane in range now: a non-negative one is below n, its bits as int64
-
-
-def _concrete_any(xp: Any, mask: Any, what: str) -> bool:
-    """Whether any lane of ``mask`` is true, as a Python bool; a clear TypeError where the arrays
-    are traced (``jax.jit``) and no value is known, instead of the tracer's own error."""
-    try:
-        return bool(xp.any(mask))
-    except Exception as exc:
-        if not type(exc).__module__.startswith("jax"):
-            raise
-        raise TypeError(
-            f"array-vectorize: this function {what}, and whether an element's index or key is "
-            "missing from the table (CPython's IndexError or KeyError) needs concrete values, but "
-            "the arrays are traced (e.g. under jax.jit); call it outside the trace, or index the "
-            "table only with values the compiler can bound (a clamp, `% len(TABLE)`)"
-        ) from exc
 
 
 def _ndarray() -> Any:
@@ -214,6 +208,13 @@ def _lane_value(xp: Any, info: Any, key: Any, lane: int) -> Any:
     return int(item)
 
 
+def _missing_key(lane: int, shape: tuple, value: Any) -> KeyError:
+    """CPython's KeyError for the key ``value`` of lane ``lane``, with a note naming the lane."""
+    err = KeyError(value)
+    err.add_note(f"array-vectorize: first missing key is element {lane} (C order)")
+    return err
+
+
 def _vec_lookup(xp: Any, keys: tuple, values: tuple, key: Any) -> Any:
     """``dict(zip(keys, values))[key]`` per lane, with CPython's KeyError (module docstring)."""
     info = _NAMESPACES.get(xp) or namespace_info(xp)
@@ -227,13 +228,10 @@ def _vec_lookup(xp: Any, keys: tuple, values: tuple, key: Any) -> Any:
         pos = xp.where(eq, xp.asarray(j, dtype=info.int64), pos)
         found = found | eq
     missing = ~found
-    if _concrete_any(xp, missing, "looks a per-element key up in a constant dict (D15)"):
+    if _any_now_or_when_run(xp, missing, _missing_key, key):
         lane = int(xp.argmax(xp.astype(missing, xp.int8)))
         value = _lane_value(xp, info, key, lane)
-        err = KeyError(value)
-        lane = lane_position(lane, tuple(shape))[0]  # in a block: its place in the whole call
-        err.add_note(f"array-vectorize: first missing key is element {lane} (C order)")
-        raise err
+        raise _missing_key(lane_position(lane, tuple(shape))[0], shape, value)  # in a block: its place in the whole call
     pos = xp.broadcast_to(pos, found.shape)
     taken = xp.take(_table_array(xp, info, values), pos, axis=0)
     return xp.reshape(taken, shape)

@@ -164,7 +164,9 @@ def test_forms_in_the_generated_code():
     src = vectorize(newton_sqrt).source
     float_body = src.split("def _vec_exact_")[0]
     assert "n = 0" in float_body and "n + 1" in float_body  # a Python int counter
-    assert " if n_1 < 40 else " in float_body  # the test on it, no per-lane `and`
+    # The test on it, no per-lane `and`: a Python conditional where the counter is concrete,
+    # `where` where jax.lax.while_loop carries it traced (src/codegen/loop_fn.rs).
+    assert "_vec_ifexp(xp, n_1 < 40, (lambda : (" in float_body
     assert "result" not in float_body  # the returned value read from `x`
     assert float_body.rstrip().endswith("return x")  # `where(done, y, x)` is `x` on done lanes
     # Read after the loop: the counter keeps its per-lane value too.
