@@ -169,28 +169,40 @@ impl Lowerer<'_> {
                 }
             }
         } else {
-            if self.kind(i) == Kind::Float {
-                self.error_at(
-                    frame,
-                    DiagnosticKind::UnsupportedExpression,
-                    "a tuple or list index must be an integer (CPython raises TypeError for a \
-                     float); convert it with int(...)"
-                        .into(),
-                    e,
-                );
-                return Err(());
-            }
+            self.int_index(frame, i, e)?;
             Const::Int(0)
         };
-        // D1: a lane that does not run this code reads a present key, so it cannot raise.
-        let i = match self.live_lanes(frame) {
+        let i = self.reached_index(frame, i, present);
+        Ok(self.emit(Op::Index(t, i)))
+    }
+
+    /// Rejects a float index of a tuple or list (CPython raises TypeError), for a constant table
+    /// (D15) and a sequence given per call (D14) alike.
+    fn int_index(&mut self, frame: &Frame, i: Value, e: &ast::Expr) -> R<()> {
+        if self.kind(i) != Kind::Float {
+            return Ok(());
+        }
+        self.error_at(
+            frame,
+            DiagnosticKind::UnsupportedExpression,
+            "a tuple or list index must be an integer (CPython raises TypeError for a float); \
+             convert it with int(...)"
+                .into(),
+            e,
+        );
+        Err(())
+    }
+
+    /// The index array `i` with `present` (a key the table surely has) on the lanes that do not
+    /// run this code (D1: they cannot raise).
+    fn reached_index(&mut self, frame: &Frame, i: Value, present: Const) -> Value {
+        match self.live_lanes(frame) {
             Some(live) => {
                 let present = self.konst(present);
                 self.emit(Op::Select(live, i, present))
             }
             None => i,
-        };
-        Ok(self.emit(Op::Index(t, i)))
+        }
     }
 
     /// `table[i]` for a tuple or list given per call (a parameter, D14) and an array `i`: the
@@ -203,25 +215,9 @@ impl Lowerer<'_> {
         i: Value,
         e: &ast::Expr,
     ) -> R<Value> {
-        if self.kind(i) == Kind::Float {
-            self.error_at(
-                frame,
-                DiagnosticKind::UnsupportedExpression,
-                "a tuple or list index must be an integer (CPython raises TypeError for a \
-                 float); convert it with int(...)"
-                    .into(),
-                e,
-            );
-            return Err(());
-        }
-        // D1: a lane that does not run this code reads the first item, so it cannot raise.
-        let i = match self.live_lanes(frame) {
-            Some(live) => {
-                let first = self.konst(Const::Int(0));
-                self.emit(Op::Select(live, i, first))
-            }
-            None => i,
-        };
+        self.int_index(frame, i, e)?;
+        // The first item: an empty sequence raises at the call (docs/semantics.md item 47).
+        let i = self.reached_index(frame, i, Const::Int(0));
         Ok(self.emit(Op::Index(t, i)))
     }
 
