@@ -20,9 +20,9 @@ use rustpython_parser::text_size::TextRange;
 
 use crate::diagnostics::DiagnosticKind;
 use crate::env::AssumedBinding;
-use crate::ir::{Const, UniformOp, Value};
+use crate::ir::Const;
 use crate::lower::loops::for_loop::LoopSpec;
-use crate::lower::{Frame, Lowerer, Var, R};
+use crate::lower::{Frame, Lowerer, R};
 
 impl Lowerer<'_> {
     /// `for (a, b, ...) in enumerate(...) / zip(...):`.

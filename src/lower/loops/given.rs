@@ -15,10 +15,10 @@
 //!
 //! ```python
 //! tax = sum((income - lo) * rate for lo, rate in zip(bands, rates) if income > lo)
-//! # ->  _sum.acc = 0
+//! # ->  _sum_acc = 0
 //! #     for _items_k in range(min(len(bands), len(rates))):      # Python, once per call
 //! #         lo, rate = bands[_items_k], rates[_items_k]         # Python numbers
-//! #         if income > lo: _sum.acc = _sum.acc + (income - lo) * rate   # per element
+//! #         if income > lo: _sum_acc = _sum_acc + (income - lo) * rate   # per element
 //! ```
 //!
 //! `bisect` is CPython's own binary search (`while lo < hi: mid = (lo + hi) // 2 ...`) as a
@@ -99,7 +99,11 @@ impl Lowerer<'_> {
         }
         if which == "enumerate" {
             let Some(seq) = c.args.first().and_then(|a| self.given_name(frame, a)) else {
-                return self.bad_given(frame, c, "enumerate() runs over a sequence given per call and a constant start".into());
+                return self.bad_given(
+                    frame,
+                    c,
+                    "enumerate() runs over a sequence given per call and a constant start".into(),
+                );
             };
             let start = match c.args.get(1) {
                 None => Some(0),
@@ -114,15 +118,17 @@ impl Lowerer<'_> {
             };
             return match (start, c.args.len()) {
                 (Some(start), 1 | 2) => Ok(Given::Enumerate(seq, start)),
-                _ => self.bad_given(frame, c, "enumerate() takes a sequence given per call and a constant int start".into()),
+                _ => self.bad_given(
+                    frame,
+                    c,
+                    "enumerate() takes a sequence given per call and a constant int start".into(),
+                ),
             };
         }
         let mut columns = vec![];
         for a in &c.args {
-            let v = self.expr(frame, a);
-            if self.poisoned.contains(&v) {
-                return Err(());
-            }
+            // A display of constants is a constant table (`table`).
+            let v = self.table(frame, a, a, false)?;
             let constant = matches!(self.const_of(v), Some(Const::Tuple(_) | Const::List(_)));
             if !self.is_object(v) && !constant {
                 return self.bad_given(frame, a, "zip() over a sequence given per call runs over sequences given per call (parameters) and constant tables only (D14, D15); a container of per-element values has a length known when compiling: zip it with a constant table instead".into());
@@ -161,7 +167,10 @@ impl Lowerer<'_> {
                 (seq, self.uniform(UniformOp::Len, vec![seq]))
             } else {
                 let n = self.container_len(v).unwrap_or_else(|| {
-                    let n = self.const_of(v).and_then(|c| c.readable()).map_or(0, |i| i.len());
+                    let n = self
+                        .const_of(v)
+                        .and_then(|c| c.readable())
+                        .map_or(0, |i| i.len());
                     self.konst(Const::Int(n as i128))
                 });
                 (v, n)
@@ -187,7 +196,10 @@ impl Lowerer<'_> {
             .map(|h| subscript(name_expr(h, range), name_expr(&counter, range), range))
             .collect();
         let item = match (start, items.len()) {
-            (Some(start), _) => tuple(vec![counter_plus(&counter, start, range), items.remove(0)], range),
+            (Some(start), _) => tuple(
+                vec![counter_plus(&counter, start, range), items.remove(0)],
+                range,
+            ),
             (None, 1) => items.remove(0),
             (None, _) => tuple(items, range),
         };
@@ -200,7 +212,9 @@ impl Lowerer<'_> {
         let looped = ast::StmtFor {
             target: Box::new(name_expr(&target, range)),
             iter: f.iter.clone(),
-            body: std::iter::once(bind).chain(f.body.iter().cloned()).collect(),
+            body: std::iter::once(bind)
+                .chain(f.body.iter().cloned())
+                .collect(),
             orelse: f.orelse.clone(),
             type_comment: None,
             range: f.range,
@@ -240,7 +254,7 @@ impl Lowerer<'_> {
                 return Some(self.bad_given(frame, c, format!("{name}() of a comprehension over a sequence given per call is not supported: the sequence may be empty, where CPython raises ValueError; use a loop with a start value, or {name}() of the sequence itself (D14)")));
             }
         };
-        let acc = self.fresh_name(frame, &format!("_{name}.acc"));
+        let acc = self.fresh_name(frame, &format!("_{name}_acc"));
         let init = self.konst(init);
         frame.vars.insert(acc.clone(), Var::Def(init));
         let update = match name {
@@ -256,8 +270,16 @@ impl Lowerer<'_> {
             // `any`: `if elt: acc = True`; `all`: `if not elt: acc = False`.
             _ => {
                 let is_any = name == "any";
-                let test = if is_any { elt.clone() } else { not(elt.clone(), range) };
-                if_(test, vec![assign(&acc, boolean(is_any, range), range)], range)
+                let test = if is_any {
+                    elt.clone()
+                } else {
+                    not(elt.clone(), range)
+                };
+                if_(
+                    test,
+                    vec![assign(&acc, boolean(is_any, range), range)],
+                    range,
+                )
             }
         };
         let mut body = update;
@@ -267,7 +289,11 @@ impl Lowerer<'_> {
         if name != "sum" {
             // Once decided, no later item is evaluated (CPython stops iterating).
             let open = name_expr(&acc, range);
-            let open = if name == "any" { not(open, range) } else { open };
+            let open = if name == "any" {
+                not(open, range)
+            } else {
+                open
+            };
             body = if_(open, vec![body], range);
         }
         let f = ast::StmtFor {
@@ -335,12 +361,17 @@ impl Lowerer<'_> {
         let len = self.uniform(UniformOp::Len, vec![seq]);
         let zero = self.konst(Const::Int(0));
         let mut bound = vec![];
-        for (base, v) in [("_bisect.a", seq), ("_bisect.x", key), ("_bisect.lo", zero), ("_bisect.hi", len)] {
+        for (base, v) in [
+            ("_bisect_a", seq),
+            ("_bisect_x", key),
+            ("_bisect_lo", zero),
+            ("_bisect_hi", len),
+        ] {
             let n = self.fresh_name(frame, base);
             frame.vars.insert(n.clone(), Var::Def(v));
             bound.push(n);
         }
-        let mid = self.fresh_name(frame, "_bisect.mid");
+        let mid = self.fresh_name(frame, "_bisect_mid");
         let [a, xk, lo, hi] = [0, 1, 2, 3].map(|k| name_expr(&bound[k], range));
         let int = |n: u32| {
             ast::Expr::Constant(ast::ExprConstant {
@@ -358,14 +389,32 @@ impl Lowerer<'_> {
             })
         };
         // mid = (lo + hi) // 2; then CPython's comparison, `<` only.
-        let halve = binop(binop(lo.clone(), ast::Operator::Add, hi.clone()), ast::Operator::FloorDiv, int(2));
+        let halve = binop(
+            binop(lo.clone(), ast::Operator::Add, hi.clone()),
+            ast::Operator::FloorDiv,
+            int(2),
+        );
         let item = subscript(a, name_expr(&mid, range), range);
         let (test, if_true, if_false) = if which == "bisect_left" {
             // if a[mid] < x: lo = mid + 1 else: hi = mid
-            (less(item, xk, range), (&bound[2], binop(name_expr(&mid, range), ast::Operator::Add, int(1))), (&bound[3], name_expr(&mid, range)))
+            (
+                less(item, xk, range),
+                (
+                    &bound[2],
+                    binop(name_expr(&mid, range), ast::Operator::Add, int(1)),
+                ),
+                (&bound[3], name_expr(&mid, range)),
+            )
         } else {
             // if x < a[mid]: hi = mid else: lo = mid + 1
-            (less(xk, item, range), (&bound[3], name_expr(&mid, range)), (&bound[2], binop(name_expr(&mid, range), ast::Operator::Add, int(1))))
+            (
+                less(xk, item, range),
+                (&bound[3], name_expr(&mid, range)),
+                (
+                    &bound[2],
+                    binop(name_expr(&mid, range), ast::Operator::Add, int(1)),
+                ),
+            )
         };
         let step = ast::Stmt::If(ast::StmtIf {
             test: Box::new(test),

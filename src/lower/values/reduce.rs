@@ -93,7 +93,9 @@ impl Lowerer<'_> {
             self.error_at(
                 frame,
                 DiagnosticKind::BadArguments,
-                format!("{name}() of a sequence given per call takes no keyword arguments here (D14)"),
+                format!(
+                    "{name}() of a sequence given per call takes no keyword arguments here (D14)"
+                ),
                 c,
             );
             return Some(Err(()));

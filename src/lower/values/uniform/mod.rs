@@ -232,6 +232,23 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
                 out.extend(c.args.first().and_then(name_of).map(|n| (n, use_())));
             }
             out.extend(round_ndigits_name(c).map(|n| (n, Use::Uniform))); // round(x, n)
+            out.extend(
+                iterated_args(c, env)
+                    .into_iter()
+                    .map(|n| (n, Use::Sequence)),
+            );
+        }
+        // `for r in rates` in a comprehension: a number cannot be iterated (D14, D15).
+        E::GeneratorExp(ast::ExprGeneratorExp { generators, .. })
+        | E::ListComp(ast::ExprListComp { generators, .. })
+        | E::SetComp(ast::ExprSetComp { generators, .. })
+        | E::DictComp(ast::ExprDictComp { generators, .. }) => {
+            out.extend(
+                generators
+                    .iter()
+                    .filter_map(|g| name_of(&g.iter))
+                    .map(|n| (n, Use::Sequence)),
+            );
         }
         _ => {}
     }
@@ -252,6 +269,35 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
         }
     }
     out
+}
+
+/// The names a call iterates, which no number can be, so a parameter among them is a sequence
+/// given per call (D14, D15): the one argument of `len`, `sum`, `min`, `max`, `any`, `all`; every
+/// argument of `zip` and the first of `enumerate`; the table `bisect` searches.
+fn iterated_args<'a>(c: &'a ast::ExprCall, env: &Env) -> Vec<&'a str> {
+    use ast::Expr as E;
+    let name_of = |e: &'a ast::Expr| match e {
+        E::Name(n) => Some(n.id.as_str()),
+        _ => None,
+    };
+    let bisect = match c.func.as_ref() {
+        E::Attribute(a) => {
+            matches!(a.value.as_ref(), E::Name(m) if matches!(env.get(m.id.as_str()), Some(Binding::BisectModule)))
+        }
+        E::Name(f) => matches!(env.get(f.id.as_str()), Some(Binding::Bisect(_))),
+        _ => false,
+    };
+    let args: Vec<&ast::Expr> = match c.func.as_ref() {
+        _ if bisect => c.args.iter().take(1).collect(),
+        E::Name(f) => match (f.id.as_str(), c.args.as_slice()) {
+            ("len" | "sum" | "min" | "max" | "any" | "all", [one]) => vec![one],
+            ("zip", all) => all.iter().collect(),
+            ("enumerate", [first, ..]) => vec![first],
+            _ => vec![],
+        },
+        _ => vec![],
+    };
+    args.into_iter().filter_map(name_of).collect()
 }
 
 /// Whether the classes `e` (a name or a tuple of names) name one that no number is an instance
