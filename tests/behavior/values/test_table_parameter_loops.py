@@ -104,6 +104,18 @@ def test_bisect_of_an_unsorted_table_is_cpythons_search(table, backend):
     check(vectorize(first_band_at_or_above), xs, table, backend=backend)
 
 
+def search(x, t):
+    return bisect_left(t, x)
+
+
+def test_bisect_of_a_parameter_without_a_default(backend):
+    """Searched by `bisect`, a parameter is a sequence given per call (it was rejected before:
+    `bisect_left() searches a constant tuple or list`)."""
+    xs = np.array([-1.0, 0.0, 0.5, 1.0, 2.0, math.nan])
+    check(vectorize(search), xs, (0.0, 1.0), backend=backend)
+    check(vectorize(search), xs, [0, 0, 1], backend=backend)
+
+
 ZIPPED = {
     "default": None,
     "tuple": ((0.0, 100.0), (0.1, 0.3)),

@@ -19,7 +19,7 @@ use crate::frontend::extract::ParsedFunction;
 use crate::ir::{CmpOp, Kind, ObjCmp, ObjLit, Op, ParamMode, Shape, UniformOp, Value};
 use crate::lower::calls::written::round_ndigits_name;
 use crate::lower::{Frame, Lowerer, R};
-use expr_walk::{sequence_names, walk_stmts};
+use expr_walk::{iterated_args, sequence_names, walk_stmts};
 
 /// Annotations that make a parameter uniform (bare, or the last part of a dotted name).
 const UNIFORM_ANNOTATIONS: &[&str] = &[
@@ -269,35 +269,6 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
         }
     }
     out
-}
-
-/// The names a call iterates, which no number can be, so a parameter among them is a sequence
-/// given per call (D14, D15): the one argument of `len`, `sum`, `min`, `max`, `any`, `all`; every
-/// argument of `zip` and the first of `enumerate`; the table `bisect` searches.
-fn iterated_args<'a>(c: &'a ast::ExprCall, env: &Env) -> Vec<&'a str> {
-    use ast::Expr as E;
-    let name_of = |e: &'a ast::Expr| match e {
-        E::Name(n) => Some(n.id.as_str()),
-        _ => None,
-    };
-    let bisect = match c.func.as_ref() {
-        E::Attribute(a) => {
-            matches!(a.value.as_ref(), E::Name(m) if matches!(env.get(m.id.as_str()), Some(Binding::BisectModule)))
-        }
-        E::Name(f) => matches!(env.get(f.id.as_str()), Some(Binding::Bisect(_))),
-        _ => false,
-    };
-    let args: Vec<&ast::Expr> = match c.func.as_ref() {
-        _ if bisect => c.args.iter().take(1).collect(),
-        E::Name(f) => match (f.id.as_str(), c.args.as_slice()) {
-            ("len" | "sum" | "min" | "max" | "any" | "all", [one]) => vec![one],
-            ("zip", all) => all.iter().collect(),
-            ("enumerate", [first, ..]) => vec![first],
-            _ => vec![],
-        },
-        _ => vec![],
-    };
-    args.into_iter().filter_map(name_of).collect()
 }
 
 /// Whether the classes `e` (a name or a tuple of names) name one that no number is an instance
@@ -735,6 +706,15 @@ mod tests {
                 &[Number, Optional],
             ),
             ("def f(x, p: dict):\n    return x\n", &[Number, Uniform]),
+            // D14, D15: a number cannot be iterated (`given` loops over the items).
+            (
+                "def f(x, a, b, c):\n    return sum(a) + sum(x * r for r in b) + len(c)\n",
+                &[Number, Uniform, Uniform, Uniform],
+            ),
+            (
+                "def f(x, a, b):\n    return [r for r, s in zip(a, b)][0] + x\n",
+                &[Number, Uniform, Uniform],
+            ),
             ("def f(x, u: Unit):\n    return x\n", &[Number, Uniform]),
             (
                 "def f(x, lim: Optional[float] = None):\n    return x\n",
