@@ -304,7 +304,7 @@ impl Lowerer<'_> {
             type_comment: None,
             range,
         };
-        let bound = self.comprehension_scope(frame, &g.target);
+        let bound = Self::comprehension_scope(frame, &g.target);
         let before = self.diags.len();
         let stmt = ast::Stmt::For(f.clone());
         self.for_stmt(frame, &f, &stmt);
@@ -312,27 +312,8 @@ impl Lowerer<'_> {
             Some(Var::Def(v)) if self.diags.len() == before => Ok(v),
             _ => Err(()),
         };
-        // The comprehension's variables are its own (Python 3 scoping).
-        for (n, old) in bound {
-            match old {
-                Some(v) => frame.vars.insert(n, v),
-                None => frame.vars.remove(&n),
-            };
-        }
+        Self::end_comprehension_scope(frame, bound);
         Some(result)
-    }
-
-    /// The names a comprehension target binds, with what they held before.
-    fn comprehension_scope(&self, frame: &Frame, t: &ast::Expr) -> Vec<(String, Option<Var>)> {
-        let mut names = vec![];
-        collect_names(t, &mut names);
-        names
-            .into_iter()
-            .map(|n| {
-                let old = frame.vars.get(&n).copied();
-                (n, old)
-            })
-            .collect()
     }
 
     /// `bisect.bisect_left(seq, x)` / `bisect_right(seq, x)` for a sequence given per call
@@ -439,15 +420,6 @@ impl Lowerer<'_> {
             frame.vars.remove(n);
         }
         result
-    }
-}
-
-fn collect_names(t: &ast::Expr, out: &mut Vec<String>) {
-    match t {
-        ast::Expr::Name(n) => out.push(n.id.to_string()),
-        ast::Expr::Tuple(tt) => tt.elts.iter().for_each(|e| collect_names(e, out)),
-        ast::Expr::List(l) => l.elts.iter().for_each(|e| collect_names(e, out)),
-        _ => {}
     }
 }
 

@@ -222,11 +222,7 @@ impl Lowerer<'_> {
             return Ok(());
         };
         let items = self.iterable(frame, &g.iter)?;
-        let names = target_names(&g.target);
-        let saved: Vec<(String, Option<Var>)> = names
-            .iter()
-            .map(|n| (n.clone(), frame.vars.get(n).copied()))
-            .collect();
+        let saved = Self::comprehension_scope(frame, &g.target);
         let mut result = Ok(());
         for item in items {
             if out.len() >= MAX_UNROLLED {
@@ -269,14 +265,35 @@ impl Lowerer<'_> {
                 break;
             }
         }
-        // The comprehension's variables are its own (Python 3 scoping).
+        Self::end_comprehension_scope(frame, saved);
+        result
+    }
+
+    /// The names a comprehension target binds, with what they held before.
+    pub(in crate::lower) fn comprehension_scope(
+        frame: &Frame,
+        t: &ast::Expr,
+    ) -> Vec<(String, Option<Var>)> {
+        target_names(t)
+            .into_iter()
+            .map(|n| {
+                let old = frame.vars.get(&n).copied();
+                (n, old)
+            })
+            .collect()
+    }
+
+    /// The comprehension's variables are its own (Python 3 scoping): what they held before.
+    pub(in crate::lower) fn end_comprehension_scope(
+        frame: &mut Frame,
+        saved: Vec<(String, Option<Var>)>,
+    ) {
         for (n, old) in saved {
             match old {
                 Some(v) => frame.vars.insert(n, v),
                 None => frame.vars.remove(&n),
             };
         }
-        result
     }
 
     /// Binds a comprehension target (a name or a tuple of names) to an item.

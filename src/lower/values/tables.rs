@@ -153,44 +153,41 @@ impl Lowerer<'_> {
             self.error_at(frame, DiagnosticKind::UnsupportedExpression, why, e);
             return Err(());
         }
-        let present = if let Const::Dict(entries) = &table {
-            match present_key(entries, self.kind(i)) {
-                Some(k) => k,
-                None => {
-                    self.error_at(
-                        frame,
-                        DiagnosticKind::UnsupportedExpression,
-                        "no key of this dict can equal a key of this type, so every element \
-                         reaching this lookup raises KeyError"
-                            .into(),
-                        e,
-                    );
-                    return Err(());
-                }
-            }
-        } else {
-            self.int_index(frame, i, e)?;
-            Const::Int(0)
+        let Const::Dict(entries) = &table else {
+            let i = self.sequence_index(frame, i, e)?;
+            return Ok(self.emit(Op::Index(t, i)));
+        };
+        let Some(present) = present_key(entries, self.kind(i)) else {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedExpression,
+                "no key of this dict can equal a key of this type, so every element reaching \
+                 this lookup raises KeyError"
+                    .into(),
+                e,
+            );
+            return Err(());
         };
         let i = self.reached_index(frame, i, present);
         Ok(self.emit(Op::Index(t, i)))
     }
 
-    /// Rejects a float index of a tuple or list (CPython raises TypeError), for a constant table
-    /// (D15) and a sequence given per call (D14) alike.
-    fn int_index(&mut self, frame: &Frame, i: Value, e: &ast::Expr) -> R<()> {
-        if self.kind(i) != Kind::Float {
-            return Ok(());
+    /// The index array `i` of a tuple or list, a constant table (D15) or a sequence given per
+    /// call (D14) alike: a float index is rejected (CPython raises TypeError); the lanes that do
+    /// not run this code read index 0 (`reached_index`).
+    fn sequence_index(&mut self, frame: &Frame, i: Value, e: &ast::Expr) -> R<Value> {
+        if self.kind(i) == Kind::Float {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedExpression,
+                "a tuple or list index must be an integer (CPython raises TypeError for a \
+                 float); convert it with int(...)"
+                    .into(),
+                e,
+            );
+            return Err(());
         }
-        self.error_at(
-            frame,
-            DiagnosticKind::UnsupportedExpression,
-            "a tuple or list index must be an integer (CPython raises TypeError for a float); \
-             convert it with int(...)"
-                .into(),
-            e,
-        );
-        Err(())
+        Ok(self.reached_index(frame, i, Const::Int(0)))
     }
 
     /// The index array `i` with `present` (a key the table surely has) on the lanes that do not
@@ -215,9 +212,8 @@ impl Lowerer<'_> {
         i: Value,
         e: &ast::Expr,
     ) -> R<Value> {
-        self.int_index(frame, i, e)?;
-        // The first item: an empty sequence raises at the call (docs/semantics.md item 47).
-        let i = self.reached_index(frame, i, Const::Int(0));
+        // Index 0 off the reached lanes: an empty sequence raises at the call (item 47).
+        let i = self.sequence_index(frame, i, e)?;
         Ok(self.emit(Op::Index(t, i)))
     }
 
