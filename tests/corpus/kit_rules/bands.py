@@ -3,7 +3,6 @@ and rates as separate default parameters zipped together, a band found by `bisec
 thresholds, and sums, maxima and `any` of a rate table the caller may replace per call."""
 
 import bisect
-import math
 
 from array_vectorize import vectorize
 
@@ -14,14 +13,15 @@ TIER_RATES = (0.2450, 0.2731, 0.3012)
 
 @vectorize
 def bracket_tax(income, thresholds=THRESHOLDS, rates=RATES):
-    """Income tax as the sum over bands: each band taxes what lies above its threshold and below
-    the next one."""
+    """Income tax as marginal increments: above each threshold, the rise of the rate over the
+    band below."""
     tax = 0.0
-    for k, (lo, rate) in enumerate(zip(thresholds, rates)):
+    previous = 0.0
+    for lo, rate in zip(thresholds, rates):
         if income <= lo:
             break
-        hi = thresholds[k + 1] if k + 1 < len(thresholds) else math.inf
-        tax += (min(income, hi) - lo) * rate
+        tax += (income - lo) * (rate - previous)
+        previous = rate
     return tax
 
 
