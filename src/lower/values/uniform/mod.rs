@@ -674,7 +674,10 @@ mod tests {
 
     #[test]
     fn uses_and_annotations_decide_which_parameters_are_uniform() {
-        let e = env(&[("Unit", Binding::Enum(vec!["SI".into()]))]);
+        let mut e = env(&[("Unit", Binding::Enum(vec!["SI".into()]))]);
+        for b in ["sum", "len", "zip"] {
+            e.insert(b.into(), Binding::Builtin(b.into()));
+        }
         use ParamMode::{Number, Optional, Uniform};
         let cases: &[(&str, &[ParamMode])] = &[
             (
@@ -712,7 +715,7 @@ mod tests {
                 &[Number, Uniform, Uniform, Uniform],
             ),
             (
-                "def f(x, a, b):\n    return [r for r, s in zip(a, b)][0] + x\n",
+                "def f(x, a, b):\n    for r, s in zip(a, b):\n        x = x + r * s\n    return x\n",
                 &[Number, Uniform, Uniform],
             ),
             ("def f(x, u: Unit):\n    return x\n", &[Number, Uniform]),
