@@ -168,6 +168,7 @@ impl Gen<'_> {
             }
             UniformOp::Len => call(name("len"), vec![take()]),
             UniformOp::Sequence => call(name(SEQUENCE_GIVEN.name), vec![take()]),
+            UniformOp::Reduce(r) => call(name(r), vec![take()]),
             UniformOp::Unpack(n) => {
                 call(name(UNPACK_GIVEN.name), vec![take(), Expr::Int(*n as i128)])
             }

@@ -232,6 +232,7 @@ fn uniform_op(u: &UniformOp) -> String {
         UniformOp::NumberOrFalse => "NumberOrFalse".into(),
         UniformOp::Len => "Len".into(),
         UniformOp::Sequence => "Sequence".into(),
+        UniformOp::Reduce(r) => format!("Reduce({})", quote(r)),
         UniformOp::Unpack(n) => format!("Unpack({n})"),
     }
 }

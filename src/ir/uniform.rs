@@ -72,6 +72,10 @@ pub enum UniformOp {
     /// `a` itself when it is a tuple or list, a TypeError otherwise: what a loop over a value
     /// given per call runs over by index (D14).
     Sequence,
+    /// `sum(a)`, `min(a)`, `max(a)`, `any(a)` or `all(a)` (the builtin named) of a sequence given
+    /// per call: CPython's own reduction, once per call (D14, D15: `max(bands)`), a Python object
+    /// read as a number or a truth where it is used.
+    Reduce(String),
     /// The `n` items of `a`, unpacked as CPython unpacks them into `n` targets (its TypeError
     /// or ValueError otherwise): a tuple (D14: `lower, upper = limits`).
     Unpack(usize),

@@ -247,6 +247,7 @@ fn uniform(c: &mut Cursor) -> R<UniformOp> {
         "NumberOrFalse" => UniformOp::NumberOrFalse,
         "Len" => UniformOp::Len,
         "Sequence" => UniformOp::Sequence,
+        "Reduce" => UniformOp::Reduce(string(c)?),
         "Unpack" => UniformOp::Unpack(index(c)?),
         _ => return Err(c.error_before(name, "expected a uniform operation")),
     })

@@ -131,8 +131,11 @@ impl Lowerer<'_> {
             self.unrolled_for(frame, f);
             return;
         }
-        if let Some(seq) = self.given_sequence(frame, &f.iter) {
-            self.given_sequence_for(frame, f, seq, stmt);
+        // D14, D15: a Python loop over the items of sequences given per call (`given`).
+        if self.runs_over_given(frame, &f.iter) {
+            if let Ok(given) = self.given_sequence(frame, &f.iter) {
+                self.given_sequence_for(frame, f, given, stmt);
+            }
             return;
         }
         if let ast::Expr::Tuple(t) = f.target.as_ref() {

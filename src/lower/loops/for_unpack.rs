@@ -12,7 +12,7 @@
 //! iterator whatever the body assigned; after the loop they hold the last items, as in CPython.
 //!
 //! A loop over a sequence given per call (D14: `for lo, hi, rate in brackets` with `brackets` a
-//! parameter) is the same with a trip count Python reads once per call, `len(brackets)`.
+//! parameter) is the same with a trip count Python reads once per call (`given`).
 
 use rustpython_parser::ast;
 use rustpython_parser::ast::Ranged;
@@ -20,9 +20,9 @@ use rustpython_parser::text_size::TextRange;
 
 use crate::diagnostics::DiagnosticKind;
 use crate::env::AssumedBinding;
-use crate::ir::{Const, UniformOp, Value};
+use crate::ir::Const;
 use crate::lower::loops::for_loop::LoopSpec;
-use crate::lower::{Frame, Lowerer, Var, R};
+use crate::lower::{Frame, Lowerer, R};
 
 impl Lowerer<'_> {
     /// `for (a, b, ...) in enumerate(...) / zip(...):`.
@@ -213,71 +213,8 @@ impl Lowerer<'_> {
         Ok((counter, prefix, rows.len()))
     }
 
-    /// The value of `iter` when it names a sequence given per call (D14: a parameter, or a
-    /// local bound to one): the loop over it runs once per item (`given_sequence_for`).
-    pub(in crate::lower) fn given_sequence(
-        &self,
-        frame: &Frame,
-        iter: &ast::Expr,
-    ) -> Option<Value> {
-        let ast::Expr::Name(n) = iter else {
-            return None;
-        };
-        match frame.vars.get(n.id.as_str()) {
-            Some(Var::Def(v)) if self.is_object(*v) => Some(*v),
-            _ => None,
-        }
-    }
-
-    /// `for lo, hi, rate in brackets:` over a sequence given per call (D14, D15): a loop over
-    /// `range(len(brackets))` whose trip count Python reads once per call (`range_loop`), whose
-    /// body first binds the targets from the item (`lo, hi, rate = brackets[_k]`, read and
-    /// unpacked in Python, once per iteration).
-    pub(in crate::lower) fn given_sequence_for(
-        &mut self,
-        frame: &mut Frame,
-        f: &ast::StmtFor,
-        seq: Value,
-        stmt: &ast::Stmt,
-    ) {
-        let range = f.target.range();
-        let seq = self.uniform(UniformOp::Sequence, vec![seq]);
-        let hidden = self.fresh_name(frame, "_items");
-        frame.vars.insert(hidden.clone(), Var::Def(seq));
-        let target = self.fresh_name(frame, &format!("{hidden}_k"));
-        // The loop's counter (`range_loop`), a Python int the same on every lane still looping:
-        // the item is read in Python (a name no source can spell, as the counter's own).
-        let counter = format!("{target}.range");
-        let item = ast::Expr::Subscript(ast::ExprSubscript {
-            value: Box::new(name_expr(&hidden, range)),
-            slice: Box::new(name_expr(&counter, range)),
-            ctx: ast::ExprContext::Load,
-            range,
-        });
-        let bind = ast::Stmt::Assign(ast::StmtAssign {
-            targets: vec![f.target.as_ref().clone()],
-            value: Box::new(item),
-            type_comment: None,
-            range,
-        });
-        let looped = ast::StmtFor {
-            target: Box::new(name_expr(&target, range)),
-            iter: f.iter.clone(),
-            body: std::iter::once(bind)
-                .chain(f.body.iter().cloned())
-                .collect(),
-            orelse: f.orelse.clone(),
-            type_comment: None,
-            range: f.range,
-        };
-        let start = self.konst(Const::Int(0));
-        let stop = self.uniform(UniformOp::Len, vec![seq]);
-        self.range_loop(frame, &looped, stmt, (start, stop, 1));
-        frame.vars.remove(&hidden);
-    }
-
     /// `base`, or `base_`, `base__`, ...: a name the function does not use.
-    fn fresh_name(&self, frame: &Frame, base: &str) -> String {
+    pub(in crate::lower) fn fresh_name(&self, frame: &Frame, base: &str) -> String {
         let mut name = base.to_string();
         while frame.vars.contains_key(&name)
             || frame.locals.contains(&name)
@@ -294,7 +231,7 @@ impl Lowerer<'_> {
     }
 }
 
-fn name_expr(name: &str, range: TextRange) -> ast::Expr {
+pub(super) fn name_expr(name: &str, range: TextRange) -> ast::Expr {
     ast::Expr::Name(ast::ExprName {
         id: ast::Identifier::new(name),
         ctx: ast::ExprContext::Load,
@@ -303,7 +240,7 @@ fn name_expr(name: &str, range: TextRange) -> ast::Expr {
 }
 
 /// `counter + start` (`counter` when `start` is 0).
-fn counter_plus(counter: &str, start: i128, range: TextRange) -> ast::Expr {
+pub(super) fn counter_plus(counter: &str, start: i128, range: TextRange) -> ast::Expr {
     if start == 0 {
         return name_expr(counter, range);
     }
@@ -324,7 +261,7 @@ fn counter_plus(counter: &str, start: i128, range: TextRange) -> ast::Expr {
     })
 }
 
-fn assign(name: &str, value: ast::Expr, range: TextRange) -> ast::Stmt {
+pub(super) fn assign(name: &str, value: ast::Expr, range: TextRange) -> ast::Stmt {
     ast::Stmt::Assign(ast::StmtAssign {
         targets: vec![ast::Expr::Name(ast::ExprName {
             id: ast::Identifier::new(name),

@@ -2,11 +2,13 @@
 //! D6), unpacking loop targets (`for_unpack`), `while` and the activity mask of every masked
 //! loop (`while_loop`, D12), `for` over a `range` with per-lane bounds (`range_loop`), `break`,
 //! `continue` and loops' `else:` (`exits`), loops that carry raises (`raises`, D11), and loops
-//! unrolled when compiling because they make, change or run over containers (`unrolled`, D18).
+//! unrolled when compiling because they make, change or run over containers (`unrolled`, D18),
+//! and Python loops over sequences given per call (`given`, D14, D15).
 
 pub(in crate::lower) mod exits;
 pub(in crate::lower) mod for_loop;
 pub(in crate::lower) mod for_unpack;
+pub(in crate::lower) mod given;
 pub(in crate::lower) mod raises;
 pub(in crate::lower) mod range_loop;
 pub(in crate::lower) mod unrolled;

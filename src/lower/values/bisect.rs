@@ -38,6 +38,10 @@ impl Lowerer<'_> {
             return Err(());
         };
         let table = self.table(frame, a, a, false)?;
+        // D14, D15: a sequence given per call is searched by CPython's own algorithm (`given`).
+        if self.is_object(table) {
+            return self.given_bisect(frame, c, which, table, x, lo.is_some() || hi.is_some());
+        }
         let items = match self.const_of(table) {
             Some(Const::Tuple(items) | Const::List(items)) => items,
             _ => {

@@ -10,7 +10,7 @@ use rustpython_parser::ast;
 use crate::diagnostics::DiagnosticKind;
 use crate::env::AssumedBinding;
 use crate::ir::eval::truthy;
-use crate::ir::{BinOp, CastOp, CmpOp, Const, Kind, LogicOp, Op, UnOp, Value};
+use crate::ir::{BinOp, CastOp, CmpOp, Const, Kind, LogicOp, Op, UnOp, UniformOp, Value};
 use crate::lower::loops::for_loop::Bounds;
 use crate::lower::{Frame, Lowerer, Var, R};
 
@@ -40,6 +40,9 @@ impl Lowerer<'_> {
         let [arg] = c.args.as_slice() else {
             return None;
         };
+        if let Some(r) = self.given_reduce(frame, c, name, arg) {
+            return Some(r);
+        }
         let items = match arg {
             ast::Expr::GeneratorExp(g) => self.unroll(frame, &g.generators, &g.elt, arg),
             ast::Expr::ListComp(l) => self.unroll(frame, &l.generators, &l.elt, arg),
@@ -65,6 +68,51 @@ impl Lowerer<'_> {
             return Some(Err(()));
         }
         Some(items.and_then(|items| self.reduce(frame, name, items, c)))
+    }
+
+    /// `sum(seq)`, `max(seq)`, ... of a sequence given per call: CPython's reduction in Python,
+    /// once per call (D14, D15); of a comprehension over one, a loop (`given_reduction`). None
+    /// when `arg` is neither.
+    fn given_reduce(
+        &mut self,
+        frame: &mut Frame,
+        c: &ast::ExprCall,
+        name: &str,
+        arg: &ast::Expr,
+    ) -> Option<R<Value>> {
+        let given = self.given_name(frame, arg);
+        let over_given = match arg {
+            ast::Expr::GeneratorExp(g) => self.runs_over_given(frame, &g.generators[0].iter),
+            ast::Expr::ListComp(l) => self.runs_over_given(frame, &l.generators[0].iter),
+            _ => false,
+        };
+        if given.is_none() && !over_given {
+            return None;
+        }
+        if !c.keywords.is_empty() {
+            self.error_at(
+                frame,
+                DiagnosticKind::BadArguments,
+                format!(
+                    "{name}() of a sequence given per call takes no keyword arguments here (D14)"
+                ),
+                c,
+            );
+            return Some(Err(()));
+        }
+        match (given, arg) {
+            (Some(seq), _) => {
+                let seq = self.uniform(UniformOp::Sequence, vec![seq]);
+                Some(Ok(self.uniform(UniformOp::Reduce(name.into()), vec![seq])))
+            }
+            (None, ast::Expr::GeneratorExp(g)) => {
+                self.given_reduction(frame, name, &g.generators, &g.elt, c)
+            }
+            (None, ast::Expr::ListComp(l)) => {
+                self.given_reduction(frame, name, &l.generators, &l.elt, c)
+            }
+            _ => None,
+        }
     }
 
     fn reduce(
@@ -174,11 +222,7 @@ impl Lowerer<'_> {
             return Ok(());
         };
         let items = self.iterable(frame, &g.iter)?;
-        let names = target_names(&g.target);
-        let saved: Vec<(String, Option<Var>)> = names
-            .iter()
-            .map(|n| (n.clone(), frame.vars.get(n).copied()))
-            .collect();
+        let saved = Self::comprehension_scope(frame, &g.target);
         let mut result = Ok(());
         for item in items {
             if out.len() >= MAX_UNROLLED {
@@ -221,14 +265,35 @@ impl Lowerer<'_> {
                 break;
             }
         }
-        // The comprehension's variables are its own (Python 3 scoping).
+        Self::end_comprehension_scope(frame, saved);
+        result
+    }
+
+    /// The names a comprehension target binds, with what they held before.
+    pub(in crate::lower) fn comprehension_scope(
+        frame: &Frame,
+        t: &ast::Expr,
+    ) -> Vec<(String, Option<Var>)> {
+        target_names(t)
+            .into_iter()
+            .map(|n| {
+                let old = frame.vars.get(&n).copied();
+                (n, old)
+            })
+            .collect()
+    }
+
+    /// The comprehension's variables are its own (Python 3 scoping): what they held before.
+    pub(in crate::lower) fn end_comprehension_scope(
+        frame: &mut Frame,
+        saved: Vec<(String, Option<Var>)>,
+    ) {
         for (n, old) in saved {
             match old {
                 Some(v) => frame.vars.insert(n, v),
                 None => frame.vars.remove(&n),
             };
         }
-        result
     }
 
     /// Binds a comprehension target (a name or a tuple of names) to an item.

@@ -153,44 +153,53 @@ impl Lowerer<'_> {
             self.error_at(frame, DiagnosticKind::UnsupportedExpression, why, e);
             return Err(());
         }
-        let present = if let Const::Dict(entries) = &table {
-            match present_key(entries, self.kind(i)) {
-                Some(k) => k,
-                None => {
-                    self.error_at(
-                        frame,
-                        DiagnosticKind::UnsupportedExpression,
-                        "no key of this dict can equal a key of this type, so every element \
-                         reaching this lookup raises KeyError"
-                            .into(),
-                        e,
-                    );
-                    return Err(());
-                }
-            }
-        } else {
-            if self.kind(i) == Kind::Float {
-                self.error_at(
-                    frame,
-                    DiagnosticKind::UnsupportedExpression,
-                    "a tuple or list index must be an integer (CPython raises TypeError for a \
-                     float); convert it with int(...)"
-                        .into(),
-                    e,
-                );
-                return Err(());
-            }
-            Const::Int(0)
+        let Const::Dict(entries) = &table else {
+            let i = self.sequence_index(frame, i, e)?;
+            return Ok(self.emit(Op::Index(t, i)));
         };
-        // D1: a lane that does not run this code reads a present key, so it cannot raise.
-        let i = match self.live_lanes(frame) {
+        let Some(present) = present_key(entries, self.kind(i)) else {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedExpression,
+                "no key of this dict can equal a key of this type, so every element reaching \
+                 this lookup raises KeyError"
+                    .into(),
+                e,
+            );
+            return Err(());
+        };
+        let i = self.reached_index(frame, i, present);
+        Ok(self.emit(Op::Index(t, i)))
+    }
+
+    /// The index array `i` of a tuple or list, a constant table (D15) or a sequence given per
+    /// call (D14) alike: a float index is rejected (CPython raises TypeError); the lanes that do
+    /// not run this code read index 0 (`reached_index`).
+    fn sequence_index(&mut self, frame: &Frame, i: Value, e: &ast::Expr) -> R<Value> {
+        if self.kind(i) == Kind::Float {
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedExpression,
+                "a tuple or list index must be an integer (CPython raises TypeError for a \
+                 float); convert it with int(...)"
+                    .into(),
+                e,
+            );
+            return Err(());
+        }
+        Ok(self.reached_index(frame, i, Const::Int(0)))
+    }
+
+    /// The index array `i` with `present` (a key the table surely has) on the lanes that do not
+    /// run this code (D1: they cannot raise).
+    fn reached_index(&mut self, frame: &Frame, i: Value, present: Const) -> Value {
+        match self.live_lanes(frame) {
             Some(live) => {
                 let present = self.konst(present);
                 self.emit(Op::Select(live, i, present))
             }
             None => i,
-        };
-        Ok(self.emit(Op::Index(t, i)))
+        }
     }
 
     /// `table[i]` for a tuple or list given per call (a parameter, D14) and an array `i`: the
@@ -203,25 +212,8 @@ impl Lowerer<'_> {
         i: Value,
         e: &ast::Expr,
     ) -> R<Value> {
-        if self.kind(i) == Kind::Float {
-            self.error_at(
-                frame,
-                DiagnosticKind::UnsupportedExpression,
-                "a tuple or list index must be an integer (CPython raises TypeError for a \
-                 float); convert it with int(...)"
-                    .into(),
-                e,
-            );
-            return Err(());
-        }
-        // D1: a lane that does not run this code reads the first item, so it cannot raise.
-        let i = match self.live_lanes(frame) {
-            Some(live) => {
-                let first = self.konst(Const::Int(0));
-                self.emit(Op::Select(live, i, first))
-            }
-            None => i,
-        };
+        // Index 0 off the reached lanes: an empty sequence raises at the call (item 47).
+        let i = self.sequence_index(frame, i, e)?;
         Ok(self.emit(Op::Index(t, i)))
     }
 

@@ -140,10 +140,6 @@ def insort_call(x):
     return bisect.insort(CUTS, x)
 
 
-def array_table(x, t):
-    return bisect_left(t, x)
-
-
 @pytest.mark.parametrize(
     ("fn", "message"),
     [
@@ -153,7 +149,6 @@ def array_table(x, t):
         (lo_out_of_range, "`lo` must be a constant int from 0 to the table's length"),
         (lo_per_lane, "`lo` must be a constant int"),
         (insort_call, "only `bisect_left`, `bisect_right` and `bisect`"),
-        (array_table, "constant tuple or list of numbers"),
     ],
     ids=lambda v: getattr(v, "__name__", "msg"),
 )

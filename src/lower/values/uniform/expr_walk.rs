@@ -1,8 +1,11 @@
 //! The walk over a function's body that [`super::param_modes`] reads parameter uses
 //! from (D14): every expression of every statement, nested ones included, displays and
-//! comprehensions too (D18: `{0: cap is not None}` tests `cap` as `cap is not None` alone does).
+//! comprehensions too (D18: `{0: cap is not None}` tests `cap` as `cap is not None` alone does),
+//! and the names a call iterates (`iterated_args`, D15).
 
 use rustpython_parser::ast;
+
+use crate::env::{Binding, Env};
 
 /// Calls `f` on every expression of `stmts`, nested ones included.
 pub(in crate::lower::values) fn walk_stmts<'a>(
@@ -170,4 +173,33 @@ pub(in crate::lower::values) fn sequence_names<'a>(stmts: &'a [ast::Stmt], out: 
             _ => {}
         }
     }
+}
+
+/// The names a call iterates, which no number can be, so a parameter among them is a sequence
+/// given per call (D14, D15): the one argument of `len`, `sum`, `min`, `max`, `any`, `all`; every
+/// argument of `zip` and the first of `enumerate`; the table `bisect` searches.
+pub(in crate::lower::values) fn iterated_args<'a>(c: &'a ast::ExprCall, env: &Env) -> Vec<&'a str> {
+    use ast::Expr as E;
+    let name_of = |e: &'a ast::Expr| match e {
+        E::Name(n) => Some(n.id.as_str()),
+        _ => None,
+    };
+    let bisect = match c.func.as_ref() {
+        E::Attribute(a) => {
+            matches!(a.value.as_ref(), E::Name(m) if matches!(env.get(m.id.as_str()), Some(Binding::BisectModule)))
+        }
+        E::Name(f) => matches!(env.get(f.id.as_str()), Some(Binding::Bisect(_))),
+        _ => false,
+    };
+    let args: Vec<&ast::Expr> = match c.func.as_ref() {
+        _ if bisect => c.args.iter().take(1).collect(),
+        E::Name(f) => match (f.id.as_str(), c.args.as_slice()) {
+            ("len" | "sum" | "min" | "max" | "any" | "all", [one]) => vec![one],
+            ("zip", all) => all.iter().collect(),
+            ("enumerate", [first, ..]) => vec![first],
+            _ => vec![],
+        },
+        _ => vec![],
+    };
+    args.into_iter().filter_map(name_of).collect()
 }

@@ -19,7 +19,7 @@ use crate::frontend::extract::ParsedFunction;
 use crate::ir::{CmpOp, Kind, ObjCmp, ObjLit, Op, ParamMode, Shape, UniformOp, Value};
 use crate::lower::calls::written::round_ndigits_name;
 use crate::lower::{Frame, Lowerer, R};
-use expr_walk::{sequence_names, walk_stmts};
+use expr_walk::{iterated_args, sequence_names, walk_stmts};
 
 /// Annotations that make a parameter uniform (bare, or the last part of a dotted name).
 const UNIFORM_ANNOTATIONS: &[&str] = &[
@@ -232,6 +232,23 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
                 out.extend(c.args.first().and_then(name_of).map(|n| (n, use_())));
             }
             out.extend(round_ndigits_name(c).map(|n| (n, Use::Uniform))); // round(x, n)
+            out.extend(
+                iterated_args(c, env)
+                    .into_iter()
+                    .map(|n| (n, Use::Sequence)),
+            );
+        }
+        // `for r in rates` in a comprehension: a number cannot be iterated (D14, D15).
+        E::GeneratorExp(ast::ExprGeneratorExp { generators, .. })
+        | E::ListComp(ast::ExprListComp { generators, .. })
+        | E::SetComp(ast::ExprSetComp { generators, .. })
+        | E::DictComp(ast::ExprDictComp { generators, .. }) => {
+            out.extend(
+                generators
+                    .iter()
+                    .filter_map(|g| name_of(&g.iter))
+                    .map(|n| (n, Use::Sequence)),
+            );
         }
         _ => {}
     }
@@ -657,7 +674,10 @@ mod tests {
 
     #[test]
     fn uses_and_annotations_decide_which_parameters_are_uniform() {
-        let e = env(&[("Unit", Binding::Enum(vec!["SI".into()]))]);
+        let mut e = env(&[("Unit", Binding::Enum(vec!["SI".into()]))]);
+        for b in ["sum", "len", "zip"] {
+            e.insert(b.into(), Binding::Builtin(b.into()));
+        }
         use ParamMode::{Number, Optional, Uniform};
         let cases: &[(&str, &[ParamMode])] = &[
             (
@@ -689,6 +709,15 @@ mod tests {
                 &[Number, Optional],
             ),
             ("def f(x, p: dict):\n    return x\n", &[Number, Uniform]),
+            // D14, D15: a number cannot be iterated (`given` loops over the items).
+            (
+                "def f(x, a, b, c):\n    return sum(a) + sum(x * r for r in b) + len(c)\n",
+                &[Number, Uniform, Uniform, Uniform],
+            ),
+            (
+                "def f(x, a, b):\n    for r, s in zip(a, b):\n        x = x + r * s\n    return x\n",
+                &[Number, Uniform, Uniform],
+            ),
             ("def f(x, u: Unit):\n    return x\n", &[Number, Uniform]),
             (
                 "def f(x, lim: Optional[float] = None):\n    return x\n",
