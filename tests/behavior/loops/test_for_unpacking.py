@@ -109,13 +109,24 @@ def not_enumerate(x):
     [
         (over_a_dict, "constant tuples or lists"),
         (too_many_names, "gives 2 values per item"),
-        (over_a_parameter, "constant tuples or lists"),
     ],
     ids=lambda v: getattr(v, "__name__", "msg"),
 )
 def test_unpacking_what_is_not_a_constant_table_is_rejected(fn, message):
     with pytest.raises(VectorizationError, match=message):
         vectorize(fn)
+
+
+def test_unpacking_a_zip_over_a_table_parameter_runs_per_call():
+    # Issue 27 (docs/semantics.md item 47): a parameter zipped with a constant table is a table
+    # given per call, walked as CPython walks it, stopping at the shorter of the two.
+    f = vectorize(over_a_parameter)
+    x = np.array([0.0, -0.0, 1.5, -2.25, np.inf, np.nan])
+    for t in ((), (0.5,), (1.0, -3.0), (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0)):
+        got = f(x, t)
+        want = [over_a_parameter(float(v), t) for v in x]
+        np.testing.assert_array_equal(got, np.array(want))
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
 
 
 def test_a_display_of_pairs_is_unrolled():
