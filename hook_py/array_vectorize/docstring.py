@@ -10,6 +10,17 @@ import types
 
 PREFIX = "(array-vectorized)"
 _NUMPY_HEADER = re.compile(r"^\s*[A-Z][A-Za-z ]+\n\s*-{3,}\s*$", re.MULTILINE)
+_WHITESPACE_ONLY = re.compile("^[ \t]+$", re.MULTILINE)  # textwrap's own
+
+
+def _dedent(source: str) -> str:
+    """`textwrap.dedent(source)`. A source whose first line starts in column 0 (the compiler's
+    scalar source of a module-level function) has no margin to remove: dedent then only empties
+    its whitespace-only lines, and its search for the margin (a third of the docstring's cost at
+    decoration, docs/benchmarks.md) is skipped."""
+    if source[:1] not in ("", " ", "\t", "\n"):
+        return _WHITESPACE_ONLY.sub("", source)
+    return textwrap.dedent(source)
 
 
 def _cleandoc(doc: str) -> str:
@@ -46,7 +57,7 @@ def vectorized_docstring(fn: types.FunctionType, scalar_source: str | None = Non
     if rest.strip():
         parts.append(rest.strip("\n"))
     if scalar_source:
-        source = textwrap.dedent(scalar_source).rstrip()
+        source = _dedent(scalar_source).rstrip()
         if _NUMPY_HEADER.search(doc):
             notes = "Notes\n-----\nVectorized from this scalar source::\n\n" + textwrap.indent(source, "    ")
         else:

@@ -1,7 +1,9 @@
 //! Services for the hosts of the compiler (the import hook, the build backend, the binding):
 //! content hashes and atomic writes for caches (`cache`), the source files of a tree that may
-//! hold marked functions (`scan`), and the large-stack thread every compile runs on (`stack`).
+//! hold marked functions (`scan`), the large-stack thread every compile runs on (`stack`), and
+//! the global allocator (`allocator`).
 
+pub mod allocator;
 pub mod cache;
 pub mod scan;
 pub mod stack;

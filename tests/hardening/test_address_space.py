@@ -1,8 +1,9 @@
 """Memory under an address-space limit (``ulimit -v``, ``prlimit --as``, as HPC batch systems
 set): decorating a function must not take address space that a later NumPy allocation needs.
-The core's global allocator used to be mimalloc, whose first allocation reserved a 1 GiB arena
-that was never released (issue 28 item 6): under 1400 MB, plain NumPy allocated two arrays of
-381 MiB, and after decorating one function the same allocation raised MemoryError."""
+The core's global allocator is mimalloc, whose first allocation, with its default options,
+reserved a 1 GiB arena that was never released (issue 28 item 6): under 1400 MB, plain NumPy
+allocated two arrays of 381 MiB, and after decorating one function the same allocation raised
+MemoryError. Its arenas are now disallowed (src/host/allocator.rs): this test pins that."""
 
 from __future__ import annotations
 
