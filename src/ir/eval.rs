@@ -2,7 +2,8 @@
 //! gives on known values. The folder, lowering's on-the-fly folding and the analyses all use it.
 //!
 //! Only what Rust computes bit-for-bit like CPython is evaluated: integer arithmetic that does
-//! not overflow i128, IEEE `+ - * /` on floats (never a division by zero: CPython raises there),
+//! not overflow i128, IEEE `+ - * /` and CPython's `//` and `%` on floats (never a division by
+//! zero: CPython raises there),
 //! exact int/float comparisons, correctly rounded `sqrt`. Transcendentals are left to run time,
 //! since libm results may differ by an ulp.
 
@@ -221,10 +222,41 @@ fn fold_binary(b: BinOp, x: Num, y: Num) -> Option<Const> {
                 BinOp::Sub => Some(Const::Float(a - c)),
                 BinOp::Mul => Some(Const::Float(a * c)),
                 BinOp::Div if c != 0.0 => Some(Const::Float(a / c)),
+                BinOp::FloorDiv if c != 0.0 => Some(Const::Float(float_divmod(a, c).0)),
+                BinOp::Mod if c != 0.0 => Some(Const::Float(float_divmod(a, c).1)),
                 _ => None,
             }
         }
     }
+}
+
+/// CPython's `(a // b, a % b)` on floats (`b` non-zero), step by step as `float_divmod` in
+/// Objects/floatobject.c computes it: `fmod` (Rust's `%`), a division and `floor` are exact
+/// IEEE operations, so the fold is bit-for-bit CPython's, signed zeros, inf and nan included
+/// (fuzz seed 690005 #1216: `1.0 // 1 < 0` was left to run time, so a conditional on it
+/// merged its int and float sides, item 8).
+fn float_divmod(a: f64, b: f64) -> (f64, f64) {
+    let mut m = a % b;
+    let mut div = (a - m) / b;
+    if m != 0.0 {
+        if (b < 0.0) != (m < 0.0) {
+            m += b;
+            div -= 1.0;
+        }
+    } else {
+        m = 0f64.copysign(b);
+    }
+    let floordiv = if div != 0.0 {
+        let f = div.floor();
+        if div - f > 0.5 {
+            f + 1.0
+        } else {
+            f
+        }
+    } else {
+        0f64.copysign(a / b)
+    };
+    (floordiv, m)
 }
 
 /// `math.<name>(args)` on constants, for the functions Rust computes exactly like CPython.
@@ -303,6 +335,41 @@ mod tests {
             fold2(BinOp::Div, Const::Float(1.0), Const::Float(0.0)),
             None
         );
+    }
+
+    #[test]
+    fn float_division_and_modulo_follow_python() {
+        let f = |op, a: f64, b: f64| match fold2(op, Const::Float(a), Const::Float(b)) {
+            Some(Const::Float(x)) => x,
+            other => panic!("{other:?}"),
+        };
+        let inf = f64::INFINITY;
+        // (a, b, CPython's a // b, CPython's a % b)
+        let cases = [
+            (1.0, 1.0, 1.0, 0.0),
+            (-7.5, 2.0, -4.0, 0.5),
+            (7.5, -2.0, -4.0, -0.5),
+            (-0.0, 3.0, -0.0, 0.0),
+            (0.0, -3.0, -0.0, -0.0),
+            (1.0, 0.1, 9.0, 0.09999999999999995),
+            (-1e-300, 1e300, -1.0, 1e300),
+            (5.0, inf, 0.0, 5.0),
+            (-5.0, inf, -1.0, inf),
+        ];
+        for (a, b, q, r) in cases {
+            let (fq, fr) = (f(BinOp::FloorDiv, a, b), f(BinOp::Mod, a, b));
+            assert!(fq == q && fq.is_sign_negative() == q.is_sign_negative(), "{a} // {b}: {fq}");
+            assert!(fr == r && fr.is_sign_negative() == r.is_sign_negative(), "{a} % {b}: {fr}");
+        }
+        assert!(f(BinOp::FloorDiv, inf, 2.0).is_nan() && f(BinOp::Mod, inf, 2.0).is_nan());
+        assert!(f(BinOp::FloorDiv, f64::NAN, 2.0).is_nan());
+        // An int operand converts exactly; CPython raises ZeroDivisionError: left to run time.
+        assert_eq!(
+            fold2(BinOp::FloorDiv, Const::Float(1.0), Const::Int(1)),
+            Some(Const::Float(1.0))
+        );
+        assert_eq!(fold2(BinOp::FloorDiv, Const::Float(1.0), Const::Float(-0.0)), None);
+        assert_eq!(fold2(BinOp::Mod, Const::Int(1), Const::Float(0.0)), None);
     }
 
     #[test]

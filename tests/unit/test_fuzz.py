@@ -193,6 +193,12 @@ def test_every_feature_name_is_known():
         ("T = (1, 2)\ndef f(x):\n    return T[2]\n", "out of range"),
         ("def h(a, b):\n    return a\ndef f(x):\n    return h(x)\n", "arity"),
         ("def f(x):\n    g = lambda t: t + x\n    x = 1\n    return g(x)\n", "closure"),
+        # Fuzz seed 690001 #1508: the minimizer dropped `import math` and kept a D17 call, and
+        # unpacked one number (CPython's NameError, then TypeError).
+        ("def f(x):\n    return math.remainder(x, 2.0)\n", "call of an attribute"),
+        ("import math\ndef f(x):\n    a, b = math.remainder(x, 2.0)\n    return a\n", "returns 1 values, used as 2"),
+        ("import numpy as np\ndef f(x):\n    a, b = np.sqrt(x)\n    return a\n", "returns 1 values, used as 2"),
+        ("def f(x):\n    a, b = round(x, 2)\n    return a\n", "returns 1 values, used as 2"),
     ],
 )
 def test_checker_finds_ill_formed_programs(source, problem):
@@ -274,6 +280,24 @@ def test_an_int_held_as_float_needs_a_float_result_from_the_core(tmp_path):
     _, ints = check.prepare("def f(x):\n    return 1 if x > 0 else 2\n", str(tmp_path))
     ints.vec = lambda x: np.where(x > 0, 1.0, 2.0)
     assert [f.lane for f in check.compare(ints, [Column("f", [1.0, -1.0])], {"numpy": np}).failures] == [0, 1]
+
+
+def test_a_uint64_parameter_given_a_python_int_within_int64_takes_the_int_body(tmp_path):
+    # Fuzz seed 690005 #1216: `p0` of the uint64 kind, given as the Python int 0, and the int64
+    # array `p1`: the int prologue takes the call (runtime/args.py), whose merge of `v1` and `1`
+    # is float64 (item 8, the int body's IR prints it float). The model read the helpers' body,
+    # which keeps the int, and reported item 8's 1.0 as a mismatch.
+    src = "def f(p0, p1, cap):\n    v1 = p0\n    if p0 < p1:\n        v1 = 1.0\n    return v1 if cap is None else 1\n"
+    _, prepared = check.prepare(src, str(tmp_path))
+    columns = [Column("u", [0], scalar=True), Column("i", [0, 5]), Column("o", [3], scalar=True)]
+    assert explain.body_of(columns, prepared.models) == explain.INT_BODY
+    assert not check.compare(prepared, columns, {"numpy": np}).failures
+    # Beyond int64: the helpers' body.
+    wide = [Column("u", [2**63], scalar=True)] + columns[1:]
+    assert explain.body_of(wide, prepared.models) == explain.EXACT_BODY
+    # Another value than CPython's 1 is still a mismatch.
+    prepared.vec = lambda p0, p1, cap: np.array([1.5, 1.0])
+    assert [f.lane for f in check.compare(prepared, columns, {"numpy": np}).failures] == [0]
 
 
 def test_model_reads_the_cores_merges(tmp_path):

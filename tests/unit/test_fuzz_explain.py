@@ -75,3 +75,66 @@ def test_another_raise_site_taken_by_item_8_is_explained_only_with_that_sites_me
     # The first site with another value of `b` is no site's exception on that lane.
     prepared.vec = raising("first b=-9223372036854775808")
     assert [f.kind for f in check.compare(prepared, columns, {"numpy": np}).failures] == ["mismatch"]
+
+
+#: Fuzz finding 690002 #357: `1 % math.atanh(K0 / 1.5)` amplifies an ulp of the array library's
+#: atanh (item 9) a thousandfold, and item 7's message shows the product: the call's message is
+#: explained when the model's array reading (the library's atanh) builds it exactly.
+ATANH_IN_A_MESSAGE = "import math\nK0 = 0.001\n\ndef f(p0):\n    p0 *= 1 % math.atanh(K0 / 1.5)\n    return math.floor(p0)\n"
+#: The same path without a transcendental function: every value in the message is exact.
+EXACT_IN_A_MESSAGE = "K0 = 0.001\n\ndef f(p0):\n    p0 *= 1 % (K0 / 1.5)\n    return int(p0)\n"
+
+
+def _floor_beyond(fn: str, value: float):
+    def vec(p0):
+        exc = OverflowError(f"{fn}({value!r}) is beyond int64, which an int array cannot hold (docs/semantics.md item 7)")
+        exc.add_note("array-vectorize: raised for element 0 (flat index 0)")
+        raise exc
+
+    return vec
+
+
+def _ulps_apart(a: float, b: float) -> int:
+    return abs(int(np.float64(a).view(np.int64)) - int(np.float64(b).view(np.int64)))
+
+
+def test_item7s_message_of_a_value_through_a_transcendental_function_allows_what_item9_allows(tmp_path, monkeypatch):
+    import math
+
+    from array_vectorize.fuzz import model
+
+    columns = [Column("f", [-1e300, 2.0])]
+    # What this machine's library gives, through the vectorized call.
+    result = check.check_program(ATANH_IN_A_MESSAGE, columns, check.backends(["numpy", "strict"]), str(tmp_path))
+    assert not result.failures, [f.detail for f in result.failures]
+    # A library whose atanh rounds an ulp above the C library's (NumPy's does on some machines).
+    monkeypatch.setitem(model._NP_MATH, "atanh", lambda x: np.nextafter(np.vectorize(math.atanh)(x), np.inf))
+    k = 0.001 / 1.5
+    cpythons = -1e300 * (1 % math.atanh(k))
+    librarys = -1e300 * (1 % math.nextafter(math.atanh(k), math.inf))
+    assert _ulps_apart(cpythons, librarys) > check.ULPS  # beyond item 9's ulps: only the model explains it
+    _, prepared = check.prepare(ATANH_IN_A_MESSAGE, str(tmp_path))
+    for explained in (cpythons, librarys):
+        prepared.vec = _floor_beyond("math.floor", explained)
+        assert not check.compare(prepared, columns, {"numpy": np}).failures, explained
+    # Neither CPython's value nor the library's: a mismatch.
+    for wrong in (math.nextafter(librarys, 0.0), -6.66518617244e296, cpythons / 2):
+        prepared.vec = _floor_beyond("math.floor", wrong)
+        assert [f.kind for f in check.compare(prepared, columns, {"numpy": np}).failures] == ["mismatch"], wrong
+
+
+def test_item7s_message_of_an_exact_value_must_show_cpythons_value(tmp_path):
+    import math
+
+    columns = [Column("f", [-1e300, 2.0])]
+    result = check.check_program(EXACT_IN_A_MESSAGE, columns, check.backends(["numpy", "strict"]), str(tmp_path))
+    assert not result.failures, [f.detail for f in result.failures]
+    _, prepared = check.prepare(EXACT_IN_A_MESSAGE, str(tmp_path))
+    cpythons = -1e300 * (1 % (0.001 / 1.5))
+    prepared.vec = _floor_beyond("int", cpythons)
+    assert not check.compare(prepared, columns, {"numpy": np}).failures
+    # One ulp off, or amplified as an ulp of a transcendental function would be: no function
+    # on the way explains it.
+    for wrong in (math.nextafter(cpythons, 0.0), -1e300 * (1 % math.nextafter(0.001 / 1.5, 1.0))):
+        prepared.vec = _floor_beyond("int", wrong)
+        assert [f.kind for f in check.compare(prepared, columns, {"numpy": np}).failures] == ["mismatch"], wrong

@@ -87,13 +87,17 @@ def int_path(columns: List[Column], models: Dict[Any, Tuple[Optional["model.Mode
     """The call takes the int body: every argument the int prologue receives is an int64 array
     or a Python int within int64, and one of them an array (``runtime/args.py``: on NumPy a call
     of Python scalars alone takes the exact body). A uniform argument read as a number is passed
-    too (``None`` as ``False``, a bool: the exact body)."""
+    too (``None`` as ``False``, a bool: the exact body), and so is a uint64 parameter given as a
+    Python int within int64 (seed 690005 #1216: ``p0=0``)."""
     m = models.get(EXACT_BODY, (None, ""))[0]
     numbers = getattr(m, "number_params", set())
     array = False
     for k, c in enumerate(columns):
         if c.kind == "o":
             if k in numbers and not _int64(c.values[0]):
+                return False
+        elif c.kind == "u" and c.scalar:
+            if not _int64(c.values[0]):
                 return False
         elif c.kind != "i":
             return False
@@ -114,15 +118,19 @@ def build_site(m: Any, code: Any, values: List[Any]) -> Optional[BaseException]:
     """The exception raise site ``code`` of model ``m`` builds with ``values`` for its free
     names, built as the generated code builds it: the site's expression in a ``lambda`` of
     those names, evaluated in the program's module (``_vec_raises``' argument, emitted by the
-    core), then called. None for a residue's site (D19: the scalar original raises it again,
+    core), then called; an operation's site (item 7's conversion, a numeric error of a ``try``
+    body) as ``Model.site_exception`` builds it (seed 690002 #357: item 7's message showing a
+    value item 9 computed). None for a residue's site (D19: the scalar original raises it again,
     ``Model.site_exception``) and where the model cannot evaluate it (no module, a name the
     module lacks)."""
     site = m.sites.get(int(code)) if code is not model.POISON and code else None
-    if site is None or site.rerun is not None or not m.module:
+    if site is None or site.rerun is not None or len(site.names) != len(values):
+        return None
+    if site.operation:
+        return model.operation_exception(site, values)
+    if not m.module:
         return None
     names = site.names
-    if len(names) != len(values):
-        return None
     try:
         made = eval(f"lambda {', '.join(names)}: ({site.expr})", m.module)(*values)  # noqa: S307 - the program's own site
     except NameError:

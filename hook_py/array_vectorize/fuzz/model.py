@@ -174,6 +174,20 @@ def approximate(function: IrFunction) -> bool:
     return any(name not in _D17 for site in function.sites.values() for name in raise_sites.read(site).math_calls())
 
 
+def operation_exception(site: raise_sites.SiteForm, values: List[Any]) -> Optional[BaseException]:
+    """The exception an operation's site (``raise_sites``: a numeric error of a ``try`` body,
+    item 7's conversion beyond int64) raises with ``values`` for its names: CPython's operation
+    on them, item 7's message the oracle's own (not the runtime's). None where it raises none."""
+    scope = {"__builtins__": builtins, raise_sites.INT_OVERFLOW: oracle.beyond_int64}
+    try:
+        made = eval(site.expr, scope, dict(zip(site.names, values)))  # noqa: S307 - the core's site
+    except NameError:
+        return None
+    except Exception as exc:  # noqa: BLE001 - a numeric site raises its exception
+        return exc
+    return made if isinstance(made, BaseException) else None
+
+
 @dataclass
 class Val:
     lanes: List[Any]
@@ -270,17 +284,7 @@ class Model:
             return self._rerun(site.rerun, site.refs, lane)
         if site.operation:
             values = self._lane_values(site.refs, lane)
-            if values is None:
-                return None
-            # Item 7's site builds its exception (the oracle's own, not the runtime's).
-            scope = {"__builtins__": builtins, raise_sites.INT_OVERFLOW: oracle.beyond_int64}
-            try:
-                made = eval(site.expr, scope, dict(zip(site.names, values)))  # noqa: S307 - the core's site
-            except NameError:
-                return None
-            except Exception as exc:  # noqa: BLE001 - a numeric site raises its exception
-                return exc
-            return made if isinstance(made, BaseException) else None
+            return None if values is None else operation_exception(site, values)
         if site.names:
             return None
         try:

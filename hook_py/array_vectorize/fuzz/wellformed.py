@@ -52,6 +52,7 @@ class ModuleInfo:
         self.math_names: Set[str] = set()
         self.has_math = False
         self.has_numpy = False
+        self.has_enum = False  # `import enum`, which a `class Mode(enum.Enum)` needs
         # NumPy's spellings (grammar_names.py): the module's aliases, and names bound to its members.
         self.numpy_modules: Set[str] = set()
         self.numpy_names: Dict[str, str] = {}
@@ -195,6 +196,10 @@ def assigned_names(body: List[ast.stmt]) -> Set[str]:
 
 def check_function(fn: ast.FunctionDef, info: ModuleInfo, outer: Dict[str, str], outer_defined: Set[str]) -> None:
     params = function_params(fn)
+    # CPython evaluates an annotation at the `def` (seed 690001 #1508 minimized to `mode: Mode`
+    # with no class Mode: a NameError).
+    if any(a.annotation is not None and ast.unparse(a.annotation) == "Mode" and "Mode" not in info.enums for a in fn.args.args):
+        raise Invalid("annotation `Mode` without its class")
     if not fn.body:
         raise Invalid("empty function")
     scope = Scope(info, set(params) | outer_defined, dict(outer))

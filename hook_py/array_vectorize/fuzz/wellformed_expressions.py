@@ -140,12 +140,14 @@ class ExpressionRules:
 
     def call(self, node: ast.Call, arity: int = 1) -> None:
         """A call; ``arity`` is how many names its result is unpacked into (1: used as a number)."""
-        if wellformed_ext.call(self, node) or self.element_type_test(node):
-            return
         f = node.func
         name = f.id if isinstance(f, ast.Name) else None
+        # Before the D16/D17 calls and isinstance, which give one number: `a, b = math.fmod(x, y)`
+        # is CPython's TypeError.
         if self.info.arities.get(name, 1) != arity and name not in self.locals_callables:
-            raise Invalid(f"{name} returns {self.info.arities.get(name, 1)} values, used as {arity}")
+            raise Invalid(f"{ast.unparse(f)} returns {self.info.arities.get(name, 1)} values, used as {arity}")
+        if wellformed_ext.call(self, node) or self.element_type_test(node):
+            return
         for a in node.args:
             if isinstance(a, ast.Starred):
                 raise Invalid("starred")

@@ -55,6 +55,7 @@ def module_stmt(info: Any, stmt: ast.stmt) -> bool:
             info.numpy_modules.add(names[0][1])
             return True
         if names == [("enum", None)]:
+            info.has_enum = True
             return True
         return False
     if isinstance(stmt, ast.ImportFrom) and stmt.module == "numpy" and not stmt.level:
@@ -73,7 +74,7 @@ def module_stmt(info: Any, stmt: ast.stmt) -> bool:
         if isinstance(base, ast.Name) and (base.id in EXCEPTIONS or base.id in info.exceptions) and body_ok:
             info.exceptions.add(stmt.name)
             return True
-        if isinstance(base, ast.Attribute) and ast.unparse(base) == "enum.Enum":
+        if isinstance(base, ast.Attribute) and ast.unparse(base) == "enum.Enum" and info.has_enum:
             for s in stmt.body:
                 if not (isinstance(s, ast.Assign) and isinstance(s.value, ast.Constant) and type(s.value.value) is int):
                     raise Invalid("enum members")
@@ -213,7 +214,10 @@ def call(scope: Any, node: ast.Call) -> bool:
         for a in node.args:
             scope.expr(a)
         return True
-    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "math" and f.attr in SPECIAL_ARITY:
+    if (
+        isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "math"
+        and scope.info.has_math and f.attr in SPECIAL_ARITY
+    ):
         if SPECIAL_ARITY[f.attr] != len(node.args) or node.keywords:
             raise Invalid(f"math.{f.attr}")
         args = node.args

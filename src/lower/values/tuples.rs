@@ -254,9 +254,11 @@ impl Lowerer<'_> {
             .filter(|t| t.container != Container::MaybeNone)
             .cloned()
         else {
-            if matches!(frame.flow.done, crate::lower::Done::Always) {
+            if frame.flow.ended() || self.stopped(&frame.flow) {
                 // Every lane has raised before (a helper that always raises here, such as item
-                // 7's `math.ceil(x - math.inf)`): what the names hold is never read.
+                // 7's `math.ceil(x - math.inf)`), or left the loop's iteration by `break` or
+                // `continue` (D12) where the others raised (seed 690001 #1508): what the names
+                // hold is never read.
                 for target in &targets.elts {
                     if let ast::Expr::Name(n) = target {
                         let dead = self.konst(crate::ir::Const::Float(0.0));

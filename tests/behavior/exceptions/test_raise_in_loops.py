@@ -454,3 +454,45 @@ def test_nan_on_raise_in_a_loop():
 
     got = vectorize(trajectory_settles, nan_on_raise=True)(XS)
     np.testing.assert_array_equal(got, np.array([expected(float(v)) for v in XS]))
+
+
+CRITICAL_K = 647.096
+
+
+def _saturation_range(t_kelvin):
+    # Steam tables: the saturation line ends at the critical point.
+    if t_kelvin > CRITICAL_K:
+        raise ValueError(f"{t_kelvin} K is above the critical point")
+    return 273.16, t_kelvin
+
+
+def superheated_cycles(pressure):
+    # A tuple helper called with a constant it always raises for (D11, D13), after a `break`
+    # (D12) some lanes take: the lanes reaching the call all raise, those that broke return.
+    # Rejected as "tuple unpacking needs a tuple" (fuzz seed 690001 #1508).
+    cycle = 0
+    while True:
+        cycle += 1
+        if pressure < 0.0 or cycle > 3:
+            break
+        low, high = _saturation_range(700.0)
+        pressure = pressure + (high - low) * 0.01
+    return pressure
+
+
+def skipped_cycles(pressure):
+    # The same after a `continue`.
+    total = 0.0
+    for cycle in range(4):
+        if pressure < cycle:
+            continue
+        low, high = _saturation_range(700.0)
+        total += (high - low) * 0.01
+    return total
+
+
+@pytest.mark.parametrize("fn", [superheated_cycles, skipped_cycles], ids=lambda f: f.__name__)
+def test_a_tuple_helper_raising_on_every_lane_that_did_not_leave_the_iteration(fn, backend):
+    _each(vectorize(fn), XS, backend=backend)
+    # Only lanes that leave: no raise.
+    check_raising(vectorize(fn), np.array([-1.0, -math.inf, -5e-324]), backend=backend)

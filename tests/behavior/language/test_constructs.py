@@ -721,3 +721,24 @@ def test_uint64_lane_never_depends_on_its_neighbours(backend):
         return (n - 1) // 4 + (n - 1) % 7
 
     check(vectorize(days_after), np.array([2**64 - 1, 0, 5], dtype=np.uint64), backend=backend)
+
+
+JULIAN_YEAR = 365.25
+
+
+def days_in_julian_year(year, mean_days):
+    # Calendars: the quarter day a Julian year has over 365 makes every fourth year a leap year.
+    # `JULIAN_YEAR % 1` and `JULIAN_YEAR // 1` are constants, folded as CPython computes them, so
+    # the float `mean_days` is on no path and the result is CPython's int on every element: left
+    # to run time, the conditionals merged an int with a float (item 8's float64; fuzz seed
+    # 690005 #1216, `1.0 // 1 < 0`).
+    if JULIAN_YEAR % 1 == 0.0:
+        return mean_days
+    return 365 + (year % 4 == 0) if JULIAN_YEAR // 1 == 365.0 else mean_days
+
+
+def test_a_condition_on_float_floor_division_and_modulo_of_constants_is_folded(backend):
+    years = np.concatenate([floats(0), [1900.0, 2000.0, 2023.0, 2024.0]])
+    for year, mean_days in ((years, np.resize(floats(0), len(years))), (years, 365.2425), (ints(), 365.2425)):
+        got = check(vectorize(days_in_julian_year), year, mean_days, backend=backend)
+        assert np.asarray(got).dtype == np.int64, np.asarray(got).dtype
