@@ -282,6 +282,16 @@ def test_an_int_held_as_float_needs_a_float_result_from_the_core(tmp_path):
     assert [f.lane for f in check.compare(ints, [Column("f", [1.0, -1.0])], {"numpy": np}).failures] == [0, 1]
 
 
+def test_a_rejection_is_minimized_keeping_its_problem():
+    # Seed 690001 #1508: the minimizer kept any rejection, and reached another problem.
+    def rejected(where, problem):
+        return check.Failure("rejected", detail=f"cannot vectorize: 1 problem\n/tmp/prog_1.py:{where}: {problem}\n    v = 1\n")
+
+    unpacking = "tuple unpacking needs a tuple of the same length on the right"
+    assert rejected("42:13", unpacking).key() == rejected("20:13", unpacking).key()
+    assert rejected("20:13", unpacking).key() != rejected("8:20", "name `math` is not defined").key()
+
+
 def test_a_uint64_parameter_given_a_python_int_within_int64_takes_the_int_body(tmp_path):
     # Fuzz seed 690005 #1216: `p0` of the uint64 kind, given as the Python int 0, and the int64
     # array `p1`: the int prologue takes the call (runtime/args.py), whose merge of `v1` and `1`

@@ -43,8 +43,15 @@ class Failure:
     exc_type: str = ""
     known: str = ""  # the known-bug class this failure belongs to (KNOWN), if any
 
-    def key(self) -> Tuple[str, str, str, str]:
-        return (self.kind, self.backend, self.exc_type, known_class(self))
+    def key(self) -> Tuple[str, str, str, str, str]:
+        """What a minimized program must still fail with (``runner.py``): a rejection keeps its
+        first problem's text, so the reproducer is rejected for what the program was (seed
+        690001 #1508 drifted from a tuple unpacking to a name its edits had left undefined)."""
+        problem = ""
+        if self.kind == "rejected":
+            found = re.search(r":\d+:\d+: (.*)", self.detail)
+            problem = found.group(1) if found else self.detail
+        return (self.kind, self.backend, self.exc_type, known_class(self), problem)
 
 
 @dataclass
