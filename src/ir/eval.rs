@@ -3,9 +3,8 @@
 //!
 //! Only what Rust computes bit-for-bit like CPython is evaluated: integer arithmetic that does
 //! not overflow i128, IEEE `+ - * /` and CPython's `//` and `%` on floats (never a division by
-//! zero: CPython raises there),
-//! exact int/float comparisons, correctly rounded `sqrt`. Transcendentals are left to run time,
-//! since libm results may differ by an ulp.
+//! zero: CPython raises there), exact int/float comparisons, correctly rounded `sqrt`.
+//! Transcendentals are left to run time, since libm results may differ by an ulp.
 
 use super::constant::Const;
 use super::op::{BinOp, CastOp, CmpOp, LogicOp, Op, UnOp};
