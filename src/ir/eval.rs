@@ -357,8 +357,14 @@ mod tests {
         ];
         for (a, b, q, r) in cases {
             let (fq, fr) = (f(BinOp::FloorDiv, a, b), f(BinOp::Mod, a, b));
-            assert!(fq == q && fq.is_sign_negative() == q.is_sign_negative(), "{a} // {b}: {fq}");
-            assert!(fr == r && fr.is_sign_negative() == r.is_sign_negative(), "{a} % {b}: {fr}");
+            assert!(
+                fq == q && fq.is_sign_negative() == q.is_sign_negative(),
+                "{a} // {b}: {fq}"
+            );
+            assert!(
+                fr == r && fr.is_sign_negative() == r.is_sign_negative(),
+                "{a} % {b}: {fr}"
+            );
         }
         assert!(f(BinOp::FloorDiv, inf, 2.0).is_nan() && f(BinOp::Mod, inf, 2.0).is_nan());
         assert!(f(BinOp::FloorDiv, f64::NAN, 2.0).is_nan());
@@ -367,7 +373,10 @@ mod tests {
             fold2(BinOp::FloorDiv, Const::Float(1.0), Const::Int(1)),
             Some(Const::Float(1.0))
         );
-        assert_eq!(fold2(BinOp::FloorDiv, Const::Float(1.0), Const::Float(-0.0)), None);
+        assert_eq!(
+            fold2(BinOp::FloorDiv, Const::Float(1.0), Const::Float(-0.0)),
+            None
+        );
         assert_eq!(fold2(BinOp::Mod, Const::Int(1), Const::Float(0.0)), None);
     }
 
