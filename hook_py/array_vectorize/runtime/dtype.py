@@ -110,6 +110,16 @@ class Overflowed:
         raise AssertionError("a lane beyond the lattice without its operation")  # pragma: no cover
 
 
+def joined_sites(marked: list) -> list:
+    """The sites of the ``Overflowed`` values ``marked``, each once, in the order they ran: the
+    values of a loop share their sites (``t = t % 7 + n`` carries ``t``'s, and the merge of each
+    step joins the step's value with ``t``), which a plain concatenation would double per step."""
+    if len(marked) == 1:
+        return marked[0].sites
+    unique = {id(site): site for x in marked for site in x.sites}
+    return sorted(unique.values(), key=lambda site: site.order)
+
+
 def settle(args: tuple) -> None:
     """Raises item 13's OverflowError of the first ``Overflowed`` among ``args``: a use of the
     value that cannot carry its marked lanes (a call run element by element, D19, D23)."""
