@@ -89,8 +89,10 @@ class Overflowed:
     (bool array) marks the lanes beyond, ``sites`` (``intops.Site``) are the operations that left
     the range, in the order they ran. Only ``+ - * // %`` (``arith._carried``) carry it on, and
     D1's select (``select._vec_select``) keeps the marks of the side each lane takes: a lane
-    CPython does not send through the operation raises nothing. Any other use (``kind``) and
-    returning it (``_vec_result``) raise ``error()``.
+    CPython does not send through the operation raises nothing. Any other use (``kind``), a
+    merge with a float side (``select._select_marked``) and returning it (``_vec_result``) raise
+    ``error()``: ``value`` is always an integer (code emitted for float values does not know
+    this class).
     """
 
     __slots__ = ("value", "over", "sites", "info")
