@@ -34,11 +34,11 @@ Integer division by zero (D3 gives no IEEE value for integers): ``x // 0 == 0`` 
 
 from __future__ import annotations
 
+import itertools
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
-
-import itertools
 
 from .dtype import INT64_MIN, LatticeInt, Namespace, Overflowed, int_overflow, known_any, lane, python_int_kind
 

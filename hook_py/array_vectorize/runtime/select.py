@@ -127,8 +127,8 @@ def _select_marked(xp: Any, info: Namespace, cond: Any, a: Any, b: Any) -> Any:
         # A float side (`1.5 if c else k * 2**63`): the merge converts the marked integer lanes
         # to float, a use of the value other than integer arithmetic (item 13 lists `float()`),
         # which raises for the lanes that take that side, as ``arith._carried`` does for
-        # `d + 0.5`. A float-valued mark would reach code written for float arrays (Python
-        # operators and ``xp`` functions of the int and float bodies), which does not know it.
+        # `d + 0.5`. A float-valued mark would reach the code the int body emits for float
+        # values (Python operators, ``xp`` functions), which does not know this class.
         raise marked.error()
     return marked
 
