@@ -1,5 +1,6 @@
 """Lanes beyond the uint64 lattice (docs/semantics.md item 13) meeting float code: a branch merged
-with a float side, Python operators and math functions of the int body on the merge, a recursion
+with a float side (an inlined helper returning either), Python operators and math functions of the
+int body on the merge, a recursion
 inlined level by level (D19), a loop carrying the marks, and ``nan_on_raise``. Lots of 2**63
 units (an int64 count times a uint64 literal), on NumPy and array-api-strict, CPython as the
 oracle. Fuzz campaign 68, seed 690003 program 1751: a TypeError (`float + Overflowed`) before."""
@@ -17,33 +18,27 @@ from oracle import to_backend, to_numpy
 LOT = 2**63  # units in a lot: a uint64 literal, so a count of lots is computed on the lattice
 
 
+def lot_units(lots):
+    if lots > 2:
+        return 1.5
+    return lots * LOT
+
+
 def lot_cost(lots):
     if lots > 0:
-        if lots > 2:
-            units = 1.5
-        else:
-            units = lots * LOT
-        return 0.5 + units
+        return 0.5 + lot_units(lots)
     return 0.0
 
 
 def lot_root(lots):
     if lots > 0:
-        if lots > 2:
-            units = 1.5
-        else:
-            units = lots * LOT
-        return math.sqrt(units)
+        return math.sqrt(lot_units(lots))
     return 0.0
 
 
 def lot_is_large(lots):
     if lots > 0:
-        if lots > 2:
-            units = 1.5
-        else:
-            units = lots * LOT
-        return units > 2.0
+        return lot_units(lots) > 2.0
     return False
 
 
