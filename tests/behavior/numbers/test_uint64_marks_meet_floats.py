@@ -1,9 +1,9 @@
 """Lanes beyond the uint64 lattice (docs/semantics.md item 13) meeting float code: a branch merged
 with a float side (an inlined helper returning either), Python operators and math functions of the
-int body on the merge, a recursion
-inlined level by level (D19), a loop carrying the marks, and ``nan_on_raise``. Lots of 2**63
-units (an int64 count times a uint64 literal), on NumPy and array-api-strict, CPython as the
-oracle. Fuzz campaign 68, seed 690003 program 1751: a TypeError (`float + Overflowed`) before."""
+int body on the merge, a recursion inlined level by level (D19), a loop carrying the marks, and
+``nan_on_raise``. Lots of 2**63 units (an int64 count times a uint64 literal), on NumPy and
+array-api-strict, CPython as the oracle. Fuzz campaign 68, seed 690003 program 1751: a TypeError
+(`float + Overflowed`) before."""
 
 from __future__ import annotations
 
