@@ -52,6 +52,7 @@ FIXED = {
     "model-raise-decided-by-the-sign-of-a-d3-nan",
     "model-plain-reading-of-an-int-held-in-a-float-result",
     "checker-a-raise-explained-beside-a-lane-beyond-int64",
+    "checker-a-true-division-of-ints-beyond-the-float-range-off-cpythons-path",
 }
 
 
@@ -416,6 +417,17 @@ CASES = [
         "        days = 1.0\n    days = math.trunc(int(fixing) - (days - notional))\n    return 1\n",
         [Column(F, [1.0, 1.0]), Column(F, [math.nan, 1.0]), Column(I, [2**63 - 1], True)],
         "a lane beyond int64 kept the plain reading from explaining another lane's raise",
+    ),
+    case(
+        # Seed 690001, program 928. `2 ** 1100 / 3` is a true division of ints whose quotient
+        # is beyond the float range: item 17's OverflowError at call time, even where CPython's
+        # `and` never computes it (an empty account's scale), as `float(2 ** 1100)` is. CPython
+        # words it "integer division result too large for a float", which the checker did not
+        # take for item 17's (a crash).
+        "checker-a-true-division-of-ints-beyond-the-float-range-off-cpythons-path",
+        "def f(balance):\n    if balance == 0 and 2 ** 1100 / 3:\n        return 0\n    return 1\n",
+        [Column(F, [1.0, 2.5])],
+        "CPython's message of a true division beyond the float range was not item 17's",
     ),
 ]
 
