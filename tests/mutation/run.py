@@ -256,8 +256,8 @@ MUTATIONS: List[Mutation] = [
     ),
     Mutation(
         "uint-add-sign-lost", "runtime/intops.py",
-        "    neg = _either(xp, _either(xp, neg_a, neg_b), _both(xp, a.neg, b.neg))\n    return finish(xp, info, bits, neg)",
-        "    return finish(xp, info, bits, None)",
+        "    neg = _either(xp, _either(xp, neg_a, neg_b), _both(xp, a.neg, b.neg))\n    return overflowed(info, finish(xp, info, bits, neg), site)",
+        "    return overflowed(info, finish(xp, info, bits, None), site)",
         "uint64-lattice `+` forgets negative results (uint64 instead of int64)",
         # language/test_constructs.py misses it; the Hypothesis layer's augmented assignments catch it.
         files=("differential/test_hypothesis.py",),
