@@ -292,10 +292,24 @@ MUTATIONS: List[Mutation] = [
     ),
     Mutation(
         "uint-beyond-the-lattice-dropped-by-the-select", "runtime/select.py",
-        "    if known_any(xp, over) is False:\n        return value\n    return Overflowed(",
-        "    if True:\n        return value\n    return Overflowed(",
+        "    if known_any(xp, over) is False:\n        return value\n    marked = Overflowed(",
+        "    if True:\n        return value\n    marked = Overflowed(",
         "item 13's marks dropped at every merge: a lane beyond the range on the side it takes returns a wrapped value",
         files=("behavior/numbers/test_uint64_beyond_the_lattice.py",),
+    ),
+    Mutation(
+        "uint-beyond-the-lattice-merged-into-a-float", "runtime/select.py",
+        '    if type(value) is not LatticeInt and info.kind(value) not in "iu":',
+        "    if False:",
+        "item 13's marks kept on a float merge: the int body's `0.5 + units` meets an Overflowed (TypeError)",
+        files=("behavior/numbers/test_uint64_marks_meet_floats.py",),
+    ),
+    Mutation(
+        "uint-beyond-the-lattice-returned-where-it-raised", "runtime/raises.py",
+        "    over = xp.logical_and(value.over, code == 0)",
+        "    over = value.over",
+        "nan_on_raise: a lane that raised before returning a value beyond the lattice raises item 13's error, not NaN",
+        files=("behavior/numbers/test_uint64_marks_meet_floats.py",),
     ),
     Mutation(
         "int-overflow-message-without-the-float", "runtime/raises.py",

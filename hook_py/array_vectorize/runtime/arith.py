@@ -79,6 +79,7 @@ from .dtype import (
     Namespace,
     Overflowed,
     int_overflow,
+    joined_sites,
     known_any,
     namespace_info,
     python_int_kind,
@@ -201,7 +202,7 @@ def _carried(xp: Any, info: Namespace, op: str, a: Any, b: Any) -> Any:
     over = marked[0].over
     for x in marked[1:]:
         over = xp.logical_or(over, x.over)
-    return Overflowed(value, over, [site for x in marked for site in x.sites], info)
+    return Overflowed(value, over, joined_sites(marked), info)
 
 
 def _ndim(x: Any) -> int:

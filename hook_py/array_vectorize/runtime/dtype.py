@@ -89,8 +89,10 @@ class Overflowed:
     (bool array) marks the lanes beyond, ``sites`` (``intops.Site``) are the operations that left
     the range, in the order they ran. Only ``+ - * // %`` (``arith._carried``) carry it on, and
     D1's select (``select._vec_select``) keeps the marks of the side each lane takes: a lane
-    CPython does not send through the operation raises nothing. Any other use (``kind``) and
-    returning it (``_vec_result``) raise ``error()``.
+    CPython does not send through the operation raises nothing. Any other use (``kind``), a
+    merge with a float side (``select._select_marked``) and returning it (``_vec_result``) raise
+    ``error()``: ``value`` is always an integer (code emitted for float values does not know
+    this class).
     """
 
     __slots__ = ("value", "over", "sites", "info")
@@ -108,6 +110,16 @@ class Overflowed:
             if bool(lane(xp, site.over, shape, index)):
                 return site.error(xp, shape, index)
         raise AssertionError("a lane beyond the lattice without its operation")  # pragma: no cover
+
+
+def joined_sites(marked: list) -> list:
+    """The sites of the ``Overflowed`` values ``marked``, each once, in the order they ran: the
+    values of a loop share their sites (``t = t % 7 + n`` carries ``t``'s, and the merge of each
+    step joins the step's value with ``t``), which a plain concatenation would double per step."""
+    if len(marked) == 1:
+        return marked[0].sites
+    unique = {id(site): site for x in marked for site in x.sites}
+    return sorted(unique.values(), key=lambda site: site.order)
 
 
 def settle(args: tuple) -> None:

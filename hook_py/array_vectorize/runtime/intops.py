@@ -34,6 +34,8 @@ Integer division by zero (D3 gives no IEEE value for integers): ``x // 0 == 0`` 
 
 from __future__ import annotations
 
+import itertools
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -41,6 +43,8 @@ if TYPE_CHECKING:
 from .dtype import INT64_MIN, LatticeInt, Namespace, Overflowed, int_overflow, known_any, lane, python_int_kind
 
 _TWO_63 = 1 << 63
+#: The order operations leaving the lattice ran in (``Site.order``): ``dtype.joined_sites``.
+_RUN_ORDER = itertools.count()
 
 
 class Int:
@@ -180,10 +184,11 @@ class Site:
     """An operation ``a symbol b`` (``symbol a`` without ``b``) whose exact result leaves
     [-2**63, 2**64) on the lanes of ``over`` (docs/semantics.md item 13)."""
 
-    __slots__ = ("over", "symbol", "a", "b")
+    __slots__ = ("over", "symbol", "a", "b", "order")
 
     def __init__(self, over: Any, symbol: str, a: Int, b: Int | None) -> None:
         self.over, self.symbol, self.a, self.b = over, symbol, a, b
+        self.order = next(_RUN_ORDER)
 
     def error(self, xp: Any, shape: tuple, index: int) -> OverflowError:
         """Item 13's OverflowError for lane ``index`` of a value of ``shape``, naming its operands."""

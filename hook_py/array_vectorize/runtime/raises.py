@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .arith import _vec_unary
 from .blocked import lane_position
-from .dtype import LatticeInt, Overflowed, lane
+from .dtype import LatticeInt, Overflowed, known_any, lane
 from .traced import _any_now_or_when_run, _is_traced
 
 TYPE_CHECKING = False
@@ -128,12 +128,28 @@ def _lane_exception(code: int, index: int, shape: tuple, sites: tuple, lane: lis
 def _vec_raised_to_nan(xp: Any, code: Any, value: Any) -> Any:
     """``nan_on_raise=True``: the returned value, as float64, with NaN on the lanes that raised.
     An int converts as ``float()`` converts it, uint64 lattice lanes (item 13) included."""
+    if type(value) is Overflowed:
+        value = _returned_marks(xp, code, value)
     if not hasattr(value, "dtype") or isinstance(value, LatticeInt) or value.dtype != xp.float64:
         value = _vec_unary(xp, "float", value)
     if type(code) is int:  # every lane's code (a check of uniform values, D14)
         return xp.full_like(value, float("nan")) if code else value
     nan = xp.asarray(float("nan"), dtype=xp.float64)
     return xp.where(code != 0, nan, value)
+
+
+def _returned_marks(xp: Any, code: Any, value: Overflowed) -> Any:
+    """The value of ``nan_on_raise`` with lanes beyond the uint64 lattice (docs/semantics.md
+    item 13): a lane that raised is NaN, as CPython raised there before returning its value; a
+    lane that returns a value beyond raises item 13's OverflowError."""
+    if type(code) is int:  # every lane's code (a check of uniform values, D14)
+        if code:
+            return value.value
+        raise value.error()
+    over = xp.logical_and(value.over, code == 0)
+    if known_any(xp, over) is not False:
+        raise Overflowed(value.value, over, value.sites, value.info).error()
+    return value.value
 
 
 def _unbound_wording() -> tuple[str, str]:

@@ -77,7 +77,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 from .arith import _scalar_kind, _to_float, _vec_binary
-from .dtype import _NAMESPACES, LatticeInt, Namespace, Overflowed, known_any, namespace_info, python_int_kind
+from .dtype import _NAMESPACES, LatticeInt, Namespace, Overflowed, joined_sites, known_any, namespace_info, python_int_kind
 from .intops import as_int64, finish, mask, to_int
 
 
@@ -122,7 +122,15 @@ def _select_marked(xp: Any, info: Namespace, cond: Any, a: Any, b: Any) -> Any:
     over = xp.where(cond, a.over if type(a) is Overflowed else none, b.over if type(b) is Overflowed else none)
     if known_any(xp, over) is False:
         return value
-    return Overflowed(value, over, [site for x in (a, b) if type(x) is Overflowed for site in x.sites], info)
+    marked = Overflowed(value, over, joined_sites([x for x in (a, b) if type(x) is Overflowed]), info)
+    if type(value) is not LatticeInt and info.kind(value) not in "iu":
+        # A float side (`1.5 if c else k * 2**63`): the merge converts the marked integer lanes
+        # to float, a use of the value other than integer arithmetic (item 13 lists `float()`),
+        # which raises for the lanes that take that side, as ``arith._carried`` does for
+        # `d + 0.5`. A float-valued mark would reach the code the int body emits for float
+        # values (Python operators, ``xp`` functions), which does not know this class.
+        raise marked.error()
+    return marked
 
 
 def _scalar_fits(array_kind: str, scalar_kind: str, scalar: Any) -> bool:
