@@ -117,6 +117,7 @@ FIXED = {
     "int-conversion-beyond-int64-after-and-on-a-loop-index",
     "int-conversion-beyond-int64-in-a-ternary-side-a-loop-index-skips",
     "int-conversion-beyond-int64-in-a-lambda-a-loop-index-skips",
+    "math-predicates-in-a-try-body",
 }
 
 

@@ -471,6 +471,16 @@ CASES = [
         [Column(F, [0.0, 2.5, -1.0, 3.0]), Column(F, [0.0, 4096.0, -1e30, 1e20])],
         "a float array compared with an unfolded Python int past 2**53 by a plain operator",
     ),
+    case(
+        # Campaign 68, seeds 690004 #1630 and 690005 #1301: math.isnan and math.isinf raise for
+        # no number, but inside a `try` body they were rejected as calls whose raising elements
+        # are not modelled.
+        "math-predicates-in-a-try-body",
+        "import math\n\ndef f(p2):\n    l5 = [0, 0, 0]\n    try:\n        v11 = l5[int(math.isnan(p2))] + math.isinf(p2)\n"
+        "    except (ValueError, OverflowError):\n        v11 = -1\n    else:\n        v11 = v11 + math.isfinite(p2)\n    return v11\n",
+        [Column(F, [0.0, math.nan, math.inf, -math.inf, -2.5])],
+        "a math predicate inside a `try` body was rejected",
+    ),
 ]
 
 

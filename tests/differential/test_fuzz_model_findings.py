@@ -51,6 +51,8 @@ FIXED = {
     "model-plain-reading-of-a-numpy-power-amplified-by-a-remainder",
     "model-raise-decided-by-the-sign-of-a-d3-nan",
     "model-plain-reading-of-an-int-held-in-a-float-result",
+    "checker-a-raise-explained-beside-a-lane-beyond-int64",
+    "checker-a-true-division-of-ints-beyond-the-float-range-off-cpythons-path",
 }
 
 
@@ -402,6 +404,31 @@ CASES = [
         [Column(I, [-(2**63), 5, -3])],
         "the plain reading's float for CPython's int in a float result explained nothing",
     ),
+    case(
+        # Seed 690003, program 113. A coupon's accrual: the int 0 merged with 1.0 is held as
+        # float64 (item 8) and int(nan) is 0 (item 7), so element 0's day count is the float
+        # 2**63, whose math.trunc raises item 7's OverflowError where CPython-with-item-7 keeps
+        # the int 2**63 - 1. Element 1 computes the int 2**63 in CPython (beyond int64, items
+        # 6 and 13); the plain reading of the IR's item-7 check raises there, so the checker
+        # found no reading agreeing with CPython on every element and left element 0's raise
+        # unexplained. A lane beyond int64 is now left out of that agreement.
+        "checker-a-raise-explained-beside-a-lane-beyond-int64",
+        "import math\n\ndef f(settled, fixing, notional):\n    if settled:\n        days = 0\n    else:\n"
+        "        days = 1.0\n    days = math.trunc(int(fixing) - (days - notional))\n    return 1\n",
+        [Column(F, [1.0, 1.0]), Column(F, [math.nan, 1.0]), Column(I, [2**63 - 1], True)],
+        "a lane beyond int64 kept the plain reading from explaining another lane's raise",
+    ),
+    case(
+        # Seed 690001, program 928. `2 ** 1100 / 3` is a true division of ints whose quotient
+        # is beyond the float range: item 17's OverflowError at call time, even where CPython's
+        # `and` never computes it (an empty account's scale), as `float(2 ** 1100)` is. CPython
+        # words it "integer division result too large for a float", which the checker did not
+        # take for item 17's (a crash).
+        "checker-a-true-division-of-ints-beyond-the-float-range-off-cpythons-path",
+        "def f(balance):\n    if balance == 0 and 2 ** 1100 / 3:\n        return 0\n    return 1\n",
+        [Column(F, [1.0, 2.5])],
+        "CPython's message of a true division beyond the float range was not item 17's",
+    ),
 ]
 
 
@@ -535,6 +562,16 @@ def test_a_plain_reading_held_as_float_explains_only_the_array_rules_value(tmp_p
     for value, failures in ((1.0, 0), (0.0, 0), (0.5, 1), (-1.0, 1)):
         fake = lambda p1, value=value: np.array([value, 1.0, 0.0])  # noqa: E731
         assert len(_judged(source, columns, tmp_path, fake)) == failures
+
+
+def test_a_raise_beside_a_lane_beyond_int64_is_explained_only_as_the_array_rules_raise(tmp_path):
+    # Element 0 raises item 7's OverflowError of math.trunc under the array rules (item 8's
+    # float 2**63): another class, or the same class with other args, stays a mismatch.
+    source, columns = CASES_BY_ID["checker-a-raise-explained-beside-a-lane-beyond-int64"][:2]
+    held = OverflowError("math.trunc(9.223372036854776e+18) is beyond int64, which an int array cannot hold (docs/semantics.md item 7)")
+    assert _judged(source, columns, tmp_path, _raises(held, 0)) == []
+    for wrong in (ValueError("cannot convert float NaN to integer"), OverflowError("math.trunc(1e+19) is beyond int64")):
+        assert [f.kind for f in _judged(source, columns, tmp_path, _raises(wrong, 0))] == ["mismatch"]
 
 
 def test_a_raise_decided_by_a_nan_sign_is_free_only_on_the_lanes_of_such_a_nan(tmp_path):

@@ -350,17 +350,24 @@ def _float_division_message(exc: BaseException, want: BaseException) -> bool:
     return len(exc.args) == len(want.args) == 1 and exc.args[0] in _FLOAT_DIVISION.get(want.args[0], ())
 
 
+#: The words of item 17's OverflowError: an int beyond 64 bits meeting an integer array, an
+#: int beyond the float range converted to float (CPython's own message), or a true division of
+#: ints whose quotient is beyond it (CPython's ``2 ** 1100 / 3``).
+_BEYOND_THE_FLOAT_RANGE = (
+    "vectorized integers are 64-bit", "too large to convert to float", "integer division result too large for a float",
+)
+
+
 def _judge_exception(
     exc: BaseException, expected: list, first_raise: Optional[int], nan_mode: bool, where: str, result: Result,
     held_float: bool, explainer: "Explainer",
 ) -> None:
     """The call raised ``exc``: right when it is CPython's exception of the first raising element
     (same class, same args, a note naming that element), wrong otherwise."""
-    if isinstance(exc, OverflowError) and (
-        "vectorized integers are 64-bit" in str(exc) or "too large to convert to float" in str(exc)
-    ):
+    if isinstance(exc, OverflowError) and any(text in str(exc) for text in _BEYOND_THE_FLOAT_RANGE):
         # docs/semantics.md item 17: a Python int beyond 64 bits meeting an integer array, or
-        # converted to float beyond the float range, raises, even on a path CPython does not take.
+        # converted to float beyond the float range (a true division of such ints too, seed
+        # 690001 #928), raises, even on a path CPython does not take.
         result.skipped["int-beyond-64-bits"] = result.skipped.get("int-beyond-64-bits", 0) + 1
         return
     noted = _noted_element(exc)

@@ -534,7 +534,10 @@ impl Lowerer<'_> {
     /// from arguments that are not NaN: ValueError; an infinity from finite ones: OverflowError,
     /// or ValueError for the logarithms' poles) end there. `args` are the call's arguments
     /// (floats, or the int an integral function keeps); false when this function's raises are
-    /// not modelled (the caller reports it).
+    /// not modelled (the caller reports it). The functions that raise on no float (the tests
+    /// `isnan`, `isinf`, `isfinite`; `atan2`, `hypot`, `copysign`, `erf`, `erfc`) have no site:
+    /// an int argument is int64 or uint64, which converts to float, and one beyond the float
+    /// range raises item 17's OverflowError at its conversion, before the call.
     pub(in crate::lower) fn math_raise(
         &mut self,
         frame: &mut Frame,
@@ -555,6 +558,9 @@ impl Lowerer<'_> {
             return true;
         }
         let pole = match name {
+            "isnan" | "isinf" | "isfinite" | "atan2" | "hypot" | "copysign" | "erf" | "erfc" => {
+                return true
+            }
             "exp" | "expm1" | "sinh" | "cosh" => Some("OverflowError"),
             "log" | "log2" | "log10" | "log1p" | "atanh" => Some("ValueError"),
             "sqrt" | "sin" | "cos" | "tan" | "asin" | "acos" | "atan" | "tanh" | "asinh"

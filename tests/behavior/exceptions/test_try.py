@@ -228,6 +228,27 @@ def math_error_uncaught(x):
     return y
 
 
+def wind_reading(u, v):
+    # An anemometer's wind from its two components: a missing component (NaN) is a sensor
+    # fault; the gust factor divides by the crosswind. The predicates and atan2, hypot,
+    # copysign, erf and erfc raise for no float (seeds 690004 #1630, 690005 #1301: rejected
+    # inside `try`), so every raise here is the fault's or the division's.
+    try:
+        if math.isnan(u) or math.isnan(v):
+            raise ValueError("sensor fault")
+        speed = math.hypot(u, v)
+        bearing = math.degrees(math.atan2(math.copysign(v, u), u))
+        gust = speed / (u - v) if math.isfinite(speed) else 0.0
+        calm = (math.erf(speed) >= 0.0) + (math.erfc(bearing) <= 2.0) + (not math.isinf(bearing))
+    except ZeroDivisionError:
+        gust = -1.0
+        calm = 2.0
+    except ValueError:
+        gust = -2.0
+        calm = 3.0
+    return gust + calm
+
+
 FLOATS = np.concatenate([floats(8), np.array([0.0, -0.0, 1.0, -1.0, 0.5, 1.5, -150.0, 20.0, 60.0, 800.0, -243.12])])
 
 
@@ -242,6 +263,7 @@ FLOATS = np.concatenate([floats(8), np.array([0.0, -0.0, 1.0, -1.0, 0.5, 1.5, -1
         dew_point_log,
         nested_tries,
         power_of_zero,
+        wind_reading,
     ],
     ids=lambda f: f.__name__,
 )
@@ -294,6 +316,12 @@ def test_int_operands_raise_cpythons_int_messages(backend):
     got = check_raising(vec, np.array([5, 6]), np.array([2, 0]), backend=backend, numeric=True)
     assert type(got) is ZeroDivisionError and got.__notes__[-1].endswith("(flat index 1)")
     check_raising(vec, np.array([5, 2000]), np.array([0, 0]), backend=backend, numeric=True)
+
+
+def test_predicates_of_ints_in_a_try_body(backend):
+    # The predicates and atan2, hypot, copysign, erf, erfc take an int64 component as a float.
+    u, v = grid(np.array([-7, -1, 0, 1, 3, 250]), np.array([-7, 0, 1, 3]))
+    check_raising(vectorize(wind_reading), u, v, backend=backend, numeric=True)
 
 
 def test_caught_lanes_take_the_clause_value():

@@ -770,10 +770,15 @@ def converted_when_small(x):
     return float(2**1100) if x > 1e308 else x
 
 
-def test_item17_a_conversion_beyond_the_float_range_raises_even_off_cpythons_path():
-    assert converted_when_small(1.0) == 1.0  # CPython never converts for 1.0
-    with pytest.raises(OverflowError, match="too large to convert to float"):
-        vectorize(converted_when_small)(np.array([1.0, 2.0]))
+def divided_when_small(x):
+    return 2**1100 / 3 if x > 1e308 else x
+
+
+@pytest.mark.parametrize("fn, words", [(converted_when_small, "to convert to float"), (divided_when_small, "division result too large")])
+def test_item17_a_conversion_beyond_the_float_range_raises_even_off_cpythons_path(fn, words):
+    assert fn(1.0) == 1.0  # CPython never converts (nor divides) for 1.0
+    with pytest.raises(OverflowError, match=words):
+        vectorize(fn)(np.array([1.0, 2.0]))
 
 
 def _is_int(n):
