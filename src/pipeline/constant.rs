@@ -127,6 +127,9 @@ mod tests {
             value("P = (1.0 / 4, -3)\n", &[]),
             Some(Const::Tuple(vec![Const::Float(0.25), Const::Int(-3)]))
         );
+        // Float `//` and `%` fold as CPython's float_divmod computes them (src/ir/eval.rs).
+        assert_eq!(value("F = 7.5 // 2.0\n", &[]), Some(Const::Float(3.0)));
+        assert_eq!(value("M = -7.5 % 2.0\n", &[]), Some(Const::Float(0.5)));
         // Not exactly CPython's in Rust (libm), a ZeroDivisionError, an int beyond int64, a
         // name the environment does not give: left to the running module.
         for text in [
@@ -134,7 +137,7 @@ mod tests {
             "Z = 1.0 / 0.0\n",
             "B = 2 ** 70\n",
             "U = unknown * 2.0\n",
-            "F = 7.5 // 2.0\n",
+            "Q = 7.5 // 0.0\n",
         ] {
             assert_eq!(value(text, &[]), None, "{text}");
         }
