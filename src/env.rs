@@ -180,6 +180,12 @@ pub const ALIAS_PREFIX: &str = "@as:";
 pub const NOT_THE_PATTERN: &str =
     ", a wrapper that is not `checks, then return fn(*args, **kwargs)`: ";
 
+/// What the reason a module-level object is left unresolved says when the decorator reads the
+/// live one instead (a NormalDist whose parameters the text does not give, issue 27,
+/// src/static_module/normal_dist.rs): a deferral carries such a reason as is, as
+/// [`NOT_THE_PATTERN`]'s.
+pub const LIVE_OBJECT: &str = ": the decorator reads the live object";
+
 /// One binding the static compiler relied on; the decorator checks it against the live function.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Assumption {
@@ -238,6 +244,19 @@ pub enum AssumedBinding {
         name: String,
         module: String,
         text_sha256: String,
+    },
+    /// A method `name` of the class `class` of the standard library module `module`, read
+    /// through a module-level instance (issue 27: `IQ.cdf` of `IQ = NormalDist(100, 15)`,
+    /// src/static_module/normal_dist.rs): the decorator checks the live attribute is that
+    /// method bound to an instance of exactly that class, and that the module's text (decoded)
+    /// still has the sha256 `module_text_sha256` (hex): what its methods read (a helper such as
+    /// `_normal_dist_inv_cdf`, which CPython may replace by its C twin, a constant) is pinned by
+    /// it, so another interpreter's module recompiles.
+    StdlibMethod {
+        class: String,
+        name: String,
+        module: String,
+        module_text_sha256: String,
     },
     /// A classmethod `name` of a class of the same module, whose `def` is at `line`; the
     /// assumption's name is dotted (`Units.to_k`), as for every attribute of a namespace.

@@ -310,6 +310,21 @@ fn assumption_to_py<'py>(py: Python<'py>, a: &Assumption) -> PyResult<Bound<'py,
                 text_sha256.as_str(),
             ],
         )?,
+        AssumedBinding::StdlibMethod {
+            class,
+            name,
+            module,
+            module_text_sha256,
+        } => PyTuple::new(
+            py,
+            [
+                "stdlib_method",
+                class.as_str(),
+                name.as_str(),
+                module.as_str(),
+                module_text_sha256.as_str(),
+            ],
+        )?,
         AssumedBinding::Enum(members) => PyTuple::new(
             py,
             [

@@ -242,7 +242,7 @@ def from_found(original: FunctionType, found: Found, namespace: Any, into: dict 
     origin, entry = found
     _count_sites(entry)
     hidden_names = entry.get("hidden")
-    objects = precompiled.hidden_objects(original, hidden_names) if hidden_names else None
+    objects = precompiled.hidden_objects(original, hidden_names, entry.get("assumptions", ())) if hidden_names else None
     if origin == "wheel":
         _stats.bump("precompiled_hits")
         # The whole module is `fast_source`, and its code (the installer's .pyc) defines the

@@ -223,16 +223,19 @@ def frozen_object(value: object) -> object:
         return dict(value)
 
 
-def hidden_objects(original: FunctionType, hidden: list[Hidden]) -> dict[str, Any] | None:
+def hidden_objects(original: FunctionType, hidden: list[Hidden], assumptions: list[Assumption] = ()) -> dict[str, Any] | None:
     """The module-level objects a precompiled record reads as globals (Enum classes; parameter
     dicts, `None`, strings, Enum members, D14; exception classes and what a message reads, D21),
-    from the live function's globals, which its assumptions were checked against; a dict frozen
-    as the decorator freezes it; and the scalar originals of recursive functions (D19)."""
+    from the live function's globals, which its assumptions were checked against (an exception
+    class only a method of the standard library raises, `statistics.StatisticsError` of
+    `IQ.inv_cdf`, from that module's: issue 27); a dict frozen as the decorator freezes it; and
+    the scalar originals of recursive functions (D19)."""
     glob = original.__globals__
     out: dict[str, Any] = {}
     for kind, n in hidden:
         if kind == "object":
-            out[n] = frozen_object(glob[n])
+            scoped = None if n in glob else next((a for a, b in assumptions if a.endswith(":" + n) and b[0] == "exception"), None)
+            out[n] = frozen_object(glob[n]) if scoped is None else _scoped(scoped)[0]
         elif kind == "scalar":
             from .emit import scalar_original
 
@@ -294,6 +297,50 @@ def _function_text_sha256(fn: FunctionType) -> str | None:
     sha = None if text is None else _core.sha256_hex(text.encode())
     _TEXT_SHA256[id(code)] = (code, sha)
     return sha
+
+
+#: path -> (st_mtime_ns, st_size, sha256 hex of the decoded text) of a standard library module.
+_TEXT_FILE_SHA256: dict[str, tuple[int, int, str]] = {}
+
+
+def _module_text_sha256(module: Any) -> str | None:
+    """The sha256 of `module`'s source text as the static compile read it (decoded, universal
+    newlines: imports.py `program_modules`), hashed once per process while the file stays."""
+    import os
+
+    path = getattr(module, "__file__", None)
+    try:
+        st = os.stat(path)
+        known = _TEXT_FILE_SHA256.get(path)
+        if known is not None and known[:2] == (st.st_mtime_ns, st.st_size):
+            return known[2]
+        with open(path, "rb") as f:
+            data = f.read()
+        from importlib.util import decode_source
+
+        text = decode_source(data)
+    except (OSError, TypeError, SyntaxError, UnicodeDecodeError):
+        return None
+    from . import _core
+
+    sha = _core.sha256_hex(text.encode())
+    _TEXT_FILE_SHA256[path] = (st.st_mtime_ns, st.st_size, sha)
+    return sha
+
+
+def _stdlib_method(live: Any, binding: tuple) -> bool:
+    """`live` is method `binding[2]` of class `binding[1]` of module `binding[3]`, bound to an
+    instance of exactly that class, and the module's text hashes to `binding[4]`."""
+    _, class_name, name, module_name, sha = binding
+    module = sys.modules.get(module_name)
+    cls = getattr(module, class_name, None)
+    return (
+        isinstance(cls, type)
+        and type(getattr(live, "__self__", None)) is cls
+        and getattr(live, "__func__", None) is vars(cls).get(name)
+        and type(live.__func__) is FunctionType
+        and _module_text_sha256(module) == sha
+    )
 
 
 def _function_of(live: Any, module_name: str, name: str) -> FunctionType | None:
@@ -381,6 +428,11 @@ def check_assumptions(fn: FunctionType, assumptions: list[Assumption]) -> bool |
             target = _function_of(live, binding[2], binding[1])
             if target is None or _function_text_sha256(target) != binding[3]:
                 return False
+        elif tag == "stdlib_method":
+            # Issue 27: `IQ.cdf` of `IQ = NormalDist(100, 15)`, compiled from the text of the
+            # class's module, which pins what the method reads (static_module/normal_dist.rs).
+            if not _stdlib_method(live, binding):
+                return False
         elif tag == "builtin":
             if live is not _BUILTINS.get(binding[1], missing):
                 return False
@@ -436,6 +488,10 @@ def check_assumptions(fn: FunctionType, assumptions: list[Assumption]) -> bool |
             if not isinstance(live, type) or not issubclass(live, BaseException):
                 return False
             if exception_class(live) != ("exception", tuple(binding[1])):
+                return False
+            if ":" in name and glob.get(name.rpartition(":")[2], live) is not live:
+                # Issue 27: the class a standard library method raises (`IQ.inv_cdf`) is a global
+                # of the generated code under its own name, which the module binds otherwise.
                 return False
         else:
             return False

@@ -61,6 +61,10 @@ if TYPE_CHECKING:
     #: ``("stdlib_function", name, module, sha256)``: a function of the standard library (issue
     #: 31), pinned by the sha256 of its own text (its file and line change between versions).
     AssumedStdlibFunction = Tuple[Literal["stdlib_function"], str, str, str]
+    #: ``("stdlib_method", class, name, module, sha256)``: a method of a standard library class
+    #: read through a module-level instance (issue 27: `IQ.cdf`), pinned by the instance's type and
+    #: the sha256 of its module's text.
+    AssumedStdlibMethod = Tuple[Literal["stdlib_method"], str, str, str, str]
     AssumedBinding = Union[
         ConstBinding,
         ModuleBinding,
@@ -71,6 +75,7 @@ if TYPE_CHECKING:
         AssumedFunction,
         AssumedModuleFunction,
         AssumedStdlibFunction,
+        AssumedStdlibMethod,
     ]
     #: ``(name, binding)``; a dotted name for a class attribute (``"Const.R"``), ``module:name``
     #: for a name read in another module of the program.

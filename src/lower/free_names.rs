@@ -9,8 +9,8 @@ use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
 use crate::env::{
-    AssumedBinding, Binding, FunctionSource, Hidden, ALIAS_PREFIX, NOT_THE_PATTERN, SCOPE_KEY,
-    SHA_KEY,
+    AssumedBinding, Binding, FunctionSource, Hidden, ALIAS_PREFIX, LIVE_OBJECT, NOT_THE_PATTERN,
+    SCOPE_KEY, SHA_KEY,
 };
 use crate::ir::{Const, Op, UniformOp, Value, MATH_CONSTANTS};
 use crate::lower::calls::builtins::Callee;
@@ -46,7 +46,11 @@ impl Lowerer<'_> {
         // Issue 27: the function a wrapped helper forwards to, a closure cell, is checked
         // through the helper (`ease_in.__wrapped__`, src/static_module/wrapped.rs).
         if let Some(Binding::Unresolved(alias)) = frame.env.get(&format!("{ALIAS_PREFIX}{name}")) {
-            self.names.assume(alias.clone(), binding);
+            // An empty alias: pinned by another assumption (the Python `_normal_dist_inv_cdf`
+            // of a NormalDist's `inv_cdf`, by `statistics.py`'s text hash: normal_dist.rs).
+            if !alias.is_empty() {
+                self.names.assume(alias.clone(), binding);
+            }
             return;
         }
         let name = match frame.env.get(SCOPE_KEY) {
@@ -157,10 +161,7 @@ impl Lowerer<'_> {
                 return Err(());
             }
             Some(Binding::Unresolved(why)) => {
-                // Issue 27: a wrapper the static compile does not read says why (the hook's
-                // debug log and the build print it).
-                let reason = why.contains(NOT_THE_PATTERN);
-                self.names.defer(if reason { &why } else { name });
+                self.defer_unresolved(name, &why);
                 return Err(());
             }
             None => {
@@ -253,6 +254,14 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Defers `name`, bound to something the static compile leaves to the decorator; a reason
+    /// that says why (a wrapper it does not read, a NormalDist whose parameters the text does not
+    /// give: issue 27) is deferred as is, for the hook's debug log and the build to print.
+    pub(in crate::lower) fn defer_unresolved(&mut self, name: &str, why: &str) {
+        let told = why.contains(NOT_THE_PATTERN) || why.contains(LIVE_OBJECT);
+        self.names.defer(if told { why } else { name });
+    }
+
     /// A name missing from the environment may still be bound by a star import, which only the
     /// live function can tell: the static compile defers instead of reporting it.
     pub(in crate::lower) fn star_imported(&mut self, frame: &Frame, name: &str) -> bool {
@@ -286,8 +295,9 @@ impl Lowerer<'_> {
                 self.assume(frame, name, AssumedBinding::MathModule);
                 Ok(true)
             }
-            Some(Binding::Unresolved(_)) => {
-                self.names.defer(name);
+            Some(Binding::Unresolved(why)) => {
+                let why = why.clone();
+                self.defer_unresolved(name, &why);
                 Err(())
             }
             None => {
@@ -391,8 +401,8 @@ impl Lowerer<'_> {
             }
             Some(Binding::Enum(members)) => self.enum_class(name, &members),
             Some(Binding::Object(type_name)) => self.uniform_global(name, &type_name),
-            Some(Binding::Unresolved(_)) => {
-                self.names.defer(name);
+            Some(Binding::Unresolved(why)) => {
+                self.defer_unresolved(name, &why);
                 self.poison()
             }
             Some(Binding::MathModule) => self.not_a_value(frame, name, "the `math` module", node),

@@ -56,6 +56,8 @@ struct Scoped {
     /// Its plain exception classes (D11), which a module importing one by name (`from .errors
     /// import RangeError`) raises and catches through its own global of that name.
     exceptions: Env,
+    /// Its parse, whose classes a binding of the importer may read (normal_dist.rs).
+    module: Arc<ParsedModule>,
 }
 
 /// Builds the environment of a parsed module (mod.rs `module_env`) whose relative imports
@@ -174,7 +176,23 @@ impl Imports {
         if let Some(sha256) = &m.sha256 {
             env.insert(SHA_KEY.into(), Binding::Unresolved(sha256.clone()));
         }
-        Some(Scoped { env, exceptions })
+        Some(Scoped {
+            env,
+            exceptions,
+            module,
+        })
+    }
+
+    /// Module `name`'s parse, its scoped environment and its plain exception classes (D11),
+    /// when it was handed over and parses: what a method of one of its classes reads
+    /// (`statistics.NormalDist.cdf`, normal_dist.rs).
+    pub(crate) fn parsed(
+        &self,
+        name: &str,
+        env_of_module: EnvOfModule,
+    ) -> Option<(Arc<ParsedModule>, Env, Env)> {
+        self.scoped(name, env_of_module)
+            .map(|s| (s.module, s.env, s.exceptions))
     }
 
     /// The names `stmt` binds to something of another module of the program that its text pins

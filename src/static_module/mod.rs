@@ -11,6 +11,7 @@ pub mod factories;
 pub mod imports;
 pub mod marks;
 pub mod namespace_class;
+pub mod normal_dist;
 pub mod objects;
 pub mod text;
 pub mod wrapped;
@@ -361,6 +362,13 @@ pub(crate) fn module_env(module: &Arc<ParsedModule>, imports: &Imports, package:
     crate::static_module::exception_classes::bind_exception_classes(body, &mut bindings);
     crate::static_module::namespace_class::bind_namespaces(module, &mut bindings);
     crate::static_module::namespace_class::bind_instances(module, &mut bindings);
+    crate::static_module::normal_dist::bind_normal_dists(
+        module,
+        imports,
+        &|m, p| module_env(m, imports, p),
+        &bind_count,
+        &mut bindings,
+    );
     // A name bound twice (or written by `global` in a function) is not pinned by the text.
     let mut globals_written = vec![];
     collect_global_writes(body, &mut globals_written);

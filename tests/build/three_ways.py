@@ -13,6 +13,7 @@ from array_vectorize import _core
 from array_vectorize.api import compile_live
 from array_vectorize.build import config, precompile
 from array_vectorize.build.wheelfile import Entry
+from array_vectorize.imports import program_modules
 from array_vectorize.precompiled import assumptions_hold
 
 
@@ -29,9 +30,12 @@ def module_on_path(text: str, prefix: str, tmp_path, monkeypatch):
         sys.modules.pop(name, None)
 
 
-def assert_same_source_three_ways(text: str, name: str, tmp_path, names) -> None:
-    """`text` is written as module `name` (importable from `tmp_path`) and as a wheel's `name/m.py`."""
-    static = {e["name"]: e for e in _core.compile_module(text, str(tmp_path / f"{name}.py"))}
+def assert_same_source_three_ways(text: str, name: str, tmp_path, names, stdlib: bool = False) -> None:
+    """`text` is written as module `name` (importable from `tmp_path`) and as a wheel's `name/m.py`.
+    `stdlib`: the static compile reads the standard library modules the text imports, as the
+    import hook hands them over (imports.py `program_modules`; `statistics.NormalDist`, issue 27)."""
+    modules = program_modules(text, name, False, lambda other: None) if stdlib else {}
+    static = {e["name"]: e for e in _core.compile_module(text, str(tmp_path / f"{name}.py"), None, "", modules)}
     dist_info = f"{name}-0.1.0.dist-info"
     entries = {f"{name}/__init__.py": Entry(b""), f"{name}/m.py": Entry(text.encode())}
     artifacts, _ = precompile.precompile(entries, dist_info, config.from_table({}), str(tmp_path))

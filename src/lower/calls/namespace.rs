@@ -16,7 +16,7 @@
 use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
-use crate::env::{AssumedBinding, Binding, Env, FunctionSource};
+use crate::env::{AssumedBinding, Binding, Env, FunctionCode, FunctionSource, SCOPE_KEY, SHA_KEY};
 use crate::ir::Value;
 use crate::lower::calls::builtins::Callee;
 use crate::lower::free_names::short_name;
@@ -28,6 +28,33 @@ const BISECT_FUNCTIONS: &[(&str, &str)] = &[
     ("bisect_right", "bisect_right"),
     ("bisect", "bisect_right"),
 ];
+
+/// What the static compile assumes of a method it calls through a namespace: a classmethod of a
+/// class of the module at its line (D7), or a method of a standard library class bound to an
+/// instance of it (issue 27: `IQ.cdf` of `IQ = NormalDist(100, 15)`, normal_dist.rs), pinned by
+/// the instance's type and the hash of its module's text.
+fn method_assumption(fs: &FunctionSource) -> AssumedBinding {
+    let env = fs.env.as_ref();
+    match (
+        env.and_then(|e| e.get(SCOPE_KEY)),
+        env.and_then(|e| e.get(SHA_KEY)),
+        &fs.code,
+    ) {
+        (Some(Binding::Unresolved(module)), None, FunctionCode::Tree(tree)) => {
+            let (class, name) = fs.name.rsplit_once('.').unwrap_or(("", &fs.name));
+            AssumedBinding::StdlibMethod {
+                class: class.to_string(),
+                name: name.to_string(),
+                module: module.clone(),
+                module_text_sha256: crate::host::cache::sha256_hex(tree.module.text.as_bytes()),
+            }
+        }
+        _ => AssumedBinding::ClassMethod {
+            name: short_name(&fs.name),
+            line: fs.first_line,
+        },
+    }
+}
 
 impl Lowerer<'_> {
     /// The dotted name and attributes of `e` when it names a namespace of the environment
@@ -116,14 +143,7 @@ impl Lowerer<'_> {
         let dotted = format!("{path}.{}", a.attr);
         Some(match attrs.get(a.attr.as_str()).cloned() {
             Some(Binding::ClassMethod(fs)) => {
-                self.assume(
-                    frame,
-                    &dotted,
-                    AssumedBinding::ClassMethod {
-                        name: short_name(&fs.name),
-                        line: fs.first_line,
-                    },
-                );
+                self.assume(frame, &dotted, method_assumption(&fs));
                 Ok(Callee::ClassMethod(fs, attrs, path))
             }
             None => {

@@ -41,8 +41,13 @@ pub(in crate::lower) enum Given {
     One(Value),
     /// `zip(a, b, ...)`: sequences given per call and constant tables, one given at least.
     Zip(Vec<Value>),
-    /// `enumerate(seq, start)` with a constant int start.
-    Enumerate(Value, i128),
+    /// `enumerate(seq, start)` with a constant int start; `enumerate(zip(a, b, ...), start)`
+    /// when `zipped` (its items are `(k, (a[k], b[k], ...))`: issue 27, semantics item 47).
+    Enumerate {
+        columns: Vec<Value>,
+        zipped: bool,
+        start: i128,
+    },
 }
 
 impl Lowerer<'_> {
@@ -59,21 +64,39 @@ impl Lowerer<'_> {
     }
 
     /// Whether `iter` runs over a sequence given per call: its name, or `zip`/`enumerate` with
-    /// one among their arguments.
+    /// one among their arguments, or `enumerate` of such a `zip`.
     pub(in crate::lower) fn runs_over_given(&self, frame: &Frame, iter: &ast::Expr) -> bool {
         if self.given_name(frame, iter).is_some() {
             return true;
         }
-        let ast::Expr::Call(c) = iter else {
+        let Some((which, c)) = self.zip_or_enumerate(frame, iter) else {
             return false;
+        };
+        let zipped = |a: &ast::Expr| {
+            which == "enumerate"
+                && matches!(self.zip_or_enumerate(frame, a), Some(("zip", _)))
+                && self.runs_over_given(frame, a)
+        };
+        c.args.iter().any(|a| self.given_name(frame, a).is_some())
+            || c.args.first().is_some_and(zipped)
+    }
+
+    /// `iter` as a call of the builtin `zip` or `enumerate`, with which.
+    fn zip_or_enumerate<'e>(
+        &self,
+        frame: &Frame,
+        iter: &'e ast::Expr,
+    ) -> Option<(&'static str, &'e ast::ExprCall)> {
+        let ast::Expr::Call(c) = iter else {
+            return None;
         };
         let ast::Expr::Name(n) = c.func.as_ref() else {
-            return false;
+            return None;
         };
-        let builtin = ["zip", "enumerate"]
-            .iter()
-            .any(|w| self.is_builtin(frame, n.id.as_str(), w));
-        builtin && c.args.iter().any(|a| self.given_name(frame, a).is_some())
+        ["zip", "enumerate"]
+            .into_iter()
+            .find(|w| self.is_builtin(frame, n.id.as_str(), w))
+            .map(|w| (w, c))
     }
 
     /// What `iter` runs over when `runs_over_given` holds; an error (reported) for arguments of
@@ -98,12 +121,26 @@ impl Lowerer<'_> {
             return self.bad_given(frame, c, format!("{which}() over a sequence given per call takes no keyword arguments here (D14)"));
         }
         if which == "enumerate" {
-            let Some(seq) = c.args.first().and_then(|a| self.given_name(frame, a)) else {
-                return self.bad_given(
-                    frame,
-                    c,
-                    "enumerate() runs over a sequence given per call and a constant start".into(),
-                );
+            let first = c.args.first();
+            let (columns, zipped) = match first.and_then(|a| self.given_name(frame, a)) {
+                Some(seq) => (vec![seq], false),
+                // `enumerate(zip(bands, rates))`: the zip's columns, numbered.
+                None => match first.and_then(|a| self.zip_or_enumerate(frame, a)) {
+                    Some(("zip", z)) => {
+                        self.assume(frame, "zip", AssumedBinding::Builtin("zip".into()));
+                        if !z.keywords.is_empty() {
+                            return self.bad_given(frame, z, "zip() over a sequence given per call takes no keyword arguments here (D14)".into());
+                        }
+                        (self.zip_columns(frame, z)?, true)
+                    }
+                    _ => {
+                        return self.bad_given(
+                            frame,
+                            c,
+                            "enumerate() runs over a sequence given per call (a parameter, or `zip` of parameters and constant tables) and a constant start".into(),
+                        )
+                    }
+                },
             };
             let start = match c.args.get(1) {
                 None => Some(0),
@@ -117,7 +154,11 @@ impl Lowerer<'_> {
                 }
             };
             return match (start, c.args.len()) {
-                (Some(start), 1 | 2) => Ok(Given::Enumerate(seq, start)),
+                (Some(start), 1 | 2) => Ok(Given::Enumerate {
+                    columns,
+                    zipped,
+                    start,
+                }),
                 _ => self.bad_given(
                     frame,
                     c,
@@ -125,6 +166,11 @@ impl Lowerer<'_> {
                 ),
             };
         }
+        Ok(Given::Zip(self.zip_columns(frame, c)?))
+    }
+
+    /// The columns `zip(a, b, ...)` runs over: sequences given per call and constant tables.
+    fn zip_columns(&mut self, frame: &mut Frame, c: &ast::ExprCall) -> R<Vec<Value>> {
         let mut columns = vec![];
         for a in &c.args {
             // A display of constants is a constant table (`table`).
@@ -135,7 +181,7 @@ impl Lowerer<'_> {
             }
             columns.push(v);
         }
-        Ok(Given::Zip(columns))
+        Ok(columns)
     }
 
     fn bad_given<T: Ranged, V>(&mut self, frame: &Frame, at: &T, why: String) -> R<V> {
@@ -154,10 +200,14 @@ impl Lowerer<'_> {
         stmt: &ast::Stmt,
     ) {
         let range = f.target.range();
-        let (columns, start) = match given {
-            Given::One(v) => (vec![v], None),
-            Given::Zip(vs) => (vs, None),
-            Given::Enumerate(v, start) => (vec![v], Some(start)),
+        let (columns, zipped, start) = match given {
+            Given::One(v) => (vec![v], false, None),
+            Given::Zip(vs) => (vs, true, None),
+            Given::Enumerate {
+                columns,
+                zipped,
+                start,
+            } => (columns, zipped, Some(start)),
         };
         let mut hidden = vec![];
         let mut stop: Option<Value> = None;
@@ -195,26 +245,41 @@ impl Lowerer<'_> {
             .iter()
             .map(|h| subscript(name_expr(h, range), name_expr(&counter, range), range))
             .collect();
-        let item = match (start, items.len()) {
-            (Some(start), _) => tuple(
-                vec![counter_plus(&counter, start, range), items.remove(0)],
-                range,
-            ),
-            (None, 1) => items.remove(0),
-            (None, _) => tuple(items, range),
+        let item = if zipped {
+            tuple(items, range)
+        } else {
+            items.remove(0)
         };
-        let bind = ast::Stmt::Assign(ast::StmtAssign {
-            targets: vec![f.target.as_ref().clone()],
-            value: Box::new(item),
-            type_comment: None,
-            range,
-        });
+        let bind = |target: &ast::Expr, value: ast::Expr| {
+            ast::Stmt::Assign(ast::StmtAssign {
+                targets: vec![target.clone()],
+                value: Box::new(value),
+                type_comment: None,
+                range,
+            })
+        };
+        let binds = match (start, f.target.as_ref()) {
+            // `for i, (lo, rate) in enumerate(zip(...))`: `i = k + start`, then `(lo, rate) =
+            // (bands[k], rates[k])`, each part bound as a plain target is (CPython binds them in
+            // that order; the parts do not read one another).
+            (Some(start), ast::Expr::Tuple(ast::ExprTuple { elts, .. }))
+                if elts.len() == 2 && !elts.iter().any(|e| matches!(e, ast::Expr::Starred(_))) =>
+            {
+                vec![
+                    bind(&elts[0], counter_plus(&counter, start, range)),
+                    bind(&elts[1], item),
+                ]
+            }
+            (Some(start), t) => vec![bind(
+                t,
+                tuple(vec![counter_plus(&counter, start, range), item], range),
+            )],
+            (None, t) => vec![bind(t, item)],
+        };
         let looped = ast::StmtFor {
             target: Box::new(name_expr(&target, range)),
             iter: f.iter.clone(),
-            body: std::iter::once(bind)
-                .chain(f.body.iter().cloned())
-                .collect(),
+            body: binds.into_iter().chain(f.body.iter().cloned()).collect(),
             orelse: f.orelse.clone(),
             type_comment: None,
             range: f.range,

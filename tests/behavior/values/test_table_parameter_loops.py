@@ -215,6 +215,49 @@ def test_zip_of_a_table_parameter_and_a_constant_table(backend):
     check(vectorize(zip_with_constant), EDGE, [5.0, 6.0, 7.0], backend=backend)
 
 
+def banded_tax_with_allowance_taper(income, bands=THRESHOLDS, rates=RATES):
+    """The band index counts too: past the second band, the personal allowance tapers away."""
+    tax = 0.0
+    for i, (lo, rate) in enumerate(zip(bands, rates)):
+        if income > lo:
+            tax += (income - lo) * rate
+            if i >= 2:
+                tax += (income - lo) * 0.01 * i
+    return tax
+
+
+def numbered_pairs(x, lows=THRESHOLDS, rates=RATES):
+    return sum(k * rate * max(x - lo, 0.0) for k, (lo, rate) in enumerate(zip(lows, rates), 1))
+
+
+def zip_one(x, rates=RATES):
+    total = 0.0
+    for k, item in enumerate(zip(rates)):
+        total += k * item[0] * x + len(item)
+    return total
+
+
+ENUMERATED_ZIPS = {
+    "default": None,
+    "tuple": ((0.0, 100.0), (0.1, 0.3)),
+    "list": ([0.0, 10.0, 20.0, 30.0], [0.5, 0.25, 0.125, 0.0625]),
+    "shorter rates": ((0.0, 10.0, 20.0), [1.0, 2.0]),
+    "empty": ((), ()),
+    "ints": ((0, 10, 20), (1, 2, 3)),
+}
+
+
+@pytest.mark.parametrize("tables", ENUMERATED_ZIPS.values(), ids=ENUMERATED_ZIPS.keys())
+def test_enumerate_of_a_zip_of_table_parameters(tables, backend):
+    """Fails before: `enumerate(zip(bands, rates))` was refused ("enumerate() runs over a
+    sequence given per call and a constant start")."""
+    args = () if tables is None else tables
+    check(vectorize(banded_tax_with_allowance_taper), EDGE, *args, backend=backend)
+    # An empty table: `sum` stays the int 0 for CPython, a float array here (item 8).
+    check(vectorize(numbered_pairs), EDGE, *args, backend=backend, check_kind=tables != ((), ()))
+    check(vectorize(zip_one), EDGE, *args[1:], backend=backend)
+
+
 def smallest_of_each(x, rates=RATES):
     return min(r * x for r in rates)
 
