@@ -253,27 +253,33 @@ def _scoped(name: str) -> tuple[Any, str | None]:
     return _attribute_of(vars(module), attr), getattr(module, "__file__", None)
 
 
-#: path -> (st_mtime_ns, st_size, sha256 hex): a module's file hashed once per process while it
-#: stays as it was (the functions of a module that import the same helper check it each).
-_FILE_SHA256: dict[str, tuple[int, int, str]] = {}
+#: (path, decoded) -> (st_mtime_ns, st_size, sha256 hex): a module's file hashed once per process
+#: while it stays as it was (the functions of a module that import the same helper check it each).
+_FILE_SHA256: dict[tuple[str, bool], tuple[int, int, str]] = {}
 
 
-def _file_sha256(path: str) -> str | None:
+def _file_sha256(path: str, decoded: bool = False) -> str | None:
+    """The sha256 of the file's bytes; `decoded`: of its text as the static compile read a
+    standard library module (decoded, universal newlines: imports.py `program_modules`)."""
     import os
 
     try:
         st = os.stat(path)
-        known = _FILE_SHA256.get(path)
+        known = _FILE_SHA256.get((path, decoded))
         if known is not None and known[:2] == (st.st_mtime_ns, st.st_size):
             return known[2]
         with open(path, "rb") as f:
             data = f.read()
-    except OSError:
+        if decoded:
+            from importlib.util import decode_source
+
+            data = decode_source(data).encode()
+    except (OSError, SyntaxError, UnicodeDecodeError):
         return None
     from . import _core
 
     sha = _core.sha256_hex(data)
-    _FILE_SHA256[path] = (st.st_mtime_ns, st.st_size, sha)
+    _FILE_SHA256[(path, decoded)] = (st.st_mtime_ns, st.st_size, sha)
     return sha
 
 
@@ -299,35 +305,6 @@ def _function_text_sha256(fn: FunctionType) -> str | None:
     return sha
 
 
-#: path -> (st_mtime_ns, st_size, sha256 hex of the decoded text) of a standard library module.
-_TEXT_FILE_SHA256: dict[str, tuple[int, int, str]] = {}
-
-
-def _module_text_sha256(module: Any) -> str | None:
-    """The sha256 of `module`'s source text as the static compile read it (decoded, universal
-    newlines: imports.py `program_modules`), hashed once per process while the file stays."""
-    import os
-
-    path = getattr(module, "__file__", None)
-    try:
-        st = os.stat(path)
-        known = _TEXT_FILE_SHA256.get(path)
-        if known is not None and known[:2] == (st.st_mtime_ns, st.st_size):
-            return known[2]
-        with open(path, "rb") as f:
-            data = f.read()
-        from importlib.util import decode_source
-
-        text = decode_source(data)
-    except (OSError, TypeError, SyntaxError, UnicodeDecodeError):
-        return None
-    from . import _core
-
-    sha = _core.sha256_hex(text.encode())
-    _TEXT_FILE_SHA256[path] = (st.st_mtime_ns, st.st_size, sha)
-    return sha
-
-
 def _stdlib_method(live: Any, binding: tuple) -> bool:
     """`live` is method `binding[2]` of class `binding[1]` of module `binding[3]`, bound to an
     instance of exactly that class, and the module's text hashes to `binding[4]`."""
@@ -339,7 +316,7 @@ def _stdlib_method(live: Any, binding: tuple) -> bool:
         and type(getattr(live, "__self__", None)) is cls
         and getattr(live, "__func__", None) is vars(cls).get(name)
         and type(live.__func__) is FunctionType
-        and _module_text_sha256(module) == sha
+        and _file_sha256(getattr(module, "__file__", None) or "", decoded=True) == sha
     )
 
 
