@@ -237,6 +237,20 @@ def zip_one(x, rates=RATES):
     return total
 
 
+def zip_alone(x, rates=RATES):
+    total = 0.0
+    for item in zip(rates):
+        total += item[0] * x + len(item)
+    return total
+
+
+def test_zip_of_one_table_parameter_makes_one_item_tuples(backend):
+    """Fails before: the item was bound to the number itself, not CPython's 1-tuple
+    (`item[0]` raised TypeError: 'float' object is not subscriptable)."""
+    check(vectorize(zip_alone), EDGE, backend=backend)
+    check(vectorize(zip_alone), EDGE, [1, 2], backend=backend)
+
+
 ENUMERATED_ZIPS = {
     "default": None,
     "tuple": ((0.0, 100.0), (0.1, 0.3)),
