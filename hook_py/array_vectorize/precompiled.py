@@ -223,7 +223,7 @@ def frozen_object(value: object) -> object:
         return dict(value)
 
 
-def hidden_objects(original: FunctionType, hidden: list[Hidden], assumptions: list[Assumption] = ()) -> dict[str, Any] | None:
+def hidden_objects(original: FunctionType, hidden: list[Hidden], assumptions: list[Assumption] | tuple[()] = ()) -> dict[str, Any] | None:
     """The module-level objects a precompiled record reads as globals (Enum classes; parameter
     dicts, `None`, strings, Enum members, D14; exception classes and what a message reads, D21),
     from the live function's globals, which its assumptions were checked against (an exception
