@@ -19,7 +19,7 @@ import pytest
 
 from array_vectorize import _core
 from array_vectorize.imports import program_modules
-from array_vectorize.precompiled import assumptions_hold
+from array_vectorize.precompiled import assumptions_hold, hidden_objects
 from oracle import check, check_raising
 from three_ways import assert_same_source_three_ways, module_on_path
 
@@ -33,6 +33,7 @@ MEAN_SCORE = 500.0
 IQ = NormalDist(100, 15)
 SAT = statistics.NormalDist(mu=MEAN_SCORE, sigma=MEAN_SCORE / 5.0)
 STANDARD = NormalDist()
+FLAT = NormalDist(1.0, 0.0)
 
 
 @vectorize
@@ -58,9 +59,14 @@ def z_of_probability(p):
 @vectorize
 def upper_tail_above(z):
     return 1.0 - STANDARD.cdf(z) + STANDARD.variance * 0.0 + SAT.variance * 0.0
+
+
+@vectorize
+def flat_cdf(x):
+    return FLAT.cdf(x)
 '''
 
-NAMES = ("iq_percentile", "sat_density", "iq_at_probability", "z_of_probability", "upper_tail_above")
+NAMES = ("iq_percentile", "sat_density", "iq_at_probability", "z_of_probability", "upper_tail_above", "flat_cdf")
 
 
 def scores() -> np.ndarray:
@@ -110,6 +116,10 @@ def test_the_assumptions_pin_the_class_the_parameters_and_statistics_text(module
     # The Python `_normal_dist_inv_cdf` it calls (CPython binds its C twin there) is pinned by
     # the text hash, not checked against the live name.
     assert not any("_normal_dist_inv_cdf" in n for n in assumed), assumed
+    flat = static["flat_cdf"]
+    assert flat["hidden"] == [("object", "StatisticsError")]
+    mod_flat = importlib.import_module(name).flat_cdf._vectorized_original
+    assert hidden_objects(mod_flat, flat["hidden"], flat["assumptions"]) == {"StatisticsError": statistics.StatisticsError}
     mod = importlib.import_module(name)
     original = mod.z_of_probability._vectorized_original
     assert assumptions_hold(original, static["z_of_probability"]["assumptions"])
@@ -143,6 +153,10 @@ def test_values_and_raises_are_cpythons(module, backend):
     for p in ([0.5, 0.0, 0.3], [0.2, 1.0], [0.7, -0.5], [math.inf]):
         got = check_raising(mod.iq_at_probability, np.array(p), backend=backend)
         assert isinstance(got, statistics.StatisticsError), got
+    # sigma == 0: CPython's StatisticsError, a global of the generated code that the precompiled
+    # record reads from `statistics` (the module imports only NormalDist).
+    got = check_raising(mod.flat_cdf, np.array([1.0, 2.0]), backend=backend)
+    assert isinstance(got, statistics.StatisticsError), got
 
 
 @pytest.mark.parametrize(
