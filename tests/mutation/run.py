@@ -365,6 +365,12 @@ MUTATIONS: List[Mutation] = [
         files=("behavior/runtime/test_inplace_chains.py",),
     ),
     Mutation(
+        "codegen-uniform-raise-unchecked", "__init__.py",
+        *_core_patch("    if code != 0:\n        _vec_raise_uniform(", "    if code < 0:\n        _vec_raise_uniform("),
+        "a raise whose code is a Python int (uniform checks, also before a branch on the lanes) never raises",
+        files=("behavior/exceptions/test_raise_under_uniform_if.py",),
+    ),
+    Mutation(
         "codegen-floor-as-trunc", "__init__.py", *_core_patch("xp.floor(", "xp.trunc("),
         "codegen: `math.floor` of a float emitted as `xp.trunc`",
         files=("behavior/calls/test_numpy_calls.py",),

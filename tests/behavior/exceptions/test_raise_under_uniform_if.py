@@ -307,18 +307,21 @@ def test_a_raise_on_uniform_values_on_dask(system):
 
 
 def darcy_factor(re, roughness, settings: dict):
-    # Hydraulics: the unit system checked once, then the laminar or the turbulent formula per
-    # element. Every lane leaves the branch on `re` with the check's code, so the raise stays
-    # a Python `if` (rewrite/broadcast.rs `uniform_raise_code`), no array of codes.
-    units = settings["units"]
-    if units != "SI" and units != "US":
-        raise ValueError(f"unit system {units!r} not set up")
-    if re < 2300.0:
-        return 64.0 / re
-    return 0.25 / math.log10(roughness / 3.7 + 5.74 / re**0.9) ** 2
+    # Hydraulics (Haaland's explicit formula): the unit system checked once, then the laminar
+    # or the turbulent factor per element. Every lane leaves the branch on `re` with the
+    # check's code, so the raise stays a Python `if` (rewrite/broadcast.rs
+    # `uniform_raise_code`), no array of codes.
+    system = settings["units"]
+    if system != "SI":
+        if system != "US":
+            raise ValueError(f"unit system {system!r} not set up")
+    if re >= 2000.0:
+        inverse_root = -1.8 * math.log10((roughness / 3.7) ** 1.11 + 6.9 / re)
+        return 1.0 / (inverse_root * inverse_root)
+    return 64.0 / re
 
 
-REYNOLDS = np.array([0.0, -0.0, 1.0, 2299.9, 2300.0, 1e5, 1e8, math.inf, math.nan, -5.0])
+REYNOLDS = np.array([0.0, -0.0, 1.0, 1999.9, 2000.0, 1e5, 1e8, math.inf, math.nan, -5.0])
 
 
 @pytest.mark.parametrize("units", ["SI", "US", "furlongs"])
