@@ -6,7 +6,7 @@ use crate::ir::{walk_insts, Function, Inst, Op, Shape, Value};
 
 /// D11, D14: lowering broadcasts a raise code whose shape it does not know to be a Python scalar
 /// (a code merged through a lane-wise branch that every lane leaves with the same code, as
-/// `if units not in ...: raise` before `if re < 2300.0: return ...`). When simplification made
+/// `if units != "SI": raise ...` before `if re < 2300.0: return ...`). When simplification made
 /// the code under the broadcast a Python scalar, the raise is uniform: the code itself, checked
 /// in a Python `if` (codegen/stmts.rs), makes no full-size array and decides nothing under a
 /// trace. Every lane's code is that scalar either way, so the first raising lane is lane 0 and
