@@ -204,7 +204,8 @@ struct Passes<'o> {
 }
 
 impl Passes<'_> {
-    /// [`Self::simplify`], then the result broadcast where needed.
+    /// [`Self::simplify`], then a raise code made uniform unwrapped and the result broadcast
+    /// where needed.
     fn optimize(
         &mut self,
         f: &mut Function,
@@ -212,7 +213,10 @@ impl Passes<'_> {
         calls: &mut CallKinds,
     ) -> Result<(), CompileError> {
         self.simplify(f, params, calls)?;
-        self.run("broadcast", Kinds::Fresh, f, broadcast::broadcast_result)
+        self.run("broadcast", Kinds::Fresh, f, |f| {
+            broadcast::uniform_raise_code(f);
+            broadcast::broadcast_result(f);
+        })
     }
 
     /// Kinds for `params` (a call's from its callee's instance, `calls`), then fold, CSE and

@@ -259,6 +259,7 @@ def from_found(original: FunctionType, found: Found, namespace: Any, into: dict 
             namespace=namespace,
             code=entry["code"],
             hidden=objects,
+            blocks_share_hidden=emit.shares_hidden(entry),
             doc=entry.get("doc"),
             into=into,
         )
@@ -298,6 +299,7 @@ def compile_and_emit(
         int_lanewise=compiled["int_lanewise"],
         mixed_lanewise=compiled["mixed_lanewise"],
         hidden=hidden,
+        blocks_share_hidden=emit.shares_hidden(compiled),
         namespace=namespace,
         scalar_source=compiled["scalar_source"],
         into=into,

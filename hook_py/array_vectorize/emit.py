@@ -159,17 +159,32 @@ def _dispatch_type() -> Any:
     return BLOCKED_DISPATCH
 
 
+def shares_hidden(record: Any) -> bool:
+    """Whether the hidden values of a compiled function or a record of one (its ``hidden`` and
+    ``element_sites``) are all module-level objects the generated code reads whole, the same in
+    every block of a call (kind ``"object"``: a settings dict, a string, an Enum, an exception
+    class, D14, D21), and it runs no call element by element (D19, D23): it may then be evaluated
+    in blocks like a function with no hidden value. A global array (an argument of the
+    prologue, never cut into blocks) or a callee keeps the call whole."""
+    return all(kind == "object" for kind, _ in record.get("hidden") or ()) and not record.get("element_sites")
+
+
 def _globals(
-    module: str, hidden: dict[str, Any] | None, namespace: Any, into: dict[str, Any] | None = None
+    module: str,
+    hidden: dict[str, Any] | None,
+    namespace: Any,
+    into: dict[str, Any] | None = None,
+    blocks_share_hidden: bool = False,
 ) -> dict[str, Any]:
     """The generated module's globals: the runtime helpers and the hidden values (global arrays,
-    fallback callees, D8). A function that binds no hidden values and whose namespace is not
-    pinned may be evaluated in blocks (runtime/blocked.py): its float prologue is the one that
-    sends large NumPy inputs there. (Hidden values are not cut into blocks with the arguments.)
-    `into`: the dict to fill (a function compiled at its first call keeps its globals dict)."""
+    fallback callees, D8). A function whose namespace is not pinned and that binds no hidden
+    values, or only ones every block shares (`blocks_share_hidden`, ``shares_hidden``), may be
+    evaluated in blocks (runtime/blocked.py): its float prologue is the one that sends large
+    NumPy inputs there. `into`: the dict to fill (a function compiled at its first call keeps its
+    globals dict)."""
     from .runtime.registry import helper_globals  # the runtime loads with the first function
 
-    glob = helper_globals(namespace, blocked=namespace is None and not hidden)
+    glob = helper_globals(namespace, blocked=namespace is None and (not hidden or blocks_share_hidden))
     glob["__name__"] = module
     if hidden:
         glob.update(hidden)
@@ -296,6 +311,7 @@ def from_cache(
             int_lanewise=entry["int_lanewise"],
             mixed_lanewise=entry["mixed_lanewise"],
             hidden=hidden,
+            blocks_share_hidden=shares_hidden(entry),
             namespace=namespace,
             code=code,
             lazy=True,
@@ -333,6 +349,7 @@ def materialize(
     int_lanewise: bool = False,
     mixed_lanewise: str | None = None,
     hidden: dict[str, Any] | None = None,
+    blocks_share_hidden: bool = False,
     namespace: Any = None,
     code: CodeType | None = None,
     lazy: bool = False,
@@ -344,7 +361,8 @@ def materialize(
 
     The module's text is ``fast_source + exact_source``, as ``_core`` returns it: the entry is
     compiled now, the exact body `exact_entry` on its first call (`int_lanewise`: the core's
-    word that its int body may run in blocks; `mixed_lanewise`, that its mixed body may). A module given whole as `fast_source` (the
+    word that its int body may run in blocks; `mixed_lanewise`, that its mixed body may;
+    `blocks_share_hidden`: its `hidden` values are ones every block shares, ``shares_hidden``). A module given whole as `fast_source` (the
     element loop; a wheel's, whose `code` defines both functions) has no `exact_source`. `code` and `doc` (the generated module's code object and the vectorized
     docstring) come from the import hook's cache or a wheel when known, so a warm import neither
     compiles nor tokenizes. `lazy`: `code` is the entry function's own code (an import hook entry
@@ -355,7 +373,7 @@ def materialize(
     # A code object from a cache or a wheel carries the name code_filename() would compute.
     filename = code.co_filename if code is not None else code_filename(original.__qualname__, source)
     register_source(filename, source)
-    glob = _globals(original.__module__, hidden, namespace, into)
+    glob = _globals(original.__module__, hidden, namespace, into, blocks_share_hidden)
     _install((fast_source, exact_source, exact_entry, int_lanewise, mixed_lanewise), filename, glob, None if lazy else code, entry)
     vec = glob[entry]
     # The generated entry declares the original's parameters, so with its defaults and

@@ -150,6 +150,27 @@ MUTATIONS: List[Mutation] = [
         files=("behavior/numbers/test_min_max_clip.py",),
     ),
     Mutation(
+        "blocked-check-keeps-zeros", "runtime/select.py",
+        "        if not (top == top and r.all()):",
+        "        if not (top == top):",
+        "a block of a large maximum/minimum pass is kept with a tie of 0.0 and -0.0 in it",
+        files=("behavior/numbers/test_min_max_clip.py",),
+    ),
+    Mutation(
+        "blocked-check-keeps-nan", "runtime/select.py",
+        "        if not (top == top and r.all()):",
+        "        if not r.all():",
+        "a block of a large maximum/minimum pass is kept with NaN from a bound (CPython keeps x)",
+        files=("behavior/numbers/test_min_max_clip.py",),
+    ),
+    Mutation(
+        "blocked-clip-redo-takes-the-bound", "runtime/select.py",
+        "    copyto(r, lo, where=lo > x)\n    copyto(r, hi, where=hi < r)",
+        "    copyto(r, lo, where=lo >= x)\n    copyto(r, hi, where=hi < r)",
+        "a redone block of a large clip replaces x by an equal lower bound (0.0 for -0.0)",
+        files=("behavior/numbers/test_min_max_clip.py",),
+    ),
+    Mutation(
         "small-clip-tie-takes-the-bound", "runtime/select.py",
         "        copyto(r, lo, where=lo > x)",
         "        copyto(r, lo, where=lo >= x)",
@@ -342,6 +363,12 @@ MUTATIONS: List[Mutation] = [
         "codegen-chain-sub-as-add", "__init__.py", *_core_patch(" -= ", " += "),
         "codegen: an in-place chain's (or loop update's) subtraction emitted as an addition",
         files=("behavior/runtime/test_inplace_chains.py",),
+    ),
+    Mutation(
+        "codegen-uniform-raise-unchecked", "__init__.py",
+        *_core_patch("    if code != 0:\n        _vec_raise_uniform(", "    if code < 0:\n        _vec_raise_uniform("),
+        "a raise whose code is a Python int (uniform checks, also before a branch on the lanes) never raises",
+        files=("behavior/exceptions/test_raise_under_uniform_if.py",),
     ),
     Mutation(
         "codegen-floor-as-trunc", "__init__.py", *_core_patch("xp.floor(", "xp.trunc("),

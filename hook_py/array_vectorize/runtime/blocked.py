@@ -8,7 +8,8 @@ the hand rewrite's speed is bounded by memory traffic, the blocked one much less
 
 How a call gets here (emit.py installs both halves; the ``Dispatch`` sits in every generated
 function's exact-body slot, and blocks those whose namespace is not pinned and that bind no
-hidden values): the function's float prologue is ``_vec_float_args_blocked``,
+hidden values, or only module-level objects every block reads whole: ``emit.shares_hidden``):
+the function's float prologue is ``_vec_float_args_blocked``,
 which returns ``None`` for NumPy float64 arguments of at least ``THRESHOLD`` elements, as it does
 for non-float arguments; so the entry calls its exact body's slot, where a ``Dispatch`` sits. The
 dispatch runs the entry over blocks (each block is below the threshold, so it takes the entry's

@@ -60,6 +60,14 @@ values above ``INT64_MAX`` meet negative values, a later comparison sees the wra
   against ~2 us for ``r.all()`` and ``r.max()``; when the check fails, the same selections
   written into a copy of ``x`` (``numpy.copyto(r, lo, where=lo > x)``, then ``hi`` where
   ``hi < r``): the comparisons of the definition, without ``where``'s allocation.
+* C-contiguous float64 NumPy arrays of one shape with ``blocked.THRESHOLD`` elements or more
+  (``_checked_blocks``): the checked pass block by block (``blocked.BLOCK`` elements) into one
+  output, each block's check run while the block is in the cache, and the selections above
+  written into the blocks that fail it; for ``_vec_clip`` the pass is ``maximum`` then
+  ``minimum`` in place (SIMD loops, where ``clip``'s for array bounds is scalar code: 19 us
+  against 36 us on a block in cache). On a million elements, measured on a loaded 2-core
+  machine, 0.63-0.65 of the hand rewrite's CPU time against 0.72-0.78 for the whole-array
+  pass, which reads its result twice more for the check.
 
 ``_vec_broadcast(xp, value, *params)`` is ``value`` as an array with the broadcast shape of
 ``value`` and the array ``params``: Python scalars become bool / int64 (uint64 in
@@ -76,6 +84,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+from . import blocked
 from .arith import _scalar_kind, _to_float, _vec_binary
 from .dtype import _NAMESPACES, LatticeInt, Namespace, Overflowed, joined_sites, known_any, namespace_info, python_int_kind
 from .intops import as_int64, finish, mask, to_int
@@ -252,10 +261,77 @@ def _vec_pick(xp: Any, op: str, a: Any, b: Any) -> Any:
         return xp.maximum(b, a) if op == "gt" else xp.minimum(b, a)
     nd = _ndarray or _numpy_array_type()
     if (type(b) is nd and b.size >= CHECKED_PASS_MIN) or (t is nd and a.size >= CHECKED_PASS_MIN):
+        if _blockable(a, b):
+            numpy = sys.modules["numpy"]
+            return _checked_blocks(numpy.maximum if op == "gt" else numpy.minimum, (a, b), _pick_into(op))
         r = xp.maximum(a, b) if op == "gt" else xp.minimum(a, b)
         if _no_nan_no_zero(r):
             return r
     return xp.where(a > b if op == "gt" else a < b, a, b)
+
+
+def _pick_into(op: str) -> Any:
+    """The comparison and selection of ``_vec_pick``, written into a block ``r``."""
+
+    def pick_into(copyto: Any, r: Any, a: Any, b: Any) -> None:
+        r[...] = b
+        copyto(r, a, where=a > b if op == "gt" else a < b)
+
+    return pick_into
+
+
+def _max_then_min(x: Any, lo: Any, hi: Any, out: Any) -> None:
+    """``minimum(maximum(x, lo), hi)`` into `out`, the checked pass of ``_vec_clip`` in blocks:
+    NumPy's ``clip`` loop for array bounds is scalar code, its ``maximum`` and ``minimum`` loops
+    are SIMD (the second reads the block from the cache): on a million elements 0.63 of the hand
+    rewrite's CPU time, ``clip`` per block 0.93 (module docstring)."""
+    numpy = sys.modules["numpy"]
+    numpy.maximum(x, lo, out=out)
+    numpy.minimum(out, hi, out=out)
+
+
+def _clip_into(copyto: Any, r: Any, x: Any, lo: Any, hi: Any) -> None:
+    """The comparisons and selections of ``min(max(x, lo), hi)``, written into a block ``r``."""
+    r[...] = x
+    copyto(r, lo, where=lo > x)
+    copyto(r, hi, where=hi < r)
+
+
+def _blockable(*arrays: Any) -> bool:
+    """Whether the checked pass over `arrays` runs in blocks (``_checked_blocks``): C-contiguous
+    float64 ``numpy.ndarray``s of one shape with at least ``blocked.THRESHOLD`` elements."""
+    first = arrays[0]
+    nd = _ndarray or _numpy_array_type()
+    if type(first) is not nd or first.size < blocked.THRESHOLD:
+        return False
+    shape = first.shape
+    return all(
+        type(a) is nd and a.shape == shape and a.dtype.char == "d" and a.flags.c_contiguous for a in arrays
+    )
+
+
+def _checked_blocks(ufunc: Any, arrays: tuple, into: Any) -> Any:
+    """The checked pass of the module docstring (`ufunc` on `arrays`, written into ``out=``,
+    kept where its result has no NaN and no zero) on large arrays (``_blockable``), block by
+    block into one output: each block's result is checked while it is in the cache, so the
+    operands are read once and the result written once (the whole-array pass reads its result
+    twice more). A block that fails the check gets the comparisons and selections instead
+    (`into`). Lanes are independent: the blocks give the whole pass's lanes."""
+    numpy = sys.modules["numpy"]
+    copyto = numpy.copyto
+    out = numpy.empty(arrays[0].shape)
+    flat = [a.reshape(-1) for a in arrays]
+    dest = out.reshape(-1)
+    step = blocked.BLOCK
+    for lo in range(0, dest.size, step):
+        hi = lo + step
+        r = dest[lo:hi]
+        parts = [a[lo:hi] for a in flat]
+        ufunc(*parts, out=r)
+        top = r.max()
+        if not (top == top and r.all()):
+            into(copyto, r, *parts)
+    return out
 
 
 def _vec_clip(xp: Any, x: Any, lo: Any, hi: Any) -> Any:
@@ -274,6 +350,8 @@ def _vec_clip(xp: Any, x: Any, lo: Any, hi: Any) -> Any:
         return xp.clip(x, lo, hi)
     if type(x) is nd and type(lo) is nd and type(hi) is nd and (shape := x.shape) == lo.shape and shape == hi.shape:
         if x.size >= CHECKED_PASS_MIN:
+            if _blockable(x, lo, hi):
+                return _checked_blocks(_max_then_min, (x, lo, hi), _clip_into)
             return _clip_checked_pass(xp, x, lo, hi)
         if shape:  # 0-d: the ufunc would return a NumPy scalar
             r = (_clip_ufunc or _numpy_clip_ufunc())(x, lo, hi)

@@ -301,3 +301,50 @@ def test_a_raise_on_uniform_values_on_dask(system):
         with pytest.raises(ValueError) as info:
             vec(lazy, 10.0, 0.1, settings)
         assert info.value.args == expected[0].args
+
+
+# ----------------------------------------------------------------------------- a uniform check, then a lane-wise branch
+
+
+def darcy_factor(re, roughness, settings: dict):
+    # Hydraulics (Haaland's explicit formula): the unit system checked once, then the laminar
+    # or the turbulent factor per element. Every lane leaves the branch on `re` with the
+    # check's code, so the raise stays a Python `if` (rewrite/broadcast.rs
+    # `uniform_raise_code`), no array of codes.
+    system = settings["units"]
+    if system != "SI":
+        if system != "US":
+            raise ValueError(f"unit system {system!r} not set up")
+    if re >= 2000.0:
+        inverse_root = -1.8 * math.log10((roughness / 3.7) ** 1.11 + 6.9 / re)
+        return 1.0 / (inverse_root * inverse_root)
+    return 64.0 / re
+
+
+REYNOLDS = np.array([0.0, -0.0, 1.0, 1999.9, 2000.0, 1e5, 1e8, math.inf, math.nan, -5.0])
+
+
+@pytest.mark.parametrize("units", ["SI", "US", "furlongs"])
+def test_a_uniform_check_before_a_lane_wise_branch(units, backend):
+    vec = vectorize(darcy_factor)
+    for body in (vec.source.split("def _vec_exact")[0], vec.source):
+        assert "_vec_raise_uniform(xp, code, " in body and "_vec_raises(" not in body, vec.source
+    settings = {"units": units}
+    check_raising(vec, REYNOLDS, 1e-4, settings, backend=backend)
+    check_raising(vec, REYNOLDS.reshape(2, 5), np.array([[1e-6], [1e-2]]), settings, backend=backend)
+    # No element, no raise.
+    empty = np.zeros((0,))
+    assert vec(empty, empty, settings).shape == (0,)
+
+
+def test_a_uniform_check_before_a_lane_wise_branch_under_jax_jit():
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    vec = vectorize(darcy_factor)
+    re = jax.numpy.asarray([800.0, 4e4, 2e6])
+    got = jax.jit(lambda r: vec(r, 1e-4, {"units": "SI"}))(re)
+    # (XLA's fused log10 and power may differ from NumPy's in the last bit.)
+    np.testing.assert_allclose(np.asarray(got), vec(np.asarray(re), 1e-4, {"units": "SI"}), rtol=1e-14)
+    with pytest.raises(ValueError, match="unit system 'furlongs' not set up") as info:
+        jax.jit(lambda r: vec(r, 1e-4, {"units": "furlongs"}))(re)
+    assert "array-vectorize: raised for element (0,) (flat index 0)" in info.value.__notes__

@@ -195,6 +195,77 @@ def test_small_arrays_of_one_shape_every_edge_combination(kept_passes):
         assert np.array_equal(a.view(np.int64), b.view(np.int64))
 
 
+# ---- arrays of blocked.THRESHOLD elements on: the checked pass block by block --------------------
+#
+# C-contiguous float64 arrays of one shape take the checked pass one block (blocked.BLOCK
+# elements) at a time (`_checked_blocks`): a block whose result holds a NaN or a zero gets the
+# comparisons instead, the others keep the pass. Edge values in two blocks (one of them the
+# short last block) and clean blocks around them, bit for bit against CPython.
+
+from array_vectorize.runtime import blocked as _blocked  # noqa: E402
+
+N_BLOCKED = _blocked.THRESHOLD + _blocked.BLOCK // 2 + 3
+
+
+@pytest.fixture
+def redone_blocks(monkeypatch):
+    """The sizes of the blocks whose checked pass was redone by the comparisons in a test."""
+    sizes = []
+    clip_into, pick_into = _select._clip_into, _select._pick_into
+
+    def recording_clip(copyto, r, *parts):
+        sizes.append(r.size)
+        clip_into(copyto, r, *parts)
+
+    def recording_pick(op):
+        into = pick_into(op)
+
+        def recording(copyto, r, *parts):
+            sizes.append(r.size)
+            into(copyto, r, *parts)
+
+        return recording
+
+    monkeypatch.setattr(_select, "_clip_into", recording_clip)
+    monkeypatch.setattr(_select, "_pick_into", recording_pick)
+    return sizes
+
+
+@pytest.mark.parametrize("fn", [band, floor_at, cap_at, floor_first], ids=lambda f: f.__name__)
+def test_blocks_keep_clean_blocks_and_redo_those_with_an_edge(fn, redone_blocks):
+    rng = np.random.default_rng(23)
+    args = _operands(rng, N_BLOCKED)
+    if fn is cap_at:
+        args[1] = args[2]
+    args = args[: fn.__code__.co_argcount]
+    _assert_bitwise(vectorize(fn)(*args), _cpython_bits(fn, args))
+    assert redone_blocks == []
+    # Block 1: ties of zeros of both signs between x and the bound (NumPy's maximum and
+    # minimum give their second operand, CPython keeps the first); block 2: NaN in x; the
+    # last (short) block: NaN in the bound (CPython keeps x), at its last lane too.
+    block = _blocked.BLOCK
+    args[0][block + 5], args[1][block + 5] = -0.0, 0.0
+    args[0][block + 6], args[1][block + 6] = 0.0, -0.0
+    args[0][2 * block + 7] = math.nan
+    args[1][N_BLOCKED - 9] = args[1][N_BLOCKED - 1] = math.nan
+    _assert_bitwise(vectorize(fn)(*args), _cpython_bits(fn, args))
+    assert sorted(redone_blocks) == [block // 2 + 3, block, block]
+
+
+def test_blocks_cut_c_contiguous_arrays_of_any_shape_and_not_strided_views(redone_blocks, kept_passes):
+    """A 2-d C-contiguous call is cut flat into blocks; a strided view is not (the whole pass,
+    as before): CPython's result, bit for bit, either way."""
+    rng = np.random.default_rng(29)
+    x, lo, hi = _operands(rng, 2 * N_BLOCKED)
+    x[7], lo[7] = -0.0, 0.0  # a tie of zeros in the strided view's first block
+    strided = [a[::2] for a in (x, lo, hi)]
+    _assert_bitwise(vectorize(band)(*strided), _cpython_bits(band, strided))
+    assert kept_passes == [True] and redone_blocks == []  # lane 7 is not in the view
+    square = [a[: 384 * 384].reshape(384, 384) for a in (x, lo, hi)]
+    _assert_bitwise(vectorize(band)(*square), _cpython_bits(band, [a.reshape(-1) for a in square]).reshape(384, 384))
+    assert kept_passes == [True] and redone_blocks == [_blocked.BLOCK]
+
+
 # ---- small arrays of one shape: the clip ufunc, checked by count_nonzero and vdot -----------------
 
 

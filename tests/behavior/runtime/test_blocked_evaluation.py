@@ -203,6 +203,34 @@ def test_functions_with_hidden_arrays_are_not_blocked(blocks):
     assert not blocks
 
 
+class UnitsNotSet(Exception):
+    """A module-level exception class: a hidden object of the generated module (D21)."""
+
+
+PLANT = {"units": "SI", "fouling": 0.0002}
+
+
+def film_coefficient(re, pr):
+    # Heat transfer: a module-level settings dict (D14, frozen at compile time, D8) and a
+    # module-level exception class, read whole by every block; then the laminar or the
+    # Dittus-Boelter correlation per element.
+    if PLANT["units"] != "SI":
+        raise UnitsNotSet(f"units {PLANT['units']!r}")
+    if re < 2300.0:
+        return 3.66 + PLANT["fouling"] * re
+    return 0.023 * re**0.8 * pr**0.4
+
+
+def test_functions_reading_module_objects_are_blocked(blocks):
+    # Hidden objects (settings dicts, strings, exception classes) are the same in every block:
+    # such a function is blocked like one that binds nothing (emit.shares_hidden).
+    vec = vectorize(film_coefficient)
+    re, pr = grid(np.array([0.0, 1.0, 2299.0, 2300.0, 1e4, 1e6, math.inf, math.nan]), np.array([0.7, 5.0, 100.0, 0.0, -0.0]))
+    got = check(vec, re, pr)
+    assert_bitwise(got, whole(vec, re, pr))
+    assert blocks == ["film_coefficient"]
+
+
 def test_threads_block_independently(blocks):
     vec = vectorize(tax_due)
     inputs = [(_incomes(500, seed), 10_000.0 + seed, 0.2) for seed in range(4)]
