@@ -68,7 +68,8 @@ FEATURES = (
     "protect_domains",
     # Constant positive divisors of `//` and `%` (grammar_expressions.py); a stream of their own.
     "const_divisor",
-    # Likewise: also run with blocks, threads, packed loops and checked passes forced (forced.py).
+    # Decided by another hash of the text: also run on NumPy with blocks, threads, packed loops and
+    # checked passes forced (forced.py, the `blocked` backend).
     "forced_blocks",
     # NumPy's spelling (grammar_names.py), decided by a hash of the text of a program with numpy_calls.
     "numpy_alias", "numpy_by_name", "numpy_as",
