@@ -157,7 +157,7 @@ class ExpressionGrammar:
             (1.0 if self.callable(env) else 0, "call"),
         ])
         if kind == "arith":
-            return f"({e()} {rng.choice('+-*')} {e()})"
+            return self.divided(f"({e()} {rng.choice('+-*')} {e()})")
         if kind == "truediv":
             if rng.random() < 0.5:
                 return f"({e()} / (abs({e()}) + 1.0))"
@@ -240,6 +240,15 @@ class ExpressionGrammar:
             return drawn
         self.used.add("const_divisor")
         return str(self.div_rng.choice(DIVISORS))
+
+    def divided(self, text: str) -> str:
+        """``text``, or, in a program whose parameters are all int64 and that draws constant
+        divisors, sometimes ``text`` floor-divided or reduced by one (the calendar's `(d + 29) //
+        30`, `(y - 1) % 400`: the int body's quotients and remainders; ``div_rng``)."""
+        if not (self.const_divisors and "int_only" in self.used) or self.div_rng.random() >= 0.3:
+            return text
+        self.used.add("const_divisor")
+        return f"({text} {self.div_rng.choice(['%', '//'])} {self.div_rng.choice(DIVISORS)})"
 
     def exponent(self, choices: list) -> str:
         if "pow_half" in self.exclude:
