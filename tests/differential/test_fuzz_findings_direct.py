@@ -169,3 +169,18 @@ def test_protect_domains_divisor_of_a_mixed_max(tmp_path):
     names = check.backends(["numpy", "strict"])
     result = check.check_program(source, [Column(F, [1.0, 0.0])], names, str(tmp_path), protect_domains=True)
     assert not result.failures, [f"{f.backend} {f.expected!r} {f.got!r}" for f in result.failures]
+
+
+@pytest.mark.xfail(strict=True, reason="compiler (src/): open, fuzz seed 713001 #1995")
+def test_a_numpy_name_returned_after_a_dead_branch_is_named_alike_by_the_static_compile(tmp_path):
+    """Fuzz seed 713001 #1995 (issue 30's specialisation campaign; a `paths` failure, no wrong
+    value): a NumPy constant imported under an alias (`from numpy import inf as np_inf`) returned
+    on one side of a uniform `if` that follows a dead `if 0:` branch. The decorator names the
+    merged value after the alias (`tmp, np_inf = True, xp.inf`), the static compile of the import
+    hook and the build backend `tmp_1`: their texts must be the same byte for byte."""
+    source = (
+        "import enum\nfrom numpy import inf as np_inf\n\n\nclass Mode(enum.Enum):\n    FAST = 1\n    SLOW = 0\n\n\n"
+        "def f(p0, p1, mode):\n    if 0:\n        return p0\n    elif mode is not Mode.FAST:\n        return np_inf\n    return p1\n"
+    )
+    result, _ = check.prepare(source, str(tmp_path), "f")
+    assert not [f.detail for f in result.failures if f.kind == "paths"]

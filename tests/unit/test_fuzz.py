@@ -178,6 +178,58 @@ def test_a_wrong_protect_domains_result_is_a_mismatch(tmp_path):
     assert [(f.backend, f.lane, f.got) for f in result.failures] == [("numpy protect_domains", 1, 0.0)]
 
 
+def test_a_third_of_the_programs_also_run_with_the_runtimes_size_gates_forced():
+    # Issue 30: blocks, threads, packed loops and checked passes start far above the fuzzer's
+    # 48-160 lanes; a third of the programs (by a hash: no draw) also run on `blocked`.
+    flagged = [Generator(random.Random(i)).program() for i in range(300)]
+    share = sum(p.forced_blocks for p in flagged) / len(flagged)
+    assert 0.2 < share < 0.45 and all(("forced_blocks" in p.features) == p.forced_blocks for p in flagged)
+    excluded = [Generator(random.Random(i), exclude=frozenset({"forced_blocks"})).program() for i in range(100)]
+    assert not any(p.forced_blocks for p in excluded)
+    assert [p.source for p in excluded] == [p.source for p in flagged[:100]]
+
+
+BLOCKED_CASES = {
+    # The float body, blocked (flat blocks of 7) on 4 threads.
+    "float": (
+        "import math\n\ndef f(x, y):\n    a = x * y + 1.5\n    b = a * a - x\n    c = b / (abs(a) + 1.0)\n"
+        "    return c + math.sqrt(abs(b)) - y\n",
+        "f",
+    ),
+    # The int body (issue 30: `%` by constants as a mask and a product), blocked.
+    "int": (
+        "def f(y, d):\n    return (d + 29) // 30 * 1000 + y % 7 * 100 + y % 16 + y % 400 - y // 100\n",
+        "i",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BLOCKED_CASES))
+def test_the_blocked_backend_judges_the_blocked_evaluation(case, tmp_path, monkeypatch):
+    from array_vectorize.runtime import blocked
+
+    src, kind = BLOCKED_CASES[case]
+    threads = os.environ.get("ARRAY_VECTORIZE_THREADS")
+    rng = random.Random(30)
+    values = [rng.uniform(-50, 50) for _ in range(60)] if kind == "f" else [rng.randrange(-3000, 3000) for _ in range(60)]
+    columns = [Column(kind, values), Column(kind, values[::-1])]
+    _, prepared = check.prepare(src, str(tmp_path))
+    names = check.backends(["numpy", "blocked"])
+    assert not check.compare(prepared, columns, names).failures
+    # A broken block (the third on) is seen on `blocked` alone: the plain NumPy call is whole.
+    good = blocked._call_block
+
+    def broken(dispatch, args, lo, block, shape):
+        out = good(dispatch, args, lo, block, shape)
+        return out + 1 if lo >= 14 else out
+
+    monkeypatch.setattr(blocked, "_call_block", broken)
+    failures = check.compare(prepared, columns, names).failures
+    assert failures and {f.backend for f in failures} == {"blocked"}
+    # The gates are the runtime's own again after each call.
+    assert (blocked.BLOCK, blocked.THRESHOLD, os.environ.get("ARRAY_VECTORIZE_THREADS")) == (1 << 15, 1 << 17, threads)
+
+
 def test_every_feature_name_is_known():
     assert EXCLUDED_FEATURES <= set(FEATURES)
     assert KNOWN_BUGS <= set(check.KNOWN)

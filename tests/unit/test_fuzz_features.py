@@ -34,6 +34,8 @@ CONSTRUCTS = {
     "numpy_by_name": (0.01, r"\nfrom numpy import \w+"),
     "numpy_alias": (0.015, r"\nimport numpy as xnp\n(.|\n)*\bxnp\.\w+\("),
     "math_alias": (0.1, r"^import math as pymath\n(?!(.|\n)*(?<![\w.])math\.)(.|\n)*\bpymath\.\w+"),
+    # Issue 30: `//` and `%` by a constant positive divisor (27% measured).
+    "const_divisor": (0.13, r"(//|%) (1|2|4|8|16|64|1024|3|7|10|24|60|100|400)\)"),
 }
 #: A power of int constants past 64 bits (grammar_expressions.py, ``big_literals``; a literal
 #: that large is refused at decoration, docs/semantics.md item 17).
@@ -75,3 +77,12 @@ def test_uint64_arguments_near_2_64_meet_negative_intermediates():
     columns = [make_columns(["u"], 8, rng)[0] for _ in range(400)]
     near = [c for c in columns if any(v >= 2**64 - 1001 or abs(v - 2**63) <= 1000 for v in c.values)]
     assert len(near) >= 0.2 * len(columns), len(near)
+
+
+def test_constant_divisors_reach_the_int_body_and_powers_of_two():
+    # Issue 30: the int body prints `%` by a power of two as a mask and by another constant from
+    # the quotient; programs whose parameters are all int64 (the int body's calls) draw them too
+    # (3.7% of the programs measured), and a power of two in 14%.
+    hits = [p for p in _programs() if "const_divisor" in p.features]
+    assert sum("int_only" in p.features for p in hits) >= 0.015 * N
+    assert sum(bool(re.search(r"% (2|4|8|16|64|1024)\)", p.source)) for p in hits) >= 0.07 * N

@@ -9,6 +9,7 @@ fails the same way).
 from __future__ import annotations
 
 import ast
+import contextlib
 import difflib
 import itertools
 import linecache
@@ -23,6 +24,7 @@ import numpy as np
 
 from . import model, oracle
 from .explain import ULPS, Explainer, Unmodelled, body_of, ir_models  # noqa: F401 - check.Explainer, check.ULPS
+from .forced import forced
 from .inputs import Column, KIND_DTYPES, lane_args, lane_count, resolve, to_numpy
 from .wellformed import patterns, returns_bool
 
@@ -67,7 +69,8 @@ class Result:
 def backends(names: List[str]) -> Dict[str, Any]:
     out: Dict[str, Any] = {}
     for name in names:
-        if name == "numpy":
+        if name in ("numpy", "blocked"):
+            # ``blocked``: NumPy with the runtime's size gates forced open (forced.py).
             out[name] = np
         elif name == "strict":
             import array_api_strict
@@ -78,7 +81,7 @@ def backends(names: List[str]) -> Dict[str, Any]:
 
             out[name] = dask.array
         else:
-            raise ValueError(f"unknown backend {name!r} (numpy, strict, dask)")
+            raise ValueError(f"unknown backend {name!r} (numpy, strict, dask, blocked)")
     return out
 
 
@@ -295,7 +298,8 @@ def compare(prepared: Prepared, columns: List[Column], names: Dict[str, Any], re
             explainer = (protected_explainers if how == " protect_domains" else explainers)[bname == "dask"]
             where = bname + how
             try:
-                out = _call_quietly(vec, args)
+                with forced() if bname == "blocked" else contextlib.nullcontext():
+                    out = _call_quietly(vec, args)
                 if bname == "dask":
                     out = _computed(out, xp)
             except (KeyboardInterrupt, SystemExit):
@@ -542,7 +546,7 @@ def _backend_args(columns, bname, xp, module):
     if bname == "dask":
         # Chunked in three: the generated code must not depend on one chunk holding every lane.
         return [xp.from_array(a, chunks=max(1, -(-a.shape[0] // 3))) if isinstance(a, np.ndarray) and a.ndim else a for a in args]
-    if bname != "numpy":
+    if bname not in ("numpy", "blocked"):
         args = [xp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
     return args
 

@@ -66,6 +66,11 @@ FEATURES = (
     *CONTAINER_FEATURES,
     # Decided by the program's text, no stream: also checked compiled with protect_domains=True (D1).
     "protect_domains",
+    # Constant positive divisors of `//` and `%` (grammar_expressions.py); a stream of their own.
+    "const_divisor",
+    # Decided by another hash of the text: also run on NumPy with blocks, threads, packed loops and
+    # checked passes forced (forced.py, the `blocked` backend).
+    "forced_blocks",
     # NumPy's spelling (grammar_names.py), decided by a hash of the text of a program with numpy_calls.
     "numpy_alias", "numpy_by_name", "numpy_as",
     # The math module under another name (grammar_names.py), decided by a hash of the text.
@@ -101,6 +106,7 @@ class Program:
     uniforms: Dict[int, list] = field(default_factory=dict)  # position of a uniform parameter -> objects a call passes
     nan_on_raise: bool = False  # also check the program compiled with nan_on_raise=True (D11)
     protect_domains: bool = False  # also check the program compiled with protect_domains=True (D1)
+    forced_blocks: bool = False  # also run on NumPy with the runtime's size gates forced open (forced.py)
 
 
 class Generator(
@@ -162,6 +168,9 @@ class Generator(
         self.recursive: List[str] = []  # the recursive helpers' names
         # D22 (grammar_types.py): a stream of its own too.
         self.type_rng = random.Random(0)
+        # Constant divisors (``divisor``, grammar_expressions.py): a stream of its own too.
+        self.div_rng = random.Random(0)
+        self.const_divisors = False
         # The helpers, lambdas and nested defs that call a recursive helper, directly or through
         # others (D19: where a recursive helper may not stand, neither may they), and the callees
         # the function being written called so far (``reach``).
@@ -216,6 +225,11 @@ class Generator(
         params = [f"p{i}" for i in range(n_params)]
         kinds = self.param_kinds(n_params)
         self.int_casts = "u" not in kinds or "uint64_int_cast" not in self.exclude
+        # Issue 30: constant positive divisors (powers of two among them) of `//` and `%`, which
+        # the int and mixed bodies print as the library's operators, a mask or a product. A
+        # stream of its own: the program's other draws are what they were.
+        self.div_rng = random.Random(hash(rng.getstate()[1]) + 7)
+        self.const_divisors = "const_divisor" not in self.exclude and self.div_rng.random() < 0.4
         self.emit(0, "import math")
         if self.on("from_import", 0.15):
             names = rng.sample(list(EXACT_MATH + FLOOR_MATH + PRED_MATH + TRANSCENDENTAL[:6]), 3)
@@ -322,13 +336,18 @@ class Generator(
         protect_domains = reject is None and "protect_domains" not in self.exclude and zlib.crc32(source.encode()) % 3 == 0
         if protect_domains:
             self.used.add("protect_domains")
+        # Another third, by another hash: also run on NumPy with the runtime's size gates forced
+        # open (blocks, threads, packed loops, checked passes: forced.py), the `blocked` backend.
+        forced_blocks = "forced_blocks" not in self.exclude and zlib.crc32(b"blocks:" + source.encode()) % 3 == 0
+        if forced_blocks:
+            self.used.add("forced_blocks")
         features = set(self.used)
         features.update({"f": "float64", "i": "int64", "u": "uint64", "b": "bool"}[k] for k in kinds)
         uniforms = {len(numeric) + i: objects for i, objects in enumerate(self.uniforms.values())}
         kinds = kinds + ["o"] * len(uniforms)
         return Program(
             source, params, kinds, reject=reject, features=features, uniforms=uniforms, nan_on_raise=nan_on_raise,
-            protect_domains=protect_domains,
+            protect_domains=protect_domains, forced_blocks=forced_blocks,
         )
 
 

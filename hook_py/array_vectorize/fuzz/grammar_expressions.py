@@ -35,6 +35,9 @@ GUARDS = {
     "acos": "{0} / (abs({0}) + 1.0)", "atanh": "{0} / (abs({0}) + 1.5)", "exp": "{} % 20.0",
     "expm1": "{} % 20.0", "sinh": "{} % 30.0", "cosh": "{} % 30.0",
 }
+#: Constant divisors of ``divisor``: powers of two (a mask `& (c - 1)` in the int body) and
+#: others (the quotient multiplied back), the calendar's and the clock's among them.
+DIVISORS = (1, 2, 4, 8, 16, 64, 1024, 3, 7, 10, 24, 60, 100, 400)
 COMPARE_OPS = ("<", "<=", ">", ">=", "==", "!=")
 
 
@@ -154,15 +157,17 @@ class ExpressionGrammar:
             (1.0 if self.callable(env) else 0, "call"),
         ])
         if kind == "arith":
-            return f"({e()} {rng.choice('+-*')} {e()})"
+            return self.divided(f"({e()} {rng.choice('+-*')} {e()})")
         if kind == "truediv":
             if rng.random() < 0.5:
                 return f"({e()} / (abs({e()}) + 1.0))"
             return f"({e()} / {e()})"
         if kind == "floordiv":
-            return f"({e()} // {e()})"
+            a, b = e(), e()
+            return f"({a} // {self.divisor(b)})"
         if kind == "mod":
-            return f"({e()} % {e()})"
+            a, b = e(), e()
+            return f"({a} % {self.divisor(b)})"
         if kind == "pow":
             form = rng.random()
             if form < 0.5:
@@ -226,6 +231,24 @@ class ExpressionGrammar:
         if kind == "call":
             return self.call(env, e)
         raise AssertionError(kind)
+
+    def divisor(self, drawn: str) -> str:
+        """The divisor of a `//` or `%`: ``drawn``, or, in a program with ``const_divisor``, often
+        a positive constant (issue 30: powers of two become masks in the int body, other
+        constants a product by the quotient; ``div_rng``, so the main stream is unchanged)."""
+        if not self.const_divisors or self.div_rng.random() >= 0.6:
+            return drawn
+        self.used.add("const_divisor")
+        return str(self.div_rng.choice(DIVISORS))
+
+    def divided(self, text: str) -> str:
+        """``text``, or, in a program whose parameters are all int64 and that draws constant
+        divisors, sometimes ``text`` floor-divided or reduced by one (the calendar's `(d + 29) //
+        30`, `(y - 1) % 400`: the int body's quotients and remainders; ``div_rng``)."""
+        if not (self.const_divisors and "int_only" in self.used) or self.div_rng.random() >= 0.3:
+            return text
+        self.used.add("const_divisor")
+        return f"({text} {self.div_rng.choice(['%', '//'])} {self.div_rng.choice(DIVISORS)})"
 
     def exponent(self, choices: list) -> str:
         if "pow_half" in self.exclude:

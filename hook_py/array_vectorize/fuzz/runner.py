@@ -89,7 +89,9 @@ def run_one(seed: int, index: int, options: Options, directory: str) -> ProgramR
 
     program, columns = make_program(seed, index, options)
     report = ProgramReport(index, features=frozenset(program.features), rejection=program.reject is not None)
-    names = check.backends(list(options.backends))
+    # A program drawn for it (``forced_blocks``) runs on the ``blocked`` backend too (forced.py).
+    extra = ["blocked"] if program.forced_blocks and "numpy" in options.backends and "blocked" not in options.backends else []
+    names = check.backends(list(options.backends) + extra)
     if program.reject is None:
         problem = problems(ast.parse(program.source), program.entry)
         if problem:
@@ -435,7 +437,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--seed", type=int, default=None, help="run seed (default: random, printed)")
     parser.add_argument("--count", type=int, default=100, help="number of programs")
     parser.add_argument("--only", type=int, action="append", default=None, metavar="INDEX", help="run only program INDEX of the seed (repeatable)")
-    parser.add_argument("--backend", default="numpy,strict", help="comma-separated: numpy, strict, dask")
+    parser.add_argument("--backend", default="numpy,strict", help="comma-separated: numpy, strict, dask, blocked (NumPy with blocks, threads and packing forced)")
     parser.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per CPU)")
     parser.add_argument("--exclude", default="", help=f"comma-separated generator features to leave out: {', '.join(FEATURES)}")
     parser.add_argument("--include", default="", help=f"comma-separated opt-in generator features: {', '.join(sorted(OPT_IN)) or 'none today'}")
