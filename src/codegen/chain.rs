@@ -149,7 +149,7 @@ impl Gen<'_> {
 
     /// `(op, l, r)` when `v` is a plain float `+ - * /` on float arrays (printed as the Python
     /// operator: a fresh array).
-    fn plain_float_binary(&self, v: Value) -> Option<(BinOp, Value, Value)> {
+    pub(super) fn plain_float_binary(&self, v: Value) -> Option<(BinOp, Value, Value)> {
         let Some(Op::Binary(op, l, r)) = self.def(v) else {
             return None;
         };
@@ -241,6 +241,9 @@ impl Gen<'_> {
     /// then `dst op= other` for each link from the root up (the operands printed before the
     /// variable is named, as for any other value).
     pub(super) fn chain_stmts(&mut self, dst: Value) -> Option<Vec<Stmt>> {
+        if let Some(stmt) = self.horner_stmt(dst) {
+            return Some(vec![stmt]); // a polynomial in one array: one pass (horner.rs)
+        }
         let mut links = vec![];
         let mut v = dst;
         while let Some(link) = self.links.get(v.index()).copied().flatten() {
