@@ -226,9 +226,18 @@ impl Gen<'_> {
         // The top of a chain inside an expression gets a statement of its own from two links
         // on (`tmp = x * 2.0; tmp += 1.0; return tmp` would save one array of a short chain
         // for two more lines); a shorter one is printed as it was.
+        // Nor a chain inside a Horner polynomial, which is one call (horner.rs).
+        let mut in_polynomial = vec![false; n];
+        for i in 0..n {
+            if self.links[i].is_some() && !linked[i] {
+                for v in self.polynomial_interior(Value(i as u32)) {
+                    in_polynomial[v.index()] = true;
+                }
+            }
+        }
         for i in 0..n {
             if self.links[i].is_some() && !linked[i] && self.inline[i] {
-                if length[i] >= MIN_HOISTED_LINKS {
+                if length[i] >= MIN_HOISTED_LINKS && !in_polynomial[i] {
                     self.inline[i] = false;
                 } else {
                     self.links[i] = None;

@@ -33,6 +33,8 @@ struct Poly {
     ops: String,
     /// Whether the last operation is a product by `x` (or the first product, `x * c0`).
     ends_in_product: bool,
+    /// The operations below the top, printed inline.
+    interior: Vec<Value>,
 }
 
 impl Gen<'_> {
@@ -64,11 +66,13 @@ impl Gen<'_> {
                             coefficients: vec![c],
                             ops: String::new(),
                             ends_in_product: true,
+                            interior: vec![],
                         });
                     }
                     if let Some(mut p) = self.poly(b, false) {
                         if p.x == a && !p.ends_in_product {
                             p.ends_in_product = true;
+                            p.interior.push(b);
                             return Some(p);
                         }
                     }
@@ -89,10 +93,21 @@ impl Gen<'_> {
                 }
                 p.coefficients.push(c);
                 p.ops.push(step);
+                p.interior.push(inner);
                 p.ends_in_product = false;
                 Some(p)
             }
             _ => None,
+        }
+    }
+
+    /// The chain tops (chain.rs) inside a polynomial of `MIN_COEFFICIENTS` or more whose top
+    /// is `top`: they stay inline, so that the polynomial is one call (`c = 0.25 - t * (...)`
+    /// would otherwise hoist the chain under the subtraction as a statement of its own).
+    pub(super) fn polynomial_interior(&self, top: Value) -> Vec<Value> {
+        match self.poly(top, true) {
+            Some(p) if p.coefficients.len() >= MIN_COEFFICIENTS => p.interior,
+            _ => vec![],
         }
     }
 
