@@ -53,25 +53,22 @@ fn evaluate<const SIGNED: bool>(out: &mut [f64], x: &[f64], p: &Horner) -> bool 
     let mut outs = out.chunks_exact_mut(LANES);
     let mut xs = x.chunks_exact(LANES);
     for (o, xv) in (&mut outs).zip(&mut xs) {
+        let xv: &[f64; LANES] = xv.try_into().expect("chunks of LANES");
         let mut acc = [0.0f64; LANES];
-        for j in 0..LANES {
-            acc[j] = step(xv[j] * c[0], 1);
+        for (a, &xj) in acc.iter_mut().zip(xv) {
+            *a = step(xj * c[0], 1);
         }
         for k in 2..c.len() {
-            for j in 0..LANES {
-                acc[j] = step(acc[j] * xv[j], k);
+            for (a, &xj) in acc.iter_mut().zip(xv) {
+                *a = step(*a * xj, k);
             }
         }
         if p.times_x {
-            for j in 0..LANES {
-                acc[j] *= xv[j];
+            for (a, &xj) in acc.iter_mut().zip(xv) {
+                *a *= xj;
             }
         }
-        let mut any = false;
-        for j in 0..LANES {
-            any |= non_finite(acc[j]);
-        }
-        bad |= any;
+        bad |= acc.iter().fold(false, |any, &a| any | non_finite(a));
         o.copy_from_slice(&acc);
     }
     for (o, &xi) in outs.into_remainder().iter_mut().zip(xs.remainder()) {
