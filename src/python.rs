@@ -629,7 +629,13 @@ fn horner_f64(
     {
         return Err(PyValueError::new_err("horner_f64: malformed polynomial"));
     }
-    if n > 0 && (out == 0 || x == 0 || out % align != 0 || x % align != 0 || out == x) {
+    if n > 0
+        && (out == 0
+            || x == 0
+            || !out.is_multiple_of(align)
+            || !x.is_multiple_of(align)
+            || out == x)
+    {
         return Err(PyValueError::new_err("horner_f64: bad array addresses"));
     }
     let signs: Option<Vec<f64>> = ops.contains('-').then(|| {
