@@ -155,12 +155,14 @@ mod tests {
     #[test]
     fn subtractions_and_a_last_product_are_steps_of_the_program() {
         // `c - acc` is `-`; `acc - c` adds `-c`; `x * (...)` at the end is `times_x`.
-        let c = compiled("def f(x):\n    return x * (2.0 - x * (1.5 + x * 0.25) - 3.0)\n");
+        let c = compiled("def f(x):\n    return x * (2.0 - x * (1.5 + x * 0.25)) - 3.0\n");
         let fast = &c.generated.fast_source;
-        assert!(
-            fast.contains("_vec_horner(xp, x, (0.25, 1.5, 2.0, -3.0), '+-+', True)"),
-            "{fast}"
-        );
+        let want = "_vec_horner(xp, x, (0.25, 1.5, 2.0, -3.0), '+-+', False)";
+        assert!(fast.contains(want), "{fast}");
+        let c = compiled("def f(x):\n    return x * (1.0 + x * (2.0 - x * (1.5 + x * 0.25)))\n");
+        let fast = &c.generated.fast_source;
+        let want = "_vec_horner(xp, x, (0.25, 1.5, 2.0, 1.0), '+-+', True)";
+        assert!(fast.contains(want), "{fast}");
     }
 
     #[test]

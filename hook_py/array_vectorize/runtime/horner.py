@@ -29,10 +29,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-from .. import _core
 from .marks import is_ndarray
 
-_kernel = _core.horner_f64
+#: The core's kernel, ``_core.horner_f64`` (registry.py binds it: the runtime reads the core
+#: through the registry alone).
+_kernel: Any = None
 
 
 def _passes(x: Any, coefficients: tuple, ops: str, times_x: bool, subtract: Any = None) -> Any:

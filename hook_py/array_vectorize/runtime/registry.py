@@ -32,6 +32,7 @@ from .arith import _vec_binary, _vec_result, _vec_unary
 from . import blocked, loops
 from .blocked import Dispatch
 from .elementwise import _vec_elementwise
+from . import horner
 from .horner import _vec_horner
 from .loops import _vec_any, _vec_ifexp, _vec_lanes, _vec_pack, _vec_unpack, _vec_while
 from .raises import _vec_int_overflow, _vec_raise_uniform, _vec_raised_to_nan, _vec_raises, _vec_unbound
@@ -52,6 +53,7 @@ _IMPLEMENTATIONS = (
 
 
 loops.TRACED_LOOP_ERROR = _core.VectorizationError
+horner._kernel = _core.horner_f64
 
 
 def _bind(contract: dict[str, dict[str, Any]], functions: tuple[Callable[..., Any], ...]) -> dict[str, tuple[str, Callable[..., Any]]]:
