@@ -228,8 +228,8 @@ impl Gen<'_> {
         // for two more lines); a shorter one is printed as it was.
         // Nor a chain inside a Horner polynomial, which is one call (horner.rs).
         let mut in_polynomial = vec![false; n];
-        for i in 0..n {
-            if self.links[i].is_some() && !linked[i] {
+        for (i, is_linked) in linked.iter().enumerate() {
+            if self.links[i].is_some() && !is_linked {
                 for v in self.polynomial_interior(Value(i as u32)) {
                     in_polynomial[v.index()] = true;
                 }

@@ -139,3 +139,35 @@ def test_numpys_underflow_setting_is_honoured():
     with np.errstate(under="raise"), pytest.raises(FloatingPointError):
         vec(x)
     check(vec, x)
+
+
+@pytest.mark.parametrize("fn", FUNCTIONS + [seawater_density], ids=lambda f: f.__name__)
+def test_jax_and_dask_give_numpys_bits(fn):
+    # JAX arrays (eager and under jax.jit) and Dask's take the array operations: Dask gives
+    # the lanes of NumPy's kernel bit for bit (NaN equal to NaN); JAX as XLA computes them
+    # (docs/semantics.md item 14: subnormals flushed, FMAs under jax.jit), within 1e-14.
+    jax = pytest.importorskip("jax")
+    da = pytest.importorskip("dask.array")
+    jax.config.update("jax_enable_x64", True)
+    vec = vectorize(fn)
+    x = floats(60)
+    args = [np.abs(x), x] if fn is seawater_density else [x]
+    want = vec(*args)
+    want = want if isinstance(want, tuple) else (want,)
+
+    def same(got, how, exact):
+        got = got if isinstance(got, tuple) else (got,)
+        for g, w in zip(got, want):
+            g = np.asarray(g)
+            if exact:
+                assert np.array_equal(np.isnan(g), np.isnan(w)), how
+                keep = ~np.isnan(w)
+                np.testing.assert_array_equal(g.view(np.int64)[keep], w.view(np.int64)[keep], how)
+            else:
+                np.testing.assert_allclose(g, w, rtol=1e-14, atol=1e-290, equal_nan=True, err_msg=how)
+
+    jargs = [jax.numpy.asarray(a) for a in args]
+    same(vec(*jargs), "JAX", False)
+    same(jax.jit(vec)(*jargs), "jax.jit", False)
+    got = vec(*(da.from_array(a, chunks=max(1, a.size // 3)) for a in args))
+    same(tuple(g.compute() for g in got) if isinstance(got, tuple) else got.compute(), "Dask", True)
