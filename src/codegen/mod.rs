@@ -24,6 +24,7 @@ mod choice;
 mod dels;
 pub mod fallback;
 pub mod first_call;
+mod horner;
 mod inplace;
 mod isel;
 mod loop_fn;

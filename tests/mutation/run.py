@@ -350,6 +350,18 @@ MUTATIONS: List[Mutation] = [
         files=("behavior/language/test_constructs.py",),
     ),
     Mutation(
+        "codegen-horner-subtraction-as-addition", "__init__.py", *_core_patch("), '-", "), '+"),
+        "codegen: a Horner polynomial's first `c - acc` step emitted as `acc + c` (src/codegen/horner.rs)",
+        files=("behavior/runtime/test_horner_polynomials.py",),
+    ),
+    Mutation(
+        "horner-passes-subtract-reversed", "runtime/horner.py",
+        "                subtract(c, acc, out=acc)",
+        "                subtract(acc, c, out=acc)",
+        "`_vec_horner`'s array operations compute `acc - c` for `c - acc` (0-d, strided and non-NumPy arrays, lanes not finite)",
+        files=("behavior/runtime/test_horner_polynomials.py",),
+    ),
+    Mutation(
         "codegen-int-mod-mask-is-the-divisor", "__init__.py", *_core_patch(" & 3 == 0", " & 4 == 0"),
         "codegen: the int body's `y % 4 == 0` as a mask by the divisor, not the divisor less one",
         files=("behavior/numbers/test_int_body.py",),
