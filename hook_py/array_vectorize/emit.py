@@ -117,17 +117,22 @@ def _install(
         glob[_FLOAT_ARGS] = _own_prologue(glob[_FLOAT_ARGS], glob)
 
 
-#: Stand-in code per (positional, positional-only, keyword-only) parameter counts: the same
-#: bytecode serves every parameter list of those counts, named by ``code.replace``.
-_STUBS: dict[tuple[int, int, int], CodeType] = {}
+#: Stand-in code per (positional count, positional-only count, keyword-only names): the same
+#: bytecode serves every function of those, its positional names given by ``code.replace``.
+_STUBS: dict[tuple[int, int, tuple[str, ...]], CodeType] = {}
 
 
-def _stub_code(n_pos: int, posonly: int, kwonly: int) -> CodeType:
+def _stub_code(n_pos: int, posonly: int, kwonly: tuple[str, ...]) -> CodeType:
+    """``def f(a0, a1, /, a2, *, k): return _vec_first_call()(a0, a1, a2, k=k)`` on one line:
+    the first call makes the function final, then calls it from the stand-in's own frame (one
+    frame, at the `def` line, in a traceback of the first call)."""
     key = (n_pos, posonly, kwonly)
     code = _STUBS.get(key)
     if code is None:
-        params = [f"a{i}" for i in range(n_pos + kwonly)]
-        text = _core.first_call_stub("f", params[:n_pos], posonly, params[n_pos:], "Compiled at its first call.")
+        params = [f"a{i}" for i in range(n_pos)]
+        declared = params[:posonly] + ["/"] * (posonly > 0) + params[posonly:] + ["*"] * bool(kwonly) + list(kwonly)
+        args = params + [f"{k}={k}" for k in kwonly]
+        text = f"def f({', '.join(declared)}): return {_FIRST_CALL}()({', '.join(args)})\n"
         glob: dict[str, Any] = {}
         exec(compile(text, "<array-vectorize stub>", "exec", dont_inherit=True), glob)  # noqa: S102 - defines one function
         code = _STUBS[key] = glob["f"].__code__
@@ -147,8 +152,8 @@ _FIRST_CALL = "_vec_first_call"
 def _defer_entry(fast_source: str, filename: str, glob: dict[str, Any], entry: str, original: FunctionType) -> None:
     """Puts in ``glob[entry]`` the entry function whose code is compiled at its first call
     (issue 30: CPython's ``compile()`` of the entry's text was a third of a decoration). Until
-    then its code is a stand-in declaring the original's parameters (``_core.first_call_stub``,
-    compiled once per count of parameters: `_stub_code`), under the module's file name, so its signature,
+    then its code is a stand-in declaring the original's parameters (`_stub_code`, compiled
+    once per count of parameters), under the module's file name, so its signature,
     ``inspect.getsource`` and ``source`` are the generated ones from the start. Its first call
     (or ``first_call.resolve``) compiles `fast_source`, executes it in `glob` (defining the
     out-of-line helpers the text defines after the entry) and gives the function that code:
@@ -159,7 +164,7 @@ def _defer_entry(fast_source: str, filename: str, glob: dict[str, Any], entry: s
     n_pos = code.co_argcount
     names = code.co_varnames[: n_pos + code.co_kwonlyargcount]
     kwnames = names[n_pos:]
-    stub_code = _stub_code(n_pos, code.co_posonlyargcount, len(kwnames)).replace(
+    stub_code = _stub_code(n_pos, code.co_posonlyargcount, kwnames).replace(
         co_varnames=names, co_filename=filename, co_name=entry, **_qualname(entry)
     )
     vec = glob[entry] = FunctionType(stub_code, glob, entry)
@@ -175,9 +180,9 @@ def _defer_entry(fast_source: str, filename: str, glob: dict[str, Any], entry: s
             raise _core.InternalError(f"the generated entry of {original.__qualname__} does not declare its parameters")
         vec.__code__ = made
 
-    def first_call(*values: Any) -> Any:
+    def first_call() -> FunctionType:
         resolve()
-        return vec(*values[:n_pos], **dict(zip(kwnames, values[n_pos:])))
+        return vec
 
     first_call.resolve = resolve  # type: ignore[attr-defined]
     glob[_FIRST_CALL] = first_call

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import inspect
 import os
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -122,19 +124,42 @@ def test_two_threads_making_the_first_call_at_once():
             assert all(same(g, w) for g, w in zip(np.asarray(got).tolist(), want)), i
 
 
+def test_a_first_call_that_raises_shows_the_generated_line_after_the_stand_in():
+    vec = vectorize(_fresh(coupon_accrual))
+    with pytest.raises(ValueError) as info:
+        vec(np.ones(3), np.ones(2), np.ones(3))  # shapes that do not broadcast
+    frames = [tb for tb in info.traceback if tb.frame.code.raw.co_filename == vec.__code__.co_filename]
+    # The stand-in's frame, at the `def` line, then the entry's.
+    assert [f.lineno + 1 for f in frames][:1] == [1] and len(frames) == 2, frames
+
+
+FORKED = """
+import os, sys
+import numpy as np
+from array_vectorize import vectorize
+sys.path.insert(0, {here!r})
+from test_entry_first_call import tax_due, _is_stand_in
+vec = vectorize(tax_due)
+income = np.arange(-60001, 200000, 4999)
+want = [tax_due(v, 100) for v in income.tolist()]
+pid = os.fork()
+if pid == 0:  # the child: its first call compiles the entry in the child
+    ok = False
+    try:
+        ok = np.asarray(vec(income, 100)).tolist() == want and not _is_stand_in(vec)
+    finally:
+        os._exit(0 if ok else 1)
+_, status = os.waitpid(pid, 0)
+assert os.WEXITSTATUS(status) == 0, status
+assert _is_stand_in(vec)  # the parent's is still to be made
+assert np.asarray(vec(income, 100)).tolist() == want
+print("ok")
+"""
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork")
 def test_a_forked_child_makes_its_own_first_call():
-    vec = vectorize(_fresh(tax_due))
-    income = np.arange(-60001, 200000, 4999)
-    want = [tax_due(v, 100) for v in income.tolist()]
-    pid = os.fork()
-    if pid == 0:  # the child: its first call compiles the entry in the child
-        ok = False
-        try:
-            ok = np.asarray(vec(income, 100)).tolist() == want and not _is_stand_in(vec)
-        finally:
-            os._exit(0 if ok else 1)
-    _, status = os.waitpid(pid, 0)
-    assert os.WEXITSTATUS(status) == 0
-    assert _is_stand_in(vec)  # the parent's is still to be made
-    assert np.asarray(vec(income, 100)).tolist() == want
+    # In a fresh interpreter: this one may have started threads (JAX) that fork would copy.
+    script = FORKED.format(here=os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
