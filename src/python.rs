@@ -608,6 +608,26 @@ fn scan_tree(root: &str) -> PyResult<Vec<String>> {
         .map_err(|e| PyOSError::new_err(format!("{root}: {e}")))
 }
 
+/// `sin` and `cos` of the `n` float64 at address `x`, written to the `n` float64 at addresses
+/// `sin` and `cos` (src/host/trig.rs), the GIL released meanwhile. Private to the runtime:
+/// `_vec_sincos` (runtime/trig.py) passes the data of C-contiguous float64 NumPy arrays of
+/// `n` elements that it holds for the call, the outputs its own new arrays.
+#[pyfunction]
+fn sin_cos_at(py: Python<'_>, x: usize, sin: usize, cos: usize, n: usize) {
+    py.detach(move || {
+        // SAFETY: the caller's contract above: three live, aligned buffers of `n` float64, the
+        // outputs distinct from each other and from `x`.
+        let (x, s, c) = unsafe {
+            (
+                std::slice::from_raw_parts(x as *const f64, n),
+                std::slice::from_raw_parts_mut(sin as *mut f64, n),
+                std::slice::from_raw_parts_mut(cos as *mut f64, n),
+            )
+        };
+        crate::host::trig::sin_cos_into(x, s, c);
+    })
+}
+
 /// The runtime helper contract (src/codegen/runtime.rs) as `{key: {"name", "params", "ops",
 /// "meaning"}}`: the runtime's registry binds each name, emit and the tests read it.
 fn runtime_helpers(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
@@ -661,5 +681,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(function_text, m)?)?;
     m.add_function(wrap_pyfunction!(write_atomic, m)?)?;
     m.add_function(wrap_pyfunction!(scan_tree, m)?)?;
+    m.add_function(wrap_pyfunction!(sin_cos_at, m)?)?;
     Ok(())
 }

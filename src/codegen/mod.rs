@@ -32,6 +32,7 @@ mod peephole;
 mod plan;
 pub mod pyast;
 pub mod runtime;
+mod sincos;
 mod stmts;
 
 use std::collections::BTreeSet;
