@@ -609,11 +609,12 @@ fn scan_tree(root: &str) -> PyResult<Vec<String>> {
 }
 
 /// `sin` and `cos` of the `n` float64 at address `x`, written to the `n` float64 at addresses
-/// `sin` and `cos` (src/host/trig.rs), the GIL released meanwhile. Private to the runtime:
-/// `_vec_sincos` (runtime/trig.py) passes the data of C-contiguous float64 NumPy arrays of
-/// `n` elements that it holds for the call, the outputs its own new arrays.
+/// `sin` and `cos` (src/host/trig.rs), the GIL released meanwhile; whether some element is an
+/// infinity, a NaN or subnormal. Private to the runtime: `_vec_sincos` (runtime/trig.py)
+/// passes the data of C-contiguous float64 NumPy arrays of `n` elements that it holds for the
+/// call, the outputs its own new arrays.
 #[pyfunction]
-fn sin_cos_at(py: Python<'_>, x: usize, sin: usize, cos: usize, n: usize) {
+fn sin_cos_at(py: Python<'_>, x: usize, sin: usize, cos: usize, n: usize) -> bool {
     py.detach(move || {
         // SAFETY: the caller's contract above: three live, aligned buffers of `n` float64, the
         // outputs distinct from each other and from `x`.
@@ -624,7 +625,7 @@ fn sin_cos_at(py: Python<'_>, x: usize, sin: usize, cos: usize, n: usize) {
                 std::slice::from_raw_parts_mut(cos as *mut f64, n),
             )
         };
-        crate::host::trig::sin_cos_into(x, s, c);
+        crate::host::trig::sin_cos_into(x, s, c)
     })
 }
 

@@ -242,7 +242,10 @@ mod tests {
         let c = compiled(src);
         for text in [&c.generated.fast_source, &c.generated.exact_source] {
             assert_eq!(text.matches("_vec_sincos(xp, ").count(), 1, "{text}");
-            assert!(!text.contains("xp.sin(") && !text.contains("xp.cos("), "{text}");
+            assert!(
+                !text.contains("xp.sin(") && !text.contains("xp.cos("),
+                "{text}"
+            );
         }
     }
 
@@ -251,7 +254,8 @@ mod tests {
         // `math.cos(x)` runs for every lane, `math.sin(x)` for the lanes `x > 0` picks only:
         // computing the pair would compute what the statement does not (here harmless, but the
         // rule is the statement's own evaluation).
-        let src = "def f(x, flag: bool):\n    return (math.sin(x) if flag else 0.0) + math.cos(x)\n";
+        let src =
+            "def f(x, flag: bool):\n    return (math.sin(x) if flag else 0.0) + math.cos(x)\n";
         let c = compiled(src);
         let text = &c.generated.fast_source;
         assert!(!text.contains("_vec_sincos"), "{text}");

@@ -32,12 +32,17 @@ fn sin_cos(x: f64) -> (f64, f64) {
 }
 
 /// Writes `sin(x[i])` to `sin[i]` and `cos(x[i])` to `cos[i]` for every `i` of `x` (the three
-/// slices are one length).
-pub fn sin_cos_into(x: &[f64], sin: &mut [f64], cos: &mut [f64]) {
+/// slices are one length). Returns whether some `x[i]` is an infinity, a NaN or subnormal: the
+/// lanes for which the C library may raise a floating-point flag (invalid, underflow) that
+/// NumPy's `sin` and `cos` would report as a warning, which the runtime then gets from them.
+pub fn sin_cos_into(x: &[f64], sin: &mut [f64], cos: &mut [f64]) -> bool {
     assert!(x.len() == sin.len() && x.len() == cos.len());
+    let mut flagged = false;
     for ((x, s), c) in x.iter().zip(sin.iter_mut()).zip(cos.iter_mut()) {
         (*s, *c) = sin_cos(*x);
+        flagged |= !x.is_finite() || (*x != 0.0 && x.abs() < f64::MIN_POSITIVE);
     }
+    flagged
 }
 
 #[cfg(test)]
@@ -70,7 +75,9 @@ mod tests {
             v *= 1.0137;
         }
         let (mut s, mut c) = (vec![0.0; x.len()], vec![0.0; x.len()]);
-        sin_cos_into(&x, &mut s, &mut c);
+        assert!(sin_cos_into(&x, &mut s, &mut c)); // infinities, NaN, subnormals
+        let (mut s1, mut c1) = ([0.0; 3], [0.0; 3]);
+        assert!(!sin_cos_into(&[0.0, -0.0, 1e-300], &mut s1, &mut c1));
         // The platform's `sin` and `cos` each in a loop of its own, through `black_box`: LLVM
         // joins a `sin` and a `cos` of one operand into `sincos`, which would judge itself.
         for i in 0..x.len() {

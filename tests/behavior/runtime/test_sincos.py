@@ -9,6 +9,7 @@ from __future__ import annotations
 import ctypes
 import math
 import platform
+import warnings
 
 import numpy as np
 import pytest
@@ -41,7 +42,7 @@ def native_calls(monkeypatch):
 
     def counted(x, sin, cos, n):
         calls.append(n)
-        native(x, sin, cos, n)
+        return native(x, sin, cos, n)
 
     monkeypatch.setattr(trig, "NATIVE", counted)
     return calls
@@ -200,9 +201,10 @@ def test_a_pass_that_disagrees_with_numpy_is_never_used(monkeypatch):
     native = trig.NATIVE
 
     def off_by_one_ulp(x, sin, cos, n):
-        native(x, sin, cos, n)
+        flagged = native(x, sin, cos, n)
         s = np.ctypeslib.as_array((ctypes.c_double * n).from_address(sin))
         s.view(np.uint64)[:] += 1
+        return flagged
 
     monkeypatch.setattr(trig, "NATIVE", off_by_one_ulp)
     monkeypatch.setattr(trig, "_AGREES", None)
@@ -225,3 +227,28 @@ def test_jax_eager_and_dask_take_xp_sin_and_xp_cos(native_calls):
     got = np.asarray(vec(jax.numpy.asarray(day)))
     np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-12)  # XLA's sin, item 9
     assert native_calls == []
+
+
+def warnings_of(vec, *args):
+    with warnings.catch_warnings(record=True) as caught, np.errstate(all="warn"):
+        warnings.simplefilter("always")
+        vec(*args)
+    return sorted(str(w.message) for w in caught)
+
+
+def test_floating_point_warnings_are_numpys(native_calls):
+    # An infinite angle: NumPy's sin and cos warn "invalid value" (CPython's math raises
+    # ValueError there; docs/semantics.md item 9), and under errstate(invalid="raise") raise.
+    vec = vectorize(rotated_x)
+    x, y, heading = inputs("rotated_x", n=1000)
+    finite = np.where(np.isfinite(heading), heading, 30.0)
+    # Subnormal angles underflow in the multiply of math.radians and in sin (glibc flags
+    # sin(x) = x for a subnormal x): the same warnings either way.
+    assert warnings_of(vec, x, y, finite) == warnings_of(without_native, vec, x, y, finite)
+    assert "invalid value encountered in sin" not in warnings_of(vec, x, y, finite)
+    assert warnings_of(vec, x, y, heading) == warnings_of(without_native, vec, x, y, heading)
+    assert "invalid value encountered in sin" in warnings_of(vec, x, y, heading)
+    with np.errstate(invalid="raise"), pytest.raises(FloatingPointError):
+        vec(x, y, heading)
+    if GLIBC:
+        assert native_calls
