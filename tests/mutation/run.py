@@ -221,8 +221,8 @@ MUTATIONS: List[Mutation] = [
     ),
     Mutation(
         "sincos-swaps-sin-and-cos-after-the-probe", "runtime/trig.py",
-        "    return _native(numpy, x)\n",
-        "    return _native(numpy, x)[::-1]\n",
+        "        return _native(sys.modules[\"numpy\"], x)\n",
+        "        return _native(sys.modules[\"numpy\"], x)[::-1]\n",
         "the native pass's sin and cos of a large array come back swapped (the probe, which "
         "calls the pass directly, still agrees)",
         files=("behavior/runtime/test_sincos.py",),

@@ -40,18 +40,35 @@ _AGREES: Any = None
 
 def _vec_sincos(xp: Any, x: Any) -> tuple:
     """``(xp.sin(x), xp.cos(x))``, from one native pass where that gives the same bits."""
-    numpy = sys.modules.get("numpy")
+    # Ordered so that a small array (a loop's every iteration on a few lanes) leaves after the
+    # first two tests.
     if (
-        numpy is None
-        or type(x) is not numpy.ndarray
-        or x.dtype.char != "d"
-        or x.size < SINCOS_MIN_LANES
-        or not x.flags.c_contiguous
-        or NATIVE is None
-        or not (_AGREES if _AGREES is not None else _probe())
+        type(x) is (_NDARRAY or _ndarray())
+        and x.size >= SINCOS_MIN_LANES
+        and x.dtype.char == "d"
+        and NATIVE is not None
+        and x.flags.c_contiguous
+        and (_AGREES if _AGREES is not None else _probe())
     ):
-        return xp.sin(x), xp.cos(x)
-    return _native(numpy, x)
+        return _native(sys.modules["numpy"], x)
+    return xp.sin(x), xp.cos(x)
+
+
+#: ``numpy.ndarray`` once NumPy is loaded (``_ndarray``).
+_NDARRAY: Any = None
+
+
+def _ndarray() -> Any:
+    global _NDARRAY
+    numpy = sys.modules.get("numpy")
+    if numpy is None:
+        return _NoArray
+    _NDARRAY = numpy.ndarray
+    return _NDARRAY
+
+
+class _NoArray:
+    """A type no value has: ``_vec_sincos``'s array type while NumPy is not loaded."""
 
 
 def _native(numpy: Any, x: Any) -> tuple:
