@@ -234,14 +234,20 @@ fn substitute(e: Expr, xp: &str, pairs: &[(String, String, String)]) -> Expr {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::codegen::pyast::bin;
     use crate::pipeline::testing::compiled;
 
     #[test]
     fn a_statement_taking_sin_and_cos_of_one_array_calls_sincos_once() {
         let src = "def f(m, e):\n    ecc = m\n    for _ in range(5):\n        ecc = ecc - (ecc - e * math.sin(ecc) - m) / (1.0 - e * math.cos(ecc))\n    return ecc\n";
         let c = compiled(src);
-        for text in [&c.generated.fast_source, &c.generated.exact_source] {
-            assert_eq!(text.matches("_vec_sincos(xp, ").count(), 1, "{text}");
+        // The float body; the int body and the exact body of the exact function.
+        for (text, bodies) in [
+            (&c.generated.fast_source, 1),
+            (&c.generated.exact_source, 2),
+        ] {
+            assert_eq!(text.matches("_vec_sincos(xp, ").count(), bodies, "{text}");
             assert!(
                 !text.contains("xp.sin(") && !text.contains("xp.cos("),
                 "{text}"
@@ -249,18 +255,35 @@ mod tests {
         }
     }
 
+    fn trig(f: &'static str, a: &str) -> Expr {
+        call(Expr::Attr(Box::new(name("xp")), f), vec![name(a)])
+    }
+
     #[test]
-    fn a_sin_on_one_side_of_a_conditional_is_left_alone() {
-        // `math.cos(x)` runs for every lane, `math.sin(x)` for the lanes `x > 0` picks only:
-        // computing the pair would compute what the statement does not (here harmless, but the
-        // rule is the statement's own evaluation).
-        let src =
+    fn only_calls_made_on_every_path_count() {
+        // An array `if` (D1) evaluates both sides: fused.
+        let both =
             "def f(x, flag: bool):\n    return (math.sin(x) if flag else 0.0) + math.cos(x)\n";
-        let c = compiled(src);
-        let text = &c.generated.fast_source;
-        assert!(!text.contains("_vec_sincos"), "{text}");
-        let both = "def f(x):\n    return math.sin(x) * math.cos(x)\n";
         let text = &compiled(both).generated.fast_source;
-        assert!(text.contains("_vec_sincos(xp, x)"), "{text}");
+        assert!(text.contains("sin, cos = _vec_sincos(xp, x)"), "{text}");
+        // A Python conditional expression runs one side: its `sin` does not count.
+        let side = Expr::IfExp(
+            Box::new(name("flag")),
+            Box::new(trig("sin", "x")),
+            Box::new(Expr::Float(0.0)),
+        );
+        let body = vec![Stmt::Return(bin("+", side, trig("cos", "x")))];
+        let mut made = Vec::new();
+        let out = fuse_sin_cos(body.clone(), "xp", &mut |b| b.to_string(), &mut made);
+        assert_eq!(out, body);
+        // A run ends where its name is bound again.
+        let body = vec![
+            Stmt::Assign(vec!["a".into()], vec![trig("sin", "x")]),
+            Stmt::Assign(vec!["x".into()], vec![name("a")]),
+            Stmt::Return(trig("cos", "x")),
+        ];
+        let out = fuse_sin_cos(body.clone(), "xp", &mut |b| b.to_string(), &mut made);
+        assert_eq!(out, body);
+        assert!(made.is_empty());
     }
 }
