@@ -679,6 +679,25 @@ fn horner_f64(
         };
         crate::host::kernels::horner(out, x, &p)
     }))
+/// `sin` and `cos` of the `n` float64 at address `x`, written to the `n` float64 at addresses
+/// `sin` and `cos` (src/host/trig.rs), the GIL released meanwhile; whether some element is an
+/// infinity, a NaN or subnormal. Private to the runtime: `_vec_sincos` (runtime/trig.py)
+/// passes the data of C-contiguous float64 NumPy arrays of `n` elements that it holds for the
+/// call, the outputs its own new arrays.
+#[pyfunction]
+fn sin_cos_at(py: Python<'_>, x: usize, sin: usize, cos: usize, n: usize) -> bool {
+    py.detach(move || {
+        // SAFETY: the caller's contract above: three live, aligned buffers of `n` float64, the
+        // outputs distinct from each other and from `x`.
+        let (x, s, c) = unsafe {
+            (
+                std::slice::from_raw_parts(x as *const f64, n),
+                std::slice::from_raw_parts_mut(sin as *mut f64, n),
+                std::slice::from_raw_parts_mut(cos as *mut f64, n),
+            )
+        };
+        crate::host::trig::sin_cos_into(x, s, c)
+    })
 }
 
 /// The runtime helper contract (src/codegen/runtime.rs) as `{key: {"name", "params", "ops",
@@ -735,5 +754,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(write_atomic, m)?)?;
     m.add_function(wrap_pyfunction!(scan_tree, m)?)?;
     m.add_function(wrap_pyfunction!(horner_f64, m)?)?;
+    m.add_function(wrap_pyfunction!(sin_cos_at, m)?)?;
     Ok(())
 }

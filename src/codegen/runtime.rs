@@ -193,6 +193,16 @@ pub const IFEXP: Helper = Helper {
               `jax.lax.while_loop`), `xp.where(test, then(), other())`",
 };
 
+/// `xp.sin(x)` and `xp.cos(x)` of one statement taken in one call (src/codegen/sincos.rs).
+pub const SINCOS: Helper = Helper {
+    key: "sincos",
+    name: "_vec_sincos",
+    params: "xp, x",
+    ops: &[],
+    meaning: "`(xp.sin(x), xp.cos(x))`; on a large NumPy float64 array from one pass of the C \
+              library's `sincos` where that gives NumPy's bits",
+};
+
 /// The state of a packed `while` loop (src/codegen/pack.rs), made before it runs.
 pub const LANES: Helper = Helper {
     key: "lanes",
@@ -568,6 +578,7 @@ pub const HELPERS: &[Helper] = &[
     LANES,
     PACK,
     UNPACK,
+    SINCOS,
     OWNED,
     RAISES,
     RAISE_UNIFORM,

@@ -241,6 +241,14 @@ MUTATIONS: List[Mutation] = [
         files=("behavior/runtime/test_packed_loops.py",),
     ),
     Mutation(
+        "sincos-swaps-sin-and-cos-after-the-probe", "runtime/trig.py",
+        "        return _native(sys.modules[\"numpy\"], x)\n",
+        "        return _native(sys.modules[\"numpy\"], x)[::-1]\n",
+        "the native pass's sin and cos of a large array come back swapped (the probe, which "
+        "calls the pass directly, still agrees)",
+        files=("behavior/runtime/test_sincos.py",),
+    ),
+    Mutation(
         "blocked-notes-number-lanes-within-the-block", "runtime/blocked.py",
         "    return lanes[0] + index, lanes[2]",
         "    return index, shape",
