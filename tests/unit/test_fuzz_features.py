@@ -11,6 +11,7 @@ import re
 import pytest
 
 from array_vectorize.fuzz.generator import Generator
+from array_vectorize.fuzz.grammar_env import Env
 from array_vectorize.fuzz.inputs import make_columns
 
 N = 600
@@ -75,3 +76,23 @@ def test_uint64_arguments_near_2_64_meet_negative_intermediates():
     columns = [make_columns(["u"], 8, rng)[0] for _ in range(400)]
     near = [c for c in columns if any(v >= 2**64 - 1001 or abs(v - 2**63) <= 1000 for v in c.values)]
     assert len(near) >= 0.2 * len(columns), len(near)
+
+
+
+def _partial_ops(exclude: frozenset) -> list:
+    generator = Generator(random.Random(1), exclude=exclude)
+    generator.ext_rng = random.Random(2)
+    return [generator.partial_op(Env(["p0", "p1"])) for _ in range(200)]
+
+
+def test_a_function_calling_itself_converts_no_float_to_int_in_a_try_body():
+    # Fuzz finding 700007 #41: in the elements the scalar residue finishes, `int()` of a float
+    # beyond int64 is CPython's exact int, where the inlined levels raise item 7's OverflowError
+    # (docs/semantics.md items 7, 41). A program whose `f` calls itself excludes `int_cast`
+    # (PARTIAL_FEATURES): its `try` bodies draw a domain error instead, from the same draws, so
+    # the other programs of a seed stay as they were.
+    drawn = _partial_ops(frozenset())
+    assert sum("int(" in op for op in drawn) >= 20
+    left_out = _partial_ops(frozenset({"int_cast"}))
+    assert not any("int(" in op for op in left_out)
+    assert [op.replace("int(", "math.sqrt(") for op in drawn] == left_out
