@@ -679,6 +679,8 @@ fn horner_f64(
         };
         crate::host::kernels::horner(out, x, &p)
     }))
+}
+
 /// `sin` and `cos` of the `n` float64 at address `x`, written to the `n` float64 at addresses
 /// `sin` and `cos` (src/host/trig.rs), the GIL released meanwhile; whether some element is an
 /// infinity, a NaN or subnormal. Private to the runtime: `_vec_sincos` (runtime/trig.py)
