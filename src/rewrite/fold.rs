@@ -17,8 +17,8 @@ use crate::Map as HashMap;
 use crate::analysis::kinds::{infer_kinds_with, CallKinds};
 use crate::ir::eval::{fold_op, truthy};
 use crate::ir::{
-    const_kind, walk_insts, Block, CastOp, Const, ElementTypes, Function, Inst, Kind, LogicOp, Op,
-    UnOp, UniformOp, Value,
+    const_kind, walk_insts, BinOp, Block, CastOp, Const, ElementTypes, Function, Inst, Kind,
+    LogicOp, Op, UnOp, UniformOp, Value,
 };
 
 /// Folds and simplifies `func`, leaving every value's kind recomputed for `params` (a call's
@@ -47,18 +47,28 @@ struct Facts {
     params: BTreeSet<Value>,
 }
 
-/// The values of `func` that merge an int or bool into a float (a `select`, a loop phi, an
-/// if-merge; also a merge of such a merge), by the kinds as they stand.
-fn float_merges_of_ints(func: &Function, block: &Block) -> BTreeSet<Value> {
+/// The float values of `func` that hold an int on some lane (item 8), by the kinds as they
+/// stand: a merge of an int or bool into a float (a `select`, a loop phi, an if-merge), and
+/// what arithmetic computes from such values and ints alone (`v + p0` of an int `p0` is an int in
+/// CPython where the merge `v` holds one; seed 712006 #1267), merged again or not.
+fn floats_holding_ints(func: &Function, block: &Block) -> BTreeSet<Value> {
     let kind = |v: Value| func.info(v).kind;
     let mut held = BTreeSet::new();
     // A phi's next value comes after it: repeat until nothing is added.
     loop {
         let before = held.len();
-        let mut merge = |dst: Value, inputs: &[Value]| {
-            let int_like =
-                |v: &Value| matches!(kind(*v), Kind::Int | Kind::Bool) || held.contains(v);
-            if kind(dst) == Kind::Float && inputs.iter().any(int_like) {
+        // A merge holds an int where one input does; an operation, where all its operands may
+        // (an int, a bool, a parameter's unknown kind, a held value).
+        let mut note = |dst: Value, inputs: &[Value], merges: bool| {
+            let int_like = |v: &Value| {
+                matches!(kind(*v), Kind::Int | Kind::Bool | Kind::Unknown) || held.contains(v)
+            };
+            let holds = if merges {
+                inputs.iter().any(int_like)
+            } else {
+                inputs.iter().all(int_like)
+            };
+            if kind(dst) == Kind::Float && holds {
                 held.insert(dst);
             }
         };
@@ -66,15 +76,24 @@ fn float_merges_of_ints(func: &Function, block: &Block) -> BTreeSet<Value> {
             Inst::Let {
                 dst,
                 op: Op::Select(_, a, b),
-            } => merge(*dst, &[*a, *b]),
+            } => note(*dst, &[*a, *b], true),
+            // `/` gives a float whatever its operands; the rest keep an int an int.
+            Inst::Let {
+                dst,
+                op: Op::Binary(op, a, b),
+            } if *op != BinOp::Div => note(*dst, &[*a, *b], false),
+            Inst::Let {
+                dst,
+                op: Op::Unary(UnOp::Neg | UnOp::Pos | UnOp::Abs | UnOp::Invert, a),
+            } => note(*dst, &[*a], false),
             Inst::Loop { phis, .. } => {
                 for p in phis {
-                    merge(p.dst, &[p.init, p.next]);
+                    note(p.dst, &[p.init, p.next], true);
                 }
             }
             Inst::If { outs, .. } => {
                 for o in outs {
-                    merge(o.dst, &[o.then, o.other]);
+                    note(o.dst, &[o.then, o.other], true);
                 }
             }
             Inst::Let { .. } => {}
@@ -128,7 +147,7 @@ fn walk(func: &mut Function, reads: Reads) {
     let mut body = std::mem::take(&mut func.body);
     let carried = loop_carried(&body);
     let holds_ints = match reads {
-        Reads::Kinds => float_merges_of_ints(func, &body),
+        Reads::Kinds => floats_holding_ints(func, &body),
         Reads::Constants => BTreeSet::new(),
     };
     let mut params = BTreeSet::new();
@@ -345,5 +364,18 @@ mod tests {
         assert!(ir.contains("cast.float"), "{ir}");
         // (The int body converts `x` for `x * 1.5`; the merge itself is never converted.)
         assert!(!c.source.contains("astype(xp.where"), "{}", c.source);
+    }
+
+    #[test]
+    fn a_float_conversion_of_arithmetic_on_a_merge_holding_ints_stays() {
+        // `floor + p` is an int in CPython where the merge `floor` holds one (item 8), so its
+        // `float()` stays for the fuzzer's model (seed 712006 #1267); one of a float goes.
+        for (src, casts) in [
+            ("def f(p, c):\n    floor = p * 2 + min(3.5, -9223372036854775808)\n    if c > 5:\n        floor = floor - c\n    return float(floor + p) // (floor * c)\n", 1),
+            ("def f(p, c):\n    floor = p * 2 + min(3.5, -9223372036854775808)\n    return float(floor / p) // c\n", 0),
+        ] {
+            let ir = format!("{}", crate::pipeline::testing::compiled(src).ir);
+            assert_eq!(ir.matches("cast.float").count(), casts, "{ir}");
+        }
     }
 }

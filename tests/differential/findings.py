@@ -118,6 +118,8 @@ FIXED = {
     "int-conversion-beyond-int64-in-a-ternary-side-a-loop-index-skips",
     "int-conversion-beyond-int64-in-a-lambda-a-loop-index-skips",
     "math-predicates-in-a-try-body",
+    "item-8-float-of-an-int-held-as-float-leaves-no-cast-in-the-ir",
+    "item-8-float-of-arithmetic-on-a-held-int-through-an-if-merge",
 }
 
 

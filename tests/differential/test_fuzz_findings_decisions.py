@@ -482,16 +482,27 @@ CASES = [
         "a math predicate inside a `try` body was rejected",
     ),
     case(
-        # Seed 712006 #1267 (open, a gap of the model, no wrong value): the margin floor is
-        # `min` of an int and a float, held as float64 (item 8); `float(floor)` leaves no cast in
-        # the IR (one of a float). The model's plain reading then divides the int, giving D3's 0
-        # for int `// 0`, and its stated one makes `floor * contracts` -0.0 where CPython's is
-        # the int 0: neither gives CPython's D3 -inf, and the call's +inf (item 8's -0.0
-        # divisor) stays unexplained.
+        # Seed 712006 #1267 (a gap of the model, no wrong value): the margin floor is `min` of
+        # an int and a float, held as float64 (item 8); `float(floor)` left no cast in the IR
+        # (fold dropped it as one of a float), so the model's plain reading divided the int
+        # (D3's 0 for int `// 0`) and its stated one made `floor * contracts` -0.0 where
+        # CPython's is the int 0: neither gave CPython's D3 -inf, and the call's +inf (item 8's
+        # -0.0 divisor) stayed unexplained. Fold now keeps `float()` of arithmetic on such a
+        # merge too (`floats_holding_ints`; the original held `v1 + p0` through if-merges).
         "item-8-float-of-an-int-held-as-float-leaves-no-cast-in-the-ir",
         "def f(contracts):\n    floor = 0 + min(1.0, -9223372036854775808)\n"
         "    return float(floor) // (floor * contracts)\n",
         [Column(I, [0, 1, 0, -1])],
+        "a float() of an int held as float64 (item 8) is not in the IR the model reads",
+        owner="fuzz model (fuzz/model.py, explain.py explains)",
+    ),
+    case(
+        # The same held int through an if-merge, `float()` of arithmetic on it (the original
+        # program's shape).
+        "item-8-float-of-arithmetic-on-a-held-int-through-an-if-merge",
+        "def f(p0, p1):\n    floor = p0 * 2 + min(3.5, -9223372036854775808)\n    if p1 > 5:\n"
+        "        floor = floor - p1\n    return abs(float(floor + p0)) // (floor * p1)\n",
+        [Column(I, [0, 1, -1, 0, 2]), Column(I, [0, 0, 0, 1, -1])],
         "a float() of an int held as float64 (item 8) is not in the IR the model reads",
         owner="fuzz model (fuzz/model.py, explain.py explains)",
     ),

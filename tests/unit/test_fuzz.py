@@ -351,6 +351,20 @@ def test_an_int_held_as_float_needs_a_float_result_from_the_core(tmp_path):
     assert [f.lane for f in check.compare(ints, [Column("f", [1.0, -1.0])], {"numpy": np}).failures] == [0, 1]
 
 
+def test_a_float_of_arithmetic_on_an_int_held_as_float_is_read_per_element(tmp_path):
+    # Seed 712006 #1267: `floor` holds the int -2**63 as float64 (item 8), so the call's
+    # `floor * c` is -0.0 on c == 0 and `float(floor) // -0.0` is +inf, where CPython's int 0
+    # divisor gives D3's -inf. The IR keeps the `float()` (fold), so the plain reading gives
+    # CPython's -inf and the arrays reading the call's +inf: explained. Any other value is not.
+    src = "def f(c):\n    floor = 0 + min(1.0, -9223372036854775808)\n    return float(floor) // (floor * c)\n"
+    _, prepared = check.prepare(src, str(tmp_path))
+    columns = [Column("i", [0, 1, -1])]
+    assert not check.compare(prepared, columns, {"numpy": np}).failures
+    for wrong, lane in (([-0.0, 1.0, -1.0], 0), ([float("nan"), 1.0, -1.0], 0), ([float("inf"), 2.0, -1.0], 1)):
+        prepared.vec = lambda c, wrong=wrong: np.array(wrong)
+        assert [f.lane for f in check.compare(prepared, columns, {"numpy": np}).failures] == [lane], wrong
+
+
 def test_a_rejection_is_minimized_keeping_its_problem():
     # Seed 690001 #1508: the minimizer kept any rejection, and reached another problem.
     def rejected(where, problem):
