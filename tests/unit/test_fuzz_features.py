@@ -11,6 +11,7 @@ import re
 import pytest
 
 from array_vectorize.fuzz.generator import Generator
+from array_vectorize.fuzz.grammar_env import Env
 from array_vectorize.fuzz.inputs import make_columns
 
 N = 600
@@ -86,3 +87,22 @@ def test_constant_divisors_reach_the_int_body_and_powers_of_two():
     hits = [p for p in _programs() if "const_divisor" in p.features]
     assert sum("int_only" in p.features for p in hits) >= 0.015 * N
     assert sum(bool(re.search(r"% (2|4|8|16|64|1024)\)", p.source)) for p in hits) >= 0.07 * N
+
+
+def _partial_ops(exclude: frozenset) -> list:
+    generator = Generator(random.Random(1), exclude=exclude)
+    generator.ext_rng = random.Random(2)
+    return [generator.partial_op(Env(["p0", "p1"])) for _ in range(200)]
+
+
+def test_a_function_calling_itself_converts_no_float_to_int_in_a_try_body():
+    # Fuzz finding 700007 #41: in the elements the scalar residue finishes, `int()` of a float
+    # beyond int64 is CPython's exact int, where the inlined levels raise item 7's OverflowError
+    # (docs/semantics.md items 7, 41). A program whose `f` calls itself excludes `int_cast`
+    # (PARTIAL_FEATURES): its `try` bodies draw a domain error instead, from the same draws, so
+    # the other programs of a seed stay as they were.
+    drawn = _partial_ops(frozenset())
+    assert sum("int(" in op for op in drawn) >= 20
+    left_out = _partial_ops(frozenset({"int_cast"}))
+    assert not any("int(" in op for op in left_out)
+    assert [op.replace("int(", "math.sqrt(") for op in drawn] == left_out
