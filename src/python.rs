@@ -450,6 +450,10 @@ fn compile_function<'py>(
     }
 }
 
+/// Another module's text as `compile_module` receives it: (source, path, sha256 hex of the
+/// source bytes, or None for a module of the standard library).
+type ModuleText = (String, String, Option<String>);
+
 /// Statically compiles every marked function of a module's source (and `only`, if named).
 /// `package`: the module's `__package__`; `modules`: other modules of the program its imports
 /// may name, `{absolute name: (source, path, sha256 hex of the source bytes, or None for a
@@ -463,7 +467,7 @@ fn compile_module<'py>(
     path: &str,
     only: Option<&str>,
     package: Option<String>,
-    modules: Option<std::collections::BTreeMap<String, (String, String, Option<String>)>>,
+    modules: Option<std::collections::BTreeMap<String, ModuleText>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let package = package.unwrap_or_default();
     let modules = modules
