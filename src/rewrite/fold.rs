@@ -41,7 +41,7 @@ struct Facts {
     /// loop, which a simplification can move (dropping `int(p)` of a phi `p` inferred int only
     /// through that very conversion leaves `p` a float), so none is read.
     carried: BTreeSet<Value>,
-    /// The float merges with an int or bool input (item 8: they hold ints as float64).
+    /// The float values that hold ints as float64 on some lane (item 8): `floats_holding_ints`.
     holds_ints: BTreeSet<Value>,
     /// The values of the parameters (their kinds are the body's whatever folding does).
     params: BTreeSet<Value>,
@@ -289,7 +289,7 @@ fn simplify(
             _ if a == b => Some(*a),
             _ => None,
         },
-        // `float(v)` of a merge that holds ints as float64 (item 8) stays: codegen writes
+        // `float(v)` of a value that holds ints as float64 (item 8) stays: codegen writes
         // nothing for it (`choice::cast`), and the fuzzer's model reads it per element as
         // CPython does (`-float(v)` of the int 0 is -0.0; seed 170007 #1948).
         Op::Cast(CastOp::Float, v)
