@@ -11,7 +11,9 @@ import re
 import pytest
 
 from array_vectorize.fuzz.generator import Generator
+from array_vectorize.fuzz import check, explain
 from array_vectorize.fuzz.inputs import make_columns
+from array_vectorize.fuzz.runner import Options, make_program
 
 N = 600
 
@@ -86,3 +88,19 @@ def test_constant_divisors_reach_the_int_body_and_powers_of_two():
     hits = [p for p in _programs() if "const_divisor" in p.features]
     assert sum("int_only" in p.features for p in hits) >= 0.015 * N
     assert sum(bool(re.search(r"% (2|4|8|16|64|1024)\)", p.source)) for p in hits) >= 0.07 * N
+
+
+def test_half_the_programs_with_a_mixed_body_are_called_with_its_kinds(tmp_path):
+    # Issue 30: 16% of the programs have a mixed body (`_vec_mixed_args`), and no call of the
+    # kinds the generator draws took it (0 of 200). Half of them, by a hash of the text
+    # (runner.MIXED_SHARE), are called with int64 and float64 columns of its kinds; over 100
+    # programs at least 4 (MEASURED measured), and most of those calls take the mixed body.
+    programs = [make_program("mixedrates", i, Options()) for i in range(100)]
+    flagged = [(p, columns) for p, columns in programs if "mixed_args" in p.features]
+    assert len(flagged) >= 4, len(flagged)
+    taken = 0
+    for program, columns in flagged:
+        _, prepared = check.prepare(program.source, str(tmp_path))
+        assert set(program.kinds) <= {"i", "f", "o"} and explain.MIXED_BODY in prepared.models
+        taken += explain.body_of(columns, prepared.models) == explain.MIXED_BODY
+    assert taken >= len(flagged) // 2, (taken, len(flagged))
