@@ -80,22 +80,33 @@ def make_program(seed: int, index: int, options: Options) -> tuple:
     lanes = rng.choice(list(options.lanes))
     scalar_rate = 0.0 if "scalar_args" in options.exclude else 0.08
     columns = make_columns(program.kinds, lanes, rng, scalar_rate=scalar_rate, uniforms=program.uniforms)
-    kinds = mixed_args(program, options)
-    if kinds is not None:
+    mixed = mixed_args(program, options)
+    if mixed is not None:
         # Issue 30: the columns again, of the kinds the mixed body takes, from a stream of
-        # their own (every other program's draws are what they were).
-        program.kinds = kinds
+        # their own (every other program's draws are what they were); a uniform parameter the
+        # IR reads as a number (D14: `cap=None`) is passed one of the objects of its kind
+        # where the program has one (None, or a float for an int, keeps the exact body).
+        program.kinds = [mixed.get(k, kind) if kind != "o" else kind for k, kind in enumerate(program.kinds)]
         program.features.add("mixed_args")
-        columns = make_columns(kinds, lanes, random.Random(f"{seed}:{index}:mixed"), scalar_rate, program.uniforms)
+        uniforms = {
+            k: [o for o in objects if k not in mixed or _of_kind(o, mixed[k])] or objects
+            for k, objects in program.uniforms.items()
+        }
+        columns = make_columns(program.kinds, lanes, random.Random(f"{seed}:{index}:mixed"), scalar_rate, uniforms)
     return program, columns
 
 
-def mixed_args(program: Program, options: Options) -> Optional[List[str]]:
+def _of_kind(value: Any, kind: str) -> bool:
+    """``value`` is what the mixed body's prologue takes for ``kind`` (``i``: a Python int,
+    not a bool; ``f``: a Python float)."""
+    return type(value) is (int if kind == "i" else float)
+
+
+def mixed_args(program: Program, options: Options) -> Optional[Dict[int, str]]:
     """Issue 30: for half the programs, by a hash of their text (``MIXED_SHARE``), whose
-    generated code has a mixed body (``_vec_mixed_args``), the parameter kinds it takes: int64
-    where it takes an int, float64 where a float (uniform parameters as they were). None for
-    the others, whose columns are of the kinds the generator drew (which a mixed body's rarely
-    are: none of 200 calls before this)."""
+    generated code has a mixed body (``_vec_mixed_args``), the kinds it takes per parameter
+    its prologue receives (``explain.mixed_kinds``). None for the others, whose columns are of
+    the kinds the generator drew (which a mixed body's rarely are: none of 200 calls before)."""
     import zlib
 
     from array_vectorize.api import compile_live
@@ -112,10 +123,7 @@ def mixed_args(program: Program, options: Options) -> Optional[List[str]]:
             compiled, _ = compile_live(check.load(program.source, path, program.entry), {"ir": True})
         except Exception:  # noqa: BLE001 - a program that does not compile: its checks say why
             return None
-    kinds = explain.mixed_kinds(compiled)
-    if kinds is None:
-        return None
-    return [kinds.get(k, kind) if kind != "o" else kind for k, kind in enumerate(program.kinds)]
+    return explain.mixed_kinds(compiled)
 
 
 def run_one(seed: int, index: int, options: Options, directory: str) -> ProgramReport:
