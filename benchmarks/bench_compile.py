@@ -14,7 +14,10 @@ Figures (medians, microseconds):
 * the stages of ``api._build`` timed one by one: ``precompiled.lookup`` (a miss), source read
   (``environment.function_source``), environment (``EnvBuilder.env_of``), the Rust compile alone
   (``_core.compile_function``) and emit (``exec`` + wrap, ``emit.materialize``), and within emit
-  the docstring (``docstring.vectorized_docstring``).
+  the docstring (``docstring.vectorized_docstring``);
+* ``first_call``: what a fresh function's first call on 10-element float arrays costs more than
+  its second: since issue 30 the live entry's text is compiled by CPython at its first call
+  (emit.py ``_defer_entry``), not at decoration, so that cost moved here.
 
 ``run(quick=False) -> dict`` returns them; ``python benchmarks/bench_compile.py [--quick]`` prints them.
 
@@ -41,6 +44,7 @@ from typing import Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import functions  # noqa: E402
+import numpy as np  # noqa: E402
 
 import array_vectorize  # noqa: E402
 from array_vectorize import _core, api, emit, precompiled, vectorize  # noqa: E402
@@ -125,6 +129,10 @@ def measure(fn: types.FunctionType, iterations: int, warmup: int) -> dict:
     if "scalar_source" in compiled and "scalar_source" in inspect.signature(emit.materialize).parameters:
         emit_kw = {"scalar_source": compiled["scalar_source"]}
         doc_args = (compiled["scalar_source"],)
+    if "defer" in inspect.signature(emit.materialize).parameters:
+        emit_kw["defer"] = True  # issue 30: the entry's text is compiled at its first call
+    n_args = fn.__code__.co_argcount
+    small = [np.linspace(0.5, 2.0, 10) for _ in range(n_args)]
 
     out = {
         "function": fn.__name__,
@@ -161,9 +169,18 @@ def measure(fn: types.FunctionType, iterations: int, warmup: int) -> dict:
             setup=lambda: fresh(fn),
         ),
     }
+    # What the first call costs more than the second (compiling the entry, when decoration
+    # left it to the first call), on 10-element float arrays.
+    out["first_call"] = time_us(lambda v: v(*small), iterations, warmup, setup=lambda: vectorize(fresh(fn)))
+    out["first_call"] -= time_us(lambda v: v(*small), iterations, warmup, setup=lambda: _called(vectorize(fresh(fn)), small))
     out["docstring"] = time_us(lambda f: vectorized_docstring(f, *doc_args), iterations, warmup, setup=lambda: fresh(fn))
     out["rest"] = out["total"] - sum(out[k] for k in ("lookup", "source", "env", "rust_compile", "emit"))
     return out
+
+
+def _called(vec: Callable, args: list) -> Callable:
+    vec(*args)
+    return vec
 
 
 def run(quick: bool = False) -> dict:
@@ -206,6 +223,7 @@ COLUMNS = [
     ("emit", "exec + wrap us", "{:.1f}"),
     ("docstring", "(of which docstring) us", "{:.1f}"),
     ("rest", "rest us", "{:.1f}"),
+    ("first_call", "first call's extra us", "{:.1f}"),
 ]
 
 

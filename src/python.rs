@@ -453,6 +453,10 @@ fn compile_function<'py>(
     }
 }
 
+/// Another module's text as `compile_module` receives it: (source, path, sha256 hex of the
+/// source bytes, or None for a module of the standard library).
+type ModuleText = (String, String, Option<String>);
+
 /// Statically compiles every marked function of a module's source (and `only`, if named).
 /// `package`: the module's `__package__`; `modules`: other modules of the program its imports
 /// may name, `{absolute name: (source, path, sha256 hex of the source bytes, or None for a
@@ -466,7 +470,7 @@ fn compile_module<'py>(
     path: &str,
     only: Option<&str>,
     package: Option<String>,
-    modules: Option<std::collections::BTreeMap<String, (String, String, Option<String>)>>,
+    modules: Option<std::collections::BTreeMap<String, ModuleText>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let package = package.unwrap_or_default();
     let modules = modules
@@ -626,6 +630,85 @@ fn scan_tree(root: &str) -> PyResult<Vec<String>> {
         .map_err(|e| PyOSError::new_err(format!("{root}: {e}")))
 }
 
+/// The runtime's Horner kernel (src/host/kernels.rs), for `_vec_horner` alone: `out` and `x`
+/// are the data addresses of two distinct C-contiguous float64 arrays of `n` elements that the
+/// caller holds for the call; `ops` is `+` (`acc + c`) or `-` (`c - acc`) per coefficient after
+/// the first. Returns whether some lane of `out` is not finite. Runs with the GIL released.
+#[pyfunction]
+fn horner_f64(
+    py: Python<'_>,
+    out: usize,
+    x: usize,
+    n: usize,
+    coefficients: Vec<f64>,
+    ops: &str,
+    times_x: bool,
+) -> PyResult<bool> {
+    let align = std::mem::align_of::<f64>();
+    if coefficients.len() < 2
+        || ops.len() + 1 != coefficients.len()
+        || !ops.bytes().all(|b| b == b'+' || b == b'-')
+    {
+        return Err(PyValueError::new_err("horner_f64: malformed polynomial"));
+    }
+    if n > 0
+        && (out == 0
+            || x == 0
+            || !out.is_multiple_of(align)
+            || !x.is_multiple_of(align)
+            || out == x)
+    {
+        return Err(PyValueError::new_err("horner_f64: bad array addresses"));
+    }
+    let signs: Option<Vec<f64>> = ops.contains('-').then(|| {
+        ops.bytes()
+            .map(|b| if b == b'-' { -1.0 } else { 1.0 })
+            .collect()
+    });
+    let (out, x): (&mut [f64], &[f64]) = if n == 0 {
+        (&mut [], &[])
+    } else {
+        // SAFETY: the caller (runtime/horner.py) passes the data of two distinct, aligned,
+        // C-contiguous float64 NumPy arrays of `n` elements that it keeps alive meanwhile, the
+        // first one fresh (no other view of it exists yet).
+        unsafe {
+            (
+                std::slice::from_raw_parts_mut(out as *mut f64, n),
+                std::slice::from_raw_parts(x as *const f64, n),
+            )
+        }
+    };
+    Ok(py.detach(|| {
+        let p = crate::host::kernels::Horner {
+            coefficients: &coefficients,
+            signs: signs.as_deref(),
+            times_x,
+        };
+        crate::host::kernels::horner(out, x, &p)
+    }))
+}
+
+/// `sin` and `cos` of the `n` float64 at address `x`, written to the `n` float64 at addresses
+/// `sin` and `cos` (src/host/trig.rs), the GIL released meanwhile; whether some element is an
+/// infinity, a NaN or subnormal. Private to the runtime: `_vec_sincos` (runtime/trig.py)
+/// passes the data of C-contiguous float64 NumPy arrays of `n` elements that it holds for the
+/// call, the outputs its own new arrays.
+#[pyfunction]
+fn sin_cos_at(py: Python<'_>, x: usize, sin: usize, cos: usize, n: usize) -> bool {
+    py.detach(move || {
+        // SAFETY: the caller's contract above: three live, aligned buffers of `n` float64, the
+        // outputs distinct from each other and from `x`.
+        let (x, s, c) = unsafe {
+            (
+                std::slice::from_raw_parts(x as *const f64, n),
+                std::slice::from_raw_parts_mut(sin as *mut f64, n),
+                std::slice::from_raw_parts_mut(cos as *mut f64, n),
+            )
+        };
+        crate::host::trig::sin_cos_into(x, s, c)
+    })
+}
+
 /// The runtime helper contract (src/codegen/runtime.rs) as `{key: {"name", "params", "ops",
 /// "meaning"}}`: the runtime's registry binds each name, emit and the tests read it.
 fn runtime_helpers(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
@@ -679,5 +762,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(function_text, m)?)?;
     m.add_function(wrap_pyfunction!(write_atomic, m)?)?;
     m.add_function(wrap_pyfunction!(scan_tree, m)?)?;
+    m.add_function(wrap_pyfunction!(horner_f64, m)?)?;
+    m.add_function(wrap_pyfunction!(sin_cos_at, m)?)?;
     Ok(())
 }

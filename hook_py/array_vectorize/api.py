@@ -303,6 +303,7 @@ def compile_and_emit(
         namespace=namespace,
         scalar_source=compiled["scalar_source"],
         into=into,
+        defer=True,
     )
 
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from .records import CachedFunction
 
+from . import _core
 from ._core import RUNTIME_HELPERS, sha256_hex
 from ._types import CodeType, FunctionType
 
@@ -92,19 +93,99 @@ def flush_pending_sources(linecache: Any) -> None:
 
 
 def _install(
-    parts: tuple[str, str, str | None, bool, str | None], filename: str, glob: dict[str, Any], code: CodeType | None, entry: str
+    parts: tuple[str, str, str | None, bool, str | None],
+    filename: str,
+    glob: dict[str, Any],
+    code: CodeType | None,
+    entry: str,
+    deferred: FunctionType | None = None,
 ) -> None:
     """Executes the entry `entry` (its cached code, when given) now, and the exact body
     (ARCHITECTURE.md, "Generated code") on its first call: most programs only ever take the
     float path, and compiling the exact body is more than half of the cost of `compile()`.
-    `parts` is ``(fast_source, exact_source, exact_entry, int_lanewise, mixed_lanewise)``."""
-    if code is None:
-        code = compile(parts[0], filename, "exec", dont_inherit=True)
-    exec(code, glob)  # noqa: S102 - the generated module only defines functions
+    `parts` is ``(fast_source, exact_source, exact_entry, int_lanewise, mixed_lanewise)``.
+    `deferred`: the original, whose entry is compiled at its first call (`_defer_entry`)."""
+    if deferred is not None:
+        _defer_entry(parts[0], filename, glob, entry, deferred)
+    else:
+        if code is None:
+            code = compile(parts[0], filename, "exec", dont_inherit=True)
+        exec(code, glob)  # noqa: S102 - the generated module only defines functions
     blocks = glob.get(_FLOAT_ARGS) is _blocked_prologue()
     _install_exact(parts, filename, glob, glob[entry], blocks)
     if _FLOAT_ARGS in glob:
         glob[_FLOAT_ARGS] = _own_prologue(glob[_FLOAT_ARGS], glob)
+
+
+#: Stand-in code per (positional count, positional-only count, keyword-only names): the same
+#: bytecode serves every function of those, its positional names given by ``code.replace``.
+_STUBS: dict[tuple[int, int, tuple[str, ...]], CodeType] = {}
+
+
+def _stub_code(n_pos: int, posonly: int, kwonly: tuple[str, ...]) -> CodeType:
+    """``def f(a0, a1, /, a2, *, k): return _vec_first_call()(a0, a1, a2, k=k)`` on one line:
+    the first call makes the function final, then calls it from the stand-in's own frame (one
+    frame, at the `def` line, in a traceback of the first call)."""
+    key = (n_pos, posonly, kwonly)
+    code = _STUBS.get(key)
+    if code is None:
+        params = [f"a{i}" for i in range(n_pos)]
+        declared = params[:posonly] + ["/"] * (posonly > 0) + params[posonly:] + ["*"] * bool(kwonly) + list(kwonly)
+        args = params + [f"{k}={k}" for k in kwonly]
+        text = f"def f({', '.join(declared)}): return {_FIRST_CALL}()({', '.join(args)})\n"
+        glob: dict[str, Any] = {}
+        exec(compile(text, "<array-vectorize stub>", "exec", dont_inherit=True), glob)  # noqa: S102 - defines one function
+        code = _STUBS[key] = glob["f"].__code__
+    return code
+
+
+def _qualname(entry: str) -> dict[str, str]:
+    """``co_qualname`` for ``code.replace`` where the code has one (Python 3.11+)."""
+    return {"co_qualname": entry} if sys.version_info >= (3, 11) else {}
+
+
+#: The global the stand-in code of a deferred entry calls (src/codegen/first_call.rs
+#: FIRST_CALL, as issue 31's stand-ins: ``first_call.resolve`` finds it).
+_FIRST_CALL = "_vec_first_call"
+
+
+def _defer_entry(fast_source: str, filename: str, glob: dict[str, Any], entry: str, original: FunctionType) -> None:
+    """Puts in ``glob[entry]`` the entry function whose code is compiled at its first call
+    (issue 30: CPython's ``compile()`` of the entry's text was a third of a decoration). Until
+    then its code is a stand-in declaring the original's parameters (`_stub_code`, compiled
+    once per count of parameters), under the module's file name, so its signature,
+    ``inspect.getsource`` and ``source`` are the generated ones from the start. Its first call
+    (or ``first_call.resolve``) compiles `fast_source`, executes it in `glob` (defining the
+    out-of-line helpers the text defines after the entry) and gives the function that code:
+    the same function object, so references taken before stay valid. Two threads making the
+    first call at once may both compile; the results are equal and either one's code serves
+    (no lock: none to be held across a fork)."""
+    code = original.__code__
+    n_pos = code.co_argcount
+    names = code.co_varnames[: n_pos + code.co_kwonlyargcount]
+    kwnames = names[n_pos:]
+    stub_code = _stub_code(n_pos, code.co_posonlyargcount, kwnames).replace(
+        co_varnames=names, co_filename=filename, co_name=entry, **_qualname(entry)
+    )
+    vec = glob[entry] = FunctionType(stub_code, glob, entry)
+
+    def resolve() -> None:
+        if vec.__code__ is not stub_code:
+            return
+        exec(compile(fast_source, filename, "exec", dont_inherit=True), glob)  # noqa: S102
+        made = glob[entry].__code__
+        glob[entry] = vec
+        shape = (made.co_argcount, made.co_posonlyargcount, made.co_kwonlyargcount, made.co_varnames[: len(names)])
+        if shape != (n_pos, code.co_posonlyargcount, len(kwnames), names):
+            raise _core.InternalError(f"the generated entry of {original.__qualname__} does not declare its parameters")
+        vec.__code__ = made
+
+    def first_call() -> FunctionType:
+        resolve()
+        return vec
+
+    first_call.resolve = resolve  # type: ignore[attr-defined]
+    glob[_FIRST_CALL] = first_call
 
 
 def _install_exact(
@@ -356,6 +437,7 @@ def materialize(
     doc: str | None = None,
     scalar_source: str | None = None,
     into: dict[str, Any] | None = None,
+    defer: bool = False,
 ) -> FunctionType:
     """Executes the generated module and dresses its entry function as `original`.
 
@@ -368,13 +450,17 @@ def materialize(
     compiles nor tokenizes. `lazy`: `code` is the entry function's own code (an import hook entry
     that `from_cache` could not make lazily), so the module is compiled again here. `into`: the
     globals dict to execute the module in (first_call.py: the one its stand-in already has).
+    `defer`: compile the entry's text at its first call (`_defer_entry`; not with `code` or
+    `into`, whose function is final now).
     """
     source = fast_source + exact_source if exact_source else fast_source
     # A code object from a cache or a wheel carries the name code_filename() would compute.
     filename = code.co_filename if code is not None else code_filename(original.__qualname__, source)
     register_source(filename, source)
     glob = _globals(original.__module__, hidden, namespace, into, blocks_share_hidden)
-    _install((fast_source, exact_source, exact_entry, int_lanewise, mixed_lanewise), filename, glob, None if lazy else code, entry)
+    parts = (fast_source, exact_source, exact_entry, int_lanewise, mixed_lanewise)
+    deferred = original if defer and code is None and into is None else None
+    _install(parts, filename, glob, None if lazy else code, entry, deferred)
     vec = glob[entry]
     # The generated entry declares the original's parameters, so with its defaults and
     # annotations its signature is the original's (no inspect.signature needed).

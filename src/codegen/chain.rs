@@ -149,7 +149,7 @@ impl Gen<'_> {
 
     /// `(op, l, r)` when `v` is a plain float `+ - * /` on float arrays (printed as the Python
     /// operator: a fresh array).
-    fn plain_float_binary(&self, v: Value) -> Option<(BinOp, Value, Value)> {
+    pub(super) fn plain_float_binary(&self, v: Value) -> Option<(BinOp, Value, Value)> {
         let Some(Op::Binary(op, l, r)) = self.def(v) else {
             return None;
         };
@@ -226,9 +226,18 @@ impl Gen<'_> {
         // The top of a chain inside an expression gets a statement of its own from two links
         // on (`tmp = x * 2.0; tmp += 1.0; return tmp` would save one array of a short chain
         // for two more lines); a shorter one is printed as it was.
+        // Nor a chain inside a Horner polynomial, which is one call (horner.rs).
+        let mut in_polynomial = vec![false; n];
+        for (i, is_linked) in linked.iter().enumerate() {
+            if self.links[i].is_some() && !is_linked {
+                for v in self.polynomial_interior(Value(i as u32)) {
+                    in_polynomial[v.index()] = true;
+                }
+            }
+        }
         for i in 0..n {
             if self.links[i].is_some() && !linked[i] && self.inline[i] {
-                if length[i] >= MIN_HOISTED_LINKS {
+                if length[i] >= MIN_HOISTED_LINKS && !in_polynomial[i] {
                     self.inline[i] = false;
                 } else {
                     self.links[i] = None;
@@ -241,6 +250,9 @@ impl Gen<'_> {
     /// then `dst op= other` for each link from the root up (the operands printed before the
     /// variable is named, as for any other value).
     pub(super) fn chain_stmts(&mut self, dst: Value) -> Option<Vec<Stmt>> {
+        if let Some(stmt) = self.horner_stmt(dst) {
+            return Some(vec![stmt]); // a polynomial in one array: one pass (horner.rs)
+        }
         let mut links = vec![];
         let mut v = dst;
         while let Some(link) = self.links.get(v.index()).copied().flatten() {
@@ -287,12 +299,13 @@ mod tests {
     #[test]
     fn horner_takes_the_chain_from_the_right_operand() {
         let c = compiled(
-            "def f(x):\n    y = x * x\n    p = 1.0 + y * (0.5 + y * 0.25)\n    return p * p\n",
+            "def f(x):\n    y = x * x\n    p = 1.0 + y * (0.5 + y * x)\n    return p * p\n",
         );
         let fast = &c.generated.fast_source;
-        // (`del y` after its last read, inside the chain.)
+        // (`del y` after its last read, inside the chain. A polynomial in `y` alone would be
+        // one `_vec_horner` call: horner.rs.)
         assert!(
-            fast.contains("    p = y * 0.25\n    p += 0.5\n    p *= y\n    del y\n    p += 1.0\n"),
+            fast.contains("    p = y * x\n    p += 0.5\n    p *= y\n    del y\n    p += 1.0\n"),
             "{fast}"
         );
     }

@@ -468,7 +468,7 @@ impl Gen<'_> {
     }
 
     /// The float constant `v` holds, if it is one.
-    fn float_const(&self, v: Value) -> Option<f64> {
+    pub(super) fn float_const(&self, v: Value) -> Option<f64> {
         match self.def(v) {
             Some(Op::Const(Const::Float(c))) => Some(*c),
             _ => None,

@@ -15,6 +15,7 @@
 //! - `inplace`: loop-carried float arrays of the generated code's own, updated in place;
 //! - `chain`: named float arrays computed by a chain of operations into its first array;
 //! - `pack`: `while` loops of the float body computing only their still-active lanes;
+//! - `sincos`: a block's `sin` and `cos` of one array from one runtime call;
 //! - `runtime`: the runtime helper contract (names, op keys), exported as `_core.RUNTIME_HELPERS`.
 
 mod assemble;
@@ -24,6 +25,7 @@ mod choice;
 mod dels;
 pub mod fallback;
 pub mod first_call;
+mod horner;
 mod inplace;
 mod isel;
 mod loop_fn;
@@ -32,6 +34,7 @@ mod peephole;
 mod plan;
 pub mod pyast;
 pub mod runtime;
+mod sincos;
 mod stmts;
 
 use std::collections::BTreeSet;

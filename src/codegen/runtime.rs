@@ -193,6 +193,16 @@ pub const IFEXP: Helper = Helper {
               `jax.lax.while_loop`), `xp.where(test, then(), other())`",
 };
 
+/// `xp.sin(x)` and `xp.cos(x)` of one statement taken in one call (src/codegen/sincos.rs).
+pub const SINCOS: Helper = Helper {
+    key: "sincos",
+    name: "_vec_sincos",
+    params: "xp, x",
+    ops: &[],
+    meaning: "`(xp.sin(x), xp.cos(x))`; on a large NumPy float64 array from one pass of the C \
+              library's `sincos` where that gives NumPy's bits",
+};
+
 /// The state of a packed `while` loop (src/codegen/pack.rs), made before it runs.
 pub const LANES: Helper = Helper {
     key: "lanes",
@@ -403,6 +413,19 @@ pub const F64: Helper = Helper {
               array elsewhere",
 };
 
+/// A polynomial in Horner form over one float array in the float body (src/codegen/horner.rs).
+pub const HORNER: Helper = Helper {
+    key: "horner",
+    name: "_vec_horner",
+    params: "xp, x, coefficients, ops, times_x",
+    ops: &[],
+    meaning: "`acc = x * c0`, then per further coefficient `acc = acc * x` (from the second on) \
+              and `acc + c` (`ops` `+`) or `c - acc` (`-`), then `acc * x` when `times_x` \
+              (float body only): one pass of the core's kernel on C-contiguous float64 NumPy \
+              arrays, the same operations bit for bit; the array operations elsewhere and when \
+              a lane is not finite (NumPy's warnings)",
+};
+
 /// `a if a op b else b` on float arrays in the float body.
 pub const PICK: Helper = Helper {
     key: "pick",
@@ -547,6 +570,7 @@ pub const HELPERS: &[Helper] = &[
     ROUND_DIGITS,
     PICK,
     CLIP,
+    HORNER,
     F64,
     ANY,
     WHILE,
@@ -554,6 +578,7 @@ pub const HELPERS: &[Helper] = &[
     LANES,
     PACK,
     UNPACK,
+    SINCOS,
     OWNED,
     RAISES,
     RAISE_UNIFORM,

@@ -8,6 +8,7 @@ use super::dels::free_dead_arrays;
 use super::loop_fn::functional_while_loops;
 use super::pack::pack_while_loops;
 use super::runtime::{ANY, BROADCAST, RAISED_TO_NAN, RAISES, RAISE_UNIFORM, RESULT, UNARY};
+use super::sincos::fuse_sin_cos;
 use super::Gen;
 use crate::codegen::pyast::{call, cmp, name, Expr, Stmt};
 use crate::ir::{Block, IfOut, Inst, Kind, Op, Phi, Value};
@@ -94,7 +95,11 @@ impl Gen<'_> {
             let taken = &mut self.taken;
             out = pack_while_loops(out, &self.xp, self.locals, &mut || taken.fresh("lanes"));
         }
-        let arrays: BTreeSet<String> = (0..self.f.values.len())
+        // Issue 30: a statement's `sin` and `cos` of one array from one call.
+        let mut made = Vec::new();
+        let taken = &mut self.taken;
+        out = fuse_sin_cos(out, &self.xp, &mut |base| taken.fresh(base), &mut made);
+        let mut arrays: BTreeSet<String> = (0..self.f.values.len())
             .filter(|&i| {
                 !self.inline[i]
                     && !matches!(self.defs[i], Some(Op::Param(_)) | None)
@@ -102,6 +107,7 @@ impl Gen<'_> {
             })
             .filter_map(|i| self.names[i].clone())
             .collect();
+        arrays.extend(made);
         let out = free_dead_arrays(out, &arrays);
         // D12: each masked loop a step function its namespace's loop construct can run.
         let taken = &mut self.taken;

@@ -481,6 +481,20 @@ CASES = [
         [Column(F, [0.0, math.nan, math.inf, -math.inf, -2.5])],
         "a math predicate inside a `try` body was rejected",
     ),
+    case(
+        # Seed 712006 #1267 (open, a gap of the model, no wrong value): the margin floor is
+        # `min` of an int and a float, held as float64 (item 8); `float(floor)` leaves no cast in
+        # the IR (one of a float). The model's plain reading then divides the int, giving D3's 0
+        # for int `// 0`, and its stated one makes `floor * contracts` -0.0 where CPython's is
+        # the int 0: neither gives CPython's D3 -inf, and the call's +inf (item 8's -0.0
+        # divisor) stays unexplained.
+        "item-8-float-of-an-int-held-as-float-leaves-no-cast-in-the-ir",
+        "def f(contracts):\n    floor = 0 + min(1.0, -9223372036854775808)\n"
+        "    return float(floor) // (floor * contracts)\n",
+        [Column(I, [0, 1, 0, -1])],
+        "a float() of an int held as float64 (item 8) is not in the IR the model reads",
+        owner="fuzz model (fuzz/model.py, explain.py explains)",
+    ),
 ]
 
 

@@ -108,6 +108,7 @@ TRACEBACK = (
     + """
 import traceback
 import mod
+mod.f(_x, _y)  # made final: a live first call's traceback also holds its stand-in's frame (issue 30)
 try:
     mod.f(_x, _y[:3])
 except ValueError:

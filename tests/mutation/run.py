@@ -241,6 +241,14 @@ MUTATIONS: List[Mutation] = [
         files=("behavior/runtime/test_packed_loops.py",),
     ),
     Mutation(
+        "sincos-swaps-sin-and-cos-after-the-probe", "runtime/trig.py",
+        "        return _native(sys.modules[\"numpy\"], x)\n",
+        "        return _native(sys.modules[\"numpy\"], x)[::-1]\n",
+        "the native pass's sin and cos of a large array come back swapped (the probe, which "
+        "calls the pass directly, still agrees)",
+        files=("behavior/runtime/test_sincos.py",),
+    ),
+    Mutation(
         "blocked-notes-number-lanes-within-the-block", "runtime/blocked.py",
         "    return lanes[0] + index, lanes[2]",
         "    return index, shape",
@@ -348,6 +356,18 @@ MUTATIONS: List[Mutation] = [
         "codegen-fast-le-as-lt", "__init__.py", *_core_patch(" <= ", " < "),
         "codegen: the fast path's `<=` emitted as `<`",
         files=("behavior/language/test_constructs.py",),
+    ),
+    Mutation(
+        "codegen-horner-subtraction-as-addition", "__init__.py", *_core_patch("), '-", "), '+"),
+        "codegen: a Horner polynomial's first `c - acc` step emitted as `acc + c` (src/codegen/horner.rs)",
+        files=("behavior/runtime/test_horner_polynomials.py",),
+    ),
+    Mutation(
+        "horner-passes-subtract-reversed", "runtime/horner.py",
+        "                subtract(c, acc, out=acc)",
+        "                subtract(acc, c, out=acc)",
+        "`_vec_horner`'s array operations compute `acc - c` for `c - acc` (0-d, strided and non-NumPy arrays, lanes not finite)",
+        files=("behavior/runtime/test_horner_polynomials.py",),
     ),
     Mutation(
         "codegen-int-mod-mask-is-the-divisor", "__init__.py", *_core_patch(" & 3 == 0", " & 4 == 0"),

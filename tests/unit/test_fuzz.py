@@ -139,6 +139,23 @@ def test_an_int_rounded_beyond_int64_is_wide():
     assert totals["mismatches"] == 0 and totals["crashes"] == 0, out.getvalue()
 
 
+def test_a_round_to_ndigits_where_nothing_may_raise_converts_no_float_to_int():
+    """Item 7: `int()` of a float is a raise site, which a `finally` clause refuses at decoration
+    (D10). The D17 draw `round(int(x), n)` came in a `finally` clause all the same (seed 712002,
+    program 1494: `v9 = round(int(v5), 1)`, a supported program rejected); there it is
+    `round(float(x), n)`, with the draws of every other place as before."""
+    gen = Generator(random.Random("finally"))
+    gen.raise_free = True
+    drawn = [gen.special_exact_call(None, lambda: "v5") for _ in range(400)]
+    assert any(t.startswith("round(float(v5), ") for t in drawn), drawn
+    assert not any("int(" in t for t in drawn), drawn
+    gen.raise_free = False
+    assert any(t.startswith("round(int(v5), ") for t in (gen.special_exact_call(None, lambda: "v5") for _ in range(400)))
+    out = io.StringIO()
+    totals = run(_options(seed=712002, count=1), [1494], out=out)
+    assert totals["mismatches"] == 0 and totals["crashes"] == 0, out.getvalue()
+
+
 def test_generated_programs_are_well_formed():
     for i in range(300):
         program = Generator(random.Random(i)).program()

@@ -138,3 +138,41 @@ def test_item7s_message_of_an_exact_value_must_show_cpythons_value(tmp_path):
     for wrong in (math.nextafter(cpythons, 0.0), -1e300 * (1 % math.nextafter(0.001 / 1.5, 1.0))):
         prepared.vec = _floor_beyond("int", wrong)
         assert [f.kind for f in check.compare(prepared, columns, {"numpy": np}).failures] == ["mismatch"], wrong
+
+
+#: Fuzz finding 690009 #754: `int(max(0.001, CAP, share))` with the int CAP = 2**63 among floats.
+#: CPython's max returns the int itself and `int()` keeps it: 2**63, beyond int64. Item 8 holds
+#: the max as float64 and item 7 raises for it, so no lane could hold CPython's value: the lane
+#: is set aside (``Raised.wide``/``Ok.wide``), as a wrapped int is. Below the threshold the cap is
+#: 7, whose conversion fits int64: a raise there is still a mismatch. The rates are a uniform
+#: dict (D14), which the fuzz model does not read: only the oracle's own marks decide.
+CAP_BEYOND_INT64 = (
+    "CAP = 9223372036854775808\n\ndef f(income, rates: dict):\n    share = income / rates['base']\n"
+    "    return share - int(max(0.001, CAP if share > 0.0 else 7, share))\n"
+)
+
+
+def _item7_raise_for(lane: int):
+    def vec(income, rates):
+        exc = OverflowError("int(9.223372036854776e+18) is beyond int64, which an int array cannot hold (docs/semantics.md item 7)")
+        exc.add_note(f"array-vectorize: raised for element {lane} (flat index {lane})")
+        raise exc
+
+    return vec
+
+
+def test_a_raise_where_cpythons_int_is_beyond_int64_is_set_aside_and_only_there(tmp_path):
+    columns = [Column("f", [-3.5, 2.0, -1.0]), Column("o", [{"base": 0.25}], scalar=True)]
+    result = check.check_program(CAP_BEYOND_INT64, columns, check.backends(["numpy", "strict"]), str(tmp_path))
+    assert not result.failures, [f.detail for f in result.failures]
+    assert result.skipped.get("int-beyond-64-bits")
+    _, prepared = check.prepare(CAP_BEYOND_INT64, str(tmp_path))
+    # The call raising for element 1, whose CPython int is 2**63: set aside, not a mismatch.
+    prepared.vec = _item7_raise_for(1)
+    outcome = check.compare(prepared, columns, {"numpy": np})
+    assert not outcome.failures and outcome.skipped.get("int-beyond-64-bits")
+    # The same raise for element 0 or 2, whose int is 7 (it fits int64): a mismatch.
+    for lane in (0, 2):
+        prepared.vec = _item7_raise_for(lane)
+        failures = check.compare(prepared, columns, {"numpy": np}).failures
+        assert [f.kind for f in failures] == ["mismatch"], lane

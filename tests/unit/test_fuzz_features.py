@@ -10,8 +10,9 @@ import re
 
 import pytest
 
-from array_vectorize.fuzz.generator import Generator
 from array_vectorize.fuzz import check, explain
+from array_vectorize.fuzz.generator import Generator
+from array_vectorize.fuzz.grammar_env import Env
 from array_vectorize.fuzz.inputs import make_columns
 from array_vectorize.fuzz.runner import Options, make_program
 
@@ -90,11 +91,31 @@ def test_constant_divisors_reach_the_int_body_and_powers_of_two():
     assert sum(bool(re.search(r"% (2|4|8|16|64|1024)\)", p.source)) for p in hits) >= 0.07 * N
 
 
+def _partial_ops(exclude: frozenset) -> list:
+    generator = Generator(random.Random(1), exclude=exclude)
+    generator.ext_rng = random.Random(2)
+    return [generator.partial_op(Env(["p0", "p1"])) for _ in range(200)]
+
+
+def test_a_function_calling_itself_converts_no_float_to_int_in_a_try_body():
+    # Fuzz finding 700007 #41: in the elements the scalar residue finishes, `int()` of a float
+    # beyond int64 is CPython's exact int, where the inlined levels raise item 7's OverflowError
+    # (docs/semantics.md items 7, 41). A program whose `f` calls itself excludes `int_cast`
+    # (PARTIAL_FEATURES): its `try` bodies draw a domain error instead, from the same draws, so
+    # the other programs of a seed stay as they were.
+    drawn = _partial_ops(frozenset())
+    assert sum("int(" in op for op in drawn) >= 20
+    left_out = _partial_ops(frozenset({"int_cast"}))
+    assert not any("int(" in op for op in left_out)
+    assert [op.replace("int(", "math.sqrt(") for op in drawn] == left_out
+
+
 def test_half_the_programs_with_a_mixed_body_are_called_with_its_kinds(tmp_path):
     # Issue 30: 16% of the programs have a mixed body (`_vec_mixed_args`), and no call of the
     # kinds the generator draws took it (0 of 200). Half of them, by a hash of the text
     # (runner.MIXED_SHARE), are called with int64 and float64 columns of its kinds; over 100
-    # programs at least 4 (MEASURED measured), and most of those calls take the mixed body.
+    # programs at least 4 (7 measured, all 7 calls taking the mixed body), and most of those calls
+    # take it.
     programs = [make_program("mixedrates", i, Options()) for i in range(100)]
     flagged = [(p, columns) for p, columns in programs if "mixed_args" in p.features]
     assert len(flagged) >= 4, len(flagged)

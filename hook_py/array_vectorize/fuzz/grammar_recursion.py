@@ -34,7 +34,9 @@ MESSAGES = (
 )
 #: The features whose operations CPython raises on for some values (D3): left out of a program
 #: whose ``f`` calls itself, since a lane its scalar original finishes (the residue, D19) raises
-#: there where the vectorized levels give an IEEE value (docs/semantics.md).
+#: there where the vectorized levels give an IEEE value (docs/semantics.md), and converts a float
+#: beyond int64 to CPython's exact int where they raise item 7's error (``int_cast`` also leaves
+#: ``int()`` out of ``try`` bodies, ``partial_op``: fuzz finding 700007 #41).
 PARTIAL_FEATURES = frozenset({
     "truediv", "floordiv", "mod", "pow", "pow_var", "pow_half", "transcendental", "math_exact", "math_binary",
     "math_floor", "math_floor_int", "int_cast", "round", "uint64_int_cast", "float_cast",

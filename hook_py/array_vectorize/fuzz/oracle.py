@@ -151,7 +151,7 @@ def _ieee_math() -> types.SimpleNamespace:
     ns.log = log
     for name in ("floor", "ceil", "trunc"):
         exact = getattr(math, name)
-        setattr(ns, name, (lambda exact, name: lambda x: _saturate(x, exact, f"math.{name}") if isinstance(x, float) else exact(x))(exact, name))
+        setattr(ns, name, (lambda exact, name: lambda x: _saturate(x, exact, f"math.{name}") if isinstance(x, float) else _wide(exact(x)))(exact, name))
     for name, fn in special_math().items():
         setattr(ns, name, fn)
     return ns

@@ -157,7 +157,9 @@ def _saturate(x: float, exact: Callable[[float], int], function: str = "int") ->
 
 
 def ieee_int(x: Any = 0) -> Any:
-    return _saturate(x, int) if isinstance(x, float) else int(x)
+    # An int beyond int64 kept by `int()` (`int(max(0, 2**63, 1.0))`, where item 8 holds the
+    # max as float64 and item 7 raises, fuzz finding 690009 #754) is WIDE: no int64 lane holds it.
+    return _saturate(x, int) if isinstance(x, float) else _wide(int(x))
 
 
 def ieee_round(x: Any, *nd: Any) -> Any:

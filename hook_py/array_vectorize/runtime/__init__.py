@@ -22,6 +22,8 @@ Modules:
   (not yet registered), on top of ``special_exact`` (``fmod``, ``remainder``, ``fsum``,
   ``round(x, n)``, ``isclose``), ``_generated/special_tables`` (polynomial tables, written by
   ``tools/special_coefficients.py``) and ``eft`` (error-free float transformations);
+* ``trig``: ``_vec_sincos`` (``sin`` and ``cos`` of one array in one native pass where that
+  gives NumPy's bits);
 * ``dtype``: kinds and per-namespace dtype tables;
 * ``compat``: ``array_api_compat``, imported on first use.
 

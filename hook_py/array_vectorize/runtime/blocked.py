@@ -74,8 +74,11 @@ THRESHOLD = 1 << 17
 #: sets it up, and on light bodies the threads mostly wait for each other's GIL. Measured with
 #: `make bench` on 2 cores (the same functions on one thread and on two): kepler (5.4 ms a
 #: block), bs_call (1.2 ms) and knock_out_value (0.8 ms) ran 1.3-1.9x faster; smoothstep and
-#: reciprocal_series (0.12-0.14 ms) 1.1-1.6x slower.
-MIN_PARALLEL_SECONDS_PER_ELEMENT = 6e-9
+#: reciprocal_series (0.12-0.14 ms, 3.7-4.3 ns per element) 1.1-1.6x slower. 5 ns, not the 6 ns
+#: it was: seawater_density's block (two passes on two threads at 7.9 ns per element) takes ~6
+#: ns with its polynomials one kernel pass each (runtime/horner.py, which runs without the GIL),
+#: and must keep its second thread.
+MIN_PARALLEL_SECONDS_PER_ELEMENT = 5e-9
 
 _state = threading.local()
 

@@ -29,21 +29,23 @@ from .args import (
     specializing_prologue,
 )
 from .arith import _vec_binary, _vec_result, _vec_unary
-from . import blocked, loops
+from . import blocked, horner, loops, trig
 from .blocked import Dispatch
 from .elementwise import _vec_elementwise
+from .horner import _vec_horner
 from .loops import _vec_any, _vec_ifexp, _vec_lanes, _vec_pack, _vec_unpack, _vec_while
 from .raises import _vec_int_overflow, _vec_raise_uniform, _vec_raised_to_nan, _vec_raises, _vec_unbound
 from .scalar_calls import _vec_call_site, _vec_rerun, _vec_residue
 from .select import _vec_broadcast, _vec_clip, _vec_pick, _vec_select
 from .special import SPECIAL_HELPERS
 from .tables import _vec_lookup, _vec_take, _vec_take_param
+from .trig import _vec_sincos
 from .uniform import _vec_element_type, _vec_loop_args, _vec_sequence_given, _vec_uniform, _vec_unpack_given
 
 _IMPLEMENTATIONS = (
     _vec_float_args, _vec_exact_args, _vec_int_args, _vec_mixed_args, _vec_binary, _vec_unary, _vec_select, _vec_broadcast, _vec_elementwise, _vec_result,
-    _vec_take, _vec_take_param, _vec_lookup, _vec_pick, _vec_clip, _vec_f64, _vec_owned, *(fn for _, fn in SPECIAL_HELPERS.values()), _vec_any,
-    _vec_while, _vec_ifexp, _vec_lanes, _vec_pack, _vec_unpack,
+    _vec_take, _vec_take_param, _vec_lookup, _vec_pick, _vec_clip, _vec_horner, _vec_f64, _vec_owned, *(fn for _, fn in SPECIAL_HELPERS.values()), _vec_any,
+    _vec_while, _vec_ifexp, _vec_lanes, _vec_pack, _vec_unpack, _vec_sincos,
     _vec_raises, _vec_raise_uniform, _vec_raised_to_nan, _vec_unbound, _vec_int_overflow, _vec_uniform, _vec_unpack_given, _vec_sequence_given,
     _vec_element_type, _vec_loop_args,
     _vec_residue, _vec_call_site, _vec_rerun,
@@ -51,6 +53,8 @@ _IMPLEMENTATIONS = (
 
 
 loops.TRACED_LOOP_ERROR = _core.VectorizationError
+horner._kernel = _core.horner_f64
+trig.NATIVE = _core.sin_cos_at
 
 
 def _bind(contract: dict[str, dict[str, Any]], functions: tuple[Callable[..., Any], ...]) -> dict[str, tuple[str, Callable[..., Any]]]:
