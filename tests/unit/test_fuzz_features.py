@@ -114,8 +114,8 @@ def test_half_the_programs_with_a_mixed_body_are_called_with_its_kinds(tmp_path)
     # Issue 30: 16% of the programs have a mixed body (`_vec_mixed_args`), and no call of the
     # kinds the generator draws took it (0 of 200). Half of them, by a hash of the text
     # (runner.MIXED_SHARE), are called with int64 and float64 columns of its kinds; over 100
-    # programs at least 4 (7 measured, all 7 calls taking the mixed body), and most of those calls
-    # take it.
+    # programs at least 4 (7 measured), and at least half of their calls take the mixed body (all
+    # 7 measured).
     programs = [make_program("mixedrates", i, Options()) for i in range(100)]
     flagged = [(p, columns) for p, columns in programs if "mixed_args" in p.features]
     assert len(flagged) >= 4, len(flagged)
