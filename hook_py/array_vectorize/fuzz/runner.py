@@ -121,7 +121,9 @@ def mixed_args(program: Program, options: Options) -> Optional[Dict[int, str]]:
         path = check.write_program(directory, program.source)
         try:
             compiled, _ = compile_live(check.load(program.source, path, program.entry), {"ir": True})
-        except Exception:  # noqa: BLE001 - a program that does not compile: its checks say why
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException:  # noqa: BLE001 - not compiled (a PanicException too): its checks say why
             return None
     return explain.mixed_kinds(compiled)
 
