@@ -383,15 +383,18 @@ impl Lowerer<'_> {
             Some(Binding::MathMember(m)) => {
                 if let Some((_, value)) = MATH_CONSTANTS.iter().find(|(n, _)| *n == m) {
                     self.assume(frame, name, AssumedBinding::MathMember(m.clone()));
-                    return self.konst(Const::Float(*value));
+                    let v = self.konst(Const::Float(*value));
+                    return self.named_constant(v, name);
                 }
                 self.not_a_value(frame, name, &format!("the function `math.{m}`"), node)
             }
             Some(Binding::NumpyMember(m)) => {
                 // D16: `from numpy import pi`.
                 self.assume(frame, name, AssumedBinding::NumpyMember(m.clone()));
-                self.numpy_constant(frame, &m, node)
-                    .unwrap_or_else(|()| self.poison())
+                match self.numpy_constant(frame, &m, node) {
+                    Ok(v) => self.named_constant(v, name),
+                    Err(()) => self.poison(),
+                }
             }
             Some(Binding::Array) => {
                 let param = self.hidden_param(Hidden::Array(name.to_string()));
@@ -456,6 +459,16 @@ impl Lowerer<'_> {
                 self.poison()
             }
         }
+    }
+
+    /// The constant `v` (fresh, from `konst`) that a name bound to a `math` or NumPy constant
+    /// reads (`from numpy import inf as big`), named after that name, as `Binding::Const` names
+    /// it: the decorator sees the live number (a `const`), the static compile (src/static_module/)
+    /// the import's text (a member), and their generated texts must be the same (fuzz seed 713001
+    /// #1995: a merged `big` was `tmp_1` in the static compile's text).
+    fn named_constant(&mut self, v: Value, name: &str) -> Value {
+        self.f.values[v.index()].hint = Some(name.to_string());
+        v
     }
 
     /// The environment's module-level object `name` (a parameter dict, `None`, a string, an Enum

@@ -171,16 +171,36 @@ def test_protect_domains_divisor_of_a_mixed_max(tmp_path):
     assert not result.failures, [f"{f.backend} {f.expected!r} {f.got!r}" for f in result.failures]
 
 
-@pytest.mark.xfail(strict=True, reason="compiler (src/): open, fuzz seed 713001 #1995")
-def test_a_numpy_name_returned_after_a_dead_branch_is_named_alike_by_the_static_compile(tmp_path):
-    """Fuzz seed 713001 #1995 (issue 30's specialisation campaign; a `paths` failure, no wrong
-    value): a NumPy constant imported under an alias (`from numpy import inf as np_inf`) returned
-    on one side of a uniform `if` that follows a dead `if 0:` branch. The decorator names the
-    merged value after the alias (`tmp, np_inf = True, xp.inf`), the static compile of the import
-    hook and the build backend `tmp_1`: their texts must be the same byte for byte."""
-    source = (
-        "import enum\nfrom numpy import inf as np_inf\n\n\nclass Mode(enum.Enum):\n    FAST = 1\n    SLOW = 0\n\n\n"
-        "def f(p0, p1, mode):\n    if 0:\n        return p0\n    elif mode is not Mode.FAST:\n        return np_inf\n    return p1\n"
-    )
-    result, _ = check.prepare(source, str(tmp_path), "f")
-    assert not [f.detail for f in result.failures if f.kind == "paths"]
+_MODE = "import enum\n\n\nclass Mode(enum.Enum):\n    FAST = 1\n    SLOW = 0\n\n\n"
+
+#: A `math` or NumPy constant read through a name, merged by an `if` (the merged value is named
+#: after the name in the decorator's text). Fuzz seed 713001 #1995 (issue 30's specialisation
+#: campaign), then its neighbours: by name, under an alias, as `np.pi`, from `math`, merged by a
+#: uniform `if` (an Enum parameter, after a dead `if 0:`) or a live one (per element).
+NAMED_CONSTANTS = {
+    "713001-1995 numpy alias, uniform if after if 0": "from numpy import inf as np_inf\n" + _MODE
+    + "def f(p0, p1, mode):\n    if 0:\n        return p0\n    elif mode is not Mode.FAST:\n        return np_inf\n    return p1\n",
+    "numpy by name, uniform if after if 0": "from numpy import pi\n" + _MODE
+    + "def f(x, mode):\n    if 0:\n        return x\n    elif mode is Mode.FAST:\n        return pi\n    return x\n",
+    "np.pi under import numpy as np, uniform if after if 0": "import numpy as np\n" + _MODE
+    + "def f(x, mode):\n    if 0:\n        return x\n    elif mode is Mode.SLOW:\n        return np.pi\n    return x\n",
+    "math alias, uniform if after if 0": "from math import pi as PI\n" + _MODE
+    + "def f(x, mode):\n    if 0:\n        return x\n    elif mode is not Mode.SLOW:\n        return PI\n    return x\n",
+    "numpy alias, both sides of a live if after if 0": "from numpy import inf as big\n\n\n"
+    "def f(x):\n    if 0:\n        return x\n    elif x > 0:\n        return big\n    return -big\n",
+    "numpy by name, live if": "from numpy import pi\n\n\ndef f(x):\n    if x > 1.5:\n        r = pi\n    else:\n        r = x\n    return r * 2.0\n",
+    "math alias, both sides of a live if": "from math import pi as PI, tau\n\n\n"
+    "def f(x):\n    if x >= 0.0:\n        return PI\n    return tau\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NAMED_CONSTANTS))
+def test_a_constant_read_through_a_name_is_named_alike_by_the_static_compile(name, tmp_path):
+    """Fuzz seed 713001 #1995 (a `paths` failure, no wrong value), fixed: the decorator reads a
+    name bound to a NumPy or `math` constant as the live number (`Binding::Const`), named after
+    the name (`tmp, np_inf = True, xp.inf`); the static compile of the import hook and the build
+    backend read the import's text (a member of the module), and named the value `tmp_1`. Their
+    texts must be the same byte for byte (src/lower/free_names.rs, `named_constant`)."""
+    result, prepared = check.prepare(NAMED_CONSTANTS[name], str(tmp_path), "f")
+    assert prepared is not None, [f.detail for f in result.failures]
+    assert not [f.detail for f in result.failures], [f.detail for f in result.failures]

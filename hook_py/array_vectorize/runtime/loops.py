@@ -124,6 +124,8 @@ def _lax_while(xp: Any, step: Any, mask: int, carried: tuple) -> tuple:
         # the project's errors from inside the body (a table read, a raise check, an inner
         # loop) and the body's own exceptions pass.
         ours = isinstance(exc, TRACED_LOOP_ERROR) or str(exc).startswith("array-vectorize")
+        if not ours and _empty_sequence_read(exc, carried):
+            raise _empty_sequence_error(exc) from exc
         if ours or not (type(exc).__module__.startswith("jax") or type(exc) in (TypeError, OverflowError)):
             raise
         err = TRACED_LOOP_ERROR(
@@ -135,6 +137,33 @@ def _lax_while(xp: Any, step: Any, mask: int, carried: tuple) -> tuple:
         )
         err.diagnostics = []
         raise err from exc
+
+
+def _empty_sequence_read(exc: BaseException, carried: tuple) -> bool:
+    """Whether ``exc`` is JAX's ``IndexError`` for an item read from an empty sequence the loop
+    carries (a table given per call, D14, run over by ``for lo in table:``): JAX traces the body
+    of ``jax.lax.while_loop`` even when the loop would run no iteration, and an empty array has
+    no item to read, whichever index is traced."""
+    if not isinstance(exc, IndexError) or not any(type(c) in (tuple, list) and not c for c in carried):
+        return False
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    # Raised by JAX's indexing (the innermost frame), not by the body's own Python.
+    return tb is not None and str(tb.tb_frame.f_globals.get("__name__", "")).startswith("jax")
+
+
+def _empty_sequence_error(exc: BaseException) -> BaseException:
+    """Issue 30: the project's error in place of JAX's ``IndexError`` (``_empty_sequence_read``)."""
+    err = TRACED_LOOP_ERROR(
+        "a loop over an empty sequence given per call (a tuple or list argument, D14) cannot run "
+        f"under jax.jit ({type(exc).__name__}: {_first_line(exc)}): JAX traces the loop's body, "
+        "which reads an item of the sequence, even when the loop runs no iteration (D12). Call "
+        "the function outside jax.jit when the sequence is empty (the loop then runs no "
+        "iteration, as in CPython), or pass a nonempty one."
+    )
+    err.diagnostics = []
+    return err
 
 
 def _fit(xp: Any, value: Any, like: Any) -> Any:

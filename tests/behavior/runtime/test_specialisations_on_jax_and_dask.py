@@ -159,17 +159,19 @@ def test_jax_and_dask_give_the_unspecialised_bits(name):
     _same(jitted(), np.asarray(unspecialised(vec, jitted)), "jax.jit")
 
 
-@pytest.mark.xfail(strict=True, raises=IndexError, reason="open: the masked loop over an empty table parameter is traced")
-def test_a_loop_over_an_empty_table_parameter_runs_under_jax_jit():
+def test_a_loop_over_an_empty_table_parameter_under_jax_jit_is_refused_clearly():
     # `for lo in thresholds` over a sequence given per call is a masked loop (D12) whose mask,
     # `0 < len(thresholds)`, is a tracer under jax.jit although its value is known in Python:
     # `_vec_while` hands it to `jax.lax.while_loop`, which traces the body once, and the body's
-    # `thresholds[k]` of the empty tuple raises JAX's IndexError out of the generated code
-    # (CPython, and the eager call, give 0 on every element).
+    # `thresholds[k]` of the empty tuple raised JAX's IndexError out of the generated code (issue
+    # 30). Now the project's error, saying to call outside jax.jit, where the loop runs no
+    # iteration and every element gives CPython's result.
     vec = vectorize(table_parameters.bands_passed)
     x = jnp.asarray(table_parameters.EDGE)
-    got = jax.jit(lambda a: vec(a, ()))(x)
-    _same(got, np.zeros(x.shape, dtype=np.int64), "jax.jit")
+    with pytest.raises(VectorizationError, match=r"empty sequence given per call .*outside jax\.jit"):
+        jax.jit(lambda a: vec(a, ()))(x)
+    want = np.array([table_parameters.bands_passed(v, ()) for v in table_parameters.EDGE.tolist()])
+    _same(vec(x, ()), want, "JAX")
 
 
 def third(x):
