@@ -53,6 +53,9 @@ pub struct Compiled {
     pub float_ir: Function,
     /// The same IR with int64 parameters (the int body's); printed only when asked for.
     pub int_ir: Function,
+    /// The same IR with the mixed body's int64 and float64 parameters (issue 30), when the
+    /// function has kinds for one (`mixed_kinds`); printed only when asked for (the fuzz model).
+    pub mixed_ir: Option<Function>,
     /// The scalar function's own text (decorators, header, body), for its docstring.
     pub scalar_source: String,
     /// The calls run element by element (D19, D23): `residue` or `call_site`, what is called,
@@ -169,6 +172,7 @@ pub fn compile_observed(
         ir: exact,
         float_ir: float,
         int_ir: int,
+        mixed_ir: mixed.map(|(f, _)| f),
         scalar_source: text.to_string(),
         element_sites: lowered.element_sites,
     })

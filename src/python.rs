@@ -434,6 +434,9 @@ fn compile_function<'py>(
                 d.set_item("ir", c.ir.to_string())?;
                 d.set_item("float_ir", c.float_ir.to_string())?;
                 d.set_item("int_ir", c.int_ir.to_string())?;
+                if let Some(mixed) = &c.mixed_ir {
+                    d.set_item("mixed_ir", mixed.to_string())?;
+                }
             }
             Ok(d)
         }

@@ -80,7 +80,9 @@ fn compiled_modules_read_back() {
         };
         for f in functions {
             let Outcome::Ok(c) = f.outcome else { continue };
-            for (body, ir) in [("exact", &c.ir), ("float", &c.float_ir), ("int", &c.int_ir)] {
+            let bodies = [("exact", &c.ir), ("float", &c.float_ir), ("int", &c.int_ir)];
+            let mixed = c.mixed_ir.as_ref().map(|m| ("mixed", m));
+            for (body, ir) in bodies.into_iter().chain(mixed) {
                 checked += 1;
                 let what = format!("{name}: {} ({body})", f.qualname);
                 failures.extend(round_trip(&what, &ir.to_string()));
@@ -176,7 +178,10 @@ def marginal_rate(income, band):
         let Outcome::Ok(c) = f.outcome else {
             panic!("{} does not compile", f.qualname)
         };
-        for ir in [&c.ir, &c.float_ir, &c.int_ir] {
+        for ir in [&c.ir, &c.float_ir, &c.int_ir]
+            .into_iter()
+            .chain(c.mixed_ir.as_ref())
+        {
             let text = ir.to_string();
             failures.extend(round_trip(&f.qualname, &text));
             seen.push_str(&text);

@@ -32,7 +32,7 @@ def fuzz_ir(seed: int, count: int) -> Iterator[Tuple[str, str]]:
                     compiled, _ = compile_live(fn, options)
                 except Exception:  # noqa: BLE001 - a rejected program has no IR
                     continue
-                bodies: Dict[str, str] = {k: compiled.get(k, "") for k in ("ir", "float_ir", "int_ir")}
+                bodies: Dict[str, str] = {k: compiled.get(k, "") for k in ("ir", "float_ir", "int_ir", "mixed_ir")}
                 for body, text in bodies.items():
                     if text:
                         yield f"{index}_{tag}{body}", text

@@ -136,11 +136,13 @@ if TYPE_CHECKING:
 
     class CompiledFunction(Generated, total=False):
         """``_core.compile_function``'s result; ``ir``, ``float_ir`` and ``int_ir`` (the exact
-        body's, the float fast path's and the int body's optimized IR) when ``options["ir"]``."""
+        body's, the float fast path's and the int body's optimized IR) when ``options["ir"]``,
+        and ``mixed_ir`` (the mixed body's, issue 30) then too when the function has one."""
 
         ir: str
         float_ir: str
         int_ir: str
+        mixed_ir: str
 
     class FunctionRecord(TypedDict, total=False):
         """What every record of one marked function holds: where it is, with which options it

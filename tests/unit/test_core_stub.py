@@ -72,6 +72,10 @@ def test_compile_function_returns_the_declared_record():
     with_ir = _core.compile_function("def f(x):\n    return x * 2.0\n", "m.py", 1, "f", {}, {"ir": True})
     irs = {"ir", "float_ir", "int_ir"}
     assert set(with_ir) == set(got) | irs and irs <= every
+    # Issue 30: a function with a mixed body (int days, a float hour) has its IR too.
+    mixed = _core.compile_function("def f(day, hour):\n    return (day + 29) // 30 + hour / 24.0\n", "m.py", 1, "f", {}, {"ir": True})
+    assert set(mixed) == set(with_ir) | {"mixed_ir"} and "mixed_ir" in every
+    assert "_vec_mixed_args('if'" in mixed["exact_source"] or '_vec_mixed_args("if"' in mixed["exact_source"]
 
 
 def test_compile_module_returns_the_declared_records():

@@ -195,6 +195,28 @@ def test_a_wrong_protect_domains_result_is_a_mismatch(tmp_path):
     assert [(f.backend, f.lane, f.got) for f in result.failures] == [("numpy protect_domains", 1, 0.0)]
 
 
+def test_a_call_of_the_mixed_bodys_kinds_is_judged_by_its_ir(tmp_path):
+    # Issue 30: the fuzz model had no IR of the mixed body (`_vec_mixed_args`), so a call it
+    # takes was judged with the exact body's. Whole weeks of pay and a float hourly rate: the
+    # weeks are ints (`//`), the rate a float (met with `0.5`).
+    src = "def f(p0, p1):\n    v1 = p0 // 7\n    if p1 < 0.5:\n        return v1 + p1\n    return v1 * p1 * 2.0\n"
+    _, prepared = check.prepare(src, str(tmp_path))
+    assert getattr(prepared.models[explain.MIXED_BODY][0], "mixed_kinds") == {0: "i", 1: "f"}
+    columns = [Column("i", [0, 13, -8, 2**62, -(2**63)]), Column("f", [0.25, 0.5, -0.0, math.nan, 1e300])]
+    assert explain.body_of(columns, prepared.models) == explain.MIXED_BODY
+    assert not check.compare(prepared, columns, {"numpy": np}).failures
+    # A Python int within int64 is taken too; uint64, bool, a float where an int goes are not.
+    scalar = [Column("i", [13], scalar=True), columns[1]]
+    assert explain.body_of(scalar, prepared.models) == explain.MIXED_BODY
+    for other in (Column("u", [0, 13, 8, 2, 3]), Column("b", [True] * 5), Column("f", [0.0] * 5)):
+        assert explain.body_of([other, columns[1]], prepared.models) != explain.MIXED_BODY
+    assert explain.body_of([columns[0], Column("i", [1] * 5)], prepared.models) == explain.INT_BODY
+    # Another value than CPython's is still a mismatch.
+    good = prepared.vec
+    prepared.vec = lambda p0, p1: np.where(p0 == 13, 0.0, good(p0, p1))
+    assert [f.lane for f in check.compare(prepared, columns, {"numpy": np}).failures] == [1]
+
+
 def test_a_third_of_the_programs_also_run_with_the_runtimes_size_gates_forced():
     # Issue 30: blocks, threads, packed loops and checked passes start far above the fuzzer's
     # 48-160 lanes; a third of the programs (by a hash: no draw) also run on `blocked`.

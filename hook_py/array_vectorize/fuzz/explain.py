@@ -6,6 +6,7 @@ whether a difference from CPython on one call is exactly a documented rule's
 
 from __future__ import annotations
 
+import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import irtext, model, oracle
@@ -15,8 +16,12 @@ from .inputs import Column
 ULPS = 4
 
 #: The keys of ``ir_models``: the helpers' body (unknown parameter kinds), the float fast path
-#: (float64 parameters) and the int body (int64 parameters).
-EXACT_BODY, FLOAT_BODY, INT_BODY = True, False, "int"
+#: (float64 parameters), the int body (int64 parameters) and the mixed body (int64 and float64
+#: parameters of its kinds, issue 30).
+EXACT_BODY, FLOAT_BODY, INT_BODY, MIXED_BODY = True, False, "int", "mixed"
+
+#: The mixed body's prologue call in the exact body's text, with its kinds (codegen/assemble.rs).
+MIXED_PROLOGUE = re.compile(r"""_vec_mixed_args\((['"])([if]*)\1""")
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
@@ -25,7 +30,8 @@ def ir_models(fn: Any, protect_domains: bool = False) -> Dict[Any, Tuple[Optiona
     """The core's IR of ``fn`` (``compile_function(..., options={"ir": True})``; with
     ``protect_domains``, of that compile, which has no raise site of item 7) as a ``Model``
     and the printed kind of its result, per body (``EXACT_BODY``, ``FLOAT_BODY``, and
-    ``INT_BODY`` when the generated code has one: left out where it prints as the exact body)."""
+    ``INT_BODY`` and ``MIXED_BODY`` when the generated code has them: left out where they print
+    as the exact body). The mixed body's model carries its kinds (``mixed_kinds``)."""
     from array_vectorize.api import compile_live
 
     try:
@@ -35,7 +41,28 @@ def ir_models(fn: Any, protect_domains: bool = False) -> Dict[Any, Tuple[Optiona
     models = {EXACT_BODY: _model(compiled.get("ir", "")), FLOAT_BODY: _model(compiled.get("float_ir", ""))}
     if "_vec_int_args(" in compiled.get("exact_source", ""):
         models[INT_BODY] = _model(compiled.get("int_ir", ""))
+    kinds = mixed_kinds(compiled)
+    if kinds is not None:
+        models[MIXED_BODY] = _model(compiled["mixed_ir"])
+        if models[MIXED_BODY][0] is not None:
+            models[MIXED_BODY][0].mixed_kinds = kinds
     return models
+
+
+def mixed_kinds(compiled: Dict[str, Any]) -> Optional[Dict[int, str]]:
+    """The kinds the mixed body's prologue takes (``i`` or ``f``), per declared parameter it
+    receives, when the generated code has a mixed body (``_vec_mixed_args``, issue 30): its
+    kinds string covers the parameters not uniform (D14) in order, then hidden arrays (D8),
+    which the IR's signature tells apart (``x, cfg: uniform; H``). None without one."""
+    found = MIXED_PROLOGUE.search(compiled.get("exact_source", ""))
+    text = compiled.get("mixed_ir", "")
+    if found is None or not text:
+        return None
+    head = next(line for line in text.splitlines() if line.startswith("fn "))
+    declared = head[head.index("(") + 1 : head.rindex(")")].partition(";")[0]
+    params = [p.strip() for p in declared.split(",") if p.strip()]
+    passed = [k for k, p in enumerate(params) if not p.endswith(": uniform")]
+    return dict(zip(passed, found.group(2)))
 
 
 def _model(text: str) -> Tuple[Optional["model.Model"], str]:
@@ -80,7 +107,34 @@ def body_of(columns: List[Column], models: Dict[Any, Tuple[Optional["model.Model
         return FLOAT_BODY
     if INT_BODY in models and int_path(columns, models):
         return INT_BODY
+    if MIXED_BODY in models and mixed_path(columns, models):
+        return MIXED_BODY
     return EXACT_BODY
+
+
+def mixed_path(columns: List[Column], models: Dict[Any, Tuple[Optional["model.Model"], str]]) -> bool:
+    """The call takes the mixed body (``runtime/args.py``, ``_typed_plan``): every argument its
+    prologue receives is of the kind the body takes there, an int64 array or a Python int within
+    int64 for ``i``, a float64 array or a Python float for ``f`` (a uniform argument read as a
+    number too: ``None`` is passed as ``False``, the exact body), and one of them an array (on
+    NumPy a call of Python scalars alone takes the exact body)."""
+    kinds = getattr(models[MIXED_BODY][0], "mixed_kinds", None)
+    if kinds is None:
+        return False
+    array = False
+    for k, c in enumerate(columns):
+        want = kinds.get(k)
+        if want is None:
+            continue  # uniform (D14): not passed to the prologue
+        if c.kind == "o" or c.scalar:
+            v = c.values[0]
+            if not (_int64(v) if want == "i" else type(v) is float):
+                return False
+        elif c.kind != want:
+            return False
+        else:
+            array = True
+    return array
 
 
 def int_path(columns: List[Column], models: Dict[Any, Tuple[Optional["model.Model"], str]]) -> bool:

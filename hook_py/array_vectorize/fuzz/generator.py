@@ -71,6 +71,9 @@ FEATURES = (
     # Decided by another hash of the text: also run on NumPy with blocks, threads, packed loops and
     # checked passes forced (forced.py, the `blocked` backend).
     "forced_blocks",
+    # Decided by another hash of the text and the compile (runner.mixed_args, issue 30): called
+    # with int64 and float64 arguments of the kinds its mixed body takes.
+    "mixed_args",
     # NumPy's spelling (grammar_names.py), decided by a hash of the text of a program with numpy_calls.
     "numpy_alias", "numpy_by_name", "numpy_as",
     # The math module under another name (grammar_names.py), decided by a hash of the text.

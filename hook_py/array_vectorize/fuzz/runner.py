@@ -26,6 +26,10 @@ from .check import KNOWN
 from .generator import FEATURES, OPT_IN, Generator, Program
 from .inputs import Column, describe_args, describe_value, lane_args, make_columns
 
+#: One program in this many, by a hash of its text, is called with arguments of its mixed
+#: body's kinds when it has one (``mixed_args``, issue 30).
+MIXED_SHARE = 2
+
 #: Failure kinds counted as mismatches; every other kind counts as a crash.
 MISMATCH_KINDS = ("mismatch", "paths")
 
@@ -73,11 +77,55 @@ def make_program(seed: int, index: int, options: Options) -> tuple:
     rng = random.Random(f"{seed}:{index}")
     reject = rng.random() < options.reject_rate
     program = Generator(rng, exclude=options.exclude, reject=reject, include=options.include).program()
-    columns = make_columns(
-        program.kinds, rng.choice(list(options.lanes)), rng, scalar_rate=0.0 if "scalar_args" in options.exclude else 0.08,
-        uniforms=program.uniforms,
-    )
+    lanes = rng.choice(list(options.lanes))
+    scalar_rate = 0.0 if "scalar_args" in options.exclude else 0.08
+    columns = make_columns(program.kinds, lanes, rng, scalar_rate=scalar_rate, uniforms=program.uniforms)
+    mixed = mixed_args(program, options)
+    if mixed is not None:
+        # Issue 30: the columns again, of the kinds the mixed body takes, from a stream of
+        # their own (every other program's draws are what they were); a uniform parameter the
+        # IR reads as a number (D14: `cap=None`) is passed one of the objects of its kind
+        # where the program has one (None, or a float for an int, keeps the exact body).
+        program.kinds = [mixed.get(k, kind) if kind != "o" else kind for k, kind in enumerate(program.kinds)]
+        program.features.add("mixed_args")
+        uniforms = {
+            k: [o for o in objects if k not in mixed or _of_kind(o, mixed[k])] or objects
+            for k, objects in program.uniforms.items()
+        }
+        columns = make_columns(program.kinds, lanes, random.Random(f"{seed}:{index}:mixed"), scalar_rate, uniforms)
     return program, columns
+
+
+def _of_kind(value: Any, kind: str) -> bool:
+    """``value`` is what the mixed body's prologue takes for ``kind`` (``i``: a Python int,
+    not a bool; ``f``: a Python float)."""
+    return type(value) is (int if kind == "i" else float)
+
+
+def mixed_args(program: Program, options: Options) -> Optional[Dict[int, str]]:
+    """Issue 30: for half the programs, by a hash of their text (``MIXED_SHARE``), whose
+    generated code has a mixed body (``_vec_mixed_args``), the kinds it takes per parameter
+    its prologue receives (``explain.mixed_kinds``). None for the others, whose columns are of
+    the kinds the generator drew (which a mixed body's rarely are: none of 200 calls before)."""
+    import zlib
+
+    from array_vectorize.api import compile_live
+
+    from . import check, explain
+
+    if program.reject is not None or "mixed_args" in options.exclude:
+        return None
+    if zlib.crc32(b"mixed:" + program.source.encode()) % MIXED_SHARE:
+        return None
+    with tempfile.TemporaryDirectory(prefix="av_mixed_") as directory:
+        path = check.write_program(directory, program.source)
+        try:
+            compiled, _ = compile_live(check.load(program.source, path, program.entry), {"ir": True})
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException:  # noqa: BLE001 - not compiled (a PanicException too): its checks say why
+            return None
+    return explain.mixed_kinds(compiled)
 
 
 def run_one(seed: int, index: int, options: Options, directory: str) -> ProgramReport:
