@@ -642,16 +642,6 @@ impl Lowerer<'_> {
         {
             return Ok(());
         }
-        if self.exceptions.in_finally > 0 {
-            // D10: a `finally` clause cannot raise per lane; saturating would be a wrong value.
-            self.error_at(
-                frame,
-                DiagnosticKind::UnsupportedExpression,
-                format!("`{function}()` of a float in a `finally` clause is not supported (beyond int64 it raises OverflowError per element, docs/semantics.md item 7, which a `finally` clause cannot do); convert before the `try` statement, or use protect_domains=True"),
-                c,
-            );
-            return Err(());
-        }
         const TWO_63: f64 = 9_223_372_036_854_775_808.0;
         let fails = if self.kind(a) == Kind::Float {
             let hi = self.konst(Const::Float(TWO_63));
@@ -668,8 +658,22 @@ impl Lowerer<'_> {
             let moved = self.emit(Op::Compare(CmpOp::Ne, a, r));
             self.emit(Op::Logic(LogicOp::And, extreme, moved))
         };
+        if self.const_of(fails) == Some(Const::Bool(false)) {
+            // A conversion that cannot leave int64 (`int(0.0)`) raises nothing, in a `finally`
+            // clause too (fuzz 715002 #1447, 712002 #1494).
+            return Ok(());
+        }
+        if self.exceptions.in_finally > 0 {
+            // D10: a `finally` clause cannot raise per lane; saturating would be a wrong value.
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedExpression,
+                format!("`{function}()` of a float in a `finally` clause is not supported (beyond int64 it raises OverflowError per element, docs/semantics.md item 7, which a `finally` clause cannot do); convert before the `try` statement, or use protect_domains=True"),
+                c,
+            );
+            return Err(());
+        }
         let mask = match self.const_of(fails) {
-            Some(Const::Bool(false)) => return Ok(()),
             Some(_) => frame.cond,
             None => Some(self.and_path(frame.cond, fails)),
         };

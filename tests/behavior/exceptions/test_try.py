@@ -391,3 +391,30 @@ def test_rejections_name_the_construct_and_position(fn, text):
         vectorize(fn)
     assert text in str(info.value)
     assert info.value.diagnostics[0]["line"] > fn.__code__.co_firstlineno
+
+
+def shift_rota(hours):
+    # A rota rounds the hours worked; whatever happened, a whole shift of zero hours is logged.
+    logged = 0
+    try:
+        logged = hours / 8.0
+    finally:
+        logged = logged + int(0.0)
+    return logged
+
+
+def shift_rota_converting(hours):
+    total = 0.0
+    try:
+        total = hours / 8.0
+    finally:
+        total = int(total)
+    return total
+
+
+def test_a_conversion_that_cannot_leave_int64_is_allowed_in_a_finally_clause(backend):
+    # Fuzz 715002 #1447 and 712002 #1494: `int(0.0)` was refused in a `finally` clause, where
+    # item 7's raise cannot happen (D10 refuses only a conversion that could raise there).
+    check_raising(vectorize(shift_rota), floats(), backend=backend, numeric=True)
+    with pytest.raises(VectorizationError, match="finally"):
+        vectorize(shift_rota_converting)
