@@ -73,14 +73,17 @@ class ProgramReport:
     rejection: bool = False
 
 
-def make_program(seed: int, index: int, options: Options) -> tuple:
+def make_program(seed: int, index: int, options: Options, directory: Optional[str] = None) -> tuple:
+    """The program ``index`` of ``seed`` and its argument columns; ``directory``: where a
+    program compiled to read its mixed body's kinds is written (the run's own, which the run
+    removes even when it kills a worker; a temporary one of its own without)."""
     rng = random.Random(f"{seed}:{index}")
     reject = rng.random() < options.reject_rate
     program = Generator(rng, exclude=options.exclude, reject=reject, include=options.include).program()
     lanes = rng.choice(list(options.lanes))
     scalar_rate = 0.0 if "scalar_args" in options.exclude else 0.08
     columns = make_columns(program.kinds, lanes, rng, scalar_rate=scalar_rate, uniforms=program.uniforms)
-    mixed = mixed_args(program, options)
+    mixed = mixed_args(program, options, directory)
     if mixed is not None:
         # Issue 30: the columns again, of the kinds the mixed body takes, from a stream of
         # their own (every other program's draws are what they were); a uniform parameter the
@@ -102,7 +105,7 @@ def _of_kind(value: Any, kind: str) -> bool:
     return type(value) is (int if kind == "i" else float)
 
 
-def mixed_args(program: Program, options: Options) -> Optional[Dict[int, str]]:
+def mixed_args(program: Program, options: Options, directory: Optional[str] = None) -> Optional[Dict[int, str]]:
     """Issue 30: for half the programs, by a hash of their text (``MIXED_SHARE``), whose
     generated code has a mixed body (``_vec_mixed_args``), the kinds it takes per parameter
     its prologue receives (``explain.mixed_kinds``). None for the others, whose columns are of
@@ -117,14 +120,18 @@ def mixed_args(program: Program, options: Options) -> Optional[Dict[int, str]]:
         return None
     if zlib.crc32(b"mixed:" + program.source.encode()) % MIXED_SHARE:
         return None
-    with tempfile.TemporaryDirectory(prefix="av_mixed_") as directory:
-        path = check.write_program(directory, program.source)
-        try:
-            compiled, _ = compile_live(check.load(program.source, path, program.entry), {"ir": True})
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException:  # noqa: BLE001 - not compiled (a PanicException too): its checks say why
-            return None
+    if directory is None:
+        with tempfile.TemporaryDirectory(prefix="av_mixed_") as own:
+            return mixed_args(program, options, own)
+    path = check.write_program(directory, program.source)
+    try:
+        compiled, _ = compile_live(check.load(program.source, path, program.entry), {"ir": True})
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # noqa: BLE001 - not compiled (a PanicException too): its checks say why
+        return None
+    finally:
+        os.remove(path)
     return explain.mixed_kinds(compiled)
 
 
@@ -135,7 +142,7 @@ def run_one(seed: int, index: int, options: Options, directory: str) -> ProgramR
     from .minimize import minimize
     from .wellformed import problems
 
-    program, columns = make_program(seed, index, options)
+    program, columns = make_program(seed, index, options, directory)
     report = ProgramReport(index, features=frozenset(program.features), rejection=program.reject is not None)
     # A program drawn for it (``forced_blocks``) runs on the ``blocked`` backend too (forced.py).
     extra = ["blocked"] if program.forced_blocks and "numpy" in options.backends and "blocked" not in options.backends else []
