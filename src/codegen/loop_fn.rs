@@ -163,8 +163,6 @@ fn lazy_conditionals(s: Stmt, bound: &BTreeSet<String>, xp: &str) -> Stmt {
 }
 
 fn lazy_expr(e: Expr, bound: &BTreeSet<String>, xp: &str) -> Expr {
-    let f = |e: Box<Expr>| Box::new(lazy_expr(*e, bound, xp));
-    let all = |v: Vec<Expr>| v.into_iter().map(|e| lazy_expr(e, bound, xp)).collect();
     match e {
         Expr::IfExp(c, a, b) => {
             let (c, a, b) = (
@@ -184,33 +182,7 @@ fn lazy_expr(e: Expr, bound: &BTreeSet<String>, xp: &str) -> Expr {
             let thunk = |e: &Expr| Expr::Lambda(vec![], pyast::expr(e));
             call(name(IFEXP.name), vec![name(xp), c, thunk(&a), thunk(&b)])
         }
-        Expr::Tuple(items) => Expr::Tuple(all(items)),
-        Expr::List(items) => Expr::List(all(items)),
-        Expr::Attr(a, n) => Expr::Attr(f(a), n),
-        Expr::Field(a, n) => Expr::Field(f(a), n),
-        Expr::Call(g, args, kwargs) => Expr::Call(
-            f(g),
-            all(args),
-            kwargs
-                .into_iter()
-                .map(|(k, v)| (k, lazy_expr(v, bound, xp)))
-                .collect(),
-        ),
-        Expr::Bin(op, a, b) => Expr::Bin(op, f(a), f(b)),
-        Expr::Cmp(op, a, b) => Expr::Cmp(op, f(a), f(b)),
-        Expr::BoolOp(op, a, b) => Expr::BoolOp(op, f(a), f(b)),
-        Expr::Subscript(a, b) => Expr::Subscript(f(a), f(b)),
-        Expr::Neg(a) => Expr::Neg(f(a)),
-        Expr::Pos(a) => Expr::Pos(f(a)),
-        Expr::Not(a) => Expr::Not(f(a)),
-        e @ (Expr::Name(_)
-        | Expr::Int(_)
-        | Expr::Float(_)
-        | Expr::Bool(_)
-        | Expr::Str(_)
-        | Expr::Text(_)
-        | Expr::None
-        | Expr::Lambda(..)) => e,
+        e => pyast::map_children(e, &mut |c| lazy_expr(c, bound, xp)),
     }
 }
 

@@ -176,6 +176,43 @@ fn expr_reads<'a>(e: &'a Expr, out: &mut std::collections::BTreeSet<&'a str>) {
     }
 }
 
+/// `e` with `f` applied to each of its direct subexpressions (the tree rewrites of
+/// `loop_fn.rs` and `sincos.rs` recurse through it).
+pub fn map_children(e: Expr, f: &mut impl FnMut(Expr) -> Expr) -> Expr {
+    let mut b = |e: Box<Expr>| Box::new(f(*e));
+    match e {
+        Expr::Tuple(items) => Expr::Tuple(items.into_iter().map(&mut *f).collect()),
+        Expr::List(items) => Expr::List(items.into_iter().map(&mut *f).collect()),
+        Expr::Attr(a, n) => Expr::Attr(b(a), n),
+        Expr::Field(a, n) => Expr::Field(b(a), n),
+        Expr::Call(g, args, kwargs) => {
+            let g = b(g);
+            let args = args.into_iter().map(&mut *f).collect();
+            Expr::Call(
+                g,
+                args,
+                kwargs.into_iter().map(|(k, v)| (k, f(v))).collect(),
+            )
+        }
+        Expr::Bin(op, x, y) => Expr::Bin(op, b(x), b(y)),
+        Expr::Cmp(op, x, y) => Expr::Cmp(op, b(x), b(y)),
+        Expr::BoolOp(op, x, y) => Expr::BoolOp(op, b(x), b(y)),
+        Expr::IfExp(c, x, y) => Expr::IfExp(b(c), b(x), b(y)),
+        Expr::Subscript(x, y) => Expr::Subscript(b(x), b(y)),
+        Expr::Neg(a) => Expr::Neg(b(a)),
+        Expr::Pos(a) => Expr::Pos(b(a)),
+        Expr::Not(a) => Expr::Not(b(a)),
+        e @ (Expr::Name(_)
+        | Expr::Int(_)
+        | Expr::Float(_)
+        | Expr::Bool(_)
+        | Expr::Str(_)
+        | Expr::Text(_)
+        | Expr::None
+        | Expr::Lambda(..)) => e,
+    }
+}
+
 pub fn name(n: &str) -> Expr {
     Expr::Name(n.to_string())
 }

@@ -18,7 +18,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::runtime::SINCOS;
-use crate::codegen::pyast::{call, name, Expr, Stmt};
+use crate::codegen::pyast::{self, call, name, Expr, Stmt};
 
 /// `body` with each `xp.sin(a)` and `xp.cos(a)` of a name `a` that a run of its statements
 /// evaluates while `a` keeps one value read from `sin, cos = _vec_sincos(xp, a)`, made before
@@ -198,38 +198,7 @@ fn substitute(e: Expr, xp: &str, pairs: &[(String, String, String)]) -> Expr {
             return name(if function == "sin" { sin } else { cos });
         }
     }
-    let f = |e: Box<Expr>| Box::new(substitute(*e, xp, pairs));
-    let all = |v: Vec<Expr>| v.into_iter().map(|e| substitute(e, xp, pairs)).collect();
-    match e {
-        Expr::Tuple(items) => Expr::Tuple(all(items)),
-        Expr::List(items) => Expr::List(all(items)),
-        Expr::Attr(a, n) => Expr::Attr(f(a), n),
-        Expr::Field(a, n) => Expr::Field(f(a), n),
-        Expr::Call(g, args, kwargs) => Expr::Call(
-            f(g),
-            all(args),
-            kwargs
-                .into_iter()
-                .map(|(k, v)| (k, substitute(v, xp, pairs)))
-                .collect(),
-        ),
-        Expr::Bin(op, a, b) => Expr::Bin(op, f(a), f(b)),
-        Expr::Cmp(op, a, b) => Expr::Cmp(op, f(a), f(b)),
-        Expr::BoolOp(op, a, b) => Expr::BoolOp(op, f(a), f(b)),
-        Expr::IfExp(c, a, b) => Expr::IfExp(f(c), f(a), f(b)),
-        Expr::Subscript(a, b) => Expr::Subscript(f(a), f(b)),
-        Expr::Neg(a) => Expr::Neg(f(a)),
-        Expr::Pos(a) => Expr::Pos(f(a)),
-        Expr::Not(a) => Expr::Not(f(a)),
-        e @ (Expr::Name(_)
-        | Expr::Int(_)
-        | Expr::Float(_)
-        | Expr::Bool(_)
-        | Expr::Str(_)
-        | Expr::Text(_)
-        | Expr::None
-        | Expr::Lambda(..)) => e,
-    }
+    pyast::map_children(e, &mut |c| substitute(c, xp, pairs))
 }
 
 #[cfg(test)]
