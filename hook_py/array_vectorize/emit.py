@@ -377,7 +377,7 @@ def from_cache(
     """`materialize` for a record of the import hook, lazily when it can be: the path of every
     function of a warm import, so it does only what a lazy function needs. `hidden`: the
     module-level objects it reads (precompiled.hidden_objects), when it reads any. The record
-    holds every field read here (hook/cachefile.py ``entry_problem``): the module's text whole,
+    holds every field read here (hook/cachefile.py ``entries_problem``): the module's text whole,
     ``source``, cut into its two parts at ``fast_len``. `into`: as for `materialize` (never
     lazy then)."""
     code = entry["code"]

@@ -187,7 +187,7 @@ if TYPE_CHECKING:
     class CachedFunction(FunctionRecord, Outcome, total=False):
         """A ``ModuleFunction`` as the hook's cache holds it (hook/compile.py ``cached``), without
         what a warm import never reads. One of status ``"ok"`` holds every field a warm import
-        reads, also when empty (hook/cachefile.py ``entry_problem``): the module's text whole
+        reads, also when empty (hook/cachefile.py ``entries_problem``): the module's text whole
         (``source``) with the length of its entry's part (``fast_len``); ``code``, the entry
         function's code object (None when it could not be made, or the function reads hidden
         values); ``doc``, the vectorized docstring, or else ``scalar_source`` to build it."""

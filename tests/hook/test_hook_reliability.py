@@ -91,6 +91,26 @@ def log_growth(value, base):
 #: A value of another type than each cached field holds.
 _WRONG_TYPE = {str: 7, int: "7", dict: [], list: {}, type(None): 7}
 
+#: Fields of the right type whose items (or value) have another shape than the writer's: checked
+#: like the fields (cachefile.entries_problem checks a file's entries together, item 8).
+_WRONG_ITEMS = [
+    ("assumptions", [["max", ("builtin", "max")]]),
+    ("assumptions", [("max",)]),
+    ("assumptions", [("max", ())]),
+    ("assumptions", [("max", (7,))]),
+    ("assumptions", [(7, ("builtin", "max"))]),
+    ("assumptions", [7]),
+    ("hidden", [("object", 7)]),
+    ("hidden", [{"object": 0, "SCHEDULE": 1}]),
+    ("element_sites", [("call", "max", "3")]),
+    ("element_sites", [("call", "max")]),
+    ("helpers", [7]),
+    ("exact_helpers", [None]),
+    ("options", {"protect_domains": False}),
+    ("fast_len", -1),
+    ("fast_len", 10**9),
+]
+
 
 def _rewrite(path, mutate) -> None:
     """The cache file at `path` with its record changed by `mutate`, under a header that matches
@@ -105,7 +125,7 @@ def _rewrite(path, mutate) -> None:
 
 def test_a_cache_entry_missing_a_field_or_holding_a_wrong_type_is_recompiled(project: Project):
     # Item 8: an entry with the right key and checksum but without `fast_source` (now: any of
-    # its fields) failed the import with KeyError. Each broken copy is its own module, so one
+    # its fields, or one whose items have another shape) failed the import with KeyError. Each broken copy is its own module, so one
     # warm interpreter imports them all.
     project.write("rates_0.py", RATES)
     cold = project.run("import rates_0")
@@ -116,6 +136,7 @@ def test_a_cache_entry_missing_a_field_or_holding_a_wrong_type_is_recompiled(pro
         for field, value in entry.items():
             cases.append((i, field, None))
             cases.append((i, field, _WRONG_TYPE.get(type(value), "wrong")))
+    cases += [(0, field, value) for field, value in _WRONG_ITEMS]
     cases.append((None, "entries", None))
     for k, case in enumerate(cases, start=1):
         project.write(f"rates_{k}.py", RATES)

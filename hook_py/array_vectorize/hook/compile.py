@@ -144,7 +144,7 @@ def cached(
     line: the same for each of a factory's functions) where known:
     without the fields a warm import never reads, and with equal keys and values shared, so that
     marshal writes them once and a warm import allocates them once (every record has the same
-    keys; neighbouring functions share their options and most assumptions). Sharing is by
+    keys; neighbouring functions share their options and most lists of assumptions). Sharing is by
     marshalled form, which tells 1 from 1.0 and True, and 0.0 from -0.0."""
     shared: dict[bytes, object] = {}
 
@@ -161,7 +161,13 @@ def cached(
             except ValueError:  # unmarshallable: encoding will say so
                 return value
         if isinstance(value, list):
-            return [share(v) for v in value]
+            # Shared too (records are never changed in place): the reader checks a module's
+            # few distinct lists once each (cachefile.entries_problem).
+            value = [share(v) for v in value]
+            try:
+                return shared.setdefault(marshal.dumps(value), value)
+            except ValueError:
+                return value
         return value
 
     records = []
@@ -170,7 +176,7 @@ def cached(
         dropped = (_NOT_CACHED_WITH_DOC if doc is not None else _NOT_CACHED) | _WHOLE
         record = {sys.intern(k): share(v) for k, v in e.items() if k not in dropped}
         if e.get("status") == "ok":
-            # Every field a warm import reads, also when empty (cachefile.entry_problem: an
+            # Every field a warm import reads, also when empty (cachefile.entries_problem: an
             # entry without one is a miss).
             fast = e["fast_source"]
             record["source"] = fast + e["exact_source"]
