@@ -72,18 +72,11 @@ def _register(linecache: Any, filename: str, source: str) -> None:
 
 
 #: Sources of lazy functions decorated before anything imported linecache (file name -> text).
-#: A lazy function registers its source without importing linecache (a warm import should not
-#: pay for it); nothing can read linecache before it is imported, and the import hook flushes
-#: these into it as it loads (hook/__init__.py), the first call of a function at the latest.
+#: A lazy function (``from_cache``) registers its source without importing linecache (a warm
+#: import should not pay for it); nothing can read linecache before it is imported, and the
+#: import hook flushes these into it as it loads (hook/__init__.py), the first call of a
+#: function at the latest.
 _pending_sources: dict[str, str] = {}
-
-
-def register_source_lazily(filename: str, source: str) -> None:
-    linecache = sys.modules.get("linecache")
-    if linecache is None or not hasattr(linecache, "cache"):
-        _pending_sources[filename] = source
-    else:
-        _register(linecache, filename, source)
 
 
 def flush_pending_sources(linecache: Any) -> None:
@@ -276,7 +269,7 @@ def _globals(
 
 
 class _FirstCall(tuple):
-    """What a lazy function's prologue name is bound to until its first call (see `_lazy`):
+    """What a lazy function's prologue name is bound to until its first call (see `from_cache`):
     ``(entry, glob, (source, fast_len, exact_entry, helper_functions, int_lanewise, mixed_lanewise),
     namespace)``:
     the generated module's text, cut into `_install`'s parts only then, the functions of
@@ -310,20 +303,6 @@ class _FirstCall(tuple):
             helpers[_FLOAT_ARGS] = _own_prologue(helpers[_FLOAT_ARGS], glob)
             glob.update(helpers)
         return glob[prologue](*args)
-
-
-def _lazy(
-    code: CodeType, text: tuple[str, int, str | None, list[str] | None, bool, str | None], original: FunctionType, namespace: Any
-) -> FunctionType:
-    """The entry made from its cached `code` for `original`, with globals filled on its first
-    call (see the module doc). The function object is final from the start: references taken
-    before the first call stay valid, and its code, signature and source are the generated
-    ones. Its name, defaults and module (``glob["__name__"]``) are the original's."""
-    glob: dict[str, Any] = {"__name__": original.__module__}
-    vec = FunctionType(code, glob, original.__name__, original.__defaults__)
-    # The first global the entry reads is the prologue it calls first.
-    glob[code.co_names[0]] = _FirstCall((vec, glob, text, namespace))
-    return vec
 
 
 #: The prefix of the globals holding scalar originals (D19, src/lower/calls/elementwise/recursion.rs).
@@ -400,9 +379,22 @@ def from_cache(
             scalar_source=entry.get("scalar_source"),
             into=into,
         )
-    register_source_lazily(code.co_filename, source)
+    # Made lazily (see the module doc), in line (the path of every function of a warm import):
+    # the entry from its cached `code`, with globals filled on its first call. The function
+    # object is final from the start: references taken before the first call stay valid, and
+    # its code, signature and source are the generated ones. Its name, defaults and module
+    # (``glob["__name__"]``) are the original's.
+    filename = code.co_filename
+    linecache = sys.modules.get("linecache")
+    if linecache is None or not hasattr(linecache, "cache"):
+        _pending_sources[filename] = source
+    else:
+        _register(linecache, filename, source)
     text = (source, fast_len, entry["exact_entry"], entry["helpers"], entry["int_lanewise"], entry["mixed_lanewise"])
-    vec = _lazy(code, text, original, namespace)
+    glob: dict[str, Any] = {"__name__": original.__module__}
+    vec = FunctionType(code, glob, original.__name__, original.__defaults__)
+    # The first global the entry reads is the prologue it calls first.
+    glob[code.co_names[0]] = _FirstCall((vec, glob, text, namespace))
     kwdefaults = original.__kwdefaults__
     if kwdefaults is not None:
         vec.__kwdefaults__ = kwdefaults

@@ -544,7 +544,7 @@ class HookLoader:
 
 class _LinecacheLoader:
     """linecache's own loader, which then hands it the sources of lazy functions decorated
-    before it was imported (emit.register_source_lazily)."""
+    before it was imported (emit.from_cache)."""
 
     def __init__(self, loader) -> None:
         self._loader = loader
