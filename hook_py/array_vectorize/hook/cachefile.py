@@ -174,10 +174,10 @@ def _all_of_type(values, kinds) -> bool:
     return set(map(type, values)) <= set(kinds)
 
 
-def _fields_problem(rows: list[tuple], fields: dict) -> str | None:
-    """What field of `rows` (the values of `fields`, in order, one tuple per entry) holds a
-    value of a type its field does not allow, or None."""
-    for (name, kinds), values in zip(fields.items(), zip(*rows)):
+def _fields_problem(columns: list[tuple], fields: dict) -> str | None:
+    """What field of `columns` (the values of each of `fields`, in order, one per entry) holds
+    a value of a type its field does not allow, or None."""
+    for (name, kinds), values in zip(fields.items(), columns):
         if not _all_of_type(values, kinds):
             return f"an entry has a {next(type(v) for v in values if type(v) not in kinds).__name__} for {name}"
     return None
@@ -191,7 +191,9 @@ def _distinct(values) -> list:
 def _items(lists) -> list:
     """The distinct items of `lists`, by identity. The writer shares equal lists and items
     between the entries of a module (compile.py `cached`) and marshal keeps them shared, so a
-    module's few distinct assumptions (or empty lists) are checked once each."""
+    module's few distinct assumptions are checked once each."""
+    if not any(lists):  # all empty, as most functions' hidden values and helpers
+        return []
     return _distinct(list(chain.from_iterable(_distinct(lists))))
 
 
@@ -214,10 +216,11 @@ def entries_problem(entries: list) -> str | None:
         rows = list(map(_OK_ROW, ok))
     except KeyError as exc:
         return f"an entry misses {exc}"
-    problem = _fields_problem(heads, _ENTRY_FIELDS) or _fields_problem(rows, _OK_FIELDS)
+    columns = list(zip(*rows))
+    problem = _fields_problem(list(zip(*heads)), _ENTRY_FIELDS) or _fields_problem(columns, _OK_FIELDS)
     if problem is not None or not rows:
         return problem
-    column = dict(zip(_OK_FIELDS, zip(*rows)))
+    column = dict(zip(_OK_FIELDS, columns))
     if min(column["fast_len"]) < 0 or not all(map(le, column["fast_len"], map(len, column["source"]))):
         return "an entry has fast_len beyond its source"
     if not _all_of_type(map(dict.get, ok, repeat("doc"), map(dict.get, ok, repeat("scalar_source"))), (str,)):
