@@ -233,6 +233,21 @@ class _NoArray:
     """The array type while NumPy is not loaded: no argument is one."""
 
 
+#: ``numpy.float64`` once NumPy is loaded (``_numpy_float64``): the type of a number parameter
+#: on NumPy (the float prologue's), which ``_vec_pick`` tests on every call.
+_float64: Any = None
+
+
+def _numpy_float64() -> Any:
+    """``numpy.float64`` when NumPy is loaded (not imported here), else a type no value has."""
+    global _float64
+    numpy = sys.modules.get("numpy")
+    if numpy is None:
+        return _NoArray
+    _float64 = numpy.float64
+    return _float64
+
+
 def _no_nan_no_zero(r: Any) -> bool:
     """Whether the float64 NumPy array `r` holds neither NaN nor a zero of either sign."""
     top = r.max()  # NaN when any lane is NaN
@@ -255,7 +270,7 @@ def _vec_pick(xp: Any, op: str, a: Any, b: Any) -> Any:
     t = type(a)
     # `b` an array of at least one dimension: on 0-d operands `maximum` would return a NumPy
     # scalar where `where` returns a 0-d array.
-    if t.__name__ == "float64" and t.__module__ == "numpy" and a == a and a != 0.0 and getattr(b, "ndim", 0):
+    if t is (_float64 or _numpy_float64()) and a == a and a != 0.0 and getattr(b, "ndim", 0):
         # The array first: NumPy's loop for a scalar second operand is ~25% faster, and with no
         # NaN `a` and no tie of zeros the order does not change a lane.
         return xp.maximum(b, a) if op == "gt" else xp.minimum(b, a)
