@@ -161,9 +161,14 @@ def test_small_arrays_take_the_kernel_with_cpythons_bits(kernel_calls):
         vectorize(water_density)(np.array([1.0, 1e100, 2.0]))
 
 
-def test_the_underflow_setting_is_read_whenever_the_error_state_changes():
+@pytest.mark.parametrize("state_var", ["numpy", "none"])
+def test_the_underflow_setting_is_read_whenever_the_error_state_changes(state_var, monkeypatch):
     # `_under_ignored` remembers the last NumPy error state it read: each errstate (and
-    # seterr) makes a new one, so alternating settings are each honoured.
+    # seterr) makes a new one, so alternating settings are each honoured. "none": a NumPy
+    # without the state's context variable (NumPy 1), where it asks np.geterr() every time.
+    if state_var == "none":
+        monkeypatch.setattr(horner, "_ERROR_STATE", False)
+    monkeypatch.setattr(horner, "_UNDER_SEEN", (None, False))  # the first read below: the default
     vec = vectorize(water_density)
     x = np.full(10, 1e-305)
     want = np.array([water_density(v) for v in x.tolist()])
