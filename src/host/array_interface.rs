@@ -96,64 +96,63 @@ mod tests {
         let mut buf = [0.0f64; 6];
         let p = buf.as_mut_ptr();
         let ok = C_CONTIGUOUS | ALIGNED | NOTSWAPPED;
-        let shape = [2isize, 3];
-        // SAFETY: `shape` outlives every interface below.
-        unsafe {
-            assert_eq!(
-                float64_lanes(&iface(&shape, p, b'f', 8, ok), false),
-                Some((p, 6))
-            );
-            assert_eq!(
-                float64_lanes(&iface(&[], p, b'f', 8, ok), false),
-                Some((p, 1))
-            );
-            assert_eq!(
-                float64_lanes(&iface(&[0], std::ptr::null_mut(), b'f', 8, ok), false),
-                Some((std::ptr::null_mut(), 0))
-            );
-            assert_eq!(
-                float64_lanes(&iface(&shape, p, b'f', 8, ok), true),
+        let (matrix, scalar, negative): (&[isize], &[isize], &[isize]) = (&[2, 3], &[], &[-1]);
+        // (shape, typekind, itemsize, flags, write, lanes read, what)
+        let cases = [
+            (matrix, b'f', 8, ok, false, Some(6), "2-d"),
+            (scalar, b'f', 8, ok, false, Some(1), "0-d"),
+            (matrix, b'f', 8, ok, true, None, "not writeable"),
+            (matrix, b'f', 8, ok | WRITEABLE, true, Some(6), "writeable"),
+            (matrix, b'f', 4, ok, false, None, "float32"),
+            (matrix, b'i', 8, ok, false, None, "int64"),
+            (
+                matrix,
+                b'f',
+                8,
+                ALIGNED | NOTSWAPPED,
+                false,
                 None,
-                "not writeable"
-            );
-            assert_eq!(
-                float64_lanes(&iface(&shape, p, b'f', 8, ok | WRITEABLE), true),
-                Some((p, 6))
-            );
-            assert_eq!(
-                float64_lanes(&iface(&shape, p, b'f', 4, ok), false),
+                "strided",
+            ),
+            (
+                matrix,
+                b'f',
+                8,
+                C_CONTIGUOUS | ALIGNED,
+                false,
                 None,
-                "float32"
-            );
-            assert_eq!(
-                float64_lanes(&iface(&shape, p, b'i', 8, ok), false),
+                "byte-swapped",
+            ),
+            (
+                matrix,
+                b'f',
+                8,
+                C_CONTIGUOUS | NOTSWAPPED,
+                false,
                 None,
-                "int64"
-            );
-            assert_eq!(
-                float64_lanes(&iface(&shape, p, b'f', 8, ALIGNED | NOTSWAPPED), false),
-                None,
-                "strided"
-            );
-            assert_eq!(
-                float64_lanes(&iface(&shape, p, b'f', 8, C_CONTIGUOUS | ALIGNED), false),
-                None,
-                "byte-swapped"
-            );
-            assert_eq!(
-                float64_lanes(&iface(&shape, p, b'f', 8, C_CONTIGUOUS | NOTSWAPPED), false),
-                None,
-                "unaligned"
-            );
-            assert_eq!(
-                float64_lanes(&iface(&[-1], p, b'f', 8, ok), false),
-                None,
-                "negative size"
-            );
-            let mut bad = iface(&shape, p, b'f', 8, ok);
-            bad.two = 3;
-            assert_eq!(float64_lanes(&bad, false), None, "not the interface");
+                "unaligned",
+            ),
+            (negative, b'f', 8, ok, false, None, "negative size"),
+        ];
+        for (shape, kind, size, flags, write, want, what) in cases {
+            // SAFETY: `shape` outlives the interface.
+            let got = unsafe { float64_lanes(&iface(shape, p, kind, size, flags), write) };
+            assert_eq!(got, want.map(|n| (p, n)), "{what}");
         }
+        let empty = iface(&[0], std::ptr::null_mut(), b'f', 8, ok);
+        // SAFETY: as above.
+        assert_eq!(
+            unsafe { float64_lanes(&empty, false) },
+            Some((std::ptr::null_mut(), 0))
+        );
+        let mut bad = iface(matrix, p, b'f', 8, ok);
+        bad.two = 3;
+        // SAFETY: as above.
+        assert_eq!(
+            unsafe { float64_lanes(&bad, false) },
+            None,
+            "not the interface"
+        );
     }
 
     #[test]
