@@ -6,14 +6,18 @@ use std::path::Path;
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{
+    PyBool, PyCapsule, PyCapsuleMethods, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple,
+};
 
 use crate::diagnostics::{CompileError, Rendered};
 use crate::env::{
     AssumedBinding, Assumption, Binding, Const, Env, FunctionCode, FunctionSource, Hidden,
 };
 use crate::frontend::Input;
+use crate::host::array_interface::ArrayInterface;
 use crate::host::stack::on_large_stack;
 use crate::pipeline::{self, Compiled, Options, Request};
 use crate::static_module::imports::{ForeignModule, Imports};
@@ -630,35 +634,53 @@ fn scan_tree(root: &str) -> PyResult<Vec<String>> {
         .map_err(|e| PyOSError::new_err(format!("{root}: {e}")))
 }
 
-/// The runtime's Horner kernel (src/host/kernels.rs), for `_vec_horner` alone: `out` and `x`
-/// are the data addresses of two distinct C-contiguous float64 arrays of `n` elements that the
-/// caller holds for the call; `ops` is `+` (`acc + c`) or `-` (`c - acc`) per coefficient after
-/// the first. Returns whether some lane of `out` is not finite. Runs with the GIL released.
+/// The float64 lanes of the NumPy array `a`: data pointer and count, read from its
+/// `__array_struct__` (src/host/array_interface.rs). The capsule returned with them holds a
+/// reference to the array: the lanes stay valid while the caller keeps it. ValueError for an
+/// array that is not C-contiguous, aligned, native-order float64 (and writeable when `write`).
+fn float64_lanes<'py>(
+    a: &Bound<'py, PyAny>,
+    write: bool,
+) -> PyResult<(Bound<'py, PyCapsule>, *mut f64, usize)> {
+    let capsule = a
+        .getattr(intern!(a.py(), "__array_struct__"))?
+        .cast_into::<PyCapsule>()?;
+    let iface = capsule.pointer_checked(None)?.cast::<ArrayInterface>();
+    // SAFETY: a NumPy `__array_struct__` capsule (unnamed) points to the array's
+    // `PyArrayInterface`, with its shape, valid while the capsule lives.
+    let lanes = unsafe { crate::host::array_interface::float64_lanes(iface.as_ref(), write) };
+    let (data, n) = lanes.ok_or_else(|| {
+        PyValueError::new_err("not a C-contiguous, aligned, native float64 NumPy array")
+    })?;
+    Ok((capsule, data, n))
+}
+
+/// The runtime's Horner kernel (src/host/kernels.rs), for `_vec_horner` alone: `out` (fresh,
+/// sharing no memory with `x`) and `x` are C-contiguous float64 NumPy arrays of one size;
+/// `ops` is `+` (`acc + c`) or `-` (`c - acc`) per coefficient after the first. Returns whether
+/// some lane of `out` is not finite. Runs with the GIL released.
 #[pyfunction]
 fn horner_f64(
     py: Python<'_>,
-    out: usize,
-    x: usize,
-    n: usize,
+    out: &Bound<'_, PyAny>,
+    x: &Bound<'_, PyAny>,
     coefficients: Vec<f64>,
     ops: &str,
     times_x: bool,
 ) -> PyResult<bool> {
-    let align = std::mem::align_of::<f64>();
     if coefficients.len() < 2
         || ops.len() + 1 != coefficients.len()
         || !ops.bytes().all(|b| b == b'+' || b == b'-')
     {
         return Err(PyValueError::new_err("horner_f64: malformed polynomial"));
     }
-    if n > 0
-        && (out == 0
-            || x == 0
-            || !out.is_multiple_of(align)
-            || !x.is_multiple_of(align)
-            || out == x)
-    {
-        return Err(PyValueError::new_err("horner_f64: bad array addresses"));
+    // The capsules keep both arrays alive until the kernel has run.
+    let (_out_held, out, n) = float64_lanes(out, true)?;
+    let (_x_held, x, n_x) = float64_lanes(x, false)?;
+    if n != n_x || !crate::host::array_interface::disjoint(out, x, n) {
+        return Err(PyValueError::new_err(
+            "horner_f64: arrays of other sizes or overlapping",
+        ));
     }
     let signs: Option<Vec<f64>> = ops.contains('-').then(|| {
         ops.bytes()
@@ -668,13 +690,13 @@ fn horner_f64(
     let (out, x): (&mut [f64], &[f64]) = if n == 0 {
         (&mut [], &[])
     } else {
-        // SAFETY: the caller (runtime/horner.py) passes the data of two distinct, aligned,
-        // C-contiguous float64 NumPy arrays of `n` elements that it keeps alive meanwhile, the
-        // first one fresh (no other view of it exists yet).
+        // SAFETY: `float64_lanes` read two live, aligned, C-contiguous float64 buffers of `n`
+        // elements, checked disjoint, the first one writeable; the held capsules keep them
+        // alive for the call.
         unsafe {
             (
-                std::slice::from_raw_parts_mut(out as *mut f64, n),
-                std::slice::from_raw_parts(x as *const f64, n),
+                std::slice::from_raw_parts_mut(out, n),
+                std::slice::from_raw_parts(x, n),
             )
         }
     };

@@ -372,6 +372,14 @@ MUTATIONS: List[Mutation] = [
         files=("behavior/runtime/test_horner_polynomials.py",),
     ),
     Mutation(
+        "horner-under-setting-read-once", "runtime/horner.py",
+        "    if state is not seen:",
+        "    if seen is None:",
+        "`_vec_horner` keeps the first `under` setting it read: the kernel runs (no underflow "
+        "warning or error) under a later errstate(under='raise')",
+        files=("behavior/runtime/test_horner_polynomials.py",),
+    ),
+    Mutation(
         "codegen-int-mod-mask-is-the-divisor", "__init__.py", *_core_patch(" & 3 == 0", " & 4 == 0"),
         "codegen: the int body's `y % 4 == 0` as a mask by the divisor, not the divisor less one",
         files=("behavior/numbers/test_int_body.py",),

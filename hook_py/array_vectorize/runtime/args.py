@@ -319,10 +319,8 @@ def _vec_owned(xp: Any, value: Any, *arrays: Any) -> bool:
     of `arrays`, the function's array arguments (no operand can be larger). Never on another
     namespace: JAX arrays are immutable, and CuPy and torch, which would qualify, are not tested
     here."""
-    nd = _ndarray()
-    if type(value) is not nd:
-        return False
-    if value.base is not None or value.dtype.char != "d" or not value.flags.writeable:
+    nd = _NDARRAY or _ndarray()
+    if type(value) is not nd or value.base is not None or value.dtype.char != "d" or not value.flags.writeable:
         return False
     shape = value.shape
     if len(arrays) == 1:
@@ -341,9 +339,18 @@ def _vec_owned(xp: Any, value: Any, *arrays: Any) -> bool:
         return False
 
 
+#: ``numpy.ndarray`` once NumPy is loaded (``_ndarray``): ``_vec_owned`` runs once per loop of a
+#: 10-element call too (~0.15 us less than looking it up each time).
+_NDARRAY: Any = None
+
+
 def _ndarray() -> Any:
+    global _NDARRAY
     numpy = sys.modules.get("numpy")
-    return None if numpy is None else numpy.ndarray
+    if numpy is None:
+        return None
+    _NDARRAY = numpy.ndarray
+    return _NDARRAY
 
 
 # --------------------------------------------------------------------------- exact prologue

@@ -220,17 +220,23 @@ def _numpy_count_nonzero() -> Any:
 
 
 def _numpy_array_type() -> Any:
-    """``numpy.ndarray`` when NumPy is loaded (not imported here), else a type no value has."""
-    global _ndarray
+    """``numpy.ndarray`` when NumPy is loaded (not imported here), else a type no value has;
+    ``_float64`` is set with it."""
+    global _ndarray, _float64
     numpy = sys.modules.get("numpy")
     if numpy is None:
         return _NoArray
-    _ndarray = numpy.ndarray
+    _ndarray, _float64 = numpy.ndarray, numpy.float64
     return _ndarray
 
 
 class _NoArray:
     """The array type while NumPy is not loaded: no argument is one."""
+
+
+#: ``numpy.float64`` once ``_numpy_array_type`` found NumPy loaded: the type of a number
+#: parameter on NumPy (the float prologue's), which ``_vec_pick`` tests on every call.
+_float64: Any = _NoArray
 
 
 def _no_nan_no_zero(r: Any) -> bool:
@@ -253,13 +259,13 @@ def _small_no_nan_no_zero(r: Any) -> bool:
 
 def _vec_pick(xp: Any, op: str, a: Any, b: Any) -> Any:
     t = type(a)
+    nd = _ndarray or _numpy_array_type()
     # `b` an array of at least one dimension: on 0-d operands `maximum` would return a NumPy
     # scalar where `where` returns a 0-d array.
-    if t.__name__ == "float64" and t.__module__ == "numpy" and a == a and a != 0.0 and getattr(b, "ndim", 0):
+    if t is _float64 and a == a and a != 0.0 and getattr(b, "ndim", 0):
         # The array first: NumPy's loop for a scalar second operand is ~25% faster, and with no
         # NaN `a` and no tie of zeros the order does not change a lane.
         return xp.maximum(b, a) if op == "gt" else xp.minimum(b, a)
-    nd = _ndarray or _numpy_array_type()
     if (type(b) is nd and b.size >= CHECKED_PASS_MIN) or (t is nd and a.size >= CHECKED_PASS_MIN):
         if _blockable(a, b):
             numpy = sys.modules["numpy"]

@@ -141,6 +141,85 @@ def test_numpys_underflow_setting_is_honoured():
     check(vec, x)
 
 
+def test_small_arrays_take_the_kernel_with_cpythons_bits(kernel_calls):
+    # Ten lanes (a small call), each edge value in turn among ordinary ones: the kernel runs,
+    # and a lane not finite sends the polynomial to the array operations, which warn as NumPy
+    # does.
+    edges = floats(0)
+    ordinary = np.linspace(-3.0, 40.0, 10)
+    for fn in FUNCTIONS:
+        vec = vectorize(fn)
+        check(vec, ordinary)
+        for v in edges:
+            x = ordinary.copy()
+            x[3] = v
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                check(vec, x)
+    assert kernel_calls.count(False) >= len(FUNCTIONS), kernel_calls
+    with np.errstate(over="raise"), pytest.raises(FloatingPointError):
+        vectorize(water_density)(np.array([1.0, 1e100, 2.0]))
+
+
+@pytest.mark.parametrize("state_var", ["numpy", "none"])
+def test_the_underflow_setting_is_read_whenever_the_error_state_changes(state_var, monkeypatch):
+    # `_under_ignored` remembers the last NumPy error state it read: each errstate (and
+    # seterr) makes a new one, so alternating settings are each honoured. "none": a NumPy
+    # without the state's context variable (NumPy 1), where it asks np.geterr() every time.
+    if state_var == "none":
+        monkeypatch.setattr(horner, "_ERROR_STATE", False)
+    monkeypatch.setattr(horner, "_UNDER_SEEN", (None, False))  # the first read below: the default
+    vec = vectorize(water_density)
+    x = np.full(10, 1e-305)
+    want = np.array([water_density(v) for v in x.tolist()])
+    for _ in range(3):
+        np.testing.assert_array_equal(vec(x), want)
+        with np.errstate(under="raise"), pytest.raises(FloatingPointError):
+            vec(x)
+        with np.errstate(under="raise"):
+            with np.errstate(under="ignore"):
+                np.testing.assert_array_equal(vec(x), want)
+            with pytest.raises(FloatingPointError):
+                vec(x)
+    old = np.seterr(under="raise")
+    try:
+        with pytest.raises(FloatingPointError):
+            vec(x)
+    finally:
+        np.seterr(**old)
+    np.testing.assert_array_equal(vec(x), want)
+
+
+def test_the_kernel_rejects_what_it_cannot_read():
+    # The core reads each array's C interface and refuses, with ValueError, an array that is
+    # not C-contiguous, aligned, native float64 (the output writeable, of the input's size and
+    # sharing no memory with it): never a crash.
+    kernel = horner._kernel
+    x = np.linspace(0.0, 1.0, 12)
+    poly = ((1.0, 2.0, 3.0), "++", False)
+    out = np.empty(12)
+    assert kernel(out, x, *poly) is False
+    np.testing.assert_array_equal(out, horner._passes(x, *poly))
+    readonly = np.empty(12)
+    readonly.flags.writeable = False
+    for bad_out, bad_x in [
+        (np.empty(6), x[::2]),  # strided input
+        (np.empty(12, dtype=np.float32), x),
+        (out, x.astype(np.float32)),
+        (out, x.astype(">f8")),  # byte-swapped
+        (readonly, x),
+        (np.empty(11), x),
+        (x, x),  # the same memory
+        (np.empty((2, 6)).T, x.reshape(6, 2)),  # Fortran order
+    ]:
+        with pytest.raises(ValueError):
+            kernel(bad_out, bad_x, *poly)
+    with pytest.raises(ValueError):
+        kernel(out, x, (1.0,), "", False)
+    with pytest.raises((TypeError, AttributeError)):
+        kernel(out, [0.5] * 12, *poly)
+
+
 @pytest.mark.parametrize("fn", FUNCTIONS + [seawater_density], ids=lambda f: f.__name__)
 def test_jax_and_dask_give_numpys_bits(fn):
     # JAX arrays (eager and under jax.jit) and Dask's take the array operations: Dask gives
