@@ -261,6 +261,33 @@ impl Op {
         }
     }
 
+    /// Renames the operands in place, in order ([`Self::map_operands`] without building a new
+    /// operation: the renaming passes rename every operation of the body).
+    pub fn rename_operands(&mut self, mut f: impl FnMut(Value) -> Value) {
+        let mut each = |v: &mut Value| *v = f(*v);
+        match self {
+            Op::Param(_) | Op::Const(_) | Op::Placeholder(_) => {}
+            Op::Unary(_, a)
+            | Op::Cast(_, a)
+            | Op::Broadcast(a)
+            | Op::AsArray(a)
+            | Op::ScalarRaised(a) => each(a),
+            Op::Binary(_, a, b) | Op::Compare(_, a, b) | Op::Logic(_, a, b) | Op::Index(a, b) => {
+                each(a);
+                each(b);
+            }
+            Op::Select(c, a, b) => {
+                each(c);
+                each(a);
+                each(b);
+            }
+            Op::Math(_, args)
+            | Op::ScalarCall { args, .. }
+            | Op::Call { args, .. }
+            | Op::Uniform(_, args) => args.iter_mut().for_each(each),
+        }
+    }
+
     /// The same operation over renamed operands.
     pub fn map_operands(&self, mut f: impl FnMut(Value) -> Value) -> Op {
         match self {

@@ -183,7 +183,7 @@ impl Inst {
     /// Replaces every value [`Self::reads`] lists by `f` of it.
     pub fn map_reads(&mut self, mut f: impl FnMut(Value) -> Value) {
         match self {
-            Inst::Let { op, .. } => *op = op.map_operands(f),
+            Inst::Let { op, .. } => op.rename_operands(f),
             Inst::Loop { phis, active, .. } => {
                 if let Some(a) = active {
                     *a = f(*a);
