@@ -29,6 +29,12 @@ pub fn infer_kinds_with(func: &mut Function, param_kinds: &[Kind], calls: &mut C
     let body = std::mem::take(&mut func.body);
     let ctx = IndexCtx::new(&body);
     visit(func, &body, param_kinds, true, &ctx, calls);
+    // Without loops and placeholders every operand's kind is final before its first read (SSA
+    // in program order; a merge after both its sides): a second visit would change nothing.
+    if !ctx.loops && !func.values.iter().any(|v| v.placeholder) {
+        func.body = body;
+        return;
+    }
     for _ in 0..8 {
         let before: Vec<Kind> = func.values.iter().map(|v| v.kind).collect();
         visit(func, &body, param_kinds, false, &ctx, calls);
@@ -43,6 +49,8 @@ pub fn infer_kinds_with(func: &mut Function, param_kinds: &[Kind], calls: &mut C
 struct IndexCtx {
     tuples: Map<Value, Vec<Const>>,
     ranges: Map<Value, (i128, i128, i128)>,
+    /// Whether the body holds a loop.
+    loops: bool,
 }
 
 impl IndexCtx {
@@ -50,6 +58,7 @@ impl IndexCtx {
         let mut ctx = IndexCtx {
             tuples: Map::default(),
             ranges: Map::default(),
+            loops: false,
         };
         walk_insts(body, &mut |inst| match inst {
             Inst::Let {
@@ -67,7 +76,9 @@ impl IndexCtx {
                 ..
             } => {
                 ctx.ranges.insert(*index, (*start, *stop, *step));
+                ctx.loops = true;
             }
+            Inst::Loop { .. } => ctx.loops = true,
             _ => {}
         });
         ctx

@@ -164,12 +164,19 @@ impl<'f> WideState<'f> {
             defs: vec![None; func.values.len()],
             wide_params: wide_params.to_vec(),
         };
-        walk_insts(&func.body, &mut |inst| {
-            if let Inst::Let { dst, op } = inst {
-                st.defs[dst.index()] = Some(op);
-            }
+        let mut loops = false;
+        walk_insts(&func.body, &mut |inst| match inst {
+            Inst::Let { dst, op } => st.defs[dst.index()] = Some(op),
+            Inst::Loop { .. } => loops = true,
+            Inst::If { .. } => {}
         });
         for round in 0..8 {
+            // Without loops every operand is solved before its first read (SSA in program
+            // order; a merge after both its sides): one round is the fixpoint.
+            if !loops {
+                st.block(func, &func.body, false);
+                break;
+            }
             let (range, wide) = (st.range.clone(), st.wide.clone());
             st.block(func, &func.body, round >= 3);
             if range == st.range && wide == st.wide {

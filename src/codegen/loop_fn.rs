@@ -19,7 +19,7 @@
 
 use std::collections::BTreeSet;
 
-use super::pack::{loop_mask, outside_loop, rewrite_while_loops, writes};
+use super::pack::{has_while_loop, loop_mask, outside_loop, rewrite_while_loops, writes};
 use super::runtime::{IFEXP, WHILE};
 use crate::codegen::pyast::{self, call, name, reads, Expr, Stmt};
 
@@ -32,6 +32,9 @@ pub(super) fn functional_while_loops(
     params: &[String],
     fresh: &mut dyn FnMut() -> String,
 ) -> Vec<Stmt> {
+    if !has_while_loop(&body) {
+        return body;
+    }
     let all = body.clone();
     let mut rewriter = Rewriter {
         xp,

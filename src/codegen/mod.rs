@@ -92,7 +92,7 @@ struct Gen<'a> {
     exact_in_float: Vec<bool>,
     /// The interval of each int and bool value that has one (`ranges::int_facts`).
     ranges: Vec<Option<(i128, i128)>>,
-    taken: plan::FreshNames,
+    taken: plan::FreshNames<'a>,
     /// Generating the float body: every argument is float64 (or a Python float), so a float
     /// scalar lifted to a 0-d value may be the namespace's cheapest one (`runtime::F64`).
     float_body: bool,
@@ -109,13 +109,11 @@ impl<'a> Gen<'a> {
     fn new(
         f: &'a Function,
         xp: &str,
-        reserved: &BTreeSet<String>,
+        reserved: &'a BTreeSet<String>,
         array_params: &'a [String],
         locals: &'a [String],
         (wide_params, calls): (&[bool], Option<&'a callee::Emitted<'a>>),
     ) -> Self {
-        let mut taken = reserved.clone();
-        taken.insert(xp.to_string());
         let n = f.values.len();
         let ints = int_facts(f, wide_params);
         let mut g = Gen {
@@ -129,7 +127,7 @@ impl<'a> Gen<'a> {
             wide: ints.wide,
             exact_in_float: ints.exact_in_float,
             ranges: ints.range,
-            taken: plan::FreshNames::new(taken),
+            taken: plan::FreshNames::new(reserved, BTreeSet::from([xp.to_string()])),
             float_body: false,
             calls,
             returns_raw: false,

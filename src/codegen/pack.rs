@@ -65,6 +65,9 @@ pub(super) fn pack_while_loops(
     params: &[String],
     fresh: &mut dyn FnMut() -> String,
 ) -> Vec<Stmt> {
+    if !has_while_loop(&body) {
+        return body;
+    }
     let all = body.clone();
     let mut packer = Packer {
         xp,
@@ -81,6 +84,17 @@ pub(super) fn pack_while_loops(
             None => out.push(Stmt::While(test, inner)),
         },
     )
+}
+
+/// Whether `body` holds a `while` loop where [`rewrite_while_loops`] looks for one: when not,
+/// the loop rewrites return it as it is, and need no copy of the function as it was.
+pub(super) fn has_while_loop(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::While(..) => true,
+        Stmt::If(_, then, other) => has_while_loop(then) || has_while_loop(other),
+        Stmt::For(_, _, inner) => has_while_loop(inner),
+        _ => false,
+    })
 }
 
 /// What replaces a `while` loop: `rewrite(test, the body as it was, the body rewritten, out)`

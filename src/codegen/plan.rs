@@ -176,33 +176,43 @@ pub(crate) fn unique(base: &str, taken: &BTreeSet<String>) -> String {
 
 /// Names made unique with a numeric suffix, as [`unique`] makes them, in amortized constant
 /// time: the next suffix to try is remembered per base (searching from 1 each time made the
-/// thousands of `merged`/`cond` temporaries of a long `elif` chain quadratic).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct FreshNames {
+/// thousands of `merged`/`cond` temporaries of a long `elif` chain quadratic). The reserved names
+/// are borrowed, not copied: every body of a compile starts from the same ones.
+#[derive(Debug, Clone)]
+pub(crate) struct FreshNames<'r> {
+    reserved: &'r BTreeSet<String>,
+    /// Names taken beyond `reserved`.
     taken: BTreeSet<String>,
     next: crate::Map<String, usize>,
 }
 
-impl FreshNames {
-    /// Fresh names that avoid every name of `taken`.
-    pub(crate) fn new(taken: BTreeSet<String>) -> Self {
+impl<'r> FreshNames<'r> {
+    /// Fresh names that avoid every name of `reserved` and of `taken`.
+    pub(crate) fn new(reserved: &'r BTreeSet<String>, taken: BTreeSet<String>) -> Self {
         FreshNames {
+            reserved,
             taken,
             next: crate::Map::default(),
         }
     }
 
+    /// Takes `name` if it is free; whether it was.
+    fn take(&mut self, name: &str) -> bool {
+        !self.reserved.contains(name) && self.taken.insert(name.to_string())
+    }
+
     /// `base` itself when free, else `base_i` with the smallest free `i >= 1`; taken from now on.
     pub(crate) fn fresh(&mut self, base: &str) -> String {
-        if self.taken.insert(base.to_string()) {
+        if self.take(base) {
             return base.to_string();
         }
         // Names are only ever added, so no suffix below the remembered one is free again.
-        let next = self.next.entry(base.to_string()).or_insert(1);
+        let mut next = self.next.get(base).copied().unwrap_or(1);
         loop {
             let candidate = format!("{base}_{next}");
-            *next += 1;
-            if self.taken.insert(candidate.clone()) {
+            next += 1;
+            if self.take(&candidate) {
+                self.next.insert(base.to_string(), next);
                 return candidate;
             }
         }
@@ -220,7 +230,7 @@ mod tests {
             .iter()
             .map(|s| s.to_string())
             .collect();
-        let mut names = FreshNames::new(taken);
+        let mut names = FreshNames::new(&taken, BTreeSet::new());
         assert_eq!(names.fresh("merged"), "merged_1");
         assert_eq!(names.fresh("merged"), "merged_3");
         assert_eq!(names.fresh("cond"), "cond");

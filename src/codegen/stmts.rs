@@ -26,7 +26,9 @@ fn range(start: i128, stop: i128, step: i128) -> Expr {
 impl Gen<'_> {
     /// The statements of the function's body, its return included, with dead arrays freed.
     pub(super) fn function_body(mut self) -> Vec<Stmt> {
-        let mut out = self.block(&self.f.body.clone());
+        // The IR outlives the generator: borrowed, not cloned.
+        let f = self.f;
+        let mut out = self.block(&f.body);
         let nan_code = match &self.f.raises {
             Some(r) if r.nan => Some(self.value(r.code)),
             _ => None,
@@ -68,7 +70,7 @@ impl Gen<'_> {
             }
         }
         let mut values = Vec::with_capacity(self.f.ret.len());
-        for r in self.f.ret.clone() {
+        for &r in &f.ret {
             let mut e = self.value(r);
             // An int array that may be uint64 can be an intermediate of the uint64 lattice whose
             // lanes no single dtype holds: the helper gives the returned value one dtype

@@ -31,7 +31,9 @@ pub use math::{
     math_fn, MathFn, SafeValue, MATH_CONSTANTS, MATH_FUNCTIONS, NUMPY_POWER, NUMPY_ROUNDING,
     ROUND_DIGITS,
 };
-pub use op::{result_kind, result_shape, BinOp, CastOp, CmpOp, LogicOp, Op, OpKey, ScalarFn, UnOp};
+pub use op::{
+    result_kind, result_shape, BinOp, CastOp, CmpOp, LogicOp, Op, OpKey, Operands, ScalarFn, UnOp,
+};
 pub use types::{Kind, Shape, Value};
 pub use uniform::{ElementTypes, ObjCmp, ObjLit, UniformOp};
 pub use walk::{

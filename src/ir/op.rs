@@ -185,24 +185,106 @@ pub enum Op {
     Placeholder(Const),
 }
 
-impl Op {
-    /// Operand values, in order.
-    pub fn operands(&self) -> Vec<Value> {
+/// The values an operation or an instruction reads ([`Op::operands`], `Inst::reads`), as a
+/// slice (`Deref`) or, by value, an iterator of values; an operation's without allocating.
+#[derive(Debug, Clone)]
+pub enum Operands<'a> {
+    /// Up to three values, the first `.1` of them.
+    Inline([Value; 3], u8),
+    /// An operation's argument list.
+    Borrowed(&'a [Value]),
+    /// Collected (a loop's or a branch's reads).
+    Owned(Vec<Value>),
+}
+
+impl std::ops::Deref for Operands<'_> {
+    type Target = [Value];
+
+    fn deref(&self) -> &[Value] {
         match self {
-            Op::Param(_) | Op::Const(_) | Op::Placeholder(_) => vec![],
+            Operands::Inline(held, n) => &held[..usize::from(*n)],
+            Operands::Borrowed(vs) => vs,
+            Operands::Owned(vs) => vs,
+        }
+    }
+}
+
+impl<'a> IntoIterator for Operands<'a> {
+    type Item = Value;
+    type IntoIter = OperandsIter<'a>;
+
+    fn into_iter(self) -> OperandsIter<'a> {
+        OperandsIter { of: self, at: 0 }
+    }
+}
+
+/// [`Operands`] by value, in order.
+pub struct OperandsIter<'a> {
+    of: Operands<'a>,
+    at: usize,
+}
+
+impl Iterator for OperandsIter<'_> {
+    type Item = Value;
+
+    fn next(&mut self) -> Option<Value> {
+        let v = self.of.get(self.at).copied();
+        self.at += 1;
+        v
+    }
+}
+
+impl Op {
+    /// Operand values, in order: held inline up to three, else borrowed (every pass asks
+    /// for them, per operation and per walk: no allocation).
+    pub fn operands(&self) -> Operands<'_> {
+        let inline = |vs: &[Value]| {
+            let mut held = [Value(0); 3];
+            held[..vs.len()].copy_from_slice(vs);
+            Operands::Inline(held, vs.len() as u8)
+        };
+        match self {
+            Op::Param(_) | Op::Const(_) | Op::Placeholder(_) => inline(&[]),
             Op::Unary(_, a)
             | Op::Cast(_, a)
             | Op::Broadcast(a)
             | Op::AsArray(a)
-            | Op::ScalarRaised(a) => vec![*a],
+            | Op::ScalarRaised(a) => inline(&[*a]),
             Op::Binary(_, a, b) | Op::Compare(_, a, b) | Op::Logic(_, a, b) | Op::Index(a, b) => {
-                vec![*a, *b]
+                inline(&[*a, *b])
             }
-            Op::Select(c, a, b) => vec![*c, *a, *b],
+            Op::Select(c, a, b) => inline(&[*c, *a, *b]),
             Op::Math(_, args)
             | Op::ScalarCall { args, .. }
             | Op::Call { args, .. }
-            | Op::Uniform(_, args) => args.clone(),
+            | Op::Uniform(_, args) => Operands::Borrowed(args),
+        }
+    }
+
+    /// Renames the operands in place, in order ([`Self::map_operands`] without building a new
+    /// operation: the renaming passes rename every operation of the body).
+    pub fn rename_operands(&mut self, mut f: impl FnMut(Value) -> Value) {
+        let mut each = |v: &mut Value| *v = f(*v);
+        match self {
+            Op::Param(_) | Op::Const(_) | Op::Placeholder(_) => {}
+            Op::Unary(_, a)
+            | Op::Cast(_, a)
+            | Op::Broadcast(a)
+            | Op::AsArray(a)
+            | Op::ScalarRaised(a) => each(a),
+            Op::Binary(_, a, b) | Op::Compare(_, a, b) | Op::Logic(_, a, b) | Op::Index(a, b) => {
+                each(a);
+                each(b);
+            }
+            Op::Select(c, a, b) => {
+                each(c);
+                each(a);
+                each(b);
+            }
+            Op::Math(_, args)
+            | Op::ScalarCall { args, .. }
+            | Op::Call { args, .. }
+            | Op::Uniform(_, args) => args.iter_mut().for_each(each),
         }
     }
 

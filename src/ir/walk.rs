@@ -7,7 +7,7 @@
 //! What an instruction reads and defines itself, its regions aside, is [`Inst::reads`],
 //! [`Inst::map_reads`] and [`Inst::defines`].
 
-use super::{Block, Inst, Value};
+use super::{Block, Inst, Operands, Value};
 
 /// Where a walk by [`walk_steps`] stands at an instruction.
 #[derive(Debug, Clone, Copy)]
@@ -138,46 +138,52 @@ pub fn walk_blocks_mut(block: &mut Block, f: &mut impl FnMut(&mut Block)) {
     f(block);
 }
 
-/// The regions `inst` holds, in program order.
-fn regions(inst: &Inst) -> Vec<&Block> {
-    match inst {
-        Inst::Let { .. } => vec![],
-        Inst::Loop { body, .. } => vec![body],
-        Inst::If { then, other, .. } => vec![then, other],
-    }
+/// The regions `inst` holds, in program order (no allocation: walks ask every instruction).
+fn regions(inst: &Inst) -> impl Iterator<Item = &Block> {
+    let (first, second) = match inst {
+        Inst::Let { .. } => (None, None),
+        Inst::Loop { body, .. } => (Some(body), None),
+        Inst::If { then, other, .. } => (Some(then), Some(other)),
+    };
+    first.into_iter().chain(second)
 }
 
 /// [`regions`], to change.
-fn regions_mut(inst: &mut Inst) -> Vec<&mut Block> {
-    match inst {
-        Inst::Let { .. } => vec![],
-        Inst::Loop { body, .. } => vec![body],
-        Inst::If { then, other, .. } => vec![then, other],
-    }
+fn regions_mut(inst: &mut Inst) -> impl Iterator<Item = &mut Block> {
+    let (first, second) = match inst {
+        Inst::Let { .. } => (None, None),
+        Inst::Loop { body, .. } => (Some(body), None),
+        Inst::If { then, other, .. } => (Some(then), Some(other)),
+    };
+    first.into_iter().chain(second)
 }
 
 impl Inst {
     /// The values the instruction reads itself, its regions aside: an operation's operands; a
     /// loop's activity mask and its phis' initial and next values; a branch's condition and
     /// the two inputs of each merge.
-    pub fn reads(&self) -> Vec<Value> {
+    pub fn reads(&self) -> Operands<'_> {
         match self {
             Inst::Let { op, .. } => op.operands(),
-            Inst::Loop { phis, active, .. } => active
-                .iter()
-                .copied()
-                .chain(phis.iter().flat_map(|p| [p.init, p.next]))
-                .collect(),
-            Inst::If { cond, outs, .. } => std::iter::once(*cond)
-                .chain(outs.iter().flat_map(|o| [o.then, o.other]))
-                .collect(),
+            Inst::Loop { phis, active, .. } => Operands::Owned(
+                active
+                    .iter()
+                    .copied()
+                    .chain(phis.iter().flat_map(|p| [p.init, p.next]))
+                    .collect(),
+            ),
+            Inst::If { cond, outs, .. } => Operands::Owned(
+                std::iter::once(*cond)
+                    .chain(outs.iter().flat_map(|o| [o.then, o.other]))
+                    .collect(),
+            ),
         }
     }
 
     /// Replaces every value [`Self::reads`] lists by `f` of it.
     pub fn map_reads(&mut self, mut f: impl FnMut(Value) -> Value) {
         match self {
-            Inst::Let { op, .. } => *op = op.map_operands(f),
+            Inst::Let { op, .. } => op.rename_operands(f),
             Inst::Loop { phis, active, .. } => {
                 if let Some(a) = active {
                     *a = f(*a);

@@ -16,13 +16,20 @@ pub fn run(func: &mut Function) {
     let mut map: HashMap<Value, Value> = HashMap::default();
     let shapes: Vec<Shape> = func.values.iter().map(|v| v.shape).collect();
     // The operations seen where the walk stands. A region starts from what was seen where it
-    // begins, and what it sees ends with it: `enclosing` holds, per open region, innermost
-    // last, what was seen at its start.
+    // begins, and what it sees ends with it: `added` lists the keys in the order they were
+    // first seen, and `starts` holds, per open region, innermost last, how many there were at
+    // its start (an undo log: no copy of `seen` per region).
     let mut seen: HashMap<Key, Value> = HashMap::default();
-    let mut enclosing: Vec<HashMap<Key, Value>> = vec![];
+    let mut added: Vec<Key> = vec![];
+    let mut starts: Vec<usize> = vec![];
+    let forget = |seen: &mut HashMap<Key, Value>, added: &mut Vec<Key>, start: usize| {
+        for key in added.drain(start.min(added.len())..) {
+            seen.remove(&key);
+        }
+    };
     walk_steps_mut(&mut func.body, &mut |step| match step {
         Step::Enter(Inst::Let { dst, op }) => {
-            *op = op.map_operands(|v| super::resolve(&map, v));
+            op.rename_operands(|v| super::resolve(&map, v));
             let Some(key) = op.cse_key() else { return };
             let key = (key, shapes[dst.index()]);
             match seen.get(&key) {
@@ -31,6 +38,7 @@ pub fn run(func: &mut Function) {
                 }
                 None => {
                     seen.insert(key, *dst);
+                    added.push(key);
                 }
             }
         }
@@ -38,14 +46,14 @@ pub fn run(func: &mut Function) {
             for phi in phis.iter_mut() {
                 phi.init = super::resolve(&map, phi.init);
             }
-            enclosing.push(seen.clone());
+            starts.push(added.len());
         }
         Step::Enter(Inst::If { cond, .. }) => {
             *cond = super::resolve(&map, *cond);
-            enclosing.push(seen.clone());
+            starts.push(added.len());
         }
-        Step::Between(_) => seen = enclosing.last().cloned().unwrap_or_default(),
-        Step::Leave(_) => seen = enclosing.pop().unwrap_or_default(),
+        Step::Between(_) => forget(&mut seen, &mut added, starts.last().copied().unwrap_or(0)),
+        Step::Leave(_) => forget(&mut seen, &mut added, starts.pop().unwrap_or(0)),
     });
     super::rename_all(func, &map);
 }

@@ -190,7 +190,7 @@ fn fold_block(
     for mut inst in std::mem::take(&mut block.insts) {
         match &mut inst {
             Inst::Let { dst, op } => {
-                *op = op.map_operands(|v| super::resolve(map, v));
+                op.rename_operands(|v| super::resolve(map, v));
                 if let Op::Const(c) = op {
                     consts.insert(*dst, c.clone());
                     out.push(inst);

@@ -125,7 +125,7 @@ fn legalize_block(func: &mut Function, block: &mut Block, facts: &Facts) -> (boo
                     dst: arr,
                     op: Op::AsArray(x),
                 });
-                *op = op.map_operands(|v| if v == x { arr } else { v });
+                op.rename_operands(|v| if v == x { arr } else { v });
                 changed = true;
             }
         }
