@@ -218,6 +218,11 @@ mod tests {
             assert!(text.contains("    def iteration("), "{text}");
             assert!(text.contains(" = _vec_while(xp, iteration, "), "{text}");
         }
+        // The float body's loop is lane-wise (pack.rs packs it): the runtime may pack it under
+        // tracing too (D12); the exact body's, unpacked, runs every lane there.
+        let (fast, exact) = (&c.generated.fast_source, &c.generated.exact_source);
+        assert!(fast.contains(", lane_wise=True)\n"), "{fast}");
+        assert!(!exact.contains("lane_wise"), "{exact}");
     }
 
     #[test]
