@@ -253,18 +253,22 @@ def _packed_levels(jax: Any, xp: Any, step: Any, mask: int, state: tuple, likes:
     size = sizes[0]
     state = jax.lax.while_loop(lambda st: jnp.count_nonzero(st[mask]) > size, body, state)
     width = likes[mask].shape[0]
-    # At most `size` lanes are active: their indices in C order, the padding `width` (out of
-    # bounds: read clipped to the last lane, made inactive, and dropped when written back).
-    index = jnp.nonzero(state[mask], size=size, fill_value=width)[0]
-    held = index < width
-    packed = [c if k == _UNIFORM else c.at[index].get(mode="clip") for c, k in zip(state, kinds)]
-    packed[mask] = packed[mask] & held
     inner_likes = [s if k == _UNIFORM else jax.ShapeDtypeStruct((size,), s.dtype) for s, k in zip(likes, kinds)]
-    done = _packed_levels(jax, xp, step, mask, tuple(packed), inner_likes, kinds, sizes[1:])
-    return tuple(
-        c.at[index].set(d, mode="drop") if k == _LANES else (c if k == _INPUT else d)
-        for c, d, k in zip(state, done, kinds)
-    )
+
+    def packed(state: tuple) -> tuple:
+        # At most `size` lanes are active: their indices in C order, the padding `width` (out
+        # of bounds: read clipped to the last lane, made inactive, dropped when written back).
+        index = jnp.nonzero(state[mask], size=size, fill_value=width)[0]
+        gathered = [c if k == _UNIFORM else c.at[index].get(mode="clip") for c, k in zip(state, kinds)]
+        gathered[mask] = gathered[mask] & (index < width)
+        done = _packed_levels(jax, xp, step, mask, tuple(gathered), inner_likes, kinds, sizes[1:])
+        return tuple(
+            c.at[index].set(d, mode="drop") if k == _LANES else (c if k == _INPUT else d)
+            for c, d, k in zip(state, done, kinds)
+        )
+
+    # A loop whose lanes all finished together (none left active) skips the gathers.
+    return tuple(jax.lax.cond(jnp.any(state[mask]), packed, lambda st: st, state))
 
 
 def _empty_sequence_read(exc: BaseException, carried: tuple) -> bool:
