@@ -105,13 +105,13 @@ def eccentric_anomaly(mean_anomaly, eccentricity):
 
 
 def payoff_months(balance, rate):
-    # Months to pay off a loan at 100 a month; one not paid off in 30 years is an error (D11).
+    # Months to pay off a loan at 100 a month; a balance that grows past 50,000 is an error (D11).
     months = 0
     while balance > 0.0:
         balance = balance * (1.0 + rate) - 100.0
         months += 1
-        if months > 360:
-            raise ValueError(f"{balance:.2f} still owed after 30 years")
+        if balance > 50000.0:
+            raise ValueError(f"the balance grew to {balance:.2f} in month {months}")
     return months
 
 
@@ -184,7 +184,7 @@ def test_slow_orbits_among_fast_ones_in_any_shape(small_buffers, layout):
     rng = np.random.default_rng(5)
     m = rng.uniform(0.0, 2.0 * math.pi, (24, 30))
     e = np.where(rng.uniform(size=(24, 30)) < 0.03, 0.9995, 0.3)
-    m[0, :6] = [0.0, -0.0, math.pi, math.nan, math.inf, 1e-300]
+    m[0, :6] = [0.0, -0.0, math.pi, math.nan, 2.0 * math.pi, 1e-300]
     if layout == "broadcast":
         m, e = m[:, :1], e[:1, :]  # each carried array broadcast to the (24, 30) lanes
     elif layout == "python-float":
@@ -212,10 +212,11 @@ def test_a_zero_d_one_lane_or_empty_call_runs_unpacked(small_buffers, x):
 
 def test_a_raise_in_a_packed_loop_names_its_own_lane(small_buffers):
     # The per-lane raise code is carried like any value and checked after the loop, over every
-    # lane: the loan never paid off raises in month 361, long after the loop packed.
+    # lane: the loan whose interest outgrows the payments raises in month 404, long after the
+    # loop packed.
     vec = vectorize(payoff_months)
     balance = np.full(900, 150.0)
-    balance[::50] = 9000.0  # 18 slow lanes, 90 months or more
+    balance[::50] = 9000.0  # 18 slow lanes of 112 months, the rest 2
     rate = np.full(900, 0.004)
     assert while_loops(vec, balance, rate) == 3  # 112 and 14 lanes
     got = traced(vec, balance, rate)
