@@ -117,16 +117,16 @@ def payoff_months(balance, rate):
 
 def ladder(rng, n, slow):
     """`n` frequencies: `slow` of them take 40 halvings or 60 (inf), the rest one; NaN and 0.5
-    lanes take none; shuffled, so that the slow lanes lie anywhere, one of them last (where a
-    buffer's padding reads)."""
+    lanes take none; shuffled, so that the slow lanes lie anywhere, one of 40 halvings last
+    (where a buffer's padding reads: its result, unlike an infinite lane's, shows its count)."""
     x = np.full(n, 2.0)
     x[: slow // 2] = 2.0**40
     x[slow // 2 : slow] = math.inf
     x[slow : slow + 5] = math.nan
     x[slow + 5 : slow + 9] = 0.5
     x = x[rng.permutation(n)]
-    if slow:
-        j = int(np.flatnonzero(x == math.inf)[0])
+    if slow >= 2:
+        j = int(np.flatnonzero(x == 2.0**40)[0])
         x[[j, -1]] = x[[-1, j]]
     return x
 
