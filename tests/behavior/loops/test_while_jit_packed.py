@@ -18,6 +18,7 @@ import pytest
 from array_vectorize import vectorize
 from array_vectorize.runtime import loops
 from behavior.runtime.test_blocked_evaluation import assert_bitwise
+from behavior.runtime.test_packed_loops import halvings  # octaves of a frequency ladder, capped at 60
 
 jax = pytest.importorskip("jax")
 jax.config.update("jax_enable_x64", True)
@@ -65,16 +66,6 @@ def assert_cpythons(got, fn, *args):
 
 
 # ----------------------------------------------------------------------------- functions
-
-
-def octaves(freq):
-    # Octaves above 1 Hz of a frequency ladder: each lane stops at its own count, an infinite
-    # one at the cap, a NaN or one below 1 Hz never enters the loop.
-    n = 0
-    while freq > 1.0 and n < 60:
-        freq = freq * 0.5
-        n += 1
-    return n + freq
 
 
 def heron_root(area):
@@ -145,23 +136,23 @@ def ladder(rng, n, slow):
     ],
 )
 def test_packed_lanes_give_cpythons_values_and_the_unpacked_bits(small_buffers, n, slow, levels):
-    vec = vectorize(octaves)
+    vec = vectorize(halvings)
     assert "lane_wise=True" in vec.source
     x = ladder(np.random.default_rng(n + slow), n, slow)
     assert while_loops(vec, x) == 1 + levels
     got = traced(vec, x)
     assert_same_bits(got, unpacked(vec, x))
-    assert_cpythons(got, octaves, x)
+    assert_cpythons(got, halvings, x)
 
 
 def test_every_lane_slow_runs_to_the_end_at_full_width(small_buffers):
     # All lanes take the same 40 halvings: the count never falls to a buffer until they all end.
-    vec = vectorize(octaves)
+    vec = vectorize(halvings)
     x = np.full(500, 2.0**40)
     x[::7] = 3.0 * 2.0**39
     got = traced(vec, x)
     assert_same_bits(got, unpacked(vec, x))
-    assert_cpythons(got, octaves, x)
+    assert_cpythons(got, halvings, x)
 
 
 def test_a_while_true_loop_left_by_return_packs_down_to_the_huge_areas(small_buffers):
@@ -202,12 +193,12 @@ def test_slow_orbits_among_fast_ones_in_any_shape(small_buffers, layout):
 
 @pytest.mark.parametrize("x", [np.asarray(2.0**40), np.asarray([2.0**40]), np.asarray(math.nan), np.asarray([], dtype=np.float64)])
 def test_a_zero_d_one_lane_or_empty_call_runs_unpacked(small_buffers, x):
-    vec = vectorize(octaves)
+    vec = vectorize(halvings)
     assert while_loops(vec, x) == 1
     got = traced(vec, x)
     assert_same_bits(got, unpacked(vec, x))
     assert got.shape == x.shape
-    assert_cpythons(got, octaves, x)
+    assert_cpythons(got, halvings, x)
 
 
 def test_a_raise_in_a_packed_loop_names_its_own_lane(small_buffers):
@@ -231,10 +222,10 @@ def test_a_raise_in_a_packed_loop_names_its_own_lane(small_buffers):
 
 
 def test_eager_jax_runs_the_loop_in_python(small_buffers):
-    vec = vectorize(octaves)
+    vec = vectorize(halvings)
     x = ladder(np.random.default_rng(9), 300, 6)
     got = np.asarray(vec(jnp.asarray(x)))
-    assert_cpythons(got, octaves, x)
+    assert_cpythons(got, halvings, x)
     assert_same_bits(got, traced(vec, x))
 
 
