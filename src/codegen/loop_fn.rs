@@ -20,7 +20,7 @@
 use std::collections::BTreeSet;
 
 use super::pack::{has_while_loop, loop_mask, outside_loop, rewrite_while_loops, writes};
-use super::runtime::{IFEXP, WHILE};
+use super::runtime::{IFEXP, PACK, WHILE};
 use crate::codegen::pyast::{self, call, name, reads, Expr, Stmt};
 
 /// `body` (a function's statements, `params` its parameters) with each masked
@@ -87,6 +87,13 @@ impl Rewriter<'_> {
 
     fn driven(&mut self, mask: usize, carried: &[String], inner: Vec<Stmt>, out: &mut Vec<Stmt>) {
         let step = (self.fresh)();
+        // D12: a loop pack.rs packs on NumPy computes each lane from its own values, which its
+        // step takes as arguments: under tracing the runtime may pack its lanes too.
+        let lane_wise = if packed(&inner) {
+            vec![("lane_wise".to_string(), Expr::Bool(true))]
+        } else {
+            vec![]
+        };
         let values: Vec<Expr> = carried.iter().map(|n| name(n)).collect();
         let mut bound: BTreeSet<String> = carried.iter().cloned().collect();
         inner.iter().for_each(|s| writes(s, &mut bound));
@@ -104,12 +111,23 @@ impl Rewriter<'_> {
         });
         let mut args = vec![name(self.xp), name(&step), Expr::Int(mask as i128)];
         args.extend(values);
-        let mut driver = call(name(WHILE.name), args);
+        let mut driver = Expr::Call(Box::new(name(WHILE.name)), args, lane_wise);
         if carried.len() == 1 {
             driver = Expr::Subscript(Box::new(driver), Box::new(Expr::Int(0)));
         }
         out.push(Stmt::Assign(carried.to_vec(), vec![driver]));
     }
+}
+
+/// Whether `inner` is the body of a loop src/codegen/pack.rs packed: it starts with
+/// `if lanes is not None: ... = _vec_pack(...)`.
+fn packed(inner: &[Stmt]) -> bool {
+    let Some(Stmt::If(_, then, other)) = inner.first() else {
+        return false;
+    };
+    other.is_empty()
+        && matches!(then.as_slice(), [Stmt::Assign(_, values)]
+            if matches!(values.as_slice(), [Expr::Call(f, _, _)] if **f == name(PACK.name)))
 }
 
 /// `stmts` without the `del` of a carried variable: the step returns every carried variable,
@@ -203,6 +221,11 @@ mod tests {
             assert!(text.contains("    def iteration("), "{text}");
             assert!(text.contains(" = _vec_while(xp, iteration, "), "{text}");
         }
+        // The float body's loop is lane-wise (pack.rs packs it): the runtime may pack it under
+        // tracing too (D12); the exact body's, unpacked, runs every lane there.
+        let (fast, exact) = (&c.generated.fast_source, &c.generated.exact_source);
+        assert!(fast.contains(", lane_wise=True)\n"), "{fast}");
+        assert!(!exact.contains("lane_wise"), "{exact}");
     }
 
     #[test]

@@ -176,10 +176,11 @@ pub const ANY: Helper = Helper {
 pub const WHILE: Helper = Helper {
     key: "while",
     name: "_vec_while",
-    params: "xp, step, mask, *carried",
+    params: "xp, step, mask, *carried, lane_wise=False",
     ops: &[],
     meaning: "the loop's carried variables after `carried = step(*carried)` ran while any lane of \
-              `carried[mask]` is true; under tracing (JAX) the same as `jax.lax.while_loop`",
+              `carried[mask]` is true; under tracing (JAX) the same as `jax.lax.while_loop`, \
+              its active lanes packed into smaller buffers when `lane_wise`",
 };
 
 /// A conditional expression of a masked loop's step whose test reads a carried value (D12,

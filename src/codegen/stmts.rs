@@ -331,7 +331,7 @@ mod tests {
         // Run while any lane is active (`_vec_while`, src/codegen/loop_fn.rs).
         assert!(
             fast.contains(
-                "    active, k, k_1, x_1 = _vec_while(xp, iteration, 0, active, k, k_1, x_1)\n"
+                "    active, k, k_1, x_1 = _vec_while(xp, iteration, 0, active, k, k_1, x_1, lane_wise=True)\n"
             ),
             "{fast}"
         );

@@ -241,6 +241,13 @@ MUTATIONS: List[Mutation] = [
         files=("behavior/runtime/test_packed_loops.py",),
     ),
     Mutation(
+        "jit-packed-loops-write-the-padding-back", "runtime/loops.py",
+        'c.at[index].set(d, mode="drop")',
+        'c.at[index].set(d, mode="clip")',
+        "under jax.jit a packed loop's padding writes the last lane's values from when it packed back over that lane",
+        files=("behavior/loops/test_while_jit_packed.py",),
+    ),
+    Mutation(
         "sincos-swaps-sin-and-cos-after-the-probe", "runtime/trig.py",
         "        return _native(sys.modules[\"numpy\"], x)\n",
         "        return _native(sys.modules[\"numpy\"], x)[::-1]\n",
