@@ -19,6 +19,7 @@ from array_vectorize import vectorize
 from array_vectorize.runtime import loops
 from behavior.runtime.test_blocked_evaluation import assert_bitwise
 from behavior.runtime.test_packed_loops import halvings  # octaves of a frequency ladder, capped at 60
+from behavior.runtime.test_packed_loops import tier  # load shed by a per-lane table index
 
 jax = pytest.importorskip("jax")
 jax.config.update("jax_enable_x64", True)
@@ -231,13 +232,6 @@ def test_eager_jax_runs_the_loop_in_python(small_buffers):
 
 def test_a_loop_that_is_not_lane_wise_stays_at_full_width(small_buffers):
     # A table read per lane checks its index over every lane (D15): not packed, here or on NumPy.
-    def tier(load):
-        level = 0
-        while load > 0.0 and level < 5:
-            load = load - (1.0, 10.0, 100.0)[int(load) % 3]
-            level += 1
-        return level
-
     vec = vectorize(tier)
     assert "lane_wise" not in vec.source
     x = np.linspace(-5.0, 5000.0, 300)

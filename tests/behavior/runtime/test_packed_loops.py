@@ -304,16 +304,17 @@ def test_a_raise_in_a_packed_loop_names_the_callers_element(packing):
     assert got is not None and packed_loops(packing) > 0
 
 
+def tier(load):
+    # Shed load in steps whose size a per-lane table index picks.
+    level = 0
+    while load > 0.0 and level < 5:
+        load = load - (1.0, 10.0, 100.0)[int(load) % 3]
+        level += 1
+    return level
+
+
 def test_a_table_lookup_leaves_the_loop_unpacked(packing):
     # A table's IndexError names the first bad lane of the call: the loop is not packed.
-    def tier(load):
-        # Shed load in steps whose size a per-lane table index picks.
-        level = 0
-        while load > 0.0 and level < 5:
-            load = load - (1.0, 10.0, 100.0)[int(load) % 3]
-            level += 1
-        return level
-
     vec = vectorize(tier)
     assert "_vec_take(" in vec.source and "_vec_pack(" not in vec.source, vec.source
     check(vec, np.linspace(-5.0, 5000.0, 30))
