@@ -307,13 +307,14 @@ mod tests {
 
     #[test]
     fn folding_leaves_phi_kinds_recomputed() {
-        // `max(k, 10, 2.5)` is a float-promoted select until folding resolves it to the int
-        // `k`; the sum it feeds becomes `num`, and so must the loop's phi before any later
-        // simplification reads its kind (D10).
-        let src = "def f(x, y):\n    k = 10\n    for i in range(1):\n        v = abs(max(k, 10, 2.5) + (x if y < 2.0 else 10))\n    return v\n";
-        let kinds = crate::pipeline::testing::ir_after(src, "kinds").to_string();
+        // In the float body `isinstance(y, float)` is decided only by folding (D22), so
+        // `k if isinstance(y, float) else 2.5` is a float-promoted select until folding resolves
+        // it to the int `k`; the sum it feeds becomes an int, and so must the loop's phi before
+        // any later simplification reads its kind (D10).
+        let src = "def f(x, y):\n    k = 10\n    for i in range(1):\n        v = abs((k if isinstance(y, float) else 2.5) + (3 if y < 2.0 else 10))\n    return v\n";
+        let kinds = crate::pipeline::testing::ir_after(src, "float kinds").to_string();
         assert!(kinds.contains(": float = phi("), "{kinds}");
-        let folded = crate::pipeline::testing::ir_after(src, "fold").to_string();
-        assert!(folded.contains(": num = phi("), "{folded}");
+        let folded = crate::pipeline::testing::ir_after(src, "float fold").to_string();
+        assert!(folded.contains(": int = phi("), "{folded}");
     }
 }

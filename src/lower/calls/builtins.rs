@@ -265,7 +265,16 @@ impl Lowerer<'_> {
                 let mut acc = args[0];
                 for &b in &args[1..] {
                     let wins = self.emit(Op::Compare(cmp, b, acc));
-                    acc = self.select(wins, b, acc);
+                    // A comparison of constants is decided here: the item itself is the result,
+                    // with its own kind (`max(100, 3.0)` is the int 100). A select would be
+                    // float-promoted, and the NumPy calls that promote on their operands' kinds
+                    // (`numpy.maximum(max(100, 3.0), 1.0)`) would read that kind before the fold
+                    // pass resolves the select (fuzz 730001 #1082).
+                    acc = match self.const_of(wins) {
+                        Some(Const::Bool(true)) => b,
+                        Some(Const::Bool(false)) => acc,
+                        _ => self.select(wins, b, acc),
+                    };
                 }
                 Ok(acc)
             }
