@@ -251,7 +251,8 @@ def from_found(original: FunctionType, found: Found, namespace: Any, into: dict 
     (``precompiled.lookup``'s answer): a wheel's or the import hook's. `into`: the globals dict
     to make it in (first_call.py, at a first call: the one its stand-in already has)."""
     origin, entry = found
-    _count_sites(entry)
+    if entry.get("element_sites"):
+        _count_sites(entry)
     hidden_names = entry.get("hidden")
     objects = precompiled.hidden_objects(original, hidden_names, entry.get("assumptions", ())) if hidden_names else None
     if origin == "wheel":
