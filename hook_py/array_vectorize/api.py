@@ -62,7 +62,8 @@ def vectorize(
     # array_vectorize that found it: its message says where each problem is (file:line:col), and
     # those frames are of no use to the reader, as pytest hides its own. (An InternalError, a bug
     # of ours, keeps them.) The `raise` line is what the traceback shows, so it says so.
-    if type(fn) is FunctionType and not fn.__dict__ and not (protect_domains or fallback or nan_on_raise) and namespace is None and verify is None:
+    plain = not (protect_domains or fallback or nan_on_raise) and namespace is None and verify is None
+    if plain and type(fn) is FunctionType and not fn.__dict__:
         # A plain `def` under a bare `@vectorize`, every function of a warm import: `_vectorize`
         # without what cannot apply to it (an empty __dict__: not vectorized, memoized or
         # wrapped yet), one call less per decorator.

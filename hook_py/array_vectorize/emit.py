@@ -361,7 +361,8 @@ def from_cache(
     lazy then)."""
     code = entry["code"]
     source, fast_len = entry["source"], entry["fast_len"]
-    if into is not None or code is None or entry["hidden"] or not code.co_names or code.co_names[0] not in _LAZY_PROLOGUE_NAMES:
+    names = code.co_names if code is not None else ()
+    if into is not None or entry["hidden"] or not names or names[0] not in _LAZY_PROLOGUE_NAMES:
         return materialize(
             original,
             source[:fast_len],
