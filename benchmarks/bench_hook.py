@@ -33,6 +33,7 @@ load on the machine) and in wall time:
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import resource
@@ -122,8 +123,12 @@ def _env(root: Path) -> dict:
     return env
 
 
+# The child imports no module of its own beyond the built-in gc, sys and time, and reports with
+# repr(), read back with ast.literal_eval: `import json` (json.decoder -> re -> enum, functools,
+# collections) would run in every child, a few ms of CPU that every *process* figure would carry
+# and would hide what `import array_vectorize` itself loads (it once loaded enum and copy: docs/hook.md).
 _CHILD = """
-import gc, sys, time, json
+import gc, sys, time
 {prelude}
 names = {names!r}
 gc.collect()
@@ -135,7 +140,7 @@ av = sys.modules.get("array_vectorize")
 out = {{"cpu": (c1 - c0) * 1e6, "wall": (t1 - t0) * 1e6, "stats": av.stats() if av else {{}}}}
 if "_acc" in globals():
     out["hook_self"] = (_acc[0] - _acc[1]) / 1e3
-print(json.dumps(out))
+print(repr(out))
 """
 
 # The hook's own time, measured inside the process: time in its find_spec minus time in the
@@ -167,7 +172,7 @@ def _child(root: Path, prelude: str, names: list[str], before=None) -> dict:
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise RuntimeError(f"child failed: {proc.stderr.strip()[-2000:]}")
-    data = json.loads(proc.stdout.strip().splitlines()[-1])
+    data = ast.literal_eval(proc.stdout.strip().splitlines()[-1])
     cpu = (r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime) * 1e6
     return {
         "hook_self": data.get("hook_self"),

@@ -62,6 +62,18 @@ def vectorize(
     # array_vectorize that found it: its message says where each problem is (file:line:col), and
     # those frames are of no use to the reader, as pytest hides its own. (An InternalError, a bug
     # of ours, keeps them.) The `raise` line is what the traceback shows, so it says so.
+    plain = not (protect_domains or fallback or nan_on_raise) and namespace is None and verify is None
+    if plain and type(fn) is FunctionType and not fn.__dict__:
+        # A plain `def` under a bare `@vectorize`, every function of a warm import: `_vectorize`
+        # without what cannot apply to it (an empty __dict__: not vectorized, memoized or
+        # wrapped yet), one call less per decorator.
+        try:
+            vec = _build(fn, _CANONICAL_OPTIONS or _canonical_options(), None)
+        except VectorizationError as exc:
+            raise exc.with_traceback(None) from None  # the problems, each at its file:line:col, are below
+        decorated_modules.add(fn.__module__)
+        fn.__array_vectorized__ = vec
+        return vec
     options = (protect_domains, namespace, fallback, verify, nan_on_raise)
     if fn is None:
 
@@ -240,7 +252,8 @@ def from_found(original: FunctionType, found: Found, namespace: Any, into: dict 
     (``precompiled.lookup``'s answer): a wheel's or the import hook's. `into`: the globals dict
     to make it in (first_call.py, at a first call: the one its stand-in already has)."""
     origin, entry = found
-    _count_sites(entry)
+    if entry.get("element_sites"):
+        _count_sites(entry)
     hidden_names = entry.get("hidden")
     objects = precompiled.hidden_objects(original, hidden_names, entry.get("assumptions", ())) if hidden_names else None
     if origin == "wheel":

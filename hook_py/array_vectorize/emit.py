@@ -39,10 +39,10 @@ def compile_generated(qualname: str, fast_source: str, exact_source: str) -> Cod
     return compile(fast_source, code_filename(qualname, fast_source + exact_source), "exec", dont_inherit=True)
 
 
-#: ``code.co_names[:1]`` of an entry that can be made lazily: it calls an argument prologue
+#: ``code.co_names[0]`` of an entry that can be made lazily: it calls an argument prologue
 #: first (src/codegen/assemble.rs), with its parameters as the only arguments when nothing is
 #: hidden.
-_LAZY_PROLOGUES = tuple((RUNTIME_HELPERS[key]["name"],) for key in ("float_args", "exact_args"))
+_LAZY_PROLOGUE_NAMES = tuple(RUNTIME_HELPERS[key]["name"] for key in ("float_args", "exact_args"))
 _FLOAT_ARGS = RUNTIME_HELPERS["float_args"]["name"]
 
 
@@ -361,7 +361,8 @@ def from_cache(
     lazy then)."""
     code = entry["code"]
     source, fast_len = entry["source"], entry["fast_len"]
-    if into is not None or code is None or entry["hidden"] or code.co_names[:1] not in _LAZY_PROLOGUES:
+    names = code.co_names if code is not None else ()
+    if into is not None or entry["hidden"] or not names or names[0] not in _LAZY_PROLOGUE_NAMES:
         return materialize(
             original,
             source[:fast_len],

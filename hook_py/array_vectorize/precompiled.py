@@ -6,8 +6,6 @@ compiler made still holds for the live function (DESIGN.md section 4); otherwise
 from __future__ import annotations
 
 import builtins
-import copy
-import enum
 import math
 import sys
 
@@ -208,8 +206,14 @@ def is_named_tuple_class(value: object) -> bool:
 
 def is_uniform_object(value: object) -> bool:
     """Whether a module-level `value` that is no number or table is read as a uniform value (D14):
-    a dict (of parameters: string keys), `None`, a string, an Enum member."""
-    return value is None or type(value) in (dict, str) or isinstance(value, enum.Enum)
+    a dict (of parameters: string keys), `None`, a string, an Enum member. (``enum`` is looked up
+    in ``sys.modules``, not imported: no Enum member exists before it is. ``import
+    array_vectorize`` loads neither it nor ``copy``: with ``collections``, ``functools`` and
+    ``weakref``, which they import, they were two thirds of its instructions.)"""
+    if value is None or type(value) in (dict, str):
+        return True
+    enum = sys.modules.get("enum")
+    return enum is not None and isinstance(value, enum.Enum)
 
 
 def frozen_object(value: object) -> object:
@@ -217,6 +221,8 @@ def frozen_object(value: object) -> object:
     it can be), so that later changes to the module's dict do not reach compiled code (D8)."""
     if type(value) is not dict:
         return value
+    import copy
+
     try:
         return copy.deepcopy(value)
     except Exception:  # noqa: BLE001 - an entry that cannot be copied (a module, a lock)
@@ -356,11 +362,12 @@ def check_assumptions(fn: FunctionType, assumptions: list[Assumption]) -> bool |
     code = fn.__code__
     freevars = code.co_freevars
     glob = fn.__globals__
+    home = code.co_filename
     missing = _MISSING
     unbound: list[str] = []
     for name, binding in assumptions:
         tag = binding[0]
-        filename = code.co_filename
+        filename = home
         if freevars and name.partition(".")[0] in freevars:
             # A closure variable (a function made by a factory, issue 31): its cell's value.
             if "." in name:
@@ -381,13 +388,28 @@ def check_assumptions(fn: FunctionType, assumptions: list[Assumption]) -> bool |
                 unbound.append(name)
                 continue
         if tag == "const":
-            if not _same_const(live, binding[1]):
+            frozen = binding[1]
+            kind = type(frozen)
+            # An int, str or nonzero float equal to the live one of its type: `_same_const`'s
+            # answer without the call (the common constant); the rest (-0.0, NaN, tables) there.
+            if type(live) is kind and (kind is int or kind is str or (kind is float and frozen != 0.0)) and live == frozen:
+                continue
+            if not _same_const(live, frozen):
                 return False
         elif tag == "function":
             target = getattr(live, "_vectorized_original", live)
             if name == fn.__name__ and target is fn:
                 continue  # D19: the function calls itself (its line is its decorator's)
             if not _same_def(target, binding, filename):
+                return False
+        elif tag == "builtin":
+            if live is not _BUILTINS.get(binding[1], missing):
+                return False
+        elif tag == "math":
+            if live is not math:
+                return False
+        elif tag == "math_member":
+            if live is not getattr(math, binding[1], missing):
                 return False
         elif tag == "module_function":
             # Issue 12: a function of another module of the program, whose text (the whole file)
@@ -410,18 +432,9 @@ def check_assumptions(fn: FunctionType, assumptions: list[Assumption]) -> bool |
             # class's module, which pins what the method reads (static_module/normal_dist.rs).
             if not _stdlib_method(live, binding):
                 return False
-        elif tag == "builtin":
-            if live is not _BUILTINS.get(binding[1], missing):
-                return False
-        elif tag == "math":
-            if live is not math:
-                return False
         elif tag == "numpy":
             # D16: the module the static compile assumed `import numpy` binds.
             if live is not sys.modules.get("numpy") or live is None:
-                return False
-        elif tag == "math_member":
-            if live is not getattr(math, binding[1], missing):
                 return False
         elif tag == "numpy_member":
             # D16: the NumPy function or constant the static compile assumed `from numpy import`

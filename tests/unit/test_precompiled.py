@@ -15,36 +15,49 @@ from array_vectorize import precompiled
 NAN = float("nan")
 
 
-@pytest.mark.parametrize(
-    ("live", "frozen", "same"),
-    [
-        (2.0, 2.0, True),
-        (0.0, 0.0, True),
-        (-0.0, -0.0, True),
-        (0.0, -0.0, False),  # equal under ==, not the same constant
-        (-0.0, 0.0, False),
-        (NAN, NAN, True),
-        (float("nan"), NAN, True),  # another NaN object
-        (NAN, 1.0, False),
-        (1.0, NAN, False),
-        (math.inf, math.inf, True),
-        (-math.inf, math.inf, False),
-        (1, 1.0, False),  # int for float
-        (True, 1, False),  # bool for int
-        (1, True, False),
-        (2**70, 2**70, True),
-        ("a", "a", True),
-        (None, None, True),
-        ((1.0, -0.0), (1.0, -0.0), True),
-        ((1.0, 0.0), (1.0, -0.0), False),
-        ((NAN, 2), (float("nan"), 2), True),
-        ((1.0, (2, -0.0)), (1.0, (2, 0.0)), False),
-        ((1.0,), (1.0, 2.0), False),
-        ([1.0], (1.0,), False),
-    ],
-)
+#: (live value, frozen constant, whether they are the same constant).
+SAME_CONST = [
+    (2.0, 2.0, True),
+    (2.5, 2.0, False),
+    (np.float64(2.0), 2.0, False),  # a float subclass for a float
+    (3, 2, False),
+    ("a", "b", False),
+    (0.0, 0.0, True),
+    (-0.0, -0.0, True),
+    (0.0, -0.0, False),  # equal under ==, not the same constant
+    (-0.0, 0.0, False),
+    (NAN, NAN, True),
+    (float("nan"), NAN, True),  # another NaN object
+    (NAN, 1.0, False),
+    (1.0, NAN, False),
+    (math.inf, math.inf, True),
+    (-math.inf, math.inf, False),
+    (1, 1.0, False),  # int for float
+    (True, 1, False),  # bool for int
+    (1, True, False),
+    (2**70, 2**70, True),
+    ("a", "a", True),
+    (None, None, True),
+    ((1.0, -0.0), (1.0, -0.0), True),
+    ((1.0, 0.0), (1.0, -0.0), False),
+    ((NAN, 2), (float("nan"), 2), True),
+    ((1.0, (2, -0.0)), (1.0, (2, 0.0)), False),
+    ((1.0,), (1.0, 2.0), False),
+    ([1.0], (1.0,), False),
+]
+
+
+@pytest.mark.parametrize(("live", "frozen", "same"), SAME_CONST)
 def test_same_const(live, frozen, same):
     assert precompiled._same_const(live, frozen) is same
+
+
+@pytest.mark.parametrize(("live", "frozen", "same"), SAME_CONST)
+def test_a_constant_assumption_holds_for_the_same_constant_only(live, frozen, same):
+    # check_assumptions answers the common constants (an int, a str, a nonzero float) without
+    # calling _same_const: the same answers, -0.0, NaN, subclasses and tables included.
+    fn = _function({"K": live}, "return x + K")
+    assert precompiled.check_assumptions(fn, [("K", ("const", frozen))]) is same
 
 
 def _function(globals_: dict, body: str = "return x"):

@@ -10,7 +10,7 @@ import gc
 import marshal
 import os
 import sys
-from _operator import itemgetter, le  # built into the interpreter, as itertools: no import cost
+from _operator import is_, itemgetter, le  # built into the interpreter, as itertools: no import cost
 from itertools import chain, repeat
 
 try:  # CPython: importlib's own, loaded at start-up (importing importlib costs ~0.4 ms)
@@ -178,13 +178,27 @@ def _fields_problem(columns: list[tuple], fields: dict) -> str | None:
     """What field of `columns` (the values of each of `fields`, in order, one per entry) holds
     a value of a type its field does not allow, or None."""
     for (name, kinds), values in zip(fields.items(), columns):
-        if not _all_of_type(values, kinds):
-            return f"an entry has a {next(type(v) for v in values if type(v) not in kinds).__name__} for {name}"
+        if _shared(values):
+            if type(values[0]) in kinds:
+                continue
+        elif _all_of_type(values, kinds):
+            continue
+        return f"an entry has a {next(type(v) for v in values if type(v) not in kinds).__name__} for {name}"
     return None
 
 
+def _shared(values) -> bool:
+    """Whether `values` (not empty) are one object: the writer shares equal values between the
+    entries of a module (compile.py `cached`: the options, the empty lists, often the
+    assumptions) and marshal keeps them shared, so one check of it is a check of all. (Stops at
+    the first other object: cheap when they differ.)"""
+    return all(map(is_, values, repeat(values[0])))
+
+
 def _distinct(values) -> list:
-    """The distinct objects (by identity) among `values`."""
+    """The distinct objects (by identity) among `values` (a sequence)."""
+    if values and _shared(values):
+        return [values[0]]
     return list(dict(zip(map(id, values), values)).values())
 
 
