@@ -402,6 +402,26 @@ MUTATIONS: List[Mutation] = [
         files=("behavior/runtime/test_inplace_chains.py",),
     ),
     Mutation(
+        "bool0d-lifts-the-negation", "runtime/args.py",
+        "        return functools.partial(sys.modules[\"numpy\"].asarray, dtype=info.b1)",
+        "        return lambda value: sys.modules[\"numpy\"].asarray(not value, dtype=info.b1)",
+        "the float body's bool lift on NumPy (a masked loop's first mask and done flag) makes the other bool",
+        files=("behavior/loops/test_while_loops.py",),
+    ),
+    Mutation(
+        "codegen-done-flag-or-merge-takes-every-lane", "__init__.py",
+        *_core_patch("xp.logical_or(xp.logical_and(", "xp.logical_or(xp.logical_or("),
+        "codegen: a masked loop's done flag (`b or x if c else b`) or-ed with the lanes that did not run",
+        files=("behavior/loops/test_while_loops.py",),
+    ),
+    Mutation(
+        "loops-count-one-lane-short", "runtime/loops.py",
+        "        if type(count) is type(len):  # the builtin, not a Python wrapper\n            return count",
+        "        if type(count) is type(len):  # the builtin, not a Python wrapper\n            return lambda m: count(m) - 1",
+        "the masked loops' test counts one true lane fewer: a loop with one active lane left ends",
+        files=("behavior/loops/test_while_loops.py",),
+    ),
+    Mutation(
         "codegen-uniform-raise-unchecked", "__init__.py",
         *_core_patch("    if code != 0:\n        _vec_raise_uniform(", "    if code < 0:\n        _vec_raise_uniform("),
         "a raise whose code is a Python int (uniform checks, also before a branch on the lanes) never raises",
