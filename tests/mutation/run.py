@@ -200,8 +200,8 @@ MUTATIONS: List[Mutation] = [
     ),
     Mutation(
         "own-prologue-ignores-types", "runtime/args.py",
-        '        guard = " and ".join(f"type(a{i}) is t{i}" for i in range(len(types))) or "True"',
-        '        guard = "True"',
+        '        guard = " and ".join([*(f"type(a{i}) is t{i}" for i in range(len(types))), "not rest"])',
+        '        guard = "not rest"',
         "a function's own float prologue keeps the plan of the first argument types it saw",
         files=("behavior/runtime/test_blocked_evaluation.py",),
     ),
@@ -400,6 +400,14 @@ MUTATIONS: List[Mutation] = [
         "codegen-chain-sub-as-add", "__init__.py", *_core_patch(" -= ", " += "),
         "codegen: an in-place chain's (or loop update's) subtraction emitted as an addition",
         files=("behavior/runtime/test_inplace_chains.py",),
+    ),
+    Mutation(
+        "own-prologue-memo-by-equality", "runtime/args.py",
+        "_MEMO = \"(p[1] if (p := m{0})[0] is a{0} else remake('m{0}', a{0}))\"",
+        "_MEMO = \"(p[1] if (p := m{0})[0] == a{0} else remake('m{0}', a{0}))\"",
+        "a function's own prologue gives back the float64 value of the last float equal to the "
+        "argument, not only of that very object (0.0 for -0.0)",
+        files=("behavior/arguments/test_float_parameters.py",),
     ),
     Mutation(
         "bool0d-lifts-the-negation", "runtime/args.py",
