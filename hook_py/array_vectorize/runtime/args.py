@@ -27,7 +27,9 @@ dtype identity test per array. The namespace itself comes from
 they skip namespace detection and use ``xp`` for Python scalars. Each generated function's float
 prologue is its own (``specializing_prologue``): the type test and the plan for the types it last
 saw compiled into one function, which saves the type tuple, the lookup and a call (~0.2 us for
-the prologue alone, ~0.35 us of a 10-element call of clamp_bounds).
+the prologue alone, ~0.35 us of a 10-element call of clamp_bounds). It takes the arguments as its
+own parameters, and a Python float that is the very object its position got on the last call
+gets back the float64 value made of it then (``_MEMO``: five float parameters, ~0.5 us).
 """
 
 from __future__ import annotations
