@@ -4,8 +4,8 @@
 
 use super::choice::{self, CastForm, FloatArg, IntMod, ScalarArray, UnaryForm};
 use super::runtime::{
-    binary_key, by_key, cast_key, compare_key, BINARY, BROADCAST, CALL_SITE, ELEMENT_TYPE, F64,
-    LOOKUP, RESIDUE, SELECT, SEQUENCE_GIVEN, TAKE, TAKE_PARAM, UNARY, UNPACK_GIVEN,
+    binary_key, by_key, cast_key, compare_key, BINARY, BOOL0D, BROADCAST, CALL_SITE, ELEMENT_TYPE,
+    F64, LOOKUP, RESIDUE, SELECT, SEQUENCE_GIVEN, TAKE, TAKE_PARAM, UNARY, UNPACK_GIVEN,
 };
 use super::{const_kind, Const, Gen};
 use crate::codegen::pyast::{bin, call, cmp, name, Expr};
@@ -323,10 +323,15 @@ impl Gen<'_> {
     /// Python scalar expression `e` as a 0-d value of kind `k`. A float in the float body goes
     /// through `_vec_f64` (on NumPy a float64 scalar, which computes as a 0-d array does, IEEE
     /// values and warnings included, in a tenth of the time of `xp.asarray`: loops that lift
-    /// their index arithmetic run it every iteration); else `xp.asarray(e, dtype=...)`.
+    /// their index arithmetic run it every iteration). A bool in the float body goes through
+    /// `_vec_bool0d` (the array `xp.asarray` makes, without array-api-compat's wrapper: a masked
+    /// loop's mask and done flag, D12). Else `xp.asarray(e, dtype=...)`.
     fn lift(&self, e: Expr, k: Kind) -> Expr {
         if self.float_body && k == Kind::Float {
             return self.helper(&F64, vec![e]);
+        }
+        if self.float_body && k == Kind::Bool {
+            return self.helper(&BOOL0D, vec![e]);
         }
         if matches!(k, Kind::Unknown | Kind::Object) {
             // D14: a number read from a uniform value has a kind only the call knows: its own
@@ -520,6 +525,9 @@ impl Gen<'_> {
             return Expr::IfExp(Box::new(ce), Box::new(ae), Box::new(be));
         }
         if let Some(e) = self.min_max(c, a, b) {
+            return e;
+        }
+        if let Some(e) = self.or_merge(c, a, b) {
             return e;
         }
         if let Some(e) = self.array_clip(dst) {

@@ -29,8 +29,8 @@
 use std::collections::BTreeSet;
 
 use super::runtime::{
-    Helper, ANY, BROADCAST, CLIP, ERF, ERFC, F64, FMOD, FSUM, GAMMA, LANES, LGAMMA, OWNED, PACK,
-    PICK, REMAINDER, ROUND_DIGITS, SELECT, UNPACK,
+    Helper, ANY, BOOL0D, BROADCAST, CLIP, ERF, ERFC, F64, FMOD, FSUM, GAMMA, LANES, LGAMMA, OWNED,
+    PACK, PICK, REMAINDER, ROUND_DIGITS, SELECT, UNPACK,
 };
 use super::PYTHON_NAMES;
 use crate::codegen::pyast::{call, cmp, name, reads, Expr, Stmt};
@@ -39,6 +39,7 @@ use crate::codegen::pyast::{call, cmp, name, reads, Expr, Stmt};
 const LANE_WISE_HELPERS: &[Helper] = &[
     ANY,
     F64,
+    BOOL0D,
     PICK,
     CLIP,
     OWNED,

@@ -7,12 +7,13 @@
 //! - `a if a > b else b` on float arrays in the float body (`max(b, a)` against a parameter) as
 //!   `_vec_pick`, one pass when `a` turns out to be a number or a large NumPy array allows it;
 //! - `min(max(x, lo), hi)` on float arrays in the float body as `_vec_clip`;
-//! - `int(math.floor(v))` (and `ceil`, `trunc`) as one helper call from `v`.
+//! - `int(math.floor(v))` (and `ceil`, `trunc`) as one helper call from `v`;
+//! - `b or x if c else b` on bool arrays (a masked loop's done flag) as `(c and x) or b`.
 
 use super::runtime::{CLIP, PICK, UNARY};
 use super::{Const, Gen, MAX_INLINE_DEPTH};
 use crate::codegen::pyast::Expr;
-use crate::ir::{CastOp, CmpOp, Kind, Op, Value};
+use crate::ir::{CastOp, CmpOp, Kind, LogicOp, Op, Value};
 
 /// The math functions whose `int()` the runtime computes in one step.
 pub(super) const ROUNDING: &[&str] = &["floor", "ceil", "trunc"];
@@ -214,6 +215,33 @@ impl Gen<'_> {
         }
         let (xe, loe, hie) = (self.value(*x), self.value(*lo), self.value(*hi));
         Some(self.helper(&CLIP, vec![xe, loe, hie]))
+    }
+
+    /// `b or x if c else b` on bool arrays (a masked loop's flag of the lanes that returned: the
+    /// active lanes `c` that return now, `x`, join those done before, `b`, D12) as
+    /// `xp.logical_or(xp.logical_and(c, x), b)`: where `c` holds, `x or b`; elsewhere `b`, lane
+    /// by lane the same bool. Two logical passes where `where` and `logical_or` cost about three
+    /// of them on small arrays (a 10-element Kepler solve pays it every iteration). Only with the
+    /// `or` inlined here, its only use.
+    pub(super) fn or_merge(&mut self, c: Value, a: Value, b: Value) -> Option<Expr> {
+        let Some(Op::Logic(LogicOp::Or, p, q)) = self.def(a) else {
+            return None;
+        };
+        let x = match (*p == b, *q == b) {
+            (false, true) => *p,
+            (true, false) => *q,
+            _ => return None,
+        };
+        let bool_arrays = [c, x, b]
+            .iter()
+            .all(|v| self.kind(*v) == Kind::Bool && !self.scalar(*v));
+        if !bool_arrays || !self.inline[a.index()] || self.inline[b.index()] {
+            return None;
+        }
+        let (ce, xe) = (self.value(c), self.value(x));
+        let both = self.xcall("logical_and", vec![ce, xe]);
+        let be = self.value(b);
+        Some(self.xcall("logical_or", vec![both, be]))
     }
 
     /// math.floor/ceil/trunc return ints, and an int argument comes back unchanged (no trip

@@ -414,6 +414,17 @@ pub const F64: Helper = Helper {
               array elsewhere",
 };
 
+/// A Python bool lifted to a bool 0-d array in the float body.
+pub const BOOL0D: Helper = Helper {
+    key: "bool0d",
+    name: "_vec_bool0d",
+    params: "xp, value",
+    ops: &[],
+    meaning: "Python bool `value` as a bool 0-d array, `xp.asarray(value, dtype=xp.bool)` (float \
+              body only): on NumPy the same array from `numpy.asarray` directly, at a tenth of \
+              array-api-compat's wrapper's cost",
+};
+
 /// A polynomial in Horner form over one float array in the float body (src/codegen/horner.rs).
 pub const HORNER: Helper = Helper {
     key: "horner",
@@ -573,6 +584,7 @@ pub const HELPERS: &[Helper] = &[
     CLIP,
     HORNER,
     F64,
+    BOOL0D,
     ANY,
     WHILE,
     IFEXP,

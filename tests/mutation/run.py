@@ -200,8 +200,8 @@ MUTATIONS: List[Mutation] = [
     ),
     Mutation(
         "own-prologue-ignores-types", "runtime/args.py",
-        '        guard = " and ".join(f"type(a{i}) is t{i}" for i in range(len(types))) or "True"',
-        '        guard = "True"',
+        '        guard = " and ".join([*(f"type(a{i}) is t{i}" for i in range(len(types))), "not rest"])',
+        '        guard = "not rest"',
         "a function's own float prologue keeps the plan of the first argument types it saw",
         files=("behavior/runtime/test_blocked_evaluation.py",),
     ),
@@ -400,6 +400,34 @@ MUTATIONS: List[Mutation] = [
         "codegen-chain-sub-as-add", "__init__.py", *_core_patch(" -= ", " += "),
         "codegen: an in-place chain's (or loop update's) subtraction emitted as an addition",
         files=("behavior/runtime/test_inplace_chains.py",),
+    ),
+    Mutation(
+        "own-prologue-memo-by-equality", "runtime/args.py",
+        "_MEMO = \"(p[1] if (p := m{0})[0] is a{0} else remake('m{0}', a{0}))\"",
+        "_MEMO = \"(p[1] if (p := m{0})[0] == a{0} else remake('m{0}', a{0}))\"",
+        "a function's own prologue gives back the float64 value of the last float equal to the "
+        "argument, not only of that very object (0.0 for -0.0)",
+        files=("behavior/arguments/test_float_parameters.py",),
+    ),
+    Mutation(
+        "bool0d-lifts-the-negation", "runtime/args.py",
+        "        return functools.partial(sys.modules[\"numpy\"].asarray, dtype=info.b1)",
+        "        return lambda value: sys.modules[\"numpy\"].asarray(not value, dtype=info.b1)",
+        "the float body's bool lift on NumPy (a masked loop's first mask and done flag) makes the other bool",
+        files=("behavior/loops/test_while_loops.py",),
+    ),
+    Mutation(
+        "codegen-done-flag-or-merge-takes-every-lane", "__init__.py",
+        *_core_patch("xp.logical_or(xp.logical_and(", "xp.logical_or(xp.logical_or("),
+        "codegen: a masked loop's done flag (`b or x if c else b`) or-ed with the lanes that did not run",
+        files=("behavior/loops/test_while_loops.py",),
+    ),
+    Mutation(
+        "loops-count-one-lane-short", "runtime/loops.py",
+        "        if type(count) is type(len):  # the builtin, not a Python wrapper\n            return count",
+        "        if type(count) is type(len):  # the builtin, not a Python wrapper\n            return lambda m: count(m) - 1",
+        "the masked loops' test counts one true lane fewer: a loop with one active lane left ends",
+        files=("behavior/loops/test_while_loops.py",),
     ),
     Mutation(
         "codegen-uniform-raise-unchecked", "__init__.py",

@@ -701,6 +701,37 @@ def test_f64_lifts_python_scalars_to_float64_0d_values() -> None:
         assert scalar / 0 == math.inf
 
 
+def test_bool0d_is_the_array_xp_asarray_makes() -> None:
+    """The float body's bool lift (a loop's activity mask and done flag) is
+    ``xp.asarray(value, dtype=xp.bool)`` on every namespace: on NumPy a fresh writeable 0-d bool
+    ``ndarray`` (the loops update and test it as one), never a shared or read-only one."""
+    bool0d = RUNTIME_HELPERS["bool0d"][1]
+    for xp in (array_api_compat.numpy, array_api_strict):
+        for value in (True, False, 1 > 2, np.True_, np.False_):
+            got, want = bool0d(xp, value), xp.asarray(value, dtype=xp.bool)
+            assert type(got) is type(want) and got.dtype == want.dtype == xp.bool
+            assert got.shape == () and bool(got) is bool(want) is bool(value)
+    first, second = bool0d(array_api_compat.numpy, True), bool0d(array_api_compat.numpy, True)
+    assert first is not second and first.flags.writeable and first.base is None
+    first[...] = False
+    assert bool(second) and bool(bool0d(array_api_compat.numpy, True))
+
+
+def test_loops_count_a_mask_with_numpys_own_count() -> None:
+    """The masked loops' test (`_vec_any`, `_vec_while`) counts a NumPy mask's true lanes with the
+    C function ``numpy.count_nonzero`` calls, without its dispatch: the same count."""
+    from array_vectorize.runtime import loops
+
+    count = loops._count_nonzero(np)
+    assert type(count) is type(len)
+    rng = np.random.default_rng(20261207)
+    masks = [np.zeros(0, bool), np.zeros(10, bool), np.ones(10, bool), rng.uniform(size=(7, 5)) < 0.1,
+             (rng.uniform(size=(64, 64)) < 0.5)[::3, 1::2], np.asarray(True), np.asarray(False)]
+    for mask in masks:
+        assert count(mask) == np.count_nonzero(mask)
+        assert bool(loops._vec_any(array_api_compat.numpy, mask)) is bool(np.any(mask))
+
+
 @pytest.mark.parametrize("op", ["gt", "lt"])
 def test_pick_is_the_python_ternary_per_lane(op: str) -> None:
     """`a if a > b else b` (or `<`) exactly, signs of zero and NaNs included, whether `a` is a

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 from .. import _core
 from .args import (
+    _vec_bool0d,
     _vec_exact_args,
     _vec_f64,
     _vec_float_args,
@@ -44,7 +45,7 @@ from .uniform import _vec_element_type, _vec_loop_args, _vec_sequence_given, _ve
 
 _IMPLEMENTATIONS = (
     _vec_float_args, _vec_exact_args, _vec_int_args, _vec_mixed_args, _vec_binary, _vec_unary, _vec_select, _vec_broadcast, _vec_elementwise, _vec_result,
-    _vec_take, _vec_take_param, _vec_lookup, _vec_pick, _vec_clip, _vec_horner, _vec_f64, _vec_owned, *(fn for _, fn in SPECIAL_HELPERS.values()), _vec_any,
+    _vec_take, _vec_take_param, _vec_lookup, _vec_pick, _vec_clip, _vec_horner, _vec_f64, _vec_bool0d, _vec_owned, *(fn for _, fn in SPECIAL_HELPERS.values()), _vec_any,
     _vec_while, _vec_ifexp, _vec_lanes, _vec_pack, _vec_unpack, _vec_sincos,
     _vec_raises, _vec_raise_uniform, _vec_raised_to_nan, _vec_unbound, _vec_int_overflow, _vec_uniform, _vec_unpack_given, _vec_sequence_given,
     _vec_element_type, _vec_loop_args,
