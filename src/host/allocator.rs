@@ -125,8 +125,15 @@ mod tests {
                     // Grown, then shrunk: each block aligned, the first bytes kept.
                     let mut block = (p, size);
                     for new_size in [size * 3 + 5, size / 2 + 1] {
-                        let q = realloc(block.0, Layout::from_size_align(block.1, align).unwrap(), new_size);
-                        assert!(!q.is_null() && q as usize % align == 0, "{size} {align} {new_size}");
+                        let q = realloc(
+                            block.0,
+                            Layout::from_size_align(block.1, align).unwrap(),
+                            new_size,
+                        );
+                        assert!(
+                            !q.is_null() && q as usize % align == 0,
+                            "{size} {align} {new_size}"
+                        );
                         for i in 0..size.min(new_size) {
                             assert_eq!(*q.add(i), i as u8);
                         }

@@ -104,12 +104,7 @@ fn sweep(b: &mut Block, live: &[bool]) {
 /// CPython), so the operation is computed even when its value is dead (`v = 1e-300 + n % 2 **
 /// 1100` in a `try` body, fuzz finding 520007 #1608). Marked live in the function's body and
 /// the branches of its `if`s (a loop whose phis are all dead goes, with what it computes).
-fn raising_roots(
-    func: &Function,
-    b: &Block,
-    ranges: &OnceCell<Vec<Range>>,
-    live: &mut [bool],
-) {
+fn raising_roots(func: &Function, b: &Block, ranges: &OnceCell<Vec<Range>>, live: &mut [bool]) {
     let wide = |v: Value| {
         let info = func.info(v);
         matches!(info.kind, Kind::Int | Kind::Unknown)

@@ -29,7 +29,13 @@ pub fn run(func: &mut Function) -> bool {
     // Only the reads after a data-dependent loop change: without one, nothing to copy.
     let mut masked = false;
     crate::ir::walk_insts(&func.body, &mut |inst| {
-        masked |= matches!(inst, Inst::Loop { active: Some(_), .. });
+        masked |= matches!(
+            inst,
+            Inst::Loop {
+                active: Some(_),
+                ..
+            }
+        );
     });
     if !masked {
         return false;
