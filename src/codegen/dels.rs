@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::codegen::pyast::{visit_reads, Stmt};
+use crate::codegen::pyast::{reads, Stmt};
 
 /// `body` with `del` statements after the last top-level read of each name of `arrays` bound at
 /// the top level (a name bound in a loop or a branch is read across iterations and merges). No
@@ -22,11 +22,11 @@ pub(super) fn free_dead_arrays(body: Vec<Stmt>, arrays: &BTreeSet<String>) -> Ve
         .collect();
     let mut last: crate::Map<&str, usize> = crate::Map::default();
     for (i, s) in body.iter().enumerate() {
-        visit_reads(s, &mut |n| {
-            if top.contains(n) {
-                last.insert(n, i);
-            }
-        });
+        let mut r = BTreeSet::new();
+        reads(s, &mut r);
+        for n in r.into_iter().filter(|n| top.contains(n)) {
+            last.insert(n, i);
+        }
     }
     let mut dead_after: Vec<Vec<String>> = vec![vec![]; body.len()];
     for (n, i) in last {

@@ -63,31 +63,23 @@ pub enum Stmt {
 
 /// Adds to `out` every name `s` reads (nested blocks included).
 pub fn reads<'a>(s: &'a Stmt, out: &mut std::collections::BTreeSet<&'a str>) {
-    visit_reads(s, &mut |n| {
-        out.insert(n);
-    });
-}
-
-/// Shows `f` every name `s` reads, as [`reads`] collects them, once per read (no set made:
-/// codegen asks per statement of every body).
-pub fn visit_reads<'a>(s: &'a Stmt, f: &mut impl FnMut(&'a str)) {
     match s {
-        Stmt::Assign(_, values) => values.iter().for_each(|e| expr_reads(e, f)),
+        Stmt::Assign(_, values) => values.iter().for_each(|e| expr_reads(e, out)),
         Stmt::AugAssign(target, _, e) => {
-            f(target);
-            expr_reads(e, f);
+            out.insert(target);
+            expr_reads(e, out);
         }
-        Stmt::Return(e) | Stmt::Expr(e) => expr_reads(e, f),
+        Stmt::Return(e) | Stmt::Expr(e) => expr_reads(e, out),
         Stmt::Del(_) => {}
         Stmt::If(c, then, other) => {
-            expr_reads(c, f);
-            then.iter().chain(other).for_each(|s| visit_reads(s, f));
+            expr_reads(c, out);
+            then.iter().chain(other).for_each(|s| reads(s, out));
         }
         Stmt::For(_, iter, body) | Stmt::While(iter, body) => {
-            expr_reads(iter, f);
-            body.iter().for_each(|s| visit_reads(s, f));
+            expr_reads(iter, out);
+            body.iter().for_each(|s| reads(s, out));
         }
-        Stmt::Def { body, .. } => body.iter().for_each(|s| visit_reads(s, f)),
+        Stmt::Def { body, .. } => body.iter().for_each(|s| reads(s, out)),
     }
 }
 
@@ -152,9 +144,11 @@ pub fn calls<'a>(s: &'a Stmt, f: &mut impl FnMut(&'a str, &'a [Expr])) {
     }
 }
 
-fn expr_reads<'a>(e: &'a Expr, out: &mut impl FnMut(&'a str)) {
+fn expr_reads<'a>(e: &'a Expr, out: &mut std::collections::BTreeSet<&'a str>) {
     match e {
-        Expr::Name(n) => out(n),
+        Expr::Name(n) => {
+            out.insert(n);
+        }
         Expr::Int(_)
         | Expr::Float(_)
         | Expr::Bool(_)
