@@ -102,6 +102,10 @@ fn runs(body: &[Stmt], xp: &str) -> Vec<Run> {
             entry.2 |= sines.contains(a);
             entry.3 |= cosines.contains(a);
         }
+        // Nothing open, nothing to close: no names copied (most statements of most bodies).
+        if open.is_empty() {
+            continue;
+        }
         let bound: Vec<String> = match s {
             Stmt::Assign(targets, _) => targets.clone(),
             Stmt::AugAssign(t, _, _) => vec![t.clone()],

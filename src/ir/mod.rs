@@ -176,6 +176,7 @@ impl Function {
     }
 
     /// What is known about `v`.
+    #[inline]
     pub fn info(&self, v: Value) -> &ValueInfo {
         &self.values[v.index()]
     }

@@ -200,6 +200,7 @@ pub enum Operands<'a> {
 impl std::ops::Deref for Operands<'_> {
     type Target = [Value];
 
+    #[inline]
     fn deref(&self) -> &[Value] {
         match self {
             Operands::Inline(held, n) => &held[..usize::from(*n)],
@@ -213,6 +214,7 @@ impl<'a> IntoIterator for Operands<'a> {
     type Item = Value;
     type IntoIter = OperandsIter<'a>;
 
+    #[inline]
     fn into_iter(self) -> OperandsIter<'a> {
         OperandsIter { of: self, at: 0 }
     }
@@ -227,6 +229,7 @@ pub struct OperandsIter<'a> {
 impl Iterator for OperandsIter<'_> {
     type Item = Value;
 
+    #[inline]
     fn next(&mut self) -> Option<Value> {
         let v = self.of.get(self.at).copied();
         self.at += 1;
@@ -237,6 +240,7 @@ impl Iterator for OperandsIter<'_> {
 impl Op {
     /// Operand values, in order: held inline up to three, else borrowed (every pass asks
     /// for them, per operation and per walk: no allocation).
+    #[inline]
     pub fn operands(&self) -> Operands<'_> {
         let inline = |vs: &[Value]| {
             let mut held = [Value(0); 3];

@@ -8,6 +8,9 @@ pub struct Value(pub u32);
 
 impl Value {
     /// Position in [`super::Function::values`].
+    // The accessors every pass calls per operand are `#[inline]`: without LTO (the dev and
+    // test builds) they are otherwise calls wherever codegen units split them from their users.
+    #[inline]
     pub fn index(self) -> usize {
         self.0 as usize
     }

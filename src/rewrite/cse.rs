@@ -6,6 +6,7 @@
 
 use crate::Map as HashMap;
 
+use super::ValueMap;
 use crate::ir::{walk_steps_mut, Function, Inst, OpKey, Shape, Step, Value};
 
 /// An operation and the shape of its result.
@@ -13,7 +14,7 @@ type Key = (OpKey, Shape);
 
 /// Replaces each repeated operation by its first result.
 pub fn run(func: &mut Function) {
-    let mut map: HashMap<Value, Value> = HashMap::default();
+    let mut map: ValueMap<Value> = ValueMap::for_values(func);
     let shapes: Vec<Shape> = func.values.iter().map(|v| v.shape).collect();
     // The operations seen where the walk stands. A region starts from what was seen where it
     // begins, and what it sees ends with it: `added` lists the keys in the order they were

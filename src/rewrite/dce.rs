@@ -3,6 +3,8 @@
 //! that raises item 17's OverflowError at call time (an int beyond 64 bits meeting an array or a
 //! float) stays, as CPython computes it even when its value is never read.
 
+use std::cell::OnceCell;
+
 use crate::analysis::ranges::{int_ranges, Range};
 use crate::ir::{Block, Function, Inst, Kind, Op, Shape, Value};
 
@@ -12,7 +14,9 @@ pub fn run(func: &mut Function) {
     for v in func.exit_values() {
         live[v.index()] = true;
     }
-    let ranges = int_ranges(func);
+    // The int intervals are solved only when an operand could be a wide Python int (a float
+    // body's never is): the solve is a tenth of a pass run's cost.
+    let ranges = OnceCell::new();
     raising_roots(func, &func.body, &ranges, &mut live);
     // Liveness flows backwards and around loops: iterate to a fixpoint.
     loop {
@@ -100,12 +104,13 @@ fn sweep(b: &mut Block, live: &[bool]) {
 /// CPython), so the operation is computed even when its value is dead (`v = 1e-300 + n % 2 **
 /// 1100` in a `try` body, fuzz finding 520007 #1608). Marked live in the function's body and
 /// the branches of its `if`s (a loop whose phis are all dead goes, with what it computes).
-fn raising_roots(func: &Function, b: &Block, ranges: &[Range], live: &mut [bool]) {
+fn raising_roots(func: &Function, b: &Block, ranges: &OnceCell<Vec<Range>>, live: &mut [bool]) {
     let wide = |v: Value| {
         let info = func.info(v);
         matches!(info.kind, Kind::Int | Kind::Unknown)
             && info.shape == Shape::Scalar
-            && !ranges[v.index()].is_some_and(|(lo, hi)| lo >= -(1i128 << 63) && hi < (1i128 << 64))
+            && !ranges.get_or_init(|| int_ranges(func))[v.index()]
+                .is_some_and(|(lo, hi)| lo >= -(1i128 << 63) && hi < (1i128 << 64))
     };
     let meets = |v: Value| {
         let info = func.info(v);

@@ -12,8 +12,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::Map as HashMap;
-
+use super::ValueMap;
 use crate::analysis::kinds::{infer_kinds_with, CallKinds};
 use crate::ir::eval::{fold_op, truthy};
 use crate::ir::{
@@ -142,8 +141,8 @@ enum Reads {
 }
 
 fn walk(func: &mut Function, reads: Reads) {
-    let mut consts: HashMap<Value, Const> = HashMap::default();
-    let mut map: HashMap<Value, Value> = HashMap::default();
+    let mut consts: ValueMap<Const> = ValueMap::for_values(func);
+    let mut map: ValueMap<Value> = ValueMap::for_values(func);
     let mut body = std::mem::take(&mut func.body);
     let carried = loop_carried(&body);
     let holds_ints = match reads {
@@ -181,8 +180,8 @@ fn walk(func: &mut Function, reads: Reads) {
 fn fold_block(
     func: &mut Function,
     block: &mut Block,
-    consts: &mut HashMap<Value, Const>,
-    map: &mut HashMap<Value, Value>,
+    consts: &mut ValueMap<Const>,
+    map: &mut ValueMap<Value>,
     reads: &Facts,
     decided: &mut BTreeSet<Value>,
 ) {
@@ -198,7 +197,7 @@ fn fold_block(
                 }
                 let folded = match element_is(func, op, reads) {
                     Some(c) => Some(c),
-                    None => fold_op(op, &|v| consts.get(&v).cloned()),
+                    None => fold_op(op, &|v| consts.get(v).cloned()),
                 };
                 if let Some(c) = folded {
                     // D22: a test of an element type, or an operation on one (`not`, `and`).
@@ -210,7 +209,7 @@ fn fold_block(
                     func.values[dst.index()].kind = const_kind(&c);
                     consts.insert(*dst, c.clone());
                     *op = Op::Const(c);
-                } else if let Some(v) = simplify(func, op, &|v| consts.get(&v).cloned(), reads) {
+                } else if let Some(v) = simplify(func, op, &|v| consts.get(v).cloned(), reads) {
                     map.insert(*dst, v);
                 }
             }
@@ -231,7 +230,7 @@ fn fold_block(
                 // D22: a test of an element type this body decides (the float body's parameters
                 // are float64): only the side Python takes is left, in place, so its result's
                 // kind is not merged with the other side's (`return x + 1` of an int).
-                if let (true, Some(taken)) = (decided.contains(cond), consts.get(cond).map(truthy))
+                if let (true, Some(taken)) = (decided.contains(cond), consts.get(*cond).map(truthy))
                 {
                     let side = if taken { then } else { other };
                     fold_block(func, side, consts, map, reads, decided);

@@ -39,8 +39,12 @@ fn legalize_round(func: &mut Function, param_kinds: &[Kind], calls: &mut CallKin
     let mut facts = Facts {
         consts: Map::default(),
         lifted: Map::default(),
-        ranges: int_ranges(func),
+        ranges: None,
     };
+    // The int intervals are read only by `never_raises`, of a binary operation whose second
+    // operand is a Python scalar: solved only when the function has one (a float body rarely
+    // does; the solve costs as much as the rest of this pass).
+    let mut scalar_right = false;
     walk_insts(&func.body, &mut |inst| match inst {
         Inst::Let {
             dst,
@@ -54,8 +58,15 @@ fn legalize_round(func: &mut Function, param_kinds: &[Kind], calls: &mut CallKin
         } if func.info(*x).shape == Shape::Scalar => {
             facts.lifted.insert(*dst, *x);
         }
+        Inst::Let {
+            op: Op::Binary(_, _, y),
+            ..
+        } => scalar_right |= func.info(*y).shape == Shape::Scalar,
         _ => {}
     });
+    if scalar_right {
+        facts.ranges = Some(int_ranges(func));
+    }
     let mut body = std::mem::take(&mut func.body);
     let (changed, unlifted) = legalize_block(func, &mut body, &facts);
     func.body = body;
@@ -74,14 +85,20 @@ struct Facts {
     consts: Map<Value, Const>,
     /// `AsArray(x)` of a Python scalar `x`: its value -> `x`.
     lifted: Map<Value, Value>,
-    /// `ranges::int_ranges`.
-    ranges: Vec<Range>,
+    /// `ranges::int_ranges`, when some binary operation's second operand is a Python scalar.
+    ranges: Option<Vec<Range>>,
 }
 
 impl Facts {
     /// Whether `x op y`, on Python scalars, never raises by their kinds and int intervals.
     fn never_raises(&self, func: &Function, op: BinOp, x: Value, y: Value) -> bool {
-        let fact = |v: Value| (func.info(v).kind, self.ranges[v.index()]);
+        let Some(ranges) = &self.ranges else {
+            // Not reached (`legalize_round` solves them for every such operation); "may
+            // raise" is the safe answer.
+            debug_assert!(false, "int ranges not solved for `{op:?}`");
+            return false;
+        };
+        let fact = |v: Value| (func.info(v).kind, ranges[v.index()]);
         never_raises(op, fact(x), fact(y))
     }
 }

@@ -26,6 +26,20 @@ const DEPTH: usize = 16;
 
 /// Rewrites the reads described above; whether any was rewritten.
 pub fn run(func: &mut Function) -> bool {
+    // Only the reads after a data-dependent loop change: without one, nothing to copy.
+    let mut masked = false;
+    crate::ir::walk_insts(&func.body, &mut |inst| {
+        masked |= matches!(
+            inst,
+            Inst::Loop {
+                active: Some(_),
+                ..
+            }
+        );
+    });
+    if !masked {
+        return false;
+    }
     let mut defs: HashMap<Value, Op> = HashMap::default();
     crate::ir::walk_insts(&func.body, &mut |inst| {
         if let Inst::Let { dst, op } = inst {
