@@ -141,7 +141,12 @@ impl Lowerer<'_> {
                 break;
             }
             if let ast::CmpOp::In | ast::CmpOp::NotIn = op {
-                let (member, r) = self.membership(frame, left, right)?;
+                // D14: `flag in ("c", "p")` ending a chain, on a uniform value: in Python.
+                let last = std::ptr::eq(right, c.comparators.last().unwrap_or(right));
+                let (member, r) = match self.object_in_literals(frame, left, right, last) {
+                    Some(found) => found,
+                    None => self.membership(frame, left, right)?,
+                };
                 let member = if matches!(op, ast::CmpOp::NotIn) {
                     self.not(member)
                 } else {

@@ -177,6 +177,13 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
     };
     let mut out = vec![];
     match e {
+        // `_WHEN[when]` on a module-level dict of strings (a uniform object, D14): only a
+        // string finds its keys, so the key is a uniform value too.
+        E::Subscript(s)
+            if matches!(s.value.as_ref(), E::Name(g) if matches!(env.get(g.id.as_str()), Some(Binding::Object(t)) if t == "dict")) =>
+        {
+            out.extend(name_of(&s.slice).map(|n| (n, Use::Uniform)));
+        }
         E::Subscript(s) if matches!(s.slice.as_ref(), E::Constant(_)) => {
             out.extend(name_of(&s.value).map(|n| (n, Use::Uniform)));
         }
@@ -621,6 +628,36 @@ impl Lowerer<'_> {
             _ => return Ok(None),
         };
         Ok(Some(self.uniform(UniformOp::Compare(cmp), vec![l, r])))
+    }
+
+    /// `mode in ("a", "b")`, `mode not in (...)` ending a comparison chain (`last`), with `mode`
+    /// a uniform value and a display of literals on the right: `mode == "a" or mode == "b"`,
+    /// compared once per call in Python, as CPython's membership compares a string (D14).
+    /// None when it does not apply; else the membership, twice (no operand follows it).
+    pub(in crate::lower) fn object_in_literals(
+        &mut self,
+        frame: &mut Frame,
+        x: Value,
+        right: &ast::Expr,
+        last: bool,
+    ) -> Option<(Value, Value)> {
+        let elts = match right {
+            ast::Expr::Tuple(t) => &t.elts,
+            ast::Expr::List(l) => &l.elts,
+            ast::Expr::Set(s) => &s.elts,
+            _ => return None,
+        };
+        let literals = elts.iter().all(|e| matches!(e, ast::Expr::Constant(_)));
+        if !last || !literals || !self.is_object(x) || self.shape(x) != Shape::Scalar {
+            return None;
+        }
+        let mut acc = self.konst(crate::ir::Const::Bool(false));
+        for e in elts {
+            let item = self.expr(frame, e);
+            let eq = self.uniform(UniformOp::Compare(ObjCmp::Eq), vec![x, item]);
+            acc = self.bool_op(false, acc, eq);
+        }
+        Some((acc, acc))
     }
 
     /// The argument as the caller passed it, for a parameter that may be `None` (the numeric
