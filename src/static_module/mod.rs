@@ -25,7 +25,7 @@ use std::sync::Arc;
 use rustpython_parser::ast;
 
 use crate::diagnostics::{CompileError, Rendered, SourceText};
-use crate::env::{Binding, Env, FunctionCode, FunctionSource};
+use crate::env::{Binding, Const, Env, FunctionCode, FunctionSource};
 use crate::frontend::tree::{FunctionTree, ParsedModule};
 use crate::frontend::Input;
 use crate::pipeline::{compile_function, Compiled, Request};
@@ -412,6 +412,11 @@ fn value_binding(
     if let Some(c) = literal(value) {
         return Binding::Const(c);
     }
+    // `BANDS = ((37_700.0, 0.2), (math.inf, 0.45))`: a table whose leaves name constants.
+    if let Some(c) = crate::static_module::text::literal_with(value, &|e| named_constant(e, before))
+    {
+        return Binding::Const(c);
+    }
     match value {
         ast::Expr::Lambda(_) => {
             let tree = FunctionTree {
@@ -430,6 +435,21 @@ fn value_binding(
         ast::Expr::Dict(_) | ast::Expr::Constant(_) => {
             crate::static_module::objects::object_binding(value)
         }
+        // `N = norm_cdf`, `log = math.log`'s spelling `ln = log`: another name for a function
+        // bound before, the object the live module binds (D7, D8).
+        ast::Expr::Name(n)
+            if matches!(
+                before.get(n.id.as_str()),
+                Some(
+                    Binding::Function(_)
+                        | Binding::MathMember(_)
+                        | Binding::NumpyMember(_)
+                        | Binding::Bisect(_)
+                )
+            ) =>
+        {
+            before[n.id.as_str()].clone()
+        }
         _ => {
             let mut env = before.clone();
             add_builtins(&mut env);
@@ -438,6 +458,51 @@ fn value_binding(
                 None => crate::static_module::objects::object_binding(value),
             }
         }
+    }
+}
+
+/// A leaf of a module-level table that names a constant exactly as CPython reads it: a name
+/// bound before to a constant, `math.inf`, `math.pi`, `math.e`, `math.tau` (or those names
+/// imported from `math`), `float("inf")` and `float("-inf")` with `float` not rebound.
+fn named_constant(e: &ast::Expr, before: &Env) -> Option<Const> {
+    let math_constant = |name: &str| match name {
+        "inf" => Some(Const::Float(f64::INFINITY)),
+        "pi" => Some(Const::Float(std::f64::consts::PI)),
+        "e" => Some(Const::Float(std::f64::consts::E)),
+        "tau" => Some(Const::Float(std::f64::consts::TAU)),
+        _ => None,
+    };
+    match e {
+        ast::Expr::Name(n) => match before.get(n.id.as_str())? {
+            Binding::Const(c) => Some(c.clone()),
+            Binding::MathMember(m) => math_constant(m),
+            _ => None,
+        },
+        ast::Expr::Attribute(a) => match a.value.as_ref() {
+            ast::Expr::Name(m)
+                if matches!(before.get(m.id.as_str()), Some(Binding::MathModule)) =>
+            {
+                math_constant(a.attr.as_str())
+            }
+            _ => None,
+        },
+        ast::Expr::Call(c) if c.keywords.is_empty() && c.args.len() == 1 => {
+            let unbound_float = matches!(c.func.as_ref(), ast::Expr::Name(f) if f.id.as_str() == "float" && !before.contains_key("float"));
+            let ast::Expr::Constant(k) = &c.args[0] else {
+                return None;
+            };
+            let ast::Constant::Str(text) = &k.value else {
+                return None;
+            };
+            match (unbound_float, text.trim().to_ascii_lowercase().as_str()) {
+                (true, "inf" | "+inf" | "infinity" | "+infinity") => {
+                    Some(Const::Float(f64::INFINITY))
+                }
+                (true, "-inf" | "-infinity") => Some(Const::Float(f64::NEG_INFINITY)),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }
 

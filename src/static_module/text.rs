@@ -7,6 +7,17 @@ use crate::env::Const;
 
 /// A literal number, bool, negated number, or tuple, list or dict of those.
 pub fn literal(e: &ast::Expr) -> Option<Const> {
+    literal_with(e, &|_| None)
+}
+
+/// [`literal`], with `leaf` giving the value of any other leaf it meets (a name of a constant,
+/// `math.inf`, `float("inf")`: [`crate::static_module`]'s `named_constant`).
+pub fn literal_with(e: &ast::Expr, leaf: &dyn Fn(&ast::Expr) -> Option<Const>) -> Option<Const> {
+    let items = |elts: &[ast::Expr]| {
+        elts.iter()
+            .map(|x| literal_with(x, leaf))
+            .collect::<Option<Vec<_>>>()
+    };
     match e {
         ast::Expr::Constant(c) => match &c.value {
             ast::Constant::Bool(b) => Some(Const::Bool(*b)),
@@ -19,35 +30,24 @@ pub fn literal(e: &ast::Expr) -> Option<Const> {
             ast::Constant::Float(f) => Some(Const::Float(*f)),
             _ => None,
         },
-        ast::Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub) => match literal(&u.operand)? {
-            Const::Int(i) => Some(Const::Int(-i)),
-            Const::Float(f) => Some(Const::Float(-f)),
-            _ => None,
-        },
-        ast::Expr::Tuple(t) => t
-            .elts
-            .iter()
-            .map(literal)
-            .collect::<Option<Vec<_>>>()
-            .map(Const::Tuple),
-        ast::Expr::List(t) => t
-            .elts
-            .iter()
-            .map(literal)
-            .collect::<Option<Vec<_>>>()
-            .map(Const::List),
-        ast::Expr::Dict(d) => dict_literal(d),
-        _ => None,
+        ast::Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub) => {
+            match literal_with(&u.operand, leaf)? {
+                Const::Int(i) => Some(Const::Int(-i)),
+                Const::Float(f) => Some(Const::Float(-f)),
+                _ => None,
+            }
+        }
+        ast::Expr::Tuple(t) => items(&t.elts).map(Const::Tuple),
+        ast::Expr::List(t) => items(&t.elts).map(Const::List),
+        ast::Expr::Dict(d) => {
+            let pairs = d
+                .keys
+                .iter()
+                .zip(&d.values)
+                .map(|(k, v)| Some((literal_with(k.as_ref()?, leaf)?, literal_with(v, leaf)?)))
+                .collect::<Option<Vec<_>>>()?;
+            crate::ir::eval::dict_of(pairs)
+        }
+        other => leaf(other),
     }
-}
-
-/// A dict display of numbers, as CPython builds it (`eval::dict_of`).
-fn dict_literal(d: &ast::ExprDict) -> Option<Const> {
-    let pairs = d
-        .keys
-        .iter()
-        .zip(&d.values)
-        .map(|(k, v)| Some((literal(k.as_ref()?)?, literal(v)?)))
-        .collect::<Option<Vec<_>>>()?;
-    crate::ir::eval::dict_of(pairs)
 }

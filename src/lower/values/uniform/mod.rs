@@ -179,8 +179,7 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
     match e {
         // `_WHEN[when]` on a module-level dict of strings (a uniform object, D14): only a
         // string finds its keys, so the key is a uniform value too.
-        E::Subscript(s)
-            if matches!(s.value.as_ref(), E::Name(g) if matches!(env.get(g.id.as_str()), Some(Binding::Object(t)) if t == "dict")) =>
+        E::Subscript(s) if matches!(s.value.as_ref(), E::Name(g) if matches!(env.get(g.id.as_str()), Some(Binding::Object(t)) if t == "dict")) =>
         {
             out.extend(name_of(&s.slice).map(|n| (n, Use::Uniform)));
         }
