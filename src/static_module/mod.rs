@@ -60,6 +60,7 @@ pub const KNOWN_BUILTINS: &[&str] = &[
     "dict",
     "tuple",
     "list",
+    "reversed",
 ];
 
 /// Builtins an exception raised per element may name (D11): the exception classes and the
@@ -130,7 +131,6 @@ const OTHER_BUILTINS: &[&str] = &[
     "property",
     "quit",
     "repr",
-    "reversed",
     "set",
     "setattr",
     "slice",

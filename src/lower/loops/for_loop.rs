@@ -268,7 +268,7 @@ impl Lowerer<'_> {
             }
             other => {
                 let v = self.expr(frame, other);
-                match self.const_of(v) {
+                match self.const_of(v).or_else(|| self.constant_items(v)) {
                     Some(Const::Tuple(items) | Const::List(items)) => {
                         (0, items.len() as i128, 1, Some(items))
                     }
@@ -289,6 +289,20 @@ impl Lowerer<'_> {
         let mut spec = self.carried_spec(frame, target, (start, stop, step), items, &f.body);
         spec.orelse = &f.orelse;
         Some(spec)
+    }
+
+    /// A container whose items are all constants (a slice of a constant table, `reversed` of
+    /// one: D15, D18) as the constant tuple of its items.
+    fn constant_items(&self, v: Value) -> Option<Const> {
+        let items = self.container(v)?.items;
+        let consts = items.iter().map(|&i| self.const_of(i));
+        consts
+            .collect::<Option<Vec<_>>>()
+            .filter(|c| {
+                !c.iter()
+                    .any(|k| matches!(k, Const::Tuple(_) | Const::List(_) | Const::Dict(_)))
+            })
+            .map(Const::Tuple)
     }
 
     /// The spec of a loop over `body`: what it carries, and the returns before it.
