@@ -41,7 +41,7 @@ def log1p_atanh(x, terms=40):
 def newton_sqrt(a, rtol=1e-15):
     """Square root by Heron's iteration."""
     if a < 0:
-        raise ValueError("math domain error")
+        raise ValueError(f"square root of the negative number {a}")
     if a == 0 or not math.isfinite(a):
         return a * 1.0
     x = a if a > 1.0 else 1.0
