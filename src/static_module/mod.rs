@@ -664,6 +664,33 @@ mod tests {
     }
 
     #[test]
+    fn aliases_of_functions_and_tables_naming_constants_resolve() {
+        // Pricing code's `N = norm.cdf` spelling, and tax bands ending at infinity.
+        let source = "import math\nfrom array_vectorize import vectorize\n\ndef norm_cdf(x):\n    return 0.5 * math.erfc(-x / math.sqrt(2.0))\n\nN = norm_cdf\nBANDS = ((100.0, 0.2), (math.inf, 0.4))\nTOP = [float('inf'), -math.inf, math.pi]\n\n@vectorize\ndef f(x):\n    return N(x) * BANDS[1][1] + TOP[0]\n";
+        let functions = compile_module(source, "m.py", None).expect("parses");
+        let assumed = assumptions_of(&functions[0].outcome);
+        use crate::env::{AssumedBinding, Const};
+        let helper = AssumedBinding::Function {
+            name: "norm_cdf".into(),
+            line: 4,
+        };
+        assert_eq!(assumed["N"], helper);
+        let row = |a: f64, b: f64| Const::Tuple(vec![Const::Float(a), Const::Float(b)]);
+        assert_eq!(
+            assumed["BANDS"],
+            AssumedBinding::Const(Const::Tuple(vec![row(100.0, 0.2), row(f64::INFINITY, 0.4)]))
+        );
+        assert_eq!(
+            assumed["TOP"],
+            AssumedBinding::Const(Const::List(vec![
+                Const::Float(f64::INFINITY),
+                Const::Float(f64::NEG_INFINITY),
+                Const::Float(std::f64::consts::PI)
+            ]))
+        );
+    }
+
+    #[test]
     fn undecorated_helper_starts_on_its_def_line() {
         // co_firstlineno of an undecorated function is its `def` line; the assumption that the
         // decorator checks against the live helper must say the same.

@@ -38,9 +38,9 @@ impl Lowerer<'_> {
         // A body that only reads a container of per-lane values (constant indices) may stay a
         // loop when it breaks or continues: a read by the loop index is then a select per item.
         let display = |e: &ast::Expr| matches!(e, ast::Expr::List(_) | ast::Expr::Tuple(_));
-        // `reversed([a, b, x])`, `zip((x, y), TABLE)`: a maker's call over a display too.
+        // `reversed([a, b, x])`: the display's items last first.
         let maker_of_display = matches!(f.iter.as_ref(), ast::Expr::Call(c)
-            if matches!(c.func.as_ref(), ast::Expr::Name(n) if MAKERS.contains(&n.id.as_str()))
+            if matches!(c.func.as_ref(), ast::Expr::Name(n) if n.id.as_str() == "reversed")
                 && c.args.iter().any(display));
         display(&f.iter)
             || maker_of_display

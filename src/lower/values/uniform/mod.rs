@@ -710,7 +710,10 @@ mod tests {
 
     #[test]
     fn uses_and_annotations_decide_which_parameters_are_uniform() {
-        let mut e = env(&[("Unit", Binding::Enum(vec!["SI".into()]))]);
+        let mut e = env(&[
+            ("Unit", Binding::Enum(vec!["SI".into()])),
+            ("WHEN", Binding::Object("dict".into())),
+        ]);
         for b in ["sum", "len", "zip"] {
             e.insert(b.into(), Binding::Builtin(b.into()));
         }
@@ -745,6 +748,11 @@ mod tests {
                 &[Number, Optional],
             ),
             ("def f(x, p: dict):\n    return x\n", &[Number, Uniform]),
+            // D14: only a string finds a key of a module dict of strings.
+            (
+                "def f(x, when):\n    return x * WHEN[when]\n",
+                &[Number, Uniform],
+            ),
             // D14, D15: a number cannot be iterated (`given` loops over the items).
             (
                 "def f(x, a, b, c):\n    return sum(a) + sum(x * r for r in b) + len(c)\n",
@@ -780,6 +788,18 @@ mod tests {
         for (src, expected) in cases {
             assert_eq!(&modes(src, &e), expected, "{src}");
         }
+    }
+
+    #[test]
+    fn membership_of_a_uniform_value_in_literals_compiles() {
+        let source = crate::pipeline::testing::compiled(
+            "def f(x, flag: str):\n    if flag not in ('c', 'p'):\n        raise ValueError(flag)\n    return x if flag == 'c' else -x\n",
+        )
+        .source;
+        assert!(
+            source.contains("flag_1 == 'c' or flag_1 == 'p'"),
+            "{source}"
+        );
     }
 
     #[test]
