@@ -81,7 +81,9 @@ def f(*columns):
 # their transcendental functions may differ by from the C library's (docs/semantics.md item 9).
 COMPILED = {
     "actuarial.survival": (f(AGES, TERMS), 0),
-    "actuarial.annuity_due": (f(AGES, TERMS, col([0.03, 0.1, -0.5, -1.0], -0.01, 0.1)), 8),
+    # i = -1 divides by zero (D3: inf), after which CPython's element would not go on to the
+    # table: left out, as the oracle leaves D3's elements.
+    "actuarial.annuity_due": (f(icol([60, 61, 65, 70, 71, 100]), TERMS, col([0.03, 0.1, -0.5, 0.0, -0.0, INF, NAN], -0.01, 0.1, edges=False)), 8),
     "actuarial.term_insurance": (f(AGES, TERMS, col([0.03, 0.1, -0.5], -0.01, 0.1)), 8),
     "actuarial.level_premium": (f(AGES, TERMS, col([0.03, 0.1, 0.0], -0.01, 0.1)), 8),
     "actuarial.makeham_force": (f(FLOATS), 4),
@@ -132,7 +134,10 @@ COMPILED = {
     "options.bachelier": (f(PRICE, col([100.0], 50.0, 150.0), YEARS, VOL, np.array([True, False, True])), 64),
     "options.cash_or_nothing": (lambda: ["c", *cycle(PRICE, col([100.0], 50.0, 150.0), YEARS, RATE, VOL)], 64),
     "options.down_and_out_call": (f(PRICE, col([100.0]), col([90.0, 100.0, 50.0]), YEARS, RATE, col([0.2, 0.0, -0.1, 0.5])), 4096),
-    "options.implied_vol": (lambda: [*cycle(col([10.45, 5.0, 20.0, 0.5], 1.0, 30.0, n=3, edges=False), col([100.0]), col([100.0, 90.0]), col([1.0, 0.5])), 0.05], 0),
+    # Prices well inside the attainable range (or far below it: never converges, raises): the
+    # Newton iterates differ from CPython's in their last bits (erfc, exp), so a price at the edge
+    # of convergence could converge on one side only.
+    "options.implied_vol": (lambda: [*cycle(col([10.45, 12.0, 15.0, 20.0, 1.0], 8.0, 20.0, n=3, edges=False), col([100.0], edges=False), col([100.0], edges=False), col([1.0, 0.5], edges=False)), 0.05], 4096),
     "options.parity_gap": (f(col([10.0, 5.0]), col([5.0, 9.0]), PRICE, col([100.0]), YEARS, RATE), 4),
     "series.log1p_atanh": (f(col([-0.5, 0.25, 3.0, -0.999], -0.9, 2.0)), 8),
     "series.newton_sqrt": (f(col([2.0, 1e-300, 4.0, 1e300, -2.0], 0.0, 1e4)), 0),
@@ -154,7 +159,6 @@ COMPILED = {
     "taxben.stamp_duty": (f(col([250_000.0, 925_000.0, 1_500_000.0, 2e6, 100.0, 0.0, -0.0, 5e-324, INF, -INF, NAN], 0.0, 3e6, edges=False)), 0),
     "taxben.amt_exemption": (f(col([500_000.0, 700_000.0, 1.3e6, 0.0], 0.0, 2e6), icol([1, 2, 3, 4, 0, -3, 5])), 0),
     "taxben.marginal_rate": (f(INCOME), 0),
-    "taxben.eitc": (f(INCOME / 8, icol([0, 1, 2, 3, 4, 7, -1]), np.array([False, True])), 0),
     "taxben.pension_tax_relief": (f(col([1_000.0, 0.0, 60_000.0], 0.0, 40_000.0), INCOME), 0),
 }
 
@@ -169,6 +173,13 @@ REJECTED = {
     "series.mantissa": ("series:129", "`math.frexp` has no Array API counterpart"),
     "series.choose": ("series:134", "`math.comb` has no Array API counterpart"),
     "taxben.standard_deduction": ("taxben:113", "only a constant tuple, list or dict of numbers"),
+}
+
+# Compiled, but every call raises: a table of a module dict's dict (`EITC_PARAMS["credit_pct"]`)
+# indexed per element is taken for a sequence given per call (open: it should be gathered as a
+# constant table, or refused when compiling).
+CALL_FAILS = {
+    "taxben.eitc": (TypeError, "a parameter indexed per element must be given a tuple or a list of numbers (D14, D15), not dict"),
 }
 
 # Compiled by the decorator, deferred to it by the static compile, with the names only the live
@@ -218,11 +229,20 @@ def static_entry(qualified: str) -> dict:
 
 def test_the_ledger_lists_every_function_once():
     names = public_functions()
-    assert sorted(names) == sorted([*COMPILED, *REJECTED]), set(names) ^ {*COMPILED, *REJECTED}
-    assert not set(COMPILED) & set(REJECTED)
+    listed = [*COMPILED, *REJECTED, *CALL_FAILS]
+    assert sorted(names) == sorted(listed), set(names) ^ set(listed)
+    assert len(set(listed)) == len(listed)
     assert len(names) >= 40
-    # DESIGN.md section 6: >= 85% of real scientific code compiles.
+    # DESIGN.md section 6: >= 85% of real scientific code compiles (and runs).
     assert len(COMPILED) / len(names) >= 0.85, f"{len(COMPILED)} of {len(names)}"
+
+
+@pytest.mark.parametrize("qualified", sorted(CALL_FAILS))
+def test_functions_that_compile_but_fail_when_called(qualified):
+    error, message = CALL_FAILS[qualified]
+    vec = vectorize(function(qualified))
+    with pytest.raises(error, match=message.replace("(", r"\(").replace(")", r"\)")):
+        vec(INCOME, np.resize(icol([0, 1, 2, 3]), len(INCOME)), False)
 
 
 def outcomes(vec, *args, backend: str, ulps: int = 0, as_values: tuple = ()) -> None:
@@ -259,7 +279,7 @@ def outcomes(vec, *args, backend: str, ulps: int = 0, as_values: tuple = ()) -> 
 # A table indexed out of range inside a loop (D12, D15): the call raises CPython's IndexError,
 # but for the first element out of range in the first iteration where one is, not for CPython's
 # first raising element in C order (found by this corpus, open: `_vec_take` raises at once).
-LOOP_INDEX_RAISE = {"actuarial.annuity_due", "actuarial.level_premium", "actuarial.term_insurance"}
+LOOP_INDEX_RAISE = {"actuarial.level_premium", "actuarial.term_insurance"}
 
 
 def without_raising_elements(fn, args: list) -> list:
@@ -348,3 +368,11 @@ def test_int_edges_through_calendar_arithmetic(backend):
 def test_an_index_out_of_range_in_a_loop_raises_for_cpythons_first_element(qualified):
     make, ulps = COMPILED[qualified]
     outcomes(vectorize(function(qualified)), *make(), backend="numpy", ulps=ulps)
+
+
+@pytest.mark.xfail(strict=True, reason="open: a helper's table index is checked on lanes a per-element `range` loop around its call has finished (D12, D15): IndexError where CPython raises nothing")
+def test_a_finished_lane_does_not_index_a_table_in_a_helper():
+    """`annuity_due(-11, 1, 0.03)` reads no table (`survival(-11, 0)` loops zero times); with a
+    second element running three iterations, the first element's lane is no longer active in the
+    second, where `survival(-11, 1)` would read `QX[-71]`."""
+    check_outcomes(vectorize(function("actuarial.annuity_due")), np.array([-11, 60]), np.array([1, 3]), 0.03, ulps=8)
