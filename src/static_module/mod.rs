@@ -25,7 +25,7 @@ use std::sync::Arc;
 use rustpython_parser::ast;
 
 use crate::diagnostics::{CompileError, Rendered, SourceText};
-use crate::env::{Binding, Const, Env, FunctionCode, FunctionSource};
+use crate::env::{Binding, Env, FunctionCode, FunctionSource};
 use crate::frontend::tree::{FunctionTree, ParsedModule};
 use crate::frontend::Input;
 use crate::pipeline::{compile_function, Compiled, Request};
@@ -413,8 +413,9 @@ fn value_binding(
         return Binding::Const(c);
     }
     // `BANDS = ((37_700.0, 0.2), (math.inf, 0.45))`: a table whose leaves name constants.
-    if let Some(c) = crate::static_module::text::literal_with(value, &|e| named_constant(e, before))
-    {
+    if let Some(c) = crate::static_module::text::literal_with(value, &|e| {
+        crate::static_module::text::named_constant(e, before)
+    }) {
         return Binding::Const(c);
     }
     match value {
@@ -458,51 +459,6 @@ fn value_binding(
                 None => crate::static_module::objects::object_binding(value),
             }
         }
-    }
-}
-
-/// A leaf of a module-level table that names a constant exactly as CPython reads it: a name
-/// bound before to a constant, `math.inf`, `math.pi`, `math.e`, `math.tau` (or those names
-/// imported from `math`), `float("inf")` and `float("-inf")` with `float` not rebound.
-fn named_constant(e: &ast::Expr, before: &Env) -> Option<Const> {
-    let math_constant = |name: &str| match name {
-        "inf" => Some(Const::Float(f64::INFINITY)),
-        "pi" => Some(Const::Float(std::f64::consts::PI)),
-        "e" => Some(Const::Float(std::f64::consts::E)),
-        "tau" => Some(Const::Float(std::f64::consts::TAU)),
-        _ => None,
-    };
-    match e {
-        ast::Expr::Name(n) => match before.get(n.id.as_str())? {
-            Binding::Const(c) => Some(c.clone()),
-            Binding::MathMember(m) => math_constant(m),
-            _ => None,
-        },
-        ast::Expr::Attribute(a) => match a.value.as_ref() {
-            ast::Expr::Name(m)
-                if matches!(before.get(m.id.as_str()), Some(Binding::MathModule)) =>
-            {
-                math_constant(a.attr.as_str())
-            }
-            _ => None,
-        },
-        ast::Expr::Call(c) if c.keywords.is_empty() && c.args.len() == 1 => {
-            let unbound_float = matches!(c.func.as_ref(), ast::Expr::Name(f) if f.id.as_str() == "float" && !before.contains_key("float"));
-            let ast::Expr::Constant(k) = &c.args[0] else {
-                return None;
-            };
-            let ast::Constant::Str(text) = &k.value else {
-                return None;
-            };
-            match (unbound_float, text.trim().to_ascii_lowercase().as_str()) {
-                (true, "inf" | "+inf" | "infinity" | "+infinity") => {
-                    Some(Const::Float(f64::INFINITY))
-                }
-                (true, "-inf" | "-infinity") => Some(Const::Float(f64::NEG_INFINITY)),
-                _ => None,
-            }
-        }
-        _ => None,
     }
 }
 

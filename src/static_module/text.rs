@@ -3,7 +3,7 @@
 
 use rustpython_parser::ast;
 
-use crate::env::Const;
+use crate::env::{Binding, Const, Env};
 
 /// A literal number, bool, negated number, or tuple, list or dict of those.
 pub fn literal(e: &ast::Expr) -> Option<Const> {
@@ -49,5 +49,50 @@ pub fn literal_with(e: &ast::Expr, leaf: &dyn Fn(&ast::Expr) -> Option<Const>) -
             crate::ir::eval::dict_of(pairs)
         }
         other => leaf(other),
+    }
+}
+
+/// A leaf of a module-level table that names a constant exactly as CPython reads it: a name
+/// bound before to a constant, `math.inf`, `math.pi`, `math.e`, `math.tau` (or those names
+/// imported from `math`), `float("inf")` and `float("-inf")` with `float` not rebound.
+pub fn named_constant(e: &ast::Expr, before: &Env) -> Option<Const> {
+    let math_constant = |name: &str| match name {
+        "inf" => Some(Const::Float(f64::INFINITY)),
+        "pi" => Some(Const::Float(std::f64::consts::PI)),
+        "e" => Some(Const::Float(std::f64::consts::E)),
+        "tau" => Some(Const::Float(std::f64::consts::TAU)),
+        _ => None,
+    };
+    match e {
+        ast::Expr::Name(n) => match before.get(n.id.as_str())? {
+            Binding::Const(c) => Some(c.clone()),
+            Binding::MathMember(m) => math_constant(m),
+            _ => None,
+        },
+        ast::Expr::Attribute(a) => match a.value.as_ref() {
+            ast::Expr::Name(m)
+                if matches!(before.get(m.id.as_str()), Some(Binding::MathModule)) =>
+            {
+                math_constant(a.attr.as_str())
+            }
+            _ => None,
+        },
+        ast::Expr::Call(c) if c.keywords.is_empty() && c.args.len() == 1 => {
+            let unbound_float = matches!(c.func.as_ref(), ast::Expr::Name(f) if f.id.as_str() == "float" && !before.contains_key("float"));
+            let ast::Expr::Constant(k) = &c.args[0] else {
+                return None;
+            };
+            let ast::Constant::Str(text) = &k.value else {
+                return None;
+            };
+            match (unbound_float, text.trim().to_ascii_lowercase().as_str()) {
+                (true, "inf" | "+inf" | "infinity" | "+infinity") => {
+                    Some(Const::Float(f64::INFINITY))
+                }
+                (true, "-inf" | "-infinity") => Some(Const::Float(f64::NEG_INFINITY)),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }

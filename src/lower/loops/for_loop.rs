@@ -291,20 +291,6 @@ impl Lowerer<'_> {
         Some(spec)
     }
 
-    /// A container whose items are all constants (a slice of a constant table, `reversed` of
-    /// one: D15, D18) as the constant tuple of its items.
-    fn constant_items(&self, v: Value) -> Option<Const> {
-        let items = self.container(v)?.items;
-        let consts = items.iter().map(|&i| self.const_of(i));
-        consts
-            .collect::<Option<Vec<_>>>()
-            .filter(|c| {
-                !c.iter()
-                    .any(|k| matches!(k, Const::Tuple(_) | Const::List(_) | Const::Dict(_)))
-            })
-            .map(Const::Tuple)
-    }
-
     /// The spec of a loop over `body`: what it carries, and the returns before it.
     pub(in crate::lower) fn carried_spec<'a>(
         &mut self,
