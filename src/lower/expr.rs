@@ -141,7 +141,12 @@ impl Lowerer<'_> {
                 break;
             }
             if let ast::CmpOp::In | ast::CmpOp::NotIn = op {
-                let (member, r) = self.membership(frame, left, right)?;
+                // D14: `flag in ("c", "p")` ending a chain, on a uniform value: in Python.
+                let last = std::ptr::eq(right, c.comparators.last().unwrap_or(right));
+                let (member, r) = match self.object_in_literals(frame, left, right, last) {
+                    Some(found) => found,
+                    None => self.membership(frame, left, right)?,
+                };
                 let member = if matches!(op, ast::CmpOp::NotIn) {
                     self.not(member)
                 } else {
@@ -314,6 +319,9 @@ impl Lowerer<'_> {
 
     /// `T[i]`: a constant table indexed (`tables`), or an item of a tuple result (`tuples`).
     fn subscript(&mut self, frame: &mut Frame, s: &ast::ExprSubscript, e: &ast::Expr) -> R<Value> {
+        if let Some(choice) = key_choice(e) {
+            return Ok(self.expr(frame, &choice));
+        }
         let t = self.table(frame, &s.value, e, false)?;
         if let ast::Expr::Slice(sl) = s.slice.as_ref() {
             return self.container_slice(frame, t, sl, e);
@@ -580,4 +588,56 @@ mod tests {
         let e = errors("def f(x):\n    return x + 100000000000000000000000\n");
         assert!(e.iter().any(|m| m.contains("64-bit range")), "{e:?}");
     }
+}
+
+/// `RATES["joint" if married else "single"][kids]`: a choice per element between two string keys
+/// of a table held by a name is the choice between the two subscripts,
+/// `RATES["joint"][kids] if married else RATES["single"][kids]` (D14, D15: a uniform table read
+/// with constant keys; the later subscripts, names or constants, read nothing twice that could
+/// differ). None for any other subscript.
+fn key_choice(e: &ast::Expr) -> Option<ast::Expr> {
+    let simple = |k: &ast::Expr| matches!(k, ast::Expr::Name(_) | ast::Expr::Constant(_));
+    let string = |k: &ast::Expr| matches!(k, ast::Expr::Constant(c) if matches!(c.value, ast::Constant::Str(_)));
+    let ast::Expr::Subscript(s) = e else {
+        return None;
+    };
+    if let ast::Expr::IfExp(choice) = s.slice.as_ref() {
+        if !matches!(s.value.as_ref(), ast::Expr::Name(_))
+            || !string(&choice.body)
+            || !string(&choice.orelse)
+        {
+            return None;
+        }
+        let with = |key: &ast::Expr| {
+            ast::Expr::Subscript(ast::ExprSubscript {
+                slice: Box::new(key.clone()),
+                ..s.clone()
+            })
+        };
+        return Some(ast::Expr::IfExp(ast::ExprIfExp {
+            range: s.range,
+            test: choice.test.clone(),
+            body: Box::new(with(&choice.body)),
+            orelse: Box::new(with(&choice.orelse)),
+        }));
+    }
+    if !simple(&s.slice) {
+        return None;
+    }
+    // The choice one level in: distribute this subscript over its two sides.
+    let ast::Expr::IfExp(inner) = key_choice(&s.value)? else {
+        return None;
+    };
+    let with = |side: &ast::Expr| {
+        ast::Expr::Subscript(ast::ExprSubscript {
+            value: Box::new(side.clone()),
+            ..s.clone()
+        })
+    };
+    Some(ast::Expr::IfExp(ast::ExprIfExp {
+        range: s.range,
+        test: inner.test.clone(),
+        body: Box::new(with(&inner.body)),
+        orelse: Box::new(with(&inner.orelse)),
+    }))
 }

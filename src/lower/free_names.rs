@@ -88,7 +88,7 @@ impl Lowerer<'_> {
             self.error_at(
                 frame,
                 DiagnosticKind::UnknownCall,
-                format!("`{name}` is a variable, not a function"),
+                format!("`{name}` is a variable, not a function: a function passed as an argument or held in a variable is not known when compiling (D7); call the helper by its module-level name"),
                 &*c.func,
             );
             return Err(());

@@ -60,6 +60,7 @@ pub const KNOWN_BUILTINS: &[&str] = &[
     "dict",
     "tuple",
     "list",
+    "reversed",
 ];
 
 /// Builtins an exception raised per element may name (D11): the exception classes and the
@@ -130,7 +131,6 @@ const OTHER_BUILTINS: &[&str] = &[
     "property",
     "quit",
     "repr",
-    "reversed",
     "set",
     "setattr",
     "slice",
@@ -412,6 +412,12 @@ fn value_binding(
     if let Some(c) = literal(value) {
         return Binding::Const(c);
     }
+    // `BANDS = ((37_700.0, 0.2), (math.inf, 0.45))`: a table whose leaves name constants.
+    if let Some(c) = crate::static_module::text::literal_with(value, &|e| {
+        crate::static_module::text::named_constant(e, before)
+    }) {
+        return Binding::Const(c);
+    }
     match value {
         ast::Expr::Lambda(_) => {
             let tree = FunctionTree {
@@ -429,6 +435,21 @@ fn value_binding(
         }
         ast::Expr::Dict(_) | ast::Expr::Constant(_) => {
             crate::static_module::objects::object_binding(value)
+        }
+        // `N = norm_cdf`, `log = math.log`'s spelling `ln = log`: another name for a function
+        // bound before, the object the live module binds (D7, D8).
+        ast::Expr::Name(n)
+            if matches!(
+                before.get(n.id.as_str()),
+                Some(
+                    Binding::Function(_)
+                        | Binding::MathMember(_)
+                        | Binding::NumpyMember(_)
+                        | Binding::Bisect(_)
+                )
+            ) =>
+        {
+            before[n.id.as_str()].clone()
         }
         _ => {
             let mut env = before.clone();
@@ -596,6 +617,33 @@ mod tests {
         assert_eq!(assumed["wrap"], lambda);
         // `helper` is not bound yet where LATER is computed: the import would fail there.
         assert!(matches!(&functions[1].outcome, Outcome::Deferred(n) if n == &["LATER"]));
+    }
+
+    #[test]
+    fn aliases_of_functions_and_tables_naming_constants_resolve() {
+        // Pricing code's `N = norm.cdf` spelling, and tax bands ending at infinity.
+        let source = "import math\nfrom array_vectorize import vectorize\n\ndef norm_cdf(x):\n    return 0.5 * math.erfc(-x / math.sqrt(2.0))\n\nN = norm_cdf\nBANDS = ((100.0, 0.2), (math.inf, 0.4))\nTOP = [float('inf'), -math.inf, math.pi]\n\n@vectorize\ndef f(x):\n    return N(x) * BANDS[1][1] + TOP[0]\n";
+        let functions = compile_module(source, "m.py", None).expect("parses");
+        let assumed = assumptions_of(&functions[0].outcome);
+        use crate::env::{AssumedBinding, Const};
+        let helper = AssumedBinding::Function {
+            name: "norm_cdf".into(),
+            line: 4,
+        };
+        assert_eq!(assumed["N"], helper);
+        let row = |a: f64, b: f64| Const::Tuple(vec![Const::Float(a), Const::Float(b)]);
+        assert_eq!(
+            assumed["BANDS"],
+            AssumedBinding::Const(Const::Tuple(vec![row(100.0, 0.2), row(f64::INFINITY, 0.4)]))
+        );
+        assert_eq!(
+            assumed["TOP"],
+            AssumedBinding::Const(Const::List(vec![
+                Const::Float(f64::INFINITY),
+                Const::Float(f64::NEG_INFINITY),
+                Const::Float(std::f64::consts::PI)
+            ]))
+        );
     }
 
     #[test]

@@ -250,7 +250,7 @@ impl Lowerer<'_> {
         match name {
             "len" => self.table_len(frame, c),
             // D18: containers made by a call.
-            "list" | "tuple" | "dict" | "zip" | "enumerate" => {
+            "list" | "tuple" | "dict" | "zip" | "enumerate" | "reversed" => {
                 self.container_builtin(frame, c, name)
             }
             "abs" => {

@@ -326,11 +326,15 @@ impl Lowerer<'_> {
             E::UnaryOp(u) => {
                 matches!(u.op, ast::UnaryOp::USub | ast::UnaryOp::UAdd) && named(&u.operand)
             }
+            // D14: a string or None default (`when="end"`) is a uniform value, immutable.
+            E::Constant(k) => {
+                matches!(k.value, ast::Constant::Str(_) | ast::Constant::None) || named(default)
+            }
             e => named(e),
         };
         if !ok {
             let what = if env.is_some() {
-                "a number, a table of numbers, a name or `module.attr`"
+                "a number, a string, `None`, a table of numbers, a name or `module.attr`"
             } else {
                 "a number (a nested function's defaults are evaluated where its `def` runs)"
             };

@@ -268,7 +268,7 @@ impl Lowerer<'_> {
             }
             other => {
                 let v = self.expr(frame, other);
-                match self.const_of(v) {
+                match self.const_of(v).or_else(|| self.constant_items(v)) {
                     Some(Const::Tuple(items) | Const::List(items)) => {
                         (0, items.len() as i128, 1, Some(items))
                     }

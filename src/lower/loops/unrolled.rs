@@ -26,7 +26,7 @@ use crate::lower::{Frame, Lowerer, Var};
 const MAX_UNROLLED_TRIPS: usize = 4096;
 
 /// Builtins whose call makes a container (D18).
-const MAKERS: &[&str] = &["list", "tuple", "dict", "zip", "enumerate"];
+const MAKERS: &[&str] = &["list", "tuple", "dict", "zip", "enumerate", "reversed"];
 
 impl Lowerer<'_> {
     /// Whether the `for` loop `f` is unrolled: it runs over a container the function made or
@@ -37,7 +37,13 @@ impl Lowerer<'_> {
         let (changes, reads) = self.touches_containers(frame, &f.body);
         // A body that only reads a container of per-lane values (constant indices) may stay a
         // loop when it breaks or continues: a read by the loop index is then a select per item.
-        matches!(f.iter.as_ref(), ast::Expr::List(_) | ast::Expr::Tuple(_))
+        let display = |e: &ast::Expr| matches!(e, ast::Expr::List(_) | ast::Expr::Tuple(_));
+        // `reversed([a, b, x])`: the display's items last first.
+        let maker_of_display = matches!(f.iter.as_ref(), ast::Expr::Call(c)
+            if matches!(c.func.as_ref(), ast::Expr::Name(n) if n.id.as_str() == "reversed")
+                && c.args.iter().any(display));
+        display(&f.iter)
+            || maker_of_display
             || names.iter().any(|n| self.holds_container(frame, n, false))
             || changes
             || (reads && !has_exit(&f.body, true, true))

@@ -34,6 +34,15 @@ impl Lowerer<'_> {
         if name == "dict" {
             return self.dict_call(frame, c, site);
         }
+        if name == "reversed" && (!c.keywords.is_empty() || c.args.len() != 1) {
+            self.error_at(
+                frame,
+                DiagnosticKind::BadArguments,
+                "reversed() takes one sequence and no keywords".into(),
+                c,
+            );
+            return Err(());
+        }
         if matches!(name, "list" | "tuple") && (!c.keywords.is_empty() || c.args.len() > 1) {
             self.error_at(
                 frame,
@@ -47,6 +56,12 @@ impl Lowerer<'_> {
         let items = match (name, c.args.first()) {
             ("list" | "tuple", None) => vec![],
             ("list" | "tuple", Some(arg)) => self.sequence_values(frame, arg)?,
+            // `reversed(TABLE)`: the items last first, an iterator (a view, D18).
+            ("reversed", Some(arg)) => {
+                let mut items = self.sequence_values(frame, arg)?;
+                items.reverse();
+                items
+            }
             _ => self.sequence_values(frame, &call)?,
         };
         items.iter().for_each(|&i| self.escape(i));

@@ -264,6 +264,20 @@ impl Lowerer<'_> {
         self.table_index(frame, positions, i, e)
     }
 
+    /// A container whose items are all constants (a slice of a constant table, `reversed` of
+    /// one: D15, D18) as the constant tuple of its items.
+    pub(in crate::lower) fn constant_items(&self, v: Value) -> Option<Const> {
+        let items = self.container(v)?.items;
+        let consts = items.iter().map(|&i| self.const_of(i));
+        consts
+            .collect::<Option<Vec<_>>>()
+            .filter(|c| {
+                !c.iter()
+                    .any(|k| matches!(k, Const::Tuple(_) | Const::List(_) | Const::Dict(_)))
+            })
+            .map(Const::Tuple)
+    }
+
     /// `c[a:b:s]` with constant bounds: a new list or tuple.
     pub(in crate::lower) fn container_slice(
         &mut self,

@@ -10,6 +10,7 @@
 //! passed, its numeric uses read it converted.
 
 pub(in crate::lower::values) mod expr_walk;
+mod membership;
 
 use rustpython_parser::ast;
 
@@ -177,6 +178,12 @@ fn uniform_uses<'a>(e: &'a ast::Expr, env: &Env) -> Vec<(&'a str, Use)> {
     };
     let mut out = vec![];
     match e {
+        // `_WHEN[when]` on a module-level dict of strings (a uniform object, D14): only a
+        // string finds its keys, so the key is a uniform value too.
+        E::Subscript(s) if matches!(s.value.as_ref(), E::Name(g) if matches!(env.get(g.id.as_str()), Some(Binding::Object(t)) if t == "dict")) =>
+        {
+            out.extend(name_of(&s.slice).map(|n| (n, Use::Uniform)));
+        }
         E::Subscript(s) if matches!(s.slice.as_ref(), E::Constant(_)) => {
             out.extend(name_of(&s.value).map(|n| (n, Use::Uniform)));
         }
@@ -674,7 +681,10 @@ mod tests {
 
     #[test]
     fn uses_and_annotations_decide_which_parameters_are_uniform() {
-        let mut e = env(&[("Unit", Binding::Enum(vec!["SI".into()]))]);
+        let mut e = env(&[
+            ("Unit", Binding::Enum(vec!["SI".into()])),
+            ("WHEN", Binding::Object("dict".into())),
+        ]);
         for b in ["sum", "len", "zip"] {
             e.insert(b.into(), Binding::Builtin(b.into()));
         }
@@ -709,6 +719,11 @@ mod tests {
                 &[Number, Optional],
             ),
             ("def f(x, p: dict):\n    return x\n", &[Number, Uniform]),
+            // D14: only a string finds a key of a module dict of strings.
+            (
+                "def f(x, when):\n    return x * WHEN[when]\n",
+                &[Number, Uniform],
+            ),
             // D14, D15: a number cannot be iterated (`given` loops over the items).
             (
                 "def f(x, a, b, c):\n    return sum(a) + sum(x * r for r in b) + len(c)\n",
@@ -744,6 +759,18 @@ mod tests {
         for (src, expected) in cases {
             assert_eq!(&modes(src, &e), expected, "{src}");
         }
+    }
+
+    #[test]
+    fn membership_of_a_uniform_value_in_literals_compiles() {
+        let source = crate::pipeline::testing::compiled(
+            "def f(x, flag: str):\n    if flag not in ('c', 'p'):\n        raise ValueError(flag)\n    return x if flag == 'c' else -x\n",
+        )
+        .source;
+        assert!(
+            source.contains("flag_1 == 'c' or flag_1 == 'p'"),
+            "{source}"
+        );
     }
 
     #[test]
