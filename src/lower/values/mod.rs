@@ -1,4 +1,4 @@
-//! Values beyond numbers: constant tables (`tables`, D15), `dict.get` on them (`dict_get`),
+//! Values beyond numbers: constant tables (`tables`, D15), `dict.get` on them (`dict_get`), methods of strings given per call (`str_methods`),
 //! `bisect` over them (`bisect`), reductions over tables unrolled (`reduce`), tuples and several
 //! results (`tuples`, D13), local containers (`containers/`: `ops` reads and changes them,
 //! `calls` their methods and builtins, D18; the handles of tuples and containers in
@@ -13,6 +13,7 @@ pub(in crate::lower) mod handles;
 pub(in crate::lower) mod named_tuples;
 pub(in crate::lower) mod none_lanes;
 pub(in crate::lower) mod reduce;
+pub(in crate::lower) mod str_methods;
 pub(in crate::lower) mod tables;
 pub(in crate::lower) mod tuples;
 pub(in crate::lower) mod type_tests;
