@@ -1,9 +1,10 @@
-//! Values beyond numbers: constant tables (`tables`, D15), `dict.get` on them (`dict_get`), methods of strings given per call (`str_methods`),
+//! Values beyond numbers: constant tables (`tables`, D15), `dict.get` on them (`dict_get`),
 //! `bisect` over them (`bisect`), reductions over tables unrolled (`reduce`), tuples and several
 //! results (`tuples`, D13), local containers (`containers/`: `ops` reads and changes them,
 //! `calls` their methods and builtins, D18; the handles of tuples and containers in
 //! `handles`), values None on some lanes (`none_lanes`, D20), and uniform per-call values
-//! (`uniform/`, D14; the parameter uses it reads, found by `uniform/expr_walk`), and the type of a
+//! (`uniform/`, D14; the parameter uses it reads, found by `uniform/expr_walk`; the methods of
+//! strings given per call, `uniform/str_methods`), and the type of a
 //! parameter's elements (`type_tests`, D22).
 
 pub(in crate::lower) mod bisect;
@@ -13,7 +14,6 @@ pub(in crate::lower) mod handles;
 pub(in crate::lower) mod named_tuples;
 pub(in crate::lower) mod none_lanes;
 pub(in crate::lower) mod reduce;
-pub(in crate::lower) mod str_methods;
 pub(in crate::lower) mod tables;
 pub(in crate::lower) mod tuples;
 pub(in crate::lower) mod type_tests;

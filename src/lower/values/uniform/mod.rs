@@ -10,6 +10,7 @@
 //! passed, its numeric uses read it converted.
 
 pub(in crate::lower::values) mod expr_walk;
+pub(in crate::lower) mod str_methods;
 
 use rustpython_parser::ast;
 
