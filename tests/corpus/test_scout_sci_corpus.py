@@ -253,6 +253,10 @@ def vectorized(qualified: str):
     return _vectorized[qualified]
 
 
+# Functions whose CPython result is a NumPy scalar (they call NumPy's functions, D16).
+NUMPY_RESULT = {"atmosphere.relative_airmass"}
+
+
 def python_result(fn):
     """CPython running `fn`, its NumPy scalar result (a function calling NumPy's functions,
     D16) as the Python number it holds."""
@@ -275,7 +279,8 @@ def test_matches_cpython(qualified, backend):
     for extra in passed:
         check_outcomes(
             vec, *arguments(codes), *(extra or ()), backend=backend, ulps=ULPS.get(qualified, 0),
-            as_values=(NAN_TO_INT,), scalar=python_result(vec._vectorized_original),
+            as_values=(NAN_TO_INT,),
+            scalar=python_result(vec._vectorized_original) if qualified in NUMPY_RESULT else None,
         )
 
 

@@ -579,14 +579,14 @@ impl Lowerer<'_> {
             }
             return self.gather_given(frame, base, key, e);
         }
-        if self.exceptions.in_try() {
+        if self.exceptions.lookup_caught() {
             // D10, D11: read once per call, before the elements run, its KeyError or IndexError
             // would leave the call where CPython's `except` clauses take it per element
             // (`try: a, b = TABLE[name] except KeyError: raise ValueError(...)`).
             self.error_at(
                 frame,
                 DiagnosticKind::UnsupportedExpression,
-                "a uniform value (D14: docs/decisions.md#d14) is subscripted once per call, before the elements run, so a KeyError or IndexError it raises would not reach this `try`'s `except` clauses as CPython's does per element (D11); subscript it before the `try` (test `key in table` there when the key may be missing)".into(),
+                "a uniform value (D14: docs/decisions.md#d14) is subscripted once per call, before the elements run, so a KeyError or IndexError it raises would not reach this `try`'s `except` clause that catches it as CPython's does per element (D11); subscript it before the `try` (test `key in table` there when the key may be missing)".into(),
                 e,
             );
             return Err(());
