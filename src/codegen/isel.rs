@@ -150,6 +150,13 @@ impl Gen<'_> {
                     std::mem::take(&mut operands),
                 )
             }
+            UniformOp::StrMethod(m) => {
+                let base = take();
+                call(
+                    Expr::Field(Box::new(base), m.clone()),
+                    std::mem::take(&mut operands),
+                )
+            }
             UniformOp::Compare(c) => {
                 let a = take();
                 cmp(c.symbol(), a, take())

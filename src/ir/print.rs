@@ -222,6 +222,7 @@ fn uniform_op(u: &UniformOp) -> String {
         UniformOp::Attr(a) => format!("Attr({})", quote(a)),
         UniformOp::Item => "Item".into(),
         UniformOp::Get => "Get".into(),
+        UniformOp::StrMethod(m) => format!("StrMethod({})", quote(m)),
         UniformOp::Compare(c) => format!("Compare({})", obj_cmp_name(*c)),
         UniformOp::IsInstance => "IsInstance".into(),
         UniformOp::TypeOf => "TypeOf".into(),

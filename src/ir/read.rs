@@ -47,7 +47,7 @@
 //! MATH      = a `math` function's name | "round" (round(x, n)) | "numpy.power"
 //!           | "numpy." ("floor" | "ceil" | "trunc" | "round")           (D16)
 //! uniform   = "Arg(" INT ")" | "Global(" INT ")" | "Builtin(" STRING ")" | "Lit(None)"
-//!           | "Lit(Str(" STRING "))" | "Tuple" | "Attr(" STRING ")" | "Item" | "Get"
+//!           | "Lit(Str(" STRING "))" | "Tuple" | "Attr(" STRING ")" | "Item" | "Get" | "StrMethod(" STRING ")"
 //!           | "Compare(" ("Eq" | "Ne" | "Is" | "IsNot" | "In") ")" | "IsInstance" | "Truth"
 //!           | "Number" | "TypeOf" | "ElementIs(" ("none" | TYPE {"|" TYPE}) ")"   (D22)
 //! TYPE      = "bool" | "int" | "float"

@@ -54,6 +54,8 @@ pub enum UniformOp {
     Item,
     /// `a.get(b)` or `a.get(b, c)`.
     Get,
+    /// `a.method(b, ...)`: a method of a string (`lower`, `strip`, `startswith`, ...).
+    StrMethod(String),
     /// `a op b`.
     Compare(ObjCmp),
     /// `isinstance(a, b)`.

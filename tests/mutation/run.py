@@ -372,6 +372,11 @@ MUTATIONS: List[Mutation] = [
         files=("behavior/runtime/test_horner_polynomials.py",),
     ),
     Mutation(
+        "codegen-str-method-dropped", "__init__.py", *_core_patch(".lower()", ""),
+        "codegen: a method of a string given per call (D14, `terrain.strip().lower()`) emitted without its call",
+        files=("behavior/values/test_str_methods.py",),
+    ),
+    Mutation(
         "horner-passes-subtract-reversed", "runtime/horner.py",
         "                subtract(c, acc, out=acc)",
         "                subtract(acc, c, out=acc)",

@@ -207,6 +207,7 @@ fn uniform(c: &mut Cursor) -> R<UniformOp> {
         "Attr" => UniformOp::Attr(string(c)?),
         "Item" => UniformOp::Item,
         "Get" => UniformOp::Get,
+        "StrMethod" => UniformOp::StrMethod(string(c)?),
         "Compare" => {
             c.expect("(")?;
             let word = c.word();

@@ -25,6 +25,10 @@ impl Lowerer<'_> {
             if let Some(got) = self.dict_get(frame, a, c) {
                 return got;
             }
+            // D14: `model.lower()` of a string given per call.
+            if let Some(got) = self.str_method(frame, a, c) {
+                return got;
+            }
             // D16: `x.astype(float)`, as NumPy's scalars have it.
             if let Some(converted) = self.astype_method(frame, a, c) {
                 return converted;

@@ -33,6 +33,9 @@ pub(in crate::lower) struct ExceptionState {
     pub(in crate::lower::exceptions) try_spans: Vec<At>,
     /// The per-lane raise code of each enclosing `except` clause, for a bare `raise`.
     pub(in crate::lower::exceptions) handling: Vec<Value>,
+    /// Per enclosing `try` body: whether a clause of its statement may catch a `KeyError` or
+    /// an `IndexError` (bare, or naming one of them, `LookupError`, `Exception`, `BaseException`).
+    pub(in crate::lower::exceptions) lookup_caught: Vec<bool>,
 }
 
 /// A raise site's class, by its MRO, when known (D11: `except` matches on it), and where its
@@ -58,6 +61,12 @@ impl ExceptionState {
     /// exception whose class lowering does not know cannot stand (D19, D23).
     pub(in crate::lower) fn in_try_statement(&self) -> bool {
         self.in_try > 0 || self.in_finally > 0
+    }
+
+    /// Whether an enclosing `try` statement may catch a `KeyError` or an `IndexError`: one that
+    /// a uniform value's subscript, read once per call, could not send to its clause per lane.
+    pub(in crate::lower) fn lookup_caught(&self) -> bool {
+        self.lookup_caught.iter().any(|c| *c)
     }
 
     /// How many raise sites were recorded so far: a mark for [`Self::forget_sites`] and

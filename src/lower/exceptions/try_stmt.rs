@@ -266,7 +266,13 @@ impl Lowerer<'_> {
         self.exceptions
             .try_spans
             .push((frame.source, crate::frontend::extract::span(stmt)));
+        let lookup = match stmt {
+            ast::Stmt::Try(t) => t.handlers.iter().any(catches_lookup),
+            _ => true,
+        };
+        self.exceptions.lookup_caught.push(lookup);
         self.body(frame, body);
+        self.exceptions.lookup_caught.pop();
         self.exceptions.try_spans.pop();
         self.exceptions.in_try -= 1;
         self.exceptions.try_block_depth = try_block_depth;
@@ -750,5 +756,22 @@ fn first_exit(body: &[ast::Stmt]) -> Option<&ast::Stmt> {
             .or_else(|| first_exit(&t.orelse))
             .or_else(|| first_exit(&t.finalbody)),
         _ => None,
+    })
+}
+
+/// Whether the clause may catch a `KeyError` or an `IndexError`, by the names it writes.
+fn catches_lookup(h: &ast::ExceptHandler) -> bool {
+    let ast::ExceptHandler::ExceptHandler(h) = h;
+    let Some(t) = &h.type_ else { return true };
+    let names: Vec<&ast::Expr> = match t.as_ref() {
+        ast::Expr::Tuple(tt) => tt.elts.iter().collect(),
+        one => vec![one],
+    };
+    names.iter().any(|n| match n {
+        ast::Expr::Name(n) => matches!(
+            n.id.as_str(),
+            "KeyError" | "IndexError" | "LookupError" | "Exception" | "BaseException"
+        ),
+        _ => true, // a class it cannot name: it may
     })
 }

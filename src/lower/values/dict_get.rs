@@ -40,7 +40,11 @@ impl Lowerer<'_> {
 
     /// Whether `e` is a uniform value by its text: a name bound to one (a uniform parameter, a
     /// module-level object) or an item or attribute of one.
-    fn names_uniform_value(&self, frame: &Frame, e: &ast::Expr) -> bool {
+    pub(in crate::lower::values) fn names_uniform_value(
+        &self,
+        frame: &Frame,
+        e: &ast::Expr,
+    ) -> bool {
         match e {
             ast::Expr::Name(n) => match frame.vars.get(n.id.as_str()) {
                 Some(crate::lower::Var::Def(v)) => self.is_object(*v),

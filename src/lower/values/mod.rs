@@ -3,7 +3,8 @@
 //! results (`tuples`, D13), local containers (`containers/`: `ops` reads and changes them,
 //! `calls` their methods and builtins, D18; the handles of tuples and containers in
 //! `handles`), values None on some lanes (`none_lanes`, D20), and uniform per-call values
-//! (`uniform/`, D14; the parameter uses it reads, found by `uniform/expr_walk`), and the type of a
+//! (`uniform/`, D14; the parameter uses it reads, found by `uniform/expr_walk`; the methods of
+//! strings given per call, `uniform/str_methods`), and the type of a
 //! parameter's elements (`type_tests`, D22).
 
 pub(in crate::lower) mod bisect;

@@ -11,6 +11,7 @@
 
 pub(in crate::lower::values) mod expr_walk;
 mod membership;
+pub(in crate::lower) mod str_methods;
 
 use rustpython_parser::ast;
 
@@ -56,7 +57,7 @@ type Signature = (Vec<String>, Vec<ParamMode>);
 /// annotation names a dict, a mapping, `str`, a `Literal`, a namespace or an Enum class, or
 /// when the body subscripts it with a constant key, reads an attribute of it, compares it with
 /// a string literal or an Enum member, tests it with `is`/`is not` against anything but `None`,
-/// or passes it to `isinstance`. A parameter annotated `Optional[float]` (`float | None`), or
+/// or passes it to `isinstance`, or when its default is a string literal. A parameter annotated `Optional[float]` (`float | None`), or
 /// tested `is None` and used in no uniform way, is optional: `None` or a number; so is one whose
 /// default is `None` whose elements' type is tested (`isinstance(cap, float)`, D22).
 ///
@@ -100,9 +101,17 @@ pub(in crate::lower) fn param_modes(
                 .as_ref()
                 .map_or(Annotated::Unknown, |a| annotated(a, env));
             let (uniform_use, none_test, type_test, sequence_use) = uses[i];
+            // D14: a string default makes the parameter a string, the same on every element
+            // (`model="kastenyoung1989"`, `material="steel"` keying a table).
+            let str_default = func
+                .defaults
+                .get(i)
+                .and_then(Option::as_ref)
+                .is_some_and(is_str);
             match annotated {
                 Annotated::Uniform => ParamMode::Uniform,
                 _ if uniform_use => ParamMode::Uniform,
+                Annotated::Unknown if str_default => ParamMode::Uniform,
                 _ if sequence_use && !type_test => ParamMode::Uniform,
                 Annotated::OptionalNumber => ParamMode::Optional,
                 _ if none_test => ParamMode::Optional,
@@ -577,6 +586,18 @@ impl Lowerer<'_> {
             }
             return self.gather_given(frame, base, key, e);
         }
+        if self.exceptions.lookup_caught() {
+            // D10, D11: read once per call, before the elements run, its KeyError or IndexError
+            // would leave the call where CPython's `except` clauses take it per element
+            // (`try: a, b = TABLE[name] except KeyError: raise ValueError(...)`).
+            self.error_at(
+                frame,
+                DiagnosticKind::UnsupportedExpression,
+                "a uniform value (D14: docs/decisions.md#d14) is subscripted once per call, before the elements run, so a KeyError or IndexError it raises would not reach this `try`'s `except` clause that catches it as CPython's does per element (D11); subscript it before the `try` (test `key in table` there when the key may be missing)".into(),
+                e,
+            );
+            return Err(());
+        }
         Ok(self.uniform(UniformOp::Item, vec![base, key]))
     }
 
@@ -724,6 +745,8 @@ mod tests {
                 "def f(x, when):\n    return x * WHEN[when]\n",
                 &[Number, Uniform],
             ),
+            // A string default (`material="steel"` keying a table), unless annotated a number.
+            ("def f(x, m='s', n: float = 'a'):\n    return x if m else x * n\n", &[Number, Uniform, Number]),
             // D14, D15: a number cannot be iterated (`given` loops over the items).
             (
                 "def f(x, a, b, c):\n    return sum(a) + sum(x * r for r in b) + len(c)\n",
