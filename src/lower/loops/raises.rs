@@ -12,7 +12,9 @@
 use crate::Map as HashMap;
 
 use crate::diagnostics::DiagnosticKind;
-use crate::ir::{Block, CmpOp, Const, Inst, Kind, ObjLit, Op, Phi, Shape, UniformOp, Value};
+use crate::ir::{
+    Block, CmpOp, Const, IfOut, Inst, Kind, ObjLit, Op, Phi, Shape, UniformOp, Value,
+};
 use crate::lower::{Flow, Frame, Lowerer, Var};
 
 /// What a raise site inside a loop may read (`leave_loop_raises`, `raise::push_site`).
@@ -101,8 +103,9 @@ impl Lowerer<'_> {
     /// the values the body's raise sites read, which the sites read instead. A uniform value
     /// (D14) has no array to snapshot: a site may read one from before the loop, also through a
     /// phi the body never changes (`unchanged`: the phi and the value it starts with), or one the
-    /// body computes from those alone on every iteration (`rates['low']`, `mode.value`), which a
-    /// phi carries out of the loop; no other.
+    /// body computes from those alone (`rates['low']`, `mode.value`), the same whenever it is
+    /// computed (also under a Python `if` of the body, on some iterations only), which a phi
+    /// carries out of the loop; no other.
     pub(in crate::lower) fn leave_loop_raises(
         &mut self,
         block: &mut Block,
@@ -132,6 +135,12 @@ impl Lowerer<'_> {
             .map(|&a| (a, self.f.new_value(Kind::Object, Shape::Scalar, None)))
             .collect();
         carry_from_outer(block, &carried);
+        // The value at the end of the body: one a Python `if` computes leaves it as a merge with
+        // the value carried so far (`thread_out`).
+        let next_of: Vec<(Value, Value)> = carried
+            .iter()
+            .map(|&(a, dst)| (a, thread_out(self, block, a, dst).unwrap_or(a)))
+            .collect();
         self.in_block(block, |l| {
             let next = l.raise_chain(&returns, false).unwrap_or(r.code);
             let next = l.as_mask(next);
@@ -149,7 +158,11 @@ impl Lowerer<'_> {
                             };
                             l.f.values[dst.index()].hint = l.f.info(a).hint.clone();
                             if !r.invariant.iter().any(|&(d, _)| d == dst) {
-                                r.invariant.push((dst, a));
+                                let next = next_of
+                                    .iter()
+                                    .find(|(v, _)| *v == a)
+                                    .map_or(a, |&(_, n)| n);
+                                r.invariant.push((dst, next));
                                 l.loops.function.message_phis.insert(dst);
                             }
                             l.exceptions.set_site_arg(site, i, dst);
@@ -228,11 +241,13 @@ impl Lowerer<'_> {
     }
 }
 
-/// Whether uniform value `v` is defined at the top of the loop's `body` (so on every iteration)
-/// by uniform operations (D14: items, attributes, literals) of values from before the loop
-/// (`values_mark`), the function's uniform arguments and phis the body leaves unchanged, or is
-/// an inner loop's phi carrying such a value out of it: the same value on every iteration, read
-/// without side effects.
+/// Whether uniform value `v` is defined in the loop's `body` by uniform operations (D14: items,
+/// attributes, literals) of values from before the loop (`values_mark`), the function's uniform
+/// arguments and phis the body leaves unchanged, or is an inner loop's phi carrying such a value
+/// out of it: the same value on every iteration it is computed in, read without side effects.
+/// It may be computed inside a Python `if` of the body (on a loop index: fuzz 750008 #1123, a
+/// helper's parameter `r0(rates['high'], w1)` under `if i2:`), which `thread_out` merges with the
+/// value carried so far; `v` may then also be such a merge (an inner loop's, `top`).
 fn invariant_uniform(
     l: &Lowerer<'_>,
     body: &Block,
@@ -240,13 +255,30 @@ fn invariant_uniform(
     values_mark: usize,
     unchanged: &HashMap<Value, Value>,
 ) -> bool {
+    invariant_in(l, body, body, v, values_mark, unchanged)
+}
+
+/// `invariant_uniform` of `v` defined in `block`, a block of the loop body `top` (itself or a
+/// branch of a Python `if` in it, at any depth); the values `v` is computed from are looked up
+/// from `top` (SSA: each is defined once, ahead of its reads).
+fn invariant_in(
+    l: &Lowerer<'_>,
+    top: &Block,
+    block: &Block,
+    v: Value,
+    values_mark: usize,
+    unchanged: &HashMap<Value, Value>,
+) -> bool {
     if v.index() < values_mark || l.values.is_uniform_arg(v) || unchanged.contains_key(&v) {
         return true;
     }
-    body.insts.iter().any(|inst| match inst {
+    let phis = &l.loops.function.message_phis;
+    block.insts.iter().any(|inst| match inst {
         Inst::Loop {
-            phis, body: inner, ..
-        } if l.loops.function.message_phis.contains(&v) => phis
+            phis: loop_phis,
+            body: inner,
+            ..
+        } if phis.contains(&v) => loop_phis
             .iter()
             .any(|p| p.dst == v && invariant_uniform(l, inner, p.next, values_mark, unchanged)),
         Inst::Let {
@@ -258,9 +290,77 @@ fn invariant_uniform(
                 UniformOp::Lit(_) | UniformOp::Global(_) | UniformOp::Attr(_) | UniformOp::Item
             ) && args
                 .iter()
-                .all(|a| invariant_uniform(l, body, *a, values_mark, unchanged))
+                .all(|a| invariant_in(l, top, top, *a, values_mark, unchanged))
+        }
+        // A merge `thread_out` made: the value computed in a branch, and the one carried so far
+        // (a message phi, which only ever carries such values: `None` before the first). Not a
+        // program's merge of two such values, which may differ from one iteration to the next.
+        Inst::If { outs, .. } if outs.iter().any(|o| o.dst == v) => {
+            outs.iter().filter(|o| o.dst == v).all(|o| {
+                let (t, o) = (o.then, o.other);
+                (phis.contains(&o) && invariant_in(l, top, top, t, values_mark, unchanged))
+                    || (phis.contains(&t) && invariant_in(l, top, top, o, values_mark, unchanged))
+            })
+        }
+        Inst::If { then, other, .. } => {
+            invariant_in(l, top, then, v, values_mark, unchanged)
+                || invariant_in(l, top, other, v, values_mark, unchanged)
         }
         _ => false,
+    })
+}
+
+/// Where `v` is defined in `block` (a loop body), inside Python `if`s: the value that leaves
+/// them, a merge at each `if` of `v` on its branch with `carried` (the loop's phi of it, the
+/// value of an earlier iteration) on the other; `v` itself at the top, None if not found.
+fn thread_out(l: &mut Lowerer<'_>, block: &mut Block, v: Value, carried: Value) -> Option<Value> {
+    for inst in &mut block.insts {
+        match inst {
+            Inst::Let { dst, .. } if *dst == v => return Some(v),
+            Inst::Loop { phis, .. } if phis.iter().any(|p| p.dst == v) => return Some(v),
+            Inst::If { outs, .. } if outs.iter().any(|o| o.dst == v) => return Some(v),
+            Inst::If {
+                then, other, outs, ..
+            } => {
+                let on_then = defines(then, v);
+                let inner = if on_then {
+                    thread_out(l, then, v, carried)
+                } else {
+                    thread_out(l, other, v, carried)
+                };
+                let Some(inner) = inner else {
+                    continue;
+                };
+                let dst = l
+                    .f
+                    .new_value(Kind::Object, Shape::Scalar, l.f.info(v).hint.clone());
+                let (t, o) = if on_then {
+                    (inner, carried)
+                } else {
+                    (carried, inner)
+                };
+                outs.push(IfOut {
+                    dst,
+                    then: t,
+                    other: o,
+                });
+                return Some(dst);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether `block` defines `v` (a `let`, a loop's phi or an `if`'s merge), inside its Python
+/// `if`s too.
+fn defines(block: &Block, v: Value) -> bool {
+    block.insts.iter().any(|inst| match inst {
+        Inst::Let { dst, .. } => *dst == v,
+        Inst::Loop { phis, .. } => phis.iter().any(|p| p.dst == v),
+        Inst::If {
+            then, other, outs, ..
+        } => outs.iter().any(|o| o.dst == v) || defines(then, v) || defines(other, v),
     })
 }
 
@@ -269,12 +369,20 @@ fn invariant_uniform(
 /// inner loop does not run keeps the value of an earlier one, which a lane may have raised in.
 fn carry_from_outer(body: &mut Block, carried: &[(Value, Value)]) {
     for inst in &mut body.insts {
-        if let Inst::Loop { phis, .. } = inst {
-            for p in phis.iter_mut() {
-                if let Some(&(_, outer)) = carried.iter().find(|(v, _)| *v == p.dst) {
-                    p.init = outer;
+        match inst {
+            Inst::Loop { phis, .. } => {
+                for p in phis.iter_mut() {
+                    if let Some(&(_, outer)) = carried.iter().find(|(v, _)| *v == p.dst) {
+                        p.init = outer;
+                    }
                 }
             }
+            // An inner loop inside a Python `if` of the body (`thread_out`).
+            Inst::If { then, other, .. } => {
+                carry_from_outer(then, carried);
+                carry_from_outer(other, carried);
+            }
+            Inst::Let { .. } => {}
         }
     }
 }
