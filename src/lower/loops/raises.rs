@@ -12,9 +12,7 @@
 use crate::Map as HashMap;
 
 use crate::diagnostics::DiagnosticKind;
-use crate::ir::{
-    Block, CmpOp, Const, IfOut, Inst, Kind, ObjLit, Op, Phi, Shape, UniformOp, Value,
-};
+use crate::ir::{Block, CmpOp, Const, Inst, Kind, ObjLit, Op, Phi, Shape, UniformOp, Value};
 use crate::lower::{Flow, Frame, Lowerer, Var};
 
 /// What a raise site inside a loop may read (`leave_loop_raises`, `raise::push_site`).
@@ -135,12 +133,11 @@ impl Lowerer<'_> {
             .map(|&a| (a, self.f.new_value(Kind::Object, Shape::Scalar, None)))
             .collect();
         carry_from_outer(block, &carried);
-        // The value at the end of the body: one a Python `if` computes leaves it as a merge with
-        // the value carried so far (`thread_out`).
-        let next_of: Vec<(Value, Value)> = carried
-            .iter()
-            .map(|&(a, dst)| (a, thread_out(self, block, a, dst).unwrap_or(a)))
-            .collect();
+        // One a Python `if` computes leaves it merged with a placeholder (`scalar_if`): the
+        // value carried so far stands there instead (`carry_through_ifs`).
+        for &(a, dst) in &carried {
+            carry_through_ifs(self, block, a, dst);
+        }
         self.in_block(block, |l| {
             let next = l.raise_chain(&returns, false).unwrap_or(r.code);
             let next = l.as_mask(next);
@@ -158,11 +155,7 @@ impl Lowerer<'_> {
                             };
                             l.f.values[dst.index()].hint = l.f.info(a).hint.clone();
                             if !r.invariant.iter().any(|&(d, _)| d == dst) {
-                                let next = next_of
-                                    .iter()
-                                    .find(|(v, _)| *v == a)
-                                    .map_or(a, |&(_, n)| n);
-                                r.invariant.push((dst, next));
+                                r.invariant.push((dst, a));
                                 l.loops.function.message_phis.insert(dst);
                             }
                             l.exceptions.set_site_arg(site, i, dst);
@@ -246,8 +239,8 @@ impl Lowerer<'_> {
 /// arguments and phis the body leaves unchanged, or is an inner loop's phi carrying such a value
 /// out of it: the same value on every iteration it is computed in, read without side effects.
 /// It may be computed inside a Python `if` of the body (on a loop index: fuzz 750008 #1123, a
-/// helper's parameter `r0(rates['high'], w1)` under `if i2:`), which `thread_out` merges with the
-/// value carried so far; `v` may then also be such a merge (an inner loop's, `top`).
+/// helper's parameter `r0(rates['high'], w1)` under `if i2:`): `v` is then the `if`'s merge of
+/// it with a placeholder, which `carry_through_ifs` makes the value carried so far.
 fn invariant_uniform(
     l: &Lowerer<'_>,
     body: &Block,
@@ -292,14 +285,17 @@ fn invariant_in(
                 .iter()
                 .all(|a| invariant_in(l, top, top, *a, values_mark, unchanged))
         }
-        // A merge `thread_out` made: the value computed in a branch, and the one carried so far
-        // (a message phi, which only ever carries such values: `None` before the first). Not a
-        // program's merge of two such values, which may differ from one iteration to the next.
+        // A Python `if`'s merge of such a value computed on one side with what stands on the
+        // other: a placeholder (`scalar_if`: the site is not reached there) or, once
+        // `carry_through_ifs` replaced it, the value carried so far (a message phi, which only
+        // ever carries such values: `None` before the first). Not a program's merge of two such
+        // values, which may differ from one iteration to the next.
         Inst::If { outs, .. } if outs.iter().any(|o| o.dst == v) => {
+            let filler = |x: Value| phis.contains(&x) || object_placeholder(l, x);
             outs.iter().filter(|o| o.dst == v).all(|o| {
-                let (t, o) = (o.then, o.other);
-                (phis.contains(&o) && invariant_in(l, top, top, t, values_mark, unchanged))
-                    || (phis.contains(&t) && invariant_in(l, top, top, o, values_mark, unchanged))
+                let (t, e) = (o.then, o.other);
+                (filler(e) && invariant_in(l, top, top, t, values_mark, unchanged))
+                    || (filler(t) && invariant_in(l, top, top, e, values_mark, unchanged))
             })
         }
         Inst::If { then, other, .. } => {
@@ -310,58 +306,45 @@ fn invariant_in(
     })
 }
 
-/// Where `v` is defined in `block` (a loop body), inside Python `if`s: the value that leaves
-/// them, a merge at each `if` of `v` on its branch with `carried` (the loop's phi of it, the
-/// value of an earlier iteration) on the other; `v` itself at the top, None if not found.
-fn thread_out(l: &mut Lowerer<'_>, block: &mut Block, v: Value, carried: Value) -> Option<Value> {
+/// Where `v` is a Python `if`'s merge in `block` (a loop body, inside its `if`s too) of a value
+/// computed on one side with a placeholder on the other (`invariant_in`): `carried` (the loop's
+/// phi of it, the value of an earlier iteration) stands for the placeholder, through the merges
+/// of nested `if`s, so the merge is the last value computed.
+fn carry_through_ifs(l: &Lowerer<'_>, block: &mut Block, v: Value, carried: Value) {
     for inst in &mut block.insts {
-        match inst {
-            Inst::Let { dst, .. } if *dst == v => return Some(v),
-            Inst::Loop { phis, .. } if phis.iter().any(|p| p.dst == v) => return Some(v),
-            Inst::If { outs, .. } if outs.iter().any(|o| o.dst == v) => return Some(v),
-            Inst::If {
-                then, other, outs, ..
-            } => {
-                let on_then = defines(then, v);
-                let inner = if on_then {
-                    thread_out(l, then, v, carried)
-                } else {
-                    thread_out(l, other, v, carried)
-                };
-                let Some(inner) = inner else {
-                    continue;
-                };
-                let dst = l
-                    .f
-                    .new_value(Kind::Object, Shape::Scalar, l.f.info(v).hint.clone());
-                let (t, o) = if on_then {
-                    (inner, carried)
-                } else {
-                    (carried, inner)
-                };
-                outs.push(IfOut {
-                    dst,
-                    then: t,
-                    other: o,
-                });
-                return Some(dst);
+        let Inst::If {
+            then, other, outs, ..
+        } = inst
+        else {
+            continue;
+        };
+        let mut inner = vec![];
+        for o in outs.iter_mut().filter(|o| o.dst == v) {
+            if object_placeholder(l, o.other) {
+                o.other = carried;
+                inner.push((true, o.then));
+            } else if object_placeholder(l, o.then) {
+                o.then = carried;
+                inner.push((false, o.other));
             }
-            _ => {}
         }
+        if inner.is_empty() {
+            carry_through_ifs(l, then, v, carried);
+            carry_through_ifs(l, other, v, carried);
+            continue;
+        }
+        for (on_then, w) in inner {
+            carry_through_ifs(l, if on_then { then } else { other }, w, carried);
+        }
+        return;
     }
-    None
 }
 
-/// Whether `block` defines `v` (a `let`, a loop's phi or an `if`'s merge), inside its Python
-/// `if`s too.
-fn defines(block: &Block, v: Value) -> bool {
-    block.insts.iter().any(|inst| match inst {
-        Inst::Let { dst, .. } => *dst == v,
-        Inst::Loop { phis, .. } => phis.iter().any(|p| p.dst == v),
-        Inst::If {
-            then, other, outs, ..
-        } => outs.iter().any(|o| o.dst == v) || defines(then, v) || defines(other, v),
-    })
+/// Whether `v` is a placeholder standing for a uniform value (D14) on a side of a Python `if`
+/// where it is not computed.
+fn object_placeholder(l: &Lowerer<'_>, v: Value) -> bool {
+    let info = l.f.info(v);
+    info.placeholder && info.kind == Kind::Object && info.shape == Shape::Scalar
 }
 
 /// Makes each inner loop's phi of a message value `v` (at the top of `body`) start from `outer`,
@@ -377,7 +360,7 @@ fn carry_from_outer(body: &mut Block, carried: &[(Value, Value)]) {
                     }
                 }
             }
-            // An inner loop inside a Python `if` of the body (`thread_out`).
+            // An inner loop inside a Python `if` of the body.
             Inst::If { then, other, .. } => {
                 carry_from_outer(then, carried);
                 carry_from_outer(other, carried);
