@@ -111,6 +111,8 @@ FIXED = {
     "message-of-a-uniform-attribute-read-in-a-while-loop",
     "message-of-a-uniform-item-read-in-a-while-loop-in-a-tuple-loop",
     "message-of-a-uniform-item-read-in-a-loop-that-stops-running",
+    "message-of-a-helper-s-uniform-item-under-an-if-on-a-loop-index",
+    "message-of-a-helper-s-uniform-item-under-an-if-on-a-loop-index-that-raises",
     "tuple-first-assigned-in-a-while-body",
     "int-conversion-beyond-int64-in-a-comparison-chain-cpython-stops",
     "int-conversion-beyond-int64-in-a-chain-keeps-the-other-lanes-running",

@@ -174,6 +174,30 @@ CASES = [
         "raise in a loop: a uniform item the body reads was taken for one the loop computes",
     ),
     case(
+        # 750008 #1123 (campaign 77), minimized: the helper's parameter `rates['high']` is
+        # computed in the inner `for` under `if i2:` (a Python `if` on the loop index), so not on
+        # every iteration; it was rejected as a uniform value the loop computes. The loop now
+        # carries the last one computed, merged at the `if` with the value carried so far.
+        "message-of-a-helper-s-uniform-item-under-an-if-on-a-loop-index",
+        "import enum\n\nclass Mode(enum.Enum):\n    EXACT = 1\n    FAST = 2\n\n"
+        "def r0(a, n):\n    if 0:\n        return 0\n    raise ValueError(f'a={a}')\n\n"
+        "def f(p2, rates, mode):\n    w1 = 0\n    while w1 < 1:\n        w1 += 1\n"
+        "        for i2 in range(0, 1, 1):\n            if i2:\n                p1 = r0(rates['high'], 0)\n"
+        "            b3 = mode.value\n    return 0\n",
+        [Column(F, [0.0, -1.5]), Column(O, [{"low": 3, "high": 1e300}], True), Column(O, [ModuleRef("Mode", "EXACT")], True)],
+        "raise in a loop: a uniform item computed under an if on a loop index was taken for one the loop computes",
+    ),
+    case(
+        # The same where the branch runs and some lanes raise in it (the others go on).
+        "message-of-a-helper-s-uniform-item-under-an-if-on-a-loop-index-that-raises",
+        "def r0(a, n):\n    if n > 1.0:\n        raise ValueError(f'a={a} n={n}')\n    return n\n\n"
+        "def f(p2, rates):\n    w1 = 0\n    while w1 < 2:\n        w1 += 1\n"
+        "        for i2 in range(0, 3, 1):\n            if i2:\n                p2 = r0(rates['high'], p2 + i2 * w1)\n"
+        "    return p2\n",
+        [Column(F, [0.0, -1.5, 0.5, -9.0, 2.0]), Column(O, [{"low": 3, "high": 1e300}], True)],
+        "raise in a loop: a uniform item computed under an if on a loop index was taken for one the loop computes",
+    ),
+    case(
         "enum-annotation-without-a-read-of-the-class",
         "import enum\n\nclass Mode(enum.Enum):\n    FAST = 1\n    SLOW = 2\n\n"
         "def f(x, mode: Mode):\n    return x * 2.0\n",

@@ -101,8 +101,9 @@ impl Lowerer<'_> {
     /// the values the body's raise sites read, which the sites read instead. A uniform value
     /// (D14) has no array to snapshot: a site may read one from before the loop, also through a
     /// phi the body never changes (`unchanged`: the phi and the value it starts with), or one the
-    /// body computes from those alone on every iteration (`rates['low']`, `mode.value`), which a
-    /// phi carries out of the loop; no other.
+    /// body computes from those alone (`rates['low']`, `mode.value`), the same whenever it is
+    /// computed (also under a Python `if` of the body, on some iterations only), which a phi
+    /// carries out of the loop; no other.
     pub(in crate::lower) fn leave_loop_raises(
         &mut self,
         block: &mut Block,
@@ -132,6 +133,11 @@ impl Lowerer<'_> {
             .map(|&a| (a, self.f.new_value(Kind::Object, Shape::Scalar, None)))
             .collect();
         carry_from_outer(block, &carried);
+        // One a Python `if` computes leaves it merged with a placeholder (`scalar_if`): the
+        // value carried so far stands there instead (`carry_through_ifs`).
+        for &(a, dst) in &carried {
+            carry_through_ifs(self, block, a, dst);
+        }
         self.in_block(block, |l| {
             let next = l.raise_chain(&returns, false).unwrap_or(r.code);
             let next = l.as_mask(next);
@@ -228,11 +234,13 @@ impl Lowerer<'_> {
     }
 }
 
-/// Whether uniform value `v` is defined at the top of the loop's `body` (so on every iteration)
-/// by uniform operations (D14: items, attributes, literals) of values from before the loop
-/// (`values_mark`), the function's uniform arguments and phis the body leaves unchanged, or is
-/// an inner loop's phi carrying such a value out of it: the same value on every iteration, read
-/// without side effects.
+/// Whether uniform value `v` is defined in the loop's `body` by uniform operations (D14: items,
+/// attributes, literals) of values from before the loop (`values_mark`), the function's uniform
+/// arguments and phis the body leaves unchanged, or is an inner loop's phi carrying such a value
+/// out of it: the same value on every iteration it is computed in, read without side effects.
+/// It may be computed inside a Python `if` of the body (on a loop index: fuzz 750008 #1123, a
+/// helper's parameter `r0(rates['high'], w1)` under `if i2:`): `v` is then the `if`'s merge of
+/// it with a placeholder, which `carry_through_ifs` makes the value carried so far.
 fn invariant_uniform(
     l: &Lowerer<'_>,
     body: &Block,
@@ -240,13 +248,30 @@ fn invariant_uniform(
     values_mark: usize,
     unchanged: &HashMap<Value, Value>,
 ) -> bool {
+    invariant_in(l, body, body, v, values_mark, unchanged)
+}
+
+/// `invariant_uniform` of `v` defined in `block`, a block of the loop body `top` (itself or a
+/// branch of a Python `if` in it, at any depth); the values `v` is computed from are looked up
+/// from `top` (SSA: each is defined once, ahead of its reads).
+fn invariant_in(
+    l: &Lowerer<'_>,
+    top: &Block,
+    block: &Block,
+    v: Value,
+    values_mark: usize,
+    unchanged: &HashMap<Value, Value>,
+) -> bool {
     if v.index() < values_mark || l.values.is_uniform_arg(v) || unchanged.contains_key(&v) {
         return true;
     }
-    body.insts.iter().any(|inst| match inst {
+    let phis = &l.loops.function.message_phis;
+    block.insts.iter().any(|inst| match inst {
         Inst::Loop {
-            phis, body: inner, ..
-        } if l.loops.function.message_phis.contains(&v) => phis
+            phis: loop_phis,
+            body: inner,
+            ..
+        } if phis.contains(&v) => loop_phis
             .iter()
             .any(|p| p.dst == v && invariant_uniform(l, inner, p.next, values_mark, unchanged)),
         Inst::Let {
@@ -258,10 +283,68 @@ fn invariant_uniform(
                 UniformOp::Lit(_) | UniformOp::Global(_) | UniformOp::Attr(_) | UniformOp::Item
             ) && args
                 .iter()
-                .all(|a| invariant_uniform(l, body, *a, values_mark, unchanged))
+                .all(|a| invariant_in(l, top, top, *a, values_mark, unchanged))
+        }
+        // A Python `if`'s merge of such a value computed on one side with what stands on the
+        // other: a placeholder (`scalar_if`: the site is not reached there) or, once
+        // `carry_through_ifs` replaced it, the value carried so far (a message phi, which only
+        // ever carries such values: `None` before the first). Not a program's merge of two such
+        // values, which may differ from one iteration to the next.
+        Inst::If { outs, .. } if outs.iter().any(|o| o.dst == v) => {
+            let filler = |x: Value| phis.contains(&x) || object_placeholder(l, x);
+            outs.iter().filter(|o| o.dst == v).all(|o| {
+                let (t, e) = (o.then, o.other);
+                (filler(e) && invariant_in(l, top, top, t, values_mark, unchanged))
+                    || (filler(t) && invariant_in(l, top, top, e, values_mark, unchanged))
+            })
+        }
+        Inst::If { then, other, .. } => {
+            invariant_in(l, top, then, v, values_mark, unchanged)
+                || invariant_in(l, top, other, v, values_mark, unchanged)
         }
         _ => false,
     })
+}
+
+/// Where `v` is a Python `if`'s merge in `block` (a loop body, inside its `if`s too) of a value
+/// computed on one side with a placeholder on the other (`invariant_in`): `carried` (the loop's
+/// phi of it, the value of an earlier iteration) stands for the placeholder, through the merges
+/// of nested `if`s, so the merge is the last value computed.
+fn carry_through_ifs(l: &Lowerer<'_>, block: &mut Block, v: Value, carried: Value) {
+    for inst in &mut block.insts {
+        let Inst::If {
+            then, other, outs, ..
+        } = inst
+        else {
+            continue;
+        };
+        let mut inner = vec![];
+        for o in outs.iter_mut().filter(|o| o.dst == v) {
+            if object_placeholder(l, o.other) {
+                o.other = carried;
+                inner.push((true, o.then));
+            } else if object_placeholder(l, o.then) {
+                o.then = carried;
+                inner.push((false, o.other));
+            }
+        }
+        if inner.is_empty() {
+            carry_through_ifs(l, then, v, carried);
+            carry_through_ifs(l, other, v, carried);
+            continue;
+        }
+        for (on_then, w) in inner {
+            carry_through_ifs(l, if on_then { then } else { other }, w, carried);
+        }
+        return;
+    }
+}
+
+/// Whether `v` is a placeholder standing for a uniform value (D14) on a side of a Python `if`
+/// where it is not computed.
+fn object_placeholder(l: &Lowerer<'_>, v: Value) -> bool {
+    let info = l.f.info(v);
+    info.placeholder && info.kind == Kind::Object && info.shape == Shape::Scalar
 }
 
 /// Makes each inner loop's phi of a message value `v` (at the top of `body`) start from `outer`,
@@ -269,12 +352,20 @@ fn invariant_uniform(
 /// inner loop does not run keeps the value of an earlier one, which a lane may have raised in.
 fn carry_from_outer(body: &mut Block, carried: &[(Value, Value)]) {
     for inst in &mut body.insts {
-        if let Inst::Loop { phis, .. } = inst {
-            for p in phis.iter_mut() {
-                if let Some(&(_, outer)) = carried.iter().find(|(v, _)| *v == p.dst) {
-                    p.init = outer;
+        match inst {
+            Inst::Loop { phis, .. } => {
+                for p in phis.iter_mut() {
+                    if let Some(&(_, outer)) = carried.iter().find(|(v, _)| *v == p.dst) {
+                        p.init = outer;
+                    }
                 }
             }
+            // An inner loop inside a Python `if` of the body.
+            Inst::If { then, other, .. } => {
+                carry_from_outer(then, carried);
+                carry_from_outer(other, carried);
+            }
+            Inst::Let { .. } => {}
         }
     }
 }

@@ -496,3 +496,89 @@ def test_a_tuple_helper_raising_on_every_lane_that_did_not_leave_the_iteration(f
     _each(vectorize(fn), XS, backend=backend)
     # Only lanes that leave: no raise.
     check_raising(vectorize(fn), np.array([-1.0, -math.inf, -5e-324]), backend=backend)
+
+
+# ---- a message read under a Python `if` of a loop index (fuzz 750008 #1123) ----
+# A uniform value (D14) the body computes from the function's parameters alone is the same on
+# every iteration that computes it; under `if band:` (a loop index) not every iteration does, so
+# the loop carries the last one computed (a merge with the value carried so far), which is the
+# one a lane that raised there read.
+
+
+def _bracket_limit(limit, income, band):
+    if income * band > limit:
+        raise ValueError(f"income {income} over the {limit} limit in band {band}")
+    return income * 0.1 * band
+
+
+def banded_tax_through_a_helper(income, brackets: dict):
+    # The helper's `limit` is `brackets['top']`, computed in the inner `for` under `if band:`.
+    tax = 0.0
+    year = 0
+    while year < 2:
+        year += 1
+        for band in range(3):
+            if band:
+                tax = tax + _bracket_limit(brackets["top"], income + year, band)
+    return tax
+
+
+def banded_tax_direct(income, brackets: dict):
+    # The same value read directly by the raise, assigned in the branch.
+    tax = 0.0
+    year = 0
+    while year < 2:
+        year += 1
+        for band in range(3):
+            if band:
+                cap = brackets["top"]
+                if (income + year) * band > cap:
+                    raise ValueError(f"income {income + year} over {cap} in band {band}, year {year}")
+                tax = tax + income * 0.1
+    return tax
+
+
+def banded_tax_in_for_loops(income, brackets: dict):
+    # Both loops counted; the branch on the outer index, the helper in the inner loop.
+    tax = 0.0
+    for year in range(2):
+        if year:
+            for band in range(1, 3):
+                tax = tax + _bracket_limit(brackets["top"], income, band + year)
+        tax = tax + 1.0
+    return tax
+
+
+@pytest.mark.parametrize(
+    "fn", [banded_tax_through_a_helper, banded_tax_direct, banded_tax_in_for_loops], ids=lambda f: f.__name__
+)
+def test_a_message_reads_a_uniform_item_computed_under_an_if_on_a_loop_index(fn, backend):
+    vec = vectorize(fn)
+    brackets = {"top": 100.0, "low": 5.0}
+    _each(vec, XS, brackets, backend=backend)
+    # Element 2 raises in an earlier iteration than element 1, element 3 in a later one (year 2
+    # of the `while` ones): CPython's first raising element in C order is element 1, with the
+    # values it had at its raise.
+    got = check_raising(vec, np.array([10.0, 60.0, 150.0, 49.0]), brackets, backend=backend)
+    assert got is not None
+    check_raising(vec, np.array([[-1.0, 60.0], [150.0, math.nan]]), brackets, backend=backend)
+    # No element raises: the values.
+    assert check_raising(vec, np.array([0.0, -0.0, 1.0, -math.inf, 5e-324]), brackets, backend=backend) is None
+
+
+def _band_rate_changes(income, brackets: dict):
+    # A program's merge of two such values differs from one iteration to the next: still rejected.
+    for band in range(3):
+        if band:
+            rate = brackets["top"]
+        else:
+            rate = brackets["low"]
+        if income > band:
+            raise ValueError(f"{rate}: {income}")
+    return income
+
+
+def test_a_message_reading_a_merge_of_uniform_values_is_still_rejected():
+    with pytest.raises(VectorizationError) as info:
+        vectorize(_band_rate_changes)
+    assert "not a tuple or a uniform value the loop computes" in str(info.value)
