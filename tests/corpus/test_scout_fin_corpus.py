@@ -276,32 +276,16 @@ def outcomes(vec, *args, backend: str, ulps: int = 0, as_values: tuple = ()) -> 
     check_outcomes(vec, *rest, backend=backend, ulps=ulps, as_values=as_values)
 
 
-# A table indexed out of range inside a loop (D12, D15): the call raises CPython's IndexError,
-# but for the first element out of range in the first iteration where one is, not for CPython's
-# first raising element in C order (found by this corpus, open: `_vec_take` raises at once).
+# A table indexed out of range inside a loop (D12, D15): found by this corpus, the call raised
+# CPython's IndexError for the first element out of range in the first iteration where one was,
+# not for CPython's first raising element in C order; the index is now a raise site carried
+# through the loop (D11, branch tableidx).
 LOOP_INDEX_RAISE = {"actuarial.level_premium", "actuarial.term_insurance"}
-
-
-def without_raising_elements(fn, args: list) -> list:
-    """The rows of 1-d `args` on which CPython raises nothing but D3's numeric errors."""
-    rows = []
-    for k in range(len(args[0])):
-        try:
-            fn(*[a[k].item() for a in args])
-        except Exception as exc:  # noqa: BLE001
-            if not is_d3(exc):
-                continue
-        rows.append(k)
-    return [a[rows] for a in args]
 
 
 @pytest.mark.parametrize("qualified", sorted(COMPILED))
 def test_compiled_functions_match_cpython(qualified, backend):
     make, ulps = COMPILED[qualified]
-    if qualified in LOOP_INDEX_RAISE:
-        args = without_raising_elements(function(qualified), make())
-        check_outcomes(vectorize(function(qualified)), *args, backend=backend, ulps=ulps)
-        return
     outcomes(vectorize(function(qualified)), *make(), backend=backend, ulps=ulps, as_values=AS_VALUES.get(qualified, ()))
 
 
@@ -365,14 +349,12 @@ def test_int_edges_through_calendar_arithmetic(backend):
         outcomes(fn, *args, backend=backend)
 
 
-@pytest.mark.xfail(strict=True, reason="open: a table index out of range in a loop raises for the first lane of the first iteration where one is, not CPython's first element in C order (D11, D12)")
 @pytest.mark.parametrize("qualified", sorted(LOOP_INDEX_RAISE))
 def test_an_index_out_of_range_in_a_loop_raises_for_cpythons_first_element(qualified):
     make, ulps = COMPILED[qualified]
     outcomes(vectorize(function(qualified)), *make(), backend="numpy", ulps=ulps)
 
 
-@pytest.mark.xfail(strict=True, reason="open: a helper's table index is checked on lanes a per-element `range` loop around its call has finished (D12, D15): IndexError where CPython raises nothing")
 def test_a_finished_lane_does_not_index_a_table_in_a_helper():
     """`annuity_due(-11, 1, 0.03)` reads no table (`survival(-11, 0)` loops zero times); with a
     second element running three iterations, the first element's lane is no longer active in the

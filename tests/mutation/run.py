@@ -441,6 +441,13 @@ MUTATIONS: List[Mutation] = [
         files=("behavior/exceptions/test_raise_under_uniform_if.py",),
     ),
     Mutation(
+        "codegen-loop-table-index-unclamped", "__init__.py",
+        *_core_patch(', 0, merged), "tuple")', ', merged, merged), "tuple")'),
+        "a table index in a loop gathered without the raise site's clamp: the gather raises at once, "
+        "for the first bad lane of the first iteration with one, not CPython's first element (D11, D12)",
+        files=("behavior/values/test_table_index_in_loops.py",),
+    ),
+    Mutation(
         "codegen-floor-as-trunc", "__init__.py", *_core_patch("xp.floor(", "xp.trunc("),
         "codegen: `math.floor` of a float emitted as `xp.trunc`",
         files=("behavior/calls/test_numpy_calls.py",),

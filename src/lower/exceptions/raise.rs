@@ -292,6 +292,13 @@ impl Lowerer<'_> {
         Some(code)
     }
 
+    /// Whether a read per element inside a loop (a table's index, D15) is a raise site of its
+    /// own: in a loop lowered as a loop, outside `try` statements and `finally` clauses (there the
+    /// gather raises at call time, as outside loops).
+    pub(in crate::lower) fn loop_read_raises(&self) -> bool {
+        self.loops.in_loop() && !self.exceptions.in_try() && self.exceptions.in_finally == 0
+    }
+
     /// Why lanes cannot end at a raise site here, if they cannot (`numeric`: the site is a
     /// numeric error of a `try` body). A site may stand in the function's own block, in the
     /// sides of Python-level `if`s (D11: `scalar_if` carries its code and values out) and in the

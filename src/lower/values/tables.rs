@@ -2,13 +2,14 @@
 //! closures bound to one) indexed by a per-lane int or key, and membership in them.
 //! An array index is a gather (`_vec_take`) with Python's negative indices and a call-time
 //! IndexError; an array key a lookup (`_vec_lookup`) with a call-time KeyError. Only lanes the
-//! scalar function reaches are checked: the others index with a key that is surely present.
+//! scalar function reaches are checked (through its callers, for an inlined helper): the others
+//! index with a key that is surely present.
 
 use rustpython_parser::ast;
 
 use crate::diagnostics::DiagnosticKind;
 use crate::ir::eval::num_eq;
-use crate::ir::{CmpOp, Const, Kind, ObjCmp, Op, Shape, UniformOp, Value};
+use crate::ir::{CmpOp, Const, Kind, LogicOp, ObjCmp, Op, Shape, UniformOp, Value};
 use crate::lower::{Frame, Lowerer, R};
 
 /// Largest int an int64 array holds.
@@ -97,7 +98,7 @@ impl Lowerer<'_> {
     /// `t[i]` for a table value `t` and an index or key `i`.
     pub(in crate::lower) fn table_index(
         &mut self,
-        frame: &Frame,
+        frame: &mut Frame,
         t: Value,
         i: Value,
         e: &ast::Expr,
@@ -145,7 +146,7 @@ impl Lowerer<'_> {
     }
 
     /// `table[i]` for a constant table and an array `i`.
-    fn gather(&mut self, frame: &Frame, t: Value, i: Value, e: &ast::Expr) -> R<Value> {
+    fn gather(&mut self, frame: &mut Frame, t: Value, i: Value, e: &ast::Expr) -> R<Value> {
         let Some(table) = self.const_of(t) else {
             return Err(());
         };
@@ -155,6 +156,7 @@ impl Lowerer<'_> {
         }
         let Const::Dict(entries) = &table else {
             let i = self.sequence_index(frame, i, e)?;
+            let i = self.index_raise_in_loop(frame, &table, i, e)?;
             return Ok(self.emit(Op::Index(t, i)));
         };
         let Some(present) = present_key(entries, self.kind(i)) else {
@@ -190,10 +192,44 @@ impl Lowerer<'_> {
         Ok(self.reached_index(frame, i, Const::Int(0)))
     }
 
+    /// Inside a loop (D12), the lanes whose index `i` lies outside the tuple or list `table`
+    /// end at a raise site of CPython's IndexError (D11), carried through the loop as a `raise`
+    /// is (`loops/raises.rs`): the element named is CPython's first raising one in C order,
+    /// whatever the iteration it raises in, not the first bad lane of the first iteration with
+    /// one (the gather's own check). Those lanes then read index 0. Outside loops the gather's
+    /// call-time check names CPython's element already.
+    fn index_raise_in_loop(
+        &mut self,
+        frame: &mut Frame,
+        table: &Const,
+        i: Value,
+        e: &ast::Expr,
+    ) -> R<Value> {
+        if !self.loop_read_raises() {
+            return Ok(i);
+        }
+        let what = if matches!(table, Const::List(_)) {
+            "list"
+        } else {
+            "tuple"
+        };
+        let n = table.items().map_or(0, |items| items.len()) as i128;
+        let lo = self.konst(Const::Int(-n));
+        let hi = self.konst(Const::Int(n));
+        let below = self.emit(Op::Compare(CmpOp::Lt, i, lo));
+        let above = self.emit(Op::Compare(CmpOp::Ge, i, hi));
+        let bad = self.emit(Op::Logic(LogicOp::Or, below, above));
+        let text = format!("IndexError('{what} index out of range')");
+        self.raise_where(frame, bad, &text, "IndexError", e)?;
+        let zero = self.konst(Const::Int(0));
+        Ok(self.select(bad, zero, i))
+    }
+
     /// The index array `i` with `present` (a key the table surely has) on the lanes that do not
-    /// run this code (D1: they cannot raise).
+    /// run this code (D1, D11: they cannot raise): in an inlined helper also the lanes its callers
+    /// do not run it for, such as those a caller's masked loop has finished (D12).
     fn reached_index(&mut self, frame: &Frame, i: Value, present: Const) -> Value {
-        match self.live_lanes(frame) {
+        match self.reaching_lanes(frame) {
             Some(live) => {
                 let present = self.konst(present);
                 self.emit(Op::Select(live, i, present))
