@@ -16,6 +16,7 @@ use crate::lower::exceptions::raise::contains_raise;
 use crate::lower::loops::exits::{has_exit, hint_of, Exits};
 use crate::lower::loops::raises::LoopRaises;
 use crate::lower::syntax::{contains_return, is_forever};
+use crate::lower::values::handles::Container;
 use crate::lower::{Done, Flow, Frame, Lowerer, Uniform, Var};
 use crate::Map as HashMap;
 
@@ -312,7 +313,7 @@ impl Lowerer<'_> {
         let has_return = contains_return(body) || raises;
         let (outer_done, outer_ret) = if has_return && !frame.flow.returns.is_empty() {
             let flow = frame.flow.clone();
-            self.collapse(&flow)
+            self.collapse_outer(&flow)
         } else {
             (self.konst(Const::Bool(false)), None)
         };
@@ -333,6 +334,20 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The done mask and returned value of the returns before a loop, which the loop's phis
+    /// start from. The returns before the loop keep their priority after it (`returns_after`,
+    /// `exit_while`): on their lanes the returned phi's value is never read, so it only gives
+    /// the phi its kind. Several values returned (D13) are no phi: the loop then starts
+    /// without a returned value (a `return` in its body, of one value or several, is rejected
+    /// on its own), and the tuple returns before it stay as they are (fuzz 750010 #136).
+    fn collapse_outer(&mut self, flow: &Flow) -> (Value, Option<Value>) {
+        let (done, ret) = self.collapse(flow);
+        let several = ret
+            .and_then(|r| self.container(r))
+            .is_some_and(|t| t.container == Container::Tuple);
+        (done, if several { None } else { ret })
+    }
+
     /// Makes `spec` a loop that carries raises (and so the lanes done, as `carried_spec` does
     /// for a body that shows a raise): a helper called in its body raises.
     fn carry_raises(&mut self, frame: &Frame, spec: &mut LoopSpec, assumed: &mut Assumed) {
@@ -343,7 +358,7 @@ impl Lowerer<'_> {
         spec.has_return = true;
         if !frame.flow.returns.is_empty() {
             let flow = frame.flow.clone();
-            let (done, ret) = self.collapse(&flow);
+            let (done, ret) = self.collapse_outer(&flow);
             spec.outer_done = done;
             spec.outer_ret = ret;
             assumed.ret = ret.map(|r| (self.kind(r), Shape::Array));
