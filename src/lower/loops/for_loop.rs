@@ -804,6 +804,17 @@ mod tests {
     }
 
     #[test]
+    fn a_tuple_returned_before_a_loop_that_raises_is_not_its_phi() {
+        // D13, D11: the loop carries the lanes done; the tuple keeps its place in the returns.
+        let src = "def f(x):\n    if x > 5.0:\n        return x, 0\n    for i in range(2):\n        if x < i:\n            raise ValueError('low')\n    return 0.0, 1\n";
+        let e = errors(src);
+        assert!(e.is_empty(), "{e:?}");
+        let inside = "def f(x):\n    if x > 5.0:\n        return x, 0\n    for i in range(2):\n        if x < i:\n            return x, i\n    return 0.0, 1\n";
+        let e = errors(inside);
+        assert!(e.iter().any(|m| m.contains("inside a loop")), "{e:?}");
+    }
+
+    #[test]
     fn a_loop_over_a_constant_tuple_runs_over_its_items() {
         let rates = Const::Tuple(vec![Const::Float(1.5), Const::Float(2.0)]);
         let env = env(&[("RATES", Binding::Const(rates))]);
