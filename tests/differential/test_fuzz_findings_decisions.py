@@ -485,7 +485,7 @@ CASES = [
         # Campaign 77, seed 750010, program 136: a helper returns three values early, then runs
         # a loop over a table whose body may raise per lane (`math.ceil` of NaN or inf: D11);
         # the loop carried the returns before it as one returned value, so the tuple became a
-        # phi and was rejected as if returned from inside a loop (for_loop.rs `collapse_outer`).
+        # phi and was rejected as if returned from inside a loop (tuples.rs `collapse_outer`).
         # As found but `10.0 // (math.trunc(a) + 1)` for `10.0 // math.trunc(a)`: the found
         # program divides by zero on every element (D3), and a pinned case needs one element
         # CPython computes without D3's values.

@@ -16,7 +16,6 @@ use crate::lower::exceptions::raise::contains_raise;
 use crate::lower::loops::exits::{has_exit, hint_of, Exits};
 use crate::lower::loops::raises::LoopRaises;
 use crate::lower::syntax::{contains_return, is_forever};
-use crate::lower::values::handles::Container;
 use crate::lower::{Done, Flow, Frame, Lowerer, Uniform, Var};
 use crate::Map as HashMap;
 
@@ -332,20 +331,6 @@ impl Lowerer<'_> {
             orelse: &[],
             mask: None,
         }
-    }
-
-    /// The done mask and returned value of the returns before a loop, which the loop's phis
-    /// start from. The returns before the loop keep their priority after it (`returns_after`,
-    /// `exit_while`): on their lanes the returned phi's value is never read, so it only gives
-    /// the phi its kind. Several values returned (D13) are no phi: the loop then starts
-    /// without a returned value (a `return` in its body, of one value or several, is rejected
-    /// on its own), and the tuple returns before it stay as they are (fuzz 750010 #136).
-    fn collapse_outer(&mut self, flow: &Flow) -> (Value, Option<Value>) {
-        let (done, ret) = self.collapse(flow);
-        let several = ret
-            .and_then(|r| self.container(r))
-            .is_some_and(|t| t.container == Container::Tuple);
-        (done, if several { None } else { ret })
     }
 
     /// Makes `spec` a loop that carries raises (and so the lanes done, as `carried_spec` does
@@ -801,17 +786,6 @@ mod tests {
                 .any(|m| m.contains("step of range() must be known")),
             "{e:?}"
         );
-    }
-
-    #[test]
-    fn a_tuple_returned_before_a_loop_that_raises_is_not_its_phi() {
-        // D13, D11: the loop carries the lanes done; the tuple keeps its place in the returns.
-        let src = "def f(x):\n    if x > 5.0:\n        return x, 0\n    for i in range(2):\n        if x < i:\n            raise ValueError('low')\n    return 0.0, 1\n";
-        let e = errors(src);
-        assert!(e.is_empty(), "{e:?}");
-        let inside = "def f(x):\n    if x > 5.0:\n        return x, 0\n    for i in range(2):\n        if x < i:\n            return x, i\n    return 0.0, 1\n";
-        let e = errors(inside);
-        assert!(e.iter().any(|m| m.contains("inside a loop")), "{e:?}");
     }
 
     #[test]
