@@ -122,6 +122,8 @@ FIXED = {
     "math-predicates-in-a-try-body",
     "item-8-float-of-an-int-held-as-float-leaves-no-cast-in-the-ir",
     "item-8-float-of-arithmetic-on-a-held-int-through-an-if-merge",
+    "tuple-returned-early-before-a-loop-that-raises",
+    "tuple-returned-early-per-lane-before-a-table-loop",
 }
 
 

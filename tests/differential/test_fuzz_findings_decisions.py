@@ -506,6 +506,35 @@ CASES = [
         "a math predicate inside a `try` body was rejected",
     ),
     case(
+        # Campaign 77, seed 750010, program 136: a helper returns three values early, then runs
+        # a loop over a table whose body may raise per lane (`math.ceil` of NaN or inf: D11);
+        # the loop carried the returns before it as one returned value, so the tuple became a
+        # phi and was rejected as if returned from inside a loop (tuples.rs `collapse_outer`).
+        # As found but `10.0 // (math.trunc(a) + 1)` for `10.0 // math.trunc(a)`: the found
+        # program divides by zero on every element (D3), and a pinned case needs one element
+        # CPython computes without D3's values.
+        "tuple-returned-early-before-a-loop-that-raises",
+        "import math\n\nT0 = (0, 0, 0, 0)\n\ndef h0(a, b):\n    return 0\n\n"
+        "def h1(a):\n    if a:\n        v2 = 10.0 // (math.trunc(a) + 1)\n"
+        "        return ((v2 if a else 2 ** 63) < math.tan(2), 9223372036854775808, min(a, True) // 10)\n"
+        "    for c3 in T0:\n        b4 = a - a > -0.0 // 64 <= math.ceil(a) and (not (a if 0.1 else a))\n"
+        "    v5 = 0\n    b6 = 0\n    return (h0(1, v5) + (v5 if b6 else 10), v5, abs(int(b4)))\n\n"
+        "def f(p0, p1):\n    v14, v15, v16 = h1(math.tanh(0.25 ** 1.5))\n    v21 = 0\n"
+        "    return min(max(p0 if p0 < v21 else p0, +p1), math.tan(v21) if 3 ** 45 != p0 != v21 >= p1 else v21)\n",
+        [Column(F, [0.0, -1.5, 2.0, math.nan, -math.inf]), Column(F, [1.0, -0.0, -3.0, 0.5, math.inf])],
+        "a tuple returned before a loop that carries raises was rejected",
+    ),
+    case(
+        # The same on a per-lane argument: lanes returning before the loop, lanes raising in it
+        # (`int` of NaN), lanes leaving it.
+        "tuple-returned-early-per-lane-before-a-table-loop",
+        "T0 = (1, 2, 3)\n\ndef h1(a):\n    if a > 2.0:\n        return a, 1\n    b = 0\n"
+        "    for c in T0:\n        b = b + int(a) * c\n    return b, 2\n\n"
+        "def f(p0):\n    v1, v2 = h1(p0)\n    return v1 - v2\n",
+        [Column(F, [0.0, -1.5, 2.0, 3.5, math.inf, -0.0, 1e300])],
+        "a tuple returned before a loop that carries raises was rejected",
+    ),
+    case(
         # Seed 712006 #1267 (a gap of the model, no wrong value): the margin floor is `min` of
         # an int and a float, held as float64 (item 8); `float(floor)` left no cast in the IR
         # (fold dropped it as one of a float), so the model's plain reading divided the int

@@ -312,7 +312,7 @@ impl Lowerer<'_> {
         let has_return = contains_return(body) || raises;
         let (outer_done, outer_ret) = if has_return && !frame.flow.returns.is_empty() {
             let flow = frame.flow.clone();
-            self.collapse(&flow)
+            self.collapse_outer(&flow)
         } else {
             (self.konst(Const::Bool(false)), None)
         };
@@ -343,7 +343,7 @@ impl Lowerer<'_> {
         spec.has_return = true;
         if !frame.flow.returns.is_empty() {
             let flow = frame.flow.clone();
-            let (done, ret) = self.collapse(&flow);
+            let (done, ret) = self.collapse_outer(&flow);
             spec.outer_done = done;
             spec.outer_ret = ret;
             assumed.ret = ret.map(|r| (self.kind(r), Shape::Array));

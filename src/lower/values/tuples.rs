@@ -13,7 +13,7 @@ use crate::diagnostics::DiagnosticKind;
 use crate::frontend::extract::span;
 use crate::ir::{use_counts, Const, Kind, Shape, UniformOp, Value};
 use crate::lower::values::handles::{misuse_message, Container, Site, TupleValue};
-use crate::lower::{Frame, Lowerer};
+use crate::lower::{Flow, Frame, Lowerer};
 
 impl Lowerer<'_> {
     /// `return a, b, ...`: the handle of a tuple of the lowered items.
@@ -307,6 +307,20 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The done mask and returned value of the returns before a loop, which the loop's phis
+    /// start from. The returns before the loop keep their priority after it (`returns_after`,
+    /// `exit_while`): on their lanes the returned phi's value is never read, so it only gives
+    /// the phi its kind. Several values returned (D13) are no phi: the loop then starts
+    /// without a returned value (a `return` in its body, of one value or several, is rejected
+    /// on its own), and the tuple returns before it stay as they are (fuzz 750010 #136).
+    pub(in crate::lower) fn collapse_outer(&mut self, flow: &Flow) -> (Value, Option<Value>) {
+        let (done, ret) = self.collapse(flow);
+        let several = ret
+            .and_then(|r| self.container(r))
+            .is_some_and(|t| t.container == Container::Tuple);
+        (done, if several { None } else { ret })
+    }
+
     /// The function's result: the positions of a tuple, or one value.
     pub(in crate::lower) fn result_positions(&self, ret: Value) -> (Vec<Value>, bool) {
         match self.values.function.tuples.get(&ret) {
@@ -342,5 +356,21 @@ impl Lowerer<'_> {
                 end,
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::pipeline::testing::{compiled, errors};
+
+    #[test]
+    fn a_tuple_returned_before_a_loop_that_raises_is_not_its_phi() {
+        // D13, D11: the loop carries the lanes done; the tuple keeps its place in the returns.
+        let src = "def f(x):\n    if x > 5.0:\n        return x, 0\n    for i in range(2):\n        if x < i:\n            raise ValueError('low')\n    return 0.0, 1\n";
+        let c = compiled(src);
+        assert!(c.source.contains("_vec_raises("), "{}", c.source);
+        let inside = "def f(x):\n    if x > 5.0:\n        return x, 0\n    for i in range(2):\n        if x < i:\n            return x, i\n    return 0.0, 1\n";
+        let e = errors(inside);
+        assert!(e.iter().any(|m| m.contains("inside a loop")), "{e:?}");
     }
 }
