@@ -44,9 +44,22 @@ def module_of(path: Path) -> tuple[str, ...]:
     return tuple(parts)
 
 
+def is_test_only(path: Path) -> bool:
+    """A test-only helper (`testing.rs`), or a module's unit tests in a file of their own
+    (`tests.rs`, declared `#[cfg(test)] mod tests;` by its parent, which is checked)."""
+    if path.name == "testing.rs":
+        return True
+    if path.name != "tests.rs":
+        return False
+    parent = path.parent / "mod.rs"
+    if not parent.exists():
+        parent = path.parent.with_suffix(".rs")
+    return re.search(r"#\[cfg\(test\)\]\s*mod\s+tests\s*;", parent.read_text()) is not None
+
+
 def modules() -> dict[tuple[str, ...], Path]:
-    """Every module of the crate but the test-only helpers."""
-    return {module_of(p): p for p in sorted(SRC.rglob("*.rs")) if p.name != "testing.rs"}
+    """Every module of the crate but the test-only helpers and unit-test files."""
+    return {module_of(p): p for p in sorted(SRC.rglob("*.rs")) if not is_test_only(p)}
 
 
 def code(path: Path) -> str:
